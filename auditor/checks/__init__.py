@@ -1,0 +1,27 @@
+"""One module of checks per certificate kind.
+
+Each module provides ``verify(cert, report)``: it recomputes every claim of a
+schema-valid certificate by the auditor's own route and records failures in
+``report``.  It may raise :class:`auditor.rationals.MalformedNumber` for a
+number that is not canonical.
+"""
+
+import importlib
+
+# certificate kind -> module of checks
+KINDS = {
+    "finite-game": "auditor.checks.finite_game",
+    "dg-interval": "auditor.checks.dg_interval",
+    "calibration": "auditor.checks.calibration",
+    "envelope": "auditor.checks.envelope",
+    "brace-run": "auditor.checks.brace_run",
+    "brace-compare": "auditor.checks.brace_compare",
+}
+
+
+def checker_for(kind):
+    """The checks module for ``kind``, or None when the auditor has none."""
+    module_name = KINDS.get(kind)
+    if module_name is None:
+        return None
+    return importlib.import_module(module_name)

@@ -1,0 +1,1 @@
+"""Certificate writing: canonical JSON, digests, and one module per kind."""

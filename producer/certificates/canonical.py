@@ -1,0 +1,58 @@
+"""Canonical JSON and the certificate envelope.
+
+A certificate is ``{"schema", "producer", "input", "result", "digest"}``.
+The digest is the SHA-256 of the canonical JSON of the certificate without its
+``digest`` key: keys sorted, separators ``,`` and ``:``, UTF-8, no NaN.
+Output files are the same canonical JSON followed by a newline, so the same
+request gives byte-identical files.
+"""
+
+import hashlib
+import json
+
+from producer import NAME, __version__
+
+
+def canonical_json(obj):
+    """Serialise ``obj`` deterministically (sorted keys, no whitespace)."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"),
+                      ensure_ascii=False, allow_nan=False)
+
+
+def digest_of(certificate):
+    """SHA-256 hex digest of ``certificate`` without its ``digest`` key."""
+    body = {k: v for k, v in certificate.items() if k != "digest"}
+    return hashlib.sha256(canonical_json(body).encode("utf-8")).hexdigest()
+
+
+def make_certificate(kind, version, input_, result):
+    """Assemble a certificate of ``kind/version`` and seal it with its digest."""
+    cert = {
+        "schema": f"{kind}/{version}",
+        "producer": {"name": NAME, "version": __version__},
+        "input": input_,
+        "result": result,
+    }
+    cert["digest"] = digest_of(cert)
+    return cert
+
+
+def render(certificate):
+    """The bytes written for a certificate: canonical JSON plus a newline."""
+    return (canonical_json(certificate) + "\n").encode("utf-8")
+
+
+def write_certificate(certificate, path=None, stream=None):
+    """Write to ``path`` (atomically) or to ``stream`` (stdout by default)."""
+    data = render(certificate)
+    if path is None:
+        import sys
+        out = stream if stream is not None else sys.stdout.buffer
+        out.write(data)
+        out.flush()
+        return
+    import os
+    tmp = f"{path}.tmp"
+    with open(tmp, "wb") as fh:
+        fh.write(data)
+    os.replace(tmp, path)
