@@ -1,0 +1,1 @@
+"""The finite-law game G_C / F_q (SPEC section 3)."""

@@ -1,0 +1,127 @@
+"""Finite innovation laws and the rounding parameter γ.
+
+A finite law is integer weights w_z >= 0 on z = offset, ..., offset+len-1 with
+S = Σ w_z > 0, and ν(z) = w_z / S (SPEC 1.1).  γ = a/B is a reduced fraction
+with 0 < a < B.
+"""
+
+from math import gcd
+
+from gmpy2 import mpz
+
+from producer.errors import InputError
+from producer.rationals import parse_integer, parse_rational
+
+MAX_LAW_LENGTH = 4097  # documented limit on the support length of a finite law
+
+
+class Gamma:
+    """The feedback coefficient γ = a/B (reduced, 0 < a < B)."""
+
+    __slots__ = ("a", "B")
+
+    def __init__(self, a, B):
+        a, B = int(a), int(B)
+        if B < 2:
+            raise InputError(f"gamma: denominator B = {B} must be at least 2")
+        if not 0 < a < B:
+            raise InputError(f"gamma: need 0 < a < B, got a = {a}, B = {B}")
+        if gcd(a, B) != 1:
+            raise InputError(f"gamma: {a}/{B} is not reduced (gcd {gcd(a, B)}); write it in lowest terms")
+        self.a, self.B = a, B
+
+    @classmethod
+    def from_string(cls, text):
+        text = str(text).strip()
+        if "/" not in text:
+            raise InputError(f"gamma: {text!r} must be written a/B, e.g. 1/3")
+        num, den = text.split("/", 1)
+        return cls(parse_integer(num, "gamma numerator"), parse_integer(den, "gamma denominator"))
+
+    def __str__(self):
+        return f"{self.a}/{self.B}"
+
+    def __repr__(self):
+        return f"Gamma({self.a}, {self.B})"
+
+    def __eq__(self, other):
+        return isinstance(other, Gamma) and (self.a, self.B) == (other.a, other.B)
+
+    def __hash__(self):
+        return hash((self.a, self.B))
+
+
+class FiniteLaw:
+    """Integer weights on a window of integers; immutable.
+
+    ``weight(z)`` is w_z (0 outside the window); ``total`` is S.
+    """
+
+    __slots__ = ("weights", "offset", "total", "_hash")
+
+    def __init__(self, weights, offset):
+        ws = tuple(mpz(w) for w in weights)
+        if not ws:
+            raise InputError("weights: the law needs at least one weight")
+        if len(ws) > MAX_LAW_LENGTH:
+            raise InputError(f"weights: {len(ws)} weights exceed the limit of {MAX_LAW_LENGTH}")
+        for i, w in enumerate(ws):
+            if w < 0:
+                raise InputError(f"weights: weight {i} (at z = {offset + i}) is negative: {int(w)}")
+        total = sum(ws, mpz(0))
+        if total == 0:
+            raise InputError("weights: all weights are zero; the law needs positive total mass")
+        self.weights = ws
+        self.offset = int(offset)
+        self.total = total
+        self._hash = hash((ws, self.offset))
+
+    @classmethod
+    def from_strings(cls, weights_text, offset=None):
+        """From ``"w1,w2,..."`` (or a list of strings); default offset −(len−1)//2."""
+        items = weights_text.split(",") if isinstance(weights_text, str) else list(weights_text)
+        ws = [parse_integer(s.strip() if isinstance(s, str) else s, f"weight {i}") for i, s in enumerate(items)]
+        if offset is None:
+            offset = -((len(ws) - 1) // 2)
+        return cls(ws, offset)
+
+    @property
+    def low(self):
+        return self.offset
+
+    @property
+    def high(self):
+        return self.offset + len(self.weights) - 1
+
+    def weight(self, z):
+        i = z - self.offset
+        if 0 <= i < len(self.weights):
+            return self.weights[i]
+        return mpz(0)
+
+    def is_symmetric(self):
+        """ν(z) = ν(−z) for every z."""
+        return all(self.weight(z) == self.weight(-z) for z in range(self.low, self.high + 1))
+
+    def trimmed(self):
+        """The same law with zero weights removed from both ends of the window."""
+        ws = list(self.weights)
+        lo = 0
+        while ws[lo] == 0:
+            lo += 1
+        hi = len(ws)
+        while ws[hi - 1] == 0:
+            hi -= 1
+        return FiniteLaw(ws[lo:hi], self.offset + lo)
+
+    def as_json(self):
+        return {"weights": [str(int(w)) for w in self.weights], "offset": self.offset}
+
+    def __eq__(self, other):
+        return isinstance(other, FiniteLaw) and (self.weights, self.offset) == (other.weights, other.offset)
+
+    def __hash__(self):
+        return self._hash
+
+    def __repr__(self):
+        return f"FiniteLaw({[int(w) for w in self.weights]}, offset={self.offset})"
