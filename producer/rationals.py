@@ -7,7 +7,6 @@ Input may also be a decimal such as ``4.91`` or ``1e-4``; it is read exactly.
 import re
 from fractions import Fraction
 
-import gmpy2
 from gmpy2 import mpq, mpz
 
 from producer.errors import InputError
@@ -60,10 +59,11 @@ def decimal_outward(value, digits, direction):
     Used for display only; the exact rational is always stored beside it.
     """
     q = mpq(value)
-    scale = mpz(10) ** digits
-    scaled = q * scale
-    n = gmpy2.floor(scaled) if direction < 0 else gmpy2.ceil(scaled)
-    n = int(n)
+    scaled = q * mpz(10) ** digits
+    num, den = int(scaled.numerator), int(scaled.denominator)
+    # exact integer rounding: gmpy2.floor/ceil of an mpq go through a float
+    n = num // den if direction < 0 else -((-num) // den)
+    scale = 10 ** digits
     sign = "-" if n < 0 else ""
     n = abs(n)
     whole, frac = divmod(n, int(scale))

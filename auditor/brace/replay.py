@@ -1,0 +1,274 @@
+"""Recomputing a BRACE run from its bank and released history.
+
+:func:`verify_run` checks every exact quantity of a ``brace-run`` result
+(gates, updates, corrections, activations, projections, releases), re-encloses
+every bracket and calibration constant with the auditor's own routines,
+checks the noise variance rule, eq. (8) for every step's γ'_t, and that the
+privacy claim follows.  It returns the auditor's own recomputation so that the
+``brace-compare`` checks can reuse it.
+"""
+
+from fractions import Fraction
+
+from auditor.brace.calibration import Enclosures
+from auditor.brace.draws import draws_match
+from auditor.brace.enclosures import decide, exp_bounds
+from auditor.brace.geometry import project_inside, release, sqnorm, update
+from auditor.brace.sensitivity import envelope, inactive_at_history, inactive_everywhere
+from auditor.rationals import MalformedNumber, read_rational
+
+MAX_NOISE_TOLERANCE = Fraction(1, 2 ** 40)
+AUTO_GAMMA_GRID = Fraction(1, 10 ** 12)
+AUTO_GAMMA_MARGIN = Fraction(1, 2 ** 60)
+
+
+def _vec(values, ptr):
+    return tuple(read_rational(v, f"{ptr}/{i}") for i, v in enumerate(values))
+
+
+def _pair(values, ptr):
+    lo, hi = _vec(values, ptr)
+    return lo, hi
+
+
+class RunInput:
+    """The parsed ``input`` of a brace-run (or brace-compare) certificate."""
+
+    __slots__ = ("points", "query", "r2", "horizon", "kappa", "epsilon", "delta",
+                 "gamma", "seed", "grid_bits", "multiplier", "allow_uncalibrated")
+
+    def __init__(self, inp):
+        pts = inp["bank"]["points"]
+        self.points = [_vec(p, f"/input/bank/points/{i}") for i, p in enumerate(pts)]
+        d = len(self.points[0]) if self.points else 0
+        if not self.points or any(len(p) != d for p in self.points):
+            raise MalformedNumber("/input/bank/points: empty bank or mixed dimensions")
+        self.query = _vec(inp["query"], "/input/query")
+        if len(self.query) != d:
+            raise MalformedNumber("/input/query: dimension differs from the bank's")
+        self.r2 = read_rational(inp["r2"], "/input/r2")
+        self.horizon = inp["horizon"]
+        self.kappa = read_rational(inp["kappa"], "/input/kappa")
+        self.epsilon = read_rational(inp["epsilon"], "/input/epsilon")
+        self.delta = read_rational(inp["delta"], "/input/delta")
+        g = inp["gamma"]
+        self.gamma = g if g == "auto" else read_rational(g, "/input/gamma")
+        self.seed = inp["seed"]
+        self.grid_bits = inp["grid_bits"]
+        self.multiplier = read_rational(inp["noise_multiplier"], "/input/noise_multiplier")
+        self.allow_uncalibrated = inp["allow_uncalibrated"]
+        for name, v in (("r2", self.r2), ("kappa", self.kappa), ("epsilon", self.epsilon),
+                        ("noise_multiplier", self.multiplier)):
+            if v <= 0:
+                raise MalformedNumber(f"/input/{name}: must be positive")
+        if not 0 < self.delta < 1:
+            raise MalformedNumber("/input/delta: must lie in (0, 1)")
+
+
+class _Lazy:
+    """Auditor enclosures of the calibration constants, cached per precision."""
+
+    def __init__(self, run_input):
+        self.ri = run_input
+        self.cache = {}
+
+    def at(self, bits):
+        if bits not in self.cache:
+            ri = self.ri
+            self.cache[bits] = Enclosures(ri.epsilon, ri.delta, ri.horizon, len(ri.query), bits)
+        return self.cache[bits]
+
+
+def _contains(report, ptr, claimed, finder, what):
+    """Certify lo <= x <= hi for the claimed pair, x enclosed by finder(bits)."""
+    lo, hi = claimed
+    ok = lo <= hi and decide(lambda b: finder(b)[0] >= lo and finder(b)[1] <= hi)
+    report.check(ok, ptr, f"[{lo}, {hi}]", "an enclosure that is not inside it",
+                 f"{what}: claimed enclosure is not certified by the auditor")
+    return ok
+
+
+def verify_constants(ri, res, report, base):
+    """Check result.gamma and result.constants; return the verified constants."""
+    c = res["constants"]
+    p = f"{base}/constants"
+    gamma = read_rational(res["gamma"], f"{base}/gamma")
+    report.check(gamma > 0, f"{base}/gamma", gamma, "> 0", "gamma must be positive")
+    if ri.gamma != "auto":
+        report.equal(f"{base}/gamma", gamma, ri.gamma, "gamma")
+    r = _pair(c["r"], f"{p}/r")
+    report.check(0 <= r[0] and r[0] ** 2 <= ri.r2 <= r[1] ** 2 and r[1] >= 0, f"{p}/r",
+                 f"[{r[0]}, {r[1]}]", f"r^2 = {ri.r2}", "r bounds do not enclose sqrt(r^2)")
+    E = _pair(c["exp_neg_gamma"], f"{p}/exp_neg_gamma")
+    report.check(E[0] > 0, f"{p}/exp_neg_gamma/0", E[0], "> 0", "lower bound of e^-gamma must be positive")
+    _contains(report, f"{p}/exp_neg_gamma", E, lambda b: exp_bounds(-gamma, b), "e^-gamma")
+    lazy = _Lazy(ri)
+    _contains(report, f"{p}/log_inv_delta", _pair(c["log_inv_delta"], f"{p}/log_inv_delta"),
+              lambda b: lazy.at(b).L, "log(1/delta)")
+    rho = _pair(c["rho"], f"{p}/rho")
+    _contains(report, f"{p}/rho", rho, lambda b: lazy.at(b).rho, "rho")
+    report.check(rho[0] > 0, f"{p}/rho/0", rho[0], "> 0", "rho lower bound must be positive")
+    _contains(report, f"{p}/alpha", _pair(c["alpha"], f"{p}/alpha"), lambda b: lazy.at(b).alpha, "alpha")
+    e8 = c["eq8"]
+    report.equal(f"{p}/eq8/quarter", read_rational(e8["quarter"], f"{p}/eq8/quarter"), Fraction(1, 4), "1/4")
+    ba = _pair(e8["alpha_bound"], f"{p}/eq8/alpha_bound")
+    _contains(report, f"{p}/eq8/alpha_bound", ba, lambda b: lazy.at(b).bound_alpha, "1/(8(alpha-1))")
+    bd = _pair(e8["divergence_bound"], f"{p}/eq8/divergence_bound")
+    _contains(report, f"{p}/eq8/divergence_bound", bd, lambda b: lazy.at(b).bound_divergence,
+              "eq. (8) divergence bound")
+    admissible = read_rational(e8["admissible"], f"{p}/eq8/admissible")
+    report.equal(f"{p}/eq8/admissible", admissible, min(Fraction(1, 4), ba[0], bd[0]),
+                 "admissible bound min(1/4, lower ends)")
+    vc = read_rational(c["variance_constant"], f"{p}/variance_constant")
+    if rho[0] > 0:
+        report.equal(f"{p}/variance_constant", vc, Fraction(ri.horizon) / (2 * rho[0]), "T / (2 rho_lo)")
+    tol = read_rational(c["noise_tolerance"], f"{p}/noise_tolerance")
+    report.check(0 < tol <= MAX_NOISE_TOLERANCE, f"{p}/noise_tolerance", tol, MAX_NOISE_TOLERANCE,
+                 "noise tolerance too large to identify the Gaussian draw")
+    if ri.gamma == "auto":
+        report.check(gamma <= admissible and (gamma / AUTO_GAMMA_GRID).denominator == 1
+                     and gamma + AUTO_GAMMA_GRID + AUTO_GAMMA_MARGIN > admissible,
+                     f"{base}/gamma", gamma, admissible,
+                     "gamma auto must be the largest multiple of 1e-12 below admissible - 2^-60")
+    return {"gamma": gamma, "r": r, "E": E, "rho_lo": rho[0], "admissible": admissible,
+            "variance_constant": vc, "scale_bits": c["scale_bits"], "tolerance": tol}
+
+
+def noise_matches(variance, zeta, xi, tol):
+    """|xi_i - sigma zeta_i| <= tol for sigma = sqrt(variance), exactly:
+    sign agreement and (|xi_i| - tol)^2 <= variance zeta_i^2 <= (|xi_i| + tol)^2."""
+    for z, x in zip(zeta, xi):
+        target2 = variance * z * z
+        if z != 0 and x != 0 and (z > 0) != (x > 0) and abs(x) > tol:
+            return False
+        lo = max(Fraction(0), abs(x) - tol)
+        if not lo * lo <= target2 <= (abs(x) + tol) ** 2:
+            return False
+    return True
+
+
+def verify_steps(ri, res, consts, report, base):
+    """Replay every step; return (clean trajectory z_0..z_T, released Y_1..Y_T, zetas)."""
+    steps = res["steps"]
+    T, n, g = ri.horizon, len(ri.points), ri.grid_bits
+    report.check(len(steps) == T, f"{base}/steps", len(steps), T, "one step per t = 1..T")
+    r, E, p = consts["r"], consts["E"], consts["scale_bits"]
+    gamma, adm = consts["gamma"], consts["admissible"]
+    z_prev, y_prev = ri.query, ri.query
+    clean, released, zetas = [ri.query], [], []
+    history = [ri.query]
+    eq8_all, gp_max = True, None
+    for idx, s in enumerate(steps[:T]):
+        sp = f"{base}/steps/{idx}"
+        t = idx + 1
+        report.equal(f"{sp}/t", s["t"], t, "step index")
+        I, z = update(ri.points, z_prev, ri.r2)
+        J, a = update(ri.points, y_prev, ri.r2)
+        report.equal(f"{sp}/clean_gate", s["clean_gate"], I, "clean gate I_t")
+        report.equal(f"{sp}/released_gate", s["released_gate"], J, "released gate J_t")
+        report.equal(f"{sp}/z", _vec(s["z"], f"{sp}/z"), z, "clean state z_t")
+        report.equal(f"{sp}/a", _vec(s["a"], f"{sp}/a"), a, "update a_t")
+        R = tuple(x - y for x, y in zip(z, a))
+        report.equal(f"{sp}/R", _vec(s["R"], f"{sp}/R"), R, "correction R_t")
+        Rn2 = sqnorm(R)
+        report.equal(f"{sp}/R_norm2", read_rational(s["R_norm2"], f"{sp}/R_norm2"), Rn2, "||R_t||^2")
+        H = 1 if Rn2 > ri.kappa * T * ri.r2 else 0
+        report.equal(f"{sp}/H", s["H"], H, "activation H_t")
+        target = tuple(x + y for x, y in zip(a, R)) if H else a
+        Q, Qp = project_inside(y_prev, target, ri.r2, g)
+        report.equal(f"{sp}/Q", _vec(s["Q"], f"{sp}/Q"), Q, "projected query Q_t")
+        report.equal(f"{sp}/Q_projected", s["Q_projected"], Qp, "projection flag of Q_t")
+        b = s["bracket"]
+        lo = read_rational(b["lo"], f"{sp}/bracket/lo")
+        hi = read_rational(b["hi"], f"{sp}/bracket/hi")
+        scale = read_rational(s["scale"], f"{sp}/scale")
+        gp = read_rational(s["gamma_prime"], f"{sp}/gamma_prime")
+        report.check(0 < lo <= hi, f"{sp}/bracket", f"[{lo}, {hi}]", "0 < lo <= hi", "bracket out of order")
+        report.equal(f"{sp}/scale", scale, hi, "noise scale (must be the bracket's upper end)")
+        if inactive_everywhere(t, ri.kappa, T):
+            rule = "non-activation"
+        elif inactive_at_history(history, ri.query, ri.r2, ri.kappa, T):
+            rule = "history-non-activation"
+        else:
+            rule = "fallback"
+        report.equal(f"{sp}/bracket/method", b["method"], rule, "bracket method")
+        if rule != "fallback":
+            up, arg = envelope(len(J), n, r[1], E[1])
+            down, _ = envelope(len(J), n, r[0], E[0])
+            report.check(up <= hi, f"{sp}/bracket/hi", hi, up, "upper end below the certified envelope")
+            report.check(hi <= up * (1 + Fraction(1, 2 ** p)), f"{sp}/bracket/hi", hi,
+                         up * (1 + Fraction(1, 2 ** p)), "upper end above envelope*(1+2^-p): smoothness lost")
+            report.check(lo <= down, f"{sp}/bracket/lo", lo, down, "lower end above the certified envelope")
+            report.equal(f"{sp}/bracket/argmax_k", b["argmax_k"], arg, "maximising k")
+            need = gamma + (hi / lo - 1) + Fraction(1, 2 ** p) if lo > 0 else None
+            report.check(need is not None and gp >= need, f"{sp}/gamma_prime", gp, need,
+                         "gamma' must be at least gamma + (hi/lo - 1) + 2^-p >= gamma + log(hi/lo)")
+        else:
+            report.check(lo <= 2 * r[0] / n, f"{sp}/bracket/lo", lo, 2 * r[0] / n,
+                         "fallback lower end above 2r/n")
+            report.equal(f"{sp}/bracket/hi", hi, 2 * r[1], "fallback upper end 2 r_hi")
+            report.equal(f"{sp}/bracket/argmax_k", b["argmax_k"], None, "no maximising k in the fallback")
+            report.check(gp >= 0, f"{sp}/gamma_prime", gp, 0, "gamma' of a constant scale")
+        holds = gp <= adm
+        report.check(s["eq8"] is False or holds, f"{sp}/eq8", s["eq8"], holds,
+                     "eq. (8) is claimed but gamma'_t exceeds the certified admissible bound")
+        eq8_all = eq8_all and holds and s["eq8"] is True
+        gp_max = gp if gp_max is None else max(gp_max, gp)
+        required = consts["variance_constant"] * scale ** 2
+        rv = read_rational(s["required_variance"], f"{sp}/required_variance")
+        report.equal(f"{sp}/required_variance", rv, required, "T hi^2 / (2 rho_lo)")
+        var = read_rational(s["variance"], f"{sp}/variance")
+        report.equal(f"{sp}/variance", var, required * ri.multiplier, "multiplier * required variance")
+        zeta = _vec(s["zeta"], f"{sp}/zeta")
+        xi = _vec(s["xi"], f"{sp}/xi")
+        report.check(len(zeta) == len(xi) == len(ri.query), f"{sp}/xi", len(xi), len(ri.query), "noise dimension")
+        report.check(noise_matches(var, zeta, xi, consts["tolerance"]), f"{sp}/xi", "xi",
+                     "sqrt(variance) * zeta", "noise is not sigma * zeta within the tolerance")
+        y_tilde = tuple(x + y for x, y in zip(Q, xi))
+        Y, Yp = release(ri.query, y_tilde, (t + 1) ** 2 * ri.r2, g)
+        Yc = _vec(s["Y"], f"{sp}/Y")
+        report.equal(f"{sp}/Y", Yc, Y, "released Y_t")
+        report.equal(f"{sp}/Y_projected", s["Y_projected"], Yp, "projection flag of Y_t")
+        clean.append(z)
+        released.append(Yc)
+        zetas.append(zeta)
+        z_prev, y_prev = z, Yc  # the certificate's release is the history
+        history.append(Yc)
+    return clean, released, zetas, eq8_all, gp_max
+
+
+def verify_run(inp, res, report, base="/result"):
+    """All checks of one BRACE run; returns the auditor's recomputation."""
+    ri = RunInput(inp)
+    consts = verify_constants(ri, res, report, base)
+    clean, released, zetas, eq8_all, gp_max = verify_steps(ri, res, consts, report, base)
+    report.check(draws_match(ri.seed, zetas), f"{base}/steps", "zeta", f"seed {ri.seed}",
+                 "the standard-normal draws are not those of the documented seeded generator")
+    cal = res["calibration"]
+    cp = f"{base}/calibration"
+    gamma_ok = consts["gamma"] <= consts["admissible"]
+    report.equal(f"{cp}/gamma_admissible", cal["gamma_admissible"], gamma_ok, "eq. (8) for gamma itself")
+    eq8_all = eq8_all and gamma_ok
+    report.equal(f"{cp}/eq8_holds", cal["eq8_holds"], eq8_all, "eq. (8) for gamma and every gamma'_t")
+    noise_ok = ri.multiplier >= 1
+    report.equal(f"{cp}/noise_sufficient", cal["noise_sufficient"], noise_ok,
+                 "variance >= T hi^2 / (2 rho_lo) at every step")
+    if gp_max is not None:
+        report.equal(f"{cp}/max_gamma_prime", read_rational(cal["max_gamma_prime"], f"{cp}/max_gamma_prime"),
+                     gp_max, "largest gamma'")
+    report.equal(f"{cp}/admissible", read_rational(cal["admissible"], f"{cp}/admissible"),
+                 consts["admissible"], "admissible bound")
+    claim = res["claim"]
+    calibrated = eq8_all and noise_ok
+    report.equal(f"{base}/claim/epsilon", read_rational(claim["epsilon"], f"{base}/claim/epsilon"),
+                 ri.epsilon, "epsilon")
+    report.equal(f"{base}/claim/delta", read_rational(claim["delta"], f"{base}/claim/delta"),
+                 ri.delta, "delta")
+    if claim["status"] == "private":
+        report.check(calibrated, f"{base}/claim/status", "private", "calibration fails",
+                     "privacy is claimed but the calibration does not hold")
+    else:
+        report.check(not calibrated and ri.allow_uncalibrated, f"{base}/claim/status", claim["status"],
+                     "calibrated" if calibrated else "allow_uncalibrated is false",
+                     "'not private' needs a failed calibration and --allow-uncalibrated")
+    return {"input": ri, "constants": consts, "clean": clean, "released": released, "zetas": zetas}

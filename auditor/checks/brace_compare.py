@@ -1,0 +1,77 @@
+"""Checks of ``brace-compare/1`` certificates.
+
+The embedded BRACE run gets every ``brace-run`` check; the clean trajectory,
+every baseline step (scale, variance, noise against the shared draws, exact
+grid rounding) and every per-coordinate squared error are recomputed.
+"""
+
+from fractions import Fraction
+
+from auditor.brace.geometry import on_grid_round, sqdist, update
+from auditor.brace.replay import noise_matches, verify_run
+from auditor.rationals import read_rational
+
+
+def _vec(values, ptr):
+    return tuple(read_rational(v, f"{ptr}/{i}") for i, v in enumerate(values))
+
+
+def _error(y, z):
+    return sqdist(y, z) / len(z)
+
+
+def _check_errors(report, ptr, claimed, ys, clean_at):
+    report.equal(ptr, len(claimed), len(ys), "number of errors")
+    for i, (c, (t, y)) in enumerate(zip(claimed, ys)):
+        report.equal(f"{ptr}/{i}", read_rational(c, f"{ptr}/{i}"), _error(y, clean_at[t]),
+                     "per-coordinate squared error")
+
+
+def _check_baseline(report, ptr, b, ri, consts, clean, zetas, kind):
+    T, g, q = ri.horizon, ri.grid_bits, ri.query
+    r_hi, rho_lo, tol = consts["r"][1], consts["rho_lo"], consts["tolerance"]
+    steps = b["steps"]
+    expected = 1 if kind == "endpoint" else T
+    report.equal(f"{ptr}/steps", len(steps), expected, "number of baseline steps")
+    y = q
+    ys = []
+    for i, s in enumerate(steps[:expected]):
+        sp = f"{ptr}/steps/{i}"
+        t = T if kind == "endpoint" else i + 1
+        report.equal(f"{sp}/t", s["t"], t, "step index")
+        if kind == "endpoint":
+            count, scale = None, 2 * T * r_hi
+            var = scale * scale / (2 * rho_lo)
+            centre = clean[T]
+        else:
+            J, centre = update(ri.points, y, ri.r2)
+            count = len(J) if kind == "naive" else None
+            scale = 2 * r_hi / max(1, len(J)) if kind == "naive" else 2 * r_hi
+            var = Fraction(T) / (2 * rho_lo) * scale * scale
+        report.equal(f"{sp}/count", s["count"], count, "released-gate count m_t")
+        report.equal(f"{sp}/scale", read_rational(s["scale"], f"{sp}/scale"), scale, "baseline scale")
+        report.equal(f"{sp}/variance", read_rational(s["variance"], f"{sp}/variance"), var, "baseline variance")
+        xi = _vec(s["xi"], f"{sp}/xi")
+        report.check(len(xi) == len(q) and noise_matches(var, zetas[t - 1], xi, tol), f"{sp}/xi", "xi",
+                     "sqrt(variance) * zeta_t", "baseline noise is not sigma * (shared draw)")
+        Y = on_grid_round(q, tuple(a + b_ for a, b_ in zip(centre, xi)), g)
+        Yc = _vec(s["Y"], f"{sp}/Y")
+        report.equal(f"{sp}/Y", Yc, Y, "baseline release")
+        ys.append((t, Yc))
+        y = Yc
+    _check_errors(report, f"{ptr}/errors", b["errors"], ys, clean)
+
+
+def verify(cert, report):
+    res = cert["result"]
+    run = verify_run(cert["input"], res["brace"], report, "/result/brace")
+    ri, consts, clean = run["input"], run["constants"], run["clean"]
+    claimed_clean = [_vec(z, f"/result/clean/{i}") for i, z in enumerate(res["clean"])]
+    report.equal("/result/clean", claimed_clean, list(clean), "clean trajectory z_0..z_T")
+    _check_errors(report, "/result/brace_errors", res["brace_errors"],
+                  list(enumerate(run["released"], start=1)), clean)
+    if len(run["zetas"]) != ri.horizon:
+        return  # already reported by the run checks
+    for kind in ("naive", "global", "endpoint"):
+        _check_baseline(report, f"/result/baselines/{kind}", res["baselines"][kind], ri, consts,
+                        clean, run["zetas"], kind)

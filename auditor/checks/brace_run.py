@@ -1,0 +1,7 @@
+"""Checks of ``brace-run/1`` certificates (SPEC 5): see :mod:`auditor.brace.replay`."""
+
+from auditor.brace.replay import verify_run
+
+
+def verify(cert, report):
+    verify_run(cert["input"], cert["result"], report, "/result")

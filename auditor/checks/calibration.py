@@ -1,0 +1,100 @@
+"""Checks of ``calibration/1`` certificates: an enclosure of ε*_C(δ) (SPEC section 4).
+
+Δ*_C(ε) is non-increasing in ε, so with ε*_C(δ) = inf{ε >= 0 : Δ*_C(ε) <= δ}:
+
+- status "zero": a dg-interval at ε = 0 with upper end <= δ proves ε* = 0;
+- status "enclosed": a dg-interval at ε_lo with lower end > δ proves
+  ε* >= ε_lo, one at ε_hi with upper end <= δ proves ε* <= ε_hi.
+
+Each embedded dg-interval is re-verified in full (digest included) by
+:mod:`auditor.checks.dg_interval`; it must answer the same question (γ, σ²,
+C, method) at the stated ε.  The bracket must be narrower than ζ, and the
+moment envelope E >= log(1 + (e^{8C/σ²} − 1)/(4δ)) is re-proved with the
+auditor's Taylor bounds (it is where the search started, so ε_hi <= E).
+"""
+
+from fractions import Fraction
+
+from auditor.certificate import digest
+from auditor.checks.dg_interval import check_display, verify_dg
+from auditor.enclosures import exp_bounds, log_bounds
+from auditor.rationals import read_rational
+
+ENVELOPE_BITS = 96
+
+
+def verify(cert, report):
+    inp, res = cert["input"], cert["result"]
+    delta = read_rational(inp["delta"], "/input/delta")
+    width = read_rational(inp["width"], "/input/width")
+    sigma2 = read_rational(inp["sigma2"], "/input/sigma2")
+    budget = inp["budget"]
+    report.check(0 < delta < 1, "/input/delta", delta, "(0, 1)", "delta must lie in (0, 1)")
+    report.check(width > 0, "/input/width", width, "> 0", "the width must be positive")
+    if not report.check(sigma2 > 0, "/input/sigma2", sigma2, "> 0", "sigma2 must be positive"):
+        return
+    eps_lo = read_rational(res["epsilon_lo"], "/result/epsilon_lo")
+    eps_hi = read_rational(res["epsilon_hi"], "/result/epsilon_hi")
+    envelope = read_rational(res["envelope"], "/result/envelope")
+    _check_envelope(envelope, sigma2, budget, delta, report)
+    report.check(eps_hi <= envelope, "/result/epsilon_hi", eps_hi, envelope,
+                 "epsilon_hi must not exceed the moment envelope where the search started")
+    _check_displays(res, eps_lo, eps_hi, report)
+
+    upper = res["upper_witness"]
+    _check_witness(upper, "/result/upper_witness", inp, eps_hi, report)
+    up_end = read_rational(upper["result"]["interval"]["upper"], "/result/upper_witness/result/interval/upper")
+    report.check(up_end <= delta, "/result/upper_witness/result/interval/upper", up_end, delta,
+                 "the upper witness must prove Δ*(ε_hi) <= δ")
+
+    lower = res["lower_witness"]
+    if res["status"] == "zero":
+        report.equal("/result/epsilon_lo", eps_lo, Fraction(0), "epsilon_lo (status zero)")
+        report.equal("/result/epsilon_hi", eps_hi, Fraction(0), "epsilon_hi (status zero)")
+        report.check(lower is None, "/result/lower_witness", "present", "null",
+                     "status zero has no lower witness")
+        return
+    if not report.check(lower is not None, "/result/lower_witness", "null", "a dg-interval",
+                        "status enclosed needs a lower witness"):
+        return
+    _check_witness(lower, "/result/lower_witness", inp, eps_lo, report)
+    low_end = read_rational(lower["result"]["interval"]["lower"], "/result/lower_witness/result/interval/lower")
+    report.check(low_end > delta, "/result/lower_witness/result/interval/lower", low_end, delta,
+                 "the lower witness must prove Δ*(ε_lo) > δ")
+    report.check(0 <= eps_lo < eps_hi, "/result/epsilon_lo", eps_lo, eps_hi,
+                 "need 0 <= epsilon_lo < epsilon_hi")
+    report.check(eps_hi - eps_lo < width, "/result/epsilon_hi", eps_hi - eps_lo, width,
+                 "the enclosure is not narrower than the requested width")
+
+
+def _check_witness(witness, pointer, outer_input, epsilon, report):
+    """An embedded dg-interval: same question at ``epsilon``, valid digest, verified in full."""
+    report.check(witness["digest"] == digest(witness), pointer + "/digest", witness["digest"],
+                 digest(witness), "embedded dg-interval digest does not match its body")
+    inner = witness["input"]
+    for key in ("gamma", "sigma2", "budget", "method"):
+        report.equal(f"{pointer}/input/{key}", inner[key], outer_input[key], f"{key} (the calibration's)")
+    report.equal(pointer + "/input/epsilon", read_rational(inner["epsilon"], pointer + "/input/epsilon"),
+                 epsilon, "epsilon of the witness (the bracket end)")
+    verify_dg(witness, report, pointer)
+
+
+def _check_envelope(envelope, sigma2, budget, delta, report):
+    """E >= log(1 + (M − 1)/(4δ)) with M >= e^{8C/σ²}; retried once at higher precision."""
+    if budget == 0:
+        report.check(envelope >= 0, "/result/envelope", envelope, 0, "the envelope must be >= 0")
+        return
+    bits = ENVELOPE_BITS
+    for _ in range(2):
+        _, m_hi = exp_bounds(Fraction(8 * budget) / sigma2, bits)
+        _, log_hi = log_bounds(1 + (m_hi - 1) / (4 * delta), bits)
+        if envelope >= log_hi:
+            break
+        bits *= 4
+    report.check(envelope >= log_hi, "/result/envelope", envelope, log_hi,
+                 "envelope not proved to be >= log(1 + (e^{8C/σ²} − 1)/(4δ))")
+
+
+def _check_displays(res, eps_lo, eps_hi, report):
+    check_display(res["epsilon_lo_display"], eps_lo, -1, "/result/epsilon_lo_display", report)
+    check_display(res["epsilon_hi_display"], eps_hi, +1, "/result/epsilon_hi_display", report)

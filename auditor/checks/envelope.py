@@ -1,0 +1,305 @@
+"""Checks for ``envelope/1`` certificates (SPEC §6, seed 003).
+
+Rules (docs/envelope.md states them for users):
+
+1. Structure: transcripts, histograms, exact true answers, list lengths and
+   the number of privacy checks are what the input implies.
+2. Every stored enclosure is non-empty and *meets* the auditor's own
+   enclosure of the same quantity, recomputed at the stated precision (an
+   enclosure that misses it cannot contain the true value).  The comparison
+   constants (e^ε, 1 + 2e, the theorem bound, the §7 bound) must *contain* the
+   auditor's enclosure computed at twice the stated precision plus 64 bits.
+3. Every status must be what the decision rules (auditor.envelope.rules) give
+   on the certificate's own numbers; stored maxima must enclose the maxima of
+   the stored values.
+4. A ``proved`` or ``refuted`` status must also follow from the auditor's own
+   enclosures (at the stated precision, else at twice it).  An ``unresolved``
+   status is accepted only when the auditor's enclosures at the stated
+   precision cannot decide the claim either.
+"""
+
+from fractions import Fraction
+
+from auditor.envelope.interval import Interval
+from auditor.envelope.model import Model, neighbour_pairs
+from auditor.envelope.pmw import Recomputation, constants_only
+from auditor.envelope.rules import PROVED, UNRESOLVED, at_most, combine, ratio_range, ratio_status
+from auditor.rationals import read_rational
+
+MAX_STORED = 20_000
+MAX_ENVELOPE = 1_000_000
+
+
+class _Stop(Exception):
+    """A structural failure after which further checks would be meaningless."""
+
+
+def _interval(doc, pointer, bits, report):
+    lo = read_rational(doc["lo"], pointer + "/lo")
+    hi = read_rational(doc["hi"], pointer + "/hi")
+    if lo > hi:
+        report.fail(pointer, f"[{doc['lo']}, {doc['hi']}]", "lo <= hi", "empty enclosure (lo > hi)")
+        raise _Stop
+    return Interval(lo, hi, bits)
+
+
+class CertificateView:
+    """The certificate's numbers as Intervals, with the attribute names of Recomputation."""
+
+    def __init__(self, cert, bits, report):
+        res = cert["result"]
+        iv = lambda d, p: _interval(d, p, bits, report)  # noqa: E731
+        self.laws, self.envelopes, self.normalisers = [], [], []
+        self.errors_linf, self.errors_l2 = [], []
+        for i, db in enumerate(res["databases"]):
+            base = f"/result/databases/{i}"
+            self.laws.append([iv(e, f"{base}/law/{w}") for w, e in enumerate(db["law"])])
+            self.envelopes.append([iv(e, f"{base}/envelope/{w}") for w, e in enumerate(db["envelope"])])
+            self.normalisers.append(iv(db["normaliser"], f"{base}/normaliser"))
+            self.errors_linf.append(iv(db["error_linf"], f"{base}/error_linf"))
+            self.errors_l2.append(iv(db["error_l2"], f"{base}/error_l2"))
+        self.decoded = [[iv(a, f"/result/answers/{w}/{j}") for j, a in enumerate(row)]
+                        for w, row in enumerate(res["answers"])]
+        self.discounts = [iv(c, f"/result/discounts/{j}") for j, c in enumerate(res["discounts"])]
+        claims = res["claims"]
+        self.exp_eps = iv(claims["pure_dp"]["bound"], "/result/claims/pure_dp/bound")
+        self.base_exp_eps = iv(res["base_law"]["bound"], "/result/base_law/bound")
+        self.normaliser_bound = iv(claims["normaliser_bounds"]["bound"], "/result/claims/normaliser_bounds/bound")
+        self.error_bound = iv(claims["error_bound"]["bound"], "/result/claims/error_bound/bound")
+        hyp = res["hypothesis"]
+        self.condition_bound = iv(hyp["bound"], "/result/hypothesis/bound") if hyp else None
+        self.kappa = read_rational(hyp["kappa"], "/result/hypothesis/kappa") if hyp else None
+
+
+class Audit:
+    __slots__ = ("cert", "report", "model", "bits", "hists", "omegas", "pairs", "view", "_cache", "measure")
+
+    def __init__(self, cert, report):
+        self.cert, self.report = cert, report
+        self.model = Model(cert["input"])
+        self.bits = cert["result"]["precision"]
+        self._cache = {}
+        self.measure = "linf" if self.model.variant == "selection" else "l2"
+
+    def ours(self, bits):
+        if bits not in self._cache:
+            self._cache[bits] = Recomputation(self.model, bits)
+        return self._cache[bits]
+
+    # ---- 1. structure -------------------------------------------------------
+    def structure(self):
+        r, m, res = self.report, self.model, self.cert["result"]
+        for pointer, reason in m.problems():
+            r.fail(pointer, "", "", f"invalid instance: {reason}")
+        if not r.ok:
+            raise _Stop
+        H = len(m.histograms())
+        N = (2 * m.k) ** m.J
+        if H * N > MAX_STORED or H * H * N > MAX_ENVELOPE:
+            r.fail("/input", f"{H} histograms x {N} transcripts", f"limits {MAX_STORED}, {MAX_ENVELOPE}",
+                   "instance beyond the documented enumeration limits")
+            raise _Stop
+        requested = self.cert["input"]["precision"]
+        r.check(self.bits == requested if requested != "auto" else self.bits in (128, 256, 512),
+                "/result/precision", self.bits, requested, "precision is not the requested one (auto: 128, 256 or 512)")
+        self.hists, self.omegas = m.histograms(), m.transcripts()
+        self.pairs = neighbour_pairs(self.hists)
+        ok = r.equal("/result/transcripts", res["transcripts"], [list(w) for w in self.omegas], "transcript list")
+        ok &= r.equal("/result/databases", [db["histogram"] for db in res["databases"]],
+                      [list(h) for h in self.hists], "histogram list")
+        ok &= r.equal("/result/discounts", len(res["discounts"]), m.n + 1, "number of discounts")
+        ok &= r.equal("/result/answers", [len(a) for a in res["answers"]], [m.k] * N, "answer table shape")
+        for i, db in enumerate(res["databases"] if ok else []):
+            ok &= r.equal(f"/result/databases/{i}/law", len(db["law"]), N, "law length")
+            ok &= r.equal(f"/result/databases/{i}/envelope", len(db["envelope"]), N, "envelope length")
+            truth = [read_rational(v, f"/result/databases/{i}/true_answers/{j}")
+                     for j, v in enumerate(db["true_answers"])]
+            r.equal(f"/result/databases/{i}/true_answers", truth, m.answers(self.hists[i]), "true answers")
+        r.equal("/result/claims/pure_dp/checks", res["claims"]["pure_dp"]["checks"], len(self.pairs) * N,
+                "number of privacy checks")
+        r.equal("/result/claims/error_bound/measure", res["claims"]["error_bound"]["measure"], self.measure,
+                "error measure")
+        r.check((res["hypothesis"] is None) == (m.variant == "sign"), "/result/hypothesis",
+                res["hypothesis"], m.variant, "hypothesis present exactly for the selection variant")
+        if not ok:
+            raise _Stop
+        self.view = CertificateView(self.cert, self.bits, r)
+        self._signs()
+
+    def _signs(self):
+        """Probabilities, discounts and normalisers are positive, errors non-negative."""
+        r, c = self.report, self.view
+        ok = True
+        for i in range(len(self.hists)):
+            base = f"/result/databases/{i}"
+            for name, items in (("law", c.laws[i]), ("envelope", c.envelopes[i])):
+                for w, e in enumerate(items):
+                    ok &= r.check(e.lo >= 0 and e.hi > 0, f"{base}/{name}/{w}", f"[{e.lo}, {e.hi}]", "(0, 1]",
+                                  "a transcript probability enclosure must lie in [0, oo) and reach above 0")
+            ok &= r.check(c.normalisers[i].lo > 0, f"{base}/normaliser/lo", c.normalisers[i].lo, 0,
+                          "the normaliser's lower end must be positive")
+            for name, e in (("error_linf", c.errors_linf[i]), ("error_l2", c.errors_l2[i])):
+                ok &= r.check(e.lo >= 0, f"{base}/{name}/lo", e.lo, 0, "an expected error is non-negative")
+        for j, e in enumerate(c.discounts):
+            ok &= r.check(e.lo > 0, f"/result/discounts/{j}/lo", e.lo, 0, "discounts are positive")
+        for name, pointer in (("exp_eps", "/result/claims/pure_dp/bound"), ("base_exp_eps", "/result/base_law/bound"),
+                              ("normaliser_bound", "/result/claims/normaliser_bounds/bound"),
+                              ("error_bound", "/result/claims/error_bound/bound")):
+            e = getattr(c, name)
+            ok &= r.check(e.lo > 0, pointer + "/lo", e.lo, 0, "comparison constants are positive")
+        if not ok:
+            raise _Stop
+
+    # ---- 2. enclosures ------------------------------------------------------
+    def enclosures(self):
+        r, c, a = self.report, self.view, self.ours(self.bits)
+
+        def meet(pointer, mine, theirs):
+            r.check(mine.meets(theirs.lo, theirs.hi), pointer, f"[{theirs.lo}, {theirs.hi}]",
+                    f"[{mine.lo}, {mine.hi}]", "enclosure excludes the auditor's enclosure of the value")
+
+        for i in range(len(self.hists)):
+            base = f"/result/databases/{i}"
+            for w in range(len(self.omegas)):
+                meet(f"{base}/law/{w}", a.laws[i][w], c.laws[i][w])
+                meet(f"{base}/envelope/{w}", a.envelopes[i][w], c.envelopes[i][w])
+            meet(f"{base}/normaliser", a.normalisers[i], c.normalisers[i])
+            meet(f"{base}/error_linf", a.errors_linf[i], c.errors_linf[i])
+            meet(f"{base}/error_l2", a.errors_l2[i], c.errors_l2[i])
+            r.check(c.normalisers[i].hi >= 1, f"{base}/normaliser/hi", c.normalisers[i].hi, 1,
+                    "Z_h >= 1 holds structurally; the enclosure lies below 1")
+        for w, row in enumerate(c.decoded):
+            for j, enc in enumerate(row):
+                meet(f"/result/answers/{w}/{j}", a.decoded[w][j], enc)
+        for j, enc in enumerate(c.discounts):
+            meet(f"/result/discounts/{j}", a.discounts[j], enc)
+        r.check(c.discounts[0].lo == c.discounts[0].hi == 1, "/result/discounts/0", c.discounts[0].lo, 1,
+                "c_0 = 1 exactly")
+
+        k = constants_only(self.model, 2 * self.bits + 64)
+
+        def contain(pointer, mine, theirs):
+            r.check(theirs.lo <= mine.lo and mine.hi <= theirs.hi, pointer, f"[{theirs.lo}, {theirs.hi}]",
+                    f"[{mine.lo}, {mine.hi}]", "constant's enclosure does not contain the auditor's")
+
+        contain("/result/claims/pure_dp/bound", k.exp_eps, c.exp_eps)
+        contain("/result/base_law/bound", k.exp_eps, c.base_exp_eps)
+        contain("/result/claims/normaliser_bounds/bound", k.normaliser_bound, c.normaliser_bound)
+        contain("/result/claims/error_bound/bound", k.error_bound, c.error_bound)
+        if c.condition_bound is not None:
+            contain("/result/hypothesis/bound", k.condition_bound, c.condition_bound)
+            r.equal("/result/hypothesis/kappa", c.kappa, k.kappa, "kappa = 2 J eta^2 / n^2")
+
+    # ---- 3 and 4. claims ----------------------------------------------------
+    def _errors(self, src):
+        return src.errors_linf if self.measure == "linf" else src.errors_l2
+
+    def judge(self, pointer, stated, from_certificate, from_auditor):
+        """Check a stated status against the certificate's numbers and the auditor's own."""
+        r = self.report
+        if not r.check(stated == from_certificate, pointer, stated, from_certificate,
+                       "status is not what the certificate's own enclosures give"):
+            return
+        mine = from_auditor(self.ours(self.bits))
+        if stated == UNRESOLVED:
+            r.check(mine == UNRESOLVED, pointer, stated, mine,
+                    "marked unresolved but the auditor decides it at the stated precision")
+            return
+        if mine == UNRESOLVED:
+            mine = from_auditor(self.ours(2 * self.bits))
+        r.check(mine == stated, pointer, stated, mine, "the auditor's own enclosures do not confirm the status")
+
+    def _ratio_claim(self, pointer, block, values_of, scales_of, bound_of, status_key):
+        r, c = self.report, self.view
+        lower, upper = ratio_range(self.pairs, values_of(c), scales_of(c))
+        stored = block["max_ratio"]
+        if lower is None:
+            r.check(stored is None, f"{pointer}/max_ratio", stored, None, "no neighbouring pair, expected null")
+            s_lo = s_hi = None
+        else:
+            if not r.check(stored is not None, f"{pointer}/max_ratio", None, lower, "missing maximum ratio"):
+                return
+            s_lo = read_rational(stored["lo"], f"{pointer}/max_ratio/lo")
+            s_hi = None if stored["hi"] is None else read_rational(stored["hi"], f"{pointer}/max_ratio/hi")
+            r.at_most(f"{pointer}/max_ratio/lo", s_lo, lower, "stored maximum ratio must enclose the stored values'")
+            if upper is None:
+                r.check(s_hi is None, f"{pointer}/max_ratio/hi", s_hi, None, "the stored values give no finite bound")
+            else:
+                r.check(s_hi is None or s_hi >= upper, f"{pointer}/max_ratio/hi", s_hi, upper,
+                        "stored maximum ratio must enclose the stored values'")
+        w = block["witness"]
+        if w is not None:
+            r.check((w["from"], w["to"]) in self.pairs and w["transcript"] < len(self.omegas),
+                    f"{pointer}/witness", w, "", "witness is not a neighbouring pair and transcript")
+
+        def auditor(a):
+            lo, hi = ratio_range(self.pairs, values_of(a), scales_of(a))
+            return ratio_status(lo, hi, a.exp_eps)
+
+        self.judge(f"{pointer}/{status_key}", block[status_key], ratio_status(s_lo, s_hi, bound_of(c)), auditor)
+
+    def claims(self):
+        r, c, res = self.report, self.view, self.cert["result"]
+        dbs, claims = res["databases"], res["claims"]
+        n_h = len(self.hists)
+        for i in range(n_h):
+            self.judge(f"/result/databases/{i}/normaliser_status", dbs[i]["normaliser_status"],
+                       at_most(c.normalisers[i], c.normaliser_bound),
+                       lambda a, i=i: at_most(a.normalisers[i], a.normaliser_bound))
+            self.judge(f"/result/databases/{i}/error_status", dbs[i]["error_status"],
+                       at_most(self._errors(c)[i], c.error_bound),
+                       lambda a, i=i: at_most(self._errors(a)[i], a.error_bound))
+            self._decimal(f"/result/databases/{i}/normaliser_decimal", dbs[i]["normaliser_decimal"], c.normalisers[i])
+            self._decimal(f"/result/databases/{i}/error_decimal", dbs[i]["error_decimal"], self._errors(c)[i])
+
+        nb = claims["normaliser_bounds"]
+        z_c = combine(at_most(z, c.normaliser_bound) for z in c.normalisers)
+        z_a = lambda a: combine(at_most(z, a.normaliser_bound) for z in a.normalisers)  # noqa: E731
+        self.judge("/result/claims/normaliser_bounds/upper_status", nb["upper_status"], z_c, z_a)
+        self.judge("/result/claims/normaliser_bounds/status", nb["status"], combine([PROVED, z_c]),
+                   lambda a: combine([PROVED, z_a(a)]))
+        self._maximum("/result/claims/normaliser_bounds/max_normaliser", nb["max_normaliser"], c.normalisers)
+        self._decimal("/result/claims/normaliser_bounds/max_normaliser_decimal", nb["max_normaliser_decimal"],
+                      Interval.hull_max(c.normalisers))
+
+        eb = claims["error_bound"]
+        self.judge("/result/claims/error_bound/status", eb["status"],
+                   combine(at_most(e, c.error_bound) for e in self._errors(c)),
+                   lambda a: combine(at_most(e, a.error_bound) for e in self._errors(a)))
+        self._maximum("/result/claims/error_bound/max_error", eb["max_error"], self._errors(c))
+        self._decimal("/result/claims/error_bound/max_error_decimal", eb["max_error_decimal"],
+                      Interval.hull_max(self._errors(c)))
+        self._decimal("/result/claims/error_bound/bound_decimal", eb["bound_decimal"], c.error_bound)
+
+        self._ratio_claim("/result/claims/pure_dp", claims["pure_dp"], lambda s: s.envelopes,
+                          lambda s: s.normalisers, lambda s: s.exp_eps, "status")
+        self._ratio_claim("/result/base_law", res["base_law"], lambda s: s.laws, lambda s: None,
+                          lambda s: s.base_exp_eps, "pure_dp_status")
+
+        hyp = res["hypothesis"]
+        if hyp is not None:
+            self.judge("/result/hypothesis/status", hyp["status"],
+                       at_most(Interval.point(c.kappa, self.bits), c.condition_bound),
+                       lambda a: at_most(Interval.point(a.kappa, self.bits), a.condition_bound))
+
+    def _maximum(self, pointer, doc, items):
+        lo = read_rational(doc["lo"], pointer + "/lo")
+        hi = read_rational(doc["hi"], pointer + "/hi")
+        hull = Interval.hull_max(items)
+        self.report.check(lo == hull.lo and hi == hull.hi, pointer, f"[{lo}, {hi}]", f"[{hull.lo}, {hull.hi}]",
+                          "maximum differs from the maximum of the stored enclosures")
+
+    def _decimal(self, pointer, pair, enc):
+        lo, hi = Fraction(pair[0]), Fraction(pair[1])
+        self.report.check(lo <= enc.lo and enc.hi <= hi, pointer, pair, f"[{enc.lo}, {enc.hi}]",
+                          "decimal display is not rounded outward")
+
+
+def verify(cert, report):
+    audit = Audit(cert, report)
+    try:
+        audit.structure()
+        audit.enclosures()
+        audit.claims()
+    except _Stop:
+        return

@@ -1,0 +1,172 @@
+"""Checks for ``finite-game/1`` certificates (SPEC section 3).
+
+Every number is recomputed by :mod:`auditor.game` (hidden-rounding rows by
+counting, the auditor's own hull code) and compared exactly:
+
+* ``input``: gamma = a/B must be reduced with 0 < a < B, the weights must not
+  all be zero and thresholds must be >= 0.  These are the domain of the game;
+  a certificate outside it is *malformed* (exit 2), not a failed claim,
+  because there is no game whose value it could claim.
+* ``result.queries``: one entry per threshold L (x = 1, y = L), then one per
+  point, in input order; x and y as in the input; the value equal to the
+  recomputed G_C(x, y) (or F_C((kP, kQ); x, y) when ``pending`` is set);
+  ``hockey_stick`` present exactly when x = 1 and equal to value - y.
+* each witness must be a legal first action and attain the value: ``stop``
+  gives max(x, y); ``echo`` only when pending; ``participate`` with a sign,
+  and with a preparation k (any integer) exactly at the synchronised root;
+  a participation needs budget >= 1.
+* ``result.curve``: null when ``input.curve`` is false; otherwise the exact
+  canonical vertex list of the root's curve (G_C, or F_C at the pending pair).
+
+Requests whose estimated work (:func:`auditor.game.estimated_work`) exceeds
+:data:`MAX_WORK` are not recomputed: the certificate then fails (exit 1) with
+a reason stating the estimate, since the auditor cannot confirm its claims.
+For scale: law radius 24, B = 3, C = 3 is about 7e6 units (half a minute);
+radius 16, B = 257, C = 2 is about 1.6e8 and is refused.
+"""
+
+from fractions import Fraction
+
+from auditor import game
+from auditor.certificate import Malformed
+from auditor.rationals import read_rational, write_rational
+
+# Largest estimated work (curve look-ups) the auditor recomputes, about 3 minutes.
+MAX_WORK = 5 * 10 ** 7
+
+
+def _parse_input(inp):
+    gamma = read_rational(inp["gamma"], "/input/gamma")
+    if not 0 < gamma < 1:
+        raise Malformed(f"/input/gamma: {inp['gamma']} is not a/B with 0 < a < B")
+    a, B = gamma.numerator, gamma.denominator
+    weights = [int(w) for w in inp["law"]["weights"]]
+    if not any(weights):
+        raise Malformed("/input/law/weights: all weights are zero")
+    thresholds = []
+    for i, text in enumerate(inp["thresholds"]):
+        L = read_rational(text, f"/input/thresholds/{i}")
+        if L < 0:
+            raise Malformed(f"/input/thresholds/{i}: negative threshold {text}")
+        thresholds.append(L)
+    points = []
+    for i, (xs, ys) in enumerate(inp["points"]):
+        points.append((read_rational(xs, f"/input/points/{i}/0"),
+                       read_rational(ys, f"/input/points/{i}/1")))
+    return {
+        "weights": weights, "offset": inp["law"]["offset"], "a": a, "B": B,
+        "budget": inp["budget"], "pending": inp["pending"], "curve": inp["curve"],
+        "queries": [(Fraction(1), L) for L in thresholds] + points,
+    }
+
+
+def _law(p):
+    return (p["weights"], p["offset"], p["a"], p["B"])
+
+
+def _value(p, x, y):
+    if p["pending"] is None:
+        return game.root_value(*_law(p), p["budget"], x, y)
+    kP, kQ = p["pending"]
+    return game.pending_value(*_law(p), p["budget"], kP, kQ, x, y)
+
+
+def _witness_value(p, witness, x, y, report, ptr):
+    """Value of the witnessed action, or None after recording why it is illegal."""
+    action = witness["action"]
+    budget = p["budget"]
+    at_root = p["pending"] is None
+    if action == "stop":
+        if "k" in witness or "sign" in witness:
+            report.fail(ptr, str(witness), "stop", "a stop carries no k or sign")
+            return None
+        return max(x, y)
+    if action == "echo":
+        if at_root:
+            report.fail(ptr + "/action", "echo", "stop or participate",
+                        "no echo at the synchronised root")
+            return None
+        kP, kQ = p["pending"]
+        return game.pending_action_value(*_law(p), budget, kP, kQ, x, y, "echo")
+    # participate
+    if budget < 1:
+        report.fail(ptr + "/action", "participate", "stop" if at_root else "stop or echo",
+                    "no participation with budget 0")
+        return None
+    sign = witness["sign"]
+    if at_root:
+        k = witness.get("k")
+        if not isinstance(k, int) or isinstance(k, bool):
+            report.fail(ptr + "/k", repr(k), "an integer preparation",
+                        "a root participation needs its preparation k")
+            return None
+        return game.root_action_value(*_law(p), budget, x, y, k, sign)
+    if "k" in witness:
+        report.fail(ptr + "/k", str(witness["k"]), "absent",
+                    "no preparation when pending (the states are given)")
+        return None
+    kP, kQ = p["pending"]
+    return game.pending_action_value(*_law(p), budget, kP, kQ, x, y, "participate", sign)
+
+
+def _check_query(p, i, entry, expected, report):
+    ptr = f"/result/queries/{i}"
+    x, y = expected
+    cx = read_rational(entry["x"], ptr + "/x")
+    cy = read_rational(entry["y"], ptr + "/y")
+    report.equal(ptr + "/x", cx, x, "x")
+    report.equal(ptr + "/y", cy, y, "y")
+    claimed = read_rational(entry["value"], ptr + "/value")
+    value = _value(p, x, y)
+    report.equal(ptr + "/value", claimed, value, "game value")
+    if x == 1:
+        if report.check("hockey_stick" in entry, ptr + "/hockey_stick", "absent",
+                        write_rational(value - y), "hockey_stick is required when x = 1"):
+            hs = read_rational(entry["hockey_stick"], ptr + "/hockey_stick")
+            report.equal(ptr + "/hockey_stick", hs, value - y, "hockey_stick (value - y)")
+    else:
+        report.check("hockey_stick" not in entry, ptr + "/hockey_stick",
+                     entry.get("hockey_stick"), "absent", "hockey_stick only when x = 1")
+    wptr = ptr + "/witness"
+    wv = _witness_value(p, entry["witness"], x, y, report, wptr)
+    if wv is not None:
+        report.check(wv == value, wptr, wv, value,
+                     "the witnessed action does not attain the value (claimed = action value)")
+
+
+def _check_curve(p, claimed, report):
+    if not p["curve"]:
+        report.check(claimed is None, "/result/curve", "a curve", "null",
+                     "input.curve is false, so result.curve must be null")
+        return
+    if not report.check(claimed is not None, "/result/curve", "null", "a curve",
+                        "input.curve is true, so result.curve must hold the curve"):
+        return
+    if p["pending"] is None:
+        curve = game.root_curve(*_law(p), p["budget"])
+    else:
+        kP, kQ = p["pending"]
+        curve = game.pending_curve(*_law(p), p["budget"], kP, kQ)
+    vertices = [(read_rational(a, f"/result/curve/{i}/0"), read_rational(b, f"/result/curve/{i}/1"))
+                for i, (a, b) in enumerate(claimed)]
+    report.equal("/result/curve", len(vertices), len(curve), "number of curve vertices")
+    for i, (got, want) in enumerate(zip(vertices, curve)):
+        report.equal(f"/result/curve/{i}/0", got[0], want[0], "vertex A")
+        report.equal(f"/result/curve/{i}/1", got[1], want[1], "vertex B'")
+
+
+def verify(cert, report):
+    p = _parse_input(cert["input"])
+    # a whole budget-C curve costs about as much as a budget-(C+1) point query
+    work = game.estimated_work(len(p["weights"]), p["B"], p["budget"] + (1 if p["curve"] else 0))
+    if not report.check(work <= MAX_WORK, "/input/budget", p["budget"],
+                        f"estimated work {work} > limit {MAX_WORK}",
+                        "beyond the auditor's size limit, not recomputed"):
+        return
+    result = cert["result"]
+    entries = result["queries"]
+    expected = p["queries"]
+    report.equal("/result/queries", len(entries), len(expected), "number of queries")
+    for i, (entry, want) in enumerate(zip(entries, expected)):
+        _check_query(p, i, entry, want, report)
+    _check_curve(p, result["curve"], report)

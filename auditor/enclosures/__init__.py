@@ -1,0 +1,16 @@
+"""The auditor's own enclosures of transcendental numbers.
+
+Rational Taylor bounds with explicit remainders, in integer fixed point with
+directed rounding; no floating point and no python-flint anywhere:
+
+- :mod:`.exponential`: e^x and log x for rational x;
+- :mod:`.gaussian`: the discrete-Gaussian kernel, its geometric tail bound and
+  the normaliser Z = Σ_n exp(−n²/(2σ²)).
+
+Every function returns Fractions (lo, hi) with lo <= true value <= hi.
+"""
+
+from auditor.enclosures.exponential import exp_bounds, log_bounds
+from auditor.enclosures.gaussian import kernel_bounds, kernel_tail_upper, normaliser_bounds
+
+__all__ = ["exp_bounds", "log_bounds", "kernel_bounds", "kernel_tail_upper", "normaliser_bounds"]

@@ -1,0 +1,364 @@
+"""Independent exact evaluator of the finite-law game G_C / F_q (SPEC 3.1).
+
+Definitions (x, y >= 0; rows from :mod:`auditor.rows`):
+
+    G_0(x, y) = max(x, y)
+    G_c(x, y) = max(max(x, y),
+                    max_{k in Z, j = +-1} sum_o F_{c-1}((o-j, o); x row_k(o-j), y row_k(o)))
+    F_q((kP, kQ); x, y) = x + y                                       if x*y == 0
+                        = max(max(x, y),
+                              sum_o G_q(x row_kP(o), y row_kQ(o)),                     [echo]
+                              q >= 1: sum_o F_{q-1}((o-j, o); x row_kP(o-j), y row_kQ(o))) [participate j]
+
+Facts used, exactly as SPEC 3.2 states them:
+  R1  at a synchronised node with c participations left the maximum over k may
+      be restricted to k = B*z, 0 <= z < B^c (both signs);
+  R2  F_q((k-j, k); .) depends on k only through k mod B^(q+1) (and j).
+
+Route.  Every value is positively homogeneous, so a point (x, y) with x > 0 is
+reduced to the ratio t = y/x: V(x, y) = x * V(1, t).  Low levels are built as
+whole testing curves (:mod:`auditor.hull`): G_c is the hull envelope over root
+choices of Minkowski sums of scaled F_{c-1} curves, F_q the envelope of stop,
+echo and the two participations.  The top levels of a query are evaluated by
+direct recursion at the requested ratio, each level memoised by (level,
+residue, sign, ratio); this keeps the expensive high-level curves unbuilt.
+Which levels use curves only changes the speed, never a value.
+
+All arithmetic is exact (gmpy2 mpz/mpq internally, Fraction at the API).
+"""
+
+from bisect import bisect_left
+from fractions import Fraction
+
+from gmpy2 import mpq, mpz
+
+from auditor.hull import Chain, envelope, sum_scaled
+from auditor.rows import Law
+
+__all__ = [
+    "root_value", "pending_value", "root_action_value", "pending_action_value",
+    "root_curve", "pending_curve", "Game", "game_for", "estimated_work",
+]
+
+
+def _frac(q):
+    return Fraction(int(q.numerator), int(q.denominator))
+
+
+def _mpq(x):
+    x = Fraction(x)
+    return mpq(x.numerator, x.denominator)
+
+
+class Game:
+    """Evaluator for one law and feedback fraction; caches curves and values."""
+
+    __slots__ = ("law", "B", "D", "g_curve_max", "f_curve_max",
+                 "_trans", "_F_curves", "_G_curves", "_F_memo", "_G_memo",
+                 "_terms_cache", "_powers")
+
+    def __init__(self, law):
+        self.law = law
+        self.B = law.B
+        self.D = mpz(law.D)
+        self.g_curve_max = 0
+        self.f_curve_max = -1
+        self._trans = {}
+        self._F_curves = {}
+        self._G_curves = {0: Chain.stop(1)}
+        self._F_memo = {}
+        self._G_memo = {}
+        self._terms_cache = {}
+        self._powers = [1]
+
+    @classmethod
+    def from_parameters(cls, weights, offset, a, B):
+        return cls(Law(weights, offset, a, B))
+
+    def use_curves_below(self, budget):
+        """Point queries at ``budget`` read curves for G_{<budget}, F_{<budget-1}."""
+        self.g_curve_max = max(0, budget - 1)
+        self.f_curve_max = budget - 2
+
+    # -- one transition -----------------------------------------------------
+    def transition(self, kP, kQ, j):
+        """Outputs o with (P numerator row_kP(o - j), Q numerator row_kQ(o)) over D.
+
+        j = 0 is an echo, j = +-1 a participation with that sign.
+        """
+        key = (kP, kQ, j)
+        t = self._trans.get(key)
+        if t is None:
+            rp = self.law.row(kP)
+            rq = self.law.row(kQ)
+            outs = sorted(set(n + j for n in rp) | set(rq))
+            t = tuple((o, mpz(rp.get(o - j, 0)), mpz(rq.get(o, 0))) for o in outs)
+            self._trans[key] = t
+        return t
+
+    # -- point values at ratio t = y/x (x = 1) -------------------------------
+    def G_ratio(self, c, t):
+        """G_c(1, t)."""
+        if c == 0 or t == 0:
+            return max(mpq(1), t)
+        if c <= self.g_curve_max:
+            return self.G_curve(c).value_ratio(t)
+        key = (c, t)
+        v = self._G_memo.get(key)
+        if v is None:
+            v = max(mpq(1), t)
+            B = self.B
+            for z in range(B ** c):
+                for j in (-1, 1):
+                    v = max(v, self.participate_ratio(c, B * z, B * z, j, t))
+            self._G_memo[key] = v
+        return v
+
+    def F_ratio(self, q, k, j, t):
+        """F_q((k - j, k); 1, t), using R2 to key by k mod B^(q+1)."""
+        if t == 0:
+            return mpq(1)
+        r = k % self._power(q + 1)
+        if q <= self.f_curve_max:
+            return self.F_curve(q, r, j).value_ratio(t)
+        key = (q, r, j, t)
+        v = self._F_memo.get(key)
+        if v is None:
+            v = self.F_general(q, r - j, r, t)
+            self._F_memo[key] = v
+        return v
+
+    def F_general(self, q, kP, kQ, t):
+        """F_q((kP, kQ); 1, t) for any pair of states, by one recursion step."""
+        if t == 0:
+            return mpq(1)
+        v = max(mpq(1), t, self.echo_ratio(q, kP, kQ, t))
+        if q >= 1:
+            for j in (-1, 1):
+                v = max(v, self.participate_ratio(q, kP, kQ, j, t))
+        return v
+
+    def echo_ratio(self, q, kP, kQ, t):
+        """sum_o G_q(row_kP(o), t row_kQ(o)) / D."""
+        if q <= self.g_curve_max:
+            return self._sum_at(self._terms(q, kP, kQ, 0), t)
+        total = mpq(0)
+        for _o, p, qq in self.transition(kP, kQ, 0):
+            if p == 0:
+                total += t * qq
+            elif qq == 0:
+                total += p
+            else:
+                total += p * self.G_ratio(q, t * qq / p)
+        return total / self.D
+
+    def participate_ratio(self, q, kP, kQ, j, t):
+        """sum_o F_{q-1}((o-j, o); row_kP(o-j), t row_kQ(o)) / D, budget q >= 1."""
+        if q - 1 <= self.f_curve_max:
+            return self._sum_at(self._terms(q, kP, kQ, j), t)
+        total = mpq(0)
+        for o, p, qq in self.transition(kP, kQ, j):
+            if p == 0:
+                total += t * qq
+            elif qq == 0:
+                total += p
+            else:
+                total += p * self.F_ratio(q - 1, o, j, t * qq / p)
+        return total / self.D
+
+    # -- sums of curve values ------------------------------------------------
+    def _terms(self, q, kP, kQ, j):
+        """Precomputed summands of an echo (j = 0, G_q curves) or a participation
+        (F_{q-1} curves): (const_x, const_y, den, items) where items are
+        (keys, xs, ys, p, qq, p/qq) for outputs with p, qq > 0."""
+        key = (q, kP, kQ, j)
+        terms = self._terms_cache.get(key)
+        if terms is None:
+            cx = cy = mpz(0)
+            items = []
+            den = None
+            m = self._power(q)
+            for o, p, qq in self.transition(kP, kQ, j):
+                if p == 0 or qq == 0:
+                    cx += p
+                    cy += qq
+                    continue
+                chain = self.G_curve(q) if j == 0 else self.F_curve(q - 1, o % m, j)
+                if den is None:
+                    den = chain.den
+                elif chain.den != den:
+                    raise AssertionError("mixed denominators within one level")
+                items.append((chain.keys(), chain.xs, chain.ys, p, qq, mpq(p, qq)))
+            terms = (cx, cy, den, tuple(items))
+            if len(self._terms_cache) > 200000:
+                self._terms_cache.clear()
+            self._terms_cache[key] = terms
+        return terms
+
+    def _sum_at(self, terms, t):
+        """sum_o V_o(p_o, t q_o) / D: one binary search per output, one division."""
+        cx, cy, den, items = terms
+        inv_t = 1 / t
+        sa = mpz(0)
+        sb = mpz(0)
+        for keys, xs, ys, p, qq, r in items:
+            i = bisect_left(keys, r * inv_t)
+            sa += p * xs[i]
+            sb += qq * ys[i]
+        total = cx + t * cy
+        if items:
+            total += (sa + t * sb) / den
+        return total / self.D
+
+    def _power(self, e):
+        pw = self._powers
+        while len(pw) <= e:
+            pw.append(pw[-1] * self.B)
+        return pw[e]
+
+    # -- whole curves ---------------------------------------------------------
+    def _sum_curve(self, terms):
+        """Curve of sum_o V_o(p_o x / D, q_o y / D) for (chain, p, q) terms of one level."""
+        s = sum_scaled(terms, terms[0][0].den)
+        return Chain(s.xs, s.ys, s.den * self.D)
+
+    def echo_curve(self, q, kP, kQ):
+        G = self.G_curve(q)
+        return self._sum_curve([(G, p, qq) for _o, p, qq in self.transition(kP, kQ, 0)])
+
+    def participate_curve(self, q, kP, kQ, j):
+        m = self._power(q)
+        return self._sum_curve([(self.F_curve(q - 1, o % m, j), p, qq)
+                                for o, p, qq in self.transition(kP, kQ, j)])
+
+    def general_curve(self, q, kP, kQ):
+        """Curve of F_q((kP, kQ); .) for any pair of states."""
+        parts = [Chain.stop(1), self.echo_curve(q, kP, kQ)]
+        if q >= 1:
+            parts += [self.participate_curve(q, kP, kQ, j) for j in (-1, 1)]
+        return envelope(parts)
+
+    def F_curve(self, q, r, j):
+        """Curve of F_q((r - j, r); .) for a residue r mod B^(q+1)."""
+        key = (q, r, j)
+        c = self._F_curves.get(key)
+        if c is None:
+            c = self.general_curve(q, r - j, r)
+            self._F_curves[key] = c
+        return c
+
+    def G_curve(self, c):
+        curve = self._G_curves.get(c)
+        if curve is None:
+            B = self.B
+            parts = [Chain.stop(1)]
+            for z in range(B ** c):
+                for j in (-1, 1):
+                    parts.append(self.participate_curve(c, B * z, B * z, j))
+            curve = envelope(parts)
+            self._G_curves[c] = curve
+        return curve
+
+
+def estimated_work(n_weights, B, budget):
+    """Rough count of curve look-ups for one query (used to refuse huge requests).
+
+    The top level visits 2*B^C preparations with about (len+2) outputs each,
+    every output costing about (len+2) look-ups one level down; each further
+    level of budget above two multiplies the curve sizes by about (len+2).
+    """
+    if budget > 64:  # far beyond any limit; avoid building a giant power
+        return 2 ** 256
+    width = n_weights + 2
+    return 2 * B ** budget * width ** max(2, budget)
+
+
+_GAMES = {}
+
+
+def game_for(weights, offset, a, B):
+    """A cached :class:`Game` for these parameters."""
+    key = (tuple(int(w) for w in weights), int(offset), int(a), int(B))
+    g = _GAMES.get(key)
+    if g is None:
+        if len(_GAMES) > 16:
+            _GAMES.clear()
+        g = Game.from_parameters(*key)
+        _GAMES[key] = g
+    return g
+
+
+def _check_budget(budget):
+    if budget < 0:
+        raise ValueError("budget must be >= 0")
+
+
+def root_value(weights, offset, a, B, budget, x, y):
+    """G_budget(x, y) as a Fraction."""
+    _check_budget(budget)
+    x, y = Fraction(x), Fraction(y)
+    if x == 0 or y == 0:
+        return x + y
+    g = game_for(weights, offset, a, B)
+    g.use_curves_below(budget)
+    return x * _frac(g.G_ratio(budget, _mpq(y / x)))
+
+
+def pending_value(weights, offset, a, B, budget, kP, kQ, x, y):
+    """F_budget((kP, kQ); x, y) as a Fraction."""
+    _check_budget(budget)
+    x, y = Fraction(x), Fraction(y)
+    if x == 0 or y == 0:
+        return x + y
+    g = game_for(weights, offset, a, B)
+    g.use_curves_below(budget)
+    return x * _frac(g.F_general(budget, int(kP), int(kQ), _mpq(y / x)))
+
+
+def root_action_value(weights, offset, a, B, budget, x, y, k, sign):
+    """Value at the root of preparing state k and participating with ``sign``."""
+    if budget < 1:
+        raise ValueError("no participation is possible with budget 0")
+    if sign not in (-1, 1):
+        raise ValueError("sign must be -1 or +1")
+    x, y = Fraction(x), Fraction(y)
+    if x == 0 or y == 0:
+        return x + y
+    g = game_for(weights, offset, a, B)
+    g.use_curves_below(budget)
+    return x * _frac(g.participate_ratio(budget, int(k), int(k), sign, _mpq(y / x)))
+
+
+def pending_action_value(weights, offset, a, B, budget, kP, kQ, x, y, action, sign=None):
+    """Value at pending state (kP, kQ) of ``action`` in stop / echo / participate."""
+    _check_budget(budget)
+    x, y = Fraction(x), Fraction(y)
+    if action == "stop":
+        return max(x, y)
+    if action not in ("echo", "participate"):
+        raise ValueError(f"unknown action {action!r}")
+    if action == "participate":
+        if budget < 1:
+            raise ValueError("no participation is possible with budget 0")
+        if sign not in (-1, 1):
+            raise ValueError("sign must be -1 or +1")
+    if x == 0 or y == 0:
+        return x + y
+    g = game_for(weights, offset, a, B)
+    g.use_curves_below(budget)
+    t = _mpq(y / x)
+    if action == "echo":
+        return x * _frac(g.echo_ratio(budget, int(kP), int(kQ), t))
+    return x * _frac(g.participate_ratio(budget, int(kP), int(kQ), sign, t))
+
+
+def root_curve(weights, offset, a, B, budget):
+    """Canonical vertex list of the G_budget curve (Fractions)."""
+    _check_budget(budget)
+    return game_for(weights, offset, a, B).G_curve(budget).vertices()
+
+
+def pending_curve(weights, offset, a, B, budget, kP, kQ):
+    """Canonical vertex list of the F_budget((kP, kQ); .) curve (Fractions)."""
+    _check_budget(budget)
+    return game_for(weights, offset, a, B).general_curve(budget, int(kP), int(kQ)).vertices()

@@ -1,0 +1,68 @@
+"""``producer brace-compare``: BRACE against naive, global-noise and
+clean-endpoint baselines on the same bank, draws and start (brace-compare/1)."""
+
+import sys
+
+from producer.brace import baselines, record
+from producer.brace.retrieval import clean_trajectory
+from producer.certificates.canonical import make_certificate, write_certificate
+from producer.commands.brace import add_run_arguments, request_from_args
+
+HELP = "compare BRACE with the paper's baselines (same bank, draws and start)"
+KIND, VERSION = "brace-compare", 1
+METHOD = ("BRACE and the section 6 baselines with shared standard-normal draws; errors are "
+          "per-coordinate squared distances to the clean trajectory")
+
+
+def add_arguments(p):
+    add_run_arguments(p)
+
+
+def _baseline_json(rule, steps, clean):
+    fr, vec = record.fr, record.vec
+    return {
+        "rule": rule,
+        "steps": [{"t": s.t, "count": s.count, "scale": fr(s.scale), "variance": fr(s.variance),
+                   "xi": vec(s.xi), "Y": vec(s.Y)} for s in steps],
+        "errors": [fr(baselines.per_coordinate_error(s.Y, clean[s.t])) for s in steps],
+    }
+
+
+def compare(req, progress=None):
+    """(input, result) of a brace-compare certificate."""
+    cal, gamma, consts, steps = record.execute(req, progress)
+    brace = record.result_json(req, cal, gamma, consts, steps)
+    pts, q, T = req.bank.points, req.query, req.horizon
+    clean = clean_trajectory(pts, q, req.r2, T)
+    zetas = [s.zeta for s in steps]
+    r_hi, rho_lo, g = consts.r[1], cal.rho_lower, req.grid_bits
+    naive = baselines.iterative(pts, q, req.r2, T, r_hi, rho_lo, zetas, g, counted=True)
+    glob = baselines.iterative(pts, q, req.r2, T, r_hi, rho_lo, zetas, g, counted=False)
+    end = baselines.endpoint(q, clean[T], T, r_hi, rho_lo, zetas[T - 1], g)
+    result = {
+        "method": METHOD,
+        "brace": brace,
+        "clean": [record.vec(z) for z in clean],
+        "brace_errors": [record.fr(baselines.per_coordinate_error(s.Y, clean[s.t])) for s in steps],
+        "baselines": {
+            "naive": _baseline_json(baselines.NAIVE, naive, clean),
+            "global": _baseline_json(baselines.GLOBAL, glob, clean),
+            "endpoint": _baseline_json(baselines.ENDPOINT, end, clean),
+        },
+    }
+    return req.as_input(), result
+
+
+def certificate_for(req, progress=None):
+    input_, result = compare(req, progress)
+    return make_certificate(KIND, VERSION, input_, result)
+
+
+def _progress(message):
+    print(message, file=sys.stderr)
+
+
+def run(args):
+    req = request_from_args(args)
+    write_certificate(certificate_for(req, _progress), args.output)
+    return 0

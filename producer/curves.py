@@ -1,0 +1,169 @@
+"""Testing curves: exact convex chains representing testing values (SPEC 2).
+
+A testing curve stands for the positively homogeneous convex function
+
+    V(x, y) = max_i (x·A_i + y·B_i),        x, y >= 0,
+
+through the vertices (A_i, B_i) of its upper-right chain: A strictly
+increasing, B strictly decreasing, and the edge slopes s_i = −ΔB/ΔA strictly
+increasing (no collinear vertices).  Coordinates are integers over a common
+denominator that the caller keeps track of; slopes are ``mpq``.
+
+Proof sketch of evaluation: moving along edge i changes x·A + y·B by
+ΔA·(x − s_i·y), which is positive exactly when s_i < x/y.  Slopes increase, so
+the maximum is at vertex k = #{i : s_i < x/y}, found by binary search.
+"""
+
+from bisect import bisect_left
+from operator import itemgetter
+
+from gmpy2 import mpq, mpz
+
+_ZERO = mpz(0)
+
+
+class TestingCurve:
+    """An immutable exact testing curve (see the module docstring)."""
+
+    __slots__ = ("A", "B", "slopes")
+
+    def __init__(self, A, B, slopes):
+        self.A = A
+        self.B = B
+        self.slopes = slopes
+
+    # -- constructors -------------------------------------------------------
+
+    @classmethod
+    def from_vertices(cls, points):
+        """The upper-right chain of the given (A, B) points (any order).
+
+        This is the hull envelope: the curve of max over the points.
+        """
+        pts = sorted(points, key=lambda p: (p[0], -p[1]))
+        hull = []
+        for a, b in pts:
+            if hull and hull[-1][0] == a:
+                continue  # same A, smaller or equal B: dominated
+            while len(hull) >= 2:
+                (a0, b0), (a1, b1) = hull[-2], hull[-1]
+                # pop unless (a0,b0) -> (a1,b1) -> (a,b) turns strictly clockwise
+                if (a1 - a0) * (b - b0) - (b1 - b0) * (a - a0) >= 0:
+                    hull.pop()
+                else:
+                    break
+            hull.append((a, b))
+        # keep the part from the highest vertex (largest A among ties) rightwards
+        top = max(range(len(hull)), key=lambda i: (hull[i][1], i))
+        hull = hull[top:]
+        A = tuple(p[0] for p in hull)
+        B = tuple(p[1] for p in hull)
+        slopes = tuple(mpq(B[i] - B[i + 1], A[i + 1] - A[i]) for i in range(len(hull) - 1))
+        return cls(A, B, slopes)
+
+    @classmethod
+    def from_start_and_edges(cls, a0, b0, edges):
+        """From a start vertex and edges (slope, ΔA, ΔB) sorted by slope.
+
+        Edges of equal slope are merged; zero slopes (ΔB = 0) are folded into
+        the start and infinite ones (ΔA = 0) are dropped: neither is on the
+        upper-right chain.
+        """
+        A, B, slopes = [a0], [b0], []
+        for s, da, db in edges:
+            if da == 0:
+                continue
+            if s == 0:
+                A[-1] += da
+                continue
+            if slopes and slopes[-1] == s:
+                A[-1] += da
+                B[-1] += db
+            else:
+                A.append(A[-1] + da)
+                B.append(B[-1] + db)
+                slopes.append(s)
+        return cls(tuple(A), tuple(B), tuple(slopes))
+
+    @classmethod
+    def from_measures(cls, p, q):
+        """The testing curve of two finite measures on the same outputs.
+
+        ``p`` and ``q`` are equal-length sequences of nonnegative integers; the
+        vertices are (P(E), Q(Eᶜ)) for the likelihood-ratio events E.
+        """
+        edges = [(mpq(qi, pi), pi, -qi) for pi, qi in zip(p, q) if pi]
+        edges.sort(key=itemgetter(0))
+        return cls.from_start_and_edges(_ZERO, sum(q, _ZERO), edges)
+
+    @classmethod
+    def point(cls, a, b):
+        """The curve of the single point (a, b): V(x, y) = a·x + b·y."""
+        return cls((a,), (b,), ())
+
+    # -- operations ---------------------------------------------------------
+
+    def edges(self):
+        """The edges (slope, ΔA, ΔB) in slope order."""
+        A, B = self.A, self.B
+        return [(self.slopes[i], A[i + 1] - A[i], B[i + 1] - B[i]) for i in range(len(self.slopes))]
+
+    def scaled(self, alpha, beta):
+        """The curve of V(α·x, β·y) for integers α, β >= 0."""
+        if alpha == 0 or beta == 0:
+            return TestingCurve.point(alpha * self.A[-1], beta * self.B[0])
+        ratio = mpq(beta, alpha)
+        return TestingCurve(tuple(alpha * a for a in self.A), tuple(beta * b for b in self.B),
+                            tuple(s * ratio for s in self.slopes))
+
+    def times(self, factor):
+        """The curve of factor·V (a change of common denominator)."""
+        return TestingCurve(tuple(factor * a for a in self.A), tuple(factor * b for b in self.B),
+                            self.slopes)
+
+    def __call__(self, x, y):
+        """V(x, y) for x, y >= 0 (exact; integers in give an integer out)."""
+        if not y:
+            return x * self.A[-1]
+        k = bisect_left(self.slopes, mpq(x) / y)
+        return x * self.A[k] + y * self.B[k]
+
+    def argmax(self, x, y):
+        """Index of a vertex attaining V(x, y)."""
+        if not y:
+            return len(self.A) - 1
+        return bisect_left(self.slopes, mpq(x) / y)
+
+    def vertices(self):
+        return list(zip(self.A, self.B))
+
+    def __len__(self):
+        return len(self.A)
+
+    def __eq__(self, other):
+        return isinstance(other, TestingCurve) and self.A == other.A and self.B == other.B
+
+    def __hash__(self):
+        return hash((self.A, self.B))
+
+    def __repr__(self):
+        return f"TestingCurve({[(int(a), int(b)) for a, b in self.vertices()]})"
+
+
+def minkowski_sum(curves):
+    """The curve of Σ V_i: start vertices add, edges merge by slope."""
+    a0 = sum((c.A[0] for c in curves), _ZERO)
+    b0 = sum((c.B[0] for c in curves), _ZERO)
+    edges = []
+    for c in curves:
+        edges.extend(c.edges())
+    edges.sort(key=itemgetter(0))
+    return TestingCurve.from_start_and_edges(a0, b0, edges)
+
+
+def hull_envelope(curves):
+    """The curve of max_i V_i: the upper-right hull of all vertices."""
+    points = []
+    for c in curves:
+        points.extend(zip(c.A, c.B))
+    return TestingCurve.from_vertices(points)

@@ -1,0 +1,16 @@
+"""Exact small-instance certificates for the pure-DP query-release envelope (SPEC §6, seed 003).
+
+Modules, one concept each:
+
+- :mod:`.instance`     the request (universe, records, queries, J, γ, η, ε) and its limits
+- :mod:`.histograms`   database histograms, their Hamming distance and neighbours
+- :mod:`.enclosures`   rational interval arithmetic with outward rounding; arb → rationals
+- :mod:`.transcripts`  the PMW prefix tree, transcript laws p_h(ω) and decoded answers
+- :mod:`.envelope`     the envelope p̃_h(ω) and normalisers Z_h
+- :mod:`.utility`      expected ℓ∞ and normalised ℓ2 errors of the released answers
+- :mod:`.bounds`       e^ε, 1 + 2e and the theorems' error bounds as enclosures
+- :mod:`.claims`       deciding claims from enclosures (proved / refuted / unresolved)
+- :mod:`.certify`      assembling the ``envelope/1`` certificate
+- :mod:`.sampling`     exact sampling from p̃_x / Z_x by inversion with refinement
+- :mod:`.parameters`   the §8 parameter rules (γ, J, η for a target error)
+"""

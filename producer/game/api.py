@@ -1,0 +1,113 @@
+"""Exact game values with their witnesses, for commands and other modules.
+
+``root_value`` gives G_C(x, y) at the synchronised root; ``pending_value``
+gives F_C((k_P, k_Q); x, y).  Both return a :class:`GameValue` whose witness
+is the optimising first action in certificate form.
+"""
+
+from math import lcm
+
+from gmpy2 import invert, mpq, mpz
+
+from producer.errors import InputError, LimitError
+from producer.game.engine import FiniteGame
+
+MAX_BUDGET = 6
+MAX_WORK = 5 * 10**8  # estimated work units; 5e7 units took about 13 s here
+
+
+class GameValue:
+    """An exact value with the first action that attains it."""
+
+    __slots__ = ("value", "witness", "method")
+
+    def __init__(self, value, witness, method):
+        self.value = value
+        self.witness = witness
+        self.method = method
+
+    def __repr__(self):
+        return f"GameValue({self.value}, {self.witness}, {self.method!r})"
+
+
+def integer_point(x, y):
+    """Integers (X, Y, M) with (x, y) = (X, Y)/M."""
+    x, y = mpq(x), mpq(y)
+    if x < 0 or y < 0:
+        raise InputError(f"query point ({x}, {y}) must have x >= 0 and y >= 0")
+    m = lcm(int(x.denominator), int(y.denominator))
+    return mpz(x * m), mpz(y * m), mpz(m)
+
+
+def estimated_work(law, gamma, budget, pending=False):
+    """A rough work estimate for budget C, used only to refuse huge requests.
+
+    Measured curve sizes grow like ℓ^(q+1) for G_q (ℓ = support length + 2),
+    so building the curves costs about Σ_{q<C} B^q·ℓ^(q+2) and the top two
+    point levels about C·B^C·ℓ².  A pending query evaluates G_C at ℓ points.
+    """
+    ell = len(law.trimmed().weights) + 2
+    B = gamma.B
+    work = max(budget, 1) * B ** budget * ell ** 2
+    work += sum(B ** q * ell ** (q + 2) for q in range(1, budget))
+    return work * ell if pending else work
+
+
+def check_limits(law, gamma, budget, pending=False):
+    if budget < 0:
+        raise InputError(f"budget: must be >= 0, got {budget}")
+    if budget > MAX_BUDGET:
+        raise LimitError(f"budget: C = {budget} exceeds the limit C <= {MAX_BUDGET}")
+    work = estimated_work(law, gamma, budget, pending)
+    if work > MAX_WORK:
+        raise LimitError(f"estimated work {work:.3g} units for B = {gamma.B}, support length "
+                         f"{len(law.trimmed().weights)}, C = {budget} exceeds the limit {MAX_WORK:.0e}; "
+                         f"reduce the budget, the support or B")
+
+
+def _root_witness(game, budget, witness):
+    if witness[0] == "stop":
+        return {"action": "stop"}
+    _, r, j = witness
+    period = mpz(game.B) ** budget
+    z = (r * invert(game.a, period)) % period
+    return {"action": "participate", "k": int(game.B * z), "sign": j}
+
+
+def root_value(law, gamma, budget, x, y, method=None, game=None):
+    """G_budget(x, y) exactly, with the optimising root action."""
+    check_limits(law, gamma, budget)
+    game = game or FiniteGame(law, gamma)
+    X, Y, M = integer_point(x, y)
+    num, witness = game.g_value(budget, X, Y)
+    value = mpq(num, game.D ** (2 * budget) * M)
+    return GameValue(value, _root_witness(game, budget, witness), "memoised-curves")
+
+
+def pending_value(law, gamma, budget, k_p, k_q, x, y, game=None):
+    """F_budget((k_P, k_Q); x, y) exactly, with the optimising action."""
+    check_limits(law, gamma, budget, pending=True)
+    game = game or FiniteGame(law, gamma)
+    X, Y, M = integer_point(x, y)
+    num, witness = game.f_value(budget, int(k_p), int(k_q), X, Y, g_curve=False)
+    value = mpq(num, game.D ** (2 * budget + 1) * M)
+    w = {"action": witness[0]}
+    if witness[0] == "participate":
+        w["sign"] = witness[1]
+    return GameValue(value, w, "memoised-curves")
+
+
+def root_curve(law, gamma, budget, game=None):
+    """The vertices of G_budget's testing curve, as exact rationals."""
+    check_limits(law, gamma, budget + 1)
+    game = game or FiniteGame(law, gamma)
+    den = game.D ** (2 * budget)
+    return [(mpq(a, den), mpq(b, den)) for a, b in game.g_curve(budget).vertices()]
+
+
+def pending_curve(law, gamma, budget, k_p, k_q, game=None):
+    """The vertices of F_budget((k_P, k_Q); ·)'s testing curve, as exact rationals."""
+    check_limits(law, gamma, budget + 1)
+    game = game or FiniteGame(law, gamma)
+    den = game.D ** (2 * budget + 1)
+    return [(mpq(a, den), mpq(b, den)) for a, b in game.pending_curve(budget, int(k_p), int(k_q)).vertices()]

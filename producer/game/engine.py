@@ -1,0 +1,207 @@
+"""The finite-law game G_C / F_q of SPEC 3.1, made finite by R1 and R2.
+
+Notation: pending states are (k_P, k_Q); after a participation with sign j
+they are (y − j, y).  Rows are integer numerators over D = B·S, and every
+curve or point value carries an integer numerator over a power of D:
+
+    F_q   over D^(2q+1)        (echo Σ G_q·row, participation Σ F_{q−1}·row·D)
+    G_c   over D^(2c)          (Σ F_{c−1}·pure row)
+
+Finiteness and memoisation (all facts of SPEC 3.2):
+- R1: at a synchronised root with c participations left it suffices to prepare
+  k = B·z, 0 <= z < B^c.  A pure root has row ν(n + a·z), so after output
+  f = y + a·z the state is y = f − a·z, and only r = a·z mod B^c matters;
+  r runs over all residues because a is invertible mod B^c.
+- R2: F_q((k − j, k); ·) depends on k only through k mod B^(q+1) and j.
+- The echo part from (k − j, k) depends only on (k mod B, j): both rows are
+  translates of mixtures fixed by a·k mod B, the translation is common, and
+  G_q does not depend on the state.
+- Reflection (symmetric ν): row_{−k}(−n) = row_k(n), so the root alternatives
+  (r, j) and (−r, −j) have equal values; only j = +1 is needed.
+
+Curves are built for the lower levels; the top two levels (G at the root and
+F below it) are evaluated only at the requested point.
+"""
+
+from gmpy2 import mpz
+
+from producer.curves import TestingCurve, hull_envelope, minkowski_sum
+from producer.rows import mixture_numerators
+
+SIGNS = (1, -1)
+
+
+class FiniteGame:
+    """Exact values of one finite-law game (law ν, γ = a/B)."""
+
+    __slots__ = ("law", "gamma", "a", "B", "D", "symmetric", "_mix", "_g", "_f", "_echo", "stats")
+
+    def __init__(self, law, gamma):
+        self.law = law.trimmed()
+        self.gamma = gamma
+        self.a, self.B = gamma.a, gamma.B
+        self.D = mpz(gamma.B) * self.law.total
+        self.symmetric = self.law.is_symmetric()
+        self._mix = {}
+        self._g = {0: TestingCurve.from_vertices([(mpz(1), mpz(0)), (mpz(0), mpz(1))])}
+        self._f = {}
+        self._echo = {}
+        self.stats = {"f_curves": 0, "echo_curves": 0, "g_curves": 0}
+
+    # -- rows ---------------------------------------------------------------
+
+    def row(self, k):
+        """(start, numerators) of row_k over D: entry i is row_k(start + i)."""
+        m, rho = divmod(self.a * k, self.B)
+        mix = self._mix.get(rho)
+        if mix is None:
+            mix = self._mix[rho] = mixture_numerators(self.law, self.B, rho)
+        return self.law.low - 1 - m, mix
+
+    def pure_weights(self):
+        """(low, numerators) of the pure row ν over D: B·w_z for z = low..high."""
+        return self.law.low, tuple(self.B * w for w in self.law.weights)
+
+    def row_pair(self, k_p, k_q, j):
+        """Outputs y with the joint numerators (row_{k_P}(y − j), row_{k_Q}(y)).
+
+        Yields (y, p, q) for every y where p or q is nonzero (j = 0: echo).
+        """
+        sp, vp = self.row(k_p)
+        sq, vq = self.row(k_q)
+        lo = min(sp + j, sq)
+        hi = max(sp + j + len(vp), sq + len(vq))
+        for y in range(lo, hi):
+            ip, iq = y - j - sp, y - sq
+            p = vp[ip] if 0 <= ip < len(vp) else 0
+            q = vq[iq] if 0 <= iq < len(vq) else 0
+            if p or q:
+                yield y, p, q
+
+    def root_pairs(self, r, j):
+        """Outputs f of a pure root with residue r: (state y = f − r, ν(f − j), ν(f)) over D."""
+        low, ws = self.pure_weights()
+        n = len(ws)
+        for f in range(low + min(j, 0), low + n + max(j, 0)):
+            ip, iq = f - j - low, f - low
+            p = ws[ip] if 0 <= ip < n else 0
+            q = ws[iq] if 0 <= iq < n else 0
+            if p or q:
+                yield f - r, p, q
+
+    def root_alternatives(self, c):
+        """The (r, j) root choices with c participations left (halved by symmetry)."""
+        signs = (1,) if self.symmetric else SIGNS
+        return [(r, j) for r in range(self.B ** c) for j in signs]
+
+    # -- curves -------------------------------------------------------------
+
+    def g_curve(self, q):
+        """G_q as a curve over D^(2q)."""
+        curve = self._g.get(q)
+        if curve is None:
+            alternatives = [self.root_curve(q, r, j) for r, j in self.root_alternatives(q)]
+            curve = self._g[q] = hull_envelope(alternatives)
+            self.stats["g_curves"] += 1
+        return curve
+
+    def f_curve(self, q, k, j):
+        """F_q((k − j, k); ·) as a curve over D^(2q+1) (memoised by R2)."""
+        key = (q, k % self.B ** (q + 1), j)
+        curve = self._f.get(key)
+        if curve is None:
+            k = key[1]
+            parts = [self.echo_curve(q, k - j, k)]
+            if q >= 1:
+                parts += [self.participation_curve(q, k - j, k, s).times(self.D) for s in SIGNS]
+            curve = self._f[key] = parts[0] if len(parts) == 1 else hull_envelope(parts)
+            self.stats["f_curves"] += 1
+        return curve
+
+    def echo_curve(self, q, k_p, k_q):
+        """Σ_y G_q(x·row_{k_P}(y), y·row_{k_Q}(y)) over D^(2q+1); cached for k_Q − k_P = ±1."""
+        d = k_q - k_p
+        key = (q, k_q % self.B, d) if d in SIGNS else None
+        curve = self._echo.get(key) if key else None
+        if curve is None:
+            if q == 0:
+                pairs = [(p, qq) for _y, p, qq in self.row_pair(k_p, k_q, 0)]
+                curve = TestingCurve.from_measures([p for p, _ in pairs], [qq for _, qq in pairs])
+            else:
+                g = self.g_curve(q)
+                curve = minkowski_sum([g.scaled(p, qq) for _y, p, qq in self.row_pair(k_p, k_q, 0)])
+            if key:
+                self._echo[key] = curve
+                self.stats["echo_curves"] += 1
+        return curve
+
+    def participation_curve(self, q, k_p, k_q, s):
+        """Σ_y F_{q−1}((y − s, y); x·row_{k_P}(y − s), y·row_{k_Q}(y)) over D^(2q)."""
+        return minkowski_sum([self.f_curve(q - 1, y, s).scaled(p, qq)
+                              for y, p, qq in self.row_pair(k_p, k_q, s)])
+
+    def root_curve(self, c, r, j):
+        """Σ_f F_{c−1}((f − r − j, f − r); x·ν(f − j), y·ν(f)) over D^(2c): one root alternative."""
+        return minkowski_sum([self.f_curve(c - 1, y, j).scaled(p, qq)
+                              for y, p, qq in self.root_pairs(r, j)])
+
+    # -- point values -------------------------------------------------------
+    # X, Y are integers; each returns (numerator, witness) with the
+    # denominators stated above.  Ties keep the first action in the order
+    # stop, echo, participate +1, participate −1 (roots: r ascending).
+
+    def g_value(self, c, X, Y):
+        """G_c(X, Y)·D^(2c) and the optimising root action."""
+        den = self.D ** (2 * c)
+        best, witness = max(X, Y) * den, ("stop",)
+        if c == 0 or X == 0 or Y == 0:
+            return (X + Y) * den if (X == 0 or Y == 0) else best, witness
+        for r, j in self.root_alternatives(c):
+            total = mpz(0)
+            for y, p, q in self.root_pairs(r, j):
+                total += self.f_value(c - 1, y - j, y, X * p, Y * q)[0]
+            if total > best:
+                best, witness = total, ("participate", r, j)
+        return best, witness
+
+    def f_value(self, q, k_p, k_q, X, Y, g_curve=True):
+        """F_q((k_P, k_Q); X, Y)·D^(2q+1) and the optimising action."""
+        den = self.D ** (2 * q + 1)
+        if X == 0 or Y == 0:
+            return (X + Y) * den, ("stop",)
+        best, witness = max(X, Y) * den, ("stop",)
+        echo = self.echo_value(q, k_p, k_q, X, Y, g_curve)
+        if echo > best:
+            best, witness = echo, ("echo",)
+        if q >= 1:
+            for s in SIGNS:
+                total = mpz(0)
+                for y, p, qq in self.row_pair(k_p, k_q, s):
+                    total += self.f_curve(q - 1, y, s)(X * p, Y * qq)
+                total *= self.D
+                if total > best:
+                    best, witness = total, ("participate", s)
+        return best, witness
+
+    def echo_value(self, q, k_p, k_q, X, Y, g_curve=True):
+        """Σ_y G_q(X·row_{k_P}(y), Y·row_{k_Q}(y)) over D^(2q+1).
+
+        With ``g_curve`` false, G_q is evaluated at each point instead of being
+        built as a curve (used for a pending query at the top level).
+        """
+        pairs = self.row_pair(k_p, k_q, 0)
+        if q == 0:
+            return sum((max(X * p, Y * qq) for _y, p, qq in pairs), mpz(0))
+        if g_curve:
+            g = self.g_curve(q)
+            return sum((g(X * p, Y * qq) for _y, p, qq in pairs), mpz(0))
+        return sum((self.g_value(q, X * p, Y * qq)[0] for _y, p, qq in pairs), mpz(0))
+
+    def pending_curve(self, q, k_p, k_q):
+        """F_q((k_P, k_Q); ·) as a curve over D^(2q+1), for any pair of states."""
+        if k_q - k_p in SIGNS:
+            return self.f_curve(q, k_q, k_q - k_p)
+        parts = [self.echo_curve(q, k_p, k_q)]
+        if q >= 1:
+            parts += [self.participation_curve(q, k_p, k_q, s).times(self.D) for s in SIGNS]
+        return hull_envelope(parts)

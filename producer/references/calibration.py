@@ -1,0 +1,33 @@
+"""Reference calibration certificates (SPEC 4).
+
+- γ = 1/3, σ² = 9, C = 2, δ = 10^-4, enclosure narrower than 10^-6;
+- the same mechanism with δ = 1/4 >= Δ*_2(0), so ε* = 0 exactly;
+- a small control: γ = 1/2, σ² = 1, C = 1, δ = 10^-3, width 10^-3.
+"""
+
+import os
+import sys
+
+from gmpy2 import mpq
+
+from producer.certificates.calibration import CalibrationRequest, build
+from producer.certificates.canonical import write_certificate
+
+REFERENCES = [
+    ("calibration-c2-delta1e-4.json",
+     dict(gamma="1/3", sigma2=mpq(9), budget=2, delta=mpq(1, 10**4), width=mpq(1, 10**6))),
+    ("calibration-c2-zero.json",
+     dict(gamma="1/3", sigma2=mpq(9), budget=2, delta=mpq(1, 4), width=mpq(1, 10**6))),
+    ("calibration-gamma1_2-sigma2_1-c1.json",
+     dict(gamma="1/2", sigma2=mpq(1), budget=1, delta=mpq(1, 10**3), width=mpq(1, 10**3))),
+]
+
+
+def generate(outdir):
+    paths = []
+    for name, fields in REFERENCES:
+        print(f"reference calibration: {name}", file=sys.stderr, flush=True)
+        path = os.path.join(outdir, name)
+        write_certificate(build(CalibrationRequest(**fields), quiet=False), path)
+        paths.append(path)
+    return paths

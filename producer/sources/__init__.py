@@ -1,0 +1,8 @@
+"""Finite sources for the discrete Gaussian and the DG transfer (SPEC section 4).
+
+- :mod:`enclosures`: rational enclosures of transcendental numbers (python-flint arb).
+- :mod:`discrete_gaussian`: the finite source ν and its TV bound τ.
+- :mod:`transfer`: the transfer term b and the final DG interval.
+- :mod:`moment`: the moment-envelope upper bound on ε*_C(δ).
+- :mod:`calibration`: the search for an enclosure of ε*_C(δ).
+"""

@@ -1,0 +1,152 @@
+"""Rational enclosures of transcendental numbers, proved by arb ball arithmetic.
+
+An enclosure of a real number t is a pair of rationals lo <= t <= hi.  Each
+function here evaluates t as an arb ball (python-flint, rigorous radius
+propagation) at a working precision and returns the ball's exact endpoints as
+``mpq``.  Nothing is decided by floats: arb endpoints are dyadic rationals
+read exactly from (mantissa, exponent).
+
+Thresholds λ₋ <= e^ε <= λ₊ are rounded outward to dyadics 2^-k with a guard
+gap, so that a checker with a few more bits than k can confirm them.
+"""
+
+from contextlib import contextmanager
+
+import flint
+from flint import arb, fmpq, fmpz
+from gmpy2 import mpq, mpz
+
+from producer.errors import InputError
+
+GUARD_BITS = 16  # exponent thresholds keep at least 2^-(k+16) from e^ε
+
+
+class Enclosure:
+    """A closed rational interval [lo, hi] known to contain one real number."""
+
+    __slots__ = ("lo", "hi")
+
+    def __init__(self, lo, hi):
+        lo, hi = mpq(lo), mpq(hi)
+        if lo > hi:
+            raise ValueError(f"empty enclosure [{lo}, {hi}]")
+        self.lo, self.hi = lo, hi
+
+    @property
+    def width(self):
+        return self.hi - self.lo
+
+    def __contains__(self, value):
+        return self.lo <= mpq(value) <= self.hi
+
+    def __repr__(self):
+        return f"Enclosure({self.lo}, {self.hi})"
+
+
+@contextmanager
+def working_precision(bits):
+    """Run arb arithmetic at ``bits`` bits (restores the previous precision)."""
+    old = flint.ctx.prec
+    flint.ctx.prec = int(bits)
+    try:
+        yield
+    finally:
+        flint.ctx.prec = old
+
+
+def arf_to_mpq(x):
+    """The exact value of an exact arb (an arf endpoint) as an mpq."""
+    if not x.is_finite():
+        raise ArithmeticError("arb endpoint is not finite")
+    man, exp = x.man_exp()
+    man, exp = mpz(int(man)), int(exp)
+    return mpq(man * mpz(2) ** exp) if exp >= 0 else mpq(man, mpz(2) ** (-exp))
+
+
+def to_arb(q):
+    """An exact arb for the rational ``q`` (a point when q is dyadic, else a tight ball)."""
+    q = mpq(q)
+    return arb(fmpq(fmpz(int(q.numerator)), fmpz(int(q.denominator))))
+
+
+def enclosure_of(ball):
+    """The rational endpoints [lower, upper] of an arb ball."""
+    if not ball.is_finite():
+        raise ArithmeticError("arb ball is not finite; raise the precision")
+    return Enclosure(arf_to_mpq(ball.lower()), arf_to_mpq(ball.upper()))
+
+
+def exp_enclosure(x, bits=128):
+    """Enclosure of e^x for rational x."""
+    x = mpq(x)
+    if x == 0:
+        return Enclosure(1, 1)
+    with working_precision(bits + _magnitude_bits(x)):
+        return enclosure_of(to_arb(x).exp())
+
+
+def log_enclosure(x, bits=128):
+    """Enclosure of log x for rational x > 0."""
+    x = mpq(x)
+    if x <= 0:
+        raise ValueError("log of a non-positive number")
+    if x == 1:
+        return Enclosure(0, 0)
+    with working_precision(bits + 16):
+        return enclosure_of(to_arb(x).log())
+
+
+def _magnitude_bits(x):
+    """Extra bits so that e^x keeps ``bits`` relative bits after argument reduction."""
+    return int(abs(mpq(x))).bit_length() + 8
+
+
+def round_down(value, k):
+    """The largest multiple of 2^-k that is <= value."""
+    scale = mpz(2) ** k
+    return mpq((mpq(value) * scale).numerator // (mpq(value) * scale).denominator, scale)
+
+
+def round_up(value, k):
+    """The smallest multiple of 2^-k that is >= value."""
+    return -round_down(-mpq(value), k)
+
+
+def exp_threshold(epsilon, max_gap):
+    """Dyadic rationals λ₋ <= e^ε <= λ₊ with λ₊ − λ₋ <= max_gap.
+
+    λ₋ and λ₊ are multiples of 2^-k for the smallest k that meets the gap.
+    Each keeps a guard distance of at least 2^-(k+GUARD_BITS) from e^ε, so an
+    independent check at about k + GUARD_BITS + log2(e^ε) bits succeeds.
+    For ε = 0 the enclosure is exact: λ₋ = λ₊ = 1.
+    """
+    epsilon, max_gap = mpq(epsilon), mpq(max_gap)
+    if epsilon < 0:
+        raise InputError(f"epsilon: must be >= 0, got {epsilon}")
+    if max_gap <= 0:
+        raise ValueError("max_gap must be positive")
+    if epsilon == 0:
+        return mpq(1), mpq(1)
+    k = max(0, -floor_log2(max_gap)) + 2
+    while True:
+        enc = exp_enclosure(epsilon, bits=k + GUARD_BITS + 64)
+        guard = mpq(1, mpz(2) ** (k + GUARD_BITS))
+        lo = round_down(enc.lo - guard, k)
+        hi = round_up(enc.hi + guard, k)
+        if hi - lo <= max_gap:
+            return lo, hi
+        k += 1
+
+
+def floor_log2(q):
+    """floor(log2 q) for rational q > 0, exactly."""
+    q = mpq(q)
+    if q <= 0:
+        raise ValueError("floor_log2 of a non-positive number")
+    e = int(q.numerator).bit_length() - int(q.denominator).bit_length()
+    # 2^(e-1) < q < 2^(e+1); settle the exact floor.
+    while mpq(2) ** e > q:
+        e -= 1
+    while mpq(2) ** (e + 1) <= q:
+        e += 1
+    return e

@@ -1,0 +1,60 @@
+"""producer.certificates.calibration: certified enclosures of ε*_C(δ) end to end."""
+
+import pytest
+from gmpy2 import mpq
+
+from producer.certificates.calibration import CalibrationRequest, build
+from producer.certificates.canonical import render
+from producer.errors import InputError
+from producer.sources.moment import envelope_upper
+
+
+def interval_of(witness):
+    iv = witness["result"]["interval"]
+    return mpq(iv["lower"]), mpq(iv["upper"])
+
+
+def test_small_calibration_brackets_with_certified_witnesses():
+    request = CalibrationRequest("1/2", mpq(1), 1, mpq(1, 1000), width=mpq(1, 1000))
+    cert = build(request)
+    res = cert["result"]
+    assert cert["schema"] == "calibration/1" and res["status"] == "enclosed"
+    lo, hi = mpq(res["epsilon_lo"]), mpq(res["epsilon_hi"])
+    assert 0 <= lo < hi <= mpq(res["envelope"]) and hi - lo < mpq(1, 1000)
+    assert interval_of(res["lower_witness"])[0] > mpq(1, 1000)
+    assert interval_of(res["upper_witness"])[1] <= mpq(1, 1000)
+    assert mpq(res["lower_witness"]["input"]["epsilon"]) == lo
+    assert mpq(res["upper_witness"]["input"]["epsilon"]) == hi
+    assert mpq(res["envelope"]) == envelope_upper(1, 1, mpq(1, 1000))
+    assert render(cert) == render(build(request))
+
+
+def test_large_delta_gives_exact_zero():
+    cert = build(CalibrationRequest("1/3", mpq(9), 2, mpq(1, 4), width=mpq(1, 10**6)))
+    res = cert["result"]
+    assert res["status"] == "zero" and res["epsilon_lo"] == res["epsilon_hi"] == "0"
+    assert res["lower_witness"] is None
+    assert res["upper_witness"]["input"]["epsilon"] == "0"
+    assert interval_of(res["upper_witness"])[1] <= mpq(1, 4)
+
+
+def test_budget_zero_calibrates_to_zero():
+    cert = build(CalibrationRequest("1/3", mpq(9), 0, mpq(1, 10**4)))
+    assert cert["result"]["status"] == "zero" and cert["result"]["envelope"] == "0"
+
+
+@pytest.mark.parametrize("delta, width", [(mpq(0), None), (mpq(1), None), (mpq(-1, 10), None),
+                                          (mpq(1, 10), mpq(0))])
+def test_bad_calibration_requests_are_refused(delta, width):
+    with pytest.raises(InputError):
+        CalibrationRequest("1/3", mpq(9), 2, delta, width=width)
+
+
+@pytest.mark.slow
+def test_published_mechanism_delta_1e4_width_1e6():
+    cert = build(CalibrationRequest("1/3", mpq(9), 2, mpq(1, 10**4), width=mpq(1, 10**6)))
+    res = cert["result"]
+    lo, hi = mpq(res["epsilon_lo"]), mpq(res["epsilon_hi"])
+    assert hi - lo < mpq(1, 10**6)
+    # the published C = 2 interval at ε = 2 lies below 10^-4, so ε* < 2
+    assert hi < 2

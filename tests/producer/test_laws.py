@@ -1,0 +1,34 @@
+import pytest
+
+from producer.errors import InputError
+from producer.laws import FiniteLaw, Gamma
+
+
+def test_default_offset_centres_the_law():
+    assert FiniteLaw.from_strings("1,2,1").offset == -1
+    assert FiniteLaw.from_strings("1,2,3,4").offset == -1
+
+
+@pytest.mark.parametrize("text, fragment", [
+    ("2/4", "not reduced"), ("3/3", "0 < a < B"), ("0/3", "0 < a < B"), ("1/1", "at least 2"),
+    ("1/x", "not an integer"), ("3", "a/B"),
+])
+def test_bad_gamma(text, fragment):
+    with pytest.raises(InputError, match=fragment):
+        Gamma.from_string(text)
+
+
+@pytest.mark.parametrize("text, fragment", [
+    ("1,-2,1", "negative"), ("0,0,0", "all weights are zero"), ("1,a", "not an integer"), ("", "not an integer"),
+])
+def test_bad_weights(text, fragment):
+    with pytest.raises(InputError, match=fragment):
+        FiniteLaw.from_strings(text)
+
+
+def test_symmetry_and_trim():
+    law = FiniteLaw([0, 1, 2, 1, 0, 0], -2)
+    assert law.is_symmetric()
+    t = law.trimmed()
+    assert (t.weights, t.offset) == ((1, 2, 1), -1)
+    assert not FiniteLaw([1, 2], 0).is_symmetric()
