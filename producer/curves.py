@@ -26,6 +26,7 @@ class TestingCurve:
     """An immutable exact testing curve (see the module docstring)."""
 
     __slots__ = ("A", "B", "slopes")
+    __test__ = False  # not a pytest test class
 
     def __init__(self, A, B, slopes):
         self.A = A

@@ -12,3 +12,20 @@ settings.register_profile("default", deadline=None, max_examples=60,
 settings.register_profile("ci", deadline=None, max_examples=60, derandomize=True,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("ci" if os.environ.get("CI") else "default")
+
+
+import mpmath
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _mpmath_precision():
+    """Every test starts with 800-bit mpmath (a shared global); restored afterwards.
+
+    Reference computations in tests compare certified enclosures with mpmath,
+    so they need far more than the default 53 bits whatever ran before.
+    """
+    saved = mpmath.mp.prec
+    mpmath.mp.prec = 800
+    yield
+    mpmath.mp.prec = saved

@@ -32,10 +32,16 @@ def value(points, x, y):
 
 
 def msum(sets):
-    acc = ((Fraction(0), Fraction(0)),)
-    for s in sets:
-        acc = prune([(a + c, b + d) for a, b in acc for c, d in s])
-    return acc
+    """Minkowski sum of upper-right chains: add the first vertices, merge the edges by slope."""
+    chains = [prune(s) for s in sets]
+    a0 = sum((c[0][0] for c in chains), Fraction(0))
+    b0 = sum((c[0][1] for c in chains), Fraction(0))
+    edges = [(c[i + 1][0] - c[i][0], c[i + 1][1] - c[i][1]) for c in chains for i in range(len(c) - 1)]
+    edges.sort(key=lambda e: Fraction(-e[1], e[0]))
+    points = [(a0, b0)]
+    for da, db in edges:
+        points.append((points[-1][0] + da, points[-1][1] + db))
+    return prune(points)
 
 
 def scaled(points, p, q):
@@ -49,6 +55,8 @@ class ReferenceGame:
         self.a, self.B = a, B
         self.g = lru_cache(maxsize=None)(self._g)
         self.f = lru_cache(maxsize=None)(self._f)
+        self.row = lru_cache(maxsize=None)(self.row)
+        self.joint = lru_cache(maxsize=None)(self.joint)
 
     def row(self, k):
         m, rho = divmod(self.a * k, self.B)
@@ -98,7 +106,19 @@ class ReferenceGame:
         return sum(self.F(q, y_ - j, y_, x * p, y * qq) for y_, p, qq in self.joint(k_p, k_q, j))
 
     def F(self, q, k_p, k_q, x, y):
+        """F_q((k_P, k_Q); x, y), evaluated at the point by the recursion itself.
+
+        Only the echo's G_q is taken from a point set; the participations recurse
+        at their points, down to F_0 = Σ max(x·p, y·q).
+        """
         x, y = Fraction(x), Fraction(y)
         if x == 0 or y == 0:
             return x + y
-        return value(self.f(q, k_p, k_q), x, y)
+        echo_pairs = self.joint(k_p, k_q, 0)
+        if q == 0:
+            return max(max(x, y), sum(max(x * p, y * qq) for _y, p, qq in echo_pairs))
+        g = self.g(q)
+        best = max(max(x, y), sum(value(g, x * p, y * qq) for _y, p, qq in echo_pairs))
+        for j in (1, -1):
+            best = max(best, self.participation_value(q - 1, k_p, k_q, j, x, y))
+        return best

@@ -11,6 +11,7 @@ from gmpy2 import invert, mpq, mpz
 
 from producer.errors import InputError, LimitError
 from producer.game.engine import FiniteGame
+from producer.game.support import reduced_root_alternatives, reduction_applies
 
 MAX_BUDGET = 6
 MAX_WORK = 5 * 10**8  # estimated work units; 5e7 units took about 13 s here
@@ -74,14 +75,38 @@ def _root_witness(game, budget, witness):
     return {"action": "participate", "k": int(game.B * z), "sign": j}
 
 
+METHODS = ("enumerate", "reduced")
+
+
+def choose_method(law, gamma, budget, method=None):
+    """The root method: ``reduced`` (C2 support reduction) or ``enumerate``.
+
+    By default the reduction is used wherever it is proved (symmetric law,
+    budget two) and has fewer roots than plain enumeration of B² residues.
+    """
+    if method not in (None,) + METHODS:
+        raise InputError(f"method: {method!r} is not one of {', '.join(METHODS)}")
+    applies = reduction_applies(law.trimmed(), budget)
+    if method == "reduced" and not applies:
+        raise InputError("method: the support reduction needs a symmetric law and budget 1 or 2 "
+                         f"(law symmetric: {law.trimmed().is_symmetric()}, budget {budget}); use --method enumerate")
+    if method is None:
+        fewer = applies and len(reduced_root_alternatives(law.trimmed(), gamma, budget)) < gamma.B ** budget
+        method = "reduced" if fewer else "enumerate"
+    return method
+
+
 def root_value(law, gamma, budget, x, y, method=None, game=None):
     """G_budget(x, y) exactly, with the optimising root action."""
-    check_limits(law, gamma, budget)
+    method = choose_method(law, gamma, budget, method)
+    if method == "enumerate":
+        check_limits(law, gamma, budget)
     game = game or FiniteGame(law, gamma)
+    alternatives = reduced_root_alternatives(game.law, gamma, budget) if method == "reduced" else None
     X, Y, M = integer_point(x, y)
-    num, witness = game.g_value(budget, X, Y)
+    num, witness = game.g_value(budget, X, Y, alternatives)
     value = mpq(num, game.D ** (2 * budget) * M)
-    return GameValue(value, _root_witness(game, budget, witness), "memoised-curves")
+    return GameValue(value, _root_witness(game, budget, witness), method)
 
 
 def pending_value(law, gamma, budget, k_p, k_q, x, y, game=None):
@@ -94,7 +119,7 @@ def pending_value(law, gamma, budget, k_p, k_q, x, y, game=None):
     w = {"action": witness[0]}
     if witness[0] == "participate":
         w["sign"] = witness[1]
-    return GameValue(value, w, "memoised-curves")
+    return GameValue(value, w, "enumerate")
 
 
 def root_curve(law, gamma, budget, game=None):

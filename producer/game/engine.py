@@ -150,13 +150,16 @@ class FiniteGame:
     # denominators stated above.  Ties keep the first action in the order
     # stop, echo, participate +1, participate −1 (roots: r ascending).
 
-    def g_value(self, c, X, Y):
-        """G_c(X, Y)·D^(2c) and the optimising root action."""
+    def g_value(self, c, X, Y, alternatives=None):
+        """G_c(X, Y)·D^(2c) and the optimising root action.
+
+        ``alternatives`` restricts the (r, j) root choices (a proved reduction).
+        """
         den = self.D ** (2 * c)
         best, witness = max(X, Y) * den, ("stop",)
         if c == 0 or X == 0 or Y == 0:
             return (X + Y) * den if (X == 0 or Y == 0) else best, witness
-        for r, j in self.root_alternatives(c):
+        for r, j in alternatives if alternatives is not None else self.root_alternatives(c):
             total = mpz(0)
             for y, p, q in self.root_pairs(r, j):
                 total += self.f_value(c - 1, y - j, y, X * p, Y * q)[0]

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from auditor.cli import verify_file
-from brace_corpus import mutations, produce, reseal, write
+from tests.auditor.brace_corpus import mutations, produce, reseal, write
 
 
 @pytest.fixture(scope="module")

@@ -88,7 +88,7 @@ def test_pending_curve_matches_reference(law_spec, ab, budget, k_p, k_q):
             for a, b in got] == list(ref.f(budget, k_p, k_q))
 
 
-@given(law_strategy(3), gamma_strategy(7), st.integers(1, 2), rationals, rationals)
+@given(law_strategy(3), gamma_strategy(5), st.integers(1, 2), rationals, rationals)
 @settings(max_examples=30)
 def test_root_witness_attains_the_value(law_spec, ab, budget, x, y):
     got, ref = check_root(law_spec, ab, budget, x, y)
