@@ -25,13 +25,15 @@ _ZERO = mpz(0)
 class TestingCurve:
     """An immutable exact testing curve (see the module docstring)."""
 
-    __slots__ = ("A", "B", "slopes")
+    __slots__ = ("A", "B", "slopes", "fslopes")
     __test__ = False  # not a pytest test class
 
-    def __init__(self, A, B, slopes):
+    def __init__(self, A, B, slopes, fslopes=None):
         self.A = A
         self.B = B
         self.slopes = slopes
+        # Float slopes only guide the search in __call__; the result is exact.
+        self.fslopes = fslopes if fslopes is not None else _float_slopes(slopes)
 
     # -- constructors -------------------------------------------------------
 
@@ -120,14 +122,29 @@ class TestingCurve:
     def times(self, factor):
         """The curve of factor·V (a change of common denominator)."""
         return TestingCurve(tuple(factor * a for a in self.A), tuple(factor * b for b in self.B),
-                            self.slopes)
+                            self.slopes, self.fslopes)
 
     def __call__(self, x, y):
-        """V(x, y) for x, y >= 0 (exact; integers in give an integer out)."""
+        """V(x, y) for x, y >= 0 (exact; integers in give an integer out).
+
+        A float estimate of x/y guesses the optimal vertex k; exact integer
+        gains then move k until g_{k−1} > 0 >= g_k, where
+        g_i = x·ΔA_i + y·ΔB_i is the gain of edge i.  Gains change sign once
+        (slopes increase), so that k is optimal whatever the float error.
+        """
         if not y:
             return x * self.A[-1]
-        k = bisect_left(self.slopes, mpq(x) / y)
-        return x * self.A[k] + y * self.B[k]
+        A, B = self.A, self.B
+        try:
+            k = bisect_left(self.fslopes, float(x) / float(y))
+        except (OverflowError, ZeroDivisionError):
+            k = bisect_left(self.slopes, mpq(x) / y)
+        while k > 0 and x * (A[k] - A[k - 1]) + y * (B[k] - B[k - 1]) <= 0:
+            k -= 1
+        last = len(A) - 1
+        while k < last and x * (A[k + 1] - A[k]) + y * (B[k + 1] - B[k]) > 0:
+            k += 1
+        return x * A[k] + y * B[k]
 
     def argmax(self, x, y):
         """Index of a vertex attaining V(x, y)."""
@@ -149,6 +166,16 @@ class TestingCurve:
 
     def __repr__(self):
         return f"TestingCurve({[(int(a), int(b)) for a, b in self.vertices()]})"
+
+
+def _float_slopes(slopes):
+    out = []
+    for s in slopes:
+        try:
+            out.append(float(s))
+        except OverflowError:
+            out.append(float("inf"))
+    return out
 
 
 def minkowski_sum(curves):

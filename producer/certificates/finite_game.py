@@ -3,7 +3,7 @@
 from gmpy2 import mpq
 
 from producer.certificates.canonical import make_certificate
-from producer.game.api import pending_curve, pending_value, root_curve, root_value
+from producer.game.api import choose_method, pending_curve, pending_value, root_curve, root_value
 from producer.game.engine import FiniteGame
 from producer.rationals import format_rational
 
@@ -23,14 +23,16 @@ def query_entry(x, y, result):
     return entry
 
 
-def build(law, gamma, budget, thresholds=(), points=(), pending=None, curve=False, progress=None):
+def build(law, gamma, budget, thresholds=(), points=(), pending=None, curve=False, progress=None,
+          method=None):
     """Compute every query and return the sealed certificate."""
     game = FiniteGame(law, gamma)
+    method = choose_method(law, gamma, budget, method) if pending is None else "enumerate"
     queries = query_points(thresholds, points)
     entries = []
     for i, (x, y) in enumerate(queries):
         if pending is None:
-            result = root_value(law, gamma, budget, x, y, game=game)
+            result = root_value(law, gamma, budget, x, y, method=method, game=game)
         else:
             result = pending_value(law, gamma, budget, pending[0], pending[1], x, y, game=game)
         entries.append(query_entry(x, y, result))
@@ -50,5 +52,5 @@ def build(law, gamma, budget, thresholds=(), points=(), pending=None, curve=Fals
         "pending": None if pending is None else [int(pending[0]), int(pending[1])],
         "curve": bool(curve),
     }
-    result = {"method": "memoised-curves", "queries": entries, "curve": vertices}
+    result = {"method": method, "queries": entries, "curve": vertices}
     return make_certificate(KIND, VERSION, input_, result)

@@ -20,6 +20,9 @@ def add_arguments(p):
     p.add_argument("--point", action="append", default=[], metavar="X,Y", help="query (X, Y); repeatable")
     p.add_argument("--pending", metavar="KP,KQ", help="evaluate F_C((KP, KQ); x, y) instead of G_C")
     p.add_argument("--curve", action="store_true", help="include the root's whole testing curve")
+    p.add_argument("--method", choices=["enumerate", "reduced"],
+                   help="root method: all B^C pure roots, or the support reduction (symmetric laws, C <= 2); "
+                        "default: the reduction where it is proved and smaller")
     p.add_argument("-o", "--output", metavar="FILE", help="write the certificate here (default stdout)")
 
 
@@ -59,6 +62,6 @@ def run(args):
         raise InputError("nothing to compute: give --threshold, --point or --curve")
     progress = (lambda msg: print(f"producer game: {msg}", file=sys.stderr)) \
         if len(thresholds) + len(points) > 3 else None
-    cert = build(law, gamma, budget, thresholds, points, pending, args.curve, progress)
+    cert = build(law, gamma, budget, thresholds, points, pending, args.curve, progress, args.method)
     write_certificate(cert, args.output)
     return 0

@@ -1,0 +1,234 @@
+"""Point compilation of G_C for large B: the closed-carry-cell cover (seed 004 §4.2, E.1, F.1–F.2).
+
+Preparation words (E.1).  A synchronised root with c participations left is a
+pure state k = B·z; after its first output f the reference world is in state
+base + f with base = −a·z (the engine's residue is r = −base mod B^c).  Put
+b(k) = −⌊a·k/B⌋.  The base's digit word is
+
+    z_i = a·b^i(base) mod B,     i = 0, …, c − 1,
+
+and words bijectively encode base mod B^c: adding t·B^i to the base keeps the
+first i digits and moves digit i by a·(−a)^i·t (mod B), a permutation since
+gcd(a, B) = 1.  Digit i is the rounding phase used by the i-th transition
+after the root output (participations 2..c and the final echo): a world at
+own offset w in step i moves to w' = η − ⌊(z_i + a·w + U)/B⌋.
+
+Closed carry cells (F.1).  Relax the digits to θ ∈ [0, B]^c.  For a fixed
+policy and event the probability is affine in θ_i between the points where
+θ_i + a·w ≡ 0 (mod B) for a reachable own offset w of step i; with the law
+inside [−L, L] the offsets of step i lie in [l_i, u_i],
+
+    l_0 = −L, u_0 = L,   l_{i+1} = −L − ⌈a·u_i/B⌉ − 1,   u_{i+1} = L − ⌊a·l_i/B⌋,
+
+so on each cell of T_0 × … × T_{c−1},
+
+    T_i = {0, B} ∪ {(−a·h) mod B : l_i <= h <= u_i},
+
+every policy value is multiaffine, the optimum is separately convex, and some
+optimal θ is a vertex.  An integer vertex is canonicalised by carrying,
+
+    q_0 = 0,  φ_i = (θ_i − a·q_i) mod B,  q_{i+1} = ⌊(θ_i − a·q_i)/B⌋,
+
+which relabels outputs bijectively (own offsets shift by q_i in both worlds)
+and gives a legal word φ ∈ {0..B−1}^c with the same value.  The cover has at
+most Π|T_i| <= [2(C+1)(L+3)]^c words; when B^c is smaller all residues are
+used instead.  The cover depends only on (law support, γ, c), not on the
+query point, so it is valid for whole curves G_q as well as for point values.
+
+Using the cover at every level makes the residues the engine memoises (F_q
+curves keyed mod B^(q+1)) those of reachable words: their number is bounded
+by the support, not by B (F.3).  Complete echoes with q >= 2 participations
+left are shared through the engine's echo cache, keyed by (q, k mod B, d),
+i.e. by (ρ, d) as in the regeneration lemma (§4.2); the echo's G_q is the
+compiled G_q curve (the "precomputed G_2" variant for C = 3).
+"""
+
+from gmpy2 import invert, mpq
+
+from producer.errors import InputError, LimitError
+from producer.game.api import MAX_BUDGET, MAX_WORK, GameValue, _root_witness, integer_point
+from producer.game.engine import SIGNS, FiniteGame
+
+
+def support_radius(law):
+    """L with the (trimmed) law inside [−L, L]."""
+    law = law.trimmed()
+    return max(-law.low, law.high, 0)
+
+
+def offset_ranges(L, gamma, c):
+    """The own-offset intervals [l_i, u_i] of steps i = 0..c−1 (F.1)."""
+    a, B = gamma.a, gamma.B
+    lo, hi = -L, L
+    ranges = []
+    for _ in range(c):
+        ranges.append((lo, hi))
+        lo, hi = -L - (-(-a * hi // B)) - 1, L - (a * lo) // B
+    return ranges
+
+
+def phase_points(L, gamma, c):
+    """The vertex sets T_0, …, T_{c−1} (integers in [0, B]), each sorted."""
+    a, B = gamma.a, gamma.B
+    return [sorted({0, B} | {(-a * h) % B for h in range(lo, hi + 1)})
+            for lo, hi in offset_ranges(L, gamma, c)]
+
+
+def canonical_word(theta, gamma):
+    """The carried word φ ∈ {0..B−1}^c of a vertex θ ∈ [0, B]^c."""
+    a, B = gamma.a, gamma.B
+    carry, word = 0, []
+    for t in theta:
+        carry, digit = divmod(t - a * carry, B)
+        word.append(digit)
+    return tuple(word)
+
+
+def word_of_base(base, gamma, c):
+    """The digit word (a·b^i(base) mod B)_{i<c} of an integer base."""
+    a, B = gamma.a, gamma.B
+    word = []
+    for _ in range(c):
+        word.append((a * base) % B)
+        base = -((a * base) // B)
+    return tuple(word)
+
+
+def base_of_word(word, gamma):
+    """The base in [0, B^c) whose digit word is ``word`` (E.1, digit by digit)."""
+    a, B = gamma.a, gamma.B
+    base = 0
+    for i, digit in enumerate(word):
+        current = word_of_base(base, gamma, i + 1)[i]
+        step = (a * (-a) ** i) % B
+        t = int((digit - current) * invert(step, B) % B)
+        base += t * B ** i
+    return base
+
+
+def cover_residues(law, gamma, c, always=False):
+    """Engine residues r = −base mod B^c of the compiled cover.
+
+    All B^c residues are returned instead when that is no more than the
+    number of vertices (unless ``always``, used to test the cover itself).
+    """
+    period = gamma.B ** c
+    points = phase_points(support_radius(law), gamma, c)
+    size = 1
+    for t in points:
+        size *= len(t)
+    if period <= size and not always:
+        return list(range(period))
+    words = {()}
+    for t in points:
+        words = {w + (x,) for w in words for x in t}
+    bases = {base_of_word(canonical_word(theta, gamma), gamma) for theta in words}
+    return sorted({(-b) % period for b in bases})
+
+
+def compiled_root_alternatives(law, gamma, budget, always=False):
+    """The (r, j) root alternatives of the cover for ``budget`` participations.
+
+    For a symmetric law one sign suffices: the cover argument holds for each
+    initial sign separately, and reflection makes the two signs' maxima equal.
+    """
+    law = law.trimmed()
+    signs = (1,) if law.is_symmetric() else SIGNS
+    return [(r, j) for r in cover_residues(law, gamma, budget, always) for j in signs]
+
+
+def estimated_compiled_work(law, gamma, budget):
+    """A rough work estimate, as ``api.estimated_work`` with B^q replaced by cover sizes.
+
+    Curves for G_q (q < C) cost about |cover_q|·ℓ^(q+2); the two point levels
+    at the root about C·|cover_C|·ℓ² (ℓ = support length + 2).
+    """
+    law = law.trimmed()
+    ell = len(law.weights) + 2
+    sizes = {c: len(cover_residues(law, gamma, c)) for c in range(1, budget + 1)}
+    work = max(budget, 1) * sizes.get(budget, 1) * ell ** 2
+    work += sum(sizes[q] * ell ** (q + 2) for q in range(1, budget))
+    return work
+
+
+class CompiledGame(FiniteGame):
+    """FiniteGame whose root alternatives at every level are the compiled cover.
+
+    Only ``root_alternatives`` changes, so G_q curves (used by echoes) and the
+    root point value both range over the cover; everything else is the
+    engine's exact evaluation.
+    """
+
+    __slots__ = ("_covers", "_always", "_echo_points")
+
+    def __init__(self, law, gamma, always=False):
+        super().__init__(law, gamma)
+        self._covers = {}
+        self._always = always
+        self._echo_points = None
+
+    def root_alternatives(self, c):
+        alts = self._covers.get(c)
+        if alts is None:
+            alts = self._covers[c] = compiled_root_alternatives(self.law, self.gamma, c, self._always)
+        return alts
+
+    def echo_value(self, q, k_p, k_q, X, Y, g_curve=True):
+        """The engine's echo value, cached within one root query for q >= 2 (F.3).
+
+        Both rows are translates fixed by (a·k_Q mod B, k_Q − k_P), and G_q does
+        not depend on the state, so (q, k_Q mod B, k_Q − k_P, X, Y) determines
+        the value (regeneration lemma: the unused suffix is released).
+        """
+        cache = self._echo_points
+        if cache is None or q < 2:
+            return super().echo_value(q, k_p, k_q, X, Y, g_curve)
+        key = (q, k_q % self.B, k_q - k_p, X, Y, g_curve)
+        value = cache.get(key)
+        if value is None:
+            value = cache[key] = super().echo_value(q, k_p, k_q, X, Y, g_curve)
+        return value
+
+    def g_value(self, c, X, Y, alternatives=None):
+        """The engine's root value with a fresh echo cache, released on return."""
+        outer = self._echo_points
+        self._echo_points = {}
+        try:
+            return super().g_value(c, X, Y, alternatives)
+        finally:
+            self._echo_points = outer
+
+
+def compiled_root_value(law, gamma, budget, X, Y, game=None):
+    """G_budget(X, Y)·D^(2·budget) and the witness, as ``FiniteGame.g_value`` (X, Y integers)."""
+    game = game or CompiledGame(law, gamma)
+    return game.g_value(budget, X, Y)
+
+
+def compiled_value(law, gamma, budget, x, y, game=None):
+    """G_budget(x, y) as an exact rational, with the engine's witness tuple."""
+    game = game or CompiledGame(law, gamma)
+    X, Y, M = integer_point(x, y)
+    num, witness = game.g_value(budget, X, Y)
+    return mpq(num, game.D ** (2 * budget) * M), witness
+
+
+def check_compiled_limits(law, gamma, budget):
+    """Refuse budgets or covers beyond the documented limits (estimated work)."""
+    if budget < 0:
+        raise InputError(f"budget: must be >= 0, got {budget}")
+    if budget > MAX_BUDGET:
+        raise LimitError(f"budget: C = {budget} exceeds the limit C <= {MAX_BUDGET}")
+    work = estimated_compiled_work(law, gamma, budget)
+    if work > MAX_WORK:
+        raise LimitError(f"estimated work {work:.3g} units for the compiled cover (B = {gamma.B}, support "
+                         f"length {len(law.trimmed().weights)}, C = {budget}) exceeds the limit {MAX_WORK:.0e}; "
+                         f"reduce the budget or the support")
+
+
+def root_value_compiled(law, gamma, budget, x, y, game=None):
+    """G_budget(x, y) exactly as an api.GameValue (method "compiled")."""
+    check_compiled_limits(law, gamma, budget)
+    game = game or CompiledGame(law, gamma)
+    value, witness = compiled_value(law, gamma, budget, x, y, game)
+    return GameValue(value, _root_witness(game, budget, witness), "compiled")
