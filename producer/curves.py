@@ -32,8 +32,9 @@ class TestingCurve:
         self.A = A
         self.B = B
         self.slopes = slopes
-        # Float slopes only guide the search in __call__; the result is exact.
-        self.fslopes = fslopes if fslopes is not None else _float_slopes(slopes)
+        # Float slopes only guide the search in __call__ (the result is exact);
+        # they are made on the first evaluation, since most curves are only summed.
+        self.fslopes = fslopes
 
     # -- constructors -------------------------------------------------------
 
@@ -135,6 +136,8 @@ class TestingCurve:
         if not y:
             return x * self.A[-1]
         A, B = self.A, self.B
+        if self.fslopes is None:
+            self.fslopes = _float_slopes(self.slopes)
         try:
             k = bisect_left(self.fslopes, float(x) / float(y))
         except (OverflowError, ZeroDivisionError):

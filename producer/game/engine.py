@@ -29,12 +29,14 @@ from producer.curves import TestingCurve, hull_envelope, minkowski_sum
 from producer.rows import mixture_numerators
 
 SIGNS = (1, -1)
+FEW_ALTERNATIVES = 12  # below this, G_q point values use max over alternatives, not their hull
 
 
 class FiniteGame:
     """Exact values of one finite-law game (law ν, γ = a/B)."""
 
-    __slots__ = ("law", "gamma", "a", "B", "D", "symmetric", "_mix", "_g", "_f", "_echo", "stats")
+    __slots__ = ("law", "gamma", "a", "B", "D", "symmetric", "_mix", "_g", "_f", "_echo", "stats",
+                 "_entries", "_ftab", "_echo_values", "_roots")
 
     def __init__(self, law, gamma):
         self.law = law.trimmed()
@@ -46,6 +48,10 @@ class FiniteGame:
         self._g = {0: TestingCurve.from_vertices([(mpz(1), mpz(0)), (mpz(0), mpz(1))])}
         self._f = {}
         self._echo = {}
+        self._entries = {}
+        self._ftab = {}
+        self._echo_values = {}
+        self._roots = {}
         self.stats = {"f_curves": 0, "echo_curves": 0, "g_curves": 0}
 
     # -- rows ---------------------------------------------------------------
@@ -100,10 +106,28 @@ class FiniteGame:
         """G_q as a curve over D^(2q)."""
         curve = self._g.get(q)
         if curve is None:
-            alternatives = [self.root_curve(q, r, j) for r, j in self.root_alternatives(q)]
-            curve = self._g[q] = hull_envelope(alternatives)
+            curve = self._g[q] = hull_envelope(self.g_alternatives(q))
             self.stats["g_curves"] += 1
         return curve
+
+    def g_alternatives(self, q):
+        """The curves of the root alternatives whose maximum is G_q (memoised)."""
+        key = ("alternatives", q)
+        alternatives = self._g.get(key)
+        if alternatives is None:
+            alternatives = self._g[key] = [self.root_curve(q, r, j) for r, j in self.root_alternatives(q)]
+        return alternatives
+
+    def g_evaluator(self, q):
+        """A callable (X, Y) -> G_q(X, Y)·D^(2q) for point queries.
+
+        With few root alternatives the maximum of their curves is evaluated
+        directly, which avoids building the (large) hull of their union.
+        """
+        if q in self._g or len(self.root_alternatives(q)) > FEW_ALTERNATIVES:
+            return self.g_curve(q)
+        alternatives = self.g_alternatives(q)
+        return lambda X, Y: max(c(X, Y) for c in alternatives)
 
     def f_curve(self, q, k, j):
         """F_q((k − j, k); ·) as a curve over D^(2q+1) (memoised by R2)."""
@@ -159,13 +183,42 @@ class FiniteGame:
         best, witness = max(X, Y) * den, ("stop",)
         if c == 0 or X == 0 or Y == 0:
             return (X + Y) * den if (X == 0 or Y == 0) else best, witness
+        f_value = self.f_value
         for r, j in alternatives if alternatives is not None else self.root_alternatives(c):
             total = mpz(0)
-            for y, p, q in self.root_pairs(r, j):
-                total += self.f_value(c - 1, y - j, y, X * p, Y * q)[0]
+            for f, p, q in self.root_entries(j):
+                total += f_value(c - 1, f - r - j, f - r, X * p, Y * q)[0]
             if total > best:
                 best, witness = total, ("participate", r, j)
         return best, witness
+
+    def root_entries(self, j):
+        """The tuple of (f, ν(f − j), ν(f)) numerators over D, nonzero pairs only."""
+        entries = self._roots.get(j)
+        if entries is None:
+            entries = self._roots[j] = tuple((y, p, q) for y, p, q in self.root_pairs(0, j))
+        return entries
+
+    def pair_entries(self, k_p, k_q, s):
+        """(start, entries) with entries (y − start, row_{k_P}(y − s), row_{k_Q}(y)), nonzero pairs.
+
+        Cached by (a·k_Q mod B, k_Q − k_P, s): a·k_P = a·k_Q − a·d, so both rows
+        are fixed up to the common translation start = low − 1 − ⌊a·k_Q/B⌋.
+        """
+        m_q, rho_q = divmod(self.a * k_q, self.B)
+        start = self.law.low - 1 - m_q
+        key = (rho_q, k_q - k_p, s)
+        entries = self._entries.get(key)
+        if entries is None:
+            entries = self._entries[key] = tuple((y - start, p, q) for y, p, q in self.row_pair(k_p, k_q, s))
+        return start, entries
+
+    def f_table(self, q, s):
+        """F_q curves for sign s indexed by k mod B^(q+1) (filled on demand)."""
+        table = self._ftab.get((q, s))
+        if table is None:
+            table = self._ftab[(q, s)] = [None] * self.B ** (q + 1)
+        return table
 
     def f_value(self, q, k_p, k_q, X, Y, g_curve=True):
         """F_q((k_P, k_Q); X, Y)·D^(2q+1) and the optimising action."""
@@ -178,27 +231,46 @@ class FiniteGame:
             best, witness = echo, ("echo",)
         if q >= 1:
             for s in SIGNS:
-                total = mpz(0)
-                for y, p, qq in self.row_pair(k_p, k_q, s):
-                    total += self.f_curve(q - 1, y, s)(X * p, Y * qq)
-                total *= self.D
+                total = self.participation_value(q, k_p, k_q, s, X, Y) * self.D
                 if total > best:
                     best, witness = total, ("participate", s)
         return best, witness
+
+    def participation_value(self, q, k_p, k_q, s, X, Y):
+        """Σ_y F_{q−1}((y − s, y); X·row_{k_P}(y − s), Y·row_{k_Q}(y)) over D^(2q)."""
+        start, entries = self.pair_entries(k_p, k_q, s)
+        table = self.f_table(q - 1, s)
+        mod = len(table)
+        total = mpz(0)
+        for off, p, qq in entries:
+            i = (start + off) % mod
+            curve = table[i]
+            if curve is None:
+                curve = table[i] = self.f_curve(q - 1, start + off, s)
+            total += curve(X * p, Y * qq)
+        return total
 
     def echo_value(self, q, k_p, k_q, X, Y, g_curve=True):
         """Σ_y G_q(X·row_{k_P}(y), Y·row_{k_Q}(y)) over D^(2q+1).
 
         With ``g_curve`` false, G_q is evaluated at each point instead of being
-        built as a curve (used for a pending query at the top level).
+        built as a curve (used for a pending query at the top level).  Values
+        are cached by (q, a·k_Q mod B, k_Q − k_P, X, Y): the rows are fixed up
+        to a translation and G_q does not depend on the state.
         """
-        pairs = self.row_pair(k_p, k_q, 0)
+        _start, entries = self.pair_entries(k_p, k_q, 0)
         if q == 0:
-            return sum((max(X * p, Y * qq) for _y, p, qq in pairs), mpz(0))
-        if g_curve:
-            g = self.g_curve(q)
-            return sum((g(X * p, Y * qq) for _y, p, qq in pairs), mpz(0))
-        return sum((self.g_value(q, X * p, Y * qq)[0] for _y, p, qq in pairs), mpz(0))
+            return sum((max(X * p, Y * qq) for _o, p, qq in entries), mpz(0))
+        key = (q, (self.a * k_q) % self.B, k_q - k_p, X, Y, g_curve)
+        value = self._echo_values.get(key)
+        if value is None:
+            if g_curve:
+                g = self.g_evaluator(q)
+                value = sum((g(X * p, Y * qq) for _o, p, qq in entries), mpz(0))
+            else:
+                value = sum((self.g_value(q, X * p, Y * qq)[0] for _o, p, qq in entries), mpz(0))
+            self._echo_values[key] = value
+        return value
 
     def pending_curve(self, q, k_p, k_q):
         """F_q((k_P, k_Q); ·) as a curve over D^(2q+1), for any pair of states."""
