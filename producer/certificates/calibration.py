@@ -17,10 +17,10 @@ import sys
 from gmpy2 import mpq
 
 from producer.certificates.canonical import make_certificate
-from producer.certificates.dg_interval import DgRequest, certificate_of, decimal_display, evaluate
+from producer.certificates.dg_interval import DgRequest, certificate_of, evaluate
 from producer.errors import InputError
 from producer.laws import Gamma
-from producer.rationals import format_rational
+from producer.rationals import decimal_outward, format_rational
 from producer.sources.calibration import search
 from producer.sources.discrete_gaussian import check_sigma2
 from producer.sources.moment import envelope_upper
@@ -81,8 +81,8 @@ def build(request, quiet=True):
         "status": "zero" if bracket.is_zero else "enclosed",
         "epsilon_lo": format_rational(bracket.eps_lo),
         "epsilon_hi": format_rational(bracket.eps_hi),
-        "epsilon_lo_display": decimal_display(bracket.eps_lo, EPSILON_DIGITS, -1),
-        "epsilon_hi_display": decimal_display(bracket.eps_hi, EPSILON_DIGITS, +1),
+        "epsilon_lo_display": decimal_outward(bracket.eps_lo, EPSILON_DIGITS, -1),
+        "epsilon_hi_display": decimal_outward(bracket.eps_hi, EPSILON_DIGITS, +1),
         "envelope": format_rational(envelope),
         "queries": bracket.probes,
         "lower_witness": None if bracket.is_zero else certificate_of(bracket.lower_result),

@@ -21,7 +21,7 @@ from gmpy2 import mpq, mpz
 from producer.certificates.canonical import make_certificate
 from producer.errors import InputError, LimitError
 from producer.laws import Gamma
-from producer.rationals import format_rational
+from producer.rationals import decimal_outward, format_rational
 from producer.sources.discrete_gaussian import (DiscreteGaussianSource, check_sigma2,
                                                 choose_radius_scale)
 from producer.sources.enclosures import exp_threshold
@@ -143,20 +143,6 @@ def evaluate(request, quiet=True):
     return DgResult(request, source, lam_lo, lam_hi, finite, v, b, lower, upper)
 
 
-def decimal_display(value, digits, direction):
-    """``digits`` decimal places of ``value``, rounded down (−1) or up (+1), exactly.
-
-    Same contract as producer.rationals.decimal_outward, which currently rounds
-    through gmpy2.floor/ceil (53-bit mpfr) and so is not outward for long
-    displays; switch back once that is fixed.
-    """
-    q = mpq(value) * mpz(10) ** digits
-    n = q.numerator // q.denominator if direction < 0 else -((-q.numerator) // q.denominator)
-    sign = "-" if n < 0 else ""
-    whole, frac = divmod(abs(int(n)), 10 ** digits)
-    return f"{sign}{whole}.{frac:0{digits}d}" if digits else f"{sign}{whole}"
-
-
 def display_digits(width):
     """Decimal places for displays: 8 more than the first significant place of the width."""
     width = mpq(width)
@@ -188,8 +174,8 @@ def result_json(result):
             "lower": format_rational(result.lower),
             "upper": format_rational(result.upper),
             "width": format_rational(result.width),
-            "lower_display": decimal_display(result.lower, digits, -1),
-            "upper_display": decimal_display(result.upper, digits, +1),
+            "lower_display": decimal_outward(result.lower, digits, -1),
+            "upper_display": decimal_outward(result.upper, digits, +1),
         },
     }
 

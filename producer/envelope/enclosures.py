@@ -12,7 +12,7 @@ are exact dyadic numbers (:meth:`Enclosure.from_arb`).
 
 from gmpy2 import mpq, mpz
 
-from producer.rationals import format_rational
+from producer.rationals import decimal_outward, format_rational
 
 ZERO = mpq(0)
 ONE = mpq(1)
@@ -163,14 +163,5 @@ class Enclosure:
 
 
 def decimal_display(q, digits, direction):
-    """Decimal string of q with ``digits`` places, rounded down (−1) or up (+1), exactly.
-
-    (Integer floor/ceil on numerator and denominator: gmpy2.floor/ceil on an
-    mpq goes through a 53-bit float and can round the wrong way.)
-    """
-    q = mpq(q)
-    num, den = int(q.numerator) * 10 ** digits, int(q.denominator)
-    n = num // den if direction < 0 else -((-num) // den)
-    sign = "-" if n < 0 else ""
-    whole, frac = divmod(abs(n), 10 ** digits)
-    return f"{sign}{whole}.{frac:0{digits}d}" if digits else f"{sign}{whole}"
+    """Decimal string of q with ``digits`` places, rounded down (−1) or up (+1), exactly."""
+    return decimal_outward(q, digits, direction)

@@ -8,6 +8,7 @@ from gmpy2 import mpq, mpz
 from hypothesis import given, settings, strategies as st
 
 import producer.certificates.dg_interval as dgi
+from producer.rationals import decimal_outward
 from producer.certificates.canonical import render
 from producer.errors import InputError
 from producer.game.api import GameValue
@@ -100,10 +101,10 @@ def test_decimal_display_rounds_outward_exactly():
         exact = decimal.Decimal(10**30 + 1) / decimal.Decimal(3 * 10**31)
         down = exact.quantize(decimal.Decimal(1).scaleb(-40), rounding=decimal.ROUND_FLOOR)
         up = exact.quantize(decimal.Decimal(1).scaleb(-40), rounding=decimal.ROUND_CEILING)
-    assert dgi.decimal_display(x, 40, -1) == str(down)
-    assert dgi.decimal_display(x, 40, +1) == str(up)
-    assert dgi.decimal_display(-x, 40, +1) == "-" + str(down)
-    assert dgi.decimal_display(mpq(1, 4), 2, -1) == dgi.decimal_display(mpq(1, 4), 2, +1) == "0.25"
+    assert decimal_outward(x, 40, -1) == str(down)
+    assert decimal_outward(x, 40, +1) == str(up)
+    assert decimal_outward(-x, 40, +1) == "-" + str(down)
+    assert decimal_outward(mpq(1, 4), 2, -1) == decimal_outward(mpq(1, 4), 2, +1) == "0.25"
 
 
 @pytest.mark.parametrize("kwargs", [
