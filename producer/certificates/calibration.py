@@ -45,8 +45,8 @@ class CalibrationRequest:
         self.width = DEFAULT_WIDTH if width is None else mpq(width)
         if self.width <= 0:
             raise InputError(f"width: must be positive, got {self.width}")
-        if method not in (None, "reduced", "enumerate"):
-            raise InputError(f"method: {method!r} is not one of reduced, enumerate")
+        if method not in (None, "reduced", "enumerate", "compiled"):
+            raise InputError(f"method: {method!r} is not one of reduced, enumerate, compiled")
         self.method = method
 
     def as_json(self):

@@ -28,7 +28,7 @@ from producer.sources.enclosures import exp_threshold
 from producer.sources.transfer import dg_interval, transfer_term, tau_budget, width_bound
 
 KIND, VERSION = "dg-interval", 1
-METHODS = (None, "reduced", "enumerate")
+METHODS = (None, "reduced", "enumerate", "compiled")
 MAX_EPSILON = 64
 MAX_SCALE_DOUBLINGS = 24
 THRESHOLD_GAP_SHARE = 64  # λ₊ − λ₋ <= W/64 in width mode
@@ -57,7 +57,7 @@ class DgRequest:
         if self.epsilon > MAX_EPSILON:
             raise LimitError(f"epsilon: {self.epsilon} exceeds the limit {MAX_EPSILON}")
         if method not in METHODS:
-            raise InputError(f"method: {method!r} is not one of reduced, enumerate")
+            raise InputError(f"method: {method!r} is not one of reduced, enumerate, compiled")
         self.method = method
         explicit = radius is not None or scale is not None
         if explicit == (width is not None):

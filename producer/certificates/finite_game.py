@@ -26,8 +26,8 @@ def query_entry(x, y, result):
 def build(law, gamma, budget, thresholds=(), points=(), pending=None, curve=False, progress=None,
           method=None):
     """Compute every query and return the sealed certificate."""
-    game = FiniteGame(law, gamma)
     method = choose_method(law, gamma, budget, method) if pending is None else "enumerate"
+    game = FiniteGame(law, gamma, reduced=(method == "reduced"))
     queries = query_points(thresholds, points)
     entries = []
     for i, (x, y) in enumerate(queries):

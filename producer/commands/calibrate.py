@@ -13,7 +13,7 @@ def add_arguments(parser):
     parser.add_argument("--budget", required=True, help="C: number of participations")
     parser.add_argument("--delta", required=True, help="δ in (0, 1), read exactly (e.g. 1e-4)")
     parser.add_argument("--width", help="ζ: the enclosure must be narrower than this (default 1e-6)")
-    parser.add_argument("--method", choices=["reduced", "enumerate"], help="finite-game method")
+    parser.add_argument("--method", choices=["reduced", "enumerate", "compiled"], help="finite-game method")
     parser.add_argument("-o", "--output", help="write the certificate here (default stdout)")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
 

@@ -15,7 +15,7 @@ def add_arguments(parser):
     parser.add_argument("--radius", help="L: source support [−L, L] (with --scale)")
     parser.add_argument("--scale", help="S: integer total weight of the source (with --radius)")
     parser.add_argument("--width", help="W: choose L and S so that the interval is narrower than W")
-    parser.add_argument("--method", choices=["reduced", "enumerate"], help="finite-game method")
+    parser.add_argument("--method", choices=["reduced", "enumerate", "compiled"], help="finite-game method")
     parser.add_argument("-o", "--output", help="write the certificate here (default stdout)")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
 

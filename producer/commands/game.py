@@ -20,9 +20,9 @@ def add_arguments(p):
     p.add_argument("--point", action="append", default=[], metavar="X,Y", help="query (X, Y); repeatable")
     p.add_argument("--pending", metavar="KP,KQ", help="evaluate F_C((KP, KQ); x, y) instead of G_C")
     p.add_argument("--curve", action="store_true", help="include the root's whole testing curve")
-    p.add_argument("--method", choices=["enumerate", "reduced"],
-                   help="root method: all B^C pure roots, or the support reduction (symmetric laws, C <= 2); "
-                        "default: the reduction where it is proved and smaller")
+    p.add_argument("--method", choices=["enumerate", "reduced", "compiled"],
+                   help="root method: all B^C pure roots, the support reduction (symmetric laws, C <= 2) "
+                        "or the closed carry-cell cover; default: the smallest proved one")
     p.add_argument("-o", "--output", metavar="FILE", help="write the certificate here (default stdout)")
 
 

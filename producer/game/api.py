@@ -75,14 +75,16 @@ def _root_witness(game, budget, witness):
     return {"action": "participate", "k": int(game.B * z), "sign": j}
 
 
-METHODS = ("enumerate", "reduced")
+METHODS = ("enumerate", "reduced", "compiled")
 
 
 def choose_method(law, gamma, budget, method=None):
-    """The root method: ``reduced`` (C2 support reduction) or ``enumerate``.
+    """The root method: ``reduced`` (support reduction), ``compiled`` (closed
+    carry-cell cover) or ``enumerate`` (all B^C pure roots).
 
     By default the reduction is used wherever it is proved (symmetric law,
-    budget two) and has fewer roots than plain enumeration of B² residues.
+    budget one or two) and has fewer roots than B^C; otherwise the compiled
+    cover when it is smaller than B^C; otherwise plain enumeration.
     """
     if method not in (None,) + METHODS:
         raise InputError(f"method: {method!r} is not one of {', '.join(METHODS)}")
@@ -91,17 +93,26 @@ def choose_method(law, gamma, budget, method=None):
         raise InputError("method: the support reduction needs a symmetric law and budget 1 or 2 "
                          f"(law symmetric: {law.trimmed().is_symmetric()}, budget {budget}); use --method enumerate")
     if method is None:
+        from producer.game.compilation import cover_size  # the compiler builds on this module
         fewer = applies and len(reduced_root_alternatives(law.trimmed(), gamma, budget)) < gamma.B ** budget
-        method = "reduced" if fewer else "enumerate"
+        if fewer:
+            method = "reduced"
+        elif budget >= 2 and cover_size(law.trimmed(), gamma, budget) < gamma.B ** budget:
+            method = "compiled"
+        else:
+            method = "enumerate"
     return method
 
 
 def root_value(law, gamma, budget, x, y, method=None, game=None):
     """G_budget(x, y) exactly, with the optimising root action."""
     method = choose_method(law, gamma, budget, method)
+    if method == "compiled":
+        from producer.game.compilation import root_value_compiled
+        return root_value_compiled(law, gamma, budget, x, y, game=game)
     if method == "enumerate":
         check_limits(law, gamma, budget)
-    game = game or FiniteGame(law, gamma)
+    game = game or FiniteGame(law, gamma, reduced=(method == "reduced"))
     alternatives = reduced_root_alternatives(game.law, gamma, budget) if method == "reduced" else None
     X, Y, M = integer_point(x, y)
     num, witness = game.g_value(budget, X, Y, alternatives)

@@ -37,10 +37,10 @@ query point, so it is valid for whole curves G_q as well as for point values.
 
 Using the cover at every level makes the residues the engine memoises (F_q
 curves keyed mod B^(q+1)) those of reachable words: their number is bounded
-by the support, not by B (F.3).  Complete echoes with q >= 2 participations
-left are shared through the engine's echo cache, keyed by (q, k mod B, d),
-i.e. by (ρ, d) as in the regeneration lemma (§4.2); the echo's G_q is the
-compiled G_q curve (the "precomputed G_2" variant for C = 3).
+by the support, not by B (F.3).  Complete echoes are cached by the engine by
+(q, a·k_Q mod B, d, X, Y), i.e. by (ρ, d) and the weights as in the
+regeneration lemma (§4.2); the echo's G_q is the compiled G_q curve (the
+"precomputed G_2" variant, C = 3).
 """
 
 from gmpy2 import invert, mpq
@@ -106,21 +106,30 @@ def base_of_word(word, gamma):
     return base
 
 
+def vertex_count(law, gamma, c):
+    """Π|T_i|, the number of vertices of the closed carry cells (before carrying)."""
+    count = 1
+    for t in phase_points(support_radius(law), gamma, c):
+        count *= len(t)
+    return count
+
+
+def cover_size(law, gamma, c):
+    """An upper bound on the number of residues ``cover_residues`` returns."""
+    return min(gamma.B ** c, vertex_count(law, gamma, c))
+
+
 def cover_residues(law, gamma, c, always=False):
-    """Engine residues r = −base mod B^c of the compiled cover.
+    """Engine residues r = −base mod B^c of the compiled cover, sorted.
 
     All B^c residues are returned instead when that is no more than the
     number of vertices (unless ``always``, used to test the cover itself).
     """
     period = gamma.B ** c
-    points = phase_points(support_radius(law), gamma, c)
-    size = 1
-    for t in points:
-        size *= len(t)
-    if period <= size and not always:
+    if period <= vertex_count(law, gamma, c) and not always:
         return list(range(period))
     words = {()}
-    for t in points:
+    for t in phase_points(support_radius(law), gamma, c):
         words = {w + (x,) for w in words for x in t}
     bases = {base_of_word(canonical_word(theta, gamma), gamma) for theta in words}
     return sorted({(-b) % period for b in bases})
@@ -145,7 +154,7 @@ def estimated_compiled_work(law, gamma, budget):
     """
     law = law.trimmed()
     ell = len(law.weights) + 2
-    sizes = {c: len(cover_residues(law, gamma, c)) for c in range(1, budget + 1)}
+    sizes = {c: cover_size(law, gamma, c) for c in range(1, budget + 1)}
     work = max(budget, 1) * sizes.get(budget, 1) * ell ** 2
     work += sum(sizes[q] * ell ** (q + 2) for q in range(1, budget))
     return work
@@ -159,44 +168,18 @@ class CompiledGame(FiniteGame):
     engine's exact evaluation.
     """
 
-    __slots__ = ("_covers", "_always", "_echo_points")
+    __slots__ = ("_covers", "_always")
 
     def __init__(self, law, gamma, always=False):
         super().__init__(law, gamma)
         self._covers = {}
         self._always = always
-        self._echo_points = None
 
     def root_alternatives(self, c):
         alts = self._covers.get(c)
         if alts is None:
             alts = self._covers[c] = compiled_root_alternatives(self.law, self.gamma, c, self._always)
         return alts
-
-    def echo_value(self, q, k_p, k_q, X, Y, g_curve=True):
-        """The engine's echo value, cached within one root query for q >= 2 (F.3).
-
-        Both rows are translates fixed by (a·k_Q mod B, k_Q − k_P), and G_q does
-        not depend on the state, so (q, k_Q mod B, k_Q − k_P, X, Y) determines
-        the value (regeneration lemma: the unused suffix is released).
-        """
-        cache = self._echo_points
-        if cache is None or q < 2:
-            return super().echo_value(q, k_p, k_q, X, Y, g_curve)
-        key = (q, k_q % self.B, k_q - k_p, X, Y, g_curve)
-        value = cache.get(key)
-        if value is None:
-            value = cache[key] = super().echo_value(q, k_p, k_q, X, Y, g_curve)
-        return value
-
-    def g_value(self, c, X, Y, alternatives=None):
-        """The engine's root value with a fresh echo cache, released on return."""
-        outer = self._echo_points
-        self._echo_points = {}
-        try:
-            return super().g_value(c, X, Y, alternatives)
-        finally:
-            self._echo_points = outer
 
 
 def compiled_root_value(law, gamma, budget, X, Y, game=None):

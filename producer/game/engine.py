@@ -26,6 +26,8 @@ F below it) are evaluated only at the requested point.
 from gmpy2 import mpz
 
 from producer.curves import TestingCurve, hull_envelope, minkowski_sum
+from producer.game import screening
+from producer.game.support import reduced_root_alternatives
 from producer.rows import mixture_numerators
 
 SIGNS = (1, -1)
@@ -36,14 +38,17 @@ class FiniteGame:
     """Exact values of one finite-law game (law ν, γ = a/B)."""
 
     __slots__ = ("law", "gamma", "a", "B", "D", "symmetric", "_mix", "_g", "_f", "_echo", "stats",
-                 "_entries", "_ftab", "_echo_values", "_roots")
+                 "_entries", "_ftab", "_echo_values", "_roots", "reduced", "_alternatives")
 
-    def __init__(self, law, gamma):
+    def __init__(self, law, gamma, reduced=False):
+        """``reduced``: use the proved support reduction (symmetric laws) for
+        the roots of G_1 and G_2, at every level where they occur."""
         self.law = law.trimmed()
         self.gamma = gamma
         self.a, self.B = gamma.a, gamma.B
         self.D = mpz(gamma.B) * self.law.total
         self.symmetric = self.law.is_symmetric()
+        self.reduced = reduced and self.symmetric
         self._mix = {}
         self._g = {0: TestingCurve.from_vertices([(mpz(1), mpz(0)), (mpz(0), mpz(1))])}
         self._f = {}
@@ -52,6 +57,7 @@ class FiniteGame:
         self._ftab = {}
         self._echo_values = {}
         self._roots = {}
+        self._alternatives = {}
         self.stats = {"f_curves": 0, "echo_curves": 0, "g_curves": 0}
 
     # -- rows ---------------------------------------------------------------
@@ -96,9 +102,22 @@ class FiniteGame:
                 yield f - r, p, q
 
     def root_alternatives(self, c):
-        """The (r, j) root choices with c participations left (halved by symmetry)."""
-        signs = (1,) if self.symmetric else SIGNS
-        return [(r, j) for r in range(self.B ** c) for j in signs]
+        """The (r, j) root choices with c participations left (halved by symmetry).
+
+        With ``reduced`` and c <= 2, the support reduction's candidates
+        (producer/game/support.py) when they are fewer: they are valid for every
+        (x, y) at once, so they give the whole G_c curve, not just one point.
+        """
+        alternatives = self._alternatives.get(c)
+        if alternatives is None:
+            signs = (1,) if self.symmetric else SIGNS
+            alternatives = [(r, j) for r in range(self.B ** c) for j in signs]
+            if self.reduced and c in (1, 2):
+                candidates = reduced_root_alternatives(self.law, self.gamma, c)
+                if len(candidates) < len(alternatives):
+                    alternatives = candidates
+            self._alternatives[c] = alternatives
+        return alternatives
 
     # -- curves -------------------------------------------------------------
 
@@ -184,7 +203,12 @@ class FiniteGame:
         if c == 0 or X == 0 or Y == 0:
             return (X + Y) * den if (X == 0 or Y == 0) else best, witness
         f_value = self.f_value
-        for r, j in alternatives if alternatives is not None else self.root_alternatives(c):
+        if alternatives is None:
+            alternatives = self.root_alternatives(c)
+        if c == 2:
+            # float screening discards alternatives that provably cannot attain the maximum
+            alternatives = screening.candidates(self, X, Y, alternatives)
+        for r, j in alternatives:
             total = mpz(0)
             for f, p, q in self.root_entries(j):
                 total += f_value(c - 1, f - r - j, f - r, X * p, Y * q)[0]

@@ -51,7 +51,8 @@ def test_method_choice_and_refusal():
     sym, asym = FiniteLaw([1, 2, 1], -1), FiniteLaw([1, 2, 3], -1)
     assert choose_method(sym, Gamma(86, 257), 2) == "reduced"
     assert choose_method(sym, Gamma(1, 3), 2) == "enumerate"      # B² = 9 roots: nothing to gain
-    assert choose_method(asym, Gamma(86, 257), 2) == "enumerate"
+    assert choose_method(asym, Gamma(86, 257), 2) == "compiled"       # carry-cell cover < B²
+    assert choose_method(asym, Gamma(1, 3), 2) == "enumerate"
     with pytest.raises(InputError, match="symmetric"):
         choose_method(asym, Gamma(1, 3), 2, "reduced")
     with pytest.raises(InputError, match="budget 1 or 2"):
