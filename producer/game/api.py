@@ -104,15 +104,37 @@ def choose_method(law, gamma, budget, method=None):
     return method
 
 
+_LAST_GAME = {}  # (kind, law, gamma) -> the most recent game, so repeated queries reuse its curves
+
+
+def shared_game(kind, law, gamma):
+    """A game for (law, gamma) that keeps its memoised curves between calls.
+
+    Repeated queries on one law (a threshold search, a calibration) then pay
+    for the curves once.  Only the most recent game is kept, to bound memory.
+    """
+    key = (kind, law, gamma)
+    game = _LAST_GAME.get(key)
+    if game is None:
+        if kind == "compiled":
+            from producer.game.compilation import CompiledGame
+            game = CompiledGame(law, gamma)
+        else:
+            game = FiniteGame(law, gamma, reduced=(kind == "reduced"))
+        _LAST_GAME.clear()
+        _LAST_GAME[key] = game
+    return game
+
+
 def root_value(law, gamma, budget, x, y, method=None, game=None):
     """G_budget(x, y) exactly, with the optimising root action."""
     method = choose_method(law, gamma, budget, method)
     if method == "compiled":
         from producer.game.compilation import root_value_compiled
-        return root_value_compiled(law, gamma, budget, x, y, game=game)
+        return root_value_compiled(law, gamma, budget, x, y, game=game or shared_game("compiled", law, gamma))
     if method == "enumerate":
         check_limits(law, gamma, budget)
-    game = game or FiniteGame(law, gamma, reduced=(method == "reduced"))
+    game = game or shared_game(method, law, gamma)
     alternatives = reduced_root_alternatives(game.law, gamma, budget) if method == "reduced" else None
     X, Y, M = integer_point(x, y)
     num, witness = game.g_value(budget, X, Y, alternatives)

@@ -14,7 +14,8 @@ from gmpy2 import mpq
 
 from auditor.certificate import digest
 from auditor.cli import verify_file
-from producer.certificates.dg_interval import DgRequest, build, decimal_display, display_digits
+from producer.certificates.dg_interval import DgRequest, build, display_digits
+from producer.rationals import decimal_outward
 from producer.game.api import root_value
 from producer.laws import FiniteLaw, Gamma
 from producer.rationals import format_rational
@@ -63,8 +64,8 @@ def reseal(cert):
     res["transfer"] = format_rational(b)
     res["interval"] = {"lower": format_rational(lower), "upper": format_rational(upper),
                        "width": format_rational(upper - lower),
-                       "lower_display": decimal_display(lower, digits, -1),
-                       "upper_display": decimal_display(upper, digits, +1)}
+                       "lower_display": decimal_outward(lower, digits, -1),
+                       "upper_display": decimal_outward(upper, digits, +1)}
     return seal(cert)
 
 
@@ -187,7 +188,7 @@ def _bump(value):
         return value + 1
     if "." in value:                                   # a decimal display: one unit in the last place
         digits = len(value.split(".")[1])
-        return decimal_display(mpq(value) + mpq(1, 10**digits), digits, -1)
+        return decimal_outward(mpq(value) + mpq(1, 10**digits), digits, -1)
     if "/" in value:
         num, den = value.split("/")
         return f"{int(num) + 1}/{den}"
