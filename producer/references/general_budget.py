@@ -1,0 +1,46 @@
+"""Reference certificates for budgets C >= 3 (issue 4; seed 004 §4.2, §7.1, K.1).
+
+- γ = 1/3, σ² = 9, C = 3, ε = 2, L = 24, S = 10²⁴: the published interval is
+  [0.001471784810259119, 0.001471784810282800];
+- γ = 336/1009, σ² = 1, C = 3, ε = 4, L = 6 (the carry-cell compiled method;
+  B³ ≈ 10⁹ plain roots): published [0.110138846336863912, 0.110138858532574647];
+- calibration at γ = 1/2, σ² = 1, C = 4, δ = 10⁻⁴, width ≤ 10⁻⁵: published
+  14.740484552831 < ε*_4 <= 14.740489644244.
+"""
+
+import os
+import sys
+
+from gmpy2 import mpq, mpz
+
+from producer.certificates.calibration import CalibrationRequest
+from producer.certificates.calibration import build as build_calibration
+from producer.certificates.canonical import write_certificate
+from producer.certificates.dg_interval import DgRequest
+from producer.certificates.dg_interval import build as build_interval
+
+INTERVALS = [
+    ("dg-interval-published-c3-eps2.json",
+     dict(gamma="1/3", sigma2=mpq(9), budget=3, epsilon=mpq(2), radius=24, scale=mpz(10) ** 24)),
+    ("dg-interval-published-c3-gamma336_1009-eps4.json",
+     dict(gamma="336/1009", sigma2=mpq(1), budget=3, epsilon=mpq(4), radius=6, scale=mpz(2) ** 60)),
+]
+CALIBRATIONS = [
+    ("calibration-published-c4-delta1e-4.json",
+     dict(gamma="1/2", sigma2=mpq(1), budget=4, delta=mpq(1, 10**4), width=mpq(1, 10**5))),
+]
+
+
+def generate(outdir):
+    paths = []
+    for name, fields in INTERVALS:
+        print(f"reference general_budget: {name}", file=sys.stderr, flush=True)
+        path = os.path.join(outdir, name)
+        write_certificate(build_interval(DgRequest(**fields), quiet=False), path)
+        paths.append(path)
+    for name, fields in CALIBRATIONS:
+        print(f"reference general_budget: {name}", file=sys.stderr, flush=True)
+        path = os.path.join(outdir, name)
+        write_certificate(build_calibration(CalibrationRequest(**fields), quiet=False), path)
+        paths.append(path)
+    return paths
