@@ -104,6 +104,16 @@ def choose_method(law, gamma, budget, method=None):
     return method
 
 
+def check_reduced_limits(law, gamma, budget):
+    """The reduction still tabulates one F_0 curve per residue mod B (both signs)."""
+    ell = len(law.trimmed().weights) + 2
+    roots = len(reduced_root_alternatives(law.trimmed(), gamma, budget))
+    work = (2 * gamma.B + roots) * ell ** 2 * max(budget, 1)
+    if work > MAX_WORK:
+        raise LimitError(f"estimated work {work:.3g} units for the support reduction (B = {gamma.B}, "
+                         f"support length {ell - 2}, {roots} roots) exceeds the limit {MAX_WORK:.0e}")
+
+
 _LAST_GAME = {}  # (kind, law, gamma) -> the most recent game, so repeated queries reuse its curves
 
 
@@ -134,6 +144,8 @@ def root_value(law, gamma, budget, x, y, method=None, game=None):
         return root_value_compiled(law, gamma, budget, x, y, game=game or shared_game("compiled", law, gamma))
     if method == "enumerate":
         check_limits(law, gamma, budget)
+    elif method == "reduced":
+        check_reduced_limits(law, gamma, budget)
     game = game or shared_game(method, law, gamma)
     alternatives = reduced_root_alternatives(game.law, gamma, budget) if method == "reduced" else None
     X, Y, M = integer_point(x, y)
