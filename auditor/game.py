@@ -14,6 +14,10 @@ Facts used, exactly as SPEC 3.2 states them:
   R1  at a synchronised node with c participations left the maximum over k may
       be restricted to k = B*z, 0 <= z < B^c (both signs);
   R2  F_q((k-j, k); .) depends on k only through k mod B^(q+1) (and j).
+Where it is smaller than B^c, the z of R1 range only over the closed-carry-cell
+cover of :mod:`auditor.cover` (derived and proved there), which contains an
+optimal preparation; ``Game.roots`` chooses ("auto", the default), or forces
+"cover" / "all" for tests (set it before the first query: values are cached).
 
 Route.  Every value is positively homogeneous, so a point (x, y) with x > 0 is
 reduced to the ratio t = y/x: V(x, y) = x * V(1, t).  Low levels are built as
@@ -32,12 +36,14 @@ from fractions import Fraction
 
 from gmpy2 import mpq, mpz
 
+from auditor.cover import cover_size, root_cover
 from auditor.hull import Chain, envelope, sum_scaled
 from auditor.rows import Law
 
 __all__ = [
     "root_value", "pending_value", "root_action_value", "pending_action_value",
     "root_curve", "pending_curve", "Game", "game_for", "estimated_work",
+    "root_preparation_count",
 ]
 
 
@@ -55,7 +61,7 @@ class Game:
 
     __slots__ = ("law", "B", "D", "g_curve_max", "f_curve_max",
                  "_trans", "_F_curves", "_G_curves", "_F_memo", "_G_memo",
-                 "_terms_cache", "_powers")
+                 "_terms_cache", "_powers", "roots", "_root_sets")
 
     def __init__(self, law):
         self.law = law
@@ -70,6 +76,8 @@ class Game:
         self._G_memo = {}
         self._terms_cache = {}
         self._powers = [1]
+        self.roots = "auto"
+        self._root_sets = {}
 
     @classmethod
     def from_parameters(cls, weights, offset, a, B):
@@ -79,6 +87,28 @@ class Game:
         """Point queries at ``budget`` read curves for G_{<budget}, F_{<budget-1}."""
         self.g_curve_max = max(0, budget - 1)
         self.f_curve_max = budget - 2
+
+    def root_preparations(self, c):
+        """The z (root state k = B*z) searched at a synchronised node of level c.
+
+        ``roots`` = "all": every 0 <= z < B^c (R1); "cover": the cover of
+        :mod:`auditor.cover`; "auto": whichever is smaller.
+        """
+        key = (c, self.roots)
+        zs = self._root_sets.get(key)
+        if zs is None:
+            law = self.law
+            if self.roots not in ("auto", "cover", "all"):
+                raise ValueError(f"unknown root mode {self.roots!r}")
+            use_cover = self.roots == "cover" or (
+                self.roots == "auto"
+                and cover_size(law.weights, law.offset, law.a, self.B, c) < self.B ** c)
+            if use_cover:
+                zs = root_cover(law.weights, law.offset, law.a, self.B, c, force=True)
+            else:
+                zs = range(self.B ** c)
+            self._root_sets[key] = zs
+        return zs
 
     # -- one transition -----------------------------------------------------
     def transition(self, kP, kQ, j):
@@ -108,7 +138,7 @@ class Game:
         if v is None:
             v = max(mpq(1), t)
             B = self.B
-            for z in range(B ** c):
+            for z in self.root_preparations(c):
                 for j in (-1, 1):
                     v = max(v, self.participate_ratio(c, B * z, B * z, j, t))
             self._G_memo[key] = v
@@ -252,7 +282,7 @@ class Game:
         if curve is None:
             B = self.B
             parts = [Chain.stop(1)]
-            for z in range(B ** c):
+            for z in self.root_preparations(c):
                 for j in (-1, 1):
                     parts.append(self.participate_curve(c, B * z, B * z, j))
             curve = envelope(parts)
@@ -260,17 +290,29 @@ class Game:
         return curve
 
 
-def estimated_work(n_weights, B, budget):
+def estimated_work(n_weights, B, budget, preparations=None):
     """Rough count of curve look-ups for one query (used to refuse huge requests).
 
-    The top level visits 2*B^C preparations with about (len+2) outputs each,
-    every output costing about (len+2) look-ups one level down; each further
-    level of budget above two multiplies the curve sizes by about (len+2).
+    The top level visits 2 * (number of root preparations) with about (len+2)
+    outputs each, every output costing about (len+2) look-ups one level down;
+    each further level of budget above two multiplies the curve sizes by about
+    (len+2).  The preparations are B^budget (R1) unless ``preparations`` (see
+    :func:`root_preparation_count`) gives the smaller count actually searched.
     """
     if budget > 64:  # far beyond any limit; avoid building a giant power
         return 2 ** 256
     width = n_weights + 2
-    return 2 * B ** budget * width ** max(2, budget)
+    roots = B ** budget if preparations is None else min(preparations, B ** budget)
+    return 2 * roots * width ** max(2, budget)
+
+
+def root_preparation_count(weights, offset, a, B, c):
+    """How many preparations the evaluator searches at a level-c root: min(B^c, cover)."""
+    if c <= 0:
+        return 1
+    if c > 64:
+        return B ** 64
+    return min(B ** c, cover_size(weights, offset, a, B, c))
 
 
 _GAMES = {}

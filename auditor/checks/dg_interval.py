@@ -8,7 +8,8 @@ Re-proved by the auditor's own routes:
 2. τ >= w_0/S − 1/Z⁺ >= ν(0) − g(0) = TV(ν, g) (all other atoms are below g);
 3. λ₋ <= e^ε <= λ₊ (Taylor bounds);
 4. the finite value G_C(1, λ₋) by the auditor's own game evaluator, and
-   v = G_C(1, λ₋) − λ₋;
+   v = G_C(1, λ₋) − λ₋ (refused, so the certificate fails, when the estimated
+   work exceeds :data:`MAX_WORK`);
 5. b = (1 + λ₊)(1 − (1 − τ)^{2C}) and the interval
    [max(0, v − (λ₊ − λ₋) − b), min(1, v + b)], exactly, with its width and
    outward-rounded displays; a requested width W must exceed the width.
@@ -27,9 +28,26 @@ from auditor.rationals import read_rational
 RETRY_FACTOR = 4
 
 
+# Largest estimated work (auditor.game.estimated_work, curve look-ups) recomputed,
+# as for finite-game certificates: about 3 minutes.  The estimate counts the root
+# preparations actually searched (B^C or the closed-carry-cell cover), so e.g.
+# gamma = 336/1009, radius 6, C = 3 (about 4e7) is recomputed, radius 40 is not.
+MAX_WORK = 5 * 10 ** 7
+
+
+def finite_work(weights, offset, a, B, budget):
+    """Estimated work of recomputing G_budget for this law."""
+    from auditor.game import estimated_work, root_preparation_count
+    return estimated_work(len(weights), B, budget,
+                          preparations=root_preparation_count(weights, offset, a, B, budget))
+
+
 def finite_value(weights, offset, a, B, budget, x, y):
     """G_budget(x, y) for the law by the auditor's own evaluator."""
     from auditor.game import root_value
+    work = finite_work(weights, offset, a, B, budget)
+    if work > MAX_WORK:
+        raise ValueError(f"estimated work {work} > limit {MAX_WORK}, not recomputed")
     return Fraction(root_value(weights, offset, a, B, budget, x, y))
 
 

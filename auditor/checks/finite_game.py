@@ -21,8 +21,12 @@ counting, the auditor's own hull code) and compared exactly:
 Requests whose estimated work (:func:`auditor.game.estimated_work`) exceeds
 :data:`MAX_WORK` are not recomputed: the certificate then fails (exit 1) with
 a reason stating the estimate, since the auditor cannot confirm its claims.
+The estimate counts the root preparations actually searched: B^C, or the
+smaller closed-carry-cell cover of :mod:`auditor.cover`.
 For scale: law radius 24, B = 3, C = 3 is about 7e6 units (half a minute);
-radius 16, B = 257, C = 2 is about 1.6e8 and is refused.
+radius 6, B = 1009, C = 3 searches 5586 covered preparations instead of 1e9,
+about 4e7 units (well under a minute); radius 40, B = 1009, C = 3 is about
+1.2e12 and is refused.
 """
 
 from fractions import Fraction
@@ -158,7 +162,9 @@ def _check_curve(p, claimed, report):
 def verify(cert, report):
     p = _parse_input(cert["input"])
     # a whole budget-C curve costs about as much as a budget-(C+1) point query
-    work = game.estimated_work(len(p["weights"]), p["B"], p["budget"] + (1 if p["curve"] else 0))
+    level = p["budget"] + (1 if p["curve"] else 0)
+    work = game.estimated_work(len(p["weights"]), p["B"], level,
+                               preparations=game.root_preparation_count(*_law(p), level))
     if not report.check(work <= MAX_WORK, "/input/budget", p["budget"],
                         f"estimated work {work} > limit {MAX_WORK}",
                         "beyond the auditor's size limit, not recomputed"):

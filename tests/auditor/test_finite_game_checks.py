@@ -5,6 +5,7 @@ values (never from the producer) and sealed with auditor.certificate.digest.
 """
 
 import copy
+import time
 import json
 import re
 from fractions import Fraction
@@ -326,10 +327,14 @@ def test_out_of_domain_inputs_are_malformed(root_cert, tmp_path):
 
 
 def test_sizes_beyond_the_limit_fail_without_work(root_cert, tmp_path):
+    # radius 40 with B = 1009 at C = 3: even the carry-cell cover is far over the limit
     bad = copy.deepcopy(root_cert)
-    bad["input"]["gamma"] = "1/1000"
+    bad["input"]["gamma"] = "336/1009"
     bad["input"]["budget"] = 3
+    bad["input"]["law"] = {"weights": ["1"] * 81, "offset": -40}
+    start = time.monotonic()
     assert run(seal(bad), tmp_path) == 1
+    assert time.monotonic() - start < 30        # refused by the estimate, not computed
 
 
 def test_absurd_budget_is_refused_quickly(root_cert, tmp_path):
