@@ -28,8 +28,9 @@ Underflow would break (1)-(2), so screening is used only when the smallest
 nonzero product of inputs stays far above the float range (see _safe).
 """
 
-import numpy as np
 from gmpy2 import mpq
+
+np = None  # numpy, imported on first use: most queries never screen
 
 MARGIN = 2.0 ** -30
 MIN_ALTERNATIVES = 64      # below this, exact evaluation is cheaper than screening
@@ -93,6 +94,10 @@ def candidates(game, X, Y, alternatives):
     """
     if len(alternatives) < MIN_ALTERNATIVES:
         return alternatives
+    global np
+    if np is None:
+        import numpy
+        np = numpy
     scale = max(X, Y)
     try:
         x, y = _float(mpq(int(X), int(scale))), _float(mpq(int(Y), int(scale)))
