@@ -17,6 +17,7 @@ operation is exact.  gmpy2 is used for speed only (mpz/mpq are exact).
 """
 
 from bisect import bisect_left
+import heapq
 from fractions import Fraction
 from operator import itemgetter
 
@@ -25,9 +26,13 @@ from gmpy2 import mpq, mpz
 __all__ = ["Chain", "envelope", "minkowski_sum", "sum_scaled"]
 
 
-def _upper_right(points):
-    """Canonical upper-right chain of integer points ((A, B') pairs)."""
-    pts = sorted(set(points))
+def _upper_right(points, presorted=False):
+    """Canonical upper-right chain of integer points ((A, B') pairs).
+
+    ``presorted``: the points are already in ascending (A, B') order
+    (duplicates allowed: a repeated point is popped as collinear).
+    """
+    pts = points if presorted else sorted(set(points))
     hull = []
     for p in pts:
         while len(hull) >= 2:
@@ -201,10 +206,8 @@ def _common(chains):
 def envelope(chains):
     """Upper hull of the union: the curve of max_i V_i (the hull envelope)."""
     chains, den = _common(list(chains))
-    points = []
-    for c in chains:
-        points.extend(zip(c.xs, c.ys))
-    chain = _upper_right(points)
+    # each chain is already in ascending (A, B') order: merge instead of sorting
+    chain = _upper_right(heapq.merge(*(zip(c.xs, c.ys) for c in chains)), presorted=True)
     return Chain([a for a, _ in chain], [b for _, b in chain], den)
 
 

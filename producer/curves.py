@@ -14,6 +14,7 @@ Proof sketch of evaluation: moving along edge i changes x·A + y·B by
 the maximum is at vertex k = #{i : s_i < x/y}, found by binary search.
 """
 
+import heapq
 from bisect import bisect_left
 from operator import itemgetter
 
@@ -39,16 +40,17 @@ class TestingCurve:
     # -- constructors -------------------------------------------------------
 
     @classmethod
-    def from_vertices(cls, points):
-        """The upper-right chain of the given (A, B) points (any order).
+    def from_vertices(cls, points, presorted=False):
+        """The upper-right chain of the given (A, B) points.
 
-        This is the hull envelope: the curve of max over the points.
+        This is the hull envelope: the curve of max over the points.  With
+        ``presorted`` the points already come in ascending (A, B) order.
         """
-        pts = sorted(points, key=lambda p: (p[0], -p[1]))
+        pts = points if presorted else sorted(points)
         hull = []
         for a, b in pts:
             if hull and hull[-1][0] == a:
-                continue  # same A, smaller or equal B: dominated
+                hull.pop()  # same A and (ascending order) no larger B: dominated
             while len(hull) >= 2:
                 (a0, b0), (a1, b1) = hull[-2], hull[-1]
                 # pop unless (a0,b0) -> (a1,b1) -> (a,b) turns strictly clockwise
@@ -194,7 +196,5 @@ def minkowski_sum(curves):
 
 def hull_envelope(curves):
     """The curve of max_i V_i: the upper-right hull of all vertices."""
-    points = []
-    for c in curves:
-        points.extend(zip(c.A, c.B))
-    return TestingCurve.from_vertices(points)
+    # each chain is already in ascending (A, B) order: merge instead of sorting
+    return TestingCurve.from_vertices(heapq.merge(*(zip(c.A, c.B) for c in curves)), presorted=True)
