@@ -19,6 +19,7 @@ from gmpy2 import mpq
 from producer.certificates.canonical import make_certificate
 from producer.certificates.dg_interval import DgRequest, certificate_of, evaluate
 from producer.errors import InputError
+from producer.game.api import check_method
 from producer.laws import Gamma
 from producer.rationals import decimal_outward, format_rational
 from producer.sources.calibration import search
@@ -45,8 +46,7 @@ class CalibrationRequest:
         self.width = DEFAULT_WIDTH if width is None else mpq(width)
         if self.width <= 0:
             raise InputError(f"width: must be positive, got {self.width}")
-        if method not in (None, "reduced", "enumerate", "compiled"):
-            raise InputError(f"method: {method!r} is not one of reduced, enumerate, compiled")
+        check_method(method)
         self.method = method
 
     def as_json(self):

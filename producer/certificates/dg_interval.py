@@ -20,6 +20,7 @@ from gmpy2 import mpq, mpz
 
 from producer.certificates.canonical import make_certificate
 from producer.errors import InputError, LimitError
+from producer.game.api import check_method
 from producer.laws import Gamma
 from producer.rationals import decimal_outward, format_rational
 from producer.sources.discrete_gaussian import (DiscreteGaussianSource, check_sigma2,
@@ -28,7 +29,6 @@ from producer.sources.enclosures import exp_threshold
 from producer.sources.transfer import dg_interval, transfer_term, tau_budget, width_bound
 
 KIND, VERSION = "dg-interval", 1
-METHODS = (None, "reduced", "enumerate", "compiled")
 MAX_EPSILON = 64
 MAX_SCALE_DOUBLINGS = 24
 THRESHOLD_GAP_SHARE = 64  # λ₊ − λ₋ <= W/64 in width mode
@@ -56,8 +56,7 @@ class DgRequest:
             raise InputError(f"epsilon: must be >= 0, got {self.epsilon}")
         if self.epsilon > MAX_EPSILON:
             raise LimitError(f"epsilon: {self.epsilon} exceeds the limit {MAX_EPSILON}")
-        if method not in METHODS:
-            raise InputError(f"method: {method!r} is not one of reduced, enumerate, compiled")
+        check_method(method)
         self.method = method
         explicit = radius is not None or scale is not None
         if explicit == (width is not None):

@@ -2,6 +2,7 @@
 
 from producer.certificates.calibration import CalibrationRequest, build
 from producer.certificates.canonical import write_certificate
+from producer.game.api import METHODS
 from producer.rationals import parse_integer, parse_rational
 
 HELP = "certified enclosure [ε_lo, ε_hi] of the smallest ε with Δ*_C(ε) <= δ (calibration)"
@@ -13,7 +14,7 @@ def add_arguments(parser):
     parser.add_argument("--budget", required=True, help="C: number of participations")
     parser.add_argument("--delta", required=True, help="δ in (0, 1), read exactly (e.g. 1e-4)")
     parser.add_argument("--width", help="ζ: the enclosure must be narrower than this (default 1e-6)")
-    parser.add_argument("--method", choices=["reduced", "enumerate", "compiled"], help="finite-game method")
+    parser.add_argument("--method", choices=METHODS, help="finite-game method")
     parser.add_argument("-o", "--output", help="write the certificate here (default stdout)")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
 

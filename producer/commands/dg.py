@@ -2,6 +2,7 @@
 
 from producer.certificates.canonical import write_certificate
 from producer.certificates.dg_interval import DgRequest, build
+from producer.game.api import METHODS
 from producer.rationals import parse_integer, parse_rational
 
 HELP = "certified interval for the discrete-Gaussian hockey-stick value Δ*_C(ε) (dg-interval)"
@@ -15,7 +16,7 @@ def add_arguments(parser):
     parser.add_argument("--radius", help="L: source support [−L, L] (with --scale)")
     parser.add_argument("--scale", help="S: integer total weight of the source (with --radius)")
     parser.add_argument("--width", help="W: choose L and S so that the interval is narrower than W")
-    parser.add_argument("--method", choices=["reduced", "enumerate", "compiled"], help="finite-game method")
+    parser.add_argument("--method", choices=METHODS, help="finite-game method")
     parser.add_argument("-o", "--output", help="write the certificate here (default stdout)")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
 

@@ -6,6 +6,7 @@ from producer.certificates.canonical import write_certificate
 from producer.certificates.finite_game import build
 from producer.errors import InputError
 from producer.laws import FiniteLaw, Gamma
+from producer.game.api import METHODS
 from producer.rationals import parse_integer, parse_rational
 
 HELP = "exact G_C (or F_C at a pending state) of a finite law: a finite-game certificate"
@@ -20,7 +21,7 @@ def add_arguments(p):
     p.add_argument("--point", action="append", default=[], metavar="X,Y", help="query (X, Y); repeatable")
     p.add_argument("--pending", metavar="KP,KQ", help="evaluate F_C((KP, KQ); x, y) instead of G_C")
     p.add_argument("--curve", action="store_true", help="include the root's whole testing curve")
-    p.add_argument("--method", choices=["enumerate", "reduced", "compiled"],
+    p.add_argument("--method", choices=METHODS,
                    help="root method: all B^C pure roots, the support reduction (symmetric laws, C <= 2) "
                         "or the closed carry-cell cover; default: the smallest proved one")
     p.add_argument("-o", "--output", metavar="FILE", help="write the certificate here (default stdout)")

@@ -78,6 +78,12 @@ def _root_witness(game, budget, witness):
 METHODS = ("enumerate", "reduced", "compiled")
 
 
+def check_method(method):
+    """Refuse a root method name that is not one of METHODS (None means: choose)."""
+    if method is not None and method not in METHODS:
+        raise InputError(f"method: {method!r} is not one of {', '.join(METHODS)}")
+
+
 def choose_method(law, gamma, budget, method=None):
     """The root method: ``reduced`` (support reduction), ``compiled`` (closed
     carry-cell cover) or ``enumerate`` (all B^C pure roots).
@@ -86,8 +92,7 @@ def choose_method(law, gamma, budget, method=None):
     budget one or two) and has fewer roots than B^C; otherwise the compiled
     cover when it is smaller than B^C; otherwise plain enumeration.
     """
-    if method not in (None,) + METHODS:
-        raise InputError(f"method: {method!r} is not one of {', '.join(METHODS)}")
+    check_method(method)
     applies = reduction_applies(law.trimmed(), budget)
     if method == "reduced" and not applies:
         raise InputError("method: the support reduction needs a symmetric law and budget 1 or 2 "
