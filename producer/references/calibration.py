@@ -5,13 +5,10 @@
 - a small control: γ = 1/2, σ² = 1, C = 1, δ = 10^-3, width 10^-3.
 """
 
-import os
-import sys
-
 from gmpy2 import mpq
 
 from producer.certificates.calibration import CalibrationRequest, build
-from producer.certificates.canonical import write_certificate
+from producer.references import write_all
 
 REFERENCES = [
     ("calibration-c2-delta1e-4.json",
@@ -24,10 +21,5 @@ REFERENCES = [
 
 
 def generate(outdir):
-    paths = []
-    for name, fields in REFERENCES:
-        print(f"reference calibration: {name}", file=sys.stderr, flush=True)
-        path = os.path.join(outdir, name)
-        write_certificate(build(CalibrationRequest(**fields), quiet=False), path)
-        paths.append(path)
-    return paths
+    return write_all(outdir, "calibration", REFERENCES,
+                     lambda fields: build(CalibrationRequest(**fields), quiet=False))

@@ -6,13 +6,10 @@
   request at γ = 1/2, σ² = 1, C = 2 with a decimal ε.
 """
 
-import os
-import sys
-
 from gmpy2 import mpq, mpz
 
-from producer.certificates.canonical import write_certificate
 from producer.certificates.dg_interval import DgRequest, build
+from producer.references import write_all
 
 REFERENCES = [
     ("dg-interval-published-c2-eps2.json",
@@ -25,10 +22,4 @@ REFERENCES = [
 
 
 def generate(outdir):
-    paths = []
-    for name, fields in REFERENCES:
-        print(f"reference dg: {name}", file=sys.stderr, flush=True)
-        path = os.path.join(outdir, name)
-        write_certificate(build(DgRequest(**fields), quiet=False), path)
-        paths.append(path)
-    return paths
+    return write_all(outdir, "dg", REFERENCES, lambda fields: build(DgRequest(**fields), quiet=False))

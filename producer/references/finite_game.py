@@ -1,14 +1,12 @@
 """Reference finite-game certificates: the published values of SPEC 3.4 and a few others."""
 
 import math
-import os
-import sys
 
 from gmpy2 import mpq
 
-from producer.certificates.canonical import write_certificate
 from producer.certificates.finite_game import build
 from producer.laws import FiniteLaw, Gamma
+from producer.references import write_all
 
 
 def _gaussian_like_weights(radius, sigma2, scale):
@@ -38,11 +36,5 @@ REFERENCES = {
 
 
 def generate(outdir):
-    paths = []
-    for name, (law, gamma, budget, thresholds, points, pending, curve) in REFERENCES.items():
-        print(f"reference: finite_game: {name}", file=sys.stderr)
-        cert = build(law, gamma, budget, thresholds, points, pending, curve)
-        path = os.path.join(outdir, f"{name}.json")
-        write_certificate(cert, path)
-        paths.append(path)
-    return paths
+    items = [(f"{name}.json", spec) for name, spec in REFERENCES.items()]
+    return write_all(outdir, "finite_game", items, lambda spec: build(*spec))

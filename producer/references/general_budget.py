@@ -8,16 +8,13 @@
   14.740484552831 < ε*_4 <= 14.740489644244.
 """
 
-import os
-import sys
-
 from gmpy2 import mpq, mpz
 
 from producer.certificates.calibration import CalibrationRequest
 from producer.certificates.calibration import build as build_calibration
-from producer.certificates.canonical import write_certificate
 from producer.certificates.dg_interval import DgRequest
 from producer.certificates.dg_interval import build as build_interval
+from producer.references import write_all
 
 INTERVALS = [
     ("dg-interval-published-c3-eps2.json",
@@ -32,15 +29,7 @@ CALIBRATIONS = [
 
 
 def generate(outdir):
-    paths = []
-    for name, fields in INTERVALS:
-        print(f"reference general_budget: {name}", file=sys.stderr, flush=True)
-        path = os.path.join(outdir, name)
-        write_certificate(build_interval(DgRequest(**fields), quiet=False), path)
-        paths.append(path)
-    for name, fields in CALIBRATIONS:
-        print(f"reference general_budget: {name}", file=sys.stderr, flush=True)
-        path = os.path.join(outdir, name)
-        write_certificate(build_calibration(CalibrationRequest(**fields), quiet=False), path)
-        paths.append(path)
-    return paths
+    return (write_all(outdir, "general_budget", INTERVALS,
+                      lambda fields: build_interval(DgRequest(**fields), quiet=False))
+            + write_all(outdir, "general_budget", CALIBRATIONS,
+                        lambda fields: build_calibration(CalibrationRequest(**fields), quiet=False)))
