@@ -1,7 +1,7 @@
 """``auditor verify FILE... [--json]``.
 
-Exit 0 when every file verifies, 1 when any claim fails, 2 when any file is
-unreadable or malformed (2 wins over 1).
+Exit statuses are those of :mod:`auditor.outcomes`: 0 OK, 1 FAIL,
+2 MALFORMED, 3 UNCHECKED (beyond the documented limits).
 """
 
 import argparse
@@ -11,6 +11,7 @@ import sys
 from auditor import __version__
 from auditor.certificate import Malformed, digest, load, validate
 from auditor.checks import checker_for
+from auditor.outcomes import Unchecked, worst as worst_status
 from auditor.rationals import MalformedNumber
 from auditor.report import Report
 
@@ -30,12 +31,18 @@ def verify_file(path):
     except (Malformed, MalformedNumber) as exc:
         report.fail("", "", "", f"malformed: {exc}")
         return 2, report
+    except Unchecked as exc:
+        report.unchecked = str(exc)
+        return 3, report
     return (0 if report.ok else 1), report
 
 
 def _print_text(report, status):
     if status == 0:
         print(f"{report.path}: OK ({report.checked} checks)")
+        return
+    if status == 3:
+        print(f"{report.path}: UNCHECKED {report.unchecked}")
         return
     for f in report.failures:
         if f["pointer"] == "" and f["reason"].startswith("malformed"):
@@ -58,14 +65,15 @@ def _parser():
 
 def main(argv=None):
     args = _parser().parse_args(argv)
-    worst = 0
+    statuses = []
     reports = []
     for path in args.files:
         status, report = verify_file(path)
-        worst = max(worst, status)
+        statuses.append(status)
         reports.append(report.as_dict() | {"status": status})
         if not args.json:
             _print_text(report, status)
+    worst = worst_status(statuses)
     if args.json:
         json.dump({"ok": worst == 0, "files": reports}, sys.stdout, indent=2, sort_keys=True)
         print()

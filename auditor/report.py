@@ -18,12 +18,13 @@ def _show(value):
 class Report:
     """The failures found in one certificate, in the order they were found."""
 
-    __slots__ = ("path", "failures", "checked")
+    __slots__ = ("path", "failures", "checked", "unchecked")
 
     def __init__(self, path):
         self.path = path
         self.failures = []
         self.checked = 0
+        self.unchecked = None  # the reason, when the check was refused by a limit
 
     @property
     def ok(self):
@@ -58,4 +59,4 @@ class Report:
 
     def as_dict(self):
         return {"file": self.path, "ok": self.ok, "checked": self.checked,
-                "failures": self.failures}
+                "failures": self.failures, "unchecked": self.unchecked}
