@@ -7,6 +7,7 @@ not hold is a *failed claim* (exit 1).
 """
 
 import hashlib
+import importlib.util
 import json
 import os
 from pathlib import Path
@@ -19,9 +20,23 @@ class Malformed(Exception):
 
 
 def schema_dir():
+    """The folder holding ``kind-version.schema.json`` for every known kind.
+
+    In order: the folder named by the environment variable
+    ``DP_CERTIFY_SCHEMAS`` (an override, e.g. to try new schemas); the data
+    package ``auditor.schemas`` of an installed wheel (built from the
+    repository's ``schemas/``); the repository's ``schemas/`` next to the
+    ``auditor`` package (a source checkout or an editable install).
+    """
     env = os.environ.get("DP_CERTIFY_SCHEMAS")
     if env:
         return Path(env)
+    # ``auditor.schemas`` has no __init__.py (it is the plain folder schemas/),
+    # so it is a namespace package: its folders are the spec's search locations.
+    spec = importlib.util.find_spec("auditor.schemas")
+    for place in (spec.submodule_search_locations or []) if spec else []:
+        if any(Path(place).glob("*.schema.json")):
+            return Path(place)
     return Path(__file__).resolve().parent.parent / "schemas"
 
 
