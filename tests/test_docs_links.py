@@ -1,0 +1,105 @@
+"""The documentation is self-contained: a clone has everything it links to.
+
+Every relative link in README.md and docs/*.md must name an existing file of
+the repository (and, with a ``#fragment``, one of that page's headings), and no
+page may send a reader to material a clone does not have: the project's
+private specification, its source-paper files ("seed 004") or its issue
+tracker ("issue 6").
+"""
+
+import re
+import unicodedata
+from pathlib import Path
+from urllib.parse import unquote
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+PAGES = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
+
+# Pages owned by concurrent work that still cite seeds; remove once fixed.
+PENDING = {"docs/benchmarks.md"}
+
+FENCE = re.compile(r"^(```|~~~).*?^\1[^\n]*$", re.S | re.M)
+CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1", re.S)
+INLINE_LINK = re.compile(r"!?\[(?:[^\]\\]|\\.)*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
+REFERENCE_LINK = re.compile(r"^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s.*)?$", re.M)
+HEADING = re.compile(r"^#{1,6}\s+(.*?)\s*#*\s*$", re.M)
+SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
+
+FORBIDDEN = {
+    "a path outside the repository (../shared)": re.compile(r"\.\./shared"),
+    "the project's private specification (SPEC)": re.compile(r"\bSPEC\b"),
+    "a source-paper file (seed 00N)": re.compile(r"\bseeds?\s+0\d", re.I),
+    "an issue number": re.compile(r"\bissues?\s*#?\s*\d+", re.I),
+}
+
+
+def _prose(text):
+    """The text with fenced code blocks and inline code spans removed."""
+    return CODE_SPAN.sub("", FENCE.sub("", text))
+
+
+def links(text):
+    """Every link target written in markdown link syntax."""
+    prose = _prose(text)
+    return INLINE_LINK.findall(prose) + REFERENCE_LINK.findall(prose)
+
+
+def slug(heading):
+    """GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens."""
+    text = CODE_SPAN.sub(lambda m: m.group(0).strip("`"), heading).lower()
+    kept = "".join(ch for ch in text
+                   if ch in " -_" or unicodedata.category(ch)[0] in "LN")
+    return kept.replace(" ", "-")
+
+
+def anchors(page):
+    return {slug(h) for h in HEADING.findall(FENCE.sub("", page.read_text(encoding="utf-8")))}
+
+
+def _name(page):
+    return page.relative_to(REPO).as_posix()
+
+
+def _mark_pending(page):
+    if _name(page) in PENDING:
+        return pytest.param(page, id=_name(page), marks=pytest.mark.xfail(
+            reason="owned by concurrent work that removes its seed references", strict=False))
+    return pytest.param(page, id=_name(page))
+
+
+def test_slug_matches_github_rules():
+    assert slug("4. The finite game G_C / F_q") == "4-the-finite-game-g_c--f_q"
+    assert slug("2. The finite source and τ") == "2-the-finite-source-and-τ"
+    assert slug("Checks (`auditor verify`)") == "checks-auditor-verify"
+
+
+def test_link_extraction_skips_code():
+    text = "see [a](x.md) and `S[L](D)`\n```\n[b](y.md)\n```\n[c]: z.md\n"
+    assert links(text) == ["x.md", "z.md"]
+
+
+@pytest.mark.parametrize("page", [pytest.param(p, id=_name(p)) for p in PAGES])
+def test_relative_links_point_to_existing_files(page):
+    broken = []
+    for target in links(page.read_text(encoding="utf-8")):
+        if SCHEME.match(target):
+            continue  # an absolute URL, not a file of the repository
+        path_part, _, fragment = target.partition("#")
+        dest = (page.parent / unquote(path_part)).resolve() if path_part else page
+        if not dest.is_relative_to(REPO):
+            broken.append(f"{target}: outside the repository")
+        elif not dest.exists():
+            broken.append(f"{target}: no such file")
+        elif fragment and dest.suffix == ".md" and unquote(fragment) not in anchors(dest):
+            broken.append(f"{target}: no heading #{fragment} in {_name(dest)}")
+    assert not broken, f"{_name(page)}: " + "; ".join(broken)
+
+
+@pytest.mark.parametrize("page", [_mark_pending(p) for p in PAGES])
+def test_no_reference_to_material_outside_the_repository(page):
+    text = page.read_text(encoding="utf-8")
+    found = [f"line {text.count(chr(10), 0, m.start()) + 1}: {m.group(0)!r} ({what})"
+             for what, pattern in FORBIDDEN.items() for m in pattern.finditer(text)]
+    assert not found, f"{_name(page)}: " + "; ".join(found)
