@@ -80,12 +80,19 @@ def test_installed_wheel_verifies_every_reference_certificate(tmp_path):
 
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
+    clean_env = {k: v for k, v in os.environ.items()
+                 if k not in ("DP_CERTIFY_SCHEMAS", "PYTHONPATH")}
+    found = subprocess.run(
+        [bin_dir / "python", "-c", "from auditor.certificate import schema_dir; print(schema_dir())"],
+        cwd=elsewhere, capture_output=True, text=True, timeout=60, env=clean_env)
+    schemas = Path(found.stdout.strip()).resolve()
+    assert schemas.is_relative_to(env_dir.resolve()), f"installed auditor reads schemas from {schemas}"
+    assert sorted(p.name for p in schemas.glob("*.schema.json")) == \
+        sorted(p.name for p in (REPO / "schemas").glob("*.schema.json"))
     copies = []
     for cert in CERTIFICATES:
         shutil.copy(cert, elsewhere / cert.name)
         copies.append(cert.name)
-    clean_env = {k: v for k, v in os.environ.items()
-                 if k not in ("DP_CERTIFY_SCHEMAS", "PYTHONPATH")}
     done = subprocess.run([bin_dir / "auditor", "verify", *copies], cwd=elsewhere,
                           capture_output=True, text=True, timeout=1800, env=clean_env)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
