@@ -70,7 +70,7 @@ def verify_file(path):
     >>> verify_file("/nonexistent/cert.json").error
     'cannot read: No such file or directory'
     """
-    path = os.fspath(path)
+    path = os.fsdecode(path)
     name = STDIN_NAME if path == STDIN else path
     return _verify(name, lambda: load(path))
 

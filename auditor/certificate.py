@@ -22,7 +22,7 @@ import jsonschema
 from jsonschema import ValidationError
 
 from auditor.outcomes import MalformedInput
-from auditor.reader import read_certificate
+from auditor.reader import Unreadable, read_certificate
 from auditor.rationals import show
 
 
@@ -40,10 +40,12 @@ def schema_dir():
 def load(path):
     """Read and parse ``path`` strictly (``"-"``: standard input).
 
-    Raises a :class:`auditor.outcomes.MalformedInput` (an
-    :class:`auditor.reader.Unreadable`) with a one-line reason.
+    Raises :class:`Malformed` with the reader's one-line reason.
     """
-    return read_certificate(path)
+    try:
+        return read_certificate(path)
+    except Unreadable as exc:
+        raise Malformed(str(exc)) from None
 
 
 def schema_of(cert):

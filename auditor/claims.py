@@ -241,5 +241,5 @@ def summary(kind, cert):
         return f"a {kind} certificate"
     try:
         return build(cert)
-    except (KeyError, TypeError, IndexError, ValueError, AttributeError):
+    except Exception:  # noqa: BLE001 - a summary must never change a verdict
         return f"a {kind} certificate (no summary of this form)"

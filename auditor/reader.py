@@ -14,6 +14,9 @@ first that does not is reported as one line and the file is MALFORMED
   raw control characters in strings.
 * **Nesting at most** :data:`MAX_DEPTH` **= 64** arrays/objects deep, found by a
   linear scan of the text *before* parsing (the parser never recurses deeper).
+* **At most** :data:`MAX_VALUES` **= 500,000 JSON values** (arrays, objects and
+  scalars; keys not counted), bounded by the same scan from its commas and
+  brackets, so that the schema and the checks never face an unbounded count.
 * **No duplicate key** in any object (two readers of the file could otherwise
   disagree about what it claims).
 * **JSON numbers are integers of at most** :data:`MAX_JSON_INT_DIGITS` **= 100
@@ -46,6 +49,9 @@ MAX_FILE_BYTES = 64 * 1024 * 1024
 
 MAX_DEPTH = 64
 """Deepest nesting of arrays and objects."""
+
+MAX_VALUES = 500_000
+"""Most JSON values (arrays, objects, scalars) in one certificate."""
 
 MAX_JSON_INT_DIGITS = 100
 """Most digits in a JSON integer (budgets, offsets, counts, indices, seeds)."""
@@ -132,16 +138,34 @@ _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 _STEP = str.maketrans({"[": "\x01", "{": "\x01", "]": "\xff", "}": "\xff"})
 
 
+def _structure(text):
+    """The text outside strings, reduced to its brackets; and its comma count."""
+    outside = _STRING.sub("", text)
+    return _NOT_BRACKET.sub("", outside), outside.count(",")
+
+
 def nesting_depth(text, limit=MAX_DEPTH):
     """The deepest bracket nesting outside strings, or 0 when it cannot exceed ``limit``.
 
     Linear in the text; no recursion.
     """
-    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
+    return _depth(_structure(text)[0], limit)
+
+
+def _depth(brackets, limit):
     if brackets.count("[") + brackets.count("{") <= limit:
         return 0
     # +1 per opener, -1 per closer (signed bytes); the running maximum is the depth
     return max(accumulate(array("b", brackets.translate(_STEP).encode("latin-1"))))
+
+
+def value_bound(text):
+    """An upper bound on the number of JSON values in ``text``: 1 + commas + openers.
+
+    Every value but the first of each array or object follows a comma.
+    """
+    brackets, commas = _structure(text)
+    return 1 + commas + brackets.count("[") + brackets.count("{")
 
 
 # ---- parsing --------------------------------------------------------------------
@@ -221,9 +245,13 @@ def parse(data):
     if len(data) > MAX_FILE_BYTES:
         raise Unreadable(f"larger than the limit of {MAX_FILE_BYTES} bytes ({len(data)} bytes)")
     text = decode(data)
-    depth = nesting_depth(text)
+    brackets, commas = _structure(text)
+    depth = _depth(brackets, MAX_DEPTH)
     if depth > MAX_DEPTH:
         raise Unreadable(f"nested {depth} levels deep, beyond the limit of {MAX_DEPTH}")
+    values = 1 + commas + brackets.count("[") + brackets.count("{")
+    if values > MAX_VALUES:
+        raise Unreadable(f"holds up to {values} JSON values, beyond the limit of {MAX_VALUES}")
     try:
         value = json.loads(text, object_pairs_hook=_object, parse_int=_parse_int,
                            parse_float=_parse_float, parse_constant=_parse_constant)

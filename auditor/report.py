@@ -58,7 +58,7 @@ class Report:
             "pointer": pointer,
             "claimed": _show(claimed),
             "recomputed": _show(recomputed),
-            "reason": reason,
+            "reason": reason if isinstance(reason, str) and len(reason) <= 400 else show(reason),
         })
 
     def check(self, condition, pointer, claimed, recomputed, reason):

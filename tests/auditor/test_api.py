@@ -178,3 +178,42 @@ def test_mutated_certificates_never_verify_nor_crash(mutant):
 @given(mutants())
 def test_mutated_certificates_many(mutant):
     _verify_mutant(*mutant)
+
+
+ALL_REFERENCES = sorted(p.name for p in (ROOT / "certificates").glob("*.json"))
+
+
+@pytest.mark.parametrize("name", ALL_REFERENCES)
+def test_every_reference_kind_has_a_summary(name):
+    cert = reference(name)
+    kind = cert["schema"].split("/")[0]
+    text = claims.summary(kind, cert)
+    assert text and "no summary" not in text and "\n" not in text and len(text) < 400
+
+
+def _interval_in(text):
+    import re
+    m = re.search(r"in \[([-0-9.e+/]+), ([-0-9.e+/]+)\]", text)
+    return _decimal(m.group(1)), _decimal(m.group(2))
+
+
+@pytest.mark.parametrize("name", [n for n in ALL_REFERENCES if n.startswith(("dg-interval", "calibration"))])
+def test_summary_intervals_contain_the_certified_ones(name):
+    from fractions import Fraction
+    cert = reference(name)
+    kind = cert["schema"].split("/")[0]
+    text = claims.summary(kind, cert)
+    res = cert["result"]
+    if kind == "dg-interval":
+        exact = Fraction(res["interval"]["lower"]), Fraction(res["interval"]["upper"])
+    elif res["status"] == "zero":
+        assert " = 0 for " in text
+        return
+    else:
+        exact = Fraction(res["epsilon_lo"]), Fraction(res["epsilon_hi"])
+    lo, hi = _interval_in(text)
+    assert lo <= exact[0] <= exact[1] <= hi
+
+
+def test_summary_of_an_unknown_form_does_not_raise():
+    assert claims.summary("finite-game", {"input": {}}) == "a finite-game certificate (no summary of this form)"

@@ -286,3 +286,12 @@ def test_show_is_bounded_and_exact_when_short(low_int_str_limit):
     assert show(Fraction(-4, 3)) == "-4/3"
     assert write_rational(huge).startswith("1000")  # exact, however long
     assert "(5000 digits)" in show("x " + "1" * 5000 + " y")
+
+
+def test_value_count_limit_is_checked_before_parsing():
+    from auditor.reader import MAX_VALUES, value_bound
+    assert value_bound('{"a": [1, 2, {"b": "x,y"}]}') == 6  # exactly its 6 values
+    ok = '{"a": [' + ",".join(["1"] * (MAX_VALUES - 2)) + "]}"
+    assert len(parse(ok.encode())["a"]) == MAX_VALUES - 2
+    _refused(('{"a": [' + ",".join(["1"] * MAX_VALUES) + "]}").encode(),
+             f"beyond the limit of {MAX_VALUES}")
