@@ -88,13 +88,16 @@ def _kind_of(mode):
                        (stat.S_ISSOCK, "a socket")):
         if test(mode):
             return name
-    return "not a regular file"
+    return "a special file"
 
 
 def read_bytes(path, cap=MAX_FILE_BYTES):
     """The bytes of the regular file ``path`` (``"-"``: standard input), at most ``cap``."""
     if path == STDIN:
-        return _read_capped(sys.stdin.buffer.read, cap)
+        stdin = getattr(sys.stdin, "buffer", None)
+        if stdin is None:
+            raise Unreadable("cannot read: no standard input")
+        return _read_capped(stdin.read, cap)
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:
