@@ -141,10 +141,23 @@ _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 _STEP = str.maketrans({"[": "\x01", "{": "\x01", "]": "\xff", "}": "\xff"})
 
 
-def _structure(text):
-    """The text outside strings, reduced to its brackets; and its comma count."""
-    outside = _STRING.sub("", text)
-    return _NOT_BRACKET.sub("", outside), outside.count(",")
+def _outside_strings(text):
+    """The text with every string literal removed (an unterminated one runs to the end)."""
+    return _STRING.sub("", text)
+
+
+def _depth(outside, limit):
+    """Deepest nesting in string-free text, or 0 when it cannot exceed ``limit``."""
+    if outside.count("[") + outside.count("{") <= limit:
+        return 0
+    brackets = _NOT_BRACKET.sub("", outside)
+    # +1 per opener, -1 per closer (signed bytes); the running maximum is the depth
+    return max(accumulate(array("b", brackets.translate(_STEP).encode("latin-1"))))
+
+
+def _value_bound(outside):
+    # every value but the first of each array or object follows a comma
+    return 1 + outside.count(",") + outside.count("[") + outside.count("{")
 
 
 def nesting_depth(text, limit=MAX_DEPTH):
@@ -152,23 +165,12 @@ def nesting_depth(text, limit=MAX_DEPTH):
 
     Linear in the text; no recursion.
     """
-    return _depth(_structure(text)[0], limit)
-
-
-def _depth(brackets, limit):
-    if brackets.count("[") + brackets.count("{") <= limit:
-        return 0
-    # +1 per opener, -1 per closer (signed bytes); the running maximum is the depth
-    return max(accumulate(array("b", brackets.translate(_STEP).encode("latin-1"))))
+    return _depth(_outside_strings(text), limit)
 
 
 def value_bound(text):
-    """An upper bound on the number of JSON values in ``text``: 1 + commas + openers.
-
-    Every value but the first of each array or object follows a comma.
-    """
-    brackets, commas = _structure(text)
-    return 1 + commas + brackets.count("[") + brackets.count("{")
+    """An upper bound on the number of JSON values in ``text``: 1 + commas + openers."""
+    return _value_bound(_outside_strings(text))
 
 
 # ---- parsing --------------------------------------------------------------------
@@ -248,13 +250,13 @@ def parse(data):
     if len(data) > MAX_FILE_BYTES:
         raise Unreadable(f"larger than the limit of {MAX_FILE_BYTES} bytes ({len(data)} bytes)")
     text = decode(data)
-    brackets, commas = _structure(text)
-    depth = _depth(brackets, MAX_DEPTH)
-    if depth > MAX_DEPTH:
-        raise Unreadable(f"nested {depth} levels deep, beyond the limit of {MAX_DEPTH}")
-    values = 1 + commas + brackets.count("[") + brackets.count("{")
+    outside = _outside_strings(text)
+    values = _value_bound(outside)  # first: it also bounds the work of the depth scan
     if values > MAX_VALUES:
         raise Unreadable(f"holds up to {values} JSON values, beyond the limit of {MAX_VALUES}")
+    depth = _depth(outside, MAX_DEPTH)
+    if depth > MAX_DEPTH:
+        raise Unreadable(f"nested {depth} levels deep, beyond the limit of {MAX_DEPTH}")
     try:
         value = json.loads(text, object_pairs_hook=_object, parse_int=_parse_int,
                            parse_float=_parse_float, parse_constant=_parse_constant)
