@@ -1,21 +1,33 @@
-"""Loading a certificate: JSON, schema, digest.
+"""Loading a certificate: strict JSON, schema, digest.
 
-Exit-status policy of ``auditor verify``: a file that cannot be read, is not
-JSON, names an unknown schema kind or version, or does not validate against its
-schema is *malformed* (exit 2); a digest or any mathematical claim that does
-not hold is a *failed claim* (exit 1).
+A file that cannot be read, is not strict JSON within the reader's limits
+(:mod:`auditor.reader`), names an unknown schema kind or version, or does not
+validate against its schema is *malformed* (:class:`Malformed`, exit 2); a
+digest or any mathematical claim that does not hold is a *failed claim*
+(exit 1).  See :mod:`auditor.outcomes` for every exit status.
+
+Schema patterns are matched with ECMA-262 semantics, as JSON Schema requires:
+a final ``$`` matches only at the very end of the string (Python's ``$`` would
+also match before a final newline).
 """
 
 import hashlib
 import importlib.util
 import json
 import os
+import re
+from functools import lru_cache
 from pathlib import Path
 
 import jsonschema
+from jsonschema import ValidationError
+
+from auditor.outcomes import MalformedInput
+from auditor.reader import Unreadable, read_certificate
+from auditor.rationals import show
 
 
-class Malformed(Exception):
+class Malformed(MalformedInput):
     """The file is not a well-formed certificate of a known kind."""
 
 
@@ -40,31 +52,23 @@ def schema_dir():
     return Path(__file__).resolve().parent.parent / "schemas"
 
 
-def _reject_constant(name):
-    raise ValueError(f"non-finite number {name} in JSON")
-
-
 def load(path):
-    """Read and parse ``path``; raise :class:`Malformed` with a one-line reason."""
+    """Read and parse ``path`` strictly (``"-"``: standard input).
+
+    Raises :class:`Malformed` with the reader's one-line reason.
+    """
     try:
-        with open(path, "rb") as fh:
-            raw = fh.read()
-    except OSError as exc:
-        raise Malformed(f"cannot read: {exc.strerror}") from None
-    try:
-        cert = json.loads(raw.decode("utf-8"), parse_constant=_reject_constant)
-    except (UnicodeDecodeError, ValueError) as exc:
-        raise Malformed(f"not valid JSON: {exc}") from None
-    if not isinstance(cert, dict):
-        raise Malformed("not a JSON object")
-    return cert
+        return read_certificate(path)
+    except Unreadable as exc:
+        raise Malformed(str(exc)) from None
 
 
 def schema_of(cert):
     """The (kind, version) named by ``cert['schema']``, with its JSON Schema."""
     name = cert.get("schema")
-    if not isinstance(name, str) or name.count("/") != 1:
-        raise Malformed(f"/schema: {name!r} is not 'kind/version'")
+    if not isinstance(name, str) or name.count("/") != 1 or not re.fullmatch(r"[a-z0-9-]+/[0-9]+", name):
+        raise Malformed(f"/schema: {show(name) if not isinstance(name, str) else repr(name[:80])} "
+                        "is not 'kind/version'")
     kind, version = name.split("/")
     path = schema_dir() / f"{kind}-{version}.schema.json"
     if not path.is_file():
@@ -73,20 +77,49 @@ def schema_of(cert):
         return kind, version, json.load(fh)
 
 
+@lru_cache(maxsize=None)
+def _ecma(pattern):
+    # a trailing, unescaped "$" means end of input in ECMA-262 (Python: \Z)
+    if pattern.endswith("$") and not pattern.endswith("\\$"):
+        pattern = pattern[:-1] + r"\Z"
+    return re.compile(pattern)
+
+
+def _pattern(validator, pattern, instance, schema):
+    if validator.is_type(instance, "string") and not _ecma(pattern).search(instance):
+        yield ValidationError(f"{show(instance)!r} does not match {pattern!r}")
+
+
+_Validator = jsonschema.validators.extend(jsonschema.Draft202012Validator, {"pattern": _pattern})
+
+
+def _message(error, limit=300):
+    text = show(error.message)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
 def validate(cert):
     """Validate against its schema; return the kind."""
     kind, _version, schema = schema_of(cert)
-    validator = jsonschema.Draft202012Validator(schema)
-    errors = sorted(validator.iter_errors(cert), key=lambda e: list(e.path))
+    validator = _Validator(schema)
+    errors = sorted(validator.iter_errors(cert), key=_first_by_path)
     if errors:
-        e = errors[0]
-        pointer = "/" + "/".join(str(p) for p in e.path)
-        raise Malformed(f"{pointer}: {e.message}")
+        error = errors[0]
+        pointer = "/" + "/".join(str(p) for p in error.absolute_path)
+        raise Malformed(f"{pointer}: {_message(error)}")
     return kind
+
+
+def _first_by_path(error):
+    return [str(p) for p in error.absolute_path]
+
+
+def canonical_json(value):
+    """The canonical JSON text: sorted keys, separators ``,`` and ``:``, UTF-8 as is."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def digest(cert):
     """SHA-256 hex of the canonical JSON of ``cert`` without ``digest``."""
     body = {k: v for k, v in cert.items() if k != "digest"}
-    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return hashlib.sha256(canonical_json(body).encode("utf-8")).hexdigest()

@@ -1,83 +1,135 @@
-"""``auditor verify FILE... [--json]``.
+"""``auditor verify FILE... [--json] [--quiet]``: a thin layer over :mod:`auditor.api`.
 
-Exit statuses are those of :mod:`auditor.outcomes`: 0 OK, 1 FAIL,
-2 MALFORMED, 3 UNCHECKED (beyond the documented limits).
+``FILE`` may be ``-`` for one certificate on standard input.  One verdict per
+file on standard output:
+
+* ``FILE: OK KIND: CLAIM (N checks)``
+* ``FILE: FAIL /pointer: reason: certificate says X, auditor finds Y`` (one line per failure)
+* ``FILE: MALFORMED reason``
+* ``FILE: UNCHECKED /pointer: what ESTIMATE exceeds the limit LIMIT``
+* ``FILE: ERROR internal: ExcType: message`` (an auditor bug, never a verdict)
+
+``--json`` prints instead one JSON object: ``ok``, ``status``, ``outcome`` and
+``files`` (each file's :meth:`auditor.report.Report.as_dict`).  While a file
+takes longer than :data:`PROGRESS_SECONDS`, a line ``auditor: verifying FILE
+... 10 s`` goes to standard error every :data:`PROGRESS_SECONDS` (not with
+``--quiet``).
+
+Exit status (:mod:`auditor.outcomes`), the most severe over all files:
+4 ERROR > 2 MALFORMED > 1 FAIL > 3 UNCHECKED > 0 OK.  A closed standard output
+(``auditor verify ... | head -1``) ends the run quietly with status 2.
 """
 
 import argparse
 import json
+import os
 import sys
+import threading
+import time
 
 from auditor import __version__
-from auditor.certificate import Malformed, digest, load, validate
-from auditor.checks import checker_for
-from auditor.outcomes import Unchecked, worst as worst_status
-from auditor.rationals import MalformedNumber
-from auditor.report import Report
+from auditor import api
+from auditor.outcomes import FAIL, MALFORMED, NAMES, OK, UNCHECKED, worst as worst_status
+
+PROGRESS_SECONDS = 10
 
 
 def verify_file(path):
-    """Verify one file; return (status, report) with status 0, 1 or 2."""
-    report = Report(path)
-    try:
-        cert = load(path)
-        kind = validate(cert)
-        checker = checker_for(kind)
-        if checker is None:
-            raise Malformed(f"/schema: the auditor has no checks for kind {kind!r}")
-        report.check(cert["digest"] == digest(cert), "/digest", cert["digest"],
-                     digest(cert), "digest does not match the certificate body")
-        checker.verify(cert, report)
-    except (Malformed, MalformedNumber) as exc:
-        report.fail("", "", "", f"malformed: {exc}")
-        return 2, report
-    except Unchecked as exc:
-        report.unchecked = str(exc)
-        return 3, report
-    return (0 if report.ok else 1), report
+    """(status, report) for one file; kept for callers of the older interface."""
+    report = api.verify_file(path)
+    return report.status, report
 
 
-def _print_text(report, status):
-    if status == 0:
-        print(f"{report.path}: OK ({report.checked} checks)")
-        return
-    if status == 3:
-        print(f"{report.path}: UNCHECKED {report.unchecked}")
-        return
-    for f in report.failures:
-        if f["pointer"] == "" and f["reason"].startswith("malformed"):
-            print(f"{report.path}: {f['reason']}")
-        else:
-            print(f"{report.path}: FAIL {f['pointer']}: {f['reason']}: "
-                  f"certificate says {f['claimed']}, auditor finds {f['recomputed']}")
+class Progress:
+    """While active, print ``auditor: verifying NAME ... T s`` to ``stream`` every ``interval`` s."""
+
+    def __init__(self, name, interval=PROGRESS_SECONDS, stream=None, enabled=True):
+        self.name, self.interval, self.stream = name, interval, stream
+        self.enabled = enabled
+        self._done = threading.Event()
+        self._thread = None
+
+    def _run(self):
+        start = time.monotonic()
+        while not self._done.wait(self.interval):
+            stream = self.stream or sys.stderr
+            try:
+                print(f"auditor: verifying {self.name} ... {int(time.monotonic() - start)} s",
+                      file=stream, flush=True)
+            except (OSError, ValueError):  # stderr closed: stay silent
+                return
+
+    def __enter__(self):
+        if self.enabled:
+            self._thread = threading.Thread(target=self._run, daemon=True, name="auditor-progress")
+            self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._done.set()
+        return False
+
+
+def text_lines(report):
+    """The lines printed for one report (one, or one per failure)."""
+    name = report.path
+    if report.status == OK:
+        return [f"{name}: OK {report.kind}: {report.claim} ({report.checked} checks)"]
+    if report.status == UNCHECKED:
+        return [f"{name}: UNCHECKED {report.unchecked}"]
+    if report.status in (FAIL,):
+        lines = [f"{name}: FAIL {f['pointer']}: {f['reason']}: "
+                 f"certificate says {f['claimed']}, auditor finds {f['recomputed']}"
+                 for f in report.failures]
+        if report.unchecked:
+            lines.append(f"{name}: UNCHECKED {report.unchecked}")
+        return lines
+    return [f"{name}: {NAMES[report.status]} {report.error}"]
 
 
 def _parser():
-    p = argparse.ArgumentParser(prog="auditor", description="Independently verify certificates.")
+    p = argparse.ArgumentParser(prog="auditor", description="Independently verify certificates.",
+                                allow_abbrev=False)
     p.add_argument("--version", action="version", version=f"auditor {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    v = sub.add_parser("verify", help="verify certificate files")
-    v.add_argument("files", nargs="+", metavar="FILE")
+    v = sub.add_parser("verify", help="verify certificate files", allow_abbrev=False,
+                       description="Verify certificate files ('-' reads one from standard input). "
+                                   "Exit status: 0 OK, 1 FAIL, 2 MALFORMED, 3 UNCHECKED, 4 auditor error.")
+    v.add_argument("files", nargs="+", metavar="FILE", help="certificate file, or - for standard input")
     v.add_argument("--json", action="store_true", help="print a machine-readable report")
+    v.add_argument("--quiet", action="store_true", help="no progress lines on standard error")
     return p
+
+
+def _run(args):
+    statuses, reports = [], []
+    for path in args.files:
+        name = api.STDIN_NAME if path == "-" else path
+        with Progress(name, enabled=not args.quiet):
+            report = api.verify_file(path)
+        statuses.append(report.status)
+        reports.append(report.as_dict())
+        if not args.json:
+            for line in text_lines(report):
+                print(line, flush=True)
+    worst = worst_status(statuses)
+    if args.json:
+        json.dump({"ok": worst == OK, "status": worst, "outcome": NAMES[worst], "files": reports},
+                  sys.stdout, indent=2, sort_keys=True)
+        print(flush=True)
+    return worst
 
 
 def main(argv=None):
     args = _parser().parse_args(argv)
-    statuses = []
-    reports = []
-    for path in args.files:
-        status, report = verify_file(path)
-        statuses.append(status)
-        reports.append(report.as_dict() | {"status": status})
-        if not args.json:
-            _print_text(report, status)
-    worst = worst_status(statuses)
-    if args.json:
-        json.dump({"ok": worst == 0, "files": reports}, sys.stdout, indent=2, sort_keys=True)
-        print()
-    return worst
+    try:
+        return _run(args)
+    except BrokenPipeError:
+        # the reader of our output went away: no traceback, no flush error at exit
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return MALFORMED
 
 
 if __name__ == "__main__":

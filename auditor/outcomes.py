@@ -1,32 +1,51 @@
-"""The four outcomes of ``auditor verify`` and the exception for the fourth.
+"""The five outcomes of ``auditor verify`` and the exceptions that signal them.
 
 =====  ==========  =====================================================
 exit   outcome     meaning
 =====  ==========  =====================================================
 0      OK          every claim of every file was recomputed and holds
 1      FAIL        some claim (or the digest) is false
-2      MALFORMED   a file is unreadable, not strict JSON, of an unknown
-                   kind or version, or outside its schema or domain
+2      MALFORMED   a file is unreadable, not strict JSON, beyond the
+                   reader's limits, of an unknown kind or version, or
+                   outside its schema or domain
 3      UNCHECKED   a well-formed certificate whose checking would exceed
                    the auditor's documented limits; nothing is claimed
                    about its truth
+4      ERROR       the auditor itself failed (an internal error, e.g. an
+                   exception from deep inside a check); nothing is
+                   claimed about the certificate -- report it as a bug
 =====  ==========  =====================================================
 
-With several files the exit status is the most severe one, in the order
-MALFORMED > FAIL > UNCHECKED > OK.
+Within one file a false claim found before a limit was reached still makes
+the file FAIL.  With several files the exit status is the most severe one, in
+the order ERROR > MALFORMED > FAIL > UNCHECKED > OK: an auditor error never
+hides behind a verdict, and a malformed file is never outvoted.
+
+Checks signal malformed input by raising a subclass of :class:`MalformedInput`
+(:class:`auditor.certificate.Malformed`, :class:`auditor.rationals.MalformedNumber`)
+and a refused check by raising :class:`Unchecked` *before* the work starts.
 """
 
 OK = 0
 FAIL = 1
 MALFORMED = 2
 UNCHECKED = 3
+ERROR = 4
+
+NAMES = {OK: "OK", FAIL: "FAIL", MALFORMED: "MALFORMED", UNCHECKED: "UNCHECKED", ERROR: "ERROR"}
 
 # most severe first
-SEVERITY = (MALFORMED, FAIL, UNCHECKED, OK)
+SEVERITY = (ERROR, MALFORMED, FAIL, UNCHECKED, OK)
 
 
 def worst(statuses):
-    """The exit status of a run over several files."""
+    """The exit status of a run over several files.
+
+    >>> worst([OK, UNCHECKED, FAIL])
+    1
+    >>> worst([FAIL, MALFORMED]), worst([MALFORMED, ERROR]), worst([])
+    (2, 4, 0)
+    """
     statuses = set(statuses)
     for status in SEVERITY:
         if status in statuses:
@@ -34,16 +53,31 @@ def worst(statuses):
     return OK
 
 
+class MalformedInput(Exception):
+    """The input is not a well-formed certificate (exit status 2).
+
+    The message is one line naming the JSON pointer (where there is one) and
+    the offending value.
+    """
+
+
 class Unchecked(Exception):
     """Checking this certificate would exceed a documented limit.
 
     Raised *before* the work starts, from an estimate computed from the input
-    alone.  ``pointer`` names the input field that drives the estimate.
+    alone.  ``pointer`` names the input field that drives the estimate.  The
+    message shows the estimate and the limit with at most a few dozen digits,
+    however large they are.
+
+    >>> str(Unchecked("/input/budget", 10**80, 5 * 10**8))
+    '/input/budget: estimated work 100000000000000000000000000000000000000000000000000000000000000000000000000000000 exceeds the limit 500000000'
     """
 
     def __init__(self, pointer, estimate, limit, what="estimated work"):
+        from auditor.rationals import show  # lazy: rationals imports this module
+
         self.pointer = pointer
         self.estimate = estimate
         self.limit = limit
         self.what = what
-        super().__init__(f"{pointer}: {what} {estimate} exceeds the limit {limit}")
+        super().__init__(f"{pointer}: {what} {show(estimate)} exceeds the limit {show(limit)}")

@@ -1,41 +1,64 @@
-"""Collecting the outcome of checks on one certificate.
+"""The outcome of verifying one certificate.
 
-A failed claim records the JSON pointer, what the certificate says and what the
-auditor recomputed, both as exact rationals where they are numbers.
+Checks record into a :class:`Report` as they go (:meth:`Report.check`,
+:meth:`Report.equal`, ...): a failed claim records the JSON pointer, what the
+certificate says and what the auditor recomputed, both as exact rationals
+where they are numbers (abbreviated, with their digit counts, beyond
+:data:`auditor.rationals.SHOWN_DIGITS` digits).  When verification ends,
+:mod:`auditor.api` sets the final fields: ``status`` (an exit status of
+:mod:`auditor.outcomes`), ``kind``, ``claim``, ``unchecked`` and ``error``.
+
+>>> r = Report("cert.json")
+>>> r.equal("/result/value", Fraction(6, 7), Fraction(5, 6))
+False
+>>> r.failures[0]["claimed"], r.failures[0]["recomputed"], r.ok
+('6/7', '5/6', False)
 """
 
 from fractions import Fraction
 
-from auditor.rationals import write_rational
+from auditor.outcomes import NAMES, OK
+from auditor.rationals import show
 
 
 def _show(value):
-    if isinstance(value, (Fraction, int)) and not isinstance(value, bool):
-        return write_rational(value)
-    return value if isinstance(value, str) else repr(value)
+    return value if isinstance(value, str) and len(value) <= 200 else show(value)
 
 
 class Report:
-    """The failures found in one certificate, in the order they were found."""
+    """Everything found about one certificate, failures in the order they were found.
 
-    __slots__ = ("path", "failures", "checked", "unchecked")
+    ``status`` is None while the checks run; then ``ok`` means "no failure so far".
+    """
+
+    __slots__ = ("path", "failures", "checked", "unchecked", "status", "kind", "claim", "error")
 
     def __init__(self, path):
         self.path = path
         self.failures = []
         self.checked = 0
         self.unchecked = None  # the reason, when the check was refused by a limit
+        self.status = None     # the exit status, once verification has ended
+        self.kind = None       # "finite-game/1", ... once the schema is known
+        self.claim = None      # the one-line certified claim, only when OK
+        self.error = None      # the reason, when MALFORMED or ERROR
 
     @property
     def ok(self):
-        return not self.failures
+        """True when nothing failed (and, once finished, the outcome is OK)."""
+        return not self.failures and self.status in (None, OK)
+
+    @property
+    def outcome(self):
+        """"OK", "FAIL", "MALFORMED", "UNCHECKED" or "ERROR" (None while running)."""
+        return NAMES.get(self.status)
 
     def fail(self, pointer, claimed, recomputed, reason):
         self.failures.append({
             "pointer": pointer,
             "claimed": _show(claimed),
             "recomputed": _show(recomputed),
-            "reason": reason,
+            "reason": reason if isinstance(reason, str) and len(reason) <= 400 else show(reason),
         })
 
     def check(self, condition, pointer, claimed, recomputed, reason):
@@ -58,5 +81,11 @@ class Report:
         return self.check(lhs >= rhs, pointer, lhs, rhs, f"{what}: need claimed >= recomputed bound")
 
     def as_dict(self):
-        return {"file": self.path, "ok": self.ok, "checked": self.checked,
-                "failures": self.failures, "unchecked": self.unchecked}
+        """A JSON-ready dict of every field (``file`` is the path)."""
+        return {"file": self.path, "kind": self.kind, "status": self.status,
+                "outcome": self.outcome, "ok": self.ok, "claim": self.claim,
+                "checked": self.checked, "failures": self.failures,
+                "unchecked": self.unchecked, "error": self.error}
+
+    def __repr__(self):
+        return f"<Report {self.path}: {self.outcome or 'running'}>"

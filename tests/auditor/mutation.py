@@ -1,0 +1,167 @@
+"""A mutator of valid certificates for the fuzzing tests (numbers, keys, types, nesting, encodings).
+
+:func:`mutants` is a hypothesis strategy of ``(label, data)``: ``data`` is the
+bytes of a reference certificate after one mutation; half the time the digest
+is recomputed after the mutation so that the checks, not the digest, must
+catch it.  The references used are the quick ones (each verifies in well
+under a second).  The budget-0 reference is left out: G_0 = max(x, y) does not
+depend on the law or on gamma, so a changed law there is still a true claim.
+"""
+
+import copy
+import hashlib
+import json
+from pathlib import Path
+
+from hypothesis import strategies as st
+
+ROOT = Path(__file__).resolve().parents[2]
+QUICK = [
+    "finite-game-c1-asym-g3_7.json", "finite-game-c2-121-g1_3.json",
+    "finite-game-c2-asym-g2_5.json", "finite-game-f2-121-g1_3-pending-1-0.json",
+    "dg-interval-c1-explicit-source.json", "dg-interval-gamma1_2-sigma2_1-c2.json",
+    "calibration-c2-zero.json", "calibration-gamma1_2-sigma2_1-c1.json",
+    "envelope-t2-n2-k1-j1-refuted.json", "envelope-t2-n3-k1-j2-hypothesis.json",
+    "brace-synthetic.json",
+]
+
+# free text that no claim depends on: a resealed change there may verify
+FREE_TEXT = {"name", "reason", "rule", "method"}
+# a BRACE bank point outside every gate can be added or dropped without
+# making the run's claims false; the producer block names who wrote the file
+NEUTRAL_PREFIXES = [("input", "bank", "points"), ("producer",)]
+
+
+def may_still_hold(path):
+    """Fields where a changed value can still be a true claim, or that issue 9 names as
+    not yet checked (work in progress elsewhere).
+
+    A witness is checked by attaining the value, and ties are legitimate (with a
+    symmetric law, sign -1 attains what sign +1 does); decimal displays are not
+    yet checked everywhere (BRACE displays, envelope *_decimal) -- drop that clause once they are.
+    """
+    keys = [k for k in path if isinstance(k, str)]
+    return "witness" in keys or any(k.endswith(("display", "decimal")) for k in keys)
+
+
+def reference(name):
+    return json.loads((ROOT / "certificates" / name).read_text(encoding="utf-8"))
+
+
+def seal(cert):
+    body = {k: v for k, v in cert.items() if k != "digest"}
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    cert["digest"] = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return cert
+
+
+def paths(node, prefix=()):
+    """Every path to a value below the top level (the top level's keys included)."""
+    out = []
+    items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+    for key, value in items:
+        out.append(prefix + (key,))
+        out.extend(paths(value, prefix + (key,)))
+    return out
+
+
+def _get(cert, path):
+    for key in path:
+        cert = cert[key]
+    return cert
+
+
+NUMBER_STRINGS = ["-0", "1/3\n", " 1", "01", "2/4", "1/0", "0/1", "1.5", "", "abc", "\u0661",
+                  "7" * 10_001, "-1", "1/" + "7" * 30_000]
+JSON_INTS = [0, 1, -1, 2]
+# Large but admissible values: the checks must refuse them by a work estimate
+# (issue 9, part 3, in progress elsewhere); until then some of them run for
+# minutes, so they are drawn only with heavy=True.
+HEAVY_NUMBER_STRINGS = ["1" + "0" * 4998 + "1", "10000000000000000000001", "1/" + "3" * 60]
+HEAVY_JSON_INTS = [10**30, -(10**30), 2**63]
+ODD_VALUES = [None, True, False, [], {}, "x", 0, "0"]
+
+
+def _number_variants(text, heavy):
+    strings = NUMBER_STRINGS + (HEAVY_NUMBER_STRINGS if heavy else [])
+    try:
+        num, _, den = text.partition("/")
+        n = int(num)
+        d = int(den) if den else 1
+    except ValueError:
+        return strings
+    return strings + [f"{n + 1}/{d}" if d > 1 else str(n + 1), str(-n) if n else "1",
+                             f"{n}/{d + 1}" if d > 1 else f"{n}/2"]
+
+
+@st.composite
+def mutants(draw, heavy=False):
+    name = draw(st.sampled_from(QUICK))
+    cert = reference(name)
+    reseal = draw(st.booleans())
+    kind = draw(st.sampled_from(["value", "value", "key", "type", "nesting", "encoding"]))
+    path = draw(st.sampled_from(paths(cert)))
+    parent, key = _get(cert, path[:-1]), path[-1]
+    old = parent[key]
+    label = f"{name} {kind} at /{'/'.join(map(str, path))}"
+    if kind == "value":
+        if isinstance(old, str):
+            new = draw(st.sampled_from(_number_variants(old, heavy)))
+        elif isinstance(old, bool) or old is None:
+            new = draw(st.sampled_from([not old, 1, "true"]))
+        elif isinstance(old, int):
+            new = draw(st.sampled_from(JSON_INTS + (HEAVY_JSON_INTS if heavy else []) + [old + 1, old - 1, -old]))
+        else:
+            new = draw(st.sampled_from(ODD_VALUES))
+        parent[key] = new
+        free = isinstance(key, str) and key in FREE_TEXT
+    elif kind == "key":
+        free = False
+        if isinstance(parent, dict):
+            action = draw(st.sampled_from(["drop", "rename", "extra"]))
+            value = parent.pop(key)
+            if action == "rename":
+                parent[key + "_"] = value
+            elif action == "extra":
+                parent[key] = value
+                parent["extra_key"] = 1
+        else:
+            parent.append(copy.deepcopy(old)) if draw(st.booleans()) else parent.pop(key)
+    elif kind == "type":
+        parent[key] = draw(st.sampled_from(ODD_VALUES + [[old], {"v": old}]))
+        free = isinstance(key, str) and key in FREE_TEXT and isinstance(parent[key], str)
+    else:
+        free = False
+        if kind == "nesting":
+            wrapped = old
+            for _ in range(draw(st.sampled_from([1, 2, 70, 500]))):
+                wrapped = [wrapped]
+            parent[key] = wrapped
+    if reseal or kind == "encoding":
+        seal(cert)
+    data = json.dumps(cert, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    if kind == "encoding":
+        how = draw(st.sampled_from(["bom", "bad byte", "surrogate", "truncate", "utf16", "duplicate",
+                                    "float", "garbage"]))
+        label += f" ({how})"
+        if how == "bom":
+            data = b"\xef\xbb\xbf" + data
+        elif how == "bad byte":
+            at = draw(st.integers(1, len(data) - 1))
+            data = data[:at] + b"\xff" + data[at:]
+        elif how == "surrogate":
+            data = data.replace(b'"1/', b'"\\ud800', 1) if b'"1/' in data else data[:-1] + b',"s":"\\udc00"}'
+        elif how == "truncate":
+            data = data[:draw(st.integers(0, len(data) - 1))]
+        elif how == "utf16":
+            data = data.decode("utf-8").encode("utf-16")
+        elif how == "duplicate":
+            data = data[:-1] + b',"schema":"finite-game/1"}'
+        elif how == "float":
+            data = data.replace(b":2,", b":2.0,", 1) if b":2," in data else data[:-1] + b',"f":1.0}'
+        else:
+            data = data + b"\x00"
+    free = free or may_still_hold(path) or any(path[:len(p)] == p for p in NEUTRAL_PREFIXES)
+    same = data == json.dumps(seal(reference(name)), sort_keys=True, separators=(",", ":"),
+                              ensure_ascii=False).encode("utf-8")
+    return label, data, free or same
