@@ -11,28 +11,65 @@ Each embedded dg-interval is re-verified in full (digest included) by
 C, method) at the stated ε.  The bracket must be narrower than ζ, and the
 moment envelope E >= log(1 + (e^{8C/σ²} − 1)/(4δ)) is re-proved with the
 auditor's Taylor bounds (it is where the search started, so ε_hi <= E).
+The displays are ε_lo rounded down and ε_hi rounded up.  ``queries`` (how
+many finite-game queries the search made) is a count of the producer's work,
+not a claim about ε*; it is only checked to be a JSON integer >= 1.
+
+Domain (malformed, exit 2, as in every kind): γ reduced with 0 < a < B,
+0 < δ < 1, ζ > 0, σ² > 0, a known ``method`` label.  Limits (UNCHECKED,
+exit 3, refused before any work): those of each embedded dg-interval
+(:func:`auditor.checks.dg_interval.estimate_dg`) and 8C/σ² <=
+:data:`auditor.checks.dg_interval.MAX_EXP_ARGUMENT` for the envelope.
 """
 
 from fractions import Fraction
 
-from auditor.certificate import digest
-from auditor.checks.dg_interval import check_display, verify_dg
+from auditor.certificate import Malformed, digest
+from auditor.checks import common
+from auditor.checks.dg_interval import MAX_EXP_ARGUMENT, check_display, estimate_dg, verify_dg
 from auditor.enclosures import exp_bounds, log_bounds
+from auditor.outcomes import Unchecked
 from auditor.rationals import read_rational
 
 ENVELOPE_BITS = 96
 
 
+def _domain(inp, res):
+    """Validate the calibration's own input (malformed outside the domain)."""
+    common.gamma(inp["gamma"], "/input/gamma")
+    delta = read_rational(inp["delta"], "/input/delta")
+    if not 0 < delta < 1:
+        raise Malformed("/input/delta: delta must lie in (0, 1)")
+    width = read_rational(inp["width"], "/input/width")
+    if width <= 0:
+        raise Malformed("/input/width: the width must be positive")
+    sigma2 = read_rational(inp["sigma2"], "/input/sigma2")
+    if sigma2 <= 0:
+        raise Malformed("/input/sigma2: sigma2 must be positive")
+    budget = common.integer(inp["budget"], "/input/budget", 0)
+    if inp["method"] is not None:
+        common.method(inp["method"], "/input/method")
+    common.integer(res["queries"], "/result/queries", 1)
+    return delta, width, sigma2, budget
+
+
+def _estimate(cert):
+    """Every limit, from the input alone, before any work."""
+    inp, res = cert["input"], cert["result"]
+    delta, width, sigma2, budget = _domain(inp, res)
+    x = Fraction(8 * budget) / sigma2
+    if x > MAX_EXP_ARGUMENT:
+        raise Unchecked("/input/sigma2", common.magnitude(x.numerator // x.denominator), MAX_EXP_ARGUMENT,
+                        "exponent 8C/sigma2 of the moment envelope")
+    for name in ("upper_witness", "lower_witness"):
+        if res[name] is not None:
+            estimate_dg(res[name], f"/result/{name}")
+    return delta, width, sigma2, budget
+
+
 def verify(cert, report):
     inp, res = cert["input"], cert["result"]
-    delta = read_rational(inp["delta"], "/input/delta")
-    width = read_rational(inp["width"], "/input/width")
-    sigma2 = read_rational(inp["sigma2"], "/input/sigma2")
-    budget = inp["budget"]
-    report.check(0 < delta < 1, "/input/delta", delta, "(0, 1)", "delta must lie in (0, 1)")
-    report.check(width > 0, "/input/width", width, "> 0", "the width must be positive")
-    if not report.check(sigma2 > 0, "/input/sigma2", sigma2, "> 0", "sigma2 must be positive"):
-        return
+    delta, width, sigma2, budget = _estimate(cert)
     eps_lo = read_rational(res["epsilon_lo"], "/result/epsilon_lo")
     eps_hi = read_rational(res["epsilon_hi"], "/result/epsilon_hi")
     envelope = read_rational(res["envelope"], "/result/envelope")
