@@ -142,7 +142,7 @@ def _contains(report, ptr, claimed, finder, what, undecided):
     of an undecided claim is appended to ``undecided``.
     """
     lo, hi = claimed
-    if not report.check(lo <= hi, ptr, f"[{lo}, {hi}]", "lo <= hi", f"{what}: empty enclosure"):
+    if not report.check(lo <= hi, ptr, common.span(lo, hi), "lo <= hi", f"{what}: empty enclosure"):
         return False
     bits = START_BITS
     while bits <= MAX_BITS:
@@ -151,7 +151,7 @@ def _contains(report, ptr, claimed, finder, what, undecided):
             if lo <= mine[0] and mine[1] <= hi:
                 return report.check(True, ptr, "", "", "")
             if mine[1] < lo or hi < mine[0]:
-                report.fail(ptr, f"[{lo}, {hi}]", f"[{mine[0]}, {mine[1]}]",
+                report.fail(ptr, common.span(lo, hi), common.span(*mine),
                             f"{what}: the claimed enclosure excludes the true value")
                 return False
         bits *= 2
@@ -170,7 +170,7 @@ def verify_constants(ri, res, report, base):
         report.equal(f"{base}/gamma", gamma, ri.gamma, "gamma")
     r = _pair(c["r"], f"{p}/r")
     report.check(0 <= r[0] and r[0] ** 2 <= ri.r2 <= r[1] ** 2 and r[1] >= 0, f"{p}/r",
-                 f"[{r[0]}, {r[1]}]", f"r^2 = {ri.r2}", "r bounds do not enclose sqrt(r^2)")
+                 common.span(*r), f"r^2 = {common.show(ri.r2)}", "r bounds do not enclose sqrt(r^2)")
     E = _pair(c["exp_neg_gamma"], f"{p}/exp_neg_gamma")
     report.check(E[0] > 0, f"{p}/exp_neg_gamma/0", E[0], "> 0", "lower bound of e^-gamma must be positive")
     _contains(report, f"{p}/exp_neg_gamma", E, lambda b: exp_bounds(-gamma, b), "e^-gamma", undecided)
@@ -265,7 +265,7 @@ def verify_steps(ri, res, consts, report, base):
         hi = read_rational(b["hi"], f"{sp}/bracket/hi")
         scale = read_rational(s["scale"], f"{sp}/scale")
         gp = read_rational(s["gamma_prime"], f"{sp}/gamma_prime")
-        report.check(0 < lo <= hi, f"{sp}/bracket", f"[{lo}, {hi}]", "0 < lo <= hi", "bracket out of order")
+        report.check(0 < lo <= hi, f"{sp}/bracket", common.span(lo, hi), "0 < lo <= hi", "bracket out of order")
         common.check_display_pair(b["display"], lo, hi, f"{sp}/bracket/display", report)
         report.equal(f"{sp}/scale", scale, hi, "noise scale (must be the bracket's upper end)")
         if inactive_everywhere(t, ri.kappa, T):
@@ -363,5 +363,6 @@ def verify_run(inp, res, report, base="/result"):
 def raise_undecided(undecided, report):
     """UNCHECKED when some enclosure stayed undecided and nothing is false."""
     if undecided and report.ok:
-        raise Unchecked(undecided[0], f"{len(undecided)} enclosure(s) undecided at {MAX_BITS} bits",
-                        f"{MAX_BITS} bits", "the auditor's enclosure neither inside nor outside the claimed one:")
+        raise Unchecked(undecided[0], f"more than {MAX_BITS} bits", f"{MAX_BITS} bits",
+                        f"precision needed to decide {len(undecided)} stored enclosure(s) (the auditor's "
+                        "enclosure is neither inside nor disjoint from it):")

@@ -121,6 +121,19 @@ def magnitude(n):
     return f"about 2^{n.bit_length()}"
 
 
+def show(q):
+    """str(q) for a rational, or a size description beyond str()'s digit limit."""
+    q = Fraction(q)
+    if max(q.numerator.bit_length(), q.denominator.bit_length()) <= 12_000:
+        return str(q)
+    return f"<a rational of {q.numerator.bit_length()}/{q.denominator.bit_length()} bits>"
+
+
+def span(lo, hi):
+    """Text of an interval [lo, hi] for a report."""
+    return f"[{show(lo)}, {show(hi)}]"
+
+
 def _short(value):
     if isinstance(value, int) and not isinstance(value, bool):
         return magnitude(value)

@@ -31,7 +31,8 @@ computed (beyond them the certificate is UNCHECKED, exit 3): the game work of
 :mod:`auditor.checks.finite_game` (budget <= 64, estimated work <= 5e7), an
 exponent |x| <= :data:`MAX_EXP_ARGUMENT` for every e^x the checks need (e^ε,
 the kernel at the radius and at the end of the normaliser sum), working
-precision <= :data:`MAX_BITS`, and at most :data:`MAX_TERMS` normaliser terms.
+precision <= :data:`MAX_BITS`, at most :data:`MAX_TERMS` normaliser terms, and
+atoms x bits <= :data:`MAX_SOURCE_WORK` for the source check.
 """
 
 from fractions import Fraction
@@ -50,7 +51,9 @@ RETRY_FACTOR = 4
 # Largest |x| of an e^x the checks evaluate: e^x then has about 1.44|x| bits.
 MAX_EXP_ARGUMENT = 50_000
 # Largest working precision (bits) of an enclosure check, retries included.
-MAX_BITS = 1 << 16
+MAX_BITS = 1 << 14
+# Largest atoms x bits (retry included) of the source check: one kernel enclosure per atom.
+MAX_SOURCE_WORK = 4_000_000
 # Largest number of kernel terms summed for the normaliser enclosure.
 MAX_TERMS = 20_000
 
@@ -126,6 +129,9 @@ def estimate_dg(cert, prefix):
     S = int(read_rational(res["source"]["scale"], R + "/source/scale"))
     bits = _source_bits(S)
     _refuse_bits(bits, R + "/source/scale")
+    if n * bits * RETRY_FACTOR > MAX_SOURCE_WORK:
+        raise Unchecked(R + "/source/weights", n * bits * RETRY_FACTOR, MAX_SOURCE_WORK,
+                        "source check work (atoms x bits)")
     terms = summation_length(p["sigma2"], bits * RETRY_FACTOR)
     if terms > MAX_TERMS:
         raise Unchecked(prefix + "/input/sigma2", terms, MAX_TERMS, "normaliser terms")
@@ -270,7 +276,7 @@ def _check_source(weights, L, S, sigma2, tau, bits, report, R):
 
 def _check_threshold(epsilon, lam_lo, lam_hi, report, R):
     """λ₋ <= e^ε <= λ₊ (and λ₋ > 0), retrying once at higher precision."""
-    report.check(0 < lam_lo <= lam_hi, R + "/threshold", f"[{lam_lo}, {lam_hi}]", "0 < λ₋ <= λ₊",
+    report.check(0 < lam_lo <= lam_hi, R + "/threshold", common.span(lam_lo, lam_hi), "0 < λ₋ <= λ₊",
                  "the threshold enclosure must be a positive interval")
     bits = max(lam_hi.numerator.bit_length(), lam_lo.denominator.bit_length(),
                lam_hi.denominator.bit_length()) + 48

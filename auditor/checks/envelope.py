@@ -136,6 +136,10 @@ class Audit:
         if requested != "auto":
             common.integer(requested, "/input/precision", 8)
         common.integer(self.bits, "/result/precision", 8)
+        if not self.report.check(self.bits == requested if requested != "auto" else self.bits in (128, 256, 512),
+                                 "/result/precision", self.bits, requested,
+                                 "precision is not the requested one (auto: 128, 256 or 512)"):
+            return False
         H = m.histogram_count(MAX_STORED)
         N = m.transcript_count(MAX_STORED)
         sizes = f"{'more than ' if H > MAX_STORED else ''}{min(H, MAX_STORED)} histograms x " \
@@ -155,6 +159,7 @@ class Audit:
         if self.work(2 * self.bits) > MAX_WORK:
             raise Unchecked("/result/precision", self.work(2 * self.bits), MAX_WORK,
                             "work H²·N·(bits/128) at twice the stated precision")
+        return True
 
     def work(self, bits):
         return self.H * self.H * self.N * max(1, bits // 128)
@@ -163,9 +168,6 @@ class Audit:
     def structure(self):
         r, m, res = self.report, self.model, self.cert["result"]
         N = self.N
-        requested = self.cert["input"]["precision"]
-        r.check(self.bits == requested if requested != "auto" else self.bits in (128, 256, 512),
-                "/result/precision", self.bits, requested, "precision is not the requested one (auto: 128, 256 or 512)")
         self.hists, self.omegas = m.histograms(), m.transcripts()
         self.pairs = neighbour_pairs(self.hists)
         ok = r.equal("/result/transcripts",
@@ -202,7 +204,7 @@ class Audit:
             base = f"/result/databases/{i}"
             for name, items in (("law", c.laws[i]), ("envelope", c.envelopes[i])):
                 for w, e in enumerate(items):
-                    ok &= r.check(e.lo >= 0 and e.hi > 0, f"{base}/{name}/{w}", f"[{e.lo}, {e.hi}]", "(0, 1]",
+                    ok &= r.check(e.lo >= 0 and e.hi > 0, f"{base}/{name}/{w}", common.span(e.lo, e.hi), "(0, 1]",
                                   "a transcript probability enclosure must lie in [0, oo) and reach above 0")
             ok &= r.check(c.normalisers[i].lo > 0, f"{base}/normaliser/lo", c.normalisers[i].lo, 0,
                           "the normaliser's lower end must be positive")
@@ -263,7 +265,7 @@ class Audit:
                 if theirs.lo <= mine.lo and mine.hi <= theirs.hi:
                     r.check(True, pointer, "", "", "")
                 elif mine.hi < theirs.lo or theirs.hi < mine.lo:
-                    r.fail(pointer, f"[{theirs.lo}, {theirs.hi}]", f"[{mine.lo}, {mine.hi}]",
+                    r.fail(pointer, common.span(theirs.lo, theirs.hi), common.span(mine.lo, mine.hi),
                            f"the stored enclosure excludes the true value (auditor's enclosure at {bits} bits)")
                 else:
                     undecided.append((pointer, theirs, of))
@@ -408,7 +410,7 @@ class Audit:
         lo = read_rational(doc["lo"], pointer + "/lo")
         hi = read_rational(doc["hi"], pointer + "/hi")
         hull = Interval.hull_max(items)
-        self.report.check(lo == hull.lo and hi == hull.hi, pointer, f"[{lo}, {hi}]", f"[{hull.lo}, {hull.hi}]",
+        self.report.check(lo == hull.lo and hi == hull.hi, pointer, common.span(lo, hi), common.span(hull.lo, hull.hi),
                           "maximum differs from the maximum of the stored enclosures")
 
     def _decimal(self, pointer, pair, enc):
@@ -418,7 +420,8 @@ class Audit:
 
 def verify(cert, report):
     audit = Audit(cert, report)
-    audit.estimate()
+    if not audit.estimate():
+        return
     try:
         audit.structure()
         audit.enclosures()
@@ -427,6 +430,6 @@ def verify(cert, report):
         return
     if audit.undecided and report.ok:
         pointer, bits = audit.undecided[0]
-        raise Unchecked(pointer, f"{len(audit.undecided)} enclosure(s) undecided at {bits} bits",
-                        f"{REFINE_FACTOR} x the stated precision",
-                        "the auditor's enclosure neither inside nor outside the stored one:")
+        raise Unchecked(pointer, f"more than {bits} bits", f"{bits} bits ({REFINE_FACTOR} x the stated precision)",
+                        f"precision needed to decide {len(audit.undecided)} stored enclosure(s) (the auditor's "
+                        "enclosure is neither inside nor disjoint from it):")
