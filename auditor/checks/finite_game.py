@@ -50,7 +50,7 @@ from auditor.rationals import read_rational, write_rational
 MAX_WORK = 5 * 10 ** 7
 # Pre-checks that keep the estimate itself cheap (far above anything MAX_WORK admits).
 MAX_BUDGET = 64
-MAX_WEIGHTS = 100_000
+MAX_WEIGHTS = 5_000
 MAX_QUERIES = 10_000
 
 
