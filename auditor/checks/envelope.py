@@ -9,8 +9,9 @@ Rules (docs/envelope.md states them for users):
    true value lies inside [lo, hi], and disproves it (FAIL) when its own
    enclosure is disjoint from [lo, hi]; otherwise (the auditor's enclosure
    sticks out only partly) it doubles its working precision, starting at the
-   stated precision, up to :data:`REFINE_FACTOR` times it (and while the
-   estimated work stays below :data:`MAX_WORK`).  A claim still undecided
+   stated precision, up to :data:`REFINE_FACTOR` times it but not beyond
+   max(2 x stated, :data:`MAX_REFINE_BITS`) bits, and only while the
+   estimated work stays below :data:`MAX_WORK`.  A claim still undecided
    there - e.g. a stored point or an interval narrower than anything the
    auditor can reach around the true value - is UNCHECKED (exit 3), never
    OK.  The comparison constants (e^ε, 1 + 2e, the theorem bound, the §7
@@ -37,7 +38,10 @@ exit 3): with H = C(n + T − 1, T − 1) histograms (computed by size, never
 enumerated) and N = (2k)^J transcripts, H·N <= :data:`MAX_STORED`,
 H²·N <= :data:`MAX_ENVELOPE`, T·(H + N) <= :data:`MAX_CELLS`, every
 exponent (γ·J, η, ε·n/2, ε) at most :data:`MAX_EXPONENT`, and the work
-H²·N·(bits/128) at twice the stated precision at most :data:`MAX_WORK`.
+(H²·N + 1000)·(bits/128)² at twice the stated precision at most
+:data:`MAX_WORK` (units calibrated at about 3·10^5 per second on the 2-core
+development machine; the 1000 stands for the constants, whose cost does not
+grow with the instance).
 """
 
 from auditor.certificate import Malformed
@@ -53,10 +57,14 @@ MAX_STORED = 20_000
 MAX_ENVELOPE = 1_000_000
 MAX_CELLS = 2_000_000
 MAX_EXPONENT = 10_000
-# Work units H²·N·(bits/128); the enumeration limits at 128 bits are 10^6 units.
-MAX_WORK = 8_000_000
-# Refinement of undecided enclosures: up to this multiple of the stated precision.
+# Work units (H²·N + 1000)·(bits/128)²: recomputation cost grows about quadratically
+# with the precision; 10^7 units is roughly half a minute.
+MAX_WORK = 10_000_000
+# Refinement of undecided enclosures: up to this multiple of the stated precision,
+# and not beyond max(2 x stated, MAX_REFINE_BITS).
 REFINE_FACTOR = 8
+MAX_REFINE_BITS = 2048
+CONSTANT_UNITS = 1000
 
 METHOD = ("histogram enumeration of the selection-only PMW transcript law (arb), envelope maxima over "
           "histograms at distance ||h-h'||_1/2, outward-rounded rational enclosures")
@@ -158,11 +166,11 @@ class Audit:
         self.H, self.N = H, N
         if self.work(2 * self.bits) > MAX_WORK:
             raise Unchecked("/result/precision", self.work(2 * self.bits), MAX_WORK,
-                            "work H²·N·(bits/128) at twice the stated precision")
+                            "work (H²·N + 1000)·(bits/128)² at twice the stated precision")
         return True
 
     def work(self, bits):
-        return self.H * self.H * self.N * max(1, bits // 128)
+        return (self.H * self.H * self.N + CONSTANT_UNITS) * max(1, bits // 128) ** 2
 
     # ---- 1. structure -------------------------------------------------------
     def structure(self):
@@ -256,7 +264,8 @@ class Audit:
         Returns the claims still undecided at the cap (neither proved nor disproved).
         """
         r = self.report
-        bits, cap = start_bits, REFINE_FACTOR * start_bits
+        bits = start_bits
+        cap = min(REFINE_FACTOR * start_bits, max(2 * start_bits, MAX_REFINE_BITS))
         while items:
             ours = recompute(bits)
             undecided = []
@@ -280,7 +289,8 @@ class Audit:
         undecided, bits = self._contain(self._stored_quantities(), self.bits, self.ours,
                                         lambda b: self.work(b) <= MAX_WORK)
         more, kbits = self._contain(self._stored_constants(), 2 * self.bits + 64,
-                                    lambda b: constants_only(self.model, b), lambda b: True)
+                                    lambda b: constants_only(self.model, b),
+                                    lambda b: CONSTANT_UNITS * max(1, b // 128) ** 2 <= MAX_WORK)
         for i in range(len(self.hists)):
             base = f"/result/databases/{i}"
             r.check(c.normalisers[i].hi >= 1, f"{base}/normaliser/hi", c.normalisers[i].hi, 1,
@@ -430,6 +440,6 @@ def verify(cert, report):
         return
     if audit.undecided and report.ok:
         pointer, bits = audit.undecided[0]
-        raise Unchecked(pointer, f"more than {bits} bits", f"{bits} bits ({REFINE_FACTOR} x the stated precision)",
+        raise Unchecked(pointer, f"more than {bits} bits", f"{bits} bits (the refinement cap)",
                         f"precision needed to decide {len(audit.undecided)} stored enclosure(s) (the auditor's "
                         "enclosure is neither inside nor disjoint from it):")
