@@ -106,6 +106,8 @@ def parse_dg(cert, prefix):
     offset = common.integer(src["offset"], R + "/source/offset")
     if "radius" in inp["source"]:
         common.integer(inp["source"]["radius"], I + "/source/radius", 1)
+    elif read_rational(inp["source"]["width"], I + "/source/width") <= 0:
+        raise Malformed(f"{I}/source/width: the requested width must be positive")
     return {"a": a, "B": B, "sigma2": sigma2, "budget": budget, "epsilon": epsilon,
             "L": L, "offset": offset}
 
