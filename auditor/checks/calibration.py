@@ -26,7 +26,7 @@ from fractions import Fraction
 
 from auditor.certificate import Malformed, digest
 from auditor.checks import common
-from auditor.checks.dg_interval import MAX_EXP_ARGUMENT, check_display, estimate_dg, verify_dg
+from auditor.checks.dg_interval import MAX_EXP_ARGUMENT, check_display, estimate_dg, raise_undecided, verify_dg
 from auditor.enclosures import exp_bounds, log_bounds
 from auditor.outcomes import Unchecked
 from auditor.rationals import read_rational
@@ -68,18 +68,24 @@ def _estimate(cert):
 
 
 def verify(cert, report):
+    undecided = []
+    _verify(cert, report, undecided)
+    raise_undecided(undecided, report)
+
+
+def _verify(cert, report, undecided):
     inp, res = cert["input"], cert["result"]
     delta, width, sigma2, budget = _estimate(cert)
     eps_lo = read_rational(res["epsilon_lo"], "/result/epsilon_lo")
     eps_hi = read_rational(res["epsilon_hi"], "/result/epsilon_hi")
     envelope = read_rational(res["envelope"], "/result/envelope")
-    _check_envelope(envelope, sigma2, budget, delta, report)
+    _check_envelope(envelope, sigma2, budget, delta, report, undecided)
     report.check(eps_hi <= envelope, "/result/epsilon_hi", eps_hi, envelope,
                  "epsilon_hi must not exceed the moment envelope where the search started")
     _check_displays(res, eps_lo, eps_hi, report)
 
     upper = res["upper_witness"]
-    _check_witness(upper, "/result/upper_witness", inp, eps_hi, report)
+    _check_witness(upper, "/result/upper_witness", inp, eps_hi, report, undecided)
     up_end = read_rational(upper["result"]["interval"]["upper"], "/result/upper_witness/result/interval/upper")
     report.check(up_end <= delta, "/result/upper_witness/result/interval/upper", up_end, delta,
                  "the upper witness must prove Δ*(ε_hi) <= δ")
@@ -94,7 +100,7 @@ def verify(cert, report):
     if not report.check(lower is not None, "/result/lower_witness", "null", "a dg-interval",
                         "status enclosed needs a lower witness"):
         return
-    _check_witness(lower, "/result/lower_witness", inp, eps_lo, report)
+    _check_witness(lower, "/result/lower_witness", inp, eps_lo, report, undecided)
     low_end = read_rational(lower["result"]["interval"]["lower"], "/result/lower_witness/result/interval/lower")
     report.check(low_end > delta, "/result/lower_witness/result/interval/lower", low_end, delta,
                  "the lower witness must prove Δ*(ε_lo) > δ")
@@ -104,7 +110,7 @@ def verify(cert, report):
                  "the enclosure is not narrower than the requested width")
 
 
-def _check_witness(witness, pointer, outer_input, epsilon, report):
+def _check_witness(witness, pointer, outer_input, epsilon, report, undecided):
     """An embedded dg-interval: same question at ``epsilon``, valid digest, verified in full."""
     report.check(witness["digest"] == digest(witness), pointer + "/digest", witness["digest"],
                  digest(witness), "embedded dg-interval digest does not match its body")
@@ -113,23 +119,29 @@ def _check_witness(witness, pointer, outer_input, epsilon, report):
         report.equal(f"{pointer}/input/{key}", inner[key], outer_input[key], f"{key} (the calibration's)")
     report.equal(pointer + "/input/epsilon", read_rational(inner["epsilon"], pointer + "/input/epsilon"),
                  epsilon, "epsilon of the witness (the bracket end)")
-    verify_dg(witness, report, pointer)
+    verify_dg(witness, report, pointer, undecided)
 
 
-def _check_envelope(envelope, sigma2, budget, delta, report):
-    """E >= log(1 + (M − 1)/(4δ)) with M >= e^{8C/σ²}; retried once at higher precision."""
+def _check_envelope(envelope, sigma2, budget, delta, report, undecided):
+    """E >= log(1 + (e^{8C/σ²} − 1)/(4δ)): proved with upper bounds, disproved with lower
+    bounds (the expression increases in e^{8C/σ²}); retried once at four times the precision."""
     if budget == 0:
         report.check(envelope >= 0, "/result/envelope", envelope, 0, "the envelope must be >= 0")
         return
     bits = ENVELOPE_BITS
     for _ in range(2):
-        _, m_hi = exp_bounds(Fraction(8 * budget) / sigma2, bits)
+        m_lo, m_hi = exp_bounds(Fraction(8 * budget) / sigma2, bits)
         _, log_hi = log_bounds(1 + (m_hi - 1) / (4 * delta), bits)
+        log_lo, _ = log_bounds(1 + (m_lo - 1) / (4 * delta), bits)
         if envelope >= log_hi:
-            break
+            report.check(True, "/result/envelope", "", "", "")
+            return
+        if envelope < log_lo:
+            report.fail("/result/envelope", envelope, log_lo,
+                        "envelope below log(1 + (e^{8C/σ²} − 1)/(4δ)) (disproved)")
+            return
         bits *= 4
-    report.check(envelope >= log_hi, "/result/envelope", envelope, log_hi,
-                 "envelope not proved to be >= log(1 + (e^{8C/σ²} − 1)/(4δ))")
+    undecided.append("/result/envelope")
 
 
 def _check_displays(res, eps_lo, eps_hi, report):

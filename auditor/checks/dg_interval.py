@@ -23,8 +23,10 @@ Re-proved by the auditor's own routes:
 certificate is malformed (exit 2).
 
 Enclosure checks run at a precision derived from the sizes of the numbers
-(bits of S, of λ) and are retried once at four times that precision before a
-claim is declared unproved.
+(bits of S, of λ) and are retried once at four times that precision.  Each
+such claim (an atom below its mass, τ >= TV, λ₋ <= e^ε <= λ₊) FAILS only when
+the auditor's enclosures disprove it; one neither proved nor disproved after
+the retry makes the certificate UNCHECKED (exit 3), never OK.
 
 Work limits, all checked from the input alone before any enclosure or game is
 computed (beyond them the certificate is UNCHECKED, exit 3): the game work of
@@ -63,7 +65,9 @@ __all__ = ["verify", "verify_dg", "estimate_dg", "check_display", "outward_decim
 
 def verify(cert, report):
     estimate_dg(cert, "")
-    verify_dg(cert, report, "")
+    undecided = []
+    verify_dg(cert, report, "", undecided)
+    raise_undecided(undecided, report)
 
 
 def _source_bits(S):
@@ -155,10 +159,11 @@ def _game_work(weights, p):
     return work_estimate(weights, p["offset"], p["a"], p["B"], p["budget"], "/input/budget")
 
 
-def verify_dg(cert, report, prefix):
+def verify_dg(cert, report, prefix, undecided):
     """Check one dg-interval certificate whose JSON pointers start at ``prefix``.
 
-    :func:`estimate_dg` must have accepted it first.
+    :func:`estimate_dg` must have accepted it first.  Pointers of claims that
+    could be neither proved nor disproved are appended to ``undecided``.
     """
     inp, res = cert["input"], cert["result"]
     I, R = prefix + "/input", prefix + "/result"
@@ -185,11 +190,11 @@ def verify_dg(cert, report, prefix):
 
     tau = read_rational(res["tau"], R + "/tau")
     report.check(0 <= tau < 1, R + "/tau", tau, "[0, 1)", "tau must lie in [0, 1)")
-    _check_source(weights, L, S, sigma2, tau, _source_bits(S), report, R)
+    _check_source(weights, L, S, sigma2, tau, _source_bits(S), report, R, undecided)
 
     lam_lo = read_rational(res["threshold"]["lower"], R + "/threshold/lower")
     lam_hi = read_rational(res["threshold"]["upper"], R + "/threshold/upper")
-    _check_threshold(epsilon, lam_lo, lam_hi, report, R)
+    _check_threshold(epsilon, lam_lo, lam_hi, report, R, undecided)
 
     fin = res["finite"]
     _check_methods(inp["method"], fin["method"], weights, offset, budget, report, I, R)
@@ -251,44 +256,75 @@ def _check_methods(requested, used, weights, offset, budget, report, I, R):
         report.equal(R + "/finite/method", used, requested, "method (the requested one)")
 
 
-def _check_source(weights, L, S, sigma2, tau, bits, report, R):
-    """Atoms below the DG masses and τ above w_0/S − 1/Z⁺, retrying once at higher precision."""
-    pending = [n for n in range(-L, L + 1) if n != 0 and weights[n + L] > 0]
-    tau_ok = False
+def _settle(items, report, undecided, pointer_of, claimed_of, shown, reason):
+    """Record the claims never proved: a failure when disproved, else undecided."""
+    for key, state in items.items():
+        if state == "disproved":
+            report.fail(pointer_of(key), claimed_of(key), shown(key), reason + " (disproved)")
+        elif state == "open":
+            undecided.append(pointer_of(key))
+
+
+def _check_source(weights, L, S, sigma2, tau, bits, report, R, undecided):
+    """Atoms below the DG masses and τ >= TV(ν, g) (SPEC 4, docs §2), at bits and RETRY_FACTOR·bits.
+
+    Atom n: proved when w_n·Z⁺ <= S·f⁻(n) (w_n/S <= g(n)), disproved when
+    w_n·Z⁻ > S·f⁺(n).  τ: proved when τ >= w_0/S − 1/Z⁺ (Lemma 2), disproved when
+    τ < w_0/S − 1/Z⁻ <= ν(0) − g(0) <= TV.  Claims open after the retry are undecided.
+    """
+    atoms = {n: "open" for n in range(-L, L + 1) if n != 0 and weights[n + L] > 0}
+    state = {"tau": "open"}
     for attempt in range(2):
-        _, z_hi = normaliser_bounds(sigma2, bits)
-        still = []
-        for n in pending:
-            f_lo, _ = kernel_bounds(n, sigma2, bits)
-            if weights[n + L] * z_hi > S * f_lo:
-                still.append(n)
-        pending = still
-        bound = Fraction(weights[L], S) - 1 / z_hi
-        tau_ok = tau_ok or tau >= bound
-        if not pending and tau_ok:
+        z_lo, z_hi = normaliser_bounds(sigma2, bits)
+        for n in [n for n, st in atoms.items() if st == "open"]:
+            f_lo, f_hi = kernel_bounds(n, sigma2, bits)
+            w = weights[n + L]
+            if w * z_hi <= S * f_lo:
+                atoms[n] = "proved"
+            elif w * z_lo > S * f_hi:
+                atoms[n] = "disproved"
+        if state["tau"] == "open":
+            w0 = Fraction(weights[L], S)
+            if tau >= w0 - 1 / z_hi:
+                state["tau"] = "proved"
+            elif tau < w0 - 1 / z_lo:
+                state["tau"] = "disproved"
+        if all(st != "open" for st in atoms.values()) and state["tau"] != "open":
             break
         bits *= RETRY_FACTOR
-    for n in pending:
-        report.check(False, f"{R}/source/weights/{n + L}", weights[n + L],
-                     f"S·exp(−n²/(2σ²))/Z⁺ at n = {n}",
-                     "atom not proved to be below its discrete-Gaussian mass")
-    report.check(tau_ok, R + "/tau", tau, bound,
-                 "tau not proved to bound TV(ν, g) = ν(0) − g(0) <= w_0/S − 1/Z⁺")
+    for n, st in atoms.items():
+        if st == "proved":
+            report.check(True, f"{R}/source/weights/{n + L}", "", "", "")
+    _settle(atoms, report, undecided, lambda n: f"{R}/source/weights/{n + L}", lambda n: weights[n + L],
+            lambda n: f"S·exp(−n²/(2σ²))/Z at n = {n}", "atom above its discrete-Gaussian mass")
+    _settle(state, report, undecided, lambda _: R + "/tau", lambda _: tau,
+            lambda _: "w_0/S − 1/Z", "tau below TV(ν, g) >= ν(0) − g(0)")
 
 
-def _check_threshold(epsilon, lam_lo, lam_hi, report, R):
-    """λ₋ <= e^ε <= λ₊ (and λ₋ > 0), retrying once at higher precision."""
+def _check_threshold(epsilon, lam_lo, lam_hi, report, R, undecided):
+    """λ₋ <= e^ε <= λ₊ (and λ₋ > 0) at bits and RETRY_FACTOR·bits: proved, disproved or undecided."""
     report.check(0 < lam_lo <= lam_hi, R + "/threshold", common.span(lam_lo, lam_hi), "0 < λ₋ <= λ₊",
                  "the threshold enclosure must be a positive interval")
-    bits = max(lam_hi.numerator.bit_length(), lam_lo.denominator.bit_length(),
-               lam_hi.denominator.bit_length()) + 48
-    lo_ok = hi_ok = False
+    bits = _threshold_bits(lam_lo, lam_hi)
+    state = {"lower": "open", "upper": "open"}
     for _ in range(2):
         e_lo, e_hi = exp_bounds(epsilon, bits)
-        lo_ok = lo_ok or lam_lo <= e_lo
-        hi_ok = hi_ok or lam_hi >= e_hi
-        if lo_ok and hi_ok:
+        if state["lower"] == "open":
+            state["lower"] = "proved" if lam_lo <= e_lo else "disproved" if lam_lo > e_hi else "open"
+        if state["upper"] == "open":
+            state["upper"] = "proved" if lam_hi >= e_hi else "disproved" if lam_hi < e_lo else "open"
+        if "open" not in state.values():
             break
         bits *= RETRY_FACTOR
-    report.check(lo_ok, R + "/threshold/lower", lam_lo, e_lo, "λ₋ not proved to be <= e^ε")
-    report.check(hi_ok, R + "/threshold/upper", lam_hi, e_hi, "λ₊ not proved to be >= e^ε")
+    for key in state:
+        report.check(state[key] != "disproved", f"{R}/threshold/{key}", lam_lo if key == "lower" else lam_hi,
+                     common.span(e_lo, e_hi), f"e^ε is not {'above λ₋' if key == 'lower' else 'below λ₊'}")
+        if state[key] == "open":
+            undecided.append(f"{R}/threshold/{key}")
+
+
+def raise_undecided(undecided, report):
+    """UNCHECKED when a claim stayed undecided at the highest precision and nothing is false."""
+    if undecided and report.ok:
+        raise Unchecked(undecided[0], "more than the retry's", f"{RETRY_FACTOR} x the starting precision",
+                        f"precision needed to decide {len(undecided)} claim(s) (neither proved nor disproved):")

@@ -495,3 +495,46 @@ def test_every_reference_still_verifies_untouched(tmp_path):
     for name in (ENV, DG, CAL, RUN, "finite-game-c2-121-g1_3.json"):
         cert = copy.deepcopy(reference(name))
         assert run(tmp_path, cert)[0] == OK, name
+
+
+def _reseal_dg_interval(cert):
+    """Recompute b, the interval, its width and displays from the certificate's own numbers."""
+    res, C = cert["result"], cert["input"]["budget"]
+    tau = Fraction(res["tau"])
+    lam_lo, lam_hi = Fraction(res["threshold"]["lower"]), Fraction(res["threshold"]["upper"])
+    v = Fraction(res["finite"]["hockey_stick"])
+    b = (1 + lam_hi) * (1 - (1 - tau) ** (2 * C))
+    lower, upper = max(Fraction(0), v - (lam_hi - lam_lo) - b), min(Fraction(1), v + b)
+    places = len(res["interval"]["lower_display"].split(".")[1])
+    res["transfer"] = fmt(b)
+    res["interval"] = {"lower": fmt(lower), "upper": fmt(upper), "width": fmt(upper - lower),
+                       "lower_display": decimal(lower, places, False),
+                       "upper_display": decimal(upper, places, True)}
+    return seal(cert)
+
+
+def test_dg_tau_true_but_too_tight_to_decide_is_unchecked_never_ok(tmp_path):
+    from auditor.enclosures import normaliser_bounds
+    cert = reference(DG)
+    src = cert["result"]["source"]
+    S, L = int(src["scale"]), src["radius"]
+    bits = S.bit_length() + 64
+    _, z_hi = normaliser_bounds(Fraction(9), 32 * bits)       # far beyond the auditor's retry
+    exact = Fraction(int(src["weights"][L]), S) - 1 / z_hi     # >= TV, but only just
+    k = 16 * bits
+    tau = Fraction(-((-exact.numerator << k) // exact.denominator), 1 << k)   # rounded up: still >= TV
+    cert["result"]["tau"] = fmt(tau)
+    refused(tmp_path, _reseal_dg_interval(cert), "/result/tau")
+
+
+def test_dg_tau_just_below_tv_fails(tmp_path):
+    from auditor.enclosures import normaliser_bounds
+    cert = reference(DG)
+    src = cert["result"]["source"]
+    S, L = int(src["scale"]), src["radius"]
+    z_lo, _ = normaliser_bounds(Fraction(9), 2 * S.bit_length())
+    exact = Fraction(int(src["weights"][L]), S) - 1 / z_lo - Fraction(1, 2 ** 40)   # < TV, by 2^-40
+    tau = Fraction((exact.numerator << 200) // exact.denominator, 1 << 200)
+    cert["result"]["tau"] = fmt(tau)
+    status, pointers = run(tmp_path, _reseal_dg_interval(cert))
+    assert status == FAIL and pointers == {"/result/tau"}
