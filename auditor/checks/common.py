@@ -113,6 +113,34 @@ def check_display_pair(pair, lo, hi, pointer, report):
     return check_display(pair[1], hi, +1, pointer + "/1", report) and ok
 
 
+def bounded_binomial(top, r, cap):
+    """C(top, r) when it is at most ``cap``, else cap + 1 (computed in O(log cap) steps).
+
+    With r' = min(r, top − r) and big = top − r' >= r', the running values
+    C(big + i, i), i = 1..r', at least double at every step, so the loop stops
+    after at most log2(cap) + 1 steps whatever the sizes.
+    """
+    r = min(r, top - r)
+    if r < 0:
+        return 0
+    big = top - r
+    value = 1
+    for i in range(1, r + 1):
+        value = value * (big + i) // i
+        if value > cap:
+            return cap + 1
+    return value
+
+
+def bounded_power(base, exponent, cap):
+    """base ** exponent when it is at most ``cap`` (base >= 2), else cap + 1, without
+    building a large power: the exponent is compared by bit lengths first."""
+    if exponent * (base.bit_length() - 1) > cap.bit_length():
+        return cap + 1
+    value = base ** exponent
+    return value if value <= cap else cap + 1
+
+
 def magnitude(n):
     """A short text for a possibly astronomical integer (safe beyond str()'s digit limit)."""
     n = int(n)

@@ -195,6 +195,11 @@ def work_estimate(weights, offset, a, B, level, pointer="/input/budget"):
     """auditor.game's estimate for one query at ``level``; Unchecked beyond MAX_BUDGET first."""
     if level > MAX_BUDGET:
         raise Unchecked(pointer, level, MAX_BUDGET, "budget")
+    # every estimate is at least 2·(len + 2)^max(2, level) (one preparation): refusing on this
+    # floor first keeps the cover count itself cheap (it grows with level·len)
+    floor = 2 * common.bounded_power(len(weights) + 2, max(2, level), MAX_WORK)
+    if floor > MAX_WORK:
+        raise Unchecked(pointer, f"at least {common.magnitude(floor)}", common.magnitude(MAX_WORK), "estimated work")
     return game.estimated_work(len(weights), B, level,
                                preparations=game.root_preparation_count(weights, offset, a, B, level))
 

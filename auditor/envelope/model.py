@@ -11,6 +11,7 @@ import itertools
 from fractions import Fraction
 
 from auditor.certificate import Malformed
+from auditor.checks.common import bounded_binomial, bounded_power  # noqa: F401  (sizes by formula)
 from auditor.rationals import read_rational
 
 
@@ -18,34 +19,6 @@ def _integer(value, pointer, minimum):
     if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
         raise Malformed(f"{pointer}: expected a JSON integer >= {minimum}")
     return value
-
-
-def bounded_binomial(top, r, cap):
-    """C(top, r) when it is at most ``cap``, else cap + 1 (computed in O(log cap) steps).
-
-    With r' = min(r, top − r) and big = top − r' >= r', the running values
-    C(big + i, i), i = 1..r', at least double at every step, so the loop stops
-    after at most log2(cap) + 1 steps whatever the sizes.
-    """
-    r = min(r, top - r)
-    if r < 0:
-        return 0
-    big = top - r
-    value = 1
-    for i in range(1, r + 1):
-        value = value * (big + i) // i
-        if value > cap:
-            return cap + 1
-    return value
-
-
-def bounded_power(base, exponent, cap):
-    """base ** exponent when it is at most ``cap`` (base >= 2), else cap + 1, without
-    building a large power: the exponent is compared by bit lengths first."""
-    if exponent * (base.bit_length() - 1) > cap.bit_length():
-        return cap + 1
-    value = base ** exponent
-    return value if value <= cap else cap + 1
 
 
 class Model:
