@@ -324,8 +324,12 @@ def verify_steps(ri, res, consts, report, base):
     return clean, released, zetas, eq8_all, gp_max
 
 
-def verify_run(inp, res, report, base="/result"):
-    """All checks of one BRACE run; returns the auditor's recomputation."""
+def verify_run(inp, res, report, base="/result", settle=True):
+    """All checks of one BRACE run; returns the auditor's recomputation.
+
+    With ``settle`` false the caller raises :func:`raise_undecided` itself after
+    its own checks (so that a false claim elsewhere is not hidden behind UNCHECKED).
+    """
     ri = RunInput(inp)
     if res["method"] != METHOD:
         raise Malformed(f"{base}/method: unknown method description")
@@ -360,8 +364,9 @@ def verify_run(inp, res, report, base="/result"):
         report.check(not calibrated and ri.allow_uncalibrated, f"{base}/claim/status", claim["status"],
                      "calibrated" if calibrated else "allow_uncalibrated is false",
                      "'not private' needs a failed calibration and --allow-uncalibrated")
-    raise_undecided(consts["undecided"], report)
-    return {"input": ri, "constants": consts, "clean": clean, "released": released, "zetas": zetas}
+    if settle:
+        raise_undecided(consts["undecided"], report)
+    return {"undecided": consts["undecided"], "input": ri, "constants": consts, "clean": clean, "released": released, "zetas": zetas}
 
 
 def raise_undecided(undecided, report):

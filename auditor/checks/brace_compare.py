@@ -11,7 +11,7 @@ baseline's rule is a false claim.
 from fractions import Fraction
 
 from auditor.brace.geometry import on_grid_round, sqdist, update
-from auditor.brace.replay import noise_matches, verify_run
+from auditor.brace.replay import noise_matches, raise_undecided, verify_run
 from auditor.certificate import Malformed
 from auditor.checks import common
 from auditor.rationals import read_rational
@@ -87,7 +87,12 @@ def verify(cert, report):
             raise Malformed(f"/result/baselines/{kind}/rule: unknown rule description")
         report.check(stated == rule, f"/result/baselines/{kind}/rule", stated, rule,
                      "the rule of another baseline")
-    run = verify_run(cert["input"], res["brace"], report, "/result/brace")
+    run = verify_run(cert["input"], res["brace"], report, "/result/brace", settle=False)
+    _verify_baselines(res, run, report)
+    raise_undecided(run["undecided"], report)
+
+
+def _verify_baselines(res, run, report):
     ri, consts, clean = run["input"], run["constants"], run["clean"]
     claimed_clean = [_vec(z, f"/result/clean/{i}") for i, z in enumerate(res["clean"])]
     report.equal("/result/clean", claimed_clean, list(clean), "clean trajectory z_0..z_T")

@@ -538,3 +538,47 @@ def test_dg_tau_just_below_tv_fails(tmp_path):
     cert["result"]["tau"] = fmt(tau)
     status, pointers = run(tmp_path, _reseal_dg_interval(cert))
     assert status == FAIL and pointers == {"/result/tau"}
+
+
+# ---- a mutator over valid certificates ---------------------------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+FAST = [ENV, DG, CAL, "finite-game-c2-121-g1_3.json", "finite-game-f2-121-g1_3-pending-1-0.json"]
+REPLACEMENTS = [0, 1, -1, 2.0, 1.0, 0.0, True, None, "", "x", "-0", "1/0", "2/4", "0.5", "1e5", "-1",
+                str(10 ** 40), "1/" + str(10 ** 40), 10 ** 30, -10 ** 30, 10 ** 12, [], {}, [1, 2]]
+
+
+def _leaves(node, path=()):
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield from _leaves(v, path + (k,))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from _leaves(v, path + (i,))
+    else:
+        yield path
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(name=st.sampled_from(FAST), pick=st.integers(min_value=0), new=st.sampled_from(REPLACEMENTS))
+def test_any_single_leaf_mutation_gets_an_outcome_never_an_exception(tmp_path, name, pick, new):
+    """Some replacements keep every claim true (a widened enclosure, the other sign of a
+    symmetric law, the producer's name), so OK is a possible outcome; a traceback is not."""
+    cert = reference(name)
+    paths = [p for p in _leaves(cert) if p[0] in ("input", "result")]
+    path = paths[pick % len(paths)]
+    node = cert
+    for key in path[:-1]:
+        node = node[key]
+    old = node[path[-1]]
+    node[path[-1]] = new
+    for key in ("upper_witness", "lower_witness"):
+        inner = cert["result"].get(key)
+        if isinstance(inner, dict):
+            seal(inner)
+    status, _ = run(tmp_path, seal(cert))
+    assert status in (OK, FAIL, MALFORMED, UNCHECKED)
+    if isinstance(new, float):
+        assert status == MALFORMED, path      # no field of any kind is a JSON float
