@@ -17,7 +17,6 @@ counting, the auditor's own hull code) and compared exactly:
   a participation needs budget >= 1.
 * ``result.curve``: null when ``input.curve`` is false; otherwise the exact
   canonical vertex list of the root's curve (G_C, or F_C at the pending pair).
-
 * ``result.method``: a known root-search label (:mod:`auditor.checks.common`);
   ``reduced`` only for a law symmetric around 0 and C <= 2.  The label is
   otherwise not used: every value is recomputed by the auditor's own route.
