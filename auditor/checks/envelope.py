@@ -9,8 +9,8 @@ Rules (docs/envelope.md states them for users):
    true value lies inside [lo, hi], and disproves it (FAIL) when its own
    enclosure is disjoint from [lo, hi]; otherwise (the auditor's enclosure
    sticks out only partly) it doubles its working precision, starting at the
-   stated precision, up to :data:`REFINE_FACTOR` times it but not beyond
-   max(2 x stated, :data:`MAX_REFINE_BITS`) bits, and only while the
+   stated precision, up to max(:data:`REFINE_FACTOR` x stated, 512) bits but
+   not beyond max(2 x stated, :data:`MAX_REFINE_BITS`) bits, and only while the
    estimated work stays below :data:`MAX_WORK`.  A claim still undecided
    there - e.g. a stored point or an interval narrower than anything the
    auditor can reach around the true value - is UNCHECKED (exit 3), never
@@ -60,7 +60,7 @@ MAX_EXPONENT = 10_000
 # Work units (H²·N + 1000)·(bits/128)²: recomputation cost grows about quadratically
 # with the precision; 10^7 units is roughly half a minute.
 MAX_WORK = 10_000_000
-# Refinement of undecided enclosures: up to this multiple of the stated precision,
+# Refinement of undecided enclosures: up to max(REFINE_FACTOR x stated, 512) bits,
 # and not beyond max(2 x stated, MAX_REFINE_BITS).
 REFINE_FACTOR = 8
 MAX_REFINE_BITS = 2048
@@ -265,7 +265,7 @@ class Audit:
         """
         r = self.report
         bits = start_bits
-        cap = min(REFINE_FACTOR * start_bits, max(2 * start_bits, MAX_REFINE_BITS))
+        cap = min(max(REFINE_FACTOR * start_bits, 512), max(2 * start_bits, MAX_REFINE_BITS))
         while items:
             ours = recompute(bits)
             undecided = []
