@@ -6,20 +6,53 @@ every bracket and calibration constant with the auditor's own routines,
 checks the noise variance rule, eq. (8) for every step's γ'_t, and that the
 privacy claim follows.  It returns the auditor's own recomputation so that the
 ``brace-compare`` checks can reuse it.
+
+Every stored enclosure [lo, hi] of a constant claims "the true value lies in
+[lo, hi]": proved when the auditor's own enclosure lies inside it, disproved
+(FAIL) when the two are disjoint, refined by doubling the auditor's
+precision from 160 up to :data:`MAX_BITS` bits otherwise; still undecided
+there, the certificate is UNCHECKED (exit 3), never OK.  Decimal displays
+(a bracket's ``display`` pair, ``admissible_display``) are the exact values
+rounded outward (down for lower ends and for the admissible bound, up for
+upper ends) at their own number of places.  ``result.method`` is the fixed
+description :data:`METHOD`; ``claim.reason`` and ``bank.name`` are prose for
+people and carry no claim.
+
+Limits, checked from the input alone before any work (UNCHECKED, exit 3):
+at most :data:`MAX_POINTS` bank points, dimension <= :data:`MAX_DIMENSION`,
+horizon <= :data:`MAX_HORIZON`, and horizon·points·dimension <=
+:data:`MAX_WORK`.  Structural integers must be JSON integers (malformed
+otherwise).
 """
 
 from fractions import Fraction
 
 from auditor.brace.calibration import Enclosures
 from auditor.brace.draws import draws_match
-from auditor.brace.enclosures import decide, exp_bounds
+from auditor.brace.enclosures import exp_bounds
 from auditor.brace.geometry import project_inside, release, sqnorm, update
 from auditor.brace.sensitivity import envelope, inactive_at_history, inactive_everywhere
+from auditor.certificate import Malformed
+from auditor.checks import common
+from auditor.outcomes import Unchecked
 from auditor.rationals import MalformedNumber, read_rational
 
 MAX_NOISE_TOLERANCE = Fraction(1, 2 ** 40)
 AUTO_GAMMA_GRID = Fraction(1, 10 ** 12)
 AUTO_GAMMA_MARGIN = Fraction(1, 2 ** 60)
+
+# The producer's documented limits (docs/brace.md) and a work bound on their product.
+MAX_POINTS = 20_000
+MAX_DIMENSION = 64
+MAX_HORIZON = 64
+MAX_WORK = 10_000_000
+# Precision range of the enclosure checks.
+START_BITS = 160
+MAX_BITS = 2560
+
+METHOD = ("BRACE Algorithm 1 in exact arithmetic: exact gates on squared distances, projections truncated "
+          "onto a dyadic grid, count-envelope brackets under universal or history non-activation, constant "
+          "2r fallback otherwise, arb enclosures")
 
 
 def _vec(values, ptr):
@@ -39,6 +72,7 @@ class RunInput:
 
     def __init__(self, inp):
         pts = inp["bank"]["points"]
+        refuse_sizes(inp)
         self.points = [_vec(p, f"/input/bank/points/{i}") for i, p in enumerate(pts)]
         d = len(self.points[0]) if self.points else 0
         if not self.points or any(len(p) != d for p in self.points):
@@ -47,22 +81,35 @@ class RunInput:
         if len(self.query) != d:
             raise MalformedNumber("/input/query: dimension differs from the bank's")
         self.r2 = read_rational(inp["r2"], "/input/r2")
-        self.horizon = inp["horizon"]
+        self.horizon = common.integer(inp["horizon"], "/input/horizon", 1)
         self.kappa = read_rational(inp["kappa"], "/input/kappa")
         self.epsilon = read_rational(inp["epsilon"], "/input/epsilon")
         self.delta = read_rational(inp["delta"], "/input/delta")
         g = inp["gamma"]
         self.gamma = g if g == "auto" else read_rational(g, "/input/gamma")
-        self.seed = inp["seed"]
-        self.grid_bits = inp["grid_bits"]
+        self.seed = common.integer(inp["seed"], "/input/seed")
+        self.grid_bits = common.integer(inp["grid_bits"], "/input/grid_bits", 1)
         self.multiplier = read_rational(inp["noise_multiplier"], "/input/noise_multiplier")
-        self.allow_uncalibrated = inp["allow_uncalibrated"]
+        self.allow_uncalibrated = common.boolean(inp["allow_uncalibrated"], "/input/allow_uncalibrated")
         for name, v in (("r2", self.r2), ("kappa", self.kappa), ("epsilon", self.epsilon),
                         ("noise_multiplier", self.multiplier)):
             if v <= 0:
                 raise MalformedNumber(f"/input/{name}: must be positive")
         if not 0 < self.delta < 1:
             raise MalformedNumber("/input/delta: must lie in (0, 1)")
+
+
+def refuse_sizes(inp):
+    """Unchecked beyond the documented sizes, from lengths alone (before reading numbers)."""
+    pts, T = inp["bank"]["points"], common.integer(inp["horizon"], "/input/horizon", 1)
+    d = max([len(inp["query"])] + [len(p) for p in pts[:MAX_POINTS + 1]])
+    for pointer, value, limit, what in (("/input/bank/points", len(pts), MAX_POINTS, "bank points"),
+                                        ("/input/query", d, MAX_DIMENSION, "dimension"),
+                                        ("/input/horizon", T, MAX_HORIZON, "horizon")):
+        if value > limit:
+            raise Unchecked(pointer, value, limit, what)
+    if T * len(pts) * d > MAX_WORK:
+        raise Unchecked("/input/bank/points", T * len(pts) * d, MAX_WORK, "work horizon x points x dimension")
 
 
 class _Lazy:
@@ -79,46 +126,74 @@ class _Lazy:
         return self.cache[bits]
 
 
-def _contains(report, ptr, claimed, finder, what):
-    """Certify lo <= x <= hi for the claimed pair, x enclosed by finder(bits)."""
+def _ours(finder, bits):
+    """The auditor's enclosure at ``bits``, or None when it cannot be formed there
+    (e.g. log(1/δ) for δ next to 1 rounds to a lower end <= 0: refine)."""
+    try:
+        return finder(bits)
+    except (ZeroDivisionError, ValueError, ArithmeticError):
+        return None
+
+
+def _contains(report, ptr, claimed, finder, what, undecided):
+    """The claim "x in [lo, hi]", x enclosed by finder(bits): proved, disproved or undecided.
+
+    Returns True when proved; a disproof is recorded as a failure; the pointer
+    of an undecided claim is appended to ``undecided``.
+    """
     lo, hi = claimed
-    ok = lo <= hi and decide(lambda b: finder(b)[0] >= lo and finder(b)[1] <= hi)
-    report.check(ok, ptr, f"[{lo}, {hi}]", "an enclosure that is not inside it",
-                 f"{what}: claimed enclosure is not certified by the auditor")
-    return ok
+    if not report.check(lo <= hi, ptr, common.span(lo, hi), "lo <= hi", f"{what}: empty enclosure"):
+        return False
+    bits = START_BITS
+    while bits <= MAX_BITS:
+        mine = _ours(finder, bits)
+        if mine is not None:
+            if lo <= mine[0] and mine[1] <= hi:
+                return report.check(True, ptr, "", "", "")
+            if mine[1] < lo or hi < mine[0]:
+                report.fail(ptr, common.span(lo, hi), common.span(*mine),
+                            f"{what}: the claimed enclosure excludes the true value")
+                return False
+        bits *= 2
+    undecided.append(ptr)
+    return False
 
 
 def verify_constants(ri, res, report, base):
     """Check result.gamma and result.constants; return the verified constants."""
     c = res["constants"]
     p = f"{base}/constants"
+    undecided = []
     gamma = read_rational(res["gamma"], f"{base}/gamma")
     report.check(gamma > 0, f"{base}/gamma", gamma, "> 0", "gamma must be positive")
     if ri.gamma != "auto":
         report.equal(f"{base}/gamma", gamma, ri.gamma, "gamma")
     r = _pair(c["r"], f"{p}/r")
     report.check(0 <= r[0] and r[0] ** 2 <= ri.r2 <= r[1] ** 2 and r[1] >= 0, f"{p}/r",
-                 f"[{r[0]}, {r[1]}]", f"r^2 = {ri.r2}", "r bounds do not enclose sqrt(r^2)")
+                 common.span(*r), f"r^2 = {common.show(ri.r2)}", "r bounds do not enclose sqrt(r^2)")
     E = _pair(c["exp_neg_gamma"], f"{p}/exp_neg_gamma")
     report.check(E[0] > 0, f"{p}/exp_neg_gamma/0", E[0], "> 0", "lower bound of e^-gamma must be positive")
-    _contains(report, f"{p}/exp_neg_gamma", E, lambda b: exp_bounds(-gamma, b), "e^-gamma")
+    _contains(report, f"{p}/exp_neg_gamma", E, lambda b: exp_bounds(-gamma, b), "e^-gamma", undecided)
     lazy = _Lazy(ri)
     _contains(report, f"{p}/log_inv_delta", _pair(c["log_inv_delta"], f"{p}/log_inv_delta"),
-              lambda b: lazy.at(b).L, "log(1/delta)")
+              lambda b: lazy.at(b).L, "log(1/delta)", undecided)
     rho = _pair(c["rho"], f"{p}/rho")
-    _contains(report, f"{p}/rho", rho, lambda b: lazy.at(b).rho, "rho")
+    _contains(report, f"{p}/rho", rho, lambda b: lazy.at(b).rho, "rho", undecided)
     report.check(rho[0] > 0, f"{p}/rho/0", rho[0], "> 0", "rho lower bound must be positive")
-    _contains(report, f"{p}/alpha", _pair(c["alpha"], f"{p}/alpha"), lambda b: lazy.at(b).alpha, "alpha")
+    _contains(report, f"{p}/alpha", _pair(c["alpha"], f"{p}/alpha"), lambda b: lazy.at(b).alpha, "alpha",
+              undecided)
     e8 = c["eq8"]
     report.equal(f"{p}/eq8/quarter", read_rational(e8["quarter"], f"{p}/eq8/quarter"), Fraction(1, 4), "1/4")
     ba = _pair(e8["alpha_bound"], f"{p}/eq8/alpha_bound")
-    _contains(report, f"{p}/eq8/alpha_bound", ba, lambda b: lazy.at(b).bound_alpha, "1/(8(alpha-1))")
+    _contains(report, f"{p}/eq8/alpha_bound", ba, lambda b: lazy.at(b).bound_alpha, "1/(8(alpha-1))",
+              undecided)
     bd = _pair(e8["divergence_bound"], f"{p}/eq8/divergence_bound")
     _contains(report, f"{p}/eq8/divergence_bound", bd, lambda b: lazy.at(b).bound_divergence,
-              "eq. (8) divergence bound")
+              "eq. (8) divergence bound", undecided)
     admissible = read_rational(e8["admissible"], f"{p}/eq8/admissible")
     report.equal(f"{p}/eq8/admissible", admissible, min(Fraction(1, 4), ba[0], bd[0]),
                  "admissible bound min(1/4, lower ends)")
+    common.check_display(e8["admissible_display"], admissible, -1, f"{p}/eq8/admissible_display", report)
     vc = read_rational(c["variance_constant"], f"{p}/variance_constant")
     if rho[0] > 0:
         report.equal(f"{p}/variance_constant", vc, Fraction(ri.horizon) / (2 * rho[0]), "T / (2 rho_lo)")
@@ -131,7 +206,8 @@ def verify_constants(ri, res, report, base):
                      f"{base}/gamma", gamma, admissible,
                      "gamma auto must be the largest multiple of 1e-12 below admissible - 2^-60")
     return {"gamma": gamma, "r": r, "E": E, "rho_lo": rho[0], "admissible": admissible,
-            "variance_constant": vc, "scale_bits": c["scale_bits"], "tolerance": tol}
+            "variance_constant": vc, "tolerance": tol, "undecided": undecided,
+            "scale_bits": common.integer(c["scale_bits"], f"{p}/scale_bits", 8)}
 
 
 def noise_matches(variance, zeta, xi, tol):
@@ -161,7 +237,13 @@ def verify_steps(ri, res, consts, report, base):
     for idx, s in enumerate(steps[:T]):
         sp = f"{base}/steps/{idx}"
         t = idx + 1
-        report.equal(f"{sp}/t", s["t"], t, "step index")
+        report.equal(f"{sp}/t", common.integer(s["t"], f"{sp}/t", 1), t, "step index")
+        for key in ("clean_gate", "released_gate"):
+            for i, v in enumerate(s[key]):
+                common.integer(v, f"{sp}/{key}/{i}", 0)
+        common.integer(s["H"], f"{sp}/H", 0)
+        if s["bracket"]["argmax_k"] is not None:
+            common.integer(s["bracket"]["argmax_k"], f"{sp}/bracket/argmax_k", -1)
         I, z = update(ri.points, z_prev, ri.r2)
         J, a = update(ri.points, y_prev, ri.r2)
         report.equal(f"{sp}/clean_gate", s["clean_gate"], I, "clean gate I_t")
@@ -183,7 +265,8 @@ def verify_steps(ri, res, consts, report, base):
         hi = read_rational(b["hi"], f"{sp}/bracket/hi")
         scale = read_rational(s["scale"], f"{sp}/scale")
         gp = read_rational(s["gamma_prime"], f"{sp}/gamma_prime")
-        report.check(0 < lo <= hi, f"{sp}/bracket", f"[{lo}, {hi}]", "0 < lo <= hi", "bracket out of order")
+        report.check(0 < lo <= hi, f"{sp}/bracket", common.span(lo, hi), "0 < lo <= hi", "bracket out of order")
+        common.check_display_pair(b["display"], lo, hi, f"{sp}/bracket/display", report)
         report.equal(f"{sp}/scale", scale, hi, "noise scale (must be the bracket's upper end)")
         if inactive_everywhere(t, ri.kappa, T):
             rule = "non-activation"
@@ -195,13 +278,17 @@ def verify_steps(ri, res, consts, report, base):
         if rule != "fallback":
             up, arg = envelope(len(J), n, r[1], E[1])
             down, _ = envelope(len(J), n, r[0], E[0])
-            report.check(up <= hi, f"{sp}/bracket/hi", hi, up, "upper end below the certified envelope")
+            # the exact envelopes carry powers of e^-gamma: shown by size when beyond str()'s limit
+            report.check(up <= hi, f"{sp}/bracket/hi", hi, common.show(up), "upper end below the certified envelope")
             report.check(hi <= up * (1 + Fraction(1, 2 ** p)), f"{sp}/bracket/hi", hi,
-                         up * (1 + Fraction(1, 2 ** p)), "upper end above envelope*(1+2^-p): smoothness lost")
-            report.check(lo <= down, f"{sp}/bracket/lo", lo, down, "lower end above the certified envelope")
+                         common.show(up * (1 + Fraction(1, 2 ** p))),
+                         "upper end above envelope*(1+2^-p): smoothness lost")
+            report.check(lo <= down, f"{sp}/bracket/lo", lo, common.show(down),
+                         "lower end above the certified envelope")
             report.equal(f"{sp}/bracket/argmax_k", b["argmax_k"], arg, "maximising k")
             need = gamma + (hi / lo - 1) + Fraction(1, 2 ** p) if lo > 0 else None
-            report.check(need is not None and gp >= need, f"{sp}/gamma_prime", gp, need,
+            report.check(need is not None and gp >= need, f"{sp}/gamma_prime", gp,
+                         None if need is None else common.show(need),
                          "gamma' must be at least gamma + (hi/lo - 1) + 2^-p >= gamma + log(hi/lo)")
         else:
             report.check(lo <= 2 * r[0] / n, f"{sp}/bracket/lo", lo, 2 * r[0] / n,
@@ -237,9 +324,15 @@ def verify_steps(ri, res, consts, report, base):
     return clean, released, zetas, eq8_all, gp_max
 
 
-def verify_run(inp, res, report, base="/result"):
-    """All checks of one BRACE run; returns the auditor's recomputation."""
+def verify_run(inp, res, report, base="/result", settle=True):
+    """All checks of one BRACE run; returns the auditor's recomputation.
+
+    With ``settle`` false the caller raises :func:`raise_undecided` itself after
+    its own checks (so that a false claim elsewhere is not hidden behind UNCHECKED).
+    """
     ri = RunInput(inp)
+    if res["method"] != METHOD:
+        raise Malformed(f"{base}/method: unknown method description")
     consts = verify_constants(ri, res, report, base)
     clean, released, zetas, eq8_all, gp_max = verify_steps(ri, res, consts, report, base)
     report.check(draws_match(ri.seed, zetas), f"{base}/steps", "zeta", f"seed {ri.seed}",
@@ -271,4 +364,14 @@ def verify_run(inp, res, report, base="/result"):
         report.check(not calibrated and ri.allow_uncalibrated, f"{base}/claim/status", claim["status"],
                      "calibrated" if calibrated else "allow_uncalibrated is false",
                      "'not private' needs a failed calibration and --allow-uncalibrated")
-    return {"input": ri, "constants": consts, "clean": clean, "released": released, "zetas": zetas}
+    if settle:
+        raise_undecided(consts["undecided"], report)
+    return {"undecided": consts["undecided"], "input": ri, "constants": consts, "clean": clean, "released": released, "zetas": zetas}
+
+
+def raise_undecided(undecided, report):
+    """UNCHECKED when some enclosure stayed undecided and nothing is false."""
+    if undecided and report.ok:
+        raise Unchecked(undecided[0], f"more than {MAX_BITS} bits", f"{MAX_BITS} bits",
+                        f"precision needed to decide {len(undecided)} stored enclosure(s) (the auditor's "
+                        "enclosure is neither inside nor disjoint from it):")

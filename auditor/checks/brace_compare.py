@@ -3,13 +3,26 @@
 The embedded BRACE run gets every ``brace-run`` check; the clean trajectory,
 every baseline step (scale, variance, noise against the shared draws, exact
 grid rounding) and every per-coordinate squared error are recomputed.
+``result.method`` and each baseline's ``rule`` are fixed descriptions
+(:data:`METHOD`, :data:`RULES`): an unknown text is malformed, another
+baseline's rule is a false claim.
 """
 
 from fractions import Fraction
 
 from auditor.brace.geometry import on_grid_round, sqdist, update
-from auditor.brace.replay import noise_matches, verify_run
+from auditor.brace.replay import noise_matches, raise_undecided, verify_run
+from auditor.certificate import Malformed
+from auditor.checks import common
 from auditor.rationals import read_rational
+
+METHOD = ("BRACE and the section 6 baselines with shared standard-normal draws; errors are per-coordinate "
+          "squared distances to the clean trajectory")
+RULES = {
+    "endpoint": "clean endpoint plus noise: scale 2Tr, variance s^2/(2 rho_lo), draw zeta_T",
+    "global": "global-noise DAM: scale 2r, variance T s^2/(2 rho_lo)",
+    "naive": "naive DAM: scale 2r/max(1, m_t), variance T s^2/(2 rho_lo)",
+}
 
 
 def _vec(values, ptr):
@@ -38,7 +51,9 @@ def _check_baseline(report, ptr, b, ri, consts, clean, zetas, kind):
     for i, s in enumerate(steps[:expected]):
         sp = f"{ptr}/steps/{i}"
         t = T if kind == "endpoint" else i + 1
-        report.equal(f"{sp}/t", s["t"], t, "step index")
+        report.equal(f"{sp}/t", common.integer(s["t"], f"{sp}/t", 1), t, "step index")
+        if s["count"] is not None:
+            common.integer(s["count"], f"{sp}/count", 0)
         if kind == "endpoint":
             count, scale = None, 2 * T * r_hi
             var = scale * scale / (2 * rho_lo)
@@ -64,7 +79,20 @@ def _check_baseline(report, ptr, b, ri, consts, clean, zetas, kind):
 
 def verify(cert, report):
     res = cert["result"]
-    run = verify_run(cert["input"], res["brace"], report, "/result/brace")
+    if res["method"] != METHOD:
+        raise Malformed("/result/method: unknown method description")
+    for kind, rule in RULES.items():
+        stated = res["baselines"][kind]["rule"]
+        if stated not in RULES.values():
+            raise Malformed(f"/result/baselines/{kind}/rule: unknown rule description")
+        report.check(stated == rule, f"/result/baselines/{kind}/rule", stated, rule,
+                     "the rule of another baseline")
+    run = verify_run(cert["input"], res["brace"], report, "/result/brace", settle=False)
+    _verify_baselines(res, run, report)
+    raise_undecided(run["undecided"], report)
+
+
+def _verify_baselines(res, run, report):
     ri, consts, clean = run["input"], run["constants"], run["clean"]
     claimed_clean = [_vec(z, f"/result/clean/{i}") for i, z in enumerate(res["clean"])]
     report.equal("/result/clean", claimed_clean, list(clean), "clean trajectory z_0..z_T")

@@ -11,38 +11,81 @@ Each embedded dg-interval is re-verified in full (digest included) by
 C, method) at the stated ε.  The bracket must be narrower than ζ, and the
 moment envelope E >= log(1 + (e^{8C/σ²} − 1)/(4δ)) is re-proved with the
 auditor's Taylor bounds (it is where the search started, so ε_hi <= E).
+The displays are ε_lo rounded down and ε_hi rounded up.  ``queries`` (how
+many finite-game queries the search made) is a count of the producer's work,
+not a claim about ε*; it is only checked to be a JSON integer >= 1.
+
+Domain (malformed, exit 2, as in every kind): γ reduced with 0 < a < B,
+0 < δ < 1, ζ > 0, σ² > 0, a known ``method`` label.  Limits (UNCHECKED,
+exit 3, refused before any work): those of each embedded dg-interval
+(:func:`auditor.checks.dg_interval.estimate_dg`) and 8C/σ² <=
+:data:`auditor.checks.dg_interval.MAX_EXP_ARGUMENT` for the envelope.
 """
 
 from fractions import Fraction
 
-from auditor.certificate import digest
-from auditor.checks.dg_interval import check_display, verify_dg
+from auditor.certificate import Malformed, digest
+from auditor.checks import common
+from auditor.checks.dg_interval import MAX_EXP_ARGUMENT, check_display, estimate_dg, raise_undecided, verify_dg
 from auditor.enclosures import exp_bounds, log_bounds
+from auditor.outcomes import Unchecked
 from auditor.rationals import read_rational
 
 ENVELOPE_BITS = 96
 
 
-def verify(cert, report):
-    inp, res = cert["input"], cert["result"]
+def _domain(inp, res):
+    """Validate the calibration's own input (malformed outside the domain)."""
+    common.gamma(inp["gamma"], "/input/gamma")
     delta = read_rational(inp["delta"], "/input/delta")
+    if not 0 < delta < 1:
+        raise Malformed("/input/delta: delta must lie in (0, 1)")
     width = read_rational(inp["width"], "/input/width")
+    if width <= 0:
+        raise Malformed("/input/width: the width must be positive")
     sigma2 = read_rational(inp["sigma2"], "/input/sigma2")
-    budget = inp["budget"]
-    report.check(0 < delta < 1, "/input/delta", delta, "(0, 1)", "delta must lie in (0, 1)")
-    report.check(width > 0, "/input/width", width, "> 0", "the width must be positive")
-    if not report.check(sigma2 > 0, "/input/sigma2", sigma2, "> 0", "sigma2 must be positive"):
-        return
+    if sigma2 <= 0:
+        raise Malformed("/input/sigma2: sigma2 must be positive")
+    budget = common.integer(inp["budget"], "/input/budget", 0)
+    if inp["method"] is not None:
+        common.method(inp["method"], "/input/method")
+    common.integer(res["queries"], "/result/queries", 1)
+    return delta, width, sigma2, budget
+
+
+def _estimate(cert):
+    """Every limit, from the input alone, before any work."""
+    inp, res = cert["input"], cert["result"]
+    delta, width, sigma2, budget = _domain(inp, res)
+    x = Fraction(8 * budget) / sigma2
+    if x > MAX_EXP_ARGUMENT:
+        raise Unchecked("/input/sigma2", common.magnitude(x.numerator // x.denominator), MAX_EXP_ARGUMENT,
+                        "exponent 8C/sigma2 of the moment envelope")
+    for name in ("upper_witness", "lower_witness"):
+        if res[name] is not None:
+            estimate_dg(res[name], f"/result/{name}")
+    return delta, width, sigma2, budget
+
+
+def verify(cert, report):
+    undecided = []
+    _verify(cert, report, undecided)
+    raise_undecided(undecided, report)
+
+
+def _verify(cert, report, undecided):
+    inp, res = cert["input"], cert["result"]
+    delta, width, sigma2, budget = _estimate(cert)
     eps_lo = read_rational(res["epsilon_lo"], "/result/epsilon_lo")
     eps_hi = read_rational(res["epsilon_hi"], "/result/epsilon_hi")
     envelope = read_rational(res["envelope"], "/result/envelope")
-    _check_envelope(envelope, sigma2, budget, delta, report)
+    _check_envelope(envelope, sigma2, budget, delta, report, undecided)
     report.check(eps_hi <= envelope, "/result/epsilon_hi", eps_hi, envelope,
                  "epsilon_hi must not exceed the moment envelope where the search started")
     _check_displays(res, eps_lo, eps_hi, report)
 
     upper = res["upper_witness"]
-    _check_witness(upper, "/result/upper_witness", inp, eps_hi, report)
+    _check_witness(upper, "/result/upper_witness", inp, eps_hi, report, undecided)
     up_end = read_rational(upper["result"]["interval"]["upper"], "/result/upper_witness/result/interval/upper")
     report.check(up_end <= delta, "/result/upper_witness/result/interval/upper", up_end, delta,
                  "the upper witness must prove Δ*(ε_hi) <= δ")
@@ -57,7 +100,7 @@ def verify(cert, report):
     if not report.check(lower is not None, "/result/lower_witness", "null", "a dg-interval",
                         "status enclosed needs a lower witness"):
         return
-    _check_witness(lower, "/result/lower_witness", inp, eps_lo, report)
+    _check_witness(lower, "/result/lower_witness", inp, eps_lo, report, undecided)
     low_end = read_rational(lower["result"]["interval"]["lower"], "/result/lower_witness/result/interval/lower")
     report.check(low_end > delta, "/result/lower_witness/result/interval/lower", low_end, delta,
                  "the lower witness must prove Δ*(ε_lo) > δ")
@@ -67,7 +110,7 @@ def verify(cert, report):
                  "the enclosure is not narrower than the requested width")
 
 
-def _check_witness(witness, pointer, outer_input, epsilon, report):
+def _check_witness(witness, pointer, outer_input, epsilon, report, undecided):
     """An embedded dg-interval: same question at ``epsilon``, valid digest, verified in full."""
     report.check(witness["digest"] == digest(witness), pointer + "/digest", witness["digest"],
                  digest(witness), "embedded dg-interval digest does not match its body")
@@ -76,23 +119,29 @@ def _check_witness(witness, pointer, outer_input, epsilon, report):
         report.equal(f"{pointer}/input/{key}", inner[key], outer_input[key], f"{key} (the calibration's)")
     report.equal(pointer + "/input/epsilon", read_rational(inner["epsilon"], pointer + "/input/epsilon"),
                  epsilon, "epsilon of the witness (the bracket end)")
-    verify_dg(witness, report, pointer)
+    verify_dg(witness, report, pointer, undecided)
 
 
-def _check_envelope(envelope, sigma2, budget, delta, report):
-    """E >= log(1 + (M − 1)/(4δ)) with M >= e^{8C/σ²}; retried once at higher precision."""
+def _check_envelope(envelope, sigma2, budget, delta, report, undecided):
+    """E >= log(1 + (e^{8C/σ²} − 1)/(4δ)): proved with upper bounds, disproved with lower
+    bounds (the expression increases in e^{8C/σ²}); retried once at four times the precision."""
     if budget == 0:
         report.check(envelope >= 0, "/result/envelope", envelope, 0, "the envelope must be >= 0")
         return
     bits = ENVELOPE_BITS
     for _ in range(2):
-        _, m_hi = exp_bounds(Fraction(8 * budget) / sigma2, bits)
+        m_lo, m_hi = exp_bounds(Fraction(8 * budget) / sigma2, bits)
         _, log_hi = log_bounds(1 + (m_hi - 1) / (4 * delta), bits)
+        log_lo, _ = log_bounds(1 + (m_lo - 1) / (4 * delta), bits)
         if envelope >= log_hi:
-            break
+            report.check(True, "/result/envelope", "", "", "")
+            return
+        if envelope < log_lo:
+            report.fail("/result/envelope", envelope, log_lo,
+                        "envelope below log(1 + (e^{8C/σ²} − 1)/(4δ)) (disproved)")
+            return
         bits *= 4
-    report.check(envelope >= log_hi, "/result/envelope", envelope, log_hi,
-                 "envelope not proved to be >= log(1 + (e^{8C/σ²} − 1)/(4δ))")
+    undecided.append("/result/envelope")
 
 
 def _check_displays(res, eps_lo, eps_hi, report):

@@ -8,97 +8,174 @@ Re-proved by the auditor's own routes:
 2. τ >= w_0/S − 1/Z⁺ >= ν(0) − g(0) = TV(ν, g) (all other atoms are below g);
 3. λ₋ <= e^ε <= λ₊ (Taylor bounds);
 4. the finite value G_C(1, λ₋) by the auditor's own game evaluator, and
-   v = G_C(1, λ₋) − λ₋ (refused, so the certificate fails, when the estimated
-   work exceeds :data:`MAX_WORK`);
+   v = G_C(1, λ₋) − λ₋; the witness (the optimising first action at the
+   root) must be legal and attain that value (``stop`` gives max(1, λ₋); a
+   participation from preparation k with its sign is re-valued by
+   :func:`auditor.game.root_action_value`);
 5. b = (1 + λ₊)(1 − (1 − τ)^{2C}) and the interval
    [max(0, v − (λ₊ − λ₋) − b), min(1, v + b)], exactly, with its width and
-   outward-rounded displays; a requested width W must exceed the width.
+   outward-rounded displays; a requested width W must exceed the width;
+6. method labels: ``result.finite.method`` is a known label, ``reduced`` only
+   for a symmetric source and C <= 2 (:mod:`auditor.checks.common`); a
+   requested ``input.method`` must be the one used.
+
+γ, σ² > 0 and the structural integers are the domain: outside it the
+certificate is malformed (exit 2).
 
 Enclosure checks run at a precision derived from the sizes of the numbers
-(bits of S, of λ) and are retried once at four times that precision before a
-claim is declared unproved.
+(bits of S, of λ) and are retried once at four times that precision.  Each
+such claim (an atom below its mass, τ >= TV, λ₋ <= e^ε <= λ₊) FAILS only when
+the auditor's enclosures disprove it; one neither proved nor disproved after
+the retry makes the certificate UNCHECKED (exit 3), never OK.
+
+Work limits, all checked from the input alone before any enclosure or game is
+computed (beyond them the certificate is UNCHECKED, exit 3): the game work of
+:mod:`auditor.checks.finite_game` (budget <= 64, estimated work <= 5e7), an
+exponent |x| <= :data:`MAX_EXP_ARGUMENT` for every e^x the checks need (e^ε,
+the kernel at the radius and at the end of the normaliser sum), working
+precision <= :data:`MAX_BITS`, at most :data:`MAX_TERMS` normaliser terms, and
+atoms x bits <= :data:`MAX_SOURCE_WORK` for the source check.
 """
 
 from fractions import Fraction
-from math import gcd
 
+from auditor import game
+from auditor.certificate import Malformed
+from auditor.checks import common
+from auditor.checks.common import check_display, outward_decimal  # noqa: F401  (re-exported)
+from auditor.checks.finite_game import MAX_WEIGHTS, MAX_WORK, refuse_beyond_limit, witness_value, work_estimate
 from auditor.enclosures import exp_bounds, kernel_bounds, normaliser_bounds
+from auditor.enclosures.gaussian import summation_length
+from auditor.outcomes import Unchecked
 from auditor.rationals import read_rational
 
 RETRY_FACTOR = 4
+# Largest |x| of an e^x the checks evaluate: e^x then has about 1.44|x| bits.
+MAX_EXP_ARGUMENT = 50_000
+# Largest working precision (bits) of an enclosure check, retries included.
+MAX_BITS = 1 << 14
+# Largest atoms x bits (retry included) of the source check: one kernel enclosure per atom.
+MAX_SOURCE_WORK = 4_000_000
+# Largest number of kernel terms summed for the normaliser enclosure.
+MAX_TERMS = 20_000
 
-
-# Largest estimated work (auditor.game.estimated_work, curve look-ups) recomputed,
-# as for finite-game certificates: about 3 minutes.  The estimate counts the root
-# preparations actually searched (B^C or the closed-carry-cell cover), so e.g.
-# gamma = 336/1009, radius 6, C = 3 (about 4e7) is recomputed, radius 40 is not.
-MAX_WORK = 5 * 10 ** 7
-
-
-def finite_work(weights, offset, a, B, budget):
-    """Estimated work of recomputing G_budget for this law."""
-    from auditor.game import estimated_work, root_preparation_count
-    return estimated_work(len(weights), B, budget,
-                          preparations=root_preparation_count(weights, offset, a, B, budget))
-
-
-def finite_value(weights, offset, a, B, budget, x, y):
-    """G_budget(x, y) for the law by the auditor's own evaluator."""
-    from auditor.game import root_value
-    work = finite_work(weights, offset, a, B, budget)
-    if work > MAX_WORK:
-        raise ValueError(f"estimated work {work} > limit {MAX_WORK}, not recomputed")
-    return Fraction(root_value(weights, offset, a, B, budget, x, y))
+__all__ = ["verify", "verify_dg", "estimate_dg", "check_display", "outward_decimal", "MAX_WORK",
+           "finite_work", "finite_value"]
 
 
 def verify(cert, report):
-    verify_dg(cert, report, "")
+    estimate_dg(cert, "")
+    undecided = []
+    verify_dg(cert, report, "", undecided)
+    raise_undecided(undecided, report)
 
 
-def _gamma(text, pointer, report):
-    a, B = (int(t) for t in text.split("/")) if "/" in text else (int(text), 1)
-    report.check(0 < a < B and gcd(a, B) == 1, pointer, text, "0 < a < B, gcd(a, B) = 1",
-                 "gamma must be a reduced fraction a/B with 0 < a < B")
-    return a, B
+def _source_bits(S):
+    return S.bit_length() + 64
 
 
-def outward_decimal(value, digits, direction):
-    """The decimal of ``value`` with ``digits`` places, rounded down (−1) or up (+1)."""
-    scaled = Fraction(value) * 10 ** digits
-    n = scaled.numerator // scaled.denominator if direction < 0 else -((-scaled.numerator) // scaled.denominator)
-    sign = "-" if n < 0 else ""
-    whole, frac = divmod(abs(n), 10 ** digits)
-    return f"{sign}{whole}.{frac:0{digits}d}" if digits else f"{sign}{whole}"
+def _threshold_bits(lam_lo, lam_hi):
+    return max(lam_hi.numerator.bit_length(), lam_lo.denominator.bit_length(),
+               lam_hi.denominator.bit_length()) + 48
 
 
-def check_display(text, value, direction, pointer, report):
-    """A display must be ``value`` rounded outward at its own number of decimal places."""
-    digits = len(text.split(".")[1]) if "." in text else 0
-    expected = outward_decimal(value, digits, direction)
-    report.check(text == expected, pointer, text, expected,
-                 "display is not the value rounded " + ("down" if direction < 0 else "up"))
+def _refuse_exponent(x, pointer, what):
+    if abs(x) > MAX_EXP_ARGUMENT:
+        raise Unchecked(pointer, common.magnitude(abs(x).numerator // abs(x).denominator),
+                        MAX_EXP_ARGUMENT, f"exponent of {what}")
 
 
-def verify_dg(cert, report, prefix):
-    """Check one dg-interval certificate whose JSON pointers start at ``prefix``."""
+def _refuse_bits(bits, pointer):
+    if bits * RETRY_FACTOR > MAX_BITS:
+        raise Unchecked(pointer, bits * RETRY_FACTOR, MAX_BITS, "working precision in bits")
+
+
+def parse_dg(cert, prefix):
+    """The domain of a dg-interval certificate, validated (malformed otherwise)."""
     inp, res = cert["input"], cert["result"]
     I, R = prefix + "/input", prefix + "/result"
-    a, B = _gamma(inp["gamma"], I + "/gamma", report)
+    a, B = common.gamma(inp["gamma"], I + "/gamma")
     sigma2 = read_rational(inp["sigma2"], I + "/sigma2")
-    budget = inp["budget"]
+    if sigma2 <= 0:
+        raise Malformed(f"{I}/sigma2: sigma2 must be positive")
+    budget = common.integer(inp["budget"], I + "/budget", 0)
     epsilon = read_rational(inp["epsilon"], I + "/epsilon")
-    if not report.check(sigma2 > 0, I + "/sigma2", sigma2, "> 0", "sigma2 must be positive"):
-        return
-    report.check(epsilon >= 0, I + "/epsilon", epsilon, ">= 0", "epsilon must be non-negative")
-    if not (0 < a < B):
-        return
+    if epsilon < 0:
+        raise Malformed(f"{I}/epsilon: epsilon must be non-negative")
+    if inp["method"] is not None:
+        common.method(inp["method"], I + "/method")
+    common.method(res["finite"]["method"], R + "/finite/method")
+    src = res["source"]
+    L = common.integer(src["radius"], R + "/source/radius", 1)
+    offset = common.integer(src["offset"], R + "/source/offset")
+    if "radius" in inp["source"]:
+        common.integer(inp["source"]["radius"], I + "/source/radius", 1)
+    elif read_rational(inp["source"]["width"], I + "/source/width") <= 0:
+        raise Malformed(f"{I}/source/width: the requested width must be positive")
+    return {"a": a, "B": B, "sigma2": sigma2, "budget": budget, "epsilon": epsilon,
+            "L": L, "offset": offset}
+
+
+def estimate_dg(cert, prefix):
+    """Refuse (Unchecked) before any work when a check would exceed a limit."""
+    p = parse_dg(cert, prefix)
+    res = cert["result"]
+    R = prefix + "/result"
+    n = len(res["source"]["weights"])
+    if n > MAX_WEIGHTS:
+        raise Unchecked(R + "/source/weights", n, MAX_WEIGHTS, "number of weights")
+    weights = _weights(res["source"], R)
+    if any(w < 0 for w in weights) or not any(weights):
+        return p  # an empty source is a false claim, reported by verify_dg before any work
+    refuse_beyond_limit(_game_work(weights, p), prefix + "/input/budget")
+    _refuse_exponent(p["epsilon"], prefix + "/input/epsilon", "e^epsilon")
+    radius = (n - 1) // 2
+    _refuse_exponent(Fraction(radius * radius) / (2 * p["sigma2"]), R + "/source/radius",
+                     "the kernel at the radius")
+    S = int(read_rational(res["source"]["scale"], R + "/source/scale"))
+    bits = _source_bits(S)
+    _refuse_bits(bits, R + "/source/scale")
+    if n * bits * RETRY_FACTOR > MAX_SOURCE_WORK:
+        raise Unchecked(R + "/source/weights", n * bits * RETRY_FACTOR, MAX_SOURCE_WORK,
+                        "source check work (atoms x bits)")
+    terms = summation_length(p["sigma2"], bits * RETRY_FACTOR)
+    if terms > MAX_TERMS:
+        raise Unchecked(prefix + "/input/sigma2", terms, MAX_TERMS, "normaliser terms")
+    _refuse_exponent(Fraction((terms + 1) ** 2) / (2 * p["sigma2"]), prefix + "/input/sigma2",
+                     "the kernel at the end of the normaliser sum")
+    th = res["threshold"]
+    lam_lo = read_rational(th["lower"], R + "/threshold/lower")
+    lam_hi = read_rational(th["upper"], R + "/threshold/upper")
+    _refuse_bits(_threshold_bits(lam_lo, lam_hi), R + "/threshold")
+    return p
+
+
+def _weights(src, R):
+    return [int(read_rational(w, f"{R}/source/weights/{i}")) for i, w in enumerate(src["weights"])]
+
+
+def _game_work(weights, p):
+    """The game's own estimate of one G_C query for this source (Unchecked beyond C = 64)."""
+    return work_estimate(weights, p["offset"], p["a"], p["B"], p["budget"], "/input/budget")
+
+
+def verify_dg(cert, report, prefix, undecided):
+    """Check one dg-interval certificate whose JSON pointers start at ``prefix``.
+
+    :func:`estimate_dg` must have accepted it first.  Pointers of claims that
+    could be neither proved nor disproved are appended to ``undecided``.
+    """
+    inp, res = cert["input"], cert["result"]
+    I, R = prefix + "/input", prefix + "/result"
+    p = parse_dg(cert, prefix)
+    a, B, sigma2, budget, epsilon = p["a"], p["B"], p["sigma2"], p["budget"], p["epsilon"]
 
     src = res["source"]
     report.equal(R + "/source/sigma2", read_rational(src["sigma2"], R + "/source/sigma2"), sigma2,
                  "source sigma2 (the request's)")
-    L, offset = src["radius"], src["offset"]
+    L, offset = p["L"], p["offset"]
     S = int(read_rational(src["scale"], R + "/source/scale"))
-    weights = [int(read_rational(w, f"{R}/source/weights/{i}")) for i, w in enumerate(src["weights"])]
+    weights = _weights(src, R)
     ok = report.equal(R + "/source/weights", len(weights), 2 * L + 1, "number of weights (2L+1)")
     ok &= report.equal(R + "/source/offset", offset, -L, "offset (−L)")
     ok &= report.equal(R + "/source/scale", S, sum(weights), "scale S (the sum of the weights)")
@@ -113,24 +190,26 @@ def verify_dg(cert, report, prefix):
 
     tau = read_rational(res["tau"], R + "/tau")
     report.check(0 <= tau < 1, R + "/tau", tau, "[0, 1)", "tau must lie in [0, 1)")
-    bits = S.bit_length() + 64
-    _check_source(weights, L, S, sigma2, tau, bits, report, R)
+    _check_source(weights, L, S, sigma2, tau, _source_bits(S), report, R, undecided)
 
     lam_lo = read_rational(res["threshold"]["lower"], R + "/threshold/lower")
     lam_hi = read_rational(res["threshold"]["upper"], R + "/threshold/upper")
-    _check_threshold(epsilon, lam_lo, lam_hi, report, R)
+    _check_threshold(epsilon, lam_lo, lam_hi, report, R, undecided)
 
     fin = res["finite"]
+    _check_methods(inp["method"], fin["method"], weights, offset, budget, report, I, R)
     report.equal(R + "/finite/x", read_rational(fin["x"], R + "/finite/x"), Fraction(1), "query x")
     report.equal(R + "/finite/y", read_rational(fin["y"], R + "/finite/y"), lam_lo, "query y (λ₋)")
     claimed_value = read_rational(fin["value"], R + "/finite/value")
-    try:
-        value = finite_value(weights, offset, a, B, budget, Fraction(1), lam_lo)
-    except Exception as exc:  # the evaluator refused (size limits) or is missing
-        report.check(False, R + "/finite/value", claimed_value, "unavailable",
-                     f"the auditor could not recompute the finite value ({exc})")
-        return
+    refuse_beyond_limit(_game_work(weights, p), I + "/budget")
+    law = (weights, offset, a, B)
+    value = Fraction(game.root_value(*law, budget, Fraction(1), lam_lo))
     report.equal(R + "/finite/value", claimed_value, value, f"G_{budget}(1, λ₋)")
+    wptr = R + "/finite/witness"
+    wv = witness_value(law, budget, None, fin["witness"], Fraction(1), lam_lo, report, wptr)
+    if wv is not None:
+        report.check(wv == value, wptr, wv, value,
+                     "the witnessed action does not attain the finite value G_C(1, λ₋)")
     v = value - lam_lo
     report.equal(R + "/finite/hockey_stick", read_rational(fin["hockey_stick"], R + "/finite/hockey_stick"),
                  v, "v = G_C(1, λ₋) − λ₋")
@@ -155,44 +234,97 @@ def verify_dg(cert, report, prefix):
                      claimed_upper - claimed_lower, W, "the interval is not narrower than the requested width")
 
 
-def _check_source(weights, L, S, sigma2, tau, bits, report, R):
-    """Atoms below the DG masses and τ above w_0/S − 1/Z⁺, retrying once at higher precision."""
-    pending = [n for n in range(-L, L + 1) if n != 0 and weights[n + L] > 0]
-    tau_ok = False
+def finite_work(weights, offset, a, B, budget):
+    """Estimated work of recomputing G_budget for this law (auditor.game's estimate)."""
+    return game.estimated_work(len(weights), B, budget,
+                               preparations=game.root_preparation_count(weights, offset, a, B, budget))
+
+
+def finite_value(weights, offset, a, B, budget, x, y):
+    """G_budget(x, y) for the law; ValueError beyond :data:`MAX_WORK` (a library helper:
+    :func:`verify` refuses such certificates as UNCHECKED before calling anything)."""
+    work = finite_work(weights, offset, a, B, budget)
+    if work > MAX_WORK:
+        raise ValueError(f"estimated work {common.magnitude(work)} > limit {MAX_WORK}, not recomputed")
+    return Fraction(game.root_value(weights, offset, a, B, budget, x, y))
+
+
+def _check_methods(requested, used, weights, offset, budget, report, I, R):
+    """The label used is legal for this source; a requested method is the one used."""
+    common.check_method(used, weights, offset, budget, R + "/finite/method", report)
+    if requested is not None:
+        report.equal(R + "/finite/method", used, requested, "method (the requested one)")
+
+
+def _settle(items, report, undecided, pointer_of, claimed_of, shown, reason):
+    """Record the claims never proved: a failure when disproved, else undecided."""
+    for key, state in items.items():
+        if state == "disproved":
+            report.fail(pointer_of(key), claimed_of(key), shown(key), reason + " (disproved)")
+        elif state == "open":
+            undecided.append(pointer_of(key))
+
+
+def _check_source(weights, L, S, sigma2, tau, bits, report, R, undecided):
+    """Atoms below the DG masses and τ >= TV(ν, g) (SPEC 4, docs §2), at bits and RETRY_FACTOR·bits.
+
+    Atom n: proved when w_n·Z⁺ <= S·f⁻(n) (w_n/S <= g(n)), disproved when
+    w_n·Z⁻ > S·f⁺(n).  τ: proved when τ >= w_0/S − 1/Z⁺ (Lemma 2), disproved when
+    τ < w_0/S − 1/Z⁻ <= ν(0) − g(0) <= TV.  Claims open after the retry are undecided.
+    """
+    atoms = {n: "open" for n in range(-L, L + 1) if n != 0 and weights[n + L] > 0}
+    state = {"tau": "open"}
     for attempt in range(2):
-        _, z_hi = normaliser_bounds(sigma2, bits)
-        still = []
-        for n in pending:
-            f_lo, _ = kernel_bounds(n, sigma2, bits)
-            if weights[n + L] * z_hi > S * f_lo:
-                still.append(n)
-        pending = still
-        bound = Fraction(weights[L], S) - 1 / z_hi
-        tau_ok = tau_ok or tau >= bound
-        if not pending and tau_ok:
+        z_lo, z_hi = normaliser_bounds(sigma2, bits)
+        for n in [n for n, st in atoms.items() if st == "open"]:
+            f_lo, f_hi = kernel_bounds(n, sigma2, bits)
+            w = weights[n + L]
+            if w * z_hi <= S * f_lo:
+                atoms[n] = "proved"
+            elif w * z_lo > S * f_hi:
+                atoms[n] = "disproved"
+        if state["tau"] == "open":
+            w0 = Fraction(weights[L], S)
+            if tau >= w0 - 1 / z_hi:
+                state["tau"] = "proved"
+            elif tau < w0 - 1 / z_lo:
+                state["tau"] = "disproved"
+        if all(st != "open" for st in atoms.values()) and state["tau"] != "open":
             break
         bits *= RETRY_FACTOR
-    for n in pending:
-        report.check(False, f"{R}/source/weights/{n + L}", weights[n + L],
-                     f"S·exp(−n²/(2σ²))/Z⁺ at n = {n}",
-                     "atom not proved to be below its discrete-Gaussian mass")
-    report.check(tau_ok, R + "/tau", tau, bound,
-                 "tau not proved to bound TV(ν, g) = ν(0) − g(0) <= w_0/S − 1/Z⁺")
+    for n, st in atoms.items():
+        if st == "proved":
+            report.check(True, f"{R}/source/weights/{n + L}", "", "", "")
+    _settle(atoms, report, undecided, lambda n: f"{R}/source/weights/{n + L}", lambda n: weights[n + L],
+            lambda n: f"S·exp(−n²/(2σ²))/Z at n = {n}", "atom above its discrete-Gaussian mass")
+    _settle(state, report, undecided, lambda _: R + "/tau", lambda _: tau,
+            lambda _: "w_0/S − 1/Z", "tau below TV(ν, g) >= ν(0) − g(0)")
 
 
-def _check_threshold(epsilon, lam_lo, lam_hi, report, R):
-    """λ₋ <= e^ε <= λ₊ (and λ₋ > 0), retrying once at higher precision."""
-    report.check(0 < lam_lo <= lam_hi, R + "/threshold", f"[{lam_lo}, {lam_hi}]", "0 < λ₋ <= λ₊",
+def _check_threshold(epsilon, lam_lo, lam_hi, report, R, undecided):
+    """λ₋ <= e^ε <= λ₊ (and λ₋ > 0) at bits and RETRY_FACTOR·bits: proved, disproved or undecided."""
+    report.check(0 < lam_lo <= lam_hi, R + "/threshold", common.span(lam_lo, lam_hi), "0 < λ₋ <= λ₊",
                  "the threshold enclosure must be a positive interval")
-    bits = max(lam_hi.numerator.bit_length(), lam_lo.denominator.bit_length(),
-               lam_hi.denominator.bit_length()) + 48
-    lo_ok = hi_ok = False
+    bits = _threshold_bits(lam_lo, lam_hi)
+    state = {"lower": "open", "upper": "open"}
     for _ in range(2):
         e_lo, e_hi = exp_bounds(epsilon, bits)
-        lo_ok = lo_ok or lam_lo <= e_lo
-        hi_ok = hi_ok or lam_hi >= e_hi
-        if lo_ok and hi_ok:
+        if state["lower"] == "open":
+            state["lower"] = "proved" if lam_lo <= e_lo else "disproved" if lam_lo > e_hi else "open"
+        if state["upper"] == "open":
+            state["upper"] = "proved" if lam_hi >= e_hi else "disproved" if lam_hi < e_lo else "open"
+        if "open" not in state.values():
             break
         bits *= RETRY_FACTOR
-    report.check(lo_ok, R + "/threshold/lower", lam_lo, e_lo, "λ₋ not proved to be <= e^ε")
-    report.check(hi_ok, R + "/threshold/upper", lam_hi, e_hi, "λ₊ not proved to be >= e^ε")
+    for key in state:
+        report.check(state[key] != "disproved", f"{R}/threshold/{key}", lam_lo if key == "lower" else lam_hi,
+                     common.span(e_lo, e_hi), f"e^ε is not {'above λ₋' if key == 'lower' else 'below λ₊'}")
+        if state[key] == "open":
+            undecided.append(f"{R}/threshold/{key}")
+
+
+def raise_undecided(undecided, report):
+    """UNCHECKED when a claim stayed undecided at the highest precision and nothing is false."""
+    if undecided and report.ok:
+        raise Unchecked(undecided[0], "more than the retry's", f"{RETRY_FACTOR} x the starting precision",
+                        f"precision needed to decide {len(undecided)} claim(s) (neither proved nor disproved):")

@@ -4,34 +4,79 @@ Rules (docs/envelope.md states them for users):
 
 1. Structure: transcripts, histograms, exact true answers, list lengths and
    the number of privacy checks are what the input implies.
-2. Every stored enclosure is non-empty and *meets* the auditor's own
-   enclosure of the same quantity, recomputed at the stated precision (an
-   enclosure that misses it cannot contain the true value).  The comparison
-   constants (e^ε, 1 + 2e, the theorem bound, the §7 bound) must *contain* the
-   auditor's enclosure computed at twice the stated precision plus 64 bits.
+2. Every stored enclosure [lo, hi] claims "the true value lies in [lo, hi]".
+   The auditor proves that claim when its own certified enclosure of the
+   true value lies inside [lo, hi], and disproves it (FAIL) when its own
+   enclosure is disjoint from [lo, hi]; otherwise (the auditor's enclosure
+   sticks out only partly) it doubles its working precision, starting at the
+   stated precision, up to max(:data:`REFINE_FACTOR` x stated, 512) bits but
+   not beyond max(2 x stated, :data:`MAX_REFINE_BITS`) bits, and only while the
+   estimated work stays below :data:`MAX_WORK`.  A claim still undecided
+   there - e.g. a stored point or an interval narrower than anything the
+   auditor can reach around the true value - is UNCHECKED (exit 3), never
+   OK.  The comparison constants (e^ε, 1 + 2e, the theorem bound, the §7
+   bound) follow the same rule, starting at twice the stated precision plus
+   64 bits.
 3. Every status must be what the decision rules (auditor.envelope.rules) give
    on the certificate's own numbers; stored maxima must enclose the maxima of
-   the stored values.
+   the stored values; each witness (pair h -> h', transcript) must be a
+   neighbouring pair whose ratio can attain the stored maximum (its upper
+   ratio end reaches the stored maximum's lower end) and, for a ``refuted``
+   status, must itself exceed the bound.  Decimal displays are the stored
+   ends rounded outward at their own number of places.
 4. A ``proved`` or ``refuted`` status must also follow from the auditor's own
    enclosures (at the stated precision, else at twice it).  An ``unresolved``
    status is accepted only when the auditor's enclosures at the stated
    precision cannot decide the claim either.
+
+``result.method`` is the fixed description :data:`METHOD`; any other text is
+malformed.  Domain (malformed, exit 2): integers where the schema says
+integer, queries of length T with values in [0, 1], γ > 0, ε > 0.
+
+Limits, from the input alone before anything is enumerated (UNCHECKED,
+exit 3): with H = C(n + T − 1, T − 1) histograms (computed by size, never
+enumerated) and N = (2k)^J transcripts, H·N <= :data:`MAX_STORED`,
+H²·N <= :data:`MAX_ENVELOPE`, T·(H + N) <= :data:`MAX_CELLS`, every
+exponent (γ·J, η, ε·n/2, ε) at most :data:`MAX_EXPONENT`, and the work
+(H²·N + 1000)·(bits/128)² at twice the stated precision at most
+:data:`MAX_WORK` (units calibrated at about 3·10^5 per second on the 2-core
+development machine; the 1000 stands for the constants, whose cost does not
+grow with the instance).
 """
 
-from fractions import Fraction
-
+from auditor.certificate import Malformed
+from auditor.checks import common
 from auditor.envelope.interval import Interval
 from auditor.envelope.model import Model, neighbour_pairs
 from auditor.envelope.pmw import Recomputation, constants_only
-from auditor.envelope.rules import PROVED, UNRESOLVED, at_most, combine, ratio_range, ratio_status
+from auditor.envelope.rules import PROVED, REFUTED, UNRESOLVED, at_most, combine, ratio_range, ratio_status
+from auditor.outcomes import Unchecked
 from auditor.rationals import read_rational
 
 MAX_STORED = 20_000
 MAX_ENVELOPE = 1_000_000
+MAX_CELLS = 2_000_000
+MAX_EXPONENT = 10_000
+# Work units (H²·N + 1000)·(bits/128)²: recomputation cost grows about quadratically
+# with the precision; 10^7 units is roughly half a minute.
+MAX_WORK = 10_000_000
+# Refinement of undecided enclosures: up to max(REFINE_FACTOR x stated, 512) bits,
+# and not beyond max(2 x stated, MAX_REFINE_BITS).
+REFINE_FACTOR = 8
+MAX_REFINE_BITS = 2048
+CONSTANT_UNITS = 1000
+
+METHOD = ("histogram enumeration of the selection-only PMW transcript law (arb), envelope maxima over "
+          "histograms at distance ||h-h'||_1/2, outward-rounded rational enclosures")
 
 
 class _Stop(Exception):
     """A structural failure after which further checks would be meaningless."""
+
+
+def _integers(values, pointer):
+    """A list of JSON integers (2.0 or true there is malformed)."""
+    return [common.integer(v, f"{pointer}/{i}") for i, v in enumerate(values)]
 
 
 def _interval(doc, pointer, bits, report):
@@ -72,7 +117,8 @@ class CertificateView:
 
 
 class Audit:
-    __slots__ = ("cert", "report", "model", "bits", "hists", "omegas", "pairs", "view", "_cache", "measure")
+    __slots__ = ("cert", "report", "model", "bits", "hists", "omegas", "pairs", "view", "_cache", "measure",
+                 "H", "N", "undecided")
 
     def __init__(self, cert, report):
         self.cert, self.report = cert, report
@@ -86,26 +132,58 @@ class Audit:
             self._cache[bits] = Recomputation(self.model, bits)
         return self._cache[bits]
 
+    # ---- 0. limits, before anything is enumerated -------------------------
+    def estimate(self):
+        """Refuse (Unchecked) an instance beyond the limits, from the input alone."""
+        m, inp, res = self.model, self.cert["input"], self.cert["result"]
+        for pointer, reason in m.problems():
+            raise Malformed(f"{pointer}: invalid instance: {reason}")
+        if res["method"] != METHOD:
+            raise Malformed(f"/result/method: unknown method description {common._short(res['method'])}")
+        requested = inp["precision"]
+        if requested != "auto":
+            common.integer(requested, "/input/precision", 8)
+        common.integer(self.bits, "/result/precision", 8)
+        if not self.report.check(self.bits == requested if requested != "auto" else self.bits in (128, 256, 512),
+                                 "/result/precision", self.bits, requested,
+                                 "precision is not the requested one (auto: 128, 256 or 512)"):
+            return False
+        H = m.histogram_count(MAX_STORED)
+        N = m.transcript_count(MAX_STORED)
+        sizes = f"{'more than ' if H > MAX_STORED else ''}{min(H, MAX_STORED)} histograms x " \
+                f"{'more than ' if N > MAX_STORED else ''}{min(N, MAX_STORED)} transcripts"
+        if H * N > MAX_STORED:
+            raise Unchecked("/input", sizes, MAX_STORED, "stored enclosures H·N")
+        if H * H * N > MAX_ENVELOPE:
+            raise Unchecked("/input", sizes, MAX_ENVELOPE, "envelope terms H²·N")
+        if m.T * (H + N) > MAX_CELLS:
+            raise Unchecked("/input/universe", m.T * (H + N), MAX_CELLS, "table cells T·(H + N)")
+        for pointer, x in (("/input/hedge", m.gamma * m.J), ("/input/select", m.eta),
+                           ("/input/epsilon", m.eps * max(m.n, 2) / 2)):
+            if x > MAX_EXPONENT:
+                raise Unchecked(pointer, common.magnitude(x.numerator // x.denominator), MAX_EXPONENT,
+                                "exponent of an exp the recomputation needs")
+        self.H, self.N = H, N
+        if self.work(2 * self.bits) > MAX_WORK:
+            raise Unchecked("/result/precision", self.work(2 * self.bits), MAX_WORK,
+                            "work (H²·N + 1000)·(bits/128)² at twice the stated precision")
+        return True
+
+    def work(self, bits):
+        return (self.H * self.H * self.N + CONSTANT_UNITS) * max(1, bits // 128) ** 2
+
     # ---- 1. structure -------------------------------------------------------
     def structure(self):
         r, m, res = self.report, self.model, self.cert["result"]
-        for pointer, reason in m.problems():
-            r.fail(pointer, "", "", f"invalid instance: {reason}")
-        if not r.ok:
-            raise _Stop
-        H = len(m.histograms())
-        N = (2 * m.k) ** m.J
-        if H * N > MAX_STORED or H * H * N > MAX_ENVELOPE:
-            r.fail("/input", f"{H} histograms x {N} transcripts", f"limits {MAX_STORED}, {MAX_ENVELOPE}",
-                   "instance beyond the documented enumeration limits")
-            raise _Stop
-        requested = self.cert["input"]["precision"]
-        r.check(self.bits == requested if requested != "auto" else self.bits in (128, 256, 512),
-                "/result/precision", self.bits, requested, "precision is not the requested one (auto: 128, 256 or 512)")
+        N = self.N
         self.hists, self.omegas = m.histograms(), m.transcripts()
         self.pairs = neighbour_pairs(self.hists)
-        ok = r.equal("/result/transcripts", res["transcripts"], [list(w) for w in self.omegas], "transcript list")
-        ok &= r.equal("/result/databases", [db["histogram"] for db in res["databases"]],
+        ok = r.equal("/result/transcripts",
+                     [_integers(w, f"/result/transcripts/{i}") for i, w in enumerate(res["transcripts"])],
+                     [list(w) for w in self.omegas], "transcript list")
+        ok &= r.equal("/result/databases",
+                      [_integers(db["histogram"], f"/result/databases/{i}/histogram")
+                       for i, db in enumerate(res["databases"])],
                       [list(h) for h in self.hists], "histogram list")
         ok &= r.equal("/result/discounts", len(res["discounts"]), m.n + 1, "number of discounts")
         ok &= r.equal("/result/answers", [len(a) for a in res["answers"]], [m.k] * N, "answer table shape")
@@ -115,8 +193,8 @@ class Audit:
             truth = [read_rational(v, f"/result/databases/{i}/true_answers/{j}")
                      for j, v in enumerate(db["true_answers"])]
             r.equal(f"/result/databases/{i}/true_answers", truth, m.answers(self.hists[i]), "true answers")
-        r.equal("/result/claims/pure_dp/checks", res["claims"]["pure_dp"]["checks"], len(self.pairs) * N,
-                "number of privacy checks")
+        checks = common.integer(res["claims"]["pure_dp"]["checks"], "/result/claims/pure_dp/checks", 0)
+        r.equal("/result/claims/pure_dp/checks", checks, len(self.pairs) * N, "number of privacy checks")
         r.equal("/result/claims/error_bound/measure", res["claims"]["error_bound"]["measure"], self.measure,
                 "error measure")
         r.check((res["hypothesis"] is None) == (m.variant == "sign"), "/result/hypothesis",
@@ -134,7 +212,7 @@ class Audit:
             base = f"/result/databases/{i}"
             for name, items in (("law", c.laws[i]), ("envelope", c.envelopes[i])):
                 for w, e in enumerate(items):
-                    ok &= r.check(e.lo >= 0 and e.hi > 0, f"{base}/{name}/{w}", f"[{e.lo}, {e.hi}]", "(0, 1]",
+                    ok &= r.check(e.lo >= 0 and e.hi > 0, f"{base}/{name}/{w}", common.span(e.lo, e.hi), "(0, 1]",
                                   "a transcript probability enclosure must lie in [0, oo) and reach above 0")
             ok &= r.check(c.normalisers[i].lo > 0, f"{base}/normaliser/lo", c.normalisers[i].lo, 0,
                           "the normaliser's lower end must be positive")
@@ -151,44 +229,78 @@ class Audit:
             raise _Stop
 
     # ---- 2. enclosures ------------------------------------------------------
-    def enclosures(self):
-        r, c, a = self.report, self.view, self.ours(self.bits)
-
-        def meet(pointer, mine, theirs):
-            r.check(mine.meets(theirs.lo, theirs.hi), pointer, f"[{theirs.lo}, {theirs.hi}]",
-                    f"[{mine.lo}, {mine.hi}]", "enclosure excludes the auditor's enclosure of the value")
-
+    def _stored_quantities(self):
+        """(pointer, stored Interval, the same quantity in a Recomputation) for every enclosure."""
+        c = self.view
+        items = []
         for i in range(len(self.hists)):
             base = f"/result/databases/{i}"
             for w in range(len(self.omegas)):
-                meet(f"{base}/law/{w}", a.laws[i][w], c.laws[i][w])
-                meet(f"{base}/envelope/{w}", a.envelopes[i][w], c.envelopes[i][w])
-            meet(f"{base}/normaliser", a.normalisers[i], c.normalisers[i])
-            meet(f"{base}/error_linf", a.errors_linf[i], c.errors_linf[i])
-            meet(f"{base}/error_l2", a.errors_l2[i], c.errors_l2[i])
-            r.check(c.normalisers[i].hi >= 1, f"{base}/normaliser/hi", c.normalisers[i].hi, 1,
-                    "Z_h >= 1 holds structurally; the enclosure lies below 1")
+                items.append((f"{base}/law/{w}", c.laws[i][w], lambda a, i=i, w=w: a.laws[i][w]))
+                items.append((f"{base}/envelope/{w}", c.envelopes[i][w], lambda a, i=i, w=w: a.envelopes[i][w]))
+            items.append((f"{base}/normaliser", c.normalisers[i], lambda a, i=i: a.normalisers[i]))
+            items.append((f"{base}/error_linf", c.errors_linf[i], lambda a, i=i: a.errors_linf[i]))
+            items.append((f"{base}/error_l2", c.errors_l2[i], lambda a, i=i: a.errors_l2[i]))
         for w, row in enumerate(c.decoded):
             for j, enc in enumerate(row):
-                meet(f"/result/answers/{w}/{j}", a.decoded[w][j], enc)
+                items.append((f"/result/answers/{w}/{j}", enc, lambda a, w=w, j=j: a.decoded[w][j]))
         for j, enc in enumerate(c.discounts):
-            meet(f"/result/discounts/{j}", a.discounts[j], enc)
+            items.append((f"/result/discounts/{j}", enc, lambda a, j=j: a.discounts[j]))
+        return items
+
+    def _stored_constants(self):
+        c = self.view
+        items = [("/result/claims/pure_dp/bound", c.exp_eps, lambda k: k.exp_eps),
+                 ("/result/base_law/bound", c.base_exp_eps, lambda k: k.exp_eps),
+                 ("/result/claims/normaliser_bounds/bound", c.normaliser_bound, lambda k: k.normaliser_bound),
+                 ("/result/claims/error_bound/bound", c.error_bound, lambda k: k.error_bound)]
+        if c.condition_bound is not None:
+            items.append(("/result/hypothesis/bound", c.condition_bound, lambda k: k.condition_bound))
+        return items
+
+    def _contain(self, items, start_bits, recompute, affordable):
+        """Decide every "true value in [lo, hi]" claim by refining the auditor's precision.
+
+        Returns the claims still undecided at the cap (neither proved nor disproved).
+        """
+        r = self.report
+        bits = start_bits
+        cap = min(max(REFINE_FACTOR * start_bits, 512), max(2 * start_bits, MAX_REFINE_BITS))
+        while items:
+            ours = recompute(bits)
+            undecided = []
+            for pointer, theirs, of in items:
+                mine = of(ours)
+                if theirs.lo <= mine.lo and mine.hi <= theirs.hi:
+                    r.check(True, pointer, "", "", "")
+                elif mine.hi < theirs.lo or theirs.hi < mine.lo:
+                    r.fail(pointer, common.span(theirs.lo, theirs.hi), common.span(mine.lo, mine.hi),
+                           f"the stored enclosure excludes the true value (auditor's enclosure at {bits} bits)")
+                else:
+                    undecided.append((pointer, theirs, of))
+            items = undecided
+            if 2 * bits > cap or not affordable(2 * bits):
+                break
+            bits *= 2
+        return items, bits
+
+    def enclosures(self):
+        r, c = self.report, self.view
+        undecided, bits = self._contain(self._stored_quantities(), self.bits, self.ours,
+                                        lambda b: self.work(b) <= MAX_WORK)
+        more, kbits = self._contain(self._stored_constants(), 2 * self.bits + 64,
+                                    lambda b: constants_only(self.model, b),
+                                    lambda b: CONSTANT_UNITS * max(1, b // 128) ** 2 <= MAX_WORK)
+        for i in range(len(self.hists)):
+            base = f"/result/databases/{i}"
+            r.check(c.normalisers[i].hi >= 1, f"{base}/normaliser/hi", c.normalisers[i].hi, 1,
+                    "Z_h >= 1 holds structurally; the enclosure lies below 1")
         r.check(c.discounts[0].lo == c.discounts[0].hi == 1, "/result/discounts/0", c.discounts[0].lo, 1,
                 "c_0 = 1 exactly")
-
-        k = constants_only(self.model, 2 * self.bits + 64)
-
-        def contain(pointer, mine, theirs):
-            r.check(theirs.lo <= mine.lo and mine.hi <= theirs.hi, pointer, f"[{theirs.lo}, {theirs.hi}]",
-                    f"[{mine.lo}, {mine.hi}]", "constant's enclosure does not contain the auditor's")
-
-        contain("/result/claims/pure_dp/bound", k.exp_eps, c.exp_eps)
-        contain("/result/base_law/bound", k.exp_eps, c.base_exp_eps)
-        contain("/result/claims/normaliser_bounds/bound", k.normaliser_bound, c.normaliser_bound)
-        contain("/result/claims/error_bound/bound", k.error_bound, c.error_bound)
         if c.condition_bound is not None:
-            contain("/result/hypothesis/bound", k.condition_bound, c.condition_bound)
+            k = constants_only(self.model, 64)
             r.equal("/result/hypothesis/kappa", c.kappa, k.kappa, "kappa = 2 J eta^2 / n^2")
+        self.undecided = [(p, bits) for p, _, _ in undecided] + [(p, kbits) for p, _, _ in more]
 
     # ---- 3 and 4. claims ----------------------------------------------------
     def _errors(self, src):
@@ -227,16 +339,38 @@ class Audit:
             else:
                 r.check(s_hi is None or s_hi >= upper, f"{pointer}/max_ratio/hi", s_hi, upper,
                         "stored maximum ratio must enclose the stored values'")
-        w = block["witness"]
-        if w is not None:
-            r.check((w["from"], w["to"]) in self.pairs and w["transcript"] < len(self.omegas),
-                    f"{pointer}/witness", w, "", "witness is not a neighbouring pair and transcript")
+        self._witness(f"{pointer}/witness", block["witness"], block[status_key], values_of(c), scales_of(c),
+                      s_lo, bound_of(c))
 
         def auditor(a):
             lo, hi = ratio_range(self.pairs, values_of(a), scales_of(a))
             return ratio_status(lo, hi, a.exp_eps)
 
         self.judge(f"{pointer}/{status_key}", block[status_key], ratio_status(s_lo, s_hi, bound_of(c)), auditor)
+
+    def _witness(self, pointer, w, status, values, scales, stored_lo, bound):
+        """Where the maximum ratio is attained: a neighbouring pair (from -> to) and a transcript.
+
+        Its ratio, enclosed from the stored values, must be able to reach the
+        stored maximum; for a refuted claim it must itself exceed the bound.
+        """
+        r = self.report
+        if w is None:
+            r.check(not self.pairs, pointer, None, "a pair and transcript",
+                    "a witness is required when there are neighbouring pairs")
+            return
+        h = common.integer(w["from"], pointer + "/from", 0)
+        g = common.integer(w["to"], pointer + "/to", 0)
+        t = common.integer(w["transcript"], pointer + "/transcript", 0)
+        if not r.check((h, g) in self.pairs and t < len(self.omegas), pointer, w, "",
+                       "witness is not a neighbouring pair and transcript"):
+            return
+        sub = [[values[h][t]], [values[g][t]]]
+        lo, hi = ratio_range([(0, 1)], sub, [scales[h], scales[g]] if scales else None)
+        r.check(hi is None or stored_lo is None or hi >= stored_lo, pointer, w, stored_lo,
+                "the witness's ratio cannot reach the stored maximum ratio")
+        if status == REFUTED:
+            r.check(lo > bound.hi, pointer, lo, bound.hi, "the witness's ratio does not exceed the bound")
 
     def claims(self):
         r, c, res = self.report, self.view, self.cert["result"]
@@ -286,20 +420,26 @@ class Audit:
         lo = read_rational(doc["lo"], pointer + "/lo")
         hi = read_rational(doc["hi"], pointer + "/hi")
         hull = Interval.hull_max(items)
-        self.report.check(lo == hull.lo and hi == hull.hi, pointer, f"[{lo}, {hi}]", f"[{hull.lo}, {hull.hi}]",
+        self.report.check(lo == hull.lo and hi == hull.hi, pointer, common.span(lo, hi), common.span(hull.lo, hull.hi),
                           "maximum differs from the maximum of the stored enclosures")
 
     def _decimal(self, pointer, pair, enc):
-        lo, hi = Fraction(pair[0]), Fraction(pair[1])
-        self.report.check(lo <= enc.lo and enc.hi <= hi, pointer, pair, f"[{enc.lo}, {enc.hi}]",
-                          "decimal display is not rounded outward")
+        """[lo, hi] display: the stored enclosure's ends rounded down and up at their own places."""
+        common.check_display_pair(pair, enc.lo, enc.hi, pointer, self.report)
 
 
 def verify(cert, report):
     audit = Audit(cert, report)
+    if not audit.estimate():
+        return
     try:
         audit.structure()
         audit.enclosures()
         audit.claims()
     except _Stop:
         return
+    if audit.undecided and report.ok:
+        pointer, bits = audit.undecided[0]
+        raise Unchecked(pointer, f"more than {bits} bits", f"{bits} bits (the refinement cap)",
+                        f"precision needed to decide {len(audit.undecided)} stored enclosure(s) (the auditor's "
+                        "enclosure is neither inside nor disjoint from it):")

@@ -17,36 +17,59 @@ counting, the auditor's own hull code) and compared exactly:
   a participation needs budget >= 1.
 * ``result.curve``: null when ``input.curve`` is false; otherwise the exact
   canonical vertex list of the root's curve (G_C, or F_C at the pending pair).
+* ``result.method``: a known root-search label (:mod:`auditor.checks.common`);
+  ``reduced`` only for a law symmetric around 0 and C <= 2.  The label is
+  otherwise not used: every value is recomputed by the auditor's own route.
 
-Requests whose estimated work (:func:`auditor.game.estimated_work`) exceeds
-:data:`MAX_WORK` are not recomputed: the certificate then fails (exit 1) with
-a reason stating the estimate, since the auditor cannot confirm its claims.
-The estimate counts the root preparations actually searched: B^C, or the
-smaller closed-carry-cell cover of :mod:`auditor.cover`.
-For scale: law radius 24, B = 3, C = 3 is about 7e6 units (half a minute);
-radius 6, B = 1009, C = 3 searches 5586 covered preparations instead of 1e9,
-about 4e7 units (well under a minute); radius 40, B = 1009, C = 3 is about
-1.2e12 and is refused.
+Structural fields (budget, offset, pending states, witness k and sign) must be
+JSON integers; ``2.0`` or ``true`` there is malformed.
+
+Work limits, checked from the input alone before any game is built (the
+certificate is then UNCHECKED, exit 3; nothing is claimed about its truth):
+budget (plus one for a curve) at most :data:`MAX_BUDGET`, at most
+:data:`MAX_WEIGHTS` weights, at most :data:`MAX_QUERIES` queries, and the
+estimated work (:func:`auditor.game.estimated_work` of the preparations
+actually searched, times the number of queries) at most :data:`MAX_WORK`.
+The estimate counts B^C or the smaller closed-carry-cell cover of
+:mod:`auditor.cover`.  For scale: law radius 24, B = 3, C = 3 is about 7e6
+units (half a minute); radius 6, B = 1009, C = 3 searches 5586 covered
+preparations instead of 1e9, about 4e7 units (well under a minute); radius 40,
+B = 1009, C = 3 is about 1.2e12 and is refused.
 """
 
 from fractions import Fraction
 
 from auditor import game
 from auditor.certificate import Malformed
+from auditor.checks import common
+from auditor.outcomes import Unchecked
 from auditor.rationals import read_rational, write_rational
 
 # Largest estimated work (curve look-ups) the auditor recomputes, about 3 minutes.
 MAX_WORK = 5 * 10 ** 7
+# Pre-checks that keep the estimate itself cheap (far above anything MAX_WORK admits).
+MAX_BUDGET = 64
+MAX_WEIGHTS = 5_000
+MAX_QUERIES = 10_000
 
 
 def _parse_input(inp):
-    gamma = read_rational(inp["gamma"], "/input/gamma")
-    if not 0 < gamma < 1:
-        raise Malformed(f"/input/gamma: {inp['gamma']} is not a/B with 0 < a < B")
-    a, B = gamma.numerator, gamma.denominator
-    weights = [int(w) for w in inp["law"]["weights"]]
-    if not any(weights):
-        raise Malformed("/input/law/weights: all weights are zero")
+    a, B = common.gamma(inp["gamma"], "/input/gamma")
+    weights = inp["law"]["weights"]
+    if len(weights) > MAX_WEIGHTS:
+        raise Unchecked("/input/law/weights", len(weights), MAX_WEIGHTS, "number of weights")
+    weights = [int(read_rational(w, f"/input/law/weights/{i}")) for i, w in enumerate(weights)]
+    if any(w < 0 for w in weights) or not any(weights):
+        raise Malformed("/input/law/weights: weights must be >= 0 and not all zero")
+    offset = common.integer(inp["law"]["offset"], "/input/law/offset")
+    budget = common.integer(inp["budget"], "/input/budget", 0)
+    pending = inp["pending"]
+    if pending is not None:
+        pending = [common.integer(k, f"/input/pending/{i}") for i, k in enumerate(pending)]
+    common.boolean(inp["curve"], "/input/curve")
+    if len(inp["thresholds"]) + len(inp["points"]) > MAX_QUERIES:
+        raise Unchecked("/input/thresholds", len(inp["thresholds"]) + len(inp["points"]), MAX_QUERIES,
+                        "number of queries")
     thresholds = []
     for i, text in enumerate(inp["thresholds"]):
         L = read_rational(text, f"/input/thresholds/{i}")
@@ -58,8 +81,8 @@ def _parse_input(inp):
         points.append((read_rational(xs, f"/input/points/{i}/0"),
                        read_rational(ys, f"/input/points/{i}/1")))
     return {
-        "weights": weights, "offset": inp["law"]["offset"], "a": a, "B": B,
-        "budget": inp["budget"], "pending": inp["pending"], "curve": inp["curve"],
+        "weights": weights, "offset": offset, "a": a, "B": B,
+        "budget": budget, "pending": pending, "curve": inp["curve"],
         "queries": [(Fraction(1), L) for L in thresholds] + points,
     }
 
@@ -77,9 +100,17 @@ def _value(p, x, y):
 
 def _witness_value(p, witness, x, y, report, ptr):
     """Value of the witnessed action, or None after recording why it is illegal."""
+    return witness_value(_law(p), p["budget"], p["pending"], witness, x, y, report, ptr)
+
+
+def witness_value(law, budget, pending, witness, x, y, report, ptr):
+    """Value of the witnessed first action, or None after recording why it is illegal.
+
+    ``law`` is (weights, offset, a, B); ``pending`` None (synchronised root) or
+    [kP, kQ].  Shared with the dg-interval checks.
+    """
     action = witness["action"]
-    budget = p["budget"]
-    at_root = p["pending"] is None
+    at_root = pending is None
     if action == "stop":
         if "k" in witness or "sign" in witness:
             report.fail(ptr, str(witness), "stop", "a stop carries no k or sign")
@@ -90,27 +121,27 @@ def _witness_value(p, witness, x, y, report, ptr):
             report.fail(ptr + "/action", "echo", "stop or participate",
                         "no echo at the synchronised root")
             return None
-        kP, kQ = p["pending"]
-        return game.pending_action_value(*_law(p), budget, kP, kQ, x, y, "echo")
+        kP, kQ = pending
+        return game.pending_action_value(*law, budget, kP, kQ, x, y, "echo")
     # participate
     if budget < 1:
         report.fail(ptr + "/action", "participate", "stop" if at_root else "stop or echo",
                     "no participation with budget 0")
         return None
-    sign = witness["sign"]
+    sign = common.integer(witness["sign"], ptr + "/sign")
     if at_root:
-        k = witness.get("k")
-        if not isinstance(k, int) or isinstance(k, bool):
-            report.fail(ptr + "/k", repr(k), "an integer preparation",
+        if "k" not in witness:
+            report.fail(ptr + "/k", "absent", "an integer preparation",
                         "a root participation needs its preparation k")
             return None
-        return game.root_action_value(*_law(p), budget, x, y, k, sign)
+        k = common.integer(witness["k"], ptr + "/k")
+        return game.root_action_value(*law, budget, x, y, k, sign)
     if "k" in witness:
-        report.fail(ptr + "/k", str(witness["k"]), "absent",
-                    "no preparation when pending (the states are given)")
+        report.fail(ptr + "/k", common.magnitude(witness["k"]) if isinstance(witness["k"], int) else "present",
+                    "absent", "no preparation when pending (the states are given)")
         return None
-    kP, kQ = p["pending"]
-    return game.pending_action_value(*_law(p), budget, kP, kQ, x, y, "participate", sign)
+    kP, kQ = pending
+    return game.pending_action_value(*law, budget, kP, kQ, x, y, "participate", sign)
 
 
 def _check_query(p, i, entry, expected, report):
@@ -159,17 +190,32 @@ def _check_curve(p, claimed, report):
         report.equal(f"/result/curve/{i}/1", got[1], want[1], "vertex B'")
 
 
+def work_estimate(weights, offset, a, B, level, pointer="/input/budget"):
+    """auditor.game's estimate for one query at ``level``; Unchecked beyond MAX_BUDGET first."""
+    if level > MAX_BUDGET:
+        raise Unchecked(pointer, level, MAX_BUDGET, "budget")
+    # every estimate is at least 2·(len + 2)^max(2, level) (one preparation): refusing on this
+    # floor first keeps the cover count itself cheap (it grows with level·len)
+    floor = 2 * common.bounded_power(len(weights) + 2, max(2, level), MAX_WORK)
+    if floor > MAX_WORK:
+        raise Unchecked(pointer, f"at least {common.magnitude(floor)}", common.magnitude(MAX_WORK), "estimated work")
+    return game.estimated_work(len(weights), B, level,
+                               preparations=game.root_preparation_count(weights, offset, a, B, level))
+
+
+def refuse_beyond_limit(work, pointer):
+    if work > MAX_WORK:
+        raise Unchecked(pointer, common.magnitude(work), common.magnitude(MAX_WORK), "estimated work")
+
+
 def verify(cert, report):
     p = _parse_input(cert["input"])
     # a whole budget-C curve costs about as much as a budget-(C+1) point query
     level = p["budget"] + (1 if p["curve"] else 0)
-    work = game.estimated_work(len(p["weights"]), p["B"], level,
-                               preparations=game.root_preparation_count(*_law(p), level))
-    if not report.check(work <= MAX_WORK, "/input/budget", p["budget"],
-                        f"estimated work {work} > limit {MAX_WORK}",
-                        "beyond the auditor's size limit, not recomputed"):
-        return
+    work = work_estimate(p["weights"], p["offset"], p["a"], p["B"], level)
+    refuse_beyond_limit(work * max(1, len(p["queries"])), "/input/budget")
     result = cert["result"]
+    common.check_method(result["method"], p["weights"], p["offset"], p["budget"], "/result/method", report)
     entries = result["queries"]
     expected = p["queries"]
     report.equal("/result/queries", len(entries), len(expected), "number of queries")

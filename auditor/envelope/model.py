@@ -10,7 +10,15 @@ one unit of count, so neighbouring databases have histograms at distance 1.
 import itertools
 from fractions import Fraction
 
+from auditor.certificate import Malformed
+from auditor.checks.common import bounded_binomial, bounded_power  # noqa: F401  (sizes by formula)
 from auditor.rationals import read_rational
+
+
+def _integer(value, pointer, minimum):
+    if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
+        raise Malformed(f"{pointer}: expected a JSON integer >= {minimum}")
+    return value
 
 
 class Model:
@@ -19,8 +27,9 @@ class Model:
     __slots__ = ("T", "n", "queries", "J", "gamma", "eta", "eps", "variant")
 
     def __init__(self, doc):
-        self.T = doc["universe"]
-        self.n = doc["records"]
+        self.T = _integer(doc["universe"], "/input/universe", 1)
+        self.n = _integer(doc["records"], "/input/records", 1)
+        _integer(doc["rounds"], "/input/rounds", 1)
         self.queries = tuple(tuple(read_rational(v, f"/input/queries/{j}/{d}") for d, v in enumerate(row))
                              for j, row in enumerate(doc["queries"]))
         self.J = doc["rounds"]
@@ -47,9 +56,17 @@ class Model:
             out.append(("/input/epsilon", "epsilon must be positive"))
         return out
 
+    def histogram_count(self, cap):
+        """H = C(n + T − 1, T − 1), or cap + 1 when larger (never enumerates)."""
+        return bounded_binomial(self.n + self.T - 1, self.T - 1, cap)
+
+    def transcript_count(self, cap):
+        """N = (2k)^J, or cap + 1 when larger (never builds a large power)."""
+        return bounded_power(2 * self.k, self.J, cap)
+
     def histograms(self):
-        """All count vectors of n records on T values, lexicographically."""
-        return [h for h in itertools.product(range(self.n + 1), repeat=self.T) if sum(h) == self.n]
+        """All count vectors of n records on T values, lexicographically (H items, H·T work)."""
+        return list(_compositions(self.n, self.T))
 
     def transcripts(self):
         return list(itertools.product(range(2 * self.k), repeat=self.J))
@@ -62,6 +79,26 @@ class Model:
     def answers(self, h):
         """F_q(h) = Σ_d h(d)·q(d) / n, exactly."""
         return [sum(Fraction(c) * v for c, v in zip(h, q)) / self.n for q in self.queries]
+
+
+def _compositions(n, parts):
+    """Count vectors of length ``parts`` summing to n, in lexicographic order.
+
+    Successor of h: with j the last index >= 1 where h is positive, move one
+    unit to position j − 1 and put the rest of h[j] at the end (the smallest
+    tail with that sum).  The last vector is (n, 0, ..., 0).
+    """
+    h = [0] * parts
+    h[-1] = n
+    while True:
+        yield tuple(h)
+        j = next((i for i in range(parts - 1, 0, -1) if h[i]), 0)
+        if j == 0:
+            return
+        rest = h[j] - 1
+        h[j] = 0
+        h[j - 1] += 1
+        h[-1] = rest
 
 
 def hamming(h, g):

@@ -65,9 +65,15 @@ class Recomputation:
     def _conditional(self, prefix, F, data_factors):
         """P(s | prefix); exp(η·(F_q − q(μ))) = exp(η·F_q) · exp(−η·q(μ)), the factors precomputed."""
         m, b = self.model, self.bits
-        if prefix not in self._prefix_factors:
-            self._prefix_factors[prefix] = [exp_interval(-(mu * m.eta)) for mu in self.qmu[prefix]]
-        up = [x * y for x, y in zip(data_factors, self._prefix_factors[prefix])]
+        mus = self.qmu[prefix]
+        if all(mu.lo == mu.hi for mu in mus):
+            # q(μ) exact (e.g. μ_0 uniform): one exp of the exact logit, so that an
+            # exact probability (a tie D_q = 0 gives exp(0) = 1) stays exact
+            up = [exp_point(m.eta * (f - mu.lo), b) for f, mu in zip(F, mus)]
+        else:
+            if prefix not in self._prefix_factors:
+                self._prefix_factors[prefix] = [exp_interval(-(mu * m.eta)) for mu in mus]
+            up = [x * y for x, y in zip(data_factors, self._prefix_factors[prefix])]
         down = [Interval.point(1, b) / e for e in up]
         if m.variant == "selection":
             total = up[0] + down[0]

@@ -189,3 +189,20 @@ def test_random_number_mutations_never_crash_and_are_rejected(honest, tmp_path):
         widened = (path[-1] == "lo" and new < old) or (path[-1] == "hi" and new > old)
         if not widened:
             assert status in (1, 2), (path, fmt(new))
+
+
+def test_point_error_excluding_one_half_fails_at_precision_8(tmp_path):
+    """Issue 9: E = 1/2 exactly (database (2, 0), J = 1), stored as the point 509/1024 at --precision 8.
+
+    At 8 bits the auditor's own enclosure of 1/2 still overlaps the point; the claim
+    is decided by refining the auditor's precision, and the point is refuted.
+    """
+    cert = certify(Instance.from_strings("2", "2", Q1, "1", "1/2", "1", "600"), precision=8)
+    db = cert["result"]["databases"][0]
+    assert db["histogram"] == [0, 2] or db["histogram"] == [2, 0]
+    lo, hi = Fraction(db["error_linf"]["lo"]), Fraction(db["error_linf"]["hi"])
+    assert lo <= Fraction(509, 1024) <= hi               # overlap alone would accept it
+    db["error_linf"] = {"lo": "509/1024", "hi": "509/1024"}
+    status, report = status_of(seal(cert), tmp_path)
+    assert status == 1
+    assert "/result/databases/0/error_linf" in {f["pointer"] for f in report.failures}

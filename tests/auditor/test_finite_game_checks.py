@@ -73,7 +73,7 @@ def build(weights, offset, gamma, budget, thresholds, points, pending=None, curv
             "pending": list(pending) if pending is not None else None,
             "curve": curve,
         },
-        "result": {"method": "auditor-test", "queries": out, "curve": curve_out},
+        "result": {"method": "enumerate", "queries": out, "curve": curve_out},
     }
     return seal(cert)
 
@@ -326,18 +326,18 @@ def test_out_of_domain_inputs_are_malformed(root_cert, tmp_path):
     assert run(seal(bad), tmp_path) == 2
 
 
-def test_sizes_beyond_the_limit_fail_without_work(root_cert, tmp_path):
+def test_sizes_beyond_the_limit_are_unchecked_without_work(root_cert, tmp_path):
     # radius 40 with B = 1009 at C = 3: even the carry-cell cover is far over the limit
     bad = copy.deepcopy(root_cert)
     bad["input"]["gamma"] = "336/1009"
     bad["input"]["budget"] = 3
     bad["input"]["law"] = {"weights": ["1"] * 81, "offset": -40}
     start = time.monotonic()
-    assert run(seal(bad), tmp_path) == 1
+    assert run(seal(bad), tmp_path) == 3        # UNCHECKED: beyond the documented limit
     assert time.monotonic() - start < 30        # refused by the estimate, not computed
 
 
 def test_absurd_budget_is_refused_quickly(root_cert, tmp_path):
     bad = copy.deepcopy(root_cert)
     bad["input"]["budget"] = 10 ** 9
-    assert run(seal(bad), tmp_path) == 1
+    assert run(seal(bad), tmp_path) == 3
