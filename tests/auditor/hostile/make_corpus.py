@@ -70,7 +70,7 @@ CASES = {
                                 [1], "(5000 digits)"),
     "digits-5000-json-integer.json": (text_of(base()).replace('"budget":2', '"budget":' + "9" * 5000, 1),
                                       [2], "5000 digits exceeds the limit"),
-    "digits-5000-weight.json": (mutated(_set(["input", "law", "weights", 0], BIG5000)), [1, 2, 3, 4], ""),
+    "digits-5000-weight.json": (mutated(_set(["input", "law", "weights", 0], BIG5000)), [1], ""),
     "bom.json": ("\ufeff" + text_of(base()), [2], "byte-order mark"),
     "invalid-utf8.json": (None, [2], "not UTF-8"),
     "utf16.json": (None, [2], "not UTF-8"),
