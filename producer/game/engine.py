@@ -38,7 +38,7 @@ class FiniteGame:
     """Exact values of one finite-law game (law ν, γ = a/B)."""
 
     __slots__ = ("law", "gamma", "a", "B", "D", "symmetric", "_mix", "_g", "_f", "_echo", "stats",
-                 "_entries", "_ftab", "_echo_values", "_roots", "reduced", "_alternatives")
+                 "_entries", "_ftab", "_echo_values", "_roots", "reduced", "_alternatives", "floats")
 
     def __init__(self, law, gamma, reduced=False):
         """``reduced``: use the proved support reduction (symmetric laws) for
@@ -58,6 +58,7 @@ class FiniteGame:
         self._echo_values = {}
         self._roots = {}
         self._alternatives = {}
+        self.floats = None  # producer.game.points.GameFloats, made when floats are first needed
         self.stats = {"f_curves": 0, "echo_curves": 0, "g_curves": 0}
 
     # -- rows ---------------------------------------------------------------
@@ -126,6 +127,7 @@ class FiniteGame:
         curve = self._g.get(q)
         if curve is None:
             curve = self._g[q] = hull_envelope(self.g_alternatives(q))
+            self._g.pop(("alternatives", q), None)  # the hull replaces them: free their memory
             self.stats["g_curves"] += 1
         return curve
 
@@ -154,12 +156,24 @@ class FiniteGame:
         curve = self._f.get(key)
         if curve is None:
             k = key[1]
-            parts = [self.echo_curve(q, k - j, k)]
-            if q >= 1:
-                parts += [self.participation_curve(q, k - j, k, s).times(self.D) for s in SIGNS]
-            curve = self._f[key] = parts[0] if len(parts) == 1 else hull_envelope(parts)
+            if q == 0:
+                curve = self.echo_curve(q, k - j, k)
+            else:
+                parts = [self.participation_curve(q, k - j, k, s).times(self.D) for s in SIGNS]
+                curve = self._pruned_f_curve(q, k, j, parts)
+                if curve is None:
+                    curve = hull_envelope([self.echo_curve(q, k - j, k)] + parts)
+            self._f[key] = curve
             self.stats["f_curves"] += 1
         return curve
+
+    def _pruned_f_curve(self, q, k, j, participations):
+        """F_q by the float-pruned envelope (producer/game/pruning.py), or None."""
+        from producer.game.pruning import pruned_f_curve
+        if self.floats is None:
+            from producer.game.points import GameFloats
+            self.floats = GameFloats(self)
+        return pruned_f_curve(self, q, k, j, participations)
 
     def echo_curve(self, q, k_p, k_q):
         """Σ_y G_q(x·row_{k_P}(y), y·row_{k_Q}(y)) over D^(2q+1); cached for k_Q − k_P = ±1."""
@@ -202,6 +216,9 @@ class FiniteGame:
         best, witness = max(X, Y) * den, ("stop",)
         if c == 0 or X == 0 or Y == 0:
             return (X + Y) * den if (X == 0 or Y == 0) else best, witness
+        if alternatives is None and c >= 3 and self.points_apply(c):
+            from producer.game.points import PointLevels
+            return PointLevels(self, c).root_value(X, Y)
         f_value = self.f_value
         if alternatives is None:
             alternatives = self.root_alternatives(c)
@@ -215,6 +232,13 @@ class FiniteGame:
             if total > best:
                 best, witness = total, ("participate", r, j)
         return best, witness
+
+    def points_apply(self, c):
+        """Whether the screened point levels (producer/game/points.py) can evaluate G_c.
+
+        They index residues in int64 and tabulate rows for every ρ mod B.
+        """
+        return self.B ** (c + 1) < 2 ** 60 and self.B <= 2 ** 16
 
     def root_entries(self, j):
         """The tuple of (f, ν(f − j), ν(f)) numerators over D, nonzero pairs only."""
