@@ -123,7 +123,7 @@ class FloatCurve:
     def smallest(self):
         """The smallest positive coordinate or increment (for the underflow check)."""
         np = numpy()
-        parts = [v[v > 0] for v in (self.A, self.B, self.dA, self.dB)]
+        parts = [v[v > 0] for v in (self.A, self.B, self.dA, self.dB) if v is not None]
         parts = [p for p in parts if p.size]
         return float(min(p.min() for p in parts)) if parts else 1.0
 
@@ -138,7 +138,7 @@ class FloatCurve:
         return np.where((x == 0) & (y == 0), 0.0, out)
 
 
-def minkowski(components):
+def minkowski(components, keep_increments=False):
     """Float curve of Σ_i V_i(p_i·x, q_i·y) for (FloatCurve V_i, float p_i, float q_i).
 
     Edges are sorted by their float slopes; A are prefix sums from the first
@@ -185,6 +185,8 @@ def minkowski(components):
     S = np.empty(n)
     S[:n - 1] = s
     S[n - 1] = np.inf
+    if not keep_increments:
+        dA = dB = None  # only needed when this sum is itself a component of another
     return FloatCurve(S, A, B, dA, dB, terms + 2)
 
 

@@ -32,6 +32,7 @@ from producer.game import floats
 from producer.game.engine import SIGNS
 
 CHUNK = 1 << 20  # vectorised elements per block (bounds memory)
+FEW_CURVES = 64  # up to this many distinct curves in one call, evaluate them group by group
 
 
 class GameFloats:
@@ -135,6 +136,16 @@ class GameFloats:
         if not len(keys):
             return out
         uniq, inverse = np.unique(keys, return_inverse=True)
+        if len(uniq) <= FEW_CURVES:
+            # few (often large) curves: one binary search per group, no concatenated copy
+            order = np.argsort(inverse, kind="stable")
+            bounds = np.searchsorted(inverse[order], np.arange(len(uniq) + 1))
+            for i, key in enumerate(uniq):
+                sel = order[bounds[i]:bounds[i + 1]]
+                curve = self._curve_of_key(kind, q, int(key))
+                self.largest = max(self.largest, curve.terms)
+                out[sel] = curve.values(x[sel], y[sel])
+            return out
         bank = self._bank(kind, q, uniq)
         index = bank[2][np.searchsorted(bank[0], uniq)][inverse]
         for lo in range(0, len(keys), CHUNK):
