@@ -27,10 +27,9 @@ from gmpy2 import mpz
 
 from producer.curves import TestingCurve, hull_envelope, minkowski_sum
 from producer.game import screening
-from producer.game.support import reduced_root_alternatives
+from producer.game.roots import SIGNS, AllRoots, SupportReduction
 from producer.rows import mixture_numerators
 
-SIGNS = (1, -1)
 FEW_ALTERNATIVES = 12  # below this, G_q point values use max over alternatives, not their hull
 
 
@@ -38,17 +37,19 @@ class FiniteGame:
     """Exact values of one finite-law game (law ν, γ = a/B)."""
 
     __slots__ = ("law", "gamma", "a", "B", "D", "symmetric", "_mix", "_g", "_f", "_echo", "stats",
-                 "_entries", "_ftab", "_echo_values", "_roots", "reduced", "_alternatives", "floats")
+                 "_entries", "_ftab", "_echo_values", "_roots", "cover", "_alternatives", "floats")
 
-    def __init__(self, law, gamma, reduced=False):
-        """``reduced``: use the proved support reduction (symmetric laws) for
-        the roots of G_1 and G_2, at every level where they occur."""
+    def __init__(self, law, gamma, cover=None, reduced=False):
+        """``cover``: the root cover (producer/game/roots.py) used at every level;
+        by default all pure roots, or the support reduction with ``reduced``."""
         self.law = law.trimmed()
         self.gamma = gamma
         self.a, self.B = gamma.a, gamma.B
         self.D = mpz(gamma.B) * self.law.total
         self.symmetric = self.law.is_symmetric()
-        self.reduced = reduced and self.symmetric
+        if cover is None:
+            cover = SupportReduction() if reduced else AllRoots()
+        self.cover = cover
         self._mix = {}
         self._g = {0: TestingCurve.from_vertices([(mpz(1), mpz(0)), (mpz(0), mpz(1))])}
         self._f = {}
@@ -103,21 +104,14 @@ class FiniteGame:
                 yield f - r, p, q
 
     def root_alternatives(self, c):
-        """The (r, j) root choices with c participations left (halved by symmetry).
+        """The (r, j) root choices with c participations left: the cover's, memoised.
 
-        With ``reduced`` and c <= 2, the support reduction's candidates
-        (producer/game/support.py) when they are fewer: they are valid for every
-        (x, y) at once, so they give the whole G_c curve, not just one point.
+        The covers are valid for every (x, y) at once, so they give whole G_c
+        curves as well as point values.
         """
         alternatives = self._alternatives.get(c)
         if alternatives is None:
-            signs = (1,) if self.symmetric else SIGNS
-            alternatives = [(r, j) for r in range(self.B ** c) for j in signs]
-            if self.reduced and c in (1, 2):
-                candidates = reduced_root_alternatives(self.law, self.gamma, c)
-                if len(candidates) < len(alternatives):
-                    alternatives = candidates
-            self._alternatives[c] = alternatives
+            alternatives = self._alternatives[c] = self.cover.alternatives(self.law, self.gamma, c)
         return alternatives
 
     # -- curves -------------------------------------------------------------
