@@ -20,7 +20,11 @@ Finiteness and memoisation (all facts of SPEC 3.2):
   (r, j) and (−r, −j) have equal values; only j = +1 is needed.
 
 Curves are built for the lower levels; the top two levels (G at the root and
-F below it) are evaluated only at the requested point.
+F below it) are evaluated only at the requested point.  For budgets C >= 3
+the levels above G_{C−2} are evaluated at points with float screening
+(producer/game/points.py), and F_q curves (q >= 1) are built by the float-
+pruned exact envelope (producer/game/pruning.py).  The root alternatives come
+from the game's root cover (producer/game/roots.py).
 """
 
 from gmpy2 import mpz

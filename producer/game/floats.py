@@ -38,13 +38,12 @@ maximum of some alternatives and v_a = v*, then v̂_a >= (1 − η)·v* and ever
 v̂ <= (1 + η)·v*, so v̂_a >= (1 − 4η)·max v̂: keeping every alternative with
 v̂ >= (1 − margin)·max v̂ keeps every exact maximiser, ties included.
 
-Underflow would break (1)-(2): :func:`safe_floor` gives the smallest positive
-float every input must exceed so that no product along a path (at most
-2C + 4 factors) leaves the normal range; callers that cannot guarantee it
-evaluate every alternative exactly instead.
+Underflow would break (1)-(2): a caller screens only when every product along
+a path (the query weights, at most 2C + 2 row entries and one curve
+coordinate, each bounded below by the smallest such float) stays above 2^-1000
+(producer/game/points.py, ``GameFloats.safe``; producer/game/pruning.py);
+otherwise it evaluates every alternative exactly.
 """
-
-from gmpy2 import mpq
 
 np = None  # numpy, imported on first use
 
@@ -64,11 +63,6 @@ def numpy():
 def margin(budget, largest_sum):
     """The relative screening margin 4η of the module docstring."""
     return 4.0 * (2 * budget + 2) * (largest_sum + 32) * U
-
-
-def safe_floor(budget):
-    """Inputs at least this large keep every product of 2C + 4 factors normal."""
-    return 2.0 ** (-1000.0 / (2 * budget + 4))
 
 
 def ratio(num, den):
@@ -226,8 +220,3 @@ def exact_ratio_floats(values, den):
     """float(v/den) for a sequence of nonnegative integers."""
     np = numpy()
     return np.array([ratio(v, den) for v in values])
-
-
-def mpq_of_float(f):
-    """The exact rational value of a finite float."""
-    return mpq(f)

@@ -25,7 +25,6 @@ well under a second for any request.
 """
 
 from producer.errors import InputError, LimitError
-from producer.game.roots import AllRoots
 
 MAX_BUDGET = 6
 MAX_WORK = 5 * 10**8           # units of about 0.26 µs: about two minutes here
