@@ -49,7 +49,9 @@ class GameFloats:
         self._echo = {}       # (q, rho, j) -> float echo curve
         self._part = {}       # (q, residue, j, s) -> float participation curve
         self._rows = {}
-        self.largest = 64     # the largest number of terms in any one float sum so far
+        # the largest number of terms in any one float sum so far (output sums have
+        # at most len(weights) + 2 terms; float Minkowski sums add their edges)
+        self.largest = max(64, len(game.law.weights) + 2)
         low, ws = game.pure_weights()
         self._roots = {}
         for j in SIGNS:
