@@ -1,14 +1,24 @@
-"""Benchmarks: wall time and peak memory of whole producer and auditor processes.
+"""Benchmarks: wall time, CPU time and peak memory of whole producer and auditor processes.
 
-    python bench/run.py [game|dg|all] [--runs N]
+    python bench/run.py [targets|growth|game|dg|all] [--runs N] [--auditor-timeout S | --no-auditor]
 
-Each figure is the median over N runs (default 3) of a fresh process, so it
-includes start-up and imports. Peak memory is the child's maximum resident
-set size. Results are printed as Markdown tables and written to
-bench/results/. Nothing here is a test: timings never decide anything.
+Each producer figure is the median over N runs (default 3) of a fresh process,
+so it includes start-up and imports; peak memory is the child's maximum
+resident set size (as /usr/bin/time -v reports it).  The auditor runs once on
+the certificate the producer wrote, capped at --auditor-timeout seconds
+(default 120; "> S s" when the cap is hit).  Results are printed as Markdown
+tables and written to bench/results/.  Nothing here is a test: timings never
+decide anything.
+
+``targets`` (the default with ``growth``) are the rows of issue 10: each
+request as ``producer dg`` (the certified discrete-Gaussian source) and as
+``producer game`` on that same reference law at the certificate's threshold
+λ₋.  ``growth`` is the C = 3 time against ℓ = 2L + 1 up to L = 32 with the
+fitted exponent.
 """
 
 import argparse
+import json
 import math
 import os
 import statistics
@@ -19,22 +29,135 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PY = sys.executable
+SCALE = str(10 ** 24)
 
 
-def measure(argv, timeout=3600):
-    """(wall seconds, peak RSS MiB, exit status) of one child process."""
+class Run:
+    __slots__ = ("wall", "cpu", "mib", "status")
+
+    def __init__(self, wall, cpu, mib, status):
+        self.wall, self.cpu, self.mib, self.status = wall, cpu, mib, status
+
+
+def measure(argv, timeout=None):
+    """One child process: wall s, user+sys CPU s, peak RSS MiB, exit status (None on timeout)."""
     start = time.monotonic()
-    proc = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _pid, status, usage = os.wait4(proc.pid, 0)
-    wall = time.monotonic() - start
-    proc.stderr.close()
-    return wall, usage.ru_maxrss / 1024, os.waitstatus_to_exitcode(status)
+    proc = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = None if timeout is None else start + timeout
+    while True:
+        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+        if pid:
+            break
+        if deadline is not None and time.monotonic() > deadline:
+            proc.kill()
+            _pid, status, usage = os.wait4(proc.pid, 0)
+            return Run(time.monotonic() - start, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, None)
+        time.sleep(0.02)
+    return Run(time.monotonic() - start, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024,
+               os.waitstatus_to_exitcode(status))
 
 
-def median_of(argv, runs):
-    results = [measure(argv) for _ in range(runs)]
-    status = max(r[2] for r in results)
-    return statistics.median(r[0] for r in results), max(r[1] for r in results), status
+def median_of(argv, runs, timeout=None):
+    results = [measure(argv, timeout) for _ in range(runs)]
+    statuses = [r.status for r in results]
+    status = None if None in statuses else max(statuses)
+    return Run(statistics.median(r.wall for r in results), statistics.median(r.cpu for r in results),
+               max(r.mib for r in results), status)
+
+
+def producer(*args):
+    return [PY, "-m", "producer", *args]
+
+
+def dg_argv(gamma, budget, radius, out, method=None):
+    argv = producer("dg", "--gamma", gamma, "--sigma2", "9", "--budget", str(budget), "--epsilon", "2",
+                    "--radius", str(radius), "--scale", SCALE, "--quiet", "-o", out)
+    return argv + (["--method", method] if method else [])
+
+
+def reference_game_argv(dg_certificate, out, method=None):
+    """``producer game`` on the dg certificate's own source law at its threshold λ₋."""
+    with open(dg_certificate, encoding="utf-8") as fh:
+        cert = json.load(fh)
+    source = cert["result"]["source"]
+    argv = producer("game", "--gamma", cert["input"]["gamma"], "--weights", ",".join(source["weights"]),
+                    "--offset", str(source["offset"]), "--budget", str(cert["input"]["budget"]),
+                    "--threshold", cert["result"]["threshold"]["lower"], "-o", out)
+    return argv + (["--method", method] if method else [])
+
+
+TARGETS = [
+    # (label, gamma, budget, radius, method, target)
+    ("C=2, L=24, B=3", "1/3", 2, 24, None, "≤ 0.3 s"),
+    ("C=3, L=24, B=3", "1/3", 3, 24, None, "≤ 3 s, ≤ 400 MB"),
+    ("C=4, L=12, B=3", "1/3", 4, 12, None, "≤ 20 s, ≤ 600 MB"),
+    ("C=4, L=16, B=3", "1/3", 4, 16, None, "≤ 60 s, ≤ 1 GB"),
+    ("C=2, L=16, B=257 reduced", "86/257", 2, 16, "reduced", "≤ 1 s"),
+]
+
+
+def fmt(run, cap=None):
+    if run is None:
+        return "skipped | "
+    if run.status is None:
+        return f"> {cap:.0f} s | |"
+    tail = "" if run.status == 0 else f" (exit {run.status})"
+    return f"{run.wall:.2f} / {run.cpu:.2f}{tail} | {run.mib:.0f} |"
+
+
+def audit(cert, args):
+    if args.no_auditor or not os.path.exists(cert):
+        return None
+    return measure([PY, "-m", "auditor", "verify", cert], timeout=args.auditor_timeout)
+
+
+def targets_table(args):
+    rows = ["| request | command | target | producer wall / cpu s | producer MiB | auditor wall / cpu s "
+            "| auditor MiB |", "|---|---|---|---|---|---|---|"]
+    with tempfile.TemporaryDirectory() as tmp:
+        for label, gamma, budget, radius, method, target in TARGETS:
+            dg_cert = os.path.join(tmp, "dg.json")
+            run = median_of(dg_argv(gamma, budget, radius, dg_cert, method), args.runs)
+            rows.append(f"| {label} | dg | {target} | {fmt(run)} {fmt(audit(dg_cert, args), args.auditor_timeout)}")
+            print(rows[-1], flush=True)
+            if run.status != 0:
+                continue
+            game_cert = os.path.join(tmp, "game.json")
+            run = median_of(reference_game_argv(dg_cert, game_cert, method), args.runs)
+            rows.append(f"| {label} | game (same law) | {target} | {fmt(run)} "
+                        f"{fmt(audit(game_cert, args), args.auditor_timeout)}")
+            print(rows[-1], flush=True)
+            for path in (dg_cert, game_cert):
+                if os.path.exists(path):
+                    os.remove(path)
+    rows.append("\nwall / cpu: median wall-clock and user+sys CPU seconds of whole processes; "
+                "the auditor once, capped at " + ("(not run)" if args.no_auditor else f"{args.auditor_timeout:.0f} s"))
+    _write(args.out, "targets", rows)
+
+
+GROWTH_L = (4, 8, 12, 16, 24, 32)
+
+
+def growth_table(args):
+    """γ = 1/3, σ² = 9, C = 3: producer time against ℓ = 2L + 1, with the fitted exponent."""
+    rows = ["| L | ℓ = 2L+1 | wall s | cpu s | MiB |", "|---|---|---|---|---|"]
+    points = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for L in GROWTH_L:
+            run = median_of(dg_argv("1/3", 3, L, os.path.join(tmp, f"c3-{L}.json")), args.runs)
+            ell = 2 * L + 1
+            rows.append(f"| {L} | {ell} | {run.wall:.2f} | {run.cpu:.2f} | {run.mib:.0f} |"
+                        if run.status == 0 else f"| {L} | {ell} | exit {run.status} | | |")
+            print(rows[-1], flush=True)
+            if run.status == 0 and L >= 12:
+                points.append((math.log(ell), math.log(run.cpu)))
+    if len(points) >= 2:
+        mx = sum(p[0] for p in points) / len(points)
+        my = sum(p[1] for p in points) / len(points)
+        slope = sum((x - mx) * (y - my) for x, y in points) / sum((x - mx) ** 2 for x, _ in points)
+        rows.append(f"\nfitted exponent of CPU time in ℓ over L >= 12: {slope:.2f} (target <= 3.5)")
+        print(rows[-1], flush=True)
+    _write(args.out, "growth", rows)
 
 
 def dg_like_weights(radius, sigma2=9, scale=10**24):
@@ -49,8 +172,8 @@ def coprime_near_third(B):
     return a
 
 
-def game_table(runs, out):
-    rows = ["| C | radius | B | producer s | producer MiB | auditor s | auditor MiB |",
+def game_table(args):
+    rows = ["| C | radius | B | producer wall / cpu s | producer MiB | auditor wall / cpu s | auditor MiB |",
             "|---|---|---|---|---|---|---|"]
     cases = [(c, r, 3) for c in (1, 2, 3) for r in (1, 4, 8, 16, 24)]
     cases += [(2, 16, B) for B in (31, 97, 257)]
@@ -58,61 +181,24 @@ def game_table(runs, out):
         for c, radius, B in cases:
             cert = os.path.join(tmp, f"g-{c}-{radius}-{B}.json")
             gamma = f"{coprime_near_third(B)}/{B}"
-            prod = [PY, "-m", "producer", "game", "--gamma", gamma, "--weights", dg_like_weights(radius),
-                    "--budget", str(c), "--threshold", "7389/1000", "-o", cert]
-            pt, pm, ps = median_of(prod, runs)
-            at, am, st = median_of([PY, "-m", "auditor", "verify", cert], runs) if ps == 0 else (0, 0, -1)
-            row = (f"| {c} | {radius} | {B} | {pt:.2f} | {pm:.0f} | "
-                   + (f"{at:.2f} | {am:.0f} |" if st == 0 else f"exit {st} | |"))
-            rows.append(row)
-            print(row, flush=True)
-    _write(out, "game", rows)
+            run = median_of(producer("game", "--gamma", gamma, "--weights", dg_like_weights(radius),
+                                     "--budget", str(c), "--threshold", "7389/1000", "-o", cert), args.runs)
+            rows.append(f"| {c} | {radius} | {B} | {fmt(run)} {fmt(audit(cert, args), args.auditor_timeout)}")
+            print(rows[-1], flush=True)
+    _write(args.out, "game", rows)
 
 
-def dg_table(runs, out):
-    rows = ["| B | a | reduced s | enumerate s | ratio | seed 004 ratio (C++) | auditor s |",
-            "|---|---|---|---|---|---|---|"]
-    paper = {97: "3.46", 257: "25.40"}
+def dg_table(args):
+    rows = ["| B | a | reduced wall / cpu s | MiB | enumerate wall / cpu s | MiB |", "|---|---|---|---|---|---|"]
     with tempfile.TemporaryDirectory() as tmp:
         for B in (3, 31, 97, 257):
             a = coprime_near_third(B)
-            base = [PY, "-m", "producer", "dg", "--gamma", f"{a}/{B}", "--sigma2", "9", "--budget", "2",
-                    "--epsilon", "2", "--radius", "16", "--scale", str(10**24), "--quiet"]
             cert = os.path.join(tmp, f"dg-{B}.json")
-            rt, _, rs = median_of(base + ["--method", "reduced", "-o", cert], runs) if B > 3 else (None, 0, 0)
-            et, _, es = median_of(base + ["--method", "enumerate", "-o", cert], runs)
-            at, _, st = median_of([PY, "-m", "auditor", "verify", cert], 1)
-            red = f"{rt:.2f}" if rt is not None else "n/a (B² small)"
-            ratio = f"{et / rt:.2f}" if rt else ""
-            row = (f"| {B} | {a} | {red} | {et:.2f} | {ratio} | {paper.get(B, '')} | "
-                   + (f"{at:.2f} |" if st == 0 else f"exit {st} |"))
-            rows.append(row)
-            print(row, flush=True)
-    _write(out, "dg", rows)
-
-
-def growth_table(runs, out):
-    """γ = 1/3, σ² = 9, C = 3: producer time against ℓ = L + 1, with the fitted exponent."""
-    rows = ["| L | ℓ = L+1 | producer s |", "|---|---|---|"]
-    points = []
-    with tempfile.TemporaryDirectory() as tmp:
-        for L in (4, 8, 12, 16, 24):
-            cert = os.path.join(tmp, f"c3-{L}.json")
-            argv = [PY, "-m", "producer", "dg", "--gamma", "1/3", "--sigma2", "9", "--budget", "3",
-                    "--epsilon", "2", "--radius", str(L), "--scale", str(10**24), "--quiet", "-o", cert]
-            t, _, status = median_of(argv, runs)
-            rows.append(f"| {L} | {L + 1} | {t:.2f} |" if status == 0 else f"| {L} | {L + 1} | exit {status} |")
+            red = median_of(dg_argv(f"{a}/{B}", 2, 16, cert, "reduced"), args.runs) if B > 3 else None
+            enum = median_of(dg_argv(f"{a}/{B}", 2, 16, cert, "enumerate"), args.runs)
+            rows.append(f"| {B} | {a} | {fmt(red)} {fmt(enum)}")
             print(rows[-1], flush=True)
-            points.append((math.log(L + 1), math.log(t)))
-    # least-squares slope of log(time) against log(ℓ) over the three largest ℓ
-    tail = points[-3:]
-    mx = sum(p[0] for p in tail) / len(tail)
-    my = sum(p[1] for p in tail) / len(tail)
-    slope = sum((x - mx) * (y - my) for x, y in tail) / sum((x - mx) ** 2 for x, _ in tail)
-    rows.append(f"\nfitted exponent over ℓ = {', '.join(str(L + 1) for L in (12, 16, 24))}: {slope:.2f} "
-                f"(theory: ℓ^7 with the G_2 precomputation, ℓ^6 point work)")
-    print(rows[-1], flush=True)
-    _write(out, "growth", rows)
+    _write(args.out, "dg", rows)
 
 
 def _write(out, name, rows):
@@ -123,17 +209,19 @@ def _write(out, name, rows):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("which", nargs="?", default="all", choices=["game", "dg", "growth", "all"])
+    p.add_argument("which", nargs="?", default="default", choices=["default", "targets", "growth", "game", "dg", "all"])
     p.add_argument("--runs", type=int, default=3)
+    p.add_argument("--auditor-timeout", type=float, default=120.0, help="seconds per auditor run (default 120)")
+    p.add_argument("--no-auditor", action="store_true", help="do not run the auditor")
     p.add_argument("--out", default=os.path.join(ROOT, "bench", "results"))
     args = p.parse_args()
-    print(f"# benchmarks ({args.runs} runs each, median; {os.cpu_count()} cores)")
-    if args.which in ("game", "all"):
-        game_table(args.runs, args.out)
-    if args.which in ("dg", "all"):
-        dg_table(args.runs, args.out)
-    if args.which in ("growth", "all"):
-        growth_table(args.runs, args.out)
+    print(f"# benchmarks ({args.runs} runs each, median; {os.cpu_count()} cores)", flush=True)
+    which = {"default": ("targets", "growth"), "all": ("targets", "growth", "game", "dg")}.get(
+        args.which, (args.which,))
+    tables = {"targets": targets_table, "growth": growth_table, "game": game_table, "dg": dg_table}
+    for name in which:
+        print(f"\n## {name}", flush=True)
+        tables[name](args)
     return 0
 
 

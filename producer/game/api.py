@@ -3,18 +3,25 @@
 ``root_value`` gives G_C(x, y) at the synchronised root; ``pending_value``
 gives F_C((k_P, k_Q); x, y).  Both return a :class:`GameValue` whose witness
 is the optimising first action in certificate form.
+
+This module only chooses: the root method (a root cover, producer/game/roots.py)
+and whether the request is within the limits (producer/game/work.py); the
+engine (producer/game/engine.py) does the rest.
 """
 
 from math import lcm
 
 from gmpy2 import invert, mpq, mpz
 
-from producer.errors import InputError, LimitError
+from producer.errors import InputError
+from producer.game import work
+from producer.game.compilation import cover_size
 from producer.game.engine import FiniteGame
+from producer.game.roots import cover_named
 from producer.game.support import reduced_root_alternatives, reduction_applies
+from producer.game.work import MAX_BUDGET, MAX_MEMORY, MAX_WORK  # noqa: F401  (documented limits)
 
-MAX_BUDGET = 6
-MAX_WORK = 5 * 10**8  # estimated work units; 5e7 units took about 13 s here
+METHODS = ("enumerate", "reduced", "compiled")
 
 
 class GameValue:
@@ -40,44 +47,6 @@ def integer_point(x, y):
     return mpz(x * m), mpz(y * m), mpz(m)
 
 
-def estimated_work(law, gamma, budget, pending=False):
-    """A rough work estimate for budget C, used only to refuse huge requests.
-
-    Measured curve sizes grow like ℓ^(q+1) for G_q (ℓ = support length + 2),
-    so building the curves costs about Σ_{q<C} B^q·ℓ^(q+2) and the top two
-    point levels about C·B^C·ℓ².  A pending query evaluates G_C at ℓ points.
-    """
-    ell = len(law.trimmed().weights) + 2
-    B = gamma.B
-    work = max(budget, 1) * B ** budget * ell ** 2
-    work += sum(B ** q * ell ** (q + 2) for q in range(1, budget))
-    return work * ell if pending else work
-
-
-def check_limits(law, gamma, budget, pending=False):
-    if budget < 0:
-        raise InputError(f"budget: must be >= 0, got {budget}")
-    if budget > MAX_BUDGET:
-        raise LimitError(f"budget: C = {budget} exceeds the limit C <= {MAX_BUDGET}")
-    work = estimated_work(law, gamma, budget, pending)
-    if work > MAX_WORK:
-        raise LimitError(f"estimated work {work:.3g} units for B = {gamma.B}, support length "
-                         f"{len(law.trimmed().weights)}, C = {budget} exceeds the limit {MAX_WORK:.0e}; "
-                         f"reduce the budget, the support or B")
-
-
-def _root_witness(game, budget, witness):
-    if witness[0] == "stop":
-        return {"action": "stop"}
-    _, r, j = witness
-    period = mpz(game.B) ** budget
-    z = (r * invert(game.a, period)) % period
-    return {"action": "participate", "k": int(game.B * z), "sign": j}
-
-
-METHODS = ("enumerate", "reduced", "compiled")
-
-
 def check_method(method):
     """Refuse a root method name that is not one of METHODS (None means: choose)."""
     if method is not None and method not in METHODS:
@@ -98,7 +67,6 @@ def choose_method(law, gamma, budget, method=None):
         raise InputError("method: the support reduction needs a symmetric law and budget 1 or 2 "
                          f"(law symmetric: {law.trimmed().is_symmetric()}, budget {budget}); use --method enumerate")
     if method is None:
-        from producer.game.compilation import cover_size  # the compiler builds on this module
         fewer = applies and len(reduced_root_alternatives(law.trimmed(), gamma, budget)) < gamma.B ** budget
         if fewer:
             method = "reduced"
@@ -109,59 +77,62 @@ def choose_method(law, gamma, budget, method=None):
     return method
 
 
-def check_reduced_limits(law, gamma, budget):
-    """The reduction still tabulates one F_0 curve per residue mod B (both signs)."""
-    ell = len(law.trimmed().weights) + 2
-    roots = len(reduced_root_alternatives(law.trimmed(), gamma, budget))
-    work = (2 * gamma.B + roots) * ell ** 2 * max(budget, 1)
-    if work > MAX_WORK:
-        raise LimitError(f"estimated work {work:.3g} units for the support reduction (B = {gamma.B}, "
-                         f"support length {ell - 2}, {roots} roots) exceeds the limit {MAX_WORK:.0e}")
+def check_limits(law, gamma, budget, method="enumerate"):
+    """Refuse G_budget at a point beyond the documented limits (before any work)."""
+    work.check_budget(budget)
+    estimate = work.root_estimate(law, gamma, budget, cover_named(method))
+    work.check_estimate(estimate, law, gamma, budget, f"the root value ({method})")
 
 
-_LAST_GAME = {}  # (kind, law, gamma) -> the most recent game, so repeated queries reuse its curves
+def _root_witness(game, budget, witness):
+    if witness[0] == "stop":
+        return {"action": "stop"}
+    _, r, j = witness
+    period = mpz(game.B) ** budget
+    z = (r * invert(game.a, period)) % period
+    return {"action": "participate", "k": int(game.B * z), "sign": j}
 
 
-def shared_game(kind, law, gamma):
-    """A game for (law, gamma) that keeps its memoised curves between calls.
+_LAST_GAME = {}  # (method, law, gamma) -> the most recent game, so repeated queries reuse its curves
+
+
+def shared_game(method, law, gamma):
+    """A game for (law, gamma) and the method's root cover that keeps its memoised
+    curves between calls.
 
     Repeated queries on one law (a threshold search, a calibration) then pay
     for the curves once.  Only the most recent game is kept, to bound memory.
     """
-    key = (kind, law, gamma)
+    key = (method, law, gamma)
     game = _LAST_GAME.get(key)
     if game is None:
-        if kind == "compiled":
-            from producer.game.compilation import CompiledGame
-            game = CompiledGame(law, gamma)
-        else:
-            game = FiniteGame(law, gamma, reduced=(kind == "reduced"))
         _LAST_GAME.clear()
-        _LAST_GAME[key] = game
+        game = _LAST_GAME[key] = FiniteGame(law, gamma, cover=cover_named(method))
     return game
+
+
+def game_for(method, law, gamma, game=None):
+    """``game`` when it searches the method's cover, else the shared game of the method."""
+    if game is not None and game.cover.name == method and game.law == law.trimmed() and game.gamma == gamma:
+        return game
+    return shared_game(method, law, gamma)
 
 
 def root_value(law, gamma, budget, x, y, method=None, game=None):
     """G_budget(x, y) exactly, with the optimising root action."""
     method = choose_method(law, gamma, budget, method)
-    if method == "compiled":
-        from producer.game.compilation import root_value_compiled
-        return root_value_compiled(law, gamma, budget, x, y, game=game or shared_game("compiled", law, gamma))
-    if method == "enumerate":
-        check_limits(law, gamma, budget)
-    elif method == "reduced":
-        check_reduced_limits(law, gamma, budget)
-    game = game or shared_game(method, law, gamma)
-    alternatives = reduced_root_alternatives(game.law, gamma, budget) if method == "reduced" else None
+    check_limits(law, gamma, budget, method)
+    game = game_for(method, law, gamma, game)
     X, Y, M = integer_point(x, y)
-    num, witness = game.g_value(budget, X, Y, alternatives)
+    num, witness = game.g_value(budget, X, Y)
     value = mpq(num, game.D ** (2 * budget) * M)
     return GameValue(value, _root_witness(game, budget, witness), method)
 
 
 def pending_value(law, gamma, budget, k_p, k_q, x, y, game=None):
     """F_budget((k_P, k_Q); x, y) exactly, with the optimising action."""
-    check_limits(law, gamma, budget, pending=True)
+    work.check_budget(budget)
+    work.check_estimate(work.pending_estimate(law, gamma, budget), law, gamma, budget, "the pending value")
     game = game or FiniteGame(law, gamma)
     X, Y, M = integer_point(x, y)
     num, witness = game.f_value(budget, int(k_p), int(k_q), X, Y, g_curve=False)
@@ -172,9 +143,14 @@ def pending_value(law, gamma, budget, k_p, k_q, x, y, game=None):
     return GameValue(value, w, "enumerate")
 
 
+def _check_curve_limits(law, gamma, budget):
+    work.check_budget(budget)
+    work.check_estimate(work.curve_estimate(law, gamma, budget), law, gamma, budget, "the whole curve")
+
+
 def root_curve(law, gamma, budget, game=None):
     """The vertices of G_budget's testing curve, as exact rationals."""
-    check_limits(law, gamma, budget + 1)
+    _check_curve_limits(law, gamma, budget)
     game = game or FiniteGame(law, gamma)
     den = game.D ** (2 * budget)
     return [(mpq(a, den), mpq(b, den)) for a, b in game.g_curve(budget).vertices()]
@@ -182,7 +158,7 @@ def root_curve(law, gamma, budget, game=None):
 
 def pending_curve(law, gamma, budget, k_p, k_q, game=None):
     """The vertices of F_budget((k_P, k_Q); ·)'s testing curve, as exact rationals."""
-    check_limits(law, gamma, budget + 1)
+    _check_curve_limits(law, gamma, budget)
     game = game or FiniteGame(law, gamma)
     den = game.D ** (2 * budget + 1)
     return [(mpq(a, den), mpq(b, den)) for a, b in game.pending_curve(budget, int(k_p), int(k_q)).vertices()]

@@ -43,11 +43,7 @@ regeneration lemma (§4.2); the echo's G_q is the compiled G_q curve (the
 "precomputed G_2" variant, C = 3).
 """
 
-from gmpy2 import invert, mpq
-
-from producer.errors import InputError, LimitError
-from producer.game.api import MAX_BUDGET, MAX_WORK, GameValue, _root_witness, integer_point
-from producer.game.engine import SIGNS, FiniteGame
+from gmpy2 import invert
 
 
 def support_radius(law):
@@ -133,85 +129,3 @@ def cover_residues(law, gamma, c, always=False):
         words = {w + (x,) for w in words for x in t}
     bases = {base_of_word(canonical_word(theta, gamma), gamma) for theta in words}
     return sorted({(-b) % period for b in bases})
-
-
-def compiled_root_alternatives(law, gamma, budget, always=False):
-    """The (r, j) root alternatives of the cover for ``budget`` participations.
-
-    For a symmetric law one sign suffices: the cover argument holds for each
-    initial sign separately, and reflection makes the two signs' maxima equal.
-    """
-    law = law.trimmed()
-    signs = (1,) if law.is_symmetric() else SIGNS
-    return [(r, j) for r in cover_residues(law, gamma, budget, always) for j in signs]
-
-
-def estimated_compiled_work(law, gamma, budget):
-    """A rough work estimate, as ``api.estimated_work`` with B^q replaced by cover sizes.
-
-    Curves for G_q (q < C) cost about |cover_q|·ℓ^(q+2); the two point levels
-    at the root about C·|cover_C|·ℓ² (ℓ = support length + 2).
-    """
-    law = law.trimmed()
-    ell = len(law.weights) + 2
-    sizes = {c: cover_size(law, gamma, c) for c in range(1, budget + 1)}
-    work = max(budget, 1) * sizes.get(budget, 1) * ell ** 2
-    work += sum(sizes[q] * ell ** (q + 2) for q in range(1, budget))
-    return work
-
-
-class CompiledGame(FiniteGame):
-    """FiniteGame whose root alternatives at every level are the compiled cover.
-
-    Only ``root_alternatives`` changes, so G_q curves (used by echoes) and the
-    root point value both range over the cover; everything else is the
-    engine's exact evaluation.
-    """
-
-    __slots__ = ("_covers", "_always")
-
-    def __init__(self, law, gamma, always=False):
-        super().__init__(law, gamma)
-        self._covers = {}
-        self._always = always
-
-    def root_alternatives(self, c):
-        alts = self._covers.get(c)
-        if alts is None:
-            alts = self._covers[c] = compiled_root_alternatives(self.law, self.gamma, c, self._always)
-        return alts
-
-
-def compiled_root_value(law, gamma, budget, X, Y, game=None):
-    """G_budget(X, Y)·D^(2·budget) and the witness, as ``FiniteGame.g_value`` (X, Y integers)."""
-    game = game or CompiledGame(law, gamma)
-    return game.g_value(budget, X, Y)
-
-
-def compiled_value(law, gamma, budget, x, y, game=None):
-    """G_budget(x, y) as an exact rational, with the engine's witness tuple."""
-    game = game or CompiledGame(law, gamma)
-    X, Y, M = integer_point(x, y)
-    num, witness = game.g_value(budget, X, Y)
-    return mpq(num, game.D ** (2 * budget) * M), witness
-
-
-def check_compiled_limits(law, gamma, budget):
-    """Refuse budgets or covers beyond the documented limits (estimated work)."""
-    if budget < 0:
-        raise InputError(f"budget: must be >= 0, got {budget}")
-    if budget > MAX_BUDGET:
-        raise LimitError(f"budget: C = {budget} exceeds the limit C <= {MAX_BUDGET}")
-    work = estimated_compiled_work(law, gamma, budget)
-    if work > MAX_WORK:
-        raise LimitError(f"estimated work {work:.3g} units for the compiled cover (B = {gamma.B}, support "
-                         f"length {len(law.trimmed().weights)}, C = {budget}) exceeds the limit {MAX_WORK:.0e}; "
-                         f"reduce the budget or the support")
-
-
-def root_value_compiled(law, gamma, budget, x, y, game=None):
-    """G_budget(x, y) exactly as an api.GameValue (method "compiled")."""
-    check_compiled_limits(law, gamma, budget)
-    game = game or CompiledGame(law, gamma)
-    value, witness = compiled_value(law, gamma, budget, x, y, game)
-    return GameValue(value, _root_witness(game, budget, witness), "compiled")

@@ -20,17 +20,20 @@ Finiteness and memoisation (all facts of SPEC 3.2):
   (r, j) and (−r, −j) have equal values; only j = +1 is needed.
 
 Curves are built for the lower levels; the top two levels (G at the root and
-F below it) are evaluated only at the requested point.
+F below it) are evaluated only at the requested point.  For budgets C >= 3
+the levels above G_{C−2} are evaluated at points with float screening
+(producer/game/points.py), and F_q curves (q >= 1) are built by the float-
+pruned exact envelope (producer/game/pruning.py).  The root alternatives come
+from the game's root cover (producer/game/roots.py).
 """
 
 from gmpy2 import mpz
 
 from producer.curves import TestingCurve, hull_envelope, minkowski_sum
 from producer.game import screening
-from producer.game.support import reduced_root_alternatives
+from producer.game.roots import SIGNS, AllRoots, SupportReduction
 from producer.rows import mixture_numerators
 
-SIGNS = (1, -1)
 FEW_ALTERNATIVES = 12  # below this, G_q point values use max over alternatives, not their hull
 
 
@@ -38,17 +41,19 @@ class FiniteGame:
     """Exact values of one finite-law game (law ν, γ = a/B)."""
 
     __slots__ = ("law", "gamma", "a", "B", "D", "symmetric", "_mix", "_g", "_f", "_echo", "stats",
-                 "_entries", "_ftab", "_echo_values", "_roots", "reduced", "_alternatives")
+                 "_entries", "_ftab", "_echo_values", "_roots", "cover", "_alternatives", "floats")
 
-    def __init__(self, law, gamma, reduced=False):
-        """``reduced``: use the proved support reduction (symmetric laws) for
-        the roots of G_1 and G_2, at every level where they occur."""
+    def __init__(self, law, gamma, cover=None, reduced=False):
+        """``cover``: the root cover (producer/game/roots.py) used at every level;
+        by default all pure roots, or the support reduction with ``reduced``."""
         self.law = law.trimmed()
         self.gamma = gamma
         self.a, self.B = gamma.a, gamma.B
         self.D = mpz(gamma.B) * self.law.total
         self.symmetric = self.law.is_symmetric()
-        self.reduced = reduced and self.symmetric
+        if cover is None:
+            cover = SupportReduction() if reduced else AllRoots()
+        self.cover = cover
         self._mix = {}
         self._g = {0: TestingCurve.from_vertices([(mpz(1), mpz(0)), (mpz(0), mpz(1))])}
         self._f = {}
@@ -58,6 +63,7 @@ class FiniteGame:
         self._echo_values = {}
         self._roots = {}
         self._alternatives = {}
+        self.floats = None  # producer.game.points.GameFloats, made when floats are first needed
         self.stats = {"f_curves": 0, "echo_curves": 0, "g_curves": 0}
 
     # -- rows ---------------------------------------------------------------
@@ -102,21 +108,14 @@ class FiniteGame:
                 yield f - r, p, q
 
     def root_alternatives(self, c):
-        """The (r, j) root choices with c participations left (halved by symmetry).
+        """The (r, j) root choices with c participations left: the cover's, memoised.
 
-        With ``reduced`` and c <= 2, the support reduction's candidates
-        (producer/game/support.py) when they are fewer: they are valid for every
-        (x, y) at once, so they give the whole G_c curve, not just one point.
+        The covers are valid for every (x, y) at once, so they give whole G_c
+        curves as well as point values.
         """
         alternatives = self._alternatives.get(c)
         if alternatives is None:
-            signs = (1,) if self.symmetric else SIGNS
-            alternatives = [(r, j) for r in range(self.B ** c) for j in signs]
-            if self.reduced and c in (1, 2):
-                candidates = reduced_root_alternatives(self.law, self.gamma, c)
-                if len(candidates) < len(alternatives):
-                    alternatives = candidates
-            self._alternatives[c] = alternatives
+            alternatives = self._alternatives[c] = self.cover.alternatives(self.law, self.gamma, c)
         return alternatives
 
     # -- curves -------------------------------------------------------------
@@ -126,6 +125,7 @@ class FiniteGame:
         curve = self._g.get(q)
         if curve is None:
             curve = self._g[q] = hull_envelope(self.g_alternatives(q))
+            self._g.pop(("alternatives", q), None)  # the hull replaces them: free their memory
             self.stats["g_curves"] += 1
         return curve
 
@@ -154,12 +154,24 @@ class FiniteGame:
         curve = self._f.get(key)
         if curve is None:
             k = key[1]
-            parts = [self.echo_curve(q, k - j, k)]
-            if q >= 1:
-                parts += [self.participation_curve(q, k - j, k, s).times(self.D) for s in SIGNS]
-            curve = self._f[key] = parts[0] if len(parts) == 1 else hull_envelope(parts)
+            if q == 0:
+                curve = self.echo_curve(q, k - j, k)
+            else:
+                parts = [self.participation_curve(q, k - j, k, s).times(self.D) for s in SIGNS]
+                curve = self._pruned_f_curve(q, k, j, parts)
+                if curve is None:
+                    curve = hull_envelope([self.echo_curve(q, k - j, k)] + parts)
+            self._f[key] = curve
             self.stats["f_curves"] += 1
         return curve
+
+    def _pruned_f_curve(self, q, k, j, participations):
+        """F_q by the float-pruned envelope (producer/game/pruning.py), or None."""
+        from producer.game.pruning import pruned_f_curve
+        if self.floats is None:
+            from producer.game.points import GameFloats
+            self.floats = GameFloats(self)
+        return pruned_f_curve(self, q, k, j, participations)
 
     def echo_curve(self, q, k_p, k_q):
         """Σ_y G_q(x·row_{k_P}(y), y·row_{k_Q}(y)) over D^(2q+1); cached for k_Q − k_P = ±1."""
@@ -202,6 +214,9 @@ class FiniteGame:
         best, witness = max(X, Y) * den, ("stop",)
         if c == 0 or X == 0 or Y == 0:
             return (X + Y) * den if (X == 0 or Y == 0) else best, witness
+        if alternatives is None and c >= 3 and self.points_apply(c):
+            from producer.game.points import PointLevels
+            return PointLevels(self, c).root_value(X, Y)
         f_value = self.f_value
         if alternatives is None:
             alternatives = self.root_alternatives(c)
@@ -215,6 +230,13 @@ class FiniteGame:
             if total > best:
                 best, witness = total, ("participate", r, j)
         return best, witness
+
+    def points_apply(self, c):
+        """Whether the screened point levels (producer/game/points.py) can evaluate G_c.
+
+        They index residues in int64 and tabulate rows for every ρ mod B.
+        """
+        return self.B ** (c + 1) < 2 ** 60 and self.B <= 2 ** 16
 
     def root_entries(self, j):
         """The tuple of (f, ν(f − j), ν(f)) numerators over D, nonzero pairs only."""

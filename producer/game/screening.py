@@ -72,6 +72,7 @@ class _CurveTable:
             self.B[i, :n] = _floats(c.B, den)
             self.B[i, n:] = self.B[i, n - 1]
             self.S[i, :n - 1] = [_float(s) for s in c.slopes]
+        self._padded = None
         positive = np.concatenate([self.A[self.A > 0], self.B[self.B > 0]])
         self.smallest = float(positive.min()) if positive.size else 1.0
 
@@ -83,8 +84,24 @@ class _CurveTable:
             # one curve: binary search (side='left' counts the slopes < t)
             k = np.searchsorted(self.S[0], t, side="left")
             return x * self.A[0, k] + y * self.B[0, k]
-        k = (self.S[index] < t[..., None]).sum(axis=-1)
+        k = self._count_below(index, t)
         return x * self.A[index, k] + y * self.B[index, k]
+
+    def _count_below(self, index, t):
+        """#{slopes of curve ``index`` < t}, by a vectorised binary search (rows ascend, +inf padded)."""
+        width = self.S.shape[1] + 1
+        if self._padded is None:
+            # one more +inf column, so that every search ends inside the row
+            self._padded = np.concatenate([self.S, np.full((self.S.shape[0], 1), np.inf)], axis=1).ravel()
+        base = index * width
+        lo = base.copy()
+        hi = base + (width - 1)  # the count lies in [0, width − 1]
+        for _ in range(int(width - 1).bit_length()):
+            mid = (lo + hi) >> 1
+            below = self._padded[mid] < t
+            lo = np.where(below, mid + 1, lo)
+            hi = np.where(below, hi, mid)
+        return lo - base
 
 
 def candidates(game, X, Y, alternatives):

@@ -8,12 +8,11 @@ from gmpy2 import mpq
 from hypothesis import given, settings, strategies as st
 
 from producer.errors import LimitError
-from producer.game.api import integer_point, root_value
-from producer.game.compilation import (CompiledGame, base_of_word, canonical_word, check_compiled_limits,
-                                       compiled_root_alternatives, compiled_root_value, compiled_value,
-                                       cover_residues, cover_size, offset_ranges, phase_points, root_value_compiled,
-                                       support_radius, word_of_base)
+from producer.game.api import check_limits, integer_point, root_value
+from producer.game.compilation import (base_of_word, canonical_word, cover_residues, cover_size, offset_ranges,
+                                       phase_points, support_radius, word_of_base)
 from producer.game.engine import FiniteGame
+from producer.game.roots import CarryCellCover
 from producer.laws import FiniteLaw, Gamma
 from producer.rationals import parse_rational
 
@@ -77,6 +76,25 @@ def test_offset_ranges_contain_successors():
                     for u in (0, B - 1):
                         for eta in (-L, L):
                             assert lo2 <= eta - (theta + a * w + u) // B <= hi2
+
+
+def CompiledGame(law, gamma, always=False):
+    return FiniteGame(law, gamma, cover=CarryCellCover(always))
+
+
+def compiled_root_alternatives(law, gamma, budget, always=False):
+    return CarryCellCover(always).alternatives(law.trimmed(), gamma, budget)
+
+
+def compiled_value(law, gamma, budget, x, y, game=None):
+    game = game or CompiledGame(law, gamma)
+    X, Y, M = integer_point(x, y)
+    num, witness = game.g_value(budget, X, Y)
+    return mpq(num, game.D ** (2 * budget) * M), witness
+
+
+def root_value_compiled(law, gamma, budget, x, y, game=None):
+    return root_value(law, gamma, budget, x, y, method="compiled", game=game)
 
 
 def assert_cover_exact(law, gamma, budget, x, y):
@@ -151,7 +169,7 @@ def test_large_denominator_budget_three_asymmetric_is_fast_and_witnessed():
     law, gamma = FiniteLaw([3, 0, 5, 2], -1), Gamma(336, 1009)
     game = CompiledGame(law, gamma)
     X, Y, M = integer_point(1, mpq(3, 2))
-    num, witness = compiled_root_value(law, gamma, 3, X, Y, game=game)
+    num, witness = game.g_value(3, X, Y)
     assert witness[0] == "participate"
     # (a plain FiniteGame would build G_2 from all B² roots for the echoes)
     assert CompiledGame(law, gamma).g_value(3, X, Y, [witness[1:]])[0] == num
@@ -161,9 +179,9 @@ def test_large_denominator_budget_three_asymmetric_is_fast_and_witnessed():
 
 def test_limits():
     with pytest.raises(LimitError, match="estimated work"):
-        check_compiled_limits(FiniteLaw([1] * 129, -64), Gamma(336, 1009), 3)
+        check_limits(FiniteLaw([1] * 129, -64), Gamma(336, 1009), 3, "compiled")
     with pytest.raises(LimitError, match="budget"):
-        check_compiled_limits(FiniteLaw([1, 1, 1], -1), Gamma(1, 2), 7)
+        check_limits(FiniteLaw([1, 1, 1], -1), Gamma(1, 2), 7, "compiled")
 
 
 def dg_law(sigma2, L):

@@ -1,0 +1,222 @@
+"""Float64 copies of testing curves, used only to discard alternatives (never to decide).
+
+Every float here approximates a nonnegative exact real: a curve coordinate
+over its denominator, a probability, a normalised query weight, or a game
+value.  A float curve is a convex chain stored as slopes S (ascending, padded
+with +inf), and coordinates A, B; its value at (x, y) is x·A_k + y·B_k with
+k = #{S_i < x/y}.
+
+Error bound (u = 2^-52 bounds every rounding: int/int and mpq conversions,
+products, quotients, and each addition of a sum).  Write v̂ ≈_η v for
+|v̂ − v| <= η·v.
+(1) Conversions: ≈_u.  A product of two ≈_η values: ≈_(2η + 2u) to first
+    order (all bounds below are first order; the caller's margin carries a
+    factor 4 of slack, and every bound used is below 2^-10, so the second-
+    order terms are covered).
+(2) A sum of n nonnegative ≈_η terms (sequential or pairwise): ≈_(η + n·u).
+    Coordinates of a float Minkowski sum are such sums over its edges (A as
+    prefix sums from the first vertex, B as suffix sums from the last one, so
+    no term is negative and nothing cancels).
+(3) A homogeneous convex monotone V evaluated at (x̂, ŷ) with x̂ ≈_η x,
+    ŷ ≈_η y satisfies V(x̂, ŷ) ≈_η V(x, y).
+(4) Choosing the vertex by float comparisons of slopes Ŝ ≈_σ S with
+    t̂ = fl(x/y): an edge e is misjudged only when s_e and t lie within
+    (σ + u)·max(s_e, t) of each other, and its gain ΔA_e·|x − s_e·y| is then at
+    most (σ + u)·(x·ΔA_e + y·|ΔB_e|); over the chain these add to at most
+    (σ + u)·(x·A_last + y·B_0) <= 2(σ + u)·V.  So the chosen vertex is within
+    2(σ + u) of the optimum, and with coordinates ≈_κ the float value is
+    ≈_(η + κ + 2σ + 4u).
+(5) A maximum of ≈_η values is ≈_η.
+Along any path from a query to a leaf there are at most 2C + 2 levels (C the
+budget), each a curve evaluation (4), a Minkowski coordinate (2) or an output
+sum (2) plus products (1); slopes of Minkowski sums are products of three
+≈_u numbers (σ <= 4u).  With N the largest number of terms in any one sum
+(edges of the largest float curve or outputs of a row), each level adds at
+most (N + 32)·u, so every float value is ≈_η with
+η = (2C + 2)·(N + 32)·u, and :func:`margin` returns 4η.  If v* is the exact
+maximum of some alternatives and v_a = v*, then v̂_a >= (1 − η)·v* and every
+v̂ <= (1 + η)·v*, so v̂_a >= (1 − 4η)·max v̂: keeping every alternative with
+v̂ >= (1 − margin)·max v̂ keeps every exact maximiser, ties included.
+
+Underflow would break (1)-(2): a caller screens only when every product along
+a path (the query weights, at most 2C + 2 row entries and one curve
+coordinate, each bounded below by the smallest such float) stays above 2^-1000
+(producer/game/points.py, ``GameFloats.safe``; producer/game/pruning.py);
+otherwise it evaluates every alternative exactly.
+"""
+
+np = None  # numpy, imported on first use
+
+U = 2.0 ** -52
+MAX_MARGIN = 2.0 ** -12
+
+
+def numpy():
+    """The numpy module (imported lazily: most queries never screen)."""
+    global np
+    if np is None:
+        import numpy
+        np = numpy
+    return np
+
+
+def margin(budget, largest_sum):
+    """The relative screening margin 4η of the module docstring."""
+    return 4.0 * (2 * budget + 2) * (largest_sum + 32) * U
+
+
+def ratio(num, den):
+    """float(num/den) for nonnegative integers (correctly rounded; 0 when num is 0)."""
+    if not num:
+        return 0.0
+    try:
+        return int(num) / int(den)
+    except OverflowError:
+        return float("inf")
+
+
+def slope_float(s):
+    try:
+        return float(s)
+    except OverflowError:
+        return float("inf")
+
+
+class FloatCurve:
+    """A float convex chain: slopes S (len n, last +inf), coordinates A, B (len n).
+
+    ``dA``/``dB`` are the edge increments (dB as positive drops), kept exact-
+    rounded so that Minkowski sums never subtract rounded coordinates.
+    """
+
+    __slots__ = ("S", "A", "B", "dA", "dB", "terms")
+
+    def __init__(self, S, A, B, dA, dB, terms):
+        self.S, self.A, self.B, self.dA, self.dB = S, A, B, dA, dB
+        self.terms = terms  # the number of terms summed in a coordinate
+
+    @classmethod
+    def from_exact(cls, curve, den):
+        """Float copy of an exact TestingCurve whose coordinates are over ``den``."""
+        np = numpy()
+        den = int(den)
+        A, B = curve.A, curve.B
+        n = len(A)
+        fa = np.array([ratio(a, den) for a in A])
+        fb = np.array([ratio(b, den) for b in B])
+        dA = np.array([ratio(A[i + 1] - A[i], den) for i in range(n - 1)])
+        dB = np.array([ratio(B[i] - B[i + 1], den) for i in range(n - 1)])
+        S = np.empty(n)
+        S[:n - 1] = [slope_float(s) for s in curve.slopes]
+        S[n - 1] = np.inf
+        return cls(S, fa, fb, dA, dB, 1)
+
+    def __len__(self):
+        return len(self.A)
+
+    def smallest(self):
+        """The smallest positive coordinate or increment (for the underflow check)."""
+        np = numpy()
+        parts = [v[v > 0] for v in (self.A, self.B, self.dA, self.dB) if v is not None]
+        parts = [p for p in parts if p.size]
+        return float(min(p.min() for p in parts)) if parts else 1.0
+
+    def values(self, x, y):
+        """V(x, y) for float arrays x, y >= 0 (0 where both are 0)."""
+        np = numpy()
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t = x / y
+        k = np.searchsorted(self.S, t, side="left")
+        np.minimum(k, len(self.A) - 1, out=k)
+        out = x * self.A[k] + y * self.B[k]
+        return np.where((x == 0) & (y == 0), 0.0, out)
+
+
+def minkowski(components, keep_increments=False):
+    """Float curve of Σ_i V_i(p_i·x, q_i·y) for (FloatCurve V_i, float p_i, float q_i).
+
+    Edges are sorted by their float slopes; A are prefix sums from the first
+    vertex and B suffix sums from the last (module docstring, (2)).
+    """
+    np = numpy()
+    a0 = 0.0
+    b_last = 0.0
+    slopes, da, db = [], [], []
+    terms = 0
+    for curve, p, q in components:
+        if p == 0.0 and q == 0.0:
+            continue
+        if p == 0.0:
+            b_last += q * curve.B[0]
+            continue
+        if q == 0.0:
+            a0 += p * curve.A[-1]
+            continue
+        a0 += p * curve.A[0]
+        b_last += q * curve.B[-1]
+        if len(curve.dA):
+            slopes.append(curve.S[:-1] * (q / p))
+            da.append(curve.dA * p)
+            db.append(curve.dB * q)
+        terms += len(curve.dA) + 1
+    if slopes:
+        s = np.concatenate(slopes)
+        order = np.argsort(s, kind="stable")
+        s = s[order]
+        dA = np.concatenate(da)[order]
+        dB = np.concatenate(db)[order]
+    else:
+        s = dA = dB = np.zeros(0)
+    n = len(s) + 1
+    A = np.empty(n)
+    A[0] = a0
+    np.cumsum(dA, out=A[1:])
+    A[1:] += a0
+    B = np.empty(n)
+    B[n - 1] = b_last
+    if len(s):
+        B[:n - 1] = np.cumsum(dB[::-1])[::-1] + b_last
+    S = np.empty(n)
+    S[:n - 1] = s
+    S[n - 1] = np.inf
+    if not keep_increments:
+        dA = dB = None  # only needed when this sum is itself a component of another
+    return FloatCurve(S, A, B, dA, dB, terms + 2)
+
+
+class FloatBank:
+    """Many float curves in one set of arrays, evaluated together by curve index."""
+
+    __slots__ = ("S", "A", "B", "start", "last", "steps", "count")
+
+    def __init__(self, curves):
+        np = numpy()
+        lengths = np.array([len(c) for c in curves], dtype=np.int64)
+        self.start = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
+        self.last = self.start + lengths - 1
+        self.S = np.concatenate([c.S for c in curves])
+        self.A = np.concatenate([c.A for c in curves])
+        self.B = np.concatenate([c.B for c in curves])
+        self.steps = int(lengths.max()).bit_length() if len(curves) else 0
+        self.count = len(curves)
+
+    def values(self, index, x, y):
+        """V_index(x, y) elementwise (index: int array of curve numbers)."""
+        np = numpy()
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t = x / y
+        lo = self.start[index]
+        hi = self.last[index]
+        for _ in range(self.steps):
+            mid = (lo + hi) >> 1
+            below = self.S[mid] < t
+            lo = np.where(below, mid + 1, lo)
+            hi = np.where(below, hi, mid)
+        out = x * self.A[lo] + y * self.B[lo]
+        return np.where((x == 0) & (y == 0), 0.0, out)
+
+
+def exact_ratio_floats(values, den):
+    """float(v/den) for a sequence of nonnegative integers."""
+    np = numpy()
+    return np.array([ratio(v, den) for v in values])

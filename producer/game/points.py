@@ -1,0 +1,463 @@
+"""Screened point evaluation of the top levels of G_C (budget C >= 3), exact values.
+
+Structure (SPEC 3.3, seed 004 §4.2, §F.2–F.4).  Curves are built only for
+the lower levels: G_q for q <= qg = C − 2 and F_q for q <= qf = max(1, C − 3)
+(F_1 curves by the pruned envelope of producer/game/pruning.py).  The levels
+above — F_q for qf < q < C, G_c for qg < c <= C — are evaluated only at the
+points a query reaches.
+
+Screening.  Every maximum above the curve levels (the root alternatives
+(r, j) of each G_c, the options stop / echo / participate ± of each F_q) is
+first valued in float64, vectorised over all alternatives and everything
+below them; only the alternatives within the proved margin of the best float
+value (producer/game/floats.py: all exact maximisers survive, ties included)
+are then evaluated exactly, and the exact maximum over them, with the same
+tie rule as the plain engine (the first maximiser in the order stop, echo,
++1, −1; roots in the order of ``root_alternatives``), is the value.  Floats
+of an F level whose echo G_q is a curve use float Minkowski sums of the
+curves below (echo curves per (ρ, d), participation curves per residue),
+never built exactly.  When the floats could leave their proved range every
+alternative is evaluated exactly.
+
+Caches: complete echoes are cached by (q, a·k_Q mod B, d, X, Y) (the
+regeneration lemma) for one query and dropped when it returns; float
+curves live with the game like its exact curves.
+"""
+
+import math
+
+from gmpy2 import mpz
+
+from producer.game import floats
+from producer.game.engine import SIGNS
+
+CHUNK = 1 << 20  # vectorised elements per block (bounds memory)
+FEW_CURVES = 64  # up to this many distinct curves in one call, evaluate them group by group
+
+
+class GameFloats:
+    """Float copies of one game's rows and curves, built on demand."""
+
+    def __init__(self, game):
+        np = floats.numpy()
+        self.np = np
+        self.game = game
+        self.D = int(game.D)
+        self._g = {}
+        self._f = {}          # (q, residue, j) -> FloatCurve
+        self._banks = {}      # (kind, q, ...) -> [keys array, FloatBank, curves list]
+        self._echo = {}       # (q, rho, j) -> float echo curve
+        self._part = {}       # (q, residue, j, s) -> float participation curve
+        self._rows = {}
+        # the largest number of terms in any one float sum so far (output sums have
+        # at most len(weights) + 2 terms; float Minkowski sums add their edges)
+        self.largest = max(64, len(game.law.weights) + 2)
+        low, ws = game.pure_weights()
+        self._roots = {}
+        for j in SIGNS:
+            entries = game.root_entries(j)
+            self._roots[j] = (np.array([f for f, _p, _q in entries], dtype=np.int64),
+                              floats.exact_ratio_floats([p for _f, p, _q in entries], self.D),
+                              floats.exact_ratio_floats([q for _f, _p, q in entries], self.D))
+        # every nonzero row numerator (B − ρ)·w_z + ρ·w_{z+1} or B·w_z is at least the least positive weight
+        self.p_min = min(floats.ratio(min(w for w in game.law.weights if w), self.D), 1.0)
+        self.c_min = 1.0  # the smallest positive coordinate or increment of a float curve so far
+
+    def margin_for(self, terms):
+        """The margin of a one-level comparison of float sums of ``terms`` terms (pruning)."""
+        return floats.margin(0, terms)
+
+    def margin(self, budget):
+        return floats.margin(budget, self.largest)
+
+    # -- curves -------------------------------------------------------------
+
+    def g(self, q):
+        curve = self._g.get(q)
+        if curve is None:
+            curve = self._g[q] = floats.FloatCurve.from_exact(self.game.g_curve(q), self.game.D ** (2 * q))
+            self._note(curve)
+        return curve
+
+    def _note(self, curve):
+        self.c_min = min(self.c_min, curve.smallest())
+
+    def safe(self, budget, x, y):
+        """Every float product below a node with inputs (x, y) stays normal (floats.py, underflow).
+
+        Such a product is an input, at most 2C + 2 row probabilities (each >= p_min)
+        and one curve coordinate or increment (>= c_min).
+        """
+        smallest = min([v for v in (x, y) if v > 0] + [1.0])
+        return (math.log2(smallest) + (2 * budget + 2) * math.log2(self.p_min) + math.log2(self.c_min)
+                > -1000.0)
+
+    def f(self, q, residue, j):
+        key = (q, residue, j)
+        curve = self._f.get(key)
+        if curve is None:
+            exact = self.game.f_curve(q, residue, j)
+            curve = self._f[key] = floats.FloatCurve.from_exact(exact, self.game.D ** (2 * q + 1))
+            self._note(curve)
+        return curve
+
+    def echo_curve(self, q, k, j):
+        """Float Σ_y G_q(x·p_y, y·q_y) for the echo rows of (k − j, k), cached by (q, ρ, j)."""
+        g = self.game
+        rho = (g.a * k) % g.B
+        key = (q, rho, j)
+        curve = self._echo.get(key)
+        if curve is None:
+            gq = self.g(q)
+            _start, entries = g.pair_entries(k - j, k, 0)
+            D = self.D
+            curve = floats.minkowski([(gq, floats.ratio(p, D), floats.ratio(qq, D)) for _o, p, qq in entries])
+            self._echo[key] = curve
+            self._note(curve)
+        return curve
+
+    def participation_curve(self, q, residue, j, s):
+        """Float Σ_y F_{q−1}((y − s, y); x·row_{k−j}(y − s), y·row_k(y)), k = residue."""
+        key = (q, residue, j, s)
+        curve = self._part.get(key)
+        if curve is None:
+            g = self.game
+            start, entries = g.pair_entries(residue - j, residue, s)
+            period = g.B ** q
+            D = self.D
+            curve = floats.minkowski([(self.f(q - 1, (start + off) % period, s), floats.ratio(p, D),
+                                       floats.ratio(qq, D)) for off, p, qq in entries])
+            self._part[key] = curve
+            self._note(curve)
+        return curve
+
+    def bank_values(self, kind, q, keys, x, y):
+        """Values of the float curves named by integer ``keys`` (kind 'f', 'echo', 'part')."""
+        np = self.np
+        out = np.empty(len(keys))
+        if not len(keys):
+            return out
+        uniq, inverse = np.unique(keys, return_inverse=True)
+        if len(uniq) <= FEW_CURVES:
+            # few (often large) curves: one binary search per group, no concatenated copy
+            order = np.argsort(inverse, kind="stable")
+            bounds = np.searchsorted(inverse[order], np.arange(len(uniq) + 1))
+            for i, key in enumerate(uniq):
+                sel = order[bounds[i]:bounds[i + 1]]
+                curve = self._curve_of_key(kind, q, int(key))
+                self.largest = max(self.largest, curve.terms)
+                out[sel] = curve.values(x[sel], y[sel])
+            return out
+        bank = self._bank(kind, q, uniq)
+        index = bank[2][np.searchsorted(bank[0], uniq)][inverse]
+        for lo in range(0, len(keys), CHUNK):
+            sl = slice(lo, lo + CHUNK)
+            out[sl] = bank[1].values(index[sl], x[sl], y[sl])
+        return out
+
+    def _bank(self, kind, q, needed):
+        np = self.np
+        entry = self._banks.get((kind, q))
+        if entry is not None:
+            known = entry[0]
+            pos = np.searchsorted(known, needed)
+            pos = np.minimum(pos, len(known) - 1)
+            if np.all(known[pos] == needed):
+                return entry
+            keys = np.union1d(known, needed)
+        else:
+            keys = needed
+        curves = [self._curve_of_key(kind, q, int(key)) for key in keys]
+        # only curves the point levels evaluate enter their margin
+        self.largest = max([self.largest] + [c.terms for c in curves])
+        entry = [keys, floats.FloatBank(curves), np.arange(len(keys))]
+        self._banks[(kind, q)] = entry
+        return entry
+
+    def _curve_of_key(self, kind, q, key):
+        # keys: f/part pack (residue, j[, s]) as residue*4 + code; echo packs (rho, j)
+        g = self.game
+        if kind == "f":
+            residue, code = divmod(key, 4)
+            return self.f(q, residue, _SIGN[code])
+        if kind == "echo":
+            rho, code = divmod(key, 4)
+            return self.echo_curve(q, _state_of_rho(g, rho), _SIGN[code])
+        residue, code = divmod(key, 4)
+        return self.participation_curve(q, residue, _SIGN[code & 1], _SIGN[code >> 1])
+
+    # -- rows ---------------------------------------------------------------
+
+    def rows(self, s):
+        """Padded tables over ρ = a·k_Q mod B and d = ±1 of the rows of (k_Q − d, k_Q), sign s.
+
+        Returns (off, p, q, valid) of shape (B, 2, W): index d as (1 − d)//2.
+        """
+        table = self._rows.get(s)
+        if table is None:
+            np = self.np
+            g = self.game
+            lists = [[g.pair_entries(_state_of_rho(g, rho) - d, _state_of_rho(g, rho), s)[1] for d in SIGNS]
+                     for rho in range(g.B)]
+            width = max(len(e) for pair in lists for e in pair)
+            off = np.zeros((g.B, 2, width), dtype=np.int64)
+            pp = np.zeros((g.B, 2, width))
+            qq = np.zeros((g.B, 2, width))
+            D = self.D
+            for rho, pair in enumerate(lists):
+                for di, entries in enumerate(pair):
+                    n = len(entries)
+                    off[rho, di, :n] = [o for o, _p, _q in entries]
+                    pp[rho, di, :n] = [floats.ratio(p, D) for _o, p, _q in entries]
+                    qq[rho, di, :n] = [floats.ratio(q, D) for _o, _p, q in entries]
+            valid = (pp > 0) | (qq > 0)
+            table = self._rows[s] = (off, pp, qq, valid)
+            self.largest = max(self.largest, width)
+        return table
+
+
+_SIGN = {0: 1, 1: -1}
+_CODE = {1: 0, -1: 1}
+
+
+def _state_of_rho(game, rho):
+    """A state k_Q with a·k_Q ≡ ρ (mod B)."""
+    return int(rho * pow(game.a, -1, game.B)) % game.B
+
+
+class PointLevels:
+    """G_C at points for one game and budget C >= 3 (see the module docstring)."""
+
+    def __init__(self, game, budget):
+        self.game = game
+        self.C = budget
+        self.qg = max(1, budget - 2)
+        self.qf = max(1, budget - 3)
+        if game.floats is None:
+            game.floats = GameFloats(game)
+        self.fl = game.floats
+        self.np = self.fl.np
+        self._echo = {}
+        self._alts = {}
+
+    # -- float values (vectorised; x, y normalised float arrays) -----------
+
+    def alternatives(self, c):
+        alts = self._alts.get(c)
+        if alts is None:
+            np = self.np
+            roots = self.game.root_alternatives(c)
+            groups = {}
+            for i, (r, j) in enumerate(roots):
+                groups.setdefault(j, []).append(i)
+            alts = self._alts[c] = (roots, [(j, np.array(idx, dtype=np.int64),
+                                             np.array([roots[i][0] for i in idx], dtype=np.int64))
+                                            for j, idx in sorted(groups.items())])
+        return alts
+
+    def g_float(self, c, x, y):
+        """Float G_c(x, y) elementwise."""
+        np = self.np
+        if c <= self.qg:
+            return self.fl.g(c).values(x, y)
+        if not len(x):
+            return np.zeros(0)
+        pts = np.stack([x, y], axis=1)
+        uniq, inverse = np.unique(pts, axis=0, return_inverse=True)
+        inverse = inverse.reshape(-1)
+        ux, uy = uniq[:, 0], uniq[:, 1]
+        out = np.empty(len(ux))
+        roots, groups = self.alternatives(c)
+        per_point = len(roots) * max(len(self.fl._roots[j][0]) for j, _i, _r in groups)
+        step = max(1, CHUNK // max(per_point, 1))
+        for lo in range(0, len(ux), step):
+            sl = slice(lo, lo + step)
+            vals = self.root_values(c, ux[sl], uy[sl])
+            out[sl] = np.maximum(np.maximum(ux[sl], uy[sl]), vals.max(axis=1))
+        return out[inverse]
+
+    def root_values(self, c, x, y, details=False):
+        """Float Σ_f F_{c−1}(...) per point (rows) and root alternative (columns).
+
+        With ``details`` (one point) also the option values of every child F
+        node, indexed [alternative, output], when F_{c−1} is a point level.
+        """
+        np = self.np
+        roots, groups = self.alternatives(c)
+        out = np.empty((len(x), len(roots)))
+        children = {}
+        for j, idx, r in groups:
+            f, p, q = self.fl._roots[j]
+            k = f[None, None, :] - r[None, :, None]
+            xs = x[:, None, None] * p[None, None, :]
+            ys = y[:, None, None] * q[None, None, :]
+            shape = (len(x), len(r), len(f))
+            k = np.broadcast_to(k, shape).reshape(-1)
+            xs = np.broadcast_to(xs, shape).reshape(-1)
+            ys = np.broadcast_to(ys, shape).reshape(-1)
+            flat = self.f_float(c - 1, k, np.full(len(k), j, dtype=np.int64), xs, ys, options=details)
+            if details and c - 1 > self.qf:
+                values, opts = flat
+                children[j] = (idx, opts.reshape(len(r), len(f), 4))
+            else:
+                values = flat[0] if details else flat
+            out[:, idx] = values.reshape(shape).sum(axis=2)
+        return (out, children) if details else out
+
+    def f_float(self, q, k, j, x, y, options=False):
+        """Float F_q((k − j, k); x, y) elementwise; with ``options`` also the (n, 4) option values."""
+        np = self.np
+        if q <= self.qf:
+            period = self.game.B ** (q + 1)
+            keys = (k % period) * 4 + (j < 0)
+            values = self.fl.bank_values("f", q, keys, x, y)
+            return (values, None) if options else values
+        g = self.game
+        n = len(k)
+        opts = np.empty((n, 4))
+        opts[:, 0] = np.maximum(x, y)
+        rho = (g.a * k) % g.B
+        jcode = (j < 0).astype(np.int64)
+        if q <= self.qg:
+            opts[:, 1] = self.fl.bank_values("echo", q, rho * 4 + jcode, x, y)
+            period = g.B ** (q + 1)
+            for col, s in ((2, 1), (3, -1)):
+                keys = (k % period) * 4 + jcode + 2 * _CODE[s]
+                opts[:, col] = self.fl.bank_values("part", q, keys, x, y)
+        else:
+            opts[:, 1] = self._echo_float(q, rho, jcode, x, y)
+            start = g.law.low - 1 - (g.a * k) // g.B
+            for col, s in ((2, 1), (3, -1)):
+                opts[:, col] = self._participation_float(q, rho, jcode, start, s, x, y)
+        zero = (x == 0) | (y == 0)
+        values = np.where(zero, x + y, opts.max(axis=1))
+        return (values, opts) if options else values
+
+    def _echo_float(self, q, rho, jcode, x, y):
+        np = self.np
+        key = np.stack([rho.astype(np.float64), jcode.astype(np.float64), x, y], axis=1)
+        uniq, inverse = np.unique(key, axis=0, return_inverse=True)
+        inverse = inverse.reshape(-1)
+        urho, ujc = uniq[:, 0].astype(np.int64), uniq[:, 1].astype(np.int64)
+        _off, pp, qq, valid = self.fl.rows(0)
+        P, Q, V = pp[urho, ujc], qq[urho, ujc], valid[urho, ujc]
+        xs = uniq[:, 2:3] * P
+        ys = uniq[:, 3:4] * Q
+        vals = np.zeros(P.shape)
+        vals[V] = self.g_float(q, xs[V], ys[V])
+        return vals.sum(axis=1)[inverse]
+
+    def _participation_float(self, q, rho, jcode, start, s, x, y):
+        np = self.np
+        off, pp, qq, valid = self.fl.rows(s)
+        O, P, Q, V = off[rho, jcode], pp[rho, jcode], qq[rho, jcode], valid[rho, jcode]
+        states = start[:, None] + O
+        xs = x[:, None] * P
+        ys = y[:, None] * Q
+        vals = np.zeros(P.shape)
+        vals[V] = self.f_float(q - 1, states[V], np.full(int(V.sum()), s, dtype=np.int64), xs[V], ys[V])
+        return vals.sum(axis=1)
+
+    # -- exact values ------------------------------------------------------
+
+    def _normalised(self, X, Y):
+        m = max(X, Y)
+        return floats.ratio(X, m), floats.ratio(Y, m)
+
+    def root_value(self, X, Y):
+        """G_C(X, Y)·D^(2C) and the witness, as ``FiniteGame.g_value``."""
+        try:
+            return self.g_exact(self.C, X, Y)
+        finally:
+            self._echo.clear()
+
+    def g_exact(self, c, X, Y):
+        g = self.game
+        den = g.D ** (2 * c)
+        if X == 0 or Y == 0:
+            return (X + Y) * den, ("stop",)
+        if c <= self.qg:
+            return g.g_curve(c)(X, Y), None
+        best, witness = max(X, Y) * den, ("stop",)
+        roots, _groups = self.alternatives(c)
+        x, y = self._normalised(X, Y)
+        np = self.np
+        vals, children = self.root_values(c, np.array([x]), np.array([y]), details=True)
+        if self.fl.safe(self.C, x, y):  # checked after the floats: they may have added curves
+            vals = vals[0]
+            top = max(float(vals.max()), max(x, y))
+            keep = np.nonzero(vals >= top * (1.0 - self.fl.margin(self.C)))[0]
+        else:
+            keep, children = range(len(roots)), {}
+        child_opts = {}
+        for j, (idx, opts) in children.items():
+            for pos, i in enumerate(idx):
+                child_opts[int(i)] = opts[pos]
+        for i in keep:
+            r, j = roots[int(i)]
+            opts = child_opts.get(int(i))
+            total = mpz(0)
+            for fi, (f, p, q) in enumerate(g.root_entries(j)):
+                total += self.f_exact(c - 1, f - r, j, X * p, Y * q, None if opts is None else opts[fi])
+            if total > best:
+                best, witness = total, ("participate", r, j)
+        return best, witness
+
+    def f_exact(self, q, k, j, X, Y, opts=None):
+        """F_q((k − j, k); X, Y)·D^(2q+1)."""
+        g = self.game
+        den = g.D ** (2 * q + 1)
+        if X == 0 or Y == 0:
+            return (X + Y) * den
+        if q <= self.qf:
+            return g.f_curve(q, k, j)(X, Y)
+        best = max(X, Y) * den
+        x, y = self._normalised(X, Y)
+        if opts is None:
+            _v, o = self.f_float(q, self.np.array([k], dtype=self.np.int64), self.np.array([j], dtype=self.np.int64),
+                                 self.np.array([x]), self.np.array([y]), options=True)
+            opts = o[0]
+        ok = self.fl.safe(self.C, x, y)
+        if ok:
+            cut = float(opts.max()) * (1.0 - self.fl.margin(self.C))
+            keep = [i for i in (1, 2, 3) if opts[i] >= cut]
+        else:
+            keep = [1, 2, 3]
+        for i in keep:
+            if i == 1:
+                total = self._echo_exact(q, k, j, X, Y)
+            else:
+                total = self._participation_exact(q, k, j, 1 if i == 2 else -1, X, Y, x, y, ok) * g.D
+            if total > best:
+                best = total
+        return best
+
+    def _echo_exact(self, q, k, j, X, Y):
+        g = self.game
+        key = (q, (g.a * k) % g.B, j, X, Y)
+        value = self._echo.get(key)
+        if value is None:
+            _start, entries = g.pair_entries(k - j, k, 0)
+            if q <= self.qg:
+                curve = g.g_curve(q)
+                value = sum((curve(X * p, Y * qq) for _o, p, qq in entries), mpz(0))
+            else:
+                value = sum((self.g_exact(q, X * p, Y * qq)[0] for _o, p, qq in entries), mpz(0))
+            self._echo[key] = value
+        return value
+
+    def _participation_exact(self, q, k, j, s, X, Y, x, y, ok):
+        g = self.game
+        start, entries = g.pair_entries(k - j, k, s)
+        child = None
+        if q - 1 > self.qf and ok:
+            np = self.np
+            states = np.array([start + off for off, _p, _q in entries], dtype=np.int64)
+            D = self.fl.D
+            xs = np.array([x * floats.ratio(p, D) for _o, p, _q in entries])
+            ys = np.array([y * floats.ratio(qq, D) for _o, _p, qq in entries])
+            _v, child = self.f_float(q - 1, states, np.full(len(states), s, dtype=np.int64), xs, ys, options=True)
+        total = mpz(0)
+        for i, (off, p, qq) in enumerate(entries):
+            total += self.f_exact(q - 1, start + off, s, X * p, Y * qq, None if child is None else child[i])
+        return total
