@@ -5,9 +5,10 @@ S = Σ w_z > 0, and ν(z) = w_z / S (SPEC 1.1).  γ = a/B is a reduced fraction
 with 0 < a < B.
 """
 
+from fractions import Fraction
 from math import gcd
 
-from gmpy2 import mpz
+from gmpy2 import mpq, mpz
 
 from producer.errors import InputError
 from producer.rationals import parse_integer, parse_rational
@@ -22,12 +23,14 @@ class Gamma:
 
     def __init__(self, a, B):
         a, B = int(a), int(B)
+        shown_a, shown_B = mpz(a), mpz(B)  # gmpy2 prints any size (Python's int str has a limit)
         if B < 2:
-            raise InputError(f"gamma: denominator B = {B} must be at least 2")
+            raise InputError(f"gamma: denominator B = {shown_B} must be at least 2 (γ = a/B with 0 < a < B)")
         if not 0 < a < B:
-            raise InputError(f"gamma: need 0 < a < B, got a = {a}, B = {B}")
+            raise InputError(f"gamma: {shown_a}/{shown_B} is not in (0, 1): need 0 < a < B")
         if gcd(a, B) != 1:
-            raise InputError(f"gamma: {a}/{B} is not reduced (gcd {gcd(a, B)}); write it in lowest terms")
+            raise InputError(f"gamma: {shown_a}/{shown_B} is not reduced (gcd {mpz(gcd(a, B))}); "
+                             f"write it in lowest terms")
         self.a, self.B = a, B
 
     @classmethod
@@ -39,7 +42,7 @@ class Gamma:
         return cls(parse_integer(num, "gamma numerator"), parse_integer(den, "gamma denominator"))
 
     def __str__(self):
-        return f"{self.a}/{self.B}"
+        return f"{mpz(self.a)}/{mpz(self.B)}"
 
     def __repr__(self):
         return f"Gamma({self.a}, {self.B})"
@@ -49,6 +52,23 @@ class Gamma:
 
     def __hash__(self):
         return hash((self.a, self.B))
+
+
+def parse_gamma(value):
+    """γ from ``"a/B"``, a ``Fraction`` (or gmpy2 mpq) or a :class:`Gamma`.
+
+    The string must be reduced with 0 < a < B ("2/6" and "3/3" are refused with
+    the same message everywhere); a Fraction is reduced by construction.
+    """
+    if isinstance(value, Gamma):
+        return value
+    if isinstance(value, str):
+        return Gamma.from_string(value)
+    if isinstance(value, (Fraction, type(mpq(0)))):
+        num, den = parse_integer(value.numerator, "gamma numerator"), \
+            parse_integer(value.denominator, "gamma denominator")
+        return Gamma(num, den)
+    raise InputError(f"gamma: expected a/B as a string like '1/3' or a Fraction, got {value!r}")
 
 
 class FiniteLaw:
