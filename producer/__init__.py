@@ -7,14 +7,14 @@ The Python API (see docs/python-api.md) is re-exported here::
     cert.claim, cert.result["epsilon_hi"], cert.write("cal.json")
 
 Functions: :func:`finite_game`, :func:`dg_interval`, :func:`calibration`,
-:func:`envelope`, :func:`brace_run`, :func:`brace_compare`, each returning an
+:func:`pmw_envelope`, :func:`brace_run`, :func:`brace_compare`, each returning an
 immutable :class:`Certificate`; bad input raises :class:`InputError`.
 """
 
 __version__ = "0.1.0"
 NAME = "dp-certify-producer"
 
-_API = ("Certificate", "finite_game", "dg_interval", "calibration", "envelope", "envelope_parameters",
+_API = ("Certificate", "finite_game", "dg_interval", "calibration", "pmw_envelope", "pmw_parameters",
         "brace_run", "brace_compare", "InputError", "LimitError")
 __all__ = list(_API)
 

@@ -13,7 +13,7 @@ function                 certificate kind    what it certifies
 :func:`finite_game`      ``finite-game/1``   exact G_C (or F_C) values of a finite law
 :func:`dg_interval`      ``dg-interval/1``   an interval for Δ*_C(ε), discrete Gaussian
 :func:`calibration`      ``calibration/1``   an enclosure of ε*_C(δ), discrete Gaussian
-:func:`envelope`         ``envelope/1``      PMW envelope claims on a small instance
+:func:`pmw_envelope`         ``envelope/1``      PMW envelope claims on a small instance
 :func:`brace_run`        ``brace-run/1``     a BRACE retrieval run and its calibration
 :func:`brace_compare`    ``brace-compare/1`` BRACE against its baselines
 =======================  ==================  =====================================
@@ -35,8 +35,8 @@ from producer.laws import FiniteLaw, parse_gamma
 from producer.output import write_file_atomic
 from producer.rationals import parse_integer, parse_rational
 
-__all__ = ["Certificate", "finite_game", "dg_interval", "calibration", "envelope",
-           "envelope_parameters", "brace_run", "brace_compare", "InputError"]
+__all__ = ["Certificate", "finite_game", "dg_interval", "calibration", "pmw_envelope",
+           "pmw_parameters", "brace_run", "brace_compare", "InputError"]
 
 
 class Certificate:
@@ -105,12 +105,13 @@ class Certificate:
         return f"<Certificate {self.kind}: {self._claim}>"
 
 
-def _reporter(progress, prefix):
+def _reporter(progress, prefix=None):
     """A progress callback: ``progress`` itself if callable, stderr if true, else None."""
     if callable(progress):
         return progress
     if progress:
-        return lambda message: print(f"{prefix}: {message}", file=sys.stderr, flush=True)
+        lead = f"{prefix}: " if prefix else ""
+        return lambda message: print(f"{lead}{message}", file=sys.stderr, flush=True)
     return None
 
 
@@ -254,14 +255,14 @@ def _precision(precision):
 
 
 def envelope_instance(universe, records, queries, rounds, hedge, select, epsilon, variant="selection"):
-    """The validated envelope instance (see :func:`envelope`)."""
+    """The validated envelope instance (see :func:`pmw_envelope`)."""
     from producer.envelope.instance import Instance
     return Instance(parse_integer(universe, "universe"), parse_integer(records, "records"),
                     _query_rows(queries), parse_integer(rounds, "rounds"), parse_rational(hedge, "hedge"),
                     parse_rational(select, "select"), parse_rational(epsilon, "epsilon"), variant)
 
 
-def envelope(universe, records, queries, rounds, hedge, select, epsilon, *, variant="selection",
+def pmw_envelope(universe, records, queries, rounds, hedge, select, epsilon, *, variant="selection",
              precision=None, progress=False):
     """Pure-DP, normaliser and error claims of the selection-only PMW envelope (envelope/1).
 
@@ -276,7 +277,7 @@ def envelope(universe, records, queries, rounds, hedge, select, epsilon, *, vari
     return Certificate(certify(instance, _precision(precision), progress=bool(progress)))
 
 
-def envelope_parameters(universe, records, query_count, epsilon, alpha):
+def pmw_parameters(universe, records, query_count, epsilon, alpha):
     """The paper's suggested (γ, J, η) for target error ``alpha``, with their checks (a dict)."""
     from producer.envelope.parameters import propose
     return propose(parse_integer(universe, "universe"), parse_integer(query_count, "query count"),
@@ -291,7 +292,7 @@ def _bank(bank):
     if isinstance(bank, (str, os.PathLike)):
         return Bank.from_path(os.fspath(bank)), os.fspath(bank)
     if isinstance(bank, (list, tuple)):
-        return Bank.from_strings(bank), "bank"
+        return Bank.from_strings(bank), "in-memory"
     raise InputError(f"bank: expected a file path or a list of points, got {type(bank).__name__}")
 
 
@@ -342,7 +343,7 @@ def brace_run(bank, query, *, horizon, kappa, epsilon, delta, seed, r2=None, bet
                             seed=seed, r2=r2, beta=beta, gamma=gamma, grid_bits=grid_bits,
                             noise_multiplier=noise_multiplier, allow_uncalibrated=allow_uncalibrated,
                             bank_name=bank_name)
-    return Certificate(certificate_for(request, _reporter(progress, "brace")))
+    return Certificate(certificate_for(request, _reporter(progress)))
 
 
 def brace_compare(bank, query, *, horizon, kappa, epsilon, delta, seed, r2=None, beta=None, gamma="auto",
@@ -355,4 +356,4 @@ def brace_compare(bank, query, *, horizon, kappa, epsilon, delta, seed, r2=None,
                             seed=seed, r2=r2, beta=beta, gamma=gamma, grid_bits=grid_bits,
                             noise_multiplier=noise_multiplier, allow_uncalibrated=allow_uncalibrated,
                             bank_name=bank_name)
-    return Certificate(certificate_for(request, _reporter(progress, "brace-compare")))
+    return Certificate(certificate_for(request, _reporter(progress)))

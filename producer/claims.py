@@ -111,7 +111,7 @@ def _envelope(cert):
 
 def _brace_inputs(inp):
     n, d = len(inp["bank"]["points"]), len(inp["query"])
-    return (f"bank {inp['bank']['name']} (n = {n}, d = {d}), T = {inp['horizon']}, "
+    return (f"bank '{inp['bank']['name']}' (n = {n}, d = {d}), T = {inp['horizon']}, "
             f"r² = {show(_q(inp['r2']))}, κ = {show(_q(inp['kappa']))}, seed {inp['seed']}")
 
 

@@ -68,7 +68,7 @@ def instance_fields(args):
 
 def propose(args):
     doc = api._query_rows(read_queries(args.queries))
-    proposal = api.envelope_parameters(args.universe, args.records, len(doc), args.epsilon, args.propose)
+    proposal = api.pmw_parameters(args.universe, args.records, len(doc), args.epsilon, args.propose)
     write_output((json.dumps(proposal, indent=2, sort_keys=True) + "\n").encode("utf-8"), args.output)
     say(args, f"proposed for target error {args.propose}: γ = {proposal['hedge']}, J = {proposal['rounds']}, "
               f"η = {proposal['select']} (T = {args.universe}, n = {args.records}, k = {len(doc)}, "
@@ -80,6 +80,6 @@ def run(args):
     api._precision(args.precision)
     if args.propose is not None:
         return propose(args)
-    cert = api.envelope(*instance_fields(args), variant=args.variant, precision=args.precision,
+    cert = api.pmw_envelope(*instance_fields(args), variant=args.variant, precision=args.precision,
                         progress=progress_of(args))
     return finish(args, cert)
