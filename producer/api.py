@@ -27,13 +27,15 @@ import copy
 import json
 import os
 import sys
+from fractions import Fraction
+from math import isqrt
 
 from producer.certificates.canonical import render
 from producer.claims import claim_of
-from producer.errors import InputError
+from producer.errors import InputError, LimitError
 from producer.laws import FiniteLaw, parse_gamma
 from producer.output import write_file_atomic
-from producer.rationals import parse_integer, parse_rational
+from producer.rationals import format_rational, parse_integer, parse_rational
 
 __all__ = ["Certificate", "finite_game", "dg_interval", "calibration", "pmw_envelope",
            "pmw_parameters", "brace_run", "brace_compare", "InputError"]
@@ -141,6 +143,17 @@ def _nonnegative(value, what):
     return value
 
 
+def _budget(value):
+    """C from the input, refused before any work when beyond the game's limit C <= MAX_BUDGET."""
+    from producer.game.api import MAX_BUDGET
+    budget = parse_integer(value, "budget")
+    if budget < 0:
+        raise InputError(f"budget: C must be >= 0, got {budget}")
+    if budget > MAX_BUDGET:
+        raise LimitError(f"budget: C = {budget} exceeds the limit C <= {MAX_BUDGET}")
+    return budget
+
+
 def _method(method):
     from producer.game.api import check_method
     check_method(method)
@@ -165,7 +178,7 @@ def finite_game(gamma, weights, budget, *, offset=None, thresholds=(), points=()
     gamma = parse_gamma(gamma)
     law = FiniteLaw.from_strings(weights if isinstance(weights, str) else list(weights),
                                  _optional(offset, parse_integer, "offset"))
-    budget = parse_integer(budget, "budget")
+    budget = _budget(budget)
     if isinstance(thresholds, (str, int)) or not hasattr(thresholds, "__iter__"):
         thresholds = [thresholds]
     thresholds = [_nonnegative(parse_rational(t, "threshold"), "threshold") for t in thresholds]
@@ -184,6 +197,34 @@ def finite_game(gamma, weights, budget, *, offset=None, thresholds=(), points=()
 
 # ---- dg-interval/1 and calibration/1 ----------------------------------------
 
+# σ² below this makes even the first atom exp(−1/(2σ²)) of the discrete Gaussian
+# an exact number of more than a million bits (at σ² = 10^-10 the arithmetic
+# library aborts); such a law is a point mass at 0 for every allowed scale.
+MIN_SIGMA2 = Fraction(1, 10**6)
+# An explicit source's outermost atom exp(−L²/(2σ²)) must not be smaller than
+# e^-MAX_EDGE_EXPONENT: beyond it the atoms are 0 at every allowed scale
+# (S < 2^4096) and merely computing them takes minutes.
+MAX_EDGE_EXPONENT = 10**7
+
+
+def _sigma2(value):
+    sigma2 = parse_rational(value, "sigma2")
+    if 0 < sigma2 < MIN_SIGMA2:
+        raise LimitError(f"sigma2: {format_rational(sigma2)} is below the limit 1/{MIN_SIGMA2.denominator} "
+                         f"(the discrete Gaussian is then a point mass at 0)")
+    return sigma2
+
+
+def _radius(value, sigma2):
+    if value is None:
+        return None
+    radius = parse_integer(value, "radius")
+    if sigma2 > 0 and radius > 0 and radius * radius > 2 * sigma2 * MAX_EDGE_EXPONENT:
+        largest = isqrt(int(2 * sigma2 * MAX_EDGE_EXPONENT))
+        raise LimitError(f"radius: L = {radius} is too large for σ² = {format_rational(sigma2)}: atoms beyond "
+                         f"L = {largest} are below e^-{MAX_EDGE_EXPONENT} and 0 at every allowed scale")
+    return radius
+
 def dg_interval(gamma, sigma2, budget, epsilon, *, width=None, radius=None, scale=None, method=None,
                 progress=False):
     """A certified interval for Δ*_C(ε) (dg-interval/1).
@@ -199,9 +240,10 @@ def dg_interval(gamma, sigma2, budget, epsilon, *, width=None, radius=None, scal
     if width is None and (radius is None or scale is None) or width is not None and (
             radius is not None or scale is not None):
         raise InputError("give width=W, or radius=L together with scale=S (exactly one of the two)")
-    request = DgRequest(parse_gamma(gamma), parse_rational(sigma2, "sigma2"), parse_integer(budget, "budget"),
+    sigma2 = _sigma2(sigma2)
+    request = DgRequest(parse_gamma(gamma), sigma2, _budget(budget),
                         parse_rational(epsilon, "epsilon"),
-                        radius=_optional(radius, parse_integer, "radius"),
+                        radius=_radius(radius, sigma2),
                         scale=_optional(scale, parse_integer, "scale"),
                         width=_optional(width, parse_rational, "width"), method=_method(method))
     return Certificate(build(request, quiet=not progress))
@@ -214,8 +256,8 @@ def calibration(gamma, sigma2, budget, delta, *, width=None, method=None, progre
     carries the two dg-interval certificates that prove it.
     """
     from producer.certificates.calibration import CalibrationRequest, build
-    request = CalibrationRequest(parse_gamma(gamma), parse_rational(sigma2, "sigma2"),
-                                 parse_integer(budget, "budget"), parse_rational(delta, "delta"),
+    request = CalibrationRequest(parse_gamma(gamma), _sigma2(sigma2),
+                                 _budget(budget), parse_rational(delta, "delta"),
                                  width=_optional(width, parse_rational, "width"), method=_method(method))
     return Certificate(build(request, quiet=not progress))
 
@@ -254,11 +296,33 @@ def _precision(precision):
     return bits
 
 
+# Every histogram is stored with every transcript, so H x (2k)^J <= MAX_STORED
+# with H >= max(T, n) and (2k)^J >= 2^J: larger T, n or J are refused before
+# the counts (binomials, powers) are even formed.
+MAX_ENVELOPE_ROUNDS = 64
+MAX_PROPOSAL_SIZE = 10**6  # T, n and k for pmw_parameters (it counts C(n+T-1, T-1) exactly)
+MAX_PROPOSAL_SMALLER = 1000  # min(T - 1, n): keeps that count below 4,000 digits
+
+
+def _envelope_sizes(universe, records, rounds):
+    from producer.envelope.instance import MAX_STORED
+    # H = C(n+T-1, T-1) >= T (n >= 1), and >= n + 1 when T >= 2 (T = 1 has one histogram)
+    for what, value in (("universe", universe), ("records", records if universe >= 2 else 0)):
+        if value > MAX_STORED:
+            raise LimitError(f"{what}: {value} exceeds {MAX_STORED}: the enumeration stores at least that many "
+                             f"histograms per transcript (limit {MAX_STORED} stored enclosures)")
+    if rounds > MAX_ENVELOPE_ROUNDS:
+        raise LimitError(f"rounds: J = {rounds} exceeds {MAX_ENVELOPE_ROUNDS}: the enumeration has at least 2^J "
+                         f"transcripts (limit {MAX_STORED} stored enclosures)")
+
+
 def envelope_instance(universe, records, queries, rounds, hedge, select, epsilon, variant="selection"):
     """The validated envelope instance (see :func:`pmw_envelope`)."""
     from producer.envelope.instance import Instance
-    return Instance(parse_integer(universe, "universe"), parse_integer(records, "records"),
-                    _query_rows(queries), parse_integer(rounds, "rounds"), parse_rational(hedge, "hedge"),
+    universe, records = parse_integer(universe, "universe"), parse_integer(records, "records")
+    rounds = parse_integer(rounds, "rounds")
+    _envelope_sizes(universe, records, rounds)
+    return Instance(universe, records, _query_rows(queries), rounds, parse_rational(hedge, "hedge"),
                     parse_rational(select, "select"), parse_rational(epsilon, "epsilon"), variant)
 
 
@@ -280,8 +344,16 @@ def pmw_envelope(universe, records, queries, rounds, hedge, select, epsilon, *, 
 def pmw_parameters(universe, records, query_count, epsilon, alpha):
     """The paper's suggested (γ, J, η) for target error ``alpha``, with their checks (a dict)."""
     from producer.envelope.parameters import propose
-    return propose(parse_integer(universe, "universe"), parse_integer(query_count, "query count"),
-                   parse_integer(records, "records"), parse_rational(epsilon, "epsilon"),
+    universe, records = parse_integer(universe, "universe"), parse_integer(records, "records")
+    query_count = parse_integer(query_count, "query count")
+    for what, value in (("universe", universe), ("records", records), ("query count", query_count)):
+        if value > MAX_PROPOSAL_SIZE:
+            raise LimitError(f"{what}: {value} exceeds the limit {MAX_PROPOSAL_SIZE} of the parameter proposal")
+    if min(universe - 1, records) > MAX_PROPOSAL_SMALLER:
+        raise LimitError(f"universe and records: min(T - 1, n) = {min(universe - 1, records)} exceeds the limit "
+                         f"{MAX_PROPOSAL_SMALLER} of the parameter proposal (the histogram count "
+                         f"C(n+T-1, T-1) would have thousands of digits)")
+    return propose(universe, query_count, records, parse_rational(epsilon, "epsilon"),
                    parse_rational(alpha, "alpha"))
 
 
