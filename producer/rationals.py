@@ -25,9 +25,10 @@ MAX_EXPONENT_CHARS = 6  # digits of a decimal exponent (|e| < 10^6; the digit li
 
 _DIGIT_BOUND = mpz(10) ** MAX_DIGITS  # |n| < 10^MAX_DIGITS  <=>  n has at most MAX_DIGITS digits
 
-_INTEGER = re.compile(r"\s*([+-]?)(\d+)\s*")
-_RATIONAL = re.compile(r"\s*([+-]?\d+)\s*/\s*(\d+)\s*")
-_DECIMAL = re.compile(r"\s*([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?)(\d+))?\s*")
+# ASCII only: \d would also match other scripts' digits ("٣"), which gmpy2 cannot read.
+_INTEGER = re.compile(r"\s*([+-]?)(\d+)\s*", re.ASCII)
+_RATIONAL = re.compile(r"\s*([+-]?\d+)\s*/\s*(\d+)\s*", re.ASCII)
+_DECIMAL = re.compile(r"\s*([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?)(\d+))?\s*", re.ASCII)
 
 _MPQ, _MPZ = type(mpq(0)), type(mpz(0))
 

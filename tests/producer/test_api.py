@@ -135,3 +135,28 @@ def test_the_python_api_document_runs():
     failures, tried = doctest.testfile(path, module_relative=False,
                                        optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert tried >= 20 and failures == 0
+
+
+@pytest.mark.parametrize("call, fragment", [
+    (lambda: api.dg_interval("1/3", 9, 10**12, 2, width="1e-3"), "C <= 6"),
+    (lambda: api.calibration("1/3", 9, 7, "1e-6"), "C <= 6"),
+    (lambda: api.dg_interval("1/3", "1e-12", 2, 1, width="1e-3"), "below the limit"),
+    (lambda: api.calibration("1/3", "1e-10", 1, "1e-3"), "below the limit"),
+    (lambda: api.dg_interval("1/3", "1/100", 1, 1, radius=2048, scale=1000), "atoms beyond L = 447"),
+    (lambda: api.pmw_envelope(2, 2, [["1", "0"]], 10**11, "1/2", 1, 1), "2^J"),
+    (lambda: api.pmw_envelope(10**40, 2, [["1", "0"]], 1, "1/2", 1, 1), "universe"),
+    (lambda: api.pmw_envelope(2, 10**40, [["1", "0"]], 1, "1/2", 1, 1), "records"),
+    (lambda: api.pmw_parameters(10**6, 1001, 1, 1, "1/2"), "min(T - 1, n)"),
+])
+def test_sizes_are_refused_before_any_work(call, fragment):
+    with pytest.raises(LimitError) as info:
+        call()
+    assert fragment in str(info.value)
+
+
+def test_size_bounds_do_not_refuse_what_is_small():
+    # one value in the universe: one histogram however many records
+    cert = api.pmw_envelope(1, 30_000, [["1"]], 1, "1/2", 1, 1)
+    assert cert.input["records"] == 30_000
+    # the largest explicit radius allowed for σ² = 1/100 works
+    assert api.dg_interval("1/3", "1/100", 1, 1, radius=447, scale=1000).kind == "dg-interval/1"
