@@ -7,6 +7,7 @@ path; a closed standard output (``producer ... | head``) becomes one too.
 """
 
 import os
+import stat
 import sys
 import tempfile
 
@@ -14,11 +15,21 @@ from producer.errors import OutputError
 
 
 def write_file_atomic(path, data):
-    """Write the bytes ``data`` to ``path`` atomically (temp file + os.replace)."""
+    """Write the bytes ``data`` to ``path`` atomically (temp file + os.replace).
+
+    A symbolic link is followed (its target is replaced, not the link); an
+    existing non-regular file (``/dev/null``, a named pipe) is written to
+    directly, since it cannot be replaced - and must not be.
+    """
     path = os.fspath(path)
-    folder = os.path.dirname(path) or "."
     if os.path.isdir(path):
         raise OutputError(f"output: {path} is a directory, not a file name")
+    if os.path.islink(path):
+        path = os.path.realpath(path)
+    if os.path.exists(path) and not stat.S_ISREG(os.stat(path).st_mode):
+        _write_special(path, data)
+        return
+    folder = os.path.dirname(path) or "."
     if not os.path.isdir(folder):
         problem = "is not a folder" if os.path.exists(folder) else "does not exist"
         raise OutputError(f"output: cannot write {path}: {folder} {problem}")
@@ -37,6 +48,14 @@ def write_file_atomic(path, data):
     except BaseException:
         _remove_quietly(tmp)
         raise
+
+
+def _write_special(path, data):
+    try:
+        with open(path, "wb") as fh:
+            fh.write(data)
+    except OSError as exc:
+        raise OutputError(f"output: cannot write {path}: {exc.strerror or exc}") from None
 
 
 def write_stdout(data):

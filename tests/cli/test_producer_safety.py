@@ -190,3 +190,27 @@ def test_internal_errors_are_one_line_with_status_70():
     assert p.returncode in (2, 70)
     if p.returncode == 70:
         assert "internal error" in line and "DP_CERTIFY_DEBUG=1" in line
+
+
+def test_output_follows_a_symbolic_link(tmp_path):
+    (tmp_path / "target.json").write_text("old")
+    (tmp_path / "link.json").symlink_to("target.json")
+    p = producer(*GAME, "--quiet", "-o", str(tmp_path / "link.json"))
+    assert p.returncode == 0, p.stderr
+    assert (tmp_path / "link.json").is_symlink()
+    assert (tmp_path / "target.json").read_text().startswith('{"digest":')
+    assert sorted(os.listdir(tmp_path)) == ["link.json", "target.json"]
+
+
+def test_output_to_a_device_writes_into_it_and_leaves_it_a_device():
+    before = os.stat(os.devnull)
+    p = producer(*GAME, "--quiet", "-o", os.devnull)
+    assert p.returncode == 0, p.stderr
+    after = os.stat(os.devnull)
+    assert (after.st_mode, after.st_rdev, after.st_ino) == (before.st_mode, before.st_rdev, before.st_ino)
+
+
+def test_output_dash_is_standard_output():
+    p = producer(*GAME, "--quiet", "-o", "-")
+    assert p.returncode == 0 and p.stdout.startswith('{"digest":')
+    assert not os.path.exists(os.path.join(ROOT, "-"))
