@@ -89,10 +89,10 @@ def _calibration(cert):
     inp, res = cert["input"], cert["result"]
     C, delta = inp["budget"], show(_q(inp["delta"]))
     if res["status"] == "zero":
-        answer = f"ε*_{C}({delta}) = 0 (already Δ*_{C}(0) <= δ)"
+        answer = f"ε*_{C}({delta}) = 0 (already Δ*_{C}(0) ≤ δ)"
     else:
         answer = f"ε*_{C}({delta}) ∈ {show_interval(_q(res['epsilon_lo']), _q(res['epsilon_hi']))}"
-    return (f"{answer} for {_dg_inputs(inp)}, δ = {delta}: the smallest ε with Δ*_{C}(ε) <= δ "
+    return (f"{answer} for {_dg_inputs(inp)}, δ = {delta}: the smallest ε with Δ*_{C}(ε) ≤ δ "
             f"(discrete Gaussian, {MECHANISM})")
 
 
@@ -106,7 +106,7 @@ def _envelope(cert):
             f"η = {show(_q(inp['select']))}, ε = {show(_q(inp['epsilon']))}: "
             f"pure ε-DP {claims['pure_dp']['status']}, normaliser bounds "
             f"{claims['normaliser_bounds']['status']}, error bound {error['status']} "
-            f"(expected {error['measure']} error <= {worst} against the bound {bound})")
+            f"(expected {error['measure']} error ≤ {worst} against the bound {bound})")
 
 
 def _brace_inputs(inp):

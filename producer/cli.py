@@ -78,6 +78,8 @@ def build_parser():
 
 
 def _say(line):
+    if sys.stderr is None:  # started with stderr closed: print(file=None) would go to stdout
+        return
     try:
         print(line, file=sys.stderr, flush=True)
     except (OSError, ValueError):
@@ -104,6 +106,8 @@ def _first_line(exc):
 
 def main(argv=None):
     command = "producer"
+    if sys.stderr is None:  # started with stderr closed: keep progress lines out of stdout
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")
     try:
         parser = build_parser()
         args = parser.parse_args(argv)

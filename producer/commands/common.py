@@ -47,7 +47,7 @@ def progress_of(args):
 
 def say(args, line):
     """One line on stderr unless --quiet."""
-    if not args.quiet:
+    if not args.quiet and sys.stderr is not None:  # None when started with stderr closed
         print(line, file=sys.stderr, flush=True)
 
 

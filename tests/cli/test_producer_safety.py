@@ -214,3 +214,11 @@ def test_output_dash_is_standard_output():
     p = producer(*GAME, "--quiet", "-o", "-")
     assert p.returncode == 0 and p.stdout.startswith('{"digest":')
     assert not os.path.exists(os.path.join(ROOT, "-"))
+
+
+def test_a_closed_stderr_keeps_progress_out_of_the_certificate():
+    args = " ".join(["'%s'" % a for a in CALIBRATE])
+    p = subprocess.run(["sh", "-c", f"exec 2>&-; '{sys.executable}' -m producer {args}"], cwd=ROOT,
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0
+    assert p.stdout.startswith('{"digest":') and p.stdout.count("\n") == 1
