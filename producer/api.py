@@ -225,12 +225,13 @@ def _radius(value, sigma2):
                          f"L = {largest} are below e^-{MAX_EDGE_EXPONENT} and 0 at every allowed scale")
     return radius
 
+
 def dg_interval(gamma, sigma2, budget, epsilon, *, width=None, radius=None, scale=None, method=None,
                 progress=False):
     """A certified interval for Δ*_C(ε) (dg-interval/1).
 
     Δ*_C(ε) is the hockey-stick profile at e^ε of the hidden integer feedback
-    mechanism with rounding coefficient γ, C participations and
+    mechanism with feedback coefficient γ, C participations and
     discrete-Gaussian innovations of variance parameter σ² (not plain
     discrete-Gaussian composition).  Give ``width=W`` (the producer picks a
     finite source so that the interval is narrower than W) or an explicit
