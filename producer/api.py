@@ -30,6 +30,8 @@ import sys
 from fractions import Fraction
 from math import isqrt
 
+from gmpy2 import mpz
+
 from producer.certificates.canonical import render
 from producer.claims import claim_of
 from producer.errors import InputError, LimitError
@@ -148,9 +150,9 @@ def _budget(value):
     from producer.game.api import MAX_BUDGET
     budget = parse_integer(value, "budget")
     if budget < 0:
-        raise InputError(f"budget: C must be >= 0, got {budget}")
+        raise InputError(f"budget: C must be >= 0, got {mpz(budget)}")
     if budget > MAX_BUDGET:
-        raise LimitError(f"budget: C = {budget} exceeds the limit C <= {MAX_BUDGET}")
+        raise LimitError(f"budget: C = {mpz(budget)} exceeds the limit C <= {MAX_BUDGET}")
     return budget
 
 
@@ -161,6 +163,8 @@ def _method(method):
 
 
 # ---- finite-game/1 ---------------------------------------------------------
+
+MAX_PENDING_STATE = 10**6  # |kP|, |kQ|: 10^6 takes about a second, 10^8 half a minute
 
 def finite_game(gamma, weights, budget, *, offset=None, thresholds=(), points=(), pending=None,
                 curve=False, method=None, progress=False):
@@ -186,6 +190,9 @@ def finite_game(gamma, weights, budget, *, offset=None, thresholds=(), points=()
         points = [points]
     points = [tuple(_nonnegative(v, "point") for v in _pair(p, parse_rational, "point", "X,Y")) for p in points]
     pending = None if pending is None else _pair(pending, parse_integer, "pending", "KP,KQ")
+    if pending is not None and max(abs(k) for k in pending) > MAX_PENDING_STATE:
+        raise LimitError(f"pending: hidden states beyond ±{MAX_PENDING_STATE} are refused "
+                         f"(the work grows with |k|)")
     if not thresholds and not points and not curve:
         raise InputError("nothing to compute: give a threshold, a point or the curve")
     report = _reporter(progress, "game")
@@ -221,7 +228,7 @@ def _radius(value, sigma2):
     radius = parse_integer(value, "radius")
     if sigma2 > 0 and radius > 0 and radius * radius > 2 * sigma2 * MAX_EDGE_EXPONENT:
         largest = isqrt(int(2 * sigma2 * MAX_EDGE_EXPONENT))
-        raise LimitError(f"radius: L = {radius} is too large for σ² = {format_rational(sigma2)}: atoms beyond "
+        raise LimitError(f"radius: L = {mpz(radius)} is too large for σ² = {format_rational(sigma2)}: atoms beyond "
                          f"L = {largest} are below e^-{MAX_EDGE_EXPONENT} and 0 at every allowed scale")
     return radius
 
@@ -307,11 +314,12 @@ MAX_PROPOSAL_SMALLER = 1000  # min(T - 1, n): keeps that count below 4,000 digit
 
 def _envelope_sizes(universe, records, rounds):
     from producer.envelope.instance import MAX_STORED
-    # H = C(n+T-1, T-1) >= T (n >= 1), and >= n + 1 when T >= 2 (T = 1 has one histogram)
-    for what, value in (("universe", universe), ("records", records if universe >= 2 else 0)):
+    # H = C(n+T-1, T-1) >= T (n >= 1), and >= n + 1 when T >= 2; and whatever T, the
+    # certificate stores the n + 1 discount factors exp(-(ε/2)j), j = 0..n
+    for what, value in (("universe", universe), ("records", records)):
         if value > MAX_STORED:
-            raise LimitError(f"{what}: {value} exceeds {MAX_STORED}: the enumeration stores at least that many "
-                             f"histograms per transcript (limit {MAX_STORED} stored enclosures)")
+            raise LimitError(f"{what}: {mpz(value)} exceeds {MAX_STORED}: the enumeration stores at least that "
+                             f"many enclosures (limit {MAX_STORED} stored enclosures)")
     if rounds > MAX_ENVELOPE_ROUNDS:
         raise LimitError(f"rounds: J = {rounds} exceeds {MAX_ENVELOPE_ROUNDS}: the enumeration has at least 2^J "
                          f"transcripts (limit {MAX_STORED} stored enclosures)")
@@ -360,6 +368,17 @@ def pmw_parameters(universe, records, query_count, epsilon, alpha):
 
 # ---- brace-run/1 and brace-compare/1 ----------------------------------------
 
+MAX_SEED_BITS = 256
+
+
+def parse_seed(value):
+    """A seed: an integer with |seed| < 2^256 (it is recorded as a JSON integer)."""
+    seed = parse_integer(value, "seed")
+    if abs(seed).bit_length() > MAX_SEED_BITS:
+        raise LimitError(f"seed: more than {MAX_SEED_BITS} bits (the limit)")
+    return seed
+
+
 def _bank(bank):
     from producer.brace.bank import Bank
     if isinstance(bank, (str, os.PathLike)):
@@ -395,7 +414,7 @@ def brace_request(bank, query, *, horizon, kappa, epsilon, delta, seed, r2=None,
         gamma = "auto"
     return Request(bank, query, r2, parse_integer(horizon, "horizon"), parse_rational(kappa, "kappa"),
                    parse_rational(epsilon, "epsilon"), parse_rational(delta, "delta"), gamma,
-                   parse_integer(seed, "seed"),
+                   parse_seed(seed),
                    parse_integer(DEFAULT_GRID_BITS if grid_bits is None else grid_bits, "grid bits"),
                    parse_rational(noise_multiplier, "noise multiplier"), bool(allow_uncalibrated),
                    bank_name=bank_name or default_name)

@@ -12,6 +12,7 @@ line and exit status 70 (the traceback with ``DP_CERTIFY_DEBUG=1``).
 import argparse
 import importlib
 import os
+import re
 import sys
 import traceback
 
@@ -77,6 +78,14 @@ def build_parser():
     return parser
 
 
+_LONG_NUMBER = re.compile(r"\d{61,}")
+
+
+def _shorten_numbers(text):
+    """Long digit runs in a message as ``head…(N digits)…tail``: the line stays readable."""
+    return _LONG_NUMBER.sub(lambda m: f"{m[0][:20]}…({len(m[0])} digits)…{m[0][-20:]}", text)
+
+
 def _say(line):
     if sys.stderr is None:  # started with stderr closed: print(file=None) would go to stdout
         return
@@ -108,6 +117,11 @@ def main(argv=None):
     command = "producer"
     if sys.stderr is None:  # started with stderr closed: keep progress lines out of stdout
         sys.stderr = open(os.devnull, "w", encoding="utf-8")
+    if hasattr(sys, "set_int_max_str_digits"):
+        # Every number read is already bounded by producer.rationals.MAX_DIGITS before
+        # conversion; Python's own 4,300-digit str/int limit would only turn a long but
+        # legitimate value (in a message or a JSON integer) into an internal error.
+        sys.set_int_max_str_digits(0)
     try:
         parser = build_parser()
         args = parser.parse_args(argv)
@@ -116,7 +130,7 @@ def main(argv=None):
         sys.stdout.flush()
         return status
     except InputError as exc:
-        _say(f"{command}: error: {exc}")
+        _say(_shorten_numbers(f"{command}: error: {exc}"))
         return EXIT_BAD_INPUT
     except BrokenPipeError:
         _silence_stdout()
@@ -129,8 +143,8 @@ def main(argv=None):
         if os.environ.get(DEBUG_VARIABLE, "") not in ("", "0"):
             traceback.print_exc()
         message = _first_line(exc)
-        _say(f"{command}: internal error: {type(exc).__name__}: {message} "
-             f"(set {DEBUG_VARIABLE}=1 for the traceback)")
+        _say(_shorten_numbers(f"{command}: internal error: {type(exc).__name__}: {message} "
+                              f"(set {DEBUG_VARIABLE}=1 for the traceback)"))
         return EXIT_SOFTWARE
 
 

@@ -10,10 +10,11 @@ from math import gcd
 
 from gmpy2 import mpq, mpz
 
-from producer.errors import InputError
+from producer.errors import InputError, LimitError
 from producer.rationals import parse_integer, parse_rational
 
 MAX_LAW_LENGTH = 4097  # documented limit on the support length of a finite law
+MAX_OFFSET = 10**6  # |offset| of a law read from input (the engine's work grows with it)
 
 
 class Gamma:
@@ -100,9 +101,14 @@ class FiniteLaw:
     def from_strings(cls, weights_text, offset=None):
         """From ``"w1,w2,..."`` (or a list of strings); default offset −(len−1)//2."""
         items = weights_text.split(",") if isinstance(weights_text, str) else list(weights_text)
+        if len(items) > MAX_LAW_LENGTH:
+            raise LimitError(f"weights: {len(items)} weights exceed the limit of {MAX_LAW_LENGTH}")
         ws = [parse_integer(s.strip() if isinstance(s, str) else s, f"weight {i}") for i, s in enumerate(items)]
         if offset is None:
             offset = -((len(ws) - 1) // 2)
+        offset = parse_integer(offset, "offset")
+        if abs(offset) > MAX_OFFSET:
+            raise LimitError(f"offset: {mpz(offset)} is outside the limit ±{MAX_OFFSET}")
         return cls(ws, offset)
 
     @property

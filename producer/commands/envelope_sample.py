@@ -37,7 +37,7 @@ def run(args):
     bits = api._precision(args.precision) or DEFAULT_BITS
     instance = api.envelope_instance(*instance_fields(args), variant=args.variant)
     values = database_values(args.database, instance)
-    seed = parse_integer(args.seed, "seed")
+    seed = api.parse_seed(args.seed)
     release = sample(instance, histogram_of(values, instance.universe), seed, bits)
     write_output((json.dumps(release, indent=2, sort_keys=True) + "\n").encode("utf-8"), args.output)
     say(args, f"drew transcript {release['transcript_index']} with seed {seed} for the database "

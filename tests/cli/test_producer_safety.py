@@ -222,3 +222,13 @@ def test_a_closed_stderr_keeps_progress_out_of_the_certificate():
                        capture_output=True, text=True, timeout=300)
     assert p.returncode == 0
     assert p.stdout.startswith('{"digest":') and p.stdout.count("\n") == 1
+
+
+@pytest.mark.parametrize("args", [
+    GAME + ["--offset", "7" * 5000],
+    ["game", "--gamma", "1/3", "--weights", "1,-" + "7" * 5000 + ",1", "--budget", "1", "--threshold", "1"],
+    DG[:6] + ["7" * 5000] + DG[7:],
+])
+def test_long_numbers_in_error_lines_are_shortened(args):
+    line = one_error_line(producer(*args))
+    assert "(5000 digits)" in line and len(line) < 300

@@ -146,6 +146,10 @@ def test_the_python_api_document_runs():
     (lambda: api.pmw_envelope(2, 2, [["1", "0"]], 10**11, "1/2", 1, 1), "2^J"),
     (lambda: api.pmw_envelope(10**40, 2, [["1", "0"]], 1, "1/2", 1, 1), "universe"),
     (lambda: api.pmw_envelope(2, 10**40, [["1", "0"]], 1, "1/2", 1, 1), "records"),
+    (lambda: api.pmw_envelope(1, 20_001, [["1"]], 1, "1/2", 1, 1), "records"),
+    (lambda: api.finite_game("1/3", [1, 2, 1], 1, thresholds=[1], offset=10**6 + 1), "offset"),
+    (lambda: api.finite_game("1/3", [1, 2, 1], 1, thresholds=[1], pending=(0, -10**6 - 1)), "pending"),
+    (lambda: api.brace_run(BANK, "0.3,0.2", **dict(BRACE_KW, seed=2**256)), "seed"),
     (lambda: api.pmw_parameters(10**6, 1001, 1, 1, "1/2"), "min(T - 1, n)"),
 ])
 def test_sizes_are_refused_before_any_work(call, fragment):
@@ -155,8 +159,5 @@ def test_sizes_are_refused_before_any_work(call, fragment):
 
 
 def test_size_bounds_do_not_refuse_what_is_small():
-    # one value in the universe: one histogram however many records
-    cert = api.pmw_envelope(1, 30_000, [["1"]], 1, "1/2", 1, 1)
-    assert cert.input["records"] == 30_000
     # the largest explicit radius allowed for σ² = 1/100 works
     assert api.dg_interval("1/3", "1/100", 1, 1, radius=447, scale=1000).kind == "dg-interval/1"
