@@ -1,4 +1,32 @@
-"""Producer: exact computation of differential-privacy quantities as certificates."""
+"""Producer: exact computation of differential-privacy quantities as certificates.
+
+The Python API (see docs/python-api.md) is re-exported here::
+
+    from producer import dg_interval, calibration, finite_game
+    cert = calibration("1/3", 9, 2, "1e-6", width="1e-3")
+    cert.claim, cert.result["epsilon_hi"], cert.write("cal.json")
+
+Functions: :func:`finite_game`, :func:`dg_interval`, :func:`calibration`,
+:func:`pmw_envelope`, :func:`brace_run`, :func:`brace_compare`, each returning an
+immutable :class:`Certificate`; bad input raises :class:`InputError`.
+"""
 
 __version__ = "0.1.0"
 NAME = "dp-certify-producer"
+
+_API = ("Certificate", "finite_game", "dg_interval", "calibration", "pmw_envelope", "pmw_parameters",
+        "brace_run", "brace_compare", "InputError", "LimitError")
+__all__ = list(_API)
+
+
+def __getattr__(name):
+    # Imported on first use, so that `import producer` stays light and the
+    # certificate modules can import NAME and __version__ from here.
+    if name in _API:
+        from producer import api, errors
+        return getattr(errors, name) if name in ("InputError", "LimitError") else getattr(api, name)
+    raise AttributeError(f"module 'producer' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(list(globals()) + list(_API))

@@ -1,17 +1,23 @@
 """The ``producer`` command line.
 
 Each subcommand lives in ``producer/commands/<name>.py`` and provides
-``HELP``, ``add_arguments(parser)`` and ``run(args) -> int``.  Bad input
-raises :class:`producer.errors.InputError`, which becomes one line on stderr
-and exit status 2.
+``HELP`` (optionally ``DESCRIPTION`` and ``USAGE``), ``add_arguments(parser)``
+and ``run(args) -> int``; the commands are thin layers over
+:mod:`producer.api`.  Options are never abbreviated (``--sigma`` is not
+``--sigma2``).  Bad input raises :class:`producer.errors.InputError`, which
+becomes one line on stderr and exit status 2; anything unexpected becomes one
+line and exit status 70 (the traceback with ``DP_CERTIFY_DEBUG=1``).
 """
 
 import argparse
 import importlib
+import os
+import re
 import sys
+import traceback
 
 from producer import __version__
-from producer.errors import InputError
+from producer.errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_SOFTWARE, InputError
 
 # (subcommand, module) in the order shown by --help.
 COMMANDS = [
@@ -25,48 +31,121 @@ COMMANDS = [
     ("brace-plot", "producer.commands.brace_plot"),
 ]
 
+DEBUG_VARIABLE = "DP_CERTIFY_DEBUG"
+EPILOG = f"""\
+Every command writes its certificate to standard output or -o FILE and ends
+with one line on stderr that echoes the parsed inputs and states the answer
+(--quiet suppresses it and the progress lines).  Numbers are read exactly:
+3/7, 2, 0.25, 1e-6 (at most 10,000 digits in a numerator or denominator).
 
-def _load_commands():
-    loaded = []
-    for name, module_name in COMMANDS:
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if exc.name == module_name:  # not built yet
-                continue
-            raise
-        loaded.append((name, module))
-    return loaded
+exit status:
+  0    success
+  2    bad input, a size beyond a documented limit, or an output that cannot
+       be written (one line on stderr)
+  70   internal error (one line; set {DEBUG_VARIABLE}=1 for the traceback)
+  130  interrupted
+"""
 
 
 class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser that never abbreviates options and exits 2 on a usage error."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs["allow_abbrev"] = False
+        super().__init__(*args, **kwargs)
+
     def error(self, message):
-        self.exit(2, f"{self.prog}: error: {message}\n")
+        self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message}\n")
+
+
+def _load_commands():
+    return [(name, importlib.import_module(module)) for name, module in COMMANDS]
 
 
 def build_parser():
-    parser = _Parser(prog="producer", description="Compute exact DP certificates.")
-    parser.add_argument("--version", action="version", version=f"producer {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    parser = _Parser(prog="producer", description="Compute exact differential-privacy certificates.",
+                     epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"producer {__version__}",
+                        help="print the producer's version and exit")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser,
+                                help="what to certify; 'producer COMMAND --help' lists its options")
     sub.required = True
     for name, module in _load_commands():
-        p = sub.add_parser(name, help=module.HELP, description=module.HELP)
+        p = sub.add_parser(name, help=module.HELP, description=getattr(module, "DESCRIPTION", module.HELP),
+                           usage=getattr(module, "USAGE", None), allow_abbrev=False)
         module.add_arguments(p)
         p.set_defaults(_run=module.run)
     return parser
 
 
-def main(argv=None):
-    parser = build_parser()
-    args = parser.parse_args(argv)
+_LONG_NUMBER = re.compile(r"\d{61,}")
+
+
+def _shorten_numbers(text):
+    """Long digit runs in a message as ``head…(N digits)…tail``: the line stays readable."""
+    return _LONG_NUMBER.sub(lambda m: f"{m[0][:20]}…({len(m[0])} digits)…{m[0][-20:]}", text)
+
+
+def _say(line):
+    if sys.stderr is None:  # started with stderr closed: print(file=None) would go to stdout
+        return
     try:
-        return args._run(args)
+        print(line, file=sys.stderr, flush=True)
+    except (OSError, ValueError):
+        pass  # stderr itself is gone: nothing left to tell
+
+
+def _silence_stdout():
+    """After a broken pipe: point stdout at /dev/null so the exit-time flush cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+def _first_line(exc):
+    try:
+        text = str(exc)
+    except Exception:  # noqa: BLE001 - a message that cannot even be rendered
+        return "(message unavailable)"
+    lines = text.splitlines()
+    return lines[0][:300] if lines else ""
+
+
+def main(argv=None):
+    command = "producer"
+    if sys.stderr is None:  # started with stderr closed: keep progress lines out of stdout
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")
+    if hasattr(sys, "set_int_max_str_digits"):
+        # Every number read is already bounded by producer.rationals.MAX_DIGITS before
+        # conversion; Python's own 4,300-digit str/int limit would only turn a long but
+        # legitimate value (in a message or a JSON integer) into an internal error.
+        sys.set_int_max_str_digits(0)
+    try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        command = f"producer {args.command}"
+        status = args._run(args)
+        sys.stdout.flush()
+        return status
     except InputError as exc:
-        print(f"producer {args.command}: error: {exc}", file=sys.stderr)
-        return 2
+        _say(_shorten_numbers(f"{command}: error: {exc}"))
+        return EXIT_BAD_INPUT
+    except BrokenPipeError:
+        _silence_stdout()
+        _say(f"{command}: error: standard output was closed before the output was written (broken pipe)")
+        return EXIT_BAD_INPUT
     except KeyboardInterrupt:
-        print("producer: interrupted", file=sys.stderr)
-        return 130
+        _say(f"{command}: interrupted")
+        return EXIT_INTERRUPTED
+    except Exception as exc:  # noqa: BLE001 - the last line of defence: one line, not a traceback
+        if os.environ.get(DEBUG_VARIABLE, "") not in ("", "0"):
+            traceback.print_exc()
+        message = _first_line(exc)
+        _say(_shorten_numbers(f"{command}: internal error: {type(exc).__name__}: {message} "
+                              f"(set {DEBUG_VARIABLE}=1 for the traceback)"))
+        return EXIT_SOFTWARE
 
 
 if __name__ == "__main__":

@@ -1,9 +1,15 @@
-"""Exception types for bad requests.
+"""Exception types for bad requests, and the command line's exit statuses.
 
 Every error a person can cause (malformed numbers, invalid laws, sizes beyond
-a documented limit) is an :class:`InputError`; the command line turns it into
-one line on stderr and exit status 2.
+a documented limit, an output file that cannot be written) is an
+:class:`InputError`; the command line turns it into one line on stderr and
+exit status 2.
 """
+
+EXIT_OK = 0
+EXIT_BAD_INPUT = 2  # bad input, a refused size, or an output that cannot be written
+EXIT_SOFTWARE = 70  # an internal error (EX_SOFTWARE of sysexits.h)
+EXIT_INTERRUPTED = 130  # Ctrl-C (128 + SIGINT)
 
 
 class InputError(ValueError):
@@ -11,4 +17,8 @@ class InputError(ValueError):
 
 
 class LimitError(InputError):
-    """A request whose estimated work exceeds a documented resource limit."""
+    """A request whose estimated work or size exceeds a documented resource limit."""
+
+
+class OutputError(InputError):
+    """The result cannot be written where it was asked to go (missing folder, permission, closed pipe)."""

@@ -5,14 +5,16 @@ S = Σ w_z > 0, and ν(z) = w_z / S (SPEC 1.1).  γ = a/B is a reduced fraction
 with 0 < a < B.
 """
 
+from fractions import Fraction
 from math import gcd
 
-from gmpy2 import mpz
+from gmpy2 import mpq, mpz
 
-from producer.errors import InputError
+from producer.errors import InputError, LimitError
 from producer.rationals import parse_integer, parse_rational
 
 MAX_LAW_LENGTH = 4097  # documented limit on the support length of a finite law
+MAX_OFFSET = 10**6  # |offset| of a law read from input (the engine's work grows with it)
 
 
 class Gamma:
@@ -22,12 +24,14 @@ class Gamma:
 
     def __init__(self, a, B):
         a, B = int(a), int(B)
+        shown_a, shown_B = mpz(a), mpz(B)  # gmpy2 prints any size (Python's int str has a limit)
         if B < 2:
-            raise InputError(f"gamma: denominator B = {B} must be at least 2")
+            raise InputError(f"gamma: denominator B = {shown_B} must be at least 2 (γ = a/B with 0 < a < B)")
         if not 0 < a < B:
-            raise InputError(f"gamma: need 0 < a < B, got a = {a}, B = {B}")
+            raise InputError(f"gamma: {shown_a}/{shown_B} is not in (0, 1): need 0 < a < B")
         if gcd(a, B) != 1:
-            raise InputError(f"gamma: {a}/{B} is not reduced (gcd {gcd(a, B)}); write it in lowest terms")
+            raise InputError(f"gamma: {shown_a}/{shown_B} is not reduced (gcd {mpz(gcd(a, B))}); "
+                             f"write it in lowest terms")
         self.a, self.B = a, B
 
     @classmethod
@@ -39,7 +43,7 @@ class Gamma:
         return cls(parse_integer(num, "gamma numerator"), parse_integer(den, "gamma denominator"))
 
     def __str__(self):
-        return f"{self.a}/{self.B}"
+        return f"{mpz(self.a)}/{mpz(self.B)}"
 
     def __repr__(self):
         return f"Gamma({self.a}, {self.B})"
@@ -49,6 +53,23 @@ class Gamma:
 
     def __hash__(self):
         return hash((self.a, self.B))
+
+
+def parse_gamma(value):
+    """γ from ``"a/B"``, a ``Fraction`` (or gmpy2 mpq) or a :class:`Gamma`.
+
+    The string must be reduced with 0 < a < B ("2/6" and "3/3" are refused with
+    the same message everywhere); a Fraction is reduced by construction.
+    """
+    if isinstance(value, Gamma):
+        return value
+    if isinstance(value, str):
+        return Gamma.from_string(value)
+    if isinstance(value, (Fraction, type(mpq(0)))):
+        num, den = parse_integer(value.numerator, "gamma numerator"), \
+            parse_integer(value.denominator, "gamma denominator")
+        return Gamma(num, den)
+    raise InputError(f"gamma: expected a/B as a string like '1/3' or a Fraction, got {value!r}")
 
 
 class FiniteLaw:
@@ -80,9 +101,14 @@ class FiniteLaw:
     def from_strings(cls, weights_text, offset=None):
         """From ``"w1,w2,..."`` (or a list of strings); default offset −(len−1)//2."""
         items = weights_text.split(",") if isinstance(weights_text, str) else list(weights_text)
+        if len(items) > MAX_LAW_LENGTH:
+            raise LimitError(f"weights: {len(items)} weights exceed the limit of {MAX_LAW_LENGTH}")
         ws = [parse_integer(s.strip() if isinstance(s, str) else s, f"weight {i}") for i, s in enumerate(items)]
         if offset is None:
             offset = -((len(ws) - 1) // 2)
+        offset = parse_integer(offset, "offset")
+        if abs(offset) > MAX_OFFSET:
+            raise LimitError(f"offset: {mpz(offset)} is outside the limit ±{MAX_OFFSET}")
         return cls(ws, offset)
 
     @property

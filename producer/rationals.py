@@ -2,6 +2,14 @@
 
 Rationals are written ``"p/q"`` (reduced, q > 0) or ``"n"`` for integers.
 Input may also be a decimal such as ``4.91`` or ``1e-4``; it is read exactly.
+
+Size limits, checked on the text BEFORE any conversion (so no request can make
+the producer build a huge number, and nothing relies on Python's own
+4,300-digit ``int``/``str`` limit): the numerator and the denominator of a
+number each have at most :data:`MAX_DIGITS` decimal digits, a number's text is
+at most :data:`MAX_TEXT_LENGTH` characters, and a decimal exponent has at most
+:data:`MAX_EXPONENT_CHARS` digits.  ``1e-20000`` is refused because its
+denominator 10^20000 would have more than :data:`MAX_DIGITS` digits.
 """
 
 import re
@@ -9,48 +17,144 @@ from fractions import Fraction
 
 from gmpy2 import mpq, mpz
 
-from producer.errors import InputError
+from producer.errors import InputError, LimitError
 
-_RATIONAL = re.compile(r"^\s*([+-]?\d+)\s*/\s*(\d+)\s*$")
-_DECIMAL = re.compile(r"^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$")
+MAX_DIGITS = 10_000  # decimal digits of a numerator or a denominator
+MAX_TEXT_LENGTH = 2 * MAX_DIGITS + 64  # characters of one number's text
+MAX_EXPONENT_CHARS = 6  # digits of a decimal exponent (|e| < 10^6; the digit limit then applies)
+
+_DIGIT_BOUND = mpz(10) ** MAX_DIGITS  # |n| < 10^MAX_DIGITS  <=>  n has at most MAX_DIGITS digits
+
+# ASCII only: \d would also match other scripts' digits ("٣"), which gmpy2 cannot read.
+_INTEGER = re.compile(r"\s*([+-]?)(\d+)\s*", re.ASCII)
+_RATIONAL = re.compile(r"\s*([+-]?\d+)\s*/\s*(\d+)\s*", re.ASCII)
+_DECIMAL = re.compile(r"\s*([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?)(\d+))?\s*", re.ASCII)
+
+_MPQ, _MPZ = type(mpq(0)), type(mpz(0))
+
+
+def _too_many_digits(what, part, count):
+    return LimitError(f"{what}: the {part} has {count} digits, more than the limit of {MAX_DIGITS}")
+
+
+def _check_text(text, what):
+    if len(text) > MAX_TEXT_LENGTH:
+        raise LimitError(f"{what}: the number is {len(text)} characters long, more than the limit of "
+                         f"{MAX_TEXT_LENGTH}")
+
+
+def _check_integer_digits(value, what, part="value"):
+    """Refuse an already-built integer with more than MAX_DIGITS digits."""
+    if abs(mpz(value)) >= _DIGIT_BOUND:
+        raise LimitError(f"{what}: the {part} has more than {MAX_DIGITS} digits (the limit)")
+
+
+def _digits(text, what, part):
+    """The digit string ``text`` as an mpz, after the digit-count check."""
+    stripped = text.lstrip("0") or "0"
+    if len(stripped) > MAX_DIGITS:
+        raise _too_many_digits(what, part, len(stripped))
+    return mpz(stripped)
+
+
+def _from_number(value, what):
+    """An exact rational from a Python/gmpy2 number (never a float)."""
+    if isinstance(value, bool):
+        raise InputError(f"{what}: expected a rational like 3/7, got {value!r}")
+    if isinstance(value, float):
+        raise InputError(f"{what}: got the float {value!r}; floats are binary approximations, "
+                         f"write the number as a string such as '0.1' or as a Fraction")
+    if isinstance(value, (int, _MPZ)):
+        _check_integer_digits(value, what)
+        return mpq(value)
+    if isinstance(value, (Fraction, _MPQ)):
+        _check_integer_digits(value.numerator, what, "numerator")
+        _check_integer_digits(value.denominator, what, "denominator")
+        return mpq(value.numerator, value.denominator)
+    raise InputError(f"{what}: expected a rational like 3/7, got {value!r}")
+
+
+def _from_decimal(m, what):
+    sign, whole, frac, exp_sign, exp = m.groups()
+    frac = frac or ""
+    if not whole and not frac:
+        return None
+    if exp is not None and len(exp.lstrip("0")) > MAX_EXPONENT_CHARS:
+        raise LimitError(f"{what}: the exponent {exp_sign}{exp} has more than {MAX_EXPONENT_CHARS} digits "
+                         f"(the limit)")
+    mantissa = _digits(whole + frac, what, "significand")
+    if mantissa == 0:
+        return mpq(0)
+    # value = mantissa * 10^shift
+    shift = (int(exp) if exp is not None else 0) * (-1 if exp_sign == "-" else 1) - len(frac)
+    if shift >= 0:
+        count = len(str(mantissa)) + shift
+        if count > MAX_DIGITS:
+            raise _too_many_digits(what, "numerator", count)
+        value = mpq(mantissa * mpz(10) ** shift)
+    else:
+        if -shift > MAX_DIGITS:
+            raise _too_many_digits(what, "denominator", -shift + 1)
+        value = mpq(mantissa, mpz(10) ** -shift)
+    return -value if sign == "-" else value
 
 
 def parse_rational(text, what="value"):
     """Return the exact rational written in ``text`` as an ``mpq``.
 
-    Accepts ``p/q``, integers and decimals (read exactly, never via float).
+    Accepts ``p/q``, integers and decimals (read exactly, never via float), and
+    the Python values int, Fraction (and gmpy2's mpz, mpq).  Floats are refused.
     """
-    if isinstance(text, (int, type(mpz(0)))):
-        return mpq(text)
     if not isinstance(text, str):
-        raise InputError(f"{what}: expected a rational like 3/7, got {text!r}")
-    m = _RATIONAL.match(text)
+        return _from_number(text, what)
+    _check_text(text, what)
+    m = _RATIONAL.fullmatch(text)
     if m:
-        num, den = int(m.group(1)), int(m.group(2))
+        num_text, den_text = m.group(1), m.group(2)
+        negative = num_text.startswith("-")
+        num = _digits(num_text.lstrip("+-"), what, "numerator")
+        den = _digits(den_text, what, "denominator")
         if den == 0:
             raise InputError(f"{what}: zero denominator in {text!r}")
-        return mpq(num, den)
-    if _DECIMAL.match(text):
-        f = Fraction(text.strip())
-        return mpq(f.numerator, f.denominator)
-    raise InputError(f"{what}: {text!r} is not a rational (write it like 3/7, 2 or 0.25)")
+        return mpq(-num if negative else num, den)
+    m = _DECIMAL.fullmatch(text)
+    if m:
+        value = _from_decimal(m, what)
+        if value is not None:
+            return value
+    raise InputError(f"{what}: {_shown(text)} is not a rational (write it like 3/7, 2 or 0.25)")
 
 
 def parse_integer(text, what="value"):
-    """Return the integer written in ``text`` (no fractions, no decimals)."""
-    if isinstance(text, int):
-        return text
-    if not isinstance(text, str) or not re.match(r"^\s*[+-]?\d+\s*$", text):
-        raise InputError(f"{what}: {text!r} is not an integer")
-    return int(text)
+    """Return the integer written in ``text`` (no fractions, no decimals), as an int."""
+    if isinstance(text, bool) or not isinstance(text, (str, int, _MPZ)):
+        raise InputError(f"{what}: {_shown(text)} is not an integer")
+    if not isinstance(text, str):
+        _check_integer_digits(text, what)
+        return int(text)
+    _check_text(text, what)
+    m = _INTEGER.fullmatch(text)
+    if not m:
+        raise InputError(f"{what}: {_shown(text)} is not an integer")
+    value = _digits(m.group(2), what, "integer")
+    return int(-value if m.group(1) == "-" else value)
+
+
+def _shown(value, limit=60):
+    """``repr(value)``, shortened so that an error message stays one readable line."""
+    text = repr(value) if not isinstance(value, (int, _MPZ)) or isinstance(value, bool) else "an integer"
+    return text if len(text) <= limit else f"{text[:limit - 5]}...{text[-4:]}"
 
 
 def format_rational(value):
-    """The canonical string of an exact rational: ``"p/q"`` reduced, or ``"n"``."""
+    """The canonical string of an exact rational: ``"p/q"`` reduced, or ``"n"``.
+
+    Uses gmpy2's string conversion, which has no digit limit.
+    """
     q = mpq(value)
     if q.denominator == 1:
-        return str(int(q.numerator))
-    return f"{int(q.numerator)}/{int(q.denominator)}"
+        return str(q.numerator)
+    return f"{q.numerator}/{q.denominator}"
 
 
 def decimal_outward(value, digits, direction):
@@ -68,3 +172,69 @@ def decimal_outward(value, digits, direction):
     n = abs(n)
     whole, frac = divmod(n, int(scale))
     return f"{sign}{whole}.{frac:0{digits}d}" if digits else f"{sign}{whole}"
+
+
+def _decimal_exponent(q):
+    """The integer e with 10^e <= |q| < 10^(e+1), for q != 0 (exact)."""
+    num, den = abs(q.numerator), q.denominator
+    e = num.num_digits(10) - den.num_digits(10)  # within one of the answer
+    while e >= 0 and num < den * mpz(10) ** e or e < 0 and num * mpz(10) ** -e < den:
+        e -= 1
+    while e + 1 >= 0 and num >= den * mpz(10) ** (e + 1) or e + 1 < 0 and num * mpz(10) ** -(e + 1) >= den:
+        e += 1
+    return e
+
+
+def significant_outward(value, significant, direction):
+    """``value`` with ``significant`` significant digits, rounded down (-1) or up (+1).
+
+    Written plainly (``2.6543273926``) when 10^-4 <= |value| < 10^6, otherwise
+    in scientific form (``8.4311988514e-05``).  Rounding is exact and outward:
+    the shown number is <= value for direction -1 and >= value for +1.
+    Display only; never used in a decision.
+    """
+    q = mpq(value)
+    if q == 0:
+        return "0"
+    e = _decimal_exponent(q)
+    places = significant - 1 - e  # decimal places that keep `significant` digits
+    scaled = q * mpz(10) ** places if places >= 0 else q / mpz(10) ** -places
+    num, den = scaled.numerator, scaled.denominator
+    n = num // den if direction < 0 else -((-num) // den)
+    if abs(n) >= mpz(10) ** significant:  # rounding up carried into a new digit
+        e, places = e + 1, places - 1
+        n = n // 10 if direction < 0 else -((-n) // 10)
+    sign, digits = ("-" if n < 0 else ""), str(abs(n)).rjust(significant, "0")
+    if -4 <= e < 6:
+        if places <= 0:
+            return f"{sign}{digits}{'0' * -places}"
+        digits = digits.rjust(places + 1, "0")
+        return f"{sign}{digits[:-places]}.{digits[-places:]}"
+    mantissa = digits[0] + ("." + digits[1:] if significant > 1 else "")
+    return f"{sign}{mantissa}e{'-' if e < 0 else '+'}{abs(e):02d}"
+
+
+def describe_rational(value, max_length=24):
+    """A short exact rendering of an input rational, for human messages.
+
+    Integers and short decimals are written as decimals (``4.91``, ``0.000001``
+    becomes ``1e-06``), other short rationals as ``p/q``; a long one is shown
+    as ``≈`` a 6-significant-digit decimal, marked as approximate.
+    """
+    q = mpq(value)
+    exact = format_rational(q)
+    if q.denominator == 1 and len(exact) <= max_length:
+        return exact
+    den, twos, fives = q.denominator, 0, 0
+    while den % 2 == 0:
+        den, twos = den // 2, twos + 1
+    while den % 5 == 0:
+        den, fives = den // 5, fives + 1
+    if den == 1:  # a finite decimal: try a short plain or scientific form
+        for significant in range(1, 13):
+            lo = significant_outward(q, significant, -1)
+            if parse_rational(lo) == q:
+                return lo
+    if len(exact) <= max_length:
+        return exact
+    return "≈" + significant_outward(q, 6, -1 if q > 0 else +1)

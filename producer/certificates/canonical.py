@@ -43,16 +43,12 @@ def render(certificate):
 
 
 def write_certificate(certificate, path=None, stream=None):
-    """Write to ``path`` (atomically) or to ``stream`` (stdout by default)."""
+    """Write to ``path`` (atomically: temp file in the same folder, then os.replace)
+    or to ``stream`` (stdout by default)."""
     data = render(certificate)
-    if path is None:
-        import sys
-        out = stream if stream is not None else sys.stdout.buffer
-        out.write(data)
-        out.flush()
+    if path is None and stream is not None:
+        stream.write(data)
+        stream.flush()
         return
-    import os
-    tmp = f"{path}.tmp"
-    with open(tmp, "wb") as fh:
-        fh.write(data)
-    os.replace(tmp, path)
+    from producer.output import write_output
+    write_output(data, path)

@@ -1,16 +1,15 @@
 """``producer brace``: a certified BRACE private retrieval run (brace-run/1)."""
 
-import sys
-
-from producer.brace.algorithm import DEFAULT_GRID_BITS
-from producer.brace.bank import Bank, parse_point
-from producer.brace.record import Request
+from producer import api
 from producer.brace import record
-from producer.certificates.canonical import make_certificate, write_certificate
-from producer.errors import InputError
-from producer.rationals import parse_integer, parse_rational
+from producer.brace.algorithm import DEFAULT_GRID_BITS
+from producer.certificates.canonical import make_certificate
+from producer.commands.common import add_output_arguments, finish, progress_of
 
-HELP = "run BRACE private retrieval on a memory bank and certify its calibration"
+BRACE_PAPER = "BRACE: Differential Privacy for Dense Associative Memory with LSR Energy"
+HELP = "run BRACE private retrieval on a memory bank and certify its calibration (brace-run/1)"
+DESCRIPTION = (f"{HELP}, after '{BRACE_PAPER}'.  Uncalibrated requests are refused unless "
+               "--allow-uncalibrated.")
 KIND, VERSION = "brace-run", 1
 
 
@@ -18,14 +17,14 @@ def add_run_arguments(p):
     """The request arguments shared by ``brace`` and ``brace-compare``."""
     p.add_argument("--bank", required=True, metavar="FILE",
                    help='bank file: JSON {"points": [["x","y"],...]} or CSV, exact rationals/decimals')
-    p.add_argument("--query", required=True, metavar="X,Y,...", help="the public query q")
+    p.add_argument("--query", required=True, metavar="X,Y,...", help="the public query point q")
     r = p.add_mutually_exclusive_group(required=True)
     r.add_argument("--r2", metavar="R2", help="squared retrieval radius r^2 (rational)")
-    r.add_argument("--beta", metavar="BETA", help="inverse temperature; r^2 = 2/beta")
-    p.add_argument("--horizon", required=True, metavar="T", help="number of released steps")
-    p.add_argument("--kappa", required=True, metavar="K", help="activation threshold kappa")
-    p.add_argument("--epsilon", required=True, metavar="E")
-    p.add_argument("--delta", required=True, metavar="D")
+    r.add_argument("--beta", metavar="BETA", help="inverse temperature β; r^2 = 2/β")
+    p.add_argument("--horizon", required=True, metavar="T", help="number of released steps T")
+    p.add_argument("--kappa", required=True, metavar="K", help="activation threshold κ (rational)")
+    p.add_argument("--epsilon", required=True, metavar="E", help="target ε of (ε, δ)-DP (rational)")
+    p.add_argument("--delta", required=True, metavar="D", help="target δ of (ε, δ)-DP (rational)")
     p.add_argument("--gamma", default="auto", metavar="G|auto",
                    help="smoothing parameter, or 'auto' for the largest certified admissible one")
     p.add_argument("--seed", required=True, metavar="N", help="seed of the noise generator")
@@ -35,48 +34,32 @@ def add_run_arguments(p):
                    help="multiply every noise variance by M (M < 1 is refused as uncalibrated)")
     p.add_argument("--allow-uncalibrated", action="store_true",
                    help="write a certificate claiming 'not private' instead of refusing")
-    p.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
+
+
+def api_arguments(args):
+    """The keyword arguments of api.brace_run / api.brace_compare."""
+    return dict(horizon=args.horizon, kappa=args.kappa, epsilon=args.epsilon, delta=args.delta,
+                seed=args.seed, r2=args.r2, beta=args.beta, gamma=args.gamma, grid_bits=args.grid_bits,
+                noise_multiplier=args.noise_multiplier, allow_uncalibrated=args.allow_uncalibrated,
+                progress=progress_of(args))
 
 
 def request_from_args(args):
-    bank = Bank.from_path(args.bank)
-    query = parse_point(args.query, bank.dimension)
-    if args.r2 is not None:
-        r2 = parse_rational(args.r2, "r2")
-    else:
-        beta = parse_rational(args.beta, "beta")
-        if beta <= 0:
-            raise InputError("beta: must be positive")
-        r2 = 2 / beta
-    gamma = args.gamma.strip()
-    if gamma != "auto":
-        gamma = parse_rational(gamma, "gamma")
-    return Request(bank, query, r2, parse_integer(args.horizon, "horizon"),
-                   parse_rational(args.kappa, "kappa"), parse_rational(args.epsilon, "epsilon"),
-                   parse_rational(args.delta, "delta"), gamma, parse_integer(args.seed, "seed"),
-                   parse_integer(args.grid_bits, "grid bits"),
-                   parse_rational(args.noise_multiplier, "noise multiplier"),
-                   args.allow_uncalibrated, bank_name=args.bank)
+    arguments = api_arguments(args)
+    del arguments["progress"]
+    return api.brace_request(args.bank, args.query, **arguments)
 
 
 def add_arguments(p):
     add_run_arguments(p)
-
-
-def progress(message):
-    print(message, file=sys.stderr)
+    add_output_arguments(p)
 
 
 def certificate_for(req, progress=None):
+    """The brace-run certificate (a dict) for a validated request."""
     input_, result = record.run(req, progress)
     return make_certificate(KIND, VERSION, input_, result)
 
 
-def run_command(args):
-    req = request_from_args(args)
-    cert = certificate_for(req, progress)
-    write_certificate(cert, args.output)
-    return 0
-
-
-run = run_command  # the CLI calls module.run(args)
+def run(args):
+    return finish(args, api.brace_run(args.bank, args.query, **api_arguments(args)))

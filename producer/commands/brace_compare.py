@@ -1,14 +1,15 @@
 """``producer brace-compare``: BRACE against naive, global-noise and
 clean-endpoint baselines on the same bank, draws and start (brace-compare/1)."""
 
-import sys
-
+from producer import api
 from producer.brace import baselines, record
 from producer.brace.retrieval import clean_trajectory
-from producer.certificates.canonical import make_certificate, write_certificate
-from producer.commands.brace import add_run_arguments, request_from_args
+from producer.certificates.canonical import make_certificate
+from producer.commands.brace import add_run_arguments, api_arguments
+from producer.commands.common import add_output_arguments, finish
 
-HELP = "compare BRACE with the paper's baselines (same bank, draws and start)"
+HELP = ("compare BRACE with the naive, global-noise and clean-endpoint baselines "
+        "(same bank, draws and start; brace-compare/1)")
 KIND, VERSION = "brace-compare", 1
 METHOD = ("BRACE and the section 6 baselines with shared standard-normal draws; errors are "
           "per-coordinate squared distances to the clean trajectory")
@@ -16,6 +17,7 @@ METHOD = ("BRACE and the section 6 baselines with shared standard-normal draws; 
 
 def add_arguments(p):
     add_run_arguments(p)
+    add_output_arguments(p)
 
 
 def _baseline_json(rule, steps, clean):
@@ -58,11 +60,5 @@ def certificate_for(req, progress=None):
     return make_certificate(KIND, VERSION, input_, result)
 
 
-def _progress(message):
-    print(message, file=sys.stderr)
-
-
 def run(args):
-    req = request_from_args(args)
-    write_certificate(certificate_for(req, _progress), args.output)
-    return 0
+    return finish(args, api.brace_compare(args.bank, args.query, **api_arguments(args)))

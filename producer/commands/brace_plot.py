@@ -1,32 +1,50 @@
 """``producer brace-plot``: Figure-1 style PNGs from a brace-compare certificate."""
 
 import json
-import sys
 
+from producer.commands.common import say
 from producer.errors import InputError
 
 HELP = "draw trajectory and error PNGs from a brace-compare certificate (needs matplotlib)"
+MAX_CERTIFICATE_BYTES = 256 * 2**20
 
 
 def add_arguments(p):
     p.add_argument("--compare", required=True, metavar="FILE", help="a brace-compare certificate")
     p.add_argument("--trajectories", required=True, metavar="PNG", help="output: trajectories over the bank")
     p.add_argument("--errors", required=True, metavar="PNG", help="output: per-step squared error")
+    p.add_argument("--quiet", action="store_true", help="no line on stderr")
+
+
+def read_certificate(path):
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(MAX_CERTIFICATE_BYTES + 1)
+    except OSError as exc:
+        raise InputError(f"compare: cannot read {path}: {exc.strerror}") from None
+    if len(data) > MAX_CERTIFICATE_BYTES:
+        raise InputError(f"compare: {path} is larger than the limit of {MAX_CERTIFICATE_BYTES} bytes")
+    try:
+        cert = json.loads(data)
+    except (ValueError, RecursionError):
+        raise InputError(f"compare: {path} is not JSON") from None
+    if not isinstance(cert, dict) or cert.get("schema") != "brace-compare/1":
+        raise InputError(f"compare: {path} is not a brace-compare/1 certificate")
+    return cert
 
 
 def run(args):
-    try:
-        with open(args.compare, encoding="utf-8") as fh:
-            cert = json.load(fh)
-    except (OSError, ValueError) as exc:
-        raise InputError(f"compare: cannot read {args.compare}: {exc}") from None
-    if cert.get("schema") != "brace-compare/1":
-        raise InputError(f"compare: {args.compare} is not a brace-compare/1 certificate")
+    cert = read_certificate(args.compare)
     try:
         from producer.brace import plots
-        plots.plot_trajectories(cert, args.trajectories)
-        plots.plot_errors(cert, args.errors)
     except ImportError:
         raise InputError("brace-plot needs matplotlib: pip install '.[plots]'") from None
-    print(f"brace-plot: wrote {args.trajectories} and {args.errors}", file=sys.stderr)
+    for path, draw in ((args.trajectories, plots.plot_trajectories), (args.errors, plots.plot_errors)):
+        try:
+            draw(cert, path)
+        except ImportError:
+            raise InputError("brace-plot needs matplotlib: pip install '.[plots]'") from None
+        except OSError as exc:
+            raise InputError(f"output: cannot write {path}: {exc.strerror or exc}") from None
+    say(args, f"brace-plot: wrote {args.trajectories} and {args.errors}")
     return 0

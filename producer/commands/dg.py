@@ -1,40 +1,53 @@
-"""``producer dg``: a certified interval for the discrete-Gaussian value Δ*_C(ε)."""
+"""``producer dg``: a certified interval for Δ*_C(ε), the hockey-stick profile of the
+hidden integer feedback mechanism with discrete-Gaussian innovations."""
 
-from producer.certificates.canonical import write_certificate
-from producer.certificates.dg_interval import DgRequest, build
-from producer.game.api import METHODS
-from producer.rationals import parse_integer, parse_rational
+from producer import api
+from producer.commands.common import PAPER, add_mechanism_arguments, add_output_arguments, finish, progress_of
+from producer.errors import InputError
 
-HELP = "certified interval for the discrete-Gaussian hockey-stick value Δ*_C(ε) (dg-interval)"
+HELP = ("certified interval for Δ*_C(ε): the hockey-stick profile of the hidden integer feedback "
+        "mechanism with discrete-Gaussian innovations (dg-interval/1)")
+DESCRIPTION = (f"{HELP}.  Δ*_C(ε) is the worst-case hockey-stick divergence at e^ε over C "
+               f"participations of the mechanism of '{PAPER}', with feedback coefficient γ and "
+               "discrete-Gaussian innovations of parameter σ²; it is not plain discrete-Gaussian "
+               "composition.  The interval comes from an exact finite game on a truncated source "
+               "plus a proved transfer bound.")
+USAGE = ("producer dg --gamma A/B --sigma2 Q --budget C --epsilon E (--width W | --radius L --scale S) "
+         "[--method M] [-o FILE] [--quiet]")
+SOURCE_FORMS = "give --width W, or --radius L with --scale S"
 
 
 def add_arguments(parser):
-    parser.add_argument("--gamma", required=True, help="γ = A/B, reduced, 0 < A < B")
-    parser.add_argument("--sigma2", required=True, help="σ² of the discrete Gaussian (rational, e.g. 9 or 9/4)")
-    parser.add_argument("--budget", required=True, help="C: number of participations")
-    parser.add_argument("--epsilon", required=True, help="ε >= 0, read exactly (e.g. 2 or 4.91)")
-    parser.add_argument("--radius", help="L: source support [−L, L] (with --scale)")
-    parser.add_argument("--scale", help="S: integer total weight of the source (with --radius)")
-    parser.add_argument("--width", help="W: choose L and S so that the interval is narrower than W")
-    parser.add_argument("--method", choices=METHODS, help="finite-game method")
-    parser.add_argument("-o", "--output", help="write the certificate here (default stdout)")
-    parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    add_mechanism_arguments(parser)
+    parser.add_argument("--epsilon", required=True, metavar="E",
+                        help="ε >= 0 where Δ*_C is evaluated, read exactly (e.g. 2 or 4.91)")
+    source = parser.add_argument_group(f"finite source ({SOURCE_FORMS})")
+    forms = source.add_mutually_exclusive_group()
+    forms.add_argument("--width", metavar="W",
+                       help="the interval must be narrower than W; the source is chosen for it")
+    forms.add_argument("--radius", metavar="L",
+                       help="explicit source on [−L, L]; needs --scale")
+    source.add_argument("--scale", metavar="S",
+                        help="integer total weight of the explicit source; needs --radius")
+    add_output_arguments(parser)
 
 
-def request_from_args(args):
-    return DgRequest(
-        args.gamma,
-        parse_rational(args.sigma2, "sigma2"),
-        parse_integer(args.budget, "budget"),
-        parse_rational(args.epsilon, "epsilon"),
-        radius=None if args.radius is None else parse_integer(args.radius, "radius"),
-        scale=None if args.scale is None else parse_integer(args.scale, "scale"),
-        width=None if args.width is None else parse_rational(args.width, "width"),
-        method=args.method,
-    )
+def check_source_arguments(args):
+    """Exactly one of --width W and --radius L --scale S (argparse refuses --width with --radius)."""
+    if args.width is not None and args.scale is not None:
+        raise InputError(f"--scale goes with --radius, not with --width: {SOURCE_FORMS}")
+    if args.width is None and args.radius is None:
+        raise InputError(f"no finite source: {SOURCE_FORMS}")
+    if args.radius is not None and args.scale is None:
+        raise InputError(f"--radius needs --scale: {SOURCE_FORMS}")
+
+
+def certificate_from_args(args):
+    check_source_arguments(args)
+    return api.dg_interval(args.gamma, args.sigma2, args.budget, args.epsilon, width=args.width,
+                           radius=args.radius, scale=args.scale, method=args.method,
+                           progress=progress_of(args))
 
 
 def run(args):
-    certificate = build(request_from_args(args), quiet=args.quiet)
-    write_certificate(certificate, args.output)
-    return 0
+    return finish(args, certificate_from_args(args))

@@ -1,76 +1,85 @@
 """``producer envelope``: certify the pure-DP query-release envelope on a small instance."""
 
 import json
-import sys
 
-from producer.certificates.canonical import write_certificate
-from producer.envelope.certify import certify
-from producer.envelope.instance import VARIANTS, Instance
-from producer.envelope.parameters import propose
+from producer import api
+from producer.commands.common import add_output_arguments, finish, progress_of, say
+from producer.envelope.instance import VARIANTS
 from producer.errors import InputError
-from producer.rationals import parse_integer, parse_rational
+from producer.output import write_output
 
-HELP = "exact certificate for the selection-only PMW envelope mechanism (seed 003)"
+ENVELOPE_PAPER = "Pure-DP Statistical Query Release at the Conjectured Square-Root Rate"
+HELP = "exact certificate for the selection-only PMW envelope mechanism on a small instance (envelope/1)"
+DESCRIPTION = (f"{HELP}, after '{ENVELOPE_PAPER}': pure ε-DP of the envelope, the normaliser bounds and "
+               "the expected-error bound, each proved, refuted or unresolved.")
+MAX_QUERY_FILE_BYTES = 16 * 2**20
 
 
 def add_instance_arguments(parser):
     """Arguments shared by ``envelope`` and ``envelope-sample``."""
-    parser.add_argument("--universe", required=True, metavar="T", help="universe size T")
+    parser.add_argument("--universe", required=True, metavar="T", help="universe size T (records are 0..T-1)")
     parser.add_argument("--records", required=True, metavar="n", help="number of records n")
-    parser.add_argument("--queries", metavar="FILE",
+    parser.add_argument("--queries", required=True, metavar="FILE",
                         help='JSON {"queries": [[q(0), ..., q(T-1)], ...]} with rational strings in [0, 1]')
-    parser.add_argument("--rounds", metavar="J", help="PMW rounds J")
-    parser.add_argument("--hedge", metavar="G", help="Hedge step gamma (rational)")
-    parser.add_argument("--select", metavar="H", help="selection parameter eta (rational)")
-    parser.add_argument("--epsilon", required=True, metavar="E", help="privacy parameter epsilon (rational)")
+    parser.add_argument("--rounds", metavar="J", help="PMW rounds J (required unless --propose)")
+    parser.add_argument("--hedge", metavar="G", help="Hedge step γ, rational (required unless --propose)")
+    parser.add_argument("--select", metavar="H",
+                        help="selection parameter η, rational (required unless --propose)")
+    parser.add_argument("--epsilon", required=True, metavar="E", help="privacy parameter ε (rational)")
     parser.add_argument("--variant", choices=VARIANTS, default="selection",
-                        help="selection (Thm 1.1) or sign (section 9: uniform query, private sign)")
-    parser.add_argument("--precision", type=int, metavar="BITS",
-                        help="enclosure precision in bits (default: 128, raised to 256, 512 while a claim is unresolved)")
+                        help="selection (the paper's main mechanism) or sign (uniform query, private sign)")
+    parser.add_argument("--precision", metavar="BITS",
+                        help="enclosure precision in bits, 8..4096 (default: 128, raised to 256, 512 "
+                             "while a claim is unresolved)")
 
 
 def add_arguments(parser):
     add_instance_arguments(parser)
     parser.add_argument("--propose", metavar="ALPHA",
-                        help="print the section 8 parameters (gamma, J, eta) for target error ALPHA and the "
-                             "enumeration size, then exit (needs --universe, --records, --epsilon and the query count "
-                             "from --queries)")
-    parser.add_argument("-o", "--output", metavar="FILE", help="write the certificate here (default stdout)")
+                        help="print the paper's parameters (γ, J, η) for target error ALPHA and the "
+                             "enumeration size as JSON, then exit (uses --universe, --records, --epsilon "
+                             "and the query count of --queries)")
+    add_output_arguments(parser)
 
 
 def read_queries(path):
-    if path is None:
-        raise InputError("--queries: a query file is required")
+    """The query file's text (bounded in size)."""
     try:
-        with open(path, encoding="utf-8") as fh:
-            return fh.read()
+        with open(path, "rb") as fh:
+            data = fh.read(MAX_QUERY_FILE_BYTES + 1)
     except OSError as exc:
-        raise InputError(f"--queries: cannot read {path}: {exc.strerror}") from None
+        raise InputError(f"queries: cannot read {path}: {exc.strerror}") from None
+    if len(data) > MAX_QUERY_FILE_BYTES:
+        raise InputError(f"queries: {path} is larger than the limit of {MAX_QUERY_FILE_BYTES} bytes")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError(f"queries: {path} is not UTF-8 text") from None
 
 
-def instance_from_args(args):
+def instance_fields(args):
+    """The positional fields of api.envelope from the arguments."""
     for name in ("rounds", "hedge", "select"):
         if getattr(args, name) is None:
-            raise InputError(f"--{name}: required (or use --propose ALPHA to get section 8 values)")
-    return Instance.from_strings(args.universe, args.records, read_queries(args.queries), args.rounds,
-                                 args.hedge, args.select, args.epsilon, args.variant)
+            raise InputError(f"--{name}: required (or use --propose ALPHA to get the paper's values)")
+    return (args.universe, args.records, read_queries(args.queries), args.rounds, args.hedge, args.select,
+            args.epsilon)
 
 
-def _check_precision(bits):
-    if bits is not None and not 8 <= bits <= 4096:
-        raise InputError(f"--precision: {bits} bits is outside 8..4096")
+def propose(args):
+    doc = api._query_rows(read_queries(args.queries))
+    proposal = api.pmw_parameters(args.universe, args.records, len(doc), args.epsilon, args.propose)
+    write_output((json.dumps(proposal, indent=2, sort_keys=True) + "\n").encode("utf-8"), args.output)
+    say(args, f"proposed for target error {args.propose}: γ = {proposal['hedge']}, J = {proposal['rounds']}, "
+              f"η = {proposal['select']} (T = {args.universe}, n = {args.records}, k = {len(doc)}, "
+              f"ε = {args.epsilon})")
+    return 0
 
 
 def run(args):
-    _check_precision(args.precision)
+    api._precision(args.precision)
     if args.propose is not None:
-        k = len(json.loads(read_queries(args.queries)).get("queries", []))
-        proposal = propose(parse_integer(args.universe, "--universe"), k,
-                           parse_integer(args.records, "--records"),
-                           parse_rational(args.epsilon, "--epsilon"), parse_rational(args.propose, "--propose"))
-        json.dump(proposal, sys.stdout, indent=2, sort_keys=True)
-        print()
-        return 0
-    cert = certify(instance_from_args(args), args.precision, progress=True)
-    write_certificate(cert, args.output)
-    return 0
+        return propose(args)
+    cert = api.pmw_envelope(*instance_fields(args), variant=args.variant, precision=args.precision,
+                        progress=progress_of(args))
+    return finish(args, cert)

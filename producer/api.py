@@ -1,0 +1,451 @@
+"""The producer's Python API: one function per certificate kind.
+
+Each function takes Python values - rationals as ``Fraction``, ``int`` or
+strings (``"1/3"``, ``"4.91"``, ``"1e-6"``, read exactly; floats are refused
+because they are binary approximations) - validates them exactly as the
+command line does, computes, and returns an immutable :class:`Certificate`.
+The ``producer`` commands are thin layers over these functions, so a
+certificate's bytes are the same from Python and from the command line.
+
+=======================  ==================  =====================================
+function                 certificate kind    what it certifies
+=======================  ==================  =====================================
+:func:`finite_game`      ``finite-game/1``   exact G_C (or F_C) values of a finite law
+:func:`dg_interval`      ``dg-interval/1``   an interval for Δ*_C(ε), discrete Gaussian
+:func:`calibration`      ``calibration/1``   an enclosure of ε*_C(δ), discrete Gaussian
+:func:`pmw_envelope`         ``envelope/1``      PMW envelope claims on a small instance
+:func:`brace_run`        ``brace-run/1``     a BRACE retrieval run and its calibration
+:func:`brace_compare`    ``brace-compare/1`` BRACE against its baselines
+=======================  ==================  =====================================
+
+Bad input raises :class:`producer.errors.InputError` (a ``ValueError``; its
+subclass :class:`~producer.errors.LimitError` for a size beyond a documented
+limit) with a message naming the value.
+"""
+
+import copy
+import json
+import os
+import sys
+from fractions import Fraction
+from math import isqrt
+
+from gmpy2 import mpz
+
+from producer.certificates.canonical import render
+from producer.claims import claim_of
+from producer.errors import InputError, LimitError
+from producer.laws import FiniteLaw, parse_gamma
+from producer.output import write_file_atomic
+from producer.rationals import format_rational, parse_integer, parse_rational
+
+__all__ = ["Certificate", "finite_game", "dg_interval", "calibration", "pmw_envelope",
+           "pmw_parameters", "brace_run", "brace_compare", "InputError"]
+
+
+class Certificate:
+    """A sealed certificate; immutable.
+
+    ``kind`` is its schema name (``"finite-game/1"``, ...); ``input`` and
+    ``result`` are (copies of) its two JSON objects; ``digest`` its SHA-256;
+    ``claim`` the one-line human summary the command line prints.
+    ``to_json()`` gives the exact canonical bytes the command line writes,
+    ``write(path)`` writes them atomically, ``as_dict()`` the whole JSON object.
+    """
+
+    __slots__ = ("_data", "_bytes", "_claim")
+
+    def __init__(self, data):
+        data = copy.deepcopy(data)
+        object.__setattr__(self, "_data", data)
+        object.__setattr__(self, "_bytes", render(data))
+        object.__setattr__(self, "_claim", claim_of(data))
+
+    def __setattr__(self, name, value):
+        raise AttributeError("a Certificate is immutable")
+
+    def __delattr__(self, name):
+        raise AttributeError("a Certificate is immutable")
+
+    @property
+    def kind(self):
+        return self._data["schema"]
+
+    @property
+    def input(self):
+        return copy.deepcopy(self._data["input"])
+
+    @property
+    def result(self):
+        return copy.deepcopy(self._data["result"])
+
+    @property
+    def digest(self):
+        return self._data["digest"]
+
+    @property
+    def claim(self):
+        return self._claim
+
+    def as_dict(self):
+        """The whole certificate as a (fresh) JSON-ready dict."""
+        return copy.deepcopy(self._data)
+
+    def to_json(self):
+        """The canonical bytes: sorted keys, no whitespace, UTF-8, then a newline."""
+        return self._bytes
+
+    def write(self, path):
+        """Write :meth:`to_json` to ``path`` atomically (temporary file, then rename)."""
+        write_file_atomic(path, self._bytes)
+
+    def __eq__(self, other):
+        return isinstance(other, Certificate) and self._bytes == other._bytes
+
+    def __hash__(self):
+        return hash(self._bytes)
+
+    def __repr__(self):
+        return f"<Certificate {self.kind}: {self._claim}>"
+
+
+def _reporter(progress, prefix=None):
+    """A progress callback: ``progress`` itself if callable, stderr if true, else None."""
+    if callable(progress):
+        return progress
+    if progress:
+        lead = f"{prefix}: " if prefix else ""
+        return lambda message: print(f"{lead}{message}", file=sys.stderr, flush=True)
+    return None
+
+
+def _optional(value, parse, what):
+    return None if value is None else parse(value, what)
+
+
+def _items(value, what):
+    """A list from a comma-separated string or a sequence."""
+    if isinstance(value, str):
+        return [part.strip() for part in value.split(",")]
+    if isinstance(value, (list, tuple)):
+        return list(value)
+    raise InputError(f"{what}: expected 'A,B' or a pair, got {value!r}")
+
+
+def _pair(value, parse, what, form):
+    parts = _items(value, what)
+    if len(parts) != 2:
+        raise InputError(f"{what}: {value!r} must be two numbers {form}")
+    return tuple(parse(p, what) for p in parts)
+
+
+def _nonnegative(value, what):
+    if value < 0:
+        raise InputError(f"{what}: must be >= 0, got {value}")
+    return value
+
+
+def _budget(value):
+    """C from the input, refused before any work when beyond the game's limit C <= MAX_BUDGET."""
+    from producer.game.api import MAX_BUDGET
+    budget = parse_integer(value, "budget")
+    if budget < 0:
+        raise InputError(f"budget: C must be >= 0, got {mpz(budget)}")
+    if budget > MAX_BUDGET:
+        raise LimitError(f"budget: C = {mpz(budget)} exceeds the limit C <= {MAX_BUDGET}")
+    return budget
+
+
+def _method(method):
+    from producer.game.api import check_method
+    check_method(method)
+    return method
+
+
+# ---- finite-game/1 ---------------------------------------------------------
+
+MAX_PENDING_STATE = 10**6  # |kP|, |kQ|: 10^6 takes about a second, 10^8 half a minute
+
+def finite_game(gamma, weights, budget, *, offset=None, thresholds=(), points=(), pending=None,
+                curve=False, method=None, progress=False):
+    """Exact values of the hidden integer feedback game for a finite law (finite-game/1).
+
+    ``weights`` are the nonnegative integer weights w_z of the law ν(z) = w_z/S
+    on z = offset, offset+1, ... (default offset −(len−1)//2), as a list or
+    ``"1,2,1"``.  Each threshold L asks for G_C(1, L) and its hockey-stick
+    G_C(1, L) − L; each point (x, y) for G_C(x, y); ``pending=(kP, kQ)``
+    evaluates F_C((kP, kQ); x, y) instead; ``curve=True`` adds the testing
+    curve's vertices.  ``method``: "enumerate", "reduced", "compiled" or None
+    (the smallest proved one).
+    """
+    from producer.certificates.finite_game import build
+    gamma = parse_gamma(gamma)
+    law = FiniteLaw.from_strings(weights if isinstance(weights, str) else list(weights),
+                                 _optional(offset, parse_integer, "offset"))
+    budget = _budget(budget)
+    if isinstance(thresholds, (str, int)) or not hasattr(thresholds, "__iter__"):
+        thresholds = [thresholds]
+    thresholds = [_nonnegative(parse_rational(t, "threshold"), "threshold") for t in thresholds]
+    if isinstance(points, str):
+        points = [points]
+    points = [tuple(_nonnegative(v, "point") for v in _pair(p, parse_rational, "point", "X,Y")) for p in points]
+    pending = None if pending is None else _pair(pending, parse_integer, "pending", "KP,KQ")
+    if pending is not None and max(abs(k) for k in pending) > MAX_PENDING_STATE:
+        raise LimitError(f"pending: hidden states beyond ±{MAX_PENDING_STATE} are refused "
+                         f"(the work grows with |k|)")
+    if not thresholds and not points and not curve:
+        raise InputError("nothing to compute: give a threshold, a point or the curve")
+    report = _reporter(progress, "game")
+    if report is not None and len(thresholds) + len(points) <= 3:
+        report = None  # a few queries finish quickly; no progress lines
+    data = build(law, gamma, budget, thresholds, points, pending, bool(curve), report, _method(method))
+    return Certificate(data)
+
+
+# ---- dg-interval/1 and calibration/1 ----------------------------------------
+
+# σ² below this makes even the first atom exp(−1/(2σ²)) of the discrete Gaussian
+# an exact number of more than a million bits (at σ² = 10^-10 the arithmetic
+# library aborts); such a law is a point mass at 0 for every allowed scale.
+MIN_SIGMA2 = Fraction(1, 10**6)
+# An explicit source's outermost atom exp(−L²/(2σ²)) must not be smaller than
+# e^-MAX_EDGE_EXPONENT: beyond it the atoms are 0 at every allowed scale
+# (S < 2^4096) and merely computing them takes minutes.
+MAX_EDGE_EXPONENT = 10**7
+
+
+def _sigma2(value):
+    sigma2 = parse_rational(value, "sigma2")
+    if 0 < sigma2 < MIN_SIGMA2:
+        raise LimitError(f"sigma2: {format_rational(sigma2)} is below the limit 1/{MIN_SIGMA2.denominator} "
+                         f"(the discrete Gaussian is then a point mass at 0)")
+    return sigma2
+
+
+def _radius(value, sigma2):
+    if value is None:
+        return None
+    radius = parse_integer(value, "radius")
+    if sigma2 > 0 and radius > 0 and radius * radius > 2 * sigma2 * MAX_EDGE_EXPONENT:
+        largest = isqrt(int(2 * sigma2 * MAX_EDGE_EXPONENT))
+        raise LimitError(f"radius: L = {mpz(radius)} is too large for σ² = {format_rational(sigma2)}: atoms beyond "
+                         f"L = {largest} are below e^-{MAX_EDGE_EXPONENT} and 0 at every allowed scale")
+    return radius
+
+
+def dg_interval(gamma, sigma2, budget, epsilon, *, width=None, radius=None, scale=None, method=None,
+                progress=False):
+    """A certified interval for Δ*_C(ε) (dg-interval/1).
+
+    Δ*_C(ε) is the hockey-stick profile at e^ε of the hidden integer feedback
+    mechanism with feedback coefficient γ, C participations and
+    discrete-Gaussian innovations of variance parameter σ² (not plain
+    discrete-Gaussian composition).  Give ``width=W`` (the producer picks a
+    finite source so that the interval is narrower than W) or an explicit
+    finite source ``radius=L, scale=S``.
+    """
+    from producer.certificates.dg_interval import DgRequest, build
+    if width is None and (radius is None or scale is None) or width is not None and (
+            radius is not None or scale is not None):
+        raise InputError("give width=W, or radius=L together with scale=S (exactly one of the two)")
+    sigma2 = _sigma2(sigma2)
+    request = DgRequest(parse_gamma(gamma), sigma2, _budget(budget),
+                        parse_rational(epsilon, "epsilon"),
+                        radius=_radius(radius, sigma2),
+                        scale=_optional(scale, parse_integer, "scale"),
+                        width=_optional(width, parse_rational, "width"), method=_method(method))
+    return Certificate(build(request, quiet=not progress))
+
+
+def calibration(gamma, sigma2, budget, delta, *, width=None, method=None, progress=False):
+    """An enclosure [ε_lo, ε_hi] of ε*_C(δ) = inf{ε >= 0 : Δ*_C(ε) <= δ} (calibration/1).
+
+    The enclosure is narrower than ``width`` (default 10^-6); the certificate
+    carries the two dg-interval certificates that prove it.
+    """
+    from producer.certificates.calibration import CalibrationRequest, build
+    request = CalibrationRequest(parse_gamma(gamma), _sigma2(sigma2),
+                                 _budget(budget), parse_rational(delta, "delta"),
+                                 width=_optional(width, parse_rational, "width"), method=_method(method))
+    return Certificate(build(request, quiet=not progress))
+
+
+# ---- envelope/1 -----------------------------------------------------------
+
+MIN_PRECISION, MAX_PRECISION = 8, 4096
+
+
+def _query_rows(queries):
+    """Query values from a list of lists, a ``{"queries": ...}`` dict or that dict's JSON text."""
+    if isinstance(queries, (str, bytes)):
+        try:
+            queries = json.loads(queries)
+        except ValueError as exc:
+            raise InputError(f"queries: not valid JSON ({exc})") from None
+    if isinstance(queries, dict):
+        queries = queries.get("queries")
+    if not isinstance(queries, (list, tuple)):
+        raise InputError('queries: expected a list of queries [[q(0), ..., q(T-1)], ...] '
+                         '(or JSON {"queries": [...]})')
+    rows = []
+    for j, row in enumerate(queries):
+        if not isinstance(row, (list, tuple)):
+            raise InputError(f"queries: query {j} is not a list of rationals")
+        rows.append([parse_rational(v, f"queries: q_{j}({d})") for d, v in enumerate(row)])
+    return rows
+
+
+def _precision(precision):
+    if precision is None:
+        return None
+    bits = parse_integer(precision, "precision")
+    if not MIN_PRECISION <= bits <= MAX_PRECISION:
+        raise InputError(f"precision: {bits} bits is outside {MIN_PRECISION}..{MAX_PRECISION}")
+    return bits
+
+
+# Every histogram is stored with every transcript, so H x (2k)^J <= MAX_STORED
+# with H >= max(T, n) and (2k)^J >= 2^J: larger T, n or J are refused before
+# the counts (binomials, powers) are even formed.
+MAX_ENVELOPE_ROUNDS = 64
+MAX_PROPOSAL_SIZE = 10**6  # T, n and k for pmw_parameters (it counts C(n+T-1, T-1) exactly)
+MAX_PROPOSAL_SMALLER = 1000  # min(T - 1, n): keeps that count below 4,000 digits
+
+
+def _envelope_sizes(universe, records, rounds):
+    from producer.envelope.instance import MAX_STORED
+    # H = C(n+T-1, T-1) >= T (n >= 1), and >= n + 1 when T >= 2; and whatever T, the
+    # certificate stores the n + 1 discount factors exp(-(ε/2)j), j = 0..n
+    for what, value in (("universe", universe), ("records", records)):
+        if value > MAX_STORED:
+            raise LimitError(f"{what}: {mpz(value)} exceeds {MAX_STORED}: the enumeration stores at least that "
+                             f"many enclosures (limit {MAX_STORED} stored enclosures)")
+    if rounds > MAX_ENVELOPE_ROUNDS:
+        raise LimitError(f"rounds: J = {rounds} exceeds {MAX_ENVELOPE_ROUNDS}: the enumeration has at least 2^J "
+                         f"transcripts (limit {MAX_STORED} stored enclosures)")
+
+
+def envelope_instance(universe, records, queries, rounds, hedge, select, epsilon, variant="selection"):
+    """The validated envelope instance (see :func:`pmw_envelope`)."""
+    from producer.envelope.instance import Instance
+    universe, records = parse_integer(universe, "universe"), parse_integer(records, "records")
+    rounds = parse_integer(rounds, "rounds")
+    _envelope_sizes(universe, records, rounds)
+    return Instance(universe, records, _query_rows(queries), rounds, parse_rational(hedge, "hedge"),
+                    parse_rational(select, "select"), parse_rational(epsilon, "epsilon"), variant)
+
+
+def pmw_envelope(universe, records, queries, rounds, hedge, select, epsilon, *, variant="selection",
+             precision=None, progress=False):
+    """Pure-DP, normaliser and error claims of the selection-only PMW envelope (envelope/1).
+
+    Universe {0, ..., T−1} (``universe`` = T), ``records`` = n, ``queries`` a
+    list of k queries, each T values in [0, 1]; J = ``rounds`` rounds, Hedge
+    step ``hedge``, selection parameter ``select`` (η), privacy parameter ε.
+    ``variant`` "selection" or "sign".  ``precision`` in bits (default: 128,
+    raised to 256 and 512 while a claim is unresolved).
+    """
+    from producer.envelope.certify import certify
+    instance = envelope_instance(universe, records, queries, rounds, hedge, select, epsilon, variant)
+    return Certificate(certify(instance, _precision(precision), progress=bool(progress)))
+
+
+def pmw_parameters(universe, records, query_count, epsilon, alpha):
+    """The paper's suggested (γ, J, η) for target error ``alpha``, with their checks (a dict)."""
+    from producer.envelope.parameters import propose
+    universe, records = parse_integer(universe, "universe"), parse_integer(records, "records")
+    query_count = parse_integer(query_count, "query count")
+    for what, value in (("universe", universe), ("records", records), ("query count", query_count)):
+        if value > MAX_PROPOSAL_SIZE:
+            raise LimitError(f"{what}: {value} exceeds the limit {MAX_PROPOSAL_SIZE} of the parameter proposal")
+    if min(universe - 1, records) > MAX_PROPOSAL_SMALLER:
+        raise LimitError(f"universe and records: min(T - 1, n) = {min(universe - 1, records)} exceeds the limit "
+                         f"{MAX_PROPOSAL_SMALLER} of the parameter proposal (the histogram count "
+                         f"C(n+T-1, T-1) would have thousands of digits)")
+    return propose(universe, query_count, records, parse_rational(epsilon, "epsilon"),
+                   parse_rational(alpha, "alpha"))
+
+
+# ---- brace-run/1 and brace-compare/1 ----------------------------------------
+
+MAX_SEED_BITS = 256
+
+
+def parse_seed(value):
+    """A seed: an integer with |seed| < 2^256 (it is recorded as a JSON integer)."""
+    seed = parse_integer(value, "seed")
+    if abs(seed).bit_length() > MAX_SEED_BITS:
+        raise LimitError(f"seed: more than {MAX_SEED_BITS} bits (the limit)")
+    return seed
+
+
+def _bank(bank):
+    from producer.brace.bank import Bank
+    if isinstance(bank, (str, os.PathLike)):
+        return Bank.from_path(os.fspath(bank)), os.fspath(bank)
+    if isinstance(bank, (list, tuple)):
+        return Bank.from_strings(bank), "in-memory"
+    raise InputError(f"bank: expected a file path or a list of points, got {type(bank).__name__}")
+
+
+def brace_request(bank, query, *, horizon, kappa, epsilon, delta, seed, r2=None, beta=None, gamma="auto",
+                  grid_bits=None, noise_multiplier=1, allow_uncalibrated=False, bank_name=None):
+    """The validated BRACE request (see :func:`brace_run`)."""
+    from producer.brace.algorithm import DEFAULT_GRID_BITS
+    from producer.brace.bank import parse_point
+    from producer.brace.record import Request
+    bank, default_name = _bank(bank)
+    if isinstance(query, str):
+        query = parse_point(query, bank.dimension)
+    else:
+        query = tuple(parse_rational(c, "query") for c in query)
+    if (r2 is None) == (beta is None):
+        raise InputError("give the retrieval radius as r2 (r^2) or as beta (r^2 = 2/beta), exactly one")
+    if r2 is not None:
+        r2 = parse_rational(r2, "r2")
+    else:
+        beta = parse_rational(beta, "beta")
+        if beta <= 0:
+            raise InputError("beta: must be positive")
+        r2 = 2 / beta
+    if not (isinstance(gamma, str) and gamma.strip() == "auto"):
+        gamma = parse_rational(gamma, "gamma")
+    else:
+        gamma = "auto"
+    return Request(bank, query, r2, parse_integer(horizon, "horizon"), parse_rational(kappa, "kappa"),
+                   parse_rational(epsilon, "epsilon"), parse_rational(delta, "delta"), gamma,
+                   parse_seed(seed),
+                   parse_integer(DEFAULT_GRID_BITS if grid_bits is None else grid_bits, "grid bits"),
+                   parse_rational(noise_multiplier, "noise multiplier"), bool(allow_uncalibrated),
+                   bank_name=bank_name or default_name)
+
+
+def brace_run(bank, query, *, horizon, kappa, epsilon, delta, seed, r2=None, beta=None, gamma="auto",
+              grid_bits=None, noise_multiplier=1, allow_uncalibrated=False, bank_name=None, progress=False):
+    """A BRACE private retrieval run with certified sensitivity brackets and calibration (brace-run/1).
+
+    ``bank``: a JSON/CSV file path or a list of points (rows of rationals);
+    ``query``: the public query point; the radius as ``r2`` or ``beta``
+    (r² = 2/β); T = ``horizon`` released steps, activation threshold
+    ``kappa``, target (ε, δ); ``gamma`` the smoothing parameter or "auto".
+    An uncalibrated request raises InputError unless ``allow_uncalibrated``.
+    """
+    from producer.commands.brace import certificate_for
+    request = brace_request(bank, query, horizon=horizon, kappa=kappa, epsilon=epsilon, delta=delta,
+                            seed=seed, r2=r2, beta=beta, gamma=gamma, grid_bits=grid_bits,
+                            noise_multiplier=noise_multiplier, allow_uncalibrated=allow_uncalibrated,
+                            bank_name=bank_name)
+    return Certificate(certificate_for(request, _reporter(progress)))
+
+
+def brace_compare(bank, query, *, horizon, kappa, epsilon, delta, seed, r2=None, beta=None, gamma="auto",
+                  grid_bits=None, noise_multiplier=1, allow_uncalibrated=False, bank_name=None,
+                  progress=False):
+    """BRACE against the naive, global-noise and clean-endpoint baselines on the same bank,
+    draws and start (brace-compare/1); arguments as :func:`brace_run`."""
+    from producer.commands.brace_compare import certificate_for
+    request = brace_request(bank, query, horizon=horizon, kappa=kappa, epsilon=epsilon, delta=delta,
+                            seed=seed, r2=r2, beta=beta, gamma=gamma, grid_bits=grid_bits,
+                            noise_multiplier=noise_multiplier, allow_uncalibrated=allow_uncalibrated,
+                            bank_name=bank_name)
+    return Certificate(certificate_for(request, _reporter(progress)))

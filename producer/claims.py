@@ -1,0 +1,154 @@
+"""The one-line human summary of a certificate: what was asked and what is certified.
+
+Every producer command prints this line on stderr at the end, and
+``producer.api.Certificate.claim`` returns it.  It echoes the parsed inputs
+(so that a mistake such as σ typed for σ² shows) and states the answer.
+Interval ends are rounded outward (exact decimal arithmetic), so a printed
+interval always contains the certified one; exact values too long for a line
+are shown as such an interval.  The line is a display: the certificate's
+exact rationals are what counts.
+"""
+
+from gmpy2 import mpq
+
+from producer.rationals import describe_rational, format_rational, significant_outward
+
+SIGNIFICANT = 11  # digits of an interval end (10 after the point)
+MECHANISM = "hidden integer feedback"
+
+
+def show_interval(lower, upper, significant=SIGNIFICANT):
+    """``[lo, hi]`` with both ends rounded outward: contains [lower, upper]."""
+    lo = significant_outward(mpq(lower), significant, -1)
+    hi = significant_outward(mpq(upper), significant, +1)
+    return f"[{lo}, {hi}]"
+
+
+def show_value(value, max_length=24):
+    """``= p/q`` for a short exact value, else ``∈ [lo, hi]`` rounded outward."""
+    q = mpq(value)
+    exact = format_rational(q)
+    if len(exact) <= max_length:
+        return f"= {exact}"
+    return f"∈ {show_interval(q, q)}"
+
+
+def show(value):
+    """An input number as the user would write it (exact when short)."""
+    return describe_rational(mpq(value))
+
+
+def _q(text):
+    """A certificate's rational string as an mpq (gmpy2 reads it with no digit limit)."""
+    return mpq(str(text))
+
+
+def _law_text(law):
+    weights, offset = law["weights"], law["offset"]
+    high = offset + len(weights) - 1
+    if len(weights) <= 8 and all(len(w) <= 6 for w in weights):
+        total = sum(int(w) for w in weights)
+        return f"ν = ({', '.join(weights)})/{total} on {{{offset}, …, {high}}}"
+    return f"ν: {len(weights)} integer weights on {{{offset}, …, {high}}}"
+
+
+def _finite_game(cert):
+    inp, res = cert["input"], cert["result"]
+    C, pending = inp["budget"], inp["pending"]
+    name = f"G_{C}" if pending is None else f"F_{C}(({pending[0]}, {pending[1]});"
+    parts = []
+    queries = res["queries"]
+    for q in queries[:2]:
+        at = f"{name}({show(_q(q['x']))}, {show(_q(q['y']))})" if pending is None \
+            else f"{name} {show(_q(q['x']))}, {show(_q(q['y']))})"
+        text = f"{at} {show_value(_q(q['value']))}"
+        if "hockey_stick" in q:
+            text += f" (hockey-stick {show_value(_q(q['hockey_stick']))[2:]})"
+        parts.append(text)
+    if len(queries) > 2:
+        parts.append(f"and {len(queries) - 2} more queries")
+    if res.get("curve") is not None:
+        parts.append(f"testing curve with {len(res['curve'])} vertices")
+    return (f"{'; '.join(parts)} for γ = {inp['gamma']}, {_law_text(inp['law'])}, C = {C} "
+            f"({MECHANISM}, finite law; method {res['method']})")
+
+
+def _dg_inputs(inp):
+    return f"γ = {inp['gamma']}, σ² = {show(_q(inp['sigma2']))}, C = {inp['budget']}"
+
+
+def _dg_interval(cert):
+    inp, res = cert["input"], cert["result"]
+    interval = res["interval"]
+    return (f"Δ*_{inp['budget']}({show(_q(inp['epsilon']))}) "
+            f"∈ {show_interval(_q(interval['lower']), _q(interval['upper']))} "
+            f"for {_dg_inputs(inp)} (discrete Gaussian, {MECHANISM})")
+
+
+def _calibration(cert):
+    inp, res = cert["input"], cert["result"]
+    C, delta = inp["budget"], show(_q(inp["delta"]))
+    if res["status"] == "zero":
+        answer = f"ε*_{C}({delta}) = 0 (already Δ*_{C}(0) ≤ δ)"
+    else:
+        answer = f"ε*_{C}({delta}) ∈ {show_interval(_q(res['epsilon_lo']), _q(res['epsilon_hi']))}"
+    return (f"{answer} for {_dg_inputs(inp)}, δ = {delta}: the smallest ε with Δ*_{C}(ε) ≤ δ "
+            f"(discrete Gaussian, {MECHANISM})")
+
+
+def _envelope(cert):
+    inp, claims = cert["input"], cert["result"]["claims"]
+    error = claims["error_bound"]
+    bound = error["bound_decimal"][1]
+    worst = error["max_error_decimal"][1]
+    return (f"envelope ({inp['variant']}) with T = {inp['universe']}, n = {inp['records']}, "
+            f"k = {len(inp['queries'])}, J = {inp['rounds']}, γ = {show(_q(inp['hedge']))}, "
+            f"η = {show(_q(inp['select']))}, ε = {show(_q(inp['epsilon']))}: "
+            f"pure ε-DP {claims['pure_dp']['status']}, normaliser bounds "
+            f"{claims['normaliser_bounds']['status']}, error bound {error['status']} "
+            f"(expected {error['measure']} error ≤ {worst} against the bound {bound})")
+
+
+def _brace_inputs(inp):
+    n, d = len(inp["bank"]["points"]), len(inp["query"])
+    return (f"bank '{inp['bank']['name']}' (n = {n}, d = {d}), T = {inp['horizon']}, "
+            f"r² = {show(_q(inp['r2']))}, κ = {show(_q(inp['kappa']))}, seed {inp['seed']}")
+
+
+def _brace_claim(inp, res):
+    claim = res["claim"]
+    return (f"({show(_q(claim['epsilon']))}, {show(_q(claim['delta']))})-DP: {claim['status']} "
+            f"at γ = {show(_q(res['gamma']))}")
+
+
+def _brace_run(cert):
+    inp, res = cert["input"], cert["result"]
+    return f"BRACE run: {_brace_claim(inp, res)} for {_brace_inputs(inp)}"
+
+
+def _approx(text):
+    return "≈" + significant_outward(_q(text), 4, -1)
+
+
+def _brace_compare(cert):
+    inp, res = cert["input"], cert["result"]
+    errors = [f"BRACE {_approx(res['brace_errors'][-1])}"]
+    for name, baseline in sorted(res["baselines"].items()):
+        errors.append(f"{name} {_approx(baseline['errors'][-1])}")
+    return (f"BRACE against baselines: {_brace_claim(inp, res['brace'])} for {_brace_inputs(inp)}; "
+            f"final squared error per coordinate: {', '.join(errors)}")
+
+
+_BY_KIND = {
+    "finite-game/1": _finite_game,
+    "dg-interval/1": _dg_interval,
+    "calibration/1": _calibration,
+    "envelope/1": _envelope,
+    "brace-run/1": _brace_run,
+    "brace-compare/1": _brace_compare,
+}
+
+
+def claim_of(certificate):
+    """The one-line human summary of ``certificate`` (a certificate dict)."""
+    return _BY_KIND[certificate["schema"]](certificate)

@@ -1,0 +1,58 @@
+"""Pieces shared by the producer's commands: argument groups, output and the answer line.
+
+Every command ends the same way (:func:`finish`): the certificate's canonical
+bytes go to ``-o FILE`` (atomically) or to standard output, then one human
+line on stderr echoes the parsed inputs and states the answer, unless
+``--quiet``.
+"""
+
+import sys
+
+from producer.game.api import METHODS
+from producer.output import write_output
+
+PAPER = "Exact Compilation and Resource Laws for Hidden Integer Feedback"
+
+
+def add_output_arguments(parser, what="the certificate"):
+    """``-o/--output FILE`` and ``--quiet`` (every command has both)."""
+    group = parser.add_argument_group("output")
+    group.add_argument("-o", "--output", metavar="FILE",
+                       help=f"write {what} to FILE (atomically; default: standard output)")
+    group.add_argument("--quiet", action="store_true",
+                       help="no progress and no answer line on stderr")
+    return group
+
+
+def add_mechanism_arguments(parser):
+    """γ, σ², C and the finite-game method: the request of ``dg`` and ``calibrate``."""
+    group = parser.add_argument_group("mechanism")
+    group.add_argument("--gamma", required=True, metavar="A/B",
+                       help="feedback coefficient γ = A/B, reduced, 0 < A < B (e.g. 1/3)")
+    group.add_argument("--sigma2", required=True, metavar="Q",
+                       help="variance parameter σ² of the discrete-Gaussian innovations (the square: "
+                            "σ = 3 is --sigma2 9); a rational such as 9 or 9/4")
+    group.add_argument("--budget", required=True, metavar="C",
+                       help="C: the number of participations (integer >= 0)")
+    group.add_argument("--method", choices=METHODS,
+                       help="how the finite game's root preparations are searched (default: the "
+                            "smallest proved method); the value does not depend on it")
+    return group
+
+
+def progress_of(args):
+    """True when progress lines are wanted on stderr."""
+    return not args.quiet
+
+
+def say(args, line):
+    """One line on stderr unless --quiet."""
+    if not args.quiet and sys.stderr is not None:  # None when started with stderr closed
+        print(line, file=sys.stderr, flush=True)
+
+
+def finish(args, certificate):
+    """Write ``certificate`` (a producer.api.Certificate) and state its claim; exit status 0."""
+    write_output(certificate.to_json(), args.output)
+    say(args, certificate.claim)
+    return 0

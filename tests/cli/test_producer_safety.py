@@ -1,0 +1,234 @@
+"""The producer's command line as a user meets it: refused abbreviations, one answer
+line, bad output paths, broken pipes, digit limits, the same γ error everywhere."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+GAME = ["game", "--gamma", "1/3", "--weights", "1,2,1", "--budget", "2", "--threshold", "1/2"]
+DG = ["dg", "--gamma", "1/3", "--sigma2", "9", "--budget", "2", "--epsilon", "2", "--radius", "6",
+      "--scale", "1000000"]
+CALIBRATE = ["calibrate", "--gamma", "1/2", "--sigma2", "1", "--budget", "1", "--delta", "1e-3",
+             "--width", "1e-2"]
+ENVELOPE = ["envelope", "--universe", "2", "--records", "2", "--queries",
+            os.path.join(ROOT, "data", "envelope", "t2-k1.json"), "--rounds", "1", "--hedge", "1/2",
+            "--select", "1", "--epsilon", "1"]
+
+
+def producer(*args, **kwargs):
+    env = {k: v for k, v in os.environ.items() if k != "DP_CERTIFY_DEBUG"}
+    return subprocess.run([sys.executable, "-m", "producer", *args], cwd=ROOT, capture_output=True,
+                          text=True, timeout=300, env=env, **kwargs)
+
+
+def one_error_line(p, status=2):
+    lines = p.stderr.strip().splitlines()
+    assert p.returncode == status, p.stderr
+    assert len(lines) == 1 and "Traceback" not in p.stderr, p.stderr
+    return lines[0]
+
+
+@pytest.mark.parametrize("args", [
+    ["dg", "--gamma", "1/3", "--sigma", "3", "--sigma2", "9", "--budget", "2", "--epsilon", "2",
+     "--width", "1e-3"],
+    ["dg", "--gamma", "1/3", "--sigma", "3", "--budget", "2", "--epsilon", "2", "--width", "1e-3"],
+    ["dg", "--gamma", "1/3", "--sigma2", "9", "--budget", "2", "--eps", "2", "--width", "1e-3"],
+    ["calibrate", "--gamma", "1/3", "--sigma2", "9", "--budget", "2", "--del", "1e-3"],
+    ["game", "--gamma", "1/3", "--weight", "1,2,1", "--budget", "2", "--threshold", "1"],
+])
+def test_abbreviated_options_are_refused(args):
+    p = producer(*args)
+    line = one_error_line(p)
+    assert "error" in line and p.stdout == ""
+
+
+@pytest.mark.parametrize("args, answer", [
+    (GAME, "G_2(1, 0.5) = 4/3 (hockey-stick 5/6) for γ = 1/3, ν = (1, 2, 1)/4"),
+    (DG, "Δ*_2(2) ∈ ["),
+    (CALIBRATE, "ε*_1(0.001) ∈ ["),
+    (ENVELOPE, "envelope (selection) with T = 2, n = 2, k = 1, J = 1"),
+])
+def test_the_answer_line_ends_stderr_and_quiet_removes_everything(args, answer, tmp_path):
+    p = producer(*args)
+    assert p.returncode == 0, p.stderr
+    last = p.stderr.strip().splitlines()[-1]
+    assert answer in last
+    quiet = producer(*args, "--quiet")
+    assert quiet.returncode == 0 and quiet.stderr == "" and quiet.stdout == p.stdout
+
+
+def test_the_dg_answer_echoes_the_inputs_with_outward_decimals():
+    import json
+    from gmpy2 import mpq
+    p = producer(*DG)
+    assert p.returncode == 0, p.stderr
+    last = p.stderr.strip().splitlines()[-1]
+    assert "for γ = 1/3, σ² = 9, C = 2 (discrete Gaussian, hidden integer feedback)" in last
+    shown = last.split("∈ [", 1)[1].split("]", 1)[0].split(", ")
+    interval = json.loads(p.stdout)["result"]["interval"]
+    assert mpq(shown[0]) <= mpq(interval["lower"]) and mpq(interval["upper"]) <= mpq(shown[1])
+
+
+@pytest.mark.parametrize("where", ["missing-folder", "directory", "file-as-folder"])
+def test_bad_output_path_is_one_line_and_leaves_nothing(where, tmp_path):
+    (tmp_path / "plain").write_text("x")
+    target = {"missing-folder": tmp_path / "nope" / "x.json", "directory": tmp_path,
+              "file-as-folder": tmp_path / "plain" / "x.json"}[where]
+    before = sorted(os.listdir(tmp_path))
+    p = producer(*GAME, "-o", str(target))
+    assert "cannot write" in one_error_line(p) or "directory" in p.stderr
+    assert sorted(os.listdir(tmp_path)) == before
+
+
+@pytest.mark.skipif(hasattr(os, "geteuid") and os.geteuid() == 0, reason="root may write anywhere")
+def test_output_without_permission(tmp_path):
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    folder.chmod(0o555)
+    try:
+        p = producer(*GAME, "-o", str(folder / "x.json"))
+        assert "cannot write" in one_error_line(p)
+        assert os.listdir(folder) == []
+    finally:
+        folder.chmod(0o755)
+
+
+def test_output_replaces_an_existing_file_completely(tmp_path):
+    out = tmp_path / "x.json"
+    out.write_text("old content that is much longer than nothing" * 100)
+    p = producer(*GAME, "--quiet", "-o", str(out))
+    assert p.returncode == 0 and out.read_text() == producer(*GAME, "--quiet").stdout
+    assert os.listdir(tmp_path) == ["x.json"]
+
+
+def test_broken_pipe_is_one_line_and_exit_2():
+    env = {k: v for k, v in os.environ.items() if k != "DP_CERTIFY_DEBUG"}
+    proc = subprocess.Popen([sys.executable, "-m", "producer", *GAME], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=env)
+    proc.stdout.close()  # the reader is gone before the producer writes
+    _, err = proc.communicate(timeout=300)
+    err = err.decode()
+    assert proc.returncode == 2, err
+    assert len(err.strip().splitlines()) == 1 and "broken pipe" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("value, fragment", [
+    ("1" * 10_001, "10001 digits"),
+    ("1/" + "3" * 10_001, "denominator has 10001 digits"),
+    ("1e-99999999", "exponent"),
+    ("1e-20000", "denominator"),
+    ("1e20000", "numerator"),
+    ("9" * 30_000 + ".5", "characters long"),
+])
+def test_numbers_beyond_the_digit_limit_are_refused(value, fragment):
+    p = producer(*GAME[:-1], value)
+    line = one_error_line(p)
+    assert fragment in line and "limit" in line
+
+
+def test_numbers_just_under_the_limit_are_read():
+    p = producer(*GAME[:-1], "1/" + "3" * 9_999, "--quiet")
+    assert p.returncode == 0, p.stderr
+
+
+@pytest.mark.parametrize("gamma", ["2/6", "3/3", "5/3", "1/1"])
+def test_the_same_gamma_error_in_every_command(gamma):
+    commands = [GAME, DG, CALIBRATE]
+    messages = set()
+    for args in commands:
+        args = list(args)
+        args[args.index("--gamma") + 1] = gamma
+        line = one_error_line(producer(*args))
+        messages.add(line.split(": error: ", 1)[1])
+    assert len(messages) == 1 and messages.pop().startswith("gamma: ")
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (DG[:-4], "give --width W, or --radius L with --scale S"),
+    (DG[:-2], "--radius needs --scale"),
+    (DG[:-4] + ["--width", "1e-3", "--scale", "100"], "--scale goes with --radius"),
+    (DG + ["--width", "1e-3"], "not allowed with"),
+])
+def test_dg_source_forms_are_named_in_the_error(args, fragment):
+    assert fragment in one_error_line(producer(*args))
+
+
+def test_dg_usage_shows_the_required_source_forms():
+    p = producer("dg", "--help")
+    assert p.returncode == 0
+    usage = " ".join(p.stdout.split("\n\n", 1)[0].split())
+    assert "(--width W | --radius L --scale S)" in usage
+    for option in ("--gamma A/B", "--sigma2 Q", "--budget C", "--epsilon E"):
+        assert option in usage and f"[{option}" not in usage
+    text = " ".join(p.stdout.split())
+    assert "discrete-Gaussian hockey-stick value" not in text and "not plain discrete-Gaussian" in text
+
+
+def test_help_texts_name_no_internal_seeds_or_issues():
+    for command in ("game", "dg", "calibrate", "envelope", "envelope-sample", "brace", "brace-compare",
+                    "brace-plot"):
+        text = producer(command, "--help").stdout.lower()
+        assert "seed 00" not in text and "issue" not in text, command
+
+
+def test_exit_statuses_are_documented():
+    text = producer("--help").stdout
+    for status in ("0 ", "2 ", "70 ", "130 "):
+        assert f"\n  {status}" in text
+
+
+def test_internal_errors_are_one_line_with_status_70():
+    # A γ denominator far beyond anything the game can handle, but within the
+    # digit limit, reaches the engine's work estimate (a defect kept out of
+    # the user's face): either a clear refusal (2) or one line (70), never a traceback.
+    p = producer("game", "--gamma", "1/" + "1" * 400, "--weights", "1,2,1", "--budget", "1",
+                 "--threshold", "1")
+    line = one_error_line(p, status=p.returncode)
+    assert p.returncode in (2, 70)
+    if p.returncode == 70:
+        assert "internal error" in line and "DP_CERTIFY_DEBUG=1" in line
+
+
+def test_output_follows_a_symbolic_link(tmp_path):
+    (tmp_path / "target.json").write_text("old")
+    (tmp_path / "link.json").symlink_to("target.json")
+    p = producer(*GAME, "--quiet", "-o", str(tmp_path / "link.json"))
+    assert p.returncode == 0, p.stderr
+    assert (tmp_path / "link.json").is_symlink()
+    assert (tmp_path / "target.json").read_text().startswith('{"digest":')
+    assert sorted(os.listdir(tmp_path)) == ["link.json", "target.json"]
+
+
+def test_output_to_a_device_writes_into_it_and_leaves_it_a_device():
+    before = os.stat(os.devnull)
+    p = producer(*GAME, "--quiet", "-o", os.devnull)
+    assert p.returncode == 0, p.stderr
+    after = os.stat(os.devnull)
+    assert (after.st_mode, after.st_rdev, after.st_ino) == (before.st_mode, before.st_rdev, before.st_ino)
+
+
+def test_output_dash_is_standard_output():
+    p = producer(*GAME, "--quiet", "-o", "-")
+    assert p.returncode == 0 and p.stdout.startswith('{"digest":')
+    assert not os.path.exists(os.path.join(ROOT, "-"))
+
+
+def test_a_closed_stderr_keeps_progress_out_of_the_certificate():
+    args = " ".join(["'%s'" % a for a in CALIBRATE])
+    p = subprocess.run(["sh", "-c", f"exec 2>&-; '{sys.executable}' -m producer {args}"], cwd=ROOT,
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0
+    assert p.stdout.startswith('{"digest":') and p.stdout.count("\n") == 1
+
+
+@pytest.mark.parametrize("args", [
+    GAME + ["--offset", "7" * 5000],
+    ["game", "--gamma", "1/3", "--weights", "1,-" + "7" * 5000 + ",1", "--budget", "1", "--threshold", "1"],
+    DG[:6] + ["7" * 5000] + DG[7:],
+])
+def test_long_numbers_in_error_lines_are_shortened(args):
+    line = one_error_line(producer(*args))
+    assert "(5000 digits)" in line and len(line) < 300

@@ -1,0 +1,163 @@
+"""producer.api: the same validation and the same bytes as the command line."""
+
+import doctest
+import json
+import os
+import subprocess
+import sys
+from fractions import Fraction
+
+import pytest
+
+import producer
+from producer import api
+from producer.errors import InputError, LimitError
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+QUERIES = os.path.join(ROOT, "data", "envelope", "t2-k1.json")
+BANK = os.path.join(ROOT, "data", "brace", "synthetic.json")
+BRACE_ARGS = ["--bank", BANK, "--query", "0.3,0.2", "--r2", "16/25", "--horizon", "2", "--kappa", "128",
+              "--epsilon", "128", "--delta", "1e-5", "--seed", "5"]
+BRACE_KW = dict(r2="16/25", horizon=2, kappa=128, epsilon=128, delta="1e-5", seed=5)
+
+# (command-line arguments, the same request through the API)
+CASES = {
+    "game": (["game", "--gamma", "2/5", "--weights", "2,0,1,3", "--offset", "-1", "--budget", "2",
+              "--threshold", "1/3", "--point", "3/2,1", "--curve"],
+             lambda: api.finite_game("2/5", [2, 0, 1, 3], 2, offset=-1, thresholds=["1/3"],
+                                     points=[("3/2", 1)], curve=True)),
+    "game-pending": (["game", "--gamma", "1/3", "--weights", "1,2,1", "--budget", "1", "--pending", "1,0",
+                      "--threshold", "2"],
+                     lambda: api.finite_game(Fraction(1, 3), "1,2,1", 1, pending=(1, 0), thresholds=2)),
+    "dg": (["dg", "--gamma", "1/3", "--sigma2", "9/4", "--budget", "1", "--epsilon", "4.91",
+            "--radius", "6", "--scale", "1000000", "--method", "reduced"],
+           lambda: api.dg_interval("1/3", Fraction(9, 4), 1, "4.91", radius=6, scale=10**6, method="reduced")),
+    "dg-width": (["dg", "--gamma", "1/2", "--sigma2", "1", "--budget", "2", "--epsilon", "1",
+                  "--width", "1e-6"],
+                 lambda: api.dg_interval("1/2", 1, 2, 1, width=Fraction(1, 10**6))),
+    "calibrate": (["calibrate", "--gamma", "1/2", "--sigma2", "1", "--budget", "1", "--delta", "1e-3",
+                   "--width", "1e-2"],
+                  lambda: api.calibration("1/2", "1", "1", Fraction(1, 1000), width="0.01")),
+    "envelope": (["envelope", "--universe", "2", "--records", "2", "--queries", QUERIES, "--rounds", "1",
+                  "--hedge", "1/2", "--select", "1", "--epsilon", "1"],
+                 lambda: api.pmw_envelope(2, 2, json.load(open(QUERIES))["queries"], 1, "1/2", 1, 1)),
+    "brace": (["brace", *BRACE_ARGS], lambda: api.brace_run(BANK, "0.3,0.2", **BRACE_KW)),
+    "brace-compare": (["brace-compare", *BRACE_ARGS],
+                      lambda: api.brace_compare(BANK, ["0.3", "0.2"], **BRACE_KW)),
+}
+
+
+def producer_cli(*args):
+    return subprocess.run([sys.executable, "-m", "producer", *args], cwd=ROOT, capture_output=True,
+                          timeout=300)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_cli_and_api_give_the_same_bytes_and_claim(name, tmp_path):
+    argv, call = CASES[name]
+    cert = call()
+    out = tmp_path / "cli.json"
+    p = producer_cli(*argv, "-o", str(out))
+    assert p.returncode == 0, p.stderr.decode()
+    assert out.read_bytes() == cert.to_json()
+    assert p.stderr.decode().strip().splitlines()[-1] == cert.claim
+    written = tmp_path / "api.json"
+    cert.write(written)
+    assert written.read_bytes() == cert.to_json()
+    assert cert.kind == json.loads(cert.to_json())["schema"]
+
+
+def test_certificate_is_immutable_and_hands_out_copies():
+    cert = api.finite_game("1/3", [1, 2, 1], 2, thresholds=["1/2"])
+    assert not hasattr(cert, "__dict__")
+    with pytest.raises(AttributeError):
+        cert.kind = "x"
+    with pytest.raises(AttributeError):
+        cert.extra = 1
+    with pytest.raises(AttributeError):
+        del cert._data
+    cert.result["queries"][0]["value"] = "99"
+    cert.input["budget"] = 7
+    cert.as_dict()["digest"] = "0"
+    assert cert.result["queries"][0]["value"] == "4/3" and cert.input["budget"] == 2
+    assert json.loads(cert.to_json()) == cert.as_dict()
+    assert cert.digest == cert.as_dict()["digest"]
+
+
+def test_exports_from_the_package():
+    for name in ("Certificate", "finite_game", "dg_interval", "calibration", "pmw_envelope", "brace_run",
+                 "brace_compare", "InputError", "LimitError"):
+        assert getattr(producer, name) is not None and name in dir(producer)
+    assert producer.InputError is InputError
+    with pytest.raises(AttributeError):
+        producer.no_such_function
+
+
+@pytest.mark.parametrize("call, fragment", [
+    (lambda: api.finite_game("2/6", [1, 2, 1], 2, thresholds=[1]), "not reduced"),
+    (lambda: api.finite_game("3/3", [1, 2, 1], 2, thresholds=[1]), "0 < a < B"),
+    (lambda: api.dg_interval(Fraction(1, 1), 9, 2, 2, width="1e-3"), "at least 2"),
+    (lambda: api.dg_interval("1/3", 9.0, 2, 2, width="1e-3"), "float"),
+    (lambda: api.calibration("1/3", 9, 2, 1e-6), "float"),
+    (lambda: api.calibration("1/3", 9, True, "1e-6"), "not an integer"),
+    (lambda: api.finite_game("1/3", [1, 2, 1], 2), "nothing to compute"),
+    (lambda: api.finite_game("1/3", [1, 2, 1], 2, points=["1,2,3"]), "X,Y"),
+    (lambda: api.finite_game("1/3", [1, 2, 1], 2, thresholds=["-1"]), ">= 0"),
+    (lambda: api.dg_interval("1/3", 9, 2, 2), "width=W, or radius=L"),
+    (lambda: api.dg_interval("1/3", 9, 2, 2, width="1e-3", radius=3, scale=9), "width=W, or radius=L"),
+    (lambda: api.pmw_envelope(2, 2, [["1", "0"]], 1, "1/2", 1, 1, precision=4), "outside 8..4096"),
+    (lambda: api.brace_run(BANK, "0.3,0.2", horizon=2, kappa=1, epsilon=1, delta="1e-5", seed=1),
+     "r2"),
+])
+def test_bad_input_raises_input_error(call, fragment):
+    with pytest.raises(InputError) as info:
+        call()
+    assert fragment in str(info.value)
+
+
+def test_digit_limits_apply_to_python_values_too():
+    with pytest.raises(LimitError):
+        api.finite_game("1/3", [1, 2, 1], 2, thresholds=[Fraction(1, 10**10_000)])
+    with pytest.raises(LimitError):
+        api.finite_game("1/3", [1, 2, 1], 2, thresholds=[10**10_000])
+    cert = api.finite_game("1/3", [1, 2, 1], 0, thresholds=[Fraction(1, 10**9_999)])
+    assert cert.input["thresholds"] == ["1/1" + "0" * 9_999]
+
+
+def test_progress_callback_receives_game_progress():
+    lines = []
+    api.finite_game("1/3", [1, 2, 1], 1, thresholds=[1, 2, 3, 4], progress=lines.append)
+    assert lines[-1] == "query 4/4 done"
+
+
+def test_the_python_api_document_runs():
+    path = os.path.join(ROOT, "docs", "python-api.md")
+    failures, tried = doctest.testfile(path, module_relative=False,
+                                       optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert tried >= 20 and failures == 0
+
+
+@pytest.mark.parametrize("call, fragment", [
+    (lambda: api.dg_interval("1/3", 9, 10**12, 2, width="1e-3"), "C <= 6"),
+    (lambda: api.calibration("1/3", 9, 7, "1e-6"), "C <= 6"),
+    (lambda: api.dg_interval("1/3", "1e-12", 2, 1, width="1e-3"), "below the limit"),
+    (lambda: api.calibration("1/3", "1e-10", 1, "1e-3"), "below the limit"),
+    (lambda: api.dg_interval("1/3", "1/100", 1, 1, radius=2048, scale=1000), "atoms beyond L = 447"),
+    (lambda: api.pmw_envelope(2, 2, [["1", "0"]], 10**11, "1/2", 1, 1), "2^J"),
+    (lambda: api.pmw_envelope(10**40, 2, [["1", "0"]], 1, "1/2", 1, 1), "universe"),
+    (lambda: api.pmw_envelope(2, 10**40, [["1", "0"]], 1, "1/2", 1, 1), "records"),
+    (lambda: api.pmw_envelope(1, 20_001, [["1"]], 1, "1/2", 1, 1), "records"),
+    (lambda: api.finite_game("1/3", [1, 2, 1], 1, thresholds=[1], offset=10**6 + 1), "offset"),
+    (lambda: api.finite_game("1/3", [1, 2, 1], 1, thresholds=[1], pending=(0, -10**6 - 1)), "pending"),
+    (lambda: api.brace_run(BANK, "0.3,0.2", **dict(BRACE_KW, seed=2**256)), "seed"),
+    (lambda: api.pmw_parameters(10**6, 1001, 1, 1, "1/2"), "min(T - 1, n)"),
+])
+def test_sizes_are_refused_before_any_work(call, fragment):
+    with pytest.raises(LimitError) as info:
+        call()
+    assert fragment in str(info.value)
+
+
+def test_size_bounds_do_not_refuse_what_is_small():
+    # the largest explicit radius allowed for σ² = 1/100 works
+    assert api.dg_interval("1/3", "1/100", 1, 1, radius=447, scale=1000).kind == "dg-interval/1"
