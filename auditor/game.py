@@ -57,11 +57,30 @@ def _mpq(x):
 
 
 class Game:
-    """Evaluator for one law and feedback fraction; caches curves and values."""
+    """Evaluator for one law and feedback fraction; caches curves and values.
 
-    __slots__ = ("law", "B", "D", "g_curve_max", "f_curve_max",
-                 "_trans", "_F_curves", "_G_curves", "_F_memo", "_G_memo",
-                 "_terms_cache", "_powers", "roots", "_root_sets")
+    Besides R1/R2 two exact invariances shrink the work (tests compare every
+    route with a brute force):
+
+    * echo shapes: with a*k = B*m + rho, row_k(n) = f_rho(n + m)
+      (:meth:`auditor.rows.Law.shifted_row`), and G_q does not depend on
+      states, so an echo from (kP, kQ) depends only on (rho_P, rho_Q,
+      m_P - m_Q): relabelling the outputs by the common shift m_Q changes no
+      probability.  Echo curves and echo point values are keyed by this shape.
+    * mirror (symmetric laws only, nu(z) = nu(-z)): row_{-k}(-n) = row_k(n),
+      so negating every state and output (and every sign) maps runs to runs
+      with the same probabilities: F_q((kP, kQ)) = F_q((-kP, -kQ)), the root
+      alternative (k, j) has the value of (-k, -j), and shapes of (kP, kQ)
+      and (-kP, -kQ) give equal echoes.  Keys are canonicalised to the smaller
+      of a pair and twin root alternatives are searched once.
+    """
+
+    __slots__ = ("law", "B", "D", "g_curve_max", "f_curve_max", "symmetric",
+                 "_F_curves", "_G_curves", "_F_memo", "_G_memo",
+                 "_echo_memo", "_echo_curves", "_powers", "roots", "_root_sets")
+
+    # echo curves of one level are large; a few suffice (shapes recur in order)
+    ECHO_CURVE_CACHE = 64
 
     def __init__(self, law):
         self.law = law
@@ -69,12 +88,13 @@ class Game:
         self.D = mpz(law.D)
         self.g_curve_max = 0
         self.f_curve_max = -1
-        self._trans = {}
+        self.symmetric = law.is_symmetric()
         self._F_curves = {}
         self._G_curves = {0: Chain.stop(1)}
         self._F_memo = {}
         self._G_memo = {}
-        self._terms_cache = {}
+        self._echo_memo = {}
+        self._echo_curves = {}
         self._powers = [1]
         self.roots = "auto"
         self._root_sets = {}
@@ -110,21 +130,60 @@ class Game:
             self._root_sets[key] = zs
         return zs
 
+    def root_alternatives(self, c):
+        """(k, j) root participations searched at level c: k = B*z for the
+        preparations z, both signs, one of each mirror pair (symmetric laws)."""
+        B = self.B
+        period = self._power(c)
+        seen = set()
+        alts = []
+        for z in self.root_preparations(c):
+            for j in (-1, 1):
+                key = (z % period, j)
+                if self.symmetric:
+                    key = min(key, ((-z) % period, -j))
+                if key in seen:
+                    continue
+                seen.add(key)
+                alts.append((B * z, j))
+        return alts
+
+    # -- keys -----------------------------------------------------------------
+    def _f_key(self, q, k, j):
+        """Canonical (r, j) of F_q((k - j, k)): r = k mod B^(q+1) (R2), mirrored."""
+        period = self._power(q + 1)
+        r = k % period
+        if self.symmetric:
+            rm = (-r) % period
+            if (rm, -j) < (r, j):
+                return rm, -j
+        return r, j
+
+    def _shape(self, kP, kQ):
+        """Echo shape (rho_P, rho_Q, m_P - m_Q) of a state pair, mirrored."""
+        a, B = self.law.a, self.B
+        mP, rP = divmod(a * kP, B)
+        mQ, rQ = divmod(a * kQ, B)
+        key = (rP, rQ, mP - mQ)
+        if self.symmetric:
+            mP, rP = divmod(-a * kP, B)
+            mQ, rQ = divmod(-a * kQ, B)
+            key = min(key, (rP, rQ, mP - mQ))
+        return key
+
     # -- one transition -----------------------------------------------------
     def transition(self, kP, kQ, j):
         """Outputs o with (P numerator row_kP(o - j), Q numerator row_kQ(o)) over D.
 
         j = 0 is an echo, j = +-1 a participation with that sign.
         """
-        key = (kP, kQ, j)
-        t = self._trans.get(key)
-        if t is None:
-            rp = self.law.row(kP)
-            rq = self.law.row(kQ)
-            outs = sorted(set(n + j for n in rp) | set(rq))
-            t = tuple((o, mpz(rp.get(o - j, 0)), mpz(rq.get(o, 0))) for o in outs)
-            self._trans[key] = t
-        return t
+        mP, fP = self.law.shifted_row(kP)
+        mQ, fQ = self.law.shifted_row(kQ)
+        # row_kP(o - j) = fP[o - j + mP], row_kQ(o) = fQ[o + mQ]
+        sP = j - mP
+        outs = sorted({u + sP for u in fP} | {u - mQ for u in fQ})
+        dP = mP - j
+        return [(o, mpz(fP.get(o + dP, 0)), mpz(fQ.get(o + mQ, 0))) for o in outs]
 
     # -- point values at ratio t = y/x (x = 1) -------------------------------
     def G_ratio(self, c, t):
@@ -137,18 +196,16 @@ class Game:
         v = self._G_memo.get(key)
         if v is None:
             v = max(mpq(1), t)
-            B = self.B
-            for z in self.root_preparations(c):
-                for j in (-1, 1):
-                    v = max(v, self.participate_ratio(c, B * z, B * z, j, t))
+            for k, j in self.root_alternatives(c):
+                v = max(v, self.participate_ratio(c, k, k, j, t))
             self._G_memo[key] = v
         return v
 
     def F_ratio(self, q, k, j, t):
-        """F_q((k - j, k); 1, t), using R2 to key by k mod B^(q+1)."""
+        """F_q((k - j, k); 1, t), keyed by k mod B^(q+1) (R2) and the mirror."""
         if t == 0:
             return mpq(1)
-        r = k % self._power(q + 1)
+        r, j = self._f_key(q, k, j)
         if q <= self.f_curve_max:
             return self.F_curve(q, r, j).value_ratio(t)
         key = (q, r, j, t)
@@ -169,23 +226,30 @@ class Game:
         return v
 
     def echo_ratio(self, q, kP, kQ, t):
-        """sum_o G_q(row_kP(o), t row_kQ(o)) / D."""
+        """sum_o G_q(row_kP(o), t row_kQ(o)) / D, memoised by echo shape."""
+        key = (q, self._shape(kP, kQ), t)
+        v = self._echo_memo.get(key)
+        if v is not None:
+            return v
         if q <= self.g_curve_max:
-            return self._sum_at(self._terms(q, kP, kQ, 0), t)
-        total = mpq(0)
-        for _o, p, qq in self.transition(kP, kQ, 0):
-            if p == 0:
-                total += t * qq
-            elif qq == 0:
-                total += p
-            else:
-                total += p * self.G_ratio(q, t * qq / p)
-        return total / self.D
+            v = self._sum_at(self.G_curve(q), None, self.transition(kP, kQ, 0), t)
+        else:
+            total = mpq(0)
+            for _o, p, qq in self.transition(kP, kQ, 0):
+                if p == 0:
+                    total += t * qq
+                elif qq == 0:
+                    total += p
+                else:
+                    total += p * self.G_ratio(q, t * qq / p)
+            v = total / self.D
+        self._echo_memo[key] = v
+        return v
 
     def participate_ratio(self, q, kP, kQ, j, t):
         """sum_o F_{q-1}((o-j, o); row_kP(o-j), t row_kQ(o)) / D, budget q >= 1."""
         if q - 1 <= self.f_curve_max:
-            return self._sum_at(self._terms(q, kP, kQ, j), t)
+            return self._sum_at(None, (q - 1, j), self.transition(kP, kQ, j), t)
         total = mpq(0)
         for o, p, qq in self.transition(kP, kQ, j):
             if p == 0:
@@ -196,47 +260,27 @@ class Game:
                 total += p * self.F_ratio(q - 1, o, j, t * qq / p)
         return total / self.D
 
-    # -- sums of curve values ------------------------------------------------
-    def _terms(self, q, kP, kQ, j):
-        """Precomputed summands of an echo (j = 0, G_q curves) or a participation
-        (F_{q-1} curves): (const_x, const_y, den, items) where items are
-        (keys, xs, ys, p, qq, p/qq) for outputs with p, qq > 0."""
-        key = (q, kP, kQ, j)
-        terms = self._terms_cache.get(key)
-        if terms is None:
-            cx = cy = mpz(0)
-            items = []
-            den = None
-            m = self._power(q)
-            for o, p, qq in self.transition(kP, kQ, j):
-                if p == 0 or qq == 0:
-                    cx += p
-                    cy += qq
-                    continue
-                chain = self.G_curve(q) if j == 0 else self.F_curve(q - 1, o % m, j)
-                if den is None:
-                    den = chain.den
-                elif chain.den != den:
-                    raise AssertionError("mixed denominators within one level")
-                items.append((chain.keys(), chain.xs, chain.ys, p, qq, mpq(p, qq)))
-            terms = (cx, cy, den, tuple(items))
-            if len(self._terms_cache) > 200000:
-                self._terms_cache.clear()
-            self._terms_cache[key] = terms
-        return terms
-
-    def _sum_at(self, terms, t):
-        """sum_o V_o(p_o, t q_o) / D: one binary search per output, one division."""
-        cx, cy, den, items = terms
+    def _sum_at(self, chain, level, outputs, t):
+        """sum_o V_o(p_o, t q_o) / D with V_o = ``chain`` (an echo) or the
+        F_level[0] curve at (o - j, o), j = level[1]: one binary search per output."""
         inv_t = 1 / t
-        sa = mpz(0)
-        sb = mpz(0)
-        for keys, xs, ys, p, qq, r in items:
-            i = bisect_left(keys, r * inv_t)
-            sa += p * xs[i]
-            sb += qq * ys[i]
+        cx = cy = sa = sb = mpz(0)
+        den = None
+        for o, p, qq in outputs:
+            if p == 0 or qq == 0:
+                cx += p
+                cy += qq
+                continue
+            c = chain if chain is not None else self.F_curve(level[0], *self._f_key(level[0], o, level[1]))
+            if den is None:
+                den = c.den
+            elif c.den != den:
+                raise AssertionError("mixed denominators within one level")
+            i = bisect_left(c.keys(), mpq(p, qq) * inv_t)
+            sa += p * c.xs[i]
+            sb += qq * c.ys[i]
         total = cx + t * cy
-        if items:
+        if den is not None:
             total += (sa + t * sb) / den
         return total / self.D
 
@@ -253,12 +297,19 @@ class Game:
         return Chain(s.xs, s.ys, s.den * self.D)
 
     def echo_curve(self, q, kP, kQ):
-        G = self.G_curve(q)
-        return self._sum_curve([(G, p, qq) for _o, p, qq in self.transition(kP, kQ, 0)])
+        """Curve of the echo sum_o G_q(x row_kP(o), y row_kQ(o)), cached by shape."""
+        key = (q, self._shape(kP, kQ))
+        c = self._echo_curves.get(key)
+        if c is None:
+            G = self.G_curve(q)
+            c = self._sum_curve([(G, p, qq) for _o, p, qq in self.transition(kP, kQ, 0)])
+            if len(self._echo_curves) >= self.ECHO_CURVE_CACHE:
+                self._echo_curves.clear()
+            self._echo_curves[key] = c
+        return c
 
     def participate_curve(self, q, kP, kQ, j):
-        m = self._power(q)
-        return self._sum_curve([(self.F_curve(q - 1, o % m, j), p, qq)
+        return self._sum_curve([(self.F_curve(q - 1, *self._f_key(q - 1, o, j)), p, qq)
                                 for o, p, qq in self.transition(kP, kQ, j)])
 
     def general_curve(self, q, kP, kQ):
@@ -270,6 +321,7 @@ class Game:
 
     def F_curve(self, q, r, j):
         """Curve of F_q((r - j, r); .) for a residue r mod B^(q+1)."""
+        r, j = self._f_key(q, r, j)
         key = (q, r, j)
         c = self._F_curves.get(key)
         if c is None:
@@ -280,11 +332,9 @@ class Game:
     def G_curve(self, c):
         curve = self._G_curves.get(c)
         if curve is None:
-            B = self.B
             parts = [Chain.stop(1)]
-            for z in self.root_preparations(c):
-                for j in (-1, 1):
-                    parts.append(self.participate_curve(c, B * z, B * z, j))
+            for k, j in self.root_alternatives(c):
+                parts.append(self.participate_curve(c, k, k, j))
             curve = envelope(parts)
             self._G_curves[c] = curve
         return curve
