@@ -77,7 +77,8 @@ class Game:
 
     __slots__ = ("law", "B", "D", "g_curve_max", "f_curve_max", "symmetric",
                  "_F_curves", "_G_curves", "_F_memo", "_G_memo",
-                 "_echo_memo", "_echo_curves", "_powers", "roots", "_root_sets")
+                 "_echo_memo", "_echo_curves", "_powers", "roots", "_root_sets",
+                 "_rel", "_F_tables")
 
     # echo curves of one level are large; a few suffice (shapes recur in order)
     ECHO_CURVE_CACHE = 64
@@ -95,6 +96,8 @@ class Game:
         self._G_memo = {}
         self._echo_memo = {}
         self._echo_curves = {}
+        self._rel = {}
+        self._F_tables = {}
         self._powers = [1]
         self.roots = "auto"
         self._root_sets = {}
@@ -172,18 +175,42 @@ class Game:
         return key
 
     # -- one transition -----------------------------------------------------
+    def _relative(self, kP, kQ, j):
+        """(shift, items): the outputs of one transition relative to a shift.
+
+        With a*k = B*m + rho, row_kP(o - j) = f_rhoP[u + mP - j - mQ] and
+        row_kQ(o) = f_rhoQ[u] for u = o + mQ, so the items (u, p, qq, p/qq)
+        depend only on (rho_P, rho_Q, mP - j - mQ) and are cached by it; the
+        output is o = u + shift with shift = -mQ.  p/qq is None when p*qq = 0.
+        """
+        a, B = self.law.a, self.B
+        mP, rP = divmod(a * kP, B)
+        mQ, rQ = divmod(a * kQ, B)
+        d = mP - j - mQ
+        key = (rP, rQ, d)
+        items = self._rel.get(key)
+        if items is None:
+            fP = self.law.shifted_row(kP)[1]
+            fQ = self.law.shifted_row(kQ)[1]
+            us = sorted({u - d for u in fP} | set(fQ))
+            items = []
+            for u in us:
+                p = mpz(fP.get(u + d, 0))
+                qq = mpz(fQ.get(u, 0))
+                items.append((u, p, qq, mpq(p, qq) if p and qq else None))
+            items = tuple(items)
+            if len(self._rel) > 200000:
+                self._rel.clear()
+            self._rel[key] = items
+        return -mQ, items
+
     def transition(self, kP, kQ, j):
         """Outputs o with (P numerator row_kP(o - j), Q numerator row_kQ(o)) over D.
 
         j = 0 is an echo, j = +-1 a participation with that sign.
         """
-        mP, fP = self.law.shifted_row(kP)
-        mQ, fQ = self.law.shifted_row(kQ)
-        # row_kP(o - j) = fP[o - j + mP], row_kQ(o) = fQ[o + mQ]
-        sP = j - mP
-        outs = sorted({u + sP for u in fP} | {u - mQ for u in fQ})
-        dP = mP - j
-        return [(o, mpz(fP.get(o + dP, 0)), mpz(fQ.get(o + mQ, 0))) for o in outs]
+        shift, items = self._relative(kP, kQ, j)
+        return [(u + shift, p, qq) for u, p, qq, _r in items]
 
     # -- point values at ratio t = y/x (x = 1) -------------------------------
     def G_ratio(self, c, t):
@@ -232,7 +259,7 @@ class Game:
         if v is not None:
             return v
         if q <= self.g_curve_max:
-            v = self._sum_at(self.G_curve(q), None, self.transition(kP, kQ, 0), t)
+            v = self._sum_at(self.G_curve(q), None, kP, kQ, 0, t)
         else:
             total = mpq(0)
             for _o, p, qq in self.transition(kP, kQ, 0):
@@ -249,7 +276,7 @@ class Game:
     def participate_ratio(self, q, kP, kQ, j, t):
         """sum_o F_{q-1}((o-j, o); row_kP(o-j), t row_kQ(o)) / D, budget q >= 1."""
         if q - 1 <= self.f_curve_max:
-            return self._sum_at(None, (q - 1, j), self.transition(kP, kQ, j), t)
+            return self._sum_at(None, q - 1, kP, kQ, j, t)
         total = mpq(0)
         for o, p, qq in self.transition(kP, kQ, j):
             if p == 0:
@@ -260,29 +287,53 @@ class Game:
                 total += p * self.F_ratio(q - 1, o, j, t * qq / p)
         return total / self.D
 
-    def _sum_at(self, chain, level, outputs, t):
-        """sum_o V_o(p_o, t q_o) / D with V_o = ``chain`` (an echo) or the
-        F_level[0] curve at (o - j, o), j = level[1]: one binary search per output."""
+    def _sum_at(self, chain, level, kP, kQ, j, t):
+        """sum_o V_o(p_o, t q_o) / D over the outputs of transition (kP, kQ, j),
+        with V_o = ``chain`` (an echo) or the F_level curve at (o - j, o):
+        one binary search per output."""
+        shift, items = self._relative(kP, kQ, j)
         inv_t = 1 / t
         cx = cy = sa = sb = mpz(0)
         den = None
-        for o, p, qq in outputs:
-            if p == 0 or qq == 0:
+        if chain is None:
+            table, period = self._F_table(level, j)
+        for u, p, qq, r in items:
+            if r is None:
                 cx += p
                 cy += qq
                 continue
-            c = chain if chain is not None else self.F_curve(level[0], *self._f_key(level[0], o, level[1]))
+            if chain is None:
+                c = table.get((u + shift) % period)
+                if c is None:
+                    c = self._fill_F_table(level, (u + shift) % period, j)
+            else:
+                c = chain
             if den is None:
                 den = c.den
             elif c.den != den:
                 raise AssertionError("mixed denominators within one level")
-            i = bisect_left(c.keys(), mpq(p, qq) * inv_t)
+            i = bisect_left(c.keys(), r * inv_t)
             sa += p * c.xs[i]
             sb += qq * c.ys[i]
         total = cx + t * cy
         if den is not None:
             total += (sa + t * sb) / den
         return total / self.D
+
+    def _F_table(self, q, j):
+        """({r mod B^(q+1): curve of F_q((r - j, r))}, B^(q+1)): a direct lookup
+        in front of :meth:`F_curve`'s canonical (mirrored) keys."""
+        key = (q, j)
+        table = self._F_tables.get(key)
+        period = self._power(q + 1)
+        if table is None:
+            table = self._F_tables[key] = {}
+        return table, period
+
+    def _fill_F_table(self, q, r, j):
+        c = self.F_curve(q, r, j)
+        self._F_table(q, j)[0][r] = c
+        return c
 
     def _power(self, e):
         pw = self._powers
