@@ -107,8 +107,17 @@ class Game:
         return cls(Law(weights, offset, a, B))
 
     def use_curves_below(self, budget):
-        """Point queries at ``budget`` read curves for G_{<budget}, F_{<budget-1}."""
-        self.g_curve_max = max(0, budget - 1)
+        """Point queries at ``budget`` read curves for F_{<budget-1} and for
+        G_{<budget} (budget <= 3) or G_{<budget-1} (budget >= 4).
+
+        G_{budget-1} is needed only at the points of the echoes of F_{budget-1}
+        (memoised by shape: a few thousand).  At budget three its curve is
+        still cheaper than those points; from budget four on, its curve would
+        be an envelope of Minkowski sums of F_{budget-2} curves with ~10^6
+        vertices, and the points are far cheaper.  Which levels use curves only
+        changes the speed, never a value.
+        """
+        self.g_curve_max = max(0, budget - 1) if budget <= 3 else budget - 2
         self.f_curve_max = budget - 2
 
     def root_preparations(self, c):
