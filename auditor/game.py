@@ -34,7 +34,7 @@ All arithmetic is exact (gmpy2 mpz/mpq internally, Fraction at the API).
 from bisect import bisect_left
 from fractions import Fraction
 
-from gmpy2 import mpq, mpz
+from gmpy2 import iroot, mpq, mpz
 
 from auditor.cover import cover_size, root_cover
 from auditor.hull import Chain, envelope, sum_scaled
@@ -379,15 +379,36 @@ class Game:
             parts += [self.participate_curve(q, kP, kQ, j) for j in (-1, 1)]
         return envelope(parts)
 
+    # levels with at most this many residue curves are built all at once
+    EAGER_LEVEL = 4096
+
     def F_curve(self, q, r, j):
         """Curve of F_q((r - j, r); .) for a residue r mod B^(q+1)."""
         r, j = self._f_key(q, r, j)
         key = (q, r, j)
         c = self._F_curves.get(key)
         if c is None:
+            if q >= 1 and 2 * self._power(q + 1) <= self.EAGER_LEVEL:
+                self._build_F_level(q)
+                return self._F_curves[key]
             c = self.general_curve(q, r - j, r)
             self._F_curves[key] = c
         return c
+
+    def _build_F_level(self, q):
+        """Every F_q residue curve, grouped by echo shape so that only one
+        (large) echo curve is alive at a time."""
+        period = self._power(q + 1)
+        groups = {}
+        for r in range(period):
+            for j in (-1, 1):
+                key = self._f_key(q, r, j)
+                if (q,) + key not in self._F_curves:
+                    groups.setdefault(self._shape(key[0] - key[1], key[0]), set()).add(key)
+        for keys in groups.values():
+            for r, j in sorted(keys):
+                self._F_curves[(q, r, j)] = self.general_curve(q, r - j, r)
+            self._echo_curves.clear()
 
     def G_curve(self, c):
         curve = self._G_curves.get(c)
@@ -400,20 +421,76 @@ class Game:
         return curve
 
 
-def estimated_work(n_weights, B, budget, preparations=None):
-    """Rough count of curve look-ups for one query (used to refuse huge requests).
+def _level_counts(B, budget, preparations):
+    """Upper estimates of the preparations searched at levels 1..budget.
 
-    The top level visits 2 * (number of root preparations) with about (len+2)
-    outputs each, every output costing about (len+2) look-ups one level down;
-    each further level of budget above two multiplies the curve sizes by about
-    (len+2).  The preparations are B^budget (R1) unless ``preparations`` (see
-    :func:`root_preparation_count`) gives the smaller count actually searched.
+    ``preparations`` is None (B^c, R1), the top level's count (lower levels
+    then get min(B^c, P^(c/C)): the cover's size is a product of per-step
+    factors that do not shrink from one step to the next), or a sequence of
+    per-level counts.
     """
-    if budget > 64:  # far beyond any limit; avoid building a giant power
+    if preparations is None:
+        return [B ** c for c in range(1, budget + 1)]
+    if not isinstance(preparations, int):
+        counts = [int(n) for n in preparations]
+        if len(counts) != budget:
+            raise ValueError(f"need {budget} per-level counts, got {len(counts)}")
+        return counts
+    top = min(int(preparations), B ** budget)
+    counts = []
+    for c in range(1, budget):
+        root, exact = iroot(mpz(top) ** c, budget)
+        counts.append(min(B ** c, int(root) + (0 if exact else 1)))
+    return counts + [top]
+
+
+def estimated_work(n_weights, B, budget, preparations=None, pending=False):
+    """Upper-bound-ish count of work units (curve points built or looked up)
+    for one query at this budget, from sizes alone (used to refuse huge
+    requests before any work).  One unit is roughly 0.2-0.6 microseconds.
+
+    With l = n_weights + 2 outputs per transition, P_c the preparations at
+    level c (:func:`root_preparation_count`; B^c without ``preparations``)
+    and R_q = 2 min(B^(q+1), P_(q+1) l) the F_q residue curves that can be
+    reached:
+
+    * curve levels: each G_c curve (c <= C-1 for C <= 3, else c <= C-2)
+      merges 2 P_c Minkowski sums of about l^(c+1) points; each F_q curve
+      (q <= C-2) about l^(q+2) points (its echo), F_0 about l;
+    * the top: 2 P_C root participations with l outputs costing 3 l look-ups
+      each (C <= 3); from C = 4 on, 2 l look-ups plus the echoes of
+      F_(C-1), memoised by shape (at most min(2 P_C l, 2 B l) of them), each
+      l points of G_(C-1) at 2 P_(C-1) l look-ups;
+    * ``pending``: F_C at a given pair needs G_C at about l points: times l.
+    """
+    if budget < 0:
+        raise ValueError("budget must be >= 0")
+    if budget == 0:
+        return 1
+    if budget > 64:  # far beyond any limit; avoid building giant powers
         return 2 ** 256
-    width = n_weights + 2
-    roots = B ** budget if preparations is None else min(preparations, B ** budget)
-    return 2 * roots * width ** max(2, budget)
+    l = n_weights + 2
+    C = budget
+    P = [None] + _level_counts(B, C, preparations)
+
+    def residues(q):
+        return 2 * min(B ** (q + 1), P[q + 1] * l)
+
+    work = residues(0) * l
+    if C == 1:
+        work += 2 * P[1] * l
+    else:
+        g_top = C - 1 if C <= 3 else C - 2
+        for c in range(1, g_top + 1):
+            work += 2 * P[c] * l ** (c + 1)
+        for q in range(1, C - 1):
+            work += residues(q) * l ** (q + 2)
+        if C <= 3:
+            work += 2 * P[C] * l * 3 * l
+        else:
+            echoes = min(2 * P[C] * l, 2 * B * l)
+            work += 2 * P[C] * l * 2 * l + echoes * l * 2 * P[C - 1] * l
+    return work * l if pending else work
 
 
 def root_preparation_count(weights, offset, a, B, c):
