@@ -78,7 +78,7 @@ class Game:
     __slots__ = ("law", "B", "D", "g_curve_max", "f_curve_max", "symmetric",
                  "_F_curves", "_G_curves", "_F_memo", "_G_memo",
                  "_echo_memo", "_echo_curves", "_powers", "roots", "_root_sets",
-                 "_rel", "_F_tables")
+                 "_rel", "_F_tables", "eager_level")
 
     # echo curves of one level are large; a few suffice (shapes recur in order)
     ECHO_CURVE_CACHE = 64
@@ -98,6 +98,7 @@ class Game:
         self._echo_curves = {}
         self._rel = {}
         self._F_tables = {}
+        self.eager_level = self.EAGER_LEVEL
         self._powers = [1]
         self.roots = "auto"
         self._root_sets = {}
@@ -388,7 +389,7 @@ class Game:
         key = (q, r, j)
         c = self._F_curves.get(key)
         if c is None:
-            if q >= 1 and 2 * self._power(q + 1) <= self.EAGER_LEVEL:
+            if q >= 1 and 2 * self._power(q + 1) <= self.eager_level:
                 self._build_F_level(q)
                 return self._F_curves[key]
             c = self.general_curve(q, r - j, r)
