@@ -305,34 +305,40 @@ class Game:
         inv_t = 1 / t
         cx = cy = sa = sb = mpz(0)
         den = None
-        if chain is None:
+        if chain is not None:
+            keys, xs, ys, den = chain.keys(), chain.xs, chain.ys, chain.den
+            for _u, p, qq, r in items:
+                if r is None:
+                    cx += p
+                    cy += qq
+                    continue
+                i = bisect_left(keys, r * inv_t)
+                sa += p * xs[i]
+                sb += qq * ys[i]
+        else:
             table, period = self._F_table(level, j)
-        for u, p, qq, r in items:
-            if r is None:
-                cx += p
-                cy += qq
-                continue
-            if chain is None:
-                c = table.get((u + shift) % period)
-                if c is None:
-                    c = self._fill_F_table(level, (u + shift) % period, j)
-            else:
-                c = chain
-            if den is None:
-                den = c.den
-            elif c.den != den:
-                raise AssertionError("mixed denominators within one level")
-            i = bisect_left(c.keys(), r * inv_t)
-            sa += p * c.xs[i]
-            sb += qq * c.ys[i]
+            for u, p, qq, r in items:
+                if r is None:
+                    cx += p
+                    cy += qq
+                    continue
+                entry = table.get((u + shift) % period)
+                if entry is None:
+                    entry = self._fill_F_table(level, (u + shift) % period, j)
+                keys, xs, ys, den = entry
+                i = bisect_left(keys, r * inv_t)
+                sa += p * xs[i]
+                sb += qq * ys[i]
         total = cx + t * cy
         if den is not None:
             total += (sa + t * sb) / den
         return total / self.D
 
     def _F_table(self, q, j):
-        """({r mod B^(q+1): curve of F_q((r - j, r))}, B^(q+1)): a direct lookup
-        in front of :meth:`F_curve`'s canonical (mirrored) keys."""
+        """({r mod B^(q+1): (keys, xs, ys, den) of the F_q((r - j, r)) curve},
+        B^(q+1)): a direct lookup in front of :meth:`F_curve`'s canonical
+        (mirrored) keys.  All curves of one level share the denominator
+        D^(2q+1), which is checked when an entry is filled."""
         key = (q, j)
         table = self._F_tables.get(key)
         period = self._power(q + 1)
@@ -342,8 +348,11 @@ class Game:
 
     def _fill_F_table(self, q, r, j):
         c = self.F_curve(q, r, j)
-        self._F_table(q, j)[0][r] = c
-        return c
+        if c.den != self.D ** (2 * q + 1):
+            raise AssertionError(f"F_{q} curve over {c.den}, not D^{2 * q + 1}")
+        entry = (c.keys(), c.xs, c.ys, c.den)
+        self._F_table(q, j)[0][r] = entry
+        return entry
 
     def _power(self, e):
         pw = self._powers
