@@ -23,10 +23,13 @@ Route.  Every value is positively homogeneous, so a point (x, y) with x > 0 is
 reduced to the ratio t = y/x: V(x, y) = x * V(1, t).  Low levels are built as
 whole testing curves (:mod:`auditor.hull`): G_c is the hull envelope over root
 choices of Minkowski sums of scaled F_{c-1} curves, F_q the envelope of stop,
-echo and the two participations.  The top levels of a query are evaluated by
-direct recursion at the requested ratio, each level memoised by (level,
-residue, sign, ratio); this keeps the expensive high-level curves unbuilt.
-Which levels use curves only changes the speed, never a value.
+echo and the two participations.  For a query at budget C the curves are
+F_0..F_{C-2} and G_1..G_{C-1} (C <= 3) or G_1..G_{C-2} (C >= 4); the levels
+above are evaluated by direct recursion at the ratios the query reaches,
+memoised by (level, residue, sign, ratio), echoes by (level, echo shape,
+ratio).  Exact invariances (echo shapes, the mirror of symmetric laws; see
+:class:`Game`) merge equal sub-problems.  Which levels use curves only
+changes the speed, never a value (the tests compare the routes).
 
 All arithmetic is exact (gmpy2 mpz/mpq internally, Fraction at the API).
 """
