@@ -23,10 +23,13 @@ Route.  Every value is positively homogeneous, so a point (x, y) with x > 0 is
 reduced to the ratio t = y/x: V(x, y) = x * V(1, t).  Low levels are built as
 whole testing curves (:mod:`auditor.hull`): G_c is the hull envelope over root
 choices of Minkowski sums of scaled F_{c-1} curves, F_q the envelope of stop,
-echo and the two participations.  The top levels of a query are evaluated by
-direct recursion at the requested ratio, each level memoised by (level,
-residue, sign, ratio); this keeps the expensive high-level curves unbuilt.
-Which levels use curves only changes the speed, never a value.
+echo and the two participations.  For a query at budget C the curves are
+F_0..F_{C-2} and G_1..G_{C-1} (C <= 3) or G_1..G_{C-2} (C >= 4); the levels
+above are evaluated by direct recursion at the ratios the query reaches,
+memoised by (level, residue, sign, ratio), echoes by (level, echo shape,
+ratio).  Exact invariances (echo shapes, the mirror of symmetric laws; see
+:class:`Game`) merge equal sub-problems.  Which levels use curves only
+changes the speed, never a value (the tests compare the routes).
 
 All arithmetic is exact (gmpy2 mpz/mpq internally, Fraction at the API).
 """
@@ -34,7 +37,7 @@ All arithmetic is exact (gmpy2 mpz/mpq internally, Fraction at the API).
 from bisect import bisect_left
 from fractions import Fraction
 
-from gmpy2 import mpq, mpz
+from gmpy2 import iroot, mpq, mpz
 
 from auditor.cover import cover_size, root_cover
 from auditor.hull import Chain, envelope, sum_scaled
@@ -57,11 +60,31 @@ def _mpq(x):
 
 
 class Game:
-    """Evaluator for one law and feedback fraction; caches curves and values."""
+    """Evaluator for one law and feedback fraction; caches curves and values.
 
-    __slots__ = ("law", "B", "D", "g_curve_max", "f_curve_max",
-                 "_trans", "_F_curves", "_G_curves", "_F_memo", "_G_memo",
-                 "_terms_cache", "_powers", "roots", "_root_sets")
+    Besides R1/R2 two exact invariances shrink the work (tests compare every
+    route with a brute force):
+
+    * echo shapes: with a*k = B*m + rho, row_k(n) = f_rho(n + m)
+      (:meth:`auditor.rows.Law.shifted_row`), and G_q does not depend on
+      states, so an echo from (kP, kQ) depends only on (rho_P, rho_Q,
+      m_P - m_Q): relabelling the outputs by the common shift m_Q changes no
+      probability.  Echo curves and echo point values are keyed by this shape.
+    * mirror (symmetric laws only, nu(z) = nu(-z)): row_{-k}(-n) = row_k(n),
+      so negating every state and output (and every sign) maps runs to runs
+      with the same probabilities: F_q((kP, kQ)) = F_q((-kP, -kQ)), the root
+      alternative (k, j) has the value of (-k, -j), and shapes of (kP, kQ)
+      and (-kP, -kQ) give equal echoes.  Keys are canonicalised to the smaller
+      of a pair and twin root alternatives are searched once.
+    """
+
+    __slots__ = ("law", "B", "D", "g_curve_max", "f_curve_max", "symmetric",
+                 "_F_curves", "_G_curves", "_F_memo", "_G_memo",
+                 "_echo_memo", "_echo_curves", "_powers", "roots", "_root_sets",
+                 "_rel", "_F_tables", "eager_level")
+
+    # echo curves of one level are large; a few suffice (shapes recur in order)
+    ECHO_CURVE_CACHE = 64
 
     def __init__(self, law):
         self.law = law
@@ -69,12 +92,16 @@ class Game:
         self.D = mpz(law.D)
         self.g_curve_max = 0
         self.f_curve_max = -1
-        self._trans = {}
+        self.symmetric = law.is_symmetric()
         self._F_curves = {}
         self._G_curves = {0: Chain.stop(1)}
         self._F_memo = {}
         self._G_memo = {}
-        self._terms_cache = {}
+        self._echo_memo = {}
+        self._echo_curves = {}
+        self._rel = {}
+        self._F_tables = {}
+        self.eager_level = self.EAGER_LEVEL
         self._powers = [1]
         self.roots = "auto"
         self._root_sets = {}
@@ -84,8 +111,17 @@ class Game:
         return cls(Law(weights, offset, a, B))
 
     def use_curves_below(self, budget):
-        """Point queries at ``budget`` read curves for G_{<budget}, F_{<budget-1}."""
-        self.g_curve_max = max(0, budget - 1)
+        """Point queries at ``budget`` read curves for F_{<budget-1} and for
+        G_{<budget} (budget <= 3) or G_{<budget-1} (budget >= 4).
+
+        G_{budget-1} is needed only at the points of the echoes of F_{budget-1}
+        (memoised by shape: a few thousand).  At budget three its curve is
+        still cheaper than those points; from budget four on, its curve would
+        be an envelope of Minkowski sums of F_{budget-2} curves with ~10^6
+        vertices, and the points are far cheaper.  Which levels use curves only
+        changes the speed, never a value.
+        """
+        self.g_curve_max = max(0, budget - 1) if budget <= 3 else budget - 2
         self.f_curve_max = budget - 2
 
     def root_preparations(self, c):
@@ -110,21 +146,84 @@ class Game:
             self._root_sets[key] = zs
         return zs
 
+    def root_alternatives(self, c):
+        """(k, j) root participations searched at level c: k = B*z for the
+        preparations z, both signs, one of each mirror pair (symmetric laws)."""
+        B = self.B
+        period = self._power(c)
+        seen = set()
+        alts = []
+        for z in self.root_preparations(c):
+            for j in (-1, 1):
+                key = (z % period, j)
+                if self.symmetric:
+                    key = min(key, ((-z) % period, -j))
+                if key in seen:
+                    continue
+                seen.add(key)
+                alts.append((B * z, j))
+        return alts
+
+    # -- keys -----------------------------------------------------------------
+    def _f_key(self, q, k, j):
+        """Canonical (r, j) of F_q((k - j, k)): r = k mod B^(q+1) (R2), mirrored."""
+        period = self._power(q + 1)
+        r = k % period
+        if self.symmetric:
+            rm = (-r) % period
+            if (rm, -j) < (r, j):
+                return rm, -j
+        return r, j
+
+    def _shape(self, kP, kQ):
+        """Echo shape (rho_P, rho_Q, m_P - m_Q) of a state pair, mirrored."""
+        a, B = self.law.a, self.B
+        mP, rP = divmod(a * kP, B)
+        mQ, rQ = divmod(a * kQ, B)
+        key = (rP, rQ, mP - mQ)
+        if self.symmetric:
+            mP, rP = divmod(-a * kP, B)
+            mQ, rQ = divmod(-a * kQ, B)
+            key = min(key, (rP, rQ, mP - mQ))
+        return key
+
     # -- one transition -----------------------------------------------------
+    def _relative(self, kP, kQ, j):
+        """(shift, items): the outputs of one transition relative to a shift.
+
+        With a*k = B*m + rho, row_kP(o - j) = f_rhoP[u + mP - j - mQ] and
+        row_kQ(o) = f_rhoQ[u] for u = o + mQ, so the items (u, p, qq, p/qq)
+        depend only on (rho_P, rho_Q, mP - j - mQ) and are cached by it; the
+        output is o = u + shift with shift = -mQ.  p/qq is None when p*qq = 0.
+        """
+        a, B = self.law.a, self.B
+        mP, rP = divmod(a * kP, B)
+        mQ, rQ = divmod(a * kQ, B)
+        d = mP - j - mQ
+        key = (rP, rQ, d)
+        items = self._rel.get(key)
+        if items is None:
+            fP = self.law.shifted_row(kP)[1]
+            fQ = self.law.shifted_row(kQ)[1]
+            us = sorted({u - d for u in fP} | set(fQ))
+            items = []
+            for u in us:
+                p = mpz(fP.get(u + d, 0))
+                qq = mpz(fQ.get(u, 0))
+                items.append((u, p, qq, mpq(p, qq) if p and qq else None))
+            items = tuple(items)
+            if len(self._rel) > 200000:
+                self._rel.clear()
+            self._rel[key] = items
+        return -mQ, items
+
     def transition(self, kP, kQ, j):
         """Outputs o with (P numerator row_kP(o - j), Q numerator row_kQ(o)) over D.
 
         j = 0 is an echo, j = +-1 a participation with that sign.
         """
-        key = (kP, kQ, j)
-        t = self._trans.get(key)
-        if t is None:
-            rp = self.law.row(kP)
-            rq = self.law.row(kQ)
-            outs = sorted(set(n + j for n in rp) | set(rq))
-            t = tuple((o, mpz(rp.get(o - j, 0)), mpz(rq.get(o, 0))) for o in outs)
-            self._trans[key] = t
-        return t
+        shift, items = self._relative(kP, kQ, j)
+        return [(u + shift, p, qq) for u, p, qq, _r in items]
 
     # -- point values at ratio t = y/x (x = 1) -------------------------------
     def G_ratio(self, c, t):
@@ -137,18 +236,16 @@ class Game:
         v = self._G_memo.get(key)
         if v is None:
             v = max(mpq(1), t)
-            B = self.B
-            for z in self.root_preparations(c):
-                for j in (-1, 1):
-                    v = max(v, self.participate_ratio(c, B * z, B * z, j, t))
+            for k, j in self.root_alternatives(c):
+                v = max(v, self.participate_ratio(c, k, k, j, t))
             self._G_memo[key] = v
         return v
 
     def F_ratio(self, q, k, j, t):
-        """F_q((k - j, k); 1, t), using R2 to key by k mod B^(q+1)."""
+        """F_q((k - j, k); 1, t), keyed by k mod B^(q+1) (R2) and the mirror."""
         if t == 0:
             return mpq(1)
-        r = k % self._power(q + 1)
+        r, j = self._f_key(q, k, j)
         if q <= self.f_curve_max:
             return self.F_curve(q, r, j).value_ratio(t)
         key = (q, r, j, t)
@@ -169,23 +266,30 @@ class Game:
         return v
 
     def echo_ratio(self, q, kP, kQ, t):
-        """sum_o G_q(row_kP(o), t row_kQ(o)) / D."""
+        """sum_o G_q(row_kP(o), t row_kQ(o)) / D, memoised by echo shape."""
+        key = (q, self._shape(kP, kQ), t)
+        v = self._echo_memo.get(key)
+        if v is not None:
+            return v
         if q <= self.g_curve_max:
-            return self._sum_at(self._terms(q, kP, kQ, 0), t)
-        total = mpq(0)
-        for _o, p, qq in self.transition(kP, kQ, 0):
-            if p == 0:
-                total += t * qq
-            elif qq == 0:
-                total += p
-            else:
-                total += p * self.G_ratio(q, t * qq / p)
-        return total / self.D
+            v = self._sum_at(self.G_curve(q), None, kP, kQ, 0, t)
+        else:
+            total = mpq(0)
+            for _o, p, qq in self.transition(kP, kQ, 0):
+                if p == 0:
+                    total += t * qq
+                elif qq == 0:
+                    total += p
+                else:
+                    total += p * self.G_ratio(q, t * qq / p)
+            v = total / self.D
+        self._echo_memo[key] = v
+        return v
 
     def participate_ratio(self, q, kP, kQ, j, t):
         """sum_o F_{q-1}((o-j, o); row_kP(o-j), t row_kQ(o)) / D, budget q >= 1."""
         if q - 1 <= self.f_curve_max:
-            return self._sum_at(self._terms(q, kP, kQ, j), t)
+            return self._sum_at(None, q - 1, kP, kQ, j, t)
         total = mpq(0)
         for o, p, qq in self.transition(kP, kQ, j):
             if p == 0:
@@ -196,49 +300,62 @@ class Game:
                 total += p * self.F_ratio(q - 1, o, j, t * qq / p)
         return total / self.D
 
-    # -- sums of curve values ------------------------------------------------
-    def _terms(self, q, kP, kQ, j):
-        """Precomputed summands of an echo (j = 0, G_q curves) or a participation
-        (F_{q-1} curves): (const_x, const_y, den, items) where items are
-        (keys, xs, ys, p, qq, p/qq) for outputs with p, qq > 0."""
-        key = (q, kP, kQ, j)
-        terms = self._terms_cache.get(key)
-        if terms is None:
-            cx = cy = mpz(0)
-            items = []
-            den = None
-            m = self._power(q)
-            for o, p, qq in self.transition(kP, kQ, j):
-                if p == 0 or qq == 0:
+    def _sum_at(self, chain, level, kP, kQ, j, t):
+        """sum_o V_o(p_o, t q_o) / D over the outputs of transition (kP, kQ, j),
+        with V_o = ``chain`` (an echo) or the F_level curve at (o - j, o):
+        one binary search per output."""
+        shift, items = self._relative(kP, kQ, j)
+        inv_t = 1 / t
+        cx = cy = sa = sb = mpz(0)
+        den = None
+        if chain is not None:
+            keys, xs, ys, den = chain.keys(), chain.xs, chain.ys, chain.den
+            for _u, p, qq, r in items:
+                if r is None:
                     cx += p
                     cy += qq
                     continue
-                chain = self.G_curve(q) if j == 0 else self.F_curve(q - 1, o % m, j)
-                if den is None:
-                    den = chain.den
-                elif chain.den != den:
-                    raise AssertionError("mixed denominators within one level")
-                items.append((chain.keys(), chain.xs, chain.ys, p, qq, mpq(p, qq)))
-            terms = (cx, cy, den, tuple(items))
-            if len(self._terms_cache) > 200000:
-                self._terms_cache.clear()
-            self._terms_cache[key] = terms
-        return terms
-
-    def _sum_at(self, terms, t):
-        """sum_o V_o(p_o, t q_o) / D: one binary search per output, one division."""
-        cx, cy, den, items = terms
-        inv_t = 1 / t
-        sa = mpz(0)
-        sb = mpz(0)
-        for keys, xs, ys, p, qq, r in items:
-            i = bisect_left(keys, r * inv_t)
-            sa += p * xs[i]
-            sb += qq * ys[i]
+                i = bisect_left(keys, r * inv_t)
+                sa += p * xs[i]
+                sb += qq * ys[i]
+        else:
+            table, period = self._F_table(level, j)
+            for u, p, qq, r in items:
+                if r is None:
+                    cx += p
+                    cy += qq
+                    continue
+                entry = table.get((u + shift) % period)
+                if entry is None:
+                    entry = self._fill_F_table(level, (u + shift) % period, j)
+                keys, xs, ys, den = entry
+                i = bisect_left(keys, r * inv_t)
+                sa += p * xs[i]
+                sb += qq * ys[i]
         total = cx + t * cy
-        if items:
+        if den is not None:
             total += (sa + t * sb) / den
         return total / self.D
+
+    def _F_table(self, q, j):
+        """({r mod B^(q+1): (keys, xs, ys, den) of the F_q((r - j, r)) curve},
+        B^(q+1)): a direct lookup in front of :meth:`F_curve`'s canonical
+        (mirrored) keys.  All curves of one level share the denominator
+        D^(2q+1), which is checked when an entry is filled."""
+        key = (q, j)
+        table = self._F_tables.get(key)
+        period = self._power(q + 1)
+        if table is None:
+            table = self._F_tables[key] = {}
+        return table, period
+
+    def _fill_F_table(self, q, r, j):
+        c = self.F_curve(q, r, j)
+        if c.den != self.D ** (2 * q + 1):
+            raise AssertionError(f"F_{q} curve over {c.den}, not D^{2 * q + 1}")
+        entry = (c.keys(), c.xs, c.ys, c.den)
+        self._F_table(q, j)[0][r] = entry
+        return entry
 
     def _power(self, e):
         pw = self._powers
@@ -253,12 +370,19 @@ class Game:
         return Chain(s.xs, s.ys, s.den * self.D)
 
     def echo_curve(self, q, kP, kQ):
-        G = self.G_curve(q)
-        return self._sum_curve([(G, p, qq) for _o, p, qq in self.transition(kP, kQ, 0)])
+        """Curve of the echo sum_o G_q(x row_kP(o), y row_kQ(o)), cached by shape."""
+        key = (q, self._shape(kP, kQ))
+        c = self._echo_curves.get(key)
+        if c is None:
+            G = self.G_curve(q)
+            c = self._sum_curve([(G, p, qq) for _o, p, qq in self.transition(kP, kQ, 0)])
+            if len(self._echo_curves) >= self.ECHO_CURVE_CACHE:
+                self._echo_curves.clear()
+            self._echo_curves[key] = c
+        return c
 
     def participate_curve(self, q, kP, kQ, j):
-        m = self._power(q)
-        return self._sum_curve([(self.F_curve(q - 1, o % m, j), p, qq)
+        return self._sum_curve([(self.F_curve(q - 1, *self._f_key(q - 1, o, j)), p, qq)
                                 for o, p, qq in self.transition(kP, kQ, j)])
 
     def general_curve(self, q, kP, kQ):
@@ -268,42 +392,118 @@ class Game:
             parts += [self.participate_curve(q, kP, kQ, j) for j in (-1, 1)]
         return envelope(parts)
 
+    # levels with at most this many residue curves are built all at once
+    EAGER_LEVEL = 4096
+
     def F_curve(self, q, r, j):
         """Curve of F_q((r - j, r); .) for a residue r mod B^(q+1)."""
+        r, j = self._f_key(q, r, j)
         key = (q, r, j)
         c = self._F_curves.get(key)
         if c is None:
+            if q >= 1 and 2 * self._power(q + 1) <= self.eager_level:
+                self._build_F_level(q)
+                return self._F_curves[key]
             c = self.general_curve(q, r - j, r)
             self._F_curves[key] = c
         return c
 
+    def _build_F_level(self, q):
+        """Every F_q residue curve, grouped by echo shape so that only one
+        (large) echo curve is alive at a time."""
+        period = self._power(q + 1)
+        groups = {}
+        for r in range(period):
+            for j in (-1, 1):
+                key = self._f_key(q, r, j)
+                if (q,) + key not in self._F_curves:
+                    groups.setdefault(self._shape(key[0] - key[1], key[0]), set()).add(key)
+        for keys in groups.values():
+            for r, j in sorted(keys):
+                self._F_curves[(q, r, j)] = self.general_curve(q, r - j, r)
+            self._echo_curves.clear()
+
     def G_curve(self, c):
         curve = self._G_curves.get(c)
         if curve is None:
-            B = self.B
             parts = [Chain.stop(1)]
-            for z in self.root_preparations(c):
-                for j in (-1, 1):
-                    parts.append(self.participate_curve(c, B * z, B * z, j))
+            for k, j in self.root_alternatives(c):
+                parts.append(self.participate_curve(c, k, k, j))
             curve = envelope(parts)
             self._G_curves[c] = curve
         return curve
 
 
-def estimated_work(n_weights, B, budget, preparations=None):
-    """Rough count of curve look-ups for one query (used to refuse huge requests).
+def _level_counts(B, budget, preparations):
+    """Upper estimates of the preparations searched at levels 1..budget.
 
-    The top level visits 2 * (number of root preparations) with about (len+2)
-    outputs each, every output costing about (len+2) look-ups one level down;
-    each further level of budget above two multiplies the curve sizes by about
-    (len+2).  The preparations are B^budget (R1) unless ``preparations`` (see
-    :func:`root_preparation_count`) gives the smaller count actually searched.
+    ``preparations`` is None (B^c, R1), the top level's count (lower levels
+    then get min(B^c, P^(c/C)): the cover's size is a product of per-step
+    factors that do not shrink from one step to the next), or a sequence of
+    per-level counts.
     """
-    if budget > 64:  # far beyond any limit; avoid building a giant power
+    if preparations is None:
+        return [B ** c for c in range(1, budget + 1)]
+    if not isinstance(preparations, int):
+        counts = [int(n) for n in preparations]
+        if len(counts) != budget:
+            raise ValueError(f"need {budget} per-level counts, got {len(counts)}")
+        return counts
+    top = min(int(preparations), B ** budget)
+    counts = []
+    for c in range(1, budget):
+        root, exact = iroot(mpz(top) ** c, budget)
+        counts.append(min(B ** c, int(root) + (0 if exact else 1)))
+    return counts + [top]
+
+
+def estimated_work(n_weights, B, budget, preparations=None, pending=False):
+    """Upper-bound-ish count of work units (curve points built or looked up)
+    for one query at this budget, from sizes alone (used to refuse huge
+    requests before any work).  One unit is roughly 0.2-0.6 microseconds.
+
+    With l = n_weights + 2 outputs per transition, P_c the preparations at
+    level c (:func:`root_preparation_count`; B^c without ``preparations``)
+    and R_q = 2 min(B^(q+1), P_(q+1) l) the F_q residue curves that can be
+    reached:
+
+    * curve levels: each G_c curve (c <= C-1 for C <= 3, else c <= C-2)
+      merges 2 P_c Minkowski sums of about l^(c+1) points; each F_q curve
+      (q <= C-2) about l^(q+2) points (its echo), F_0 about l;
+    * the top: 2 P_C root participations with l outputs costing 3 l look-ups
+      each (C <= 3); from C = 4 on, 2 l look-ups plus the echoes of
+      F_(C-1), memoised by shape (at most min(2 P_C l, 2 B l) of them), each
+      l points of G_(C-1) at 2 P_(C-1) l look-ups;
+    * ``pending``: F_C at a given pair needs G_C at about l points: times l.
+    """
+    if budget < 0:
+        raise ValueError("budget must be >= 0")
+    if budget == 0:
+        return 1
+    if budget > 64:  # far beyond any limit; avoid building giant powers
         return 2 ** 256
-    width = n_weights + 2
-    roots = B ** budget if preparations is None else min(preparations, B ** budget)
-    return 2 * roots * width ** max(2, budget)
+    l = n_weights + 2
+    C = budget
+    P = [None] + _level_counts(B, C, preparations)
+
+    def residues(q):
+        return 2 * min(B ** (q + 1), P[q + 1] * l)
+
+    work = residues(0) * l
+    if C == 1:
+        work += 2 * P[1] * l
+    else:
+        g_top = C - 1 if C <= 3 else C - 2
+        for c in range(1, g_top + 1):
+            work += 2 * P[c] * l ** (c + 1)
+        for q in range(1, C - 1):
+            work += residues(q) * l ** (q + 2)
+        if C <= 3:
+            work += 2 * P[C] * l * 3 * l
+        else:
+            echoes = min(2 * P[C] * l, 2 * B * l)
+            work += 2 * P[C] * l * 2 * l + echoes * l * 2 * P[C - 1] * l
+    return work * l if pending else work
 
 
 def root_preparation_count(weights, offset, a, B, c):

@@ -17,7 +17,6 @@ operation is exact.  gmpy2 is used for speed only (mpz/mpq are exact).
 """
 
 from bisect import bisect_left
-import heapq
 from fractions import Fraction
 from operator import itemgetter
 
@@ -204,10 +203,26 @@ def _common(chains):
 
 
 def envelope(chains):
-    """Upper hull of the union: the curve of max_i V_i (the hull envelope)."""
+    """Upper hull of the union: the curve of max_i V_i (the hull envelope).
+
+    Points are sorted by (A, B') (each chain is an ascending run, which the
+    sort exploits), then every point with B' <= the largest B' to its right
+    is dropped before the hull scan: such a point is weakly dominated in both
+    coordinates, so it is never the unique maximiser of x*A + y*B' for
+    x, y >= 0 and the canonical chain (which keeps, among equal A, only the
+    top point, and no collinear interior points) cannot contain it.
+    """
     chains, den = _common(list(chains))
-    # each chain is already in ascending (A, B') order: merge instead of sorting
-    chain = _upper_right(heapq.merge(*(zip(c.xs, c.ys) for c in chains)), presorted=True)
+    points = [p for c in chains for p in zip(c.xs, c.ys)]
+    points.sort()
+    kept = []
+    top = None
+    for p in reversed(points):
+        if top is None or p[1] > top:
+            kept.append(p)
+            top = p[1]
+    kept.reverse()
+    chain = _upper_right(kept, presorted=True)
     return Chain([a for a, _ in chain], [b for _, b in chain], den)
 
 

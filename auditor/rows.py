@@ -19,7 +19,7 @@ the producer; the two must agree, which the tests check against a brute-force
 enumeration of all joint draws (eta, U).
 """
 
-__all__ = ["count", "law_total", "row_denominator", "row", "Law"]
+__all__ = ["count", "law_total", "row_denominator", "row", "phase_row", "Law"]
 
 
 def count(z, h, B):
@@ -61,13 +61,23 @@ def row(weights, offset, a, B, k):
     return {n: out[n] for n in sorted(out) if out[n]}
 
 
+def phase_row(weights, offset, B, rho):
+    """Base row f_rho(u) = sum_h count(rho, h) * w_{u+h} of the phase 0 <= rho < B.
+
+    Since count(B*m + rho, h) = count(rho, h - m), a state k with
+    a*k = B*m + rho has row_k(n) = f_rho(n + m): every row is a shifted copy
+    of one of the B base rows.
+    """
+    return row(weights, offset, 1, B, rho)
+
+
 class Law:
     """A finite innovation law with a feedback fraction a/B; rows cached by state.
 
     Immutable parameters; the row cache is an implementation detail.
     """
 
-    __slots__ = ("weights", "offset", "a", "B", "S", "D", "_rows")
+    __slots__ = ("weights", "offset", "a", "B", "S", "D", "_rows", "_phase_rows")
 
     def __init__(self, weights, offset, a, B):
         self.weights = tuple(int(w) for w in weights)
@@ -77,6 +87,7 @@ class Law:
         self.S = law_total(self.weights)
         self.D = self.B * self.S
         self._rows = {}
+        self._phase_rows = {}
 
     @classmethod
     def from_parameters(cls, weights, offset, a, B):
@@ -87,5 +98,21 @@ class Law:
         r = self._rows.get(k)
         if r is None:
             r = row(self.weights, self.offset, self.a, self.B, k)
+            if len(self._rows) > 4096:  # rows are cheap to rebuild; keep memory flat
+                self._rows.clear()
             self._rows[k] = r
         return r
+
+    def shifted_row(self, k):
+        """(m, f) with row_k(n) = f[n + m]: the base row of k's phase and its shift."""
+        m, rho = divmod(self.a * k, self.B)
+        f = self._phase_rows.get(rho)
+        if f is None:
+            f = phase_row(self.weights, self.offset, self.B, rho)
+            self._phase_rows[rho] = f
+        return m, f
+
+    def is_symmetric(self):
+        """nu(z) == nu(-z) for every z (then row_{-k}(-n) = row_k(n))."""
+        w = {self.offset + i: x for i, x in enumerate(self.weights) if x}
+        return all(w.get(-z) == x for z, x in w.items())

@@ -1,0 +1,205 @@
+"""The evaluator's shortcuts against plain evaluations (SPEC 3.1-3.2).
+
+auditor.game takes several exact shortcuts: echo values and curves keyed by
+the echo shape (rho_P, rho_Q, m_P - m_Q), the mirror symmetry of symmetric
+laws (twin roots searched once, residues canonicalised), transitions cached
+by their relative shape, whole F levels built at once, and (from budget four)
+G_(C-1) evaluated at points instead of as a curve.  Each test here compares
+a shortcut with a route that does not take it: the plain Fraction reference
+of tests/reference_game.py (all roots of one period, rows by the mixture
+form, states as exact integers) or the same evaluator with the shortcut
+switched off.
+"""
+
+from fractions import Fraction
+from math import gcd
+
+import pytest
+from gmpy2 import mpq
+from hypothesis import given, settings, strategies as st
+
+from auditor import game
+from auditor.game import Game
+from auditor.hull import Chain
+from auditor.rows import Law
+from tests.reference_game import ReferenceGame
+
+
+@st.composite
+def laws(draw, max_B=12, max_len=4, symmetric=None):
+    """(weights, offset, a, B): zeros allowed; symmetric when asked (or at random)."""
+    B = draw(st.integers(2, max_B))
+    a = draw(st.sampled_from([a for a in range(1, B) if gcd(a, B) == 1]))
+    if symmetric is None:
+        symmetric = draw(st.booleans())
+    if symmetric:
+        half = draw(st.lists(st.integers(0, 4), min_size=1, max_size=(max_len + 1) // 2))
+        weights = half[:0:-1] + half  # palindrome of odd length, centred at 0
+        if not any(weights):
+            weights[len(weights) // 2] = 1
+        offset = -(len(weights) // 2)
+    else:
+        weights = draw(st.lists(st.integers(0, 4), min_size=1, max_size=max_len))
+        if not any(weights):
+            weights[-1] = 1
+        offset = draw(st.integers(-2, 1))
+    return weights, offset, a, B
+
+
+points = st.tuples(st.fractions(min_value=Fraction(1, 5), max_value=3, max_denominator=5),
+                   st.fractions(min_value=Fraction(1, 5), max_value=3, max_denominator=5))
+
+
+def _mpq(f):
+    return mpq(f.numerator, f.denominator)
+
+
+def _frac(q):
+    return Fraction(int(q.numerator), int(q.denominator))
+
+
+@given(laws(), st.integers(1, 2), points, st.integers(-6, 6))
+@settings(max_examples=12, deadline=None)
+def test_budgets_one_and_two_equal_the_plain_reference(law, C, pt, k):
+    """Large B (up to 12), asymmetric or symmetric laws with zeros."""
+    x, y = pt
+    ref = ReferenceGame(*law)
+    assert game.root_value(*law, C, x, y) == ref.G(C, x, y)
+    assert game.pending_value(*law, C - 1, k - 1, k, x, y) == ref.F(C - 1, k - 1, k, x, y)
+
+
+@given(laws(max_B=3, max_len=3), points)
+@settings(max_examples=6, deadline=None)
+def test_budget_three_equals_the_plain_reference(law, pt):
+    x, y = pt
+    assert game.root_value(*law, 3, x, y) == ReferenceGame(*law).G(3, x, y)
+
+
+@given(laws(max_B=2, max_len=2), points)
+@settings(max_examples=3, deadline=None)
+def test_budget_four_point_route_equals_the_plain_reference(law, pt):
+    """At C = 4 the evaluator reads G_3 at points, not from a curve."""
+    x, y = pt
+    assert game.root_value(*law, 4, x, y) == ReferenceGame(*law).G(4, x, y)
+
+
+@given(laws(max_B=3, max_len=3, symmetric=True), st.integers(1, 3), points, st.integers(-9, 9))
+@settings(max_examples=10, deadline=None)
+def test_mirror_shortcut_changes_no_value(law, C, pt, k):
+    """The same symmetric law with the mirror switched off gives equal values."""
+    t = _mpq(pt[1] / pt[0])
+    on, off = Game(Law(*law)), Game(Law(*law))
+    assert on.symmetric
+    off.symmetric = False
+    for g in (on, off):
+        g.use_curves_below(C)
+    assert on.G_ratio(C, t) == off.G_ratio(C, t)
+    assert on.F_general(C - 1, k + 1, k, t) == off.F_general(C - 1, k + 1, k, t)
+    assert len(on.root_alternatives(C)) <= len(off.root_alternatives(C))
+
+
+@given(laws(max_B=3, max_len=3), points)
+@settings(max_examples=8, deadline=None)
+def test_point_and_curve_levels_agree_at_budget_four(law, pt):
+    """C = 4 with G_3 at points equals C = 4 read from a whole G_3 curve."""
+    t = _mpq(pt[1] / pt[0])
+    points_route = Game(Law(*law))
+    points_route.use_curves_below(4)
+    assert points_route.g_curve_max == 2
+    curve_route = Game(Law(*law))
+    curve_route.use_curves_below(4)
+    curve_route.g_curve_max = 3
+    assert points_route.G_ratio(4, t) == curve_route.G_ratio(4, t)
+
+
+@given(laws(max_B=4, max_len=3), st.integers(1, 3), points)
+@settings(max_examples=8, deadline=None)
+def test_eager_levels_equal_lazy_curves(law, C, pt):
+    t = _mpq(pt[1] / pt[0])
+    eager, lazy = Game(Law(*law)), Game(Law(*law))
+    lazy.eager_level = 0
+    for g in (eager, lazy):
+        g.use_curves_below(C)
+    assert eager.G_ratio(C, t) == lazy.G_ratio(C, t)
+    assert eager.G_curve(C - 1) == lazy.G_curve(C - 1)
+
+
+@given(laws(max_B=5, max_len=4), st.integers(0, 2), st.integers(-30, 30), st.integers(-30, 30),
+       st.integers(-3, 3), points)
+@settings(max_examples=40, deadline=None)
+def test_echo_shape_keys_are_sound(law, q, kP, kQ, s, pt):
+    """Shifting both states by B*s keeps the shape; the echo is the brute sum."""
+    ref = ReferenceGame(*law)
+    x, y = pt
+    g = game.game_for(*law)
+    g.use_curves_below(q + 1)
+    B = law[3]
+    t = _mpq(y / x)
+    want = sum((_g_value(ref, q, x * p, y * qq)
+                for _o, p, qq in ref.joint(kP, kQ, 0)), Fraction(0))
+    assert x * _frac(g.echo_ratio(q, kP, kQ, t)) == want
+    assert g._shape(kP + B * s, kQ + B * s) == g._shape(kP, kQ)
+    assert x * _frac(g.echo_ratio(q, kP + B * s, kQ + B * s, t)) == want
+
+
+def _g_value(ref, q, x, y):
+    if x == 0 or y == 0:
+        return x + y
+    return max(x * a + y * b for a, b in ref.g(q))
+
+
+@given(laws(max_B=7, max_len=5), st.integers(-40, 40), st.integers(-40, 40), st.sampled_from([-1, 0, 1]))
+@settings(max_examples=60, deadline=None)
+def test_transitions_by_relative_shape_equal_the_rows(law, kP, kQ, j):
+    g = Game(Law(*law))
+    rp, rq = g.law.row(kP), g.law.row(kQ)
+    outs = sorted({n + j for n in rp} | set(rq))
+    want = [(o, rp.get(o - j, 0), rq.get(o, 0)) for o in outs]
+    got = [(o, int(p), int(qq)) for o, p, qq in g.transition(kP, kQ, j)]
+    assert [e for e in got if e[1] or e[2]] == [e for e in want if e[1] or e[2]]
+
+
+def test_published_values_through_every_route():
+    """SPEC 3.4 with the shortcuts on and off."""
+    law = ([1, 2, 1], -1, 1, 3)
+    for symmetric in (True, False):
+        g = Game(Law(*law))
+        g.symmetric = symmetric
+        g.use_curves_below(2)
+        assert _frac(g.G_ratio(2, mpq(1, 2))) - Fraction(1, 2) == Fraction(5, 6)
+        g.use_curves_below(3)
+        assert 1 * _frac(g.F_general(2, 1, 0, mpq(2))) == Fraction(4723, 1728)
+        assert _frac(g.F_general(2, 10, 9, mpq(2))) == Fraction(2351, 864)
+    g = Game(Law([1, 1, 1], -1, 1, 2))
+    g.use_curves_below(4)
+    assert _frac(g.G_ratio(4, mpq(1))) / 2 == Fraction(3737, 3888)
+
+
+# -- the work estimate ----------------------------------------------------------
+
+def test_work_estimate_is_cheap_and_monotone():
+    import time
+    del time  # nothing is timed here; sizes only
+    base = game.estimated_work(25, 3, 4, preparations=81)
+    assert game.estimated_work(33, 3, 4, preparations=81) > base
+    assert game.estimated_work(25, 3, 5, preparations=243) > base
+    assert game.estimated_work(25, 3, 4, preparations=81, pending=True) == 27 * base
+    # per-level counts may replace the top count; the top count bounds lower levels
+    per_level = game.estimated_work(25, 3, 4, preparations=[3, 9, 27, 81])
+    assert per_level <= base
+    # huge requests are answered from sizes alone (no giant powers)
+    assert game.estimated_work(4097, 10 ** 12, 64) > 10 ** 30
+    assert game.estimated_work(3, 2, 10 ** 9) == 2 ** 256
+    with pytest.raises(ValueError):
+        game.estimated_work(3, 2, 4, preparations=[1, 2])
+
+
+def test_work_estimate_orders_the_reference_rows():
+    """The rows issue 10 names, by their estimates (documented in the report)."""
+    def est(L, a, B, C):
+        w = [1] * (2 * L + 1)
+        return game.estimated_work(len(w), B, C, preparations=game.root_preparation_count(w, -L, a, B, C))
+    c2, c3, c4_12, c4_16 = est(24, 1, 3, 2), est(24, 1, 3, 3), est(12, 1, 3, 4), est(16, 1, 3, 4)
+    assert c2 < c3 < c4_12 < c4_16 < 2 * 10 ** 8
+    assert est(16, 86, 257, 2) < c4_12
+    assert est(40, 336, 1009, 3) > 10 ** 11  # radius 40, B = 1009 stays refused
