@@ -80,4 +80,5 @@ class Unchecked(Exception):
         self.estimate = estimate
         self.limit = limit
         self.what = what
-        super().__init__(f"{pointer}: {what} {show(estimate)} exceeds the limit {show(limit)}")
+        where = f"{pointer}: " if pointer else "the file: "
+        super().__init__(f"{where}{what} {show(estimate)} exceeds the limit {show(limit)}")
