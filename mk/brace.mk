@@ -1,4 +1,4 @@
-# BRACE (issue 6): pictures and data banks.
+# BRACE: pictures and data banks.
 BRACE_FIG := docs/figures
 
 .PHONY: brace-plots brace-data

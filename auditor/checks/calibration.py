@@ -49,7 +49,6 @@ def _domain(inp, res):
     budget = common.integer(inp["budget"], "/input/budget", 0)
     if inp["method"] is not None:
         common.method(inp["method"], "/input/method")
-    common.integer(res["queries"], "/result/queries", 1)
     return delta, width, sigma2, budget
 
 

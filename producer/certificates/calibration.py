@@ -84,7 +84,6 @@ def build(request, quiet=True):
         "epsilon_lo_display": decimal_outward(bracket.eps_lo, EPSILON_DIGITS, -1),
         "epsilon_hi_display": decimal_outward(bracket.eps_hi, EPSILON_DIGITS, +1),
         "envelope": format_rational(envelope),
-        "queries": bracket.probes,
         "lower_witness": None if bracket.is_zero else certificate_of(bracket.lower_result),
         "upper_witness": certificate_of(bracket.upper_result),
     }
