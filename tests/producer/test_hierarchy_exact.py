@@ -71,10 +71,7 @@ def small_instances(draw):
     return FiniteLaw(weights, offset), Gamma(a, B), budget
 
 
-@settings(max_examples=12)
-@given(small_instances())
-def test_ordering_facts_against_the_exact_game(instance):
-    law, gamma, budget = instance
+def check_ordering_facts(law, gamma, budget):
     g = g_curve(law, gamma, budget)
     assert pl.equal_everywhere(exact.root_curve(CutModel(budget, ()), law, gamma), g)
     depths = {h: exact.root_curve(DepthModel(budget, h), law, gamma) for h in range(1, budget + 1)}
@@ -97,3 +94,16 @@ def test_ordering_facts_against_the_exact_game(instance):
         admissible2 = [cuts[s] for s in cuts if all(block_length(s, r) <= 2 for r in range(budget))]
         assert pl.leq_everywhere(depths[min(2, budget)], q2)
         assert pl.leq_everywhere(q2, pl.lower_hull(pl.pointwise_min(admissible2)))
+
+
+@settings(max_examples=4)
+@given(small_instances())
+def test_ordering_facts_against_the_exact_game(instance):
+    check_ordering_facts(*instance)
+
+
+@pytest.mark.slow
+@settings(max_examples=40)
+@given(small_instances())
+def test_ordering_facts_many_instances(instance):
+    check_ordering_facts(*instance)
