@@ -35,24 +35,25 @@ def _obj(values):
 
 
 class RowTables:
-    """Per-row arrays over (output, prior): X, Y, locations j_n, and the one-step excess term."""
+    """Per-row data over (output, prior): numerators P, Q (as columns), locations j_n, one-step excess.
 
-    __slots__ = ("X", "Y", "loc", "base")
+    Σ_n α[j_n]·X_n + β[j_n]·Y_n = g·Σ_n P_n·α[j_n] + ḡ·Σ_n Q_n·β[j_n]: the grid
+    factors g, ḡ are applied once per alternative.
+    """
+
+    __slots__ = ("P", "Q", "g", "gbar", "loc", "base")
 
     def __init__(self, row, grid, bits, scale_bits, D):
         top = 1 << bits
-        g = _obj(grid)
-        gbar = top - g
-        P = [p for _, p, _ in row]
-        Q = [q for _, _, q in row]
-        self.X = np.empty((len(row), len(grid)), dtype=object)
-        self.Y = np.empty((len(row), len(grid)), dtype=object)
-        for k in range(len(row)):
-            self.X[k] = g * P[k]
-            self.Y[k] = gbar * Q[k]
-        one_step = np.maximum(self.X, self.Y).sum(axis=0) - D * np.maximum(g, gbar)
+        self.g = _obj(grid)
+        self.gbar = top - self.g
+        self.P = _obj([p for _, p, _ in row]).reshape(-1, 1)
+        self.Q = _obj([q for _, _, q in row]).reshape(-1, 1)
+        X = self.P * self.g
+        Y = self.Q * self.gbar
+        one_step = np.maximum(X, Y).sum(axis=0) - D * np.maximum(self.g, self.gbar)
         self.base = one_step * (1 << scale_bits)
-        self.loc = _locate(self.X, self.Y, grid, bits)
+        self.loc = _locate(X, Y, grid, bits)
 
 
 def _locate(X, Y, grid, bits):
@@ -134,12 +135,13 @@ class Sandwich:
 
     def _alternative(self, alt, lines):
         rt = self._tables_of(alt.row_key)
-        acc = rt.base.copy()
+        sum_p, sum_q = 0, 0
         for k, child in enumerate(alt.children):
             alpha, beta = lines[child]
             idx = rt.loc[k]
-            acc += alpha[idx] * rt.X[k] + beta[idx] * rt.Y[k]
-        return ceil_div(acc, self.den)
+            sum_p = sum_p + alpha[idx] * rt.P[k, 0]
+            sum_q = sum_q + beta[idx] * rt.Q[k, 0]
+        return ceil_div(rt.base + rt.g * sum_p + rt.gbar * sum_q, self.den)
 
     def _max_of(self, arrays):
         out = np.zeros(len(self.grid), dtype=object)
