@@ -1,6 +1,6 @@
 """Benchmarks: wall time and peak memory of whole producer and auditor processes.
 
-    python bench/run.py [game|dg|all] [--runs N]
+    python bench/run.py [game|dg|growth|hierarchy|all] [--runs N]
 
 Each figure is the median over N runs (default 3) of a fresh process, so it
 includes start-up and imports. Peak memory is the child's maximum resident
@@ -115,6 +115,26 @@ def growth_table(runs, out):
     _write(out, "growth", rows)
 
 
+def hierarchy_table(runs, out):
+    """hierarchy/1 at γ = 1/3, σ² = 9, δ = 10^-4 (issue 14 target: producer <= 3 min, auditor <= 2x)."""
+    rows = ["| model | C | ε_hi | producer s | producer MiB | auditor s | auditor MiB |",
+            "|---|---|---|---|---|---|---|"]
+    import json
+    with tempfile.TemporaryDirectory() as tmp:
+        for budget, depth in ((8, 4), (16, 3)):
+            cert = os.path.join(tmp, f"h-{budget}-{depth}.json")
+            prod = [PY, "-m", "producer", "hierarchy", "--gamma", "1/3", "--sigma2", "9", "--budget", str(budget),
+                    "--depth", str(depth), "--delta", "1e-4", "--quiet", "-o", cert]
+            pt, pm, ps = median_of(prod, runs)
+            eps = json.load(open(cert))["result"]["epsilon_display"] if ps == 0 else "?"
+            at, am, st = median_of([PY, "-m", "auditor", "verify", cert], runs) if ps == 0 else (0, 0, -1)
+            row = (f"| P_{depth} | {budget} | {eps} | {pt:.1f} | {pm:.0f} | "
+                   + (f"{at:.1f} | {am:.0f} |" if st == 0 else f"exit {st} | |"))
+            rows.append(row)
+            print(row, flush=True)
+    _write(out, "hierarchy", rows)
+
+
 def _write(out, name, rows):
     os.makedirs(out, exist_ok=True)
     with open(os.path.join(out, f"{name}.md"), "w", encoding="utf-8") as fh:
@@ -123,7 +143,7 @@ def _write(out, name, rows):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("which", nargs="?", default="all", choices=["game", "dg", "growth", "all"])
+    p.add_argument("which", nargs="?", default="all", choices=["game", "dg", "growth", "hierarchy", "all"])
     p.add_argument("--runs", type=int, default=3)
     p.add_argument("--out", default=os.path.join(ROOT, "bench", "results"))
     args = p.parse_args()
@@ -134,6 +154,8 @@ def main():
         dg_table(args.runs, args.out)
     if args.which in ("growth", "all"):
         growth_table(args.runs, args.out)
+    if args.which in ("hierarchy", "all"):
+        hierarchy_table(args.runs, args.out)
     return 0
 
 
