@@ -70,3 +70,27 @@ def test_small_reference_regenerates_identically():
 @pytest.mark.parametrize("name", [name for name, _ in REFERENCES[1:]])
 def test_reference_regenerates_identically(name):
     assert regenerated(name) == committed(name)
+
+
+def tiny(**model):
+    return json.loads(canonical_json(build(HierarchyRequest("1/3", mpq(9), model.pop("budget"), epsilon=mpq(3),
+                                                            priors=12, radius=6, source_scale=2 ** 30,
+                                                            logit_range=mpq(6), **model))))
+
+
+@pytest.mark.parametrize("model", [dict(budget=4, cuts=[0, 2]), dict(budget=3, depth=2)])
+def test_tiny_certificates_follow_the_documented_recursion(model):
+    """A plain implementation of docs/hierarchy.md §4 finds the certificate's root table exactly."""
+    from tests.reference_hierarchy import PlainCheck
+    from tests.reference_hierarchy import plain_upper
+    cert = tiny(**model)
+    assert PlainCheck(cert).root_table() == [int(e) for e in cert["result"]["root_excess"]]
+    fields = [cert["result"][k] for k in ("prior", "finite_upper", "transfer", "upper")]
+    assert [str(v) for v in plain_upper(cert)] == fields
+
+
+@pytest.mark.slow
+def test_small_reference_follows_the_documented_recursion():
+    from tests.reference_hierarchy import PlainCheck
+    cert = load("hierarchy-c3-p2-eps2-small.json")
+    assert PlainCheck(cert).root_table() == [int(e) for e in cert["result"]["root_excess"]]
