@@ -124,7 +124,16 @@ class Sandwich:
         self.progress = progress or (lambda message: None)
         self._row_tables = {}
         self.den = (1 << bits) * self.rows.D
+        self.root_excess = None
+
+    def work(self):
+        """Perspective-sum terms to evaluate: branches × grid priors."""
+        return self.graph.counts()["branches"] * len(self.grid)
+
+    def solve(self):
+        """Compute every table; return the root's (E_{G_C})."""
         self.root_excess = self._solve()
+        return self.root_excess
 
     def _tables_of(self, key):
         rt = self._row_tables.get(key)

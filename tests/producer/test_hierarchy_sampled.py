@@ -19,7 +19,7 @@ UNIFORM, HALF_GAMMA = FiniteLaw([1, 1, 1], -1), Gamma(1, 2)
 def upper_gap(model, law, gamma, points, logit_range=6.0):
     """min and max over grid priors and chord midpoints of (sandwich upper value − exact value)."""
     grid = log_odds_grid(points, K, logit_range)
-    table = Sandwich(model, law, gamma, grid, K, F).root_excess
+    table = Sandwich(model, law, gamma, grid, K, F).solve()
     curve = exact.root_curve(model, law, gamma)
     gaps = []
     for i in range(len(grid) - 1):
@@ -96,7 +96,7 @@ def test_dg_bound_is_above_the_exact_interval_at_c2():
     gamma, sigma2, radius, scale = Gamma(1, 3), mpq(9), 8, mpz(2) ** 40
     source = DiscreteGaussianSource.from_radius_scale(sigma2, radius, scale)
     grid = log_odds_grid(60, K, 8.0)
-    table = Sandwich(DepthModel(2, 2), source.law, gamma, grid, K, F).root_excess
+    table = Sandwich(DepthModel(2, 2), source.law, gamma, grid, K, F).solve()
     bound = bound_at(mpq(2), table, grid, K, F, source.tau, 2)
     exact_interval = dg_evaluate(DgRequest("1/3", sigma2, 2, mpq(2), radius=radius, scale=scale))
     assert bound.upper >= exact_interval.lower
