@@ -21,6 +21,7 @@ floats only locate j_n, and every location is confirmed exactly.
 import numpy as np
 
 from producer.hierarchy.graph import Graph, Rows
+from producer.hierarchy.limbs import LimbSum, coefficient_limbs, row_limbs
 
 
 def ceil_div(num, den):
@@ -41,7 +42,7 @@ class RowTables:
     factors g, ḡ are applied once per alternative.
     """
 
-    __slots__ = ("P", "Q", "g", "gbar", "loc", "base")
+    __slots__ = ("P", "Q", "g", "gbar", "loc", "base", "P_limbs", "Q_limbs")
 
     def __init__(self, row, grid, bits, scale_bits, D):
         top = 1 << bits
@@ -54,6 +55,8 @@ class RowTables:
         one_step = np.maximum(X, Y).sum(axis=0) - D * np.maximum(self.g, self.gbar)
         self.base = one_step * (1 << scale_bits)
         self.loc = _locate(X, Y, grid, bits)
+        self.P_limbs = row_limbs([p for _, p, _ in row])
+        self.Q_limbs = row_limbs([q for _, _, q in row])
 
 
 def _locate(X, Y, grid, bits):
@@ -114,10 +117,22 @@ def convexified(m, grid, bits, scale_bits):
     return _obj(out)
 
 
+class Lines:
+    """A node's line coefficients (α, β) and, where they fit, their int64 limbs."""
+
+    __slots__ = ("alpha", "beta", "limbs")
+
+    def __init__(self, alpha, beta):
+        self.alpha, self.beta = alpha, beta
+        a, b = coefficient_limbs(alpha), coefficient_limbs(beta)
+        self.limbs = None if a is None or b is None else (a, b)
+
+
 class Sandwich:
     """The integer tables of every node of ``model`` for ``law``, γ, on ``grid`` (numerators over 2^bits)."""
 
-    def __init__(self, model, law, gamma, grid, bits, scale_bits, progress=None):
+    def __init__(self, model, law, gamma, grid, bits, scale_bits, progress=None, fast=True):
+        self.fast = fast  # the int64 limb path where its bounds hold (identical integers)
         self.rows = Rows(law, gamma)
         self.graph = Graph(model, self.rows)
         self.grid, self.bits, self.scale_bits = list(grid), bits, scale_bits
@@ -144,13 +159,29 @@ class Sandwich:
 
     def _alternative(self, alt, lines):
         rt = self._tables_of(alt.row_key)
-        sum_p, sum_q = 0, 0
-        for k, child in enumerate(alt.children):
-            alpha, beta = lines[child]
-            idx = rt.loc[k]
-            sum_p = sum_p + alpha[idx] * rt.P[k, 0]
-            sum_q = sum_q + beta[idx] * rt.Q[k, 0]
+        if self.fast and rt.P_limbs is not None and rt.Q_limbs is not None \
+                and all(lines[child].limbs is not None for child in alt.children):
+            sum_p, sum_q = self._limb_sums(alt, rt, lines)
+        else:
+            sum_p, sum_q = 0, 0
+            for k, child in enumerate(alt.children):
+                line = lines[child]
+                idx = rt.loc[k]
+                sum_p = sum_p + line.alpha[idx] * rt.P[k, 0]
+                sum_q = sum_q + line.beta[idx] * rt.Q[k, 0]
         return ceil_div(rt.base + rt.g * sum_p + rt.gbar * sum_q, self.den)
+
+    def _limb_sums(self, alt, rt, lines):
+        """Σ_n P_n·α[j_n] and Σ_n Q_n·β[j_n] exactly through int64 limbs (producer.hierarchy.limbs)."""
+        size = len(self.grid)
+        sp, sq = LimbSum(size), LimbSum(size)
+        (ph, pl), (qh, ql) = rt.P_limbs, rt.Q_limbs
+        for k, child in enumerate(alt.children):
+            a_limbs, b_limbs = lines[child].limbs
+            idx = rt.loc[k]
+            sp.add(a_limbs, idx, ph[k], pl[k])
+            sq.add(b_limbs, idx, qh[k], ql[k])
+        return sp.value(), sq.value()
 
     def _max_of(self, arrays):
         out = np.zeros(len(self.grid), dtype=object)
@@ -186,7 +217,7 @@ class Sandwich:
                 self.progress(f"level {level} done")
                 level = node[1]
             table = tables[node] = self._table(node, tables, lines)
-            lines[node] = line_coefficients(table, self.grid, self.bits)
+            lines[node] = Lines(*line_coefficients(table, self.grid, self.bits))
         return tables[root]
 
     @staticmethod

@@ -101,3 +101,31 @@ def test_dg_bound_is_above_the_exact_interval_at_c2():
     exact_interval = dg_evaluate(DgRequest("1/3", sigma2, 2, mpq(2), radius=radius, scale=scale))
     assert bound.upper >= exact_interval.lower
     assert bound.lam_lo <= bound.lam_hi and bound.prior == 1 / (1 + bound.lam_lo)
+
+
+@settings(max_examples=15)
+@given(instances())
+def test_int64_limb_path_gives_the_same_integers(instance):
+    model, law, gamma, points = instance
+    grid = log_odds_grid(points, K, 6.0)
+    fast = Sandwich(model, law, gamma, grid, K, F, fast=True).solve()
+    plain = Sandwich(model, law, gamma, grid, K, F, fast=False).solve()
+    assert list(fast) == list(plain)
+
+
+def test_limbs_recombine_exactly_at_the_bounds():
+    import numpy as np
+    from producer.hierarchy.limbs import LimbSum, coefficient_limbs, row_limbs
+    coeffs = [-(1 << 58) + 1, (1 << 58) - 1, -1, 0, 12345]
+    arr = np.empty(len(coeffs), dtype=object)
+    arr[:] = coeffs
+    limbs = coefficient_limbs(arr)
+    rows = [(1 << 50) - 1, 1, (1 << 50) - 3]
+    ph, pl = row_limbs(rows)
+    acc = LimbSum(len(coeffs))
+    idx = np.arange(len(coeffs))
+    for k in range(len(rows)):
+        acc.add(limbs, idx, ph[k], pl[k])
+    assert list(acc.value()) == [c * sum(rows) for c in coeffs]
+    assert coefficient_limbs(np.array([1 << 58], dtype=object)) is None
+    assert row_limbs([1 << 50]) is None
