@@ -21,7 +21,7 @@ floats only locate j_n, and every location is confirmed exactly.
 import numpy as np
 
 from producer.hierarchy.graph import Graph, Rows
-from producer.hierarchy.limbs import LimbSum, coefficient_limbs, row_limbs
+from producer.hierarchy.limbs import coefficient_limbs, limb_sums, row_limbs
 
 
 def ceil_div(num, den):
@@ -64,19 +64,23 @@ def _locate(X, Y, grid, bits):
     M = len(grid) - 1
     top = 1 << bits
     gf = np.array([float(v) / top for v in grid])
+    g = _obj(grid)
     loc = np.empty(X.shape, dtype=np.int64)
     for k in range(X.shape[0]):
         xs, ys = X[k], Y[k]
-        s = np.array([x / (x + y) if x + y else 0.0 for x, y in zip(xs, ys)])
+        ms = xs + ys
+        s = np.array([float(x) / float(m) if m else 0.0 for x, m in zip(xs, ms)])
         hint = np.clip(np.searchsorted(gf, s, side="right") - 1, 0, M - 1)
-        for i in range(X.shape[1]):
-            x, m = xs[i], xs[i] + ys[i]
-            j = int(hint[i])
-            while j > 0 and grid[j] * m > top * x:
-                j -= 1
-            while j < M - 1 and grid[j + 1] * m <= top * x:
-                j += 1
-            loc[k, i] = j
+        scaled = xs * top
+        ok = (g[hint] * ms <= scaled) & ((hint == M - 1) | (g[np.minimum(hint + 1, M)] * ms > scaled))
+        for i in np.flatnonzero(~ok.astype(bool)):  # rare: the float hint was off; settle exactly
+            x, m, jj = xs[i], ms[i], int(hint[i])
+            while jj > 0 and grid[jj] * m > top * x:
+                jj -= 1
+            while jj < M - 1 and grid[jj + 1] * m <= top * x:
+                jj += 1
+            hint[i] = jj
+        loc[k] = hint
     return loc
 
 
@@ -118,14 +122,12 @@ def convexified(m, grid, bits, scale_bits):
 
 
 class Lines:
-    """A node's line coefficients (α, β) and, where they fit, their int64 limbs."""
+    """A node's line coefficients (α, β); ``limbs`` tells whether their int64 limbs are in the arena."""
 
     __slots__ = ("alpha", "beta", "limbs")
 
-    def __init__(self, alpha, beta):
-        self.alpha, self.beta = alpha, beta
-        a, b = coefficient_limbs(alpha), coefficient_limbs(beta)
-        self.limbs = None if a is None or b is None else (a, b)
+    def __init__(self, alpha, beta, limbs):
+        self.alpha, self.beta, self.limbs = alpha, beta, limbs
 
 
 class Sandwich:
@@ -140,6 +142,15 @@ class Sandwich:
         self._row_tables = {}
         self.den = (1 << bits) * self.rows.D
         self.root_excess = None
+        self.node_id = {node: i for i, node in enumerate(self.graph.order)}
+        self.arena = None
+
+    def _lines(self, node, table):
+        alpha, beta = line_coefficients(table, self.grid, self.bits)
+        limbs = coefficient_limbs(alpha, beta) if self.fast else None
+        if limbs is not None:
+            self.arena[self.node_id[node]] = limbs
+        return Lines(alpha, beta, limbs is not None)
 
     def work(self):
         """Perspective-sum terms to evaluate: branches × grid priors."""
@@ -147,6 +158,8 @@ class Sandwich:
 
     def solve(self):
         """Compute every table; return the root's (E_{G_C})."""
+        if self.fast:  # int64 limbs (α_hi, α_lo, β_hi, β_lo) of every node's line coefficients
+            self.arena = np.zeros((len(self.graph.order), 4, len(self.grid) - 1), dtype=np.int64)
         self.root_excess = self._solve()
         return self.root_excess
 
@@ -160,8 +173,8 @@ class Sandwich:
     def _alternative(self, alt, lines):
         rt = self._tables_of(alt.row_key)
         if self.fast and rt.P_limbs is not None and rt.Q_limbs is not None \
-                and all(lines[child].limbs is not None for child in alt.children):
-            sum_p, sum_q = self._limb_sums(alt, rt, lines)
+                and all(lines[child].limbs for child in alt.children):
+            sum_p, sum_q = self._limb_sums(alt, rt)
         else:
             sum_p, sum_q = 0, 0
             for k, child in enumerate(alt.children):
@@ -171,17 +184,10 @@ class Sandwich:
                 sum_q = sum_q + line.beta[idx] * rt.Q[k, 0]
         return ceil_div(rt.base + rt.g * sum_p + rt.gbar * sum_q, self.den)
 
-    def _limb_sums(self, alt, rt, lines):
+    def _limb_sums(self, alt, rt):
         """Σ_n P_n·α[j_n] and Σ_n Q_n·β[j_n] exactly through int64 limbs (producer.hierarchy.limbs)."""
-        size = len(self.grid)
-        sp, sq = LimbSum(size), LimbSum(size)
-        (ph, pl), (qh, ql) = rt.P_limbs, rt.Q_limbs
-        for k, child in enumerate(alt.children):
-            a_limbs, b_limbs = lines[child].limbs
-            idx = rt.loc[k]
-            sp.add(a_limbs, idx, ph[k], pl[k])
-            sq.add(b_limbs, idx, qh[k], ql[k])
-        return sp.value(), sq.value()
+        ids = np.fromiter((self.node_id[child] for child in alt.children), dtype=np.int64, count=len(alt.children))
+        return limb_sums(self.arena, ids, rt.loc, rt.P_limbs, rt.Q_limbs)
 
     def _max_of(self, arrays):
         out = np.zeros(len(self.grid), dtype=object)
@@ -217,7 +223,7 @@ class Sandwich:
                 self.progress(f"level {level} done")
                 level = node[1]
             table = tables[node] = self._table(node, tables, lines)
-            lines[node] = Lines(*line_coefficients(table, self.grid, self.bits))
+            lines[node] = self._lines(node, table)
         return tables[root]
 
     @staticmethod

@@ -115,17 +115,16 @@ def test_int64_limb_path_gives_the_same_integers(instance):
 
 def test_limbs_recombine_exactly_at_the_bounds():
     import numpy as np
-    from producer.hierarchy.limbs import LimbSum, coefficient_limbs, row_limbs
-    coeffs = [-(1 << 58) + 1, (1 << 58) - 1, -1, 0, 12345]
-    arr = np.empty(len(coeffs), dtype=object)
-    arr[:] = coeffs
-    limbs = coefficient_limbs(arr)
-    rows = [(1 << 50) - 1, 1, (1 << 50) - 3]
-    ph, pl = row_limbs(rows)
-    acc = LimbSum(len(coeffs))
-    idx = np.arange(len(coeffs))
-    for k in range(len(rows)):
-        acc.add(limbs, idx, ph[k], pl[k])
-    assert list(acc.value()) == [c * sum(rows) for c in coeffs]
-    assert coefficient_limbs(np.array([1 << 58], dtype=object)) is None
-    assert row_limbs([1 << 50]) is None
+    from producer.hierarchy.limbs import MAX_OUTPUTS, coefficient_limbs, limb_sums, row_limbs
+    alpha = [-(1 << 58) + 1, (1 << 58) - 1, -1, 0, 12345]
+    beta = [(1 << 58) - 1, -(1 << 58) + 1, 7, -3, 0]
+    limbs = coefficient_limbs(alpha, beta)
+    rows = [(1 << 50) - 1] * MAX_OUTPUTS
+    loc = np.tile(np.arange(5), (len(rows), 1))
+    arena = np.stack([np.zeros_like(limbs), limbs])
+    ids = np.ones(len(rows), dtype=np.int64)
+    sum_p, sum_q = limb_sums(arena, ids, loc, row_limbs(rows), row_limbs(rows))
+    assert list(sum_p) == [a * sum(rows) for a in alpha]
+    assert list(sum_q) == [b * sum(rows) for b in beta]
+    assert coefficient_limbs([1 << 58], [0]) is None
+    assert row_limbs([1 << 50]) is None and row_limbs([1] * (MAX_OUTPUTS + 1)) is None
