@@ -19,8 +19,10 @@ from producer.rationals import decimal_outward, format_rational, parse_rational
 from producer.sources.discrete_gaussian import DiscreteGaussianSource, check_sigma2
 
 KIND, VERSION = "hierarchy", 1
-DEFAULTS = {"radius": 24, "source_scale": mpz(2) ** 64, "scale_bits": 64, "grid_bits": 64,
-            "priors": 600, "logit_range": mpq(10)}
+# F = 56 and S = 2^48 keep every line coefficient below 2^58 and every row numerator below 2^50,
+# so the exact int64 limb path applies (producer.hierarchy.limbs); larger values use Python integers.
+DEFAULTS = {"radius": 24, "source_scale": mpz(2) ** 48, "scale_bits": 56, "grid_bits": 64,
+            "priors": 1500, "logit_range": mpq(10)}
 MAX_PRIORS = 20000
 MAX_WORK = 10**9  # perspective-sum terms; C8 P_4 at 603 priors is 1.6·10^8 (about 1.5 min here)
 UPPER_DIGITS = 18
