@@ -95,7 +95,14 @@ class PlainCheck:
                 if X + Y == 0:
                     continue
                 N1 += max(X, Y)
-                j = max(jj for jj in range(self.M) if self.g[jj] * (X + Y) <= top * X)
+                lo, hi = 0, self.M - 1  # the largest j <= M-1 with g_j·(X+Y) <= 2^K·X (monotone in j)
+                while lo < hi:
+                    mid = (lo + hi + 1) // 2
+                    if self.g[mid] * (X + Y) <= top * X:
+                        lo = mid
+                    else:
+                        hi = mid - 1
+                j = lo
                 al, be = lines[kid]
                 N2 += al[j] * X + be[j] * Y
             N = (1 << self.F) * (N1 - self.D * max(gi, gb)) + N2

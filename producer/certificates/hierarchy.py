@@ -9,7 +9,7 @@ import time
 from gmpy2 import mpq, mpz
 
 from producer.certificates.canonical import make_certificate
-from producer.errors import InputError
+from producer.errors import InputError, LimitError
 from producer.hierarchy.dg_bound import bound_at, smallest_epsilon
 from producer.hierarchy.grid import log_odds_grid
 from producer.hierarchy.models import CutModel, DepthModel
@@ -19,9 +19,12 @@ from producer.rationals import decimal_outward, format_rational, parse_rational
 from producer.sources.discrete_gaussian import DiscreteGaussianSource, check_sigma2
 
 KIND, VERSION = "hierarchy", 1
-DEFAULTS = {"radius": 24, "source_scale": mpz(2) ** 64, "scale_bits": 64, "grid_bits": 64,
-            "priors": 600, "logit_range": mpq(10)}
+# F = 56 and S = 2^48 keep every line coefficient below 2^58 and every row numerator below 2^50,
+# so the exact int64 limb path applies (producer.hierarchy.limbs); larger values use Python integers.
+DEFAULTS = {"radius": 24, "source_scale": mpz(2) ** 48, "scale_bits": 56, "grid_bits": 64,
+            "priors": 1500, "logit_range": mpq(10)}
 MAX_PRIORS = 20000
+MAX_WORK = 10**9  # perspective-sum terms; C8 P_4 at 603 priors is 1.6·10^8 (about 1.5 min here)
 UPPER_DIGITS = 18
 
 
@@ -92,7 +95,10 @@ def build(request, quiet=True):
     log(f"{request.model} at C = {request.budget}: source L = {source.radius}, tau <= {float(source.tau):.3e}, "
         f"{len(grid)} priors")
     sandwich = Sandwich(request.model, source.law, request.gamma, grid, n["grid_bits"], n["scale_bits"], progress=log)
-    table = [int(e) for e in sandwich.root_excess]
+    if sandwich.work() > MAX_WORK:
+        raise LimitError(f"work: {sandwich.graph.counts()['branches']} branches × {len(grid)} priors = "
+                         f"{sandwich.work():.3e} terms exceed the limit {MAX_WORK:.0e} (fewer priors or a smaller model)")
+    table = [int(e) for e in sandwich.solve()]
 
     def evaluate(epsilon):
         return bound_at(epsilon, table, grid, n["grid_bits"], n["scale_bits"], source.tau, request.budget)

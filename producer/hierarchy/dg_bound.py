@@ -66,15 +66,16 @@ def smallest_epsilon(delta, evaluate):
     bound meets δ.
     """
     unit = mpq(1, 10 ** EPSILON_PLACES)
+    at_zero = evaluate(mpq(0))
+    if at_zero.upper <= delta:
+        return at_zero
     hi = 1
-    while evaluate(hi * unit * 10 ** EPSILON_PLACES).upper > delta:
+    while evaluate(mpq(hi)).upper > delta:
         hi *= 2
         if hi > MAX_EPSILON:
             raise InputError(f"delta: the hierarchy bound stays above δ = {delta} up to ε = {MAX_EPSILON}")
     lo, hi = 0, hi * 10 ** EPSILON_PLACES
     best = evaluate(hi * unit)
-    if evaluate(mpq(0)).upper <= delta:
-        return evaluate(mpq(0))
     while hi - lo > 1:
         mid = (lo + hi) // 2
         b = evaluate(mid * unit)

@@ -21,6 +21,7 @@ floats only locate j_n, and every location is confirmed exactly.
 import numpy as np
 
 from producer.hierarchy.graph import Graph, Rows
+from producer.hierarchy.limbs import coefficient_limbs, limb_sums, row_limbs
 
 
 def ceil_div(num, den):
@@ -41,7 +42,7 @@ class RowTables:
     factors g, ḡ are applied once per alternative.
     """
 
-    __slots__ = ("P", "Q", "g", "gbar", "loc", "base")
+    __slots__ = ("P", "Q", "g", "gbar", "loc", "base", "P_limbs", "Q_limbs")
 
     def __init__(self, row, grid, bits, scale_bits, D):
         top = 1 << bits
@@ -54,6 +55,8 @@ class RowTables:
         one_step = np.maximum(X, Y).sum(axis=0) - D * np.maximum(self.g, self.gbar)
         self.base = one_step * (1 << scale_bits)
         self.loc = _locate(X, Y, grid, bits)
+        self.P_limbs = row_limbs([p for _, p, _ in row])
+        self.Q_limbs = row_limbs([q for _, _, q in row])
 
 
 def _locate(X, Y, grid, bits):
@@ -61,19 +64,23 @@ def _locate(X, Y, grid, bits):
     M = len(grid) - 1
     top = 1 << bits
     gf = np.array([float(v) / top for v in grid])
+    g = _obj(grid)
     loc = np.empty(X.shape, dtype=np.int64)
     for k in range(X.shape[0]):
         xs, ys = X[k], Y[k]
-        s = np.array([x / (x + y) if x + y else 0.0 for x, y in zip(xs, ys)])
+        ms = xs + ys
+        s = np.array([float(x) / float(m) if m else 0.0 for x, m in zip(xs, ms)])
         hint = np.clip(np.searchsorted(gf, s, side="right") - 1, 0, M - 1)
-        for i in range(X.shape[1]):
-            x, m = xs[i], xs[i] + ys[i]
-            j = int(hint[i])
-            while j > 0 and grid[j] * m > top * x:
-                j -= 1
-            while j < M - 1 and grid[j + 1] * m <= top * x:
-                j += 1
-            loc[k, i] = j
+        scaled = xs * top
+        ok = (g[hint] * ms <= scaled) & ((hint == M - 1) | (g[np.minimum(hint + 1, M)] * ms > scaled))
+        for i in np.flatnonzero(~ok.astype(bool)):  # rare: the float hint was off; settle exactly
+            x, m, jj = xs[i], ms[i], int(hint[i])
+            while jj > 0 and grid[jj] * m > top * x:
+                jj -= 1
+            while jj < M - 1 and grid[jj + 1] * m <= top * x:
+                jj += 1
+            hint[i] = jj
+        loc[k] = hint
     return loc
 
 
@@ -114,17 +121,47 @@ def convexified(m, grid, bits, scale_bits):
     return _obj(out)
 
 
+class Lines:
+    """A node's line coefficients (α, β); ``limbs`` tells whether their int64 limbs are in the arena."""
+
+    __slots__ = ("alpha", "beta", "limbs")
+
+    def __init__(self, alpha, beta, limbs):
+        self.alpha, self.beta, self.limbs = alpha, beta, limbs
+
+
 class Sandwich:
     """The integer tables of every node of ``model`` for ``law``, γ, on ``grid`` (numerators over 2^bits)."""
 
-    def __init__(self, model, law, gamma, grid, bits, scale_bits, progress=None):
+    def __init__(self, model, law, gamma, grid, bits, scale_bits, progress=None, fast=True):
+        self.fast = fast  # the int64 limb path where its bounds hold (identical integers)
         self.rows = Rows(law, gamma)
         self.graph = Graph(model, self.rows)
         self.grid, self.bits, self.scale_bits = list(grid), bits, scale_bits
         self.progress = progress or (lambda message: None)
         self._row_tables = {}
         self.den = (1 << bits) * self.rows.D
+        self.root_excess = None
+        self.node_id = {node: i for i, node in enumerate(self.graph.order)}
+        self.arena = None
+
+    def _lines(self, node, table):
+        alpha, beta = line_coefficients(table, self.grid, self.bits)
+        limbs = coefficient_limbs(alpha, beta) if self.fast else None
+        if limbs is not None:
+            self.arena[self.node_id[node]] = limbs
+        return Lines(alpha, beta, limbs is not None)
+
+    def work(self):
+        """Perspective-sum terms to evaluate: branches × grid priors."""
+        return self.graph.counts()["branches"] * len(self.grid)
+
+    def solve(self):
+        """Compute every table; return the root's (E_{G_C})."""
+        if self.fast:  # int64 limbs (α_hi, α_lo, β_hi, β_lo) of every node's line coefficients
+            self.arena = np.zeros((len(self.graph.order), 4, len(self.grid) - 1), dtype=np.int64)
         self.root_excess = self._solve()
+        return self.root_excess
 
     def _tables_of(self, key):
         rt = self._row_tables.get(key)
@@ -135,13 +172,22 @@ class Sandwich:
 
     def _alternative(self, alt, lines):
         rt = self._tables_of(alt.row_key)
-        sum_p, sum_q = 0, 0
-        for k, child in enumerate(alt.children):
-            alpha, beta = lines[child]
-            idx = rt.loc[k]
-            sum_p = sum_p + alpha[idx] * rt.P[k, 0]
-            sum_q = sum_q + beta[idx] * rt.Q[k, 0]
+        if self.fast and rt.P_limbs is not None and rt.Q_limbs is not None \
+                and all(lines[child].limbs for child in alt.children):
+            sum_p, sum_q = self._limb_sums(alt, rt)
+        else:
+            sum_p, sum_q = 0, 0
+            for k, child in enumerate(alt.children):
+                line = lines[child]
+                idx = rt.loc[k]
+                sum_p = sum_p + line.alpha[idx] * rt.P[k, 0]
+                sum_q = sum_q + line.beta[idx] * rt.Q[k, 0]
         return ceil_div(rt.base + rt.g * sum_p + rt.gbar * sum_q, self.den)
+
+    def _limb_sums(self, alt, rt):
+        """Σ_n P_n·α[j_n] and Σ_n Q_n·β[j_n] exactly through int64 limbs (producer.hierarchy.limbs)."""
+        ids = np.fromiter((self.node_id[child] for child in alt.children), dtype=np.int64, count=len(alt.children))
+        return limb_sums(self.arena, ids, rt.loc, rt.P_limbs, rt.Q_limbs)
 
     def _max_of(self, arrays):
         out = np.zeros(len(self.grid), dtype=object)
@@ -177,7 +223,7 @@ class Sandwich:
                 self.progress(f"level {level} done")
                 level = node[1]
             table = tables[node] = self._table(node, tables, lines)
-            lines[node] = line_coefficients(table, self.grid, self.bits)
+            lines[node] = self._lines(node, table)
         return tables[root]
 
     @staticmethod

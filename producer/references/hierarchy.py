@@ -27,17 +27,17 @@ DELTA = mpq(1, 10**4)
 REFERENCES = [
     ("hierarchy-c3-p2-eps2-small.json",
      dict(COMMON, budget=3, depth=2, epsilon=mpq(2), priors=100, radius=12, source_scale=mpz(2) ** 40,
-          logit_range=mpq(8))),
+          logit_range=mpq(8))),  # F = 56: the int64 path
     ("hierarchy-c8-p4-delta1e-4.json", dict(COMMON, budget=8, depth=4, delta=DELTA)),
     ("hierarchy-c16-p3-delta1e-4.json", dict(COMMON, budget=16, depth=3, delta=DELTA)),
     ("hierarchy-c8-cuts-all-minus-1-eps5.json",
-     dict(COMMON, budget=8, cuts=parse_cuts("all-minus:1", 8), epsilon=mpq(5), priors=3000)),
+     dict(COMMON, budget=8, cuts=parse_cuts("all-minus:1", 8), epsilon=mpq(5), priors=6000)),
     ("hierarchy-c32-cuts-minus-1mod4-eps12.json",
      dict(COMMON, budget=32, cuts=parse_cuts("all-minus-mod:4:1", 32), epsilon=mpq(12), priors=1500,
-          logit_range=mpq(16))),
+          logit_range=mpq(16), source_scale=mpz(2) ** 64, scale_bits=64)),
     ("hierarchy-c64-cuts-minus-odd-eps19.json",
      dict(COMMON, budget=64, cuts=parse_cuts("all-minus-mod:2:1", 64), epsilon=mpq(19), priors=1500,
-          logit_range=mpq(24), radius=26, source_scale=mpz(2) ** 72)),
+          logit_range=mpq(24), radius=26, source_scale=mpz(2) ** 72, scale_bits=64)),
 ]
 SMALL = REFERENCES[:1]
 DEFAULT_DIR = os.path.join("certificates", "hierarchy")

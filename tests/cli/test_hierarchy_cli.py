@@ -41,6 +41,7 @@ def test_cut_query_records_the_cut_set():
     (("--budget", "4", "--depth", "0", "--epsilon", "1"), "depth"),
     (("--budget", "4", "--depth", "2", "--delta", "2"), "delta"),
     (("--budget", "4", "--depth", "2", "--epsilon", "1", "--source-scale", "2^x"), "source scale"),
+    (("--budget", "8", "--depth", "4", "--epsilon", "5", "--priors", "20000", "--quiet"), "work"),
 ])
 def test_bad_input_is_one_line(extra, word):
     p = run(*BASE, *extra)

@@ -78,7 +78,8 @@ def tiny(**model):
                                                             logit_range=mpq(6), **model))))
 
 
-@pytest.mark.parametrize("model", [dict(budget=4, cuts=[0, 2]), dict(budget=3, depth=2)])
+@pytest.mark.parametrize("model", [dict(budget=4, cuts=[0, 2]), dict(budget=3, depth=2),
+                                   dict(budget=3, depth=2, scale_bits=56)])  # the last takes the int64 path
 def test_tiny_certificates_follow_the_documented_recursion(model):
     """A plain implementation of docs/hierarchy.md §4 finds the certificate's root table exactly."""
     from tests.reference_hierarchy import PlainCheck

@@ -19,7 +19,7 @@ UNIFORM, HALF_GAMMA = FiniteLaw([1, 1, 1], -1), Gamma(1, 2)
 def upper_gap(model, law, gamma, points, logit_range=6.0):
     """min and max over grid priors and chord midpoints of (sandwich upper value − exact value)."""
     grid = log_odds_grid(points, K, logit_range)
-    table = Sandwich(model, law, gamma, grid, K, F).root_excess
+    table = Sandwich(model, law, gamma, grid, K, F).solve()
     curve = exact.root_curve(model, law, gamma)
     gaps = []
     for i in range(len(grid) - 1):
@@ -96,8 +96,35 @@ def test_dg_bound_is_above_the_exact_interval_at_c2():
     gamma, sigma2, radius, scale = Gamma(1, 3), mpq(9), 8, mpz(2) ** 40
     source = DiscreteGaussianSource.from_radius_scale(sigma2, radius, scale)
     grid = log_odds_grid(60, K, 8.0)
-    table = Sandwich(DepthModel(2, 2), source.law, gamma, grid, K, F).root_excess
+    table = Sandwich(DepthModel(2, 2), source.law, gamma, grid, K, F).solve()
     bound = bound_at(mpq(2), table, grid, K, F, source.tau, 2)
     exact_interval = dg_evaluate(DgRequest("1/3", sigma2, 2, mpq(2), radius=radius, scale=scale))
     assert bound.upper >= exact_interval.lower
     assert bound.lam_lo <= bound.lam_hi and bound.prior == 1 / (1 + bound.lam_lo)
+
+
+@settings(max_examples=15)
+@given(instances())
+def test_int64_limb_path_gives_the_same_integers(instance):
+    model, law, gamma, points = instance
+    grid = log_odds_grid(points, K, 6.0)
+    fast = Sandwich(model, law, gamma, grid, K, F, fast=True).solve()
+    plain = Sandwich(model, law, gamma, grid, K, F, fast=False).solve()
+    assert list(fast) == list(plain)
+
+
+def test_limbs_recombine_exactly_at_the_bounds():
+    import numpy as np
+    from producer.hierarchy.limbs import MAX_OUTPUTS, coefficient_limbs, limb_sums, row_limbs
+    alpha = [-(1 << 58) + 1, (1 << 58) - 1, -1, 0, 12345]
+    beta = [(1 << 58) - 1, -(1 << 58) + 1, 7, -3, 0]
+    limbs = coefficient_limbs(alpha, beta)
+    rows = [(1 << 50) - 1] * MAX_OUTPUTS
+    loc = np.tile(np.arange(5), (len(rows), 1))
+    arena = np.stack([np.zeros_like(limbs), limbs])
+    ids = np.ones(len(rows), dtype=np.int64)
+    sum_p, sum_q = limb_sums(arena, ids, loc, row_limbs(rows), row_limbs(rows))
+    assert list(sum_p) == [a * sum(rows) for a in alpha]
+    assert list(sum_q) == [b * sum(rows) for b in beta]
+    assert coefficient_limbs([1 << 58], [0]) is None
+    assert row_limbs([1 << 50]) is None and row_limbs([1] * (MAX_OUTPUTS + 1)) is None
