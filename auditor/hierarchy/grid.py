@@ -35,37 +35,37 @@ def grid_problems(numerators, K):
 class Grid:
     """A valid grid: numerators g_0 = 0 < … < g_M = 2^K containing 2^(K−1)."""
 
-    __slots__ = ("K", "g", "gbar", "M", "top", "g_obj", "gbar_obj", "side_obj")
+    __slots__ = ("K", "g", "gbar", "side", "M", "top", "_g_obj", "_gbar_obj")
 
     def __init__(self, numerators, K):
         self.K = K
         self.top = 1 << K
-        self.g = list(numerators)
+        self.g = [int(x) for x in numerators]
         self.gbar = [self.top - x for x in self.g]
+        self.side = [max(x, y) for x, y in zip(self.g, self.gbar)]
         self.M = len(self.g) - 1
-        self.g_obj = np.array(self.g, dtype=object)
-        self.gbar_obj = np.array(self.gbar, dtype=object)
-        self.side_obj = np.array([max(x, y) for x, y in zip(self.g, self.gbar)], dtype=object)
+        self._g_obj = np.array(self.g, dtype=object)
+        self._gbar_obj = np.array(self.gbar, dtype=object)
 
     def locations(self, P, Q):
-        """Matrix (M+1) × len(P) of interval indices j_n(i) (numpy intp)."""
-        g, gbar, top, last = self.g, self.gbar, self.top, self.M - 1
+        """Matrix (M+1) × len(P) of interval indices j_n(i) (numpy intp).
+
+        Column n: keys floor(2^K·X/(X + Y)) over the priors (0 where X + Y = 0),
+        then the largest j <= M − 1 with g_j <= key (bisection on the exact integers).
+        """
         out = np.empty((self.M + 1, len(P)), dtype=np.intp)
         for col, (p, q) in enumerate(zip(P, Q)):
-            column = []
-            for gi, hi in zip(g, gbar):
-                X, Y = gi * p, hi * q
-                if X + Y == 0:
-                    column.append(0)
-                    continue
-                j = bisect_right(g, (top * X) // (X + Y)) - 1
-                column.append(min(j, last))
-            out[:, col] = column
+            X = self._g_obj * p
+            total = X + self._gbar_obj * q
+            empty = total == 0
+            keys = (X * self.top) // np.where(empty, 1, total)
+            j = np.searchsorted(self._g_obj, keys, side="right") - 1
+            out[:, col] = np.minimum(np.where(empty, 0, j), self.M - 1)
         return out
 
     def one_step_excess(self, P, Q, D):
-        """T_i for i = 0..M (object array of Python ints)."""
+        """T_i for i = 0..M (list of Python ints)."""
         out = []
-        for gi, hi in zip(self.g, self.gbar):
-            out.append(sum(max(gi * p, hi * q) for p, q in zip(P, Q)) - D * max(gi, hi))
-        return np.array(out, dtype=object)
+        for gi, hi, side in zip(self.g, self.gbar, self.side):
+            out.append(sum(max(gi * p, hi * q) for p, q in zip(P, Q)) - D * side)
+        return out

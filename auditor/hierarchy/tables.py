@@ -25,22 +25,24 @@ non-negative quantities, so each table is an upper table of its node.
 
 import numpy as np
 
-from auditor.hierarchy.limbs import limbs_needed, recombine, split_signed, weight_matrix
+from auditor.hierarchy.limbs import plan, recombine, split_signed, weight_matrix
 
 __all__ = ["solve", "chord_coefficients", "lower_hull_excess"]
 
 
 def _ceil_div(num, den):
-    """ceil(num/den) for den > 0 (elementwise on object arrays)."""
+    """ceil(num/den) for den > 0."""
     return -((-num) // den)
 
 
 def chord_coefficients(E, grid):
-    """(α, β) object arrays of length M for the table E (object array of length M+1)."""
-    g, gb = grid.g_obj, grid.gbar_obj
-    dg = g[1:] - g[:-1]
-    alpha = _ceil_div(E[1:] * gb[:-1] - E[:-1] * gb[1:], dg)
-    beta = _ceil_div(E[:-1] * g[1:] - E[1:] * g[:-1], dg)
+    """(α, β) lists of length M for the table E (list of length M+1)."""
+    g, gb = grid.g, grid.gbar
+    alpha, beta = [], []
+    for j in range(grid.M):
+        dg = g[j + 1] - g[j]
+        alpha.append(-((E[j] * gb[j + 1] - E[j + 1] * gb[j]) // dg))
+        beta.append(-((E[j + 1] * g[j] - E[j] * g[j + 1]) // dg))
     return alpha, beta
 
 
@@ -51,8 +53,8 @@ def lower_hull_excess(m, grid, F):
     dropped when it lies on or above the chord of its neighbours.
     """
     g, K = grid.g, grid.K
-    side = [s << F for s in grid.side_obj]
-    h = [s + (int(mi) << K) for s, mi in zip(side, m)]
+    side = [s << F for s in grid.side]
+    h = [s + (mi << K) for s, mi in zip(side, m)]
     hull = []
     for i in range(len(g)):
         while len(hull) >= 2:
@@ -69,31 +71,32 @@ def lower_hull_excess(m, grid, F):
         for i in range(left + 1, right):
             num = h[left] * (g[right] - g[i]) + h[right] * (g[i] - g[left]) - side[i] * span
             out[i] = -((-num) // (span << K))
-    return np.array(out, dtype=object)
+    return out
 
 
 class _Packed:
     """Chord coefficients of several nodes as int64 limb matrices, one row per (node, j)."""
 
-    def __init__(self, coefficients, M):
+    def __init__(self, coefficients, M, numerator_bits, outputs):
         self.index = {key: i for i, key in enumerate(coefficients)}
         bits = 0
         for alpha, beta in coefficients.values():
-            for arr in (alpha, beta):
-                bits = max(bits, max(abs(int(x)) for x in arr).bit_length())
-        self.nl = limbs_needed(bits)
+            bits = max(bits, max(abs(x) for x in alpha).bit_length(), max(abs(x) for x in beta).bit_length())
+        self.plan = plan(bits, numerator_bits, outputs)
+        ba, nl = self.plan[0], self.plan[1]
+        self.nl = nl
         self.M = M
         count = len(coefficients)
-        self.alpha = np.empty((count * M, self.nl), dtype=np.int64)
-        self.beta = np.empty((count * M, self.nl), dtype=np.int64)
+        self.alpha = np.empty((count * M, nl), dtype=np.int64)
+        self.beta = np.empty((count * M, nl), dtype=np.int64)
         for key, (alpha, beta) in coefficients.items():
             i = self.index[key]
-            self.alpha[i * M:(i + 1) * M] = split_signed(alpha, self.nl)
-            self.beta[i * M:(i + 1) * M] = split_signed(beta, self.nl)
+            self.alpha[i * M:(i + 1) * M] = split_signed(alpha, ba, nl)
+            self.beta[i * M:(i + 1) * M] = split_signed(beta, ba, nl)
 
 
 class _Rows:
-    """Per row: locations, one-step excess and limb weight matrices (cached per nl)."""
+    """Per row: locations, one-step excess and limb weight matrices (cached per plan)."""
 
     def __init__(self, graph, grid):
         self.graph, self.grid = graph, grid
@@ -111,24 +114,29 @@ class _Rows:
             self._excess[key] = self.grid.one_step_excess(r.P, r.Q, self.graph.D)
         return self._excess[key]
 
-    def weights(self, key, nl):
-        if (key, nl) not in self._weights:
+    def weights(self, key, limb_plan):
+        if (key, limb_plan) not in self._weights:
             r = self.graph.rows[key]
-            self._weights[(key, nl)] = (weight_matrix(r.P, nl), weight_matrix(r.Q, nl))
-        return self._weights[(key, nl)]
+            _, nl, bp, n_p = limb_plan
+            self._weights[(key, limb_plan)] = (weight_matrix(r.P, nl, bp, n_p), weight_matrix(r.Q, nl, bp, n_p))
+        return self._weights[(key, limb_plan)]
 
 
 def _alternative(row_key, kids, packed, rows, grid, F, den):
-    """A_i for one alternative (object array of length M+1)."""
+    """A_i for one alternative (list of length M+1)."""
     J = rows.locations(row_key)
     idx = np.fromiter((packed.index[k] for k in kids), dtype=np.intp, count=len(kids))
     flat = (J + idx[None, :] * packed.M).ravel()
     width = len(kids) * packed.nl
-    Wp, Wq = rows.weights(row_key, packed.nl)
-    sa = recombine(packed.alpha.take(flat, axis=0).reshape(grid.M + 1, width) @ Wp)
-    sb = recombine(packed.beta.take(flat, axis=0).reshape(grid.M + 1, width) @ Wq)
-    N = (rows.excess(row_key) << F) + grid.g_obj * sa + grid.gbar_obj * sb
-    return _ceil_div(N, den)
+    Wp, Wq = rows.weights(row_key, packed.plan)
+    sa = recombine(packed.alpha.take(flat, axis=0).reshape(grid.M + 1, width) @ Wp, *packed.plan)
+    sb = recombine(packed.beta.take(flat, axis=0).reshape(grid.M + 1, width) @ Wq, *packed.plan)
+    return [-((-((t << F) + gi * a + hi * b)) // den)
+            for t, gi, hi, a, b in zip(rows.excess(row_key), grid.g, grid.gbar, sa, sb)]
+
+
+def _maximum(u, v):
+    return [x if x >= y else y for x, y in zip(u, v)]
 
 
 def _combine_groups(group_tables, grid, F):
@@ -138,34 +146,33 @@ def _combine_groups(group_tables, grid, F):
         return tables[0]
     m = tables[0]
     for t in tables[1:]:
-        m = np.minimum(m, t)
+        m = [x if x <= y else y for x, y in zip(m, t)]
     return lower_hull_excess(m, grid, F)
 
 
 def solve(graph, grid, F, progress=None):
-    """The root table E_{G_C} (object array) by the recursion, level c = 0, 1, …, C."""
+    """The root table E_{G_C} (list) by the recursion, level c = 0, 1, …, C."""
     C = graph.model.budget
     M = grid.M
     den = grid.top * graph.D
-    zero = np.zeros(M + 1, dtype=object)
+    zero = [0] * (M + 1)
     rows = _Rows(graph, grid)
+    numerator_bits = graph.D.bit_length()
+    outputs = max(len(r.outputs) for r in graph.rows.values())
     below = None           # packed pending/free tables of level c − 1
-    root = zero
+    g_table = zero
     for c in range(C + 1):
-        if c == 0:
-            g_table = zero
-        else:
+        if c >= 1:
             groups = []
             for alts in graph.root_groups[c].values():
                 best = zero
                 for row_key, kids in alts:
-                    best = np.maximum(best, _alternative(row_key, kids, below, rows, grid, F, den))
+                    best = _maximum(best, _alternative(row_key, kids, below, rows, grid, F, den))
                 groups.append(best)
             g_table = _combine_groups(groups, grid, F)
         if c == C:
-            root = g_table
             break
-        g_packed = _Packed({("G", c): chord_coefficients(g_table, grid)}, M)
+        g_packed = _Packed({("G", c): chord_coefficients(g_table, grid)}, M, numerator_bits, outputs)
         level = {}
         for key, alts in graph.pending.items():
             if key[0] != c:
@@ -173,7 +180,7 @@ def solve(graph, grid, F, progress=None):
             best = zero
             for row_key, kids in alts:
                 source = g_packed if kids[0][0] == "G" else below
-                best = np.maximum(best, _alternative(row_key, kids, source, rows, grid, F, den))
+                best = _maximum(best, _alternative(row_key, kids, source, rows, grid, F, den))
             level[("P",) + key] = best
         for (rc, d), groups in graph.free_groups.items():
             if rc != c:
@@ -182,10 +189,10 @@ def solve(graph, grid, F, progress=None):
             for members in groups.values():
                 t = level[("P",) + members[0]]
                 for v in members[1:]:
-                    t = np.maximum(t, level[("P",) + v])
+                    t = _maximum(t, level[("P",) + v])
                 tables.append(t)
             level[("R", rc, d)] = _combine_groups(tables, grid, F)
-        below = _Packed({k: chord_coefficients(t, grid) for k, t in level.items()}, M)
+        below = _Packed({k: chord_coefficients(t, grid) for k, t in level.items()}, M, numerator_bits, outputs)
         if progress:
             progress(c)
-    return root
+    return g_table
