@@ -22,14 +22,13 @@ Re-proved by the auditor's own routes, in this order:
 from fractions import Fraction
 
 from auditor.certificate import Malformed
-from auditor.hierarchy.estimate import MAX_LEVEL_ENTRIES, MAX_PENDING, MAX_WORDS, MAX_WORK, estimates
+from auditor.hierarchy.estimate import refuse_beyond_limits
 from auditor.hierarchy.graph import Graph
 from auditor.hierarchy.grid import Grid, grid_problems
 from auditor.hierarchy.model import Model
 from auditor.hierarchy.source import ceil_decimal, tau_bound, threshold_unproved, unproved_atoms
 from auditor.hierarchy.tables import solve
 from auditor.hierarchy.words import Words
-from auditor.outcomes import Unchecked
 from auditor.rationals import read_rational
 
 I, R = "/input", "/result"
@@ -78,14 +77,7 @@ def _refuse_beyond_limits(inp, res, model, B):
     numerics = inp["numerics"]
     S = int(read_rational(numerics["source_scale"], I + "/numerics/source_scale"))
     bits = (B * S).bit_length() + numerics["scale_bits"] + numerics["grid_bits"]
-    est = estimates(model, B, len(res["source"]["weights"]), len(res["grid"]["numerators"]), bits)
-    for key, limit, pointer, what in (
-            ("pending", MAX_PENDING, I + "/model", "pending-node bound"),
-            ("words", MAX_WORDS, I + "/model", "words of the longest block (B^length)"),
-            ("level_entries", MAX_LEVEL_ENTRIES, R + "/grid/numerators", "table entries of one level"),
-            ("work", MAX_WORK, R + "/grid/numerators", "estimated work (terms × priors × limbs)")):
-        if est[key] > limit:
-            raise Unchecked(pointer, est[key], limit, what)
+    refuse_beyond_limits(model, B, len(res["source"]["weights"]), len(res["grid"]["numerators"]), bits)
 
 
 # 3. source and τ ---------------------------------------------------------

@@ -17,12 +17,13 @@ def block_length(cuts, r):
 class Model:
     """A game above G_C given by its allowed group lengths."""
 
-    __slots__ = ("budget", "depth", "cuts")
+    __slots__ = ("budget", "depth", "cuts", "_suffix_longest")
 
     def __init__(self, budget, depth=None, cuts=None):
         self.budget = budget
         self.depth = depth
         self.cuts = None if cuts is None else tuple(cuts)
+        self._suffix_longest = None
 
     @classmethod
     def from_json(cls, budget, model):
@@ -46,4 +47,21 @@ class Model:
         """An upper bound on the length of a pending word at level c (for estimates)."""
         if self.depth is not None:
             return min(self.depth, c + 1)
-        return min(c + 1, max(block_length(self.cuts, r) for r in range(c, self.budget)))
+        if self._suffix_longest is None:
+            self._suffix_longest = self._block_suffix_maxima()
+        return min(c + 1, self._suffix_longest[c])
+
+    def _block_suffix_maxima(self):
+        """max_{c <= r < C} ℓ_S(r) for every c, in one pass over r."""
+        cuts = set(self.cuts)
+        last, lengths = -1, []
+        for r in range(self.budget):
+            lengths.append(r - last)         # ℓ_S(r) = r − max{b ∈ S : b < r} (−1 if none)
+            if r in cuts:
+                last = r
+        out = [0] * self.budget
+        running = 0
+        for r in range(self.budget - 1, -1, -1):
+            running = max(running, lengths[r])
+            out[r] = running
+        return out
