@@ -129,12 +129,16 @@ def _root_table(inp, res, weights, offset, a, B, model, report):
     report.check(claimed[0] == 0 and claimed[-1] == 0, R + "/root_excess", f"[{claimed[0]}, …, {claimed[-1]}]",
                  "E[0] = E[M] = 0", "u(0) = u(1) = 1 forces zero excess at both ends")
 
-    graph = Graph(weights, offset, a, B, model, Words(a, B))
-    counts = graph.counts()
-    for key in ("synchronised", "free", "pending", "branches"):
-        report.equal(f"{R}/graph/{key}", res["graph"][key], counts[key], f"{key} count of the rebuilt graph")
-    grid = Grid(g, K)
-    table = [int(x) for x in solve(graph, grid, F)]
+    try:
+        graph = Graph(weights, offset, a, B, model, Words(a, B))
+        counts = graph.counts()
+        for key in ("synchronised", "free", "pending", "branches"):
+            report.equal(f"{R}/graph/{key}", res["graph"][key], counts[key], f"{key} count of the rebuilt graph")
+        table = solve(graph, Grid(g, K), F)
+    except ArithmeticError as exc:   # an internal bound of the exact route does not hold
+        report.check(False, R + "/root_excess", "the certificate's table", "not recomputed",
+                     f"the auditor could not recompute the root table ({exc})")
+        return None
     wrong = [i for i, (c, m) in enumerate(zip(claimed, table)) if c != m]
     first = wrong[0] if wrong else 0
     report.check(not wrong, f"{R}/root_excess/{first}", claimed[first], table[first],

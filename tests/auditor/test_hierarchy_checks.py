@@ -345,3 +345,30 @@ def test_full_commitment_is_close_to_the_exact_game(instance):
     for t, upper in _upper_values(weights, offset, a, B, full, _uniform_grid(32, 32)):
         exact = reference.G(full.budget, t, 1 - t)
         assert exact <= upper <= exact + Fraction(1, 200)   # measured at most about 1/1000
+
+
+def test_depth_one_is_the_all_cuts_game():
+    """P_1 = U_{S_all} (8.4): the same groups everywhere, hence the same tables."""
+    grid = _uniform_grid(16, 24)
+    for weights, offset, a, B, C in (([1, 2, 1], -1, 1, 3, 3), ([2, 0, 1, 1], 0, 1, 2, 3)):
+        depth = _upper_values(weights, offset, a, B, Model(C, depth=1), grid, K=24, F=30)
+        cuts = _upper_values(weights, offset, a, B, Model(C, cuts=list(range(C - 1))), grid, K=24, F=30)
+        assert depth == cuts
+
+
+def test_command_line_exit_statuses(small_certificates, tmp_path, capsys):
+    """auditor verify: 0 for an honest certificate, 1 for a false claim, 3 beyond the limits."""
+    from auditor.cli import main
+    assert main(["verify", str(small_certificates["depth"])]) == 0
+    cert = json.loads(small_certificates["depth"].read_text())
+    cert["result"]["upper"] = _bumped(cert["result"]["upper"])
+    false = tmp_path / "false.json"
+    false.write_text(json.dumps(_sealed(cert)))
+    assert main(["verify", str(false)]) == 1
+    big = json.loads(small_certificates["depth"].read_text())
+    big["input"]["budget"], big["input"]["model"]["depth"] = 40, 8
+    refused = tmp_path / "refused.json"
+    refused.write_text(json.dumps(_sealed(big)))
+    assert main(["verify", str(refused)]) == 3
+    out = capsys.readouterr().out
+    assert "FAIL /result/upper" in out and "UNCHECKED /input/model" in out
