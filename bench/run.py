@@ -1,6 +1,6 @@
 """Benchmarks: wall time, CPU time and peak memory of whole producer and auditor processes.
 
-    python bench/run.py [targets|growth|game|dg|all] [--runs N] [--auditor-timeout S | --no-auditor]
+    python bench/run.py [targets|growth|game|dg|hierarchy|all] [--runs N] [--auditor-timeout S | --no-auditor]
 
 Each producer figure is the median over N runs (default 3) of a fresh process,
 so it includes start-up and imports; peak memory is the child's maximum
@@ -201,6 +201,22 @@ def dg_table(args):
     _write(args.out, "dg", rows)
 
 
+def hierarchy_table(args):
+    """hierarchy/1 at γ = 1/3, σ² = 9, δ = 10^-4 (targets: producer ≤ 3 min, auditor ≤ 2× the producer)."""
+    import json
+    rows = ["| model | C | ε_hi | producer wall / cpu s | producer MiB | auditor wall / cpu s | auditor MiB |",
+            "|---|---|---|---|---|---|---|"]
+    with tempfile.TemporaryDirectory() as tmp:
+        for budget, depth in ((8, 4), (16, 3)):
+            cert = os.path.join(tmp, f"h-{budget}-{depth}.json")
+            prod = median_of(producer("hierarchy", "--gamma", "1/3", "--sigma2", "9", "--budget", str(budget),
+                                      "--depth", str(depth), "--delta", "1e-4", "--quiet", "-o", cert), args.runs)
+            eps = json.load(open(cert))["result"]["epsilon_display"] if prod.status == 0 else "?"
+            rows.append(f"| P_{depth} | {budget} | {eps} | {fmt(prod)} {fmt(audit(cert, args), args.auditor_timeout)}")
+            print(rows[-1], flush=True)
+    _write(args.out, "hierarchy", rows)
+
+
 def _write(out, name, rows):
     os.makedirs(out, exist_ok=True)
     with open(os.path.join(out, f"{name}.md"), "w", encoding="utf-8") as fh:
@@ -209,16 +225,17 @@ def _write(out, name, rows):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("which", nargs="?", default="default", choices=["default", "targets", "growth", "game", "dg", "all"])
+    p.add_argument("which", nargs="?", default="default", choices=["default", "targets", "growth", "game", "dg", "hierarchy", "all"])
     p.add_argument("--runs", type=int, default=3)
     p.add_argument("--auditor-timeout", type=float, default=120.0, help="seconds per auditor run (default 120)")
     p.add_argument("--no-auditor", action="store_true", help="do not run the auditor")
     p.add_argument("--out", default=os.path.join(ROOT, "bench", "results"))
     args = p.parse_args()
     print(f"# benchmarks ({args.runs} runs each, median; {os.cpu_count()} cores)", flush=True)
-    which = {"default": ("targets", "growth"), "all": ("targets", "growth", "game", "dg")}.get(
+    which = {"default": ("targets", "growth"), "all": ("targets", "growth", "game", "dg", "hierarchy")}.get(
         args.which, (args.which,))
-    tables = {"targets": targets_table, "growth": growth_table, "game": game_table, "dg": dg_table}
+    tables = {"targets": targets_table, "growth": growth_table, "game": game_table, "dg": dg_table,
+              "hierarchy": hierarchy_table}
     for name in which:
         print(f"\n## {name}", flush=True)
         tables[name](args)

@@ -29,6 +29,7 @@ COMMANDS = [
     ("brace", "producer.commands.brace"),
     ("brace-compare", "producer.commands.brace_compare"),
     ("brace-plot", "producer.commands.brace_plot"),
+    ("hierarchy", "producer.commands.hierarchy"),
 ]
 
 DEBUG_VARIABLE = "DP_CERTIFY_DEBUG"

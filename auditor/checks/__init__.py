@@ -16,6 +16,7 @@ KINDS = {
     "envelope": "auditor.checks.envelope",
     "brace-run": "auditor.checks.brace_run",
     "brace-compare": "auditor.checks.brace_compare",
+    "hierarchy": "auditor.checks.hierarchy",
 }
 
 

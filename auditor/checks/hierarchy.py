@@ -1,0 +1,206 @@
+"""Checks of ``hierarchy/1`` certificates (SPEC-hierarchy section 8, docs/hierarchy.md).
+
+Re-proved by the auditor's own routes, in this order:
+
+1. the input's domain (γ reduced with 0 < a < B, σ² > 0, cuts strictly
+   increasing within {0..C−2}, 0 < δ < 1): otherwise the certificate is
+   malformed;
+2. the work estimate from the declared sizes (:mod:`auditor.hierarchy.estimate`):
+   beyond a limit the check is refused before any work (UNCHECKED);
+3. the finite source and τ (the auditor's DG enclosures);
+4. the grid, and the graph rebuilt from the input with rows counted over the
+   hidden draws: its four counts;
+5. the root table recomputed by the integer recursion of docs/hierarchy.md §4
+   (int64 limbs and Python integers, no floats): equal to ``root_excess``
+   entry by entry (soundness only needs ≤; the recursion fixes every rounding,
+   so the field claims equality);
+6. λ₋ <= e^ε <= λ₊, t₋ = 1/(1 + λ₋), the chord ``finite_upper``, the transfer
+   term, ``upper``, the outward displays and, for a δ query, upper <= δ
+   (hence ε*_C(δ) <= ε).
+"""
+
+from fractions import Fraction
+
+from auditor.certificate import Malformed
+from auditor.hierarchy.estimate import refuse_beyond_limits
+from auditor.hierarchy.graph import Graph
+from auditor.hierarchy.grid import Grid, grid_problems
+from auditor.hierarchy.model import Model
+from auditor.hierarchy.source import ceil_decimal, tau_bound, threshold_unproved, unproved_atoms
+from auditor.hierarchy.tables import solve
+from auditor.hierarchy.words import Words
+from auditor.rationals import read_rational
+
+I, R = "/input", "/result"
+
+
+def verify(cert, report):
+    inp, res = cert["input"], cert["result"]
+    a, B, sigma2, model, delta = _input(inp)
+    _refuse_beyond_limits(inp, res, model, B)
+    source = _source(inp, res, sigma2, report)
+    if source is None:
+        return
+    weights, offset = source
+    table = _root_table(inp, res, weights, offset, a, B, model, report)
+    if table is None:
+        return
+    _bound(inp, res, table, delta, report)
+
+
+# 1. input ----------------------------------------------------------------
+def _input(inp):
+    gamma = read_rational(inp["gamma"], I + "/gamma")
+    a, B = gamma.numerator, gamma.denominator
+    if not 0 < a < B:
+        raise Malformed(f"{I}/gamma: {inp['gamma']} is not a fraction a/B with 0 < a < B")
+    sigma2 = read_rational(inp["sigma2"], I + "/sigma2")
+    if sigma2 <= 0:
+        raise Malformed(f"{I}/sigma2: {inp['sigma2']} is not positive")
+    C = inp["budget"]
+    spec = inp["model"]
+    if spec["game"] == "cuts":
+        cuts = spec["cuts"]
+        if any(b >= c for b, c in zip(cuts, cuts[1:])) or any(not 0 <= b <= C - 2 for b in cuts):
+            raise Malformed(f"{I}/model/cuts: {cuts} is not strictly increasing within 0..C−2 = 0..{C - 2}")
+    model = Model.from_json(C, spec)
+    delta = None
+    if "delta" in inp["query"]:
+        delta = read_rational(inp["query"]["delta"], I + "/query/delta")
+        if not 0 < delta < 1:
+            raise Malformed(f"{I}/query/delta: {inp['query']['delta']} is not in (0, 1)")
+    return a, B, sigma2, model, delta
+
+
+# 2. limits ---------------------------------------------------------------
+def _refuse_beyond_limits(inp, res, model, B):
+    numerics = inp["numerics"]
+    S = int(read_rational(numerics["source_scale"], I + "/numerics/source_scale"))
+    bits = (B * S).bit_length() + numerics["scale_bits"] + numerics["grid_bits"]
+    refuse_beyond_limits(model, B, len(res["source"]["weights"]), len(res["grid"]["numerators"]), bits)
+
+
+# 3. source and τ ---------------------------------------------------------
+def _source(inp, res, sigma2, report):
+    src, numerics = res["source"], inp["numerics"]
+    P = R + "/source"
+    L, offset = src["radius"], src["offset"]
+    S = int(read_rational(src["scale"], P + "/scale"))
+    weights = [int(read_rational(w, f"{P}/weights/{i}")) for i, w in enumerate(src["weights"])]
+    report.equal(P + "/sigma2", read_rational(src["sigma2"], P + "/sigma2"), sigma2, "source σ² (the input's)")
+    report.equal(P + "/radius", L, numerics["radius"], "source radius (input numerics.radius)")
+    report.equal(P + "/scale", S, int(read_rational(numerics["source_scale"], I + "/numerics/source_scale")),
+                 "source scale (input numerics.source_scale)")
+    ok = report.equal(P + "/weights", len(weights), 2 * L + 1, "number of weights (2L + 1)")
+    ok &= report.equal(P + "/offset", offset, -L, "offset (−L)")
+    ok &= report.equal(P + "/scale", S, sum(weights), "scale S (the sum of the weights)")
+    if not ok:
+        return None
+    report.check(weights == weights[::-1], P + "/weights", "asymmetric", "w_n = w_−n",
+                 "the source must be symmetric")
+    bad, _ = unproved_atoms(weights, L, S, sigma2)
+    for n in bad:
+        report.check(False, f"{P}/weights/{n + L}", weights[n + L], f"S·g_σ({n})",
+                     "atom not proved to be below its discrete-Gaussian mass")
+    tau = read_rational(res["tau"], R + "/tau")
+    report.check(0 <= tau < 1, R + "/tau", tau, "[0, 1)", "tau must lie in [0, 1)")
+    proved, bound = tau_bound(weights[L], S, sigma2, tau)
+    report.check(proved, R + "/tau", tau, bound, "tau not proved to be >= w_0/S − 1/Z⁺ >= TV(ν, g)")
+    return weights, offset
+
+
+# 4-5. grid, graph, root table --------------------------------------------
+def _root_table(inp, res, weights, offset, a, B, model, report):
+    numerics = inp["numerics"]
+    F = res["scale_bits"]
+    K = res["grid"]["bits"]
+    report.equal(R + "/scale_bits", F, numerics["scale_bits"], "F (input numerics.scale_bits)")
+    report.equal(R + "/grid/bits", K, numerics["grid_bits"], "K (input numerics.grid_bits)")
+    g = [int(read_rational(x, f"{R}/grid/numerators/{i}")) for i, x in enumerate(res["grid"]["numerators"])]
+    problems = grid_problems(g, K)
+    ok = report.check(not problems, R + "/grid/numerators", f"{len(g)} numerators", "a valid grid",
+                      "; ".join(problems) or "grid")
+    report.check(len(g) <= numerics["priors"] + 3, R + "/grid/numerators", len(g), numerics["priors"] + 3,
+                 "more grid priors than requested (interior priors plus 0, 1/2, 1)")
+    claimed = [int(read_rational(x, f"{R}/root_excess/{i}")) for i, x in enumerate(res["root_excess"])]
+    ok &= report.equal(R + "/root_excess", len(claimed), len(g), "length of root_excess (M + 1)")
+    if not ok:
+        return None
+    report.check(claimed[0] == 0 and claimed[-1] == 0, R + "/root_excess", f"[{claimed[0]}, …, {claimed[-1]}]",
+                 "E[0] = E[M] = 0", "u(0) = u(1) = 1 forces zero excess at both ends")
+
+    try:
+        graph = Graph(weights, offset, a, B, model, Words(a, B))
+        counts = graph.counts()
+        for key in ("synchronised", "free", "pending", "branches"):
+            report.equal(f"{R}/graph/{key}", res["graph"][key], counts[key], f"{key} count of the rebuilt graph")
+        table = solve(graph, Grid(g, K), F)
+    except ArithmeticError as exc:   # an internal bound of the exact route does not hold
+        report.check(False, R + "/root_excess", "the certificate's table", "not recomputed",
+                     f"the auditor could not recompute the root table ({exc})")
+        return None
+    wrong = [i for i, (c, m) in enumerate(zip(claimed, table)) if c != m]
+    first = wrong[0] if wrong else 0
+    report.check(not wrong, f"{R}/root_excess/{first}", claimed[first], table[first],
+                 f"root table entry differs from the recomputed recursion ({len(wrong)} entries differ)")
+    return claimed
+
+
+# 6. the bound -------------------------------------------------------------
+def _chord_upper(t, g, K, E, F):
+    """max(t, 1 − t) + ℓ(t)/2^F, ℓ the chord of E on the grid interval of t."""
+    M = len(g) - 1
+    x = t * (1 << K)
+    j = max(i for i in range(M) if g[i] <= x)
+    ell = E[j] + Fraction(E[j + 1] - E[j]) * (x - g[j]) / (g[j + 1] - g[j])
+    return max(t, 1 - t) + ell / (1 << F)
+
+
+def _bound(inp, res, table, delta, report):
+    C = inp["budget"]
+    eps = read_rational(res["epsilon"], R + "/epsilon")
+    if delta is None:
+        report.equal(R + "/epsilon", eps, read_rational(inp["query"]["epsilon"], I + "/query/epsilon"),
+                     "epsilon (the query's)")
+    lam_lo = read_rational(res["threshold"]["lower"], R + "/threshold/lower")
+    lam_hi = read_rational(res["threshold"]["upper"], R + "/threshold/upper")
+    if not report.check(0 < lam_lo <= lam_hi, R + "/threshold", f"[{lam_lo}, {lam_hi}]", "0 < λ₋ <= λ₊",
+                        "the threshold enclosure must be a positive interval"):
+        return
+    missing, (e_lo, e_hi) = threshold_unproved(eps, lam_lo, lam_hi)
+    report.check("lower" not in missing, R + "/threshold/lower", lam_lo, e_lo, "λ₋ not proved to be <= e^ε")
+    report.check("upper" not in missing, R + "/threshold/upper", lam_hi, e_hi, "λ₊ not proved to be >= e^ε")
+
+    prior = read_rational(res["prior"], R + "/prior")
+    report.equal(R + "/prior", prior, 1 / (1 + lam_lo), "t₋ = 1/(1 + λ₋)")
+    g = [int(x) for x in res["grid"]["numerators"]]
+    u = _chord_upper(1 / (1 + lam_lo), g, res["grid"]["bits"], table, res["scale_bits"])
+    finite = (1 + lam_lo) * u - lam_lo
+    claimed_finite = read_rational(res["finite_upper"], R + "/finite_upper")
+    report.equal(R + "/finite_upper", claimed_finite, finite, "(1 + λ₋)·ū(t₋) − λ₋ from the root table's chord")
+    tau = read_rational(res["tau"], R + "/tau")
+    transfer = (1 + lam_hi) * (1 - (1 - tau) ** (2 * C))
+    claimed_transfer = read_rational(res["transfer"], R + "/transfer")
+    report.equal(R + "/transfer", claimed_transfer, transfer, "b = (1 + λ₊)(1 − (1 − τ)^{2C})")
+    upper = read_rational(res["upper"], R + "/upper")
+    report.equal(R + "/upper", upper, finite + transfer, "finite_upper + transfer")
+    _display(res["upper_display"], upper, R + "/upper_display", report)
+    _display(res["epsilon_display"], eps, R + "/epsilon_display", report)
+
+    if delta is None:
+        report.check(res["delta"] is None, R + "/delta", res["delta"], None, "an ε query has no δ")
+        report.check(res["meets_delta"] is None, R + "/meets_delta", res["meets_delta"], None,
+                     "an ε query has no δ claim")
+        return
+    claimed_delta = res["delta"]
+    report.check(claimed_delta is not None and read_rational(claimed_delta, R + "/delta") == delta,
+                 R + "/delta", claimed_delta, delta, "delta (the query's)")
+    report.check(res["meets_delta"] is True, R + "/meets_delta", res["meets_delta"], True,
+                 "a δ query claims upper <= δ")
+    report.at_most(R + "/upper", upper, delta, "upper <= δ, hence ε*_C(δ) <= ε")
+
+
+def _display(text, value, pointer, report):
+    digits = len(text.split(".")[1]) if "." in text else 0
+    expected = ceil_decimal(value, digits)
+    report.check(text == expected, pointer, text, expected, "display is not the exact value rounded up")

@@ -1,0 +1,19 @@
+"""The auditor's own re-computation of ``hierarchy/1`` certificates.
+
+SPEC-hierarchy section 8 and docs/hierarchy.md: a game above G_C (cut games
+U_S, proof hierarchies P_H) whose node functions are sampled at a grid of
+priors with upper values in integer fixed point.  Modules:
+
+- :mod:`.words`: digit words of hidden integer states, moved by plain integer
+  arithmetic (the successor base b(k) = −floor(a·k/B));
+- :mod:`.model`: the allowed group lengths of each game;
+- :mod:`.graph`: the reachable graph, its counts and every alternative's row
+  and children, rows counted over the hidden draws (:mod:`auditor.rows`);
+- :mod:`.grid`: the grid, the interval locating each term, the one-step excess;
+- :mod:`.limbs`: exact weighted sums of gathered tables in int64 limbs;
+- :mod:`.tables`: the integer recursion of docs/hierarchy.md §4;
+- :mod:`.estimate`: the work estimate and the documented limits.
+
+No floating point anywhere: numpy is used only with int64 arrays whose sums
+are proved (by explicit bounds checked at run time) never to overflow.
+"""

@@ -1,0 +1,81 @@
+"""Hierarchy games on exact piecewise-linear curves (SPEC-hierarchy 8.2-8.3), for small laws.
+
+Node values (curves in the prior t):
+
+    pending:  max(stop, echo, participations)            never convexified
+    group ℓ:  max(stop, max over alternatives)           (G_c: words × signs; R: max over v)
+    node:     Cvx(min over allowed groups)               one group: that group's curve
+
+Exact curves grow quickly (8.3); this is a reference for tiny laws and the
+tests, not a certificate route.
+"""
+
+from itertools import product
+
+from gmpy2 import mpq
+
+from producer.hierarchy import pl
+from producer.hierarchy.graph import Graph, Rows
+from producer.hierarchy.models import DepthModel, SelectorModel
+
+
+def _alternative_curve(alt, rows, curves):
+    D = rows.D
+    terms = [(curves[child], mpq(p, D), mpq(q, D)) for child, (_, p, q) in zip(alt.children, rows.row(alt.row_key))]
+    return pl.perspective_sum(terms)
+
+
+def _group_curve(alts, rows, curves):
+    return pl.pointwise_max([pl.STOP] + [_alternative_curve(alt, rows, curves) for alt in alts])
+
+
+def _node_curve(graph, node, curves):
+    rows = graph.rows
+    if node == ("G", 0):
+        return pl.STOP
+    if node[0] == "P":
+        return _group_curve(graph.alternatives[node], rows, curves)
+    if node[0] == "G":
+        groups = [_group_curve(alts, rows, curves) for alts in graph.groups[node].values()]
+    else:
+        groups = [pl.pointwise_max([curves[k] for k in ks]) for ks in graph.groups[node].values()]
+    if len(groups) == 1:
+        return groups[0]
+    return pl.lower_hull(pl.pointwise_min(groups))
+
+
+def solve(model, law, gamma):
+    """(graph, {node: curve}) for the game ``model``; the root is ("G", C)."""
+    graph = Graph(model, Rows(law, gamma))
+    curves = {}
+    for node in graph.order:
+        curves[node] = _node_curve(graph, node, curves)
+    return graph, curves
+
+
+def root_curve(model, law, gamma):
+    graph, curves = solve(model, law, gamma)
+    return curves[("G", model.budget)]
+
+
+def selector_states(budget, depth):
+    """The free states with more than one allowed length in the P_depth graph (the selector's domain)."""
+    model = DepthModel(budget, depth)
+    states = [("G", c) for c in range(1, budget + 1) if len(model.groups_at_g(c)) > 1]
+    states += [("R", c, d) for c in range(0, budget - 1) for d in (1, -1) if len(model.groups_at_r(c, d)) > 1]
+    return states
+
+
+def selector_portfolio(budget, law, gamma, depth=2):
+    """Q_depth = Cvx(min over fixed selectors of the root curves) (8.5: Q_2); also the distinct root curves."""
+    states = selector_states(budget, depth)
+    base = DepthModel(budget, depth)
+
+    def allowed(state):
+        return base.groups_at_g(state[1]) if state[0] == "G" else base.groups_at_r(state[1], state[2])
+
+    roots = set()
+    for choice in product(*[allowed(s) for s in states]):
+        roots.add(root_curve(SelectorModel(budget, depth, dict(zip(states, choice))), law, gamma))
+    roots = sorted(roots)
+    return pl.lower_hull(pl.pointwise_min(roots)), roots

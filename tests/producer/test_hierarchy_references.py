@@ -1,0 +1,97 @@
+"""The hierarchy/1 reference certificates against the published upper ends (SPEC-hierarchy 8.9).
+
+The committed certificates are read here; the slow tests regenerate them and
+require byte-identical output (``make references``).
+"""
+
+import json
+from pathlib import Path
+
+import pytest
+from gmpy2 import mpq
+
+from producer.certificates.canonical import canonical_json
+from producer.certificates.hierarchy import HierarchyRequest, build
+from producer.rationals import parse_rational
+from producer.references.hierarchy import REFERENCES
+
+DIRECTORY = Path(__file__).resolve().parents[2] / "certificates" / "hierarchy"
+FIELDS = dict(REFERENCES)
+DELTA = mpq(1, 10**4)
+
+
+def load(name):
+    return json.loads((DIRECTORY / name).read_text())
+
+
+@pytest.mark.parametrize("name, published_epsilon", [
+    ("hierarchy-c8-p4-delta1e-4.json", "4.875282"),
+    ("hierarchy-c16-p3-delta1e-4.json", "7.582102"),
+])
+def test_calibration_upper_ends_meet_the_published_ones(name, published_epsilon):
+    result = load(name)["result"]
+    assert result["meets_delta"] is True
+    assert parse_rational(result["upper"]) <= DELTA
+    assert parse_rational(result["epsilon"]) <= parse_rational(published_epsilon)
+
+
+@pytest.mark.parametrize("name, published_upper", [
+    ("hierarchy-c8-cuts-all-minus-1-eps5.json", "0.000099672197505791"),
+    ("hierarchy-c32-cuts-minus-1mod4-eps12.json", "0.000099882780447748"),
+    ("hierarchy-c64-cuts-minus-odd-eps19.json", "0.000091539571900235"),
+])
+def test_cut_model_bounds_meet_the_published_ones(name, published_upper):
+    if not (DIRECTORY / name).exists():
+        pytest.skip(f"{name} not generated (make hierarchy-references)")
+    result = load(name)["result"]
+    assert parse_rational(result["upper"]) <= parse_rational(published_upper)
+
+
+def test_reference_models_are_the_published_ones():
+    assert FIELDS["hierarchy-c8-cuts-all-minus-1-eps5.json"]["cuts"] == [0, 2, 3, 4, 5, 6]
+    assert FIELDS["hierarchy-c32-cuts-minus-1mod4-eps12.json"]["cuts"] == [b for b in range(31) if b % 4 != 1]
+    assert FIELDS["hierarchy-c64-cuts-minus-odd-eps19.json"]["cuts"] == list(range(0, 63, 2))
+
+
+def regenerated(name):
+    return canonical_json(build(HierarchyRequest(**FIELDS[name])))
+
+
+def committed(name):
+    return canonical_json(load(name))
+
+
+def test_small_reference_regenerates_identically():
+    name = "hierarchy-c3-p2-eps2-small.json"
+    assert regenerated(name) == committed(name)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", [name for name, _ in REFERENCES[1:]])
+def test_reference_regenerates_identically(name):
+    assert regenerated(name) == committed(name)
+
+
+def tiny(**model):
+    return json.loads(canonical_json(build(HierarchyRequest("1/3", mpq(9), model.pop("budget"), epsilon=mpq(3),
+                                                            priors=12, radius=6, source_scale=2 ** 30,
+                                                            logit_range=mpq(6), **model))))
+
+
+@pytest.mark.parametrize("model", [dict(budget=4, cuts=[0, 2]), dict(budget=3, depth=2),
+                                   dict(budget=3, depth=2, scale_bits=56)])  # the last takes the int64 path
+def test_tiny_certificates_follow_the_documented_recursion(model):
+    """A plain implementation of docs/hierarchy.md §4 finds the certificate's root table exactly."""
+    from tests.reference_hierarchy import PlainCheck
+    from tests.reference_hierarchy import plain_upper
+    cert = tiny(**model)
+    assert PlainCheck(cert).root_table() == [int(e) for e in cert["result"]["root_excess"]]
+    fields = [cert["result"][k] for k in ("prior", "finite_upper", "transfer", "upper")]
+    assert [str(v) for v in plain_upper(cert)] == fields
+
+
+@pytest.mark.slow
+def test_small_reference_follows_the_documented_recursion():
+    from tests.reference_hierarchy import PlainCheck
+    cert = load("hierarchy-c3-p2-eps2-small.json")
+    assert PlainCheck(cert).root_table() == [int(e) for e in cert["result"]["root_excess"]]
