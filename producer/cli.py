@@ -23,6 +23,7 @@ COMMANDS = [
     ("brace", "producer.commands.brace"),
     ("brace-compare", "producer.commands.brace_compare"),
     ("brace-plot", "producer.commands.brace_plot"),
+    ("deadline", "producer.commands.deadline"),
 ]
 
 

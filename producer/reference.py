@@ -8,7 +8,7 @@ import os
 import sys
 import time
 
-TOPICS = ["finite_game", "dg", "calibration", "general_budget", "envelope", "brace"]
+TOPICS = ["finite_game", "dg", "calibration", "general_budget", "envelope", "brace", "lower"]
 
 
 def main(argv=None):
