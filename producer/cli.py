@@ -24,6 +24,7 @@ COMMANDS = [
     ("brace-compare", "producer.commands.brace_compare"),
     ("brace-plot", "producer.commands.brace_plot"),
     ("deadline", "producer.commands.deadline"),
+    ("workload", "producer.commands.workload"),
 ]
 
 
