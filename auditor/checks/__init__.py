@@ -16,6 +16,8 @@ KINDS = {
     "envelope": "auditor.checks.envelope",
     "brace-run": "auditor.checks.brace_run",
     "brace-compare": "auditor.checks.brace_compare",
+    "deadline-witness": "auditor.checks.deadline_witness",
+    "workload": "auditor.checks.workload",
 }
 
 

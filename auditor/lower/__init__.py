@@ -1,0 +1,11 @@
+"""The auditor's own machinery for the lower-certificate kinds (SPEC-lower §7).
+
+- :mod:`.inputs`: reading and domain-checking request fields (raising Malformed);
+- :mod:`.source`: the discrete-Gaussian source block and the threshold enclosure;
+- :mod:`.display`: outward decimal displays;
+- :mod:`.suffix`: exact likelihood tests of fixed sign suffixes (hockey-stick sums);
+- :mod:`.waiting`: the waiting recursion of the finite-deadline witness;
+- :mod:`.moments`: the G.6 mean-square identity by an exact moment recursion.
+
+Nothing here imports the producer or uses floats; every decision is exact.
+"""
