@@ -25,6 +25,7 @@ COMMANDS = [
     ("brace-plot", "producer.commands.brace_plot"),
     ("deadline", "producer.commands.deadline"),
     ("workload", "producer.commands.workload"),
+    ("separation", "producer.commands.separation"),
 ]
 
 
