@@ -18,6 +18,7 @@ KINDS = {
     "brace-compare": "auditor.checks.brace_compare",
     "deadline-witness": "auditor.checks.deadline_witness",
     "workload": "auditor.checks.workload",
+    "separation": "auditor.checks.separation",
 }
 
 

@@ -27,6 +27,7 @@ with F_1 by :class:`BudgetOne` (its own F_0 / G_1 curves).  G_2 itself
 (the autonomous value) comes from the auditor's game evaluator (:mod:`auditor.game`).
 """
 
+from bisect import bisect_left
 from fractions import Fraction
 
 from gmpy2 import mpq
@@ -90,6 +91,21 @@ class OffsetClass:
             self._curves[key] = chain
         return chain
 
+    def items(self, R, d, j):
+        """The step's outputs split for :func:`sum_at`: (p, q, p/q) with p, q > 0, and the rest."""
+        key = ("items", R, d, j)
+        out = self._steps.get(key)
+        if out is None:
+            both, only_p, only_q = [], 0, 0
+            for p, q in self.step(R, d, j):
+                if p and q:
+                    both.append((p, q, mpq(p, q)))
+                else:
+                    only_p += p
+                    only_q += q
+            out = self._steps[key] = (both, only_p, only_q)
+        return out
+
     def value(self, c, d, x, y):
         """W(c, d; x, y) as an mpq; curves where built, else one level of direct recursion."""
         x, y = mpq(x), mpq(y)
@@ -99,11 +115,34 @@ class OffsetClass:
             return self.curve(c, d).value(x, y)
         best = max(x, y)
         for R, j in self.moves(c, d):
-            total = mpq(0)
-            for p, q in self.step(R, d, j):
-                total += self.value(c - abs(j), -j, x * p / self.D, y * q / self.D)
+            cc, dd = c - abs(j), -j
+            if (cc, dd) in ((0, 0), (0, 1), (0, -1), (1, 0)):
+                total = sum_at(self.curve(cc, dd), self.items(R, d, j), x, y, self.D)
+            else:
+                total = mpq(0)
+                for p, q in self.step(R, d, j):
+                    total += self.value(cc, dd, x * p / self.D, y * q / self.D)
             best = max(best, total)
         return best
+
+
+def sum_at(chain, items, x, y, D):
+    """Σ_o V(x·p_o/D, y·q_o/D) for one chain V: one bisection per output with both masses positive.
+
+    V(x′, y′) = (x′·A_i + y′·B′_i)/den at the vertex i = number of edges with
+    dB/dA < x′/y′ (x′/y′ = (x/y)·(p/q)); outputs with a zero mass add
+    x′·A_last or y′·B′_first.
+    """
+    both, only_p, only_q = items
+    keys, xs, ys = chain.keys(), chain.xs, chain.ys
+    ratio = x / y
+    sa = only_p * xs[-1]
+    sb = only_q * ys[0]
+    for p, q, r in both:
+        i = bisect_left(keys, ratio * r)
+        sa += p * xs[i]
+        sb += q * ys[i]
+    return (x * sa + y * sb) / (chain.den * D)
 
 
 def offset_value(weights, offset, a, B, x, y):
