@@ -29,7 +29,7 @@ from fractions import Fraction
 
 from auditor.enclosures import exp_bounds, kernel_bounds, normaliser_bounds
 from auditor.lower import inputs, relaxations
-from auditor.lower.display import DOWN, UP, check_display
+from auditor.lower.display import DOWN, UP, check_display, dyadic_down, dyadic_up
 from auditor.lower.embedded import verify_privacy_bound
 from auditor.lower.source import read_source, read_threshold
 from auditor.outcomes import Unchecked
@@ -163,8 +163,8 @@ def _offset_event(res, report):
         p_hi, _ = event_sums(atoms, {n: kern[n][1] for n in support})
         _, q_lo = event_sums(atoms, {n: kern[n][0] for n in support})
         _, q_hi = event_sums(atoms, {n: kern[n][1] for n in support})
-        proved_lo = p_lo / z_hi ** 2 - e_hi * q_hi / z_lo ** 2
-        proved_hi = p_hi / z_lo ** 2 - e_lo * q_lo / z_hi ** 2
+        proved_lo = dyadic_down(p_lo / z_hi ** 2 - e_hi * q_hi / z_lo ** 2, bits)
+        proved_hi = dyadic_up(p_hi / z_lo ** 2 - e_lo * q_lo / z_hi ** 2, bits)
         if lo_c <= proved_lo and hi_c >= proved_hi:
             break
         bits *= RETRY_FACTOR

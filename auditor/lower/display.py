@@ -29,3 +29,15 @@ def check_display(text, value, direction, places, pointer, report):
     word = "down" if direction < 0 else "up"
     return report.check(text == expected, pointer, text, expected,
                         f"display is not the exact value rounded {word} to {places} places")
+
+
+def dyadic_down(value, bits):
+    """The largest m/2^bits <= value (a coarser lower bound with a short denominator)."""
+    value = Fraction(value)
+    return Fraction((value.numerator << bits) // value.denominator, 1 << bits)
+
+
+def dyadic_up(value, bits):
+    """The smallest m/2^bits >= value."""
+    value = Fraction(value)
+    return Fraction(-((-(value.numerator << bits)) // value.denominator), 1 << bits)

@@ -99,10 +99,35 @@ def get_at(cert, path):
     return node
 
 
-def with_mutation(cert, path):
+def with_mutation(cert, path, value=None):
+    """A copy with the number at ``path`` changed, every embedded and the outer digest resealed."""
     bad = copy.deepcopy(cert)
-    set_at(bad, path, mutated(get_at(cert, path)))
-    return seal(bad)
+    set_at(bad, path, mutated(get_at(cert, path)) if value is None else value)
+    reseal_nested(bad)
+    return bad
+
+
+def reseal_nested(node):
+    """Recompute the digest of every embedded certificate (innermost first), then of ``node``."""
+    if isinstance(node, dict):
+        for v in node.values():
+            reseal_nested(v)
+        if "digest" in node and "schema" in node:
+            seal(node)
+    elif isinstance(node, list):
+        for v in node:
+            reseal_nested(v)
+
+
+def nudged(value, sign):
+    """``value`` moved by about 2% (at least one unit of its last place) up (+1) or down (−1)."""
+    if isinstance(value, int):
+        return value + sign
+    if _is_decimal(value):
+        return mutated(value)
+    q = read_rational(value, "")
+    step = max(Fraction(1, q.denominator), abs(q) / 50)
+    return write_rational(q + sign * step)
 
 
 def sample_paths(paths, limit):
