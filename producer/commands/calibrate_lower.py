@@ -1,5 +1,7 @@
 """``producer calibrate-lower``: ε*_C(δ) >= ε_lo from a witness line (calibration-lower/1)."""
 
+import sys
+
 from producer.certificates.canonical import write_certificate
 from producer.errors import InputError
 from producer.lower.calibration_lower import K2, TARGET_C8, build
@@ -17,6 +19,9 @@ def add_arguments(parser):
     parser.add_argument("--radius", help="source radius L (target-zero; default 28)")
     parser.add_argument("--scale", help="source scale S (target-zero; default 2^60)")
     parser.add_argument("--priors", help="number of grid priors (target-zero; default 4001)")
+    parser.add_argument("--bracket", metavar="CALIBRATION_JSON",
+                        help="a calibration/1 certificate for the same (γ, σ², C, δ): print the two-sided bracket "
+                             "(witness lower end, its upper end) on stderr")
     parser.add_argument("-o", "--output", help="write the certificate here (default stdout)")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
 
@@ -52,5 +57,35 @@ def run(args):
         if not 0 < fields["delta"] < 1:
             raise InputError(f"delta: must lie in (0, 1), got {args.delta}")
     claim = fields.pop("claim")
-    write_certificate(build(claim, quiet=args.quiet, **fields), args.output)
+    upper = None if args.bracket is None else _upper_end(args.bracket, fields)
+    certificate = build(claim, quiet=args.quiet, **fields)
+    write_certificate(certificate, args.output)
+    if upper is not None:
+        lower = parse_rational(certificate["result"]["epsilon_lower"], "epsilon_lower")
+        display_hi, hi = upper
+        if lower > hi:
+            raise InputError(f"--bracket: the witness lower end {float(lower):.12f} exceeds the upper end "
+                             f"{display_hi}: the two certificates contradict each other")
+        print(f"calibrate-lower: eps*_{fields['budget']}({float(fields['delta']):g}) in "
+              f"[{certificate['result']['epsilon_lower_display']}, {display_hi}] "
+              f"(lower: {claim} witness, upper: calibration/1)", file=sys.stderr)
     return 0
+
+
+def _upper_end(path, fields):
+    """(display, exact) upper end ε_hi of a calibration/1 certificate matching the request."""
+    import json
+    try:
+        with open(path, encoding="utf-8") as fh:
+            cert = json.load(fh)
+        inp, res = cert["input"], cert["result"]
+        same = (cert["schema"] == "calibration/1" and inp["gamma"] == str(fields["gamma"])
+                and parse_rational(inp["sigma2"]) == fields["sigma2"] and inp["budget"] == fields["budget"]
+                and parse_rational(inp["delta"]) == fields["delta"])
+        hi = parse_rational(res["epsilon_hi"], "epsilon_hi")
+        display = res["epsilon_hi_display"]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise InputError(f"--bracket: {path}: not a readable calibration/1 certificate ({exc})")
+    if not same:
+        raise InputError(f"--bracket: {path} answers a different request (γ, σ², C, δ)")
+    return display, hi

@@ -182,3 +182,17 @@ def test_target_zero_published_lower_ends(fields, published):
     if saved.exists():
         from producer.certificates.canonical import render
         assert saved.read_bytes() == render(cert)
+
+
+def test_calibrate_lower_reports_a_two_sided_bracket(tmp_path, capsys):
+    from producer.cli import main
+    upper = ROOT / "certificates" / "calibration-published-c4-delta1e-4.json"
+    out = tmp_path / "k2.json"
+    assert main(["calibrate-lower", "--claim", "capped-preparation", "--quiet",
+                 "--bracket", str(upper), "-o", str(out)]) == 0
+    line = capsys.readouterr().err.strip().splitlines()[-1]
+    hi = json.loads(upper.read_text())["result"]["epsilon_hi_display"]
+    assert line.startswith("calibrate-lower: eps*_4(0.0001) in [14.643279476195, ") and hi in line
+    other = ROOT / "certificates" / "calibration-c2-delta1e-4.json"
+    assert main(["calibrate-lower", "--claim", "capped-preparation", "--quiet",
+                 "--bracket", str(other), "-o", str(out)]) == 2
