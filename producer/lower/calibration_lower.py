@@ -106,9 +106,12 @@ def target_zero(gamma, sigma2, budget, delta, radius, scale, grid_first, grid_ra
     _progress(f"root prior index {root} (float log λ_crit {np.log(lam[root]):.9f}) after "
               f"{time.monotonic() - start:.1f} s; exact lines", quiet)
     ranges = target_lines.reachable_ranges(game, root)
-    exact = target_lines.exact_lines(game, ranges)
-    a_arr, c_arr, lo = exact[game.root()]
-    a, c = mpz(a_arr[root - lo]), mpz(c_arr[root - lo])
+    if target_lines.limbs_apply(game):
+        a_arr, c_arr, lo = target_lines.exact_lines_limbs(game, ranges)[game.root()]
+        a, c = mpz(target_lines.limbs_value(a_arr, root - lo)), mpz(target_lines.limbs_value(c_arr, root - lo))
+    else:
+        a_arr, c_arr, lo = target_lines.exact_lines(game, ranges)[game.root()]
+        a, c = mpz(a_arr[root - lo]), mpz(c_arr[root - lo])
     one = game.one
     fields = line_fields(gamma_, sigma2, budget, delta, source, 2 * budget, mpq(a, one), mpq(c, one))
     nodes = sorted(game.nodes, key=lambda nd: (len(nd), nd))

@@ -325,7 +325,11 @@ def exact_lines(game, ranges):
             sum_q = np.zeros(run_hi - run_lo + 1, dtype=object)
             for b in branches:
                 child_a, child_c, c_lo = out[b.child]
-                j = np.clip(idx + b.shift, 0, last) - c_lo
+                first, stop = run_lo + b.shift, run_hi + b.shift + 1
+                if first >= 0 and stop <= last + 1:
+                    j = slice(first - c_lo, stop - c_lo)  # a view: no clipping needed
+                else:
+                    j = np.clip(idx + b.shift, 0, last) - c_lo
                 sum_p += int(b.rp) * child_a[j]
                 sum_q += int(b.rq) * child_c[j]
             a[sl] = sum_p // D
@@ -357,3 +361,144 @@ def _runs(actions, lo, hi):
             j += 1
         yield i, j, actions[i]
         i = j + 1
+
+
+# ---------------------------------------------------------------------------
+# The same exact recomputation in 22-bit limbs on int64 arrays (no floats).
+#
+# a, c <= 2^b <= 2^63 are three limbs x = x0 + x1·2^22 + x2·2^44; a row
+# numerator r < 2^66 likewise.  Σ_branches r·x is accumulated as five limb
+# diagonals d_k = Σ_{i+j=k} r_i·x_j: each product is below 2^44 and there are
+# at most 3 per diagonal and branch, so with at most 4096 branches every d_k
+# stays below 2^58 (no int64 overflow).  Carries then give the base-2^22
+# digits of the exact sum S; floor(S / D) for D = B·2^m is a shift by m bits
+# followed by a long division by the small integer B; ceil adds D − 1 first.
+
+LIMB = 22
+MASK = (1 << LIMB) - 1
+MAX_BRANCHES = 4096
+DIGITS = 9
+
+
+def limbs_apply(game):
+    """True when the int64 limb route is exact for this game (D = B·2^m, small sizes)."""
+    S = int(game.rows.law.total)
+    return (S & (S - 1) == 0 and int(game.D).bit_length() <= 3 * LIMB and game.bits <= 2 * LIMB + LIMB - 1 and game.bits // LIMB <= 2
+            and game.rows.gamma.B < (1 << 20))
+
+
+def _split(value):
+    value = int(value)
+    return [(value >> (LIMB * i)) & MASK for i in range(3)]
+
+
+def _divide(diag, D_minus_1, shift, B, ceil):
+    """Limbs of floor(S / (B·2^shift)) (or the ceiling) from limb diagonals of S."""
+    width = diag.shape[1]
+    digits = np.zeros((DIGITS, width), dtype=np.int64)
+    digits[:diag.shape[0]] = diag
+    if ceil:
+        for i, limb in enumerate(_split(D_minus_1)):
+            digits[i] += limb
+    for k in range(DIGITS - 1):
+        carry = digits[k] >> LIMB
+        digits[k] &= MASK
+        digits[k + 1] += carry
+    if np.any(digits[-1] >> LIMB):
+        raise OverflowError("limb sum exceeds the digit budget")
+    whole, part = divmod(shift, LIMB)
+    low_mask = (1 << part) - 1
+    shifted = np.zeros((DIGITS, width), dtype=np.int64)
+    for k in range(DIGITS - whole):
+        hi = digits[k + whole + 1] if k + whole + 1 < DIGITS else 0
+        shifted[k] = (digits[k + whole] >> part) + ((hi & low_mask) << (LIMB - part))
+    quotient = np.zeros((DIGITS, width), dtype=np.int64)
+    rem = np.zeros(width, dtype=np.int64)
+    for k in range(DIGITS - 1, -1, -1):
+        cur = (rem << LIMB) + shifted[k]
+        quotient[k] = cur // B
+        rem = cur - quotient[k] * B
+    if np.any(quotient[3:]):
+        raise OverflowError("line coordinate above 2^66")
+    return quotient[:3]
+
+
+def exact_lines_limbs(game, ranges):
+    """:func:`exact_lines` on int64 limbs; returns {node: (a limbs (3, w), c limbs (3, w), lo)}.
+
+    Per node the lines are one array ac[(P, Q), limb, index]; per branch one
+    gather, one outer product with the row limbs and one accumulation of the
+    (P/Q, row limb, line limb) products, which keeps numpy calls per branch
+    constant.
+    """
+    if not limbs_apply(game):
+        raise ValueError("the limb route needs S a power of two and D, 2^b below 2^63")
+    last = game.grid.count - 1
+    B = int(game.rows.gamma.B)
+    shift = int(game.rows.law.total).bit_length() - 1
+    D_minus_1 = int(game.D) - 1
+    one = np.array(_split(game.one), dtype=np.int64)
+    whole, part = divmod(game.bits, LIMB)
+    users = _child_users(game, ranges)
+    parents = {}
+    for children in users.values():
+        for child in children:
+            parents[child] = parents.get(child, 0) + 1
+    row_limbs = {}
+    out = {}
+    for node in game.nodes:
+        span = ranges.get(node)
+        if span is None:
+            continue
+        lo, hi = span
+        width = hi - lo + 1
+        ac = np.zeros((2, 3, width), dtype=np.int64)
+        actions = game.actions[node]
+        for run_lo, run_hi, action in _runs(actions, lo, hi):
+            sl = slice(run_lo - lo, run_hi - lo + 1)
+            if action == "x":
+                ac[:, :, sl] = one[None, :, None]
+                continue
+            if action == "y":
+                continue
+            branches, constant = game.branches(node, action)
+            if len(branches) > MAX_BRANCHES:
+                raise OverflowError("too many branches for the limb route")
+            m = run_hi - run_lo + 1
+            acc = np.zeros((2, 3, 3, m), dtype=np.int64)   # (P/Q, row limb u, line limb v)
+            idx = None
+            for b in branches:
+                child, c_lo = out[b.child]
+                first, stop = run_lo + b.shift, run_hi + b.shift + 1
+                if first >= 0 and stop <= last + 1:
+                    x = child[:, :, first - c_lo:stop - c_lo]
+                else:
+                    if idx is None:
+                        idx = np.arange(run_lo, run_hi + 1)
+                    x = child[:, :, np.clip(idx + b.shift, 0, last) - c_lo]
+                key = (b.rp, b.rq)
+                r = row_limbs.get(key)
+                if r is None:
+                    r = row_limbs[key] = np.array([_split(b.rp), _split(b.rq)], dtype=np.int64)
+                acc += r[:, :, None, None] * x[:, None, :, :]
+            diag = np.zeros((2, 5, m), dtype=np.int64)
+            for u in range(3):
+                for v in range(3):
+                    diag[:, u + v] += acc[:, u, v]
+            # constant·2^b (accepting children): limb i of constant to diagonal i + whole, times 2^part
+            for i, limb in enumerate(_split(constant)):
+                if limb:
+                    diag[0, i + whole] += limb << part
+            ac[0, :, sl] = _divide(diag[0], D_minus_1, shift, B, ceil=False)
+            ac[1, :, sl] = _divide(diag[1], D_minus_1, shift, B, ceil=True)
+        out[node] = (ac, lo)
+        for child in users.get(node, ()):
+            parents[child] -= 1
+            if parents[child] == 0 and child != game.root():
+                out.pop(child, None)
+    return {node: (ac[0], ac[1], lo) for node, (ac, lo) in out.items()}
+
+
+def limbs_value(limbs, i):
+    """The Python integer of column i of a (3, w) limb array."""
+    return int(limbs[0][i]) + (int(limbs[1][i]) << LIMB) + (int(limbs[2][i]) << (2 * LIMB))

@@ -196,3 +196,19 @@ def test_calibrate_lower_reports_a_two_sided_bracket(tmp_path, capsys):
     other = ROOT / "certificates" / "calibration-c2-delta1e-4.json"
     assert main(["calibrate-lower", "--claim", "capped-preparation", "--quiet",
                  "--bracket", str(other), "-o", str(out)]) == 2
+
+
+@pytest.mark.parametrize("C", [2, 3])
+def test_limb_route_equals_big_integer_route(C):
+    # (1,2,1)/4 has S = 4 = 2^2, so the int64 limb route applies; compare every line of every node
+    law, gamma, game, P, Q = small_game(C=C)
+    assert tl.limbs_apply(game)
+    full = {node: (0, game.grid.count - 1) for node in game.nodes}
+    big = tl.exact_lines(game, full)
+    limbs = tl.exact_lines_limbs(game, full)
+    a_big, c_big, _ = big[game.root()]
+    a_l, c_l, _ = limbs[game.root()]
+    memo = {}
+    for i in range(game.grid.count):
+        assert (a_big[i], c_big[i]) == (tl.limbs_value(a_l, i), tl.limbs_value(c_l, i))
+        assert (a_big[i], c_big[i]) == game.exact_line(game.root(), i, memo)
