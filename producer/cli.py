@@ -26,6 +26,7 @@ COMMANDS = [
     ("deadline", "producer.commands.deadline"),
     ("workload", "producer.commands.workload"),
     ("separation", "producer.commands.separation"),
+    ("calibrate-lower", "producer.commands.calibrate_lower"),
 ]
 
 

@@ -85,6 +85,7 @@ class SuffixTest:
         self.rows, self.pattern = rows, tuple(int(j) for j in pattern)
         self.lam_num, self.lam_den = mpz(lam_num), mpz(lam_den)
         self._echo = {}
+        self.atoms = 0  # accepted transcripts counted over all evaluations
 
     def _table(self, k_p, k_q):
         key = (k_p, k_q)
@@ -100,6 +101,7 @@ class SuffixTest:
         if step == len(self.pattern) - 1:
             table = self._table(k_p, k_q)
             n = table.accepted(self.lam_den * mass_p, self.lam_num * mass_q)
+            self.atoms += n
             return mass_p * table.prefix_p[n], mass_q * table.prefix_q[n]
         sign = self.pattern[step]
         row_p, row_q = self.rows(k_p), self.rows(k_q)

@@ -221,3 +221,21 @@ REFERENCES = [("workload-published-static.json", PUBLISHED)]
 
 def build_reference(fields):
     return build(WorkloadRequest(**fields))
+
+
+def analytic_gaussian_delta(s, epsilon, bits=192):
+    """Enclosure of d_s(ε) = N(1/(2s) − εs) − e^ε·N(−1/(2s) − εs) (seed 004 J.2; N the normal CDF).
+
+    N(t) = erfc(−t/√2)/2, evaluated with arb balls.
+    """
+    from flint import arb
+    from producer.sources.enclosures import enclosure_of, to_arb, working_precision
+    s, epsilon = mpq(s), mpq(epsilon)
+    with working_precision(bits):
+        S, E = to_arb(s), to_arb(epsilon)
+        root2 = arb(2).sqrt()
+
+        def normal_cdf(t):
+            return (-t / root2).erfc() / 2
+
+        return enclosure_of(normal_cdf(1 / (2 * S) - E * S) - E.exp() * normal_cdf(-1 / (2 * S) - E * S))

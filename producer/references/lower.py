@@ -4,7 +4,9 @@
   T = 3, 44, 100, fixed suffix (+1, +1, echo) and the per-state "max" reading
   (seed 004 §7.1, D.1), and the D.2 law (L = 16, T = 3);
 - the static-workload bound (seed 004 §7.4, J.1) and the G.6 identity;
-- separations (seed 004 §3.3, B.1–B.5).
+- separations (seed 004 §3.3, B.1–B.5);
+- the K.2 capped-preparation calibration lower witness (fast); the target-{0}
+  line trees at C = 8 and C = 16 are in :mod:`producer.references.lower_slow`.
 """
 
 from gmpy2 import mpq, mpz
@@ -30,7 +32,7 @@ DEADLINES = [
 def generate(outdir):
     paths = write_all(outdir, "lower", DEADLINES,
                       lambda fields: dw.build(dw.DeadlineRequest(**fields), quiet=False))
-    for module_name in ("workload", "separation"):
+    for module_name in ("workload", "separation", "calibration_lower"):
         try:
             module = __import__(f"producer.lower.{module_name}", fromlist=["REFERENCES"])
         except ModuleNotFoundError:

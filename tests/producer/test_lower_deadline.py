@@ -164,3 +164,26 @@ def test_cli_rejects_short_deadline(capsys):
                             "--radius", "4", "--scale", "1000", "--deadline", "2"])
     err = capsys.readouterr().err.strip().splitlines()
     assert status == 2 and len(err) == 1 and "shorter than the suffix" in err[0]
+
+
+def test_suffix_table_facts_of_7_1():
+    cert = dw.build(dw.DeadlineRequest("1/3", 9, 2, 24, mpz(10) ** 24, mpz(10) ** 30, dw.FIXED,
+                                       list(range(3, 13))))
+    r = cert["result"]
+    h = {e["k"]: mpq(e["h"]) for e in r["suffix"]}
+    best = max(h.values())
+    # sup_k h(k) = 8.43119885227752266763e-5, attained at k ≡ 3 (mod 27)
+    from producer.rationals import decimal_outward
+    assert decimal_outward(best, 25, -1) == "0.0000843119885227752266763"
+    assert all(k % 27 == 3 for k, v in h.items() if v == best)
+    # waiting pays only from T = 11: V_s(0) = h(0) for s <= 7
+    payoff = {d["T"]: mpq(d["payoff"]) for d in r["deadlines"]}
+    assert all(payoff[T] == h[0] for T in range(3, 11)) and payoff[11] > h[0]
+    # the finite G_2 value lies 4.948e-23 above sup h (adaptive play gains only that much)
+    from producer.game.api import root_value
+    from producer.sources.discrete_gaussian import DiscreteGaussianSource
+    lam = mpq(r["threshold"]["lower"])
+    source = DiscreteGaussianSource.from_radius_scale(9, 24, mpz(10) ** 24)
+    g2 = root_value(source.law, Gamma(1, 3), 2, 1, lam).value - lam
+    assert decimal_outward(g2, 25, -1) == "0.0000843119885227752267258"
+    assert mpq(4947, 10 ** 26) < g2 - best < mpq(4949, 10 ** 26)

@@ -69,3 +69,10 @@ def test_uncentred_law_is_refused(capsys):
     status = producer_main(["workload", "--diagonal", "0"])
     err = capsys.readouterr().err.strip().splitlines()
     assert status == 2 and len(err) == 1
+
+
+def test_analytic_gaussian_calibration_scale():
+    # seed 004 J.2: d_s(2) > 1e-4 at s = 1.73435098 and < 1e-4 at s = 1.73435099
+    above = wl.analytic_gaussian_delta(mpq(173435098, 10 ** 8), 2)
+    below = wl.analytic_gaussian_delta(mpq(173435099, 10 ** 8), 2)
+    assert above.lo > mpq(1, 10 ** 4) > below.hi
