@@ -19,6 +19,7 @@ KINDS = {
     "deadline-witness": "auditor.checks.deadline_witness",
     "workload": "auditor.checks.workload",
     "separation": "auditor.checks.separation",
+    "calibration-lower": "auditor.checks.calibration_lower",
 }
 
 

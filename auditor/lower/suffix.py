@@ -141,6 +141,21 @@ class SuffixTests:
             q += Y * e.cumQ[i]
         return p, q
 
+    def numerators_and_count(self, k, pattern):
+        """(p_num, q_num, |A|): the accepted transcripts counted as well."""
+        m = len(pattern)
+        d = min(m, 2)
+        head, tail = list(pattern[:m - d]), tuple(pattern[m - d:])
+        ln, lden = self.lam.numerator, self.lam.denominator
+        p = q = count = 0
+        for X, Y, kP, kQ in prefixes(self.law, k, head):
+            e = self.experiment(kP, kQ, tail)
+            i = e.accepted(X * lden, Y * ln)
+            p += X * e.cumP[i]
+            q += Y * e.cumQ[i]
+            count += i
+        return p, q, count
+
     def values(self, k, pattern):
         """(h, p, q) as Fractions: P_k(A), Q_k(A) and h = p − λq."""
         p_num, q_num = self.numerators(k, pattern)
