@@ -162,3 +162,156 @@ class LineTree:
         if not self.failed:
             self.report.check(False, ptr, claimed, wanted, why)
         self.failed = True
+
+
+def node_level(node):
+    """Synchronised [c] at 2c, pending [q, kP, kQ] at 2q + 1: every child is one or two levels lower."""
+    return 2 * node[0] if len(node) == 1 else 2 * node[0] + 1
+
+
+def runs(acts):
+    """[(start, end_exclusive, action)] of equal consecutive actions."""
+    out = []
+    start = 0
+    for i in range(1, len(acts) + 1):
+        if i == len(acts) or acts[i] != acts[start]:
+            out.append((start, i, acts[start]))
+            start = i
+    return out
+
+
+class PackedLines(LineTree):
+    """The same lines, computed for whole index ranges at once.
+
+    Ranges: the root's index at [C]; a child's range covers clip(i + s) for
+    every i of its parents' ranges (top-down by level).  Values: a node's lines
+    over its range are packed into one integer with W-bit fields (W bounds
+    every branch sum: Σ rP <= D and each child coordinate < 2^{b+1}), so a
+    branch adds rP × (child fields shifted by s) in one big-integer
+    multiply-add; the fields are then unpacked and divided (floor for P,
+    ceiling for Q) exactly.  Nothing is approximate: packed sums of
+    nonnegative fields that never overflow their width are the field sums.
+    """
+
+    def rebuild(self, root_node, root_index):
+        """(a, c) of the root line, or None after recording why the tree cannot be rebuilt."""
+        if root_node not in self.actions:
+            self._fail("/result/nodes", list(root_node), "a listed node", "the root node is missing")
+            return None
+        order = sorted(self.actions, key=node_level, reverse=True)
+        ranges = {root_node: [root_index, root_index]}
+        self._runs = {node: runs(self.actions[node][0]) for node in self.actions}
+        for node in order:
+            if node not in ranges:
+                continue
+            lo, hi = ranges[node]
+            acts, ptr = self.actions[node]
+            for r0, r1, action in self._runs[node]:
+                a0, a1 = max(r0, lo), min(r1 - 1, hi)
+                if a0 > a1:
+                    continue
+                if not self.legal(node, action):
+                    self._fail(ptr + "/actions", f"{action} at {list(node)}", "a legal action", "illegal action")
+                    return None
+                if action in "xy":
+                    continue
+                for child, rp, rq, s in self.branches(node, action):
+                    if child is None:
+                        continue
+                    if child not in self.actions:
+                        self._fail("/result/nodes", list(child), "a listed node", "a child node is missing")
+                        return None
+                    c0, c1 = max(0, min(self.n - 1, a0 + s)), max(0, min(self.n - 1, a1 + s))
+                    got = ranges.get(child)
+                    ranges[child] = [c0, c1] if got is None else [min(got[0], c0), max(got[1], c1)]
+        self.ranges = ranges
+        self.W = -(-(self.law.D.bit_length() + self.bits + 4) // 8) * 8
+        values = {}
+        for node in reversed(order):
+            if node in ranges:
+                lo, hi = ranges[node]
+                P, Q = self._node_lines(node, ranges[node], values)
+                values[node] = (lo, hi, P, Q, _pack(P, self.W), _pack(Q, self.W))
+        lo, _, P, Q, _, _ = values[root_node]
+        return P[root_index - lo], Q[root_index - lo]
+
+    def _node_lines(self, node, rng, values):
+        lo, hi = rng
+        acts, _ = self.actions[node]
+        P, Q = [], []
+        one, D, W = self.one, self.law.D, self.W
+        for r0, r1, action in self._runs[node]:
+            a0, a1 = max(r0, lo), min(r1 - 1, hi)
+            if a0 > a1:
+                continue
+            length = a1 - a0 + 1
+            if action == "x":
+                P.extend([one] * length)
+                Q.extend([one] * length)
+                continue
+            if action == "y":
+                P.extend([0] * length)
+                Q.extend([0] * length)
+                continue
+            sp = sq = 0
+            accept = 0
+            for child, rp, rq, s in self.branches(node, action):
+                if child is None:
+                    accept += rp * one
+                    continue
+                cp, cq = self._packed(child, values, a0 + s, length)
+                sp += rp * cp
+                sq += rq * cq
+            P.extend((x + accept) // D for x in _unpack(sp, length, W))
+            Q.extend(-((-x) // D) for x in _unpack(sq, length, W))
+        return P, Q
+
+    def _packed(self, child, values, first, length):
+        """Packed fields of the child's lines at clip(first + t), t = 0..length−1.
+
+        The child's range contains every clipped index; the parts clipped to 0
+        or n − 1 are that edge line repeated (a multiple of a repunit), the
+        rest one shifted and masked window of the child's packed range.
+        """
+        lo, hi, P, Q, packP, packQ = values[child]
+        W = self.W
+        k0 = min(length, max(0, -first))
+        mid_first = max(first, 0)
+        mid_last = min(first + length - 1, self.n - 1)
+        kmid = max(0, mid_last - mid_first + 1)
+        k1 = length - k0 - kmid
+        out = []
+        for vec, pack in ((P, packP), (Q, packQ)):
+            v = 0
+            if k0:
+                v = vec[0 - lo] * _repunit(k0, W)
+            if kmid:
+                window = (pack >> (W * (mid_first - lo))) & ((1 << (W * kmid)) - 1)
+                v |= window << (W * k0)
+            if k1:
+                v |= (vec[self.n - 1 - lo] * _repunit(k1, W)) << (W * (k0 + kmid))
+            out.append(v)
+        return out[0], out[1]
+
+
+_REPUNITS = {}
+
+
+def _repunit(k, W):
+    """Σ_{t<k} 2^{W·t}: k copies of a field value 1."""
+    key = (k, W)
+    got = _REPUNITS.get(key)
+    if got is None:
+        got = _REPUNITS[key] = ((1 << (W * k)) - 1) // ((1 << W) - 1)
+    return got
+
+
+def _pack(fields, W):
+    nbytes = W // 8
+    return int.from_bytes(b"".join(x.to_bytes(nbytes, "little") for x in fields), "little")
+
+
+def _unpack(value, length, W):
+    nbytes = W // 8
+    raw = value.to_bytes(nbytes * length, "little")
+    return [int.from_bytes(raw[i * nbytes:(i + 1) * nbytes], "little") for i in range(length)]

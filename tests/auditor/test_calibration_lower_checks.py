@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from auditor.checks.calibration_lower import first_hit
-from auditor.lower.lines import Shifts
+from auditor.lower.lines import LineTree, PackedLines, Shifts
+from auditor.report import Report
 from auditor.lower.waiting import window_rows
 from auditor.rows import Law
 from tests.auditor.lower_corpus import (get_at, number_leaves, nudged, pointers, produce, run, sample_paths,
@@ -107,12 +108,28 @@ def test_wrong_version_is_malformed(tmp_path, capped):
 def test_reference_size_line_tree_is_unchecked(tmp_path, lines):
     """A line tree beyond the pure-Python limit is refused before any work (exit 3)."""
     bad = copy.deepcopy(lines)
-    bad["result"]["nodes"] = bad["result"]["nodes"] * 200
+    bad["result"]["grid"]["count"] = 10 ** 7
     status, report = run(tmp_path, seal(bad))
     assert status == 3 and "line-tree work" in report.unchecked
 
 
 # ---------------------------------------------------------------- brute force
+
+def test_packed_ranges_equal_memoised_lines(lines):
+    """The packed range computation and the line-by-line memoised recursion give the same root line."""
+    res = lines["result"]
+    src = res["source"]
+    g = Fraction(res["gamma"])
+    law = Law([int(w) for w in src["weights"]], src["offset"], g.numerator, g.denominator)
+    n, beta, bits = res["grid"]["count"], Fraction(res["grid"]["ratio"]), res["scale_bits"]
+    root = (res["budget"],)
+    packed = PackedLines(law, res["nodes"], n, beta, bits, Report("p"))
+    memo = LineTree(law, res["nodes"], n, beta, bits, Report("m"))
+    for index in (0, n // 3, res["root"]["index"], n - 1):
+        assert PackedLines(law, res["nodes"], n, beta, bits, Report("p")).rebuild(root, index) == \
+            memo.line(root, index)
+    assert packed.rebuild(root, res["root"]["index"]) == (int(res["root"]["a"]), int(res["root"]["c"]))
+
 
 @settings(max_examples=30)
 @given(st.lists(st.integers(0, 3), min_size=1, max_size=3), st.integers(0, 4), st.integers(-2, 2),
