@@ -164,3 +164,14 @@ def test_snapping_shift_is_nearest_in_log_scale(c):
     beta, n = Fraction(87, 86), 1000
     s = Shifts(beta, n).shift(c)
     assert beta ** (2 * s - 1) < c * c <= beta ** (2 * s + 1)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("budget,published", [(8, "4.833477"), (16, "7.486700")])
+def test_published_target_zero_lower_ends(tmp_path_factory, tmp_path, budget, published):
+    """The reference line trees (4001 geometric priors) verify and beat the published lower ends."""
+    cert = produce(tmp_path_factory, f"tz{budget}", "calibrate-lower", "--claim", "target-zero",
+                   "--budget", str(budget), "--quiet")
+    status, report = run(tmp_path, cert)
+    assert status == 0, report.failures
+    assert Fraction(cert["result"]["epsilon_lower"]) > Fraction(published)
