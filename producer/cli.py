@@ -34,6 +34,7 @@ COMMANDS = [
     ("workload", "producer.commands.workload"),
     ("separation", "producer.commands.separation"),
     ("calibrate-lower", "producer.commands.calibrate_lower"),
+    ("bracket", "producer.commands.bracket"),
 ]
 
 DEBUG_VARIABLE = "DP_CERTIFY_DEBUG"
