@@ -12,7 +12,7 @@ from auditor.rationals import read_rational
 
 def verify_privacy_bound(cert, pointer, report, gamma, sigma2, epsilon, budget):
     """Re-verify an embedded dg-interval; return its certified upper end Δ⁺ (or None)."""
-    from auditor.checks.dg_interval import verify_dg
+    from auditor.checks.dg_interval import estimate_dg, raise_undecided, verify_dg
     try:
         kind = validate(cert)
     except Malformed as exc:
@@ -28,8 +28,11 @@ def verify_privacy_bound(cert, pointer, report, gamma, sigma2, epsilon, budget):
     report.equal(pointer + "/input/epsilon", read_rational(inner["epsilon"], pointer + "/input/epsilon"), epsilon,
                  "ε (the separation's)")
     report.equal(pointer + "/input/budget", inner["budget"], budget, "budget (the separation's)")
+    estimate_dg(cert, pointer)  # refuse (UNCHECKED) before any work beyond the limits
     failures = len(report.failures)
-    verify_dg(cert, report, pointer)
+    undecided = []  # claims neither proved nor disproved at the highest precision
+    verify_dg(cert, report, pointer, undecided)
+    raise_undecided(undecided, report)
     if len(report.failures) > failures:
         return None
     return read_rational(cert["result"]["interval"]["upper"], pointer + "/result/interval/upper")
