@@ -16,8 +16,9 @@ Facts used, exactly as SPEC 3.2 states them:
   R2  F_q((k-j, k); .) depends on k only through k mod B^(q+1) (and j).
 Where it is smaller than B^c, the z of R1 range only over the closed-carry-cell
 cover of :mod:`auditor.cover` (derived and proved there), which contains an
-optimal preparation; ``Game.roots`` chooses ("auto", the default), or forces
-"cover" / "all" for tests (set it before the first query: values are cached).
+optimal preparation, and for symmetric laws at c <= 2 the support reduction
+of :mod:`auditor.reduction` may be used where it is smaller; ``Game.roots``
+chooses ("auto", the default), or forces "cover" / "reduced" / "all" for tests (set it before the first query: values are cached).
 
 Route.  Every value is positively homogeneous, so a point (x, y) with x > 0 is
 reduced to the ratio t = y/x: V(x, y) = x * V(1, t).  Low levels are built as
@@ -41,6 +42,7 @@ from gmpy2 import iroot, mpq, mpz
 
 from auditor.cover import cover_size, root_cover
 from auditor.hull import Chain, envelope, sum_scaled
+from auditor.reduction import reduced_preparations, reduced_size
 from auditor.rows import Law
 
 __all__ = [
@@ -128,23 +130,39 @@ class Game:
         """The z (root state k = B*z) searched at a synchronised node of level c.
 
         ``roots`` = "all": every 0 <= z < B^c (R1); "cover": the cover of
-        :mod:`auditor.cover`; "auto": whichever is smaller.
+        :mod:`auditor.cover`; "reduced": the support reduction of
+        :mod:`auditor.reduction` (symmetric laws, c <= 2); "auto": the
+        smallest of those that apply.  :meth:`preset_roots` overrides a level.
         """
         key = (c, self.roots)
         zs = self._root_sets.get(key)
         if zs is None:
-            law = self.law
-            if self.roots not in ("auto", "cover", "all"):
+            if self.roots not in ("auto", "cover", "all", "reduced"):
                 raise ValueError(f"unknown root mode {self.roots!r}")
-            use_cover = self.roots == "cover" or (
-                self.roots == "auto"
-                and cover_size(law.weights, law.offset, law.a, self.B, c) < self.B ** c)
-            if use_cover:
-                zs = root_cover(law.weights, law.offset, law.a, self.B, c, force=True)
-            else:
-                zs = range(self.B ** c)
+            zs = self._root_set(c, self.roots)
             self._root_sets[key] = zs
         return zs
+
+    def _root_set(self, c, mode):
+        law = self.law
+        args = (law.weights, law.offset, law.a, self.B, c)
+        if mode == "all":
+            return range(self.B ** c)
+        if mode == "cover":
+            return root_cover(*args, force=True)
+        reducible = self.symmetric and c <= 2
+        if mode == "reduced":
+            if not reducible:
+                raise ValueError(f"no support reduction at level {c} for this law")
+            return reduced_preparations(*args)
+        sizes = {"all": self.B ** c, "cover": cover_size(*args)}
+        if reducible:
+            sizes["reduced"] = reduced_size(*args)
+        return self._root_set(c, min(sizes, key=lambda m: (sizes[m], m)))
+
+    def preset_roots(self, c, zs):
+        """Search exactly the preparations ``zs`` at level c (tests; before any query)."""
+        self._root_sets[(c, self.roots)] = tuple(zs)
 
     def root_alternatives(self, c):
         """(k, j) root participations searched at level c: k = B*z for the
@@ -507,12 +525,16 @@ def estimated_work(n_weights, B, budget, preparations=None, pending=False):
 
 
 def root_preparation_count(weights, offset, a, B, c):
-    """How many preparations the evaluator searches at a level-c root: min(B^c, cover)."""
+    """How many preparations the evaluator searches at a level-c root:
+    min(B^c, cover, reduction where it applies)."""
     if c <= 0:
         return 1
     if c > 64:
         return B ** 64
-    return min(B ** c, cover_size(weights, offset, a, B, c))
+    n = min(B ** c, cover_size(weights, offset, a, B, c))
+    if c <= 2 and Law(weights, offset, a, B).is_symmetric():
+        n = min(n, reduced_size(weights, offset, a, B, c))
+    return n
 
 
 _GAMES = {}
