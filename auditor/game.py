@@ -83,7 +83,7 @@ class Game:
     __slots__ = ("law", "B", "D", "g_curve_max", "f_curve_max", "symmetric",
                  "_F_curves", "_G_curves", "_F_memo", "_G_memo",
                  "_echo_memo", "_echo_curves", "_powers", "roots", "_root_sets",
-                 "_rel", "_F_tables", "eager_level")
+                 "_rel", "_split", "_F_tables", "eager_level")
 
     # echo curves of one level are large; a few suffice (shapes recur in order)
     ECHO_CURVE_CACHE = 64
@@ -102,6 +102,7 @@ class Game:
         self._echo_memo = {}
         self._echo_curves = {}
         self._rel = {}
+        self._split = {}
         self._F_tables = {}
         self.eager_level = self.EAGER_LEVEL
         self._powers = [1]
@@ -322,38 +323,72 @@ class Game:
         """sum_o V_o(p_o, t q_o) / D over the outputs of transition (kP, kQ, j),
         with V_o = ``chain`` (an echo) or the F_level curve at (o - j, o):
         one binary search per output."""
-        shift, items = self._relative(kP, kQ, j)
+        if chain is None:
+            return self._sum_F_table(level, kP, kQ, j, t)
+        _shift, items = self._relative(kP, kQ, j)
         inv_t = 1 / t
         cx = cy = sa = sb = mpz(0)
-        den = None
-        if chain is not None:
-            keys, xs, ys, den = chain.keys(), chain.xs, chain.ys, chain.den
-            for _u, p, qq, r in items:
-                if r is None:
-                    cx += p
-                    cy += qq
-                    continue
-                i = bisect_left(keys, r * inv_t)
-                sa += p * xs[i]
-                sb += qq * ys[i]
-        else:
-            table, period = self._F_table(level, j)
+        keys, xs, ys = chain.keys(), chain.xs, chain.ys
+        for _u, p, qq, r in items:
+            if r is None:
+                cx += p
+                cy += qq
+                continue
+            i = bisect_left(keys, r * inv_t)
+            sa += p * xs[i]
+            sb += qq * ys[i]
+        return (cx + t * cy + (sa + t * sb) / chain.den) / self.D
+
+    def _sum_F_table(self, level, kP, kQ, j, t):
+        """:meth:`_sum_at` over F_level residue curves, on the split items of
+        :meth:`_scaled` (the ratios p/(t*qq) are shared by every state pair
+        with the same relative shape, so they are computed once per ratio)."""
+        shift, (cx, cy, us, ps, qs, xs_) = self._scaled(kP, kQ, j, t)
+        table, period = self._F_table(level, j)
+        get = table.get
+        sa = sb = mpz(0)
+        for u, p, qq, x in zip(us, ps, qs, xs_):
+            r = (u + shift) % period
+            entry = get(r)
+            if entry is None:
+                entry = self._fill_F_table(level, r, j)
+            i = bisect_left(entry[0], x)
+            sa += p * entry[1][i]
+            sb += qq * entry[2][i]
+        total = cx + t * cy
+        if us:
+            total += (sa + t * sb) / self.D ** (2 * level + 1)
+        return total / self.D
+
+    def _scaled(self, kP, kQ, j, t):
+        """(shift, (cx, cy, us, ps, qqs, keys)) of one transition at ratio t:
+        cx, cy the summed p, qq of outputs with p*qq = 0 (their value is
+        p + t*qq), and for the others u, p, qq and the bisection key
+        (p/qq)/t.  Cached by (relative shape, t)."""
+        a, B = self.law.a, self.B
+        mP, rP = divmod(a * kP, B)
+        mQ, rQ = divmod(a * kQ, B)
+        key = (rP, rQ, mP - j - mQ, t)
+        split = self._split.get(key)
+        if split is None:
+            shift, items = self._relative(kP, kQ, j)
+            inv_t = 1 / t
+            cx = cy = mpz(0)
+            us, ps, qs, xs_ = [], [], [], []
             for u, p, qq, r in items:
                 if r is None:
                     cx += p
                     cy += qq
-                    continue
-                entry = table.get((u + shift) % period)
-                if entry is None:
-                    entry = self._fill_F_table(level, (u + shift) % period, j)
-                keys, xs, ys, den = entry
-                i = bisect_left(keys, r * inv_t)
-                sa += p * xs[i]
-                sb += qq * ys[i]
-        total = cx + t * cy
-        if den is not None:
-            total += (sa + t * sb) / den
-        return total / self.D
+                else:
+                    us.append(u)
+                    ps.append(p)
+                    qs.append(qq)
+                    xs_.append(r * inv_t)
+            split = (cx, cy, us, ps, qs, xs_)
+            if len(self._split) > 100000:
+                self._split.clear()
+            self._split[key] = split
+        return -mQ, split
 
     def _F_table(self, q, j):
         """({r mod B^(q+1): (keys, xs, ys, den) of the F_q((r - j, r)) curve},
