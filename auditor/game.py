@@ -48,7 +48,7 @@ from auditor.rows import Law
 __all__ = [
     "root_value", "pending_value", "root_action_value", "pending_action_value",
     "root_curve", "pending_curve", "Game", "game_for", "estimated_work",
-    "root_preparation_count",
+    "root_preparation_count", "support_width",
 ]
 
 
@@ -515,7 +515,8 @@ def estimated_work(n_weights, B, budget, preparations=None, pending=False):
     for one query at this budget, from sizes alone (used to refuse huge
     requests before any work).  One unit is roughly 0.2-0.6 microseconds.
 
-    With l = n_weights + 2 outputs per transition, P_c the preparations at
+    With l = n_weights + 2 outputs per transition (n_weights: the support
+    width, :func:`support_width`), P_c the preparations at
     level c (:func:`root_preparation_count`; B^c without ``preparations``)
     and R_q = 2 min(B^(q+1), P_(q+1) l) the F_q residue curves that can be
     reached:
@@ -557,6 +558,13 @@ def estimated_work(n_weights, B, budget, preparations=None, pending=False):
             echoes = min(2 * P[C] * l, 2 * B * l)
             work += 2 * P[C] * l * 2 * l + echoes * l * 2 * P[C - 1] * l
     return work * l if pending else work
+
+
+def support_width(weights):
+    """hi - lo + 1 over the nonzero weights: zeros outside the support produce
+    no outputs, so the work estimate counts this width, not len(weights)."""
+    nz = [i for i, w in enumerate(weights) if w]
+    return nz[-1] - nz[0] + 1 if nz else 0
 
 
 def root_preparation_count(weights, offset, a, B, c):

@@ -200,10 +200,11 @@ def work_estimate(weights, offset, a, B, level, pointer="/input/budget", pending
         raise Unchecked(pointer, level, MAX_BUDGET, "budget")
     # every estimate is at least 2·(len + 2)^max(2, level) (one preparation): refusing on this
     # floor first keeps the cover count itself cheap (it grows with level·len)
-    floor = 2 * common.bounded_power(len(weights) + 2, max(2, level), MAX_WORK)
+    width = game.support_width(weights)   # zeros outside the support cost nothing
+    floor = 2 * common.bounded_power(width + 2, max(2, level), MAX_WORK)
     if floor > MAX_WORK:
         raise Unchecked(pointer, f"at least {common.magnitude(floor)}", common.magnitude(MAX_WORK), "estimated work")
-    return game.estimated_work(len(weights), B, level,
+    return game.estimated_work(width, B, level,
                                preparations=game.root_preparation_count(weights, offset, a, B, level),
                                pending=pending)
 

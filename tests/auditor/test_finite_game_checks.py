@@ -365,3 +365,15 @@ def test_pending_queries_are_estimated_as_pending(pending_cert, tmp_path):
     bad["input"]["curve"] = False
     bad["input"]["law"] = {"weights": ["1"] * 49, "offset": -24}
     assert run(seal(bad), tmp_path) == 3
+
+
+def test_zero_weights_outside_the_support_do_not_count_as_work():
+    # a discrete-Gaussian source of radius 100 at scale 1e24 has only ~61 nonzero atoms
+    from auditor.checks import finite_game
+    w = [1] * 33
+    padded = [0] * 40 + w + [0] * 40
+    assert game.support_width(padded) == 33
+    assert game.support_width([0, 2, 0, 1, 0]) == 3
+    assert (finite_game.work_estimate(padded, -56, 86, 257, 2)
+            == finite_game.work_estimate(w, -16, 86, 257, 2))
+    assert finite_game.work_estimate(padded, -56, 86, 257, 2) <= finite_game.MAX_WORK
