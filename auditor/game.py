@@ -52,6 +52,15 @@ __all__ = [
 ]
 
 
+KEY_BITS = 64
+
+
+def _floor_key(x):
+    """floor(x * 2^KEY_BITS) for an mpq x >= 0: an exact integer stand-in for
+    comparisons (ties are settled on the rationals)."""
+    return int((mpz(x.numerator) << KEY_BITS) // mpz(x.denominator))
+
+
 def _frac(q):
     return Fraction(int(q.numerator), int(q.denominator))
 
@@ -342,17 +351,26 @@ class Game:
     def _sum_F_table(self, level, kP, kQ, j, t):
         """:meth:`_sum_at` over F_level residue curves, on the split items of
         :meth:`_scaled` (the ratios p/(t*qq) are shared by every state pair
-        with the same relative shape, so they are computed once per ratio)."""
-        shift, (cx, cy, us, ps, qs, xs_) = self._scaled(kP, kQ, j, t)
+        with the same relative shape, so they are computed once per ratio).
+
+        The vertex search runs on integer floors first (see :func:`_floor_key`):
+        with K = floor(key * 2^KEY_BITS) and X = floor(x * 2^KEY_BITS), K < X
+        implies key < x and K > X implies key > x, so bisecting the K for X
+        gives the exact position unless the K found equals X; only then are
+        the rationals compared."""
+        shift, (cx, cy, us, ps, qs, xs_, ixs) = self._scaled(kP, kQ, j, t)
         table, period = self._F_table(level, j)
         get = table.get
         sa = sb = mpz(0)
-        for u, p, qq, x in zip(us, ps, qs, xs_):
+        for u, p, qq, x, ix in zip(us, ps, qs, xs_, ixs):
             r = (u + shift) % period
             entry = get(r)
             if entry is None:
                 entry = self._fill_F_table(level, r, j)
-            i = bisect_left(entry[0], x)
+            ikeys = entry[3]
+            i = bisect_left(ikeys, ix)
+            if i < len(ikeys) and ikeys[i] == ix:
+                i = bisect_left(entry[0], x)
             sa += p * entry[1][i]
             sb += qq * entry[2][i]
         total = cx + t * cy
@@ -361,10 +379,10 @@ class Game:
         return total / self.D
 
     def _scaled(self, kP, kQ, j, t):
-        """(shift, (cx, cy, us, ps, qqs, keys)) of one transition at ratio t:
-        cx, cy the summed p, qq of outputs with p*qq = 0 (their value is
-        p + t*qq), and for the others u, p, qq and the bisection key
-        (p/qq)/t.  Cached by (relative shape, t)."""
+        """(shift, (cx, cy, us, ps, qqs, keys, floor keys)) of one transition
+        at ratio t: cx, cy the summed p, qq of outputs with p*qq = 0 (their
+        value is p + t*qq), and for the others u, p, qq, the bisection key
+        x = (p/qq)/t and its :func:`_floor_key`.  Cached by (relative shape, t)."""
         a, B = self.law.a, self.B
         mP, rP = divmod(a * kP, B)
         mQ, rQ = divmod(a * kQ, B)
@@ -374,7 +392,7 @@ class Game:
             shift, items = self._relative(kP, kQ, j)
             inv_t = 1 / t
             cx = cy = mpz(0)
-            us, ps, qs, xs_ = [], [], [], []
+            us, ps, qs, xs_, ixs = [], [], [], [], []
             for u, p, qq, r in items:
                 if r is None:
                     cx += p
@@ -383,8 +401,10 @@ class Game:
                     us.append(u)
                     ps.append(p)
                     qs.append(qq)
-                    xs_.append(r * inv_t)
-            split = (cx, cy, us, ps, qs, xs_)
+                    x = r * inv_t
+                    xs_.append(x)
+                    ixs.append(_floor_key(x))
+            split = (cx, cy, us, ps, qs, xs_, ixs)
             if len(self._split) > 100000:
                 self._split.clear()
             self._split[key] = split
@@ -406,7 +426,8 @@ class Game:
         c = self.F_curve(q, r, j)
         if c.den != self.D ** (2 * q + 1):
             raise AssertionError(f"F_{q} curve over {c.den}, not D^{2 * q + 1}")
-        entry = (c.keys(), c.xs, c.ys, c.den)
+        keys = c.keys()
+        entry = (keys, c.xs, c.ys, [_floor_key(k) for k in keys])
         self._F_table(q, j)[0][r] = entry
         return entry
 
