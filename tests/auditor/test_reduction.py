@@ -91,3 +91,19 @@ def test_auto_uses_the_smallest_applicable_set():
     # the evaluator searches no more than the count it reports
     g = Game.from_parameters([1, 1, 1, 1, 1], -2, 336, 1009)
     assert len(g.root_preparations(2)) <= game.root_preparation_count([1] * 5, -2, 336, 1009, 2)
+
+
+@settings(max_examples=15, deadline=None)
+@given(symmetric_laws(max_B=20, max_radius=2), ratios)
+def test_integer_floor_vertex_search_matches_coarse_floors(law, ts):
+    """The residue-table search bisects integer floors of the keys and settles
+    ties on the rationals: with 0 fractional bits almost every search ties,
+    so both branches are exercised and must give the same values."""
+    fine = _values(*law, 2, ts, "all")
+    saved = game.KEY_BITS
+    try:
+        game.KEY_BITS = 0
+        coarse = _values(*law, 2, ts, "all")
+    finally:
+        game.KEY_BITS = saved
+    assert coarse == fine
