@@ -358,11 +358,11 @@ class Game:
         implies key < x and K > X implies key > x, so bisecting the K for X
         gives the exact position unless the K found equals X; only then are
         the rationals compared."""
-        shift, (cx, cy, us, ps, qs, xs_, ixs) = self._scaled(kP, kQ, j, t)
+        shift, (cx, cy, us, ps, qs, rs, ixs) = self._scaled(kP, kQ, j, t)
         table, period = self._F_table(level, j)
         get = table.get
         sa = sb = mpz(0)
-        for u, p, qq, x, ix in zip(us, ps, qs, xs_, ixs):
+        for u, p, qq, ratio, ix in zip(us, ps, qs, rs, ixs):
             r = (u + shift) % period
             entry = get(r)
             if entry is None:
@@ -370,7 +370,7 @@ class Game:
             ikeys = entry[3]
             i = bisect_left(ikeys, ix)
             if i < len(ikeys) and ikeys[i] == ix:
-                i = bisect_left(entry[0], x)
+                i = bisect_left(entry[0], ratio / t)
             sa += p * entry[1][i]
             sb += qq * entry[2][i]
         total = cx + t * cy
@@ -379,10 +379,11 @@ class Game:
         return total / self.D
 
     def _scaled(self, kP, kQ, j, t):
-        """(shift, (cx, cy, us, ps, qqs, keys, floor keys)) of one transition
-        at ratio t: cx, cy the summed p, qq of outputs with p*qq = 0 (their
-        value is p + t*qq), and for the others u, p, qq, the bisection key
-        x = (p/qq)/t and its :func:`_floor_key`.  Cached by (relative shape, t)."""
+        """(shift, (cx, cy, us, ps, qqs, ratios, floor keys)) of one
+        transition at ratio t: cx, cy the summed p, qq of outputs with
+        p*qq = 0 (their value is p + t*qq), and for the others u, p, qq, p/qq
+        and the :func:`_floor_key` of the bisection key (p/qq)/t (only the
+        integer is kept: the rational is rebuilt for a tie).  Cached by (relative shape, t)."""
         a, B = self.law.a, self.B
         mP, rP = divmod(a * kP, B)
         mQ, rQ = divmod(a * kQ, B)
@@ -392,7 +393,7 @@ class Game:
             shift, items = self._relative(kP, kQ, j)
             inv_t = 1 / t
             cx = cy = mpz(0)
-            us, ps, qs, xs_, ixs = [], [], [], [], []
+            us, ps, qs, rs, ixs = [], [], [], [], []
             for u, p, qq, r in items:
                 if r is None:
                     cx += p
@@ -401,10 +402,9 @@ class Game:
                     us.append(u)
                     ps.append(p)
                     qs.append(qq)
-                    x = r * inv_t
-                    xs_.append(x)
-                    ixs.append(_floor_key(x))
-            split = (cx, cy, us, ps, qs, xs_, ixs)
+                    rs.append(r)
+                    ixs.append(_floor_key(r * inv_t))
+            split = (cx, cy, us, ps, qs, rs, ixs)
             if len(self._split) > 100000:
                 self._split.clear()
             self._split[key] = split
