@@ -16,8 +16,9 @@ Facts used, exactly as SPEC 3.2 states them:
   R2  F_q((k-j, k); .) depends on k only through k mod B^(q+1) (and j).
 Where it is smaller than B^c, the z of R1 range only over the closed-carry-cell
 cover of :mod:`auditor.cover` (derived and proved there), which contains an
-optimal preparation; ``Game.roots`` chooses ("auto", the default), or forces
-"cover" / "all" for tests (set it before the first query: values are cached).
+optimal preparation, and for symmetric laws at c <= 2 the support reduction
+of :mod:`auditor.reduction` may be used where it is smaller; ``Game.roots``
+chooses ("auto", the default), or forces "cover" / "reduced" / "all" for tests (set it before the first query: values are cached).
 
 Route.  Every value is positively homogeneous, so a point (x, y) with x > 0 is
 reduced to the ratio t = y/x: V(x, y) = x * V(1, t).  Low levels are built as
@@ -41,13 +42,23 @@ from gmpy2 import iroot, mpq, mpz
 
 from auditor.cover import cover_size, root_cover
 from auditor.hull import Chain, envelope, sum_scaled
+from auditor.reduction import reduced_preparations, reduced_size
 from auditor.rows import Law
 
 __all__ = [
     "root_value", "pending_value", "root_action_value", "pending_action_value",
     "root_curve", "pending_curve", "Game", "game_for", "estimated_work",
-    "root_preparation_count",
+    "root_preparation_count", "support_width",
 ]
+
+
+KEY_BITS = 64
+
+
+def _floor_key(x):
+    """floor(x * 2^KEY_BITS) for an mpq x >= 0: an exact integer stand-in for
+    comparisons (ties are settled on the rationals)."""
+    return int((mpz(x.numerator) << KEY_BITS) // mpz(x.denominator))
 
 
 def _frac(q):
@@ -81,7 +92,7 @@ class Game:
     __slots__ = ("law", "B", "D", "g_curve_max", "f_curve_max", "symmetric",
                  "_F_curves", "_G_curves", "_F_memo", "_G_memo",
                  "_echo_memo", "_echo_curves", "_powers", "roots", "_root_sets",
-                 "_rel", "_F_tables", "eager_level")
+                 "_rel", "_split", "_F_tables", "eager_level")
 
     # echo curves of one level are large; a few suffice (shapes recur in order)
     ECHO_CURVE_CACHE = 64
@@ -100,6 +111,7 @@ class Game:
         self._echo_memo = {}
         self._echo_curves = {}
         self._rel = {}
+        self._split = {}
         self._F_tables = {}
         self.eager_level = self.EAGER_LEVEL
         self._powers = [1]
@@ -128,23 +140,39 @@ class Game:
         """The z (root state k = B*z) searched at a synchronised node of level c.
 
         ``roots`` = "all": every 0 <= z < B^c (R1); "cover": the cover of
-        :mod:`auditor.cover`; "auto": whichever is smaller.
+        :mod:`auditor.cover`; "reduced": the support reduction of
+        :mod:`auditor.reduction` (symmetric laws, c <= 2); "auto": the
+        smallest of those that apply.  :meth:`preset_roots` overrides a level.
         """
         key = (c, self.roots)
         zs = self._root_sets.get(key)
         if zs is None:
-            law = self.law
-            if self.roots not in ("auto", "cover", "all"):
+            if self.roots not in ("auto", "cover", "all", "reduced"):
                 raise ValueError(f"unknown root mode {self.roots!r}")
-            use_cover = self.roots == "cover" or (
-                self.roots == "auto"
-                and cover_size(law.weights, law.offset, law.a, self.B, c) < self.B ** c)
-            if use_cover:
-                zs = root_cover(law.weights, law.offset, law.a, self.B, c, force=True)
-            else:
-                zs = range(self.B ** c)
+            zs = self._root_set(c, self.roots)
             self._root_sets[key] = zs
         return zs
+
+    def _root_set(self, c, mode):
+        law = self.law
+        args = (law.weights, law.offset, law.a, self.B, c)
+        if mode == "all":
+            return range(self.B ** c)
+        if mode == "cover":
+            return root_cover(*args, force=True)
+        reducible = self.symmetric and c <= 2
+        if mode == "reduced":
+            if not reducible:
+                raise ValueError(f"no support reduction at level {c} for this law")
+            return reduced_preparations(*args)
+        sizes = {"all": self.B ** c, "cover": cover_size(*args)}
+        if reducible:
+            sizes["reduced"] = reduced_size(*args)
+        return self._root_set(c, min(sizes, key=lambda m: (sizes[m], m)))
+
+    def preset_roots(self, c, zs):
+        """Search exactly the preparations ``zs`` at level c (tests; before any query)."""
+        self._root_sets[(c, self.roots)] = tuple(zs)
 
     def root_alternatives(self, c):
         """(k, j) root participations searched at level c: k = B*z for the
@@ -304,38 +332,83 @@ class Game:
         """sum_o V_o(p_o, t q_o) / D over the outputs of transition (kP, kQ, j),
         with V_o = ``chain`` (an echo) or the F_level curve at (o - j, o):
         one binary search per output."""
-        shift, items = self._relative(kP, kQ, j)
+        if chain is None:
+            return self._sum_F_table(level, kP, kQ, j, t)
+        _shift, items = self._relative(kP, kQ, j)
         inv_t = 1 / t
         cx = cy = sa = sb = mpz(0)
-        den = None
-        if chain is not None:
-            keys, xs, ys, den = chain.keys(), chain.xs, chain.ys, chain.den
-            for _u, p, qq, r in items:
-                if r is None:
-                    cx += p
-                    cy += qq
-                    continue
-                i = bisect_left(keys, r * inv_t)
-                sa += p * xs[i]
-                sb += qq * ys[i]
-        else:
-            table, period = self._F_table(level, j)
+        keys, xs, ys = chain.keys(), chain.xs, chain.ys
+        for _u, p, qq, r in items:
+            if r is None:
+                cx += p
+                cy += qq
+                continue
+            i = bisect_left(keys, r * inv_t)
+            sa += p * xs[i]
+            sb += qq * ys[i]
+        return (cx + t * cy + (sa + t * sb) / chain.den) / self.D
+
+    def _sum_F_table(self, level, kP, kQ, j, t):
+        """:meth:`_sum_at` over F_level residue curves, on the split items of
+        :meth:`_scaled` (the ratios p/(t*qq) are shared by every state pair
+        with the same relative shape, so they are computed once per ratio).
+
+        The vertex search runs on integer floors first (see :func:`_floor_key`):
+        with K = floor(key * 2^KEY_BITS) and X = floor(x * 2^KEY_BITS), K < X
+        implies key < x and K > X implies key > x, so bisecting the K for X
+        gives the exact position unless the K found equals X; only then are
+        the rationals compared."""
+        shift, (cx, cy, us, ps, qs, rs, ixs) = self._scaled(kP, kQ, j, t)
+        table, period = self._F_table(level, j)
+        get = table.get
+        sa = sb = mpz(0)
+        for u, p, qq, ratio, ix in zip(us, ps, qs, rs, ixs):
+            r = (u + shift) % period
+            entry = get(r)
+            if entry is None:
+                entry = self._fill_F_table(level, r, j)
+            ikeys = entry[3]
+            i = bisect_left(ikeys, ix)
+            if i < len(ikeys) and ikeys[i] == ix:
+                i = bisect_left(entry[0], ratio / t)
+            sa += p * entry[1][i]
+            sb += qq * entry[2][i]
+        total = cx + t * cy
+        if us:
+            total += (sa + t * sb) / self.D ** (2 * level + 1)
+        return total / self.D
+
+    def _scaled(self, kP, kQ, j, t):
+        """(shift, (cx, cy, us, ps, qqs, ratios, floor keys)) of one
+        transition at ratio t: cx, cy the summed p, qq of outputs with
+        p*qq = 0 (their value is p + t*qq), and for the others u, p, qq, p/qq
+        and the :func:`_floor_key` of the bisection key (p/qq)/t (only the
+        integer is kept: the rational is rebuilt for a tie).  Cached by (relative shape, t)."""
+        a, B = self.law.a, self.B
+        mP, rP = divmod(a * kP, B)
+        mQ, rQ = divmod(a * kQ, B)
+        key = (rP, rQ, mP - j - mQ, t)
+        split = self._split.get(key)
+        if split is None:
+            shift, items = self._relative(kP, kQ, j)
+            inv_t = 1 / t
+            cx = cy = mpz(0)
+            us, ps, qs, rs, ixs = [], [], [], [], []
             for u, p, qq, r in items:
                 if r is None:
                     cx += p
                     cy += qq
-                    continue
-                entry = table.get((u + shift) % period)
-                if entry is None:
-                    entry = self._fill_F_table(level, (u + shift) % period, j)
-                keys, xs, ys, den = entry
-                i = bisect_left(keys, r * inv_t)
-                sa += p * xs[i]
-                sb += qq * ys[i]
-        total = cx + t * cy
-        if den is not None:
-            total += (sa + t * sb) / den
-        return total / self.D
+                else:
+                    us.append(u)
+                    ps.append(p)
+                    qs.append(qq)
+                    rs.append(r)
+                    ixs.append(_floor_key(r * inv_t))
+            split = (cx, cy, us, ps, qs, rs, ixs)
+            if len(self._split) > 100000:
+                self._split.clear()
+            self._split[key] = split
+        return -mQ, split
 
     def _F_table(self, q, j):
         """({r mod B^(q+1): (keys, xs, ys, den) of the F_q((r - j, r)) curve},
@@ -353,7 +426,8 @@ class Game:
         c = self.F_curve(q, r, j)
         if c.den != self.D ** (2 * q + 1):
             raise AssertionError(f"F_{q} curve over {c.den}, not D^{2 * q + 1}")
-        entry = (c.keys(), c.xs, c.ys, c.den)
+        keys = c.keys()
+        entry = (keys, c.xs, c.ys, [_floor_key(k) for k in keys])
         self._F_table(q, j)[0][r] = entry
         return entry
 
@@ -462,7 +536,8 @@ def estimated_work(n_weights, B, budget, preparations=None, pending=False):
     for one query at this budget, from sizes alone (used to refuse huge
     requests before any work).  One unit is roughly 0.2-0.6 microseconds.
 
-    With l = n_weights + 2 outputs per transition, P_c the preparations at
+    With l = n_weights + 2 outputs per transition (n_weights: the support
+    width, :func:`support_width`), P_c the preparations at
     level c (:func:`root_preparation_count`; B^c without ``preparations``)
     and R_q = 2 min(B^(q+1), P_(q+1) l) the F_q residue curves that can be
     reached:
@@ -506,13 +581,24 @@ def estimated_work(n_weights, B, budget, preparations=None, pending=False):
     return work * l if pending else work
 
 
+def support_width(weights):
+    """hi - lo + 1 over the nonzero weights: zeros outside the support produce
+    no outputs, so the work estimate counts this width, not len(weights)."""
+    nz = [i for i, w in enumerate(weights) if w]
+    return nz[-1] - nz[0] + 1 if nz else 0
+
+
 def root_preparation_count(weights, offset, a, B, c):
-    """How many preparations the evaluator searches at a level-c root: min(B^c, cover)."""
+    """How many preparations the evaluator searches at a level-c root:
+    min(B^c, cover, reduction where it applies)."""
     if c <= 0:
         return 1
     if c > 64:
         return B ** 64
-    return min(B ** c, cover_size(weights, offset, a, B, c))
+    n = min(B ** c, cover_size(weights, offset, a, B, c))
+    if c <= 2 and Law(weights, offset, a, B).is_symmetric():
+        n = min(n, reduced_size(weights, offset, a, B, c))
+    return n
 
 
 _GAMES = {}

@@ -30,7 +30,7 @@ the retry makes the certificate UNCHECKED (exit 3), never OK.
 
 Work limits, all checked from the input alone before any enclosure or game is
 computed (beyond them the certificate is UNCHECKED, exit 3): the game work of
-:mod:`auditor.checks.finite_game` (budget <= 64, estimated work <= 5e7), an
+:mod:`auditor.checks.finite_game` (budget <= 64, estimated work <= 1.5e8), an
 exponent |x| <= :data:`MAX_EXP_ARGUMENT` for every e^x the checks need (e^ε,
 the kernel at the radius and at the end of the normaliser sum), working
 precision <= :data:`MAX_BITS`, at most :data:`MAX_TERMS` normaliser terms, and
@@ -236,7 +236,7 @@ def verify_dg(cert, report, prefix, undecided):
 
 def finite_work(weights, offset, a, B, budget):
     """Estimated work of recomputing G_budget for this law (auditor.game's estimate)."""
-    return game.estimated_work(len(weights), B, budget,
+    return game.estimated_work(game.support_width(weights), B, budget,
                                preparations=game.root_preparation_count(weights, offset, a, B, budget))
 
 

@@ -31,10 +31,12 @@ budget (plus one for a curve) at most :data:`MAX_BUDGET`, at most
 estimated work (:func:`auditor.game.estimated_work` of the preparations
 actually searched, times the number of queries) at most :data:`MAX_WORK`.
 The estimate counts B^C or the smaller closed-carry-cell cover of
-:mod:`auditor.cover`.  For scale: law radius 24, B = 3, C = 3 is about 7e6
-units (half a minute); radius 6, B = 1009, C = 3 searches 5586 covered
-preparations instead of 1e9, about 4e7 units (well under a minute); radius 40,
-B = 1009, C = 3 is about 1.2e12 and is refused.
+:mod:`auditor.cover`, and a pending query (F_C at given states, which needs
+G_C at about l points) is counted l times.  For scale: law radius 24, B = 3,
+C = 3 is about 5e6 units (seconds); radius 6, B = 1009, C = 3 searches 5586
+covered preparations instead of 1e9, about 4e7 units; radius 16, B = 3,
+C = 4 is about 9.7e7 (under the limit); radius 24, B = 3, C = 4 is about
+4.1e8 and radius 40, B = 1009, C = 3 about 1.1e12: both are refused.
 """
 
 from fractions import Fraction
@@ -45,8 +47,9 @@ from auditor.checks import common
 from auditor.outcomes import Unchecked
 from auditor.rationals import read_rational, write_rational
 
-# Largest estimated work (curve look-ups) the auditor recomputes, about 3 minutes.
-MAX_WORK = 5 * 10 ** 7
+# Largest estimated work (curve look-ups) the auditor recomputes (one unit is
+# about 0.2-0.6 microseconds, so at most about a minute).
+MAX_WORK = 15 * 10 ** 7
 # Pre-checks that keep the estimate itself cheap (far above anything MAX_WORK admits).
 MAX_BUDGET = 64
 MAX_WEIGHTS = 5_000
@@ -190,17 +193,20 @@ def _check_curve(p, claimed, report):
         report.equal(f"/result/curve/{i}/1", got[1], want[1], "vertex B'")
 
 
-def work_estimate(weights, offset, a, B, level, pointer="/input/budget"):
-    """auditor.game's estimate for one query at ``level``; Unchecked beyond MAX_BUDGET first."""
+def work_estimate(weights, offset, a, B, level, pointer="/input/budget", pending=False):
+    """auditor.game's estimate for one query at ``level`` (``pending``: F at given
+    states rather than G at the root); Unchecked beyond MAX_BUDGET first."""
     if level > MAX_BUDGET:
         raise Unchecked(pointer, level, MAX_BUDGET, "budget")
     # every estimate is at least 2·(len + 2)^max(2, level) (one preparation): refusing on this
     # floor first keeps the cover count itself cheap (it grows with level·len)
-    floor = 2 * common.bounded_power(len(weights) + 2, max(2, level), MAX_WORK)
+    width = game.support_width(weights)   # zeros outside the support cost nothing
+    floor = 2 * common.bounded_power(width + 2, max(2, level), MAX_WORK)
     if floor > MAX_WORK:
         raise Unchecked(pointer, f"at least {common.magnitude(floor)}", common.magnitude(MAX_WORK), "estimated work")
-    return game.estimated_work(len(weights), B, level,
-                               preparations=game.root_preparation_count(weights, offset, a, B, level))
+    return game.estimated_work(width, B, level,
+                               preparations=game.root_preparation_count(weights, offset, a, B, level),
+                               pending=pending)
 
 
 def refuse_beyond_limit(work, pointer):
@@ -212,7 +218,8 @@ def verify(cert, report):
     p = _parse_input(cert["input"])
     # a whole budget-C curve costs about as much as a budget-(C+1) point query
     level = p["budget"] + (1 if p["curve"] else 0)
-    work = work_estimate(p["weights"], p["offset"], p["a"], p["B"], level)
+    work = work_estimate(p["weights"], p["offset"], p["a"], p["B"], level,
+                         pending=p["pending"] is not None)
     refuse_beyond_limit(work * max(1, len(p["queries"])), "/input/budget")
     result = cert["result"]
     common.check_method(result["method"], p["weights"], p["offset"], p["budget"], "/result/method", report)

@@ -341,3 +341,39 @@ def test_absurd_budget_is_refused_quickly(root_cert, tmp_path):
     bad = copy.deepcopy(root_cert)
     bad["input"]["budget"] = 10 ** 9
     assert run(seal(bad), tmp_path) == 3
+
+
+def test_limit_admits_budget_four_radius_sixteen_and_refuses_radius_24(root_cert, tmp_path):
+    from auditor.checks import finite_game
+    w16, w24 = [1] * 33, [1] * 49
+    assert finite_game.work_estimate(w16, -16, 1, 3, 4) <= finite_game.MAX_WORK
+    assert finite_game.work_estimate(w24, -24, 1, 3, 4) > finite_game.MAX_WORK
+    bad = copy.deepcopy(root_cert)
+    bad["input"]["budget"] = 4
+    bad["input"]["law"] = {"weights": ["1"] * 49, "offset": -24}
+    assert run(seal(bad), tmp_path) == 3        # UNCHECKED, refused from the estimate
+
+
+def test_pending_queries_are_estimated_as_pending(pending_cert, tmp_path):
+    # F_3 at given states needs G_3 at ~l points: under the limit at the root, over it pending
+    from auditor.checks import finite_game
+    w = [1] * 49
+    root = finite_game.work_estimate(w, -24, 1, 3, 3)
+    assert root <= finite_game.MAX_WORK < finite_game.work_estimate(w, -24, 1, 3, 3, pending=True)
+    bad = copy.deepcopy(pending_cert)
+    bad["input"]["budget"] = 3
+    bad["input"]["curve"] = False
+    bad["input"]["law"] = {"weights": ["1"] * 49, "offset": -24}
+    assert run(seal(bad), tmp_path) == 3
+
+
+def test_zero_weights_outside_the_support_do_not_count_as_work():
+    # a discrete-Gaussian source of radius 100 at scale 1e24 has only ~61 nonzero atoms
+    from auditor.checks import finite_game
+    w = [1] * 33
+    padded = [0] * 40 + w + [0] * 40
+    assert game.support_width(padded) == 33
+    assert game.support_width([0, 2, 0, 1, 0]) == 3
+    assert (finite_game.work_estimate(padded, -56, 86, 257, 2)
+            == finite_game.work_estimate(w, -16, 86, 257, 2))
+    assert finite_game.work_estimate(padded, -56, 86, 257, 2) <= finite_game.MAX_WORK
