@@ -11,7 +11,7 @@ all: certificates
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test,plots]'
+	$(PY) -m pip install --quiet -e '.[test,plots,sweep]'
 	touch $(STAMP)
 
 ## certificates: regenerate certificates/ deterministically, then verify them
