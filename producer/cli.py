@@ -30,6 +30,7 @@ COMMANDS = [
     ("brace-compare", "producer.commands.brace_compare"),
     ("brace-plot", "producer.commands.brace_plot"),
     ("hierarchy", "producer.commands.hierarchy"),
+    ("sweep", "producer.commands.sweep"),
 ]
 
 DEBUG_VARIABLE = "DP_CERTIFY_DEBUG"
