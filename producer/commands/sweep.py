@@ -38,7 +38,8 @@ def add_arguments(parser):
     grid.add_argument("--width", default=DEFAULT_WIDTH, metavar="W",
                       help=f"each enclosure narrower than W (default {DEFAULT_WIDTH})")
     run = parser.add_argument_group("execution and output")
-    run.add_argument("--out", required=True, metavar="DIR", help="directory for the certificates, summary, plots")
+    run.add_argument("--out", "-o", "--output", dest="out", required=True, metavar="DIR",
+                     help="directory for the certificates, summary, plots")
     where = run.add_mutually_exclusive_group()
     where.add_argument("--workers", metavar="N", default=str(DEFAULT_WORKERS),
                        help=f"LocalCluster worker processes (default {DEFAULT_WORKERS}; 0: serial, in process)")

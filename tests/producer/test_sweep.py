@@ -125,3 +125,18 @@ def test_workers_subprocess_local_cluster_equals_serial(serial_run, tmp_path):
     assert run.returncode == 0, run.stderr
     assert b"sweep: 24/24 grid points" in run.stderr
     assert _files(tmp_path) == _files(serial_run)
+
+
+@pytest.mark.slow
+def test_issue_grid_twenty_epsilons_cluster_equals_serial_all_verified(tmp_path):
+    """Issue 13's grid: 20 ε in [0, 2] at C = 2, σ² = 9, width 10^-6, serial and on a 2-process LocalCluster."""
+    grid = ["--epsilon-range", "0:2:20", "--budgets", "2", "--sigma2s", "9", "--quiet"]
+    assert cli.main(["sweep", *grid, "--out", str(tmp_path / "serial"), "--workers", "0"]) == 0
+    run = subprocess.run([sys.executable, "-m", "producer", "sweep", *grid, "--out", str(tmp_path / "cluster"),
+                          "--workers", "2"], capture_output=True, timeout=600, cwd=ROOT)
+    assert run.returncode == 0, run.stderr
+    serial = _files(tmp_path / "serial")
+    assert len(serial) == 22 and _files(tmp_path / "cluster") == serial
+    for name in serial:
+        if name.startswith("dg-"):
+            assert auditor_api.verify_file(str(tmp_path / "cluster" / name)).ok, name
