@@ -114,3 +114,16 @@ def test_cli_laplace_certificate(tmp_path):
     cert = json.loads(out.read_text(encoding="utf-8"))
     assert cert["input"]["gamma"] == "0" and cert["input"]["noise"]["t"] == "3/2"
     assert "discrete Laplace, plain composition" in p.stderr
+
+
+def test_laplace_calibration_beyond_the_epsilon_limit_is_refused():
+    from producer.errors import LimitError
+    with pytest.raises(LimitError, match="2C/t"):
+        api.calibration("1/3", None, 2, "1e-6", laplace="1/1000")
+
+
+def test_plain_references_regenerate_byte_identically(tmp_path):
+    from producer.references import plain
+    for path in plain.generate(str(tmp_path)):
+        name = Path(path).name
+        assert Path(path).read_bytes() == (ROOT / "certificates" / "plain" / name).read_bytes(), name
