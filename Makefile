@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: all certificates verify test references bench clean-venv
+.PHONY: all certificates certificates-fast certificates-large verify test references bench clean-venv
 
 all: certificates
 
@@ -14,14 +14,26 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[test,plots,sweep]'
 	touch $(STAMP)
 
-## certificates: regenerate certificates/ deterministically, then verify them
-certificates: $(STAMP)
+# every reference certificate: the fast ones, the large-budget hierarchy ones, the slow lower witnesses
+ALL_CERTIFICATES = certificates/*.json certificates/hierarchy/*.json certificates/slow/*.json
+
+## certificates: regenerate every reference certificate deterministically, then verify them all
+certificates: certificates-fast certificates-large
+	$(PY) -m auditor verify --quiet $(ALL_CERTIFICATES)
+
+## certificates-fast: regenerate certificates/*.json only (a few minutes), then verify them
+certificates-fast: $(STAMP)
 	$(PY) -m producer.reference certificates
-	$(PY) -m auditor verify certificates/*.json
+	$(PY) -m auditor verify --quiet certificates/*.json
+
+## certificates-large: regenerate certificates/hierarchy/ and certificates/slow/ (budgets 8-64; several minutes)
+certificates-large: $(STAMP)
+	$(PY) -m producer.references.hierarchy certificates/hierarchy
+	$(PY) -m producer.reference certificates/slow lower_slow
 
 ## verify: run the auditor over every reference certificate
 verify: $(STAMP)
-	$(PY) -m auditor verify certificates/*.json
+	$(PY) -m auditor verify $(ALL_CERTIFICATES)
 
 ## test: the default (fast) test suite
 test: $(STAMP)

@@ -15,7 +15,7 @@ __version__ = "0.1.0"
 NAME = "dp-certify-producer"
 
 _API = ("Certificate", "finite_game", "dg_interval", "calibration", "pmw_envelope", "pmw_parameters",
-        "brace_run", "brace_compare", "InputError", "LimitError")
+        "brace_run", "brace_compare", "bracket", "InputError", "LimitError")
 __all__ = list(_API)
 
 

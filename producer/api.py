@@ -39,7 +39,7 @@ from producer.laws import FiniteLaw, parse_gamma
 from producer.output import write_file_atomic
 from producer.rationals import format_rational, parse_integer, parse_rational
 
-__all__ = ["Certificate", "finite_game", "dg_interval", "calibration", "pmw_envelope",
+__all__ = ["Certificate", "bracket", "finite_game", "dg_interval", "calibration", "pmw_envelope",
            "pmw_parameters", "brace_run", "brace_compare", "InputError"]
 
 
@@ -470,3 +470,23 @@ def brace_compare(bank, query, *, horizon, kappa, epsilon, delta, seed, r2=None,
                             noise_multiplier=noise_multiplier, allow_uncalibrated=allow_uncalibrated,
                             bank_name=bank_name)
     return Certificate(certificate_for(request, _reporter(progress)))
+
+
+def bracket(lower, upper):
+    """The two-sided bracket lo ≤ ε*_C(δ) ≤ hi of two certificates for the same (γ, σ², C, δ).
+
+    ``lower`` (calibration-lower/1 or calibration/1) and ``upper`` (calibration/1
+    or hierarchy/1) are Certificates, dicts or paths.  Returns a
+    :class:`producer.brackets.Bracket` (``.line()``, ``.as_dict()``); it combines
+    two certificates and proves nothing itself: verify both with the auditor.
+    """
+    from producer import brackets
+
+    def as_dict(cert):
+        if isinstance(cert, Certificate):
+            return cert.as_dict()
+        if isinstance(cert, dict):
+            return cert
+        return brackets.read_certificate(cert)
+
+    return brackets.bracket(as_dict(lower), as_dict(upper))

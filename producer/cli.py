@@ -30,6 +30,11 @@ COMMANDS = [
     ("brace-compare", "producer.commands.brace_compare"),
     ("brace-plot", "producer.commands.brace_plot"),
     ("hierarchy", "producer.commands.hierarchy"),
+    ("deadline", "producer.commands.deadline"),
+    ("workload", "producer.commands.workload"),
+    ("separation", "producer.commands.separation"),
+    ("calibrate-lower", "producer.commands.calibrate_lower"),
+    ("bracket", "producer.commands.bracket"),
     ("sweep", "producer.commands.sweep"),
 ]
 

@@ -17,6 +17,10 @@ KINDS = {
     "brace-run": "auditor.checks.brace_run",
     "brace-compare": "auditor.checks.brace_compare",
     "hierarchy": "auditor.checks.hierarchy",
+    "deadline-witness": "auditor.checks.deadline_witness",
+    "workload": "auditor.checks.workload",
+    "separation": "auditor.checks.separation",
+    "calibration-lower": "auditor.checks.calibration_lower",
 }
 
 

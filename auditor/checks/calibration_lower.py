@@ -1,0 +1,195 @@
+"""Checks of ``calibration-lower/1`` certificates (SPEC-lower 7.0, 7.5; docs/lower-certificates.md §3).
+
+Claim: ε*_C(δ) >= epsilon_lower for the discrete Gaussian, from one witness
+line (p, q): with r >= 1 − (1 − τ)^draws (draws = T, Coupling B, for the
+physical capped program; 2C, Coupling A, for the informative-graph target-{0}
+lines), p⁻ = p − r <= P_g(A) and q⁺ = q + r >= Q_g(A); if p⁻ > δ, every
+e^ε < λ_crit = (p⁻ − δ)/q⁺ has P_g(A) − e^ε·Q_g(A) > p⁻ − λ_crit·q⁺ = δ,
+so ε* >= log λ_crit >= ε_lo whenever e^{ε_lo} <= λ_crit (proved with an
+upper enclosure of e^{ε_lo}); ε_lo = 0 is accepted as it stands (ε* >= 0 by
+definition), even when λ_crit < 1.
+
+- capped-preparation: the window (contains start and target, invariant under
+  rows by counting draws); hit = Pr_ν[first hit of target within cap] by the
+  killed chain (a start at the target is a hit with no wait); the suffix
+  test at λ_E from (target, target) (:mod:`auditor.lower.suffix`, with the
+  number of accepted transcripts); p = hit·suffix_p, q = hit·suffix_q;
+  draws = horizon >= cap + len(signs); at most C participations.
+- target-zero: the line tree rebuilt exactly over the reachable index ranges
+  (:class:`auditor.lower.lines.PackedLines`),
+  root numerators, p = a/2^b, q = c/2^b, draws = 2C.
+
+``input.parameters`` is the producer's request (informational only).  Not
+claimed: that the chosen lines are optimal, or the paper's own mesh.
+"""
+
+from fractions import Fraction
+
+from auditor.enclosures import exp_bounds
+from auditor.lower import inputs
+from auditor.lower.display import DOWN, check_display
+from auditor.lower.lines import PackedLines
+from auditor.lower.source import read_source
+from auditor.lower.suffix import SuffixTests
+from auditor.lower.waiting import window_rows
+from auditor.outcomes import Unchecked
+from auditor.rationals import read_rational
+from auditor.rows import Law
+
+R = "/result"
+# Target-{0}: nodes × priors × outputs (field multiply-adds, done packed); the
+# C = 8 reference is about 2.9e8 (7 s), C = 16 about 5.9e8; the limit is a few minutes.
+MAX_LINE_WORK = 3 * 10 ** 9
+MAX_CAPPED_WORK = 5 * 10 ** 7
+
+
+def verify(cert, report):
+    res = cert["result"]
+    claim = cert["input"]["claim"]
+    inputs.require(res["claim"] == claim, R + "/claim", f"claim {res['claim']!r} is not the requested {claim!r}")
+    common = _read_common(res)
+    if claim == "capped-preparation":
+        law, witness = _capped(res, common, report)
+    else:
+        law, witness = _target_zero(res, common, report)
+    if witness is not None:
+        _check_line(res, common, witness, report)
+
+
+def _read_common(res):
+    a, B = inputs.gamma(res["gamma"], R + "/gamma")
+    return {"a": a, "B": B,
+            "sigma2": inputs.positive(res["sigma2"], R + "/sigma2", "sigma2"),
+            "budget": res["budget"],
+            "delta": inputs.probability(res["delta"], R + "/delta", "delta"),
+            "draws": res["draws"]}
+
+
+def _source_law(res, common, report):
+    source = read_source(res["source"], R + "/source", report, sigma2=common["sigma2"])
+    if source is None:
+        return None, None
+    return source, Law(source.weights, source.offset, common["a"], common["B"])
+
+
+# ---------------------------------------------------------------- K.2 capped preparation
+
+def _capped(res, common, report):
+    prog = res["program"]
+    signs = tuple(prog["signs"])
+    start, target, cap, T = prog["start"], prog["target"], prog["cap"], prog["horizon"]
+    lam_E = inputs.nonnegative(prog["event_threshold"], R + "/program/event_threshold", "event threshold")
+    low, high = res["window"]["low"], res["window"]["high"]
+    inputs.require(low <= start <= high and low <= target <= high, R + "/window",
+                   "the window must contain the start and the target")
+    M = 2 * res["source"]["radius"] + 2
+    work = cap * (high - low + 1) * M + M ** max(0, len(signs) - 2) * 20 + common["B"] ** 2 * M ** 2
+    if work > MAX_CAPPED_WORK:
+        raise Unchecked(R + "/program", work, MAX_CAPPED_WORK, "estimated work")
+    report.check(sum(1 for j in signs if j) <= common["budget"], R + "/program/signs", list(signs),
+                 f"at most {common['budget']} participations", "the suffix exceeds the budget")
+    report.equal(R + "/draws", common["draws"], T, "draws (the horizon T, Coupling B)")
+    report.check(cap + len(signs) <= T, R + "/program/horizon", T, cap + len(signs),
+                 "the horizon must fit the longest wait and the suffix")
+    source, law = _source_law(res, common, report)
+    if law is None:
+        return None, None
+    rows, escapes = window_rows(law, low, high)
+    for k, n in escapes[:5]:
+        report.check(False, R + "/window", f"[{low}, {high}]", f"row_{k}({n}) > 0", "the window is not invariant")
+    if escapes:
+        return None, None
+    hit = first_hit(rows, law.D, low, start, target, cap)
+    report.equal(R + "/hit", read_rational(res["hit"], R + "/hit"), hit, "Pr_ν[first hit within cap]")
+    p_num, q_num, count = SuffixTests(law, lam_E).numerators_and_count(target, signs)
+    Dm = law.D ** len(signs)
+    sp, sq = Fraction(p_num, Dm), Fraction(q_num, Dm)
+    report.equal(R + "/suffix_p", read_rational(res["suffix_p"], R + "/suffix_p"), sp, "P_target(A)")
+    report.equal(R + "/suffix_q", read_rational(res["suffix_q"], R + "/suffix_q"), sq, "Q_target(A)")
+    report.equal(R + "/atoms", int(res["atoms"]), count, "number of accepted suffix transcripts")
+    return law, (hit * sp, hit * sq, source.tau)
+
+
+def first_hit(rows, D, low, start, target, cap):
+    """Pr[the zero-input chain from ``start`` is at ``target`` at some time t <= cap] (killed chain)."""
+    size = len(rows)
+    mass = [0] * size
+    mass[start - low] = 1
+    scale = 1
+    hit = Fraction(0)
+    for t in range(cap + 1):
+        if t > 0:
+            new = [0] * size
+            for i, m in enumerate(mass):
+                if m:
+                    first, r = rows[i]
+                    for off, v in enumerate(r):
+                        new[first + off] += m * v
+            mass = new
+            scale *= D
+        at = mass[target - low]
+        if at:
+            hit += Fraction(at, scale)
+            mass[target - low] = 0
+    return hit
+
+
+# ---------------------------------------------------------------- target-{0} lines
+
+def _target_zero(res, common, report):
+    grid = res["grid"]
+    n = grid["count"]
+    rho0 = inputs.positive(grid["first"], R + "/grid/first", "first prior")
+    beta = read_rational(grid["ratio"], R + "/grid/ratio")
+    inputs.require(beta > 1, R + "/grid/ratio", "the grid ratio must exceed one")
+    bits = res["scale_bits"]
+    M = 2 * res["source"]["radius"] + 2
+    work = len(res["nodes"]) * n * M
+    if work > MAX_LINE_WORK:
+        raise Unchecked(R + "/nodes", work, MAX_LINE_WORK, "line-tree work (nodes × priors × outputs)")
+    report.equal(R + "/draws", common["draws"], 2 * common["budget"], "draws (2C, Coupling A)")
+    root = res["root"]
+    inputs.require(0 <= root["index"] < n, R + "/root/index", "root index outside the grid")
+    source, law = _source_law(res, common, report)
+    if law is None:
+        return None, None
+    del rho0  # the priors only label lines; every index is rebuilt from the snapping rule
+    tree = PackedLines(law, res["nodes"], n, beta, bits, report)
+    got = tree.rebuild((common["budget"],), root["index"])
+    if got is None:
+        return None, None
+    a, c = got
+    report.equal(R + "/root/a", inputs.integer(root["a"], R + "/root/a", "root a"), a, "root P numerator")
+    report.equal(R + "/root/c", inputs.integer(root["c"], R + "/root/c", "root c"), c, "root Q numerator")
+    return law, (Fraction(a, 1 << bits), Fraction(c, 1 << bits), source.tau)
+
+
+# ---------------------------------------------------------------- the inverse from a line
+
+def _check_line(res, common, witness, report):
+    p, q, tau = witness
+    report.equal(R + "/p", read_rational(res["p"], R + "/p"), p, "P_ν(A) (recomputed)")
+    report.equal(R + "/q", read_rational(res["q"], R + "/q"), q, "Q_ν(A) (recomputed)")
+    r = read_rational(res["coupling"], R + "/coupling")
+    report.at_least(R + "/coupling", r, 1 - (1 - tau) ** common["draws"], "r >= 1 − (1 − τ)^draws")
+    p_lower, q_upper = p - r, q + r
+    report.equal(R + "/p_lower", read_rational(res["p_lower"], R + "/p_lower"), p_lower, "p⁻ = p − r")
+    report.equal(R + "/q_upper", read_rational(res["q_upper"], R + "/q_upper"), q_upper, "q⁺ = q + r")
+    delta = common["delta"]
+    if not report.check(p_lower > delta, R + "/p_lower", p_lower, delta, "the line needs p⁻ > δ"):
+        return
+    lam = (p_lower - delta) / q_upper
+    report.equal(R + "/lambda_crit", read_rational(res["lambda_crit"], R + "/lambda_crit"), lam,
+                 "λ_crit = (p⁻ − δ)/q⁺")
+    eps = inputs.nonnegative(res["epsilon_lower"], R + "/epsilon_lower", "epsilon_lower")
+    check_display(res["epsilon_lower_display"], eps, DOWN, None, R + "/epsilon_lower_display", report)
+    if eps == 0:
+        return  # ε* >= 0 holds by definition, whatever λ_crit is
+    bits = max(lam.numerator.bit_length() - lam.denominator.bit_length(), 0) + eps.denominator.bit_length() + 64
+    e_hi = None
+    for _ in range(2):
+        e_hi = exp_bounds(eps, bits)[1]
+        if e_hi <= lam:
+            break
+        bits *= 4
+    report.check(e_hi <= lam, R + "/epsilon_lower", eps, lam, "e^{epsilon_lower} not proved <= λ_crit")

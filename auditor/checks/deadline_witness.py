@@ -1,0 +1,203 @@
+"""Checks of ``deadline-witness/1`` certificates (SPEC-lower 7.1, docs/lower-certificates.md §1).
+
+Claim: for each deadline T, LB_T <= H_{e^ε}(P_g,T ‖ Q_g,T) for the physical
+discrete-Gaussian program with T releases (a lower bound; the certificate's
+``lower`` must equal what the auditor proves).  Re-derived by the auditor:
+
+1. ``result.source``: the dg_source claims (w_n <= S·g(n) for n ≠ 0,
+   τ >= w_0/S − g(0)) with the auditor's enclosures; σ², L, S as requested.
+2. ``result.threshold``: λ₋ = floor(N·e^ε)/N (N·λ₋ integral, λ₋ <= e^ε < λ₊),
+   λ₊ = λ₋ + 1/N.
+3. ``result.window``: contains 0 and is invariant (rows by counting draws).
+4. ``result.suffix``: for every window state, every pattern's likelihood test
+   (:mod:`auditor.lower.suffix`), the best pattern (lowest index on ties), its
+   h, p = P_k(A), q = Q_k(A) exactly.
+5. ``result.stopping``: every decision of the waiting recursion
+   (:mod:`auditor.lower.waiting`), one string per s = 1..max T − m.
+6. ``result.deadlines``: T and waits = T − m; p = P_s(0), q = Q_s(0) and
+   payoff = p − λ₋q = V_s(0) exactly; threshold_term = λ₊ − λ₋;
+   coupling = (1 + λ₊)·T·τ (Coupling B: T draws, each disagreeing with
+   probability <= τ, so |P_g(A) − P_ν(A)| <= 1 − (1 − τ)^T <= Tτ, same for Q);
+   lower = max(0, payoff − threshold_term − coupling); lower_display rounded
+   down to 28 places, ratio_display = lower/reference_upper rounded down to
+   12 places (null without reference).
+
+Outside the claims (not checked, documented in the docs): optimality of the
+stopping rule over all deadline-T programs, and whether the source weights are
+the largest integers below S·g(n) (only <= is needed).
+
+Work is estimated from the certificate's sizes before anything is computed
+(:func:`estimated_work`); beyond :data:`MAX_WORK` the check is refused with
+:class:`auditor.outcomes.Unchecked`.
+"""
+
+from fractions import Fraction
+
+from auditor.lower import inputs
+from auditor.lower.display import DOWN, check_display
+from auditor.lower.source import read_source, read_threshold
+from auditor.lower.suffix import SuffixTests
+from auditor.lower.waiting import Waiting, window_rows
+from auditor.outcomes import Unchecked
+from auditor.rationals import read_rational
+from auditor.rows import Law
+
+LOWER_PLACES = 28
+RATIO_PLACES = 12
+# About three minutes on the 2-core development machine (the published
+# reference, T <= 100 with all four patterns, is about 4e6 units, well under 2 s).
+MAX_WORK = 3 * 10 ** 8
+MAX_WINDOW = 10 ** 5
+
+
+def estimated_work(B, radius, scale, window, patterns, max_T):
+    """Work units: experiment atoms, prefix bisections and recursion multiply-adds.
+
+    M = 2L + 2 bounds the support of a row; d = min(m, 2) steps form the
+    sorted experiments (at most |patterns|·B^d of them), the other m − d are
+    enumerated per window state; the recursion does (max T − m)·|window|·M
+    multiply-adds on numerators of about max T·bits(D) bits.
+    """
+    M = 2 * radius + 2
+    m = len(patterns[0])
+    d = min(m, 2)
+    leaves = window * len(patterns) * M ** (m - d)
+    experiments = min(len(patterns) * B ** d, leaves)
+    atoms = experiments * M ** d
+    bits_D = (B * scale).bit_length()
+    recursion = max(0, max_T - m) * window * M * (1 + max_T * bits_D // 2048)
+    return 4 * atoms + leaves * (2 * d * M.bit_length() + 2) + 2 * recursion
+
+
+def _read_input(inp):
+    a, B = inputs.gamma(inp["gamma"], "/input/gamma")
+    sigma2 = inputs.positive(inp["sigma2"], "/input/sigma2", "sigma2")
+    epsilon = inputs.nonnegative(inp["epsilon"], "/input/epsilon", "epsilon")
+    scale = inputs.integer(inp["scale"], "/input/scale", "scale", minimum=1)
+    N = inputs.integer(inp["threshold_denominator"], "/input/threshold_denominator",
+                       "threshold denominator", minimum=1)
+    patterns = [tuple(p) for p in inp["patterns"]]
+    m = len(patterns[0])
+    inputs.require(all(len(p) == m for p in patterns), "/input/patterns",
+                   "all patterns must have the same length")
+    deadlines = inp["deadlines"]
+    inputs.require(all(T >= m for T in deadlines), "/input/deadlines",
+                   f"every deadline must be at least the suffix length {m}")
+    inputs.require(all(s < t for s, t in zip(deadlines, deadlines[1:])), "/input/deadlines",
+                   "deadlines must be increasing")
+    reference = inp["reference_upper"]
+    if reference is not None:
+        reference = inputs.positive(reference, "/input/reference_upper", "reference_upper")
+    return {"a": a, "B": B, "sigma2": sigma2, "epsilon": epsilon, "radius": inp["radius"],
+            "scale": scale, "N": N, "patterns": patterns, "m": m, "deadlines": deadlines,
+            "reference": reference}
+
+
+def verify(cert, report):
+    p = _read_input(cert["input"])
+    res = cert["result"]
+    low, high = res["window"]["low"], res["window"]["high"]
+    inputs.require(low <= 0 <= high, "/result/window", "the window must contain the start state 0")
+    size = high - low + 1
+    if size > MAX_WINDOW:
+        raise Unchecked("/result/window", size, MAX_WINDOW, "window states")
+    work = estimated_work(p["B"], p["radius"], p["scale"], size, p["patterns"], max(p["deadlines"]))
+    if work > MAX_WORK:
+        raise Unchecked("/input", work, MAX_WORK, "estimated work")
+
+    source = read_source(res["source"], "/result/source", report, sigma2=p["sigma2"],
+                         radius=p["radius"], scale=p["scale"])
+    lam_lo, lam_hi = read_threshold(res["threshold"], p["epsilon"], "/result/threshold", report,
+                                    denominator=p["N"])
+    if source is None:
+        return
+    law = Law(source.weights, source.offset, p["a"], p["B"])
+    rows, escapes = window_rows(law, low, high)
+    for k, n in escapes[:5]:
+        report.check(False, "/result/window", f"[{low}, {high}]", f"row_{k}({n}) > 0",
+                     "the window is not invariant: a row leaves it")
+    if escapes:
+        return
+    report.check(True, "/result/window", None, None, "")
+
+    p_num, q_num = _check_suffix(res["suffix"], law, lam_lo, p, low, size, report)
+    if p_num is None:
+        return
+    _check_deadlines(res, law, rows, p_num, q_num, lam_lo, lam_hi, source.tau, p, low, report)
+
+
+def _check_suffix(entries, law, lam, p, low, size, report):
+    """Per state: best pattern, h, p, q; returns the numerator vectors (over D^m) of p and q."""
+    if not report.equal("/result/suffix", len(entries), size, "number of suffix entries (one per window state)"):
+        return None, None
+    tests = SuffixTests(law, lam)
+    Dm = law.D ** p["m"]
+    p_num, q_num = [], []
+    for i, entry in enumerate(entries):
+        ptr = f"/result/suffix/{i}"
+        k = low + i
+        report.equal(ptr + "/k", entry["k"], k, "state k (low + index)")
+        best = None
+        for index, pattern in enumerate(p["patterns"]):
+            pn, qn = tests.numerators(k, pattern)
+            h = Fraction(pn * lam.denominator - qn * lam.numerator, Dm * lam.denominator)
+            if best is None or h > best[0]:
+                best = (h, index, pn, qn)
+        h, index, pn, qn = best
+        report.equal(ptr + "/pattern", entry["pattern"], index, "index of the best pattern (lowest on ties)")
+        report.equal(ptr + "/h", read_rational(entry["h"], ptr + "/h"), h, "h(k) = Σ_o max(P_k(o) − λ₋Q_k(o), 0)")
+        report.equal(ptr + "/p", read_rational(entry["p"], ptr + "/p"), Fraction(pn, Dm), "p = P_k(A)")
+        report.equal(ptr + "/q", read_rational(entry["q"], ptr + "/q"), Fraction(qn, Dm), "q = Q_k(A)")
+        p_num.append(pn)
+        q_num.append(qn)
+    return p_num, q_num
+
+
+def _check_deadlines(res, law, rows, p_num, q_num, lam_lo, lam_hi, tau, p, low, report):
+    m, deadlines = p["m"], p["deadlines"]
+    max_waits = max(deadlines) - m
+    stopping = res["stopping"]
+    report.equal("/result/stopping", len(stopping), max_waits, "number of stopping rows (max T − m)")
+    claimed = res["deadlines"]
+    if not report.equal("/result/deadlines", len(claimed), len(deadlines), "number of deadline entries"):
+        return
+    wanted = {T - m: i for i, T in enumerate(deadlines)}
+    origin = -low
+    walk = Waiting(law, rows, p_num, q_num, lam_lo)
+    for s, chars, P, Q in walk.steps(max_waits):
+        if s >= 1 and s - 1 < len(stopping):
+            report.equal(f"/result/stopping/{s - 1}", stopping[s - 1], chars,
+                         "decisions: 'S' iff h(k) >= Σ_n row_k(n)·V_{s−1}(n)")
+        if s in wanted:
+            i = wanted[s]
+            denominator = law.D ** (m + s)
+            _check_deadline(claimed[i], f"/result/deadlines/{i}", deadlines[i], s,
+                            Fraction(P[origin], denominator), Fraction(Q[origin], denominator),
+                            lam_lo, lam_hi, tau, p["reference"], report)
+
+
+def _check_deadline(entry, ptr, T, s, prob_p, prob_q, lam_lo, lam_hi, tau, reference, report):
+    report.equal(ptr + "/T", entry["T"], T, "deadline T (the request's)")
+    report.equal(ptr + "/waits", entry["waits"], s, "waits s = T − m")
+    report.equal(ptr + "/p", read_rational(entry["p"], ptr + "/p"), prob_p, "P_ν(A) = P_s(0)")
+    report.equal(ptr + "/q", read_rational(entry["q"], ptr + "/q"), prob_q, "Q_ν(A) = Q_s(0)")
+    payoff = prob_p - lam_lo * prob_q
+    report.equal(ptr + "/payoff", read_rational(entry["payoff"], ptr + "/payoff"), payoff,
+                 "payoff V_s(0) = p − λ₋q")
+    threshold_term = lam_hi - lam_lo
+    report.equal(ptr + "/threshold_term", read_rational(entry["threshold_term"], ptr + "/threshold_term"),
+                 threshold_term, "λ₊ − λ₋")
+    coupling = (1 + lam_hi) * T * tau
+    report.equal(ptr + "/coupling", read_rational(entry["coupling"], ptr + "/coupling"), coupling,
+                 "coupling (1 + λ₊)·T·τ")
+    lower = max(Fraction(0), payoff - threshold_term - coupling)
+    claimed_lower = read_rational(entry["lower"], ptr + "/lower")
+    report.equal(ptr + "/lower", claimed_lower, lower, "LB_T = max(0, payoff − (λ₊ − λ₋) − (1 + λ₊)Tτ)")
+    check_display(entry["lower_display"], lower, DOWN, LOWER_PLACES, ptr + "/lower_display", report)
+    if reference is None:
+        report.check(entry["ratio_display"] is None, ptr + "/ratio_display", entry["ratio_display"], None,
+                     "no ratio without a reference upper bound")
+    elif report.check(entry["ratio_display"] is not None, ptr + "/ratio_display", None, "a decimal",
+                      "a reference upper bound needs a ratio display"):
+        check_display(entry["ratio_display"], lower / reference, DOWN, RATIO_PLACES,
+                      ptr + "/ratio_display", report)

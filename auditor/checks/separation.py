@@ -1,0 +1,236 @@
+"""Checks of ``separation/1`` certificates (SPEC-lower 7.2–7.4, docs/lower-certificates.md §2).
+
+Every separation is a certified lower end strictly above a certified upper
+end.  The roles: a *witness* or *relaxation value* contributes its lower end,
+a *privacy bound* its upper end; a claimed lower end must be <= what the
+auditor proves, a claimed upper end >= what it proves.
+
+- ``finite-relaxation``: autonomous G_2 − y, one-digit G_2^(1) − y and offset
+  W(2, 0) − y recomputed exactly (:mod:`auditor.lower.relaxations`,
+  :mod:`auditor.game`), and the strict chain autonomous < one_digit < offset.
+- ``dg-relaxation``: source and λ₋ <= e^ε <= λ₊; the relaxation's finite value
+  at (1, λ₋) exactly; b = (1 + λ₊)(1 − (1 − τ)^4) (Coupling A, 2C = 4 draws);
+  interval [v − (λ₊ − λ₋) − b, v + b], v = finite_value − λ₋, with outward
+  displays; the embedded dg-interval re-verified; upper < separator < lower.
+- ``offset-event``: the program constants; atoms distinct, sorted, in the box,
+  ``count`` of them; the payoff enclosure of P_g(A) − e^ε·Q_g(A) from
+  p(f1, f2) = g(f1+1)·((2/3)g(f2+1) + (1/3)g(f2+2)), q(f1, f2) = g(f1)·g(f2)
+  (the literal raw-U sums of the program; any event is a witness, so which
+  atoms are listed needs no check); upper < separator < payoff lower.
+- ``binary-pair``: H_{e^ε}(P_b‖Q_b) enclosure, e^U >= every likelihood ratio,
+  displays, the embedded privacy bound and upper < separator < payoff lower.
+- ``renyi-cover``: see :mod:`auditor.lower.renyi`.
+
+``input.parameters`` is the producer's request, kept for information only:
+the claims are about the numbers in ``result``, which are all checked.
+"""
+
+from fractions import Fraction
+
+from auditor.enclosures import exp_bounds, kernel_bounds, normaliser_bounds
+from auditor.lower import inputs, relaxations
+from auditor.lower.display import DOWN, UP, check_display, dyadic_down, dyadic_up
+from auditor.lower.embedded import verify_privacy_bound
+from auditor.lower.source import read_source, read_threshold
+from auditor.outcomes import Unchecked
+from auditor.rationals import read_rational
+
+R = "/result"
+MAX_LAW_LENGTH = 80        # finite laws whose relaxations are recomputed (radius 24 DG: 49 atoms)
+MAX_GAMMA_DENOMINATOR = 12
+MAX_ATOMS = 10 ** 5
+RETRY_FACTOR = 4
+
+
+def verify(cert, report):
+    res = cert["result"]
+    claim = cert["input"]["claim"]
+    inputs.require(res["claim"] == claim, R + "/claim", f"claim {res['claim']!r} is not the requested {claim!r}")
+    CHECKS[claim](res, report)
+
+
+# ---------------------------------------------------------------- exact relaxations
+
+def _law_of(law, pointer):
+    weights = [inputs.integer(w, f"{pointer}/weights/{i}", "weight", minimum=0) for i, w in enumerate(law["weights"])]
+    inputs.require(sum(weights) > 0, pointer + "/weights", "the weights must not all be zero")
+    return weights, law["offset"]
+
+
+def _limit_game(n_weights, B, pointer):
+    if n_weights > MAX_LAW_LENGTH:
+        raise Unchecked(pointer, n_weights, MAX_LAW_LENGTH, "law length for the relaxation values")
+    if B > MAX_GAMMA_DENOMINATOR:
+        raise Unchecked(pointer, B, MAX_GAMMA_DENOMINATOR, "denominator of γ for the relaxation values")
+
+
+def _finite_relaxation(res, report):
+    a, B = inputs.gamma(res["gamma"], R + "/gamma")
+    weights, offset = _law_of(res["law"], R + "/law")
+    _limit_game(len(weights), B, R + "/law")
+    x = inputs.nonnegative(res["x"], R + "/x", "x")
+    y = inputs.nonnegative(res["y"], R + "/y", "y")
+    auto = relaxations.autonomous_value(weights, offset, a, B, x, y) - y
+    one = relaxations.one_digit_value(weights, offset, a, B, x, y) - y
+    off = relaxations.offset_value(weights, offset, a, B, x, y) - y
+    claimed = {k: read_rational(res[k], f"{R}/{k}") for k in ("autonomous", "one_digit", "offset")}
+    report.equal(R + "/autonomous", claimed["autonomous"], auto, "G_2(x, y) − y (privacy value)")
+    report.equal(R + "/one_digit", claimed["one_digit"], one, "G_2^(1)(x, y) − y (relaxation value)")
+    report.equal(R + "/offset", claimed["offset"], off, "W(2, 0; x, y) − y (relaxation value)")
+    report.check(auto < one, R + "/order", auto, one, "autonomous < one_digit does not hold")
+    report.check(one < off, R + "/order", one, off, "one_digit < offset does not hold")
+
+
+def _dg_relaxation(res, report):
+    a, B = inputs.gamma(res["gamma"], R + "/gamma")
+    sigma2 = inputs.positive(res["sigma2"], R + "/sigma2", "sigma2")
+    epsilon = inputs.nonnegative(res["epsilon"], R + "/epsilon", "epsilon")
+    budget = res["budget"]
+    _limit_game(len(res["source"]["weights"]), B, R + "/source/weights")
+    source = read_source(res["source"], R + "/source", report, sigma2=sigma2)
+    lam_lo, lam_hi = read_threshold(res["threshold"], epsilon, R + "/threshold", report)
+    upper = verify_privacy_bound(res["privacy_bound"], R + "/privacy_bound", report, res["gamma"], sigma2,
+                                 epsilon, budget)
+    if source is None:
+        return
+    value_of = relaxations.one_digit_value if res["relaxation"] == "one-digit" else relaxations.offset_value
+    value = value_of(source.weights, source.offset, a, B, Fraction(1), lam_lo)
+    report.equal(R + "/finite_value", read_rational(res["finite_value"], R + "/finite_value"), value,
+                 f"{res['relaxation']} relaxation value at (1, λ₋) on ν")
+    b = (1 + lam_hi) * (1 - (1 - source.tau) ** (2 * budget))
+    report.equal(R + "/transfer", read_rational(res["transfer"], R + "/transfer"), b,
+                 "b = (1 + λ₊)(1 − (1 − τ)^{2C})")
+    v = value - lam_lo
+    lower, upper_end = v - (lam_hi - lam_lo) - b, v + b
+    iv, P = res["relaxation_interval"], R + "/relaxation_interval"
+    claimed_lower = read_rational(iv["lower"], P + "/lower")
+    report.equal(P + "/lower", claimed_lower, lower, "v − (λ₊ − λ₋) − b (relaxation lower end)")
+    report.equal(P + "/upper", read_rational(iv["upper"], P + "/upper"), upper_end, "v + b")
+    check_display(iv["lower_display"], lower, DOWN, None, P + "/lower_display", report)
+    check_display(iv["upper_display"], upper_end, UP, None, P + "/upper_display", report)
+    _separates(res, upper, lower, report, R + "/relaxation_interval/lower")
+
+
+def _separates(res, privacy_upper, witness_lower, report, lower_pointer):
+    """privacy upper < separator < witness lower (both ends as proved by the auditor)."""
+    s = read_rational(res["separator"], R + "/separator")
+    if privacy_upper is not None:
+        report.check(privacy_upper < s, R + "/separator", s, privacy_upper,
+                     "separator is not above the privacy bound's upper end")
+    report.check(s < witness_lower, lower_pointer, witness_lower, s,
+                 "the lower end is not above the separator")
+
+
+# ---------------------------------------------------------------- offset event
+
+PROGRAM = {"x_P": [0, 0], "x_Q": [1, 1], "offsets": "s_1 = 0, s_2 = (1 - Y_1) mod 3",
+           "coordinates": "f1 = Y_1 - 1, f2 = Y_2 - 1 + ceil(f1/3)"}
+
+
+def event_sums(atoms, g):
+    """(Σ_A p, Σ_A q) for a kernel table g (n -> value), p and q of the offset program."""
+    sp = sq = 0
+    for f1, f2 in atoms:
+        sp += g[f1 + 1] * (2 * g[f2 + 1] + g[f2 + 2])
+        sq += g[f1] * g[f2]
+    return Fraction(sp) / 3, Fraction(sq)
+
+
+def _offset_event(res, report):
+    sigma2 = inputs.positive(res["sigma2"], R + "/sigma2", "sigma2")
+    epsilon = inputs.nonnegative(res["epsilon"], R + "/epsilon", "epsilon")
+    for key, want in PROGRAM.items():
+        report.equal(f"{R}/program/{key}", res["program"][key], want, f"program {key} (the derived formula's)")
+    low, high = res["box"]["low"], res["box"]["high"]
+    atoms = [tuple(t) for t in res["atoms"]]
+    if len(atoms) > MAX_ATOMS:
+        raise Unchecked(R + "/atoms", len(atoms), MAX_ATOMS, "atoms")
+    report.equal(R + "/count", int(res["count"]), len(atoms), "count (the number of atoms)")
+    report.check(all(s < t for s, t in zip(atoms, atoms[1:])), R + "/atoms", "unsorted", "sorted",
+                 "atoms must be sorted and distinct")
+    outside = [t for t in atoms if not (low <= t[0] <= high and low <= t[1] <= high)]
+    report.check(not outside, R + "/atoms", outside[:1], f"[{low}, {high}]^2", "atom outside the box")
+    payoff = res["payoff"]
+    lo_c = read_rational(payoff["lower"], R + "/payoff/lower")
+    hi_c = read_rational(payoff["upper"], R + "/payoff/upper")
+    support = sorted({n for f1, f2 in atoms for n in (f1, f1 + 1, f2, f2 + 1, f2 + 2)})
+    bits = max(lo_c.denominator.bit_length(), hi_c.denominator.bit_length(), 64) + 32
+    for _ in range(2):
+        z_lo, z_hi = normaliser_bounds(sigma2, bits)
+        kern = {n: kernel_bounds(n, sigma2, bits) for n in support}
+        e_lo, e_hi = exp_bounds(epsilon, bits)
+        p_lo, _ = event_sums(atoms, {n: kern[n][0] for n in support})
+        p_hi, _ = event_sums(atoms, {n: kern[n][1] for n in support})
+        _, q_lo = event_sums(atoms, {n: kern[n][0] for n in support})
+        _, q_hi = event_sums(atoms, {n: kern[n][1] for n in support})
+        proved_lo = dyadic_down(p_lo / z_hi ** 2 - e_hi * q_hi / z_lo ** 2, bits)
+        proved_hi = dyadic_up(p_hi / z_lo ** 2 - e_lo * q_lo / z_hi ** 2, bits)
+        if lo_c <= proved_lo and hi_c >= proved_hi:
+            break
+        bits *= RETRY_FACTOR
+    report.at_most(R + "/payoff/lower", lo_c, proved_lo, "witness lower end P_g(A) − e^ε Q_g(A)")
+    report.at_least(R + "/payoff/upper", hi_c, proved_hi, "payoff upper end")
+    check_display(payoff["lower_display"], lo_c, DOWN, None, R + "/payoff/lower_display", report)
+    check_display(payoff["upper_display"], hi_c, UP, None, R + "/payoff/upper_display", report)
+    upper = verify_privacy_bound(res["privacy_bound"], R + "/privacy_bound", report, res["gamma"], sigma2, epsilon, 2)
+    _separates(res, upper, lo_c, report, R + "/payoff/lower")
+
+
+# ---------------------------------------------------------------- binary pair
+
+def binary_hockey_stick(p, q, lam):
+    return max(Fraction(0), p - lam * q) + max(Fraction(0), (1 - p) - lam * (1 - q))
+
+
+def _binary_pair(res, report):
+    p = inputs.probability(res["p"], R + "/p", "p")
+    q = inputs.probability(res["q"], R + "/q", "q")
+    epsilon = inputs.nonnegative(res["epsilon"], R + "/epsilon", "epsilon")
+    payoff = res["payoff"]
+    lo_c = read_rational(payoff["lower"], R + "/payoff/lower")
+    hi_c = read_rational(payoff["upper"], R + "/payoff/upper")
+    bits = max(lo_c.denominator.bit_length(), hi_c.denominator.bit_length(), 64) + 32
+    for _ in range(2):
+        e_lo, e_hi = exp_bounds(epsilon, bits)
+        proved_lo, proved_hi = binary_hockey_stick(p, q, e_hi), binary_hockey_stick(p, q, e_lo)
+        if lo_c <= proved_lo and hi_c >= proved_hi:
+            break
+        bits *= RETRY_FACTOR
+    report.at_most(R + "/payoff/lower", lo_c, proved_lo, "witness lower end H_{e^ε}(P_b‖Q_b)")
+    report.at_least(R + "/payoff/upper", hi_c, proved_hi, "payoff upper end")
+    check_display(payoff["lower_display"], lo_c, DOWN, None, R + "/payoff/lower_display", report)
+    check_display(payoff["upper_display"], hi_c, UP, None, R + "/payoff/upper_display", report)
+    U = read_rational(res["d_infinity_upper"], R + "/d_infinity_upper")
+    check_exp_dominates(U, max(p / q, q / p, (1 - p) / (1 - q), (1 - q) / (1 - p)),
+                        R + "/d_infinity_upper", report)
+    check_display(res["d_infinity_display"], U, UP, None, R + "/d_infinity_display", report)
+    sigma2 = read_rational(res["privacy_bound"]["input"]["sigma2"], R + "/privacy_bound/input/sigma2")
+    upper = verify_privacy_bound(res["privacy_bound"], R + "/privacy_bound", report,
+                                 res["privacy_bound"]["input"]["gamma"], sigma2, epsilon, 2)
+    _separates(res, upper, lo_c, report, R + "/payoff/lower")
+
+
+def check_exp_dominates(U, ratio, pointer, report):
+    """U >= log(ratio), proved as e^U >= ratio with a lower enclosure of e^U."""
+    bits = max(ratio.numerator.bit_length(), ratio.denominator.bit_length(), U.denominator.bit_length()) + 48
+    e_lo = None
+    for _ in range(2):
+        e_lo = exp_bounds(U, bits)[0]
+        if e_lo >= ratio:
+            break
+        bits *= RETRY_FACTOR
+    return report.check(e_lo >= ratio, pointer, U, f"log {ratio}", "not proved to be >= the logarithm")
+
+
+def _renyi_cover(res, report):
+    from auditor.lower.renyi import verify_cover
+    verify_cover(res, report)
+
+
+CHECKS = {
+    "finite-relaxation": _finite_relaxation,
+    "dg-relaxation": _dg_relaxation,
+    "offset-event": _offset_event,
+    "binary-pair": _binary_pair,
+    "renyi-cover": _renyi_cover,
+}

@@ -1,0 +1,38 @@
+"""Embedded dg-interval/1 certificates (the privacy-bound side of a separation).
+
+An embedded certificate is validated against its own schema, its digest is
+recomputed, and it is re-verified in full by :mod:`auditor.checks.dg_interval`
+with every pointer prefixed by where it sits.  It must answer the question of
+the enclosing claim (γ, σ², ε, budget).
+"""
+
+from auditor.certificate import Malformed, digest, validate
+from auditor.rationals import read_rational
+
+
+def verify_privacy_bound(cert, pointer, report, gamma, sigma2, epsilon, budget):
+    """Re-verify an embedded dg-interval; return its certified upper end Δ⁺ (or None)."""
+    from auditor.checks.dg_interval import estimate_dg, raise_undecided, verify_dg
+    try:
+        kind = validate(cert)
+    except Malformed as exc:
+        raise Malformed(f"{pointer}{exc}") from None
+    if kind != "dg-interval":
+        raise Malformed(f"{pointer}/schema: the privacy bound must be a dg-interval certificate, not {kind!r}")
+    report.check(cert["digest"] == digest(cert), pointer + "/digest", cert["digest"], digest(cert),
+                 "embedded dg-interval digest does not match its body")
+    inner = cert["input"]
+    report.equal(pointer + "/input/gamma", inner["gamma"], gamma, "γ (the separation's)")
+    report.equal(pointer + "/input/sigma2", read_rational(inner["sigma2"], pointer + "/input/sigma2"), sigma2,
+                 "σ² (the separation's)")
+    report.equal(pointer + "/input/epsilon", read_rational(inner["epsilon"], pointer + "/input/epsilon"), epsilon,
+                 "ε (the separation's)")
+    report.equal(pointer + "/input/budget", inner["budget"], budget, "budget (the separation's)")
+    estimate_dg(cert, pointer)  # refuse (UNCHECKED) before any work beyond the limits
+    failures = len(report.failures)
+    undecided = []  # claims neither proved nor disproved at the highest precision
+    verify_dg(cert, report, pointer, undecided)
+    raise_undecided(undecided, report)
+    if len(report.failures) > failures:
+        return None
+    return read_rational(cert["result"]["interval"]["upper"], pointer + "/result/interval/upper")

@@ -1,0 +1,150 @@
+"""The discrete-Gaussian source block and the threshold enclosure (SPEC §4).
+
+Source: weights w_{−L..L} at offset −L with S = Σ w, ν(n) = w_n/S.  The claims
+a lower certificate relies on are
+
+    w_n <= S·g(n) for every n ≠ 0,        τ >= w_0/S − g(0),
+
+where g(n) = f(n)/Z, f(n) = exp(−n²/(2σ²)), Z = Σ_n f(n).  Then only n = 0 can
+have ν(n) > g(n), so TV(ν, g) = max(0, ν(0) − g(0)) <= τ (τ >= 0).  The
+auditor proves w_n·Z⁺ <= S·f⁻(n) and τ >= w_0/S − 1/Z⁺ with its own Taylor
+enclosures (f⁻ <= f, Z⁺ >= Z), which imply both.  Whether w_n is the *largest*
+such integer (the producer's floors) is not needed for soundness and is not
+checked.
+
+Threshold: λ₋ <= e^ε <= λ₊, proved with Taylor enclosures of e^ε.
+
+Enclosures run at a precision derived from the sizes of the numbers and are
+retried once at four times that precision before a claim is declared unproved.
+"""
+
+from fractions import Fraction
+
+from auditor.enclosures import exp_bounds, kernel_bounds, normaliser_bounds
+from auditor.lower import inputs
+from auditor.outcomes import Unchecked
+from auditor.rationals import read_rational
+
+RETRY_FACTOR = 4
+# Precision cap for the source enclosures: S of more than this many bits is refused.
+MAX_SCALE_BITS = 4096
+# Largest radius whose atoms are enclosed (each atom is one exp enclosure).
+MAX_RADIUS = 20000
+
+
+class Source:
+    """A checked finite source: weights (offset −L), S, L, σ², τ."""
+
+    __slots__ = ("weights", "offset", "radius", "scale", "sigma2", "tau")
+
+    def __init__(self, weights, radius, scale, sigma2, tau):
+        self.weights = weights
+        self.offset = -radius
+        self.radius = radius
+        self.scale = scale
+        self.sigma2 = sigma2
+        self.tau = tau
+
+
+def read_source(src, pointer, report, sigma2=None, radius=None, scale=None):
+    """Read and check a ``dg_source`` block; return a :class:`Source` (or None if unusable).
+
+    ``sigma2``, ``radius``, ``scale`` are the request's values when it fixes them.
+    """
+    s2 = inputs.positive(src["sigma2"], pointer + "/sigma2", "sigma2")
+    L = src["radius"]
+    S = inputs.integer(src["scale"], pointer + "/scale", "scale", minimum=1)
+    if S.bit_length() > MAX_SCALE_BITS:
+        raise Unchecked(pointer + "/scale", S.bit_length(), MAX_SCALE_BITS, "bits of the source scale")
+    if L > MAX_RADIUS:
+        raise Unchecked(pointer + "/radius", L, MAX_RADIUS, "source radius")
+    weights = [inputs.integer(w, f"{pointer}/weights/{i}", "weight", minimum=0)
+               for i, w in enumerate(src["weights"])]
+    tau = inputs.nonnegative(src["tau"], pointer + "/tau", "tau")
+    if sigma2 is not None:
+        report.equal(pointer + "/sigma2", s2, sigma2, "source σ² (the request's)")
+    if radius is not None:
+        report.equal(pointer + "/radius", L, radius, "source radius (the request's)")
+    if scale is not None:
+        report.equal(pointer + "/scale", S, scale, "source scale (the request's)")
+    ok = report.equal(pointer + "/weights", len(weights), 2 * L + 1, "number of weights (2L + 1)")
+    ok &= report.equal(pointer + "/offset", src["offset"], -L, "offset (−L)")
+    ok &= report.equal(pointer + "/scale", S, sum(weights), "scale S (the sum of the weights)")
+    ok &= report.check(tau < 1, pointer + "/tau", tau, "< 1", "tau must be below one")
+    if not ok:
+        return None
+    if not _check_masses(weights, L, S, s2, tau, report, pointer):
+        return None
+    return Source(weights, L, S, s2, tau)
+
+
+def _check_masses(weights, L, S, sigma2, tau, report, pointer):
+    """w_n·Z⁺ <= S·f⁻(n) for n ≠ 0 and τ >= w_0/S − 1/Z⁺, retrying once at higher precision."""
+    pending = [n for n in range(-L, L + 1) if n != 0 and weights[n + L] > 0]
+    bits = S.bit_length() + 64
+    tau_ok = False
+    bound = None
+    for _ in range(2):
+        _, z_hi = normaliser_bounds(sigma2, bits)
+        lows = {}
+        still = []
+        for n in pending:
+            f_lo = lows.get(abs(n))
+            if f_lo is None:
+                f_lo = lows[abs(n)] = kernel_bounds(n, sigma2, bits)[0]
+            if weights[n + L] * z_hi > S * f_lo:
+                still.append(n)
+        pending = still
+        bound = Fraction(weights[L], S) - 1 / z_hi
+        tau_ok = tau_ok or tau >= bound
+        if not pending and tau_ok:
+            break
+        bits *= RETRY_FACTOR
+    for n in pending:
+        report.check(False, f"{pointer}/weights/{n + L}", weights[n + L],
+                     f"S·exp(−n²/(2σ²))/Z⁺ at n = {n}",
+                     "atom not proved to be below its discrete-Gaussian mass")
+    report.check(tau_ok, pointer + "/tau", tau, bound,
+                 "tau not proved to bound TV(ν, g) = ν(0) − g(0) <= w_0/S − 1/Z⁺")
+    return not pending and tau_ok
+
+
+def exp_enclosure_check(epsilon, lower, upper, report, pointer_lower, pointer_upper, strict_upper=False):
+    """Prove lower <= e^ε (if lower is not None) and e^ε <= upper (or < with ``strict_upper``)."""
+    sizes = [x for x in (lower, upper) if x is not None]
+    bits = max(max(x.numerator.bit_length(), x.denominator.bit_length()) for x in sizes) + 48
+    lo_ok = lower is None
+    hi_ok = upper is None
+    e_lo = e_hi = None
+    for _ in range(2):
+        e_lo, e_hi = exp_bounds(epsilon, bits)
+        lo_ok = lo_ok or lower <= e_lo
+        hi_ok = hi_ok or (upper > e_hi if strict_upper else upper >= e_hi)
+        if lo_ok and hi_ok:
+            break
+        bits *= RETRY_FACTOR
+    if lower is not None:
+        report.check(lo_ok, pointer_lower, lower, e_lo, "not proved to be <= e^ε")
+    if upper is not None:
+        report.check(hi_ok, pointer_upper, upper, e_hi,
+                     "not proved to be " + ("> e^ε" if strict_upper else ">= e^ε"))
+    return lo_ok and hi_ok
+
+
+def read_threshold(block, epsilon, pointer, report, denominator=None):
+    """(λ₋, λ₊) of a ``threshold`` block, with λ₋ <= e^ε <= λ₊ proved.
+
+    With ``denominator`` N: also λ₋ = floor(N·e^ε)/N, i.e. N·λ₋ is an integer,
+    λ₊ = λ₋ + 1/N exactly and λ₊ > e^ε.
+    """
+    lam_lo = read_rational(block["lower"], pointer + "/lower")
+    lam_hi = read_rational(block["upper"], pointer + "/upper")
+    report.check(0 < lam_lo <= lam_hi, pointer, f"[{lam_lo}, {lam_hi}]", "0 < λ₋ <= λ₊",
+                 "the threshold enclosure must be a positive interval")
+    if denominator is not None:
+        report.check((lam_lo * denominator).denominator == 1, pointer + "/lower", lam_lo,
+                     f"a multiple of 1/{denominator}", "λ₋ must be floor(N·e^ε)/N")
+        report.equal(pointer + "/upper", lam_hi, lam_lo + Fraction(1, denominator), "λ₊ = λ₋ + 1/N")
+    exp_enclosure_check(epsilon, lam_lo, lam_hi, report, pointer + "/lower", pointer + "/upper",
+                        strict_upper=denominator is not None)
+    return lam_lo, lam_hi

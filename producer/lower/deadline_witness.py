@@ -1,0 +1,185 @@
+"""The ``deadline-witness/1`` certificate: finite-deadline physical lower witnesses (SPEC-lower 7.1).
+
+Program at horizon T = s + m: wait publicly (common zero inputs) by the
+stopping table, then run the suffix pattern chosen for the start state, pad to
+T releases, accept iff the suffix transcript passes the start state's
+likelihood test.  On the finite source ν its payoff at λ₋ is exactly V_s(0)
+(:mod:`producer.lower.waiting`).  Coupling B (T coupled draws) transfers it
+to the discrete Gaussian:
+
+    H_{e^ε}(P_g,T ‖ Q_g,T) >= LB_T = V_s(0) − (λ₊ − λ₋) − (1 + λ₊)·T·τ.
+
+Off the window (unreachable on ν) the program keeps waiting and rejects; the
+coupling charges those paths.
+"""
+
+import sys
+import time
+
+from gmpy2 import mpq, mpz
+
+from producer.certificates.canonical import make_certificate
+from producer.errors import InputError, LimitError
+from producer.laws import Gamma
+from producer.lower.suffix import RowCache, SuffixTest
+from producer.lower.threshold import grid_threshold
+from producer.lower.waiting import StartTable, check_invariant, invariant_window, run_waiting
+from producer.rationals import decimal_outward, format_rational
+from producer.sources.discrete_gaussian import DiscreteGaussianSource, check_sigma2
+
+KIND, VERSION = "deadline-witness", 1
+MAX_DEADLINE = 2000
+MAX_PATTERN_LENGTH = 4
+LOWER_DIGITS, RATIO_DIGITS = 28, 12
+FIXED = ((1, 1, 0),)
+MAX_READING = ((1, 1, 0), (1, -1, 0), (-1, 1, 0), (-1, -1, 0))
+
+
+class DeadlineRequest:
+    """A validated deadline-witness request."""
+
+    __slots__ = ("gamma", "sigma2", "epsilon", "radius", "scale", "denominator",
+                 "patterns", "deadlines", "reference_upper")
+
+    def __init__(self, gamma, sigma2, epsilon, radius, scale, denominator, patterns,
+                 deadlines, reference_upper=None):
+        self.gamma = gamma if isinstance(gamma, Gamma) else Gamma.from_string(gamma)
+        self.sigma2 = check_sigma2(sigma2)
+        self.epsilon = mpq(epsilon)
+        if self.epsilon < 0:
+            raise InputError(f"epsilon: must be >= 0, got {self.epsilon}")
+        self.radius, self.scale, self.denominator = int(radius), mpz(scale), mpz(denominator)
+        self.patterns = tuple(tuple(int(j) for j in p) for p in patterns)
+        _check_patterns(self.patterns)
+        self.deadlines = tuple(int(t) for t in deadlines)
+        m = len(self.patterns[0])
+        if not self.deadlines or list(self.deadlines) != sorted(set(self.deadlines)):
+            raise InputError(f"deadlines: need distinct increasing horizons, got {list(self.deadlines)}")
+        if self.deadlines[0] < m:
+            raise InputError(f"deadlines: T = {self.deadlines[0]} is shorter than the suffix ({m} releases)")
+        if self.deadlines[-1] > MAX_DEADLINE:
+            raise LimitError(f"deadlines: T = {self.deadlines[-1]} exceeds the limit {MAX_DEADLINE}")
+        self.reference_upper = None if reference_upper is None else mpq(reference_upper)
+        if self.reference_upper is not None and self.reference_upper <= 0:
+            raise InputError(f"reference upper: must be positive, got {self.reference_upper}")
+
+    @property
+    def length(self):
+        return len(self.patterns[0])
+
+    def as_json(self):
+        return {
+            "gamma": str(self.gamma), "sigma2": format_rational(self.sigma2),
+            "epsilon": format_rational(self.epsilon), "radius": self.radius,
+            "scale": str(int(self.scale)), "threshold_denominator": str(int(self.denominator)),
+            "patterns": [list(p) for p in self.patterns], "deadlines": list(self.deadlines),
+            "reference_upper": None if self.reference_upper is None else format_rational(self.reference_upper),
+        }
+
+
+def _check_patterns(patterns):
+    if not patterns:
+        raise InputError("patterns: need at least one suffix sign pattern")
+    m = len(patterns[0])
+    for p in patterns:
+        if len(p) != m or not 1 <= m <= MAX_PATTERN_LENGTH:
+            raise InputError(f"patterns: all patterns need one length between 1 and {MAX_PATTERN_LENGTH}, got {list(p)}")
+        if any(j not in (-1, 0, 1) for j in p):
+            raise InputError(f"patterns: signs must be -1, 0 or 1, got {list(p)}")
+
+
+def _progress(message, quiet):
+    if not quiet:
+        print(f"deadline: {message}", file=sys.stderr, flush=True)
+
+
+def suffix_tables(rows, patterns, low, high, lam):
+    """Per state of the window: (best pattern index, P, Q) over D^m, using the period B^m."""
+    B, m = rows.gamma.B, len(patterns[0])
+    period = B ** m
+    tests = [SuffixTest(rows, p, lam.numerator, lam.denominator) for p in patterns]
+    by_residue = {}
+    entries = []
+    for k in range(low, high + 1):
+        r = k % period
+        if r not in by_residue:
+            # evaluate at the window representative of the residue (period proved in docs)
+            best = None
+            for index, test in enumerate(tests):
+                p, q = test.evaluate(k)
+                v = lam.denominator * p - lam.numerator * q
+                if best is None or v > best[0]:
+                    best = (v, index, p, q)
+            by_residue[r] = best[1:]
+        entries.append(by_residue[r])
+    return entries
+
+
+def evaluate(request, quiet=True):
+    """All numbers of the certificate (a dict of exact values)."""
+    start_time = time.monotonic()
+    source = DiscreteGaussianSource.from_radius_scale(request.sigma2, request.radius, request.scale)
+    lam_lo, lam_hi = grid_threshold(request.epsilon, request.denominator)
+    rows = RowCache(source.law, request.gamma)
+    low, high = invariant_window(rows, 0)
+    check_invariant(rows, low, high)
+    _progress(f"window [{low}, {high}], suffix tables for {len(request.patterns)} pattern(s)", quiet)
+    entries = suffix_tables(rows, request.patterns, low, high, lam_lo)
+    start = StartTable(low, high, [e[1] for e in entries], [e[2] for e in entries],
+                       lam_lo.numerator, lam_lo.denominator)
+    max_waits = request.deadlines[-1] - request.length
+    stopping, layers = run_waiting(rows, start, max_waits)
+    D, m = rows.denominator, request.length
+    zero = -low
+    deadlines = []
+    for T in request.deadlines:
+        s = T - m
+        P, Q, V = layers[s]
+        scale = D ** (m + s)
+        p, q = mpq(P[zero], scale), mpq(Q[zero], scale)
+        payoff = mpq(V[zero], scale * lam_lo.denominator)
+        if payoff != p - lam_lo * q:
+            raise ArithmeticError("waiting recursion: payoff differs from p − λ₋q")
+        coupling = (1 + lam_hi) * T * source.tau
+        lower = max(mpq(0), payoff - (lam_hi - lam_lo) - coupling)
+        deadlines.append(dict(T=T, waits=s, p=p, q=q, payoff=payoff, threshold_term=lam_hi - lam_lo,
+                              coupling=coupling, lower=lower))
+    dm = D ** m
+    suffix = [dict(k=low + i, pattern=e[0], p=mpq(e[1], dm), q=mpq(e[2], dm))
+              for i, e in enumerate(entries)]
+    _progress(f"done in {time.monotonic() - start_time:.1f} s", quiet)
+    return dict(source=source, lam_lo=lam_lo, lam_hi=lam_hi, low=low, high=high,
+                suffix=suffix, stopping=stopping, deadlines=deadlines)
+
+
+def result_json(request, values):
+    lam_lo = values["lam_lo"]
+    source = values["source"].as_json()
+    source["tau"] = format_rational(values["source"].tau)
+    suffix = [{"k": e["k"], "pattern": e["pattern"], "h": format_rational(e["p"] - lam_lo * e["q"]),
+               "p": format_rational(e["p"]), "q": format_rational(e["q"])} for e in values["suffix"]]
+    deadlines = []
+    for d in values["deadlines"]:
+        ratio = None
+        if request.reference_upper is not None:
+            ratio = decimal_outward(d["lower"] / request.reference_upper, RATIO_DIGITS, -1)
+        deadlines.append({
+            "T": d["T"], "waits": d["waits"], "p": format_rational(d["p"]), "q": format_rational(d["q"]),
+            "payoff": format_rational(d["payoff"]), "threshold_term": format_rational(d["threshold_term"]),
+            "coupling": format_rational(d["coupling"]), "lower": format_rational(d["lower"]),
+            "lower_display": decimal_outward(d["lower"], LOWER_DIGITS, -1), "ratio_display": ratio,
+        })
+    return {
+        "source": source,
+        "threshold": {"lower": format_rational(lam_lo), "upper": format_rational(values["lam_hi"])},
+        "window": {"low": values["low"], "high": values["high"]},
+        "suffix": suffix,
+        "stopping": values["stopping"],
+        "deadlines": deadlines,
+    }
+
+
+def build(request, quiet=True):
+    """The deadline-witness certificate for ``request``."""
+    values = evaluate(request, quiet)
+    return make_certificate(KIND, VERSION, request.as_json(), result_json(request, values))

@@ -1,0 +1,41 @@
+"""Reference lower certificates (SPEC-lower §7): witnesses, separations, workload.
+
+- deadline witnesses at γ = 1/3, σ² = 9, ε = 2, L = 24, S = 10^24, N = 10^30,
+  T = 3, 44, 100, fixed suffix (+1, +1, echo) and the per-state "max" reading
+  (seed 004 §7.1, D.1), and the D.2 law (L = 16, T = 3);
+- the static-workload bound (seed 004 §7.4, J.1) and the G.6 identity;
+- separations (seed 004 §3.3, B.1–B.5);
+- the K.2 capped-preparation calibration lower witness (fast); the target-{0}
+  line trees at C = 8 and C = 16 are in :mod:`producer.references.lower_slow`.
+"""
+
+from gmpy2 import mpq, mpz
+
+from producer.lower import deadline_witness as dw
+from producer.references import write_all
+
+PUBLISHED_C2_UPPER = mpq(84311988530665157923, 10**24)  # seed 004 (B.7), upper end of Δ*_2(2)
+
+DEADLINES = [
+    ("deadline-witness-published-fixed.json",
+     dict(gamma="1/3", sigma2=9, epsilon=2, radius=24, scale=mpz(10)**24, denominator=mpz(10)**30,
+          patterns=dw.FIXED, deadlines=[3, 44, 100], reference_upper=PUBLISHED_C2_UPPER)),
+    ("deadline-witness-published-max.json",
+     dict(gamma="1/3", sigma2=9, epsilon=2, radius=24, scale=mpz(10)**24, denominator=mpz(10)**30,
+          patterns=dw.MAX_READING, deadlines=[3, 44, 100], reference_upper=PUBLISHED_C2_UPPER)),
+    ("deadline-witness-d2-law.json",
+     dict(gamma="1/3", sigma2=9, epsilon=2, radius=16, scale=mpz(10)**24, denominator=mpz(10)**30,
+          patterns=dw.FIXED, deadlines=[3])),
+]
+
+
+def generate(outdir):
+    paths = write_all(outdir, "lower", DEADLINES,
+                      lambda fields: dw.build(dw.DeadlineRequest(**fields), quiet=False))
+    for module_name in ("workload", "separation", "calibration_lower"):
+        try:
+            module = __import__(f"producer.lower.{module_name}", fromlist=["REFERENCES"])
+        except ModuleNotFoundError:
+            continue
+        paths += write_all(outdir, "lower", module.REFERENCES, module.build_reference)
+    return paths

@@ -1,0 +1,214 @@
+"""Calibration lower witnesses (SPEC-lower 7.5): K.2 event, target-{0} line trees."""
+
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+from gmpy2 import mpq, mpz
+from hypothesis import given, settings, strategies as st
+
+from producer.game.api import root_value
+from producer.laws import FiniteLaw, Gamma
+from producer.lower import calibration_lower as cl
+from producer.lower import target_lines as tl
+from producer.lower.capped import first_hit_probability
+from producer.lower.suffix import RowCache
+from producer.rationals import decimal_outward
+
+ROOT = Path(__file__).resolve().parents[2]
+SCHEMA = json.loads((ROOT / "schemas" / "calibration-lower-1.schema.json").read_text())
+
+
+def test_k2_capped_preparation_published_values():
+    cert = cl.build_reference(cl.K2)
+    jsonschema.validate(cert, SCHEMA)
+    r = cert["result"]
+    assert r["atoms"] == 625539
+    assert decimal_outward(mpq(r["hit"]), 20, -1) == "0.92959648621699367813"
+    assert decimal_outward(mpq(r["p_lower"]), 23, -1) == "0.00021892734460638616591"
+    # q⁺: 13 digits agree with the published 5.1974012751970526e-11 (SPEC-lower 7.5)
+    assert decimal_outward(mpq(r["q_upper"]), 23, -1).startswith("0.0000000000519740127519")
+    eps = mpq(r["epsilon_lower"])
+    assert eps >= mpq(146432794761, 10 ** 10)
+    assert eps < mpq(14740484552831, 10 ** 12)  # below the published exact-target bracket
+    assert mpq(r["p_lower"]) == mpq(r["p"]) - mpq(r["coupling"])
+    assert mpq(r["lambda_crit"]) == (mpq(r["p_lower"]) - mpq(1, 10 ** 4)) / mpq(r["q_upper"])
+
+
+def brute_first_hit(law, gamma, start, target, cap):
+    """Sum over all paths of length <= cap of first-visit probabilities (no killing shortcut)."""
+    total = mpq(0)
+    paths = {(start,): mpq(1)}
+    for _ in range(cap):
+        new = {}
+        for path, m in paths.items():
+            k = path[-1]
+            for n in range(law.low - 10, law.high + 10):
+                w = mpq(sum(law.weight(n + (gamma.a * k + u) // gamma.B) for u in range(gamma.B)),
+                        law.total * gamma.B)
+                if w:
+                    if n == target:
+                        total += m * w
+                    else:
+                        new[path + (n,)] = m * w
+        paths = new
+    return total
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.lists(st.integers(0, 3), min_size=2, max_size=3).filter(lambda w: sum(w) > 0),
+       st.sampled_from([Gamma(1, 2), Gamma(1, 3)]), st.integers(-1, 1), st.integers(1, 3))
+def test_first_hit_matches_paths(weights, gamma, target, cap):
+    law = FiniteLaw(weights, -1)
+    hit, _ = first_hit_probability(RowCache(law, gamma), 0, target, cap)
+    assert hit == brute_first_hit(law, gamma, 0, target, cap)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 10 ** 6), st.integers(1, 10 ** 6), st.sampled_from([mpq(3, 2), mpq(87, 86), mpq(5, 4)]))
+def test_nearest_shift_is_the_nearest_grid_prior(num, den, ratio):
+    grid = tl.Grid(mpq(1, 1000), ratio, 60)
+    rhos = [grid.first * ratio ** i for i in range(grid.count)]
+    s = grid.nearest_shift(num, den)
+    for i in (0, 7, 30, 59):
+        target = rhos[i] * mpq(num, den)
+        below = [j for j in range(grid.count) if rhos[j] <= target]
+        j = below[-1] if below else 0
+        if below and j + 1 < grid.count and target * target > rhos[j] * rhos[j + 1]:
+            j += 1
+        assert min(max(i + s, 0), grid.count - 1) == j
+
+
+def small_game(C=2, count=25):
+    law, gamma = FiniteLaw([1, 2, 1], -1), Gamma(1, 3)
+    game = tl.TargetZeroGame(law, gamma, C, tl.Grid(mpq(1, 100), mpq(3, 2), count), scale_bits=20)
+    P, Q = game.choose()
+    return law, gamma, game, P, Q
+
+
+def exact_policy(game, node, index, rhos, memo):
+    """(P(A), Q(A)) of the line's policy with exact rationals and no rounding (test route)."""
+    key = (node, index)
+    if key in memo:
+        return memo[key]
+    action = game.actions[node][index]
+    if action in "xy":
+        out = (mpq(1), mpq(1)) if action == "x" else (mpq(0), mpq(0))
+    else:
+        rows = game.rows
+        D = rows.denominator
+        if len(node) == 1:
+            kp = kq = 0
+            cb = node[0] - 1
+        else:
+            q, kp, kq = node
+            cb = q - 1
+        j = 0 if action == "e" else (1 if action == "+" else -1)
+        outs = set(n + j for n in rows.support(kp)) | set(rows.support(kq))
+        P = Q = mpq(0)
+        for o in outs:
+            rp, rq = mpq(rows(kp)[o - j], D), mpq(rows(kq)[o], D)
+            child = (node[0],) if action == "e" else (cb, o - j, o)
+            if rp == 0:
+                continue
+            if rq == 0:
+                P += rp
+                continue
+            target = rhos[index] * rq / rp
+            below = [i for i in range(len(rhos)) if rhos[i] <= target]
+            ci = below[-1] if below else 0
+            if below and ci + 1 < len(rhos) and target * target > rhos[ci] * rhos[ci + 1]:
+                ci += 1
+            cp, cq = exact_policy(game, child, ci, rhos, memo)
+            P += rp * cp
+            Q += rq * cq
+        out = (P, Q)
+    memo[key] = out
+    return out
+
+
+def test_target_lines_are_feasible_and_below_the_game_value():
+    law, gamma, game, P, Q = small_game()
+    rhos = [game.grid.first * game.grid.ratio ** i for i in range(game.grid.count)]
+    ranges = tl.reachable_ranges(game, 12)
+    vector = tl.exact_lines(game, ranges)
+    memo, truth = {}, {}
+    one = game.one
+    for i in range(game.grid.count):
+        a, c = game.exact_line(game.root(), i, memo)
+        p, q = exact_policy(game, game.root(), i, rhos, truth)
+        assert mpq(a, one) <= p and q <= mpq(c, one)           # rounding only toward safety
+        lam = rhos[i]
+        # a line is one (policy, event): its testing value is at most the full game's
+        assert p + lam * (1 - q) <= root_value(law, gamma, 2, 1, lam).value
+    a_arr, c_arr, lo = vector[game.root()]
+    assert (a_arr[12 - lo], c_arr[12 - lo]) == game.exact_line(game.root(), 12, memo)
+
+
+def test_target_zero_c2_close_to_the_target_class_value():
+    # at C = 2 the target-{0} value is h(0) of 7.1 plus 1.1e-21 (SPEC-lower 7.5); lines approach it from below
+    law, gamma, game, P, Q = small_game(C=2, count=41)
+    lam = mpq(1, 2)
+    i = min(range(game.grid.count), key=lambda j: abs(game.grid.floats[j] - 0.5))
+    a, c = game.exact_line(game.root(), i, {})
+    value = mpq(a, game.one) + lam * (1 - mpq(c, game.one))
+    exact = root_value(law, gamma, 2, 1, lam).value
+    assert value <= exact and exact - value < mpq(1, 10)
+
+
+def test_run_length_round_trip():
+    text = "xxxyye++--x"
+    code = tl.run_length(text)
+    assert code == "x3y2e1+2-2x1"
+
+
+def test_calibrate_lower_cli_rejects_bad_delta(capsys):
+    from producer.cli import main
+    status = main(["calibrate-lower", "--claim", "capped-preparation", "--delta", "2"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert status == 2 and len(err) == 1 and "delta" in err[0]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("fields, published", [(cl.TARGET_C8, "4.833477"), (cl.TARGET_C16, "7.486700")])
+def test_target_zero_published_lower_ends(fields, published):
+    cert = cl.build_reference(fields)
+    jsonschema.validate(cert, SCHEMA)
+    eps = mpq(cert["result"]["epsilon_lower"])
+    whole, frac = published.split(".")
+    assert eps > mpq(int(whole + frac), 10 ** len(frac))
+    saved = ROOT / "certificates" / "slow" / f"calibration-lower-target-zero-c{fields['budget']}.json"
+    if saved.exists():
+        from producer.certificates.canonical import render
+        assert saved.read_bytes() == render(cert)
+
+
+def test_calibrate_lower_reports_a_two_sided_bracket(tmp_path, capsys):
+    from producer.cli import main
+    upper = ROOT / "certificates" / "calibration-published-c4-delta1e-4.json"
+    out = tmp_path / "k2.json"
+    assert main(["calibrate-lower", "--claim", "capped-preparation", "--quiet",
+                 "--bracket", str(upper), "-o", str(out)]) == 0
+    line = capsys.readouterr().err.strip().splitlines()[-1]
+    hi = json.loads(upper.read_text())["result"]["epsilon_hi_display"]
+    assert line.startswith("calibrate-lower: eps*_4(0.0001) in [14.643279476195, ") and hi in line
+    other = ROOT / "certificates" / "calibration-c2-delta1e-4.json"
+    assert main(["calibrate-lower", "--claim", "capped-preparation", "--quiet",
+                 "--bracket", str(other), "-o", str(out)]) == 2
+
+
+@pytest.mark.parametrize("C", [2, 3])
+def test_limb_route_equals_big_integer_route(C):
+    # (1,2,1)/4 has S = 4 = 2^2, so the int64 limb route applies; compare every line of every node
+    law, gamma, game, P, Q = small_game(C=C)
+    assert tl.limbs_apply(game)
+    full = {node: (0, game.grid.count - 1) for node in game.nodes}
+    big = tl.exact_lines(game, full)
+    limbs = tl.exact_lines_limbs(game, full)
+    a_big, c_big, _ = big[game.root()]
+    a_l, c_l, _ = limbs[game.root()]
+    memo = {}
+    for i in range(game.grid.count):
+        assert (a_big[i], c_big[i]) == (tl.limbs_value(a_l, i), tl.limbs_value(c_l, i))
+        assert (a_big[i], c_big[i]) == game.exact_line(game.root(), i, memo)

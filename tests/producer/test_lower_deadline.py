@@ -1,0 +1,189 @@
+"""Finite-deadline witnesses (SPEC-lower 7.1): fast tables against brute force, published digits."""
+
+import itertools
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+from gmpy2 import mpq, mpz
+from hypothesis import given, settings, strategies as st
+
+from producer.cli import main as producer_main
+from producer.laws import FiniteLaw, Gamma
+from producer.lower import deadline_witness as dw
+from producer.lower.suffix import RowCache, SuffixTest
+from producer.lower.waiting import StartTable, invariant_window, run_waiting
+
+ROOT = Path(__file__).resolve().parents[2]
+SCHEMA = json.loads((ROOT / "schemas" / "deadline-witness-1.schema.json").read_text())
+PUBLISHED_UPPER = mpq(84311988530665157923, 10**24)
+
+
+def row_mass(law, gamma, k, n):
+    """row_k(n) by counting hidden draws U (SPEC 1.2), as an exact rational."""
+    total = mpq(0)
+    for u in range(gamma.B):
+        h = (gamma.a * k + u) // gamma.B
+        total += mpq(law.weight(n + h), law.total * gamma.B)
+    return total
+
+
+def brute_suffix(law, gamma, k, pattern, lam):
+    """Σ_o max(P − λQ, 0), P(A), Q(A) by enumerating every transcript."""
+    outs = range(law.low - 3 * (abs(k) + 3), law.high + 3 * (abs(k) + 3))
+    h = p_a = q_a = mpq(0)
+
+    def walk(kp, kq, mp, mq, step):
+        nonlocal h, p_a, q_a
+        if step == len(pattern):
+            if mp > lam * mq:
+                h += mp - lam * mq
+                p_a += mp
+                q_a += mq
+            return
+        j = pattern[step]
+        for y in outs:
+            a, b = row_mass(law, gamma, kp, y - j), row_mass(law, gamma, kq, y)
+            if a or b:
+                walk(y - j, y, mp * a, mq * b, step + 1)
+
+    walk(k, k, mpq(1), mpq(1), 0)
+    return h, p_a, q_a
+
+
+laws = st.lists(st.integers(0, 4), min_size=2, max_size=4).filter(lambda w: sum(w) > 0)
+gammas = st.sampled_from([Gamma(1, 2), Gamma(1, 3), Gamma(2, 3)])
+patterns = st.lists(st.sampled_from([-1, 0, 1]), min_size=1, max_size=2).map(lambda p: tuple(p) + (0,))
+
+
+@settings(max_examples=25, deadline=None)
+@given(laws, gammas, patterns, st.integers(-3, 3), st.sampled_from([mpq(1, 2), mpq(1), mpq(3)]))
+def test_suffix_test_matches_enumeration(weights, gamma, pattern, k, lam):
+    law = FiniteLaw(weights, -(len(weights) // 2))
+    rows = RowCache(law, gamma)
+    p, q = SuffixTest(rows, pattern, lam.numerator, lam.denominator).evaluate(k)
+    scale = rows.denominator ** len(pattern)
+    h, p_a, q_a = brute_suffix(law, gamma, k, pattern, lam)
+    assert (mpq(p, scale), mpq(q, scale)) == (p_a, q_a)
+    assert mpq(p, scale) - lam * mpq(q, scale) == h
+
+
+@settings(max_examples=15, deadline=None)
+@given(laws, gammas, st.integers(-2, 2))
+def test_suffix_has_period_B_to_the_m(weights, gamma, k):
+    law = FiniteLaw(weights, -(len(weights) // 2))
+    rows = RowCache(law, gamma)
+    test = SuffixTest(rows, (1, -1, 0), 2, 1)
+    assert test.evaluate(k) == test.evaluate(k + gamma.B ** 3)
+
+
+def brute_program(law, gamma, tests, lam, waits, k, h_of):
+    """(P(A), Q(A)) of the optimal stopping program by direct recursion on rationals."""
+    if waits == 0:
+        return tests(k)
+    cont_p = cont_q = mpq(0)
+    cont_v = mpq(0)
+    for n in range(law.low - 10, law.high + 10):
+        w = row_mass(law, gamma, k, n)
+        if w:
+            p, q = brute_program(law, gamma, tests, lam, waits - 1, n, h_of)
+            cont_p += w * p
+            cont_q += w * q
+    sp, sq = tests(k)
+    if sp - lam * sq >= cont_p - lam * cont_q:
+        return sp, sq
+    return cont_p, cont_q
+
+
+@settings(max_examples=10, deadline=None)
+@given(laws, gammas, st.integers(1, 3))
+def test_waiting_recursion_matches_direct_recursion(weights, gamma, waits):
+    law = FiniteLaw(weights, -(len(weights) // 2))
+    lam = mpq(3, 2)
+    rows = RowCache(law, gamma)
+    low, high = invariant_window(rows, 0)
+    test = SuffixTest(rows, (1, 1, 0), lam.numerator, lam.denominator)
+    dm = rows.denominator ** 3
+    pq = {k: test.evaluate(k) for k in range(low, high + 1)}
+    start = StartTable(low, high, [pq[k][0] for k in range(low, high + 1)],
+                       [pq[k][1] for k in range(low, high + 1)], lam.numerator, lam.denominator)
+    _, layers = run_waiting(rows, start, waits)
+    P, Q, _ = layers[waits]
+    scale = rows.denominator ** (3 + waits)
+    expected = brute_program(law, gamma, lambda k: (mpq(pq[k][0], dm), mpq(pq[k][1], dm)),
+                             lam, waits, 0, None)
+    assert (mpq(P[-low], scale), mpq(Q[-low], scale)) == expected
+
+
+def published_request(patterns):
+    return dw.DeadlineRequest("1/3", 9, 2, 24, mpz(10) ** 24, mpz(10) ** 30, patterns,
+                              [3, 44, 100], PUBLISHED_UPPER)
+
+
+def truncate(display, places):
+    whole, frac = display.split(".")
+    return f"{whole}.{frac[:places]}"
+
+
+def test_published_deadline_lower_bounds_every_digit():
+    cert = dw.build(published_request(dw.FIXED))
+    jsonschema.validate(cert, SCHEMA)
+    rows = {d["T"]: d for d in cert["result"]["deadlines"]}
+    published = {3: ("0.000082848959100245135254", "0.982647432993"),
+                 44: ("0.000084231758498895252560", "0.999048414903"),
+                 100: ("0.000084311323694656676833", "0.999992114573")}
+    for T, (lower, ratio) in published.items():
+        # both displays are rounded down, so truncation must reproduce the printed digits
+        assert truncate(rows[T]["lower_display"], 24) == lower
+        assert rows[T]["ratio_display"] == ratio
+        assert mpq(rows[T]["lower"]) >= mpq(int(lower.replace("0.", "", 1)), 10 ** 24)
+    assert mpq(rows[44]["coupling"]) <= mpq(86789243169, 10 ** 24)
+
+
+def test_max_reading_is_a_stronger_witness():
+    fixed = dw.build(published_request(dw.FIXED))["result"]["deadlines"]
+    best = dw.build(published_request(dw.MAX_READING))["result"]["deadlines"]
+    assert mpq(best[1]["lower"]) > mpq(fixed[1]["lower"])
+    assert truncate(best[1]["lower_display"], 16) == "0.0000843096282089"  # 8.4309628209e-5
+    assert best[1]["ratio_display"].startswith("0.99997200")
+    assert truncate(best[2]["lower_display"], 15) == "0.000084311988194"
+
+
+def test_d2_law_value_36_digits():
+    req = dw.DeadlineRequest("1/3", 9, 2, 16, mpz(10) ** 24, mpz(10) ** 30, dw.FIXED, [3])
+    d = dw.build(req)["result"]["deadlines"][0]
+    from producer.rationals import decimal_outward
+    assert decimal_outward(mpq(d["payoff"]), 36, -1) == "0.000083026412333600267139345837451968"
+    lam_gap = mpq(1, 10 ** 30)
+    assert lam_gap * mpq(d["q"]) < mpq(725, 10 ** 37)
+
+
+def test_cli_rejects_short_deadline(capsys):
+    status = producer_main(["deadline", "--gamma", "1/3", "--sigma2", "9", "--epsilon", "2",
+                            "--radius", "4", "--scale", "1000", "--deadline", "2"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert status == 2 and len(err) == 1 and "shorter than the suffix" in err[0]
+
+
+def test_suffix_table_facts_of_7_1():
+    cert = dw.build(dw.DeadlineRequest("1/3", 9, 2, 24, mpz(10) ** 24, mpz(10) ** 30, dw.FIXED,
+                                       list(range(3, 13))))
+    r = cert["result"]
+    h = {e["k"]: mpq(e["h"]) for e in r["suffix"]}
+    best = max(h.values())
+    # sup_k h(k) = 8.43119885227752266763e-5, attained at k ≡ 3 (mod 27)
+    from producer.rationals import decimal_outward
+    assert decimal_outward(best, 25, -1) == "0.0000843119885227752266763"
+    assert all(k % 27 == 3 for k, v in h.items() if v == best)
+    # waiting pays only from T = 11: V_s(0) = h(0) for s <= 7
+    payoff = {d["T"]: mpq(d["payoff"]) for d in r["deadlines"]}
+    assert all(payoff[T] == h[0] for T in range(3, 11)) and payoff[11] > h[0]
+    # the finite G_2 value lies 4.948e-23 above sup h (adaptive play gains only that much)
+    from producer.game.api import root_value
+    from producer.sources.discrete_gaussian import DiscreteGaussianSource
+    lam = mpq(r["threshold"]["lower"])
+    source = DiscreteGaussianSource.from_radius_scale(9, 24, mpz(10) ** 24)
+    g2 = root_value(source.law, Gamma(1, 3), 2, 1, lam).value - lam
+    assert decimal_outward(g2, 25, -1) == "0.0000843119885227752267258"
+    assert mpq(4947, 10 ** 26) < g2 - best < mpq(4949, 10 ** 26)

@@ -1,0 +1,175 @@
+"""Separations (SPEC-lower 7.2–7.4): relaxation recursions against brute force, published values."""
+
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+from gmpy2 import mpq, mpz
+from hypothesis import given, settings, strategies as st
+
+from producer.game.api import root_value
+from producer.laws import FiniteLaw, Gamma
+from producer.lower import events, renyi
+from producer.lower import separation as sep
+from producer.lower.relaxations import OffsetRelaxation, OneDigitRelaxation
+
+ROOT = Path(__file__).resolve().parents[2]
+SCHEMA = json.loads((ROOT / "schemas" / "separation-1.schema.json").read_text())
+REFS = dict((name, fields) for name, fields in sep.REFERENCES)
+
+
+# ---- brute force: the offset class with literal integer states and offsets (SPEC-lower 7.2)
+
+def _nu(law, z):
+    return mpq(law.weight(z), law.total)
+
+
+def brute_offset(law, gamma, c, kp, kq, x, y, depth_echo=2):
+    """W by literal play: states (kP, kQ), offsets s chosen freely each step, rows by counting U."""
+    if x == 0 or y == 0:
+        return x + y
+    best = max(x, y)
+    if c == 0 and kp == kq:
+        return best
+    a, B = gamma.a, gamma.B
+    for s in range(B):
+        for j in (-1, 0, 1):
+            if abs(j) > c or (kp == kq and j == 0) or depth_echo == 0 and j == 0:
+                continue
+            outs = {}
+            for world, k in (("P", kp), ("Q", kq)):
+                for u in range(B):
+                    h = (a * k + u + s) // B
+                    for z in range(law.low, law.high + 1):
+                        if law.weight(z):
+                            # world P's output is shifted by the sign: y = K^P + j
+                            yv = z - h + (j if world == "P" else 0)
+                            outs.setdefault(yv, [mpq(0), mpq(0)])[0 if world == "P" else 1] += _nu(law, z) / B
+            total = mpq(0)
+            for yv, (p, q) in outs.items():
+                total += brute_offset(law, gamma, c - abs(j), yv - j, yv, x * p, y * q,
+                                      depth_echo - (j == 0))
+            best = max(best, total)
+    return best
+
+
+small_laws = st.lists(st.integers(0, 3), min_size=2, max_size=3).filter(lambda w: sum(w) > 0)
+
+
+@settings(max_examples=12, deadline=None)
+@given(small_laws, st.sampled_from([Gamma(1, 2), Gamma(1, 3)]), st.sampled_from([mpq(1, 2), mpq(2)]))
+def test_offset_recursion_matches_literal_play(weights, gamma, lam):
+    law = FiniteLaw(weights, -(len(weights) // 2))
+    assert OffsetRelaxation(law, gamma).value(1, lam) == brute_offset(law, gamma, 2, 0, 0, mpq(1), lam)
+
+
+@settings(max_examples=12, deadline=None)
+@given(small_laws, st.sampled_from([Gamma(1, 2), Gamma(1, 3), Gamma(2, 3)]),
+       st.sampled_from([mpq(1, 3), mpq(1), mpq(5, 2)]))
+def test_relaxation_chain_on_random_laws(weights, gamma, lam):
+    law = FiniteLaw(weights, -(len(weights) // 2))
+    auto = root_value(law, gamma, 2, 1, lam).value
+    one = OneDigitRelaxation(law, gamma).value(1, lam)
+    off = OffsetRelaxation(law, gamma).value(1, lam)
+    assert auto <= one <= off
+
+
+def test_published_exact_relaxations():
+    cert = sep.build_reference(REFS["separation-finite-relaxation-121-g1_3.json"])
+    jsonschema.validate(cert, SCHEMA)
+    r = cert["result"]
+    assert (r["autonomous"], r["one_digit"], r["offset"]) == ("5/6", "107/128", "965/1152")
+    assert mpq(r["one_digit"]) - mpq(r["autonomous"]) == mpq(1, 384)
+
+
+def _digits(display, n):
+    return display[:n]
+
+
+def test_one_digit_dg_separation():
+    cert = sep.build_reference(REFS["separation-one-digit-dg-c2-eps2.json"])
+    jsonschema.validate(cert, SCHEMA)
+    r = cert["result"]
+    lo, hi = mpq(r["relaxation_interval"]["lower"]), mpq(r["relaxation_interval"]["upper"])
+    # SPEC-lower 7.3: [8.5171599419016474997e−5, 8.5171599434796337393e−5], inside the published bracket
+    assert r["relaxation_interval"]["lower_display"].startswith("0.0000851715994190164749")
+    assert mpq(85171599419016474997, 10 ** 24) <= lo and hi <= mpq(85171599434796337393, 10 ** 24)
+    assert mpq(84985942152780, 10 ** 18) <= lo and hi <= mpq(85481094193635, 10 ** 18)
+    upper = mpq(r["privacy_bound"]["result"]["interval"]["upper"])
+    assert upper < mpq(423, 5000000) < lo
+    assert lo - upper > mpq(67395, 10 ** 11)
+
+
+def test_offset_dg_relaxation_interval():
+    r = sep.build_reference(REFS["separation-offset-dg-c2-eps2.json"])["result"]
+    lo, hi = mpq(r["relaxation_interval"]["lower"]), mpq(r["relaxation_interval"]["upper"])
+    assert mpq(15667681204482804028, 10 ** 23) <= lo and hi <= mpq(15667681206060790269, 10 ** 23)
+    assert mpq(156515262735100, 10 ** 18) <= lo and hi <= mpq(157204453248391, 10 ** 18)
+
+
+def test_offset_event_330_atoms():
+    cert = sep.build_reference(REFS["separation-offset-event-eps2.json"])
+    jsonschema.validate(cert, SCHEMA)
+    r = cert["result"]
+    assert r["count"] == len(r["atoms"]) == 330
+    assert mpq(r["payoff"]["lower"]) >= mpq(118891298210654, 10 ** 18)
+    assert mpq(r["privacy_bound"]["result"]["interval"]["upper"]) < mpq(1, 10 ** 4) < mpq(r["payoff"]["lower"])
+
+
+@pytest.mark.parametrize("weights", [[1, 3, 2, 5], [2, 0, 1], [1, 1, 1, 1, 4]])
+def test_offset_event_formula_matches_literal_transcripts(weights):
+    law = FiniteLaw(weights, -1)
+    literal = events.offset_event_transcripts(law)
+    nu = lambda z: _nu(law, z)
+    for f1 in range(-6, 6):
+        for f2 in range(-6, 6):
+            P, Q = literal.get((f1, f2), (0, 0))
+            assert P == nu(f1 + 1) * (mpq(2, 3) * nu(f2 + 1) + mpq(1, 3) * nu(f2 + 2))
+            assert Q == nu(f1) * nu(f2)
+
+
+def test_binary_pair_separation():
+    r = sep.build_reference(REFS["separation-binary-pair-eps2.json"])["result"]
+    assert mpq(r["payoff"]["lower"]) > mpq(304954853288724, 10 ** 18)
+    assert mpq(r["d_infinity_upper"]) < mpq(2142242442919, 10 ** 12)
+
+
+PUBLISHED_BANDS = [
+    "0.05555555 0.00678736", "0.23855697 0.01515136", "0.31820043 0.07444798", "0.47802809 0.29367530",
+    "0.63934506 0.46773989", "0.72102910 0.64316711", "0.80378065 0.79840642", "0.88799973 0.86674433",
+    "0.93081348 0.92917867", "0.97419258 0.95833010", "0.99611895 0.98619268", "1.01821718 1.01283378",
+    "1.04049814 1.03831972", "1.06297295 1.06271478", "1.08565292 1.07452258", "1.09707341 1.08608052",
+    "1.10854945 1.10847547", "1.13167394 1.12995490", "1.15503765 1.15057082", "1.17865163 1.17037201",
+    "1.20252653 1.18940411", "1.22667246 1.20770977", "1.25109885 1.24229851", "1.30082623 1.27442605",
+    "1.35176389 1.33226896", "1.45737977 1.38288860", "1.56789659 1.46725974", "1.80125931 1.58998371",
+    "2.28698666 1.73725270"]
+
+
+def test_renyi_cover_every_printed_digit():
+    cert = sep.build_reference(REFS["separation-renyi-cover.json"])
+    jsonschema.validate(cert, SCHEMA)
+    r = cert["result"]
+    assert len(r["bands"]) == 29
+    from producer.rationals import decimal_outward
+    for band, printed in zip(r["bands"], PUBLISHED_BANDS):
+        lower, upper = printed.split()
+        assert decimal_outward(mpq(band["lower"]), 8, -1) == lower
+        assert decimal_outward(mpq(band["upper"]), 8, +1) == upper
+        assert mpq(band["upper"]) < mpq(band["lower"])
+    assert r["top"]["lower_display"].startswith("3.158140151588")
+    assert mpq(r["top"]["lower"]) > mpq(3158140151588, 10 ** 12)
+
+
+def test_unrounded_layers_give_a_higher_order_16_bound():
+    # SPEC-lower 7.4: without layer rounding D_16 >= 3.158436772333, so S = 10^18 matters
+    coarse = renyi.layer_weights(9, mpz(10) ** 18, -24, 24)
+    fine = renyi.layer_weights(9, mpz(10) ** 40, -24, 24)
+    assert renyi.renyi_lower(fine, mpz(10) ** 40, -24, 16) > mpq(3158436, 10 ** 6) > \
+        renyi.renyi_lower(coarse, mpz(10) ** 18, -24, 16)
+
+
+def test_unknown_claim_is_refused():
+    from producer.errors import InputError
+    with pytest.raises(InputError, match="unknown claim"):
+        sep.build("nonsense")

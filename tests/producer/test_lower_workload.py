@@ -1,0 +1,78 @@
+"""Static workload (SPEC-lower 7.6): published δ(2) bound, strategy algebra, the G.6 identity."""
+
+import json
+from pathlib import Path
+
+import jsonschema
+from gmpy2 import mpq, mpz
+from hypothesis import given, settings, strategies as st
+
+from producer.cli import main as producer_main
+from producer.laws import FiniteLaw, Gamma
+from producer.lower import workload as wl
+
+ROOT = Path(__file__).resolve().parents[2]
+SCHEMA = json.loads((ROOT / "schemas" / "workload-1.schema.json").read_text())
+
+
+def test_published_static_workload_bound():
+    cert = wl.build_reference(wl.PUBLISHED)
+    jsonschema.validate(cert, SCHEMA)
+    r = cert["result"]
+    assert r["strategy"]["column_norm2"] == "355"
+    assert r["source"]["radius"] == 230 and len(r["source"]["weights"]) == 461
+    assert all(int(w) >= 1 for w in r["source"]["weights"])
+    assert mpq(r["source"]["tau"]) <= mpq(277478014125, 10 ** 19)
+    # rounded up, so the display must equal the published (upward) digits
+    assert r["delta_upper_display"] == "0.000084068601494238"
+    assert mpq(r["delta_upper"]) <= mpq(84068601494238, 10 ** 18)
+    assert 1443 < mpq(r["variance"]) < 1444
+
+
+def test_strategy_inverse_and_norm():
+    n, d, e = 100, 15, 1
+    alpha, beta = wl.inverse_coefficients(n, d, e)
+    assert (alpha, beta) == (mpq(115, 1725), mpq(-1, 1725))
+    # (dI + eJ)(αI + βJ) = dα I + (dβ + eα + n e β) J
+    assert d * alpha == 1 and d * beta + e * alpha + n * e * beta == 0
+    column = [d + e] + [e] * (n - 1)
+    assert wl.column_norm2(n, d, e) == sum(x * x for x in column) == 355
+
+
+symmetric_laws = st.lists(st.integers(0, 3), min_size=1, max_size=3).map(
+    lambda half: half[:0:-1] + half).filter(lambda w: sum(w) > 0)
+
+
+@settings(max_examples=25, deadline=None)
+@given(symmetric_laws, st.sampled_from([Gamma(1, 2), Gamma(1, 3), Gamma(2, 5)]),
+       st.lists(st.fractions(-2, 2, max_denominator=4), min_size=1, max_size=3))
+def test_g6_identity_on_random_centred_laws(weights, gamma, h):
+    law = FiniteLaw(weights, -(len(weights) // 2))
+    h = [mpq(x.numerator, x.denominator) for x in h]
+    _, _, _, rhs = wl.identity_right_side(law, gamma, h)
+    assert wl.mean_square_by_paths(law, gamma, h) == rhs
+
+
+def test_running_mean_coefficients():
+    law, gamma, n = FiniteLaw([1, 2, 1], -1), Gamma(1, 2), 4
+    c, residual, v, _ = wl.identity_right_side(law, gamma, [mpq(1, n)] * n)
+    g = mpq(1, 2)
+    assert c == [(1 - (-g) ** (n - j + 1)) / (n * (1 + g)) for j in range(1, n + 1)]
+    assert v == mpq(1, 2) and residual[0] == 0 and all(0 <= r <= mpq(1, 4) for r in residual)
+
+
+def test_uncentred_law_is_refused(capsys):
+    import pytest
+    from producer.errors import InputError
+    with pytest.raises(InputError, match="not centred"):
+        wl.IdentityCase("1/2", [1, 1], 0, ["1"])
+    status = producer_main(["workload", "--diagonal", "0"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert status == 2 and len(err) == 1
+
+
+def test_analytic_gaussian_calibration_scale():
+    # seed 004 J.2: d_s(2) > 1e-4 at s = 1.73435098 and < 1e-4 at s = 1.73435099
+    above = wl.analytic_gaussian_delta(mpq(173435098, 10 ** 8), 2)
+    below = wl.analytic_gaussian_delta(mpq(173435099, 10 ** 8), 2)
+    assert above.lo > mpq(1, 10 ** 4) > below.hi
