@@ -11,7 +11,7 @@ all: certificates
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test,plots]'
+	$(PY) -m pip install --quiet -e '.[test,plots,sweep]'
 	touch $(STAMP)
 
 # every reference certificate: the fast ones, the large-budget hierarchy ones, the slow lower witnesses

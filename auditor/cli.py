@@ -15,6 +15,12 @@ takes longer than :data:`PROGRESS_SECONDS`, a line ``auditor: verifying FILE
 ... 10 s`` goes to standard error every :data:`PROGRESS_SECONDS` (not with
 ``--quiet``).
 
+``--workers N`` verifies the files on a local Dask cluster of N worker
+processes, ``--scheduler ADDRESS`` on an existing Dask cluster
+(:mod:`auditor.parallel`; needs the ``sweep`` extra): same lines, same order,
+same exit status as a serial run, with ``auditor: verified K/N files`` on
+standard error as files complete.
+
 Exit status (:mod:`auditor.outcomes`), the most severe over all files:
 4 ERROR > 2 MALFORMED > 1 FAIL > 3 UNCHECKED > 0 OK.  A closed standard output
 (``auditor verify ... | head -1``) ends the run quietly with status 2.
@@ -99,20 +105,62 @@ def _parser():
     v.add_argument("files", nargs="+", metavar="FILE", help="certificate file, or - for standard input")
     v.add_argument("--json", action="store_true", help="print a machine-readable report")
     v.add_argument("--quiet", action="store_true", help="no progress lines on standard error")
+    v.add_argument("--workers", type=_count, default=0, metavar="N",
+                   help="verify on a local Dask cluster of N worker processes (0: in this process)")
+    v.add_argument("--scheduler", metavar="ADDRESS",
+                   help="verify on the existing Dask cluster at ADDRESS (e.g. tcp://host:8786)")
     return p
+
+
+def _count(text):
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"want a whole number >= 0, not {text!r}")
+    return value
+
+
+def _serial_reports(args, on_report):
+    for index, path in enumerate(args.files):
+        name = api.STDIN_NAME if path == "-" else path
+        with Progress(name, enabled=not args.quiet):
+            on_report(index, api.verify_file(path))
+
+
+def _parallel_reports(args, on_report):
+    """The same reports, computed on Dask workers and handed over in input order."""
+    from auditor import parallel  # lazy: dask is an optional extra
+
+    client = parallel.open_client(workers=args.workers, scheduler=args.scheduler)
+    total = len(args.files)
+
+    def counted(index, report):
+        on_report(index, report)
+        if not args.quiet:
+            print(f"auditor: verified {index + 1}/{total} files", file=sys.stderr, flush=True)
+
+    try:
+        parallel.verify_files(args.files, client, on_report=counted)
+    finally:
+        parallel.close_client(client)
 
 
 def _run(args):
     statuses, reports = [], []
-    for path in args.files:
-        name = api.STDIN_NAME if path == "-" else path
-        with Progress(name, enabled=not args.quiet):
-            report = api.verify_file(path)
+
+    def on_report(index, report):
         statuses.append(report.status)
         reports.append(report.as_dict())
         if not args.json:
             for line in text_lines(report):
                 print(line, flush=True)
+
+    if args.workers or args.scheduler:
+        _parallel_reports(args, on_report)
+    else:
+        _serial_reports(args, on_report)
     worst = worst_status(statuses)
     if args.json:
         json.dump({"ok": worst == OK, "status": worst, "outcome": NAMES[worst], "files": reports},
@@ -121,10 +169,20 @@ def _run(args):
     return worst
 
 
+def _parallel_unavailable():
+    """The exception type for a missing Dask or unreachable cluster (importing no dask)."""
+    from auditor.parallel import ParallelUnavailable
+
+    return ParallelUnavailable
+
+
 def main(argv=None):
     args = _parser().parse_args(argv)
     try:
         return _run(args)
+    except _parallel_unavailable() as exc:
+        print(f"auditor: {exc}", file=sys.stderr)
+        return MALFORMED
     except BrokenPipeError:
         # the reader of our output went away: no traceback, no flush error at exit
         devnull = os.open(os.devnull, os.O_WRONLY)

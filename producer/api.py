@@ -233,40 +233,61 @@ def _radius(value, sigma2):
     return radius
 
 
+def _laplace(value):
+    return None if value is None else parse_rational(value, "laplace")
+
+
+def _sigma2_or_none(value, laplace):
+    """σ² (discrete Gaussian) or None (discrete Laplace); exactly one of the two is given."""
+    if (value is None) == (laplace is None):
+        raise InputError("give exactly one innovation law: sigma2=Q (discrete Gaussian) or laplace=T "
+                         "(discrete Laplace), the other None")
+    return None if value is None else _sigma2(value)
+
+
 def dg_interval(gamma, sigma2, budget, epsilon, *, width=None, radius=None, scale=None, method=None,
-                progress=False):
+                progress=False, laplace=None):
     """A certified interval for Δ*_C(ε) (dg-interval/1).
 
     Δ*_C(ε) is the hockey-stick profile at e^ε of the hidden integer feedback
     mechanism with feedback coefficient γ, C participations and
     discrete-Gaussian innovations of variance parameter σ² (not plain
-    discrete-Gaussian composition).  Give ``width=W`` (the producer picks a
-    finite source so that the interval is narrower than W) or an explicit
-    finite source ``radius=L, scale=S``.
+    discrete-Gaussian composition, except at γ = 0: then it is exactly the
+    adaptive C-fold composition).  With ``sigma2=None, laplace=t`` the
+    innovations are discrete Laplace, L_t(n) ∝ e^{−|n|/t}.  Give ``width=W``
+    (the producer picks a finite source so that the interval is narrower than
+    W) or an explicit finite source ``radius=L, scale=S``.
     """
     from producer.certificates.dg_interval import DgRequest, build
     if width is None and (radius is None or scale is None) or width is not None and (
             radius is not None or scale is not None):
         raise InputError("give width=W, or radius=L together with scale=S (exactly one of the two)")
-    sigma2 = _sigma2(sigma2)
+    laplace = _laplace(laplace)
+    sigma2 = _sigma2_or_none(sigma2, laplace)
     request = DgRequest(parse_gamma(gamma), sigma2, _budget(budget),
                         parse_rational(epsilon, "epsilon"),
-                        radius=_radius(radius, sigma2),
+                        radius=_radius(radius, sigma2) if sigma2 is not None else
+                        _optional(radius, parse_integer, "radius"),
                         scale=_optional(scale, parse_integer, "scale"),
-                        width=_optional(width, parse_rational, "width"), method=_method(method))
+                        width=_optional(width, parse_rational, "width"), method=_method(method),
+                        laplace=laplace)
     return Certificate(build(request, quiet=not progress))
 
 
-def calibration(gamma, sigma2, budget, delta, *, width=None, method=None, progress=False):
+def calibration(gamma, sigma2, budget, delta, *, width=None, method=None, progress=False, laplace=None):
     """An enclosure [ε_lo, ε_hi] of ε*_C(δ) = inf{ε >= 0 : Δ*_C(ε) <= δ} (calibration/1).
 
     The enclosure is narrower than ``width`` (default 10^-6); the certificate
-    carries the two dg-interval certificates that prove it.
+    carries the two dg-interval certificates that prove it.  The law is the
+    discrete Gaussian (``sigma2``) or, with ``sigma2=None, laplace=t``, the
+    discrete Laplace; γ = 0 is plain composition.
     """
     from producer.certificates.calibration import CalibrationRequest, build
-    request = CalibrationRequest(parse_gamma(gamma), _sigma2(sigma2),
+    laplace = _laplace(laplace)
+    request = CalibrationRequest(parse_gamma(gamma), _sigma2_or_none(sigma2, laplace),
                                  _budget(budget), parse_rational(delta, "delta"),
-                                 width=_optional(width, parse_rational, "width"), method=_method(method))
+                                 width=_optional(width, parse_rational, "width"), method=_method(method),
+                                 laplace=laplace)
     return Certificate(build(request, quiet=not progress))
 
 

@@ -70,11 +70,20 @@ def _finite_game(cert):
     if res.get("curve") is not None:
         parts.append(f"testing curve with {len(res['curve'])} vertices")
     return (f"{'; '.join(parts)} for γ = {inp['gamma']}, {_law_text(inp['law'])}, C = {C} "
-            f"({MECHANISM}, finite law; method {res['method']})")
+            f"({'plain composition' if inp['gamma'] == '0' else MECHANISM}, finite law; "
+            f"method {res['method']})")
 
 
 def _dg_inputs(inp):
-    return f"γ = {inp['gamma']}, σ² = {show(_q(inp['sigma2']))}, C = {inp['budget']}"
+    noise = inp.get("noise")
+    law = f"σ² = {show(_q(inp['sigma2']))}" if noise is None else f"t = {show(_q(noise['t']))}"
+    return f"γ = {inp['gamma']}, {law}, C = {inp['budget']}"
+
+
+def _law_name(inp):
+    """The innovation law and, at γ = 0, that this is plain composition."""
+    name = "discrete Gaussian" if inp.get("noise") is None else "discrete Laplace"
+    return f"{name}, plain composition" if inp["gamma"] == "0" else f"{name}, {MECHANISM}"
 
 
 def _dg_interval(cert):
@@ -82,7 +91,7 @@ def _dg_interval(cert):
     interval = res["interval"]
     return (f"Δ*_{inp['budget']}({show(_q(inp['epsilon']))}) "
             f"∈ {show_interval(_q(interval['lower']), _q(interval['upper']))} "
-            f"for {_dg_inputs(inp)} (discrete Gaussian, {MECHANISM})")
+            f"for {_dg_inputs(inp)} ({_law_name(inp)})")
 
 
 def _calibration(cert):
@@ -93,7 +102,7 @@ def _calibration(cert):
     else:
         answer = f"ε*_{C}({delta}) ∈ {show_interval(_q(res['epsilon_lo']), _q(res['epsilon_hi']))}"
     return (f"{answer} for {_dg_inputs(inp)}, δ = {delta}: the smallest ε with Δ*_{C}(ε) ≤ δ "
-            f"(discrete Gaussian, {MECHANISM})")
+            f"({_law_name(inp)})")
 
 
 def _envelope(cert):

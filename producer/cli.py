@@ -35,6 +35,7 @@ COMMANDS = [
     ("separation", "producer.commands.separation"),
     ("calibrate-lower", "producer.commands.calibrate_lower"),
     ("bracket", "producer.commands.bracket"),
+    ("sweep", "producer.commands.sweep"),
 ]
 
 DEBUG_VARIABLE = "DP_CERTIFY_DEBUG"

@@ -2,9 +2,12 @@
 
 A finite law is integer weights w_z >= 0 on z = offset, ..., offset+len-1 with
 S = Σ w_z > 0, and ν(z) = w_z / S (SPEC 1.1).  γ = a/B is a reduced fraction
-with 0 < a < B.
+with 0 < a < B, or γ = 0 (a = 0, B = 1: no hidden feedback, K_t = η_t, so every
+row is ν itself and the game is the plain adaptive composition of ν's shift
+experiments; docs/plain-composition.md).
 """
 
+import re
 from fractions import Fraction
 from math import gcd
 
@@ -17,14 +20,21 @@ MAX_LAW_LENGTH = 4097  # documented limit on the support length of a finite law
 MAX_OFFSET = 10**6  # |offset| of a law read from input (the engine's work grows with it)
 
 
+# γ = 0 may be written 0, 0/1, or a decimal of zeros (0.0); it is always shown "0"
+ZERO_PATTERN = re.compile(r"0(/1|\.0+)?")
+
+
 class Gamma:
-    """The feedback coefficient γ = a/B (reduced, 0 < a < B)."""
+    """The feedback coefficient γ = a/B (reduced, 0 < a < B), or γ = 0 as a = 0, B = 1."""
 
     __slots__ = ("a", "B")
 
     def __init__(self, a, B):
         a, B = int(a), int(B)
         shown_a, shown_B = mpz(a), mpz(B)  # gmpy2 prints any size (Python's int str has a limit)
+        if (a, B) == (0, 1):  # γ = 0: plain composition
+            self.a, self.B = a, B
+            return
         if B < 2:
             raise InputError(f"gamma: denominator B = {shown_B} must be at least 2 (γ = a/B with 0 < a < B)")
         if not 0 < a < B:
@@ -37,12 +47,21 @@ class Gamma:
     @classmethod
     def from_string(cls, text):
         text = str(text).strip()
+        if ZERO_PATTERN.fullmatch(text):
+            return cls(0, 1)
         if "/" not in text:
             raise InputError(f"gamma: {text!r} must be written a/B, e.g. 1/3")
         num, den = text.split("/", 1)
         return cls(parse_integer(num, "gamma numerator"), parse_integer(den, "gamma denominator"))
 
+    @property
+    def is_zero(self):
+        """γ = 0: no hidden feedback."""
+        return self.a == 0
+
     def __str__(self):
+        if self.is_zero:
+            return "0"
         return f"{mpz(self.a)}/{mpz(self.B)}"
 
     def __repr__(self):
@@ -59,12 +78,15 @@ def parse_gamma(value):
     """γ from ``"a/B"``, a ``Fraction`` (or gmpy2 mpq) or a :class:`Gamma`.
 
     The string must be reduced with 0 < a < B ("2/6" and "3/3" are refused with
-    the same message everywhere); a Fraction is reduced by construction.
+    the same message everywhere), or zero ("0", "0/1", "0.0"); a Fraction is
+    reduced by construction (Fraction(0) is γ = 0, as is the integer 0).
     """
     if isinstance(value, Gamma):
         return value
     if isinstance(value, str):
         return Gamma.from_string(value)
+    if isinstance(value, int) and not isinstance(value, bool) and value == 0:
+        return Gamma(0, 1)
     if isinstance(value, (Fraction, type(mpq(0)))):
         num, den = parse_integer(value.numerator, "gamma numerator"), \
             parse_integer(value.denominator, "gamma denominator")

@@ -8,8 +8,10 @@
   dg-interval certificate at ε_lo whose lower end is > δ and one at ε_hi whose
   upper end is <= δ (monotonicity of Δ*_C in ε does the rest);
 
-plus the moment-envelope bound E >= log(1 + (e^{8C/σ²} − 1)/(4δ)) where the
-search started.
+plus the bound E >= ε* where the search started: the moment envelope
+E >= log(1 + (e^{8C/σ²} − 1)/(4δ)) for the discrete Gaussian, E = 2C/t for the
+discrete Laplace of scale t (the mechanism is then (2C/t)-DP;
+docs/plain-composition.md §2.5).
 """
 
 import sys
@@ -17,13 +19,12 @@ import sys
 from gmpy2 import mpq
 
 from producer.certificates.canonical import make_certificate
-from producer.certificates.dg_interval import DgRequest, certificate_of, evaluate
-from producer.errors import InputError
+from producer.certificates.dg_interval import MAX_EPSILON, DgRequest, certificate_of, check_noise, evaluate
+from producer.errors import InputError, LimitError
 from producer.game.api import check_method
 from producer.laws import Gamma
 from producer.rationals import decimal_outward, format_rational
 from producer.sources.calibration import search
-from producer.sources.discrete_gaussian import check_sigma2
 from producer.sources.moment import envelope_upper
 
 KIND, VERSION = "calibration", 1
@@ -32,11 +33,11 @@ EPSILON_DIGITS = 12
 
 
 class CalibrationRequest:
-    __slots__ = ("gamma", "sigma2", "budget", "delta", "width", "method")
+    __slots__ = ("gamma", "sigma2", "noise", "budget", "delta", "width", "method")
 
-    def __init__(self, gamma, sigma2, budget, delta, width=None, method=None):
+    def __init__(self, gamma, sigma2, budget, delta, width=None, method=None, laplace=None):
         self.gamma = gamma if isinstance(gamma, Gamma) else Gamma.from_string(gamma)
-        self.sigma2 = check_sigma2(sigma2)
+        self.sigma2, self.noise = check_noise(sigma2, laplace)
         self.budget = int(budget)
         if self.budget < 0:
             raise InputError(f"budget: C must be >= 0, got {self.budget}")
@@ -50,17 +51,36 @@ class CalibrationRequest:
         self.method = method
 
     def as_json(self):
-        return {
+        data = {
             "gamma": str(self.gamma),
-            "sigma2": format_rational(self.sigma2),
+            "sigma2": None if self.sigma2 is None else format_rational(self.sigma2),
             "budget": self.budget,
             "delta": format_rational(self.delta),
             "width": format_rational(self.width),
             "method": self.method,
         }
+        if self.noise is not None:  # absent for the discrete Gaussian (unchanged certificates)
+            data["noise"] = self.noise.as_json()
+        return data
 
     def dg_request(self, epsilon, width):
-        return DgRequest(self.gamma, self.sigma2, self.budget, epsilon, width=width, method=self.method)
+        return DgRequest(self.gamma, self.sigma2, self.budget, epsilon, width=width, method=self.method,
+                         laplace=self.noise)
+
+    def envelope(self):
+        """A rational E >= ε*_C(δ) where the search starts."""
+        if self.noise is None:
+            return envelope_upper(self.sigma2, self.budget, self.delta)
+        envelope = laplace_envelope(self.noise.t, self.budget)
+        if envelope > MAX_EPSILON:
+            raise LimitError(f"laplace: the search would start at the pure-DP bound 2C/t = {format_rational(envelope)}, "
+                             f"above the ε limit {MAX_EPSILON} of dg-interval (t is too small for C = {self.budget})")
+        return envelope
+
+
+def laplace_envelope(t, budget):
+    """E = 2C/t: with discrete-Laplace innovations the mechanism is (2C/t)-DP, so Δ*_C(2C/t) = 0."""
+    return mpq(2 * int(budget)) / mpq(t)
 
 
 def build(request, quiet=True):
@@ -69,8 +89,8 @@ def build(request, quiet=True):
         if not quiet:
             print(f"calibrate: {message}", file=sys.stderr, flush=True)
 
-    envelope = envelope_upper(request.sigma2, request.budget, request.delta)
-    log(f"moment envelope: eps* <= {float(envelope):.6f}")
+    envelope = request.envelope()
+    log(f"{'moment envelope' if request.noise is None else 'pure-DP envelope 2C/t'}: eps* <= {float(envelope):.6f}")
 
     def oracle(epsilon, width):
         return evaluate(request.dg_request(epsilon, width))

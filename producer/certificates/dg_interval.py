@@ -23,8 +23,9 @@ from producer.errors import InputError, LimitError
 from producer.game.api import check_method
 from producer.laws import Gamma
 from producer.rationals import decimal_outward, format_rational
-from producer.sources.discrete_gaussian import (DiscreteGaussianSource, check_sigma2,
-                                                choose_radius_scale)
+from producer.sources import discrete_gaussian, discrete_laplace
+from producer.sources.discrete_gaussian import check_sigma2
+from producer.sources.discrete_laplace import LaplaceNoise
 from producer.sources.enclosures import exp_threshold
 from producer.sources.transfer import dg_interval, transfer_term, tau_budget, width_bound
 
@@ -40,14 +41,39 @@ def _solve(law, gamma, budget, x, y, method):
     return root_value(law, gamma, budget, x, y, method=method)
 
 
+def check_noise(sigma2, laplace):
+    """(σ², noise): the discrete Gaussian (σ², None) or the discrete Laplace (None, LaplaceNoise(t))."""
+    if (sigma2 is None) == (laplace is None):
+        raise InputError("give exactly one innovation law: sigma2 (discrete Gaussian) or laplace t "
+                         "(discrete Laplace)")
+    if laplace is None:
+        return check_sigma2(sigma2), None
+    return None, laplace if isinstance(laplace, LaplaceNoise) else LaplaceNoise(laplace)
+
+
+def source_family(noise):
+    """The source module of the innovation law: discrete Gaussian (noise None) or Laplace."""
+    return discrete_gaussian if noise is None else discrete_laplace
+
+
+def law_parameter(request):
+    """What the source module is built from: σ² or the LaplaceNoise."""
+    return request.sigma2 if request.noise is None else request.noise
+
+
 class DgRequest:
-    """A validated dg request; exactly one of (radius, scale) and width is set."""
+    """A validated dg request; exactly one of (radius, scale) and width is set.
 
-    __slots__ = ("gamma", "sigma2", "budget", "epsilon", "radius", "scale", "width", "method")
+    The innovation law is the discrete Gaussian with σ² (``noise`` None) or the
+    discrete Laplace of scale t (``laplace=t``, ``sigma2`` None).
+    """
 
-    def __init__(self, gamma, sigma2, budget, epsilon, radius=None, scale=None, width=None, method=None):
+    __slots__ = ("gamma", "sigma2", "noise", "budget", "epsilon", "radius", "scale", "width", "method")
+
+    def __init__(self, gamma, sigma2, budget, epsilon, radius=None, scale=None, width=None, method=None,
+                 laplace=None):
         self.gamma = gamma if isinstance(gamma, Gamma) else Gamma.from_string(gamma)
-        self.sigma2 = check_sigma2(sigma2)
+        self.sigma2, self.noise = check_noise(sigma2, laplace)
         self.budget = int(budget)
         if self.budget < 0:
             raise InputError(f"budget: C must be >= 0, got {self.budget}")
@@ -74,14 +100,17 @@ class DgRequest:
             source = {"radius": self.radius, "scale": str(int(self.scale))}
         else:
             source = {"width": format_rational(self.width)}
-        return {
+        data = {
             "gamma": str(self.gamma),
-            "sigma2": format_rational(self.sigma2),
+            "sigma2": None if self.sigma2 is None else format_rational(self.sigma2),
             "budget": self.budget,
             "epsilon": format_rational(self.epsilon),
             "source": source,
             "method": self.method,
         }
+        if self.noise is not None:  # absent for the discrete Gaussian (unchanged certificates)
+            data["noise"] = self.noise.as_json()
+        return data
 
 
 class DgResult:
@@ -107,8 +136,10 @@ def _progress(message, quiet):
 
 def choose_source_and_threshold(request, quiet=True):
     """(source, λ₋, λ₊) for the request (explicit source, or the width rule)."""
+    family, parameter = source_family(request.noise), law_parameter(request)
+    build_source = family.SOURCE.from_radius_scale
     if request.width is None:
-        source = DiscreteGaussianSource.from_radius_scale(request.sigma2, request.radius, request.scale)
+        source = build_source(parameter, request.radius, request.scale)
         # The threshold gap is made negligible next to the transfer term.
         gap = max(source.tau / mpz(2) ** 20, mpq(1, mpz(2) ** 256))
         lam_lo, lam_hi = exp_threshold(request.epsilon, gap)
@@ -116,10 +147,10 @@ def choose_source_and_threshold(request, quiet=True):
     W = request.width
     lam_lo, lam_hi = exp_threshold(request.epsilon, W / THRESHOLD_GAP_SHARE)
     target = tau_budget(W, request.budget, lam_lo, lam_hi)
-    radius, scale = choose_radius_scale(request.sigma2, target)
+    radius, scale = family.choose_radius_scale(parameter, target)
     for _ in range(MAX_SCALE_DOUBLINGS):
         _progress(f"width rule: trying L = {radius}, S = 2^{int(scale.bit_length()) - 1}", quiet)
-        source = DiscreteGaussianSource.from_radius_scale(request.sigma2, radius, scale)
+        source = build_source(parameter, radius, scale)
         if width_bound(source.tau, request.budget, lam_lo, lam_hi) < W:
             return source, lam_lo, lam_hi
         scale *= 2

@@ -12,6 +12,8 @@ from producer.game.api import METHODS
 from producer.output import write_output
 
 PAPER = "Exact Compilation and Resource Laws for Hidden Integer Feedback"
+GAMMA_HELP = ("feedback coefficient γ = A/B, reduced, 0 < A < B (e.g. 1/3), or 0 for no hidden feedback "
+              "(plain adaptive composition)")
 
 
 def add_output_arguments(parser, what="the certificate"):
@@ -28,10 +30,14 @@ def add_mechanism_arguments(parser):
     """γ, σ², C and the finite-game method: the request of ``dg`` and ``calibrate``."""
     group = parser.add_argument_group("mechanism")
     group.add_argument("--gamma", required=True, metavar="A/B",
-                       help="feedback coefficient γ = A/B, reduced, 0 < A < B (e.g. 1/3)")
-    group.add_argument("--sigma2", required=True, metavar="Q",
-                       help="variance parameter σ² of the discrete-Gaussian innovations (the square: "
-                            "σ = 3 is --sigma2 9); a rational such as 9 or 9/4")
+                       help=GAMMA_HELP)
+    law = group.add_mutually_exclusive_group(required=True)
+    law.add_argument("--sigma2", metavar="Q",
+                     help="variance parameter σ² of the discrete-Gaussian innovations (the square: "
+                          "σ = 3 is --sigma2 9); a rational such as 9 or 9/4")
+    law.add_argument("--laplace", metavar="T",
+                     help="discrete-Laplace innovations L_T(n) ∝ e^{−|n|/T} instead, scale T > 0 rational "
+                          "(e.g. 2 or 5/2)")
     group.add_argument("--budget", required=True, metavar="C",
                        help="C: the number of participations (integer >= 0)")
     group.add_argument("--method", choices=METHODS,

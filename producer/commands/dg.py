@@ -9,10 +9,11 @@ HELP = ("certified interval for Δ*_C(ε): the hockey-stick profile of the hidde
         "mechanism with discrete-Gaussian innovations (dg-interval/1)")
 DESCRIPTION = (f"{HELP}.  Δ*_C(ε) is the worst-case hockey-stick divergence at e^ε over C "
                f"participations of the mechanism of '{PAPER}', with feedback coefficient γ and "
-               "discrete-Gaussian innovations of parameter σ²; it is not plain discrete-Gaussian "
-               "composition.  The interval comes from an exact finite game on a truncated source "
+               "discrete-Gaussian innovations of parameter σ² (or discrete-Laplace ones with --laplace T); "
+               "with γ > 0 it is not plain discrete-Gaussian composition, with --gamma 0 it is exactly the "
+               "adaptive C-fold composition.  The interval comes from an exact finite game on a truncated source "
                "plus a proved transfer bound.")
-USAGE = ("producer dg --gamma A/B --sigma2 Q --budget C --epsilon E (--width W | --radius L --scale S) "
+USAGE = ("producer dg --gamma A/B (--sigma2 Q | --laplace T) --budget C --epsilon E (--width W | --radius L --scale S) "
          "[--method M] [-o FILE] [--quiet]")
 SOURCE_FORMS = "give --width W, or --radius L with --scale S"
 
@@ -46,7 +47,7 @@ def certificate_from_args(args):
     check_source_arguments(args)
     return api.dg_interval(args.gamma, args.sigma2, args.budget, args.epsilon, width=args.width,
                            radius=args.radius, scale=args.scale, method=args.method,
-                           progress=progress_of(args))
+                           progress=progress_of(args), laplace=args.laplace)
 
 
 def run(args):

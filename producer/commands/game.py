@@ -1,7 +1,7 @@
 """``producer game``: exact values of the finite-law game as a certificate."""
 
 from producer import api
-from producer.commands.common import PAPER, add_output_arguments, finish, progress_of
+from producer.commands.common import GAMMA_HELP, PAPER, add_output_arguments, finish, progress_of
 from producer.game.api import METHODS
 
 HELP = ("exact G_C (or F_C at a pending state) of the hidden integer feedback mechanism with a finite "
@@ -12,8 +12,7 @@ DESCRIPTION = (f"{HELP}.  G_C(x, y) is the value of the C-participation testing 
 
 
 def add_arguments(p):
-    p.add_argument("--gamma", required=True, metavar="A/B",
-                   help="feedback coefficient γ = A/B, reduced, 0 < A < B (e.g. 1/3)")
+    p.add_argument("--gamma", required=True, metavar="A/B", help=GAMMA_HELP)
     p.add_argument("--weights", required=True, metavar="W1,W2,...",
                    help="nonnegative integer weights of the innovation law, comma-separated")
     p.add_argument("--offset", metavar="O", help="support point of the first weight (default −(len−1)//2)")

@@ -202,3 +202,4 @@ def _radius_for_tail(sigma2, target):
         else:
             lo = mid
     return _check_radius(hi)
+SOURCE = DiscreteGaussianSource  # the source class of this law (dg_interval dispatches on it)

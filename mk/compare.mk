@@ -1,0 +1,8 @@
+# The side-by-side comparison against dp_accounting and OpenDP (issue 13).
+.PHONY: compare
+
+## compare: docs/comparison.md and docs/figures/comparison.png (installs the optional peers, .[compare])
+compare: $(STAMP)
+	@$(PY) -c "import dp_accounting, opendp" 2>/dev/null || $(PY) -m pip install --quiet -e '.[compare]' \
+	  || echo "compare: pip could not install the peers (.[compare]); their columns will say so" >&2
+	$(PY) bench/compare.py

@@ -1,0 +1,123 @@
+"""The grid of a sweep: points (γ, σ², C, ε or δ), their file names and their groups.
+
+A point is one certificate: a dg-interval/1 for Δ*_C(ε) when it carries an ε,
+a calibration/1 for ε*_C(δ) when it carries a δ.  Every point has the same
+width W.  The file name is a function of the point alone (``dg-g1_3-s9-c2-e1_2.json``),
+so the same grid writes the same files whatever the order of the work.
+
+Points that share a game (same σ², hence the same law family, same γ and C)
+form one group, run as one task in one process: consecutive queries on one
+law then reuse its memoised curves (:func:`producer.game.api.shared_game`).
+"""
+
+from itertools import product
+
+from gmpy2 import mpq
+
+from producer.errors import InputError, LimitError
+from producer.rationals import format_rational, parse_integer, parse_rational
+
+# Refused before any work: a sweep is a batch of single certificates, each up to
+# seconds or minutes; beyond this many points split the grid into several runs.
+MAX_POINTS = 2000
+MAX_RANGE_POINTS = 1000
+
+
+class GridPoint:
+    """One certificate of the sweep; ``kind`` is "dg" (an ε) or "calibration" (a δ)."""
+
+    __slots__ = ("kind", "gamma", "sigma2", "budget", "value", "width")
+
+    def __init__(self, kind, gamma, sigma2, budget, value, width):
+        self.kind, self.gamma, self.sigma2 = kind, gamma, sigma2
+        self.budget, self.value, self.width = budget, value, width
+
+    def sort_key(self):
+        return (self.kind, self.gamma, self.sigma2, self.budget, self.value)
+
+    def group_key(self):
+        """Points with one key share a law family, γ and C: one task."""
+        return (self.kind, self.gamma, self.sigma2, self.budget, self.width)
+
+    @property
+    def parameter(self):
+        return "epsilon" if self.kind == "dg" else "delta"
+
+    def file_name(self):
+        letter = "e" if self.kind == "dg" else "d"
+        return (f"{self.kind}-g{_token(self.gamma)}-s{_token(self.sigma2)}-c{self.budget}"
+                f"-{letter}{_token(self.value)}.json")
+
+    def as_json(self):
+        return {"kind": self.kind, "gamma": format_rational(self.gamma), "sigma2": format_rational(self.sigma2),
+                "budget": self.budget, self.parameter: format_rational(self.value),
+                "width": format_rational(self.width)}
+
+
+def _token(value):
+    """A rational as a file-name token: 1/3 -> 1_3, 9 -> 9."""
+    return format_rational(value).replace("/", "_")
+
+
+def parse_list(text, what, parse=parse_rational):
+    """Comma-separated exact values, duplicates removed, sorted."""
+    parts = [part.strip() for part in str(text).split(",")]
+    if not all(parts):
+        raise InputError(f"--{what}: empty entry in {text!r}")
+    return sorted({parse(part, what) for part in parts})
+
+
+def parse_range(text, what):
+    """``A:B:N``: N evenly spaced exact rationals from A to B (both included)."""
+    parts = str(text).split(":")
+    if len(parts) != 3:
+        raise InputError(f"--{what}: {text!r} must be A:B:N (from A to B in N points)")
+    lo, hi = parse_rational(parts[0], what), parse_rational(parts[1], what)
+    count = parse_integer(parts[2], what)
+    if count < 1 or (count == 1 and lo != hi):
+        raise InputError(f"--{what}: N = {count} must be >= 2 (or 1 with A = B)")
+    if count > MAX_RANGE_POINTS:
+        raise LimitError(f"--{what}: N = {count} exceeds the limit {MAX_RANGE_POINTS}")
+    if hi < lo:
+        raise InputError(f"--{what}: {text!r} has B < A")
+    if count == 1:
+        return [lo]
+    step = (hi - lo) / (count - 1)
+    return sorted({mpq(lo) + i * mpq(step) for i in range(count)})
+
+
+def build_grid(gammas, sigma2s, budgets, width, epsilons=None, deltas=None):
+    """Every point of the product, sorted; refused beyond MAX_POINTS before any work."""
+    if (epsilons is None) == (deltas is None):
+        raise InputError("give the ε grid (--epsilons or --epsilon-range) or the δ grid (--deltas), not both")
+    kind, values = ("dg", epsilons) if epsilons is not None else ("calibration", deltas)
+    for value in values:
+        if value < 0 or kind == "calibration" and not 0 < value < 1:
+            raise InputError(f"--{'epsilons' if kind == 'dg' else 'deltas'}: {format_rational(value)} "
+                             f"is outside {'[0, ∞)' if kind == 'dg' else '(0, 1)'}")
+    size = len(gammas) * len(sigma2s) * len(budgets) * len(values)
+    if size > MAX_POINTS:
+        raise LimitError(f"grid: {size} points exceed the limit {MAX_POINTS} of one sweep "
+                         f"(split it into several sweeps)")
+    points = [GridPoint(kind, g, s, c, v, width)
+              for g, s, c, v in product(gammas, sigma2s, budgets, values)]
+    return sorted(points, key=GridPoint.sort_key)
+
+
+# A group is cut into tasks of at most this many consecutive points: a one-group grid
+# (one γ, σ², C) still spreads over the workers, and the progress counter moves.
+# Neighbouring ε usually pick the same finite source, so a task still reuses its curves.
+TASK_POINTS = 4
+
+
+def groups_of(points, task_points=TASK_POINTS):
+    """The tasks: points grouped by game, each group cut into runs of ``task_points``.
+
+    The cut depends on the grid alone, never on the number of workers (and the
+    certificates depend on their point alone, whatever the cut).
+    """
+    groups = {}
+    for point in sorted(points, key=GridPoint.sort_key):
+        groups.setdefault(point.group_key(), []).append(point)
+    return [groups[key][i:i + task_points] for key in sorted(groups)
+            for i in range(0, len(groups[key]), task_points)]

@@ -1,0 +1,130 @@
+"""Computing a sweep: one task per group of points, serially or on a Dask cluster.
+
+A task returns, for each of its points, the certificate's canonical bytes and
+its summary row.  The bytes depend on the point alone (the producer is
+deterministic), so a serial run and a run on any number of workers write
+byte-identical files.  Dask is imported only for a parallel run.
+"""
+
+import sys
+
+from producer.errors import InputError, LimitError
+from producer.rationals import format_rational
+
+CONNECT_TIMEOUT_SECONDS = 20
+
+
+def certificate_of(point):
+    """The producer.api Certificate of one grid point."""
+    from producer import api
+    gamma, sigma2 = format_rational(point.gamma), format_rational(point.sigma2)
+    width = format_rational(point.width)
+    if point.kind == "dg":
+        return api.dg_interval(gamma, sigma2, point.budget, format_rational(point.value), width=width)
+    return api.calibration(gamma, sigma2, point.budget, format_rational(point.value), width=width)
+
+
+def row_of(point, certificate):
+    """The summary row: the point, its file, and the certified enclosure (exact and display)."""
+    result = certificate.result
+    row = dict(point.as_json(), file=point.file_name(), digest=certificate.digest)
+    if point.kind == "dg":
+        interval = result["interval"]
+        row.update(lower=interval["lower_display"], upper=interval["upper_display"],
+                   lower_exact=interval["lower"], upper_exact=interval["upper"])
+    else:
+        row.update(lower=result["epsilon_lo_display"], upper=result["epsilon_hi_display"],
+                   lower_exact=result["epsilon_lo"], upper_exact=result["epsilon_hi"])
+    return row
+
+
+def run_group(points):
+    """[(file name, certificate bytes, row)] for one group, in the group's order."""
+    out = []
+    for point in points:
+        certificate = certificate_of(point)
+        out.append((point.file_name(), certificate.to_json(), row_of(point, certificate)))
+    return out
+
+
+def run_serial(groups, on_group):
+    for index, group in enumerate(groups):
+        on_group(index, run_group(group))
+
+
+def open_client(workers, scheduler):
+    """A dask.distributed Client on ``scheduler``, else on a new LocalCluster of ``workers`` processes."""
+    try:
+        import distributed  # noqa: PLC0415 - optional extra, only for a parallel sweep
+    except ImportError:
+        raise InputError("--workers/--scheduler need dask.distributed "
+                         "(pip install 'dp-certify[sweep]'; --workers 0 runs serially)") from None
+    try:
+        if scheduler:
+            return distributed.Client(scheduler, timeout=CONNECT_TIMEOUT_SECONDS)
+        cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                           dashboard_address=None)
+        return distributed.Client(cluster)
+    except (OSError, TimeoutError) as exc:
+        where = f"scheduler {scheduler}" if scheduler else f"a LocalCluster of {workers} workers"
+        raise InputError(f"cannot reach {where}: {' '.join(str(exc).split())}") from None
+
+
+def close_client(client):
+    cluster = client.cluster
+    client.close()
+    if cluster is not None:
+        cluster.close()
+
+
+def run_on_client(groups, client, on_group):
+    """Submit one task per group; ``on_group(index, results)`` as each finishes (any order)."""
+    import distributed  # noqa: PLC0415
+    futures = {client.submit(run_group, group, pure=False): index for index, group in enumerate(groups)}
+    for future in distributed.as_completed(list(futures)):
+        try:
+            results = future.result()
+        except (InputError, LimitError):
+            raise
+        except Exception as exc:  # noqa: BLE001 - a lost worker: name the group, not a traceback
+            first = groups[futures[future]][0]
+            raise RuntimeError(f"the task for {first.file_name()} and its group failed on a worker: "
+                               f"{type(exc).__name__}: {exc}") from None
+        on_group(futures[future], results)
+
+
+class Counter:
+    """``sweep: K/N grid points`` on stderr after each group (not with quiet)."""
+
+    def __init__(self, total, quiet):
+        self.total, self.done, self.quiet = total, 0, quiet
+
+    def add(self, count):
+        self.done += count
+        if not self.quiet and sys.stderr is not None:
+            print(f"sweep: {self.done}/{self.total} grid points", file=sys.stderr, flush=True)
+
+
+def run_sweep(groups, workers=0, scheduler=None, quiet=True, client=None):
+    """Every group's results, in the groups' order, with the progress counter.
+
+    ``client`` (an open dask Client) overrides ``workers``/``scheduler``.
+    """
+    results = [None] * len(groups)
+    counter = Counter(sum(len(g) for g in groups), quiet)
+
+    def on_group(index, group_results):
+        results[index] = group_results
+        counter.add(len(group_results))
+
+    if client is not None:
+        run_on_client(groups, client, on_group)
+    elif workers or scheduler:
+        own = open_client(workers, scheduler)
+        try:
+            run_on_client(groups, own, on_group)
+        finally:
+            close_client(own)
+    else:
+        run_serial(groups, on_group)
+    return [item for group_results in results for item in group_results]

@@ -1,0 +1,142 @@
+"""``producer sweep``: a real LocalCluster gives byte for byte the serial run; grids are bounded.
+
+The cluster has two workers with ``processes=False`` (threads in this process;
+worker processes take seconds each to start on this shared machine); the CLI's
+default path, a LocalCluster of worker *processes*, runs once in a subprocess.
+"""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from auditor import api as auditor_api
+from producer import cli
+from producer.sweep.grid import MAX_POINTS, GridPoint, build_grid, groups_of, parse_range
+from producer.sweep.run import run_sweep
+
+distributed = pytest.importorskip("distributed")
+
+ROOT = Path(__file__).resolve().parents[2]
+GRID = ["--epsilon-range", "0:2:6", "--budgets", "1,2", "--sigma2s", "4,9", "--width", "1/1000"]
+
+
+def _files(directory):
+    return {p.name: p.read_bytes() for p in sorted(Path(directory).iterdir()) if p.suffix in (".json", ".csv")}
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as local:
+        yield local
+
+
+@pytest.fixture(scope="module")
+def serial_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("serial")
+    assert cli.main(["sweep", *GRID, "--out", str(out), "--workers", "0", "--quiet"]) == 0
+    return out
+
+
+def test_cluster_equals_serial_byte_for_byte(serial_run, cluster, tmp_path):
+    assert cli.main(["sweep", *GRID, "--out", str(tmp_path), "--scheduler", cluster.scheduler_address,
+                     "--quiet"]) == 0
+    serial, parallel = _files(serial_run), _files(tmp_path)
+    assert len(serial) == 24 + 2  # 6 ε x 2 C x 2 σ², plus the two summaries
+    assert parallel == serial
+    assert (tmp_path / "profile.png").stat().st_size > 0
+
+
+def test_every_certificate_verifies_and_matches_the_summary(serial_run):
+    rows = json.loads((serial_run / "summary.json").read_text())["rows"]
+    assert len(rows) == 24
+    for row in rows:
+        report = auditor_api.verify_file(str(serial_run / row["file"]))
+        assert report.ok, (row["file"], report.as_dict())
+        cert = json.loads((serial_run / row["file"]).read_text())
+        assert cert["input"]["epsilon"] == row["epsilon"] and cert["input"]["budget"] == row["budget"]
+        assert cert["result"]["interval"]["lower"] == row["lower_exact"]
+
+
+def test_run_sweep_on_client_equals_serial(cluster):
+    points = build_grid([parse_range("1/3:1/3:1", "gammas")[0]], parse_range("9:9:1", "s"), [2],
+                        parse_range("1/1000:1/1000:1", "w")[0], epsilons=parse_range("0:1:5", "e"))
+    groups = groups_of(points, task_points=2)  # more tasks than workers: completion order varies
+    with distributed.Client(cluster) as client:
+        parallel = run_sweep(groups, client=client)
+    assert parallel == run_sweep(groups)
+    assert [name for name, _, _ in parallel] == [p.file_name() for p in points]
+
+
+def test_file_names_are_distinct_and_derived_from_the_point():
+    points = build_grid(parse_range("1/3:1/2:2", "g"), parse_range("1:9:3", "s"), [0, 1],
+                        parse_range("1/10:1/10:1", "w")[0], epsilons=parse_range("0:3:4", "e"))
+    names = [p.file_name() for p in points]
+    assert len(set(names)) == len(names) == 2 * 3 * 2 * 4
+    assert GridPoint("dg", *parse_range("1/3:1/3:1", "g"), *parse_range("9:9:1", "s"), 2,
+                     *parse_range("1/2:1/2:1", "e"), 1).file_name() == "dg-g1_3-s9-c2-e1_2.json"
+
+
+def test_grid_beyond_the_limit_is_one_line(capsys, tmp_path):
+    count = MAX_POINTS // 4 + 1
+    status = cli.main(["sweep", "--epsilon-range", f"0:4:{count}", "--budgets", "1,2,3,4", "--sigma2s", "9",
+                       "--out", str(tmp_path / "never"), "--workers", "0"])
+    err = capsys.readouterr().err
+    assert status == 2
+    assert err.count("\n") == 1 and f"{4 * count} points exceed the limit {MAX_POINTS}" in err, err
+    assert not (tmp_path / "never").exists()
+
+
+@pytest.mark.parametrize("args, phrase", [
+    (["--epsilons", "1,-1"], "outside [0, ∞)"),
+    (["--deltas", "0"], "outside (0, 1)"),
+    (["--epsilon-range", "2:1:3"], "B < A"),
+    (["--epsilons", "1,,2"], "empty entry"),
+])
+def test_bad_grid_is_one_line(args, phrase, capsys, tmp_path):
+    status = cli.main(["sweep", *args, "--budgets", "1", "--sigma2s", "9", "--out", str(tmp_path),
+                       "--workers", "0"])
+    err = capsys.readouterr().err
+    assert status == 2 and err.count("\n") == 1 and phrase in err, err
+
+
+def test_delta_grid_gives_calibrations(tmp_path):
+    assert cli.main(["sweep", "--deltas", "1/100,1/10", "--budgets", "1", "--sigma2s", "9",
+                     "--width", "1/100", "--out", str(tmp_path), "--workers", "0", "--quiet"]) == 0
+    rows = json.loads((tmp_path / "summary.json").read_text())["rows"]
+    assert [row["delta"] for row in rows] == ["1/100", "1/10"]
+    assert all(auditor_api.verify_file(str(tmp_path / row["file"])).ok for row in rows)
+    assert (tmp_path / "epsilon-star.png").exists()
+
+
+def test_other_commands_do_not_import_dask():
+    code = ("import sys; from producer import cli; cli.build_parser(); "
+            "import producer.api; assert 'distributed' not in sys.modules and 'dask' not in sys.modules")
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT, timeout=60)
+
+
+def test_workers_subprocess_local_cluster_equals_serial(serial_run, tmp_path):
+    """The default path: a LocalCluster of two worker processes."""
+    run = subprocess.run([sys.executable, "-m", "producer", "sweep", *GRID, "--out", str(tmp_path),
+                          "--workers", "2"], capture_output=True, timeout=180, cwd=ROOT)
+    assert run.returncode == 0, run.stderr
+    assert b"sweep: 24/24 grid points" in run.stderr
+    assert _files(tmp_path) == _files(serial_run)
+
+
+@pytest.mark.slow
+def test_issue_grid_twenty_epsilons_cluster_equals_serial_all_verified(tmp_path):
+    """Issue 13's grid: 20 ε in [0, 2] at C = 2, σ² = 9, width 10^-6, serial and on a 2-process LocalCluster."""
+    grid = ["--epsilon-range", "0:2:20", "--budgets", "2", "--sigma2s", "9", "--quiet"]
+    assert cli.main(["sweep", *grid, "--out", str(tmp_path / "serial"), "--workers", "0"]) == 0
+    run = subprocess.run([sys.executable, "-m", "producer", "sweep", *grid, "--out", str(tmp_path / "cluster"),
+                          "--workers", "2"], capture_output=True, timeout=600, cwd=ROOT)
+    assert run.returncode == 0, run.stderr
+    serial = _files(tmp_path / "serial")
+    assert len(serial) == 22 and _files(tmp_path / "cluster") == serial
+    for name in serial:
+        if name.startswith("dg-"):
+            assert auditor_api.verify_file(str(tmp_path / "cluster" / name)).ok, name
