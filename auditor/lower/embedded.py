@@ -12,13 +12,14 @@ from auditor.rationals import read_rational
 
 def verify_privacy_bound(cert, pointer, report, gamma, sigma2, epsilon, budget):
     """Re-verify an embedded dg-interval; return its certified upper end Δ⁺ (or None)."""
-    from auditor.checks.dg_interval import verify_dg
+    from auditor.checks.dg_interval import estimate_dg, raise_undecided, verify_dg
     try:
         kind = validate(cert)
     except Malformed as exc:
         raise Malformed(f"{pointer}{exc}") from None
     if kind != "dg-interval":
         raise Malformed(f"{pointer}/schema: the privacy bound must be a dg-interval certificate, not {kind!r}")
+    estimate_dg(cert, pointer)  # refuse (UNCHECKED) before any work beyond the dg-interval limits
     report.check(cert["digest"] == digest(cert), pointer + "/digest", cert["digest"], digest(cert),
                  "embedded dg-interval digest does not match its body")
     inner = cert["input"]
@@ -29,7 +30,9 @@ def verify_privacy_bound(cert, pointer, report, gamma, sigma2, epsilon, budget):
                  "ε (the separation's)")
     report.equal(pointer + "/input/budget", inner["budget"], budget, "budget (the separation's)")
     failures = len(report.failures)
-    verify_dg(cert, report, pointer)
-    if len(report.failures) > failures:
+    undecided = []
+    verify_dg(cert, report, pointer, undecided)
+    raise_undecided(undecided, report)
+    if len(report.failures) > failures or undecided:
         return None
     return read_rational(cert["result"]["interval"]["upper"], pointer + "/result/interval/upper")
