@@ -220,6 +220,241 @@ def brace_compare(cert):
     return (f"BRACE run {_brace_claim(cert['input'], res['brace'])}; squared error per coordinate at the last step: {errors}")
 
 
+# ---- one-sided bounds ----------------------------------------------------------------
+
+EXACT_PLACES = 16
+"""A terminating decimal with at most this many places is stated exactly."""
+
+
+def _exact_decimal(q):
+    """The exact decimal text of q when it terminates within EXACT_PLACES, else None."""
+    q = Fraction(q)
+    for places in range(EXACT_PLACES + 1):
+        scaled = q * 10 ** places
+        if scaled.denominator == 1:
+            return _decimal(scaled.numerator, places)
+    return None
+
+
+def _exact_text(q):
+    """A short exact text of q (decimal, then ``p/q``), or None."""
+    q = Fraction(q)
+    if q.denominator.bit_length() <= 4 * EXACT_PLACES and q.numerator.bit_length() <= 4 * SHORT:
+        text = _exact_decimal(q)
+        if text is not None and len(text) <= SHORT:
+            return text
+    if not _is_small(q):
+        return None
+    text = write_rational(q)
+    return text if len(text) <= SHORT else None
+
+
+def lower_text(q):
+    """A decimal text d with d <= q: q itself when short, else q rounded down.
+
+    >>> lower_text(Fraction(1208541048903, 250000000000)), lower_text(Fraction(2, 3))
+    ('4.834164195612', '2/3')
+    >>> lower_text(Fraction(2, 3) + Fraction(1, 10**40))
+    '0.6666666666'
+    """
+    exact = _exact_text(q)
+    return exact if exact is not None else outward(q)[0]
+
+
+def upper_text(q):
+    """A decimal text d with d >= q: q itself when short, else q rounded up.
+
+    >>> upper_text(Fraction(4867767, 1000000)), upper_text(Fraction(2, 3) + Fraction(1, 10**40))
+    ('4.867767', '0.6666666667')
+    """
+    exact = _exact_text(q)
+    return exact if exact is not None else outward(q)[1]
+
+
+def _gamma_sigma2(gamma, sigma2):
+    return f"gamma = {rational_text(_q(gamma))}, sigma^2 = {rational_text(_q(sigma2))}"
+
+
+# ---- hierarchy/1 ------------------------------------------------------------------------
+
+def cut_set_text(cuts, budget):
+    """``S = {0..6} without {1}`` or ``23 of the cuts 0..30`` (all cuts are 0..C-2).
+
+    >>> cut_set_text([0, 2, 3, 4, 5, 6], 8)
+    'S = {0..6} without {1}'
+    >>> cut_set_text(list(range(0, 31, 2)), 32)
+    'S = 16 of the cuts 0..30'
+    """
+    every = range(budget - 1)
+    missing = [b for b in every if b not in set(cuts)]
+    if not cuts:
+        return "S empty"
+    if not missing:
+        return f"S = all cuts 0..{budget - 2}"
+    if len(missing) <= MAX_LISTED:
+        return f"S = {{0..{budget - 2}}} without {{{', '.join(map(str, missing))}}}"
+    if len(cuts) <= MAX_LISTED:
+        return f"S = {{{', '.join(map(str, cuts))}}}"
+    return f"S = {len(cuts)} of the cuts 0..{budget - 2}"
+
+
+def hierarchy(cert):
+    """``eps*_8(1/10000) <= 4.867767 for gamma = 1/3, sigma^2 = 9 (depth-4 proof hierarchy)``.
+
+    An epsilon query states ``Delta*_C(eps) <= upper`` instead (rounded up).
+    """
+    inp, res = cert["input"], cert["result"]
+    C, model = inp["budget"], inp["model"]
+    if model["game"] == "depth":
+        game = f"depth-{model['depth']} proof hierarchy"
+    else:
+        game = f"cut game U_S, {cut_set_text(model['cuts'], C)}"
+    if "delta" in inp["query"]:
+        head = f"eps*_{C}({rational_text(_q(inp['query']['delta']))}) <= {upper_text(_q(res['epsilon']))}"
+    else:
+        head = f"Delta*_{C}({rational_text(_q(inp['query']['epsilon']))}) <= {upper_text(_q(res['upper']))}"
+    return f"{head} for {_gamma_sigma2(inp['gamma'], inp['sigma2'])} ({game})"
+
+
+# ---- deadline-witness/1 -------------------------------------------------------------------
+
+def _sign(j):
+    return {1: "+1", -1: "-1", 0: "0"}.get(j, str(j))
+
+
+def deadline_witness(cert):
+    """``H_{e^2}(P_T || Q_T) >= 0.00008284895910 at T = 3; ... for gamma = 1/3, ...``.
+
+    P_T, Q_T: the discrete-Gaussian transcripts of the certificate's stopping
+    program with T releases; each stated bound is the certified one rounded down.
+    """
+    inp, res = cert["input"], cert["result"]
+    eps = rational_text(_q(inp["epsilon"]))
+    bounds = [f"{lower_text(_q(d['lower']))} at T = {d['T']}" for d in res["deadlines"]]
+    shown = ", >= ".join(bounds[:MAX_LISTED])
+    if len(bounds) > MAX_LISTED:
+        shown += f" and {len(bounds) - MAX_LISTED} more deadlines"
+    patterns = inp["patterns"]
+    if len(patterns) == 1:
+        program = f"suffix ({','.join(_sign(j) for j in patterns[0])})"
+    else:
+        program = f"best of {len(patterns)} suffixes of length {len(patterns[0])}"
+    head = f"H_{{e^{eps}}}(P_T || Q_T) >= {shown}" if bounds else "no deadline"
+    return (f"{head} for "
+            f"{_gamma_sigma2(inp['gamma'], inp['sigma2'])} (deadline witness, {program})")
+
+
+# ---- workload/1 ---------------------------------------------------------------------------
+
+def workload(cert):
+    """``delta(2) <= ... for the static workload with A = 15I + J (n = 100), sigma^2 = 1444, ...``."""
+    inp, res = cert["input"], cert["result"]
+    ones = _q(inp["ones"])
+    matrix = f"{rational_text(_q(inp['diagonal']))}I + {'' if ones == 1 else rational_text(ones)}J"
+    cases = len(res["identity_checks"])
+    return (f"delta({rational_text(_q(inp['epsilon']))}) <= {upper_text(_q(res['delta_upper']))} "
+            f"for the static workload with A = {matrix} (dimension {inp['dimension']}), "
+            f"sigma^2 = {rational_text(_q(inp['sigma2']))}, theta = {inp['theta']}; "
+            f"the G.6 mean-square identity on {cases} small law{'s' if cases != 1 else ''}")
+
+
+# ---- separation/1 -------------------------------------------------------------------------
+
+def _separated(privacy, upper, separator, witness, lower):
+    """``privacy < s < witness (privacy <= upper, witness >= lower)``, every part true."""
+    return (f"{privacy} < {rational_text(separator)} < {witness} "
+            f"({privacy} <= {upper_text(upper)}, {witness} >= {lower_text(lower)})")
+
+
+def _privacy_bound(res):
+    """Name and certified upper end of the embedded dg-interval/1 certificate."""
+    embedded = res["privacy_bound"]["input"]
+    name = f"Delta*_{embedded['budget']}({rational_text(_q(embedded['epsilon']))})"
+    return name, _q(res["privacy_bound"]["result"]["interval"]["upper"]), embedded
+
+
+def _finite_relaxation(res):
+    return (f"G_2({rational_text(_q(res['x']))}, {rational_text(_q(res['y']))}) - {rational_text(_q(res['y']))} "
+            f"= {rational_text(_q(res['autonomous']))} < {rational_text(_q(res['one_digit']))} "
+            f"(one-digit relaxation) < {rational_text(_q(res['offset']))} (offset relaxation) "
+            f"for gamma = {rational_text(_q(res['gamma']))}, law {law_text(res['law'])}")
+
+
+def _dg_relaxation(res):
+    privacy, upper, embedded = _privacy_bound(res)
+    level = RELAXATION_LEVELS.get(res["relaxation"], "?")
+    witness = f"Delta^({level})_{embedded['budget']}({rational_text(_q(embedded['epsilon']))})"
+    return (_separated(privacy, upper, _q(res["separator"]), witness,
+                       _q(res["relaxation_interval"]["lower"]))
+            + f" for the {res['relaxation']} relaxation {witness}, "
+            f"{_gamma_sigma2(res['gamma'], res['sigma2'])}")
+
+
+RELAXATION_LEVELS = {"one-digit": 1, "offset": 0}
+"""The paper's names Delta^(1) (one re-chosen digit) and Delta^(0) (free offsets)."""
+
+
+def _offset_event(res):
+    privacy, upper, embedded = _privacy_bound(res)
+    eps = rational_text(_q(res["epsilon"]))
+    witness = f"P(A) - e^{eps} Q(A)"
+    return (_separated(privacy, upper, _q(res["separator"]), witness, _q(res["payoff"]["lower"]))
+            + f" for an offset-class event A of {res['count']} atoms, "
+            f"{_gamma_sigma2(res['gamma'], res['sigma2'])}")
+
+
+def _binary_pair(res):
+    privacy, upper, embedded = _privacy_bound(res)
+    eps = rational_text(_q(res["epsilon"]))
+    witness = f"H_{{e^{eps}}}(P_b || Q_b)"
+    return (_separated(privacy, upper, _q(res["separator"]), witness, _q(res["payoff"]["lower"]))
+            + f", D_inf(P_b, Q_b) <= {upper_text(_q(res['d_infinity_upper']))} "
+            f"for the binary pair p = {rational_text(_q(res['p']))}, q = {rational_text(_q(res['q']))}, "
+            f"{_gamma_sigma2(embedded['gamma'], embedded['sigma2'])}")
+
+
+def _renyi_cover(res):
+    bands, top = res["bands"], res["top"]
+    order = rational_text(_q(top["order"]))
+    return (f"D_alpha(P_3 || Q_3) > D_alpha of the binary pair (both directions) for every "
+            f"order alpha >= {rational_text(_q(bands[0]['left']))} ({len(bands)} bands up to "
+            f"{rational_text(_q(bands[-1]['right']))}; D_{order}(P_3 || Q_3) >= "
+            f"{lower_text(_q(top['lower']))} > {upper_text(_q(top['d_infinity_upper']))} >= D_inf) "
+            f"for the (+1,+1,echo) suffix, {_gamma_sigma2(res['gamma'], res['sigma2'])}, "
+            f"p = {rational_text(_q(res['p']))}, q = {rational_text(_q(res['q']))}")
+
+
+SEPARATIONS = {
+    "finite-relaxation": _finite_relaxation,
+    "dg-relaxation": _dg_relaxation,
+    "offset-event": _offset_event,
+    "binary-pair": _binary_pair,
+    "renyi-cover": _renyi_cover,
+}
+
+
+def separation(cert):
+    """A certified privacy upper end strictly below a certified witness/relaxation lower end."""
+    res = cert["result"]
+    return SEPARATIONS[res["claim"]](res)
+
+
+# ---- calibration-lower/1 ------------------------------------------------------------------
+
+def calibration_lower(cert):
+    """``eps*_8(1/10000) >= 4.834164195612 for gamma = 1/3, sigma^2 = 9 (target-{0} witness lines)``."""
+    res = cert["result"]
+    if res["claim"] == "target-zero":
+        witness = "target-{0} witness lines"
+    else:
+        program = res["program"]
+        witness = (f"capped preparation of state {program['target']} within {program['cap']} "
+                   f"releases, T = {res['draws']}")
+    return (f"eps*_{res['budget']}({rational_text(_q(res['delta']))}) >= "
+            f"{lower_text(_q(res['epsilon_lower']))} for {_gamma_sigma2(res['gamma'], res['sigma2'])} "
+            f"({witness})")
+
+
 SUMMARIES = {
     "finite-game": finite_game,
     "dg-interval": dg_interval,
@@ -227,6 +462,11 @@ SUMMARIES = {
     "envelope": envelope,
     "brace-run": brace_run,
     "brace-compare": brace_compare,
+    "hierarchy": hierarchy,
+    "deadline-witness": deadline_witness,
+    "workload": workload,
+    "separation": separation,
+    "calibration-lower": calibration_lower,
 }
 
 

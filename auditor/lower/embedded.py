@@ -19,6 +19,7 @@ def verify_privacy_bound(cert, pointer, report, gamma, sigma2, epsilon, budget):
         raise Malformed(f"{pointer}{exc}") from None
     if kind != "dg-interval":
         raise Malformed(f"{pointer}/schema: the privacy bound must be a dg-interval certificate, not {kind!r}")
+    estimate_dg(cert, pointer)  # refuse (UNCHECKED) before any work beyond the dg-interval limits
     report.check(cert["digest"] == digest(cert), pointer + "/digest", cert["digest"], digest(cert),
                  "embedded dg-interval digest does not match its body")
     inner = cert["input"]
@@ -28,11 +29,10 @@ def verify_privacy_bound(cert, pointer, report, gamma, sigma2, epsilon, budget):
     report.equal(pointer + "/input/epsilon", read_rational(inner["epsilon"], pointer + "/input/epsilon"), epsilon,
                  "ε (the separation's)")
     report.equal(pointer + "/input/budget", inner["budget"], budget, "budget (the separation's)")
-    estimate_dg(cert, pointer)  # refuse (UNCHECKED) before any work beyond the limits
     failures = len(report.failures)
-    undecided = []  # claims neither proved nor disproved at the highest precision
+    undecided = []
     verify_dg(cert, report, pointer, undecided)
     raise_undecided(undecided, report)
-    if len(report.failures) > failures:
+    if len(report.failures) > failures or undecided:
         return None
     return read_rational(cert["result"]["interval"]["upper"], pointer + "/result/interval/upper")

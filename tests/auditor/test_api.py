@@ -200,13 +200,32 @@ def test_mutated_certificates_with_large_numbers(mutant):
         signal.signal(signal.SIGALRM, previous)
 
 
-ALL_REFERENCES = sorted(p.name for p in (ROOT / "certificates").glob("*.json"))
+REFERENCE_DIRS = ("certificates", "certificates/hierarchy", "certificates/slow")
+ALL_REFERENCES = sorted(str(p.relative_to(ROOT)) for d in REFERENCE_DIRS for p in (ROOT / d).glob("*.json"))
 
 
-@pytest.mark.parametrize("name", ALL_REFERENCES)
-def test_every_reference_kind_has_a_summary(name):
-    cert = reference(name)
+def _load(path):
+    return json.loads((ROOT / path).read_text())
+
+
+def _of_schema(*schemas):
+    """The reference files whose certificate has one of ``schemas`` (not their file name)."""
+    return [p for p in ALL_REFERENCES if _load(p)["schema"] in schemas]
+
+
+def _summary(cert):
+    return claims.summary(cert["schema"].split("/")[0], cert)
+
+
+def test_every_reference_directory_is_covered():
+    assert {str(Path(p).parent) for p in ALL_REFERENCES} == set(REFERENCE_DIRS)
+
+
+@pytest.mark.parametrize("path", ALL_REFERENCES)
+def test_every_reference_kind_has_a_summary(path):
+    cert = _load(path)
     kind = cert["schema"].split("/")[0]
+    assert kind in claims.SUMMARIES
     text = claims.summary(kind, cert)
     assert text and "no summary" not in text and "\n" not in text and len(text) < 400
 
@@ -217,14 +236,13 @@ def _interval_in(text):
     return _decimal(m.group(1)), _decimal(m.group(2))
 
 
-@pytest.mark.parametrize("name", [n for n in ALL_REFERENCES if n.startswith(("dg-interval", "calibration"))])
-def test_summary_intervals_contain_the_certified_ones(name):
+@pytest.mark.parametrize("path", _of_schema("dg-interval/1", "calibration/1"))
+def test_summary_intervals_contain_the_certified_ones(path):
     from fractions import Fraction
-    cert = reference(name)
-    kind = cert["schema"].split("/")[0]
-    text = claims.summary(kind, cert)
+    cert = _load(path)
+    text = _summary(cert)
     res = cert["result"]
-    if kind == "dg-interval":
+    if cert["schema"] == "dg-interval/1":
         exact = Fraction(res["interval"]["lower"]), Fraction(res["interval"]["upper"])
     elif res["status"] == "zero":
         assert " = 0 for " in text
@@ -233,6 +251,92 @@ def test_summary_intervals_contain_the_certified_ones(name):
         exact = Fraction(res["epsilon_lo"]), Fraction(res["epsilon_hi"])
     lo, hi = _interval_in(text)
     assert lo <= exact[0] <= exact[1] <= hi
+
+
+# ---- one-sided bounds of the lower-certificate and hierarchy kinds -----------------------
+
+def _stated_bounds(text):
+    """Every ``<= number`` / ``>= number`` of a summary, in order."""
+    import re
+    return [(op, _decimal(num)) for op, num in re.findall(r"(<=|>=) ([-0-9][-0-9.e+/]*)", text)]
+
+
+def _separation_bounds(res):
+    from fractions import Fraction
+    claim = res["claim"]
+    if claim == "renyi-cover":
+        # "alpha >= <first band's left end>", then the order-16 lower bound
+        return [(">=", Fraction(res["bands"][0]["left"])), (">=", Fraction(res["top"]["lower"]))]
+    if claim == "finite-relaxation":
+        return []  # exact rationals: test_finite_relaxation_summary_states_the_exact_chain
+    privacy = ("<=", Fraction(res["privacy_bound"]["result"]["interval"]["upper"]))
+    if claim == "dg-relaxation":
+        return [privacy, (">=", Fraction(res["relaxation_interval"]["lower"]))]
+    if claim == "offset-event":
+        return [privacy, (">=", Fraction(res["payoff"]["lower"]))]
+    if claim == "binary-pair":
+        return [privacy, (">=", Fraction(res["payoff"]["lower"])),
+                ("<=", Fraction(res["d_infinity_upper"]))]
+    return []
+
+
+def _certified_bounds(cert):
+    """(direction, exact certified value) of each bound the summary must state, in order."""
+    from fractions import Fraction
+    kind, res = cert["schema"], cert["result"]
+    if kind == "hierarchy/1":
+        exact = res["epsilon"] if "delta" in cert["input"]["query"] else res["upper"]
+        return [("<=", Fraction(exact))]
+    if kind == "deadline-witness/1":
+        return [(">=", Fraction(d["lower"])) for d in res["deadlines"][:claims.MAX_LISTED]]
+    if kind == "workload/1":
+        return [("<=", Fraction(res["delta_upper"]))]
+    if kind == "calibration-lower/1":
+        return [(">=", Fraction(res["epsilon_lower"]))]
+    return _separation_bounds(res)
+
+
+ONE_SIDED = ("hierarchy/1", "deadline-witness/1", "workload/1", "separation/1", "calibration-lower/1")
+
+
+@pytest.mark.parametrize("path", _of_schema(*ONE_SIDED))
+def test_summary_bounds_lie_on_the_safe_side(path):
+    cert = _load(path)
+    stated = _stated_bounds(_summary(cert))
+    expected = _certified_bounds(cert)
+    assert [op for op, _ in stated] == [op for op, _ in expected]
+    for (op, shown), (_, exact) in zip(stated, expected):
+        # an upper bound may only be rounded up, a lower bound only down, by < 1e-9 relative
+        assert shown >= exact if op == "<=" else shown <= exact
+        assert abs(shown - exact) <= abs(exact) / 10**9
+
+
+def test_renyi_summary_states_the_top_order_gap():
+    import re
+    from fractions import Fraction
+    cert = _load("certificates/separation-renyi-cover.json")
+    m = re.search(r"> ([0-9.e+/-]+) >= D_inf", _summary(cert))
+    assert _decimal(m.group(1)) >= Fraction(cert["result"]["top"]["d_infinity_upper"])
+
+
+def test_finite_relaxation_summary_states_the_exact_chain():
+    cert = _load("certificates/separation-finite-relaxation-121-g1_3.json")
+    res = cert["result"]
+    assert f"= {res['autonomous']} < {res['one_digit']} (one-digit relaxation) < {res['offset']}" \
+        in _summary(cert)
+
+
+@pytest.mark.parametrize("q", ["4867767/1000000", "2/3", "-5/7", "1208541048903/250000000000",
+                               "7/10000000000000000000", str(10**40 + 1) + "/3"])
+def test_one_sided_texts_round_the_safe_way(q):
+    from fractions import Fraction
+    assert _decimal(claims.lower_text(Fraction(q))) <= Fraction(q) <= _decimal(claims.upper_text(Fraction(q)))
+
+
+def test_cut_sets_are_described_by_what_is_missing_or_counted():
+    assert claims.cut_set_text([], 4) == "S empty"
+    assert claims.cut_set_text([0, 1, 2], 4) == "S = all cuts 0..2"
+    assert claims.cut_set_text([1], 8) == "S = {1}"
 
 
 def test_summary_of_an_unknown_form_does_not_raise():
