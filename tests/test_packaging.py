@@ -21,7 +21,7 @@ import pytest
 from auditor.certificate import schema_dir
 
 REPO = Path(__file__).resolve().parent.parent
-CERTIFICATES = sorted((REPO / "certificates").glob("*.json"))
+CERTIFICATES = sorted((REPO / "certificates").rglob("*.json"))  # every reference, subfolders too
 SKIP_WHEN_COPYING = shutil.ignore_patterns(
     ".git", ".venv", "build", "*.egg-info", "__pycache__", ".pytest_cache", ".hypothesis")
 
