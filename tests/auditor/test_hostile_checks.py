@@ -282,9 +282,10 @@ def test_dg_radius_3000_is_refused_at_once(tmp_path):
 def test_dg_radius_within_the_weight_limit_but_beyond_the_work_limit_is_refused(tmp_path):
     cert = reference(DG)
     src = cert["result"]["source"]
-    L = 2000                      # 4001 weights at C = 1: estimated work about 2·(4003)^2·B
+    L = 2000                      # 4001 weights at C = 3: estimated work at least 2·(4003)^3
     src.update(radius=L, offset=-L, weights=["1"] * (2 * L + 1), scale=str(2 * L + 1))
     cert["input"]["source"] = {"radius": L, "scale": str(2 * L + 1)}
+    cert["input"]["budget"] = 3   # at C = 1 the game's fast path now estimates only about 5e4
     refused(tmp_path, cert, "/input/budget")
 
 
@@ -363,7 +364,7 @@ def _gamma_everywhere(cert, value):
 
 
 @pytest.mark.parametrize("name", [DG, "finite-game-c2-121-g1_3.json", "calibration-c2-zero.json"])
-@pytest.mark.parametrize("gamma", ["2/6", "3/3", "4/3", "1", "0"])
+@pytest.mark.parametrize("gamma", ["2/6", "3/3", "4/3", "1", "0/1", "-0"])  # "0" is plain composition
 def test_malformed_gamma_is_exit_2_in_every_kind(tmp_path, name, gamma):
     assert run(tmp_path, _gamma_everywhere(reference(name), gamma))[0] == MALFORMED
 
