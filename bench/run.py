@@ -1,6 +1,6 @@
 """Benchmarks: wall time, CPU time and peak memory of whole producer and auditor processes.
 
-    python bench/run.py [targets|growth|game|dg|hierarchy|all] [--runs N] [--auditor-timeout S | --no-auditor]
+    python bench/run.py [targets|growth|game|dg|hierarchy|plain|all] [--runs N] [--auditor-timeout S | --no-auditor]
 
 Each producer figure is the median over N runs (default 3) of a fresh process,
 so it includes start-up and imports; peak memory is the child's maximum
@@ -26,6 +26,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from fractions import Fraction
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PY = sys.executable
@@ -217,6 +218,27 @@ def hierarchy_table(args):
     _write(args.out, "hierarchy", rows)
 
 
+def plain_table(args):
+    """Plain composition (γ = 0) next to hidden feedback (γ = 1/3) at the same law, C = 2, both certified."""
+    import json
+    rows = ["| law | ε | γ | certified Δ*_2(ε) | width | producer wall / cpu s | producer MiB |",
+            "|---|---|---|---|---|---|---|"]
+    cases = [("σ² = 9", ["--sigma2", "9"], "2", "1e-14"), ("Laplace t = 2", ["--laplace", "2"], "1/2", "1e-10")]
+    with tempfile.TemporaryDirectory() as tmp:
+        for law, law_args, eps, width in cases:
+            for gamma in ("0", "1/3"):
+                cert = os.path.join(tmp, "plain.json")
+                run = median_of(producer("dg", "--gamma", gamma, *law_args, "--budget", "2", "--epsilon", eps,
+                                         "--width", width, "--quiet", "-o", cert), args.runs)
+                interval = json.load(open(cert))["result"]["interval"] if run.status == 0 else None
+                shown = (f"[{interval['lower_display']}, {interval['upper_display']}]"
+                         if interval else "?")
+                wide = f"{float(Fraction(interval['width'])):.2e}" if interval else "?"
+                rows.append(f"| {law} | {eps} | {gamma} | {shown} | {wide} | {fmt(run)}")
+                print(rows[-1], flush=True)
+    _write(args.out, "plain", rows)
+
+
 def _write(out, name, rows):
     os.makedirs(out, exist_ok=True)
     with open(os.path.join(out, f"{name}.md"), "w", encoding="utf-8") as fh:
@@ -225,17 +247,19 @@ def _write(out, name, rows):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("which", nargs="?", default="default", choices=["default", "targets", "growth", "game", "dg", "hierarchy", "all"])
+    p.add_argument("which", nargs="?", default="default", choices=["default", "targets", "growth", "game", "dg", "hierarchy", "plain",
+                                                                 "all"])
     p.add_argument("--runs", type=int, default=3)
     p.add_argument("--auditor-timeout", type=float, default=120.0, help="seconds per auditor run (default 120)")
     p.add_argument("--no-auditor", action="store_true", help="do not run the auditor")
     p.add_argument("--out", default=os.path.join(ROOT, "bench", "results"))
     args = p.parse_args()
     print(f"# benchmarks ({args.runs} runs each, median; {os.cpu_count()} cores)", flush=True)
-    which = {"default": ("targets", "growth"), "all": ("targets", "growth", "game", "dg", "hierarchy")}.get(
+    which = {"default": ("targets", "growth"), "all": ("targets", "growth", "game", "dg", "hierarchy",
+                                                                        "plain")}.get(
         args.which, (args.which,))
     tables = {"targets": targets_table, "growth": growth_table, "game": game_table, "dg": dg_table,
-              "hierarchy": hierarchy_table}
+              "hierarchy": hierarchy_table, "plain": plain_table}
     for name in which:
         print(f"\n## {name}", flush=True)
         tables[name](args)

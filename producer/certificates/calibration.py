@@ -19,8 +19,8 @@ import sys
 from gmpy2 import mpq
 
 from producer.certificates.canonical import make_certificate
-from producer.certificates.dg_interval import DgRequest, certificate_of, check_noise, evaluate
-from producer.errors import InputError
+from producer.certificates.dg_interval import MAX_EPSILON, DgRequest, certificate_of, check_noise, evaluate
+from producer.errors import InputError, LimitError
 from producer.game.api import check_method
 from producer.laws import Gamma
 from producer.rationals import decimal_outward, format_rational
@@ -71,7 +71,11 @@ class CalibrationRequest:
         """A rational E >= ε*_C(δ) where the search starts."""
         if self.noise is None:
             return envelope_upper(self.sigma2, self.budget, self.delta)
-        return laplace_envelope(self.noise.t, self.budget)
+        envelope = laplace_envelope(self.noise.t, self.budget)
+        if envelope > MAX_EPSILON:
+            raise LimitError(f"laplace: the search would start at the pure-DP bound 2C/t = {format_rational(envelope)}, "
+                             f"above the ε limit {MAX_EPSILON} of dg-interval (t is too small for C = {self.budget})")
+        return envelope
 
 
 def laplace_envelope(t, budget):

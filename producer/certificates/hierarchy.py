@@ -33,6 +33,9 @@ class HierarchyRequest:
 
     def __init__(self, gamma, sigma2, budget, depth=None, cuts=None, delta=None, epsilon=None, **numerics):
         self.gamma = gamma if isinstance(gamma, Gamma) else Gamma.from_string(gamma)
+        if self.gamma.is_zero:  # hierarchy/1 is defined for hidden feedback only
+            raise InputError("gamma: the hierarchy needs hidden feedback, 0 < γ < 1 (γ = 0 is plain "
+                             "composition: use producer dg or calibrate)")
         self.sigma2 = check_sigma2(sigma2)
         self.budget = int(budget)
         if (depth is None) == (cuts is None):

@@ -1,0 +1,6 @@
+## plain-references: γ = 0 and discrete-Laplace reference certificates in certificates/plain/
+## (seconds; verified once the auditor checks γ = 0 and the discrete Laplace)
+.PHONY: plain-references
+plain-references: $(STAMP)
+	$(PY) -m producer.references.plain certificates/plain
+	$(PY) -m auditor verify certificates/plain/*.json

@@ -1,0 +1,52 @@
+"""Reference certificates for plain composition (γ = 0) and the discrete Laplace law.
+
+Written to their own folder (``certificates/plain/``, ``make plain-references``)
+until the auditor checks γ = 0 and the discrete Laplace (docs/plain-composition.md);
+then they can join ``certificates/`` (add "plain" to producer.reference.TOPICS).
+
+- plain discrete Gaussian, σ² = 9, C = 2, ε = 2, width below 10^-14 (issue: "done when");
+- plain and hidden-feedback (γ = 1/3) discrete Laplace, t = 2, C = 2, ε = 1/2;
+- a plain finite game on (1, 2, 1)/4 at C = 2 with its testing curve;
+- a plain discrete-Laplace calibration, t = 2, C = 2, δ = 10^-6.
+"""
+
+import sys
+
+from gmpy2 import mpq
+
+from producer.certificates import calibration, dg_interval, finite_game
+from producer.laws import FiniteLaw, Gamma
+from producer.references import write_all
+
+DG = [
+    ("dg-interval-plain-sigma2_9-c2-eps2.json",
+     dict(gamma="0", sigma2=mpq(9), budget=2, epsilon=mpq(2), width=mpq(1, 10**14))),
+    ("dg-interval-plain-laplace-t2-c2-eps1_2.json",
+     dict(gamma="0", sigma2=None, laplace=mpq(2), budget=2, epsilon=mpq(1, 2), width=mpq(1, 10**10))),
+    ("dg-interval-laplace-t2-g1_3-c2-eps1_2.json",
+     dict(gamma="1/3", sigma2=None, laplace=mpq(2), budget=2, epsilon=mpq(1, 2), width=mpq(1, 10**10))),
+]
+GAMES = [
+    ("finite-game-c2-121-g0.json",
+     (FiniteLaw([1, 2, 1], -1), Gamma(0, 1), 2, [mpq(1, 2), mpq(2)], [], None, True)),
+]
+CALIBRATIONS = [
+    ("calibration-plain-laplace-t2-c2-delta1e-6.json",
+     dict(gamma="0", sigma2=None, laplace=mpq(2), budget=2, delta=mpq(1, 10**6))),
+]
+
+
+def generate(outdir):
+    paths = write_all(outdir, "plain", GAMES, lambda spec: finite_game.build(*spec))
+    paths += write_all(outdir, "plain", DG,
+                       lambda fields: dg_interval.build(dg_interval.DgRequest(**fields), quiet=False))
+    paths += write_all(outdir, "plain", CALIBRATIONS,
+                       lambda fields: calibration.build(calibration.CalibrationRequest(**fields), quiet=False))
+    return paths
+
+
+if __name__ == "__main__":
+    import os
+    out = sys.argv[1] if len(sys.argv) > 1 else "certificates/plain"
+    os.makedirs(out, exist_ok=True)
+    generate(out)
