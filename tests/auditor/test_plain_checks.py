@@ -12,6 +12,7 @@ import subprocess
 import sys
 from fractions import Fraction
 from functools import lru_cache
+from pathlib import Path
 
 import mpmath
 import pytest
@@ -431,3 +432,12 @@ def test_every_mutated_number_is_rejected(certs, name):
 def test_every_mutated_number_is_rejected_large(certs, name):
     survivors = [(path, d) for path, d, m in mutants(certs[name]) if status(m) == OK]
     assert not survivors
+
+
+PLAIN_REFERENCES = sorted((Path(__file__).resolve().parents[2] / "certificates" / "plain").glob("*.json"))
+
+
+@pytest.mark.parametrize("path", PLAIN_REFERENCES, ids=lambda p: p.name)
+def test_plain_reference_files_verify(path):
+    report = verify_certificate(path.read_bytes(), name=path.name)
+    assert report.status == OK, report.failures or report.error
