@@ -156,15 +156,18 @@ def finite_game(cert):
 # ---- discrete Gaussian ------------------------------------------------------------------
 
 def _dg_parameters(inp):
-    return (f"gamma = {rational_text(_q(inp['gamma']))}, sigma^2 = {rational_text(_q(inp['sigma2']))}, "
-            f"C = {inp['budget']}")
+    noise = inp.get("noise")
+    law = (f"sigma^2 = {rational_text(_q(inp['sigma2']))}" if noise is None
+           else f"discrete Laplace t = {rational_text(_q(noise['t']))}")
+    return f"gamma = {rational_text(_q(inp['gamma']))}, {law}, C = {inp['budget']}"
 
 
 def dg_interval(cert):
     """``Delta*_2(2) in [lo, hi] for gamma = 1/3, sigma^2 = 9, C = 2``."""
     inp, iv = cert["input"], cert["result"]["interval"]
     return (f"Delta*_{inp['budget']}({rational_text(_q(inp['epsilon']))}) in "
-            f"{interval_text(_q(iv['lower']), _q(iv['upper']))} (discrete Gaussian) "
+            f"{interval_text(_q(iv['lower']), _q(iv['upper']))} "
+            f"({'discrete Gaussian' if inp.get('noise') is None else 'discrete Laplace'}) "
             f"for {_dg_parameters(inp)}")
 
 

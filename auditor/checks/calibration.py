@@ -15,8 +15,13 @@ The displays are ε_lo rounded down and ε_hi rounded up.  ``queries`` (how
 many finite-game queries the search made) is a count of the producer's work,
 not a claim about ε*; it is only checked to be a JSON integer >= 1.
 
-Domain (malformed, exit 2, as in every kind): γ reduced with 0 < a < B,
-0 < δ < 1, ζ > 0, σ² > 0, a known ``method`` label.  Limits (UNCHECKED,
+The discrete Laplace (``input.noise``, σ² null; docs/plain-composition.md
+§2.5): the envelope must satisfy E >= 2C/t, an exact rational comparison
+(Δ*_C(2C/t) = 0 for every γ, including 0); the witnesses must carry the same
+``noise``.
+
+Domain (malformed, exit 2, as in every kind): γ reduced with 0 < a < B or "0",
+0 < δ < 1, ζ > 0, σ² > 0 (or t > 0 for the discrete Laplace), a known ``method`` label.  Limits (UNCHECKED,
 exit 3, refused before any work): those of each embedded dg-interval
 (:func:`auditor.checks.dg_interval.estimate_dg`) and 8C/σ² <=
 :data:`auditor.checks.dg_interval.MAX_EXP_ARGUMENT` for the envelope.
@@ -26,7 +31,8 @@ from fractions import Fraction
 
 from auditor.certificate import Malformed, digest
 from auditor.checks import common
-from auditor.checks.dg_interval import MAX_EXP_ARGUMENT, check_display, estimate_dg, raise_undecided, verify_dg
+from auditor.checks.dg_interval import (MAX_EXP_ARGUMENT, check_display, estimate_dg, noise_parameters,
+                                        raise_undecided, verify_dg)
 from auditor.enclosures import exp_bounds, log_bounds
 from auditor.outcomes import Unchecked
 from auditor.rationals import read_rational
@@ -43,27 +49,26 @@ def _domain(inp, res):
     width = read_rational(inp["width"], "/input/width")
     if width <= 0:
         raise Malformed("/input/width: the width must be positive")
-    sigma2 = read_rational(inp["sigma2"], "/input/sigma2")
-    if sigma2 <= 0:
-        raise Malformed("/input/sigma2: sigma2 must be positive")
+    sigma2, t = noise_parameters(inp, "/input")
     budget = common.integer(inp["budget"], "/input/budget", 0)
     if inp["method"] is not None:
         common.method(inp["method"], "/input/method")
-    return delta, width, sigma2, budget
+    return delta, width, (sigma2, t), budget
 
 
 def _estimate(cert):
     """Every limit, from the input alone, before any work."""
     inp, res = cert["input"], cert["result"]
-    delta, width, sigma2, budget = _domain(inp, res)
-    x = Fraction(8 * budget) / sigma2
+    delta, width, law, budget = _domain(inp, res)
+    sigma2 = law[0]
+    x = Fraction(8 * budget) / sigma2 if sigma2 is not None else Fraction(0)
     if x > MAX_EXP_ARGUMENT:
         raise Unchecked("/input/sigma2", common.magnitude(x.numerator // x.denominator), MAX_EXP_ARGUMENT,
                         "exponent 8C/sigma2 of the moment envelope")
     for name in ("upper_witness", "lower_witness"):
         if res[name] is not None:
             estimate_dg(res[name], f"/result/{name}")
-    return delta, width, sigma2, budget
+    return delta, width, law, budget
 
 
 def verify(cert, report):
@@ -74,11 +79,16 @@ def verify(cert, report):
 
 def _verify(cert, report, undecided):
     inp, res = cert["input"], cert["result"]
-    delta, width, sigma2, budget = _estimate(cert)
+    delta, width, (sigma2, t), budget = _estimate(cert)
     eps_lo = read_rational(res["epsilon_lo"], "/result/epsilon_lo")
     eps_hi = read_rational(res["epsilon_hi"], "/result/epsilon_hi")
     envelope = read_rational(res["envelope"], "/result/envelope")
-    _check_envelope(envelope, sigma2, budget, delta, report, undecided)
+    if t is None:
+        _check_envelope(envelope, sigma2, budget, delta, report, undecided)
+    else:
+        bound = Fraction(2 * budget) / t
+        report.check(envelope >= bound, "/result/envelope", envelope, bound,
+                     "envelope below 2C/t, the discrete-Laplace bound (docs/plain-composition.md §2.5)")
     report.check(eps_hi <= envelope, "/result/epsilon_hi", eps_hi, envelope,
                  "epsilon_hi must not exceed the moment envelope where the search started")
     _check_displays(res, eps_lo, eps_hi, report)
@@ -116,6 +126,7 @@ def _check_witness(witness, pointer, outer_input, epsilon, report, undecided):
     inner = witness["input"]
     for key in ("gamma", "sigma2", "budget", "method"):
         report.equal(f"{pointer}/input/{key}", inner[key], outer_input[key], f"{key} (the calibration's)")
+    report.equal(f"{pointer}/input/noise", inner.get("noise"), outer_input.get("noise"), "noise (the calibration's)")
     report.equal(pointer + "/input/epsilon", read_rational(inner["epsilon"], pointer + "/input/epsilon"),
                  epsilon, "epsilon of the witness (the bracket end)")
     verify_dg(witness, report, pointer, undecided)

@@ -2,8 +2,10 @@
 
 * Structural integers (budgets, radii, offsets, counts) must be JSON integers
   (``int``, not ``bool``, not ``2.0``); anything else is *malformed*.
-* γ = a/B must be written reduced with 0 < a < B; otherwise the certificate is
-  *malformed* (exit 2) in every kind: there is no game it could describe.
+* γ = a/B must be written reduced with 0 < a < B, or be exactly ``"0"`` (plain
+  composition, read as a = 0, B = 1; docs/plain-composition.md §1); otherwise
+  the certificate is *malformed* (exit 2) in every kind: there is no game it
+  could describe.
 * A decimal display ``"-?d+(.d+)?"`` beside an exact value must be that value
   rounded at the display's own number of places: down for a lower end, up for
   an upper end.  A display is therefore checked, never trusted.
@@ -49,10 +51,16 @@ def boolean(value, pointer):
 
 
 def gamma(text, pointer):
-    """(a, B) of γ = a/B written reduced with 0 < a < B; malformed otherwise."""
-    g = read_rational(text, pointer)  # non-reduced forms are refused here
+    """(a, B) of γ = a/B written reduced with 0 < a < B, or (0, 1) for exactly ``"0"``.
+
+    γ = 0 (no hidden feedback, K_t = η_t) has the single canonical form
+    ``"0"``; ``"0/1"`` and ``"-0"`` are refused like any non-canonical number.
+    """
+    g = read_rational(text, pointer)  # non-reduced forms ("0/1", "-0") are refused here
+    if text == "0":
+        return 0, 1
     if not 0 < g < 1 or "/" not in text:
-        raise Malformed(f"{pointer}: {_short(text)} is not a reduced a/B with 0 < a < B")
+        raise Malformed(f"{pointer}: {_short(text)} is neither \"0\" nor a reduced a/B with 0 < a < B")
     return g.numerator, g.denominator
 
 

@@ -20,7 +20,19 @@ Re-proved by the auditor's own routes:
    requested ``input.method`` must be the one used.
 
 γ, σ² > 0 and the structural integers are the domain: outside it the
-certificate is malformed (exit 2).
+certificate is malformed (exit 2).  γ may be ``"0"`` (plain composition:
+a = 0, B = 1, one root; docs/plain-composition.md §1).
+
+The discrete Laplace source (``input.noise = {"family": "discrete-laplace",
+"t": ...}``, σ² null; docs/plain-composition.md §2) replaces checks 1 and 2
+by :func:`_check_laplace_source`: with r = e^{−1/t} enclosed by
+:mod:`auditor.enclosures.laplace` (closed-form normaliser), every nonzero
+atom w_n <= S·e⁻(−|n|/t)·(1 − r⁺)/(1 + r⁺) <= S·L_t(n), and
+τ >= w_0/S − (1 − r⁺)/(1 + r⁺) >= ν(0) − L_t(0) = TV(ν, L_t) (the Lemma τ);
+``result.source`` must carry the input's ``noise`` and σ² null.  Checks 3-6
+are the same: the transfer lemma uses only TV <= τ.  Domain: t > 0
+(malformed otherwise); limits: |n|/t and 1/t within
+:data:`MAX_EXP_ARGUMENT`, and the precision and source-work limits below.
 
 Enclosure checks run at a precision derived from the sizes of the numbers
 (bits of S, of λ) and are retried once at four times that precision.  Each
@@ -45,6 +57,7 @@ from auditor.checks import common
 from auditor.checks.common import check_display, outward_decimal  # noqa: F401  (re-exported)
 from auditor.checks.finite_game import MAX_WEIGHTS, MAX_WORK, refuse_beyond_limit, witness_value, work_estimate
 from auditor.enclosures import exp_bounds, kernel_bounds, normaliser_bounds
+from auditor.enclosures import laplace
 from auditor.enclosures.gaussian import summation_length
 from auditor.outcomes import Unchecked
 from auditor.rationals import read_rational
@@ -95,9 +108,7 @@ def parse_dg(cert, prefix):
     inp, res = cert["input"], cert["result"]
     I, R = prefix + "/input", prefix + "/result"
     a, B = common.gamma(inp["gamma"], I + "/gamma")
-    sigma2 = read_rational(inp["sigma2"], I + "/sigma2")
-    if sigma2 <= 0:
-        raise Malformed(f"{I}/sigma2: sigma2 must be positive")
+    sigma2, t = noise_parameters(inp, I)
     budget = common.integer(inp["budget"], I + "/budget", 0)
     epsilon = read_rational(inp["epsilon"], I + "/epsilon")
     if epsilon < 0:
@@ -112,8 +123,30 @@ def parse_dg(cert, prefix):
         common.integer(inp["source"]["radius"], I + "/source/radius", 1)
     elif read_rational(inp["source"]["width"], I + "/source/width") <= 0:
         raise Malformed(f"{I}/source/width: the requested width must be positive")
-    return {"a": a, "B": B, "sigma2": sigma2, "budget": budget, "epsilon": epsilon,
+    return {"a": a, "B": B, "sigma2": sigma2, "t": t, "budget": budget, "epsilon": epsilon,
             "L": L, "offset": offset}
+
+
+def noise_parameters(inp, I):
+    """(σ², None) for the discrete Gaussian (no ``noise``), (None, t) for the discrete Laplace.
+
+    Shared with the calibration.  σ² must be positive; with a ``noise`` object σ²
+    must be null and t a positive rational (malformed otherwise).
+    """
+    noise = inp.get("noise")
+    if noise is None:
+        sigma2 = read_rational(inp["sigma2"], I + "/sigma2")
+        if sigma2 <= 0:
+            raise Malformed(f"{I}/sigma2: sigma2 must be positive")
+        return sigma2, None
+    if not isinstance(noise, dict) or noise.get("family") != "discrete-laplace":
+        raise Malformed(f"{I}/noise: unknown noise family (known: discrete-laplace)")
+    if inp["sigma2"] is not None:
+        raise Malformed(f"{I}/sigma2: must be null when input.noise is given")
+    t = read_rational(noise.get("t"), I + "/noise/t")
+    if t <= 0:
+        raise Malformed(f"{I}/noise/t: the discrete-Laplace scale must be positive")
+    return None, t
 
 
 def estimate_dg(cert, prefix):
@@ -130,19 +163,25 @@ def estimate_dg(cert, prefix):
     refuse_beyond_limit(_game_work(weights, p), prefix + "/input/budget")
     _refuse_exponent(p["epsilon"], prefix + "/input/epsilon", "e^epsilon")
     radius = (n - 1) // 2
-    _refuse_exponent(Fraction(radius * radius) / (2 * p["sigma2"]), R + "/source/radius",
-                     "the kernel at the radius")
     S = int(read_rational(res["source"]["scale"], R + "/source/scale"))
-    bits = _source_bits(S)
+    if p["t"] is None:
+        _refuse_exponent(Fraction(radius * radius) / (2 * p["sigma2"]), R + "/source/radius",
+                         "the kernel at the radius")
+        bits = _source_bits(S)
+    else:
+        _refuse_exponent(1 / p["t"], prefix + "/input/noise/t", "the ratio e^{-1/t}")
+        _refuse_exponent(Fraction(radius) / p["t"], R + "/source/radius", "the kernel at the radius")
+        bits = _source_bits(S) + laplace.extra_bits(p["t"])
     _refuse_bits(bits, R + "/source/scale")
     if n * bits * RETRY_FACTOR > MAX_SOURCE_WORK:
         raise Unchecked(R + "/source/weights", n * bits * RETRY_FACTOR, MAX_SOURCE_WORK,
                         "source check work (atoms x bits)")
-    terms = summation_length(p["sigma2"], bits * RETRY_FACTOR)
-    if terms > MAX_TERMS:
-        raise Unchecked(prefix + "/input/sigma2", terms, MAX_TERMS, "normaliser terms")
-    _refuse_exponent(Fraction((terms + 1) ** 2) / (2 * p["sigma2"]), prefix + "/input/sigma2",
-                     "the kernel at the end of the normaliser sum")
+    if p["t"] is None:
+        terms = summation_length(p["sigma2"], bits * RETRY_FACTOR)
+        if terms > MAX_TERMS:
+            raise Unchecked(prefix + "/input/sigma2", terms, MAX_TERMS, "normaliser terms")
+        _refuse_exponent(Fraction((terms + 1) ** 2) / (2 * p["sigma2"]), prefix + "/input/sigma2",
+                         "the kernel at the end of the normaliser sum")
     th = res["threshold"]
     lam_lo = read_rational(th["lower"], R + "/threshold/lower")
     lam_hi = read_rational(th["upper"], R + "/threshold/upper")
@@ -171,8 +210,15 @@ def verify_dg(cert, report, prefix, undecided):
     a, B, sigma2, budget, epsilon = p["a"], p["B"], p["sigma2"], p["budget"], p["epsilon"]
 
     src = res["source"]
-    report.equal(R + "/source/sigma2", read_rational(src["sigma2"], R + "/source/sigma2"), sigma2,
-                 "source sigma2 (the request's)")
+    if p["t"] is None:
+        report.equal(R + "/source/sigma2", read_rational(src["sigma2"], R + "/source/sigma2"), sigma2,
+                     "source sigma2 (the request's)")
+        report.check("noise" not in src, R + "/source/noise", "present", "absent",
+                     "a discrete-Gaussian source carries no noise object")
+    else:
+        report.check(src["sigma2"] is None, R + "/source/sigma2", src["sigma2"], None,
+                     "a discrete-Laplace source has sigma2 null")
+        report.equal(R + "/source/noise", src.get("noise"), inp["noise"], "source noise (the request's)")
     L, offset = p["L"], p["offset"]
     S = int(read_rational(src["scale"], R + "/source/scale"))
     weights = _weights(src, R)
@@ -190,7 +236,10 @@ def verify_dg(cert, report, prefix, undecided):
 
     tau = read_rational(res["tau"], R + "/tau")
     report.check(0 <= tau < 1, R + "/tau", tau, "[0, 1)", "tau must lie in [0, 1)")
-    _check_source(weights, L, S, sigma2, tau, _source_bits(S), report, R, undecided)
+    if p["t"] is None:
+        _check_source(weights, L, S, sigma2, tau, _source_bits(S), report, R, undecided)
+    else:
+        _check_laplace_source(weights, L, S, p["t"], tau, _source_bits(S), report, R, undecided)
 
     lam_lo = read_rational(res["threshold"]["lower"], R + "/threshold/lower")
     lam_hi = read_rational(res["threshold"]["upper"], R + "/threshold/upper")
@@ -299,6 +348,46 @@ def _check_source(weights, L, S, sigma2, tau, bits, report, R, undecided):
             lambda n: f"S·exp(−n²/(2σ²))/Z at n = {n}", "atom above its discrete-Gaussian mass")
     _settle(state, report, undecided, lambda _: R + "/tau", lambda _: tau,
             lambda _: "w_0/S − 1/Z", "tau below TV(ν, g) >= ν(0) − g(0)")
+
+
+def _check_laplace_source(weights, L, S, t, tau, bits, report, R, undecided):
+    """Atoms below the discrete-Laplace masses and τ >= TV(ν, L_t) (docs/plain-composition.md §2.3).
+
+    With enclosures of r = e^{−1/t} and of e^{−|n|/t} (at bits, then
+    RETRY_FACTOR·bits): atom n proved when w_n <= S·lo(L_t(n)), disproved when
+    w_n > S·hi(L_t(n)); τ proved when τ >= w_0/S − lo(L_t(0)) (Lemma τ), disproved
+    when τ < w_0/S − hi(L_t(0)) <= ν(0) − L_t(0) <= TV.  Open claims are undecided.
+    """
+    atoms = {n: "open" for n in range(-L, L + 1) if n != 0 and weights[n + L] > 0}
+    state = {"tau": "open"}
+    for attempt in range(2):
+        centre = laplace.centre_bounds(t, bits)
+        masses = {}  # |n| -> (lo, hi): w_n = w_{-n} is not assumed, the enclosure is shared
+        for n in [n for n, st in atoms.items() if st == "open"]:
+            if abs(n) not in masses:
+                masses[abs(n)] = laplace.atom_bounds(abs(n), t, bits, centre)
+            m_lo, m_hi = masses[abs(n)]
+            w = weights[n + L]
+            if w <= S * m_lo:
+                atoms[n] = "proved"
+            elif w > S * m_hi:
+                atoms[n] = "disproved"
+        if state["tau"] == "open":
+            w0 = Fraction(weights[L], S)
+            if tau >= w0 - centre[0]:
+                state["tau"] = "proved"
+            elif tau < w0 - centre[1]:
+                state["tau"] = "disproved"
+        if all(st != "open" for st in atoms.values()) and state["tau"] != "open":
+            break
+        bits *= RETRY_FACTOR
+    for n, st in atoms.items():
+        if st == "proved":
+            report.check(True, f"{R}/source/weights/{n + L}", "", "", "")
+    _settle(atoms, report, undecided, lambda n: f"{R}/source/weights/{n + L}", lambda n: weights[n + L],
+            lambda n: f"S·e^(−|n|/t)(1 − r)/(1 + r) at n = {n}", "atom above its discrete-Laplace mass")
+    _settle(state, report, undecided, lambda _: R + "/tau", lambda _: tau,
+            lambda _: "w_0/S − (1 − r)/(1 + r)", "tau below TV(ν, L_t) >= ν(0) − L_t(0)")
 
 
 def _check_threshold(epsilon, lam_lo, lam_hi, report, R, undecided):

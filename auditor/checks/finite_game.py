@@ -3,7 +3,9 @@
 Every number is recomputed by :mod:`auditor.game` (hidden-rounding rows by
 counting, the auditor's own hull code) and compared exactly:
 
-* ``input``: gamma = a/B must be reduced with 0 < a < B, the weights must not
+* ``input``: gamma = a/B must be reduced with 0 < a < B, or exactly "0" (plain
+  composition: a = 0, B = 1, the single root k = 0, every row equal to ν;
+  docs/plain-composition.md §1), the weights must not
   all be zero and thresholds must be >= 0.  These are the domain of the game;
   a certificate outside it is *malformed* (exit 2), not a failed claim,
   because there is no game whose value it could claim.

@@ -6,6 +6,8 @@ directed rounding; no floating point and no python-flint anywhere:
 - :mod:`.exponential`: e^x and log x for rational x;
 - :mod:`.gaussian`: the discrete-Gaussian kernel, its geometric tail bound and
   the normaliser Z = Σ_n exp(−n²/(2σ²)).
+- :mod:`.laplace`: the discrete Laplace law (closed-form normaliser), its
+  atoms and its tail.
 
 Every function returns Fractions (lo, hi) with lo <= true value <= hi.
 """

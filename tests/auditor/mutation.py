@@ -126,7 +126,10 @@ def mutants(draw, heavy=False):
                 parent[key] = value
                 parent["extra_key"] = 1
         else:
-            parent.append(copy.deepcopy(old)) if draw(st.booleans()) else parent.pop(key)
+            append = draw(st.booleans())
+            parent.append(copy.deepcopy(old)) if append else parent.pop(key)
+            # a zero weight appended to a law leaves the law (and every claim) unchanged
+            free = append and old == "0" and path[-2:-1] == ("weights",)
     elif kind == "type":
         parent[key] = draw(st.sampled_from(ODD_VALUES + [[old], {"v": old}]))
         free = isinstance(key, str) and key in FREE_TEXT and isinstance(parent[key], str)

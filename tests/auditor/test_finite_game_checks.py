@@ -311,7 +311,7 @@ def test_curve_flag_and_curve_mismatch(root_cert, asym_cert, tmp_path):
 
 
 def test_out_of_domain_inputs_are_malformed(root_cert, tmp_path):
-    for gamma in ("3/2", "1", "0", "-1/3"):
+    for gamma in ("3/2", "1", "0/1", "-0", "-1/3"):  # "0" is plain composition (valid)
         bad = copy.deepcopy(root_cert)
         bad["input"]["gamma"] = gamma
         assert run(seal(bad), tmp_path) == 2, gamma

@@ -364,7 +364,7 @@ def _gamma_everywhere(cert, value):
 
 
 @pytest.mark.parametrize("name", [DG, "finite-game-c2-121-g1_3.json", "calibration-c2-zero.json"])
-@pytest.mark.parametrize("gamma", ["2/6", "3/3", "4/3", "1", "0"])
+@pytest.mark.parametrize("gamma", ["2/6", "3/3", "4/3", "1", "0/1", "-0"])  # "0" is plain composition
 def test_malformed_gamma_is_exit_2_in_every_kind(tmp_path, name, gamma):
     assert run(tmp_path, _gamma_everywhere(reference(name), gamma))[0] == MALFORMED
 
