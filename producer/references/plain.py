@@ -1,8 +1,7 @@
 """Reference certificates for plain composition (γ = 0) and the discrete Laplace law.
 
-Written to their own folder (``certificates/plain/``, ``make plain-references``)
-until the auditor checks γ = 0 and the discrete Laplace (docs/plain-composition.md);
-then they can join ``certificates/`` (add "plain" to producer.reference.TOPICS).
+Written to their own folder, ``certificates/plain/`` (``make certificates``
+regenerates and verifies them; ``make plain-references`` only these).
 
 - plain discrete Gaussian, σ² = 9, C = 2, ε = 2, width below 10^-14 (issue: "done when");
 - plain and hidden-feedback (γ = 1/3) discrete Laplace, t = 2, C = 2, ε = 1/2;
