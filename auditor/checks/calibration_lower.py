@@ -21,10 +21,17 @@ definition), even when λ_crit < 1.
 
 ``input.parameters`` is the producer's request (informational only).  Not
 claimed: that the chosen lines are optimal, or the paper's own mesh.
+
+Enclosure claims (atoms below their discrete-Gaussian masses, τ >= TV, e^ε
+against its rational bounds, e^{epsilon_lower} <= λ_crit) are decided three-way (:mod:`auditor.decide`):
+FAIL only when the auditor's own enclosure disproves one; one neither proved
+nor disproved after the retry at four times the precision makes the
+certificate UNCHECKED (exit 3) when nothing is false, never FAIL.
 """
 
 from fractions import Fraction
 
+from auditor.decide import OPEN, RETRY_FACTOR, raise_undecided, settle, state
 from auditor.enclosures import exp_bounds
 from auditor.lower import inputs
 from auditor.lower.display import DOWN, check_display
@@ -54,6 +61,7 @@ def verify(cert, report):
         law, witness = _target_zero(res, common, report)
     if witness is not None:
         _check_line(res, common, witness, report)
+    raise_undecided(common["undecided"], report)
 
 
 def _read_common(res):
@@ -62,11 +70,12 @@ def _read_common(res):
             "sigma2": inputs.positive(res["sigma2"], R + "/sigma2", "sigma2"),
             "budget": res["budget"],
             "delta": inputs.probability(res["delta"], R + "/delta", "delta"),
-            "draws": res["draws"]}
+            "draws": res["draws"],
+            "undecided": []}  # pointers of source claims neither proved nor disproved
 
 
 def _source_law(res, common, report):
-    source = read_source(res["source"], R + "/source", report, sigma2=common["sigma2"])
+    source = read_source(res["source"], R + "/source", report, common["undecided"], sigma2=common["sigma2"])
     if source is None:
         return None, None
     return source, Law(source.weights, source.offset, common["a"], common["B"])
@@ -186,10 +195,12 @@ def _check_line(res, common, witness, report):
     if eps == 0:
         return  # ε* >= 0 holds by definition, whatever λ_crit is
     bits = max(lam.numerator.bit_length() - lam.denominator.bit_length(), 0) + eps.denominator.bit_length() + 64
-    e_hi = None
+    decision = OPEN
     for _ in range(2):
-        e_hi = exp_bounds(eps, bits)[1]
-        if e_hi <= lam:
+        e_lo, e_hi = exp_bounds(eps, bits)
+        decision = state(e_hi <= lam, e_lo > lam)
+        if decision != OPEN:
             break
-        bits *= 4
-    report.check(e_hi <= lam, R + "/epsilon_lower", eps, lam, "e^{epsilon_lower} not proved <= λ_crit")
+        bits *= RETRY_FACTOR
+    settle(decision, report, common["undecided"], R + "/epsilon_lower", eps, lam,
+           "e^{epsilon_lower} above λ_crit")

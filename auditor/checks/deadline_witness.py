@@ -29,10 +29,17 @@ the largest integers below S·g(n) (only <= is needed).
 Work is estimated from the certificate's sizes before anything is computed
 (:func:`estimated_work`); beyond :data:`MAX_WORK` the check is refused with
 :class:`auditor.outcomes.Unchecked`.
+
+Enclosure claims (atoms below their discrete-Gaussian masses, τ >= TV, e^ε
+against its rational bounds) are decided three-way (:mod:`auditor.decide`):
+FAIL only when the auditor's own enclosure disproves one; one neither proved
+nor disproved after the retry at four times the precision makes the
+certificate UNCHECKED (exit 3) when nothing is false, never FAIL.
 """
 
 from fractions import Fraction
 
+from auditor.decide import raise_undecided
 from auditor.lower import inputs
 from auditor.lower.display import DOWN, check_display
 from auditor.lower.source import read_source, read_threshold
@@ -94,6 +101,12 @@ def _read_input(inp):
 
 
 def verify(cert, report):
+    undecided = []  # pointers of claims neither proved nor disproved
+    _verify(cert, report, undecided)
+    raise_undecided(undecided, report)
+
+
+def _verify(cert, report, undecided):
     p = _read_input(cert["input"])
     res = cert["result"]
     low, high = res["window"]["low"], res["window"]["high"]
@@ -105,9 +118,9 @@ def verify(cert, report):
     if work > MAX_WORK:
         raise Unchecked("/input", work, MAX_WORK, "estimated work")
 
-    source = read_source(res["source"], "/result/source", report, sigma2=p["sigma2"],
+    source = read_source(res["source"], "/result/source", report, undecided, sigma2=p["sigma2"],
                          radius=p["radius"], scale=p["scale"])
-    lam_lo, lam_hi = read_threshold(res["threshold"], p["epsilon"], "/result/threshold", report,
+    lam_lo, lam_hi = read_threshold(res["threshold"], p["epsilon"], "/result/threshold", report, undecided,
                                     denominator=p["N"])
     if source is None:
         return

@@ -23,10 +23,17 @@ auditor proves, a claimed upper end >= what it proves.
 
 ``input.parameters`` is the producer's request, kept for information only:
 the claims are about the numbers in ``result``, which are all checked.
+
+Enclosure claims (atoms below their discrete-Gaussian masses, τ >= TV, e^ε
+against its rational bounds, payoff enclosures, e^U against likelihood ratios) are decided three-way (:mod:`auditor.decide`):
+FAIL only when the auditor's own enclosure disproves one; one neither proved
+nor disproved after the retry at four times the precision makes the
+certificate UNCHECKED (exit 3) when nothing is false, never FAIL.
 """
 
 from fractions import Fraction
 
+from auditor.decide import OPEN, PROVED, RETRY_FACTOR, raise_undecided, settle, state
 from auditor.enclosures import exp_bounds, kernel_bounds, normaliser_bounds
 from auditor.lower import inputs, relaxations
 from auditor.lower.display import DOWN, UP, check_display, dyadic_down, dyadic_up
@@ -39,14 +46,15 @@ R = "/result"
 MAX_LAW_LENGTH = 80        # finite laws whose relaxations are recomputed (radius 24 DG: 49 atoms)
 MAX_GAMMA_DENOMINATOR = 12
 MAX_ATOMS = 10 ** 5
-RETRY_FACTOR = 4
 
 
 def verify(cert, report):
     res = cert["result"]
     claim = cert["input"]["claim"]
     inputs.require(res["claim"] == claim, R + "/claim", f"claim {res['claim']!r} is not the requested {claim!r}")
-    CHECKS[claim](res, report)
+    undecided = []  # pointers of claims neither proved nor disproved at the highest precision
+    CHECKS[claim](res, report, undecided)
+    raise_undecided(undecided, report)
 
 
 # ---------------------------------------------------------------- exact relaxations
@@ -64,7 +72,7 @@ def _limit_game(n_weights, B, pointer):
         raise Unchecked(pointer, B, MAX_GAMMA_DENOMINATOR, "denominator of γ for the relaxation values")
 
 
-def _finite_relaxation(res, report):
+def _finite_relaxation(res, report, undecided):
     a, B = inputs.gamma(res["gamma"], R + "/gamma")
     weights, offset = _law_of(res["law"], R + "/law")
     _limit_game(len(weights), B, R + "/law")
@@ -81,14 +89,14 @@ def _finite_relaxation(res, report):
     report.check(one < off, R + "/order", one, off, "one_digit < offset does not hold")
 
 
-def _dg_relaxation(res, report):
+def _dg_relaxation(res, report, undecided):
     a, B = inputs.gamma(res["gamma"], R + "/gamma")
     sigma2 = inputs.positive(res["sigma2"], R + "/sigma2", "sigma2")
     epsilon = inputs.nonnegative(res["epsilon"], R + "/epsilon", "epsilon")
     budget = res["budget"]
     _limit_game(len(res["source"]["weights"]), B, R + "/source/weights")
-    source = read_source(res["source"], R + "/source", report, sigma2=sigma2)
-    lam_lo, lam_hi = read_threshold(res["threshold"], epsilon, R + "/threshold", report)
+    source = read_source(res["source"], R + "/source", report, undecided, sigma2=sigma2)
+    lam_lo, lam_hi = read_threshold(res["threshold"], epsilon, R + "/threshold", report, undecided)
     upper = verify_privacy_bound(res["privacy_bound"], R + "/privacy_bound", report, res["gamma"], sigma2,
                                  epsilon, budget)
     if source is None:
@@ -136,7 +144,7 @@ def event_sums(atoms, g):
     return Fraction(sp) / 3, Fraction(sq)
 
 
-def _offset_event(res, report):
+def _offset_event(res, report, undecided):
     sigma2 = inputs.positive(res["sigma2"], R + "/sigma2", "sigma2")
     epsilon = inputs.nonnegative(res["epsilon"], R + "/epsilon", "epsilon")
     for key, want in PROGRAM.items():
@@ -165,11 +173,12 @@ def _offset_event(res, report):
         _, q_hi = event_sums(atoms, {n: kern[n][1] for n in support})
         proved_lo = dyadic_down(p_lo / z_hi ** 2 - e_hi * q_hi / z_lo ** 2, bits)
         proved_hi = dyadic_up(p_hi / z_lo ** 2 - e_lo * q_lo / z_hi ** 2, bits)
-        if lo_c <= proved_lo and hi_c >= proved_hi:
+        decisions = _payoff_decisions(lo_c, hi_c, proved_lo, proved_hi)
+        if OPEN not in decisions:
             break
         bits *= RETRY_FACTOR
-    report.at_most(R + "/payoff/lower", lo_c, proved_lo, "witness lower end P_g(A) − e^ε Q_g(A)")
-    report.at_least(R + "/payoff/upper", hi_c, proved_hi, "payoff upper end")
+    _settle_payoff(decisions, lo_c, hi_c, proved_lo, proved_hi, report, undecided,
+                   "witness lower end P_g(A) − e^ε Q_g(A)")
     check_display(payoff["lower_display"], lo_c, DOWN, None, R + "/payoff/lower_display", report)
     check_display(payoff["upper_display"], hi_c, UP, None, R + "/payoff/upper_display", report)
     upper = verify_privacy_bound(res["privacy_bound"], R + "/privacy_bound", report, res["gamma"], sigma2, epsilon, 2)
@@ -182,7 +191,7 @@ def binary_hockey_stick(p, q, lam):
     return max(Fraction(0), p - lam * q) + max(Fraction(0), (1 - p) - lam * (1 - q))
 
 
-def _binary_pair(res, report):
+def _binary_pair(res, report, undecided):
     p = inputs.probability(res["p"], R + "/p", "p")
     q = inputs.probability(res["q"], R + "/q", "q")
     epsilon = inputs.nonnegative(res["epsilon"], R + "/epsilon", "epsilon")
@@ -193,16 +202,17 @@ def _binary_pair(res, report):
     for _ in range(2):
         e_lo, e_hi = exp_bounds(epsilon, bits)
         proved_lo, proved_hi = binary_hockey_stick(p, q, e_hi), binary_hockey_stick(p, q, e_lo)
-        if lo_c <= proved_lo and hi_c >= proved_hi:
+        decisions = _payoff_decisions(lo_c, hi_c, proved_lo, proved_hi)
+        if OPEN not in decisions:
             break
         bits *= RETRY_FACTOR
-    report.at_most(R + "/payoff/lower", lo_c, proved_lo, "witness lower end H_{e^ε}(P_b‖Q_b)")
-    report.at_least(R + "/payoff/upper", hi_c, proved_hi, "payoff upper end")
+    _settle_payoff(decisions, lo_c, hi_c, proved_lo, proved_hi, report, undecided,
+                   "witness lower end H_{e^ε}(P_b‖Q_b)")
     check_display(payoff["lower_display"], lo_c, DOWN, None, R + "/payoff/lower_display", report)
     check_display(payoff["upper_display"], hi_c, UP, None, R + "/payoff/upper_display", report)
     U = read_rational(res["d_infinity_upper"], R + "/d_infinity_upper")
     check_exp_dominates(U, max(p / q, q / p, (1 - p) / (1 - q), (1 - q) / (1 - p)),
-                        R + "/d_infinity_upper", report)
+                        R + "/d_infinity_upper", report, undecided)
     check_display(res["d_infinity_display"], U, UP, None, R + "/d_infinity_display", report)
     sigma2 = read_rational(res["privacy_bound"]["input"]["sigma2"], R + "/privacy_bound/input/sigma2")
     upper = verify_privacy_bound(res["privacy_bound"], R + "/privacy_bound", report,
@@ -210,21 +220,37 @@ def _binary_pair(res, report):
     _separates(res, upper, lo_c, report, R + "/payoff/lower")
 
 
-def check_exp_dominates(U, ratio, pointer, report):
-    """U >= log(ratio), proved as e^U >= ratio with a lower enclosure of e^U."""
+def check_exp_dominates(U, ratio, pointer, report, undecided):
+    """U >= log(ratio) decided three-way: proved when e⁻(U) >= ratio, disproved when e⁺(U) < ratio."""
     bits = max(ratio.numerator.bit_length(), ratio.denominator.bit_length(), U.denominator.bit_length()) + 48
-    e_lo = None
+    decision = OPEN
     for _ in range(2):
-        e_lo = exp_bounds(U, bits)[0]
-        if e_lo >= ratio:
+        e_lo, e_hi = exp_bounds(U, bits)
+        decision = state(e_lo >= ratio, e_hi < ratio)
+        if decision != OPEN:
             break
         bits *= RETRY_FACTOR
-    return report.check(e_lo >= ratio, pointer, U, f"log {ratio}", "not proved to be >= the logarithm")
+    settle(decision, report, undecided, pointer, U, f"log {ratio}", "below the logarithm")
+    return decision == PROVED
 
 
-def _renyi_cover(res, report):
+def _payoff_decisions(lo_c, hi_c, proved_lo, proved_hi):
+    """(lower, upper) decisions of a payoff enclosure against the proved [proved_lo, proved_hi] ∋ payoff.
+
+    The claimed lower end is proved when <= proved_lo, disproved when > proved_hi
+    (above the true payoff); the upper end symmetrically.
+    """
+    return state(lo_c <= proved_lo, lo_c > proved_hi), state(hi_c >= proved_hi, hi_c < proved_lo)
+
+
+def _settle_payoff(decisions, lo_c, hi_c, proved_lo, proved_hi, report, undecided, what):
+    settle(decisions[0], report, undecided, R + "/payoff/lower", lo_c, proved_hi, what + " above the payoff")
+    settle(decisions[1], report, undecided, R + "/payoff/upper", hi_c, proved_lo, "payoff upper end below the payoff")
+
+
+def _renyi_cover(res, report, undecided):
     from auditor.lower.renyi import verify_cover
-    verify_cover(res, report)
+    verify_cover(res, report, undecided)
 
 
 CHECKS = {

@@ -28,12 +28,19 @@ the G.6 mean-square identity on each small law listed.  Re-derived:
 Outside the claims: the workload matrix W and every MSE figure that needs it
 (the paper does not give W), and whether the source atoms are the largest
 integers below S·g(n).
+
+Enclosure claims (atoms below their discrete-Gaussian masses, τ >= TV, e^ε
+against its rational bounds, the Gaussian term against θ^θ/(θ+1)^{θ+1}·e^x) are decided three-way (:mod:`auditor.decide`):
+FAIL only when the auditor's own enclosure disproves one; one neither proved
+nor disproved after the retry at four times the precision makes the
+certificate UNCHECKED (exit 3) when nothing is false, never FAIL.
 """
 
 from fractions import Fraction
 
 from auditor.certificate import Malformed
 from auditor.enclosures import exp_bounds
+from auditor.decide import OPEN, RETRY_FACTOR, raise_undecided, settle, state
 from auditor.lower import inputs, moments
 from auditor.lower.display import UP, check_display
 from auditor.lower.source import exp_enclosure_check, read_source
@@ -49,6 +56,12 @@ MAX_THETA = 10 ** 4
 
 
 def verify(cert, report):
+    undecided = []  # pointers of claims neither proved nor disproved
+    _verify(cert, report, undecided)
+    raise_undecided(undecided, report)
+
+
+def _verify(cert, report, undecided):
     inp, res = cert["input"], cert["result"]
     n = inp["dimension"]
     d = inputs.integer(inp["diagonal"], "/input/diagonal", "diagonal")
@@ -67,12 +80,12 @@ def verify(cert, report):
         raise Unchecked("/input/identity_cases", work, MAX_IDENTITY_WORK, "estimated identity work")
 
     norm2 = _check_strategy(res["strategy"], n, d, e, report)
-    source = read_source(res["source"], "/result/source", report, sigma2=sigma2, scale=scale)
+    source = read_source(res["source"], "/result/source", report, undecided, sigma2=sigma2, scale=scale)
     report.equal("/result/theta", res["theta"], theta, "θ (the request's)")
     lam_hi = read_rational(res["threshold_upper"], "/result/threshold_upper")
-    exp_enclosure_check(epsilon, None, lam_hi, report, None, "/result/threshold_upper")
+    exp_enclosure_check(epsilon, None, lam_hi, report, None, "/result/threshold_upper", undecided)
     G = read_rational(res["gaussian_term"], "/result/gaussian_term")
-    _check_gaussian_term(G, theta, epsilon, norm2, sigma2, report)
+    _check_gaussian_term(G, theta, epsilon, norm2, sigma2, report, undecided)
     if source is not None:
         _check_variance(res["variance"], source, report)
         coupling = (1 + lam_hi) * n * source.tau
@@ -112,19 +125,25 @@ def _check_variance(text, source, report):
     report.equal("/result/variance", read_rational(text, "/result/variance"), v, "v = Σ n²w_n/S")
 
 
-def _check_gaussian_term(G, theta, epsilon, norm2, sigma2, report):
-    """G >= θ^θ/(θ+1)^{θ+1}·exp(x), x = −θε + θ(θ+1)·norm2/(2σ²), retried once at higher precision."""
+def _check_gaussian_term(G, theta, epsilon, norm2, sigma2, report, undecided):
+    """G >= θ^θ/(θ+1)^{θ+1}·exp(x), x = −θε + θ(θ+1)·norm2/(2σ²), decided three-way.
+
+    Proved when G >= factor·e⁺, disproved when G < factor·e⁻; retried once at
+    RETRY_FACTOR times the precision.
+    """
     factor = Fraction(theta ** theta, (theta + 1) ** (theta + 1))
     x = -theta * epsilon + Fraction(theta * (theta + 1) * norm2) / (2 * sigma2)
     bits = max(G.numerator.bit_length(), G.denominator.bit_length()) + 48
-    bound = None
+    decision = OPEN
     for _ in range(2):
-        bound = factor * exp_bounds(x, bits)[1]
-        if G >= bound:
+        e_lo, e_hi = exp_bounds(x, bits)
+        bound = factor * e_hi
+        decision = state(G >= bound, G < factor * e_lo)
+        if decision != OPEN:
             break
-        bits *= 4
-    report.at_least("/result/gaussian_term", G, bound,
-                    "gaussian_term >= θ^θ/(θ+1)^{θ+1}·exp(−θε + θ(θ+1)‖A_j‖²/(2σ²))")
+        bits *= RETRY_FACTOR
+    settle(decision, report, undecided, "/result/gaussian_term", G, bound,
+           "gaussian_term below θ^θ/(θ+1)^{θ+1}·exp(−θε + θ(θ+1)‖A_j‖²/(2σ²))")
 
 
 def _read_case(case, ptr):

@@ -8,60 +8,35 @@ bounds, no floats):
   also τ >= 0, which covers ν(0) < g(0));
 - λ₋ <= e^ε <= λ₊ with λ₋ > 0.
 
-Each enclosure is tried at a precision derived from the sizes of the numbers
-and once more at four times that precision before a claim is declared unproved.
+Each claim is decided three-way (:mod:`auditor.decide`): proved; disproved by
+the other side of the enclosure (an atom with w_n·Z⁻ > S·f⁺(n), τ <
+w_0/S − 1/Z⁻, λ₋ > e⁺ or λ₊ < e⁻), which is a FAIL; or neither at the
+starting precision and at four times it, when its pointer is appended to
+``undecided`` (the certificate is then UNCHECKED unless something is false).
 """
 
 from fractions import Fraction
 
-from auditor.enclosures import exp_bounds, kernel_bounds, normaliser_bounds
+from auditor.decide import exp_states, settle, source_states
 
-__all__ = ["unproved_atoms", "tau_bound", "threshold_unproved", "ceil_decimal"]
-
-RETRY = 4
+__all__ = ["check_source", "check_threshold", "ceil_decimal"]
 
 
-def unproved_atoms(weights, L, S, sigma2):
-    """(atoms n ≠ 0 not proved below S·g(n), the best Z⁺ used)."""
-    bits = S.bit_length() + 64
-    pending = [n for n in range(-L, L + 1) if n != 0 and weights[n + L] > 0]
-    z_hi = None
-    for _ in range(2):
-        _, z_hi = normaliser_bounds(sigma2, bits)
-        pending = [n for n in pending if weights[n + L] * z_hi > S * kernel_bounds(n, sigma2, bits)[0]]
-        if not pending:
-            break
-        bits *= RETRY
-    return pending, z_hi
+def check_source(weights, L, S, sigma2, tau, report, undecided, pointer, tau_pointer):
+    """Decide every atom claim (pointer/weights/i) and τ >= TV (tau_pointer) three-way."""
+    atoms, tau_state, bound, _ = source_states(weights, L, S, sigma2, tau)
+    for n, decision in atoms.items():
+        settle(decision, report, undecided, f"{pointer}/weights/{n + L}", weights[n + L], f"S·g_σ({n})",
+               "atom above its discrete-Gaussian mass")
+    settle(tau_state, report, undecided, tau_pointer, tau, bound,
+           "tau below TV(ν, g) >= ν(0) − g(0) >= w_0/S − 1/Z⁻")
 
 
-def tau_bound(w0, S, sigma2, tau):
-    """(proved, bound): τ >= w_0/S − 1/Z⁺ for some certified Z⁺ (two precisions)."""
-    bits = S.bit_length() + 64
-    bound = None
-    for _ in range(2):
-        _, z_hi = normaliser_bounds(sigma2, bits)
-        bound = Fraction(w0, S) - 1 / z_hi
-        if tau >= bound:
-            return True, bound
-        bits *= RETRY
-    return False, bound
-
-
-def threshold_unproved(epsilon, lam_lo, lam_hi):
-    """Which of 'lower' (λ₋ <= e^ε) and 'upper' (λ₊ >= e^ε) could not be proved, with e^ε's enclosure."""
-    bits = max(lam_hi.numerator.bit_length(), lam_lo.denominator.bit_length(),
-               lam_hi.denominator.bit_length()) + 48
-    lo_ok = hi_ok = False
-    for _ in range(2):
-        e_lo, e_hi = exp_bounds(epsilon, bits)
-        lo_ok = lo_ok or lam_lo <= e_lo
-        hi_ok = hi_ok or lam_hi >= e_hi
-        if lo_ok and hi_ok:
-            break
-        bits *= RETRY
-    missing = [name for name, ok in (("lower", lo_ok), ("upper", hi_ok)) if not ok]
-    return missing, (e_lo, e_hi)
+def check_threshold(epsilon, lam_lo, lam_hi, report, undecided, pointer):
+    """Decide λ₋ <= e^ε (pointer/lower) and e^ε <= λ₊ (pointer/upper) three-way."""
+    lo, hi, (e_lo, e_hi) = exp_states(epsilon, lam_lo, lam_hi)
+    settle(lo, report, undecided, pointer + "/lower", lam_lo, e_hi, "λ₋ above e^ε")
+    settle(hi, report, undecided, pointer + "/upper", lam_hi, e_lo, "λ₊ below e^ε")
 
 
 def ceil_decimal(value, digits):

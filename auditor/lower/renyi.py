@@ -188,7 +188,7 @@ def binary_upper(p, q, r, bits=BITS):
     return best
 
 
-def verify_cover(res, report):
+def verify_cover(res, report, undecided):
     from auditor.checks.separation import check_exp_dominates
     R = "/result"
     sigma2 = inputs.positive(res["sigma2"], R + "/sigma2", "sigma2")
@@ -235,7 +235,7 @@ def verify_cover(res, report):
                  "top lower not proved <= D_order(P_3‖Q_3)")
     U_top = read_rational(top["d_infinity_upper"], R + "/top/d_infinity_upper")
     check_exp_dominates(U_top, max(p / q, q / p, (1 - p) / (1 - q), (1 - q) / (1 - p)),
-                        R + "/top/d_infinity_upper", report)
+                        R + "/top/d_infinity_upper", report, undecided)
     report.check(U_top < L_top, R + "/top/d_infinity_upper", U_top, L_top, "D_∞(binary) bound must lie below")
     check_display(top["lower_display"], L_top, DOWN, None, R + "/top/lower_display", report)
 

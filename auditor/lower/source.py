@@ -12,20 +12,22 @@ enclosures (f⁻ <= f, Z⁺ >= Z), which imply both.  Whether w_n is the *larges
 such integer (the producer's floors) is not needed for soundness and is not
 checked.
 
-Threshold: λ₋ <= e^ε <= λ₊, proved with Taylor enclosures of e^ε.
+Threshold: λ₋ <= e^ε <= λ₊, with Taylor enclosures of e^ε.
 
-Enclosures run at a precision derived from the sizes of the numbers and are
-retried once at four times that precision before a claim is declared unproved.
+Each claim is decided three-way (:mod:`auditor.decide`): proved (OK),
+disproved by the other side of the auditor's enclosure (FAIL: e.g. an atom
+with w_n·Z⁻ > S·f⁺(n)), or neither after the retry at four times the
+precision - then its pointer is appended to the caller's ``undecided`` list,
+which makes the certificate UNCHECKED (exit 3) when nothing is false.
 """
 
 from fractions import Fraction
 
-from auditor.enclosures import exp_bounds, kernel_bounds, normaliser_bounds
+from auditor.decide import PROVED, exp_states, settle, source_states
 from auditor.lower import inputs
 from auditor.outcomes import Unchecked
 from auditor.rationals import read_rational
 
-RETRY_FACTOR = 4
 # Precision cap for the source enclosures: S of more than this many bits is refused.
 MAX_SCALE_BITS = 4096
 # Largest radius whose atoms are enclosed (each atom is one exp enclosure).
@@ -46,8 +48,10 @@ class Source:
         self.tau = tau
 
 
-def read_source(src, pointer, report, sigma2=None, radius=None, scale=None):
+def read_source(src, pointer, report, undecided, sigma2=None, radius=None, scale=None):
     """Read and check a ``dg_source`` block; return a :class:`Source` (or None if unusable).
+
+    Pointers of claims neither proved nor disproved are appended to ``undecided``.
 
     ``sigma2``, ``radius``, ``scale`` are the request's values when it fixes them.
     """
@@ -73,65 +77,38 @@ def read_source(src, pointer, report, sigma2=None, radius=None, scale=None):
     ok &= report.check(tau < 1, pointer + "/tau", tau, "< 1", "tau must be below one")
     if not ok:
         return None
-    if not _check_masses(weights, L, S, s2, tau, report, pointer):
+    if not _check_masses(weights, L, S, s2, tau, report, pointer, undecided):
         return None
     return Source(weights, L, S, s2, tau)
 
 
-def _check_masses(weights, L, S, sigma2, tau, report, pointer):
-    """w_n·Z⁺ <= S·f⁻(n) for n ≠ 0 and τ >= w_0/S − 1/Z⁺, retrying once at higher precision."""
-    pending = [n for n in range(-L, L + 1) if n != 0 and weights[n + L] > 0]
-    bits = S.bit_length() + 64
-    tau_ok = False
-    bound = None
-    for _ in range(2):
-        _, z_hi = normaliser_bounds(sigma2, bits)
-        lows = {}
-        still = []
-        for n in pending:
-            f_lo = lows.get(abs(n))
-            if f_lo is None:
-                f_lo = lows[abs(n)] = kernel_bounds(n, sigma2, bits)[0]
-            if weights[n + L] * z_hi > S * f_lo:
-                still.append(n)
-        pending = still
-        bound = Fraction(weights[L], S) - 1 / z_hi
-        tau_ok = tau_ok or tau >= bound
-        if not pending and tau_ok:
-            break
-        bits *= RETRY_FACTOR
-    for n in pending:
-        report.check(False, f"{pointer}/weights/{n + L}", weights[n + L],
-                     f"S·exp(−n²/(2σ²))/Z⁺ at n = {n}",
-                     "atom not proved to be below its discrete-Gaussian mass")
-    report.check(tau_ok, pointer + "/tau", tau, bound,
-                 "tau not proved to bound TV(ν, g) = ν(0) − g(0) <= w_0/S − 1/Z⁺")
-    return not pending and tau_ok
+def _check_masses(weights, L, S, sigma2, tau, report, pointer, undecided):
+    """Decide w_n <= S·g(n) (n ≠ 0) and τ >= TV three-way (:func:`auditor.decide.source_states`).
+
+    True when every claim is proved (the source is then usable).
+    """
+    atoms, tau_state, bound, _ = source_states(weights, L, S, sigma2, tau)
+    for n, decision in atoms.items():
+        settle(decision, report, undecided, f"{pointer}/weights/{n + L}", weights[n + L],
+               f"S·exp(−n²/(2σ²))/Z at n = {n}", "atom above its discrete-Gaussian mass")
+    settle(tau_state, report, undecided, pointer + "/tau", tau, bound,
+           "tau below TV(ν, g) = ν(0) − g(0) >= w_0/S − 1/Z⁻")
+    return all(d == PROVED for d in atoms.values()) and tau_state == PROVED
 
 
-def exp_enclosure_check(epsilon, lower, upper, report, pointer_lower, pointer_upper, strict_upper=False):
-    """Prove lower <= e^ε (if lower is not None) and e^ε <= upper (or < with ``strict_upper``)."""
-    sizes = [x for x in (lower, upper) if x is not None]
-    bits = max(max(x.numerator.bit_length(), x.denominator.bit_length()) for x in sizes) + 48
-    lo_ok = lower is None
-    hi_ok = upper is None
-    e_lo = e_hi = None
-    for _ in range(2):
-        e_lo, e_hi = exp_bounds(epsilon, bits)
-        lo_ok = lo_ok or lower <= e_lo
-        hi_ok = hi_ok or (upper > e_hi if strict_upper else upper >= e_hi)
-        if lo_ok and hi_ok:
-            break
-        bits *= RETRY_FACTOR
+def exp_enclosure_check(epsilon, lower, upper, report, pointer_lower, pointer_upper, undecided,
+                        strict_upper=False):
+    """Decide lower <= e^ε (if lower is not None) and e^ε <= upper (< with ``strict_upper``) three-way."""
+    lo, hi, (e_lo, e_hi) = exp_states(epsilon, lower, upper, strict_upper)
     if lower is not None:
-        report.check(lo_ok, pointer_lower, lower, e_lo, "not proved to be <= e^ε")
+        settle(lo, report, undecided, pointer_lower, lower, e_hi, "above e^ε (> the upper end of its enclosure)")
     if upper is not None:
-        report.check(hi_ok, pointer_upper, upper, e_hi,
-                     "not proved to be " + ("> e^ε" if strict_upper else ">= e^ε"))
-    return lo_ok and hi_ok
+        settle(hi, report, undecided, pointer_upper, upper, e_lo,
+               "below e^ε (" + ("<=" if strict_upper else "<") + " the lower end of its enclosure)")
+    return lo in (None, PROVED) and hi in (None, PROVED)
 
 
-def read_threshold(block, epsilon, pointer, report, denominator=None):
+def read_threshold(block, epsilon, pointer, report, undecided, denominator=None):
     """(λ₋, λ₊) of a ``threshold`` block, with λ₋ <= e^ε <= λ₊ proved.
 
     With ``denominator`` N: also λ₋ = floor(N·e^ε)/N, i.e. N·λ₋ is an integer,
@@ -145,6 +122,6 @@ def read_threshold(block, epsilon, pointer, report, denominator=None):
         report.check((lam_lo * denominator).denominator == 1, pointer + "/lower", lam_lo,
                      f"a multiple of 1/{denominator}", "λ₋ must be floor(N·e^ε)/N")
         report.equal(pointer + "/upper", lam_hi, lam_lo + Fraction(1, denominator), "λ₊ = λ₋ + 1/N")
-    exp_enclosure_check(epsilon, lam_lo, lam_hi, report, pointer + "/lower", pointer + "/upper",
+    exp_enclosure_check(epsilon, lam_lo, lam_hi, report, pointer + "/lower", pointer + "/upper", undecided,
                         strict_upper=denominator is not None)
     return lam_lo, lam_hi
