@@ -1,4 +1,4 @@
-# The side-by-side comparison against dp_accounting and OpenDP (issue 13).
+# The side-by-side comparison against dp_accounting and OpenDP.
 .PHONY: compare
 
 ## compare: docs/comparison.md and docs/figures/comparison.png (installs the optional peers, .[compare])
