@@ -16,7 +16,7 @@ function                 certificate kind    what it certifies
 :func:`pmw_envelope`         ``envelope/1``      PMW envelope claims on a small instance
 :func:`brace_run`        ``brace-run/1``     a BRACE retrieval run and its calibration
 :func:`brace_compare`    ``brace-compare/1`` BRACE against its baselines
-:func:`hierarchy`        ``hierarchy/1``     an upper end of Δ*_C(ε) or ε*_C(δ), large C
+:func:`hierarchy_upper`  ``hierarchy/1``     an upper end of Δ*_C(ε) or ε*_C(δ), large C
 :func:`deadline_witness` ``deadline-witness/1`` lower bounds at finite deadlines T
 :func:`workload`         ``workload/1``      δ(ε) of the static-workload matrix program
 :func:`separation`       ``separation/1``    a lower end strictly above an upper end
@@ -45,7 +45,7 @@ from producer.output import write_file_atomic
 from producer.rationals import format_rational, parse_integer, parse_rational
 
 __all__ = ["Certificate", "bracket", "finite_game", "dg_interval", "calibration", "pmw_envelope",
-           "pmw_parameters", "brace_run", "brace_compare", "hierarchy", "deadline_witness", "workload",
+           "pmw_parameters", "brace_run", "brace_compare", "hierarchy_upper", "deadline_witness", "workload",
            "separation", "calibration_lower", "InputError"]
 
 
@@ -499,7 +499,7 @@ def _whole(value, what, minimum=1):
     return int(number.numerator)
 
 
-def hierarchy(gamma, sigma2, budget, *, depth=None, cuts=None, delta=None, epsilon=None, priors=None,
+def hierarchy_upper(gamma, sigma2, budget, *, depth=None, cuts=None, delta=None, epsilon=None, priors=None,
               logit_range=None, radius=None, source_scale=None, scale_bits=None, grid_bits=None,
               progress=False):
     """A certified upper bound through a commitment hierarchy (hierarchy/1).

@@ -36,7 +36,7 @@ def add_arguments(parser):
 
 
 def run(args):
-    certificate = api.hierarchy(args.gamma, args.sigma2, args.budget, depth=args.depth, cuts=args.cuts,
+    certificate = api.hierarchy_upper(args.gamma, args.sigma2, args.budget, depth=args.depth, cuts=args.cuts,
                                 delta=args.delta, epsilon=args.epsilon, priors=args.priors,
                                 logit_range=args.logit_range, radius=args.radius,
                                 source_scale=args.source_scale, scale_bits=args.scale_bits,

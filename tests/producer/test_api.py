@@ -50,12 +50,12 @@ CASES = {
     "brace-compare": (["brace-compare", *BRACE_ARGS],
                       lambda: api.brace_compare(BANK, ["0.3", "0.2"], **BRACE_KW)),
     "hierarchy": (HIERARCHY_C3_ARGS,
-                  lambda: api.hierarchy("1/3", 9, 3, depth=2, epsilon=2, priors=100, radius=12,
+                  lambda: api.hierarchy_upper("1/3", 9, 3, depth=2, epsilon=2, priors=100, radius=12,
                                         source_scale=2**40, logit_range=8)),
     "hierarchy-cuts": (["hierarchy", "--gamma", "1/3", "--sigma2", "9", "--budget", "3", "--cuts", "0,1",
                         "--delta", "1e-2", "--priors", "50", "--radius", "12", "--source-scale", "2^40",
                         "--logit-range", "8"],
-                       lambda: api.hierarchy(Fraction(1, 3), "9", 3, cuts=[0, 1], delta=Fraction(1, 100),
+                       lambda: api.hierarchy_upper(Fraction(1, 3), "9", 3, cuts=[0, 1], delta=Fraction(1, 100),
                                              priors=50, radius=12, source_scale="2^40", logit_range="8")),
     "deadline": (["deadline", "--gamma", "1/3", "--sigma2", "9", "--epsilon", "2", "--radius", "16",
                   "--scale", "1e24", "--deadline", "4", "--deadline", "3"],
@@ -107,10 +107,14 @@ def test_certificate_is_immutable_and_hands_out_copies():
 
 def test_exports_from_the_package():
     for name in ("Certificate", "finite_game", "dg_interval", "calibration", "pmw_envelope", "brace_run",
-                 "brace_compare", "hierarchy", "deadline_witness", "workload", "separation", "calibration_lower",
+                 "brace_compare", "hierarchy_upper", "deadline_witness", "workload", "separation", "calibration_lower",
                  "bracket", "InputError", "LimitError"):
         assert getattr(producer, name) is not None and name in dir(producer)
     assert producer.InputError is InputError
+    import importlib
+    for module in ("producer.hierarchy.models", "producer.lower.separation"):
+        importlib.import_module(module)  # a subpackage must not shadow an API name
+    assert all(callable(getattr(producer, name)) for name in producer._API)
     with pytest.raises(AttributeError):
         producer.no_such_function
 
@@ -130,11 +134,11 @@ def test_exports_from_the_package():
     (lambda: api.pmw_envelope(2, 2, [["1", "0"]], 1, "1/2", 1, 1, precision=4), "outside 8..4096"),
     (lambda: api.brace_run(BANK, "0.3,0.2", horizon=2, kappa=1, epsilon=1, delta="1e-5", seed=1),
      "r2"),
-    (lambda: api.hierarchy("1/3", 9, 3, depth=2, cuts="all", epsilon=2), "exactly one of depth"),
-    (lambda: api.hierarchy("1/3", 9, 3, depth=2), "exactly one of delta"),
-    (lambda: api.hierarchy("1/3", 9, 3, depth=2, epsilon=2, radius="1.5"), "radius"),
-    (lambda: api.hierarchy("1/3", 9, 3, depth=2, epsilon=2, source_scale="2^x"), "source scale"),
-    (lambda: api.hierarchy("1/3", 9, 3, depth=2, delta="1.5"), "δ"),
+    (lambda: api.hierarchy_upper("1/3", 9, 3, depth=2, cuts="all", epsilon=2), "exactly one of depth"),
+    (lambda: api.hierarchy_upper("1/3", 9, 3, depth=2), "exactly one of delta"),
+    (lambda: api.hierarchy_upper("1/3", 9, 3, depth=2, epsilon=2, radius="1.5"), "radius"),
+    (lambda: api.hierarchy_upper("1/3", 9, 3, depth=2, epsilon=2, source_scale="2^x"), "source scale"),
+    (lambda: api.hierarchy_upper("1/3", 9, 3, depth=2, delta="1.5"), "δ"),
     (lambda: api.deadline_witness("1/3", 9, 2, 16, "1.5", [3]), "scale"),
     (lambda: api.deadline_witness("1/3", 9, 2, 16, 10**24, [3], reading="min"), "reading"),
     (lambda: api.workload(epsilon=2.0), "float"),
@@ -200,7 +204,7 @@ def test_size_bounds_do_not_refuse_what_is_small():
 
 
 def test_the_hierarchy_control_has_the_reference_bytes():
-    cert = api.hierarchy("1/3", 9, 3, depth=2, epsilon=2, priors=100, radius=12, source_scale="2^40",
+    cert = api.hierarchy_upper("1/3", 9, 3, depth=2, epsilon=2, priors=100, radius=12, source_scale="2^40",
                          logit_range=8)
     reference = os.path.join(ROOT, "certificates", "hierarchy", "hierarchy-c3-p2-eps2-small.json")
     with open(reference, "rb") as fh:
@@ -256,7 +260,7 @@ def test_answer_lines_round_outward(name):
         cert = api.calibration_lower("capped-preparation")
         exact, mark, sign = parse_rational(cert.result["epsilon_lower"]), " ≥ ", -1
     elif name == "hierarchy-upper":
-        cert = api.hierarchy("1/3", 9, 3, depth=2, epsilon=2, priors=100, radius=12, source_scale=2**40,
+        cert = api.hierarchy_upper("1/3", 9, 3, depth=2, epsilon=2, priors=100, radius=12, source_scale=2**40,
                              logit_range=8)
         exact, mark, sign = parse_rational(cert.result["upper"]), " ≤ ", +1
     else:
