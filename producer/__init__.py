@@ -7,7 +7,9 @@ The Python API (see docs/python-api.md) is re-exported here::
     cert.claim, cert.result["epsilon_hi"], cert.write("cal.json")
 
 Functions: :func:`finite_game`, :func:`dg_interval`, :func:`calibration`,
-:func:`pmw_envelope`, :func:`brace_run`, :func:`brace_compare`, each returning an
+:func:`pmw_envelope`, :func:`brace_run`, :func:`brace_compare`, :func:`hierarchy_upper`,
+:func:`deadline_witness`, :func:`workload`, :func:`separation`,
+:func:`calibration_lower`, each returning an
 immutable :class:`Certificate`; bad input raises :class:`InputError`.
 """
 
@@ -15,7 +17,8 @@ __version__ = "0.1.0"
 NAME = "dp-certify-producer"
 
 _API = ("Certificate", "finite_game", "dg_interval", "calibration", "pmw_envelope", "pmw_parameters",
-        "brace_run", "brace_compare", "bracket", "InputError", "LimitError")
+        "brace_run", "brace_compare", "bracket", "hierarchy_upper", "deadline_witness", "workload", "separation",
+        "calibration_lower", "InputError", "LimitError")
 __all__ = list(_API)
 
 

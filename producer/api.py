@@ -16,6 +16,11 @@ function                 certificate kind    what it certifies
 :func:`pmw_envelope`         ``envelope/1``      PMW envelope claims on a small instance
 :func:`brace_run`        ``brace-run/1``     a BRACE retrieval run and its calibration
 :func:`brace_compare`    ``brace-compare/1`` BRACE against its baselines
+:func:`hierarchy_upper`  ``hierarchy/1``     an upper end of Δ*_C(ε) or ε*_C(δ), large C
+:func:`deadline_witness` ``deadline-witness/1`` lower bounds at finite deadlines T
+:func:`workload`         ``workload/1``      δ(ε) of the static-workload matrix program
+:func:`separation`       ``separation/1``    a lower end strictly above an upper end
+:func:`calibration_lower` ``calibration-lower/1`` a lower end ε_lo ≤ ε*_C(δ)
 =======================  ==================  =====================================
 
 Bad input raises :class:`producer.errors.InputError` (a ``ValueError``; its
@@ -40,7 +45,8 @@ from producer.output import write_file_atomic
 from producer.rationals import format_rational, parse_integer, parse_rational
 
 __all__ = ["Certificate", "bracket", "finite_game", "dg_interval", "calibration", "pmw_envelope",
-           "pmw_parameters", "brace_run", "brace_compare", "InputError"]
+           "pmw_parameters", "brace_run", "brace_compare", "hierarchy_upper", "deadline_witness", "workload",
+           "separation", "calibration_lower", "InputError"]
 
 
 class Certificate:
@@ -490,3 +496,193 @@ def bracket(lower, upper):
         return brackets.read_certificate(cert)
 
     return brackets.bracket(as_dict(lower), as_dict(upper))
+
+
+# ---- hierarchy/1 -------------------------------------------------------------
+
+def _source_scale(value):
+    """S as an integer, ``"2^k"`` or ``"1e24"`` (a positive integer)."""
+    if isinstance(value, str) and value.strip().startswith("2^"):
+        bits = parse_integer(value.strip()[2:], "source scale exponent")
+        if not 0 <= bits <= 4096:
+            raise LimitError(f"source scale: 2^{bits} is outside 2^0..2^4096")
+        return 2 ** bits
+    return _whole(value, "source scale")
+
+
+def _whole(value, what, minimum=1):
+    """An integer >= ``minimum`` written as an integer or an exact decimal (``1e24``)."""
+    number = parse_rational(value, what)
+    if number.denominator != 1:
+        raise InputError(f"{what}: {value!r} is not an integer")
+    if number < minimum:
+        raise InputError(f"{what}: must be >= {minimum}, got {number}")
+    return int(number.numerator)
+
+
+def hierarchy_upper(gamma, sigma2, budget, *, depth=None, cuts=None, delta=None, epsilon=None, priors=None,
+              logit_range=None, radius=None, source_scale=None, scale_bits=None, grid_bits=None,
+              progress=False):
+    """A certified upper bound through a commitment hierarchy (hierarchy/1).
+
+    The model is the proof hierarchy P_H (``depth=H``) or the cut game U_S
+    (``cuts=S``: a list of cut indices or ``"all"``, ``"all-minus:1,3"``,
+    ``"all-minus-mod:4:1"``); exactly one.  The question is exactly one of
+    ``delta=δ`` (an ε_hi with ε*_C(δ) ≤ ε_hi) or ``epsilon=ε`` (an upper bound
+    on Δ*_C(ε)).  The numerics (grid ``priors``, ``logit_range``, source
+    ``radius`` and ``source_scale``, ``scale_bits``, ``grid_bits``) default to
+    those of docs/hierarchy.md.
+    """
+    from producer.certificates.hierarchy import HierarchyRequest, build
+    from producer.hierarchy.models import parse_cuts
+    if (depth is None) == (cuts is None):
+        raise InputError("model: give exactly one of depth=H (--depth) or cuts=S (--cuts)")
+    if (delta is None) == (epsilon is None):
+        raise InputError("query: give exactly one of delta=δ (--delta) or epsilon=ε (--epsilon)")
+    budget = parse_integer(budget, "budget")
+    if budget < 1:
+        raise InputError(f"budget: C must be >= 1, got {budget}")
+    if cuts is not None:
+        cuts = parse_cuts(cuts if isinstance(cuts, str) else ",".join(str(c) for c in cuts), budget)
+    numerics = {
+        "priors": _optional(priors, parse_integer, "priors"),
+        "logit_range": _optional(logit_range, parse_rational, "logit range"),
+        "radius": _optional(radius, parse_integer, "radius"),
+        "source_scale": None if source_scale is None else _source_scale(source_scale),
+        "scale_bits": _optional(scale_bits, parse_integer, "scale bits"),
+        "grid_bits": _optional(grid_bits, parse_integer, "grid bits"),
+    }
+    request = HierarchyRequest(parse_gamma(gamma), _sigma2(sigma2), budget,
+                               depth=_optional(depth, parse_integer, "depth"), cuts=cuts,
+                               delta=_optional(delta, parse_rational, "delta"),
+                               epsilon=_optional(epsilon, parse_rational, "epsilon"), **numerics)
+    return Certificate(build(request, quiet=not progress))
+
+
+# ---- deadline-witness/1 --------------------------------------------------------
+
+READINGS = ("fixed", "max")
+
+
+def deadline_witness(gamma, sigma2, epsilon, radius, scale, deadlines, *, threshold_denominator="1e30",
+                     reading="fixed", reference_upper=None, progress=False):
+    """Lower bounds H_{e^ε}(P_T‖Q_T) ≥ LB_T of the physical DG program at deadlines T (deadline-witness/1).
+
+    The source is the discrete Gaussian of variance parameter σ² on [−L, L]
+    (``radius`` = L) with integer total weight ``scale`` = S; the threshold
+    e^ε is bracketed by λ₋ = floor(N·e^ε)/N, λ₊ = λ₋ + 1/N (N =
+    ``threshold_denominator``).  ``deadlines``: one horizon T or several;
+    ``reading``: "fixed" (the suffix (+1, +1, echo)) or "max" (the best of
+    the four sign patterns per start state).
+    """
+    from producer.lower.deadline_witness import FIXED, MAX_READING, DeadlineRequest, build
+    if reading not in READINGS:
+        raise InputError(f"reading: {reading!r} is not one of {', '.join(READINGS)}")
+    if isinstance(deadlines, (str, int)):
+        deadlines = _items(deadlines, "deadlines") if isinstance(deadlines, str) else [deadlines]
+    horizons = sorted(set(parse_integer(t, "deadline") for t in deadlines))
+    sigma2 = _sigma2(sigma2)
+    request = DeadlineRequest(parse_gamma(gamma), sigma2, parse_rational(epsilon, "epsilon"),
+                              _radius(radius, sigma2), _whole(scale, "scale"),
+                              _whole(threshold_denominator, "threshold denominator"),
+                              FIXED if reading == "fixed" else MAX_READING, horizons,
+                              _optional(reference_upper, parse_rational, "reference upper"))
+    return Certificate(build(request, quiet=not progress))
+
+
+# ---- workload/1 ------------------------------------------------------------------
+
+def workload(*, dimension=100, diagonal=15, ones=1, sigma2=1444, scale=2**33, epsilon=2, theta=6,
+             identity=True):
+    """An upper bound on δ(ε) of the matrix program A = d·I + e·J with finite DG draws (workload/1).
+
+    ``dimension`` = n, ``diagonal`` = d, ``ones`` = e, each of the n draws a
+    discrete Gaussian of variance parameter σ² on a finite source of total
+    weight ``scale``; θ is the order of the moment bound.  ``identity=True``
+    adds the published checks of the G.6 identity.  The defaults are the
+    published static workload.
+    """
+    from producer.lower.workload import PUBLISHED_IDENTITY_CASES, WorkloadRequest, build
+    request = WorkloadRequest(parse_integer(dimension, "dimension"), parse_integer(diagonal, "diagonal"),
+                              parse_integer(ones, "ones"), _sigma2(sigma2), _whole(scale, "scale"),
+                              parse_rational(epsilon, "epsilon"), parse_integer(theta, "theta"),
+                              PUBLISHED_IDENTITY_CASES if identity else [])
+    return Certificate(build(request))
+
+
+# ---- separation/1 ------------------------------------------------------------------
+
+def _separation_references():
+    from producer.lower.separation import REFERENCES
+    return {fields["claim"] + ("" if fields["claim"] != "dg-relaxation" else ":" + fields["relaxation"]): fields
+            for _, fields in REFERENCES}
+
+
+SEPARATION_CLAIMS = ("binary-pair", "dg-relaxation:offset", "dg-relaxation:one-digit", "finite-relaxation",
+                     "offset-event", "renyi-cover")
+
+
+def separation(claim, *, separator=None):
+    """A certified strict separation at the published parameters (separation/1).
+
+    ``claim``: one of :data:`SEPARATION_CLAIMS` (``dg-relaxation:one-digit``
+    and ``dg-relaxation:offset`` name the relaxation).  A certified lower end
+    lies strictly above the separator s, which lies strictly above a certified
+    upper end; ``separator`` overrides s where the claim has one.
+    """
+    from producer.lower.separation import build_reference
+    known = _separation_references()
+    if claim not in known:
+        raise InputError(f"separation: unknown claim {claim!r} (known: {', '.join(sorted(known))})")
+    fields = dict(known[claim])
+    if separator is not None:
+        if "separator" not in fields:
+            raise InputError(f"separator: the claim {claim} has no separator")
+        fields["separator"] = parse_rational(separator, "separator")
+    return Certificate(build_reference(fields))
+
+
+# ---- calibration-lower/1 ------------------------------------------------------------
+
+LOWER_CLAIMS = ("capped-preparation", "target-zero")
+
+
+def calibration_lower(claim, *, delta=None, budget=None, sigma2=None, gamma=None, radius=None, scale=None,
+                      priors=None, progress=False):
+    """A certified lower end ε_lo ≤ ε*_C(δ) from a physical witness line (calibration-lower/1).
+
+    ``claim``: "capped-preparation" (the fixed K.2 program at γ = 1/2, σ² = 1,
+    C = 4; only ``delta`` may change) or "target-zero" (target-{0} line trees;
+    defaults C = 8, δ = 10^-4, σ² = 9, γ = 1/3, source L = 28 and S = 2^60,
+    4001 grid priors).  C ≥ 8 takes minutes.
+    """
+    from producer.lower.calibration_lower import K2, TARGET_C8, build
+    if claim not in LOWER_CLAIMS:
+        raise InputError(f"claim: {claim!r} is not one of {', '.join(LOWER_CLAIMS)}")
+    changes = dict(budget=budget, sigma2=sigma2, gamma=gamma, radius=radius, scale=scale, priors=priors)
+    if claim == "capped-preparation":
+        given = sorted(k for k, v in changes.items() if v is not None)
+        if given:
+            raise InputError(f"capped-preparation: only delta may be changed (the K.2 program is fixed), "
+                             f"got {', '.join(given)}")
+        fields = dict(K2)
+    else:
+        fields = dict(TARGET_C8)
+        if budget is not None:
+            fields["budget"] = _whole(budget, "budget")
+        if sigma2 is not None:
+            fields["sigma2"] = _sigma2(sigma2)
+        if gamma is not None:
+            fields["gamma"] = str(parse_gamma(gamma))
+        if radius is not None:
+            fields["radius"] = _whole(radius, "radius")
+        if scale is not None:
+            fields["scale"] = _source_scale(scale)
+        if priors is not None:
+            fields["grid_count"] = _whole(priors, "priors")
+    if delta is not None:
+        fields["delta"] = parse_rational(delta, "delta")
+        if not 0 < fields["delta"] < 1:
+            raise InputError(f"delta: must lie in (0, 1), got {format_rational(fields['delta'])}")
+    fields.pop("claim")
+    return Certificate(build(claim, quiet=not progress, **fields))

@@ -148,6 +148,88 @@ def _brace_compare(cert):
             f"final squared error per coordinate: {', '.join(errors)}")
 
 
+def _down(text):
+    """A certified lower end, rounded down (the shown number is <= it)."""
+    return significant_outward(_q(text), SIGNIFICANT, -1)
+
+
+def _up(text):
+    """A certified upper end, rounded up (the shown number is >= it)."""
+    return significant_outward(_q(text), SIGNIFICANT, +1)
+
+
+def _model_text(model):
+    if model["game"] == "depth":
+        return f"commitment hierarchy, depth {model['depth']}"
+    cuts = model["cuts"]
+    shown = ", ".join(str(c) for c in cuts[:8]) + (", …" if len(cuts) > 8 else "")
+    return f"cut game U_S, S = {{{shown}}} ({len(cuts)} cuts)"
+
+
+def _hierarchy(cert):
+    inp, res = cert["input"], cert["result"]
+    C, query = inp["budget"], inp["query"]
+    if "delta" in query and query["delta"] is not None:
+        answer = f"ε*_{C}({show(_q(query['delta']))}) ≤ {res['epsilon_display']}"
+    else:
+        answer = f"Δ*_{C}({show(_q(query['epsilon']))}) ≤ {_up(res['upper'])}"
+    return f"{answer} for {_dg_inputs(inp)} ({_model_text(inp['model'])})"
+
+
+def _deadline_witness(cert):
+    inp, res = cert["input"], cert["result"]
+    eps = show(_q(inp["epsilon"]))
+    rows = res["deadlines"]
+    parts = [f"H_{{e^{eps}}}(P_{d['T']}‖Q_{d['T']}) ≥ {_down(d['lower'])}" for d in rows[:3]]
+    if len(rows) > 3:
+        parts.append(f"and {len(rows) - 3} more deadlines")
+    reading = "fixed suffix" if len(inp["patterns"]) == 1 else f"best of {len(inp['patterns'])} suffixes"
+    return (f"{'; '.join(parts)} for γ = {inp['gamma']}, σ² = {show(_q(inp['sigma2']))}, "
+            f"source L = {inp['radius']} (deadline witness of the physical program, {reading})")
+
+
+def _workload(cert):
+    inp, res = cert["input"], cert["result"]
+    checks = len(res["identity_checks"])
+    identity = f"; G.6 identity checked in {checks} cases" if checks else ""
+    return (f"δ({show(_q(inp['epsilon']))}) ≤ {_up(res['delta_upper'])} for A = {inp['diagonal']}·I + "
+            f"{inp['ones']}·J, n = {inp['dimension']}, σ² = {show(_q(inp['sigma2']))}, θ = {inp['theta']} "
+            f"(static workload, finite discrete-Gaussian draws{identity})")
+
+
+def _privacy_upper(res):
+    return _up(res["privacy_bound"]["result"]["interval"]["upper"])
+
+
+def _separation(cert):
+    res = cert["result"]
+    claim = res["claim"]
+    if claim == "finite-relaxation":
+        return (f"autonomous {show_value(_q(res['autonomous']))[2:]} < one-digit "
+                f"{show_value(_q(res['one_digit']))[2:]} < offset {show_value(_q(res['offset']))[2:]} "
+                f"at (x, y) = ({show(_q(res['x']))}, {show(_q(res['y']))}) for γ = {res['gamma']}, "
+                f"{_law_text(res['law'])} (separation, finite relaxations, C = 2)")
+    if claim == "renyi-cover":
+        top = res["top"]
+        return (f"Rényi lower bounds exceed the binary pair's at every order in "
+                f"[{res['bands'][0]['left']}, {res['bands'][-1]['right']}] and at order {top['order']} "
+                f"{_down(top['lower'])} > D_∞ ≤ {_up(top['d_infinity_upper'])} for σ² = "
+                f"{show(_q(res['sigma2']))}, p = {show(_q(res['p']))}, q = {show(_q(res['q']))} "
+                f"(separation, Rényi cover)")
+    lower = res["relaxation_interval"] if claim == "dg-relaxation" else res["payoff"]
+    what = {"dg-relaxation": f"{res.get('relaxation')} relaxation", "offset-event": "offset event",
+            "binary-pair": "binary pair"}[claim]
+    return (f"{what} ≥ {_down(lower['lower'])} > s = {show(_q(res['separator']))} > Δ*_2("
+            f"{show(_q(res['epsilon']))}) ≤ {_privacy_upper(res)} (separation, {claim})")
+
+
+def _calibration_lower(cert):
+    res = cert["result"]
+    C, delta = res["budget"], show(_q(res["delta"]))
+    return (f"ε*_{C}({delta}) ≥ {res['epsilon_lower_display']} for γ = {res['gamma']}, "
+            f"σ² = {show(_q(res['sigma2']))}, C = {C} ({res['claim']} witness line, {res['draws']} draws)")
+
+
 _BY_KIND = {
     "finite-game/1": _finite_game,
     "dg-interval/1": _dg_interval,
@@ -155,6 +237,11 @@ _BY_KIND = {
     "envelope/1": _envelope,
     "brace-run/1": _brace_run,
     "brace-compare/1": _brace_compare,
+    "hierarchy/1": _hierarchy,
+    "deadline-witness/1": _deadline_witness,
+    "workload/1": _workload,
+    "separation/1": _separation,
+    "calibration-lower/1": _calibration_lower,
 }
 
 

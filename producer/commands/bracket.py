@@ -1,9 +1,10 @@
 """``producer bracket LOWER UPPER``: a two-sided bracket of ε*_C(δ) from two certificates."""
 
 import json
-import sys
 
-from producer.brackets import bracket, read_certificate
+from producer import api
+from producer.commands.common import add_output_arguments, say
+from producer.output import write_output
 
 HELP = ("the two-sided bracket lo ≤ ε*_C(δ) ≤ hi from a lower-end certificate (calibration-lower/1 or "
         "calibration/1) and an upper-end one (calibration/1 or hierarchy/1) for the same γ, σ², C, δ; "
@@ -14,13 +15,16 @@ def add_arguments(parser):
     parser.add_argument("lower", metavar="LOWER", help="certificate with the lower end (calibration-lower/1 or calibration/1)")
     parser.add_argument("upper", metavar="UPPER", help="certificate with the upper end (calibration/1 or hierarchy/1)")
     parser.add_argument("--json", action="store_true", help="print the bracket as JSON (exact rationals) instead of a line")
+    add_output_arguments(parser, what="the bracket (the line, or JSON with --json)")
 
 
 def run(args):
-    result = bracket(read_certificate(args.lower), read_certificate(args.upper))
+    result = api.bracket(args.lower, args.upper)
     if args.json:
-        json.dump(result.as_dict(), sys.stdout, sort_keys=True)
-        print()
+        text = json.dumps(result.as_dict(), sort_keys=True)
     else:
-        print(result.line())
+        text = result.line()
+    write_output((text + "\n").encode("utf-8"), args.output)
+    if args.json or args.output not in (None, "-"):
+        say(args, result.line())  # the line itself is not already on standard output
     return 0

@@ -1,44 +1,44 @@
 """``producer hierarchy``: an upper bound on Δ*_C(ε) / ε*_C(δ) through the commitment hierarchy."""
 
-from producer.certificates.canonical import write_certificate
-from producer.certificates.hierarchy import HierarchyRequest, build, parse_numerics
-from producer.hierarchy.models import parse_cuts
-from producer.rationals import parse_integer, parse_rational
+from producer import api
+from producer.certificates.hierarchy import DEFAULTS
+from producer.commands.common import add_output_arguments, finish, progress_of
 
 HELP = "certified upper bound on Δ*_C(ε) or ε*_C(δ) for large budgets (cut games U_S, proof hierarchy P_H)"
 
 
 def add_arguments(parser):
-    parser.add_argument("--gamma", required=True, help="γ = A/B, reduced, 0 < A < B")
-    parser.add_argument("--sigma2", required=True, help="σ² of the discrete Gaussian (rational)")
-    parser.add_argument("--budget", required=True, help="C: number of participations")
-    model = parser.add_mutually_exclusive_group(required=True)
-    model.add_argument("--depth", help="H: the proof hierarchy P_H")
-    model.add_argument("--cuts", help="cut set S of U_S: 0,2,5 | all | none | all-minus:1 | all-minus-mod:4:1")
-    query = parser.add_mutually_exclusive_group(required=True)
-    query.add_argument("--delta", help="δ in (0, 1): find ε_hi with ε*_C(δ) <= ε_hi")
-    query.add_argument("--epsilon", help="ε >= 0: bound Δ*_C(ε)")
-    parser.add_argument("--priors", type=int, help="interior grid priors (default 600)")
-    parser.add_argument("--logit-range", help="grid half-range R in log-odds (default 10)")
-    parser.add_argument("--radius", help="source radius L (default 24)")
-    parser.add_argument("--source-scale", help="source scale S, an integer or 2^k (default 2^64)")
-    parser.add_argument("--scale-bits", type=int, help="F: fixed point 2^F of the node tables (default 64)")
-    parser.add_argument("--grid-bits", type=int, help="K: priors are multiples of 2^-K (default 64)")
-    parser.add_argument("-o", "--output", help="write the certificate here (default stdout)")
-    parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    mechanism = parser.add_argument_group("mechanism")
+    mechanism.add_argument("--gamma", required=True, metavar="A/B",
+                           help="feedback coefficient γ = A/B, reduced, 0 < A < B (e.g. 1/3)")
+    mechanism.add_argument("--sigma2", required=True, metavar="Q",
+                           help="variance parameter σ² of the discrete Gaussian (the square; a rational)")
+    mechanism.add_argument("--budget", required=True, metavar="C", help="C: the number of participations")
+    model = parser.add_argument_group("model (exactly one)").add_mutually_exclusive_group(required=True)
+    model.add_argument("--depth", metavar="H", help="H: the proof hierarchy P_H")
+    model.add_argument("--cuts", metavar="S",
+                       help="cut set S of the cut game U_S: 0,2,5 | all | none | all-minus:1 | all-minus-mod:4:1")
+    query = parser.add_argument_group("question (exactly one)").add_mutually_exclusive_group(required=True)
+    query.add_argument("--delta", metavar="δ", help="δ in (0, 1): find ε_hi with ε*_C(δ) <= ε_hi")
+    query.add_argument("--epsilon", metavar="ε", help="ε >= 0: bound Δ*_C(ε)")
+    numerics = parser.add_argument_group("numerics")
+    numerics.add_argument("--priors", metavar="N", help=f"interior grid priors (default {DEFAULTS['priors']})")
+    numerics.add_argument("--logit-range", metavar="R",
+                          help=f"grid half-range R in log-odds (default {DEFAULTS['logit_range']})")
+    numerics.add_argument("--radius", metavar="L", help=f"source radius L (default {DEFAULTS['radius']})")
+    numerics.add_argument("--source-scale", metavar="S",
+                          help=f"source scale S, an integer or 2^k (default 2^{DEFAULTS['source_scale'].bit_length() - 1})")
+    numerics.add_argument("--scale-bits", metavar="F",
+                          help=f"F: fixed point 2^F of the node tables (default {DEFAULTS['scale_bits']})")
+    numerics.add_argument("--grid-bits", metavar="K",
+                          help=f"K: priors are multiples of 2^-K (default {DEFAULTS['grid_bits']})")
+    add_output_arguments(parser)
 
 
 def run(args):
-    budget = parse_integer(args.budget, "budget")
-    request = HierarchyRequest(
-        args.gamma,
-        parse_rational(args.sigma2, "sigma2"),
-        budget,
-        depth=None if args.depth is None else parse_integer(args.depth, "depth"),
-        cuts=None if args.cuts is None else parse_cuts(args.cuts, budget),
-        delta=None if args.delta is None else parse_rational(args.delta, "delta"),
-        epsilon=None if args.epsilon is None else parse_rational(args.epsilon, "epsilon"),
-        **parse_numerics(args),
-    )
-    write_certificate(build(request, quiet=args.quiet), args.output)
-    return 0
+    certificate = api.hierarchy_upper(args.gamma, args.sigma2, args.budget, depth=args.depth, cuts=args.cuts,
+                                delta=args.delta, epsilon=args.epsilon, priors=args.priors,
+                                logit_range=args.logit_range, radius=args.radius,
+                                source_scale=args.source_scale, scale_bits=args.scale_bits,
+                                grid_bits=args.grid_bits, progress=progress_of(args))
+    return finish(args, certificate)

@@ -20,6 +20,11 @@ BRACE_ARGS = ["--bank", BANK, "--query", "0.3,0.2", "--r2", "16/25", "--horizon"
               "--epsilon", "128", "--delta", "1e-5", "--seed", "5"]
 BRACE_KW = dict(r2="16/25", horizon=2, kappa=128, epsilon=128, delta="1e-5", seed=5)
 
+# the small C = 3 control of certificates/hierarchy/ (about a second)
+HIERARCHY_C3_ARGS = ["hierarchy", "--gamma", "1/3", "--sigma2", "9", "--budget", "3", "--depth", "2",
+                     "--epsilon", "2", "--priors", "100", "--radius", "12", "--source-scale", "2^40",
+                     "--logit-range", "8"]
+
 # (command-line arguments, the same request through the API)
 CASES = {
     "game": (["game", "--gamma", "2/5", "--weights", "2,0,1,3", "--offset", "-1", "--budget", "2",
@@ -44,6 +49,22 @@ CASES = {
     "brace": (["brace", *BRACE_ARGS], lambda: api.brace_run(BANK, "0.3,0.2", **BRACE_KW)),
     "brace-compare": (["brace-compare", *BRACE_ARGS],
                       lambda: api.brace_compare(BANK, ["0.3", "0.2"], **BRACE_KW)),
+    "hierarchy": (HIERARCHY_C3_ARGS,
+                  lambda: api.hierarchy_upper("1/3", 9, 3, depth=2, epsilon=2, priors=100, radius=12,
+                                        source_scale=2**40, logit_range=8)),
+    "hierarchy-cuts": (["hierarchy", "--gamma", "1/3", "--sigma2", "9", "--budget", "3", "--cuts", "0,1",
+                        "--delta", "1e-2", "--priors", "50", "--radius", "12", "--source-scale", "2^40",
+                        "--logit-range", "8"],
+                       lambda: api.hierarchy_upper(Fraction(1, 3), "9", 3, cuts=[0, 1], delta=Fraction(1, 100),
+                                             priors=50, radius=12, source_scale="2^40", logit_range="8")),
+    "deadline": (["deadline", "--gamma", "1/3", "--sigma2", "9", "--epsilon", "2", "--radius", "16",
+                  "--scale", "1e24", "--deadline", "4", "--deadline", "3"],
+                 lambda: api.deadline_witness("1/3", 9, 2, 16, 10**24, [3, 4])),
+    "workload": (["workload", "--dimension", "10", "--no-identity"], lambda: api.workload(dimension=10,
+                                                                                       identity=False)),
+    "separation": (["separation", "--claim", "finite-relaxation"], lambda: api.separation("finite-relaxation")),
+    "calibrate-lower": (["calibrate-lower", "--claim", "capped-preparation", "--delta", "1e-4"],
+                        lambda: api.calibration_lower("capped-preparation", delta=Fraction(1, 10**4))),
 }
 
 
@@ -86,9 +107,14 @@ def test_certificate_is_immutable_and_hands_out_copies():
 
 def test_exports_from_the_package():
     for name in ("Certificate", "finite_game", "dg_interval", "calibration", "pmw_envelope", "brace_run",
-                 "brace_compare", "InputError", "LimitError"):
+                 "brace_compare", "hierarchy_upper", "deadline_witness", "workload", "separation", "calibration_lower",
+                 "bracket", "InputError", "LimitError"):
         assert getattr(producer, name) is not None and name in dir(producer)
     assert producer.InputError is InputError
+    import importlib
+    for module in ("producer.hierarchy.models", "producer.lower.separation"):
+        importlib.import_module(module)  # a subpackage must not shadow an API name
+    assert all(callable(getattr(producer, name)) for name in producer._API)
     with pytest.raises(AttributeError):
         producer.no_such_function
 
@@ -108,6 +134,20 @@ def test_exports_from_the_package():
     (lambda: api.pmw_envelope(2, 2, [["1", "0"]], 1, "1/2", 1, 1, precision=4), "outside 8..4096"),
     (lambda: api.brace_run(BANK, "0.3,0.2", horizon=2, kappa=1, epsilon=1, delta="1e-5", seed=1),
      "r2"),
+    (lambda: api.hierarchy_upper("1/3", 9, 3, depth=2, cuts="all", epsilon=2), "exactly one of depth"),
+    (lambda: api.hierarchy_upper("1/3", 9, 3, depth=2), "exactly one of delta"),
+    (lambda: api.hierarchy_upper("1/3", 9, 3, depth=2, epsilon=2, radius="1.5"), "radius"),
+    (lambda: api.hierarchy_upper("1/3", 9, 3, depth=2, epsilon=2, source_scale="2^x"), "source scale"),
+    (lambda: api.hierarchy_upper("1/3", 9, 3, depth=2, delta="1.5"), "δ"),
+    (lambda: api.deadline_witness("1/3", 9, 2, 16, "1.5", [3]), "scale"),
+    (lambda: api.deadline_witness("1/3", 9, 2, 16, 10**24, [3], reading="min"), "reading"),
+    (lambda: api.workload(epsilon=2.0), "float"),
+    (lambda: api.separation("no-such-claim"), "unknown claim"),
+    (lambda: api.separation("finite-relaxation", separator="1/2"), "no separator"),
+    (lambda: api.separation("binary-pair", separator=1), "no strict separation"),
+    (lambda: api.calibration_lower("capped-preparation", budget=3), "only delta"),
+    (lambda: api.calibration_lower("capped-preparation", delta=2), "(0, 1)"),
+    (lambda: api.calibration_lower("other"), "claim"),
 ])
 def test_bad_input_raises_input_error(call, fragment):
     with pytest.raises(InputError) as info:
@@ -161,3 +201,70 @@ def test_sizes_are_refused_before_any_work(call, fragment):
 def test_size_bounds_do_not_refuse_what_is_small():
     # the largest explicit radius allowed for σ² = 1/100 works
     assert api.dg_interval("1/3", "1/100", 1, 1, radius=447, scale=1000).kind == "dg-interval/1"
+
+
+def test_the_hierarchy_control_has_the_reference_bytes():
+    cert = api.hierarchy_upper("1/3", 9, 3, depth=2, epsilon=2, priors=100, radius=12, source_scale="2^40",
+                         logit_range=8)
+    reference = os.path.join(ROOT, "certificates", "hierarchy", "hierarchy-c3-p2-eps2-small.json")
+    with open(reference, "rb") as fh:
+        assert cert.to_json() == fh.read()
+
+
+@pytest.mark.parametrize("extra", [[], ["--json"]])
+def test_bracket_writes_its_output_atomically_and_says_the_line(extra, tmp_path):
+    lower = os.path.join(ROOT, "certificates", "calibration-lower-k2-capped-c4.json")
+    upper = os.path.join(ROOT, "certificates", "calibration-published-c4-delta1e-4.json")
+    result = api.bracket(lower, upper)
+    out = tmp_path / "bracket.txt"
+    p = producer_cli("bracket", lower, upper, *extra, "-o", str(out))
+    assert p.returncode == 0 and p.stdout == b""
+    expected = json.dumps(result.as_dict(), sort_keys=True) if extra else result.line()
+    assert out.read_bytes() == (expected + "\n").encode("utf-8")
+    assert p.stderr.decode().strip().splitlines() == [result.line()]
+    quiet = producer_cli("bracket", lower, upper, *extra, "--quiet")
+    assert quiet.returncode == 0 and quiet.stderr == b"" and quiet.stdout == (expected + "\n").encode("utf-8")
+
+
+@pytest.mark.parametrize("argv", [
+    ["hierarchy", "--gamma", "1/3", "--sigma2", "9", "--budget", "3", "--depth", "2", "--epsilon", "2",
+     "--radius", "x"],
+    ["hierarchy", "--gamma", "1/3", "--sigma2", "9", "--budget", "3", "--depth", "2", "--cuts", "all",
+     "--epsilon", "2"],
+    ["hierarchy", "--gamma", "1/3", "--sigma2", "9", "--budget", "3", "--depth", "2", "--epsilon", "2",
+     "--delta", "1e-4"],
+    ["deadline", "--gamma", "1/3", "--sigma2", "9", "--epsilon", "2", "--radius", "16", "--scale", "1.5",
+     "--deadline", "3"],
+    ["workload", "--theta", "0"],
+    ["separation", "--claim", "binary-pair", "--separator", "1"],
+    ["calibrate-lower", "--claim", "capped-preparation", "--radius", "3"],
+    ["bracket", os.path.join(ROOT, "certificates", "calibration-lower-k2-capped-c4.json"),
+     os.path.join(ROOT, "certificates", "calibration-c2-delta1e-4.json")],
+])
+def test_bad_input_to_the_new_commands_is_one_line_and_status_2(argv):
+    p = producer_cli(*argv)
+    lines = p.stderr.decode().strip().splitlines()
+    assert p.returncode == 2 and len(lines) == 1 and "error" in lines[0] and p.stdout == b"", lines
+
+
+def _shown_number(claim, mark):
+    from producer.rationals import parse_rational
+    return parse_rational(claim.split(mark, 1)[1].split()[0])
+
+
+@pytest.mark.parametrize("name", ["reference-lower", "hierarchy-upper", "workload-upper"])
+def test_answer_lines_round_outward(name):
+    """A lower end is shown rounded down after ≥, an upper end rounded up after ≤."""
+    from producer.rationals import parse_rational
+    if name == "reference-lower":
+        cert = api.calibration_lower("capped-preparation")
+        exact, mark, sign = parse_rational(cert.result["epsilon_lower"]), " ≥ ", -1
+    elif name == "hierarchy-upper":
+        cert = api.hierarchy_upper("1/3", 9, 3, depth=2, epsilon=2, priors=100, radius=12, source_scale=2**40,
+                             logit_range=8)
+        exact, mark, sign = parse_rational(cert.result["upper"]), " ≤ ", +1
+    else:
+        cert = api.workload(dimension=10, identity=False)
+        exact, mark, sign = parse_rational(cert.result["delta_upper"]), " ≤ ", +1
+    shown = _shown_number(cert.claim, mark)
+    assert (shown - exact) * sign >= 0 and abs(shown - exact) < exact / 10**9

@@ -191,8 +191,10 @@ def test_calibrate_lower_reports_a_two_sided_bracket(tmp_path, capsys):
     assert main(["calibrate-lower", "--claim", "capped-preparation", "--quiet",
                  "--bracket", str(upper), "-o", str(out)]) == 0
     line = capsys.readouterr().err.strip().splitlines()[-1]
-    hi = json.loads(upper.read_text())["result"]["epsilon_hi_display"]
-    assert line.startswith("calibrate-lower: eps*_4(0.0001) in [14.643279476195, ") and hi in line
+    hi = json.loads(upper.read_text())["result"]["epsilon_hi"]
+    from producer.rationals import decimal_outward, parse_rational
+    assert line.startswith("calibrate-lower: bracket: 14.643279 ≤ ε*_4(1/10000) ≤ ")
+    assert decimal_outward(parse_rational(hi), 6, +1) in line
     other = ROOT / "certificates" / "calibration-c2-delta1e-4.json"
     assert main(["calibrate-lower", "--claim", "capped-preparation", "--quiet",
                  "--bracket", str(other), "-o", str(out)]) == 2
