@@ -177,29 +177,40 @@ def choose_radius_scale(sigma2, tau_target):
     The caller confirms the a-posteriori τ and doubles S if needed.
     """
     sigma2 = check_sigma2(sigma2)
+    return width_rule(lambda radius: tail_mass_upper(sigma2, radius), tau_target, "discrete-Gaussian")
+
+
+def width_rule(tail, tau_target, law):
+    """(L, S) for a law whose certified tail mass beyond radius L is ``tail(L)``.
+
+    Shared by every source family: the smallest L with tail(L) <= 7/8 of the
+    target, then the smallest power of two S with 4L/S <= target − tail(L).
+    """
     tau_target = mpq(tau_target)
     if tau_target <= 0:
         raise InputError("width: the requested width leaves no room for the source error")
-    radius = _radius_for_tail(sigma2, tau_target * mpq(7, 8))
-    room = tau_target - tail_mass_upper(sigma2, radius)
+    radius = _radius_for_tail(tail, tau_target * mpq(7, 8), law)
+    room = tau_target - tail(radius)
     scale = mpz(1)
     while mpq(4 * radius, scale) > room:
         scale *= 2
     return radius, _check_scale(scale)
 
 
-def _radius_for_tail(sigma2, target):
-    """Smallest L >= 1 with tail_mass_upper(σ², L) <= target (galloping, then bisection)."""
+def _radius_for_tail(tail, target, law):
+    """Smallest L >= 1 with tail(L) <= target (galloping, then bisection)."""
     lo, hi = 0, 1
-    while tail_mass_upper(sigma2, hi) > target:
+    while tail(hi) > target:
         lo, hi = hi, 2 * hi
         if lo > MAX_RADIUS:
-            raise LimitError(f"width: the discrete-Gaussian tail needs a radius above {MAX_RADIUS}")
+            raise LimitError(f"width: the {law} tail needs a radius above {MAX_RADIUS}")
     while hi - lo > 1:
         mid = (lo + hi) // 2
-        if tail_mass_upper(sigma2, mid) <= target:
+        if tail(mid) <= target:
             hi = mid
         else:
             lo = mid
     return _check_radius(hi)
+
+
 SOURCE = DiscreteGaussianSource  # the source class of this law (dg_interval dispatches on it)

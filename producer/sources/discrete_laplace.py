@@ -23,8 +23,8 @@ from gmpy2 import mpq, mpz
 from producer.errors import InputError, LimitError
 from producer.laws import FiniteLaw
 from producer.rationals import format_rational
-from producer.sources.discrete_gaussian import (ATOM_GUARD, MAX_RADIUS, TAU_GUARD_BITS,
-                                                _check_radius, _check_scale)
+from producer.sources.discrete_gaussian import (ATOM_GUARD, TAU_GUARD_BITS,
+                                                _check_radius, _check_scale, width_rule)
 from producer.sources.enclosures import arf_to_mpq, round_up, to_arb, working_precision
 
 FAMILY = "discrete-laplace"
@@ -151,29 +151,7 @@ def choose_radius_scale(t, tau_target):
     S the smallest power of two with 4L/S <= target − tail.
     """
     noise = t if isinstance(t, LaplaceNoise) else LaplaceNoise(t)
-    tau_target = mpq(tau_target)
-    if tau_target <= 0:
-        raise InputError("width: the requested width leaves no room for the source error")
-    radius = _radius_for_tail(noise.t, tau_target * mpq(7, 8))
-    room = tau_target - tail_mass_upper(noise.t, radius)
-    scale = mpz(1)
-    while mpq(4 * radius, scale) > room:
-        scale *= 2
-    return radius, _check_scale(scale)
+    return width_rule(lambda radius: tail_mass_upper(noise.t, radius), tau_target, "discrete-Laplace")
 
 
-def _radius_for_tail(t, target):
-    """Smallest L >= 1 with tail_mass_upper(t, L) <= target (galloping, then bisection)."""
-    lo, hi = 0, 1
-    while tail_mass_upper(t, hi) > target:
-        lo, hi = hi, 2 * hi
-        if lo > MAX_RADIUS:
-            raise LimitError(f"width: the discrete-Laplace tail needs a radius above {MAX_RADIUS}")
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if tail_mass_upper(t, mid) <= target:
-            hi = mid
-        else:
-            lo = mid
-    return _check_radius(hi)
 SOURCE = DiscreteLaplaceSource  # the source class of this law (dg_interval dispatches on it)
