@@ -37,11 +37,14 @@ def may_still_hold(path):
     not yet checked (work in progress elsewhere).
 
     A witness is checked by attaining the value, and ties are legitimate (with a
-    symmetric law, sign -1 attains what sign +1 does); decimal displays are not
-    yet checked everywhere (BRACE displays, envelope *_decimal) -- drop that clause once they are.
+    symmetric law, sign -1 attains what sign +1 does); a stored enclosure's end
+    (``lo``/``hi``) claims only that the true value lies inside, so moving it
+    outward (e.g. ``lo`` to ``-lo``) leaves a true claim; decimal displays are
+    checked to round outward, so a display moved outward can still hold.
     """
     keys = [k for k in path if isinstance(k, str)]
-    return "witness" in keys or any(k.endswith(("display", "decimal")) for k in keys)
+    return ("witness" in keys or any(k.endswith(("display", "decimal")) for k in keys)
+            or (bool(keys) and keys[-1] in ("lo", "hi") and keys[-1] == path[-1]))
 
 
 def reference(name):
