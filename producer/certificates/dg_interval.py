@@ -24,6 +24,7 @@ from producer.game.api import check_method
 from producer.laws import Gamma
 from producer.rationals import decimal_outward, format_rational
 from producer.sources import discrete_gaussian, discrete_laplace
+from producer.sources.auditability import check_auditable_source
 from producer.sources.discrete_gaussian import check_sigma2
 from producer.sources.discrete_laplace import LaplaceNoise
 from producer.sources.enclosures import exp_threshold
@@ -137,9 +138,13 @@ def _progress(message, quiet):
 def choose_source_and_threshold(request, quiet=True):
     """(source, λ₋, λ₊) for the request (explicit source, or the width rule)."""
     family, parameter = source_family(request.noise), law_parameter(request)
-    build_source = family.SOURCE.from_radius_scale
+    def build_source(radius, scale):
+        check_auditable_source(radius, scale, request.sigma2,
+                               None if request.noise is None else request.noise.t)
+        return family.SOURCE.from_radius_scale(parameter, radius, scale)
+
     if request.width is None:
-        source = build_source(parameter, request.radius, request.scale)
+        source = build_source(request.radius, request.scale)
         # The threshold gap is made negligible next to the transfer term.
         gap = max(source.tau / mpz(2) ** 20, mpq(1, mpz(2) ** 256))
         lam_lo, lam_hi = exp_threshold(request.epsilon, gap)
@@ -150,7 +155,7 @@ def choose_source_and_threshold(request, quiet=True):
     radius, scale = family.choose_radius_scale(parameter, target)
     for _ in range(MAX_SCALE_DOUBLINGS):
         _progress(f"width rule: trying L = {radius}, S = 2^{int(scale.bit_length()) - 1}", quiet)
-        source = build_source(parameter, radius, scale)
+        source = build_source(radius, scale)
         if width_bound(source.tau, request.budget, lam_lo, lam_hi) < W:
             return source, lam_lo, lam_hi
         scale *= 2
