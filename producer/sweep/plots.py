@@ -35,12 +35,39 @@ def _label(key):
     return f"γ = {gamma}, σ² = {sigma2}, C = {budget}"
 
 
-def plot_profile(rows, path):
-    """Δ*_C(ε) bands against ε; returns False when matplotlib is missing."""
+# One size and resolution for every sweep plot: 770 x 495 pixels.
+FIGURE_SIZE = (7, 4.5)
+DPI = 110
+
+
+def _new_axes():
+    """(pyplot, figure, axes), or None when matplotlib is missing."""
     plt = _pyplot()
     if plt is None:
+        return None
+    fig, ax = plt.subplots(figsize=FIGURE_SIZE)
+    return plt, fig, ax
+
+
+def _finish(plt, fig, ax, path, *, xlabel, ylabel, title):
+    """The tail both plots share: labels, legend, grid, a fixed-metadata PNG at ``path``."""
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend(fontsize=7)
+    ax.grid(True, which="both", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=DPI, metadata={"Software": None})
+    plt.close(fig)
+    return True
+
+
+def plot_profile(rows, path):
+    """Δ*_C(ε) bands against ε; returns False when matplotlib is missing."""
+    drawing = _new_axes()
+    if drawing is None:
         return False
-    fig, ax = plt.subplots(figsize=(7, 4.5))
+    plt, fig, ax = drawing
     for key, values in _series(rows, "epsilon").items():
         xs = [v[0] for v in values]
         lows = [max(v[1], 1e-300) for v in values]
@@ -48,34 +75,20 @@ def plot_profile(rows, path):
         line, = ax.plot(xs, highs, marker=".", label=_label(key))
         ax.fill_between(xs, lows, highs, color=line.get_color(), alpha=0.3)
     ax.set_yscale("log")
-    ax.set_xlabel("ε")
-    ax.set_ylabel("δ = Δ*_C(ε) (certified band)")
-    ax.set_title("Privacy profile δ(ε), certified enclosures")
-    ax.legend(fontsize=7)
-    ax.grid(True, which="both", alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110, metadata={"Software": None})
-    plt.close(fig)
-    return True
+    return _finish(plt, fig, ax, path, xlabel="ε", ylabel="δ = Δ*_C(ε) (certified band)",
+                   title="Privacy profile δ(ε), certified enclosures")
 
 
 def plot_epsilon_star(rows, path):
     """ε*_C(δ) bands against δ, one curve per budget; returns False when matplotlib is missing."""
-    plt = _pyplot()
-    if plt is None:
+    drawing = _new_axes()
+    if drawing is None:
         return False
-    fig, ax = plt.subplots(figsize=(7, 4.5))
+    plt, fig, ax = drawing
     for key, values in _series(rows, "delta").items():
         xs = [v[0] for v in values]
         line, = ax.plot(xs, [v[2] for v in values], marker=".", label=_label(key))
         ax.fill_between(xs, [v[1] for v in values], [v[2] for v in values], color=line.get_color(), alpha=0.3)
     ax.set_xscale("log")
-    ax.set_xlabel("δ")
-    ax.set_ylabel("ε*_C(δ) (certified band)")
-    ax.set_title("ε*(δ) per budget, certified enclosures")
-    ax.legend(fontsize=7)
-    ax.grid(True, which="both", alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110, metadata={"Software": None})
-    plt.close(fig)
-    return True
+    return _finish(plt, fig, ax, path, xlabel="δ", ylabel="ε*_C(δ) (certified band)",
+                   title="ε*(δ) per budget, certified enclosures")
