@@ -1,8 +1,10 @@
-"""``producer sweep``: certificates over a grid of ε (or δ), C, σ² and γ, a summary and plots.
+"""``producer sweep``: certificates over a grid of ε (or δ), C, σ² (or Laplace t) and γ, a summary and plots.
 
+The law axis is ``--sigma2s`` (discrete-Gaussian innovations) or ``--laplace``
+(discrete-Laplace scales t, the route of ``producer dg --laplace T``).
 Writes into ``--out DIR``: one certificate per grid point (file name derived
-from the point, e.g. ``dg-g1_3-s9-c2-e1_2.json``), ``summary.csv`` and
-``summary.json`` (sorted by kind, γ, σ², C, ε or δ) and PNG plots
+from the point, e.g. ``dg-g1_3-s9-c2-e1_2.json``, ``dg-g1_3-t2-c2-e1_2.json``),
+``summary.csv`` and ``summary.json`` (sorted by kind, γ, σ² or t, C, ε or δ) and PNG plots
 (``profile.png`` for an ε grid, ``epsilon-star.png`` for a δ grid).  The same
 grid gives byte-identical certificates and summaries whatever ``--workers``.
 """
@@ -13,14 +15,17 @@ from producer.errors import InputError
 from producer.output import write_file_atomic
 from producer.rationals import parse_integer, parse_rational
 
-HELP = "certificates over a grid of ε (or δ), C, σ² and γ, with a summary table and plots (Dask optional)"
+HELP = ("certificates over a grid of ε (or δ), C, σ² (or discrete-Laplace t) and γ, with a summary table "
+        "and plots (Dask optional)")
 DESCRIPTION = (f"{HELP}.  An ε grid gives dg-interval/1 certificates of Δ*_C(ε); a δ grid gives "
-               "calibration/1 certificates of ε*_C(δ).  Points sharing (γ, σ², C) run as one task so "
+               "calibration/1 certificates of ε*_C(δ).  --sigma2s grids the discrete Gaussian's σ², --laplace the "
+               "discrete Laplace's scale t instead.  Points sharing (γ, law, C) run as one task so "
                "the game's curves are reused.  --workers N (default 2) runs on a dask.distributed "
                "LocalCluster of N processes, --workers 0 in this process, --scheduler ADDRESS on an "
                "existing Dask cluster.  Grids beyond 2000 points are refused.")
 USAGE = ("producer sweep (--epsilons E,... | --epsilon-range A:B:N | --deltas D,...) --budgets C,... "
-         "--sigma2s Q,... [--gammas G,...] [--width W] --out DIR [--workers N | --scheduler ADDRESS] [--quiet]")
+         "(--sigma2s Q,... | --laplace T,...) [--gammas G,...] [--width W] --out DIR "
+         "[--workers N | --scheduler ADDRESS] [--quiet]")
 
 DEFAULT_WORKERS = 2
 DEFAULT_WIDTH = "1/1000000"
@@ -33,7 +38,10 @@ def add_arguments(parser):
     values.add_argument("--epsilon-range", metavar="A:B:N", help="N evenly spaced ε from A to B")
     values.add_argument("--deltas", metavar="D,...", help="δ values (calibration/1 certificates)")
     grid.add_argument("--budgets", required=True, metavar="C,...", help="budgets C (integers >= 0)")
-    grid.add_argument("--sigma2s", required=True, metavar="Q,...", help="σ² values of the discrete Gaussian")
+    law = grid.add_mutually_exclusive_group(required=True)
+    law.add_argument("--sigma2s", metavar="Q,...", help="σ² values of the discrete-Gaussian innovations")
+    law.add_argument("--laplace", metavar="T,...",
+                     help="scales t of discrete-Laplace innovations L_t(n) ∝ e^{−|n|/t} instead (t > 0 rational)")
     grid.add_argument("--gammas", default="1/3", metavar="G,...", help="feedback coefficients γ (default 1/3)")
     grid.add_argument("--width", default=DEFAULT_WIDTH, metavar="W",
                       help=f"each enclosure narrower than W (default {DEFAULT_WIDTH})")
@@ -51,12 +59,18 @@ def grid_from_args(args):
     """The sorted grid points, every value validated before any work."""
     from producer import api
     from producer.laws import parse_gamma
+    from producer.sources.discrete_laplace import check_t
     from producer.sweep.grid import build_grid, parse_list, parse_range
+    from producer.sweep.run import check_point
 
     gammas = parse_list(args.gammas, "gammas")
     for gamma in gammas:
         parse_gamma(str(gamma))
-    sigma2s = [api._sigma2(str(s)) for s in parse_list(args.sigma2s, "sigma2s")]
+    sigma2s = laplaces = None
+    if args.laplace is not None:
+        laplaces = [check_t(t) for t in parse_list(args.laplace, "laplace")]
+    else:
+        sigma2s = [api._sigma2(str(s)) for s in parse_list(args.sigma2s, "sigma2s")]
     budgets = [api._budget(c) for c in parse_list(args.budgets, "budgets", parse_integer)]
     width = parse_rational(args.width, "width")
     if width <= 0:
@@ -68,7 +82,10 @@ def grid_from_args(args):
         epsilons = parse_range(args.epsilon_range, "epsilon-range")
     else:
         epsilons = parse_list(args.epsilons, "epsilons")
-    return build_grid(gammas, sigma2s, budgets, width, epsilons=epsilons, deltas=deltas)
+    points = build_grid(gammas, sigma2s, budgets, width, epsilons=epsilons, deltas=deltas, laplaces=laplaces)
+    for point in points:
+        check_point(point)
+    return points
 
 
 def write_results(out, results):

@@ -1,9 +1,12 @@
-"""The grid of a sweep: points (γ, σ², C, ε or δ), their file names and their groups.
+"""The grid of a sweep: points (γ, law parameter, C, ε or δ), their file names and their groups.
 
 A point is one certificate: a dg-interval/1 for Δ*_C(ε) when it carries an ε,
-a calibration/1 for ε*_C(δ) when it carries a δ.  Every point has the same
-width W.  The file name is a function of the point alone (``dg-g1_3-s9-c2-e1_2.json``),
-so the same grid writes the same files whatever the order of the work.
+a calibration/1 for ε*_C(δ) when it carries a δ.  The innovation law is the
+discrete Gaussian of parameter σ² (law "sigma2") or the discrete Laplace
+L_t(n) ∝ e^{−|n|/t} of scale t (law "laplace").  Every point has the same
+width W.  The file name is a function of the point alone (``dg-g1_3-s9-c2-e1_2.json``,
+``dg-g1_3-t2-c2-e1_2.json`` for t = 2), so the same grid writes the same files
+whatever the order of the work.
 
 Points that share a game (same σ², hence the same law family, same γ and C)
 form one group, run as one task in one process: consecutive queries on one
@@ -23,21 +26,33 @@ MAX_POINTS = 2000
 MAX_RANGE_POINTS = 1000
 
 
+# The innovation laws of a sweep: the name of the law's parameter (the key of the
+# summary column and of the producer.api argument) -> (file-name letter, symbol, name).
+SIGMA2, LAPLACE = "sigma2", "laplace"
+LAWS = {SIGMA2: ("s", "σ²", "discrete Gaussian"), LAPLACE: ("t", "t", "discrete Laplace")}
+
+
 class GridPoint:
-    """One certificate of the sweep; ``kind`` is "dg" (an ε) or "calibration" (a δ)."""
+    """One certificate of the sweep; ``kind`` is "dg" (an ε) or "calibration" (a δ).
 
-    __slots__ = ("kind", "gamma", "sigma2", "budget", "value", "width")
+    ``law_value`` is σ² when ``law`` is "sigma2" and the Laplace scale t when
+    ``law`` is "laplace".
+    """
 
-    def __init__(self, kind, gamma, sigma2, budget, value, width):
-        self.kind, self.gamma, self.sigma2 = kind, gamma, sigma2
+    __slots__ = ("kind", "gamma", "law_value", "budget", "value", "width", "law")
+
+    def __init__(self, kind, gamma, law_value, budget, value, width, law=SIGMA2):
+        if law not in LAWS:
+            raise ValueError(f"unknown innovation law {law!r} (expected one of {sorted(LAWS)})")
+        self.kind, self.gamma, self.law_value, self.law = kind, gamma, law_value, law
         self.budget, self.value, self.width = budget, value, width
 
     def sort_key(self):
-        return (self.kind, self.gamma, self.sigma2, self.budget, self.value)
+        return (self.kind, self.gamma, self.law, self.law_value, self.budget, self.value)
 
     def group_key(self):
-        """Points with one key share a law family, γ and C: one task."""
-        return (self.kind, self.gamma, self.sigma2, self.budget, self.width)
+        """Points with one key share a law, γ and C: one task."""
+        return (self.kind, self.gamma, self.law, self.law_value, self.budget, self.width)
 
     @property
     def parameter(self):
@@ -45,11 +60,11 @@ class GridPoint:
 
     def file_name(self):
         letter = "e" if self.kind == "dg" else "d"
-        return (f"{self.kind}-g{_token(self.gamma)}-s{_token(self.sigma2)}-c{self.budget}"
+        return (f"{self.kind}-g{_token(self.gamma)}-{LAWS[self.law][0]}{_token(self.law_value)}-c{self.budget}"
                 f"-{letter}{_token(self.value)}.json")
 
     def as_json(self):
-        return {"kind": self.kind, "gamma": format_rational(self.gamma), "sigma2": format_rational(self.sigma2),
+        return {"kind": self.kind, "gamma": format_rational(self.gamma), self.law: format_rational(self.law_value),
                 "budget": self.budget, self.parameter: format_rational(self.value),
                 "width": format_rational(self.width)}
 
@@ -86,21 +101,28 @@ def parse_range(text, what):
     return sorted({mpq(lo) + i * mpq(step) for i in range(count)})
 
 
-def build_grid(gammas, sigma2s, budgets, width, epsilons=None, deltas=None):
-    """Every point of the product, sorted; refused beyond MAX_POINTS before any work."""
+def build_grid(gammas, sigma2s, budgets, width, epsilons=None, deltas=None, laplaces=None):
+    """Every point of the product, sorted; refused beyond MAX_POINTS before any work.
+
+    The law axis is ``sigma2s`` (discrete Gaussian) or ``laplaces`` (discrete
+    Laplace scales t, with ``sigma2s`` None): exactly one of the two.
+    """
     if (epsilons is None) == (deltas is None):
         raise InputError("give the ε grid (--epsilons or --epsilon-range) or the δ grid (--deltas), not both")
+    if (sigma2s is None) == (laplaces is None):
+        raise InputError("give the σ² grid (--sigma2s) or the Laplace grid (--laplace), not both")
+    law, law_values = (SIGMA2, sigma2s) if laplaces is None else (LAPLACE, laplaces)
     kind, values = ("dg", epsilons) if epsilons is not None else ("calibration", deltas)
     for value in values:
         if value < 0 or kind == "calibration" and not 0 < value < 1:
             raise InputError(f"--{'epsilons' if kind == 'dg' else 'deltas'}: {format_rational(value)} "
                              f"is outside {'[0, ∞)' if kind == 'dg' else '(0, 1)'}")
-    size = len(gammas) * len(sigma2s) * len(budgets) * len(values)
+    size = len(gammas) * len(law_values) * len(budgets) * len(values)
     if size > MAX_POINTS:
         raise LimitError(f"grid: {size} points exceed the limit {MAX_POINTS} of one sweep "
                          f"(split it into several sweeps)")
-    points = [GridPoint(kind, g, s, c, v, width)
-              for g, s, c, v in product(gammas, sigma2s, budgets, values)]
+    points = [GridPoint(kind, g, s, c, v, width, law)
+              for g, s, c, v in product(gammas, law_values, budgets, values)]
     return sorted(points, key=GridPoint.sort_key)
 
 

@@ -15,13 +15,35 @@ CONNECT_TIMEOUT_SECONDS = 20
 
 
 def certificate_of(point):
-    """The producer.api Certificate of one grid point."""
+    """The producer.api Certificate of one grid point (the same route as ``producer dg``/``calibrate``)."""
     from producer import api
-    gamma, sigma2 = format_rational(point.gamma), format_rational(point.sigma2)
+    from producer.sweep.grid import LAPLACE
+    gamma, law_value = format_rational(point.gamma), format_rational(point.law_value)
+    sigma2, laplace = (None, law_value) if point.law == LAPLACE else (law_value, None)
     width = format_rational(point.width)
     if point.kind == "dg":
-        return api.dg_interval(gamma, sigma2, point.budget, format_rational(point.value), width=width)
-    return api.calibration(gamma, sigma2, point.budget, format_rational(point.value), width=width)
+        return api.dg_interval(gamma, sigma2, point.budget, format_rational(point.value), width=width,
+                               laplace=laplace)
+    return api.calibration(gamma, sigma2, point.budget, format_rational(point.value), width=width,
+                           laplace=laplace)
+
+
+def check_point(point):
+    """Refuse a point that its command would refuse (ε beyond the limit, a Laplace t too small for
+    the calibration's start 2C/t), by building its request only: no work, one clear line."""
+    from producer.certificates.calibration import CalibrationRequest
+    from producer.certificates.dg_interval import DgRequest
+    from producer.laws import parse_gamma
+    from producer.sweep.grid import LAPLACE
+    sigma2, laplace = (None, point.law_value) if point.law == LAPLACE else (point.law_value, None)
+    gamma = parse_gamma(format_rational(point.gamma))
+    if point.kind == "dg":
+        DgRequest(gamma, sigma2, point.budget, point.value, width=point.width, laplace=laplace)
+        return
+    request = CalibrationRequest(gamma, sigma2, point.budget, point.value, width=point.width,
+                                 laplace=laplace)
+    if laplace is not None:
+        request.envelope()  # 2C/t, exact and immediate (the Gaussian moment envelope is not needed here)
 
 
 def row_of(point, certificate):
