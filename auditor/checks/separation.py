@@ -40,7 +40,7 @@ from auditor.lower.display import DOWN, UP, check_display, dyadic_down, dyadic_u
 from auditor.lower.embedded import verify_privacy_bound
 from auditor.lower.source import read_source, read_threshold
 from auditor.outcomes import Unchecked
-from auditor.rationals import read_rational
+from auditor.rationals import read_rational, show
 
 R = "/result"
 MAX_LAW_LENGTH = 80        # finite laws whose relaxations are recomputed (radius 24 DG: 49 atoms)
@@ -230,7 +230,7 @@ def check_exp_dominates(U, ratio, pointer, report, undecided):
         if decision != OPEN:
             break
         bits *= RETRY_FACTOR
-    settle(decision, report, undecided, pointer, U, f"log {ratio}", "below the logarithm")
+    settle(decision, report, undecided, pointer, U, f"log {show(ratio)}", "below the logarithm")
     return decision == PROVED
 
 

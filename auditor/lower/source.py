@@ -26,7 +26,7 @@ from fractions import Fraction
 from auditor.decide import PROVED, exp_states, settle, source_states
 from auditor.lower import inputs
 from auditor.outcomes import Unchecked
-from auditor.rationals import read_rational
+from auditor.rationals import read_rational, show
 
 # Precision cap for the source enclosures: S of more than this many bits is refused.
 MAX_SCALE_BITS = 4096
@@ -116,11 +116,11 @@ def read_threshold(block, epsilon, pointer, report, undecided, denominator=None)
     """
     lam_lo = read_rational(block["lower"], pointer + "/lower")
     lam_hi = read_rational(block["upper"], pointer + "/upper")
-    report.check(0 < lam_lo <= lam_hi, pointer, f"[{lam_lo}, {lam_hi}]", "0 < λ₋ <= λ₊",
+    report.check(0 < lam_lo <= lam_hi, pointer, f"[{show(lam_lo)}, {show(lam_hi)}]", "0 < λ₋ <= λ₊",
                  "the threshold enclosure must be a positive interval")
     if denominator is not None:
         report.check((lam_lo * denominator).denominator == 1, pointer + "/lower", lam_lo,
-                     f"a multiple of 1/{denominator}", "λ₋ must be floor(N·e^ε)/N")
+                     f"a multiple of 1/{show(denominator)}", "λ₋ must be floor(N·e^ε)/N")
         report.equal(pointer + "/upper", lam_hi, lam_lo + Fraction(1, denominator), "λ₊ = λ₋ + 1/N")
     exp_enclosure_check(epsilon, lam_lo, lam_hi, report, pointer + "/lower", pointer + "/upper", undecided,
                         strict_upper=denominator is not None)
