@@ -23,7 +23,7 @@ which makes the certificate UNCHECKED (exit 3) when nothing is false.
 
 from fractions import Fraction
 
-from auditor.decide import PROVED, exp_states, settle, source_states
+from auditor.decide import DISPROVED, PROVED, exp_states, settle, source_states
 from auditor.lower import inputs
 from auditor.outcomes import Unchecked
 from auditor.rationals import read_rational, show
@@ -49,7 +49,7 @@ class Source:
 
 
 def read_source(src, pointer, report, undecided, sigma2=None, radius=None, scale=None):
-    """Read and check a ``dg_source`` block; return a :class:`Source` (or None if unusable).
+    """Read and check a ``dg_source`` block; return a :class:`Source` (None when a claim of it is false).
 
     Pointers of claims neither proved nor disproved are appended to ``undecided``.
 
@@ -85,7 +85,9 @@ def read_source(src, pointer, report, undecided, sigma2=None, radius=None, scale
 def _check_masses(weights, L, S, sigma2, tau, report, pointer, undecided):
     """Decide w_n <= S·g(n) (n ≠ 0) and τ >= TV three-way (:func:`auditor.decide.source_states`).
 
-    True when every claim is proved (the source is then usable).
+    True unless a claim is disproved: a source whose claims are merely undecided is
+    still used, so that the claims computed from it are checked (a false one makes
+    the certificate FAIL, not UNCHECKED).
     """
     atoms, tau_state, bound, _ = source_states(weights, L, S, sigma2, tau)
     for n, decision in atoms.items():
@@ -93,7 +95,7 @@ def _check_masses(weights, L, S, sigma2, tau, report, pointer, undecided):
                f"S·exp(−n²/(2σ²))/Z at n = {n}", "atom above its discrete-Gaussian mass")
     settle(tau_state, report, undecided, pointer + "/tau", tau, bound,
            "tau below TV(ν, g) = ν(0) − g(0) >= w_0/S − 1/Z⁻")
-    return all(d == PROVED for d in atoms.values()) and tau_state == PROVED
+    return DISPROVED not in atoms.values() and tau_state != DISPROVED
 
 
 def exp_enclosure_check(epsilon, lower, upper, report, pointer_lower, pointer_upper, undecided,
