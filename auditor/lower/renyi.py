@@ -34,13 +34,13 @@ exact integer square roots; other rational orders go through the Taylor
 enclosures of exp and log.
 
 The layer weights (check 1) and the band and top ends are decided three-way
-(:mod:`auditor.decide`); the weights against the two ends of the enclosures of
-p and q, the ends against
-enclosures [lo, hi] of log(M_a^low)/(a − 1) and of max D_r(binary) at
-:data:`BITS`, retried once at RETRY_FACTOR times that: a claimed lower end L is
-proved when L <= lo, disproved (FAIL) when L > hi; a claimed upper end U is
-proved when U >= hi, disproved when U < lo; otherwise it is undecided, which
-makes the certificate UNCHECKED when nothing is false.
+(:mod:`auditor.decide`), at :data:`BITS` (the weights: S's bits + 64) and once
+more at RETRY_FACTOR times that.  A weight is proved against the worse end of
+the enclosure of p (q) and disproved against the better one.  The ends are
+compared with enclosures [lo, hi] of log(M_a^low)/(a − 1) and of max D_r(binary):
+a claimed lower end L is proved when L <= lo, disproved (FAIL) when L > hi; a
+claimed upper end U is proved when U >= hi, disproved when U < lo.  Anything
+else is undecided, which makes the certificate UNCHECKED when nothing is false.
 """
 
 from fractions import Fraction
