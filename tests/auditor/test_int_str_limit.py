@@ -18,8 +18,8 @@ import pytest
 import auditor.checks.deadline_witness  # noqa: F401  (imported before the fixture sets the limit)
 import auditor.checks.separation  # noqa: F401
 from auditor.api import verify_certificate
-from auditor.certificate import digest
 from auditor.outcomes import FAIL
+from tests.reseal import seal
 
 ROOT = Path(__file__).resolve().parents[2]
 CERTS = ROOT / "certificates"
@@ -64,17 +64,12 @@ def default_limit():
     sys.set_int_max_str_digits(saved)
 
 
-def _sealed(cert):
-    cert["digest"] = digest(cert)
-    return cert
-
-
 def test_long_display_fails_under_the_default_limit(default_limit):
     """A display with 5000 decimals is compared exactly (and is wrong), not an ERROR."""
     cert = json.loads((CERTS / "separation-binary-pair-eps2.json").read_text())
     bad = copy.deepcopy(cert)
     bad["result"]["payoff"]["lower_display"] = "0." + "0" * 4999 + "1"
-    report = verify_certificate(_sealed(bad))
+    report = verify_certificate(seal(bad))
     assert report.status == FAIL, report.error
     assert "/result/payoff/lower_display" in {f["pointer"] for f in report.failures}
 
@@ -85,7 +80,7 @@ def test_long_threshold_fails_under_the_default_limit(default_limit):
     bad = copy.deepcopy(cert)
     threshold = bad["result"]["threshold"]
     threshold["lower"] = "1" + "0" * 5001 + "/" + "3" * 4999 + "1"
-    report = verify_certificate(_sealed(bad))
+    report = verify_certificate(seal(bad))
     assert report.status == FAIL, report.error
     failed = {f["pointer"]: f for f in report.failures}
     assert "/result/threshold" in failed
