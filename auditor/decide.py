@@ -19,13 +19,16 @@ claim the auditor cannot decide has not been shown false, and never OK.
 
 from fractions import Fraction
 
-from auditor.checks.dg_interval import RETRY_FACTOR, raise_undecided
 from auditor.enclosures import exp_bounds, kernel_bounds, normaliser_bounds
+from auditor.outcomes import Unchecked
 
 __all__ = ["PROVED", "DISPROVED", "OPEN", "RETRY_FACTOR", "state", "settle", "raise_undecided",
-           "source_states", "exp_states"]
+           "retried", "source_states", "exp_states"]
 
 PROVED, DISPROVED, OPEN = "proved", "disproved", "open"
+
+RETRY_FACTOR = 4
+"""An open claim is retried once at this many times the starting precision."""
 
 
 def state(proved, disproved):
@@ -41,6 +44,30 @@ def settle(decision, report, undecided, pointer, claimed, shown, reason):
     report.check(decision == PROVED, pointer, claimed, shown, reason + " (disproved)")
 
 
+def raise_undecided(undecided, report):
+    """UNCHECKED when a claim stayed undecided at the highest precision and nothing is false."""
+    if undecided and report.ok:
+        raise Unchecked(undecided[0], "more than the retry's", f"{RETRY_FACTOR} x the starting precision",
+                        f"precision needed to decide {len(undecided)} claim(s) (neither proved nor disproved):")
+
+
+def retried(decide_at, keys, bits):
+    """{key: decision} of claims decided at ``bits``, the open ones once more at RETRY_FACTOR·bits.
+
+    ``decide_at(pending, bits)`` returns a decision for each key of ``pending``
+    (a list of the keys still open) from enclosures at ``bits`` of precision.
+    Claims still open after the retry stay OPEN (the caller records them as undecided).
+    """
+    decisions = dict.fromkeys(keys, OPEN)
+    for _ in range(2):
+        pending = [key for key, decision in decisions.items() if decision == OPEN]
+        if not pending:
+            break
+        decisions.update(decide_at(pending, bits))
+        bits *= RETRY_FACTOR
+    return decisions
+
+
 def source_states(weights, L, S, sigma2, tau):
     """(atom decisions {n: state}, τ decision, w_0/S − 1/Z⁺, w_0/S − 1/Z⁻) of a DG source.
 
@@ -50,42 +77,52 @@ def source_states(weights, L, S, sigma2, tau):
     τ < w_0/S − 1/Z⁻ <= ν(0) − g(0) <= TV(ν, g).  Precision S's bits + 64,
     retried once at RETRY_FACTOR times that.
     """
-    atoms = {n: OPEN for n in range(-L, L + 1) if n != 0 and weights[n + L] > 0}
-    tau_state = OPEN
-    bits = S.bit_length() + 64
     w0 = Fraction(weights[L], S)
-    for _ in range(2):
+    tau_bounds = []  # (w_0/S − 1/Z⁺, w_0/S − 1/Z⁻) at the last precision used
+
+    def decide_at(pending, bits):
         z_lo, z_hi = normaliser_bounds(sigma2, bits)
+        tau_bounds[:] = [w0 - 1 / z_hi, w0 - 1 / z_lo]
         kernel = {}  # f(n) = f(−n): one enclosure per |n|
-        for n in [n for n, st in atoms.items() if st == OPEN]:
+        decisions = {}
+        for n in pending:
+            if n == "tau":
+                decisions[n] = state(tau >= tau_bounds[0], tau < tau_bounds[1])
+                continue
             f_lo, f_hi = kernel.get(abs(n)) or kernel.setdefault(abs(n), kernel_bounds(n, sigma2, bits))
             w = weights[n + L]
-            atoms[n] = state(w * z_hi <= S * f_lo, w * z_lo > S * f_hi)
-        if tau_state == OPEN:
-            tau_state = state(tau >= w0 - 1 / z_hi, tau < w0 - 1 / z_lo)
-        if OPEN not in atoms.values() and tau_state != OPEN:
-            break
-        bits *= RETRY_FACTOR
-    return atoms, tau_state, w0 - 1 / z_hi, w0 - 1 / z_lo
+            decisions[n] = state(w * z_hi <= S * f_lo, w * z_lo > S * f_hi)
+        return decisions
+
+    atoms = [n for n in range(-L, L + 1) if n != 0 and weights[n + L] > 0]
+    decisions = retried(decide_at, atoms + ["tau"], S.bit_length() + 64)
+    tau_state = decisions.pop("tau")
+    return decisions, tau_state, tau_bounds[0], tau_bounds[1]
 
 
-def exp_states(epsilon, lower, upper, strict_upper=False):
+def exp_states(epsilon, lower, upper, strict_upper=False, bits=None):
     """(decision of lower <= e^ε, decision of e^ε <= upper (< with strict_upper), (e⁻, e⁺)).
 
-    A side given as None is not a claim (its decision is None).  Precision from
-    the sizes of the rationals + 48 bits, retried once at RETRY_FACTOR times that.
+    A side given as None is not a claim (its decision is None).  Precision
+    ``bits``, by default from the sizes of the rationals + 48 bits, retried once
+    at RETRY_FACTOR times that; (e⁻, e⁺) is the enclosure at the last precision used.
     """
-    sizes = [x for x in (lower, upper) if x is not None]
-    bits = max(max(x.numerator.bit_length(), x.denominator.bit_length()) for x in sizes) + 48
-    lo = None if lower is None else OPEN
-    hi = None if upper is None else OPEN
-    for _ in range(2):
+    if bits is None:
+        sizes = [x for x in (lower, upper) if x is not None]
+        bits = max(max(x.numerator.bit_length(), x.denominator.bit_length()) for x in sizes) + 48
+    enclosure = []
+
+    def decide_at(pending, bits):
         e_lo, e_hi = exp_bounds(epsilon, bits)
-        if lo == OPEN:
-            lo = state(lower <= e_lo, lower > e_hi)
-        if hi == OPEN:
-            hi = state(upper > e_hi, upper <= e_lo) if strict_upper else state(upper >= e_hi, upper < e_lo)
-        if OPEN not in (lo, hi):
-            break
-        bits *= RETRY_FACTOR
-    return lo, hi, (e_lo, e_hi)
+        enclosure[:] = [e_lo, e_hi]
+        decisions = {}
+        if "lower" in pending:
+            decisions["lower"] = state(lower <= e_lo, lower > e_hi)
+        if "upper" in pending:
+            decisions["upper"] = (state(upper > e_hi, upper <= e_lo) if strict_upper
+                                  else state(upper >= e_hi, upper < e_lo))
+        return decisions
+
+    sides = [side for side, x in (("lower", lower), ("upper", upper)) if x is not None]
+    decisions = retried(decide_at, sides, bits)
+    return decisions.get("lower"), decisions.get("upper"), tuple(enclosure)

@@ -35,8 +35,8 @@ are the same: the transfer lemma uses only TV <= τ.  Domain: t > 0
 :data:`MAX_EXP_ARGUMENT`, and the precision and source-work limits below.
 
 Enclosure checks run at a precision derived from the sizes of the numbers
-(bits of S, of λ) and are retried once at four times that precision.  Each
-such claim (an atom below its mass, τ >= TV, λ₋ <= e^ε <= λ₊) FAILS only when
+(bits of S, of λ) and are retried once at four times that precision
+(:func:`auditor.decide.retried`).  Each such claim (an atom below its mass, τ >= TV, λ₋ <= e^ε <= λ₊) FAILS only when
 the auditor's enclosures disprove it; one neither proved nor disproved after
 the retry makes the certificate UNCHECKED (exit 3), never OK.
 
@@ -56,13 +56,12 @@ from auditor.certificate import Malformed
 from auditor.checks import common
 from auditor.checks.common import check_display, outward_decimal  # noqa: F401  (re-exported)
 from auditor.checks.finite_game import MAX_WEIGHTS, MAX_WORK, refuse_beyond_limit, witness_value, work_estimate
-from auditor.enclosures import exp_bounds, kernel_bounds, normaliser_bounds
+from auditor.decide import RETRY_FACTOR, exp_states, raise_undecided, retried, source_states, state
 from auditor.enclosures import laplace
 from auditor.enclosures.gaussian import summation_length
 from auditor.outcomes import Unchecked
 from auditor.rationals import read_rational
 
-RETRY_FACTOR = 4
 # Largest |x| of an e^x the checks evaluate: e^x then has about 1.44|x| bits.
 MAX_EXP_ARGUMENT = 50_000
 # Largest working precision (bits) of an enclosure check, retries included.
@@ -73,7 +72,7 @@ MAX_SOURCE_WORK = 4_000_000
 MAX_TERMS = 20_000
 
 __all__ = ["verify", "verify_dg", "estimate_dg", "check_display", "outward_decimal", "MAX_WORK",
-           "finite_work", "finite_value"]
+           "finite_work", "finite_value", "raise_undecided", "RETRY_FACTOR"]
 
 
 def verify(cert, report):
@@ -237,7 +236,7 @@ def verify_dg(cert, report, prefix, undecided):
     tau = read_rational(res["tau"], R + "/tau")
     report.check(0 <= tau < 1, R + "/tau", tau, "[0, 1)", "tau must lie in [0, 1)")
     if p["t"] is None:
-        _check_source(weights, L, S, sigma2, tau, _source_bits(S), report, R, undecided)
+        _check_source(weights, L, S, sigma2, tau, report, R, undecided)
     else:
         _check_laplace_source(weights, L, S, p["t"], tau, _source_bits(S), report, R, undecided)
 
@@ -307,113 +306,79 @@ def _check_methods(requested, used, weights, offset, budget, report, I, R):
 
 def _settle(items, report, undecided, pointer_of, claimed_of, shown, reason):
     """Record the claims never proved: a failure when disproved, else undecided."""
-    for key, state in items.items():
-        if state == "disproved":
+    for key, decision in items.items():
+        if decision == "disproved":
             report.fail(pointer_of(key), claimed_of(key), shown(key), reason + " (disproved)")
-        elif state == "open":
+        elif decision == "open":
             undecided.append(pointer_of(key))
 
 
-def _check_source(weights, L, S, sigma2, tau, bits, report, R, undecided):
-    """Atoms below the DG masses and τ >= TV(ν, g) (SPEC 4, docs §2), at bits and RETRY_FACTOR·bits.
+def _check_source(weights, L, S, sigma2, tau, report, R, undecided):
+    """Atoms below the DG masses and τ >= TV(ν, g) (SPEC 4, docs §2), by :func:`auditor.decide.source_states`.
 
     Atom n: proved when w_n·Z⁺ <= S·f⁻(n) (w_n/S <= g(n)), disproved when
     w_n·Z⁻ > S·f⁺(n).  τ: proved when τ >= w_0/S − 1/Z⁺ (Lemma 2), disproved when
-    τ < w_0/S − 1/Z⁻ <= ν(0) − g(0) <= TV.  Claims open after the retry are undecided.
+    τ < w_0/S − 1/Z⁻ <= ν(0) − g(0) <= TV.  At S's bits + 64 (:func:`_source_bits`)
+    and RETRY_FACTOR times that; claims open after the retry are undecided.
     """
-    atoms = {n: "open" for n in range(-L, L + 1) if n != 0 and weights[n + L] > 0}
-    state = {"tau": "open"}
-    for attempt in range(2):
-        z_lo, z_hi = normaliser_bounds(sigma2, bits)
-        for n in [n for n, st in atoms.items() if st == "open"]:
-            f_lo, f_hi = kernel_bounds(n, sigma2, bits)
-            w = weights[n + L]
-            if w * z_hi <= S * f_lo:
-                atoms[n] = "proved"
-            elif w * z_lo > S * f_hi:
-                atoms[n] = "disproved"
-        if state["tau"] == "open":
-            w0 = Fraction(weights[L], S)
-            if tau >= w0 - 1 / z_hi:
-                state["tau"] = "proved"
-            elif tau < w0 - 1 / z_lo:
-                state["tau"] = "disproved"
-        if all(st != "open" for st in atoms.values()) and state["tau"] != "open":
-            break
-        bits *= RETRY_FACTOR
+    atoms, tau_state, _, _ = source_states(weights, L, S, sigma2, tau)
+    _report_source(atoms, tau_state, weights, L, tau, report, R, undecided,
+                   "S·exp(−n²/(2σ²))/Z at n = {n}", "atom above its discrete-Gaussian mass",
+                   "w_0/S − 1/Z", "tau below TV(ν, g) >= ν(0) − g(0)")
+
+
+def _report_source(atoms, tau_state, weights, L, tau, report, R, undecided, atom_bound, atom_reason,
+                   tau_bound, tau_reason):
+    """Record the source decisions: proved atoms as checks, disproved claims as failures, open ones undecided."""
     for n, st in atoms.items():
         if st == "proved":
             report.check(True, f"{R}/source/weights/{n + L}", "", "", "")
     _settle(atoms, report, undecided, lambda n: f"{R}/source/weights/{n + L}", lambda n: weights[n + L],
-            lambda n: f"S·exp(−n²/(2σ²))/Z at n = {n}", "atom above its discrete-Gaussian mass")
-    _settle(state, report, undecided, lambda _: R + "/tau", lambda _: tau,
-            lambda _: "w_0/S − 1/Z", "tau below TV(ν, g) >= ν(0) − g(0)")
+            lambda n: atom_bound.format(n=n), atom_reason)
+    _settle({"tau": tau_state}, report, undecided, lambda _: R + "/tau", lambda _: tau,
+            lambda _: tau_bound, tau_reason)
 
 
 def _check_laplace_source(weights, L, S, t, tau, bits, report, R, undecided):
     """Atoms below the discrete-Laplace masses and τ >= TV(ν, L_t) (docs/plain-composition.md §2.3).
 
     With enclosures of r = e^{−1/t} and of e^{−|n|/t} (at bits, then
-    RETRY_FACTOR·bits): atom n proved when w_n <= S·lo(L_t(n)), disproved when
-    w_n > S·hi(L_t(n)); τ proved when τ >= w_0/S − lo(L_t(0)) (Lemma τ), disproved
-    when τ < w_0/S − hi(L_t(0)) <= ν(0) − L_t(0) <= TV.  Open claims are undecided.
+    RETRY_FACTOR·bits, :func:`auditor.decide.retried`): atom n proved when
+    w_n <= S·lo(L_t(n)), disproved when w_n > S·hi(L_t(n)); τ proved when
+    τ >= w_0/S − lo(L_t(0)) (Lemma τ), disproved when τ < w_0/S − hi(L_t(0))
+    <= ν(0) − L_t(0) <= TV.  Open claims are undecided.
     """
-    atoms = {n: "open" for n in range(-L, L + 1) if n != 0 and weights[n + L] > 0}
-    state = {"tau": "open"}
-    for attempt in range(2):
+    w0 = Fraction(weights[L], S)
+
+    def decide_at(pending, bits):
         centre = laplace.centre_bounds(t, bits)
         masses = {}  # |n| -> (lo, hi): w_n = w_{-n} is not assumed, the enclosure is shared
-        for n in [n for n, st in atoms.items() if st == "open"]:
+        decisions = {}
+        for n in pending:
+            if n == "tau":
+                decisions[n] = state(tau >= w0 - centre[0], tau < w0 - centre[1])
+                continue
             if abs(n) not in masses:
                 masses[abs(n)] = laplace.atom_bounds(abs(n), t, bits, centre)
             m_lo, m_hi = masses[abs(n)]
-            w = weights[n + L]
-            if w <= S * m_lo:
-                atoms[n] = "proved"
-            elif w > S * m_hi:
-                atoms[n] = "disproved"
-        if state["tau"] == "open":
-            w0 = Fraction(weights[L], S)
-            if tau >= w0 - centre[0]:
-                state["tau"] = "proved"
-            elif tau < w0 - centre[1]:
-                state["tau"] = "disproved"
-        if all(st != "open" for st in atoms.values()) and state["tau"] != "open":
-            break
-        bits *= RETRY_FACTOR
-    for n, st in atoms.items():
-        if st == "proved":
-            report.check(True, f"{R}/source/weights/{n + L}", "", "", "")
-    _settle(atoms, report, undecided, lambda n: f"{R}/source/weights/{n + L}", lambda n: weights[n + L],
-            lambda n: f"S·e^(−|n|/t)(1 − r)/(1 + r) at n = {n}", "atom above its discrete-Laplace mass")
-    _settle(state, report, undecided, lambda _: R + "/tau", lambda _: tau,
-            lambda _: "w_0/S − (1 − r)/(1 + r)", "tau below TV(ν, L_t) >= ν(0) − L_t(0)")
+            decisions[n] = state(weights[n + L] <= S * m_lo, weights[n + L] > S * m_hi)
+        return decisions
+
+    atoms = [n for n in range(-L, L + 1) if n != 0 and weights[n + L] > 0]
+    decisions = retried(decide_at, atoms + ["tau"], bits)
+    tau_state = decisions.pop("tau")
+    _report_source(decisions, tau_state, weights, L, tau, report, R, undecided,
+                   "S·e^(−|n|/t)(1 − r)/(1 + r) at n = {n}", "atom above its discrete-Laplace mass",
+                   "w_0/S − (1 − r)/(1 + r)", "tau below TV(ν, L_t) >= ν(0) − L_t(0)")
 
 
 def _check_threshold(epsilon, lam_lo, lam_hi, report, R, undecided):
-    """λ₋ <= e^ε <= λ₊ (and λ₋ > 0) at bits and RETRY_FACTOR·bits: proved, disproved or undecided."""
+    """λ₋ <= e^ε <= λ₊ (and λ₋ > 0) by :func:`auditor.decide.exp_states`: proved, disproved or undecided."""
     report.check(0 < lam_lo <= lam_hi, R + "/threshold", common.span(lam_lo, lam_hi), "0 < λ₋ <= λ₊",
                  "the threshold enclosure must be a positive interval")
-    bits = _threshold_bits(lam_lo, lam_hi)
-    state = {"lower": "open", "upper": "open"}
-    for _ in range(2):
-        e_lo, e_hi = exp_bounds(epsilon, bits)
-        if state["lower"] == "open":
-            state["lower"] = "proved" if lam_lo <= e_lo else "disproved" if lam_lo > e_hi else "open"
-        if state["upper"] == "open":
-            state["upper"] = "proved" if lam_hi >= e_hi else "disproved" if lam_hi < e_lo else "open"
-        if "open" not in state.values():
-            break
-        bits *= RETRY_FACTOR
-    for key in state:
-        report.check(state[key] != "disproved", f"{R}/threshold/{key}", lam_lo if key == "lower" else lam_hi,
+    lower, upper, (e_lo, e_hi) = exp_states(epsilon, lam_lo, lam_hi, bits=_threshold_bits(lam_lo, lam_hi))
+    for key, st in (("lower", lower), ("upper", upper)):
+        report.check(st != "disproved", f"{R}/threshold/{key}", lam_lo if key == "lower" else lam_hi,
                      common.span(e_lo, e_hi), f"e^ε is not {'above λ₋' if key == 'lower' else 'below λ₊'}")
-        if state[key] == "open":
+        if st == "open":
             undecided.append(f"{R}/threshold/{key}")
-
-
-def raise_undecided(undecided, report):
-    """UNCHECKED when a claim stayed undecided at the highest precision and nothing is false."""
-    if undecided and report.ok:
-        raise Unchecked(undecided[0], "more than the retry's", f"{RETRY_FACTOR} x the starting precision",
-                        f"precision needed to decide {len(undecided)} claim(s) (neither proved nor disproved):")

@@ -40,7 +40,7 @@ from auditor.lower.display import DOWN, UP, check_display, dyadic_down, dyadic_u
 from auditor.lower.embedded import verify_privacy_bound
 from auditor.lower.source import read_source, read_threshold
 from auditor.outcomes import Unchecked
-from auditor.rationals import read_rational
+from auditor.rationals import read_rational, show
 
 R = "/result"
 MAX_LAW_LENGTH = 80        # finite laws whose relaxations are recomputed (radius 24 DG: 49 atoms)
@@ -98,7 +98,7 @@ def _dg_relaxation(res, report, undecided):
     source = read_source(res["source"], R + "/source", report, undecided, sigma2=sigma2)
     lam_lo, lam_hi = read_threshold(res["threshold"], epsilon, R + "/threshold", report, undecided)
     upper = verify_privacy_bound(res["privacy_bound"], R + "/privacy_bound", report, res["gamma"], sigma2,
-                                 epsilon, budget)
+                                 epsilon, budget, undecided)
     if source is None:
         return
     value_of = relaxations.one_digit_value if res["relaxation"] == "one-digit" else relaxations.offset_value
@@ -181,7 +181,8 @@ def _offset_event(res, report, undecided):
                    "witness lower end P_g(A) − e^ε Q_g(A)")
     check_display(payoff["lower_display"], lo_c, DOWN, None, R + "/payoff/lower_display", report)
     check_display(payoff["upper_display"], hi_c, UP, None, R + "/payoff/upper_display", report)
-    upper = verify_privacy_bound(res["privacy_bound"], R + "/privacy_bound", report, res["gamma"], sigma2, epsilon, 2)
+    upper = verify_privacy_bound(res["privacy_bound"], R + "/privacy_bound", report, res["gamma"], sigma2, epsilon, 2,
+                                 undecided)
     _separates(res, upper, lo_c, report, R + "/payoff/lower")
 
 
@@ -216,7 +217,7 @@ def _binary_pair(res, report, undecided):
     check_display(res["d_infinity_display"], U, UP, None, R + "/d_infinity_display", report)
     sigma2 = read_rational(res["privacy_bound"]["input"]["sigma2"], R + "/privacy_bound/input/sigma2")
     upper = verify_privacy_bound(res["privacy_bound"], R + "/privacy_bound", report,
-                                 res["privacy_bound"]["input"]["gamma"], sigma2, epsilon, 2)
+                                 res["privacy_bound"]["input"]["gamma"], sigma2, epsilon, 2, undecided)
     _separates(res, upper, lo_c, report, R + "/payoff/lower")
 
 
@@ -230,7 +231,7 @@ def check_exp_dominates(U, ratio, pointer, report, undecided):
         if decision != OPEN:
             break
         bits *= RETRY_FACTOR
-    settle(decision, report, undecided, pointer, U, f"log {ratio}", "below the logarithm")
+    settle(decision, report, undecided, pointer, U, f"log {show(ratio)}", "below the logarithm")
     return decision == PROVED
 
 

@@ -8,14 +8,8 @@
 - :mod:`.moments`: the G.6 mean-square identity by an exact moment recursion.
 
 Nothing here imports the producer or uses floats; every decision is exact.
+
+Long numbers (exact witnesses can have more than Python's 4300-digit int <-> str
+limit) are converted through gmpy2 (:mod:`auditor.rationals`) and shown
+abbreviated in messages, so the process's limit is neither needed nor changed.
 """
-
-import sys
-
-# Exact numerators of long witnesses (e.g. P_s(0) over D^{m+s} at large T) can exceed
-# Python's default 4300-digit limit on int <-> str conversion, both when a
-# certificate is read and when a failure is reported.  Raise it to a bound that
-# still refuses absurd inputs (conversion is quadratic in the length).
-MAX_INT_DIGITS = 200_000
-if hasattr(sys, "get_int_max_str_digits") and 0 < sys.get_int_max_str_digits() < MAX_INT_DIGITS:
-    sys.set_int_max_str_digits(MAX_INT_DIGITS)

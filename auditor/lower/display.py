@@ -6,6 +6,8 @@ in its stated direction at its documented number of places.
 
 from fractions import Fraction
 
+from gmpy2 import mpz
+
 DOWN, UP = -1, +1
 
 
@@ -17,8 +19,10 @@ def outward_decimal(value, places, direction):
     else:
         n = -((-scaled.numerator) // scaled.denominator)
     sign = "-" if n < 0 else ""
-    whole, frac = divmod(abs(n), 10 ** places)
-    return f"{sign}{whole}.{frac:0{places}d}" if places else f"{sign}{whole}"
+    digits = mpz(abs(n)).digits(10).zfill(places + 1)  # gmpy2: no int <-> str digit limit
+    if not places:
+        return sign + digits
+    return f"{sign}{digits[:-places]}.{digits[-places:]}"
 
 
 def check_display(text, value, direction, places, pointer, report):

@@ -4,15 +4,24 @@ An embedded certificate is validated against its own schema, its digest is
 recomputed, and it is re-verified in full by :mod:`auditor.checks.dg_interval`
 with every pointer prefixed by where it sits.  It must answer the question of
 the enclosing claim (γ, σ², ε, budget).
+
+Its undecided claims join the enclosing certificate's ``undecided`` list rather
+than stopping the check: the remaining claims are still checked, so a false one
+later in the certificate makes it FAIL (more severe than UNCHECKED); only when
+nothing is false does the list make it UNCHECKED (:func:`auditor.decide.raise_undecided`).
 """
 
 from auditor.certificate import Malformed, digest, validate
 from auditor.rationals import read_rational
 
 
-def verify_privacy_bound(cert, pointer, report, gamma, sigma2, epsilon, budget):
-    """Re-verify an embedded dg-interval; return its certified upper end Δ⁺ (or None)."""
-    from auditor.checks.dg_interval import estimate_dg, raise_undecided, verify_dg
+def verify_privacy_bound(cert, pointer, report, gamma, sigma2, epsilon, budget, undecided):
+    """Re-verify an embedded dg-interval; return its certified upper end Δ⁺.
+
+    None when one of its claims is false or undecided (the pointers of undecided
+    claims are appended to ``undecided``): then Δ⁺ is not certified.
+    """
+    from auditor.checks.dg_interval import estimate_dg, verify_dg
     try:
         kind = validate(cert)
     except Malformed as exc:
@@ -30,9 +39,9 @@ def verify_privacy_bound(cert, pointer, report, gamma, sigma2, epsilon, budget):
                  "ε (the separation's)")
     report.equal(pointer + "/input/budget", inner["budget"], budget, "budget (the separation's)")
     failures = len(report.failures)
-    undecided = []
-    verify_dg(cert, report, pointer, undecided)
-    raise_undecided(undecided, report)
-    if len(report.failures) > failures or undecided:
+    open_claims = []
+    verify_dg(cert, report, pointer, open_claims)
+    undecided.extend(open_claims)
+    if len(report.failures) > failures or open_claims:
         return None
     return read_rational(cert["result"]["interval"]["upper"], pointer + "/result/interval/upper")

@@ -25,6 +25,8 @@ chose: the snapping only decides *which* child line is used.
 from bisect import bisect_right
 from fractions import Fraction
 
+from gmpy2 import mpz
+
 from auditor.certificate import Malformed
 
 ACTIONS = set("xye+-")
@@ -39,9 +41,12 @@ def decode_actions(text, n, pointer):
         j = i + 1
         while j < len(text) and text[j].isdigit():
             j += 1
-        out.extend(ch * int(text[i + 1:j]))
-        if len(out) > n:
+        count = int(mpz(text[i + 1:j])) if j > i + 1 else None  # gmpy2: no int <-> str digit limit
+        if count is None:
+            raise Malformed(f"{pointer}: action {ch!r} at character {i} has no repeat count")
+        if len(out) + count > n:
             raise Malformed(f"{pointer}: more than {n} actions")
+        out.extend(ch * count)
         i = j
     if len(out) != n:
         raise Malformed(f"{pointer}: {len(out)} actions for {n} grid priors")

@@ -32,14 +32,24 @@ Checks.
 Powers x^a with a = m/2^k (every order of the reference) are enclosed with
 exact integer square roots; other rational orders go through the Taylor
 enclosures of exp and log.
+
+The layer weights (check 1) and the band and top ends are decided three-way
+(:mod:`auditor.decide`), at :data:`BITS` (the weights: S's bits + 64) and once
+more at RETRY_FACTOR times that.  A weight is proved against the worse end of
+the enclosure of p (q) and disproved against the better one.  The ends are
+compared with enclosures [lo, hi] of log(M_a^low)/(a − 1) and of max D_r(binary):
+a claimed lower end L is proved when L <= lo, disproved (FAIL) when L > hi; a
+claimed upper end U is proved when U >= hi, disproved when U < lo.  Anything
+else is undecided, which makes the certificate UNCHECKED when nothing is false.
 """
 
 from fractions import Fraction
 from math import isqrt
 
+from auditor.decide import DISPROVED, OPEN, PROVED, retried, settle, state
 from auditor.enclosures import exp_bounds, kernel_bounds, log_bounds, normaliser_bounds
 from auditor.lower import inputs
-from auditor.lower.display import DOWN, check_display
+from auditor.lower.display import DOWN, UP, check_display
 from auditor.outcomes import Unchecked
 from auditor.rationals import read_rational
 
@@ -97,48 +107,69 @@ class Layers:
             self.P.append(rows[0])
             self.Q.append(rows[1])
 
-    def check_against(self, sigma2, report, pointer):
-        """P <= S·p and Q >= S·q for every layer, residue and coordinate; retried once at higher precision."""
+    def check_against(self, sigma2, report, pointer, undecided):
+        """P <= S·p and Q >= S·q for every layer, residue and coordinate, decided three-way.
+
+        A weight is proved against the worse end of the enclosure of p (q), disproved
+        against the better end (P > S·p⁺, Q < S·q⁻), else retried once at
+        RETRY_FACTOR times the precision and then undecided (its pointer is appended
+        to ``undecided``).  False only when a weight is disproved.
+        """
         need = range(self.low - 3, self.high + 4)
-        bits = self.S.bit_length() + 64
-        bad = None
-        for _ in range(2):
+        found = {}  # key -> (claimed, bound, reason) of a weight not proved, at the last precision tried
+
+        def decide_at(pending, bits):
             z_lo, z_hi = normaliser_bounds(sigma2, bits)
             kern = {n: kernel_bounds(n, sigma2, bits) for n in need}
             g_lo = {n: kern[n][0] / z_hi for n in need}
             g_hi = {n: kern[n][1] / z_lo for n in need}
-            bad = self._violations(g_lo, g_hi)
-            if not bad:
-                break
-            bits *= 4
-        for ptr, claimed, bound, why in bad[:5]:
-            report.check(False, ptr, claimed, bound, why)
-        report.check(not bad, pointer + "/layers", len(bad), 0, "layer weights not proved")
-        return not bad
+            decisions, unproved = self._decide(g_lo, g_hi, pending)
+            found.update(unproved)
+            return decisions
 
-    def _violations(self, g_lo, g_hi):
+        keys = [(name, t, e, i) for t in range(3) for e in range(3) for i in range(self.high - self.low + 1)
+                for name in ("p", "q")]
+        decisions = retried(decide_at, keys, self.S.bit_length() + 64)
+        disproved = [(key, *found[key]) for key in keys if decisions[key] == DISPROVED]
+        for key, claimed, bound, why in disproved[:5]:
+            report.check(False, _layer_pointer(pointer, key), claimed, bound, why)
+        report.check(not disproved, pointer + "/layers", len(disproved), 0, "layer weights disproved")
+        undecided.extend(_layer_pointer(pointer, key) for key, d in decisions.items() if d == OPEN)
+        return not disproved
+
+    def _decide(self, g_lo, g_hi, pending):
+        """({key: decision} of the pending weights, {key: (claimed, bound, reason)} of those not proved)."""
         def row(g, k, n):
             return sum(g[n + (k + u) // 3] for u in range(3)) / 3
-        bad = []
-        for t, (d, j) in enumerate(LAYERS):
-            for e in range(3):
-                for i in range(self.high - self.low + 1):
-                    f = self.low + i
-                    p_lo = row(g_lo, -e + d, f + j)
-                    q_hi = row(g_hi, -e, f)
-                    if self.P[t][e][i] > self.S * p_lo:
-                        bad.append((f"/result/layers/{t}/p/{e}/{i}", self.P[t][e][i], self.S * p_lo,
-                                    "P-weight not proved <= S·p"))
-                    if self.Q[t][e][i] < self.S * q_hi:
-                        bad.append((f"/result/layers/{t}/q/{e}/{i}", self.Q[t][e][i], self.S * q_hi,
-                                    "Q-weight not proved >= S·q"))
-        return bad
+        decisions, found = {}, {}
+        for name, t, e, i in pending:
+            d, j = LAYERS[t]
+            f = self.low + i
+            if name == "p":
+                w, lo, hi = self.P[t][e][i], self.S * row(g_lo, -e + d, f + j), self.S * row(g_hi, -e + d, f + j)
+                decision = state(w <= lo, w > hi)
+                bound, why = hi, "P-weight above S·p (> S·p⁺)"
+            else:
+                w, lo, hi = self.Q[t][e][i], self.S * row(g_lo, -e, f), self.S * row(g_hi, -e, f)
+                decision = state(w >= hi, w < lo)
+                bound, why = lo, "Q-weight below S·q (< S·q⁻)"
+            decisions[(name, t, e, i)] = decision
+            if decision != PROVED:
+                found[(name, t, e, i)] = (w, bound, why)
+        return decisions, found
 
     def moment_lower(self, a, bits=BITS):
         """A lower bound of M_a^low (order a > 1), in integer fixed point (every step floors)."""
+        return self._moment(a, bits, DOWN)
+
+    def moment_upper(self, a, bits=BITS):
+        """An upper bound of M_a^low (order a > 1), in integer fixed point (every step rounds up)."""
+        return self._moment(a, bits, UP)
+
+    def _moment(self, a, bits, direction):
         S, low, width = self.S, self.low, self.high - self.low + 1
-        T = [[[_term(self.P[t][e][i], self.Q[t][e][i], S, a, bits) for i in range(width)] for e in range(3)]
-             for t in range(3)]
+        T = [[[_term(self.P[t][e][i], self.Q[t][e][i], S, a, bits, direction) for i in range(width)]
+              for e in range(3)] for t in range(3)]
         inner = [sum(T[2][e]) for e in range(3)]
         total = 0
         middle = {}
@@ -153,8 +184,20 @@ class Layers:
         return Fraction(total, 1 << (3 * bits))
 
 
-def _term(P, Q, S, a, bits):
-    """A lower bound of 2^bits·(P/S)^a (Q/S)^{1−a} = 2^bits·(Q/S)·(P/Q)^a, an integer (0 when P = 0)."""
+def _layer_pointer(pointer, key):
+    name, t, e, i = key
+    return f"{pointer}/layers/{t}/{name}/{e}/{i}"
+
+
+def _root_up(n):
+    s = isqrt(n)
+    return s if s * s == n else s + 1
+
+
+def _term(P, Q, S, a, bits, direction=DOWN):
+    """floor (DOWN) or ceiling (UP) of 2^bits·(P/S)^a (Q/S)^{1−a} = 2^bits·(Q/S)·(P/Q)^a, an integer
+    bound of that term (0 when P = 0); the terms are non-negative, so sums and products of
+    lower (upper) bounds stay lower (upper) bounds."""
     if P == 0:
         return 0
     if Q == 0:
@@ -162,30 +205,104 @@ def _term(P, Q, S, a, bits):
     k = a.denominator.bit_length() - 1
     if a.denominator == 1 << k and k <= 8:
         m = a.numerator
-        lo = (P ** m << (bits << k)) // Q ** m      # floor(2^(bits·2^k)·(P/Q)^m)
+        num, den = P ** m << (bits << k), Q ** m       # 2^(bits·2^k)·(P/Q)^m
+        if direction == DOWN:
+            x = num // den
+            for _ in range(k):
+                x = isqrt(x)                           # floor of the root stays a lower bound
+            return Q * x // S
+        x = _ceil_div(num, den)
         for _ in range(k):
-            lo = isqrt(lo)                          # floor of the root stays a lower bound
-        return Q * lo // S
-    lo = power_bounds(Fraction(P, Q), a, bits)[0]
-    return (Q * lo.numerator << bits) // (S * lo.denominator)
+            x = _root_up(x)                            # ceiling of the root stays an upper bound
+        return _ceil_div(Q * x, S)
+    lo, hi = power_bounds(Fraction(P, Q), a, bits)
+    if direction == DOWN:
+        return (Q * lo.numerator << bits) // (S * lo.denominator)
+    return _ceil_div(Q * hi.numerator << bits, S * hi.denominator)
 
 
 def renyi_lower(layers, a, bits=BITS):
-    """A lower bound of log(M_a^low)/(a − 1)."""
+    """A lower bound of log(M_a^low)/(a − 1) (None when M_a^low is not proved positive)."""
     m = layers.moment_lower(a, bits)
     if m <= 0:
         return None
     return log_bounds(m, bits)[0] / (a - 1)
 
 
-def binary_upper(p, q, r, bits=BITS):
-    """An upper bound of max(D_r(P_b‖Q_b), D_r(Q_b‖P_b)), order r > 1."""
+def renyi_upper(layers, a, bits=BITS):
+    """An upper bound of log(M_a^low)/(a − 1) (None when M_a^low = 0: the value is −∞)."""
+    m = layers.moment_upper(a, bits)
+    if m <= 0:
+        return None
+    return log_bounds(m, bits)[1] / (a - 1)
+
+
+def _binary_bound(p, q, r, bits, end):
+    """max over both directions of the ``end`` (0: lower, 1: upper) bound of D_r of the binary pair."""
     best = None
     for x, y in ((p, q), (q, p)):
-        s = y * power_bounds(x / y, r, bits)[1] + (1 - y) * power_bounds((1 - x) / (1 - y), r, bits)[1]
-        value = log_bounds(s, bits)[1] / (r - 1)
+        s = y * power_bounds(x / y, r, bits)[end] + (1 - y) * power_bounds((1 - x) / (1 - y), r, bits)[end]
+        value = log_bounds(s, bits)[end] / (r - 1)
         best = value if best is None else max(best, value)
     return best
+
+
+def binary_upper(p, q, r, bits=BITS):
+    """An upper bound of max(D_r(P_b‖Q_b), D_r(Q_b‖P_b)), order r > 1."""
+    return _binary_bound(p, q, r, bits, 1)
+
+
+def binary_lower(p, q, r, bits=BITS):
+    """A lower bound of max(D_r(P_b‖Q_b), D_r(Q_b‖P_b)), order r > 1."""
+    return _binary_bound(p, q, r, bits, 0)
+
+
+class RenyiEnds:
+    """Three-way decisions of claimed ends against log(M_a^low)/(a − 1) and max D_r(binary).
+
+    Enclosures are cached per (order, precision); an upper bound of log(M_a^low)/(a − 1)
+    (a lower bound of the binary divergence) is only computed when the claim is not proved.
+    """
+
+    def __init__(self, layers, p, q):
+        self.layers, self.p, self.q = layers, p, q
+        self._cache = {}
+
+    def _cached(self, key, compute):
+        if key not in self._cache:
+            self._cache[key] = compute()
+        return self._cache[key]
+
+    def _renyi(self, bound, a, bits):
+        return self._cached((bound, a, bits), lambda: bound(self.layers, a, bits))
+
+    def _binary(self, bound, r, bits):
+        return self._cached((bound, r, bits), lambda: bound(self.p, self.q, r, bits))
+
+    def lower_end(self, L, a):
+        """(decision of L <= log(M_a^low)/(a − 1), the proved lower bound at the last precision)."""
+        shown = []
+
+        def decide_at(pending, bits):
+            lo = self._renyi(renyi_lower, a, bits)
+            shown[:] = [lo]
+            if lo is not None and L <= lo:
+                return {"L": PROVED}
+            hi = self._renyi(renyi_upper, a, bits)
+            return {"L": DISPROVED if hi is None or L > hi else OPEN}
+        return retried(decide_at, ["L"], BITS)["L"], shown[0]
+
+    def upper_end(self, U, r):
+        """(decision of U >= max D_r(binary), the proved upper bound at the last precision)."""
+        shown = []
+
+        def decide_at(pending, bits):
+            hi = self._binary(binary_upper, r, bits)
+            shown[:] = [hi]
+            if U >= hi:
+                return {"U": PROVED}
+            return {"U": state(False, U < self._binary(binary_lower, r, bits))}
+        return retried(decide_at, ["U"], BITS)["U"], shown[0]
 
 
 def verify_cover(res, report, undecided):
@@ -199,17 +316,12 @@ def verify_cover(res, report, undecided):
     if len(bands) > MAX_BANDS:
         raise Unchecked(R + "/bands", len(bands), MAX_BANDS, "bands")
     layers = Layers(res, report, R)
-    if not layers.check_against(sigma2, report, R):
+    if not layers.check_against(sigma2, report, R, undecided):
         return
     top = res["top"]
     order = read_rational(top["order"], R + "/top/order")
     inputs.require(order > 1, R + "/top/order", "the top order must exceed one")
-    cache = {}
-
-    def lower_at(a):
-        if a not in cache:
-            cache[a] = renyi_lower(layers, a)
-        return cache[a]
+    ends = RenyiEnds(layers, p, q)
 
     expected_left = Fraction(1)
     for i, band in enumerate(bands):
@@ -223,16 +335,16 @@ def verify_cover(res, report, undecided):
         if left == 1:
             report.at_most(bp + "/lower", L, 1 / (2 * sigma2), "L_1 <= 1/(2σ²) = D_1 of the unit DG shift")
         else:
-            proved = lower_at(left)
-            report.check(proved is not None and L <= proved, bp + "/lower", L, proved,
-                         "L_l not proved <= log(M_l^low)/(l − 1)")
-        report.at_least(bp + "/upper", U, binary_upper(p, q, right), "U_r >= max D_r of the binary pair")
+            decision, proved = ends.lower_end(L, left)
+            settle(decision, report, undecided, bp + "/lower", L, proved, "L_l above log(M_l^low)/(l − 1)")
+        decision, proved = ends.upper_end(U, right)
+        settle(decision, report, undecided, bp + "/upper", U, proved, "U_r below max D_r of the binary pair")
         report.check(U < L, bp + "/upper", U, L, "the band's upper end must lie below its lower end")
     report.equal(R + "/bands", expected_left, order, "the bands must end at the top order")
     L_top = read_rational(top["lower"], R + "/top/lower")
-    proved = lower_at(order)
-    report.check(proved is not None and L_top <= proved, R + "/top/lower", L_top, proved,
-                 "top lower not proved <= D_order(P_3‖Q_3)")
+    decision, proved = ends.lower_end(L_top, order)
+    settle(decision, report, undecided, R + "/top/lower", L_top, proved,
+           "top lower above log(M_order^low)/(order − 1) <= D_order(P_3‖Q_3)")
     U_top = read_rational(top["d_infinity_upper"], R + "/top/d_infinity_upper")
     check_exp_dominates(U_top, max(p / q, q / p, (1 - p) / (1 - q), (1 - q) / (1 - p)),
                         R + "/top/d_infinity_upper", report, undecided)

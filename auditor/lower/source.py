@@ -23,10 +23,10 @@ which makes the certificate UNCHECKED (exit 3) when nothing is false.
 
 from fractions import Fraction
 
-from auditor.decide import PROVED, exp_states, settle, source_states
+from auditor.decide import DISPROVED, PROVED, exp_states, settle, source_states
 from auditor.lower import inputs
 from auditor.outcomes import Unchecked
-from auditor.rationals import read_rational
+from auditor.rationals import read_rational, show
 
 # Precision cap for the source enclosures: S of more than this many bits is refused.
 MAX_SCALE_BITS = 4096
@@ -49,7 +49,7 @@ class Source:
 
 
 def read_source(src, pointer, report, undecided, sigma2=None, radius=None, scale=None):
-    """Read and check a ``dg_source`` block; return a :class:`Source` (or None if unusable).
+    """Read and check a ``dg_source`` block; return a :class:`Source` (None when a claim of it is false).
 
     Pointers of claims neither proved nor disproved are appended to ``undecided``.
 
@@ -85,7 +85,9 @@ def read_source(src, pointer, report, undecided, sigma2=None, radius=None, scale
 def _check_masses(weights, L, S, sigma2, tau, report, pointer, undecided):
     """Decide w_n <= S·g(n) (n ≠ 0) and τ >= TV three-way (:func:`auditor.decide.source_states`).
 
-    True when every claim is proved (the source is then usable).
+    True unless a claim is disproved: a source whose claims are merely undecided is
+    still used, so that the claims computed from it are checked (a false one makes
+    the certificate FAIL, not UNCHECKED).
     """
     atoms, tau_state, bound, _ = source_states(weights, L, S, sigma2, tau)
     for n, decision in atoms.items():
@@ -93,7 +95,7 @@ def _check_masses(weights, L, S, sigma2, tau, report, pointer, undecided):
                f"S·exp(−n²/(2σ²))/Z at n = {n}", "atom above its discrete-Gaussian mass")
     settle(tau_state, report, undecided, pointer + "/tau", tau, bound,
            "tau below TV(ν, g) = ν(0) − g(0) >= w_0/S − 1/Z⁻")
-    return all(d == PROVED for d in atoms.values()) and tau_state == PROVED
+    return DISPROVED not in atoms.values() and tau_state != DISPROVED
 
 
 def exp_enclosure_check(epsilon, lower, upper, report, pointer_lower, pointer_upper, undecided,
@@ -116,11 +118,11 @@ def read_threshold(block, epsilon, pointer, report, undecided, denominator=None)
     """
     lam_lo = read_rational(block["lower"], pointer + "/lower")
     lam_hi = read_rational(block["upper"], pointer + "/upper")
-    report.check(0 < lam_lo <= lam_hi, pointer, f"[{lam_lo}, {lam_hi}]", "0 < λ₋ <= λ₊",
+    report.check(0 < lam_lo <= lam_hi, pointer, f"[{show(lam_lo)}, {show(lam_hi)}]", "0 < λ₋ <= λ₊",
                  "the threshold enclosure must be a positive interval")
     if denominator is not None:
         report.check((lam_lo * denominator).denominator == 1, pointer + "/lower", lam_lo,
-                     f"a multiple of 1/{denominator}", "λ₋ must be floor(N·e^ε)/N")
+                     f"a multiple of 1/{show(denominator)}", "λ₋ must be floor(N·e^ε)/N")
         report.equal(pointer + "/upper", lam_hi, lam_lo + Fraction(1, denominator), "λ₊ = λ₋ + 1/N")
     exp_enclosure_check(epsilon, lam_lo, lam_hi, report, pointer + "/lower", pointer + "/upper", undecided,
                         strict_upper=denominator is not None)

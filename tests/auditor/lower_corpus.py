@@ -1,19 +1,21 @@
 """Shared helpers for the lower-certificate auditor tests: make, mutate, reseal, verify.
 
 Certificates are made with the producer's command line (the auditor tests
-never look inside the producer); every mutation is resealed with
-:func:`auditor.certificate.digest` so that only the mutated claim is wrong.
+never look inside the producer); every mutation is resealed (:mod:`tests.reseal`)
+so that only the mutated claim is wrong.
 """
 
-import copy
 import json
 import subprocess
 import sys
 from fractions import Fraction
 
-from auditor.certificate import digest
 from auditor.cli import verify_file
 from auditor.rationals import read_rational, write_rational
+from tests.reseal import get_at, reseal, seal, set_at, with_value
+
+__all__ = ["produce", "seal", "run", "pointers", "number_leaves", "mutated", "set_at", "get_at", "with_mutation",
+           "reseal", "nudged", "sample_paths"]
 
 
 def produce(tmp_path_factory, name, *args):
@@ -23,11 +25,6 @@ def produce(tmp_path_factory, name, *args):
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stderr
     return json.loads(path.read_text())
-
-
-def seal(cert):
-    cert["digest"] = digest(cert)
-    return cert
 
 
 def run(tmp_path, cert, name="c.json"):
@@ -85,38 +82,9 @@ def mutated(value):
     return write_rational(q + Fraction(1, q.denominator))
 
 
-def set_at(cert, path, value):
-    node = cert
-    for k in path[:-1]:
-        node = node[k]
-    node[path[-1]] = value
-
-
-def get_at(cert, path):
-    node = cert
-    for k in path:
-        node = node[k]
-    return node
-
-
 def with_mutation(cert, path, value=None):
-    """A copy with the number at ``path`` changed, every embedded and the outer digest resealed."""
-    bad = copy.deepcopy(cert)
-    set_at(bad, path, mutated(get_at(cert, path)) if value is None else value)
-    reseal_nested(bad)
-    return bad
-
-
-def reseal_nested(node):
-    """Recompute the digest of every embedded certificate (innermost first), then of ``node``."""
-    if isinstance(node, dict):
-        for v in node.values():
-            reseal_nested(v)
-        if "digest" in node and "schema" in node:
-            seal(node)
-    elif isinstance(node, list):
-        for v in node:
-            reseal_nested(v)
+    """A copy with the number at ``path`` changed (to a nearby one by default), resealed."""
+    return with_value(cert, path, mutated(get_at(cert, path)) if value is None else value)
 
 
 def nudged(value, sign):

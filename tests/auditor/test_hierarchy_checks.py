@@ -6,7 +6,6 @@ at small sizes (run as a separate process); the auditor's own engine is used
 directly for the comparisons with the plain exact reference of G_C.
 """
 
-import copy
 import json
 import re
 import subprocess
@@ -17,7 +16,6 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from auditor.certificate import digest
 from auditor.cli import verify_file
 from auditor.hierarchy.estimate import MAX_WORK
 from auditor.hierarchy.graph import Graph
@@ -26,6 +24,7 @@ from auditor.hierarchy.model import Model, block_length
 from auditor.hierarchy.tables import solve
 from auditor.hierarchy.words import Words
 from tests.reference_game import ReferenceGame
+from tests.reseal import get_at, resealed, with_value
 
 ROOT = Path(__file__).resolve().parents[2]
 SMALL_REFERENCE = ROOT / "certificates" / "hierarchy" / "hierarchy-c3-p2-eps2-small.json"
@@ -62,11 +61,6 @@ def _status(cert, tmp_path, name="m.json"):
     path.write_text(json.dumps(cert), encoding="utf-8")
     return verify_file(str(path))
 
-
-def _sealed(cert):
-    cert = copy.deepcopy(cert)
-    cert["digest"] = digest(cert)
-    return cert
 
 
 # honest certificates --------------------------------------------------------
@@ -129,7 +123,7 @@ def _mutation(cert, path):
         i = path[3]
         nxt = int(grid[i + 1]) if i + 1 < len(grid) else int(grid[i]) + 4
         return str(int(grid[i]) + max(1, (nxt - int(grid[i])) // 4))
-    return _bumped(_get(cert, path))
+    return _bumped(get_at(cert, path))
 
 
 def _decimal_up(text):
@@ -139,20 +133,6 @@ def _decimal_up(text):
     return ("-" if text.startswith("-") else "") + s[:-len(frac)] + "." + s[-len(frac):]
 
 
-def _set(cert, path, value):
-    node = cert
-    for k in path[:-1]:
-        node = node[k]
-    node[path[-1]] = value
-
-
-def _get(cert, path):
-    node = cert
-    for k in path:
-        node = node[k]
-    return node
-
-
 @pytest.mark.parametrize("kind", ["depth", "cuts"])
 def test_every_number_mutation_is_rejected(small_certificates, kind, tmp_path):
     cert = json.loads(small_certificates[kind].read_text())
@@ -160,9 +140,7 @@ def test_every_number_mutation_is_rejected(small_certificates, kind, tmp_path):
     assert len(paths) > 30
     accepted = []
     for path in paths:
-        mutated = copy.deepcopy(cert)
-        _set(mutated, path, _mutation(cert, path))
-        status, _ = _status(_sealed(mutated), tmp_path)
+        status, _ = _status(with_value(cert, path, _mutation(cert, path)), tmp_path)
         if status == 0:
             accepted.append(path)
     assert accepted == []
@@ -171,7 +149,7 @@ def test_every_number_mutation_is_rejected(small_certificates, kind, tmp_path):
 def test_fewer_requested_priors_than_grid_points_is_rejected(small_certificates, tmp_path):
     cert = json.loads(small_certificates["depth"].read_text())
     cert["input"]["numerics"]["priors"] = len(cert["result"]["grid"]["numerators"]) - 4
-    status, report = _status(_sealed(cert), tmp_path)
+    status, report = _status(resealed(cert), tmp_path)
     assert status == 1 and report.failures[0]["pointer"] == "/result/grid/numerators"
 
 
@@ -187,8 +165,8 @@ def test_unsealed_mutation_fails_the_digest(small_certificates, tmp_path):
                                   ("result", "grid", "numerators", 1)])
 def test_dropped_array_entry_is_rejected(small_certificates, drop, tmp_path):
     cert = json.loads(small_certificates["depth"].read_text())
-    del _get(cert, drop[:-1])[drop[-1]]
-    status, _ = _status(_sealed(cert), tmp_path)
+    del get_at(cert, drop[:-1])[drop[-1]]
+    status, _ = _status(resealed(cert), tmp_path)
     assert status == 1
 
 
@@ -196,7 +174,7 @@ def test_dropped_array_entry_is_rejected(small_certificates, drop, tmp_path):
 def test_dropped_field_is_malformed(small_certificates, key, tmp_path):
     cert = json.loads(small_certificates["cuts"].read_text())
     del cert["result"][key]
-    status, _ = _status(_sealed(cert), tmp_path)
+    status, _ = _status(resealed(cert), tmp_path)
     assert status == 2
 
 
@@ -204,7 +182,7 @@ def test_swapped_threshold_bounds_are_rejected(small_certificates, tmp_path):
     cert = json.loads(small_certificates["cuts"].read_text())
     th = cert["result"]["threshold"]
     th["lower"], th["upper"] = th["upper"], th["lower"]
-    status, report = _status(_sealed(cert), tmp_path)
+    status, report = _status(resealed(cert), tmp_path)
     assert status == 1
     assert any(f["pointer"].startswith("/result/threshold") for f in report.failures)
 
@@ -213,7 +191,7 @@ def test_upper_above_delta_is_rejected(small_certificates, tmp_path):
     cert = json.loads(small_certificates["cuts"].read_text())
     cert["input"]["query"]["delta"] = "1/5"   # the certified upper end is just below 1/4
     cert["result"]["delta"] = "1/5"
-    status, report = _status(_sealed(cert), tmp_path)
+    status, report = _status(resealed(cert), tmp_path)
     assert status == 1
     assert [f["pointer"] for f in report.failures] == ["/result/upper"]
 
@@ -222,7 +200,7 @@ def test_upper_above_delta_is_rejected(small_certificates, tmp_path):
 def test_wrong_version_is_malformed(small_certificates, schema, tmp_path):
     cert = json.loads(small_certificates["depth"].read_text())
     cert["schema"] = schema
-    status, _ = _status(_sealed(cert), tmp_path)
+    status, _ = _status(resealed(cert), tmp_path)
     assert status == 2
 
 
@@ -230,7 +208,7 @@ def test_wrong_version_is_malformed(small_certificates, schema, tmp_path):
 def test_input_outside_the_domain_is_malformed(small_certificates, field, value, tmp_path):
     cert = json.loads(small_certificates["depth"].read_text())
     cert["input"][field] = value
-    status, _ = _status(_sealed(cert), tmp_path)
+    status, _ = _status(resealed(cert), tmp_path)
     assert status == 2
 
 
@@ -238,7 +216,7 @@ def test_input_outside_the_domain_is_malformed(small_certificates, field, value,
 def test_cuts_outside_the_domain_are_malformed(small_certificates, cuts, tmp_path):
     cert = json.loads(small_certificates["cuts"].read_text())   # C = 3: cuts within {0, 1}
     cert["input"]["model"]["cuts"] = cuts if cuts != [1] else [2]
-    status, _ = _status(_sealed(cert), tmp_path)
+    status, _ = _status(resealed(cert), tmp_path)
     assert status == 2
 
 
@@ -246,7 +224,7 @@ def test_beyond_the_work_limit_is_unchecked(small_certificates, tmp_path):
     cert = json.loads(small_certificates["depth"].read_text())
     cert["input"]["budget"] = 40
     cert["input"]["model"]["depth"] = 8     # 2·Σ 3^j per level: far beyond the limit
-    status, report = _status(_sealed(cert), tmp_path)
+    status, report = _status(resealed(cert), tmp_path)
     assert status == 3
     assert "exceeds the limit" in report.unchecked
 
@@ -363,12 +341,12 @@ def test_command_line_exit_statuses(small_certificates, tmp_path, capsys):
     cert = json.loads(small_certificates["depth"].read_text())
     cert["result"]["upper"] = _bumped(cert["result"]["upper"])
     false = tmp_path / "false.json"
-    false.write_text(json.dumps(_sealed(cert)))
+    false.write_text(json.dumps(resealed(cert)))
     assert main(["verify", str(false)]) == 1
     big = json.loads(small_certificates["depth"].read_text())
     big["input"]["budget"], big["input"]["model"]["depth"] = 40, 8
     refused = tmp_path / "refused.json"
-    refused.write_text(json.dumps(_sealed(big)))
+    refused.write_text(json.dumps(resealed(big)))
     assert main(["verify", str(refused)]) == 3
     out = capsys.readouterr().out
     assert "FAIL /result/upper" in out and "UNCHECKED /input/model" in out

@@ -18,10 +18,10 @@ import pytest
 
 from auditor import decide
 from auditor.api import verify_certificate
-from auditor.certificate import digest
 from auditor.checks import separation
 from auditor.outcomes import FAIL, OK, UNCHECKED
 from auditor.rationals import read_rational, write_rational
+from tests.reseal import seal
 
 ROOT = Path(__file__).resolve().parents[2] / "certificates"
 WIDEN = Fraction(1, 1 << 20)
@@ -37,11 +37,6 @@ SOURCE_KINDS = {
 
 def load(name):
     return json.loads((ROOT / name).read_text())
-
-
-def seal(cert):
-    cert["digest"] = digest(cert)
-    return cert
 
 
 def widened(bounds):

@@ -1,0 +1,65 @@
+"""auditor.decide: the one retry rule (open claims once more at RETRY_FACTOR times the precision),
+and the dg-interval checks deciding through it (no retry loop of their own)."""
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from hypothesis import given, strategies as st
+
+from auditor import decide
+from auditor.api import verify_certificate
+from auditor.decide import DISPROVED, OPEN, PROVED, RETRY_FACTOR, retried
+from auditor.outcomes import OK, UNCHECKED
+
+ROOT = Path(__file__).resolve().parents[2] / "certificates"
+WIDEN = Fraction(1, 1 << 20)
+
+
+@given(st.dictionaries(st.integers(0, 20), st.integers(1, 5), max_size=8), st.integers(1, 200))
+def test_retried_asks_each_open_claim_again_once_at_the_higher_precision(needed, bits):
+    """Claim k is decided once the precision reaches needed[k]·bits (brute force: the two rounds)."""
+    calls = []
+
+    def decide_at(pending, b):
+        calls.append((list(pending), b))
+        return {k: PROVED if b >= needed[k] * bits else OPEN for k in pending}
+
+    decisions = retried(decide_at, list(needed), bits)
+    for k, n in needed.items():
+        assert decisions[k] == (PROVED if n <= RETRY_FACTOR else OPEN)
+    assert calls[:1] == ([(list(needed), bits)] if needed else [])
+    second = [k for k in needed if needed[k] > 1]
+    assert calls[1:] == ([(second, bits * RETRY_FACTOR)] if second else [])
+
+
+def test_retried_keeps_a_disproof_from_the_first_round():
+    rounds = iter([{"a": DISPROVED, "b": OPEN}, {"b": PROVED}])
+    assert retried(lambda pending, bits: next(rounds), ["a", "b"], 8) == {"a": DISPROVED, "b": PROVED}
+
+
+def _widened(bounds):
+    def wide(*args):
+        lo, hi = bounds(*args)
+        return lo * (1 - WIDEN), hi * (1 + WIDEN)
+    return wide
+
+
+@pytest.mark.parametrize("name,pointer", [("dg-interval-c1-explicit-source.json", "/result/source/weights/"),
+                                          ("dg-interval-published-c2-eps2.json", "/result/source/weights/")])
+def test_dg_interval_source_is_decided_by_auditor_decide(monkeypatch, name, pointer):
+    cert = json.loads((ROOT / name).read_text())
+    assert verify_certificate(cert).status == OK
+    monkeypatch.setattr(decide, "normaliser_bounds", _widened(decide.normaliser_bounds))
+    report = verify_certificate(cert)
+    assert report.status == UNCHECKED, report.failures
+    assert report.unchecked.startswith(pointer), report.unchecked
+
+
+def test_dg_interval_threshold_is_decided_by_auditor_decide(monkeypatch):
+    cert = json.loads((ROOT / "dg-interval-published-c2-eps2.json").read_text())
+    monkeypatch.setattr(decide, "exp_bounds", _widened(decide.exp_bounds))
+    report = verify_certificate(cert)
+    assert report.status == UNCHECKED, report.failures
+    assert report.unchecked.startswith("/result/threshold/"), report.unchecked
