@@ -36,6 +36,7 @@ COMMANDS = [
     ("calibrate-lower", "producer.commands.calibrate_lower"),
     ("bracket", "producer.commands.bracket"),
     ("sweep", "producer.commands.sweep"),
+    ("plain", "producer.commands.plain"),
 ]
 
 DEBUG_VARIABLE = "DP_CERTIFY_DEBUG"
