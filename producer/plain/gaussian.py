@@ -113,17 +113,28 @@ def _multiply(a, a_offset, b, b_offset, allowance):
 
 
 def sum_law(sigma2, budget, radius, prune_total):
-    """:class:`SumLaw` of the C-fold pruned power of N truncated to [−L, L] (current precision)."""
+    """:class:`SumLaw` of the C-fold pruned power of N truncated to [−L, L] (current precision).
+
+    A mass d dropped from the k-th power is lost about C/k times over in the
+    C-th power (each later squaring doubles a deficit), so the allowance at
+    the k-th power is prune_total·k/(C·steps): the losses add up to about
+    prune_total at most.  (This only steers the width: the enclosure's
+    soundness rests on 1 − Σ V_s, whatever was dropped.)
+    """
     bits = flint.ctx.prec
     z = normaliser_ball(sigma2, bits)
     base = [kernel_ball(n, sigma2) / z for n in range(-radius, radius + 1)]
     steps = 2 * max(1, budget.bit_length())
-    allowance = to_arb(mpq(prune_total) / steps)
-    coefficients, offset = base, -radius
+
+    def allowance(power):
+        return to_arb(mpq(prune_total) * power / (budget * steps))
+    coefficients, offset, power = base, -radius, 1
     for bit in bin(budget)[3:]:
-        coefficients, offset = _multiply(coefficients, offset, coefficients, offset, allowance)
+        power *= 2
+        coefficients, offset = _multiply(coefficients, offset, coefficients, offset, allowance(power))
         if bit == "1":
-            coefficients, offset = _multiply(coefficients, offset, base, -radius, allowance)
+            power += 1
+            coefficients, offset = _multiply(coefficients, offset, base, -radius, allowance(power))
     total = arb(0)
     for c in coefficients:
         total += c

@@ -16,14 +16,13 @@ each {K = k} the sum over x collapses to the sum over k:
 
 k₀ = ⌊(C + tε)/2⌋ + 1 the least k with (2k − C)/t > ε (equality contributes
 zero).  When k₀ > C, i.e. ε >= C/t, the sum is empty: δ(ε) = 0 exactly (pure
-DP).  Each term is a product of positive balls (the last factor is −expm1 of
-an exact negative rational), so the arb ball of the sum keeps a relative
-radius; no truncation is involved.
+DP).  The sum is evaluated from suffix sums over k (:class:`TailSums`), once
+per precision for all ε; no truncation is involved.
 """
 
 from math import comb
 
-
+from flint import arb
 from gmpy2 import mpq
 
 from producer.sources.enclosures import to_arb, working_precision
@@ -35,33 +34,41 @@ def first_index(budget, t, epsilon):
     return int(m.numerator // m.denominator) + 1
 
 
-def binomial_sum(budget, first, term):
-    """Σ_{k = first}^{C} binom(C, k)·term(k) (generic in the number type; 0 when empty)."""
-    total = None
-    for k in range(max(first, 0), budget + 1):
-        part = term(k) * comb(budget, k)
-        total = part if total is None else total + part
-    return total
+class TailSums:
+    """Suffix sums U_k = Σ_{j>=k} binom(C, j)·p_j and V_k = Σ_{j>=k} binom(C, j)·q_j.
 
+    With p_j = a^{C−j} and q_j = a^j: (1 + a)^{−C}(U_{k₀} − e^ε V_{k₀}) = δ(ε).
+    Every term of U − e^ε V over j >= k₀ is positive (e^ε a^j < a^{C−j} there), so
+    ball radii stay relative to the terms: the absolute error is about
+    2^-prec·U_{k₀}(1 + a)^{−C} <= 2^-prec.  Generic in the numbers (arb balls
+    here, exact rationals in the tests); U_{C+1} = V_{C+1} = zero.
+    """
 
-def enclosure(t, budget, epsilon):
-    """An arb ball containing δ(ε) at the current precision, or None when δ(ε) = 0 exactly."""
-    t, epsilon = mpq(t), mpq(epsilon)
-    first = first_index(budget, t, epsilon)
-    if first > budget:
-        return None
+    def __init__(self, budget, p, q, zero):
+        self.u, self.v = [zero] * (budget + 2), [zero] * (budget + 2)
+        for j in range(budget, -1, -1):
+            weight = comb(budget, j)
+            self.u[j] = self.u[j + 1] + p(j) * weight
+            self.v[j] = self.v[j + 1] + q(j) * weight
 
-    def term(k):
-        weight = to_arb(-mpq(budget - k) / t).exp()
-        return weight * -to_arb(epsilon - mpq(2 * k - budget) / t).expm1()
-
-    a = to_arb(-1 / t).exp()
-    return binomial_sum(budget, first, term) / (1 + a) ** budget
+    def value(self, first, scale):
+        """U_first − scale·V_first (first clipped to 0)."""
+        first = max(first, 0)
+        return self.u[first] - scale * self.v[first]
 
 
 def enclosures(t, budget, epsilons, bits):
-    """[ball or None] for each ε at ``bits`` bits of working precision."""
+    """For each ε an arb ball containing δ(ε), or None when δ(ε) = 0 exactly (ε >= C/t)."""
+    t = mpq(t)
     with working_precision(bits):
-        return [enclosure(t, budget, e) for e in epsilons]
-
-
+        sums = TailSums(budget, lambda j: to_arb(-mpq(budget - j) / t).exp(),
+                        lambda j: to_arb(-mpq(j) / t).exp(), arb(0))
+        norm = 1 / (1 + to_arb(-1 / t).exp()) ** budget
+        out = []
+        for epsilon in epsilons:
+            first = first_index(budget, t, epsilon)
+            if first > budget:
+                out.append(None)
+                continue
+            out.append(sums.value(first, to_arb(mpq(epsilon)).exp()) * norm)
+        return out

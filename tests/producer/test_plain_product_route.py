@@ -96,10 +96,10 @@ def test_threshold_sum_is_the_last_sum_in_the_region(budget, sigma2, epsilon):
 # ---- brute force: the Laplace-type closed form ----
 
 def laplace_closed(a, budget, lam):
-    """(1 + a)^{−C} Σ_{k: λ a^{2k−C} < 1} binom(C, k) a^{C−k}(1 − λ a^{2k−C}), with the producer's sum."""
+    """(1 + a)^{−C} Σ_{k: λ a^{2k−C} < 1} binom(C, k)(a^{C−k} − λ a^k), with the producer's suffix sums."""
     first = next((k for k in range(budget + 1) if lam * a ** (2 * k - budget) < 1), budget + 1)
-    total = laplace.binomial_sum(budget, first, lambda k: a ** (budget - k) * (1 - lam * a ** (2 * k - budget)))
-    return (total or Fraction(0)) / (1 + a) ** budget
+    sums = laplace.TailSums(budget, lambda j: a ** (budget - j), lambda j: a ** j, Fraction(0))
+    return sums.value(first, lam) / (1 + a) ** budget
 
 
 @settings(max_examples=40)
@@ -122,7 +122,7 @@ def test_first_index_is_the_least_count_in_the_region(budget, t, epsilon):
     assert Fraction(2 * k - budget) / t > epsilon >= Fraction(2 * (k - 1) - budget) / t
 
 
-def test_binomial_sum_is_the_closed_form_at_a_point():
+def test_tail_sums_are_the_closed_form_at_a_point():
     a, C = Fraction(1, 3), 4
     expected = sum(comb(C, k) * (a ** (C - k) - 2 * a ** k) for k in range(3, 5)) / (1 + a) ** C
     assert laplace_closed(a, C, Fraction(2)) == expected
