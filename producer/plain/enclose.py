@@ -46,12 +46,12 @@ def _gaussian_points(request, log):
     sigma2, C, W = request.parameter, request.budget, request.width
     radius = gaussian.truncation_radius(sigma2, C, W / gaussian.TRUNCATION_SHARE)
     length = gaussian.estimated_length(radius, C)
-    if length > gaussian.MAX_LENGTH:
-        raise LimitError(f"plain: the sum's law would need about {length} coefficients (L = {radius}, "
-                         f"C = {C}), above the limit {gaussian.MAX_LENGTH}; ask for a larger width or a "
-                         f"smaller C·σ²")
-    k = grid_bits(W)
     bits = _start_bits(request, 2 * length.bit_length())
+    if length * bits > gaussian.MAX_WORK:
+        raise LimitError(f"the sum's law would need about {length} coefficients of {bits} bits "
+                         f"(L = {radius}, C = {C}), above the limit of {gaussian.MAX_WORK} coefficient-bits; "
+                         f"ask for a larger width or a smaller C·σ²")
+    k = grid_bits(W)
     for _ in range(MAX_DOUBLINGS + 1):
         log(f"discrete Gaussian: L = {radius}, about {length} coefficients, {bits} bits")
         balls = gaussian.enclosures(sigma2, C, request.epsilons, W, bits, radius)
@@ -79,7 +79,7 @@ def _laplace_points(request, log):
 
 
 def _too_wide(request, bits):
-    return LimitError(f"plain: could not narrow every enclosure below width {describe_rational(request.width)} "
+    return LimitError(f"could not narrow every enclosure below width {describe_rational(request.width)} "
                       f"at {bits} bits of precision")
 
 

@@ -38,6 +38,8 @@ pruning allowance totals W/16; the precision starts at log2(1/W) + 40 bits
 plus the bits of the length and doubles until every point is narrower than W.
 """
 
+from math import isqrt
+
 import flint
 from flint import arb, arb_poly
 from gmpy2 import mpq
@@ -47,7 +49,7 @@ from producer.sources.discrete_gaussian import kernel_ball, normaliser_ball, tai
 from producer.sources.enclosures import to_arb, working_precision
 
 MAX_RADIUS = 200_000
-MAX_LENGTH = 400_000          # coefficients of the pruned power (its estimated peak length)
+MAX_WORK = 4 * 10**7          # estimated peak length of the pruned power × starting bits
 TRUNCATION_SHARE = 16         # C·P(|X| > L) <= W/16
 PRUNING_SHARE = 16            # all pruned mass <= W/16
 
@@ -67,7 +69,7 @@ def truncation_radius(sigma2, budget, target):
     while not fits(hi):
         lo, hi = hi, 2 * hi
         if lo > MAX_RADIUS:
-            raise LimitError(f"plain: the discrete-Gaussian tail needs a radius above {MAX_RADIUS}")
+            raise LimitError(f"sigma2: the discrete-Gaussian tail needs a radius above {MAX_RADIUS}")
     while hi - lo > 1:
         mid = (lo + hi) // 2
         if fits(mid):
@@ -80,7 +82,7 @@ def truncation_radius(sigma2, budget, target):
 def estimated_length(radius, budget):
     """Peak length of the pruned power: the sum stays within about √C·L of 0 (a size estimate)."""
     unpruned = budget * 2 * radius + 1
-    spread = 2 * radius * (int(budget ** 0.5) + 2) + 1
+    spread = 2 * radius * (isqrt(budget) + 2) + 1
     return min(unpruned, spread)
 
 
