@@ -241,7 +241,7 @@ def _plain_composition(cert):
     C = inp["budget"]
     parts = [f"δ_{C}({show(_q(p['epsilon']))}) {_plain_value(p)}" for p in points[:2]]
     if len(points) > 2:
-        parts.append(f"and {len(points) - 2} more points")
+        parts.append(f"and {len(points) - 2} more point{'s' if len(points) > 3 else ''}")
     return (f"{'; '.join(parts)} for the {C}-fold plain composition of the {_plain_noise(inp['noise'])}, "
             f"sensitivity 1 (product pair; width ≤ {show(_q(inp['width']))})")
 
