@@ -11,7 +11,7 @@
 import itertools
 import json
 from fractions import Fraction
-from math import comb
+from math import comb, isqrt
 from pathlib import Path
 
 import pytest
@@ -276,3 +276,35 @@ def test_bad_requests_are_refused_with_the_value_named(call, error, fragment):
 def test_points_cover_every_epsilon_in_order():
     request = PlainRequest(5, [3, 0, 1], Fraction(1, 10**9), laplace=Fraction(3, 2))
     assert [p.epsilon for p in points(request)] == [0, 1, 3]
+
+
+def mpmath_profile(sigma2, budget, epsilon, radius):
+    """δ(ε) by an unpruned convolution in 120-digit mpmath (truncation error about C·e^{-radius²/(2σ²)})."""
+    import mpmath
+    with mpmath.workdps(120):
+        f = {n: mpmath.exp(mpmath.mpf(-n * n) / (2 * sigma2)) for n in range(-radius, radius + 1)}
+        z = mpmath.fsum(f.values())
+        law = {0: mpmath.mpf(1)}
+        for _ in range(budget):
+            step = {}
+            for s, m in law.items():
+                for n, w in f.items():
+                    step[s + n] = step.get(s + n, 0) + m * w / z
+            law = step
+        s_star = gaussian.threshold_sum(budget, mpq(sigma2), mpq(epsilon))
+        eps = mpmath.mpf(epsilon.numerator) / epsilon.denominator
+        return mpmath.fsum(v * (1 - mpmath.exp(eps - mpmath.mpf(budget - 2 * s) / (2 * sigma2)))
+                           for s, v in law.items() if s <= s_star)
+
+
+@pytest.mark.parametrize("sigma2, budget, epsilon", [(4, 8, Fraction(1)), (1, 24, Fraction(5, 2)),
+                                                     (Fraction(9, 4), 7, Fraction(1, 3))])
+def test_pruned_power_agrees_with_an_unpruned_high_precision_convolution(sigma2, budget, epsilon):
+    import mpmath
+    radius = isqrt(int(400 * Fraction(sigma2))) + 1      # e^{-radius²/(2σ²)} < e^{-200}
+    reference = mpmath_profile(Fraction(sigma2), budget, epsilon, radius)
+    lower, upper = point_at(api.plain_composition(sigma2, budget, [epsilon], width="1e-40"), epsilon)
+    with mpmath.workdps(120):
+        slack = mpmath.mpf(10) ** -60       # the reference's own errors are far below this
+        assert mpmath.mpf(lower.numerator) / lower.denominator <= reference + slack
+        assert reference - slack <= mpmath.mpf(upper.numerator) / upper.denominator
