@@ -239,6 +239,22 @@ def plain_table(args):
     _write(args.out, "plain", rows)
 
 
+def product_table(args):
+    """`producer plain` (plain-composition/1, the product route) at growing C and σ²."""
+    rows = ["| noise | C | ε | W | producer wall / cpu s | producer MiB |", "|---|---|---|---|---|---|"]
+    cases = [(["--sigma2", "9"], "8", "1/2,1,2,4", "1e-15"), (["--sigma2", "1"], "64", "1/2,1,2,4", "1e-15"),
+             (["--sigma2", "1"], "1024", "1/2,1,2,4", "1e-15"), (["--sigma2", "1"], "1024", "1/2,1,2,4", "1e-60"),
+             (["--sigma2", "100000"], "1024", "1/10,1", "1e-15"), (["--laplace", "2"], "1024", "1/2,1,2,4", "1e-15")]
+    with tempfile.TemporaryDirectory() as tmp:
+        for law_args, budget, eps, width in cases:
+            cert = os.path.join(tmp, "product.json")
+            run = median_of(producer("plain", *law_args, "--budget", budget, "--epsilons", eps, "--width", width,
+                                     "--quiet", "-o", cert), args.runs)
+            rows.append(f"| {' '.join(law_args)} | {budget} | {eps} | {width} | {fmt(run)}")
+            print(rows[-1], flush=True)
+    _write(args.out, "product", rows)
+
+
 def _write(out, name, rows):
     os.makedirs(out, exist_ok=True)
     with open(os.path.join(out, f"{name}.md"), "w", encoding="utf-8") as fh:
@@ -248,7 +264,7 @@ def _write(out, name, rows):
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("which", nargs="?", default="default", choices=["default", "targets", "growth", "game", "dg", "hierarchy", "plain",
-                                                                 "all"])
+                                                                 "product", "all"])
     p.add_argument("--runs", type=int, default=3)
     p.add_argument("--auditor-timeout", type=float, default=120.0, help="seconds per auditor run (default 120)")
     p.add_argument("--no-auditor", action="store_true", help="do not run the auditor")
@@ -256,10 +272,11 @@ def main():
     args = p.parse_args()
     print(f"# benchmarks ({args.runs} runs each, median; {os.cpu_count()} cores)", flush=True)
     which = {"default": ("targets", "growth"), "all": ("targets", "growth", "game", "dg", "hierarchy",
-                                                                        "plain")}.get(
+                                                                        "plain", "product")}.get(
         args.which, (args.which,))
     tables = {"targets": targets_table, "growth": growth_table, "game": game_table, "dg": dg_table,
-              "hierarchy": hierarchy_table, "plain": plain_table}
+              "hierarchy": hierarchy_table, "plain": plain_table,
+              "product": product_table}
     for name in which:
         print(f"\n## {name}", flush=True)
         tables[name](args)

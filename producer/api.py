@@ -21,6 +21,7 @@ function                 certificate kind    what it certifies
 :func:`workload`         ``workload/1``      δ(ε) of the static-workload matrix program
 :func:`separation`       ``separation/1``    a lower end strictly above an upper end
 :func:`calibration_lower` ``calibration-lower/1`` a lower end ε_lo ≤ ε*_C(δ)
+:func:`plain_composition` ``plain-composition/1`` δ(ε) of the C-fold plain composition, any C ≤ 1024
 =======================  ==================  =====================================
 
 Bad input raises :class:`producer.errors.InputError` (a ``ValueError``; its
@@ -46,7 +47,7 @@ from producer.rationals import format_rational, parse_integer, parse_rational
 
 __all__ = ["Certificate", "bracket", "finite_game", "dg_interval", "calibration", "pmw_envelope",
            "pmw_parameters", "brace_run", "brace_compare", "hierarchy_upper", "deadline_witness", "workload",
-           "separation", "calibration_lower", "InputError"]
+           "separation", "calibration_lower", "plain_composition", "InputError"]
 
 
 class Certificate:
@@ -294,6 +295,45 @@ def calibration(gamma, sigma2, budget, delta, *, width=None, method=None, progre
                                  _budget(budget), parse_rational(delta, "delta"),
                                  width=_optional(width, parse_rational, "width"), method=_method(method),
                                  laplace=laplace)
+    return Certificate(build(request, quiet=not progress))
+
+
+# ---- plain-composition/1 ---------------------------------------------------
+
+DEFAULT_PLAIN_WIDTH = "1/1000000000000000"
+
+
+def _epsilon_list(epsilons):
+    """ε values from one number, ``"a,b,c"`` or a sequence."""
+    if isinstance(epsilons, str):
+        parts = [part.strip() for part in epsilons.split(",")]
+    elif isinstance(epsilons, (list, tuple)):
+        parts = list(epsilons)
+    else:
+        parts = [epsilons]
+    return [parse_rational(e, "epsilon") for e in parts]
+
+
+def plain_composition(sigma2, budget, epsilons, *, width=DEFAULT_PLAIN_WIDTH, laplace=None, progress=False):
+    """Certified δ(ε) of the C-fold plain (feedback-free) composition (plain-composition/1).
+
+    The release is x + N with sensitivity 1 and N the discrete Gaussian of
+    variance parameter ``sigma2`` (or, with ``sigma2=None, laplace=t``, the
+    discrete Laplace ∝ e^{−|n|/t}); δ(ε) = Σ_x (N^C(x) − e^ε N(· − 1)^C(x))₊,
+    the hockey-stick divergence of the product pair, which dominates the
+    adaptive C-fold composition.  ``epsilons``: one value, ``"a,b,c"`` or a
+    list (sorted; a repeated ε is refused).  Every point is enclosed with
+    upper − lower <= ``width`` (default 10^-15).  1 <= C <= 1024.
+    """
+    from producer.certificates.plain_composition import build
+    from producer.plain.request import PlainRequest
+    if (sigma2 is None) == (laplace is None):
+        raise InputError("give exactly one noise law: sigma2=Q (discrete Gaussian) or laplace=T "
+                         "(discrete Laplace), the other None")
+    budget = parse_integer(budget, "budget")
+    request = PlainRequest(budget, _epsilon_list(epsilons), parse_rational(width, "width"),
+                           sigma2=_optional(sigma2, parse_rational, "sigma2"),
+                           laplace=_optional(laplace, parse_rational, "laplace"))
     return Certificate(build(request, quiet=not progress))
 
 

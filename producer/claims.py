@@ -230,6 +230,29 @@ def _calibration_lower(cert):
             f"σ² = {show(_q(res['sigma2']))}, C = {C} ({res['claim']} witness line, {res['draws']} draws)")
 
 
+def _plain_noise(noise):
+    if noise["family"] == "discrete-gaussian":
+        return f"discrete Gaussian σ² = {show(_q(noise['sigma2']))}"
+    return f"discrete Laplace t = {show(_q(noise['t']))}"
+
+
+def _plain_composition(cert):
+    inp, points = cert["input"], cert["result"]["points"]
+    C = inp["budget"]
+    parts = [f"δ_{C}({show(_q(p['epsilon']))}) {_plain_value(p)}" for p in points[:2]]
+    if len(points) > 2:
+        parts.append(f"and {len(points) - 2} more point{'s' if len(points) > 3 else ''}")
+    return (f"{'; '.join(parts)} for the {C}-fold plain composition of the {_plain_noise(inp['noise'])}, "
+            f"sensitivity 1 (product pair; width ≤ {show(_q(inp['width']))})")
+
+
+def _plain_value(point):
+    lower, upper = _q(point["lower"]), _q(point["upper"])
+    if lower == upper:
+        return f"= {format_rational(lower)}"
+    return f"∈ {show_interval(lower, upper)}"
+
+
 _BY_KIND = {
     "finite-game/1": _finite_game,
     "dg-interval/1": _dg_interval,
@@ -242,6 +265,7 @@ _BY_KIND = {
     "workload/1": _workload,
     "separation/1": _separation,
     "calibration-lower/1": _calibration_lower,
+    "plain-composition/1": _plain_composition,
 }
 
 

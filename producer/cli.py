@@ -37,6 +37,7 @@ COMMANDS = [
     ("bracket", "producer.commands.bracket"),
     ("sweep", "producer.commands.sweep"),
     ("plot", "producer.commands.plot"),
+    ("plain", "producer.commands.plain"),
 ]
 
 DEBUG_VARIABLE = "DP_CERTIFY_DEBUG"

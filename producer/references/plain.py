@@ -6,14 +6,18 @@ regenerates and verifies them; ``make plain-references`` only these).
 - plain discrete Gaussian, σ² = 9, C = 2, ε = 2, width below 10^-14 (issue: "done when");
 - plain and hidden-feedback (γ = 1/3) discrete Laplace, t = 2, C = 2, ε = 1/2;
 - a plain finite game on (1, 2, 1)/4 at C = 2 with its testing curve;
-- a plain discrete-Laplace calibration, t = 2, C = 2, δ = 10^-6.
+- a plain discrete-Laplace calibration, t = 2, C = 2, δ = 10^-6;
+- plain-composition/1 (the product route, any C): discrete Gaussian σ² = 9, C = 2,
+  W = 10^-20; σ² ∈ {1, 4, 9}, C = 8, W = 10^-15; σ² = 1, C = 64, W = 10^-15;
+  discrete Laplace t ∈ {1, 2, 4}, C = 8, W = 10^-15.
 """
 
 import sys
 
 from gmpy2 import mpq
 
-from producer.certificates import calibration, dg_interval, finite_game
+from producer.certificates import calibration, dg_interval, finite_game, plain_composition
+from producer.plain.request import PlainRequest
 from producer.laws import FiniteLaw, Gamma
 from producer.references import write_all
 
@@ -34,6 +38,19 @@ CALIBRATIONS = [
      dict(gamma="0", sigma2=None, laplace=mpq(2), budget=2, delta=mpq(1, 10**6))),
 ]
 
+EPSILONS = [mpq(1, 2), mpq(1), mpq(2), mpq(4)]
+WIDTH = mpq(1, 10**15)
+PRODUCT = [
+    ("plain-composition-dg-sigma2_9-c2.json",
+     dict(sigma2=mpq(9), budget=2, epsilons=EPSILONS, width=mpq(1, 10**20))),
+    *((f"plain-composition-dg-sigma2_{s}-c8.json", dict(sigma2=mpq(s), budget=8, epsilons=EPSILONS, width=WIDTH))
+      for s in (1, 4, 9)),
+    *((f"plain-composition-dl-t{t}-c8.json", dict(laplace=mpq(t), budget=8, epsilons=EPSILONS[:3], width=WIDTH))
+      for t in (1, 2, 4)),
+    ("plain-composition-dg-sigma2_1-c64.json",
+     dict(sigma2=mpq(1), budget=64, epsilons=[mpq(1), mpq(2), mpq(4), mpq(8)], width=WIDTH)),
+]
+
 
 def generate(outdir):
     paths = write_all(outdir, "plain", GAMES, lambda spec: finite_game.build(*spec))
@@ -41,6 +58,8 @@ def generate(outdir):
                        lambda fields: dg_interval.build(dg_interval.DgRequest(**fields), quiet=False))
     paths += write_all(outdir, "plain", CALIBRATIONS,
                        lambda fields: calibration.build(calibration.CalibrationRequest(**fields), quiet=False))
+    paths += write_all(outdir, "plain", PRODUCT,
+                       lambda fields: plain_composition.build(PlainRequest(**fields), quiet=False))
     return paths
 
 
