@@ -21,14 +21,16 @@ or discrete Laplace L_t) and Q = N(· − 1).  Re-checked, in this order:
    arithmetic, a route independent of the producer's arb) proves
    lower <= a and b <= upper, or disproves a side by upper < a or lower > b.
    A claimed interval wider than the truth but containing it is a true claim.
-   Exact rules decide some sides without an enclosure: lower = 0 holds
-   (δ >= 0) and upper >= 1 holds (δ <= Σ P^C = 1); for the discrete Gaussian
-   δ(ε) > 0 (the sums S far below s* have P^C > e^ε Q^C), so upper = 0 is
-   false; for the discrete Laplace at ε >= C/t, δ(ε) = 0 exactly, so the
-   claim holds exactly when lower = 0.
+   Exact rules decide some sides without an enclosure: 0 <= δ(ε) < 1
+   (δ(ε) <= TV(P^C, Q^C) < 1, the laws share their support), so lower = 0
+   and upper >= 1 hold and lower >= 1 is false; for the discrete Laplace at
+   ε >= C/t, δ(ε) = 0 exactly, so the claim holds exactly when lower = 0;
+   otherwise δ(ε) > 0, so upper = 0 is false.
    Sides left open are retried at higher precision (the first level from W,
-   the next from the claimed widths, then twice that, within the work limits
-   and :data:`MAX_BITS`); a side still open then makes the certificate
+   at least :data:`MIN_BITS`; the next at least twice that and what the open
+   claims suggest - the bits of their widths and of their ends' denominators;
+   then twice that; within the work limits and :data:`MAX_BITS`); a side
+   still open then makes the certificate
    UNCHECKED when nothing is false - never OK, never FAIL.
 """
 
@@ -51,7 +53,8 @@ MAX_COEFFICIENTS = 1 << 20
 MAX_PRODUCT_BITS = 1 << 28
 # Largest fixed-point scale (bits) of the discrete-Laplace enclosure.
 MAX_LAPLACE_SCALE = 1 << 16
-# Largest target precision (bits) of a refinement level.
+# Smallest and largest target precision (bits) of a refinement level.
+MIN_BITS = 64
 MAX_BITS = 1 << 13
 
 _FAMILIES = {"discrete-gaussian": "sigma2", "discrete-laplace": "t"}
@@ -103,7 +106,15 @@ def parse(cert):
 
 def _bits_for(width):
     """Target precision (bits) for an enclosure narrower than ``width`` with room to spare."""
-    return (width.denominator // width.numerator + 1).bit_length() + 8
+    return max(MIN_BITS, (width.denominator // width.numerator + 1).bit_length() + 8)
+
+
+def _claim_bits(claim):
+    """Precision suggested by the claim itself: its width and the denominators of its ends."""
+    sizes = [claim["lower"].denominator.bit_length(), claim["upper"].denominator.bit_length()]
+    if claim["upper"] > claim["lower"]:
+        sizes.append(_bits_for(claim["upper"] - claim["lower"]))
+    return max(sizes) + 8
 
 
 def _work(p, bits, boost):
@@ -161,13 +172,19 @@ def _check_shape(cert, p, report):
 # ---- 4. containment ----------------------------------------------------------------------
 
 def _exact_sides(p, epsilon, lower, upper):
-    """({side: state} decided without an enclosure, OPEN where one is needed; the rule used)."""
+    """({side: state} decided without an enclosure, OPEN where one is needed; the rule used).
+
+    0 <= δ(ε) < 1 always: δ(ε) <= TV(P^C, Q^C) = 1 − Σ min(P^C, Q^C) and the
+    two laws share their support.  δ(ε) = 0 exactly for the discrete Laplace
+    at ε >= C/t (:mod:`auditor.plain.laplace`, step 2); otherwise δ(ε) > 0:
+    some admissible term is positive (the discrete Gaussian: any s <= s*, with
+    p(s) > 0; the discrete Laplace: k = C, as C/t > ε).
+    """
     if p["family"] == "discrete-laplace" and laplace.first_count(p["parameter"], p["budget"], epsilon) > p["budget"]:
         return {"lower": state(lower <= 0, lower > 0), "upper": PROVED}, "δ(ε) = 0 exactly (ε >= C/t)"
-    sides = {"lower": PROVED if lower == 0 else OPEN, "upper": PROVED if upper >= 1 else OPEN}
-    if p["family"] == "discrete-gaussian" and upper == 0:
-        return {"lower": sides["lower"], "upper": DISPROVED}, "δ(ε) > 0 for the discrete Gaussian"
-    return sides, "0 <= δ(ε) <= 1"
+    lower_side = PROVED if lower == 0 else DISPROVED if lower >= 1 else OPEN
+    upper_side = PROVED if upper >= 1 else DISPROVED if upper == 0 else OPEN
+    return {"lower": lower_side, "upper": upper_side}, "0 < δ(ε) < 1"
 
 
 def _enclose(p, epsilons, bits, boost):
@@ -175,17 +192,27 @@ def _enclose(p, epsilons, bits, boost):
     return module.delta_bounds(p["parameter"], p["budget"], epsilons, bits, boost)
 
 
-def _boost(open_claims):
-    """Bits of e^ε needed: the largest ε whose lower side is still open (0 when none)."""
-    lowers = [c["epsilon"] for c in open_claims if c["sides"]["lower"] == OPEN]
-    return gaussian.exp_boost(max(lowers)) if lowers else 0
+def _boost(claims, sides=("lower",)):
+    """Bits of e^ε to provide for: the largest ε with a side in ``sides`` still open (0 when none).
+
+    The lower end of an enclosure needs them (e^ε multiplies the error of
+    F(s* − C)); the upper end is also tightened by them, but stays within
+    e^ε·F(s* − C) <= F(s*) without (used when that keeps a large ε feasible).
+    """
+    found = [c["epsilon"] for c in claims if any(c["sides"][side] == OPEN for side in sides)]
+    return gaussian.exp_boost(max(found)) if found else 0
+
+
+def _level_boost(p, bits, open_claims):
+    """The boost for both ends when within the limits, else the one the lower ends need."""
+    both = _boost(open_claims, ("lower", "upper"))
+    return both if _within_limits(p, bits, both) else _boost(open_claims)
 
 
 def _next_bits(bits, open_claims, level):
-    """The next level's precision: from the claimed widths at level 1, else twice the last."""
+    """The next level's precision: at level 1 also what the open claims suggest, else twice the last."""
     if level == 1:
-        widths = [c["upper"] - c["lower"] for c in open_claims if c["upper"] > c["lower"]]
-        return max([2 * bits] + [_bits_for(w) for w in widths])
+        return min(MAX_BITS, max([2 * bits] + [_claim_bits(c) for c in open_claims]))
     return 2 * bits
 
 
@@ -196,7 +223,7 @@ def _check_containment(p, claims, bits, report):
         open_claims = [c for c in claims if OPEN in c["sides"].values()]
         if not open_claims:
             break
-        boost = _boost(open_claims)
+        boost = _level_boost(p, bits, open_claims)
         if level and not _within_limits(p, bits, boost):
             break
         found = _enclose(p, [c["epsilon"] for c in open_claims], bits, boost)
