@@ -71,6 +71,14 @@ def _powers(base, count, P, direction):
     return out
 
 
+def _suffix(values):
+    """[Σ_{j>=k} values_j for k = 0..len]: the last entry (k = len) is 0."""
+    out = [0] * (len(values) + 1)
+    for k in range(len(values) - 1, -1, -1):
+        out[k] = out[k + 1] + values[k]
+    return out
+
+
 def delta_bounds(t, budget, epsilons, bits, boost=None):
     """[(lo, hi)] with lo <= δ(ε) <= hi for each ε (exactly (0, 0) when ε >= C/t)."""
     t = Fraction(t)
@@ -86,6 +94,11 @@ def delta_bounds(t, budget, epsilons, bits, boost=None):
     D_lo = _powers(_fixed(1 + a_lo, P, -1), budget, P, -1)[-1]
     D_hi = _powers(_fixed(1 + a_hi, P, +1), budget, P, +1)[-1]
     binoms = [comb(budget, k) for k in range(budget + 1)]
+    # suffix sums over k >= k₀ of binom(C,k)·A_{C−k} and of binom(C,k)·A_k, shared by every ε
+    big_lo = _suffix([binoms[k] * A_lo[budget - k] for k in range(budget + 1)])
+    big_hi = _suffix([binoms[k] * A_hi[budget - k] for k in range(budget + 1)])
+    small_lo = _suffix([binoms[k] * A_lo[k] for k in range(budget + 1)])
+    small_hi = _suffix([binoms[k] * A_hi[k] for k in range(budget + 1)])
     out = []
     for epsilon in epsilons:
         k0 = first_count(t, budget, epsilon)
@@ -93,13 +106,8 @@ def delta_bounds(t, budget, epsilons, bits, boost=None):
             out.append((Fraction(0), Fraction(0)))
             continue
         e_lo, e_hi = exp_bounds(epsilon, bits + 8)
-        ks = range(k0, budget + 1)
-        big_lo = sum(binoms[k] * A_lo[budget - k] for k in ks)
-        big_hi = sum(binoms[k] * A_hi[budget - k] for k in ks)
-        small_lo = sum(binoms[k] * A_lo[k] for k in ks)
-        small_hi = sum(binoms[k] * A_hi[k] for k in ks)
-        s_lo = Fraction(big_lo) - e_hi * small_hi   # both at scale 2^P, as D is
-        s_hi = Fraction(big_hi) - e_lo * small_lo
+        s_lo = big_lo[k0] - e_hi * small_hi[k0]   # 2^P·S⁻ and 2^P·S⁺ (D is at scale 2^P too)
+        s_hi = big_hi[k0] - e_lo * small_lo[k0]
         lo = max(Fraction(0), s_lo) / D_hi
         hi = min(Fraction(1), s_hi / D_lo)
         out.append((lo, hi))
