@@ -37,6 +37,7 @@ or discrete Laplace L_t) and Q = N(· − 1).  Re-checked, in this order:
 from fractions import Fraction
 
 from auditor.certificate import Malformed
+from auditor.claims import outward
 from auditor.checks import common
 from auditor.decide import DISPROVED, OPEN, PROVED, raise_undecided, state
 from auditor.outcomes import Unchecked
@@ -56,6 +57,9 @@ MAX_LAPLACE_SCALE = 1 << 16
 # Smallest and largest target precision (bits) of a refinement level.
 MIN_BITS = 64
 MAX_BITS = 1 << 13
+
+# Significant digits of the auditor's enclosure in a failure report.
+SHOWN_DIGITS = 25
 
 _FAMILIES = {"discrete-gaussian": "sigma2", "discrete-laplace": "t"}
 
@@ -241,14 +245,19 @@ def _check_containment(p, claims, bits, report):
     return undecided
 
 
+def _decimal_span(lo, hi):
+    """``[lo, hi]`` in decimals of SHOWN_DIGITS significant digits, rounded outward (still true)."""
+    return f"[{outward(lo, SHOWN_DIGITS)[0]}, {outward(hi, SHOWN_DIGITS)[1]}]"
+
+
 def _settle(claim, enclosure, report, undecided):
     P = f"/result/points/{claim['index']}"
-    shown = f"δ(ε) in {common.span(*enclosure)}" if enclosure else claim["rule"]
+    shown = f"δ(ε) in {_decimal_span(*enclosure)}" if enclosure else claim["rule"]
     for side, value, reason in (("lower", claim["lower"], "lower is above δ(ε)"),
                                 ("upper", claim["upper"], "upper is below δ(ε)")):
         decision = claim["sides"][side]
         if decision == OPEN:
             undecided.append(f"{P}/{side}")
         else:
-            report.check(decision == PROVED, f"{P}/{side}", value, f"δ(ε) in {shown}",
+            report.check(decision == PROVED, f"{P}/{side}", value, shown,
                          reason + " (disproved by the auditor's enclosure)")
