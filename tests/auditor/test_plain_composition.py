@@ -488,3 +488,37 @@ def test_large_budget_gaussian_is_narrow():
     bits = plain_composition._bits_for(W15)
     for lo, hi in gaussian.delta_bounds(Fraction(1), 1024, [Fraction(e) for e in (1, 2, 4, 8)], bits):
         assert 0 <= lo <= hi <= 1 and hi - lo < W15 / 1000
+
+
+def mp_brute(kernel, C, epsilon, M):
+    """Σ_{x ∈ [−M, M+1]^C} (P^C(x) − e^ε Q^C(x))_+ in mpmath, straight from the definition."""
+    z = mpmath.fsum(kernel(n) for n in range(-4 * M, 4 * M + 1))
+    law = {n: kernel(n) / z for n in range(-M - 1, M + 2)}
+    e = mpmath.exp(mp(epsilon))
+    total = mpmath.mpf(0)
+    for xs in box(M, C):
+        p = mpmath.fprod(law[x] for x in xs)
+        q = mpmath.fprod(law[x - 1] for x in xs)
+        total += max(mpmath.mpf(0), p - e * q)
+    return total
+
+
+@pytest.mark.parametrize("sigma2,C,epsilon", [
+    ("1/2", 1, "0"), (1, 1, "1/3"), (2, 2, "1"), (1, 2, "0"), ("1/2", 2, "2"),
+])
+def test_gaussian_enclosure_against_the_definition(sigma2, C, epsilon):
+    """Independent of the closed form: the sum over ℤ^C itself (box beyond 10^-100 of mass)."""
+    sigma2, epsilon = Fraction(sigma2), Fraction(epsilon)
+    kernel = lambda n: mpmath.exp(-mpmath.mpf(n * n) / (2 * mp(sigma2)))  # noqa: E731
+    value = mp_brute(kernel, C, epsilon, 32)
+    lo, hi = gaussian.delta_bounds(sigma2, C, [epsilon], 80)[0]
+    assert mp(lo) - MP_TOLERANCE <= value <= mp(hi) + MP_TOLERANCE and hi - lo < Fraction(1, 2 ** 80)
+
+
+@pytest.mark.parametrize("t,C,epsilon", [("1/3", 1, "0"), ("1/2", 1, "1"), ("1/3", 2, "1/2"), ("1/2", 2, "3")])
+def test_laplace_enclosure_against_the_definition(t, C, epsilon):
+    t, epsilon = Fraction(t), Fraction(epsilon)
+    kernel = lambda n: mpmath.exp(-abs(n) / mp(t))  # noqa: E731
+    value = mp_brute(kernel, C, epsilon, 120)
+    lo, hi = laplace.delta_bounds(t, C, [epsilon], 80)[0]
+    assert mp(lo) - MP_TOLERANCE <= value <= mp(hi) + MP_TOLERANCE and hi - lo < Fraction(1, 2 ** 80)
