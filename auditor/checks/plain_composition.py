@@ -169,7 +169,8 @@ def _check_shape(cert, p, report):
         if aligned:
             sides, rule = _exact_sides(p, epsilon, lower, upper)
             claims.append({"index": i, "epsilon": epsilon, "lower": lower, "upper": upper,
-                           "sides": sides, "rule": rule})
+                           "sides": sides, "rule": rule,
+                           "exact": {side for side, st in sides.items() if st != OPEN}})
     return claims
 
 
@@ -251,13 +252,16 @@ def _decimal_span(lo, hi):
 
 
 def _settle(claim, enclosure, report, undecided):
+    """Record both sides of one point: a check when proved, a failure when disproved, else undecided."""
     P = f"/result/points/{claim['index']}"
-    shown = f"δ(ε) in {_decimal_span(*enclosure)}" if enclosure else claim["rule"]
     for side, value, reason in (("lower", claim["lower"], "lower is above δ(ε)"),
                                 ("upper", claim["upper"], "upper is below δ(ε)")):
         decision = claim["sides"][side]
         if decision == OPEN:
             undecided.append(f"{P}/{side}")
+            continue
+        if side in claim["exact"]:
+            shown, how = claim["rule"], "disproved by an exact rule"
         else:
-            report.check(decision == PROVED, f"{P}/{side}", value, shown,
-                         reason + " (disproved by the auditor's enclosure)")
+            shown, how = f"δ(ε) in {_decimal_span(*enclosure)}", "disproved by the auditor's enclosure"
+        report.check(decision == PROVED, f"{P}/{side}", value, shown, f"{reason} ({how})")
