@@ -27,7 +27,7 @@ suffices; :func:`product` uses that, rounded up to whole bytes.
 
 from gmpy2 import mpz
 
-__all__ = ["product", "power", "slot_bits"]
+__all__ = ["exact_product", "product", "power", "slot_bits"]
 
 
 def slot_bits(a_bits, b_bits, shorter):
