@@ -458,6 +458,23 @@ def calibration_lower(cert):
             f"({witness})")
 
 
+# ---- plain-composition/1 --------------------------------------------------------------------
+
+def _noise_text(noise):
+    if noise["family"] == "discrete-gaussian":
+        return f"the discrete Gaussian sigma^2 = {rational_text(_q(noise['sigma2']))}"
+    return f"the discrete Laplace t = {rational_text(_q(noise['t']))}"
+
+
+def plain_composition(cert):
+    """``delta(eps) of the 8-fold plain composition of the discrete Gaussian sigma^2 = 9: eps = 1/2: delta in [..]; ...``."""
+    inp, points = cert["input"], cert["result"]["points"]
+    listed = [f"eps = {rational_text(_q(p['epsilon']))}: delta in "
+              f"{interval_text(_q(p['lower']), _q(p['upper']))}" for p in points]
+    return (f"delta(eps) of the {inp['budget']}-fold plain composition of {_noise_text(inp['noise'])}: "
+            f"{_listed(listed)}")
+
+
 SUMMARIES = {
     "finite-game": finite_game,
     "dg-interval": dg_interval,
@@ -470,6 +487,7 @@ SUMMARIES = {
     "workload": workload,
     "separation": separation,
     "calibration-lower": calibration_lower,
+    "plain-composition": plain_composition,
 }
 
 

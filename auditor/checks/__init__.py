@@ -21,6 +21,7 @@ KINDS = {
     "workload": "auditor.checks.workload",
     "separation": "auditor.checks.separation",
     "calibration-lower": "auditor.checks.calibration_lower",
+    "plain-composition": "auditor.checks.plain_composition",
 }
 
 

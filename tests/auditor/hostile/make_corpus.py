@@ -10,10 +10,14 @@ statuses allowed and a phrase the auditor's line must contain.  Large files
 
 import hashlib
 import json
+import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 BASE = HERE.parents[2] / "certificates" / "finite-game-c2-121-g1_3.json"
+sys.path.insert(0, str(HERE.parents[2]))  # for tests.auditor.plain_corpus
+
+from tests.auditor.plain_corpus import certificate as plain_certificate  # noqa: E402
 
 
 def seal(cert):
@@ -47,6 +51,28 @@ def _set(path, value):
 
 
 BIG5000 = "1" + "0" * 4998 + "1"  # coprime to 3
+
+def plain_base():
+    """A small true plain-composition/1 certificate built from the auditor's own enclosure."""
+    return plain_certificate("dl", 2, 3, ["1/2", "1"], "1/1000000000000000")
+
+
+def plain(change):
+    cert = plain_base()
+    change(cert)
+    return text_of(seal(cert))
+
+
+def _plain_gaussian_huge(cert):
+    cert["input"]["noise"] = {"family": "discrete-gaussian", "sigma2": "1000000"}
+    cert["input"]["budget"] = 1024
+
+
+def _plain_lower_above(cert):
+    point = cert["result"]["points"][0]
+    point["lower"], point["lower_display"] = point["upper"], point["upper_display"]
+    point["lower_display"] = point["lower_display"][:-1] + "0"  # rounded down again (ends in zeros)
+
 
 CASES = {
     # name: (bytes, allowed statuses, phrase)
@@ -82,6 +108,15 @@ CASES = {
     "schema-path.json": (mutated(_set(["schema"], "../finite-game/1")), [2], "is not 'kind/version'"),
     "wrong-type.json": (mutated(_set(["input", "budget"], "2")), [2], "/input/budget"),
     "true-as-integer.json": (mutated(_set(["input", "budget"], True)), [2], "/input/budget"),
+    # plain-composition/1 (built by tests/auditor/plain_corpus.py, not by the producer)
+    "plain-valid.json": (plain(lambda cert: None), [0], "OK plain-composition/1"),
+    "plain-epsilons-decreasing.json": (plain(_set(["input", "epsilons"], ["1", "1/2"])), [2],
+                                       "strictly increasing"),
+    "plain-budget-2000.json": (plain(_set(["input", "budget"], 2000)), [2], "/input/budget"),
+    "plain-t-outside.json": (plain(_set(["input", "noise", "t"], "10000001")), [2], "outside the domain"),
+    "plain-width-tiny.json": (plain(_set(["input", "width"], "1/1" + "0" * 61)), [2], "below the limit"),
+    "plain-lower-above.json": (plain(_plain_lower_above), [1], ""),
+    "plain-gaussian-beyond-limits.json": (plain(_plain_gaussian_huge), [3], "estimated convolution coefficients"),
 }
 
 

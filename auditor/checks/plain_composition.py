@@ -1,0 +1,267 @@
+"""Checks of ``plain-composition/1`` certificates: δ(ε) of the C-fold plain composition.
+
+Claim of point i: lower_i <= δ(ε_i) <= upper_i, with δ(ε) = Σ_{x ∈ ℤ^C}
+(P^C(x) − e^ε Q^C(x))_+, P = N the noise law (discrete Gaussian N_Z(0, σ²)
+or discrete Laplace L_t) and Q = N(· − 1).  Re-checked, in this order:
+
+1. Domain (MALFORMED, exit 2, outside it): 1 <= C <= 1024, 1..1000 values of
+   ε, strictly increasing, each 0 <= ε <= 10^4; σ² or t in [1/100, 10^6];
+   W >= 10^-60.
+2. Work (UNCHECKED, exit 3, raised before any enclosure is computed): for the
+   discrete Gaussian the first enclosure's C-fold convolution must have at
+   most :data:`MAX_COEFFICIENTS` coefficients and its largest packed product
+   at most :data:`MAX_PRODUCT_BITS` bits; for the discrete Laplace the
+   fixed-point scale at most :data:`MAX_LAPLACE_SCALE` bits.
+3. Shape (FAIL): one point per input ε in the same order, each point's
+   ``epsilon`` the input's; lower <= upper; upper − lower <= W exactly;
+   ``lower_display`` / ``upper_display`` the exact ends rounded down / up at
+   the display's own number of places.
+4. Containment (FAIL only when disproved): the auditor's own enclosure
+   [a, b] of δ(ε) (:mod:`auditor.plain`, exact integer and rational
+   arithmetic, a route independent of the producer's arb) proves
+   lower <= a and b <= upper, or disproves a side by upper < a or lower > b.
+   A claimed interval wider than the truth but containing it is a true claim.
+   Exact rules decide some sides without an enclosure: 0 <= δ(ε) < 1
+   (δ(ε) <= TV(P^C, Q^C) < 1, the laws share their support), so lower = 0
+   and upper >= 1 hold and lower >= 1 is false; for the discrete Laplace at
+   ε >= C/t, δ(ε) = 0 exactly, so the claim holds exactly when lower = 0;
+   otherwise δ(ε) > 0, so upper = 0 is false.
+   Sides left open are retried at higher precision (the first level from W,
+   at least :data:`MIN_BITS`; the next at least twice that and what the open
+   claims suggest - the bits of their widths and of their ends' denominators;
+   then twice that; within the work limits and :data:`MAX_BITS`); a side
+   still open then makes the certificate
+   UNCHECKED when nothing is false - never OK, never FAIL.
+"""
+
+from fractions import Fraction
+
+from auditor.certificate import Malformed
+from auditor.claims import outward
+from auditor.checks import common
+from auditor.decide import DISPROVED, OPEN, PROVED, raise_undecided, state
+from auditor.outcomes import Unchecked
+from auditor.plain import gaussian, laplace
+from auditor.rationals import read_rational
+
+MAX_BUDGET = 1024
+NOISE_MIN, NOISE_MAX = Fraction(1, 100), Fraction(10 ** 6)
+MAX_EPSILON = Fraction(10 ** 4)
+MIN_WIDTH = Fraction(1, 10 ** 60)
+
+# Largest C-fold convolution (coefficients) and packed product (bits) of one enclosure.
+MAX_COEFFICIENTS = 1 << 20
+MAX_PRODUCT_BITS = 1 << 28
+# Largest fixed-point scale (bits) of the discrete-Laplace enclosure.
+MAX_LAPLACE_SCALE = 1 << 16
+# Smallest and largest target precision (bits) of a refinement level.
+MIN_BITS = 64
+MAX_BITS = 1 << 13
+
+# Significant digits of the auditor's enclosure in a failure report.
+SHOWN_DIGITS = 25
+
+_FAMILIES = {"discrete-gaussian": "sigma2", "discrete-laplace": "t"}
+
+
+def verify(cert, report):
+    p = parse(cert)
+    claims = _check_shape(cert, p, report)
+    bits = _bits_for(p["width"])
+    open_claims = [c for c in claims if OPEN in c["sides"].values()]
+    if open_claims:
+        _refuse_work(p, bits, _boost(open_claims))
+    undecided = _check_containment(p, claims, bits, report)
+    raise_undecided(undecided, report)
+
+
+# ---- 1. domain ----------------------------------------------------------------------
+
+def parse(cert):
+    """The request, validated against the kind's domain (Malformed outside it)."""
+    inp = cert["input"]
+    noise = inp["noise"]
+    family = noise["family"]
+    key = _FAMILIES.get(family)
+    if key is None:
+        raise Malformed(f"/input/noise/family: unknown noise family {family!r}")
+    parameter = read_rational(noise[key], f"/input/noise/{key}")
+    if not NOISE_MIN <= parameter <= NOISE_MAX:
+        raise Malformed(f"/input/noise/{key}: {common.show(parameter)} is outside the domain "
+                        f"[1/100, 1000000]")
+    budget = common.integer(inp["budget"], "/input/budget", 1)
+    if budget > MAX_BUDGET:
+        raise Malformed(f"/input/budget: {common.magnitude(budget)} is above the limit {MAX_BUDGET}")
+    epsilons = [read_rational(e, f"/input/epsilons/{i}") for i, e in enumerate(inp["epsilons"])]
+    for i, e in enumerate(epsilons):
+        if not 0 <= e <= MAX_EPSILON:
+            raise Malformed(f"/input/epsilons/{i}: {common.show(e)} is outside [0, 10000]")
+        if i and e <= epsilons[i - 1]:
+            raise Malformed(f"/input/epsilons/{i}: {common.show(e)} does not exceed the previous "
+                            f"{common.show(epsilons[i - 1])} (the epsilons must be strictly increasing)")
+    width = read_rational(inp["width"], "/input/width")
+    if width < MIN_WIDTH:
+        raise Malformed(f"/input/width: {common.show(width)} is below the limit 1/10^60")
+    return {"family": family, "parameter": parameter, "budget": budget, "epsilons": epsilons,
+            "width": width}
+
+
+# ---- 2. work --------------------------------------------------------------------------
+
+def _bits_for(width):
+    """Target precision (bits) for an enclosure narrower than ``width`` with room to spare."""
+    return max(MIN_BITS, (width.denominator // width.numerator + 1).bit_length() + 8)
+
+
+def _claim_bits(claim):
+    """Precision suggested by the claim itself: its width and the denominators of its ends."""
+    sizes = [claim["lower"].denominator.bit_length(), claim["upper"].denominator.bit_length()]
+    if claim["upper"] > claim["lower"]:
+        sizes.append(_bits_for(claim["upper"] - claim["lower"]))
+    return max(sizes) + 8
+
+
+def _work(p, bits, boost):
+    """[(what, estimate, limit)] of one enclosure at ``bits`` with e^ε <= 2^boost."""
+    if p["family"] == "discrete-laplace":
+        return [("fixed-point scale in bits", laplace.scale_bits(p["budget"], bits, boost),
+                 MAX_LAPLACE_SCALE)]
+    plan = gaussian.plan(p["parameter"], p["budget"], bits, boost)
+    return [("convolution coefficients", plan.coefficients, MAX_COEFFICIENTS),
+            ("bits of the largest packed product", plan.product_bits, MAX_PRODUCT_BITS)]
+
+
+def _within_limits(p, bits, boost):
+    return bits <= MAX_BITS and all(estimate <= limit for _, estimate, limit in _work(p, bits, boost))
+
+
+def _refuse_work(p, bits, boost):
+    """Unchecked before any work when the first enclosure would exceed a limit."""
+    pointer = "/input/noise" if p["family"] == "discrete-gaussian" else "/input/budget"
+    for what, estimate, limit in _work(p, bits, boost):
+        if estimate > limit:
+            raise Unchecked(pointer, estimate, limit, f"estimated {what}")
+
+
+# ---- 3. shape --------------------------------------------------------------------------
+
+def _check_shape(cert, p, report):
+    """Alignment, order, width and displays; the points whose containment is to be decided."""
+    points = cert["result"]["points"]
+    epsilons = p["epsilons"]
+    report.equal("/result/points", len(points), len(epsilons), "number of points (one per input epsilon)")
+    claims = []
+    for i, point in enumerate(points):
+        P = f"/result/points/{i}"
+        epsilon = read_rational(point["epsilon"], P + "/epsilon")
+        lower = read_rational(point["lower"], P + "/lower")
+        upper = read_rational(point["upper"], P + "/upper")
+        aligned = i < len(epsilons) and epsilon == epsilons[i]
+        report.check(aligned, P + "/epsilon", epsilon,
+                     epsilons[i] if i < len(epsilons) else "no such input epsilon",
+                     "the point's epsilon is not the input epsilon at the same index")
+        report.check(lower <= upper, P, common.span(lower, upper), "lower <= upper",
+                     "the enclosure's ends are swapped")
+        report.check(upper - lower <= p["width"], P, upper - lower, p["width"],
+                     "upper − lower exceeds the requested width W")
+        common.check_display(point["lower_display"], lower, -1, P + "/lower_display", report)
+        common.check_display(point["upper_display"], upper, +1, P + "/upper_display", report)
+        if aligned:
+            sides, rule = _exact_sides(p, epsilon, lower, upper)
+            claims.append({"index": i, "epsilon": epsilon, "lower": lower, "upper": upper,
+                           "sides": sides, "rule": rule,
+                           "exact": {side for side, st in sides.items() if st != OPEN}})
+    return claims
+
+
+# ---- 4. containment ----------------------------------------------------------------------
+
+def _exact_sides(p, epsilon, lower, upper):
+    """({side: state} decided without an enclosure, OPEN where one is needed; the rule used).
+
+    0 <= δ(ε) < 1 always: δ(ε) <= TV(P^C, Q^C) = 1 − Σ min(P^C, Q^C) and the
+    two laws share their support.  δ(ε) = 0 exactly for the discrete Laplace
+    at ε >= C/t (:mod:`auditor.plain.laplace`, step 2); otherwise δ(ε) > 0:
+    some admissible term is positive (the discrete Gaussian: any s <= s*, with
+    p(s) > 0; the discrete Laplace: k = C, as C/t > ε).
+    """
+    if p["family"] == "discrete-laplace" and laplace.first_count(p["parameter"], p["budget"], epsilon) > p["budget"]:
+        return {"lower": state(lower <= 0, lower > 0), "upper": PROVED}, "δ(ε) = 0 exactly (ε >= C/t)"
+    lower_side = PROVED if lower == 0 else DISPROVED if lower >= 1 else OPEN
+    upper_side = PROVED if upper >= 1 else DISPROVED if upper == 0 else OPEN
+    return {"lower": lower_side, "upper": upper_side}, "0 < δ(ε) < 1"
+
+
+def _enclose(p, epsilons, bits, boost):
+    module = gaussian if p["family"] == "discrete-gaussian" else laplace
+    return module.delta_bounds(p["parameter"], p["budget"], epsilons, bits, boost)
+
+
+def _boost(claims, sides=("lower",)):
+    """Bits of e^ε to provide for: the largest ε with a side in ``sides`` still open (0 when none).
+
+    The lower end of an enclosure needs them (e^ε multiplies the error of
+    F(s* − C)); the upper end is also tightened by them, but stays within
+    e^ε·F(s* − C) <= F(s*) without (used when that keeps a large ε feasible).
+    """
+    found = [c["epsilon"] for c in claims if any(c["sides"][side] == OPEN for side in sides)]
+    return gaussian.exp_boost(max(found)) if found else 0
+
+
+def _level_boost(p, bits, open_claims):
+    """The boost for both ends when within the limits, else the one the lower ends need."""
+    both = _boost(open_claims, ("lower", "upper"))
+    return both if _within_limits(p, bits, both) else _boost(open_claims)
+
+
+def _next_bits(bits, open_claims, level):
+    """The next level's precision: at level 1 also what the open claims suggest, else twice the last."""
+    if level == 1:
+        return min(MAX_BITS, max([2 * bits] + [_claim_bits(c) for c in open_claims]))
+    return 2 * bits
+
+
+def _check_containment(p, claims, bits, report):
+    """Decide lower <= δ(ε) <= upper for every aligned point; return the undecided pointers."""
+    enclosures = {}
+    for level in range(3):
+        open_claims = [c for c in claims if OPEN in c["sides"].values()]
+        if not open_claims:
+            break
+        boost = _level_boost(p, bits, open_claims)
+        if level and not _within_limits(p, bits, boost):
+            break
+        found = _enclose(p, [c["epsilon"] for c in open_claims], bits, boost)
+        for claim, (a, b) in zip(open_claims, found):
+            enclosures[claim["index"]] = (a, b)
+            sides = claim["sides"]
+            if sides["lower"] == OPEN:
+                sides["lower"] = state(claim["lower"] <= a, claim["lower"] > b)
+            if sides["upper"] == OPEN:
+                sides["upper"] = state(claim["upper"] >= b, claim["upper"] < a)
+        bits = _next_bits(bits, open_claims, level + 1)
+    undecided = []
+    for claim in claims:
+        _settle(claim, enclosures.get(claim["index"]), report, undecided)
+    return undecided
+
+
+def _decimal_span(lo, hi):
+    """``[lo, hi]`` in decimals of SHOWN_DIGITS significant digits, rounded outward (still true)."""
+    return f"[{outward(lo, SHOWN_DIGITS)[0]}, {outward(hi, SHOWN_DIGITS)[1]}]"
+
+
+def _settle(claim, enclosure, report, undecided):
+    """Record both sides of one point: a check when proved, a failure when disproved, else undecided."""
+    P = f"/result/points/{claim['index']}"
+    for side, value, reason in (("lower", claim["lower"], "lower is above δ(ε)"),
+                                ("upper", claim["upper"], "upper is below δ(ε)")):
+        decision = claim["sides"][side]
+        if decision == OPEN:
+            undecided.append(f"{P}/{side}")
+            continue
+        if side in claim["exact"]:
+            shown, how = claim["rule"], "disproved by an exact rule"
+        else:
+            shown, how = f"δ(ε) in {_decimal_span(*enclosure)}", "disproved by the auditor's enclosure"
+        report.check(decision == PROVED, f"{P}/{side}", value, shown, f"{reason} ({how})")

@@ -1,0 +1,524 @@
+"""The auditor on ``plain-composition/1``: its own enclosures of δ(ε) and the kind's checks.
+
+Certificates are built here from the auditor's own enclosures
+(:mod:`tests.auditor.plain_corpus`, never the producer).  A true certificate
+must verify; every mutated number must be rejected with the right status; the
+structure behind the enclosures (ratio through the sum / the count, the split
+point, the fixed-point convolution) is compared with brute force over ℤ^C
+in exact rationals (e^ε replaced by a rational λ); the enclosures must
+contain mpmath's high-precision values.
+"""
+
+import copy
+import itertools
+from fractions import Fraction
+from functools import lru_cache
+from math import comb
+
+import mpmath
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from auditor.api import verify_certificate
+from auditor.checks import plain_composition
+from auditor.checks.common import outward_decimal
+from auditor.outcomes import FAIL, MALFORMED, OK, UNCHECKED
+from auditor.plain import gaussian, laplace
+from auditor.plain.polynomial import exact_product, power
+from auditor.rationals import read_rational, write_rational
+from tests.auditor.plain_corpus import DISPLAY_PLACES, certificate, seal
+
+mpmath.mp.prec = 400
+
+W15 = Fraction(1, 10 ** 15)
+W20 = Fraction(1, 10 ** 20)
+
+
+@lru_cache(maxsize=None)
+def _built(family, parameter, budget, epsilons, width):
+    return certificate(family, parameter, budget, epsilons, width)
+
+
+def built(family, parameter, budget, epsilons, width):
+    """A fresh copy of a true certificate built from the auditor's own enclosure."""
+    return copy.deepcopy(_built(family, Fraction(parameter), budget,
+                                tuple(Fraction(e) for e in epsilons), Fraction(width)))
+
+
+def dg9_c2():
+    return built("dg", 9, 2, ["1/2", "1", "2", "4"], W20)
+
+
+def dg4_c8():
+    return built("dg", 4, 8, ["1/2", "1", "2", "4"], W15)
+
+
+def dl2_c8():
+    return built("dl", 2, 8, ["1/2", "1", "2"], W15)
+
+
+def status(cert):
+    report = verify_certificate(cert)
+    return report.status, {f["pointer"] for f in report.failures}, report
+
+
+def set_point(cert, i, lower, upper):
+    """Replace point i's ends (with matching displays) and reseal."""
+    point = cert["result"]["points"][i]
+    point.update({"lower": write_rational(lower), "upper": write_rational(upper),
+                  "lower_display": outward_decimal(lower, DISPLAY_PLACES, -1),
+                  "upper_display": outward_decimal(upper, DISPLAY_PLACES, +1)})
+    return seal(cert)
+
+
+def ends(cert, i):
+    point = cert["result"]["points"][i]
+    return read_rational(point["lower"], ""), read_rational(point["upper"], "")
+
+
+def truth(family, parameter, budget, epsilon, bits=200):
+    """A tight enclosure of δ(ε) (the auditor's own, at high precision)."""
+    module = gaussian if family == "dg" else laplace
+    return module.delta_bounds(Fraction(parameter), budget, [Fraction(epsilon)], bits)[0]
+
+
+# ---- true certificates -------------------------------------------------------------------
+
+@pytest.mark.parametrize("make", [dg9_c2, dg4_c8, dl2_c8])
+def test_true_certificate_is_ok(make):
+    code, failed, report = status(make())
+    assert (code, failed) == (OK, set())
+    assert report.claim.startswith("delta(eps) of the ")
+
+
+def test_claim_summary_names_the_composition():
+    report = verify_certificate(dg4_c8())
+    assert report.claim.startswith("delta(eps) of the 8-fold plain composition of the discrete Gaussian "
+                                   "sigma^2 = 4: eps = 1/2: delta in [0.")
+    assert report.claim.endswith("and 1 more")
+    assert "discrete Laplace t = 2" in verify_certificate(dl2_c8()).claim
+
+
+def test_wider_true_claim_is_ok():
+    """The containment rule: a claim wider than the truth but containing it is true."""
+    cert = dg4_c8()
+    lower, upper = ends(cert, 1)
+    room = (W15 - (upper - lower)) / 2
+    set_point(cert, 1, lower - room, upper + room)
+    assert status(cert)[0] == OK
+
+
+def test_trivial_interval_is_true():
+    cert = built("dg", 9, 2, ["1"], Fraction(3, 2))
+    set_point(cert, 0, Fraction(0), Fraction(1))
+    assert status(cert)[0] == OK
+
+
+def test_upper_above_one_is_still_true():
+    cert = built("dl", 2, 8, ["1"], Fraction(3, 2))
+    lo, _ = truth("dl", 2, 8, 1)
+    set_point(cert, 0, lo - Fraction(1, 10 ** 30), Fraction(3, 2))
+    assert status(cert)[0] == OK
+
+
+# ---- false claims --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("make,i", [(dg9_c2, 2), (dg4_c8, 0), (dl2_c8, 1)])
+def test_lower_raised_above_truth_fails(make, i):
+    cert = make()
+    family, parameter, budget, epsilon = _request(cert, i)
+    _, hi = truth(family, parameter, budget, epsilon)
+    lower = hi + Fraction(1, 10 ** 40)
+    set_point(cert, i, lower, lower + W20 / 2)
+    code, failed, _ = status(cert)
+    assert code == FAIL and failed == {f"/result/points/{i}/lower"}
+
+
+@pytest.mark.parametrize("make,i", [(dg9_c2, 3), (dg4_c8, 2), (dl2_c8, 0)])
+def test_upper_lowered_below_truth_fails(make, i):
+    cert = make()
+    family, parameter, budget, epsilon = _request(cert, i)
+    lo, _ = truth(family, parameter, budget, epsilon)
+    upper = lo - Fraction(1, 10 ** 40)
+    set_point(cert, i, max(Fraction(0), upper - W20 / 2), upper)
+    code, failed, _ = status(cert)
+    assert code == FAIL and failed == {f"/result/points/{i}/upper"}
+
+
+def _request(cert, i):
+    inp = cert["input"]
+    family = "dg" if inp["noise"]["family"] == "discrete-gaussian" else "dl"
+    parameter = read_rational(inp["noise"]["sigma2" if family == "dg" else "t"], "")
+    return family, parameter, inp["budget"], read_rational(inp["epsilons"][i], "")
+
+
+def test_swapped_ends_fail():
+    cert = dg4_c8()
+    lower, upper = ends(cert, 1)
+    set_point(cert, 1, upper, lower)
+    code, failed, _ = status(cert)
+    assert code == FAIL and "/result/points/1" in failed
+
+
+def test_width_over_w_fails_though_true():
+    cert = dg4_c8()
+    lower, upper = ends(cert, 0)
+    set_point(cert, 0, lower - W15, upper)
+    code, failed, report = status(cert)
+    assert code == FAIL and failed == {"/result/points/0"}
+    assert "width" in report.failures[0]["reason"]
+
+
+def test_width_equal_to_w_is_allowed():
+    cert = dg4_c8()
+    lower, upper = ends(cert, 0)
+    set_point(cert, 0, upper - W15, upper)
+    assert status(cert)[0] == OK
+
+
+@pytest.mark.parametrize("key,direction", [("lower_display", -1), ("upper_display", +1)])
+def test_wrong_display_fails(key, direction):
+    cert = dg4_c8()
+    point = cert["result"]["points"][1]
+    value = read_rational(point[key.split("_")[0]], "")
+    shifted = outward_decimal(value - direction * Fraction(1, 10 ** DISPLAY_PLACES), DISPLAY_PLACES, direction)
+    point[key] = shifted
+    code, failed, _ = status(seal(cert))
+    assert code == FAIL and failed == {f"/result/points/1/{key}"}
+
+
+def test_inward_rounded_display_fails():
+    cert = dg4_c8()
+    point = cert["result"]["points"][0]
+    point["lower_display"] = outward_decimal(read_rational(point["lower"], ""), 10, +1)
+    code, failed, _ = status(seal(cert))
+    assert (code, failed) == (FAIL, {"/result/points/0/lower_display"})
+
+
+def test_dropped_point_fails():
+    cert = dg4_c8()
+    del cert["result"]["points"][3]
+    code, failed, _ = status(seal(cert))
+    assert code == FAIL and failed == {"/result/points"}
+
+
+def test_reordered_points_fail():
+    cert = dg4_c8()
+    points = cert["result"]["points"]
+    points[0], points[1] = points[1], points[0]
+    code, failed, _ = status(seal(cert))
+    assert code == FAIL and {"/result/points/0/epsilon", "/result/points/1/epsilon"} <= failed
+
+
+def test_extra_point_fails():
+    cert = dg4_c8()
+    cert["result"]["points"].append(copy.deepcopy(cert["result"]["points"][-1]))
+    code, failed, _ = status(seal(cert))
+    assert code == FAIL and {"/result/points", "/result/points/4/epsilon"} <= failed
+
+
+def test_edited_but_not_resealed_fails_on_the_digest():
+    cert = dg4_c8()
+    cert["producer"]["version"] = "1"  # no claim depends on it: only the digest is wrong
+    code, failed, _ = status(cert)
+    assert code == FAIL and failed == {"/digest"}
+
+
+def test_gaussian_upper_zero_fails_exactly():
+    cert = built("dg", 10 ** 6, 8, ["1/2"], W15)  # δ is about 10^-6700: positive all the same
+    set_point(cert, 0, Fraction(0), Fraction(0))
+    code, failed, _ = status(cert)
+    assert code == FAIL and failed == {"/result/points/0/upper"}
+
+
+def test_lower_one_fails_exactly():
+    cert = built("dg", Fraction(1, 100), 1024, ["1"], W15)  # δ within 10^-(10^4) of 1
+    set_point(cert, 0, Fraction(1), Fraction(1))
+    code, failed, _ = status(cert)
+    assert code == FAIL and failed == {"/result/points/0/lower"}
+
+
+def test_laplace_pure_dp_is_exactly_zero():
+    cert = built("dl", 4, 8, ["1", "2", "3"], W15)  # C/t = 2: δ(2) = δ(3) = 0
+    assert [ends(cert, i) for i in (1, 2)] == [(0, 0), (0, 0)]
+    assert status(cert)[0] == OK
+    set_point(cert, 2, Fraction(0), W15)
+    assert status(cert)[0] == OK
+    set_point(cert, 2, Fraction(1, 10 ** 50), W15)
+    code, failed, _ = status(cert)
+    assert code == FAIL and failed == {"/result/points/2/lower"}
+
+
+def test_exact_point_claim_is_refined_then_disproved():
+    """[x, x] just off the truth: open at the first precision, disproved after refinement."""
+    cert = dg4_c8()
+    lo, hi = truth("dg", 4, 8, 1, bits=400)
+    x = hi + Fraction(1, 2 ** 110)  # beyond the first level's reach (about 2^-58), within the third's
+    set_point(cert, 1, x, x)
+    code, failed, _ = status(cert)
+    assert code == FAIL and failed == {"/result/points/1/lower"}
+
+
+def test_undecidable_claim_is_unchecked_not_ok(monkeypatch):
+    monkeypatch.setattr(plain_composition, "MAX_BITS", 256)
+    cert = dg4_c8()
+    lo, hi = truth("dg", 4, 8, 1, bits=1000)
+    x = (lo + hi) / 2  # within 2^-1000 of δ(1): no level within 256 bits can separate it
+    set_point(cert, 1, x, x)
+    code, failed, report = status(cert)
+    assert (code, failed) == (UNCHECKED, set())
+    assert "/result/points/1/" in report.unchecked
+
+
+# ---- malformed and unchecked ---------------------------------------------------------------
+
+def _edit(cert, path, value):
+    node = cert
+    for key in path[:-1]:
+        node = node[key]
+    node[path[-1]] = value
+    return seal(cert)
+
+
+@pytest.mark.parametrize("path,value,phrase", [
+    (["input", "epsilons"], ["1", "1/2", "2", "4"], "strictly increasing"),
+    (["input", "epsilons"], ["1/2", "1", "1", "4"], "strictly increasing"),
+    (["input", "budget"], 0, "/input/budget"),
+    (["input", "budget"], 2000, "/input/budget"),
+    (["input", "noise", "sigma2"], "0", "/input/noise"),
+    (["input", "noise", "sigma2"], "1/1000", "outside the domain"),
+    (["input", "noise", "sigma2"], "1000001", "outside the domain"),
+    (["input", "epsilons", 3], "10001", "outside [0, 10000]"),
+    (["input", "width"], "1/" + "1" + "0" * 61, "below the limit"),
+    (["input", "width"], "2/4", "not reduced"),
+    (["schema"], "plain-composition/2", "unknown certificate kind"),
+    (["result", "points", 0, "lower"], "-1/2", "/result/points/0/lower"),
+])
+def test_malformed(path, value, phrase):
+    code, _, report = status(_edit(dg4_c8(), path, value))
+    assert code == MALFORMED, report.failures
+    assert phrase in report.error
+
+
+def test_laplace_scale_outside_domain_is_malformed():
+    code, _, report = status(_edit(dl2_c8(), ["input", "noise", "t"], "1/101"))
+    assert code == MALFORMED and "/input/noise/t" in report.error
+
+
+def test_beyond_work_limits_is_unchecked_before_work():
+    cert = dg4_c8()
+    cert["input"]["noise"]["sigma2"] = "1000000"
+    cert["input"]["budget"] = 1024
+    code, failed, report = status(seal(cert))
+    assert (code, failed) == (UNCHECKED, set())
+    assert "coefficients" in report.unchecked
+
+
+def test_false_shape_beats_unchecked():
+    cert = dg4_c8()
+    cert["input"]["noise"]["sigma2"] = "1000000"
+    cert["input"]["budget"] = 1024
+    del cert["result"]["points"][0]
+    assert status(seal(cert))[0] == FAIL
+
+
+# ---- the structure, against brute force (exact rationals, λ for e^ε) --------------------------
+
+def naive_product(a, b):
+    out = [0] * (len(a) + len(b) - 1)
+    for i, x in enumerate(a):
+        for j, y in enumerate(b):
+            out[i + j] += x * y
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 2 ** 70), min_size=1, max_size=9),
+       st.lists(st.integers(0, 2 ** 70), min_size=1, max_size=9))
+def test_kronecker_product_is_exact(a, b):
+    assert exact_product(a, b) == naive_product(a, b)
+    assert exact_product(a, a) == naive_product(a, a)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(1, 2 ** 20), min_size=1, max_size=5), st.integers(1, 6), st.integers(0, 24))
+def test_directed_powers_bracket_the_exact_power(v, C, scale):
+    """lo/2^K <= (v/2^K)^{*C} <= hi/2^K coefficient by coefficient."""
+    exact = [1]
+    for _ in range(C):
+        exact = naive_product(exact, v)
+    lo, hi = power(v, C, scale, -1), power(v, C, scale, +1)
+    den = Fraction(1, 2 ** (scale * C))
+    for m, e in enumerate(exact):
+        assert Fraction(lo[m], 2 ** scale) <= e * den <= Fraction(hi[m], 2 ** scale)
+    if scale == 0:
+        assert lo == hi == exact
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.fractions(Fraction(1, 100), 10 ** 6), st.integers(1, 1024), st.fractions(0, 10 ** 4))
+def test_split_point_is_the_largest_admissible_sum(sigma2, C, epsilon):
+    s = gaussian.split_point(sigma2, C, epsilon)
+    assert C - 2 * s > 2 * sigma2 * epsilon >= C - 2 * (s + 1)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.fractions(Fraction(1, 100), 10 ** 6), st.integers(1, 1024), st.fractions(0, 10 ** 4))
+def test_first_count_is_the_least_admissible_count(t, C, epsilon):
+    k = laplace.first_count(t, C, epsilon)
+    assert (2 * k - C) > t * epsilon >= 2 * (k - 1) - C
+
+
+def box(M, C):
+    return itertools.product(range(-M, M + 2), repeat=C)
+
+
+def prod(values):
+    out = Fraction(1)
+    for v in values:
+        out *= v
+    return out
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(2, 5), st.integers(1, 3), st.integers(1, 2), st.fractions(1, 40))
+def test_gaussian_structure_against_brute_force(q, C, L, lam):
+    """Σ_x (w^C(x) − λ w^C(x − 1))_+ = W(s*) − λ W(s* − C), w(n) = q^{−n²} (ρ = 1/q rational).
+
+    W is the CDF of the sum from the auditor's fixed-point power (scale 0: exact)
+    of the integer weights q^{L² − n²} on |n| <= L, s* the largest s with
+    ρ^{2s − C} > λ.  Both sides are over finite boxes; they must agree within
+    (1 + λ)·(mass of w^C outside [−L, L]^C), bounded with the geometric tail.
+    """
+    weights = [q ** (L * L - n * n) for n in range(-L, L + 1)]  # q^{L²}·w(n)
+    conv = power(weights, C, 0, -1)
+    assert conv == power(weights, C, 0, +1)
+    cdf = gaussian._Cdf(conv, conv, C * L, 0)
+    norm = Fraction(q) ** (L * L * C)
+    s_star = max(s for s in range(-C * L - C - 2, C * L + 2) if Fraction(q) ** (C - 2 * s) > lam)
+    formula = (cdf.lower(s_star) - lam * cdf.lower(s_star - C)) / norm
+    w = lambda n: Fraction(1, q ** (n * n))  # noqa: E731
+    brute = sum(max(Fraction(0), prod(w(x) for x in xs) - lam * prod(w(x - 1) for x in xs))
+                for xs in box(L, C))
+    z_box = sum(w(n) for n in range(-L, L + 1))
+    tail = 2 * w(L + 1) / (1 - Fraction(1, q ** (2 * L + 3)))
+    outside = (z_box + tail) ** C - z_box ** C
+    assert abs(formula - brute) <= (2 + lam) * outside
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.fractions(Fraction(1, 20), Fraction(19, 20), max_denominator=20), st.integers(1, 3),
+       st.fractions(1, 40), st.integers(2, 4))
+def test_laplace_closed_form_against_brute_force(a, C, lam, M):
+    """(1 − a)^{−C}·Σ_{k: a^{C−2k} > λ} binom(C, k)(a^{C−k} − λa^k) = Σ_x (u^C(x) − λu^C(x − 1))_+,
+
+    u(n) = a^{|n|} (unnormalised), the right side over the box [−M, M+1]^C and
+    within the mass of u^C outside [−M, M]^C ((a − λb)_+ <= a for the terms left out).
+    """
+    closed = sum(comb(C, k) * (a ** (C - k) - lam * a ** k)
+                 for k in range(C + 1) if a ** (C - 2 * k) > lam) / (1 - a) ** C
+    u = lambda n: a ** abs(n)  # noqa: E731
+    brute = sum(max(Fraction(0), prod(u(x) for x in xs) - lam * prod(u(x - 1) for x in xs))
+                for xs in box(M, C))
+    z = (1 + a) / (1 - a)
+    z_box = sum(u(n) for n in range(-M, M + 1))
+    assert abs(closed - brute) <= z ** C - z_box ** C
+
+
+# ---- against mpmath at high precision --------------------------------------------------------
+
+def mp_gaussian(sigma2, C, epsilon):
+    s2 = mpmath.mpf(sigma2.numerator) / sigma2.denominator
+    L = int(mpmath.sqrt(2 * s2 * 500)) + 3
+    w = [mpmath.exp(-mpmath.mpf(n * n) / (2 * s2)) for n in range(-L, L + 1)]
+    z = mpmath.fsum(w)
+    p = [mpmath.mpf(1)]
+    for _ in range(C):
+        p = [mpmath.fsum(p[i] * w[m - i] for i in range(max(0, m - 2 * L), min(m, len(p) - 1) + 1))
+             for m in range(len(p) + 2 * L)]
+    s = gaussian.split_point(sigma2, C, epsilon)
+    F = lambda t: mpmath.fsum(p[:max(0, t + C * L + 1)]) / z ** C  # noqa: E731
+    return F(s) - mpmath.exp(mpmath.mpf(epsilon.numerator) / epsilon.denominator) * F(s - C)
+
+
+def mp_laplace(t, C, epsilon):
+    a = mpmath.exp(-mpmath.mpf(t.denominator) / t.numerator)
+    e = mpmath.exp(mpmath.mpf(epsilon.numerator) / epsilon.denominator)
+    k0 = laplace.first_count(t, C, epsilon)
+    return mpmath.fsum(comb(C, k) * (a ** (C - k) - e * a ** k) for k in range(k0, C + 1)) / (1 + a) ** C
+
+
+# mpmath's own rounding at 400 bits (about 120 digits), far below the widths asserted (2^-80)
+MP_TOLERANCE = mpmath.mpf(10) ** -100
+
+
+def mp(q):
+    return mpmath.mpf(q.numerator) / q.denominator
+
+
+@pytest.mark.parametrize("sigma2,C,epsilons", [
+    (9, 2, ["1/2", "1", "2", "4"]), (1, 8, ["1/2", "1", "2", "4"]), (1, 3, ["0", "1", "5"]),
+    ("1/3", 5, ["1/7", "3"]), (25, 1, ["1/10"]),
+])
+def test_gaussian_enclosure_contains_mpmath(sigma2, C, epsilons):
+    sigma2 = Fraction(sigma2)
+    epsilons = [Fraction(e) for e in epsilons]
+    for e, (lo, hi) in zip(epsilons, gaussian.delta_bounds(sigma2, C, epsilons, 80)):
+        value = mp_gaussian(sigma2, C, e)
+        assert mp(lo) - MP_TOLERANCE <= value <= mp(hi) + MP_TOLERANCE
+        assert hi - lo < Fraction(1, 2 ** 80)
+
+
+@pytest.mark.parametrize("t,C,epsilons", [
+    (1, 8, ["1/2", "1", "2"]), (4, 8, ["1/2", "1", "2"]), ("1/100", 1024, ["1", "100"]),
+    (1000000, 1024, ["1/1000"]), (2, 1024, ["1", "8"]), ("7/3", 5, ["0", "1/3"]),
+])
+def test_laplace_enclosure_contains_mpmath(t, C, epsilons):
+    t = Fraction(t)
+    epsilons = [Fraction(e) for e in epsilons]
+    for e, (lo, hi) in zip(epsilons, laplace.delta_bounds(t, C, epsilons, 80)):
+        value = mp_laplace(t, C, e)
+        assert mp(lo) - MP_TOLERANCE <= value <= mp(hi) + MP_TOLERANCE
+        assert hi - lo < Fraction(1, 2 ** 80)
+
+
+def test_large_budget_gaussian_is_narrow():
+    """C = 1024, σ² = 1: the widths stay far below W = 10^-15 at the first level's precision."""
+    bits = plain_composition._bits_for(W15)
+    for lo, hi in gaussian.delta_bounds(Fraction(1), 1024, [Fraction(e) for e in (1, 2, 4, 8)], bits):
+        assert 0 <= lo <= hi <= 1 and hi - lo < W15 / 1000
+
+
+def mp_brute(kernel, C, epsilon, M):
+    """Σ_{x ∈ [−M, M+1]^C} (P^C(x) − e^ε Q^C(x))_+ in mpmath, straight from the definition."""
+    z = mpmath.fsum(kernel(n) for n in range(-4 * M, 4 * M + 1))
+    law = {n: kernel(n) / z for n in range(-M - 1, M + 2)}
+    e = mpmath.exp(mp(epsilon))
+    total = mpmath.mpf(0)
+    for xs in box(M, C):
+        p = mpmath.fprod(law[x] for x in xs)
+        q = mpmath.fprod(law[x - 1] for x in xs)
+        total += max(mpmath.mpf(0), p - e * q)
+    return total
+
+
+@pytest.mark.parametrize("sigma2,C,epsilon", [
+    ("1/2", 1, "0"), (1, 1, "1/3"), (2, 2, "1"), (1, 2, "0"), ("1/2", 2, "2"),
+])
+def test_gaussian_enclosure_against_the_definition(sigma2, C, epsilon):
+    """Independent of the closed form: the sum over ℤ^C itself (box beyond 10^-100 of mass)."""
+    sigma2, epsilon = Fraction(sigma2), Fraction(epsilon)
+    kernel = lambda n: mpmath.exp(-mpmath.mpf(n * n) / (2 * mp(sigma2)))  # noqa: E731
+    value = mp_brute(kernel, C, epsilon, 32)
+    lo, hi = gaussian.delta_bounds(sigma2, C, [epsilon], 80)[0]
+    assert mp(lo) - MP_TOLERANCE <= value <= mp(hi) + MP_TOLERANCE and hi - lo < Fraction(1, 2 ** 80)
+
+
+@pytest.mark.parametrize("t,C,epsilon", [("1/3", 1, "0"), ("1/2", 1, "1"), ("1/3", 2, "1/2"), ("1/2", 2, "3")])
+def test_laplace_enclosure_against_the_definition(t, C, epsilon):
+    t, epsilon = Fraction(t), Fraction(epsilon)
+    kernel = lambda n: mpmath.exp(-abs(n) / mp(t))  # noqa: E731
+    value = mp_brute(kernel, C, epsilon, 120)
+    lo, hi = laplace.delta_bounds(t, C, [epsilon], 80)[0]
+    assert mp(lo) - MP_TOLERANCE <= value <= mp(hi) + MP_TOLERANCE and hi - lo < Fraction(1, 2 ** 80)
