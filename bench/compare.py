@@ -53,7 +53,7 @@ LAPLACE_SCALES = ["1", "2", "4"]
 HIDDEN_GAMMA = "1/3"
 HIDDEN_BUDGETS = [1, 2, 3]  # the hidden-feedback game refuses C > 6 (producer.game.work.MAX_BUDGET)
 WIDTH = "1/100000000"            # the hidden-feedback game route (producer dg)
-PRODUCT_WIDTH = "1/1000000000000000"   # the plain product route (producer plain)
+PRODUCT_WIDTH = "1/" + "1" + "0" * 40   # the plain product route (producer plain): resolves tiny δ too
 
 
 class Cell:
@@ -172,11 +172,33 @@ def wrong_side(peer, cert, upper_bound):
 
 # ---- the tables ---------------------------------------------------------------------------
 
+def scientific(value, direction, digits=10):
+    """An exact Fraction in scientific notation with ``digits`` significant digits, rounded down (−1) or up (+1)."""
+    if value == 0:
+        return "0"
+    exponent = len(str(value.numerator // value.denominator)) - 1 if value >= 1 else \
+        -len(str(value.denominator // value.numerator))
+    while Fraction(10) ** exponent > value:
+        exponent -= 1
+    while Fraction(10) ** (exponent + 1) <= value:
+        exponent += 1
+    scaled = value / Fraction(10) ** (exponent - digits + 1)
+    mantissa = scaled.numerator // scaled.denominator
+    if direction > 0 and mantissa != scaled:
+        mantissa += 1
+    text = str(mantissa)
+    if len(text) > digits:  # rounding up reached the next power of ten
+        text, exponent = text[:digits], exponent + 1
+    return f"{text[0]}.{text[1:]}e{exponent:+03d}"
+
+
 def show(cell, note=""):
     if cell.missing:
         return cell.missing
     if isinstance(cell.value, tuple):
         audit = "" if cell.audit == "OK" else f" (auditor: {cell.audit})"
+        if cell.lower is not None:
+            return f"[{scientific(cell.lower, -1)}, {scientific(cell.upper, +1)}]{audit}"
         return f"[{cell.value[0]}, {cell.value[1]}]{audit}"
     return f"{cell.value:.6e}{note}"
 
@@ -261,16 +283,38 @@ def hidden_table(rows):
     return lines
 
 
+def excess(peer, cert):
+    """(gap, relative gap): how far the peer's float lies outside the certified interval."""
+    exact = Fraction(peer.value)
+    gap = cert.lower - exact if exact < cert.lower else exact - cert.upper
+    scale = max(cert.upper, exact)
+    return gap, (gap / scale if scale else Fraction(0))
+
+
+FLOAT_ROUNDING = Fraction(1, 10 ** 12)   # a relative excess below this is the peer's float rounding
+
+
 def findings(rows):
-    found = []
+    real, rounding = [], []
     for label, _param, budget, epsilon, cert, peers in rows:
         for name, upper, what in (("pld_pess", True, "PLD pessimistic"), ("pld_opt", False, "PLD optimistic"),
                                   ("rdp", True, "RDP"), ("opendp", True, "OpenDP")):
             note = wrong_side(peers[name], cert, upper)
-            if note:
-                found.append(f"- {label}, C = {budget}, ε = {epsilon}: {what} gives {peers[name].value:.6e},"
-                             f"{note.replace('**', '')} interval [{cert.value[0]}, {cert.value[1]}].")
-    return found or ["- none: every peer bound lies on its own side of the certified interval."]
+            if not note:
+                continue
+            gap, relative = excess(peers[name], cert)
+            line = (f"- {label}, C = {budget}, ε = {epsilon}: {what} gives {float(peers[name].value)!r},"
+                    f"{note.replace('**', '')} interval {show(cert)}: outside by {float(gap):.2e} "
+                    f"(relative {float(relative):.1e}).")
+            (rounding if relative < FLOAT_ROUNDING else real).append((what, line))
+    out = [line for _what, line in real] or ["- none beyond float rounding."]
+    if rounding:
+        names = sorted({what for what, _line in rounding})
+        out += ["", f"In {len(rounding)} more rows a peer figure ({', '.join(names)}) lies on the wrong side by "
+                "less than 10^-12 relative: the rounding of its floating-point arithmetic, where its "
+                "discretisation is exact (e.g. σ² = 1, whose privacy losses are multiples of 1/2). These rows "
+                "are marked in the table but are not findings about the method."]
+    return out
 
 
 def versions():
@@ -320,7 +364,10 @@ def document(plain, laplace, hidden):
         "`from_discrete_laplace_mechanism` takes the parameter 1/t. RDP: n/a (not computed for the discrete Laplace).",
         "- **below certified** (an upper bound below the certified lower end) or **above certified** (a lower "
         "bound above the certified upper end): the peer is on the wrong side of the true value. Decided exactly "
-        "(the peer's float read as the rational it is).",
+        "(the peer's float read as the rational it is); the findings list says by how much, and whether that "
+        "is within the float rounding of the peer (a relative excess below 10^-12) or beyond it.",
+        "- Certified intervals are shown in scientific notation with 10 significant digits, rounded outward "
+        "from the exact ends; peers' floats with 7.",
         "",
         "## Plain composition: certified against the accountants",
         "",
