@@ -44,6 +44,7 @@ from producer.errors import InputError, LimitError
 from producer.laws import FiniteLaw, parse_gamma
 from producer.output import write_file_atomic
 from producer.rationals import format_rational, parse_integer, parse_rational
+from producer.sources.auditability import MAX_EXPONENT as AUDITOR_MAX_EXPONENT
 
 __all__ = ["Certificate", "bracket", "finite_game", "dg_interval", "calibration", "pmw_envelope",
            "pmw_parameters", "brace_run", "brace_compare", "hierarchy_upper", "deadline_witness", "workload",
@@ -216,9 +217,9 @@ def finite_game(gamma, weights, budget, *, offset=None, thresholds=(), points=()
 # library aborts); such a law is a point mass at 0 for every allowed scale.
 MIN_SIGMA2 = Fraction(1, 10**6)
 # An explicit source's outermost atom exp(−L²/(2σ²)) must not be smaller than
-# e^-MAX_EDGE_EXPONENT: beyond it the atoms are 0 at every allowed scale
-# (S < 2^4096) and merely computing them takes minutes.
-MAX_EDGE_EXPONENT = 10**7
+# e^-MAX_EDGE_EXPONENT: the auditor's documented limit on exponents
+# (producer/sources/auditability.py); such atoms are 0 at every allowed scale anyway.
+MAX_EDGE_EXPONENT = AUDITOR_MAX_EXPONENT
 
 
 def _sigma2(value):
@@ -236,7 +237,7 @@ def _radius(value, sigma2):
     if sigma2 > 0 and radius > 0 and radius * radius > 2 * sigma2 * MAX_EDGE_EXPONENT:
         largest = isqrt(int(2 * sigma2 * MAX_EDGE_EXPONENT))
         raise LimitError(f"radius: L = {mpz(radius)} is too large for σ² = {format_rational(sigma2)}: atoms beyond "
-                         f"L = {largest} are below e^-{MAX_EDGE_EXPONENT} and 0 at every allowed scale")
+                         f"L = {largest} are below e^-{MAX_EDGE_EXPONENT}, the auditor's limit on exponents")
     return radius
 
 

@@ -182,7 +182,7 @@ def test_the_python_api_document_runs():
     (lambda: api.calibration("1/3", 9, 7, "1e-6"), "C <= 6"),
     (lambda: api.dg_interval("1/3", "1e-12", 2, 1, width="1e-3"), "below the limit"),
     (lambda: api.calibration("1/3", "1e-10", 1, "1e-3"), "below the limit"),
-    (lambda: api.dg_interval("1/3", "1/100", 1, 1, radius=2048, scale=1000), "atoms beyond L = 447"),
+    (lambda: api.dg_interval("1/3", "1/100", 1, 1, radius=2048, scale=1000), "atoms beyond L = 31"),
     (lambda: api.pmw_envelope(2, 2, [["1", "0"]], 10**11, "1/2", 1, 1), "2^J"),
     (lambda: api.pmw_envelope(10**40, 2, [["1", "0"]], 1, "1/2", 1, 1), "universe"),
     (lambda: api.pmw_envelope(2, 10**40, [["1", "0"]], 1, "1/2", 1, 1), "records"),
@@ -199,8 +199,10 @@ def test_sizes_are_refused_before_any_work(call, fragment):
 
 
 def test_size_bounds_do_not_refuse_what_is_small():
-    # the largest explicit radius allowed for σ² = 1/100 works
-    assert api.dg_interval("1/3", "1/100", 1, 1, radius=447, scale=1000).kind == "dg-interval/1"
+    # the largest explicit radius allowed for σ² = 1/100 works (L²/(2σ²) <= 50,000, the auditor's limit)
+    assert api.dg_interval("1/3", "1/100", 1, 1, radius=31, scale=1000).kind == "dg-interval/1"
+    with pytest.raises(LimitError, match="auditor"):
+        api.dg_interval("1/3", "1/100", 1, 1, radius=32, scale=1000)
 
 
 def test_the_hierarchy_control_has_the_reference_bytes():
