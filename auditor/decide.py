@@ -23,7 +23,7 @@ from auditor.enclosures import exp_bounds, kernel_bounds, normaliser_bounds
 from auditor.outcomes import Unchecked
 
 __all__ = ["PROVED", "DISPROVED", "OPEN", "RETRY_FACTOR", "state", "settle", "raise_undecided",
-           "retried", "source_states", "exp_states"]
+           "retried", "retried_claim", "source_states", "exp_states"]
 
 PROVED, DISPROVED, OPEN = "proved", "disproved", "open"
 
@@ -66,6 +66,15 @@ def retried(decide_at, keys, bits):
         decisions.update(decide_at(pending, bits))
         bits *= RETRY_FACTOR
     return decisions
+
+
+def retried_claim(decide_at, bits):
+    """The decision of one claim: ``decide_at(bits)`` at ``bits``, once more at RETRY_FACTOR·bits if open.
+
+    :func:`retried` for a single claim; ``decide_at(bits)`` returns its decision
+    from enclosures at ``bits`` of precision.
+    """
+    return retried(lambda pending, at: {"claim": decide_at(at)}, ["claim"], bits)["claim"]
 
 
 def source_states(weights, L, S, sigma2, tau):
