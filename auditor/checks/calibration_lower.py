@@ -32,6 +32,7 @@ certificate UNCHECKED (exit 3) when nothing is false, never FAIL.
 from fractions import Fraction
 
 from auditor.decide import exp_states, raise_undecided, settle
+from auditor.enclosure_limits import refuse_bits, refuse_exponent
 from auditor.lower import inputs
 from auditor.lower.display import DOWN, check_display
 from auditor.lower.lines import PackedLines
@@ -196,6 +197,8 @@ def _check_line(res, common, witness, report):
     # e^{ε_lo} <= λ_crit is the upper side of an enclosure of e^{ε_lo} (proved when e⁺ <= λ_crit,
     # disproved when e⁻ > λ_crit).
     bits = max(lam.numerator.bit_length() - lam.denominator.bit_length(), 0) + eps.denominator.bit_length() + 64
+    refuse_exponent(eps, R + "/epsilon_lower", "e^{epsilon_lower}")
+    refuse_bits(bits, R + "/lambda_crit")
     _, decision, _ = exp_states(eps, None, lam, bits=bits)
     settle(decision, report, common["undecided"], R + "/epsilon_lower", eps, lam,
            "e^{epsilon_lower} above λ_crit")

@@ -34,6 +34,7 @@ certificate UNCHECKED (exit 3) when nothing is false, never FAIL.
 from fractions import Fraction
 
 from auditor.decide import PROVED, exp_states, raise_undecided, retried, settle, state
+from auditor.enclosure_limits import refuse_bits, refuse_exponent, refuse_kernels
 from auditor.enclosures import exp_bounds, kernel_bounds, normaliser_bounds
 from auditor.lower import inputs, relaxations
 from auditor.lower.display import DOWN, UP, check_display, dyadic_down, dyadic_up
@@ -96,7 +97,8 @@ def _dg_relaxation(res, report, undecided):
     budget = res["budget"]
     _limit_game(len(res["source"]["weights"]), B, R + "/source/weights")
     source = read_source(res["source"], R + "/source", report, undecided, sigma2=sigma2)
-    lam_lo, lam_hi = read_threshold(res["threshold"], epsilon, R + "/threshold", report, undecided)
+    lam_lo, lam_hi = read_threshold(res["threshold"], epsilon, R + "/threshold", report, undecided,
+                                    epsilon_pointer=R + "/epsilon")
     upper = verify_privacy_bound(res["privacy_bound"], R + "/privacy_bound", report, res["gamma"], sigma2,
                                  epsilon, budget, undecided)
     if source is None:
@@ -162,6 +164,10 @@ def _offset_event(res, report, undecided):
     lo_c = read_rational(payoff["lower"], R + "/payoff/lower")
     hi_c = read_rational(payoff["upper"], R + "/payoff/upper")
     support = sorted({n for f1, f2 in atoms for n in (f1, f1 + 1, f2, f2 + 1, f2 + 2)})
+    _refuse_payoff(lo_c, hi_c, epsilon)
+    if support:
+        refuse_kernels(sigma2, max(abs(support[0]), abs(support[-1])), len(support), _payoff_bits(lo_c, hi_c),
+                       R + "/sigma2", R + "/atoms", R + "/payoff")
 
     def proved_at(bits):
         """[proved_lo, proved_hi] ∋ P_g(A) − e^ε·Q_g(A): P from below with Z⁺, Q from above with Z⁻."""
@@ -196,6 +202,8 @@ def _binary_pair(res, report, undecided):
     payoff = res["payoff"]
     lo_c = read_rational(payoff["lower"], R + "/payoff/lower")
     hi_c = read_rational(payoff["upper"], R + "/payoff/upper")
+    _refuse_payoff(lo_c, hi_c, epsilon)
+
     def proved_at(bits):
         """[H at e⁺, H at e⁻] ∋ H_{e^ε}(P_b‖Q_b), H non-increasing in the threshold."""
         e_lo, e_hi = exp_bounds(epsilon, bits)
@@ -219,6 +227,8 @@ def _binary_pair(res, report, undecided):
 def check_exp_dominates(U, ratio, pointer, report, undecided):
     """U >= log(ratio) decided three-way, as ratio <= e^U: proved when e⁻(U) >= ratio, disproved when e⁺(U) < ratio."""
     bits = max(ratio.numerator.bit_length(), ratio.denominator.bit_length(), U.denominator.bit_length()) + 48
+    refuse_exponent(U, pointer, "e^U")
+    refuse_bits(bits, pointer)
     decision, _, _ = exp_states(U, ratio, None, bits=bits)
     settle(decision, report, undecided, pointer, U, f"log {show(ratio)}", "below the logarithm")
     return decision == PROVED
@@ -248,9 +258,19 @@ def _payoff_retried(lo_c, hi_c, proved_at):
         lower, upper = _payoff_decisions(lo_c, hi_c, *proved)
         return {key: {"lower": lower, "upper": upper}[key] for key in pending}
 
-    bits = max(lo_c.denominator.bit_length(), hi_c.denominator.bit_length(), 64) + 32
-    decisions = retried(decide_at, ["lower", "upper"], bits)
+    decisions = retried(decide_at, ["lower", "upper"], _payoff_bits(lo_c, hi_c))
     return (decisions["lower"], decisions["upper"]), proved[0], proved[1]
+
+
+def _payoff_bits(lo_c, hi_c):
+    """Starting precision of a payoff enclosure: the bits of the claimed denominators + 32, at least 96."""
+    return max(lo_c.denominator.bit_length(), hi_c.denominator.bit_length(), 64) + 32
+
+
+def _refuse_payoff(lo_c, hi_c, epsilon):
+    """UNCHECKED beyond the enclosure limits of the payoff's e^ε and precision."""
+    refuse_exponent(epsilon, R + "/epsilon", "e^epsilon")
+    refuse_bits(_payoff_bits(lo_c, hi_c), R + "/payoff")
 
 
 def _settle_payoff(decisions, lo_c, hi_c, proved_lo, proved_hi, report, undecided, what):
