@@ -5,8 +5,10 @@ Re-proved by the auditor's own routes, in this order:
 1. the input's domain (γ reduced with 0 < a < B, σ² > 0, cuts strictly
    increasing within {0..C−2}, 0 < δ < 1): otherwise the certificate is
    malformed;
-2. the work estimate from the declared sizes (:mod:`auditor.hierarchy.estimate`):
-   beyond a limit the check is refused before any work (UNCHECKED);
+2. the work estimate from the declared sizes (:mod:`auditor.hierarchy.estimate`)
+   and the enclosure limits of the source and threshold claims
+   (:mod:`auditor.enclosure_limits`): beyond a limit the check is refused
+   before any work (UNCHECKED);
 3. the finite source and τ (the auditor's DG enclosures);
 4. the grid, and the graph rebuilt from the input with rows counted over the
    hidden draws: its four counts;
