@@ -21,7 +21,8 @@ from auditor.decide import RETRY_FACTOR, exp_bits, source_bits
 from auditor.enclosures.gaussian import summation_length
 from auditor.outcomes import Unchecked
 
-__all__ = ["refuse_exponent", "refuse_bits", "refuse_dg_source", "refuse_kernels", "refuse_threshold"]
+__all__ = ["refuse_exponent", "refuse_bits", "refuse_dg_source", "refuse_kernels", "refuse_normaliser",
+           "refuse_threshold"]
 
 
 def refuse_exponent(x, pointer, what):
@@ -39,22 +40,33 @@ def refuse_bits(bits, pointer):
 
 def refuse_dg_source(sigma2, radius, scale, n_weights, sigma2_pointer, source_pointer):
     """The limits of :func:`auditor.decide.source_states` on a source of radius L and scale S."""
-    refuse_kernels(sigma2, radius, n_weights, source_bits(scale), sigma2_pointer, source_pointer,
-                   source_pointer + "/scale")
+    bits = source_bits(scale)
+    refuse_exponent(Fraction(radius * radius) / (2 * sigma2), source_pointer + "/radius", "the kernel at the radius")
+    refuse_bits(bits, source_pointer + "/scale")
+    _refuse_work(n_weights, bits, source_pointer + "/weights")
+    refuse_normaliser(sigma2, bits, sigma2_pointer)
 
 
-def refuse_kernels(sigma2, radius, count, bits, sigma2_pointer, pointer, bits_pointer):
-    """The limits of ``count`` kernel enclosures up to |n| = radius and the normaliser, at ``bits`` and its retry."""
-    refuse_exponent(Fraction(radius * radius) / (2 * sigma2), pointer + "/radius", "the kernel at the radius")
-    refuse_bits(bits, bits_pointer)
-    if count * bits * RETRY_FACTOR > MAX_SOURCE_WORK:
-        raise Unchecked(pointer + "/weights", count * bits * RETRY_FACTOR, MAX_SOURCE_WORK,
-                        "source check work (atoms x bits)")
+def refuse_kernels(sigma2, radius, count, bits, sigma2_pointer, pointer):
+    """The limits of ``count`` kernel enclosures up to |n| = radius and of the normaliser, at ``bits``
+    and its retry (every refusal but the normaliser's at ``pointer``)."""
+    refuse_exponent(Fraction(radius * radius) / (2 * sigma2), pointer, "the kernel at the largest |n|")
+    refuse_bits(bits, pointer)
+    _refuse_work(count, bits, pointer)
+    refuse_normaliser(sigma2, bits, sigma2_pointer)
+
+
+def refuse_normaliser(sigma2, bits, pointer):
+    """At most MAX_TERMS terms of Z at RETRY_FACTOR·bits, and the last kernel's exponent within the limit."""
     terms = summation_length(sigma2, bits * RETRY_FACTOR)
     if terms > MAX_TERMS:
-        raise Unchecked(sigma2_pointer, terms, MAX_TERMS, "normaliser terms")
-    refuse_exponent(Fraction((terms + 1) ** 2) / (2 * sigma2), sigma2_pointer,
-                    "the kernel at the end of the normaliser sum")
+        raise Unchecked(pointer, terms, MAX_TERMS, "normaliser terms")
+    refuse_exponent(Fraction((terms + 1) ** 2) / (2 * sigma2), pointer, "the kernel at the end of the normaliser sum")
+
+
+def _refuse_work(count, bits, pointer):
+    if count * bits * RETRY_FACTOR > MAX_SOURCE_WORK:
+        raise Unchecked(pointer, count * bits * RETRY_FACTOR, MAX_SOURCE_WORK, "kernel enclosure work (atoms x bits)")
 
 
 def refuse_threshold(epsilon, sides, epsilon_pointer, threshold_pointer):

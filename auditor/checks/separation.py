@@ -167,7 +167,7 @@ def _offset_event(res, report, undecided):
     _refuse_payoff(lo_c, hi_c, epsilon)
     if support:
         refuse_kernels(sigma2, max(abs(support[0]), abs(support[-1])), len(support), _payoff_bits(lo_c, hi_c),
-                       R + "/sigma2", R + "/atoms", R + "/payoff")
+                       R + "/sigma2", R + "/atoms")
 
     def proved_at(bits):
         """[proved_lo, proved_hi] ∋ P_g(A) − e^ε·Q_g(A): P from below with Z⁺, Q from above with Z⁻."""

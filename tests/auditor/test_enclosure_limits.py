@@ -136,3 +136,9 @@ def test_separation_offset_event_huge_sigma2_is_unchecked():
     def edit(bad):
         bad["result"]["sigma2"] = HUGE_SIGMA2
     assert_unchecked(resealed(cert, edit), "/result/sigma2", "normaliser terms")
+
+
+def test_separation_renyi_cover_huge_sigma2_is_unchecked():
+    def edit(bad):
+        bad["result"]["sigma2"] = HUGE_SIGMA2
+    assert_unchecked(resealed(load("separation-renyi-cover.json"), edit), "/result/sigma2", "normaliser terms")
