@@ -53,6 +53,8 @@ def read_source(src, pointer, report, undecided, sigma2=None, radius=None, scale
     """Read and check a ``dg_source`` block; return a :class:`Source` (None when a claim of it is false).
 
     Pointers of claims neither proved nor disproved are appended to ``undecided``.
+    Refused (UNCHECKED) first beyond :data:`MAX_SCALE_BITS`, :data:`MAX_RADIUS` and the
+    enclosure limits of :func:`auditor.enclosure_limits.refuse_dg_source`.
 
     ``sigma2``, ``radius``, ``scale`` are the request's values when it fixes them.
     """
