@@ -225,7 +225,10 @@ def _binary_pair(res, report, undecided):
 
 
 def check_exp_dominates(U, ratio, pointer, report, undecided):
-    """U >= log(ratio) decided three-way, as ratio <= e^U: proved when e⁻(U) >= ratio, disproved when e⁺(U) < ratio."""
+    """U >= log(ratio) decided three-way, as ratio <= e^U.
+
+    Proved when e⁻(U) >= ratio, disproved when e⁺(U) < ratio (:func:`auditor.decide.exp_states`).
+    """
     bits = max(ratio.numerator.bit_length(), ratio.denominator.bit_length(), U.denominator.bit_length()) + 48
     refuse_exponent(U, pointer, "e^U")
     refuse_bits(bits, pointer)
