@@ -23,7 +23,7 @@ from auditor.enclosures import exp_bounds, kernel_bounds, normaliser_bounds
 from auditor.outcomes import Unchecked
 
 __all__ = ["PROVED", "DISPROVED", "OPEN", "RETRY_FACTOR", "state", "settle", "raise_undecided",
-           "retried", "source_states", "exp_states"]
+           "retried", "retried_claim", "source_bits", "exp_bits", "source_states", "exp_states"]
 
 PROVED, DISPROVED, OPEN = "proved", "disproved", "open"
 
@@ -68,6 +68,25 @@ def retried(decide_at, keys, bits):
     return decisions
 
 
+def retried_claim(decide_at, bits):
+    """The decision of one claim: ``decide_at(bits)`` at ``bits``, once more at RETRY_FACTOR·bits if open.
+
+    :func:`retried` for a single claim; ``decide_at(bits)`` returns its decision
+    from enclosures at ``bits`` of precision.
+    """
+    return retried(lambda pending, at: {"claim": decide_at(at)}, ["claim"], bits)["claim"]
+
+
+def source_bits(S):
+    """Starting precision of the source claims of scale S: S's bits + 64."""
+    return S.bit_length() + 64
+
+
+def exp_bits(sides):
+    """Default starting precision of e^ε against the rationals ``sides``: their largest part's bits + 48."""
+    return max(max(x.numerator.bit_length(), x.denominator.bit_length()) for x in sides) + 48
+
+
 def source_states(weights, L, S, sigma2, tau):
     """(atom decisions {n: state}, τ decision, w_0/S − 1/Z⁺, w_0/S − 1/Z⁻) of a DG source.
 
@@ -95,7 +114,7 @@ def source_states(weights, L, S, sigma2, tau):
         return decisions
 
     atoms = [n for n in range(-L, L + 1) if n != 0 and weights[n + L] > 0]
-    decisions = retried(decide_at, atoms + ["tau"], S.bit_length() + 64)
+    decisions = retried(decide_at, atoms + ["tau"], source_bits(S))
     tau_state = decisions.pop("tau")
     return decisions, tau_state, tau_bounds[0], tau_bounds[1]
 
@@ -108,8 +127,7 @@ def exp_states(epsilon, lower, upper, strict_upper=False, bits=None):
     at RETRY_FACTOR times that; (e⁻, e⁺) is the enclosure at the last precision used.
     """
     if bits is None:
-        sizes = [x for x in (lower, upper) if x is not None]
-        bits = max(max(x.numerator.bit_length(), x.denominator.bit_length()) for x in sizes) + 48
+        bits = exp_bits([x for x in (lower, upper) if x is not None])
     enclosure = []
 
     def decide_at(pending, bits):

@@ -33,6 +33,7 @@ from auditor.certificate import Malformed, digest
 from auditor.checks import common
 from auditor.checks.dg_interval import (MAX_EXP_ARGUMENT, check_display, estimate_dg, noise_parameters,
                                         raise_undecided, verify_dg)
+from auditor.decide import retried_claim, settle, state
 from auditor.enclosures import exp_bounds, log_bounds
 from auditor.outcomes import Unchecked
 from auditor.rationals import read_rational
@@ -133,25 +134,26 @@ def _check_witness(witness, pointer, outer_input, epsilon, report, undecided):
 
 
 def _check_envelope(envelope, sigma2, budget, delta, report, undecided):
-    """E >= log(1 + (e^{8C/σ²} − 1)/(4δ)): proved with upper bounds, disproved with lower
-    bounds (the expression increases in e^{8C/σ²}); retried once at four times the precision."""
+    """E >= log(1 + (e^{8C/σ²} − 1)/(4δ)), decided three-way (:func:`auditor.decide.retried_claim`).
+
+    The expression increases in e^{8C/σ²}, so E is proved against its value at
+    the upper ends of the enclosures (E >= log⁺ of 1 + (e⁺ − 1)/(4δ)) and
+    disproved against its value at the lower ends (E < log⁻ of 1 + (e⁻ − 1)/(4δ));
+    retried once at four times :data:`ENVELOPE_BITS`, then undecided.
+    """
     if budget == 0:
         report.check(envelope >= 0, "/result/envelope", envelope, 0, "the envelope must be >= 0")
         return
-    bits = ENVELOPE_BITS
-    for _ in range(2):
+    log_lower = []  # the disproving bound at the last precision used
+
+    def decide_at(bits):
         m_lo, m_hi = exp_bounds(Fraction(8 * budget) / sigma2, bits)
         _, log_hi = log_bounds(1 + (m_hi - 1) / (4 * delta), bits)
-        log_lo, _ = log_bounds(1 + (m_lo - 1) / (4 * delta), bits)
-        if envelope >= log_hi:
-            report.check(True, "/result/envelope", "", "", "")
-            return
-        if envelope < log_lo:
-            report.fail("/result/envelope", envelope, log_lo,
-                        "envelope below log(1 + (e^{8C/σ²} − 1)/(4δ)) (disproved)")
-            return
-        bits *= 4
-    undecided.append("/result/envelope")
+        log_lower[:] = [log_bounds(1 + (m_lo - 1) / (4 * delta), bits)[0]]
+        return state(envelope >= log_hi, envelope < log_lower[0])
+
+    settle(retried_claim(decide_at, ENVELOPE_BITS), report, undecided, "/result/envelope", envelope,
+           log_lower[0], "envelope below log(1 + (e^{8C/σ²} − 1)/(4δ))")
 
 
 def _check_displays(res, eps_lo, eps_hi, report):

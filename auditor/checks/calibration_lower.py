@@ -31,8 +31,8 @@ certificate UNCHECKED (exit 3) when nothing is false, never FAIL.
 
 from fractions import Fraction
 
-from auditor.decide import OPEN, RETRY_FACTOR, raise_undecided, settle, state
-from auditor.enclosures import exp_bounds
+from auditor.decide import exp_states, raise_undecided, settle
+from auditor.enclosure_limits import refuse_bits, refuse_exponent
 from auditor.lower import inputs
 from auditor.lower.display import DOWN, check_display
 from auditor.lower.lines import PackedLines
@@ -194,13 +194,11 @@ def _check_line(res, common, witness, report):
     check_display(res["epsilon_lower_display"], eps, DOWN, None, R + "/epsilon_lower_display", report)
     if eps == 0:
         return  # ε* >= 0 holds by definition, whatever λ_crit is
+    # e^{ε_lo} <= λ_crit is the upper side of an enclosure of e^{ε_lo} (proved when e⁺ <= λ_crit,
+    # disproved when e⁻ > λ_crit).
     bits = max(lam.numerator.bit_length() - lam.denominator.bit_length(), 0) + eps.denominator.bit_length() + 64
-    decision = OPEN
-    for _ in range(2):
-        e_lo, e_hi = exp_bounds(eps, bits)
-        decision = state(e_hi <= lam, e_lo > lam)
-        if decision != OPEN:
-            break
-        bits *= RETRY_FACTOR
+    refuse_exponent(eps, R + "/epsilon_lower", "e^{epsilon_lower}")
+    refuse_bits(bits, R + "/lambda_crit")
+    _, decision, _ = exp_states(eps, None, lam, bits=bits)
     settle(decision, report, common["undecided"], R + "/epsilon_lower", eps, lam,
            "e^{epsilon_lower} above λ_crit")

@@ -121,7 +121,7 @@ def _verify(cert, report, undecided):
     source = read_source(res["source"], "/result/source", report, undecided, sigma2=p["sigma2"],
                          radius=p["radius"], scale=p["scale"])
     lam_lo, lam_hi = read_threshold(res["threshold"], p["epsilon"], "/result/threshold", report, undecided,
-                                    denominator=p["N"])
+                                    denominator=p["N"], epsilon_pointer="/input/epsilon")
     if source is None:
         return
     law = Law(source.weights, source.offset, p["a"], p["B"])

@@ -5,8 +5,10 @@ Re-proved by the auditor's own routes, in this order:
 1. the input's domain (γ reduced with 0 < a < B, σ² > 0, cuts strictly
    increasing within {0..C−2}, 0 < δ < 1): otherwise the certificate is
    malformed;
-2. the work estimate from the declared sizes (:mod:`auditor.hierarchy.estimate`):
-   beyond a limit the check is refused before any work (UNCHECKED);
+2. the work estimate from the declared sizes (:mod:`auditor.hierarchy.estimate`)
+   and the enclosure limits of the source and threshold claims
+   (:mod:`auditor.enclosure_limits`): beyond a limit the check is refused
+   before any work (UNCHECKED);
 3. the finite source and τ (the auditor's DG enclosures);
 4. the grid, and the graph rebuilt from the input with rows counted over the
    hidden draws: its four counts;
@@ -32,6 +34,7 @@ from auditor.hierarchy.graph import Graph
 from auditor.hierarchy.grid import Grid, grid_problems
 from auditor.hierarchy.model import Model
 from auditor.decide import raise_undecided
+from auditor.enclosure_limits import refuse_dg_source, refuse_threshold
 from auditor.hierarchy.source import ceil_decimal, check_source, check_threshold
 from auditor.hierarchy.tables import solve
 from auditor.hierarchy.words import Words
@@ -90,6 +93,13 @@ def _refuse_beyond_limits(inp, res, model, B):
     S = int(read_rational(numerics["source_scale"], I + "/numerics/source_scale"))
     bits = (B * S).bit_length() + numerics["scale_bits"] + numerics["grid_bits"]
     refuse_beyond_limits(model, B, len(res["source"]["weights"]), len(res["grid"]["numerators"]), bits)
+    # the enclosure claims of 3 and 6 (atoms, τ, λ₋ <= e^ε <= λ₊): the dg-interval/1 limits
+    src = res["source"]
+    refuse_dg_source(read_rational(inp["sigma2"], I + "/sigma2"), src["radius"],
+                     int(read_rational(src["scale"], R + "/source/scale")), len(src["weights"]),
+                     I + "/sigma2", R + "/source")
+    sides = [read_rational(res["threshold"][side], f"{R}/threshold/{side}") for side in ("lower", "upper")]
+    refuse_threshold(read_rational(res["epsilon"], R + "/epsilon"), sides, R + "/epsilon", R + "/threshold")
 
 
 # 3. source and τ ---------------------------------------------------------

@@ -33,7 +33,8 @@ certificate UNCHECKED (exit 3) when nothing is false, never FAIL.
 
 from fractions import Fraction
 
-from auditor.decide import OPEN, PROVED, RETRY_FACTOR, raise_undecided, settle, state
+from auditor.decide import PROVED, exp_states, raise_undecided, retried, settle, state
+from auditor.enclosure_limits import refuse_bits, refuse_exponent, refuse_kernels
 from auditor.enclosures import exp_bounds, kernel_bounds, normaliser_bounds
 from auditor.lower import inputs, relaxations
 from auditor.lower.display import DOWN, UP, check_display, dyadic_down, dyadic_up
@@ -96,7 +97,8 @@ def _dg_relaxation(res, report, undecided):
     budget = res["budget"]
     _limit_game(len(res["source"]["weights"]), B, R + "/source/weights")
     source = read_source(res["source"], R + "/source", report, undecided, sigma2=sigma2)
-    lam_lo, lam_hi = read_threshold(res["threshold"], epsilon, R + "/threshold", report, undecided)
+    lam_lo, lam_hi = read_threshold(res["threshold"], epsilon, R + "/threshold", report, undecided,
+                                    epsilon_pointer=R + "/epsilon")
     upper = verify_privacy_bound(res["privacy_bound"], R + "/privacy_bound", report, res["gamma"], sigma2,
                                  epsilon, budget, undecided)
     if source is None:
@@ -162,21 +164,22 @@ def _offset_event(res, report, undecided):
     lo_c = read_rational(payoff["lower"], R + "/payoff/lower")
     hi_c = read_rational(payoff["upper"], R + "/payoff/upper")
     support = sorted({n for f1, f2 in atoms for n in (f1, f1 + 1, f2, f2 + 1, f2 + 2)})
-    bits = max(lo_c.denominator.bit_length(), hi_c.denominator.bit_length(), 64) + 32
-    for _ in range(2):
+    _refuse_payoff(lo_c, hi_c, epsilon)
+    if support:
+        refuse_kernels(sigma2, max(abs(support[0]), abs(support[-1])), len(support), _payoff_bits(lo_c, hi_c),
+                       R + "/sigma2", R + "/atoms")
+
+    def proved_at(bits):
+        """[proved_lo, proved_hi] ∋ P_g(A) − e^ε·Q_g(A): P from below with Z⁺, Q from above with Z⁻."""
         z_lo, z_hi = normaliser_bounds(sigma2, bits)
         kern = {n: kernel_bounds(n, sigma2, bits) for n in support}
         e_lo, e_hi = exp_bounds(epsilon, bits)
-        p_lo, _ = event_sums(atoms, {n: kern[n][0] for n in support})
-        p_hi, _ = event_sums(atoms, {n: kern[n][1] for n in support})
-        _, q_lo = event_sums(atoms, {n: kern[n][0] for n in support})
-        _, q_hi = event_sums(atoms, {n: kern[n][1] for n in support})
-        proved_lo = dyadic_down(p_lo / z_hi ** 2 - e_hi * q_hi / z_lo ** 2, bits)
-        proved_hi = dyadic_up(p_hi / z_lo ** 2 - e_lo * q_lo / z_hi ** 2, bits)
-        decisions = _payoff_decisions(lo_c, hi_c, proved_lo, proved_hi)
-        if OPEN not in decisions:
-            break
-        bits *= RETRY_FACTOR
+        p_lo, q_lo = event_sums(atoms, {n: kern[n][0] for n in support})
+        p_hi, q_hi = event_sums(atoms, {n: kern[n][1] for n in support})
+        return (dyadic_down(p_lo / z_hi ** 2 - e_hi * q_hi / z_lo ** 2, bits),
+                dyadic_up(p_hi / z_lo ** 2 - e_lo * q_lo / z_hi ** 2, bits))
+
+    decisions, proved_lo, proved_hi = _payoff_retried(lo_c, hi_c, proved_at)
     _settle_payoff(decisions, lo_c, hi_c, proved_lo, proved_hi, report, undecided,
                    "witness lower end P_g(A) − e^ε Q_g(A)")
     check_display(payoff["lower_display"], lo_c, DOWN, None, R + "/payoff/lower_display", report)
@@ -199,14 +202,14 @@ def _binary_pair(res, report, undecided):
     payoff = res["payoff"]
     lo_c = read_rational(payoff["lower"], R + "/payoff/lower")
     hi_c = read_rational(payoff["upper"], R + "/payoff/upper")
-    bits = max(lo_c.denominator.bit_length(), hi_c.denominator.bit_length(), 64) + 32
-    for _ in range(2):
+    _refuse_payoff(lo_c, hi_c, epsilon)
+
+    def proved_at(bits):
+        """[H at e⁺, H at e⁻] ∋ H_{e^ε}(P_b‖Q_b), H non-increasing in the threshold."""
         e_lo, e_hi = exp_bounds(epsilon, bits)
-        proved_lo, proved_hi = binary_hockey_stick(p, q, e_hi), binary_hockey_stick(p, q, e_lo)
-        decisions = _payoff_decisions(lo_c, hi_c, proved_lo, proved_hi)
-        if OPEN not in decisions:
-            break
-        bits *= RETRY_FACTOR
+        return binary_hockey_stick(p, q, e_hi), binary_hockey_stick(p, q, e_lo)
+
+    decisions, proved_lo, proved_hi = _payoff_retried(lo_c, hi_c, proved_at)
     _settle_payoff(decisions, lo_c, hi_c, proved_lo, proved_hi, report, undecided,
                    "witness lower end H_{e^ε}(P_b‖Q_b)")
     check_display(payoff["lower_display"], lo_c, DOWN, None, R + "/payoff/lower_display", report)
@@ -222,15 +225,14 @@ def _binary_pair(res, report, undecided):
 
 
 def check_exp_dominates(U, ratio, pointer, report, undecided):
-    """U >= log(ratio) decided three-way: proved when e⁻(U) >= ratio, disproved when e⁺(U) < ratio."""
+    """U >= log(ratio) decided three-way, as ratio <= e^U.
+
+    Proved when e⁻(U) >= ratio, disproved when e⁺(U) < ratio (:func:`auditor.decide.exp_states`).
+    """
     bits = max(ratio.numerator.bit_length(), ratio.denominator.bit_length(), U.denominator.bit_length()) + 48
-    decision = OPEN
-    for _ in range(2):
-        e_lo, e_hi = exp_bounds(U, bits)
-        decision = state(e_lo >= ratio, e_hi < ratio)
-        if decision != OPEN:
-            break
-        bits *= RETRY_FACTOR
+    refuse_exponent(U, pointer, "e^U")
+    refuse_bits(bits, pointer)
+    decision, _, _ = exp_states(U, ratio, None, bits=bits)
     settle(decision, report, undecided, pointer, U, f"log {show(ratio)}", "below the logarithm")
     return decision == PROVED
 
@@ -242,6 +244,36 @@ def _payoff_decisions(lo_c, hi_c, proved_lo, proved_hi):
     (above the true payoff); the upper end symmetrically.
     """
     return state(lo_c <= proved_lo, lo_c > proved_hi), state(hi_c >= proved_hi, hi_c < proved_lo)
+
+
+def _payoff_retried(lo_c, hi_c, proved_at):
+    """(decisions, proved_lo, proved_hi) of a claimed payoff enclosure [lo_c, hi_c], three-way.
+
+    ``proved_at(bits)`` is the auditor's enclosure [proved_lo, proved_hi] of the
+    payoff at ``bits``; open ends are retried (:func:`auditor.decide.retried`) at
+    RETRY_FACTOR times the starting precision (the bits of the claimed
+    denominators + 32, at least 96).  The proved ends are those of the last precision used.
+    """
+    proved = []
+
+    def decide_at(pending, bits):
+        proved[:] = proved_at(bits)
+        lower, upper = _payoff_decisions(lo_c, hi_c, *proved)
+        return {key: {"lower": lower, "upper": upper}[key] for key in pending}
+
+    decisions = retried(decide_at, ["lower", "upper"], _payoff_bits(lo_c, hi_c))
+    return (decisions["lower"], decisions["upper"]), proved[0], proved[1]
+
+
+def _payoff_bits(lo_c, hi_c):
+    """Starting precision of a payoff enclosure: the bits of the claimed denominators + 32, at least 96."""
+    return max(lo_c.denominator.bit_length(), hi_c.denominator.bit_length(), 64) + 32
+
+
+def _refuse_payoff(lo_c, hi_c, epsilon):
+    """UNCHECKED beyond the enclosure limits of the payoff's e^ε and precision."""
+    refuse_exponent(epsilon, R + "/epsilon", "e^epsilon")
+    refuse_bits(_payoff_bits(lo_c, hi_c), R + "/payoff")
 
 
 def _settle_payoff(decisions, lo_c, hi_c, proved_lo, proved_hi, report, undecided, what):

@@ -39,8 +39,8 @@ certificate UNCHECKED (exit 3) when nothing is false, never FAIL.
 from fractions import Fraction
 
 from auditor.certificate import Malformed
-from auditor.enclosures import exp_bounds
-from auditor.decide import OPEN, RETRY_FACTOR, raise_undecided, settle, state
+from auditor.decide import exp_states, raise_undecided, settle
+from auditor.enclosure_limits import refuse_bits, refuse_exponent
 from auditor.lower import inputs, moments
 from auditor.lower.display import UP, check_display
 from auditor.lower.source import exp_enclosure_check, read_source
@@ -83,7 +83,8 @@ def _verify(cert, report, undecided):
     source = read_source(res["source"], "/result/source", report, undecided, sigma2=sigma2, scale=scale)
     report.equal("/result/theta", res["theta"], theta, "θ (the request's)")
     lam_hi = read_rational(res["threshold_upper"], "/result/threshold_upper")
-    exp_enclosure_check(epsilon, None, lam_hi, report, None, "/result/threshold_upper", undecided)
+    exp_enclosure_check(epsilon, None, lam_hi, report, None, "/result/threshold_upper", undecided,
+                        epsilon_pointer="/input/epsilon")
     G = read_rational(res["gaussian_term"], "/result/gaussian_term")
     _check_gaussian_term(G, theta, epsilon, norm2, sigma2, report, undecided)
     if source is not None:
@@ -128,21 +129,18 @@ def _check_variance(text, source, report):
 def _check_gaussian_term(G, theta, epsilon, norm2, sigma2, report, undecided):
     """G >= θ^θ/(θ+1)^{θ+1}·exp(x), x = −θε + θ(θ+1)·norm2/(2σ²), decided three-way.
 
-    Proved when G >= factor·e⁺, disproved when G < factor·e⁻; retried once at
-    RETRY_FACTOR times the precision.
+    As e^x <= G/factor (factor = θ^θ/(θ+1)^{θ+1} > 0), the upper side of an
+    enclosure of e^x (:func:`auditor.decide.exp_states`): proved when
+    G >= factor·e⁺, disproved when G < factor·e⁻; retried once at RETRY_FACTOR
+    times the precision.
     """
     factor = Fraction(theta ** theta, (theta + 1) ** (theta + 1))
     x = -theta * epsilon + Fraction(theta * (theta + 1) * norm2) / (2 * sigma2)
     bits = max(G.numerator.bit_length(), G.denominator.bit_length()) + 48
-    decision = OPEN
-    for _ in range(2):
-        e_lo, e_hi = exp_bounds(x, bits)
-        bound = factor * e_hi
-        decision = state(G >= bound, G < factor * e_lo)
-        if decision != OPEN:
-            break
-        bits *= RETRY_FACTOR
-    settle(decision, report, undecided, "/result/gaussian_term", G, bound,
+    refuse_exponent(x, "/result/gaussian_term", "the Gaussian term, θ(θ+1)‖A_j‖²/(2σ²) − θε")
+    refuse_bits(bits, "/result/gaussian_term")
+    _, decision, (_, e_hi) = exp_states(x, None, G / factor, bits=bits)
+    settle(decision, report, undecided, "/result/gaussian_term", G, factor * e_hi,
            "gaussian_term below θ^θ/(θ+1)^{θ+1}·exp(−θε + θ(θ+1)‖A_j‖²/(2σ²))")
 
 

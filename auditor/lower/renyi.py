@@ -47,6 +47,7 @@ from fractions import Fraction
 from math import isqrt
 
 from auditor.decide import DISPROVED, OPEN, PROVED, retried, settle, state
+from auditor.enclosure_limits import refuse_kernels
 from auditor.enclosures import exp_bounds, kernel_bounds, log_bounds, normaliser_bounds
 from auditor.lower import inputs
 from auditor.lower.display import DOWN, UP, check_display
@@ -316,6 +317,8 @@ def verify_cover(res, report, undecided):
     if len(bands) > MAX_BANDS:
         raise Unchecked(R + "/bands", len(bands), MAX_BANDS, "bands")
     layers = Layers(res, report, R)
+    refuse_kernels(sigma2, max(abs(layers.low - 3), abs(layers.high + 3)), layers.high - layers.low + 7,
+                   layers.S.bit_length() + 64, R + "/sigma2", R + "/box")
     if not layers.check_against(sigma2, report, R, undecided):
         return
     top = res["top"]

@@ -24,6 +24,7 @@ which makes the certificate UNCHECKED (exit 3) when nothing is false.
 from fractions import Fraction
 
 from auditor.decide import DISPROVED, PROVED, exp_states, settle, source_states
+from auditor.enclosure_limits import refuse_dg_source, refuse_threshold
 from auditor.lower import inputs
 from auditor.outcomes import Unchecked
 from auditor.rationals import read_rational, show
@@ -52,6 +53,8 @@ def read_source(src, pointer, report, undecided, sigma2=None, radius=None, scale
     """Read and check a ``dg_source`` block; return a :class:`Source` (None when a claim of it is false).
 
     Pointers of claims neither proved nor disproved are appended to ``undecided``.
+    Refused (UNCHECKED) first beyond :data:`MAX_SCALE_BITS`, :data:`MAX_RADIUS` and the
+    enclosure limits of :func:`auditor.enclosure_limits.refuse_dg_source`.
 
     ``sigma2``, ``radius``, ``scale`` are the request's values when it fixes them.
     """
@@ -62,6 +65,7 @@ def read_source(src, pointer, report, undecided, sigma2=None, radius=None, scale
         raise Unchecked(pointer + "/scale", S.bit_length(), MAX_SCALE_BITS, "bits of the source scale")
     if L > MAX_RADIUS:
         raise Unchecked(pointer + "/radius", L, MAX_RADIUS, "source radius")
+    refuse_dg_source(s2, L, S, len(src["weights"]), pointer + "/sigma2", pointer)
     weights = [inputs.integer(w, f"{pointer}/weights/{i}", "weight", minimum=0)
                for i, w in enumerate(src["weights"])]
     tau = inputs.nonnegative(src["tau"], pointer + "/tau", "tau")
@@ -99,8 +103,15 @@ def _check_masses(weights, L, S, sigma2, tau, report, pointer, undecided):
 
 
 def exp_enclosure_check(epsilon, lower, upper, report, pointer_lower, pointer_upper, undecided,
-                        strict_upper=False):
-    """Decide lower <= e^ε (if lower is not None) and e^ε <= upper (< with ``strict_upper``) three-way."""
+                        strict_upper=False, epsilon_pointer=None):
+    """Decide lower <= e^ε (if lower is not None) and e^ε <= upper (< with ``strict_upper``) three-way.
+
+    Refused first (UNCHECKED at ``epsilon_pointer``, by default the first claim's) beyond
+    the limits of :func:`auditor.enclosure_limits.refuse_threshold`.
+    """
+    claim_pointer = pointer_lower if lower is not None else pointer_upper
+    refuse_threshold(epsilon, [x for x in (lower, upper) if x is not None], epsilon_pointer or claim_pointer,
+                     claim_pointer)
     lo, hi, (e_lo, e_hi) = exp_states(epsilon, lower, upper, strict_upper)
     if lower is not None:
         settle(lo, report, undecided, pointer_lower, lower, e_hi, "above e^ε (> the upper end of its enclosure)")
@@ -110,7 +121,7 @@ def exp_enclosure_check(epsilon, lower, upper, report, pointer_lower, pointer_up
     return lo in (None, PROVED) and hi in (None, PROVED)
 
 
-def read_threshold(block, epsilon, pointer, report, undecided, denominator=None):
+def read_threshold(block, epsilon, pointer, report, undecided, denominator=None, epsilon_pointer=None):
     """(λ₋, λ₊) of a ``threshold`` block, with λ₋ <= e^ε <= λ₊ proved.
 
     With ``denominator`` N: also λ₋ = floor(N·e^ε)/N, i.e. N·λ₋ is an integer,
@@ -125,5 +136,5 @@ def read_threshold(block, epsilon, pointer, report, undecided, denominator=None)
                      f"a multiple of 1/{show(denominator)}", "λ₋ must be floor(N·e^ε)/N")
         report.equal(pointer + "/upper", lam_hi, lam_lo + Fraction(1, denominator), "λ₊ = λ₋ + 1/N")
     exp_enclosure_check(epsilon, lam_lo, lam_hi, report, pointer + "/lower", pointer + "/upper", undecided,
-                        strict_upper=denominator is not None)
+                        strict_upper=denominator is not None, epsilon_pointer=epsilon_pointer)
     return lam_lo, lam_hi

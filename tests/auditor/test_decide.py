@@ -63,3 +63,33 @@ def test_dg_interval_threshold_is_decided_by_auditor_decide(monkeypatch):
     report = verify_certificate(cert)
     assert report.status == UNCHECKED, report.failures
     assert report.unchecked.startswith("/result/threshold/"), report.unchecked
+
+
+@given(st.integers(1, 5), st.integers(1, 200))
+def test_retried_claim_is_retried_once_at_the_higher_precision(needed, bits):
+    """One claim decided once the precision reaches needed·bits: proved after at most one retry."""
+    calls = []
+
+    def decide_at(b):
+        calls.append(b)
+        return PROVED if b >= needed * bits else OPEN
+
+    decision = decide.retried_claim(decide_at, bits)
+    assert calls == ([bits] if needed == 1 else [bits, RETRY_FACTOR * bits])
+    assert decision == (PROVED if needed <= RETRY_FACTOR else OPEN)
+
+
+def test_exp_states_starts_at_exp_bits(monkeypatch):
+    """exp_states without ``bits`` encloses e^ε first at exp_bits of its sides (the limits assume it)."""
+    seen = []
+
+    def recording(x, bits):
+        seen.append(bits)
+        return Fraction(0), Fraction(10 ** 9)   # a valid but useless enclosure: the claim stays open
+
+    monkeypatch.setattr(decide, "exp_bounds", recording)
+    lower = Fraction(3, 1 << 70)
+    assert decide.exp_states(Fraction(2), lower, Fraction(5))[:2] == (OPEN, OPEN)
+    assert decide.exp_bits([lower, Fraction(5)]) == 71 + 48
+    assert seen == [71 + 48, RETRY_FACTOR * (71 + 48)]
+    assert decide.source_bits(1 << 40) == 41 + 64

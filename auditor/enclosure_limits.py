@@ -1,0 +1,75 @@
+"""Limits of the enclosure claims, refused (UNCHECKED) before the enclosures are computed.
+
+The three-way claims of :mod:`auditor.decide` evaluate e^x, the discrete-Gaussian
+kernel f(n) = exp(−n²/(2σ²)) and the normaliser Z = Σ_n f(n) at a precision set by
+the sizes of the certificate's rationals, then at RETRY_FACTOR times it.  Their
+cost is unbounded in the certificate's numbers (e^x has about 1.44|x| bits; Z sums
+about σ·sqrt(bits) terms), so a kind using them first refuses, with the limits of
+``dg-interval/1`` (:mod:`auditor.checks.dg_interval`):
+
+- every exponent |x| <= MAX_EXP_ARGUMENT: ε of a threshold, L²/(2σ²) at the
+  source radius, (N + 1)²/(2σ²) at the end of the normaliser sum;
+- working precision, retry included, <= MAX_BITS;
+- at most MAX_TERMS normaliser terms; atoms × bits, retry included, <= MAX_SOURCE_WORK.
+"""
+
+from fractions import Fraction
+
+from auditor.checks.common import magnitude
+from auditor.checks.dg_interval import MAX_BITS, MAX_EXP_ARGUMENT, MAX_SOURCE_WORK, MAX_TERMS
+from auditor.decide import RETRY_FACTOR, exp_bits, source_bits
+from auditor.enclosures.gaussian import summation_length
+from auditor.outcomes import Unchecked
+
+__all__ = ["refuse_exponent", "refuse_bits", "refuse_dg_source", "refuse_kernels", "refuse_normaliser",
+           "refuse_threshold"]
+
+
+def refuse_exponent(x, pointer, what):
+    """UNCHECKED when |x| > MAX_EXP_ARGUMENT (an e^x of more than about 72,000 bits)."""
+    x = abs(Fraction(x))
+    if x > MAX_EXP_ARGUMENT:
+        raise Unchecked(pointer, magnitude(x.numerator // x.denominator), MAX_EXP_ARGUMENT, f"exponent of {what}")
+
+
+def refuse_bits(bits, pointer):
+    """UNCHECKED when ``bits`` retried at RETRY_FACTOR times exceeds MAX_BITS."""
+    if bits * RETRY_FACTOR > MAX_BITS:
+        raise Unchecked(pointer, bits * RETRY_FACTOR, MAX_BITS, "working precision in bits")
+
+
+def refuse_dg_source(sigma2, radius, scale, n_weights, sigma2_pointer, source_pointer):
+    """The limits of :func:`auditor.decide.source_states` on a source of radius L and scale S."""
+    bits = source_bits(scale)
+    refuse_exponent(Fraction(radius * radius) / (2 * sigma2), source_pointer + "/radius", "the kernel at the radius")
+    refuse_bits(bits, source_pointer + "/scale")
+    _refuse_work(n_weights, bits, source_pointer + "/weights")
+    refuse_normaliser(sigma2, bits, sigma2_pointer)
+
+
+def refuse_kernels(sigma2, radius, count, bits, sigma2_pointer, pointer):
+    """The limits of ``count`` kernel enclosures up to |n| = radius and of the normaliser, at ``bits``
+    and its retry (every refusal but the normaliser's at ``pointer``)."""
+    refuse_exponent(Fraction(radius * radius) / (2 * sigma2), pointer, "the kernel at the largest |n|")
+    refuse_bits(bits, pointer)
+    _refuse_work(count, bits, pointer)
+    refuse_normaliser(sigma2, bits, sigma2_pointer)
+
+
+def refuse_normaliser(sigma2, bits, pointer):
+    """At most MAX_TERMS terms of Z at RETRY_FACTOR·bits, and the last kernel's exponent within the limit."""
+    terms = summation_length(sigma2, bits * RETRY_FACTOR)
+    if terms > MAX_TERMS:
+        raise Unchecked(pointer, terms, MAX_TERMS, "normaliser terms")
+    refuse_exponent(Fraction((terms + 1) ** 2) / (2 * sigma2), pointer, "the kernel at the end of the normaliser sum")
+
+
+def _refuse_work(count, bits, pointer):
+    if count * bits * RETRY_FACTOR > MAX_SOURCE_WORK:
+        raise Unchecked(pointer, count * bits * RETRY_FACTOR, MAX_SOURCE_WORK, "kernel enclosure work (atoms x bits)")
+
+
+def refuse_threshold(epsilon, sides, epsilon_pointer, threshold_pointer):
+    """The limits of :func:`auditor.decide.exp_states` on e^ε against the rationals ``sides``."""
+    refuse_exponent(epsilon, epsilon_pointer, "e^epsilon")
+    refuse_bits(exp_bits(sides), threshold_pointer)
