@@ -35,6 +35,10 @@ KIND, VERSION = "workload", 1
 DISPLAY_DIGITS = 18
 MAX_IDENTITY_STEPS = 6
 MAX_IDENTITY_LAW = 9
+# The auditor's limits (UNCHECKED beyond them): dimension, moment order, identity work.
+AUDITOR_MAX_DIMENSION = 10 ** 9
+AUDITOR_MAX_THETA = 10 ** 4
+AUDITOR_MAX_IDENTITY_WORK = 2 * 10 ** 6
 
 
 def column_norm2(dimension, diagonal, ones):
@@ -166,6 +170,18 @@ class WorkloadRequest:
         if self.epsilon < 0 or self.theta < 1:
             raise InputError(f"need epsilon >= 0 and theta >= 1, got {self.epsilon}, {self.theta}")
         self.identity_cases = [c if isinstance(c, IdentityCase) else IdentityCase(**c) for c in identity_cases]
+        self._check_auditable()
+
+    def _check_auditable(self):
+        """Refuse, before any work, a request the auditor would answer UNCHECKED (docs/certificates.md)."""
+        if self.dimension > AUDITOR_MAX_DIMENSION:
+            raise LimitError(f"dimension: n = {self.dimension} exceeds the auditor's limit {AUDITOR_MAX_DIMENSION}")
+        if self.theta > AUDITOR_MAX_THETA:
+            raise LimitError(f"theta: θ = {self.theta} exceeds the auditor's limit {AUDITOR_MAX_THETA}")
+        work = sum(len(c.h) ** 2 * (len(c.law.weights) + 1) ** 2 for c in self.identity_cases)
+        if work > AUDITOR_MAX_IDENTITY_WORK:
+            raise LimitError(f"identity: Σ steps²·(weights + 1)² = {work} over the cases exceeds the auditor's "
+                             f"limit {AUDITOR_MAX_IDENTITY_WORK}; use fewer or smaller identity cases")
 
     def as_json(self):
         return {"dimension": self.dimension, "diagonal": str(self.diagonal), "ones": str(self.ones),
