@@ -17,11 +17,9 @@ from producer.errors import InputError, LimitError
 from producer.rationals import decimal_outward, format_rational
 
 MAX_HORIZON = 64  # documented limit on T
-# The auditor's replay limit T × points × dimension (docs/certificates.md, brace-run/1, brace-compare/1):
-# beyond it the certificate would be UNCHECKED, so the producer refuses it before running.
-MAX_REPLAY_WORK = 10_000_000
 # The auditor reads at most 10^5 JSON values per file; the bank alone is points × (dimension + 1) of them
 # (the rest of the certificate is counted exactly when it is sealed, producer.certificates.readability).
+# This also keeps the auditor's replay work T × points × dimension <= 64 × 10^5 below its limit 10^7.
 MAX_VALUES = 100_000
 MAX_GRID_BITS = 256
 
@@ -70,10 +68,6 @@ class Request:
         if bank_values > MAX_VALUES:
             raise LimitError(f"bank: {len(bank.points)} points of dimension {bank.dimension} are {bank_values} JSON "
                              f"values in the certificate, above the auditor's limit {MAX_VALUES}; use a smaller bank")
-        work = int(horizon) * len(bank.points) * bank.dimension
-        if work > MAX_REPLAY_WORK:
-            raise LimitError(f"horizon: T × points × dimension = {horizon} × {len(bank.points)} × {bank.dimension} "
-                             f"= {work} exceeds the auditor's replay limit {MAX_REPLAY_WORK}; use a smaller T or bank")
         self.bank, self.bank_name, self.query = bank, bank_name, tuple(query)
         self.r2, self.horizon, self.kappa = mpq(r2), int(horizon), mpq(kappa)
         self.epsilon, self.delta, self.gamma = mpq(epsilon), mpq(delta), gamma
