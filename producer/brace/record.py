@@ -17,6 +17,10 @@ from producer.errors import InputError, LimitError
 from producer.rationals import decimal_outward, format_rational
 
 MAX_HORIZON = 64  # documented limit on T
+# The auditor reads at most 10^5 JSON values per file; the bank alone is points × (dimension + 1) of them
+# (the rest of the certificate is counted exactly when it is sealed, producer.certificates.readability).
+# This also keeps the auditor's replay work T × points × dimension <= 64 × 10^5 below its limit 10^7.
+MAX_VALUES = 100_000
 MAX_GRID_BITS = 256
 
 METHOD = ("BRACE Algorithm 1 in exact arithmetic: exact gates on squared distances, "
@@ -60,6 +64,10 @@ class Request:
             raise InputError("noise multiplier: must be positive")
         if len(query) != bank.dimension:
             raise InputError(f"query: {len(query)} coordinates, the bank has dimension {bank.dimension}")
+        bank_values = len(bank.points) * (bank.dimension + 1)
+        if bank_values > MAX_VALUES:
+            raise LimitError(f"bank: {len(bank.points)} points of dimension {bank.dimension} are {bank_values} JSON "
+                             f"values in the certificate, above the auditor's limit {MAX_VALUES}; use a smaller bank")
         self.bank, self.bank_name, self.query = bank, bank_name, tuple(query)
         self.r2, self.horizon, self.kappa = mpq(r2), int(horizon), mpq(kappa)
         self.epsilon, self.delta, self.gamma = mpq(epsilon), mpq(delta), gamma

@@ -30,6 +30,7 @@ from producer.sources.moment import envelope_upper
 KIND, VERSION = "calibration", 1
 DEFAULT_WIDTH = mpq(1, 10**6)
 EPSILON_DIGITS = 12
+MAX_ENVELOPE_EXPONENT = 50_000  # the auditor checks E >= log(1 + (e^{8C/σ²} − 1)/(4δ)) only up to 8C/σ² <= this
 
 
 class CalibrationRequest:
@@ -70,6 +71,11 @@ class CalibrationRequest:
     def envelope(self):
         """A rational E >= ε*_C(δ) where the search starts."""
         if self.noise is None:
+            exponent = mpq(8 * self.budget) / self.sigma2
+            if exponent > MAX_ENVELOPE_EXPONENT:  # the auditor's limit (docs/certificates.md, calibration/1)
+                raise LimitError(f"sigma2: the moment envelope's exponent 8C/σ² = {format_rational(exponent)} "
+                                 f"exceeds the auditor's limit {MAX_ENVELOPE_EXPONENT}; use a larger σ² or a "
+                                 f"smaller C")
             return envelope_upper(self.sigma2, self.budget, self.delta)
         envelope = laplace_envelope(self.noise.t, self.budget)
         if envelope > MAX_EPSILON:

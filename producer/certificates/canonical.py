@@ -11,6 +11,7 @@ import hashlib
 import json
 
 from producer import NAME, __version__
+from producer.certificates.readability import check_readable
 
 
 def canonical_json(obj):
@@ -33,7 +34,9 @@ def make_certificate(kind, version, input_, result):
         "input": input_,
         "result": result,
     }
-    cert["digest"] = digest_of(cert)
+    text = canonical_json(cert)
+    check_readable(cert, text)  # never seal a file the auditor's reader would refuse
+    cert["digest"] = hashlib.sha256(text.encode("utf-8")).hexdigest()
     return cert
 
 

@@ -10,6 +10,7 @@ from gmpy2 import mpq, mpz
 
 from producer.certificates.canonical import make_certificate
 from producer.errors import InputError, LimitError
+from producer.hierarchy.auditability import check_auditable_hierarchy
 from producer.hierarchy.dg_bound import bound_at, smallest_epsilon
 from producer.hierarchy.grid import log_odds_grid
 from producer.hierarchy.models import CutModel, DepthModel
@@ -97,6 +98,8 @@ def build(request, quiet=True):
     grid = log_odds_grid(n["priors"], n["grid_bits"], float(n["logit_range"]))
     log(f"{request.model} at C = {request.budget}: source L = {source.radius}, tau <= {float(source.tau):.3e}, "
         f"{len(grid)} priors")
+    check_auditable_hierarchy(request.model, request.gamma.B, len(source.as_json()["weights"]), len(grid),
+                              n["source_scale"], n["scale_bits"], n["grid_bits"])
     sandwich = Sandwich(request.model, source.law, request.gamma, grid, n["grid_bits"], n["scale_bits"], progress=log)
     if sandwich.work() > MAX_WORK:
         raise LimitError(f"work: {sandwich.graph.counts()['branches']} branches × {len(grid)} priors = "

@@ -10,6 +10,7 @@ import sys
 
 from producer.certificates.canonical import make_certificate
 from producer.envelope import bounds
+from producer.envelope.auditability import auditable_precision, check_auditable_instance
 from producer.envelope.claims import PROVED, at_most, combine, max_ratio, ratio_status
 from producer.envelope.envelope import discount_factors, envelopes, normaliser
 from producer.envelope.enclosures import Enclosure, decimal_display
@@ -137,7 +138,10 @@ def _all_resolved(result):
 def certify(instance, precision=None, progress=False):
     """The envelope certificate; escalates precision unless ``precision`` is given."""
     instance.check_limits()
-    tries = (precision,) if precision is not None else PRECISIONS
+    check_auditable_instance(instance, precision)
+    # auto: escalate only to precisions the auditor can still check (128 bits always can)
+    tries = (precision,) if precision is not None else \
+        tuple(b for b in PRECISIONS if b == PRECISIONS[0] or auditable_precision(instance, b))
     for bits in tries:
         result = result_of(Evaluation(instance, bits, progress))
         if _all_resolved(result):

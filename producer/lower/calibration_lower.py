@@ -29,6 +29,7 @@ KIND, VERSION = "calibration-lower", 1
 EPSILON_DIGITS = 12
 MAX_TARGET_BUDGET = 24
 MAX_GRID = 20001
+MAX_LINE_WORK = 3 * 10 ** 9  # the auditor's limit on nodes × priors × outputs (docs/certificates.md)
 
 
 def _progress(message, quiet):
@@ -86,6 +87,14 @@ def capped_preparation(gamma, sigma2, budget, delta, radius, scale, start, targe
     return fields
 
 
+def _check_line_work(nodes, priors, radius):
+    """Refuse a line tree the auditor would answer UNCHECKED: nodes × priors × (2L + 2) <= MAX_LINE_WORK."""
+    work = nodes * priors * (2 * radius + 2)
+    if work > MAX_LINE_WORK:
+        raise LimitError(f"priors: {nodes} nodes × {priors} priors × {2 * radius + 2} outputs = {work} exceed the "
+                         f"auditor's line-tree limit {MAX_LINE_WORK}; use fewer priors, a smaller radius or C")
+
+
 def target_zero(gamma, sigma2, budget, delta, radius, scale, grid_first, grid_ratio, grid_count,
                 scale_bits=60, quiet=True):
     gamma_, sigma2, delta = Gamma.from_string(gamma), check_sigma2(sigma2), mpq(delta)
@@ -97,6 +106,7 @@ def target_zero(gamma, sigma2, budget, delta, radius, scale, grid_first, grid_ra
     source = DiscreteGaussianSource.from_radius_scale(sigma2, radius, mpz(scale))
     grid = target_lines.Grid(grid_first, grid_ratio, grid_count)
     game = target_lines.TargetZeroGame(source.law, gamma_, budget, grid, scale_bits, quiet=quiet)
+    _check_line_work(len(game.nodes), grid_count, source.radius)
     _progress(f"{len(game.nodes)} nodes x {grid_count} priors: float lines", quiet)
     P, Q = game.choose()
     r = float(1 - (1 - source.tau) ** (2 * budget))

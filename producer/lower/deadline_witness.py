@@ -21,6 +21,7 @@ from gmpy2 import mpq, mpz
 from producer.certificates.canonical import make_certificate
 from producer.errors import InputError, LimitError
 from producer.laws import Gamma
+from producer.lower.auditability import check_auditable_deadlines
 from producer.lower.suffix import RowCache, SuffixTest
 from producer.lower.threshold import grid_threshold
 from producer.lower.waiting import StartTable, check_invariant, invariant_window, run_waiting
@@ -123,6 +124,7 @@ def evaluate(request, quiet=True):
     rows = RowCache(source.law, request.gamma)
     low, high = invariant_window(rows, 0)
     check_invariant(rows, low, high)
+    check_auditable_deadlines(request, low, high, lam_lo.denominator)
     _progress(f"window [{low}, {high}], suffix tables for {len(request.patterns)} pattern(s)", quiet)
     entries = suffix_tables(rows, request.patterns, low, high, lam_lo)
     start = StartTable(low, high, [e[1] for e in entries], [e[2] for e in entries],

@@ -35,6 +35,11 @@ KIND, VERSION = "workload", 1
 DISPLAY_DIGITS = 18
 MAX_IDENTITY_STEPS = 6
 MAX_IDENTITY_LAW = 9
+# The auditor's limits (UNCHECKED beyond them): dimension, moment order, identity work.
+AUDITOR_MAX_DIMENSION = 10 ** 9
+AUDITOR_MAX_THETA = 10 ** 4
+AUDITOR_MAX_IDENTITY_WORK = 2 * 10 ** 6
+AUDITOR_MAX_DIGITS = 10_000  # its reader's limit on a numerator or a denominator
 
 
 def column_norm2(dimension, diagonal, ones):
@@ -166,6 +171,41 @@ class WorkloadRequest:
         if self.epsilon < 0 or self.theta < 1:
             raise InputError(f"need epsilon >= 0 and theta >= 1, got {self.epsilon}, {self.theta}")
         self.identity_cases = [c if isinstance(c, IdentityCase) else IdentityCase(**c) for c in identity_cases]
+        self._check_auditable()
+
+    def _check_auditable(self):
+        """Refuse, before any work, a request the auditor would answer UNCHECKED (docs/certificates.md)."""
+        if self.dimension > AUDITOR_MAX_DIMENSION:
+            raise LimitError(f"dimension: n = {self.dimension} exceeds the auditor's limit {AUDITOR_MAX_DIMENSION}")
+        if self.theta > AUDITOR_MAX_THETA:
+            raise LimitError(f"theta: θ = {self.theta} exceeds the auditor's limit {AUDITOR_MAX_THETA}")
+        self._check_gaussian_term_size()
+        work = sum(len(c.h) ** 2 * (len(c.law.weights) + 1) ** 2 for c in self.identity_cases)
+        if work > AUDITOR_MAX_IDENTITY_WORK:
+            raise LimitError(f"identity: Σ steps²·(weights + 1)² = {work} over the cases exceeds the auditor's "
+                             f"limit {AUDITOR_MAX_IDENTITY_WORK}; use fewer or smaller identity cases")
+
+    def _check_gaussian_term_size(self):
+        """Refuse when the exact Gaussian term G = θ^θ/(θ+1)^{θ+1}·u, u >= e^x (a 192-bit enclosure),
+        surely has more digits than the auditor reads (10,000 in a numerator or denominator).
+
+        Two sufficient conditions: x − 1 − ln(θ+1) >= 10,000·ln 10 (then G >= e^x/(e(θ+1)) >= 10^10000,
+        so its numerator has more digits); or the odd part of (θ+1)^{θ+1}, which only the 192-bit mantissa
+        of u (under 100 digits) can cancel, has more than 10,100 digits (it stays in the denominator).
+        """
+        theta = self.theta
+        x = -theta * self.epsilon + mpq(theta * (theta + 1) * column_norm2(self.dimension, self.diagonal, self.ones),
+                                        2 * mpq(self.sigma2))
+        if x - 1 - mpq(int(theta + 1).bit_length()) >= AUDITOR_MAX_DIGITS * mpq(2303, 1000):
+            raise LimitError(f"theta: the Gaussian term's exponent θ(θ+1)·‖A‖²/(2σ²) − θε = {int(x)} makes its exact "
+                             f"value longer than the auditor's limit of {AUDITOR_MAX_DIGITS} digits (use a smaller "
+                             f"dimension or θ, or a larger σ²)")
+        odd = theta + 1
+        while odd % 2 == 0:
+            odd //= 2
+        if (theta + 1) * (len(str(odd)) - 1) > AUDITOR_MAX_DIGITS + 100:  # odd^(θ+1) >= 10^((θ+1)(len − 1))
+            raise LimitError(f"theta: θ = {theta} puts (θ+1)^(θ+1) in the Gaussian term's denominator, longer than "
+                             f"the auditor's limit of {AUDITOR_MAX_DIGITS} digits (use a smaller θ)")
 
     def as_json(self):
         return {"dimension": self.dimension, "diagonal": str(self.diagonal), "ones": str(self.ones),

@@ -199,7 +199,7 @@ def test_sizes_are_refused_before_any_work(call, fragment):
 
 
 def test_size_bounds_do_not_refuse_what_is_small():
-    # the largest explicit radius allowed for σ² = 1/100 works (L²/(2σ²) <= 50,000, the auditor's limit)
+    # the largest explicit radius the auditor can check for σ² = 1/100 works: L²/(2σ²) <= 50,000 at L = 31
     assert api.dg_interval("1/3", "1/100", 1, 1, radius=31, scale=1000).kind == "dg-interval/1"
     with pytest.raises(LimitError, match="auditor"):
         api.dg_interval("1/3", "1/100", 1, 1, radius=32, scale=1000)

@@ -1,0 +1,80 @@
+"""The auditor's documented limits on a ``hierarchy/1`` certificate, checked before the recursion runs.
+
+docs/certificates.md (``hierarchy/1``) and docs/hierarchy.md §9: from the
+declared sizes alone the auditor estimates (SPEC-hierarchy 8.6)
+
+- pending keys <= 2·Σ_{c<C} Σ_{j=1}^{h(c)} B^j, h(c) the longest pending word
+  at level c (min(H, c+1) for P_H; min(c+1, max_{c<=r<C} ℓ_S(r)) for U_S);
+- alternatives <= 3·pending + Σ_{c=1}^{C} Σ_{ℓ ∈ A(G_c)} 2·B^ℓ;
+- work = alternatives × (weights + 3) × priors × ⌈(bits(B·S) + F + K)/64⌉;
+
+and answers UNCHECKED when pending > 2·10⁵, B^(longest word) > 10⁶, the
+entries of one level (max per-level pending × priors) > 10⁷ or work > 1.5·10¹⁰.
+The producer restates the estimate and refuses the same requests, with one
+line naming the limit, before the game graph is built.
+"""
+
+from gmpy2 import mpz
+
+from producer.errors import LimitError
+from producer.hierarchy.models import DepthModel, block_length
+
+MAX_WORK = 15 * 10 ** 9
+MAX_PENDING = 200_000
+MAX_WORDS = 10 ** 6
+MAX_LEVEL_ENTRIES = 10 ** 7
+
+__all__ = ["auditor_estimates", "check_auditable_hierarchy"]
+
+
+def _longest_words(model):
+    """h(c) for c = 0..C−1: the longest pending word at level c."""
+    C = model.budget
+    if isinstance(model, DepthModel):
+        return [min(model.depth, c + 1) for c in range(C)]
+    suffix_max, running = [0] * C, 0
+    for r in range(C - 1, -1, -1):
+        running = max(running, block_length(model.cuts, r))
+        suffix_max[r] = running
+    return [min(c + 1, suffix_max[c]) for c in range(C)]
+
+
+def auditor_estimates(model, B, n_weights, grid_points, bits):
+    """The auditor's estimates (a dict; cheap sizes first, so a huge model stops early)."""
+    C = model.budget
+    out = {"pending": 2 * B * C}
+    if out["pending"] > MAX_PENDING:
+        return out
+    lengths = _longest_words(model) + [max(model.groups_at_g(C))]
+    longest = max(lengths)
+    if longest * (B.bit_length() - 1) > MAX_WORDS.bit_length():
+        out["words"] = B ** min(longest, 64)
+        return out
+    out["words"] = B ** longest
+    per_level = [2 * sum(B ** j for j in range(1, h + 1)) for h in lengths[:-1]]
+    out["pending"] = sum(per_level)
+    roots = sum(2 * B ** ell for c in range(1, C + 1) for ell in model.groups_at_g(c))
+    out["level_entries"] = max(per_level) * grid_points
+    out["work"] = (3 * out["pending"] + roots) * (n_weights + 3) * grid_points * (-(-bits // 64))
+    return out
+
+
+_LIMITS = (("pending", MAX_PENDING, "pending-node bound", "a smaller budget, depth or blocks"),
+           ("words", MAX_WORDS, "words of the longest block (B^length)", "shorter blocks or a smaller depth"),
+           ("level_entries", MAX_LEVEL_ENTRIES, "table entries of one level", "fewer priors or a smaller model"),
+           ("work", MAX_WORK, "work (alternatives × outputs × priors × limbs)", "fewer priors or a smaller model"))
+
+
+def check_auditable_hierarchy(model, B, n_weights, grid_points, scale, scale_bits, grid_bits):
+    """LimitError (one line, naming the estimate and the limit) if the auditor would answer UNCHECKED."""
+    bits = int(mpz(B) * mpz(scale)).bit_length() + scale_bits + grid_bits
+    est = auditor_estimates(model, B, n_weights, grid_points, bits)
+    for key, limit, what, advice in _LIMITS:
+        if key in est and est[key] > limit:
+            raise LimitError(f"{model}: the auditor's {what} {_shown(est[key])} exceeds its limit {limit}; "
+                             f"use {advice}")
+
+
+def _shown(n):
+    text = str(n)
+    return text if len(text) <= 20 else f"{text[:3]}...({len(text)} digits)"
