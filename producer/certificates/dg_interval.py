@@ -24,7 +24,6 @@ from producer.game.api import check_method
 from producer.laws import Gamma
 from producer.rationals import decimal_outward, format_rational
 from producer.sources import discrete_gaussian, discrete_laplace
-from producer.sources.auditability import check_auditable_source
 from producer.sources.discrete_gaussian import check_sigma2
 from producer.sources.discrete_laplace import LaplaceNoise
 from producer.sources.enclosures import exp_threshold
@@ -138,9 +137,7 @@ def _progress(message, quiet):
 def choose_source_and_threshold(request, quiet=True):
     """(source, λ₋, λ₊) for the request (explicit source, or the width rule)."""
     family, parameter = source_family(request.noise), law_parameter(request)
-    def build_source(radius, scale):
-        check_auditable_source(radius, scale, request.sigma2,
-                               None if request.noise is None else request.noise.t)
+    def build_source(radius, scale):   # refuses a source beyond the auditor's limits (sources/auditability.py)
         return family.SOURCE.from_radius_scale(parameter, radius, scale)
 
     if request.width is None:

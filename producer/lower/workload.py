@@ -74,6 +74,21 @@ def gaussian_term_upper(theta, epsilon, norm2, sigma2):
     return mpq(theta ** theta, (theta + 1) ** (theta + 1)) * exp_enclosure(exponent, bits=192).hi
 
 
+AUDITOR_MAX_BITS = 1 << 14   # the auditor's working-precision limit (with its 4x retry)
+
+
+def check_auditable_gaussian_term(gaussian):
+    """LimitError when the auditor would refuse to decide the Gaussian term.
+
+    It decides G >= θ^θ/(θ+1)^{θ+1}·e^x at G's own size plus 48 bits, retried at
+    4 times that, and refuses (UNCHECKED) beyond 16,384 bits.
+    """
+    bits = max(int(gaussian.numerator).bit_length(), int(gaussian.denominator).bit_length()) + 48
+    if 4 * bits > AUDITOR_MAX_BITS:
+        raise LimitError(f"theta: the Gaussian term has {bits - 48} bits; the auditor decides it at {4 * bits} "
+                         f"bits, above its limit {AUDITOR_MAX_BITS} (use a smaller θ)")
+
+
 def law_variance(law):
     """v = Σ z² w_z / S for a centred law (raises if Σ z w_z != 0)."""
     first = sum(z * law.weight(z) for z in range(law.low, law.high + 1))
@@ -223,6 +238,7 @@ def result_json(request):
     variance = mpq(sum(z * z * law.weight(z) for z in range(law.low, law.high + 1)), law.total)
     _, lam_hi = exp_threshold(request.epsilon, mpq(1, mpz(2) ** 128))
     gaussian = gaussian_term_upper(request.theta, request.epsilon, norm2, request.sigma2)
+    check_auditable_gaussian_term(gaussian)
     coupling = (1 + lam_hi) * request.dimension * source.tau
     delta = gaussian + coupling
     source_json = source.as_json()

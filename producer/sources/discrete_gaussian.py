@@ -24,6 +24,7 @@ from flint import arb
 from gmpy2 import isqrt, mpq, mpz
 
 from producer.errors import InputError, LimitError
+from producer.sources.auditability import check_auditable_source
 from producer.laws import MAX_LAW_LENGTH, FiniteLaw
 from producer.sources.enclosures import (arf_to_mpq, round_up, to_arb,
                                          working_precision)
@@ -103,6 +104,7 @@ class DiscreteGaussianSource:
     def from_radius_scale(cls, sigma2, radius, scale):
         sigma2 = check_sigma2(sigma2)
         radius, scale = _check_radius(radius), _check_scale(scale)
+        check_auditable_source(radius, scale, sigma2=sigma2)   # every kind's auditor has these limits
         bits = int(scale.bit_length()) + 96
         with working_precision(bits + 32):
             z = normaliser_ball(sigma2, bits)

@@ -23,6 +23,7 @@ from gmpy2 import mpq, mpz
 from producer.errors import InputError, LimitError
 from producer.laws import FiniteLaw
 from producer.rationals import format_rational
+from producer.sources.auditability import check_auditable_source
 from producer.sources.discrete_gaussian import (ATOM_GUARD, TAU_GUARD_BITS,
                                                 _check_radius, _check_scale, width_rule)
 from producer.sources.enclosures import arf_to_mpq, round_up, to_arb, working_precision
@@ -100,6 +101,7 @@ class DiscreteLaplaceSource:
     def from_radius_scale(cls, t, radius, scale):
         noise = t if isinstance(t, LaplaceNoise) else LaplaceNoise(t)
         radius, scale = _check_radius(radius), _check_scale(scale)
+        check_auditable_source(radius, scale, t=noise.t)   # the auditor's documented source limits
         bits = int(scale.bit_length()) + 96
         with working_precision(bits + 32 + int(radius / noise.t).bit_length()):
             half = [_atom(n, noise.t, scale) for n in range(1, radius + 1)]

@@ -278,9 +278,10 @@ def test_target_zero_beyond_the_line_work_limit_is_refused(tmp_path):
 # ---- workload/1 ----------------------------------------------------------------------------
 
 def test_workload_at_the_largest_theta_verifies_and_the_next_is_refused(tmp_path):
-    # with the published A, σ² and S the exact δ bound reaches the reader's 10,000 digits after θ = 417
-    _edge_verifies(["workload", "--theta", 417], tmp_path / "edge.json")
-    _refused(["workload", "--theta", 418], tmp_path / "beyond.json", "auditor")
+    # with the published A, σ² and S the Gaussian term outgrows the auditor's working precision
+    # (its bits + 48, retried at 4x, <= 16,384) after θ = 143
+    _edge_verifies(["workload", "--theta", 143], tmp_path / "edge.json")
+    _refused(["workload", "--theta", 144], tmp_path / "beyond.json", "auditor")
 
 
 @pytest.mark.parametrize("args", [["--dimension", 10 ** 9 + 1], ["--theta", 10 ** 4 + 1], ["--theta", 10 ** 4]])
