@@ -48,7 +48,7 @@ from auditor.rows import Law
 __all__ = [
     "root_value", "pending_value", "root_action_value", "pending_action_value",
     "root_curve", "pending_curve", "Game", "game_for", "estimated_work",
-    "root_preparation_count", "support_width",
+    "root_preparation_count", "support_width", "root_ratio_groups",
 ]
 
 
@@ -531,10 +531,10 @@ def _level_counts(B, budget, preparations):
     return counts + [top]
 
 
-def estimated_work(n_weights, B, budget, preparations=None, pending=False):
+def estimated_work(n_weights, B, budget, preparations=None, pending=False, root_ratios=None):
     """Upper-bound-ish count of work units (curve points built or looked up)
     for one query at this budget, from sizes alone (used to refuse huge
-    requests before any work).  One unit is roughly 0.2-0.6 microseconds.
+    requests before any work).  One unit is roughly 0.1-0.6 microseconds.
 
     With l = n_weights + 2 outputs per transition (n_weights: the support
     width, :func:`support_width`), P_c the preparations at
@@ -545,10 +545,19 @@ def estimated_work(n_weights, B, budget, preparations=None, pending=False):
     * curve levels: each G_c curve (c <= C-1 for C <= 3, else c <= C-2)
       merges 2 P_c Minkowski sums of about l^(c+1) points; each F_q curve
       (q <= C-2) about l^(q+2) points (its echo), F_0 about l;
-    * the top: 2 P_C root participations with l outputs costing 3 l look-ups
-      each (C <= 3); from C = 4 on, 2 l look-ups plus the echoes of
+    * the top: 2 P_C root participations with l outputs each, reaching at
+      most E distinct F_(C-1) point values (memoised by (residue mod B^C,
+      sign, ratio)), E = 2 P_C l in general; each costs 3 l look-ups
+      (C <= 3); from C = 4 on, 2 l look-ups plus the echoes of
       F_(C-1), memoised by shape (at most min(2 P_C l, 2 B l) of them), each
       l points of G_(C-1) at 2 P_(C-1) l look-ups;
+    * ``root_ratios`` (:func:`root_ratio_groups`): the sizes n of the groups
+      of root outputs with one likelihood ratio.  Every root row is pure
+      (k = B z gives a k = B (a z)), so a root transition with sign j has the
+      same (P, Q) items for every preparation, only shifted; the outputs of
+      one group reach the ratio t q/p alike, and the memo then holds at most
+      min(n P_C, B^C) values per group (B^C residues): E = sum of those,
+      which is never more than 2 P_C l;
     * ``pending``: F_C at a given pair needs G_C at about l points: times l.
     """
     if budget < 0:
@@ -564,6 +573,11 @@ def estimated_work(n_weights, B, budget, preparations=None, pending=False):
     def residues(q):
         return 2 * min(B ** (q + 1), P[q + 1] * l)
 
+    top_points = 2 * P[C] * l
+    top_lookups = 0
+    if root_ratios is not None:
+        top_points = min(top_points, sum(min(int(n) * P[C], B ** C) for n in root_ratios))
+        top_lookups = 2 * P[C] * l      # memo hits at the root
     work = residues(0) * l
     if C == 1:
         work += 2 * P[1] * l
@@ -574,11 +588,30 @@ def estimated_work(n_weights, B, budget, preparations=None, pending=False):
         for q in range(1, C - 1):
             work += residues(q) * l ** (q + 2)
         if C <= 3:
-            work += 2 * P[C] * l * 3 * l
+            work += top_lookups + top_points * 3 * l
         else:
             echoes = min(2 * P[C] * l, 2 * B * l)
-            work += 2 * P[C] * l * 2 * l + echoes * l * 2 * P[C - 1] * l
+            work += top_lookups + top_points * 2 * l + echoes * l * 2 * P[C - 1] * l
     return work * l if pending else work
+
+
+def root_ratio_groups(weights, offset, a, B):
+    """Sizes of the groups of equal likelihood ratio q/p among the outputs of
+    the root transitions (both signs) with p*q != 0 (those with p*q = 0 need
+    no look-up).  Every root state k = B z has a pure row (phase 0), so this
+    does not depend on the preparation (see :func:`estimated_work`)."""
+    law = Law(weights, offset, a, B)
+    _m, f = law.shifted_row(0)
+    sizes = []
+    for j in (-1, 1):
+        groups = {}
+        for u, qq in f.items():
+            p = f.get(u - j, 0)   # P row of state -j: f[u - j] at output u (d = -j)
+            if p and qq:
+                r = mpq(qq, p)
+                groups[r] = groups.get(r, 0) + 1
+        sizes.extend(groups.values())
+    return tuple(sizes)
 
 
 def support_width(weights):

@@ -208,7 +208,7 @@ def work_estimate(weights, offset, a, B, level, pointer="/input/budget", pending
         raise Unchecked(pointer, f"at least {common.magnitude(floor)}", common.magnitude(MAX_WORK), "estimated work")
     return game.estimated_work(width, B, level,
                                preparations=game.root_preparation_count(weights, offset, a, B, level),
-                               pending=pending)
+                               pending=pending, root_ratios=game.root_ratio_groups(weights, offset, a, B))
 
 
 def refuse_beyond_limit(work, pointer):
