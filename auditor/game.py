@@ -48,7 +48,7 @@ from auditor.rows import Law
 __all__ = [
     "root_value", "pending_value", "root_action_value", "pending_action_value",
     "root_curve", "pending_curve", "Game", "game_for", "estimated_work",
-    "root_preparation_count", "support_width", "root_ratio_groups",
+    "root_preparation_count", "support_width", "root_ratio_groups", "root_point_bound",
 ]
 
 
@@ -573,11 +573,8 @@ def estimated_work(n_weights, B, budget, preparations=None, pending=False, root_
     def residues(q):
         return 2 * min(B ** (q + 1), P[q + 1] * l)
 
-    top_points = 2 * P[C] * l
-    top_lookups = 0
-    if root_ratios is not None:
-        top_points = min(top_points, sum(min(int(n) * P[C], B ** C) for n in root_ratios))
-        top_lookups = 2 * P[C] * l      # memo hits at the root
+    top_points = root_point_bound(l, B, C, P[C], root_ratios)
+    top_lookups = 0 if root_ratios is None else 2 * P[C] * l      # memo hits at the root
     work = residues(0) * l
     if C == 1:
         work += 2 * P[1] * l
@@ -593,6 +590,17 @@ def estimated_work(n_weights, B, budget, preparations=None, pending=False, root_
             echoes = min(2 * P[C] * l, 2 * B * l)
             work += top_lookups + top_points * 2 * l + echoes * l * 2 * P[C - 1] * l
     return work * l if pending else work
+
+
+def root_point_bound(l, B, budget, preparations, root_ratios=None):
+    """At most this many distinct F_(budget-1) point values are evaluated for
+    one query at a synchronised root (``l`` outputs per transition, that many
+    ``preparations``): 2 P l, or with ``root_ratios`` the sum over the ratio
+    groups of min(n P, B^budget) (see :func:`estimated_work`)."""
+    bound = 2 * preparations * l
+    if root_ratios is not None:
+        bound = min(bound, sum(min(int(n) * preparations, B ** budget) for n in root_ratios))
+    return bound
 
 
 def root_ratio_groups(weights, offset, a, B):

@@ -220,10 +220,16 @@ def envelope(chains):
     if big is not None and len(chains[big]) >= PRUNE_MIN:
         rest = chains[:big] + chains[big + 1:]
         if rest and len(chains[big]) > 2 * sum(len(c) for c in rest):
-            small = _hull_of_points([p for c in rest for p in zip(c.xs, c.ys)], den)
-            kept = _outside_runs(chains[big], small)
-            return _hull_of_points(kept + list(zip(small.xs, small.ys)), den)
+            return pruned_envelope(chains[big], rest, den)
     return _hull_of_points([p for c in chains for p in zip(c.xs, c.ys)], den)
+
+
+def pruned_envelope(big, rest, den):
+    """:func:`envelope` of ``big`` and the chains ``rest`` (all over ``den``),
+    dropping the runs of ``big`` that lie in the region of ``rest``."""
+    small = _hull_of_points([p for c in rest for p in zip(c.xs, c.ys)], den)
+    kept = _outside_runs(big, small)
+    return _hull_of_points(kept + list(zip(small.xs, small.ys)), den)
 
 
 # chains shorter than this are enveloped directly (pruning would not pay)
