@@ -36,6 +36,8 @@ All arithmetic is exact (gmpy2 mpz/mpq internally, Fraction at the API).
 """
 
 from bisect import bisect_left
+from itertools import repeat
+from operator import floordiv, lshift
 from fractions import Fraction
 
 from gmpy2 import iroot, mpq, mpz
@@ -370,7 +372,7 @@ class Game:
             ikeys = entry[3]
             i = bisect_left(ikeys, ix)
             if i < len(ikeys) and ikeys[i] == ix:
-                i = bisect_left(entry[0], ratio / t)
+                i = bisect_left(entry[0].keys(), ratio / t)
             sa += p * entry[1][i]
             sb += qq * entry[2][i]
         total = cx + t * cy
@@ -411,7 +413,7 @@ class Game:
         return -mQ, split
 
     def _F_table(self, q, j):
-        """({r mod B^(q+1): (keys, xs, ys, den) of the F_q((r - j, r)) curve},
+        """({r mod B^(q+1): (chain, xs, ys, floor keys) of the F_q((r - j, r)) curve},
         B^(q+1)): a direct lookup in front of :meth:`F_curve`'s canonical
         (mirrored) keys.  All curves of one level share the denominator
         D^(2q+1), which is checked when an entry is filled."""
@@ -426,8 +428,10 @@ class Game:
         c = self.F_curve(q, r, j)
         if c.den != self.D ** (2 * q + 1):
             raise AssertionError(f"F_{q} curve over {c.den}, not D^{2 * q + 1}")
-        keys = c.keys()
-        entry = (keys, c.xs, c.ys, [_floor_key(k) for k in keys])
+        # floor(dB/dA * 2^KEY_BITS) from the edges, which is _floor_key of the
+        # edge ratio; the rational keys are built only if a tie needs them
+        dx, dy = c.edges()
+        entry = (c, c.xs, c.ys, list(map(int, map(floordiv, map(lshift, dy, repeat(KEY_BITS)), dx))))
         self._F_table(q, j)[0][r] = entry
         return entry
 

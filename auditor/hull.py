@@ -428,7 +428,7 @@ def _merge_equal_floors(ks, das, dbs, xs, ys):
 
 
 # bits below the binary point of the integer sort keys of sum_scaled
-SORT_BITS = 64
+SORT_BITS = 256
 
 
 def minkowski_sum(chains):
