@@ -36,6 +36,7 @@ All arithmetic is exact (gmpy2 mpz/mpq internally, Fraction at the API).
 """
 
 from bisect import bisect_left
+from collections import defaultdict
 from itertools import repeat
 from operator import floordiv, lshift
 from fractions import Fraction
@@ -61,6 +62,10 @@ def _floor_key(x):
     """floor(x * 2^KEY_BITS) for an mpq x >= 0: an exact integer stand-in for
     comparisons (ties are settled on the rationals)."""
     return int((mpz(x.numerator) << KEY_BITS) // mpz(x.denominator))
+
+
+def _none():
+    return None
 
 
 def _frac(q):
@@ -362,19 +367,18 @@ class Game:
         the rationals compared."""
         shift, (cx, cy, us, ps, qs, rs, ixs) = self._scaled(kP, kQ, j, t)
         table, period = self._F_table(level, j)
-        get = table.get
         sa = sb = mpz(0)
         for u, p, qq, ratio, ix in zip(us, ps, qs, rs, ixs):
             r = (u + shift) % period
-            entry = get(r)
+            entry = table[r]
             if entry is None:
                 entry = self._fill_F_table(level, r, j)
-            ikeys = entry[3]
+            ikeys, xs, ys, chain = entry
             i = bisect_left(ikeys, ix)
             if i < len(ikeys) and ikeys[i] == ix:
-                i = bisect_left(entry[0].keys(), ratio / t)
-            sa += p * entry[1][i]
-            sb += qq * entry[2][i]
+                i = bisect_left(chain.keys(), ratio / t)
+            sa += p * xs[i]
+            sb += qq * ys[i]
         total = cx + t * cy
         if us:
             total += (sa + t * sb) / self.D ** (2 * level + 1)
@@ -413,7 +417,7 @@ class Game:
         return -mQ, split
 
     def _F_table(self, q, j):
-        """({r mod B^(q+1): (chain, xs, ys, floor keys) of the F_q((r - j, r)) curve},
+        """([r mod B^(q+1) -> (floor keys, xs, ys, chain) of the F_q((r - j, r)) curve, or None],
         B^(q+1)): a direct lookup in front of :meth:`F_curve`'s canonical
         (mirrored) keys.  All curves of one level share the denominator
         D^(2q+1), which is checked when an entry is filled."""
@@ -421,7 +425,9 @@ class Game:
         table = self._F_tables.get(key)
         period = self._power(q + 1)
         if table is None:
-            table = self._F_tables[key] = {}
+            # a list for small periods (fastest); else a dict answering None when absent
+            table = [None] * period if period <= 1 << 16 else defaultdict(_none)
+            self._F_tables[key] = table
         return table, period
 
     def _fill_F_table(self, q, r, j):
@@ -431,7 +437,7 @@ class Game:
         # floor(dB/dA * 2^KEY_BITS) from the edges, which is _floor_key of the
         # edge ratio; the rational keys are built only if a tie needs them
         dx, dy = c.edges()
-        entry = (c, c.xs, c.ys, list(map(int, map(floordiv, map(lshift, dy, repeat(KEY_BITS)), dx))))
+        entry = (list(map(int, map(floordiv, map(lshift, dy, repeat(KEY_BITS)), dx))), c.xs, c.ys, c)
         self._F_table(q, j)[0][r] = entry
         return entry
 
