@@ -44,7 +44,8 @@ from fractions import Fraction
 from gmpy2 import iroot, mpq, mpz
 
 from auditor.cover import cover_size, root_cover
-from auditor.hull import Chain, envelope, sum_scaled
+from auditor import hull
+from auditor.hull import Chain, envelope, envelope_with_sum, sum_scaled
 from auditor.reduction import reduced_preparations, reduced_size
 from auditor.rows import Law
 
@@ -99,7 +100,7 @@ class Game:
     __slots__ = ("law", "B", "D", "g_curve_max", "f_curve_max", "symmetric",
                  "_F_curves", "_G_curves", "_F_memo", "_G_memo",
                  "_echo_memo", "_echo_curves", "_powers", "roots", "_root_sets",
-                 "_rel", "_split", "_F_tables", "eager_level")
+                 "_rel", "_split", "_F_tables", "eager_level", "lazy_echo")
 
     # echo curves of one level are large; a few suffice (shapes recur in order)
     ECHO_CURVE_CACHE = 64
@@ -121,6 +122,7 @@ class Game:
         self._split = {}
         self._F_tables = {}
         self.eager_level = self.EAGER_LEVEL
+        self.lazy_echo = True      # tests switch it off to compare the routes
         self._powers = [1]
         self.roots = "auto"
         self._root_sets = {}
@@ -470,11 +472,24 @@ class Game:
                                 for o, p, qq in self.transition(kP, kQ, j)])
 
     def general_curve(self, q, kP, kQ):
-        """Curve of F_q((kP, kQ); .) for any pair of states."""
-        parts = [Chain.stop(1), self.echo_curve(q, kP, kQ)]
+        """Curve of F_q((kP, kQ); .) for any pair of states.
+
+        When the echo's Minkowski sum is large (its G_q curve times the
+        outputs reaches :data:`auditor.hull.PRUNE_MIN` points), it is not
+        built: :func:`auditor.hull.envelope_with_sum` explores it by slope
+        and builds only the parts outside the region of stop and the
+        participations (the same envelope, exactly)."""
+        rest = [Chain.stop(1)]
         if q >= 1:
-            parts += [self.participate_curve(q, kP, kQ, j) for j in (-1, 1)]
-        return envelope(parts)
+            rest += [self.participate_curve(q, kP, kQ, j) for j in (-1, 1)]
+        G = self.G_curve(q)
+        items = [(p, qq) for _o, p, qq in self.transition(kP, kQ, 0)]
+        den = G.den * self.D
+        if (self.lazy_echo and len(G) * len(items) >= hull.PRUNE_MIN
+                and all(den % c.den == 0 for c in rest)):
+            rest = [c.rescaled(den) for c in rest]
+            return envelope_with_sum(G, items, rest, den)
+        return envelope(rest + [self.echo_curve(q, kP, kQ)])
 
     # levels with at most this many residue curves are built all at once
     EAGER_LEVEL = 4096

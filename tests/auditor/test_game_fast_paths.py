@@ -226,3 +226,27 @@ def test_root_ratio_groups_of_a_uniform_law():
     # a uniform law has one ratio (1) on the outputs both shifted rows share, per sign
     assert game.root_ratio_groups([1] * 7, -3, 1, 3) == (6, 6)
     assert sum(game.root_ratio_groups([1, 2, 1], -1, 1, 3)) == 4
+
+
+@settings(max_examples=25, deadline=None)
+@given(laws(max_B=5, max_len=4), st.sampled_from([2, 3]), points)
+def test_lazy_echo_route_equals_the_built_echo(law, q, pt):
+    """F_q curves with the echo explored by slope (auditor.hull.envelope_with_sum,
+    forced by a threshold of 1) equal those built from the whole echo curve."""
+    from auditor import hull
+    weights, offset, a, B = law
+    old = hull.PRUNE_MIN
+    try:
+        hull.PRUNE_MIN = 1
+        lazy = Game(Law(*law))
+        lazy.use_curves_below(q + 1)
+        got = [lazy.general_curve(q, kP, kQ) for kP, kQ in ((0, 0), (1, 0), (-1, 2))]
+        value = lazy.G_ratio(q + 1, _mpq(pt[1] / pt[0]))
+    finally:
+        hull.PRUNE_MIN = old
+    plain = Game(Law(*law))
+    plain.lazy_echo = False
+    plain.use_curves_below(q + 1)
+    want = [plain.general_curve(q, kP, kQ) for kP, kQ in ((0, 0), (1, 0), (-1, 2))]
+    assert [c.vertices() for c in got] == [c.vertices() for c in want]
+    assert value == plain.G_ratio(q + 1, _mpq(pt[1] / pt[0]))

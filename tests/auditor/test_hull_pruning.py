@@ -131,3 +131,32 @@ def test_sum_scaled_with_coarse_floors_equals_brute_force(terms, bits):
     assert all(p < q for p, q in zip(xs, xs[1:])) and all(p > q for p, q in zip(ys, ys[1:]))
     keys = s.keys()
     assert all(u < v for u, v in zip(keys, keys[1:]))
+
+
+@settings(max_examples=150)
+@given(chains(25), st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5)), min_size=1, max_size=5),
+       st.lists(chains(8), min_size=0, max_size=2), st.integers(1, 6), st.integers(1, 3))
+def test_envelope_with_sum_equals_the_built_sum(base, terms, rest, leaf, den):
+    """The sum explored by slope (ranges dropped inside the others' region,
+    tiny leaves to exercise the splitting) gives the envelope of the built
+    Minkowski sum and the other chains, vertex for vertex."""
+    chain = Chain.from_points(base, den)
+    others = [Chain.stop(den)] + [Chain.from_points(p, den) for p in rest]
+    built = sum_scaled([(chain, p, q) for p, q in terms], chain.den)
+    old = hull.SUM_LEAF
+    try:
+        hull.SUM_LEAF = leaf
+        lazy = hull.envelope_with_sum(chain, terms, others, chain.den)
+    finally:
+        hull.SUM_LEAF = old
+    assert lazy.den == chain.den
+    assert lazy.vertices() == envelope(others + [built]).vertices()
+
+
+@given(chains(25), st.lists(st.tuples(st.integers(1, 5), st.integers(1, 5)), min_size=1, max_size=4))
+def test_envelope_with_sum_alone_is_the_sum(base, terms):
+    # with only the point (0, 0) as the rest nothing can be dropped: the sum itself
+    chain = Chain.from_points(base)
+    built = sum_scaled([(chain, p, q) for p, q in terms], 1)
+    lazy = hull.envelope_with_sum(chain, terms, [Chain([mpq(0)], [mpq(0)], 1)], 1)
+    assert lazy.vertices() == envelope([built, Chain([mpq(0)], [mpq(0)], 1)]).vertices()
