@@ -111,7 +111,7 @@ def test_dominated_is_the_region_below_the_curve(pts, a, b, frac):
 
 
 @settings(max_examples=150)
-@given(st.lists(st.tuples(chains(6), st.integers(0, 4), st.integers(0, 4)), min_size=1, max_size=4),
+@given(st.lists(st.tuples(chains(3), st.integers(0, 4), st.integers(0, 4)), min_size=1, max_size=3),
        st.sampled_from([0, 1, 2, 64]))
 def test_sum_scaled_with_coarse_floors_equals_brute_force(terms, bits):
     """Few sort bits force many equal floors (the exact re-sort path); repeated
