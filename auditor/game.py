@@ -440,6 +440,7 @@ class Game:
         # edge ratio; the rational keys are built only if a tie needs them
         dx, dy = c.edges()
         entry = (list(map(int, map(floordiv, map(lshift, dy, repeat(KEY_BITS)), dx))), c.xs, c.ys, c)
+        c._edges = None   # memory: the edge lists are rebuilt if ever needed again
         self._F_table(q, j)[0][r] = entry
         return entry
 
