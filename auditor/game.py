@@ -526,10 +526,11 @@ class Game:
     def G_curve(self, c):
         curve = self._G_curves.get(c)
         if curve is None:
-            parts = [Chain.stop(1)]
+            # folded one alternative at a time: only the running envelope and
+            # one participation curve are alive (memory), same hull of the union
+            curve = Chain.stop(1)
             for k, j in self.root_alternatives(c):
-                parts.append(self.participate_curve(c, k, k, j))
-            curve = envelope(parts)
+                curve = envelope([curve, self.participate_curve(c, k, k, j)])
             self._G_curves[c] = curve
         return curve
 
