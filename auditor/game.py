@@ -28,7 +28,12 @@ echo and the two participations.  For a query at budget C the curves are
 F_0..F_{C-2} and G_1..G_{C-1} (C <= 3) or G_1..G_{C-2} (C >= 4); the levels
 above are evaluated by direct recursion at the ratios the query reaches,
 memoised by (level, residue, sign, ratio), echoes by (level, echo shape,
-ratio).  Exact invariances (echo shapes, the mirror of symmetric laws; see
+ratio).  A large echo (the Minkowski sum of scaled G_q curves inside an F_q
+curve) is never built whole: :func:`auditor.hull.envelope_with_sum` explores
+it by slope and drops every slope range whose enclosing triangle lies in the
+region of stop and the participations (a sound geometric bound, so the
+envelope is exactly the same); G_c curves are folded one root alternative
+at a time, so only one participation curve is alive (memory).  Exact invariances (echo shapes, the mirror of symmetric laws; see
 :class:`Game`) merge equal sub-problems.  Which levels use curves only
 changes the speed, never a value (the tests compare the routes).
 
