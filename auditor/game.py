@@ -28,7 +28,12 @@ echo and the two participations.  For a query at budget C the curves are
 F_0..F_{C-2} and G_1..G_{C-1} (C <= 3) or G_1..G_{C-2} (C >= 4); the levels
 above are evaluated by direct recursion at the ratios the query reaches,
 memoised by (level, residue, sign, ratio), echoes by (level, echo shape,
-ratio).  Exact invariances (echo shapes, the mirror of symmetric laws; see
+ratio).  A large echo (the Minkowski sum of scaled G_q curves inside an F_q
+curve) is never built whole: :func:`auditor.hull.envelope_with_sum` explores
+it by slope and drops every slope range whose enclosing triangle lies in the
+region of stop and the participations (a sound geometric bound, so the
+envelope is exactly the same); G_c curves are folded one root alternative
+at a time, so only one participation curve is alive (memory).  Exact invariances (echo shapes, the mirror of symmetric laws; see
 :class:`Game`) merge equal sub-problems.  Which levels use curves only
 changes the speed, never a value (the tests compare the routes).
 
@@ -36,19 +41,23 @@ All arithmetic is exact (gmpy2 mpz/mpq internally, Fraction at the API).
 """
 
 from bisect import bisect_left
+from collections import defaultdict
+from itertools import repeat
+from operator import floordiv, lshift
 from fractions import Fraction
 
 from gmpy2 import iroot, mpq, mpz
 
 from auditor.cover import cover_size, root_cover
-from auditor.hull import Chain, envelope, sum_scaled
+from auditor import hull
+from auditor.hull import Chain, envelope, envelope_with_sum, sum_scaled
 from auditor.reduction import reduced_preparations, reduced_size
 from auditor.rows import Law
 
 __all__ = [
     "root_value", "pending_value", "root_action_value", "pending_action_value",
     "root_curve", "pending_curve", "Game", "game_for", "estimated_work",
-    "root_preparation_count", "support_width",
+    "root_preparation_count", "support_width", "root_ratio_groups", "root_point_bound",
 ]
 
 
@@ -59,6 +68,10 @@ def _floor_key(x):
     """floor(x * 2^KEY_BITS) for an mpq x >= 0: an exact integer stand-in for
     comparisons (ties are settled on the rationals)."""
     return int((mpz(x.numerator) << KEY_BITS) // mpz(x.denominator))
+
+
+def _none():
+    return None
 
 
 def _frac(q):
@@ -92,7 +105,7 @@ class Game:
     __slots__ = ("law", "B", "D", "g_curve_max", "f_curve_max", "symmetric",
                  "_F_curves", "_G_curves", "_F_memo", "_G_memo",
                  "_echo_memo", "_echo_curves", "_powers", "roots", "_root_sets",
-                 "_rel", "_split", "_F_tables", "eager_level")
+                 "_rel", "_split", "_F_tables", "eager_level", "lazy_echo")
 
     # echo curves of one level are large; a few suffice (shapes recur in order)
     ECHO_CURVE_CACHE = 64
@@ -114,6 +127,7 @@ class Game:
         self._split = {}
         self._F_tables = {}
         self.eager_level = self.EAGER_LEVEL
+        self.lazy_echo = True      # tests switch it off to compare the routes
         self._powers = [1]
         self.roots = "auto"
         self._root_sets = {}
@@ -360,19 +374,18 @@ class Game:
         the rationals compared."""
         shift, (cx, cy, us, ps, qs, rs, ixs) = self._scaled(kP, kQ, j, t)
         table, period = self._F_table(level, j)
-        get = table.get
         sa = sb = mpz(0)
         for u, p, qq, ratio, ix in zip(us, ps, qs, rs, ixs):
             r = (u + shift) % period
-            entry = get(r)
+            entry = table[r]
             if entry is None:
                 entry = self._fill_F_table(level, r, j)
-            ikeys = entry[3]
+            ikeys, xs, ys, chain = entry
             i = bisect_left(ikeys, ix)
             if i < len(ikeys) and ikeys[i] == ix:
-                i = bisect_left(entry[0], ratio / t)
-            sa += p * entry[1][i]
-            sb += qq * entry[2][i]
+                i = bisect_left(chain.keys(), ratio / t)
+            sa += p * xs[i]
+            sb += qq * ys[i]
         total = cx + t * cy
         if us:
             total += (sa + t * sb) / self.D ** (2 * level + 1)
@@ -411,7 +424,7 @@ class Game:
         return -mQ, split
 
     def _F_table(self, q, j):
-        """({r mod B^(q+1): (keys, xs, ys, den) of the F_q((r - j, r)) curve},
+        """([r mod B^(q+1) -> (floor keys, xs, ys, chain) of the F_q((r - j, r)) curve, or None],
         B^(q+1)): a direct lookup in front of :meth:`F_curve`'s canonical
         (mirrored) keys.  All curves of one level share the denominator
         D^(2q+1), which is checked when an entry is filled."""
@@ -419,15 +432,20 @@ class Game:
         table = self._F_tables.get(key)
         period = self._power(q + 1)
         if table is None:
-            table = self._F_tables[key] = {}
+            # a list for small periods (fastest); else a dict answering None when absent
+            table = [None] * period if period <= 1 << 16 else defaultdict(_none)
+            self._F_tables[key] = table
         return table, period
 
     def _fill_F_table(self, q, r, j):
         c = self.F_curve(q, r, j)
         if c.den != self.D ** (2 * q + 1):
             raise AssertionError(f"F_{q} curve over {c.den}, not D^{2 * q + 1}")
-        keys = c.keys()
-        entry = (keys, c.xs, c.ys, [_floor_key(k) for k in keys])
+        # floor(dB/dA * 2^KEY_BITS) from the edges, which is _floor_key of the
+        # edge ratio; the rational keys are built only if a tie needs them
+        dx, dy = c.edges()
+        entry = (list(map(int, map(floordiv, map(lshift, dy, repeat(KEY_BITS)), dx))), c.xs, c.ys, c)
+        c._edges = None   # memory: the edge lists are rebuilt if ever needed again
         self._F_table(q, j)[0][r] = entry
         return entry
 
@@ -460,11 +478,24 @@ class Game:
                                 for o, p, qq in self.transition(kP, kQ, j)])
 
     def general_curve(self, q, kP, kQ):
-        """Curve of F_q((kP, kQ); .) for any pair of states."""
-        parts = [Chain.stop(1), self.echo_curve(q, kP, kQ)]
+        """Curve of F_q((kP, kQ); .) for any pair of states.
+
+        When the echo's Minkowski sum is large (its G_q curve times the
+        outputs reaches :data:`auditor.hull.PRUNE_MIN` points), it is not
+        built: :func:`auditor.hull.envelope_with_sum` explores it by slope
+        and builds only the parts outside the region of stop and the
+        participations (the same envelope, exactly)."""
+        rest = [Chain.stop(1)]
         if q >= 1:
-            parts += [self.participate_curve(q, kP, kQ, j) for j in (-1, 1)]
-        return envelope(parts)
+            rest += [self.participate_curve(q, kP, kQ, j) for j in (-1, 1)]
+        G = self.G_curve(q)
+        items = [(p, qq) for _o, p, qq in self.transition(kP, kQ, 0)]
+        den = G.den * self.D
+        if (self.lazy_echo and len(G) * len(items) >= hull.PRUNE_MIN
+                and all(den % c.den == 0 for c in rest)):
+            rest = [c.rescaled(den) for c in rest]
+            return envelope_with_sum(G, items, rest, den)
+        return envelope(rest + [self.echo_curve(q, kP, kQ)])
 
     # levels with at most this many residue curves are built all at once
     EAGER_LEVEL = 4096
@@ -500,10 +531,11 @@ class Game:
     def G_curve(self, c):
         curve = self._G_curves.get(c)
         if curve is None:
-            parts = [Chain.stop(1)]
+            # folded one alternative at a time: only the running envelope and
+            # one participation curve are alive (memory), same hull of the union
+            curve = Chain.stop(1)
             for k, j in self.root_alternatives(c):
-                parts.append(self.participate_curve(c, k, k, j))
-            curve = envelope(parts)
+                curve = envelope([curve, self.participate_curve(c, k, k, j)])
             self._G_curves[c] = curve
         return curve
 
@@ -531,10 +563,10 @@ def _level_counts(B, budget, preparations):
     return counts + [top]
 
 
-def estimated_work(n_weights, B, budget, preparations=None, pending=False):
+def estimated_work(n_weights, B, budget, preparations=None, pending=False, root_ratios=None):
     """Upper-bound-ish count of work units (curve points built or looked up)
     for one query at this budget, from sizes alone (used to refuse huge
-    requests before any work).  One unit is roughly 0.2-0.6 microseconds.
+    requests before any work).  One unit is roughly 0.1-0.6 microseconds.
 
     With l = n_weights + 2 outputs per transition (n_weights: the support
     width, :func:`support_width`), P_c the preparations at
@@ -545,10 +577,19 @@ def estimated_work(n_weights, B, budget, preparations=None, pending=False):
     * curve levels: each G_c curve (c <= C-1 for C <= 3, else c <= C-2)
       merges 2 P_c Minkowski sums of about l^(c+1) points; each F_q curve
       (q <= C-2) about l^(q+2) points (its echo), F_0 about l;
-    * the top: 2 P_C root participations with l outputs costing 3 l look-ups
-      each (C <= 3); from C = 4 on, 2 l look-ups plus the echoes of
+    * the top: 2 P_C root participations with l outputs each, reaching at
+      most E distinct F_(C-1) point values (memoised by (residue mod B^C,
+      sign, ratio)), E = 2 P_C l in general; each costs 3 l look-ups
+      (C <= 3); from C = 4 on, 2 l look-ups plus the echoes of
       F_(C-1), memoised by shape (at most min(2 P_C l, 2 B l) of them), each
       l points of G_(C-1) at 2 P_(C-1) l look-ups;
+    * ``root_ratios`` (:func:`root_ratio_groups`): the sizes n of the groups
+      of root outputs with one likelihood ratio.  Every root row is pure
+      (k = B z gives a k = B (a z)), so a root transition with sign j has the
+      same (P, Q) items for every preparation, only shifted; the outputs of
+      one group reach the ratio t q/p alike, and the memo then holds at most
+      min(n P_C, B^C) values per group (B^C residues): E = sum of those,
+      which is never more than 2 P_C l;
     * ``pending``: F_C at a given pair needs G_C at about l points: times l.
     """
     if budget < 0:
@@ -564,6 +605,8 @@ def estimated_work(n_weights, B, budget, preparations=None, pending=False):
     def residues(q):
         return 2 * min(B ** (q + 1), P[q + 1] * l)
 
+    top_points = root_point_bound(l, B, C, P[C], root_ratios)
+    top_lookups = 0 if root_ratios is None else 2 * P[C] * l      # memo hits at the root
     work = residues(0) * l
     if C == 1:
         work += 2 * P[1] * l
@@ -574,11 +617,41 @@ def estimated_work(n_weights, B, budget, preparations=None, pending=False):
         for q in range(1, C - 1):
             work += residues(q) * l ** (q + 2)
         if C <= 3:
-            work += 2 * P[C] * l * 3 * l
+            work += top_lookups + top_points * 3 * l
         else:
             echoes = min(2 * P[C] * l, 2 * B * l)
-            work += 2 * P[C] * l * 2 * l + echoes * l * 2 * P[C - 1] * l
+            work += top_lookups + top_points * 2 * l + echoes * l * 2 * P[C - 1] * l
     return work * l if pending else work
+
+
+def root_point_bound(l, B, budget, preparations, root_ratios=None):
+    """At most this many distinct F_(budget-1) point values are evaluated for
+    one query at a synchronised root (``l`` outputs per transition, that many
+    ``preparations``): 2 P l, or with ``root_ratios`` the sum over the ratio
+    groups of min(n P, B^budget) (see :func:`estimated_work`)."""
+    bound = 2 * preparations * l
+    if root_ratios is not None:
+        bound = min(bound, sum(min(int(n) * preparations, B ** budget) for n in root_ratios))
+    return bound
+
+
+def root_ratio_groups(weights, offset, a, B):
+    """Sizes of the groups of equal likelihood ratio q/p among the outputs of
+    the root transitions (both signs) with p*q != 0 (those with p*q = 0 need
+    no look-up).  Every root state k = B z has a pure row (phase 0), so this
+    does not depend on the preparation (see :func:`estimated_work`)."""
+    law = Law(weights, offset, a, B)
+    _m, f = law.shifted_row(0)
+    sizes = []
+    for j in (-1, 1):
+        groups = {}
+        for u, qq in f.items():
+            p = f.get(u - j, 0)   # P row of state -j: f[u - j] at output u (d = -j)
+            if p and qq:
+                r = mpq(qq, p)
+                groups[r] = groups.get(r, 0) + 1
+        sizes.extend(groups.values())
+    return tuple(sizes)
 
 
 def support_width(weights):

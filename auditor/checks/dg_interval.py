@@ -285,7 +285,8 @@ def verify_dg(cert, report, prefix, undecided):
 def finite_work(weights, offset, a, B, budget):
     """Estimated work of recomputing G_budget for this law (auditor.game's estimate)."""
     return game.estimated_work(game.support_width(weights), B, budget,
-                               preparations=game.root_preparation_count(weights, offset, a, B, budget))
+                               preparations=game.root_preparation_count(weights, offset, a, B, budget),
+                               root_ratios=game.root_ratio_groups(weights, offset, a, B))
 
 
 def finite_value(weights, offset, a, B, budget, x, y):

@@ -34,7 +34,12 @@ estimated work (:func:`auditor.game.estimated_work` of the preparations
 actually searched, times the number of queries) at most :data:`MAX_WORK`.
 The estimate counts B^C or the smaller closed-carry-cell cover of
 :mod:`auditor.cover`, and a pending query (F_C at given states, which needs
-G_C at about l points) is counted l times.  For scale: law radius 24, B = 3,
+G_C at about l points) is counted l times.  The top level is counted by
+the distinct F_(C-1) values the root can reach: root outputs with one
+likelihood ratio share them (:func:`auditor.game.root_ratio_groups`), so a
+uniform law of radius 50 or 52 at B = 257, C = 2 (the largest the producer
+accepts with --method reduced / compiled) is about 5e7 units (a few seconds,
+under 100 MB).  For scale: law radius 24, B = 3,
 C = 3 is about 5e6 units (seconds); radius 6, B = 1009, C = 3 searches 5586
 covered preparations instead of 1e9, about 4e7 units; radius 16, B = 3,
 C = 4 is about 9.7e7 (under the limit); radius 24, B = 3, C = 4 is about
@@ -208,7 +213,7 @@ def work_estimate(weights, offset, a, B, level, pointer="/input/budget", pending
         raise Unchecked(pointer, f"at least {common.magnitude(floor)}", common.magnitude(MAX_WORK), "estimated work")
     return game.estimated_work(width, B, level,
                                preparations=game.root_preparation_count(weights, offset, a, B, level),
-                               pending=pending)
+                               pending=pending, root_ratios=game.root_ratio_groups(weights, offset, a, B))
 
 
 def refuse_beyond_limit(work, pointer):

@@ -203,3 +203,50 @@ def test_work_estimate_orders_the_reference_rows():
     assert c2 < c3 < c4_12 < c4_16 < 2 * 10 ** 8
     assert est(16, 86, 257, 2) < c4_12
     assert est(40, 336, 1009, 3) > 10 ** 11  # radius 40, B = 1009 stays refused
+
+
+@settings(max_examples=40, deadline=None)
+@given(laws(max_B=9, max_len=5), st.sampled_from([2, 3]), points)
+def test_root_point_bound_counts_the_values_the_root_reaches(law, C, pt):
+    """The estimate's count of distinct F_(C-1) values (ratio groups of the
+    pure root rows) is never below what one root query actually evaluates
+    (at C <= 3 only the root evaluates F_(C-1) at points)."""
+    weights, offset, a, B = law
+    g = Game(Law(*law))
+    g.use_curves_below(C)
+    g.G_ratio(C, _mpq(pt[1] / pt[0]))
+    reached = sum(1 for key in g._F_memo if key[0] == C - 1)
+    l = game.support_width(weights) + 2
+    P = len(g.root_preparations(C))
+    groups = game.root_ratio_groups(weights, offset, a, B)
+    assert reached <= game.root_point_bound(l, B, C, P, groups) <= game.root_point_bound(l, B, C, P)
+
+
+def test_root_ratio_groups_of_a_uniform_law():
+    # a uniform law has one ratio (1) on the outputs both shifted rows share, per sign
+    assert game.root_ratio_groups([1] * 7, -3, 1, 3) == (6, 6)
+    assert sum(game.root_ratio_groups([1, 2, 1], -1, 1, 3)) == 4
+
+
+@settings(max_examples=25, deadline=None)
+@given(laws(max_B=5, max_len=4), st.sampled_from([2, 3]), points)
+def test_lazy_echo_route_equals_the_built_echo(law, q, pt):
+    """F_q curves with the echo explored by slope (auditor.hull.envelope_with_sum,
+    forced by a threshold of 1) equal those built from the whole echo curve."""
+    from auditor import hull
+    weights, offset, a, B = law
+    old = hull.PRUNE_MIN
+    try:
+        hull.PRUNE_MIN = 1
+        lazy = Game(Law(*law))
+        lazy.use_curves_below(q + 1)
+        got = [lazy.general_curve(q, kP, kQ) for kP, kQ in ((0, 0), (1, 0), (-1, 2))]
+        value = lazy.G_ratio(q + 1, _mpq(pt[1] / pt[0]))
+    finally:
+        hull.PRUNE_MIN = old
+    plain = Game(Law(*law))
+    plain.lazy_echo = False
+    plain.use_curves_below(q + 1)
+    want = [plain.general_curve(q, kP, kQ) for kP, kQ in ((0, 0), (1, 0), (-1, 2))]
+    assert [c.vertices() for c in got] == [c.vertices() for c in want]
+    assert value == plain.G_ratio(q + 1, _mpq(pt[1] / pt[0]))

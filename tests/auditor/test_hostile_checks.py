@@ -283,8 +283,11 @@ def test_dg_radius_within_the_weight_limit_but_beyond_the_work_limit_is_refused(
     cert = reference(DG)
     src = cert["result"]["source"]
     L = 2000                      # 4001 weights at C = 2: estimated work above 2·(4003)^3
-    src.update(radius=L, offset=-L, weights=["1"] * (2 * L + 1), scale=str(2 * L + 1))
-    cert["input"]["source"] = {"radius": L, "scale": str(2 * L + 1)}
+    # weights with pairwise different neighbour ratios: no two root outputs share a
+    # likelihood ratio, so the estimate cannot shrink by ratio groups (a uniform law would)
+    weights = [1 + i * i for i in range(2 * L + 1)]
+    src.update(radius=L, offset=-L, weights=[str(w) for w in weights], scale=str(sum(weights)))
+    cert["input"]["source"] = {"radius": L, "scale": str(sum(weights))}
     cert["input"]["budget"] = 2
     refused(tmp_path, cert, "/input/budget")
 

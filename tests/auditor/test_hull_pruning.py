@@ -1,0 +1,162 @@
+"""The pruned hull routes of auditor.hull against the plain ones.
+
+``envelope`` drops runs of a large chain whose triangle lies in the region of
+the other chains, and ``sum_scaled`` sorts edges by integer floors of their
+ratios (re-sorting runs of equal floors exactly).  Each test forces the
+shortcut on small instances (tiny thresholds) and compares with the route
+that does not take it, or with a brute force.
+"""
+
+from fractions import Fraction
+
+import pytest
+from gmpy2 import mpq
+from hypothesis import given, settings, strategies as st
+
+from auditor import hull
+from auditor.hull import Chain, dominated, envelope, run_apex, sum_scaled
+from tests.auditor.test_hull import brute_vertices
+
+
+def _convex_chain(draw, n, lo=1, hi=6):
+    """A strictly concave upper-right chain with about n vertices (edges of
+    strictly increasing ratio dB/dA), as integer points."""
+    edges = draw(st.lists(st.tuples(st.integers(lo, hi), st.integers(lo, hi)), min_size=1, max_size=n))
+    edges = sorted(set(edges), key=lambda e: Fraction(e[1], e[0]))
+    kept, seen = [], set()
+    for da, db in edges:
+        r = Fraction(db, da)
+        if r not in seen:
+            seen.add(r)
+            kept.append((da, db))
+    x0 = draw(st.integers(0, 5))
+    y0 = sum(db for _, db in kept) + draw(st.integers(0, 5))
+    pts = [(x0, y0)]
+    for da, db in kept:
+        pts.append((pts[-1][0] + da, pts[-1][1] - db))
+    return pts
+
+
+@st.composite
+def chains(draw, n=12):
+    return _convex_chain(draw, n)
+
+
+def _plain_envelope(chain_list):
+    pts = [p for c in chain_list for p in zip(c.xs, c.ys)]
+    den = chain_list[0].den
+    return hull._hull_of_points(pts, den)
+
+
+@settings(max_examples=150)
+@given(chains(30), st.lists(chains(6), min_size=1, max_size=3), st.integers(0, 3), st.integers(1, 4))
+def test_pruned_envelope_equals_plain_envelope(big, small, shift, leaf):
+    big = [(a + shift, b + shift) for a, b in big]
+    big_chain = Chain.from_points(big)
+    small_chains = [Chain.from_points(p) for p in small]
+    old = hull.PRUNE_LEAF
+    try:
+        hull.PRUNE_LEAF = leaf
+        pruned = hull.pruned_envelope(big_chain, small_chains, 1)
+    finally:
+        hull.PRUNE_LEAF = old
+    plain = _plain_envelope([big_chain] + small_chains)
+    assert pruned.vertices() == plain.vertices()
+    assert pruned.vertices() == brute_vertices(big + [p for c in small for p in c])
+
+
+@given(chains(30), chains(4), st.integers(1, 3))
+def test_envelope_takes_the_pruned_route_for_a_large_chain(big, small, den):
+    """With a low threshold envelope() prunes (its big chain outweighs the rest)
+    and still returns the hull of the union, over any denominators."""
+    old = hull.PRUNE_MIN
+    try:
+        hull.PRUNE_MIN = 1
+        got = envelope([Chain.from_points(big, den), Chain.from_points(small), Chain.stop(1)])
+    finally:
+        hull.PRUNE_MIN = old
+    union = ([(Fraction(a, den), Fraction(b, den)) for a, b in big]
+             + [(Fraction(a), Fraction(b)) for a, b in small] + [(0, 1), (1, 0)])
+    assert got.vertices() == brute_vertices(union)
+
+
+@given(chains(20), st.data())
+def test_run_apex_bounds_every_vertex_of_the_run(pts, data):
+    """The apex triangle holds the run: for every direction (x, y) >= 0 the
+    largest of x*A + y*B' over the triangle's corners is >= its value at each
+    vertex of the run (the bound the pruning relies on)."""
+    c = Chain.from_points(pts)
+    if len(c) < 3:
+        return
+    i = data.draw(st.integers(0, len(c) - 3))
+    k = data.draw(st.integers(i + 2, len(c) - 1))
+    ax, ay = run_apex(c, i, k)
+    for x, y in [(1, 0), (0, 1), (1, 1), (2, 3), (5, 1), (1, 7)]:
+        bound = max(x * c.xs[i] + y * c.ys[i], x * c.xs[k] + y * c.ys[k], x * ax + y * ay)
+        for m in range(i, k + 1):
+            assert bound >= x * c.xs[m] + y * c.ys[m]
+
+
+@given(chains(10), st.integers(-3, 40), st.integers(-3, 40), st.fractions(0, 1, max_denominator=7))
+def test_dominated_is_the_region_below_the_curve(pts, a, b, frac):
+    """dominated(p) iff x*a + y*b <= V(x, y) for all directions: checked on the
+    directions where V changes vertex (and the axes), which suffice because
+    both sides are linear between them."""
+    c = Chain.from_points(pts)
+    a = a + frac
+    dirs = [(1, 0), (0, 1)] + [(k.numerator, k.denominator) for k in (Fraction(1),)]
+    dirs += [(int(dy), int(dx)) for dx, dy in zip(*c.edges())]   # x/y = dB/dA: two vertices tie
+    want = all(x * a + y * b <= c.value(x, y) for x, y in dirs)
+    assert dominated(c, mpq(a.numerator, a.denominator), b) == want
+
+
+@settings(max_examples=150)
+@given(st.lists(st.tuples(chains(3), st.integers(0, 4), st.integers(0, 4)), min_size=1, max_size=3),
+       st.sampled_from([0, 1, 2, 64]))
+def test_sum_scaled_with_coarse_floors_equals_brute_force(terms, bits):
+    """Few sort bits force many equal floors (the exact re-sort path); repeated
+    terms exercise the merging of equal-ratio terms."""
+    terms = terms + terms[:1]
+    old = hull.SORT_BITS
+    try:
+        hull.SORT_BITS = bits
+        s = sum_scaled([(Chain.from_points(p), a, b) for p, a, b in terms], 1)
+    finally:
+        hull.SORT_BITS = old
+    sums = [(0, 0)]
+    for pts, a, b in terms:
+        sums = [(u + a * x, v + b * y) for u, v in sums for x, y in pts]
+    assert s.vertices() == brute_vertices(sums)
+    xs, ys = s.xs, s.ys
+    assert all(p < q for p, q in zip(xs, xs[1:])) and all(p > q for p, q in zip(ys, ys[1:]))
+    keys = s.keys()
+    assert all(u < v for u, v in zip(keys, keys[1:]))
+
+
+@settings(max_examples=150)
+@given(chains(25), st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5)), min_size=1, max_size=5),
+       st.lists(chains(8), min_size=0, max_size=2), st.integers(1, 6), st.integers(1, 3))
+def test_envelope_with_sum_equals_the_built_sum(base, terms, rest, leaf, den):
+    """The sum explored by slope (ranges dropped inside the others' region,
+    tiny leaves to exercise the splitting) gives the envelope of the built
+    Minkowski sum and the other chains, vertex for vertex."""
+    chain = Chain.from_points(base, den)
+    others = [Chain.stop(den)] + [Chain.from_points(p, den) for p in rest]
+    built = sum_scaled([(chain, p, q) for p, q in terms], chain.den)
+    old = hull.SUM_LEAF
+    try:
+        hull.SUM_LEAF = leaf
+        lazy = hull.envelope_with_sum(chain, terms, others, chain.den)
+    finally:
+        hull.SUM_LEAF = old
+    assert lazy.den == chain.den
+    assert lazy.vertices() == envelope(others + [built]).vertices()
+
+
+@given(chains(25), st.lists(st.tuples(st.integers(1, 5), st.integers(1, 5)), min_size=1, max_size=4))
+def test_envelope_with_sum_alone_is_the_sum(base, terms):
+    # with only the point (0, 0) as the rest nothing can be dropped: the sum itself
+    chain = Chain.from_points(base)
+    built = sum_scaled([(chain, p, q) for p, q in terms], 1)
+    lazy = hull.envelope_with_sum(chain, terms, [Chain([mpq(0)], [mpq(0)], 1)], 1)
+    assert lazy.vertices() == envelope([built, Chain([mpq(0)], [mpq(0)], 1)]).vertices()
