@@ -29,3 +29,12 @@ def _mpmath_precision():
     mpmath.mp.prec = 800
     yield
     mpmath.mp.prec = saved
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    """A real two-worker Dask LocalCluster (in-process), one per test module that asks for it."""
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as local:
+        yield local

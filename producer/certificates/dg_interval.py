@@ -137,11 +137,9 @@ def _progress(message, quiet):
 def choose_source_and_threshold(request, quiet=True):
     """(source, λ₋, λ₊) for the request (explicit source, or the width rule)."""
     family, parameter = source_family(request.noise), law_parameter(request)
-    def build_source(radius, scale):   # refuses a source beyond the auditor's limits (sources/auditability.py)
-        return family.SOURCE.from_radius_scale(parameter, radius, scale)
-
+    build_source = family.SOURCE.from_radius_scale   # refuses what the auditor could not check
     if request.width is None:
-        source = build_source(request.radius, request.scale)
+        source = build_source(parameter, request.radius, request.scale)
         # The threshold gap is made negligible next to the transfer term.
         gap = max(source.tau / mpz(2) ** 20, mpq(1, mpz(2) ** 256))
         lam_lo, lam_hi = exp_threshold(request.epsilon, gap)
@@ -152,7 +150,7 @@ def choose_source_and_threshold(request, quiet=True):
     radius, scale = family.choose_radius_scale(parameter, target)
     for _ in range(MAX_SCALE_DOUBLINGS):
         _progress(f"width rule: trying L = {radius}, S = 2^{int(scale.bit_length()) - 1}", quiet)
-        source = build_source(radius, scale)
+        source = build_source(parameter, radius, scale)
         if width_bound(source.tau, request.budget, lam_lo, lam_hi) < W:
             return source, lam_lo, lam_hi
         scale *= 2

@@ -35,13 +35,6 @@ FILES = [
 ]
 
 
-@pytest.fixture(scope="module")
-def cluster():
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
-                                  dashboard_address=None) as local:
-        yield local
-
-
 def test_reports_equal_serial_in_input_order(cluster):
     with distributed.Client(cluster) as client:
         seen = []

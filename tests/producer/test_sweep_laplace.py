@@ -36,13 +36,6 @@ def _audit(paths):
 
 
 @pytest.fixture(scope="module")
-def cluster():
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
-                                  dashboard_address=None) as local:
-        yield local
-
-
-@pytest.fixture(scope="module")
 def serial_run(tmp_path_factory):
     out = tmp_path_factory.mktemp("laplace-serial")
     assert cli.main(["sweep", *GRID, "--out", str(out), "--workers", "0", "--quiet"]) == 0
