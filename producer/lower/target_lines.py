@@ -297,10 +297,7 @@ def exact_lines(game, ranges):
     last = game.grid.count - 1
     one, D = int(game.one), int(game.D)
     users = _child_users(game, ranges)
-    parents = {}
-    for children in users.values():
-        for child in children:
-            parents[child] = parents.get(child, 0) + 1
+    parents = _parent_counts(users)
     out = {}
     for node in game.nodes:
         span = ranges.get(node)
@@ -335,11 +332,7 @@ def exact_lines(game, ranges):
             a[sl] = sum_p // D
             c[sl] = -((-sum_q) // D)
         out[node] = (a, c, lo)
-        # free each child's arrays once its last parent is done (memory, not correctness)
-        for child in users.get(node, ()):
-            parents[child] -= 1
-            if parents[child] == 0 and child != game.root():
-                out.pop(child, None)
+        _release_children(node, users, parents, out, game.root())
     return out
 
 
@@ -350,6 +343,23 @@ def _child_users(game, ranges):
         used = set(game.actions[node][lo:hi + 1]) - {"x", "y"}
         users[node] = {b.child for action in used for b in game.branches(node, action)[0]}
     return users
+
+
+def _parent_counts(users):
+    """child -> how many nodes read it."""
+    parents = {}
+    for children in users.values():
+        for child in children:
+            parents[child] = parents.get(child, 0) + 1
+    return parents
+
+
+def _release_children(node, users, parents, out, root):
+    """Free each child's arrays once its last parent is done (memory, not correctness)."""
+    for child in users.get(node, ()):
+        parents[child] -= 1
+        if parents[child] == 0 and child != root:
+            out.pop(child, None)
 
 
 def _runs(actions, lo, hi):
@@ -440,10 +450,7 @@ def exact_lines_limbs(game, ranges):
     one = np.array(_split(game.one), dtype=np.int64)
     whole, part = divmod(game.bits, LIMB)
     users = _child_users(game, ranges)
-    parents = {}
-    for children in users.values():
-        for child in children:
-            parents[child] = parents.get(child, 0) + 1
+    parents = _parent_counts(users)
     row_limbs = {}
     out = {}
     for node in game.nodes:
@@ -492,10 +499,7 @@ def exact_lines_limbs(game, ranges):
             ac[0, :, sl] = _divide(diag[0], D_minus_1, shift, B, ceil=False)
             ac[1, :, sl] = _divide(diag[1], D_minus_1, shift, B, ceil=True)
         out[node] = (ac, lo)
-        for child in users.get(node, ()):
-            parents[child] -= 1
-            if parents[child] == 0 and child != game.root():
-                out.pop(child, None)
+        _release_children(node, users, parents, out, game.root())
     return {node: (ac[0], ac[1], lo) for node, (ac, lo) in out.items()}
 
 

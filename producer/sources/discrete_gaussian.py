@@ -110,13 +110,7 @@ class DiscreteGaussianSource:
             z = normaliser_ball(sigma2, bits)
             half = [_atom(n, sigma2, z, scale) for n in range(1, radius + 1)]
             inv_z_lower = arf_to_mpq((1 / z).lower())
-        w0 = scale - 2 * sum(half, mpz(0))
-        if w0 < 0:  # impossible: the atoms are below masses summing to < 1
-            raise ArithmeticError("discrete Gaussian source: negative central weight")
-        tau_raw = mpq(w0, scale) - inv_z_lower
-        k = int(scale.bit_length()) + TAU_GUARD_BITS
-        tau = round_up(tau_raw, k) + mpq(1, mpz(2) ** k)
-        weights = half[::-1] + [w0] + half
+        weights, tau = symmetric_weights_and_tau(half, scale, inv_z_lower, "discrete Gaussian")
         return cls(sigma2, radius, scale, weights, tau)
 
     @property
@@ -140,6 +134,22 @@ class DiscreteGaussianSource:
     def __repr__(self):
         return (f"DiscreteGaussianSource(sigma2={self.sigma2}, radius={self.radius}, "
                 f"scale={self.scale}, tau={float(self.tau):.3e})")
+
+
+def symmetric_weights_and_tau(half, scale, centre_mass_lower, law):
+    """(w_{−L..L}, τ) from the atoms w_1..w_L of a symmetric source and a lower bound of its mass at 0.
+
+    The removed mass sits at zero: w_0 = S − 2·Σ w_n, and TV(ν, g) = ν(0) − g(0)
+    <= w_0/S − (lower bound of g(0)), rounded up to a dyadic with a small guard.
+    Shared by every source family.
+    """
+    w0 = scale - 2 * sum(half, mpz(0))
+    if w0 < 0:  # impossible: the atoms are below masses summing to < 1
+        raise ArithmeticError(f"{law} source: negative central weight")
+    tau_raw = mpq(w0, scale) - centre_mass_lower
+    k = int(scale.bit_length()) + TAU_GUARD_BITS
+    tau = round_up(tau_raw, k) + mpq(1, mpz(2) ** k)
+    return half[::-1] + [w0] + half, tau
 
 
 def _atom(n, sigma2, z, scale):

@@ -24,9 +24,9 @@ from producer.errors import InputError, LimitError
 from producer.laws import FiniteLaw
 from producer.rationals import format_rational
 from producer.sources.auditability import check_auditable_source
-from producer.sources.discrete_gaussian import (ATOM_GUARD, TAU_GUARD_BITS,
-                                                _check_radius, _check_scale, width_rule)
-from producer.sources.enclosures import arf_to_mpq, round_up, to_arb, working_precision
+from producer.sources.discrete_gaussian import (ATOM_GUARD, _check_radius, _check_scale,
+                                                symmetric_weights_and_tau, width_rule)
+from producer.sources.enclosures import arf_to_mpq, to_arb, working_precision
 
 FAMILY = "discrete-laplace"
 MIN_T = mpq(1, 1000)
@@ -106,13 +106,8 @@ class DiscreteLaplaceSource:
         with working_precision(bits + 32 + int(radius / noise.t).bit_length()):
             half = [_atom(n, noise.t, scale) for n in range(1, radius + 1)]
             centre_lower = arf_to_mpq(mass_ball(0, noise.t).lower())
-        w0 = scale - 2 * sum(half, mpz(0))
-        if w0 < 0:  # impossible: the atoms are below masses summing to < 1
-            raise ArithmeticError("discrete Laplace source: negative central weight")
-        tau_raw = mpq(w0, scale) - centre_lower
-        k = int(scale.bit_length()) + TAU_GUARD_BITS
-        tau = round_up(tau_raw, k) + mpq(1, mpz(2) ** k)
-        return cls(noise, radius, scale, half[::-1] + [w0] + half, tau)
+        weights, tau = symmetric_weights_and_tau(half, scale, centre_lower, "discrete Laplace")
+        return cls(noise, radius, scale, weights, tau)
 
     @property
     def offset(self):
