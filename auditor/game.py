@@ -50,8 +50,9 @@ from gmpy2 import iroot, mpq, mpz
 
 from auditor.cover import cover_size, root_cover
 from auditor import hull
-from auditor.hull import Chain, envelope, envelope_with_sum, sum_scaled
+from auditor.hull import Chain, dominating_chain, envelope, envelope_with_sum, sum_scaled
 from auditor.reduction import reduced_preparations, reduced_size
+from auditor.root_screen import screened_alternatives
 from auditor.rows import Law
 
 __all__ = [
@@ -66,12 +67,18 @@ KEY_BITS = 64
 
 def _floor_key(x):
     """floor(x * 2^KEY_BITS) for an mpq x >= 0: an exact integer stand-in for
-    comparisons (ties are settled on the rationals)."""
-    return int((mpz(x.numerator) << KEY_BITS) // mpz(x.denominator))
+    comparisons (ties are settled on the rationals); below _KEY_CAP."""
+    k = int((mpz(x.numerator) << KEY_BITS) // mpz(x.denominator))
+    if k >= _KEY_CAP:
+        raise ValueError(f"a ratio with {k.bit_length()} bits is beyond the evaluator's range")
+    return k
 
 
 def _none():
     return None
+
+
+_ONE = mpq(1)
 
 
 def _frac(q):
@@ -81,6 +88,23 @@ def _frac(q):
 def _mpq(x):
     x = Fraction(x)
     return mpq(x.numerator, x.denominator)
+
+
+# closes every list of floor keys, so that a bisection result always indexes
+# it: no key reaches 2^(2^20) (keys have a few thousand bits at most; larger
+# ones are refused where they are made), and comparing with it is O(1)
+_KEY_CAP = 1 << (1 << 20)
+
+
+def _lookup_entry(chain):
+    """(floor keys + [_KEY_CAP], xs, ys, chain) for the vertex searches of
+    :meth:`Game._sum_F_num`: floor(dB/dA * 2^KEY_BITS) of each edge, which
+    is the :func:`_floor_key` of the edge ratio (the rational keys are built
+    only if a tie needs them)."""
+    dx, dy = chain.edges()
+    keys = list(map(int, map(floordiv, map(lshift, dy, repeat(KEY_BITS)), dx)))
+    keys.append(_KEY_CAP)
+    return keys, chain.xs, chain.ys, chain
 
 
 class Game:
@@ -105,7 +129,9 @@ class Game:
     __slots__ = ("law", "B", "D", "g_curve_max", "f_curve_max", "symmetric",
                  "_F_curves", "_G_curves", "_F_memo", "_G_memo",
                  "_echo_memo", "_echo_curves", "_powers", "roots", "_root_sets",
-                 "_rel", "_split", "_F_tables", "eager_level", "lazy_echo")
+                 "_rel", "_split", "_F_tables", "eager_level", "lazy_echo",
+                 "echo_bounds", "_G_bar", "_envelopes", "g_curve_switch", "_point_echoes",
+                 "screening")
 
     # echo curves of one level are large; a few suffice (shapes recur in order)
     ECHO_CURVE_CACHE = 64
@@ -128,6 +154,12 @@ class Game:
         self._F_tables = {}
         self.eager_level = self.EAGER_LEVEL
         self.lazy_echo = True      # tests switch it off to compare the routes
+        self.echo_bounds = True    # likewise
+        self.screening = True      # likewise (auditor.root_screen)
+        self.g_curve_switch = None
+        self._point_echoes = 0
+        self._G_bar = {}
+        self._envelopes = {}
         self._powers = [1]
         self.roots = "auto"
         self._root_sets = {}
@@ -138,17 +170,27 @@ class Game:
 
     def use_curves_below(self, budget):
         """Point queries at ``budget`` read curves for F_{<budget-1} and for
-        G_{<budget} (budget <= 3) or G_{<budget-1} (budget >= 4).
+        G_{<budget} (budget <= 2) or G_{<budget-1} (budget >= 3).
 
         G_{budget-1} is needed only at the points of the echoes of F_{budget-1}
-        (memoised by shape: a few thousand).  At budget three its curve is
-        still cheaper than those points; from budget four on, its curve would
-        be an envelope of Minkowski sums of F_{budget-2} curves with ~10^6
-        vertices, and the points are far cheaper.  Which levels use curves only
-        changes the speed, never a value.
+        (memoised by shape: a few thousand), and most of those echoes are
+        proved below the other options without their value (:meth:`_echo_below`).
+        From budget four on, the G_{budget-1} curve would be an envelope of
+        Minkowski sums of F_{budget-2} curves with ~10^6 vertices, and the
+        points are far cheaper.  At budget three the G_2 curve is affordable:
+        it is built once l exact point echoes have been needed (l outputs per
+        transition; each point echo costs about 1/l of the curve), so the
+        route costs at most about twice the cheaper of the two.  Which levels
+        use curves only changes the speed, never a value.
         """
         self.g_curve_max = max(0, budget - 1) if budget <= 3 else budget - 2
         self.f_curve_max = budget - 2
+        self.g_curve_switch = None
+        if budget == 3 and self.echo_bounds and 2 not in self._G_curves:
+            # G_2 at points, its curve built once the exact point echoes cost
+            # about as much as the curve would (see :meth:`echo_ratio`)
+            self.g_curve_switch = 2
+            self.g_curve_max = 1
 
     def root_preparations(self, c):
         """The z (root state k = B*z) searched at a synchronised node of level c.
@@ -278,7 +320,8 @@ class Game:
         v = self._G_memo.get(key)
         if v is None:
             v = max(mpq(1), t)
-            for k, j in self.root_alternatives(c):
+            alts = screened_alternatives(self, c, t) if self.screening else None
+            for k, j in self.root_alternatives(c) if alts is None else alts:
                 v = max(v, self.participate_ratio(c, k, k, j, t))
             self._G_memo[key] = v
         return v
@@ -301,11 +344,107 @@ class Game:
         """F_q((kP, kQ); 1, t) for any pair of states, by one recursion step."""
         if t == 0:
             return mpq(1)
-        v = max(mpq(1), t, self.echo_ratio(q, kP, kQ, t))
+        v = max(_ONE, t)
         if q >= 1:
+            if q - 1 <= self.f_curve_max:
+                # both participations and the stop over one denominator td D^(2q)
+                full = self._F_table(q - 1, 1)[3]
+                td = t.denominator
+                n = max(max(td, t.numerator) * full,
+                        self._sum_F_num(q - 1, kP, kQ, -1, t), self._sum_F_num(q - 1, kP, kQ, 1, t))
+                v = mpq(n, td * full)
+            else:
+                for j in (-1, 1):
+                    v = max(v, self.participate_ratio(q, kP, kQ, j, t))
+        if self._echo_below(q, kP, kQ, t, v):
+            return v
+        return max(v, self.echo_ratio(q, kP, kQ, t))
+
+    def _echo_below(self, q, kP, kQ, t, v):
+        """True when the echo at (q, kP, kQ, t) is proved <= v without its exact value.
+
+        Only where the echo is expensive: G_q evaluated point by point with
+        root participations read from F_(q-1) curves.  There, for every root
+        alternative (B z, j), sum_o p_o F_(q-1)^(r(o))(1, s q_o/p_o) is at most
+        the same sum over the envelope E of all F_(q-1) residue curves (each
+        term is replaced by the maximum over residues), so
+
+            G_q(1, s) <= max(1, s, max_j sum_o p_o E(1, s q_o/p_o) / D)
+                      =: Gbar_q(s),
+
+        and echo <= sum_o p_o Gbar_q(t qq_o/p_o) / D.  The memoised exact echo is
+        used when it is already known; the bound never replaces a value.
+        """
+        bound = self.echo_upper(q, kP, kQ, t)
+        return bound is not None and bound <= v
+
+    def echo_upper(self, q, kP, kQ, t):
+        """An upper bound on the echo at (q, kP, kQ, t) (see :meth:`_echo_below`):
+        the memoised exact echo when known, else the Gbar bound; None where
+        the echo is cheap (a G_q curve) or no bound applies."""
+        if not self.echo_bounds or q <= self.g_curve_max or q - 1 > self.f_curve_max:
+            return None
+        key = (q, self._shape(kP, kQ), t)
+        exact = self._echo_memo.get(key)
+        if exact is not None:
+            return exact
+        total = mpq(0)
+        for _o, p, qq in self.transition(kP, kQ, 0):
+            if p == 0:
+                total += t * qq
+            elif qq == 0:
+                total += p
+            else:
+                total += p * self._G_upper(q, t * qq / p)
+        return total / self.D
+
+    def _G_upper(self, c, s):
+        """Gbar_c(s) of :meth:`_echo_below` (an upper bound on G_c(1, s)), memoised."""
+        key = (c, s)
+        v = self._G_bar.get(key)
+        if v is None:
+            v = max(mpq(1), s)
             for j in (-1, 1):
-                v = max(v, self.participate_ratio(q, kP, kQ, j, t))
+                v = max(v, self._sum_envelope(c - 1, j, s))
+            if len(self._G_bar) > 400000:
+                self._G_bar.clear()
+            self._G_bar[key] = v
         return v
+
+    def _sum_envelope(self, level, j, s, kP=0, kQ=0):
+        """sum_o p_o E(1, s q_o/p_o) / D over the transition (kP, kQ, j) (by
+        default a root transition: every root row is pure, so all root states
+        give these items), E an upper bound on every F_level residue curve
+        (:meth:`_residue_envelope`): as :meth:`_sum_F_table`, with one curve."""
+        _shift, (cx, cy, us, ps, qs, rs, ixs) = self._scaled(kP, kQ, j, s)
+        total = cx + s * cy
+        if us:
+            ikeys, xs, ys, chain = self._residue_envelope(level)
+            sa = sb = mpz(0)
+            for p, qq, ratio, ix in zip(ps, qs, rs, ixs):
+                i = bisect_left(ikeys, ix)
+                if ikeys[i] == ix:
+                    i = bisect_left(chain.keys(), ratio / s)
+                sa += p * xs[i]
+                sb += qq * ys[i]
+            total += (sa + s * sb) / chain.den
+        return total / self.D
+
+    def _residue_envelope(self, q):
+        """(floor keys, xs, ys, chain) of the envelope of all F_q((r - j, r)) curves."""
+        entry = self._envelopes.get(q)
+        if entry is None:
+            period = self._power(q + 1)
+            # folded one curve at a time: the same hull, without holding every
+            # vertex of the level in one list (memory)
+            c = Chain.stop(1)
+            for r in range(period):
+                for j in (-1, 1):
+                    f = self.F_curve(q, r, j)
+                    c = envelope([c, dominating_chain(f, max(2, len(f) // self.BOUND_POINTS))])
+            entry = _lookup_entry(c)
+            self._envelopes[q] = entry
+        return entry
 
     def echo_ratio(self, q, kP, kQ, t):
         """sum_o G_q(row_kP(o), t row_kQ(o)) / D, memoised by echo shape."""
@@ -313,6 +452,11 @@ class Game:
         v = self._echo_memo.get(key)
         if v is not None:
             return v
+        if q == self.g_curve_switch:
+            self._point_echoes += 1
+            if self._point_echoes > len(self._relative(0, 0, 0)[1]):
+                self.g_curve_max = q
+                self.g_curve_switch = None
         if q <= self.g_curve_max:
             v = self._sum_at(self.G_curve(q), None, kP, kQ, 0, t)
         else:
@@ -331,7 +475,7 @@ class Game:
     def participate_ratio(self, q, kP, kQ, j, t):
         """sum_o F_{q-1}((o-j, o); row_kP(o-j), t row_kQ(o)) / D, budget q >= 1."""
         if q - 1 <= self.f_curve_max:
-            return self._sum_at(None, q - 1, kP, kQ, j, t)
+            return self._sum_F_table(q - 1, kP, kQ, j, t)
         total = mpq(0)
         for o, p, qq in self.transition(kP, kQ, j):
             if p == 0:
@@ -363,9 +507,19 @@ class Game:
         return (cx + t * cy + (sa + t * sb) / chain.den) / self.D
 
     def _sum_F_table(self, level, kP, kQ, j, t):
-        """:meth:`_sum_at` over F_level residue curves, on the split items of
-        :meth:`_scaled` (the ratios p/(t*qq) are shared by every state pair
-        with the same relative shape, so they are computed once per ratio).
+        """:meth:`_sum_at` over F_level residue curves, as an mpq (see :meth:`_sum_F_num`)."""
+        return mpq(self._sum_F_num(level, kP, kQ, j, t), t.denominator * self._F_table(level, j)[3])
+
+    def _sum_F_num(self, level, kP, kQ, j, t):
+        """The numerator N of :meth:`_sum_at` over F_level residue curves over
+        the common denominator t.denominator * D^(2 level + 2): integers only,
+        so that the options of one node compare without reducing fractions.
+
+        It runs on the split items of :meth:`_scaled` (the ratios p/(t*qq) are
+        shared by every state pair with the same relative shape, so they are
+        computed once per ratio).  With t = tn/td and every curve of the level
+        over den = D^(2 level + 1), the sum is
+        (cx + t cy + (sa + t sb)/den)/D = ((cx den + sa) td + (cy den + sb) tn) / (td den D).
 
         The vertex search runs on integer floors first (see :func:`_floor_key`):
         with K = floor(key * 2^KEY_BITS) and X = floor(x * 2^KEY_BITS), K < X
@@ -373,8 +527,9 @@ class Game:
         gives the exact position unless the K found equals X; only then are
         the rationals compared."""
         shift, (cx, cy, us, ps, qs, rs, ixs) = self._scaled(kP, kQ, j, t)
-        table, period = self._F_table(level, j)
-        sa = sb = mpz(0)
+        table, period, den, _full = self._F_table(level, j)
+        sa = cx * den
+        sb = cy * den
         for u, p, qq, ratio, ix in zip(us, ps, qs, rs, ixs):
             r = (u + shift) % period
             entry = table[r]
@@ -382,14 +537,11 @@ class Game:
                 entry = self._fill_F_table(level, r, j)
             ikeys, xs, ys, chain = entry
             i = bisect_left(ikeys, ix)
-            if i < len(ikeys) and ikeys[i] == ix:
+            if ikeys[i] == ix:
                 i = bisect_left(chain.keys(), ratio / t)
             sa += p * xs[i]
             sb += qq * ys[i]
-        total = cx + t * cy
-        if us:
-            total += (sa + t * sb) / self.D ** (2 * level + 1)
-        return total / self.D
+        return sa * t.denominator + sb * t.numerator
 
     def _scaled(self, kP, kQ, j, t):
         """(shift, (cx, cy, us, ps, qqs, ratios, floor keys)) of one
@@ -425,17 +577,18 @@ class Game:
 
     def _F_table(self, q, j):
         """([r mod B^(q+1) -> (floor keys, xs, ys, chain) of the F_q((r - j, r)) curve, or None],
-        B^(q+1)): a direct lookup in front of :meth:`F_curve`'s canonical
+        B^(q+1), D^(2q+1), D^(2q+2)): a direct lookup in front of :meth:`F_curve`'s canonical
         (mirrored) keys.  All curves of one level share the denominator
         D^(2q+1), which is checked when an entry is filled."""
         key = (q, j)
-        table = self._F_tables.get(key)
-        period = self._power(q + 1)
-        if table is None:
+        found = self._F_tables.get(key)
+        if found is None:
+            period = self._power(q + 1)
             # a list for small periods (fastest); else a dict answering None when absent
             table = [None] * period if period <= 1 << 16 else defaultdict(_none)
-            self._F_tables[key] = table
-        return table, period
+            den = self.D ** (2 * q + 1)
+            found = self._F_tables[key] = (table, period, den, den * self.D)
+        return found
 
     def _fill_F_table(self, q, r, j):
         c = self.F_curve(q, r, j)
@@ -443,8 +596,7 @@ class Game:
             raise AssertionError(f"F_{q} curve over {c.den}, not D^{2 * q + 1}")
         # floor(dB/dA * 2^KEY_BITS) from the edges, which is _floor_key of the
         # edge ratio; the rational keys are built only if a tie needs them
-        dx, dy = c.edges()
-        entry = (list(map(int, map(floordiv, map(lshift, dy, repeat(KEY_BITS)), dx))), c.xs, c.ys, c)
+        entry = _lookup_entry(c)
         c._edges = None   # memory: the edge lists are rebuilt if ever needed again
         self._F_table(q, j)[0][r] = entry
         return entry
@@ -496,6 +648,9 @@ class Game:
             rest = [c.rescaled(den) for c in rest]
             return envelope_with_sum(G, items, rest, den)
         return envelope(rest + [self.echo_curve(q, kP, kQ)])
+
+    # about this many runs per curve in the outer simplification behind the echo bounds
+    BOUND_POINTS = 64
 
     # levels with at most this many residue curves are built all at once
     EAGER_LEVEL = 4096

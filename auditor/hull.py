@@ -23,7 +23,7 @@ from operator import eq, floordiv, itemgetter, lshift, mul, sub
 
 from gmpy2 import mpq, mpz
 
-__all__ = ["Chain", "envelope", "envelope_with_sum", "minkowski_sum", "sum_scaled", "dominated", "run_apex"]
+__all__ = ["Chain", "dominating_chain", "envelope", "envelope_with_sum", "minkowski_sum", "sum_scaled", "dominated", "run_apex"]
 
 
 def _upper_right(points, presorted=False):
@@ -299,6 +299,38 @@ def run_apex(chain, i, k):
     wa, wb = xs[k] - xs[i], ys[k] - ys[i]
     s = mpq(wa * vb - wb * va, ua * vb - ub * va)
     return xs[i] + s * ua, ys[i] + s * ub
+
+
+def _ceil(q):
+    return -((-q.numerator) // q.denominator)
+
+
+def dominating_chain(chain, run):
+    """A chain of at most about 2 len/run vertices whose curve is >= ``chain``'s
+    everywhere (same denominator): an outer simplification, for upper bounds.
+
+    Each run of ``run`` edges (vertices i..k) lies in the triangle of
+    :func:`run_apex`; the apex, rounded up in both coordinates to integers,
+    dominates it, and the region K of {vertex i, rounded apex, vertex k}
+    (down-closed) then contains the whole run.  So every vertex of ``chain``
+    lies in K of the new points, i.e. V_chain <= V_new for all x, y >= 0.
+    """
+    if run < 2:
+        raise ValueError(f"run must be >= 2, got {run}")
+    xs, ys = chain.xs, chain.ys
+    n = len(xs)
+    if n <= 2 * run:
+        return chain
+    points = [(xs[0], ys[0])]
+    i = 0
+    while i < n - 1:
+        k = min(i + run, n - 1)
+        if k - i >= 2:
+            ax, ay = run_apex(chain, i, k)
+            points.append((_ceil(ax), _ceil(ay)))
+        points.append((xs[k], ys[k]))
+        i = k
+    return _hull_of_points(points, chain.den)
 
 
 def _outside_runs(chain, small):
