@@ -80,7 +80,8 @@ class _Screen:
         self.period = game._power(c)          # F_(c-1) residues (R2)
         # root items per sign: (us, ps, qqs) with p qq != 0, and the exact rest
         self.roots = {}
-        self.ts = []                          # t_u by id
+        self.ts = []                          # the distinct t_u, by id
+        tid_of = {}
         for j in (-1, 1):
             _shift, items = game._relative(0, 0, j)
             cx = cy = mpz(0)
@@ -92,8 +93,12 @@ class _Screen:
                     continue
                 us.append(u)
                 ps.append(p)
-                tids.append(len(self.ts))
-                self.ts.append(t * qq / p)
+                tu = t * qq / p
+                tid = tid_of.get(tu)
+                if tid is None:
+                    tid = tid_of[tu] = len(self.ts)
+                    self.ts.append(tu)
+                tids.append(tid)
             self.roots[j] = (us, ps, tids, cx, cy)
 
     # -- the alternatives' node indices ------------------------------------
