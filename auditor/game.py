@@ -68,7 +68,7 @@ KEY_BITS = 64
 def _floor_key(x):
     """floor(x * 2^KEY_BITS) for an mpq x >= 0: an exact integer stand-in for
     comparisons (ties are settled on the rationals); below _KEY_CAP."""
-    k = int((mpz(x.numerator) << KEY_BITS) // mpz(x.denominator))
+    k = (mpz(x.numerator) << KEY_BITS) // x.denominator
     if k >= _KEY_CAP:
         raise ValueError(f"a ratio with {k.bit_length()} bits is beyond the evaluator's range")
     return k
@@ -93,7 +93,7 @@ def _mpq(x):
 # closes every list of floor keys, so that a bisection result always indexes
 # it: no key reaches 2^(2^20) (keys have a few thousand bits at most; larger
 # ones are refused where they are made), and comparing with it is O(1)
-_KEY_CAP = 1 << (1 << 20)
+_KEY_CAP = mpz(1) << (1 << 20)
 
 
 def _lookup_entry(chain):
@@ -101,10 +101,10 @@ def _lookup_entry(chain):
     :meth:`Game._sum_F_num`: floor(dB/dA * 2^KEY_BITS) of each edge, which
     is the :func:`_floor_key` of the edge ratio (the rational keys are built
     only if a tie needs them)."""
-    dx, dy = chain.edges()
-    keys = list(map(int, map(floordiv, map(lshift, dy, repeat(KEY_BITS)), dx)))
+    xs, ys = chain.xs, chain.ys
+    keys = [((y0 - y1) << KEY_BITS) // (x1 - x0) for x0, x1, y0, y1 in zip(xs, xs[1:], ys, ys[1:])]
     keys.append(_KEY_CAP)
-    return keys, chain.xs, chain.ys, chain
+    return keys, xs, ys, chain
 
 
 class Game:
@@ -365,11 +365,11 @@ class Game:
 
         Only where the echo is expensive: G_q evaluated point by point with
         root participations read from F_(q-1) curves.  There, for every root
-        alternative (B z, j), sum_o p_o F_(q-1)^(r(o))(1, s q_o/p_o) is at most
-        the same sum over the envelope E of all F_(q-1) residue curves (each
-        term is replaced by the maximum over residues), so
+        alternative (B z, j), sum_o p_o F_(q-1)((o - j, o); 1, s q_o/p_o) is at
+        most the same sum over a curve E_j above every F_(q-1)((r - j, r))
+        (each term is replaced by a bound on the maximum over residues), so
 
-            G_q(1, s) <= max(1, s, max_j sum_o p_o E(1, s q_o/p_o) / D)
+            G_q(1, s) <= max(1, s, max_j sum_o p_o E_j(1, s q_o/p_o) / D)
                       =: Gbar_q(s),
 
         and echo <= sum_o p_o Gbar_q(t qq_o/p_o) / D.  The memoised exact echo is
@@ -411,15 +411,15 @@ class Game:
             self._G_bar[key] = v
         return v
 
-    def _sum_envelope(self, level, j, s, kP=0, kQ=0):
-        """sum_o p_o E(1, s q_o/p_o) / D over the transition (kP, kQ, j) (by
-        default a root transition: every root row is pure, so all root states
-        give these items), E an upper bound on every F_level residue curve
-        (:meth:`_residue_envelope`): as :meth:`_sum_F_table`, with one curve."""
-        _shift, (cx, cy, us, ps, qs, rs, ixs) = self._scaled(kP, kQ, j, s)
+    def _sum_envelope(self, level, j, s):
+        """sum_o p_o E_j(1, s q_o/p_o) / D over a root transition with sign j
+        (every root row is pure, so all root states give these items), E_j an
+        upper bound on every F_level((r - j, r)) curve (:meth:`_residue_envelope`):
+        as :meth:`_sum_F_num`, with one curve."""
+        _shift, (cx, cy, us, ps, qs, rs, ixs) = self._scaled(0, 0, j, s)
         total = cx + s * cy
         if us:
-            ikeys, xs, ys, chain = self._residue_envelope(level)
+            ikeys, xs, ys, chain = self._residue_envelope(level, j)
             sa = sb = mpz(0)
             for p, qq, ratio, ix in zip(ps, qs, rs, ixs):
                 i = bisect_left(ikeys, ix)
@@ -430,20 +430,20 @@ class Game:
             total += (sa + s * sb) / chain.den
         return total / self.D
 
-    def _residue_envelope(self, q):
-        """(floor keys, xs, ys, chain) of the envelope of all F_q((r - j, r)) curves."""
-        entry = self._envelopes.get(q)
+    def _residue_envelope(self, q, j):
+        """(floor keys, xs, ys, chain) of a curve above every F_q((r - j, r))
+        curve: the envelope of their outer simplifications (:func:`auditor.hull.dominating_chain`,
+        about BOUND_POINTS runs each)."""
+        entry = self._envelopes.get((q, j))
         if entry is None:
-            period = self._power(q + 1)
             # folded one curve at a time: the same hull, without holding every
             # vertex of the level in one list (memory)
             c = Chain.stop(1)
-            for r in range(period):
-                for j in (-1, 1):
-                    f = self.F_curve(q, r, j)
-                    c = envelope([c, dominating_chain(f, max(2, len(f) // self.BOUND_POINTS))])
+            for r in range(self._power(q + 1)):
+                f = self.F_curve(q, r, j)
+                c = envelope([c, dominating_chain(f, max(2, len(f) // self.BOUND_POINTS))])
             entry = _lookup_entry(c)
-            self._envelopes[q] = entry
+            self._envelopes[(q, j)] = entry
         return entry
 
     def echo_ratio(self, q, kP, kQ, t):

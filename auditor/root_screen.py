@@ -64,6 +64,8 @@ def screened_alternatives(game, c, t):
     large, states outside int64 comfort)."""
     if c < 2 or not (c - 1 > game.f_curve_max >= c - 2):
         return None
+    if game._power(c) >= 1 << 40:         # states and shifts stay far inside int64
+        return None
     alts = game.root_alternatives(c)
     if len(alts) < SCREEN_MIN:
         return None
@@ -261,7 +263,7 @@ class _Screen:
             eoff.append(ne)
             voff.append(nv)
             base = ci << km
-            gkeys.extend(base + min(k >> drop, kmax) for k in ikeys[:-1])
+            gkeys.extend(base + min(int(k >> drop), kmax) for k in ikeys[:-1])
             xh.extend(_ceil_div(x << VB, den) for x in xs)
             xl.extend((x << VB) // den for x in xs)
             yh.extend(_ceil_div(y << VB, den) for y in ys)
@@ -278,7 +280,7 @@ class _Screen:
         lookup, gkeys, eoff, voff, xh, xl, yh, yl, km, drop, kmax, period = curves
         XK = np.zeros((len(raw), n_max), dtype=np.int64)
         for s, ixs in enumerate(raw):
-            XK[s, :len(ixs)] = [min(k >> drop, kmax) for k in ixs]
+            XK[s, :len(ixs)] = [min(int(k >> drop), kmax) for k in ixs]
         sid_all, shift_all, sign_all = rows
         out = [[], [], [], []]
         for start in range(0, len(sid_all), CHUNK):
