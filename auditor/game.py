@@ -25,7 +25,8 @@ reduced to the ratio t = y/x: V(x, y) = x * V(1, t).  Low levels are built as
 whole testing curves (:mod:`auditor.hull`): G_c is the hull envelope over root
 choices of Minkowski sums of scaled F_{c-1} curves, F_q the envelope of stop,
 echo and the two participations.  For a query at budget C the curves are
-F_0..F_{C-2} and G_1..G_{C-1} (C <= 3) or G_1..G_{C-2} (C >= 4); the levels
+F_0..F_{C-2} and G_1..G_{C-1} (C <= 2) or G_1..G_{C-2} (C >= 3; at C = 3 the
+G_2 curve is built once enough point echoes need it); the levels
 above are evaluated by direct recursion at the ratios the query reaches,
 memoised by (level, residue, sign, ratio), echoes by (level, echo shape,
 ratio).  A large echo (the Minkowski sum of scaled G_q curves inside an F_q
@@ -33,7 +34,11 @@ curve) is never built whole: :func:`auditor.hull.envelope_with_sum` explores
 it by slope and drops every slope range whose enclosing triangle lies in the
 region of stop and the participations (a sound geometric bound, so the
 envelope is exactly the same); G_c curves are folded one root alternative
-at a time, so only one participation curve is alive (memory).  Exact invariances (echo shapes, the mirror of symmetric laws; see
+at a time, so only one participation curve is alive (memory).  Two sound
+bounds skip work without changing a value: an echo at a point level is
+proved below the node's other options by an upper bound on G there
+(:meth:`Game.echo_upper`), and many root alternatives are discarded by the
+integer fixed-point enclosures of :mod:`auditor.root_screen`.  Exact invariances (echo shapes, the mirror of symmetric laws; see
 :class:`Game`) merge equal sub-problems.  Which levels use curves only
 changes the speed, never a value (the tests compare the routes).
 
@@ -186,7 +191,7 @@ class Game:
         self.g_curve_max = max(0, budget - 1) if budget <= 3 else budget - 2
         self.f_curve_max = budget - 2
         self.g_curve_switch = None
-        if budget == 3 and self.echo_bounds and 2 not in self._G_curves:
+        if budget == 3 and self._bounds_apply(2) and 2 not in self._G_curves:
             # G_2 at points, its curve built once the exact point echoes cost
             # about as much as the curve would (see :meth:`echo_ratio`)
             self.g_curve_switch = 2
@@ -378,11 +383,16 @@ class Game:
         bound = self.echo_upper(q, kP, kQ, t)
         return bound is not None and bound <= v
 
+    def _bounds_apply(self, q):
+        """Echo bounds at level q need every F_(q-1) residue curve (B^q of each
+        sign): only where the level is small enough to be built whole."""
+        return self.echo_bounds and 2 * self._power(q) <= self.eager_level
+
     def echo_upper(self, q, kP, kQ, t):
         """An upper bound on the echo at (q, kP, kQ, t) (see :meth:`_echo_below`):
         the memoised exact echo when known, else the Gbar bound; None where
         the echo is cheap (a G_q curve) or no bound applies."""
-        if not self.echo_bounds or q <= self.g_curve_max or q - 1 > self.f_curve_max:
+        if not self._bounds_apply(q) or q <= self.g_curve_max or q - 1 > self.f_curve_max:
             return None
         key = (q, self._shape(kP, kQ), t)
         exact = self._echo_memo.get(key)
@@ -594,10 +604,14 @@ class Game:
         c = self.F_curve(q, r, j)
         if c.den != self.D ** (2 * q + 1):
             raise AssertionError(f"F_{q} curve over {c.den}, not D^{2 * q + 1}")
-        # floor(dB/dA * 2^KEY_BITS) from the edges, which is _floor_key of the
-        # edge ratio; the rational keys are built only if a tie needs them
-        entry = _lookup_entry(c)
-        c._edges = None   # memory: the edge lists are rebuilt if ever needed again
+        # the mirror twin (or another residue of the same canonical key) may
+        # have made the entry already: the table cells then share it
+        twin = self._F_table(q, -j)[0][(-r) % self._power(q + 1)] if self.symmetric else None
+        if twin is not None and twin[3] is c:
+            entry = twin
+        else:
+            entry = _lookup_entry(c)
+            c._edges = None   # memory: the edge lists are rebuilt if ever needed again
         self._F_table(q, j)[0][r] = entry
         return entry
 

@@ -48,6 +48,10 @@ SCREEN_MIN = 256
 # and when the curves read hold at most this many vertices (their fixed-point
 # coordinates are made in Python)
 MAX_VERTICES = 400_000
+# and when the F_(c-2) level has at most this many residue curves (its
+# curves are then few and built whole; beyond, the lookup tables and the
+# lazily built curves cost more memory than the screening saves time)
+MAX_RESIDUES = 1 << 16
 # node-sign rows per numpy chunk (memory)
 CHUNK = 4096
 PB, VB, R = 33, 29, 62
@@ -60,11 +64,13 @@ def _ceil_div(a, b):
 
 def screened_alternatives(game, c, t):
     """The root alternatives of level c at ratio t that may attain the maximum,
-    or None when screening does not apply (too few alternatives, curves too
-    large, states outside int64 comfort)."""
+    or None when screening does not apply (too few alternatives, too many or
+    too large curves, states outside int64 comfort)."""
     if c < 2 or not (c - 1 > game.f_curve_max >= c - 2):
         return None
     if game._power(c) >= 1 << 40:         # states and shifts stay far inside int64
+        return None
+    if 2 * game._power(c - 1) > MAX_RESIDUES:
         return None
     alts = game.root_alternatives(c)
     if len(alts) < SCREEN_MIN:
@@ -275,14 +281,14 @@ class _Screen:
                 km, drop, kmax, period)
 
     def _part_sums(self, items, rows, curves):
-        """Per node-sign row: (Sx hi, Sx lo, Sy hi, Sy lo) over 2^62, as lists."""
+        """Per chunk of node-sign rows (CHUNK, even: whole nodes), the lists
+        (Sx hi, Sx lo, Sy hi, Sy lo) over 2^62."""
         rel_of, raw, n_max, (U, PH, PL, QH, QL, valid, rest) = items
         lookup, gkeys, eoff, voff, xh, xl, yh, yl, km, drop, kmax, period = curves
         XK = np.zeros((len(raw), n_max), dtype=np.int64)
         for s, ixs in enumerate(raw):
             XK[s, :len(ixs)] = [min(int(k >> drop), kmax) for k in ixs]
         sid_all, shift_all, sign_all = rows
-        out = [[], [], [], []]
         for start in range(0, len(sid_all), CHUNK):
             sid = sid_all[start:start + CHUNK]
             rel = rel_of[sid]
@@ -298,21 +304,22 @@ class _Screen:
             r = rest[:, rel]
             sums = ((PH[rel] * xh[ihi]).sum(axis=1) + r[0], (PL[rel] * xl[ilo]).sum(axis=1) + r[1],
                     (QH[rel] * yh[ilo]).sum(axis=1) + r[2], (QL[rel] * yl[ilo]).sum(axis=1) + r[3])
-            for lst, v in zip(out, sums):
-                lst.extend(v.tolist())
-        return out
+            yield [v.tolist() for v in sums]
 
     def _combine(self, keys, states, sums, q):
         """N_lo <= 2^R F_q(node) <= N_hi from the stop, echo and participations."""
         g = self.g
-        sx_h, sx_l, sy_h, sy_l = sums
         cheap_echo = q <= g.g_curve_max
         n_hi, n_lo = [], []
+        chunks = iter(sums)
         for n, ((o, j, tid), (kP, kQ)) in enumerate(zip(keys, states)):
+            a = 2 * n % CHUNK
+            b = a + 1
+            if a == 0:
+                sx_h, sx_l, sy_h, sy_l = next(chunks)
             t = self.ts[tid]
             tn, td = t.numerator, t.denominator
             stop = max(tn, td) << R
-            a, b = 2 * n, 2 * n + 1
             hi = max(stop, sx_h[a] * td + sy_h[a] * tn, sx_h[b] * td + sy_h[b] * tn)
             lo = max(stop, sx_l[a] * td + sy_l[a] * tn, sx_l[b] * td + sy_l[b] * tn)
             if cheap_echo:

@@ -154,3 +154,15 @@ def test_dominating_chain_is_an_upper_bound(chain, run, s):
 def test_dominating_chain_rejects_short_runs():
     with pytest.raises(ValueError, match="run must be >= 2"):
         dominating_chain(Chain.stop(1), 1)
+
+
+def test_large_levels_keep_the_plain_routes():
+    """With B^2 residues beyond what is built whole (B = 1009), budget three
+    keeps the G_2 curve and neither bound applies (no level-wide envelope of
+    a million curves, no screening over them)."""
+    g = Game(Law([1, 2, 1], -1, 336, 1009))
+    g.use_curves_below(3)
+    assert not g._bounds_apply(2)
+    assert (g.g_curve_max, g.g_curve_switch) == (2, None)
+    assert g.echo_upper(2, 1, 0, mpq(2)) is None
+    assert root_screen.screened_alternatives(g, 3, mpq(2)) is None
