@@ -47,9 +47,8 @@ All arithmetic is exact (gmpy2 mpz/mpq internally, Fraction at the API).
 
 from bisect import bisect_left
 from collections import defaultdict
-from itertools import repeat
-from operator import floordiv, lshift
 from fractions import Fraction
+from functools import partial
 
 from gmpy2 import iroot, mpq, mpz
 
@@ -398,6 +397,11 @@ class Game:
         exact = self._echo_memo.get(key)
         if exact is not None:
             return exact
+        return self._echo_sum(kP, kQ, t, partial(self._G_upper, q))
+
+    def _echo_sum(self, kP, kQ, t, value):
+        """sum_o V(row_kP(o), t row_kQ(o)) / D over the echo outputs, with
+        V(p, s p) = p value(s) and V(p, tq) = p + tq when p q = 0."""
         total = mpq(0)
         for _o, p, qq in self.transition(kP, kQ, 0):
             if p == 0:
@@ -405,7 +409,7 @@ class Game:
             elif qq == 0:
                 total += p
             else:
-                total += p * self._G_upper(q, t * qq / p)
+                total += p * value(t * qq / p)
         return total / self.D
 
     def _G_upper(self, c, s):
@@ -470,15 +474,7 @@ class Game:
         if q <= self.g_curve_max:
             v = self._sum_at(self.G_curve(q), None, kP, kQ, 0, t)
         else:
-            total = mpq(0)
-            for _o, p, qq in self.transition(kP, kQ, 0):
-                if p == 0:
-                    total += t * qq
-                elif qq == 0:
-                    total += p
-                else:
-                    total += p * self.G_ratio(q, t * qq / p)
-            v = total / self.D
+            v = self._echo_sum(kP, kQ, t, partial(self.G_ratio, q))
         self._echo_memo[key] = v
         return v
 
