@@ -178,7 +178,7 @@ class Game:
 
         G_{budget-1} is needed only at the points of the echoes of F_{budget-1}
         (memoised by shape: a few thousand), and most of those echoes are
-        proved below the other options without their value (:meth:`_echo_below`).
+        proved below the other options without their value (:meth:`echo_upper`).
         From budget four on, the G_{budget-1} curve would be an envelope of
         Minkowski sums of F_{budget-2} curves with ~10^6 vertices, and the
         points are far cheaper.  At budget three the G_2 curve is affordable:
@@ -360,27 +360,10 @@ class Game:
             else:
                 for j in (-1, 1):
                     v = max(v, self.participate_ratio(q, kP, kQ, j, t))
-        if self._echo_below(q, kP, kQ, t, v):
-            return v
-        return max(v, self.echo_ratio(q, kP, kQ, t))
-
-    def _echo_below(self, q, kP, kQ, t, v):
-        """True when the echo at (q, kP, kQ, t) is proved <= v without its exact value.
-
-        Only where the echo is expensive: G_q evaluated point by point with
-        root participations read from F_(q-1) curves.  There, for every root
-        alternative (B z, j), sum_o p_o F_(q-1)((o - j, o); 1, s q_o/p_o) is at
-        most the same sum over a curve E_j above every F_(q-1)((r - j, r))
-        (each term is replaced by a bound on the maximum over residues), so
-
-            G_q(1, s) <= max(1, s, max_j sum_o p_o E_j(1, s q_o/p_o) / D)
-                      =: Gbar_q(s),
-
-        and echo <= sum_o p_o Gbar_q(t qq_o/p_o) / D.  The memoised exact echo is
-        used when it is already known; the bound never replaces a value.
-        """
         bound = self.echo_upper(q, kP, kQ, t)
-        return bound is not None and bound <= v
+        if bound is not None and bound <= v:
+            return v              # the echo cannot raise the maximum
+        return max(v, self.echo_ratio(q, kP, kQ, t))
 
     def _bounds_apply(self, q):
         """Echo bounds at level q need every F_(q-1) residue curve (B^q of each
@@ -388,9 +371,22 @@ class Game:
         return self.echo_bounds and 2 * self._power(q) <= self.eager_level
 
     def echo_upper(self, q, kP, kQ, t):
-        """An upper bound on the echo at (q, kP, kQ, t) (see :meth:`_echo_below`):
-        the memoised exact echo when known, else the Gbar bound; None where
-        the echo is cheap (a G_q curve) or no bound applies."""
+        """An upper bound on the echo at (q, kP, kQ, t), or None where the echo
+        is cheap (a G_q curve) or no bound applies; :meth:`F_general` skips
+        the exact echo when the bound is at most the node's other options.
+
+        Where the echo is expensive, G_q is evaluated point by point with root
+        participations read from F_(q-1) curves.  There, for every root
+        alternative (B z, j), sum_o p_o F_(q-1)((o - j, o); 1, s q_o/p_o) is at
+        most the same sum over a curve E_j above every F_(q-1)((r - j, r))
+        (each term is replaced by a bound on the maximum over residues), so
+
+            G_q(1, s) <= max(1, s, max_j sum_o p_o E_j(1, s q_o/p_o) / D)
+                      =: Gbar_q(s),
+
+        and echo <= sum_o p_o Gbar_q(t qq_o/p_o) / D.  The memoised exact echo
+        is returned when it is already known.
+        """
         if not self._bounds_apply(q) or q <= self.g_curve_max or q - 1 > self.f_curve_max:
             return None
         key = (q, self._shape(kP, kQ), t)
@@ -413,7 +409,7 @@ class Game:
         return total / self.D
 
     def _G_upper(self, c, s):
-        """Gbar_c(s) of :meth:`_echo_below` (an upper bound on G_c(1, s)), memoised."""
+        """Gbar_c(s) of :meth:`echo_upper` (an upper bound on G_c(1, s)), memoised."""
         key = (c, s)
         v = self._G_bar.get(key)
         if v is None:
@@ -429,20 +425,13 @@ class Game:
         """sum_o p_o E_j(1, s q_o/p_o) / D over a root transition with sign j
         (every root row is pure, so all root states give these items), E_j an
         upper bound on every F_level((r - j, r)) curve (:meth:`_residue_envelope`):
-        as :meth:`_sum_F_num`, with one curve."""
-        _shift, (cx, cy, us, ps, qs, rs, ixs) = self._scaled(0, 0, j, s)
-        total = cx + s * cy
-        if us:
-            ikeys, xs, ys, chain = self._residue_envelope(level, j)
-            sa = sb = mpz(0)
-            for p, qq, ratio, ix in zip(ps, qs, rs, ixs):
-                i = bisect_left(ikeys, ix)
-                if ikeys[i] == ix:
-                    i = bisect_left(chain.keys(), ratio / s)
-                sa += p * xs[i]
-                sb += qq * ys[i]
-            total += (sa + s * sb) / chain.den
-        return total / self.D
+        :meth:`_vertex_sums` with that one curve."""
+        shift, split = self._scaled(0, 0, j, s)
+        entry = self._residue_envelope(level, j)
+        den = entry[3].den
+        # one curve for every output: a table of period 1
+        n = self._vertex_sums((entry,), 1, den, shift, split, s, level, j)
+        return mpq(n, s.denominator * den * self.D)
 
     def _residue_envelope(self, q, j):
         """(floor keys, xs, ys, chain) of a curve above every F_q((r - j, r))
@@ -472,7 +461,7 @@ class Game:
                 self.g_curve_max = q
                 self.g_curve_switch = None
         if q <= self.g_curve_max:
-            v = self._sum_at(self.G_curve(q), None, kP, kQ, 0, t)
+            v = self._sum_at(self.G_curve(q), kP, kQ, 0, t)
         else:
             v = self._echo_sum(kP, kQ, t, partial(self.G_ratio, q))
         self._echo_memo[key] = v
@@ -492,12 +481,10 @@ class Game:
                 total += p * self.F_ratio(q - 1, o, j, t * qq / p)
         return total / self.D
 
-    def _sum_at(self, chain, level, kP, kQ, j, t):
-        """sum_o V_o(p_o, t q_o) / D over the outputs of transition (kP, kQ, j),
-        with V_o = ``chain`` (an echo) or the F_level curve at (o - j, o):
-        one binary search per output."""
-        if chain is None:
-            return self._sum_F_table(level, kP, kQ, j, t)
+    def _sum_at(self, chain, kP, kQ, j, t):
+        """sum_o V(p_o, t q_o) / D over the outputs of transition (kP, kQ, j),
+        V the curve ``chain`` (an echo of a G curve): one binary search per
+        output.  Sums over F residue curves are :meth:`_sum_F_num`'s."""
         _shift, items = self._relative(kP, kQ, j)
         inv_t = 1 / t
         cx = cy = sa = sb = mpz(0)
@@ -513,11 +500,12 @@ class Game:
         return (cx + t * cy + (sa + t * sb) / chain.den) / self.D
 
     def _sum_F_table(self, level, kP, kQ, j, t):
-        """:meth:`_sum_at` over F_level residue curves, as an mpq (see :meth:`_sum_F_num`)."""
+        """sum_o V_o(p_o, t q_o) / D over the outputs of transition (kP, kQ, j),
+        V_o the F_level curve at (o - j, o), as an mpq (see :meth:`_sum_F_num`)."""
         return mpq(self._sum_F_num(level, kP, kQ, j, t), t.denominator * self._F_table(level, j)[3])
 
     def _sum_F_num(self, level, kP, kQ, j, t):
-        """The numerator N of :meth:`_sum_at` over F_level residue curves over
+        """The numerator N of :meth:`_sum_F_table` over
         the common denominator t.denominator * D^(2 level + 2): integers only,
         so that the options of one node compare without reducing fractions.
 
@@ -532,8 +520,15 @@ class Game:
         implies key < x and K > X implies key > x, so bisecting the K for X
         gives the exact position unless the K found equals X; only then are
         the rationals compared."""
-        shift, (cx, cy, us, ps, qs, rs, ixs) = self._scaled(kP, kQ, j, t)
+        shift, split = self._scaled(kP, kQ, j, t)
         table, period, den, _full = self._F_table(level, j)
+        return self._vertex_sums(table, period, den, shift, split, t, level, j)
+
+    def _vertex_sums(self, table, period, den, shift, split, t, level, j):
+        """((cx den + sa) td + (cy den + sb) tn) of :meth:`_sum_F_num`, the
+        curve of output u read from table[(u + shift) mod period] (filled
+        from the F_level curves with sign j when empty)."""
+        cx, cy, us, ps, qs, rs, ixs = split
         sa = cx * den
         sb = cy * den
         for u, p, qq, ratio, ix in zip(us, ps, qs, rs, ixs):
