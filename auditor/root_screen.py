@@ -113,48 +113,42 @@ class _Screen:
 
     # -- the alternatives' node indices ------------------------------------
     def _nodes(self):
-        """(node keys (residue, j, tid) -> index, per alternative its node
-        indices) with nodes deduplicated by R2."""
-        zs = {j: [] for j in (-1, 1)}
-        order = {j: [] for j in (-1, 1)}
-        for n, (k, j) in enumerate(self.alts):
-            zs[j].append(k // self.B)
-            order[j].append(n)
-        node_of = [None] * len(self.alts)
+        """(node keys (residue, j, tid), per alternative the indices of its
+        nodes): the root outputs o = u - a z, nodes deduplicated by R2."""
+        node_of = []
         keys = []
         index = {}
-        for j in (-1, 1):
-            if not zs[j]:
-                continue
+        for k, j in self.alts:
             us, _ps, tids, _cx, _cy = self.roots[j]
-            for n, zz in zip(order[j], zs[j]):
-                row = []
-                base = self.a * zz
-                for u, tid in zip(us, tids):
-                    key = ((u - base) % self.period, j, tid)
-                    i = index.get(key)
-                    if i is None:
-                        i = index[key] = len(keys)
-                        keys.append(key)
-                    row.append(i)
-                node_of[n] = row
+            base = self.a * (k // self.B)
+            row = []
+            for u, tid in zip(us, tids):
+                key = ((u - base) % self.period, j, tid)
+                i = index.get(key)
+                if i is None:
+                    i = index[key] = len(keys)
+                    keys.append(key)
+                row.append(i)
+            node_of.append(row)
         return keys, node_of
 
     def survivors(self):
-        g = self.g
+        """The alternatives whose upper end reaches the best lower end (over D 2^R)."""
         keys, node_of = self._nodes()
         bounds = self._node_bounds(keys)
         if bounds is None:
             return None
         n_hi, n_lo = bounds
         D, t = self.D, self.t
+        rest = {}                                # per sign: (cx + t cy)/D, rounded both ways
+        for j, (_us, _ps, _tids, cx, cy) in self.roots.items():
+            const = (cx + t * cy) / D
+            c_num = const.numerator * D * _ONE62
+            rest[j] = (_ceil_div(c_num, const.denominator), c_num // const.denominator)
         hi, lo = [], []
         for (k, j), row in zip(self.alts, node_of):
-            _us, ps, _tids, cx, cy = self.roots[j]
-            const = (cx + t * cy) / D            # exact mpq, scaled below
-            c_num = const.numerator * D * _ONE62
-            c_hi = _ceil_div(c_num, const.denominator)
-            c_lo = c_num // const.denominator
+            ps = self.roots[j][1]
+            c_hi, c_lo = rest[j]
             hi.append(c_hi + sum(map(mpz.__mul__, ps, [n_hi[i] for i in row]), mpz(0)))
             lo.append(c_lo + sum(map(mpz.__mul__, ps, [n_lo[i] for i in row]), mpz(0)))
         best_lo = max(lo)
@@ -164,12 +158,12 @@ class _Screen:
     def _node_bounds(self, keys):
         """Per node, integers N_lo <= F 2^R <= N_hi, or None (no screening)."""
         import numpy as np
-        g, a, B = self.g, self.a, self.B
+        a, B = self.a, self.B
         q = self.c - 1
         level = q - 1
         states = []           # (kP, kQ) per node
         splits = {}           # (rP, rQ, d, tid) -> split index
-        split_list = []       # (kP, kQ, j', tid)
+        split_list = []       # (kP, kQ, j', tid, relative shape)
         rows = []             # per node-sign: (split index, shift)
         for (o, j, tid) in keys:
             kP, kQ = o - j, o
@@ -186,7 +180,7 @@ class _Screen:
         rows = (np.fromiter((s for s, _h in rows), dtype=np.int64, count=len(rows)),
                 np.fromiter((h for _s, h in rows), dtype=np.int64, count=len(rows)),
                 np.tile(np.array([0, 1], dtype=np.int64), len(rows) // 2))
-        items = self._split_items(split_list, level)
+        items = self._split_items(split_list)
         if items is None:
             return None
         curves = self._curves(items, rows, level)
@@ -195,7 +189,7 @@ class _Screen:
         sums = self._part_sums(items, rows, curves)
         return self._combine(keys, states, sums, q)
 
-    def _split_items(self, split_list, level):
+    def _split_items(self, split_list):
         """Padded per-split arrays (u, P hi/lo, Q hi/lo, 64-bit floor keys) and the
         exact rest (cx, cy over 2^R, hi and lo).  P and Q depend only on the
         relative shape (cached by it); the keys also on t."""
@@ -318,7 +312,7 @@ class _Screen:
         cheap_echo = q <= g.g_curve_max
         n_hi, n_lo = [], []
         chunks = iter(sums)
-        for n, ((o, j, tid), (kP, kQ)) in enumerate(zip(keys, states)):
+        for n, ((_o, _j, tid), (kP, kQ)) in enumerate(zip(keys, states)):
             a = 2 * n % CHUNK
             b = a + 1
             if a == 0:
