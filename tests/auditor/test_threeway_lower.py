@@ -9,9 +9,7 @@ relative 2^-20 (still enclosures), so claims tighter than that cannot be decided
 """
 
 import copy
-import json
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 from hypothesis import assume, given, strategies as st
@@ -21,21 +19,9 @@ from auditor.api import verify_certificate
 from auditor.checks import dg_interval
 from auditor.outcomes import FAIL, OK, UNCHECKED
 from auditor.rationals import read_rational, write_rational
+from tests.auditor.test_threeway import load, widened
 from tests.reseal import seal
 
-ROOT = Path(__file__).resolve().parents[2] / "certificates"
-WIDEN = Fraction(1, 1 << 20)
-
-
-def load(name):
-    return json.loads((ROOT / name).read_text())
-
-
-def widened(bounds):
-    def wide(*args):
-        lo, hi = bounds(*args)
-        return lo * (1 - WIDEN), hi * (1 + WIDEN)
-    return wide
 
 
 @pytest.fixture
