@@ -7,6 +7,7 @@ resealed too, innermost first.  Paths are tuples of keys and indices.
 """
 
 import copy
+from fractions import Fraction
 
 from auditor.certificate import digest
 
@@ -57,3 +58,13 @@ def resealed(cert, edit=None):
 def with_value(cert, path, value):
     """A resealed copy of ``cert`` with the value at ``path`` replaced by ``value``."""
     return resealed(cert, lambda bad: set_at(bad, path, value))
+
+
+def display(value, like, up):
+    """``value`` rounded (up or down) to as many decimal places as the display
+    ``like``: the display to write beside an edited rational."""
+    places = len(like.split(".")[1]) if "." in like else 0
+    scaled = Fraction(value) * 10 ** places
+    n = -(-scaled.numerator // scaled.denominator) if up else scaled.numerator // scaled.denominator
+    whole, frac = divmod(n, 10 ** places)
+    return f"{whole}.{frac:0{places}d}" if places else str(whole)

@@ -17,7 +17,7 @@ from auditor.checks.dg_interval import MAX_EXP_ARGUMENT, MAX_TERMS
 from auditor.enclosure_limits import refuse_dg_source, refuse_exponent, refuse_threshold
 from auditor.outcomes import UNCHECKED, Unchecked
 from auditor.rationals import read_rational, write_rational
-from tests.reseal import resealed
+from tests.reseal import display, resealed
 
 ROOT = Path(__file__).resolve().parents[2] / "certificates"
 HUGE_SIGMA2 = "1000000000000000"
@@ -29,15 +29,6 @@ def load(name):
 
 def rational(text):
     return read_rational(text, "test")
-
-
-def display(value, like, up):
-    """``value`` rounded (up or down) to as many decimal places as the display ``like``."""
-    places = len(like.split(".")[1]) if "." in like else 0
-    scaled = Fraction(value) * 10 ** places
-    n = -(-scaled.numerator // scaled.denominator) if up else scaled.numerator // scaled.denominator
-    whole, frac = divmod(n, 10 ** places)
-    return f"{whole}.{frac:0{places}d}" if places else str(whole)
 
 
 def assert_unchecked(cert, pointer, what):

@@ -23,7 +23,8 @@ from auditor.hierarchy.source import check_source
 from auditor.outcomes import FAIL, OK, UNCHECKED
 from auditor.rationals import read_rational, write_rational
 from auditor.report import Report
-from tests.reseal import resealed, with_value
+from tests.auditor.test_threeway import widened
+from tests.reseal import display, resealed, with_value
 
 ROOT = Path(__file__).resolve().parents[2] / "certificates"
 WIDEN = Fraction(1, 1 << 20)
@@ -120,17 +121,8 @@ def test_calibration_lower_exponential_above_lambda_crit_fails_when_widened(monk
 
     def edit(bad):
         bad["result"]["epsilon_lower"] = write_rational(eps)
-        bad["result"]["epsilon_lower_display"] = _down_display(eps, cert["result"]["epsilon_lower_display"])
+        bad["result"]["epsilon_lower_display"] = display(eps, cert["result"]["epsilon_lower_display"], up=False)
     assert_disproved_at(resealed(cert, edit), "/result/epsilon_lower")
-
-
-def _down_display(value, like):
-    """``value`` rounded down to as many places as the display ``like`` has."""
-    places = len(like.split(".")[1]) if "." in like else 0
-    scaled = value * 10 ** places
-    n = scaled.numerator // scaled.denominator
-    whole, frac = divmod(n, 10 ** places)
-    return f"{whole}.{frac:0{places}d}" if places else str(whole)
 
 
 # ---------------------------------------------------------------- workload/1 Gaussian term
@@ -181,44 +173,29 @@ def test_d_infinity_bound_below_the_logarithm_fails_when_widened(monkeypatch):
 
     def edit(bad):
         bad["result"]["d_infinity_upper"] = write_rational(U)
-        bad["result"]["d_infinity_display"] = _up_display(U, cert["result"]["d_infinity_display"])
+        bad["result"]["d_infinity_display"] = display(U, cert["result"]["d_infinity_display"], up=True)
     assert_disproved_at(resealed(cert, edit), "/result/d_infinity_upper")
-
-
-def _up_display(value, like):
-    places = len(like.split(".")[1]) if "." in like else 0
-    scaled = value * 10 ** places
-    n = -(-scaled.numerator // scaled.denominator)
-    whole, frac = divmod(n, 10 ** places)
-    return f"{whole}.{frac:0{places}d}" if places else str(whole)
 
 
 def test_offset_event_payoff_undecided_is_unchecked(monkeypatch):
     """The payoff's own enclosures of Z and g, widened (the embedded dg-interval stays exact)."""
     from auditor.checks import separation
-    monkeypatch.setattr(separation, "normaliser_bounds", _wide(separation.normaliser_bounds))
+    monkeypatch.setattr(separation, "normaliser_bounds", widened(separation.normaliser_bounds))
     assert_unchecked_at(load(OFFSET), "/result/payoff/lower")
 
 
 def test_offset_event_payoff_above_the_truth_fails_when_widened(monkeypatch):
     from auditor.checks import separation
-    monkeypatch.setattr(separation, "normaliser_bounds", _wide(separation.normaliser_bounds))
+    monkeypatch.setattr(separation, "normaliser_bounds", widened(separation.normaliser_bounds))
     cert = load(OFFSET)
     payoff = cert["result"]["payoff"]
     def edit(bad):  # both ends doubled: still ordered, the lower end far above the payoff
-        for end, rounding in (("lower", _down_display), ("upper", _up_display)):
+        for end, up in (("lower", False), ("upper", True)):
             value = rational(payoff[end]) * 2
             bad["result"]["payoff"][end] = write_rational(value)
-            bad["result"]["payoff"][end + "_display"] = rounding(value, payoff[end + "_display"])
+            bad["result"]["payoff"][end + "_display"] = display(value, payoff[end + "_display"], up=up)
     assert rational(payoff["lower"]) > 0
     assert_disproved_at(resealed(cert, edit), "/result/payoff/lower")
-
-
-def _wide(bounds):
-    def wide(*args):
-        lo, hi = bounds(*args)
-        return lo * (1 - WIDEN), hi * (1 + WIDEN)
-    return wide
 
 
 # ---------------------------------------------------------------- hierarchy/1 τ
@@ -234,7 +211,7 @@ def _hierarchy_source(cert):
 
 def test_hierarchy_tau_undecided_is_recorded_and_a_small_tau_is_disproved(monkeypatch):
     """τ against w_0/S − 1/Z with a widened Z: the claimed τ undecided, τ = 0 disproved."""
-    monkeypatch.setattr(decide, "normaliser_bounds", _wide(decide.normaliser_bounds))
+    monkeypatch.setattr(decide, "normaliser_bounds", widened(decide.normaliser_bounds))
     weights, L, S, sigma2, tau = _hierarchy_source(load(HIERARCHY))
     report, undecided = Report("test"), []
     check_source(weights, L, S, sigma2, tau, report, undecided, "/result/source", "/result/tau")
@@ -246,6 +223,6 @@ def test_hierarchy_tau_undecided_is_recorded_and_a_small_tau_is_disproved(monkey
 
 
 def test_hierarchy_tau_zero_fails_end_to_end_with_a_widened_normaliser(monkeypatch):
-    monkeypatch.setattr(decide, "normaliser_bounds", _wide(decide.normaliser_bounds))
+    monkeypatch.setattr(decide, "normaliser_bounds", widened(decide.normaliser_bounds))
     cert = load(HIERARCHY)
     assert_disproved_at(with_value(cert, ("result", "tau"), "0"), "/result/tau")
