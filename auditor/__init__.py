@@ -13,6 +13,6 @@ Python API (:mod:`auditor.api`)::
 
 __version__ = "0.1.0"
 
-from auditor.api import Report, verify_certificate, verify_file  # noqa: E402
+from auditor.api import Report, verify_certificate, verify_file
 
 __all__ = ["verify_file", "verify_certificate", "Report", "__version__"]

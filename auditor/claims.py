@@ -220,7 +220,8 @@ def brace_compare(cert):
     finals = [("BRACE", res["brace_errors"])]
     finals += [(name, res["baselines"][name]["errors"]) for name in sorted(res["baselines"])]
     errors = ", ".join(f"{name} {enclosure_text(_q(errs[-1]), 4)}" for name, errs in finals if errs)
-    return (f"BRACE run {_brace_claim(cert['input'], res['brace'])}; squared error per coordinate at the last step: {errors}")
+    return (f"BRACE run {_brace_claim(cert['input'], res['brace'])}; "
+            f"squared error per coordinate at the last step: {errors}")
 
 
 # ---- one-sided bounds ----------------------------------------------------------------
@@ -467,7 +468,10 @@ def _noise_text(noise):
 
 
 def plain_composition(cert):
-    """``delta(eps) of the 8-fold plain composition of the discrete Gaussian sigma^2 = 9: eps = 1/2: delta in [..]; ...``."""
+    """The points of a plain-composition certificate, e.g.
+
+    ``delta(eps) of the 8-fold plain composition of the discrete Gaussian sigma^2 = 9: eps = 1/2: delta in [..]; ...``.
+    """
     inp, points = cert["input"], cert["result"]["points"]
     listed = [f"eps = {rational_text(_q(p['epsilon']))}: delta in "
               f"{interval_text(_q(p['lower']), _q(p['upper']))}" for p in points]
@@ -502,5 +506,5 @@ def summary(kind, cert):
         return f"a {kind} certificate"
     try:
         return build(cert)
-    except Exception:  # noqa: BLE001 - a summary must never change a verdict
+    except Exception:  # a summary must never change a verdict
         return f"a {kind} certificate (no summary of this form)"

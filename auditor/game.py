@@ -18,7 +18,8 @@ Where it is smaller than B^c, the z of R1 range only over the closed-carry-cell
 cover of :mod:`auditor.cover` (derived and proved there), which contains an
 optimal preparation, and for symmetric laws at c <= 2 the support reduction
 of :mod:`auditor.reduction` may be used where it is smaller; ``Game.roots``
-chooses ("auto", the default), or forces "cover" / "reduced" / "all" for tests (set it before the first query: values are cached).
+chooses ("auto", the default), or forces "cover" / "reduced" / "all" for tests
+(set it before the first query: values are cached).
 
 Route.  Every value is positively homogeneous, so a point (x, y) with x > 0 is
 reduced to the ratio t = y/x: V(x, y) = x * V(1, t).  Low levels are built as
@@ -38,8 +39,9 @@ at a time, so only one participation curve is alive (memory).  Two sound
 bounds skip work without changing a value: an echo at a point level is
 proved below the node's other options by an upper bound on G there
 (:meth:`Game.echo_upper`), and many root alternatives are discarded by the
-integer fixed-point enclosures of :mod:`auditor.root_screen`.  Exact invariances (echo shapes, the mirror of symmetric laws; see
-:class:`Game`) merge equal sub-problems.  Which levels use curves only
+integer fixed-point enclosures of :mod:`auditor.root_screen`.  Exact
+invariances (echo shapes, the mirror of symmetric laws; see :class:`Game`)
+merge equal sub-problems.  Which levels use curves only
 changes the speed, never a value (the tests compare the routes).
 
 All arithmetic is exact (gmpy2 mpz/mpq internally, Fraction at the API).

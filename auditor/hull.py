@@ -23,7 +23,8 @@ from operator import eq, floordiv, itemgetter, lshift, mul, sub
 
 from gmpy2 import mpq, mpz
 
-__all__ = ["Chain", "dominating_chain", "envelope", "envelope_with_sum", "minkowski_sum", "sum_scaled", "dominated", "run_apex"]
+__all__ = ["Chain", "dominating_chain", "envelope", "envelope_with_sum", "minkowski_sum", "sum_scaled", "dominated",
+           "run_apex"]
 
 
 def _upper_right(points, presorted=False):
@@ -124,7 +125,6 @@ class Chain:
     def keys(self):
         """Edge ratios dB/dA (strictly increasing), as mpq."""
         if self._keys is None:
-            xs, ys = self.xs, self.ys
             dx, dy = self.edges()
             self._keys = [mpq(b, a) for a, b in zip(dx, dy)]
         return self._keys

@@ -69,8 +69,9 @@ class Unchecked(Exception):
     message shows the estimate and the limit with at most a few dozen digits,
     however large they are.
 
-    >>> str(Unchecked("/input/budget", 10**80, 5 * 10**8))
-    '/input/budget: estimated work 100000000000000000000000000000000000000000000000000000000000000000000000000000000 exceeds the limit 500000000'
+    >>> str(Unchecked("/input/budget", 10**80, 5 * 10**8))  # doctest: +NORMALIZE_WHITESPACE
+    '/input/budget: estimated work 100000000000000000000000000000000000000000000000000000000000000000000000000000000
+     exceeds the limit 500000000'
     """
 
     def __init__(self, pointer, estimate, limit, what="estimated work"):

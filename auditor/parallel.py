@@ -28,7 +28,7 @@ class ParallelUnavailable(Exception):
 
 def _distributed():
     try:
-        import distributed  # noqa: PLC0415 - optional extra, imported on demand
+        import distributed  # optional extra, imported on demand
     except ImportError:
         raise ParallelUnavailable("parallel verification needs dask.distributed "
                                   "(pip install 'dp-certify[sweep]')") from None
@@ -99,7 +99,7 @@ def _result(future, path):
     """The worker's report; a lost worker is an ERROR report (never a verdict)."""
     try:
         return future.result()
-    except Exception as exc:  # noqa: BLE001 - e.g. KilledWorker: nothing is known about the file
+    except Exception as exc:  # e.g. KilledWorker: nothing is known about the file
         report = Report(path)
         report.status = ERROR
         report.error = f"internal: the worker failed: {type(exc).__name__}: {' '.join(str(exc).split())}"[:500]

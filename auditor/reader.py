@@ -246,10 +246,11 @@ def parse(data):
 
     >>> parse(b'{"budget": 2, "gamma": "1/3"}')
     {'budget': 2, 'gamma': '1/3'}
-    >>> parse(b'{"budget": 2.0}')
+    >>> parse(b'{"budget": 2.0}')  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    auditor.reader.Unreadable: JSON number 2.0 is not an integer; certificates have no fractional JSON numbers (exact values are strings such as "p/q")
+    auditor.reader.Unreadable: JSON number 2.0 is not an integer; certificates have no fractional JSON numbers
+    (exact values are strings such as "p/q")
     """
     if len(data) > MAX_FILE_BYTES:
         raise Unreadable(f"larger than the limit of {MAX_FILE_BYTES} bytes ({len(data)} bytes)")

@@ -8,14 +8,13 @@ where they are numbers (abbreviated, with their digit counts, beyond
 :mod:`auditor.api` sets the final fields: ``status`` (an exit status of
 :mod:`auditor.outcomes`), ``kind``, ``claim``, ``unchecked`` and ``error``.
 
+>>> from fractions import Fraction
 >>> r = Report("cert.json")
 >>> r.equal("/result/value", Fraction(6, 7), Fraction(5, 6))
 False
 >>> r.failures[0]["claimed"], r.failures[0]["recomputed"], r.ok
 ('6/7', '5/6', False)
 """
-
-from fractions import Fraction
 
 from auditor.outcomes import NAMES, OK
 from auditor.rationals import show

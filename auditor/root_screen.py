@@ -146,7 +146,7 @@ class _Screen:
             c_num = const.numerator * D * _ONE62
             rest[j] = (_ceil_div(c_num, const.denominator), c_num // const.denominator)
         hi, lo = [], []
-        for (k, j), row in zip(self.alts, node_of):
+        for (_k, j), row in zip(self.alts, node_of):
             ps = self.roots[j][1]
             c_hi, c_lo = rest[j]
             hi.append(c_hi + sum(map(mpz.__mul__, ps, [n_hi[i] for i in row]), mpz(0)))
@@ -275,7 +275,9 @@ class _Screen:
             yl.extend((y << VB) // den for y in ys)
             ne += len(ikeys) - 1
             nv += len(xs)
-        arr = lambda v: np.array(v, dtype=np.int64)
+        def arr(v):
+            return np.array(v, dtype=np.int64)
+
         return (lookup, arr(gkeys), arr(eoff), arr(voff), arr(xh), arr(xl), arr(yh), arr(yl),
                 km, drop, kmax, period)
 

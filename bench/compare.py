@@ -108,12 +108,13 @@ def certified_plain(budget, epsilons, sigma2=None, laplace=None):
 
 # ---- the peers ----------------------------------------------------------------------------
 
-def _peer(function):
+def _peer(function, *args):
+    """A peer's cell: function(*args) timed, or why it has no value."""
     try:
-        value, seconds = timed(function)
+        value, seconds = timed(lambda: function(*args))
     except ImportError as exc:
         return Cell(missing=f"not installed ({exc.name})")
-    except Exception as exc:  # noqa: BLE001 - a peer's failure is reported, not raised
+    except Exception as exc:  # a peer's failure is reported, not raised
         return Cell(missing=str(exc)[:80] if isinstance(exc, LookupError) else
                     f"{type(exc).__name__}: {str(exc)[:80]}")
     return Cell(value=value, seconds=seconds)
@@ -217,10 +218,10 @@ def plain_rows(quick):
             for epsilon in epsilons:
                 cert = certs[epsilon]
                 peers = {
-                    "pld_pess": _peer(lambda: pld_delta("dg", sigma2, budget, epsilon, True)),
-                    "pld_opt": _peer(lambda: pld_delta("dg", sigma2, budget, epsilon, False)),
-                    "rdp": _peer(lambda: rdp_delta(sigma2, budget, epsilon)),
-                    "opendp": _peer(lambda: opendp_delta(sigma2, budget, epsilon)),
+                    "pld_pess": _peer(pld_delta, "dg", sigma2, budget, epsilon, True),
+                    "pld_opt": _peer(pld_delta, "dg", sigma2, budget, epsilon, False),
+                    "rdp": _peer(rdp_delta, sigma2, budget, epsilon),
+                    "opendp": _peer(opendp_delta, sigma2, budget, epsilon),
                 }
                 rows.append((f"DG σ² = {sigma2}", sigma2, budget, epsilon, cert, peers))
     return rows
@@ -235,10 +236,10 @@ def laplace_rows(quick):
             for epsilon in EPSILONS[:3]:
                 cert = certs[epsilon]
                 peers = {
-                    "pld_pess": _peer(lambda: pld_delta("dl", scale, budget, epsilon, True)),
-                    "pld_opt": _peer(lambda: pld_delta("dl", scale, budget, epsilon, False)),
+                    "pld_pess": _peer(pld_delta, "dl", scale, budget, epsilon, True),
+                    "pld_opt": _peer(pld_delta, "dl", scale, budget, epsilon, False),
                     "rdp": Cell(missing="n/a"),
-                    "opendp": _peer(lambda: opendp_laplace(scale, budget, epsilon)),
+                    "opendp": _peer(opendp_laplace, scale, budget, epsilon),
                 }
                 rows.append((f"DL t = {scale}", scale, budget, epsilon, cert, peers))
     return rows
@@ -267,7 +268,8 @@ def peer_table(rows):
         cells = []
         for name, upper in (("pld_pess", True), ("pld_opt", False), ("rdp", True), ("opendp", True)):
             cells += [show(peers[name], wrong_side(peers[name], cert, upper)), show_time(peers[name])]
-        lines.append(f"| {label} | {budget} | {epsilon} | {show(cert)} | {show_time(cert)} | " + " | ".join(cells) + " |")
+        lines.append(f"| {label} | {budget} | {epsilon} | {show(cert)} | {show_time(cert)} | "
+                     + " | ".join(cells) + " |")
     return lines
 
 
@@ -324,7 +326,7 @@ def versions():
             from importlib.metadata import version
             __import__(module)
             out.append(f"{name} {version(name)}")
-        except Exception:  # noqa: BLE001
+        except Exception:
             out.append(f"{name}: not installed (pip could not install it here; its columns say so)")
     return ", ".join(out)
 
@@ -380,9 +382,9 @@ def document(plain, laplace, hidden):
         f"## Hidden feedback (γ = {HIDDEN_GAMMA}): what ignoring the feedback would claim",
         "",
         "The certified Δ*_C(ε) of the hidden integer feedback mechanism (`producer dg --gamma 1/3`) next to the "
-        "certified plain value (`producer plain`) at the same σ², C, ε: an accountant that treats the mechanism as C plain "
-        "discrete-Gaussian releases reports (at best) the plain value. C ≤ 3 only: the hidden-feedback game "
-        "refuses C > 6, and C = 4 .. 6 take minutes at σ² = 9.",
+        "certified plain value (`producer plain`) at the same σ², C, ε: an accountant that treats the mechanism "
+        "as C plain discrete-Gaussian releases reports (at best) the plain value. C ≤ 3 only: the hidden-feedback "
+        "game refuses C > 6, and C = 4 .. 6 take minutes at σ² = 9.",
         "",
         *hidden_table(hidden),
         "",

@@ -263,8 +263,8 @@ def _write(out, name, rows):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("which", nargs="?", default="default", choices=["default", "targets", "growth", "game", "dg", "hierarchy", "plain",
-                                                                 "product", "all"])
+    p.add_argument("which", nargs="?", default="default",
+                   choices=["default", "targets", "growth", "game", "dg", "hierarchy", "plain", "product", "all"])
     p.add_argument("--runs", type=int, default=3)
     p.add_argument("--auditor-timeout", type=float, default=120.0, help="seconds per auditor run (default 120)")
     p.add_argument("--no-auditor", action="store_true", help="do not run the auditor")

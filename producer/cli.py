@@ -116,7 +116,7 @@ def _silence_stdout():
 def _first_line(exc):
     try:
         text = str(exc)
-    except Exception:  # noqa: BLE001 - a message that cannot even be rendered
+    except Exception:  # a message that cannot even be rendered
         return "(message unavailable)"
     lines = text.splitlines()
     return lines[0][:300] if lines else ""
@@ -148,7 +148,7 @@ def main(argv=None):
     except KeyboardInterrupt:
         _say(f"{command}: interrupted")
         return EXIT_INTERRUPTED
-    except Exception as exc:  # noqa: BLE001 - the last line of defence: one line, not a traceback
+    except Exception as exc:  # the last line of defence: one line, not a traceback
         if os.environ.get(DEBUG_VARIABLE, "") not in ("", "0"):
             traceback.print_exc()
         message = _first_line(exc)

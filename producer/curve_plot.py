@@ -160,9 +160,9 @@ def _draw_chain(ax, vertices, top):
 
 
 def _pyplot():
-    import matplotlib  # noqa: PLC0415 - optional extra "plots"; ImportError goes to the caller
+    import matplotlib  # optional extra "plots"; ImportError goes to the caller
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt  # noqa: PLC0415
+    import matplotlib.pyplot as plt
     return plt
 
 

@@ -14,7 +14,7 @@ from math import gcd
 from gmpy2 import mpq, mpz
 
 from producer.errors import InputError, LimitError
-from producer.rationals import parse_integer, parse_rational
+from producer.rationals import parse_integer
 
 MAX_LAW_LENGTH = 4097  # documented limit on the support length of a finite law
 MAX_OFFSET = 10**6  # |offset| of a law read from input (the engine's work grows with it)

@@ -66,7 +66,8 @@ def _exp_small(y, w):
     while True:
         i += 1
         t_lo = ((t_lo * ylo) >> w) // i
-        t_hi = -((-(-((-(t_hi * yhi)) >> w))) // i)
+        c = -((-(t_hi * yhi)) >> w)  # ceil(t_hi * yhi / 2^w)
+        t_hi = -(-c // i)  # ceil(c / i)
         s_lo += t_lo
         s_hi += t_hi
         if t_hi <= 1:

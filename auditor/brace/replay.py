@@ -366,7 +366,8 @@ def verify_run(inp, res, report, base="/result", settle=True):
                      "'not private' needs a failed calibration and --allow-uncalibrated")
     if settle:
         raise_undecided(consts["undecided"], report)
-    return {"undecided": consts["undecided"], "input": ri, "constants": consts, "clean": clean, "released": released, "zetas": zetas}
+    return {"undecided": consts["undecided"], "input": ri, "constants": consts, "clean": clean,
+            "released": released, "zetas": zetas}
 
 
 def raise_undecided(undecided, report):

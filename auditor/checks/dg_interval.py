@@ -54,7 +54,7 @@ from fractions import Fraction
 from auditor import game
 from auditor.certificate import Malformed
 from auditor.checks import common
-from auditor.checks.common import check_display, outward_decimal  # noqa: F401  (re-exported)
+from auditor.checks.common import check_display, outward_decimal  # re-exported
 from auditor.checks.finite_game import MAX_WEIGHTS, MAX_WORK, refuse_beyond_limit, witness_value, work_estimate
 from auditor.decide import RETRY_FACTOR, exp_states, raise_undecided, retried, source_states, state
 from auditor.enclosures import laplace

@@ -373,7 +373,7 @@ class Audit:
             r.check(lo > bound.hi, pointer, lo, bound.hi, "the witness's ratio does not exceed the bound")
 
     def claims(self):
-        r, c, res = self.report, self.view, self.cert["result"]
+        c, res = self.view, self.cert["result"]
         dbs, claims = res["databases"], res["claims"]
         n_h = len(self.hists)
         for i in range(n_h):

@@ -25,7 +25,8 @@ auditor proves, a claimed upper end >= what it proves.
 the claims are about the numbers in ``result``, which are all checked.
 
 Enclosure claims (atoms below their discrete-Gaussian masses, τ >= TV, e^ε
-against its rational bounds, payoff enclosures, e^U against likelihood ratios) are decided three-way (:mod:`auditor.decide`):
+against its rational bounds, payoff enclosures, e^U against likelihood ratios)
+are decided three-way (:mod:`auditor.decide`):
 FAIL only when the auditor's own enclosure disproves one; one neither proved
 nor disproved after the retry at four times the precision makes the
 certificate UNCHECKED (exit 3) when nothing is false, never FAIL.

@@ -30,7 +30,8 @@ Outside the claims: the workload matrix W and every MSE figure that needs it
 integers below S·g(n).
 
 Enclosure claims (atoms below their discrete-Gaussian masses, τ >= TV, e^ε
-against its rational bounds, the Gaussian term against θ^θ/(θ+1)^{θ+1}·e^x) are decided three-way (:mod:`auditor.decide`):
+against its rational bounds, the Gaussian term against θ^θ/(θ+1)^{θ+1}·e^x)
+are decided three-way (:mod:`auditor.decide`):
 FAIL only when the auditor's own enclosure disproves one; one neither proved
 nor disproved after the retry at four times the precision makes the
 certificate UNCHECKED (exit 3) when nothing is false, never FAIL.

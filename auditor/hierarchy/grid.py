@@ -10,8 +10,6 @@ One-step excess of a row at prior i (integer, over 2^K·D):
 T_i = Σ_n max(g_i·P_n, ḡ_i·Q_n) − D·max(g_i, ḡ_i).
 """
 
-from bisect import bisect_right
-
 import numpy as np
 
 __all__ = ["Grid", "grid_problems"]

@@ -136,7 +136,7 @@ class LineTree:
             return got
         entry = self.actions.get(node)
         if entry is None:
-            self._fail(f"/result/nodes", list(node), "a listed node", "a child node is missing")
+            self._fail("/result/nodes", list(node), "a listed node", "a child node is missing")
             return None
         acts, ptr = entry
         action = acts[i]
@@ -220,7 +220,7 @@ class PackedLines(LineTree):
                     return None
                 if action in "xy":
                     continue
-                for child, rp, rq, s in self.branches(node, action):
+                for child, _rp, _rq, s in self.branches(node, action):
                     if child is None:
                         continue
                     if child not in self.actions:

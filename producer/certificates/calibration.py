@@ -79,7 +79,8 @@ class CalibrationRequest:
             return envelope_upper(self.sigma2, self.budget, self.delta)
         envelope = laplace_envelope(self.noise.t, self.budget)
         if envelope > MAX_EPSILON:
-            raise LimitError(f"laplace: the search would start at the pure-DP bound 2C/t = {format_rational(envelope)}, "
+            raise LimitError("laplace: the search would start at the pure-DP bound "
+                             f"2C/t = {format_rational(envelope)}, "
                              f"above the ε limit {MAX_EPSILON} of dg-interval (t is too small for C = {self.budget})")
         return envelope
 

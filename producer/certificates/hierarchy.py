@@ -103,7 +103,8 @@ def build(request, quiet=True):
     sandwich = Sandwich(request.model, source.law, request.gamma, grid, n["grid_bits"], n["scale_bits"], progress=log)
     if sandwich.work() > MAX_WORK:
         raise LimitError(f"work: {sandwich.graph.counts()['branches']} branches × {len(grid)} priors = "
-                         f"{sandwich.work():.3e} terms exceed the limit {MAX_WORK:.0e} (fewer priors or a smaller model)")
+                         f"{sandwich.work():.3e} terms exceed the limit {MAX_WORK:.0e} "
+                         "(fewer priors or a smaller model)")
     table = [int(e) for e in sandwich.solve()]
 
     def evaluate(epsilon):
@@ -157,4 +158,4 @@ def _scale(text):
             return mpz(2) ** int(text[2:])
         return mpz(int(text))
     except ValueError:
-        raise InputError(f"source scale: {text!r} is not an integer or 2^k")
+        raise InputError(f"source scale: {text!r} is not an integer or 2^k") from None

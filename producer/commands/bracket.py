@@ -12,9 +12,11 @@ HELP = ("the two-sided bracket lo ≤ ε*_C(δ) ≤ hi from a lower-end certific
 
 
 def add_arguments(parser):
-    parser.add_argument("lower", metavar="LOWER", help="certificate with the lower end (calibration-lower/1 or calibration/1)")
+    parser.add_argument("lower", metavar="LOWER",
+                        help="certificate with the lower end (calibration-lower/1 or calibration/1)")
     parser.add_argument("upper", metavar="UPPER", help="certificate with the upper end (calibration/1 or hierarchy/1)")
-    parser.add_argument("--json", action="store_true", help="print the bracket as JSON (exact rationals) instead of a line")
+    parser.add_argument("--json", action="store_true",
+                        help="print the bracket as JSON (exact rationals) instead of a line")
     add_output_arguments(parser, what="the bracket (the line, or JSON with --json)")
 
 

@@ -6,7 +6,8 @@ from producer import api, brackets
 from producer.commands.common import add_output_arguments, finish, progress_of
 from producer.errors import InputError
 
-HELP = "a certified lower end of ε*_C(δ) from a physical witness line: K.2 capped preparation or target-{0} lines (calibration-lower)"
+HELP = ("a certified lower end of ε*_C(δ) from a physical witness line: K.2 capped preparation or target-{0} lines "
+        "(calibration-lower)")
 
 
 def add_arguments(parser):

@@ -27,7 +27,8 @@ def add_arguments(parser):
                           help=f"grid half-range R in log-odds (default {DEFAULTS['logit_range']})")
     numerics.add_argument("--radius", metavar="L", help=f"source radius L (default {DEFAULTS['radius']})")
     numerics.add_argument("--source-scale", metavar="S",
-                          help=f"source scale S, an integer or 2^k (default 2^{DEFAULTS['source_scale'].bit_length() - 1})")
+                          help="source scale S, an integer or 2^k "
+                               f"(default 2^{DEFAULTS['source_scale'].bit_length() - 1})")
     numerics.add_argument("--scale-bits", metavar="F",
                           help=f"F: fixed point 2^F of the node tables (default {DEFAULTS['scale_bits']})")
     numerics.add_argument("--grid-bits", metavar="K",

@@ -3,7 +3,8 @@
 from producer import api
 from producer.commands.common import add_output_arguments, finish
 
-HELP = "a certified lower end strictly above a certified upper end: relaxations, offset event, binary pair, Rényi cover (separation)"
+HELP = ("a certified lower end strictly above a certified upper end: relaxations, offset event, binary pair, "
+        "Rényi cover (separation)")
 
 
 def add_arguments(parser):

@@ -116,7 +116,6 @@ class FloatCurve:
 
     def smallest(self):
         """The smallest positive coordinate or increment (for the underflow check)."""
-        np = numpy()
         parts = [v[v > 0] for v in (self.A, self.B, self.dA, self.dB) if v is not None]
         parts = [p for p in parts if p.size]
         return float(min(p.min() for p in parts)) if parts else 1.0

@@ -248,7 +248,7 @@ class PointLevels:
             np = self.np
             roots = self.game.root_alternatives(c)
             groups = {}
-            for i, (r, j) in enumerate(roots):
+            for i, (_r, j) in enumerate(roots):
                 groups.setdefault(j, []).append(i)
             alts = self._alts[c] = (roots, [(j, np.array(idx, dtype=np.int64),
                                              np.array([roots[i][0] for i in idx], dtype=np.int64))
@@ -390,7 +390,7 @@ class PointLevels:
         else:
             keep, children = range(len(roots)), {}
         child_opts = {}
-        for j, (idx, opts) in children.items():
+        for idx, opts in children.values():
             for pos, i in enumerate(idx):
                 child_opts[int(i)] = opts[pos]
         for i in keep:

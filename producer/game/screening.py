@@ -129,7 +129,7 @@ def candidates(game, X, Y, alternatives):
 
 
 def _alternative_values(game, x, y, alternatives):
-    B, a, D = game.B, game.a, game.D
+    B, D = game.B, game.D
     f0 = {s: _CurveTable([game.f_curve(0, res, s) for res in range(B)], D) for s in (1, -1)}
     g1 = _CurveTable([game.g_curve(1)], D * D)
     signs = sorted({j for _r, j in alternatives})

@@ -56,7 +56,8 @@ def root_estimate(law, gamma, budget, cover):
     law = law.trimmed()
     ell = support_terms(law)
     if budget <= 2:
-        return Estimate(_small_budget_work(law, gamma, budget, cover), BASE_MEMORY + _small_budget_memory(law, ell, budget))
+        return Estimate(_small_budget_work(law, gamma, budget, cover),
+                        BASE_MEMORY + _small_budget_memory(law, ell, budget))
     return _point_levels_estimate(law, gamma, budget, cover, ell)
 
 

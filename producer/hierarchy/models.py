@@ -114,4 +114,5 @@ def parse_cuts(text, budget):
             return [b for b in everything if b not in removed]
         return sorted({int(s) for s in text.split(",")})
     except ValueError:
-        raise InputError(f"cuts: cannot read {text!r} (write 0,2,5 or all or all-minus:1 or all-minus-mod:4:1)")
+        raise InputError(f"cuts: cannot read {text!r} "
+                         "(write 0,2,5 or all or all-minus:1 or all-minus-mod:4:1)") from None

@@ -96,7 +96,8 @@ def line_coefficients(E, grid, bits):
 
 
 def convexified(m, grid, bits, scale_bits):
-    """E with 2^K·(2^F·max(t, 1−t) + E) the lower hull of the points (g_i, 2^F·max(g_i, 2^K−g_i) + 2^K·m_i), rounded up."""
+    """E with 2^K·(2^F·max(t, 1−t) + E) the lower hull of the points
+    (g_i, 2^F·max(g_i, 2^K−g_i) + 2^K·m_i), rounded up."""
     top = 1 << bits
     unit = 1 << scale_bits
     peak = [unit * max(gi, top - gi) for gi in grid]

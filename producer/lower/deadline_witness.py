@@ -84,7 +84,8 @@ def _check_patterns(patterns):
     m = len(patterns[0])
     for p in patterns:
         if len(p) != m or not 1 <= m <= MAX_PATTERN_LENGTH:
-            raise InputError(f"patterns: all patterns need one length between 1 and {MAX_PATTERN_LENGTH}, got {list(p)}")
+            raise InputError(f"patterns: all patterns need one length between 1 and {MAX_PATTERN_LENGTH}, "
+                             f"got {list(p)}")
         if any(j not in (-1, 0, 1) for j in p):
             raise InputError(f"patterns: signs must be -1, 0 or 1, got {list(p)}")
 

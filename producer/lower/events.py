@@ -17,7 +17,7 @@ Transcendental numbers are arb balls (python-flint) read outward.
 from gmpy2 import mpq
 
 from producer.sources.discrete_gaussian import kernel_ball, normaliser_ball
-from producer.sources.enclosures import Enclosure, enclosure_of, to_arb, working_precision
+from producer.sources.enclosures import enclosure_of, to_arb, working_precision
 
 PRECISION = 256
 

@@ -122,11 +122,7 @@ class TargetZeroGame:
         else:
             q, k_p, k_q = node
             child_budget = q - 1
-        if action == "e":
-            sign, make_child = 0, (lambda o: (node[0],))
-        else:
-            sign = 1 if action == "+" else -1
-            make_child = (lambda o, j=sign, cb=child_budget: (cb, o - j, o))
+        sign = 0 if action == "e" else 1 if action == "+" else -1
         row_p, row_q = rows(k_p), rows(k_q)
         outputs = sorted(set(n + sign for n in rows.support(k_p)) | set(rows.support(k_q)))
         branches, constant = [], mpz(0)
@@ -137,7 +133,8 @@ class TargetZeroGame:
             if rq == 0:
                 constant += rp  # child accepts: P gains rP, Q nothing
                 continue
-            branches.append(Branch(rp, rq, make_child(o), self.grid.nearest_shift(int(rq), int(rp))))
+            child = (node[0],) if action == "e" else (child_budget, o - sign, o)
+            branches.append(Branch(rp, rq, child, self.grid.nearest_shift(int(rq), int(rp))))
         out = self._branches[key] = (branches, constant)
         return out
 
@@ -190,7 +187,8 @@ class TargetZeroGame:
             zero = np.zeros(n)
             v_reject = zero
             better = v_reject > best_v
-            best_p, best_q, best_v = np.where(better, 0.0, best_p), np.where(better, 0.0, best_q), np.maximum(best_v, v_reject)
+            best_p, best_q = np.where(better, 0.0, best_p), np.where(better, 0.0, best_q)
+            best_v = np.maximum(best_v, v_reject)
             choice[better] = 1
             legal = self.legal(node)
             for code, action in enumerate(legal):
@@ -206,7 +204,8 @@ class TargetZeroGame:
                     q += (float(b.rq) / D) * child_q[n + s: 2 * n + s]
                 v = p - rho * q
                 better = v > best_v
-                best_p, best_q, best_v = np.where(better, p, best_p), np.where(better, q, best_q), np.where(better, v, best_v)
+                best_p, best_q = np.where(better, p, best_p), np.where(better, q, best_q)
+                best_v = np.where(better, v, best_v)
                 choice[better] = code
             self.actions[node] = "".join(legal[c] for c in choice)
             lines[node] = (_padded(best_p), _padded(best_q))
@@ -393,7 +392,8 @@ DIGITS = 9
 def limbs_apply(game):
     """True when the int64 limb route is exact for this game (D = B·2^m, small sizes)."""
     S = int(game.rows.law.total)
-    return (S & (S - 1) == 0 and int(game.D).bit_length() <= 3 * LIMB and game.bits <= 2 * LIMB + LIMB - 1 and game.bits // LIMB <= 2
+    return (S & (S - 1) == 0 and int(game.D).bit_length() <= 3 * LIMB
+            and game.bits <= 2 * LIMB + LIMB - 1 and game.bits // LIMB <= 2
             and game.rows.gamma.B < (1 << 20))
 
 

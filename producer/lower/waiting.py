@@ -72,7 +72,7 @@ def run_waiting(rows, start, max_waits):
     stop_p, stop_q, stop_v = list(start.p), list(start.q), list(v_now)
     layers, stopping = [(p_now, q_now, v_now)], []
     row_data = [_row_items(rows, k, low) for k in range(low, high + 1)]
-    for s in range(1, max_waits + 1):
+    for _ in range(max_waits):
         # the stopping values are rescaled by D each step to the common denominator
         stop_p = [x * D for x in stop_p]
         stop_q = [x * D for x in stop_q]
@@ -83,7 +83,9 @@ def run_waiting(rows, start, max_waits):
             cont_v = sum((w * v_now[j] for j, w in items), mpz(0))
             if stop_v[i] >= cont_v:
                 decisions.append("S")
-                p_next.append(stop_p[i]); q_next.append(stop_q[i]); v_next.append(stop_v[i])
+                p_next.append(stop_p[i])
+                q_next.append(stop_q[i])
+                v_next.append(stop_v[i])
             else:
                 decisions.append("W")
                 p_next.append(sum((w * p_now[j] for j, w in items), mpz(0)))

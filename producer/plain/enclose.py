@@ -71,7 +71,8 @@ def _laplace_points(request, log):
         log(f"discrete Laplace: closed form at {bits} bits")
         points = []
         for e, ball in zip(request.epsilons, laplace.enclosures(t, C, request.epsilons, bits)):
-            points.append(Point(e, 0, 0) if ball is None else Point(e, lower_end(ball_lower(ball), k), upper_end(ball_upper(ball), k)))
+            points.append(Point(e, 0, 0) if ball is None
+                          else Point(e, lower_end(ball_lower(ball), k), upper_end(ball_upper(ball), k)))
         if all(p.width <= W for p in points):
             return points
         bits *= 2

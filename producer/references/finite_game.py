@@ -19,8 +19,10 @@ REFERENCES = {
     # SPEC 3.4, row 1: G_2(1, 1/2) − 1/2 = 5/6
     "finite-game-c2-121-g1_3": (FiniteLaw([1, 2, 1], -1), Gamma(1, 3), 2, [mpq(1, 2)], [], None, True),
     # SPEC 3.4, rows 2-3: F_2((1,0); 1, 2) and F_2((10,9); 1, 2), two participations left
-    "finite-game-f2-121-g1_3-pending-1-0": (FiniteLaw([1, 2, 1], -1), Gamma(1, 3), 2, [], [(mpq(1), mpq(2))], (1, 0), False),
-    "finite-game-f2-121-g1_3-pending-10-9": (FiniteLaw([1, 2, 1], -1), Gamma(1, 3), 2, [], [(mpq(1), mpq(2))], (10, 9), False),
+    "finite-game-f2-121-g1_3-pending-1-0": (FiniteLaw([1, 2, 1], -1), Gamma(1, 3), 2, [],
+                                            [(mpq(1), mpq(2))], (1, 0), False),
+    "finite-game-f2-121-g1_3-pending-10-9": (FiniteLaw([1, 2, 1], -1), Gamma(1, 3), 2, [],
+                                             [(mpq(1), mpq(2))], (10, 9), False),
     # SPEC 3.4, row 4: G_4(1/2, 1/2)
     "finite-game-c4-111-g1_2": (FiniteLaw([1, 1, 1], -1), Gamma(1, 2), 4, [], [(mpq(1, 2), mpq(1, 2))], None, False),
     # asymmetric law with a zero weight, several thresholds and a point

@@ -18,11 +18,11 @@ from producer.sweep.summary import law_of
 
 def _pyplot():
     try:
-        import matplotlib  # noqa: PLC0415 - optional extra
+        import matplotlib  # optional extra
     except ImportError:
         return None
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt  # noqa: PLC0415
+    import matplotlib.pyplot as plt
     return plt
 
 

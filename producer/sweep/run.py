@@ -77,7 +77,7 @@ def run_serial(groups, on_group):
 def open_client(workers, scheduler):
     """A dask.distributed Client on ``scheduler``, else on a new LocalCluster of ``workers`` processes."""
     try:
-        import distributed  # noqa: PLC0415 - optional extra, only for a parallel sweep
+        import distributed  # optional extra, only for a parallel sweep
     except ImportError:
         raise InputError("--workers/--scheduler need dask.distributed "
                          "(pip install 'dp-certify[sweep]'; --workers 0 runs serially)") from None
@@ -101,14 +101,14 @@ def close_client(client):
 
 def run_on_client(groups, client, on_group):
     """Submit one task per group; ``on_group(index, results)`` as each finishes (any order)."""
-    import distributed  # noqa: PLC0415
+    import distributed
     futures = {client.submit(run_group, group, pure=False): index for index, group in enumerate(groups)}
     for future in distributed.as_completed(list(futures)):
         try:
             results = future.result()
         except (InputError, LimitError):
             raise
-        except Exception as exc:  # noqa: BLE001 - a lost worker: name the group, not a traceback
+        except Exception as exc:  # a lost worker: name the group, not a traceback
             first = groups[futures[future]][0]
             raise RuntimeError(f"the task for {first.file_name()} and its group failed on a worker: "
                                f"{type(exc).__name__}: {exc}") from None
