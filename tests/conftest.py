@@ -1,6 +1,8 @@
 import os
 import sys
 
+import mpmath
+import pytest
 from hypothesis import HealthCheck, settings
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -12,10 +14,6 @@ settings.register_profile("default", deadline=None, max_examples=60,
 settings.register_profile("ci", deadline=None, max_examples=60, derandomize=True,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("ci" if os.environ.get("CI") else "default")
-
-
-import mpmath
-import pytest
 
 
 @pytest.fixture(autouse=True)

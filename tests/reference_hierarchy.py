@@ -87,10 +87,10 @@ class PlainCheck:
 
     def alternative(self, row, kids, lines):
         top, out = 1 << self.K, []
-        for i, gi in enumerate(self.g):
+        for gi in self.g:
             gb = top - gi
             N1, N2 = 0, 0
-            for (n, P, Q), kid in zip(row, kids):
+            for (_n, P, Q), kid in zip(row, kids):
                 X, Y = gi * P, gb * Q
                 if X + Y == 0:
                     continue
@@ -114,7 +114,8 @@ class PlainCheck:
         pts = [(g[i], Fraction(unit * max(g[i], top - g[i]), top) + m[i]) for i in range(self.M + 1)]
         h = []
         for p in pts:
-            while len(h) >= 2 and (h[-1][1] - h[-2][1]) * (p[0] - h[-2][0]) >= (p[1] - h[-2][1]) * (h[-1][0] - h[-2][0]):
+            while (len(h) >= 2
+                   and (h[-1][1] - h[-2][1]) * (p[0] - h[-2][0]) >= (p[1] - h[-2][1]) * (h[-1][0] - h[-2][0])):
                 h.pop()
             h.append(p)
         out = []

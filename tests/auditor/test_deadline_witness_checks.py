@@ -17,7 +17,7 @@ from auditor.lower.suffix import SuffixTests, brute_force
 from auditor.lower.waiting import Waiting, window_rows
 from auditor.rows import Law
 from tests.auditor.lower_corpus import (get_at, number_leaves, pointers, produce, run, seal,
-                                        set_at, with_mutation)
+                                        with_mutation)
 
 PUBLISHED_UPPER = "0.000084311988530665157923"
 

@@ -38,7 +38,10 @@ def pointers(report):
     return {f["pointer"] for f in report.failures}
 
 
-def witness_at(epsilon, width=mpq(1, 10**6)):
+WITNESS_WIDTH = mpq(1, 10**6)
+
+
+def witness_at(epsilon, width=WITNESS_WIDTH):
     return build_dg(DgRequest("1/2", mpq(1), 1, epsilon, width=width))
 
 

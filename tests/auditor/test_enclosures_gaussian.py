@@ -24,14 +24,16 @@ def true_normaliser(sigma2):
     return mpmath.jtheta(3, 0, mpmath.exp(-1 / (2 * mp(sigma2))))
 
 
-@given(st.integers(min_value=0, max_value=200), st.fractions(min_value=Fraction(1, 10), max_value=1000, max_denominator=100))
+@given(st.integers(min_value=0, max_value=200),
+       st.fractions(min_value=Fraction(1, 10), max_value=1000, max_denominator=100))
 def test_kernel_bounds(n, sigma2):
     lo, hi = kernel_bounds(n, sigma2, 120)
     assert mp(lo) <= kernel(n, sigma2) <= mp(hi)
 
 
 @settings(max_examples=30)
-@given(st.integers(min_value=1, max_value=60), st.fractions(min_value=Fraction(1, 10), max_value=100, max_denominator=100))
+@given(st.integers(min_value=1, max_value=60),
+       st.fractions(min_value=Fraction(1, 10), max_value=100, max_denominator=100))
 def test_tail_upper_bounds_the_tail(first, sigma2):
     tail = mpmath.nsum(lambda n: kernel(n, sigma2), [first, mpmath.inf])
     assert tail <= mp(kernel_tail_upper(first, sigma2, 120))

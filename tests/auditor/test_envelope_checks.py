@@ -77,10 +77,14 @@ MUTATIONS = {
         0, moved(get(c, DB)[0]["envelope"][0], Fraction(-1, 10 ** 6))),
     "normaliser moved": lambda c: get(c, DB)[2].__setitem__("normaliser", {"lo": "2", "hi": "2"}),
     "normaliser widened": lambda c: get(c, DB)[2]["normaliser"].__setitem__("hi", "10"),
-    "error moved": lambda c: get(c, DB)[3].__setitem__("error_linf", moved(get(c, DB)[3]["error_linf"], Fraction(1, 100))),
-    "l2 error moved": lambda c: get(c, DB)[3].__setitem__("error_l2", moved(get(c, DB)[3]["error_l2"], Fraction(1, 100))),
-    "answer moved": lambda c: c["result"]["answers"][5].__setitem__(1, moved(c["result"]["answers"][5][1], Fraction(1, 50))),
-    "discount moved": lambda c: c["result"]["discounts"].__setitem__(1, moved(c["result"]["discounts"][1], Fraction(1, 50))),
+    "error moved": lambda c: get(c, DB)[3].__setitem__(
+        "error_linf", moved(get(c, DB)[3]["error_linf"], Fraction(1, 100))),
+    "l2 error moved": lambda c: get(c, DB)[3].__setitem__(
+        "error_l2", moved(get(c, DB)[3]["error_l2"], Fraction(1, 100))),
+    "answer moved": lambda c: c["result"]["answers"][5].__setitem__(
+        1, moved(c["result"]["answers"][5][1], Fraction(1, 50))),
+    "discount moved": lambda c: c["result"]["discounts"].__setitem__(
+        1, moved(c["result"]["discounts"][1], Fraction(1, 50))),
     "true answer": lambda c: get(c, DB)[0]["true_answers"].__setitem__(0, "1/7"),
     "bounds swapped": lambda c: get(c, DB)[1]["law"].__setitem__(
         0, {"lo": get(c, DB)[1]["law"][0]["hi"], "hi": get(c, DB)[1]["law"][0]["lo"]}),
@@ -174,7 +178,7 @@ def test_random_number_mutations_never_crash_and_are_rejected(honest, tmp_path):
     import random
     rng = random.Random(5)
     pointers = list(_rational_pointers(honest["result"], ("result",)))
-    for trial in range(40):
+    for _ in range(40):
         cert = copy.deepcopy(honest)
         path = rng.choice(pointers)
         parent = get(cert, path[:-1])

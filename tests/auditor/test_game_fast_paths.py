@@ -20,7 +20,6 @@ from hypothesis import given, settings, strategies as st
 
 from auditor import game
 from auditor.game import Game
-from auditor.hull import Chain
 from auditor.rows import Law
 from tests.reference_game import ReferenceGame
 

@@ -17,7 +17,6 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from auditor.cli import verify_file
-from auditor.hierarchy.estimate import MAX_WORK
 from auditor.hierarchy.graph import Graph
 from auditor.hierarchy.grid import Grid
 from auditor.hierarchy.model import Model, block_length

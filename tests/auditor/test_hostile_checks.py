@@ -577,7 +577,6 @@ def test_any_single_leaf_mutation_gets_an_outcome_never_an_exception(tmp_path, n
     node = cert
     for key in path[:-1]:
         node = node[key]
-    old = node[path[-1]]
     node[path[-1]] = new
     for key in ("upper_witness", "lower_witness"):
         inner = cert["result"].get(key)

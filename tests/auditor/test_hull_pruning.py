@@ -9,7 +9,6 @@ that does not take it, or with a brute force.
 
 from fractions import Fraction
 
-import pytest
 from gmpy2 import mpq
 from hypothesis import given, settings, strategies as st
 

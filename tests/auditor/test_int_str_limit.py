@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-import auditor.checks.deadline_witness  # noqa: F401  (imported before the fixture sets the limit)
+import auditor.checks.deadline_witness  # imported before the fixture sets the limit
 import auditor.checks.separation  # noqa: F401
 from auditor.api import verify_certificate
 from auditor.outcomes import FAIL

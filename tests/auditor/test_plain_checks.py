@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from auditor import game, rows
 from auditor.api import verify_certificate
-from auditor.certificate import Malformed, digest
+from auditor.certificate import digest
 from auditor.checks import common
 from auditor.enclosures import laplace
 from auditor.outcomes import FAIL, MALFORMED, OK, UNCHECKED, MalformedInput

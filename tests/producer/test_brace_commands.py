@@ -68,7 +68,8 @@ def test_fallback_regime_uses_constant_scale(tmp_path):
         assert s["scale"] == "8/5"
 
 
-@pytest.mark.parametrize("bad", [["--query", "1,2,3"], ["--horizon", "0"], ["--r2", "-1"], ["--bank", "/nonexistent.json"]])
+@pytest.mark.parametrize("bad", [["--query", "1,2,3"], ["--horizon", "0"], ["--r2", "-1"],
+                                 ["--bank", "/nonexistent.json"]])
 def test_bad_input_exit_2(tmp_path, bad):
     args = BASE[:]
     i = args.index(bad[0])

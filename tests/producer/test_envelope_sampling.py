@@ -51,6 +51,7 @@ def test_sampling_frequencies_follow_the_envelope_law():
         counts[i] = counts.get(i, 0) + 1
     Z = ev.normalisers[0]
     for i, p in enumerate(ev.envelopes[0]):
-        share = Fraction(int(p.lo.numerator), int(p.lo.denominator)) / Fraction(int(Z.hi.numerator), int(Z.hi.denominator))
+        share = (Fraction(int(p.lo.numerator), int(p.lo.denominator))
+                 / Fraction(int(Z.hi.numerator), int(Z.hi.denominator)))
         if share > Fraction(1, 5):
             assert counts.get(i, 0) > 400 * share / 2

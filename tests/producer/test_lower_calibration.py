@@ -5,7 +5,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from gmpy2 import mpq, mpz
+from gmpy2 import mpq
 from hypothesis import given, settings, strategies as st
 
 from producer.game.api import root_value

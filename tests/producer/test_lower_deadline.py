@@ -1,11 +1,9 @@
 """Finite-deadline witnesses (SPEC-lower 7.1): fast tables against brute force, published digits."""
 
-import itertools
 import json
 from pathlib import Path
 
 import jsonschema
-import pytest
 from gmpy2 import mpq, mpz
 from hypothesis import given, settings, strategies as st
 
@@ -83,7 +81,6 @@ def brute_program(law, gamma, tests, lam, waits, k, h_of):
     if waits == 0:
         return tests(k)
     cont_p = cont_q = mpq(0)
-    cont_v = mpq(0)
     for n in range(law.low - 10, law.high + 10):
         w = row_mass(law, gamma, k, n)
         if w:

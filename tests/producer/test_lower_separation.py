@@ -121,7 +121,10 @@ def test_offset_event_330_atoms():
 def test_offset_event_formula_matches_literal_transcripts(weights):
     law = FiniteLaw(weights, -1)
     literal = events.offset_event_transcripts(law)
-    nu = lambda z: _nu(law, z)
+
+    def nu(z):
+        return _nu(law, z)
+
     for f1 in range(-6, 6):
         for f2 in range(-6, 6):
             P, Q = literal.get((f1, f2), (0, 0))

@@ -4,7 +4,7 @@ import json
 from pathlib import Path
 
 import jsonschema
-from gmpy2 import mpq, mpz
+from gmpy2 import mpq
 from hypothesis import given, settings, strategies as st
 
 from producer.cli import main as producer_main
