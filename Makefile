@@ -36,8 +36,9 @@ certificates-large: $(STAMP)
 verify: $(STAMP)
 	$(PY) -m auditor verify $(ALL_CERTIFICATES)
 
-## test: the default (fast) test suite
+## test: ruff (the rule set in pyproject.toml), then the default (fast) test suite
 test: $(STAMP)
+	$(PY) -m ruff check .
 	$(PY) -m pytest
 
 ## references: the slow reproductions of published values (CI runs these too)
