@@ -605,16 +605,20 @@ def hierarchy_upper(gamma, sigma2, budget, *, depth=None, cuts=None, delta=None,
 READINGS = ("fixed", "max")
 
 
-def deadline_witness(gamma, sigma2, epsilon, radius, scale, deadlines, *, threshold_denominator="1e30",
-                     reading="fixed", reference_upper=None, progress=False):
+def deadline_witness(gamma, sigma2, epsilon, radius, scale, deadlines, *, budget, threshold_denominator="1e30",
+                     reading="fixed", reference=False, progress=False):
     """Lower bounds H_{e^ε}(P_T‖Q_T) ≥ LB_T of the physical DG program at deadlines T (deadline-witness/1).
 
-    The source is the discrete Gaussian of variance parameter σ² on [−L, L]
+    ``budget`` is the participation budget C of the question (every suffix
+    pattern participates at most C times; both readings need C ≥ 2).  The
+    source is the discrete Gaussian of variance parameter σ² on [−L, L]
     (``radius`` = L) with integer total weight ``scale`` = S; the threshold
     e^ε is bracketed by λ₋ = floor(N·e^ε)/N, λ₊ = λ₋ + 1/N (N =
     ``threshold_denominator``).  ``deadlines``: one horizon T or several;
     ``reading``: "fixed" (the suffix (+1, +1, echo)) or "max" (the best of
-    the four sign patterns per start state).
+    the four sign patterns per start state).  ``reference=True`` embeds a
+    dg-interval/1 upper end of Δ*_C(ε) at the same source and reports each
+    lower end's ratio to it.
     """
     from producer.lower.deadline_witness import FIXED, MAX_READING, DeadlineRequest, build
     if reading not in READINGS:
@@ -623,11 +627,12 @@ def deadline_witness(gamma, sigma2, epsilon, radius, scale, deadlines, *, thresh
         deadlines = _items(deadlines, "deadlines") if isinstance(deadlines, str) else [deadlines]
     horizons = sorted(set(parse_integer(t, "deadline") for t in deadlines))
     sigma2 = _sigma2(sigma2)
-    request = DeadlineRequest(parse_gamma(gamma), sigma2, parse_rational(epsilon, "epsilon"),
-                              _radius(radius, sigma2), _whole(scale, "scale"),
+    if not isinstance(reference, bool):
+        raise InputError(f"reference: expected True or False, got {reference!r}")
+    request = DeadlineRequest(parse_gamma(gamma), sigma2, _whole(budget, "budget"),
+                              parse_rational(epsilon, "epsilon"), _radius(radius, sigma2), _whole(scale, "scale"),
                               _whole(threshold_denominator, "threshold denominator"),
-                              FIXED if reading == "fixed" else MAX_READING, horizons,
-                              _optional(reference_upper, parse_rational, "reference upper"))
+                              FIXED if reading == "fixed" else MAX_READING, horizons, reference)
     return Certificate(build(request, quiet=not progress))
 
 

@@ -178,14 +178,18 @@ def _hierarchy(cert):
 
 def _deadline_witness(cert):
     inp, res = cert["input"], cert["result"]
-    eps = show(_q(inp["epsilon"]))
-    rows = res["deadlines"]
-    parts = [f"H_{{e^{eps}}}(P_{d['T']}‖Q_{d['T']}) ≥ {_down(d['lower'])}" for d in rows[:3]]
+    eps, C = show(_q(inp["epsilon"])), inp["budget"]
+    rows = list(zip(inp["deadlines"], res["deadlines"]))
+    parts = [f"H_{{e^{eps}}}(P_{T}‖Q_{T}) ≥ {_down(d['lower'])}" for T, d in rows[:3]]
     if len(rows) > 3:
         parts.append(f"and {len(rows) - 3} more deadlines")
     reading = "fixed suffix" if len(inp["patterns"]) == 1 else f"best of {len(inp['patterns'])} suffixes"
-    return (f"{'; '.join(parts)} for γ = {inp['gamma']}, σ² = {show(_q(inp['sigma2']))}, "
-            f"source L = {inp['radius']} (deadline witness of the physical program, {reading})")
+    reference = ""
+    if res["reference"] is not None:
+        upper = res["reference"]["result"]["interval"]["upper"]
+        reference = f"; reference Δ*_{C}({eps}) ≤ {_up(upper)}, ratio ≥ {res['deadlines'][-1]['ratio_display']}"
+    return (f"{'; '.join(parts)} for γ = {inp['gamma']}, σ² = {show(_q(inp['sigma2']))}, C = {C}, "
+            f"source L = {inp['radius']}{reference} (deadline witness of the physical program, {reading})")
 
 
 def _workload(cert):

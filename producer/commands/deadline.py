@@ -9,6 +9,9 @@ HELP = "lower bounds H_{e^ε}(P_T‖Q_T) >= LB_T of the physical DG program at d
 def add_arguments(parser):
     parser.add_argument("--gamma", required=True, metavar="A/B", help="γ = A/B, reduced, 0 < A < B")
     parser.add_argument("--sigma2", required=True, metavar="Q", help="σ² of the discrete Gaussian (rational)")
+    parser.add_argument("--budget", required=True, metavar="C",
+                        help="C: the participation budget of the question (each suffix participates at most C "
+                             "times; both readings need C >= 2)")
     parser.add_argument("--epsilon", required=True, metavar="ε", help="ε >= 0, read exactly")
     parser.add_argument("--radius", required=True, metavar="L", help="L: source support [−L, L]")
     parser.add_argument("--scale", required=True, metavar="S",
@@ -19,14 +22,15 @@ def add_arguments(parser):
                         help="a horizon T (repeatable)")
     parser.add_argument("--reading", choices=api.READINGS, default="fixed",
                         help="fixed: suffix (+1,+1,echo); max: best of the four sign patterns per start state")
-    parser.add_argument("--reference-upper", metavar="U",
-                        help="an upper bound of the all-horizon value, for ratio displays")
+    parser.add_argument("--reference", action="store_true",
+                        help="embed a dg-interval/1 upper end of Δ*_C(ε) at the same source (checked in full by "
+                             "the auditor) and report each lower end's ratio to it")
     add_output_arguments(parser)
 
 
 def run(args):
     certificate = api.deadline_witness(args.gamma, args.sigma2, args.epsilon, args.radius, args.scale,
-                                       args.deadline, threshold_denominator=args.threshold_denominator,
-                                       reading=args.reading, reference_upper=args.reference_upper,
-                                       progress=progress_of(args))
+                                       args.deadline, budget=args.budget,
+                                       threshold_denominator=args.threshold_denominator,
+                                       reading=args.reading, reference=args.reference, progress=progress_of(args))
     return finish(args, certificate)

@@ -11,6 +11,12 @@ to the discrete Gaussian:
 
 Off the window (unreachable on ν) the program keeps waiting and rejects; the
 coupling charges those paths.
+
+The question includes the participation budget C: every suffix pattern has
+at most C nonzero signs, so each program is legal for C and LB_T <= Δ*_C(ε).
+With ``reference`` the certificate embeds a dg-interval/1 upper end of
+Δ*_C(ε) for the same γ, σ², C, ε and source, and each deadline's ratio
+lower/upper; a reference below a lower end is refused (it would contradict).
 """
 
 import sys
@@ -20,8 +26,9 @@ from gmpy2 import mpq, mpz
 
 from producer.certificates.canonical import make_certificate
 from producer.errors import InputError, LimitError
-from producer.laws import Gamma
 from producer.lower.auditability import check_auditable_deadlines
+from producer.lower.bounds import dg_upper_certificate, positive_gamma, upper_end
+from producer.lower.fields import source_claims
 from producer.lower.suffix import RowCache, SuffixTest
 from producer.lower.threshold import grid_threshold
 from producer.lower.waiting import StartTable, check_invariant, invariant_window, run_waiting
@@ -37,21 +44,32 @@ MAX_READING = ((1, 1, 0), (1, -1, 0), (-1, 1, 0), (-1, -1, 0))
 
 
 class DeadlineRequest:
-    """A validated deadline-witness request."""
+    """A validated deadline-witness request: the question (γ, σ², C, ε), the source, the program's patterns.
 
-    __slots__ = ("gamma", "sigma2", "epsilon", "radius", "scale", "denominator",
-                 "patterns", "deadlines", "reference_upper")
+    ``budget`` is the participation budget C of the privacy question: every
+    pattern has at most C nonzero signs, so each program is legal for C.
+    ``reference=True`` asks for an embedded dg-interval/1 upper end of
+    Δ*_C(ε) at the same source, and the ratio of each lower end to it.
+    """
 
-    def __init__(self, gamma, sigma2, epsilon, radius, scale, denominator, patterns,
-                 deadlines, reference_upper=None):
-        self.gamma = gamma if isinstance(gamma, Gamma) else Gamma.from_string(gamma)
+    __slots__ = ("gamma", "sigma2", "budget", "epsilon", "radius", "scale", "denominator",
+                 "patterns", "deadlines", "reference")
+
+    def __init__(self, gamma, sigma2, budget, epsilon, radius, scale, denominator, patterns,
+                 deadlines, reference=False):
+        self.gamma = positive_gamma(gamma)
         self.sigma2 = check_sigma2(sigma2)
+        self.budget = int(budget)
+        if self.budget < 1:
+            raise InputError(f"budget: C must be >= 1, got {mpz(self.budget)}")
         self.epsilon = mpq(epsilon)
         if self.epsilon < 0:
             raise InputError(f"epsilon: must be >= 0, got {self.epsilon}")
         self.radius, self.scale, self.denominator = int(radius), mpz(scale), mpz(denominator)
+        if self.radius < 1 or self.scale < 1 or self.denominator < 1:
+            raise InputError("radius, scale and threshold denominator: each must be a positive integer")
         self.patterns = tuple(tuple(int(j) for j in p) for p in patterns)
-        _check_patterns(self.patterns)
+        _check_patterns(self.patterns, self.budget)
         self.deadlines = tuple(int(t) for t in deadlines)
         m = len(self.patterns[0])
         if not self.deadlines or list(self.deadlines) != sorted(set(self.deadlines)):
@@ -60,9 +78,9 @@ class DeadlineRequest:
             raise InputError(f"deadlines: T = {self.deadlines[0]} is shorter than the suffix ({m} releases)")
         if self.deadlines[-1] > MAX_DEADLINE:
             raise LimitError(f"deadlines: T = {self.deadlines[-1]} exceeds the limit {MAX_DEADLINE}")
-        self.reference_upper = None if reference_upper is None else mpq(reference_upper)
-        if self.reference_upper is not None and self.reference_upper <= 0:
-            raise InputError(f"reference upper: must be positive, got {self.reference_upper}")
+        if not isinstance(reference, bool):
+            raise InputError(f"reference: expected True or False, got {reference!r}")
+        self.reference = reference
 
     @property
     def length(self):
@@ -70,15 +88,16 @@ class DeadlineRequest:
 
     def as_json(self):
         return {
-            "gamma": str(self.gamma), "sigma2": format_rational(self.sigma2),
+            "gamma": str(self.gamma), "sigma2": format_rational(self.sigma2), "budget": self.budget,
             "epsilon": format_rational(self.epsilon), "radius": self.radius,
             "scale": str(int(self.scale)), "threshold_denominator": str(int(self.denominator)),
             "patterns": [list(p) for p in self.patterns], "deadlines": list(self.deadlines),
-            "reference_upper": None if self.reference_upper is None else format_rational(self.reference_upper),
+            "reference": self.reference,
         }
 
 
-def _check_patterns(patterns):
+def _check_patterns(patterns, budget):
+    """Every pattern: one common length m, signs in {-1, 0, 1}, at most ``budget`` participations."""
     if not patterns:
         raise InputError("patterns: need at least one suffix sign pattern")
     m = len(patterns[0])
@@ -88,6 +107,10 @@ def _check_patterns(patterns):
                              f"got {list(p)}")
         if any(j not in (-1, 0, 1) for j in p):
             raise InputError(f"patterns: signs must be -1, 0 or 1, got {list(p)}")
+        participations = sum(1 for j in p if j)
+        if participations > budget:
+            raise InputError(f"patterns: {list(p)} participates {participations} times, more than the budget "
+                             f"C = {budget} (an illegal program for C); give --budget {participations} or more")
 
 
 def _progress(message, quiet):
@@ -117,6 +140,27 @@ def suffix_tables(rows, patterns, low, high, lam):
     return entries
 
 
+def reference_certificate(request, quiet=True):
+    """The embedded dg-interval/1 upper end of Δ*_C(ε) for the request's question and source, or None."""
+    if not request.reference:
+        return None
+    _progress(f"reference: dg-interval of Δ*_{request.budget}({request.epsilon}) at L = {request.radius}", quiet)
+    return dg_upper_certificate(request.gamma, request.sigma2, request.budget, request.epsilon,
+                                request.radius, request.scale)
+
+
+def check_reference(lowers, reference):
+    """Refuse a reference whose upper end lies below a lower end: the two would contradict each other."""
+    if reference is None:
+        return
+    upper = upper_end(reference)
+    for T, lower in lowers:
+        if lower > upper:
+            raise InputError(f"reference: its upper end {decimal_outward(upper, 16, +1)} of Δ*_C(ε) lies below "
+                             f"the lower end {decimal_outward(lower, 16, -1)} at T = {T}; the two contradict "
+                             f"each other, nothing written")
+
+
 def evaluate(request, quiet=True):
     """All numbers of the certificate (a dict of exact values)."""
     start_time = time.monotonic()
@@ -126,6 +170,7 @@ def evaluate(request, quiet=True):
     low, high = invariant_window(rows, 0)
     check_invariant(rows, low, high)
     check_auditable_deadlines(request, low, high, lam_lo.denominator)
+    reference = reference_certificate(request, quiet)  # its limits are refused before the witness's work
     _progress(f"window [{low}, {high}], suffix tables for {len(request.patterns)} pattern(s)", quiet)
     entries = suffix_tables(rows, request.patterns, low, high, lam_lo)
     start = StartTable(low, high, [e[1] for e in entries], [e[2] for e in entries],
@@ -150,39 +195,39 @@ def evaluate(request, quiet=True):
     dm = D ** m
     suffix = [dict(k=low + i, pattern=e[0], p=mpq(e[1], dm), q=mpq(e[2], dm))
               for i, e in enumerate(entries)]
+    check_reference([(d["T"], d["lower"]) for d in deadlines], reference)
     _progress(f"done in {time.monotonic() - start_time:.1f} s", quiet)
     return dict(source=source, lam_lo=lam_lo, lam_hi=lam_hi, low=low, high=high,
-                suffix=suffix, stopping=stopping, deadlines=deadlines)
+                suffix=suffix, stopping=stopping, deadlines=deadlines, reference=reference)
 
 
-def result_json(request, values):
-    lam_lo = values["lam_lo"]
-    source = values["source"].as_json()
-    source["tau"] = format_rational(values["source"].tau)
+def result_json(values):
+    lam_lo, reference = values["lam_lo"], values["reference"]
     suffix = [{"k": e["k"], "pattern": e["pattern"], "h": format_rational(e["p"] - lam_lo * e["q"]),
                "p": format_rational(e["p"]), "q": format_rational(e["q"])} for e in values["suffix"]]
     deadlines = []
     for d in values["deadlines"]:
         ratio = None
-        if request.reference_upper is not None:
-            ratio = decimal_outward(d["lower"] / request.reference_upper, RATIO_DIGITS, -1)
+        if reference is not None:
+            ratio = decimal_outward(d["lower"] / upper_end(reference), RATIO_DIGITS, -1)
         deadlines.append({
-            "T": d["T"], "waits": d["waits"], "p": format_rational(d["p"]), "q": format_rational(d["q"]),
+            "waits": d["waits"], "p": format_rational(d["p"]), "q": format_rational(d["q"]),
             "payoff": format_rational(d["payoff"]), "threshold_term": format_rational(d["threshold_term"]),
             "coupling": format_rational(d["coupling"]), "lower": format_rational(d["lower"]),
             "lower_display": decimal_outward(d["lower"], LOWER_DIGITS, -1), "ratio_display": ratio,
         })
     return {
-        "source": source,
+        "source": source_claims(values["source"]),
         "threshold": {"lower": format_rational(lam_lo), "upper": format_rational(values["lam_hi"])},
         "window": {"low": values["low"], "high": values["high"]},
         "suffix": suffix,
         "stopping": values["stopping"],
         "deadlines": deadlines,
+        "reference": reference,
     }
 
 
 def build(request, quiet=True):
     """The deadline-witness certificate for ``request``."""
     values = evaluate(request, quiet)
-    return make_certificate(KIND, VERSION, request.as_json(), result_json(request, values))
+    return make_certificate(KIND, VERSION, request.as_json(), result_json(values))

@@ -9,22 +9,22 @@
   line trees at C = 8 and C = 16 are in :mod:`producer.references.lower_slow`.
 """
 
-from gmpy2 import mpq, mpz
+from gmpy2 import mpz
 
 from producer.lower import deadline_witness as dw
 from producer.references import write_all
 
-PUBLISHED_C2_UPPER = mpq(84311988530665157923, 10**24)  # seed 004 (B.7), upper end of Δ*_2(2)
-
+# The published ratios are against the upper end of Δ*_2(2) at L = 24, S = 10^24 (seed 004, B.7):
+# the embedded reference dg-interval/1 is that interval, so the ratios are reproduced and checked.
 DEADLINES = [
     ("deadline-witness-published-fixed.json",
-     dict(gamma="1/3", sigma2=9, epsilon=2, radius=24, scale=mpz(10)**24, denominator=mpz(10)**30,
-          patterns=dw.FIXED, deadlines=[3, 44, 100], reference_upper=PUBLISHED_C2_UPPER)),
+     dict(gamma="1/3", sigma2=9, budget=2, epsilon=2, radius=24, scale=mpz(10)**24, denominator=mpz(10)**30,
+          patterns=dw.FIXED, deadlines=[3, 44, 100], reference=True)),
     ("deadline-witness-published-max.json",
-     dict(gamma="1/3", sigma2=9, epsilon=2, radius=24, scale=mpz(10)**24, denominator=mpz(10)**30,
-          patterns=dw.MAX_READING, deadlines=[3, 44, 100], reference_upper=PUBLISHED_C2_UPPER)),
+     dict(gamma="1/3", sigma2=9, budget=2, epsilon=2, radius=24, scale=mpz(10)**24, denominator=mpz(10)**30,
+          patterns=dw.MAX_READING, deadlines=[3, 44, 100], reference=True)),
     ("deadline-witness-d2-law.json",
-     dict(gamma="1/3", sigma2=9, epsilon=2, radius=16, scale=mpz(10)**24, denominator=mpz(10)**30,
+     dict(gamma="1/3", sigma2=9, budget=2, epsilon=2, radius=16, scale=mpz(10)**24, denominator=mpz(10)**30,
           patterns=dw.FIXED, deadlines=[3])),
 ]
 

@@ -185,7 +185,7 @@ def test_a_bank_whose_steps_pass_the_readers_value_limit_is_refused_when_sealed(
 # ---- deadline-witness/1 --------------------------------------------------------------------
 
 def _deadline(sigma2, radius, scale, T):
-    return ["deadline", "--gamma", "1/3", "--sigma2", sigma2, "--epsilon", 1, "--radius", radius,
+    return ["deadline", "--gamma", "1/3", "--sigma2", sigma2, "--budget", 2, "--epsilon", 1, "--radius", radius,
             "--scale", scale, "--deadline", T]
 
 

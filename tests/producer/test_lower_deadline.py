@@ -4,10 +4,13 @@ import json
 from pathlib import Path
 
 import jsonschema
+import pytest
 from gmpy2 import mpq, mpz
 from hypothesis import given, settings, strategies as st
 
+from producer import api as producer_api
 from producer.cli import main as producer_main
+from producer.errors import InputError
 from producer.laws import FiniteLaw, Gamma
 from producer.lower import deadline_witness as dw
 from producer.lower.suffix import RowCache, SuffixTest
@@ -15,7 +18,7 @@ from producer.lower.waiting import StartTable, invariant_window, run_waiting
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = json.loads((ROOT / "schemas" / "deadline-witness-1.schema.json").read_text())
-PUBLISHED_UPPER = mpq(84311988530665157923, 10**24)
+PUBLISHED_UPPER = mpq(84311988530665157923, 10**24)  # the published upper end of Δ*_2(2) (B.7)
 
 
 def row_mass(law, gamma, k, n):
@@ -114,8 +117,12 @@ def test_waiting_recursion_matches_direct_recursion(weights, gamma, waits):
 
 
 def published_request(patterns):
-    return dw.DeadlineRequest("1/3", 9, 2, 24, mpz(10) ** 24, mpz(10) ** 30, patterns,
-                              [3, 44, 100], PUBLISHED_UPPER)
+    return dw.DeadlineRequest("1/3", 9, 2, 2, 24, mpz(10) ** 24, mpz(10) ** 30, patterns, [3, 44, 100],
+                              reference=True)
+
+
+def by_deadline(cert):
+    return dict(zip(cert["input"]["deadlines"], cert["result"]["deadlines"]))
 
 
 def truncate(display, places):
@@ -126,7 +133,11 @@ def truncate(display, places):
 def test_published_deadline_lower_bounds_every_digit():
     cert = dw.build(published_request(dw.FIXED))
     jsonschema.validate(cert, SCHEMA)
-    rows = {d["T"]: d for d in cert["result"]["deadlines"]}
+    rows = by_deadline(cert)
+    # the embedded reference is the dg-interval of Δ*_2(2) at L = 24, S = 10^24; its upper end is within
+    # 10^-22 of the published one, so the published 12-digit ratios are reproduced
+    upper = mpq(cert["result"]["reference"]["result"]["interval"]["upper"])
+    assert abs(upper - PUBLISHED_UPPER) < mpq(1, 10 ** 22)
     published = {3: ("0.000082848959100245135254", "0.982647432993"),
                  44: ("0.000084231758498895252560", "0.999048414903"),
                  100: ("0.000084311323694656676833", "0.999992114573")}
@@ -148,7 +159,7 @@ def test_max_reading_is_a_stronger_witness():
 
 
 def test_d2_law_value_36_digits():
-    req = dw.DeadlineRequest("1/3", 9, 2, 16, mpz(10) ** 24, mpz(10) ** 30, dw.FIXED, [3])
+    req = dw.DeadlineRequest("1/3", 9, 2, 2, 16, mpz(10) ** 24, mpz(10) ** 30, dw.FIXED, [3])
     d = dw.build(req)["result"]["deadlines"][0]
     from producer.rationals import decimal_outward
     assert decimal_outward(mpq(d["payoff"]), 36, -1) == "0.000083026412333600267139345837451968"
@@ -157,14 +168,14 @@ def test_d2_law_value_36_digits():
 
 
 def test_cli_rejects_short_deadline(capsys):
-    status = producer_main(["deadline", "--gamma", "1/3", "--sigma2", "9", "--epsilon", "2",
+    status = producer_main(["deadline", "--gamma", "1/3", "--sigma2", "9", "--budget", "2", "--epsilon", "2",
                             "--radius", "4", "--scale", "1000", "--deadline", "2"])
     err = capsys.readouterr().err.strip().splitlines()
     assert status == 2 and len(err) == 1 and "shorter than the suffix" in err[0]
 
 
 def test_suffix_table_facts_of_7_1():
-    cert = dw.build(dw.DeadlineRequest("1/3", 9, 2, 24, mpz(10) ** 24, mpz(10) ** 30, dw.FIXED,
+    cert = dw.build(dw.DeadlineRequest("1/3", 9, 2, 2, 24, mpz(10) ** 24, mpz(10) ** 30, dw.FIXED,
                                        list(range(3, 13))))
     r = cert["result"]
     h = {e["k"]: mpq(e["h"]) for e in r["suffix"]}
@@ -174,7 +185,7 @@ def test_suffix_table_facts_of_7_1():
     assert decimal_outward(best, 25, -1) == "0.0000843119885227752266763"
     assert all(k % 27 == 3 for k, v in h.items() if v == best)
     # waiting pays only from T = 11: V_s(0) = h(0) for s <= 7
-    payoff = {d["T"]: mpq(d["payoff"]) for d in r["deadlines"]}
+    payoff = {T: mpq(d["payoff"]) for T, d in by_deadline(cert).items()}
     assert all(payoff[T] == h[0] for T in range(3, 11)) and payoff[11] > h[0]
     # the finite G_2 value lies 4.948e-23 above sup h (adaptive play gains only that much)
     from producer.game.api import root_value
@@ -184,3 +195,81 @@ def test_suffix_table_facts_of_7_1():
     g2 = root_value(source.law, Gamma(1, 3), 2, 1, lam).value - lam
     assert decimal_outward(g2, 25, -1) == "0.0000843119885227752267258"
     assert mpq(4947, 10 ** 26) < g2 - best < mpq(4949, 10 ** 26)
+
+
+def _cli_refusal(capsys, *extra):
+    status = producer_main(["deadline", "--gamma", "1/3", "--sigma2", "9", "--epsilon", "2", "--radius", "24",
+                            "--scale", "1e24", "--deadline", "3", "--quiet", "-o", "-", *extra])
+    out, err = capsys.readouterr()
+    lines = err.strip().splitlines()
+    assert status == 2 and len(lines) == 1 and out == "", err
+    return lines[0]
+
+
+def test_a_pattern_beyond_the_budget_is_refused(capsys):
+    assert "participates 2 times, more than the budget C = 1" in _cli_refusal(capsys, "--budget", "1")
+    assert "participates 2 times" in _cli_refusal(capsys, "--budget", "1", "--reading", "max")
+    with pytest.raises(SystemExit) as stop:      # the budget is part of the question: required
+        producer_main(["deadline", "--gamma", "1/3", "--sigma2", "9", "--epsilon", "2", "--radius", "24",
+                       "--scale", "1e24", "--deadline", "3"])
+    assert stop.value.code == 2 and "required: --budget" in capsys.readouterr().err
+
+
+def test_gamma_zero_is_refused(capsys):
+    line = _cli_refusal(capsys, "--budget", "2", "--gamma", "0")
+    assert "γ = 0 is plain composition" in line and "producer plain" in line
+
+
+def test_the_budget_is_stated_and_the_pattern_is_legal_for_it():
+    request = dw.DeadlineRequest("1/3", 9, 3, 2, 8, 10 ** 12, 10 ** 30, dw.MAX_READING, [3, 5])
+    cert = dw.build(request)
+    jsonschema.validate(cert, SCHEMA)
+    assert cert["input"]["budget"] == 3 and cert["input"]["reference"] is False
+    assert cert["result"]["reference"] is None
+    assert all(d["ratio_display"] is None for d in cert["result"]["deadlines"])
+    assert "C = 3" in producer_api.Certificate(cert).claim
+    with pytest.raises(InputError, match="budget"):
+        dw.DeadlineRequest("1/3", 9, 0, 2, 8, 10 ** 12, 10 ** 30, ((0, 0, 0),), [3])
+
+
+def test_the_reference_is_for_the_same_question_and_above_every_lower_end():
+    cert = dw.build(dw.DeadlineRequest("1/3", 9, 2, 2, 8, 10 ** 12, 10 ** 30, dw.FIXED, [3, 6],
+                                       reference=True))
+    jsonschema.validate(cert, SCHEMA)
+    reference = cert["result"]["reference"]
+    assert reference["schema"] == "dg-interval/1"
+    assert reference["input"] == {"gamma": "1/3", "sigma2": "9", "budget": 2, "epsilon": "2",
+                                  "source": {"radius": 8, "scale": str(10 ** 12)}, "method": None}
+    assert reference["result"]["source"]["weights"] == cert["result"]["source"]["weights"]
+    upper = mpq(reference["result"]["interval"]["upper"])
+    for row in cert["result"]["deadlines"]:
+        ratio = mpq(row["lower"]) / upper
+        assert ratio <= 1
+        shown = row["ratio_display"]
+        assert mpq(shown) <= ratio < mpq(shown) + mpq(1, 10 ** 12)
+
+
+def test_a_reference_below_a_lower_end_is_refused(monkeypatch, capsys):
+    def low_reference(gamma, sigma2, budget, epsilon, radius, scale):
+        from producer.lower.bounds import dg_upper_certificate
+        cert = dg_upper_certificate(gamma, sigma2, budget, epsilon, radius, scale)
+        cert["result"]["interval"]["upper"] = "1/1000000000"   # below every lower end (about 8e-5)
+        return cert
+
+    monkeypatch.setattr(dw, "dg_upper_certificate", low_reference)
+    with pytest.raises(InputError, match="contradict"):
+        dw.build(dw.DeadlineRequest("1/3", 9, 2, 2, 24, 10 ** 24, 10 ** 30, dw.FIXED, [3], reference=True))
+    line = _cli_refusal(capsys, "--budget", "2", "--reference")
+    assert "reference: its upper end" in line and "lies below the lower end" in line
+
+
+def test_reading_the_bound_of_another_mechanism_is_refused():
+    from producer.lower.bounds import check_same_mechanism, dg_upper_certificate
+    cert = dg_upper_certificate("1/3", 9, 2, 2, 8, 10 ** 12)
+    check_same_mechanism(cert, "1/3", 9, 2, 2, 8, 10 ** 12, "bound")
+    for other in (("1/2", 9, 2, 2, 8, 10 ** 12), ("1/3", 4, 2, 2, 8, 10 ** 12), ("1/3", 9, 3, 2, 8, 10 ** 12),
+                  ("1/3", 9, 2, 1, 8, 10 ** 12), ("1/3", 9, 2, 2, 9, 10 ** 12), ("1/3", 9, 2, 2, 8, 10 ** 13)):
+        with pytest.raises(InputError, match="claim's own mechanism"):
+            check_same_mechanism(cert, *other, "bound")
+    with pytest.raises(InputError, match="γ = 0"):
+        check_same_mechanism(cert, "0", 9, 2, 2, 8, 10 ** 12, "bound")
