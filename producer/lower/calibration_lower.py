@@ -7,7 +7,11 @@ P_g(A) − e^ε·Q_g(A) > δ, so ε*_C(δ) >= log λ_crit >= ε_lo, where ε_lo 
 decimal with e^{ε_lo} <= λ_crit (checked by an arb upper bound of e^{ε_lo}).
 
 Claims: ``capped-preparation`` (K.2, Coupling B with T draws) and
-``target-zero`` (G.5 line tree, Coupling A with 2C draws).
+``target-zero`` (G.5 line tree, Coupling A with 2C draws).  Both programs
+start where the mechanism starts, at K_0 = 0, and are legal for the budget C
+(validated in the requests and, for the line tree, before writing).  The
+``input`` is the whole request (the question γ, σ², C, δ, the source (L, S)
+and the program's parameters); the ``result`` holds only computed claims.
 """
 
 import sys
@@ -18,9 +22,11 @@ from gmpy2 import mpq, mpz
 
 from producer.certificates.canonical import make_certificate
 from producer.errors import InputError, LimitError
-from producer.laws import Gamma
 from producer.lower import capped, target_lines
+from producer.lower.bounds import positive_gamma
+from producer.lower.fields import source_claims
 from producer.lower.suffix import RowCache
+from producer.lower.waiting import invariant_window
 from producer.rationals import decimal_outward, format_rational
 from producer.sources.discrete_gaussian import DiscreteGaussianSource, check_sigma2
 from producer.sources.enclosures import exp_enclosure, log_enclosure
@@ -30,6 +36,8 @@ EPSILON_DIGITS = 12
 MAX_TARGET_BUDGET = 24
 MAX_GRID = 20001
 MAX_LINE_WORK = 3 * 10 ** 9  # the auditor's limit on nodes × priors × outputs (docs/certificates.md)
+MAX_CAPPED_WORK = 5 * 10 ** 7  # the auditor's limit on a capped-preparation check (docs/certificates.md)
+MAX_DIGITS = 10_000  # the auditor's reader: digits of a numerator or denominator
 
 
 def _progress(message, quiet):
@@ -47,42 +55,172 @@ def epsilon_lower(lam_crit, digits=EPSILON_DIGITS):
     return mpq(k, scale)
 
 
-def line_fields(gamma, sigma2, budget, delta, source, draws, p, q):
-    """The common fields of a witness line; raises when p⁻ <= δ (no lower bound)."""
+def line_fields(request, source, draws, p, q):
+    """The common claims of a witness line; raises when p⁻ <= δ (no lower bound)."""
+    delta = request.delta
     r = 1 - (1 - source.tau) ** draws
     p_lower, q_upper = p - r, q + r
     if p_lower <= delta:
         raise InputError(f"witness: p⁻ = {float(p_lower):.6e} does not exceed δ = {float(delta):.6e}")
     lam_crit = (p_lower - delta) / q_upper
     eps = epsilon_lower(lam_crit) if lam_crit > 1 else mpq(0)
-    src = source.as_json()
-    src["tau"] = format_rational(source.tau)
-    return {"gamma": str(gamma), "sigma2": format_rational(sigma2), "budget": budget,
-            "delta": format_rational(delta), "source": src, "draws": draws,
-            "coupling": format_rational(r), "p": format_rational(p), "q": format_rational(q),
-            "p_lower": format_rational(p_lower), "q_upper": format_rational(q_upper),
+    return {"source": source_claims(source), "coupling": format_rational(r), "p": format_rational(p),
+            "q": format_rational(q), "p_lower": format_rational(p_lower), "q_upper": format_rational(q_upper),
             "lambda_crit": format_rational(lam_crit), "epsilon_lower": format_rational(eps),
             "epsilon_lower_display": decimal_outward(eps, EPSILON_DIGITS, -1)}
 
 
-def capped_preparation(gamma, sigma2, budget, delta, radius, scale, start, target, cap, signs,
-                       horizon, event_threshold, quiet=True):
-    gamma_, sigma2, delta = Gamma.from_string(gamma), check_sigma2(sigma2), mpq(delta)
-    signs = tuple(int(j) for j in signs)
-    if sum(1 for j in signs if j) > budget:
-        raise InputError(f"signs: {sum(1 for j in signs if j)} participations exceed the budget {budget}")
-    if horizon < cap + len(signs):
-        raise InputError(f"horizon: T = {horizon} < cap + suffix = {cap + len(signs)}")
-    source = DiscreteGaussianSource.from_radius_scale(sigma2, radius, mpz(scale))
-    rows = RowCache(source.law, gamma_)
-    hit, (low, high) = capped.first_hit_probability(rows, start, target, cap)
-    _progress(f"first hit of {target} within {cap}: {float(hit):.12f}; suffix test", quiet)
-    sp, sq, atoms = capped.suffix_event(rows, target, signs, mpq(event_threshold))
-    fields = line_fields(gamma_, sigma2, budget, delta, source, horizon, hit * sp, hit * sq)
-    fields.update({"claim": "capped-preparation",
-                   "program": {"start": start, "target": target, "cap": cap, "signs": list(signs),
-                               "horizon": horizon, "event_threshold": format_rational(mpq(event_threshold))},
-                   "window": {"low": low, "high": high}, "hit": format_rational(hit),
+class _Question:
+    """The question every witness line answers: ε*_C(δ) for (γ, σ², C) and the finite source (L, S)."""
+
+    __slots__ = ()
+    COMMON = ("gamma", "sigma2", "budget", "delta", "radius", "scale")
+
+    def _set_common(self, gamma, sigma2, budget, delta, radius, scale):
+        self.gamma = positive_gamma(gamma)
+        self.sigma2 = check_sigma2(sigma2)
+        self.budget = _integer(budget, "budget", 1)
+        self.delta = mpq(delta)
+        if not 0 < self.delta < 1:
+            raise InputError(f"delta: must lie in (0, 1), got {format_rational(self.delta)}")
+        self.radius = _integer(radius, "radius", 1)
+        self.scale = mpz(_integer(scale, "scale", 1))
+
+    def _common_json(self):
+        return {"claim": self.CLAIM, "gamma": str(self.gamma), "sigma2": format_rational(self.sigma2),
+                "budget": self.budget, "delta": format_rational(self.delta), "radius": self.radius,
+                "scale": str(int(self.scale))}
+
+
+def _integer(value, what, minimum=None):
+    if isinstance(value, (bool, str)) or int(value) != value:
+        raise InputError(f"{what}: expected an integer, got {value!r}")
+    if minimum is not None and value < minimum:
+        raise InputError(f"{what}: must be >= {minimum}, got {mpz(int(value))}")
+    return int(value)
+
+
+class CappedRequest(_Question):
+    """The K.2 capped-preparation program: from K_0 = 0 wait (at most ``cap`` releases) for ``target``,
+    then the suffix ``signs`` from (target, target), padded to ``horizon`` releases; event at λ_E.
+
+    Legal for the budget C: the suffix participates at most C times, and the
+    horizon holds the waiting and the suffix (T >= cap + m).
+    """
+
+    __slots__ = _Question.COMMON + ("target", "cap", "signs", "horizon", "event_threshold")
+    CLAIM = "capped-preparation"
+
+    def __init__(self, gamma, sigma2, budget, delta, radius, scale, target, cap, signs, horizon, event_threshold):
+        self._set_common(gamma, sigma2, budget, delta, radius, scale)
+        self.target = _integer(target, "target")
+        self.cap = _integer(cap, "cap", 0)
+        self.signs = tuple(int(j) for j in signs)
+        if not self.signs or any(j not in (-1, 0, 1) for j in self.signs):
+            raise InputError(f"signs: need one or more signs in {{-1, 0, 1}}, got {list(self.signs)}")
+        participations = sum(1 for j in self.signs if j)
+        if participations > self.budget:
+            raise InputError(f"signs: {participations} participations exceed the budget C = {self.budget} "
+                             f"(an illegal program for C)")
+        self.horizon = _integer(horizon, "horizon", 1)
+        if self.horizon < self.cap + len(self.signs):
+            raise InputError(f"horizon: T = {self.horizon} < cap + suffix = {self.cap + len(self.signs)}")
+        self.event_threshold = mpq(event_threshold)
+        if self.event_threshold < 0:
+            raise InputError(f"event threshold: must be >= 0, got {format_rational(self.event_threshold)}")
+
+    @property
+    def draws(self):
+        return self.horizon   # Coupling B: every release of the padded program is a coupled draw
+
+    def as_json(self):
+        out = self._common_json()
+        out.update({"target": self.target, "cap": self.cap, "signs": list(self.signs), "horizon": self.horizon,
+                    "event_threshold": format_rational(self.event_threshold)})
+        return out
+
+
+class TargetZeroRequest(_Question):
+    """Target-{0} line trees at budget C on a geometric grid of priors (ρ_0, β, n) with b-bit lines."""
+
+    __slots__ = _Question.COMMON + ("grid_first", "grid_ratio", "grid_count", "scale_bits")
+    CLAIM = "target-zero"
+
+    def __init__(self, gamma, sigma2, budget, delta, radius, scale, grid_first, grid_ratio, grid_count,
+                 scale_bits=60):
+        self._set_common(gamma, sigma2, budget, delta, radius, scale)
+        if self.budget > MAX_TARGET_BUDGET:
+            raise LimitError(f"budget: target-zero lines support 1 <= C <= {MAX_TARGET_BUDGET}, got {self.budget}")
+        self.grid_first, self.grid_ratio = mpq(grid_first), mpq(grid_ratio)
+        if self.grid_first <= 0 or self.grid_ratio <= 1:
+            raise InputError("grid: need a first prior ρ_0 > 0 and a ratio β > 1")
+        self.grid_count = _integer(grid_count, "priors", 1)
+        if self.grid_count > MAX_GRID:
+            raise LimitError(f"grid: 1..{MAX_GRID} priors, got {self.grid_count}")
+        self.scale_bits = _integer(scale_bits, "scale bits", 1)
+
+    @property
+    def draws(self):
+        return 2 * self.budget   # Coupling A: two draws per participation in the informative graph
+
+    def as_json(self):
+        out = self._common_json()
+        out.update({"grid_first": format_rational(self.grid_first), "grid_ratio": format_rational(self.grid_ratio),
+                    "grid_count": self.grid_count, "scale_bits": self.scale_bits})
+        return out
+
+
+def capped_work(cap, window, radius, m, B):
+    """The auditor's work estimate of a capped-preparation check: cap·|K|·M + M^max(0, m−2)·20 + B²·M²."""
+    M = 2 * radius + 2
+    return cap * window * M + M ** max(0, m - 2) * 20 + B ** 2 * M ** 2
+
+
+def _check_capped_work(request, low, high):
+    work = capped_work(request.cap, high - low + 1, request.radius, len(request.signs), request.gamma.B)
+    if work > MAX_CAPPED_WORK:
+        raise LimitError(f"cap: {request.cap} releases over a window of {high - low + 1} states need auditor work "
+                         f"{work}, above its limit {MAX_CAPPED_WORK}; use a smaller cap, radius or suffix")
+
+
+def _digits(n):
+    return len(mpz(n).digits(10))
+
+
+def line_digits(request, source, witness_digits):
+    """A bound on the digits of every number of the line, known before the witness is computed.
+
+    p and q have denominators with at most ``witness_digits`` digits; r = 1 − (1 − τ)^draws has its
+    denominator dividing den(τ)^draws; p⁻ − δ and q⁺ then have denominators dividing the products,
+    and λ_crit = (p⁻ − δ)/q⁺ has numerator and denominator of at most the two together (+1).
+    """
+    one = witness_digits + request.draws * _digits(mpq(source.tau).denominator) + _digits(request.delta.denominator)
+    return 2 * one + 1
+
+
+def _check_line_digits(request, source, witness_digits, what):
+    digits = line_digits(request, source, witness_digits)
+    if digits > MAX_DIGITS:
+        raise LimitError(f"{what}: the line's exact numbers may have up to {digits} digits (p, q over "
+                         f"{witness_digits}-digit denominators, τ to the power {request.draws}), above the auditor's "
+                         f"reader limit of {MAX_DIGITS}; use a smaller {what}")
+
+
+def capped_preparation(request, quiet=True):
+    source = DiscreteGaussianSource.from_radius_scale(request.sigma2, request.radius, request.scale)
+    rows = RowCache(source.law, request.gamma)
+    low, high = invariant_window(rows, 0)
+    if not low <= request.target <= high:
+        raise InputError(f"target: {request.target} is outside the window [{low}, {high}] of states reachable "
+                         f"from 0 (the hit probability would be 0)")
+    _check_capped_work(request, low, high)
+    # hit is over D^cap and the suffix masses over D^m
+    _check_line_digits(request, source, (request.cap + len(request.signs)) * _digits(rows.denominator) + 1, "cap")
+    hit, _ = capped.first_hit_probability(rows, 0, request.target, request.cap)   # the mechanism starts at K_0 = 0
+    _progress(f"first hit of {request.target} within {request.cap}: {float(hit):.12f}; suffix test", quiet)
+    sp, sq, atoms = capped.suffix_event(rows, request.target, request.signs, request.event_threshold)
+    fields = line_fields(request, source, request.draws, hit * sp, hit * sq)
+    fields.update({"window": {"low": low, "high": high}, "hit": format_rational(hit),
                    "suffix_p": format_rational(sp), "suffix_q": format_rational(sq), "atoms": atoms})
     return fields
 
@@ -95,23 +233,41 @@ def _check_line_work(nodes, priors, radius):
                          f"auditor's line-tree limit {MAX_LINE_WORK}; use fewer priors, a smaller radius or C")
 
 
-def target_zero(gamma, sigma2, budget, delta, radius, scale, grid_first, grid_ratio, grid_count,
-                scale_bits=60, quiet=True):
-    gamma_, sigma2, delta = Gamma.from_string(gamma), check_sigma2(sigma2), mpq(delta)
-    if not 1 <= budget <= MAX_TARGET_BUDGET:
-        raise LimitError(f"budget: target-zero lines support 1 <= C <= {MAX_TARGET_BUDGET}, got {budget}")
-    if not 1 <= grid_count <= MAX_GRID:
-        raise LimitError(f"grid: 1..{MAX_GRID} priors, got {grid_count}")
+def check_line_tree(game):
+    """The line tree is a legal program for the budget C (an internal invariant, checked before writing).
+
+    The root is [C]; a synchronised node [c] has 0 <= c <= C and a pending
+    node [q, kP, kQ] has 0 <= q < C participations left; every action is
+    legal at its node (no participation with none left, no echo when
+    synchronised), so every path participates at most C times.
+    """
+    C = game.budget
+    if game.root() != (C,) or game.root() not in game.actions:
+        raise ArithmeticError("line tree: the root is not the synchronised node [C]")
+    for node, actions in game.actions.items():
+        left = node[0]
+        if not (0 <= left <= C if len(node) == 1 else len(node) == 3 and 0 <= left < C):
+            raise ArithmeticError(f"line tree: node {list(node)} is not a node of the budget-{C} tree")
+        illegal = set(actions) - set(game.legal(node))
+        if illegal or len(actions) != game.grid.count:
+            raise ArithmeticError(f"line tree: node {list(node)} has illegal actions {sorted(illegal)}")
+
+
+def target_zero(request, quiet=True):
     start = time.monotonic()
-    source = DiscreteGaussianSource.from_radius_scale(sigma2, radius, mpz(scale))
-    grid = target_lines.Grid(grid_first, grid_ratio, grid_count)
-    game = target_lines.TargetZeroGame(source.law, gamma_, budget, grid, scale_bits, quiet=quiet)
-    _check_line_work(len(game.nodes), grid_count, source.radius)
-    _progress(f"{len(game.nodes)} nodes x {grid_count} priors: float lines", quiet)
+    source = DiscreteGaussianSource.from_radius_scale(request.sigma2, request.radius, request.scale)
+    grid = target_lines.Grid(request.grid_first, request.grid_ratio, request.grid_count)
+    _check_line_digits(request, source, _digits(mpz(2) ** request.scale_bits), "scale bits")  # p, q over 2^b
+    game = target_lines.TargetZeroGame(source.law, request.gamma, request.budget, grid, request.scale_bits,
+                                       quiet=quiet)
+    _check_line_work(len(game.nodes), request.grid_count, source.radius)
+    _progress(f"{len(game.nodes)} nodes x {request.grid_count} priors: float lines", quiet)
     P, Q = game.choose()
-    r = float(1 - (1 - source.tau) ** (2 * budget))
+    check_line_tree(game)
+    delta = float(request.delta)
+    r = float(1 - (1 - source.tau) ** request.draws)
     with np.errstate(divide="ignore", invalid="ignore"):
-        lam = np.where(P - r > float(delta), (P - r - float(delta)) / (Q + r), 0.0)
+        lam = np.where(P - r > delta, (P - r - delta) / (Q + r), 0.0)
     root = int(np.argmax(lam))
     _progress(f"root prior index {root} (float log λ_crit {np.log(lam[root]):.9f}) after "
               f"{time.monotonic() - start:.1f} s; exact lines", quiet)
@@ -123,47 +279,29 @@ def target_zero(gamma, sigma2, budget, delta, radius, scale, grid_first, grid_ra
         a_arr, c_arr, lo = target_lines.exact_lines(game, ranges)[game.root()]
         a, c = mpz(a_arr[root - lo]), mpz(c_arr[root - lo])
     one = game.one
-    fields = line_fields(gamma_, sigma2, budget, delta, source, 2 * budget, mpq(a, one), mpq(c, one))
+    fields = line_fields(request, source, request.draws, mpq(a, one), mpq(c, one))
     nodes = sorted(game.nodes, key=lambda nd: (len(nd), nd))
-    fields.update({"claim": "target-zero",
-                   "grid": {"first": format_rational(grid.first), "ratio": format_rational(grid.ratio),
-                            "count": grid.count},
-                   "scale_bits": int(scale_bits),
-                   "nodes": [{"node": list(nd), "actions": target_lines.run_length(game.actions[nd])}
+    fields.update({"nodes": [{"node": list(nd), "actions": target_lines.run_length(game.actions[nd])}
                              for nd in nodes],
                    "root": {"index": root, "a": str(int(a)), "c": str(int(c))}})
     _progress(f"ε_lo = {fields['epsilon_lower_display']} in {time.monotonic() - start:.1f} s", quiet)
     return fields
 
 
+REQUESTS = {"capped-preparation": CappedRequest, "target-zero": TargetZeroRequest}
 BUILDERS = {"capped-preparation": capped_preparation, "target-zero": target_zero}
 
 
-def _json_parameters(parameters):
-    out = {}
-    for key, value in sorted(parameters.items()):
-        if key == "quiet":
-            continue
-        if isinstance(value, (list, tuple)):
-            out[key] = [int(v) for v in value]
-        elif isinstance(value, int) and not isinstance(value, bool):
-            out[key] = value
-        elif isinstance(value, str):
-            out[key] = value
-        else:
-            out[key] = format_rational(value)
-    return out
-
-
 def build(claim, quiet=True, **parameters):
+    """The calibration-lower certificate of ``claim`` for the request fields ``parameters``."""
     if claim not in BUILDERS:
         raise InputError(f"calibration-lower: unknown claim {claim!r} (known: {', '.join(BUILDERS)})")
-    result = BUILDERS[claim](quiet=quiet, **parameters)
-    return make_certificate(KIND, VERSION, {"claim": claim, "parameters": _json_parameters(parameters)}, result)
+    request = REQUESTS[claim](**parameters)
+    return make_certificate(KIND, VERSION, request.as_json(), BUILDERS[claim](request, quiet=quiet))
 
 
 K2 = dict(claim="capped-preparation", gamma="1/2", sigma2=mpq(1), budget=4, delta=mpq(1, 10 ** 4),
-          radius=8, scale=2 ** 80, start=0, target=2, cap=29, signs=[1, 1, 1, 1, 0], horizon=34,
+          radius=8, scale=2 ** 80, target=2, cap=29, signs=[1, 1, 1, 1, 0], horizon=34,
           event_threshold=mpq(2221685))
 TARGET_GRID = dict(grid_first=mpq(1, 10 ** 10), grid_ratio=mpq(87, 86), grid_count=4001)
 TARGET_C8 = dict(claim="target-zero", gamma="1/3", sigma2=mpq(9), budget=8, delta=mpq(1, 10 ** 4),

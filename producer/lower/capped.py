@@ -1,6 +1,6 @@
 """The capped-preparation witness of seed 004 K.2 (SPEC-lower 7.5).
 
-Program: from K_0 = start, common zero inputs until the public state first
+Program: from K_0 = 0 (the mechanism's start), common zero inputs until the public state first
 equals ``target``, at most ``cap`` releases (reject on failure); then the
 suffix ``signs`` from (target, target); pad to T releases.  Event: the
 likelihood test of the suffix at λ_E (accept o iff P(o) > λ_E·Q(o)).

@@ -214,3 +214,88 @@ def test_limb_route_equals_big_integer_route(C):
     for i in range(game.grid.count):
         assert (a_big[i], c_big[i]) == (tl.limbs_value(a_l, i), tl.limbs_value(c_l, i))
         assert (a_big[i], c_big[i]) == game.exact_line(game.root(), i, memo)
+
+
+def _k2(**changes):
+    fields = dict(cl.K2)
+    fields.pop("claim")
+    fields.update(changes)
+    return fields
+
+
+def test_the_input_is_the_whole_question_and_the_result_repeats_none_of_it():
+    cert = cl.build("capped-preparation", **_k2())
+    jsonschema.validate(cert, SCHEMA)
+    inp, res = cert["input"], cert["result"]
+    assert inp == {"claim": "capped-preparation", "gamma": "1/2", "sigma2": "1", "budget": 4, "delta": "1/10000",
+                   "radius": 8, "scale": str(2 ** 80), "target": 2, "cap": 29, "signs": [1, 1, 1, 1, 0],
+                   "horizon": 34, "event_threshold": "2221685"}
+    assert not set(inp) & set(res) and "start" not in json.dumps(cert)
+    assert set(res["source"]) == {"weights", "tau"}
+    # the coupling charges T = horizon draws
+    tau = mpq(res["source"]["tau"])
+    assert mpq(res["coupling"]) == 1 - (1 - tau) ** 34
+
+
+@pytest.mark.parametrize("changes, words", [
+    (dict(signs=[1, 1, 1, 1, 1]), "5 participations exceed the budget C = 4"),
+    (dict(budget=3), "4 participations exceed the budget C = 3"),
+    (dict(horizon=33), "cap + suffix = 34"),
+    (dict(target=40), "outside the window"),
+    (dict(gamma="0"), "γ = 0 is plain composition"),
+    (dict(delta=1), "delta"),
+    (dict(signs=[2, 1]), "signs"),
+    (dict(cap=83977, horizon=83982), "auditor work"),
+    (dict(cap=2000, horizon=2005), "reader limit"),
+])
+def test_illegal_or_unauditable_capped_programs_are_refused(changes, words):
+    from producer.errors import InputError
+    with pytest.raises(InputError, match=words.replace("+", r"\+")):
+        cl.build("capped-preparation", **_k2(**changes))
+
+
+def test_the_capped_work_estimate_is_the_auditors_formula():
+    # K.2: cap 29, the window [-16, 16] of the γ = 1/2, L = 8 zero-input chain, M = 18, m = 5, B = 2
+    work = cl.capped_work(29, 33, 8, 5, 2)
+    assert work == 29 * 33 * 18 + 18 ** 3 * 20 + 4 * 18 ** 2 <= cl.MAX_CAPPED_WORK
+    assert cl.capped_work(83976, 33, 8, 5, 2) <= cl.MAX_CAPPED_WORK < cl.capped_work(83977, 33, 8, 5, 2)
+
+
+def test_the_digit_bound_holds_for_the_reference():
+    cert = cl.build("capped-preparation", **_k2())
+    longest = max(len(part) for value in cert["result"].values() if isinstance(value, str)
+                  for part in value.split("/"))
+    request = cl.CappedRequest(**_k2())
+    from producer.sources.discrete_gaussian import DiscreteGaussianSource
+    source = DiscreteGaussianSource.from_radius_scale(1, 8, 2 ** 80)
+    bound = cl.line_digits(request, source, 34 * len(str(2 * 2 ** 80)) + 1)
+    assert longest <= bound <= cl.MAX_DIGITS
+
+
+def test_an_illegal_line_tree_is_never_written():
+    law, gamma, game, P, Q = small_game(C=2, count=9)
+    cl.check_line_tree(game)
+    bad = dict(game.actions)
+    synchronised_zero = next(node for node in game.nodes if node == (0,))
+    game.actions[synchronised_zero] = "+" * game.grid.count        # participation with none left
+    with pytest.raises(ArithmeticError, match="illegal actions"):
+        cl.check_line_tree(game)
+    game.actions = dict(bad)
+    pending = next(node for node in game.nodes if len(node) == 3)
+    game.actions[(game.budget, *pending[1:])] = game.actions[pending]    # a pending node with C left
+    with pytest.raises(ArithmeticError, match="not a node"):
+        cl.check_line_tree(game)
+
+
+def test_target_zero_input_is_typed_and_legal():
+    fields = dict(cl.TARGET_C8, budget=2, grid_count=41, radius=16)
+    fields.pop("claim")
+    cert = cl.build("target-zero", **fields)
+    jsonschema.validate(cert, SCHEMA)
+    inp, res = cert["input"], cert["result"]
+    assert inp["grid_count"] == 41 and inp["scale_bits"] == 60 and inp["scale"] == str(2 ** 60)
+    assert set(res) == {"source", "coupling", "p", "q", "p_lower", "q_upper", "lambda_crit", "epsilon_lower",
+                        "epsilon_lower_display", "nodes", "root"}
+    tau = mpq(res["source"]["tau"])
+    assert mpq(res["coupling"]) == 1 - (1 - tau) ** 4          # Coupling A: 2C draws
+    assert {tuple(n["node"]) for n in res["nodes"]} >= {(2,), (1,), (0,)}
