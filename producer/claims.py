@@ -206,32 +206,35 @@ def _privacy_upper(res):
 
 
 def _separation(cert):
-    res = cert["result"]
-    claim = res["claim"]
+    inp, res = cert["input"], cert["result"]
+    claim = inp["claim"]
     if claim == "finite-relaxation":
         return (f"autonomous {show_value(_q(res['autonomous']))[2:]} < one-digit "
                 f"{show_value(_q(res['one_digit']))[2:]} < offset {show_value(_q(res['offset']))[2:]} "
-                f"at (x, y) = ({show(_q(res['x']))}, {show(_q(res['y']))}) for γ = {res['gamma']}, "
-                f"{_law_text(res['law'])} (separation, finite relaxations, C = 2)")
+                f"at (x, y) = ({show(_q(inp['x']))}, {show(_q(inp['y']))}) for γ = {inp['gamma']}, "
+                f"{_law_text(inp['law'])}, C = 2 (separation, finite relaxations)")
     if claim == "renyi-cover":
         top = res["top"]
         return (f"Rényi lower bounds exceed the binary pair's at every order in "
                 f"[{res['bands'][0]['left']}, {res['bands'][-1]['right']}] and at order {top['order']} "
-                f"{_down(top['lower'])} > D_∞ ≤ {_up(top['d_infinity_upper'])} for σ² = "
-                f"{show(_q(res['sigma2']))}, p = {show(_q(res['p']))}, q = {show(_q(res['q']))} "
+                f"{_down(top['lower'])} > D_∞ ≤ {_up(top['d_infinity_upper'])} for γ = {inp['gamma']}, σ² = "
+                f"{show(_q(inp['sigma2']))}, p = {show(_q(inp['p']))}, q = {show(_q(inp['q']))} "
                 f"(separation, Rényi cover)")
     lower = res["relaxation_interval"] if claim == "dg-relaxation" else res["payoff"]
-    what = {"dg-relaxation": f"{res.get('relaxation')} relaxation", "offset-event": "offset event",
+    what = {"dg-relaxation": f"{inp.get('relaxation')} relaxation", "offset-event": "offset event",
             "binary-pair": "binary pair"}[claim]
-    return (f"{what} ≥ {_down(lower['lower'])} > s = {show(_q(res['separator']))} > Δ*_2("
-            f"{show(_q(res['epsilon']))}) ≤ {_privacy_upper(res)} (separation, {claim})")
+    eps = show(_q(inp["epsilon"]))
+    return (f"{what} ≥ {_down(lower['lower'])} > s = {show(_q(inp['separator']))} > Δ*_2({eps}) ≤ "
+            f"{_privacy_upper(res)} for γ = {inp['gamma']}, σ² = {show(_q(inp['sigma2']))}, C = 2, ε = {eps} "
+            f"(separation, {claim})")
 
 
 def _calibration_lower(cert):
-    res = cert["result"]
-    C, delta = res["budget"], show(_q(res["delta"]))
-    return (f"ε*_{C}({delta}) ≥ {res['epsilon_lower_display']} for γ = {res['gamma']}, "
-            f"σ² = {show(_q(res['sigma2']))}, C = {C} ({res['claim']} witness line, {res['draws']} draws)")
+    inp, res = cert["input"], cert["result"]
+    C, delta = inp["budget"], show(_q(inp["delta"]))
+    draws = inp["horizon"] if inp["claim"] == "capped-preparation" else 2 * C
+    return (f"ε*_{C}({delta}) ≥ {res['epsilon_lower_display']} for γ = {inp['gamma']}, "
+            f"σ² = {show(_q(inp['sigma2']))}, C = {C} ({inp['claim']} witness line from K_0 = 0, {draws} draws)")
 
 
 def _plain_noise(noise):

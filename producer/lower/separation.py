@@ -13,25 +13,36 @@ Claims (SPEC-lower 7.2–7.4; docs/lower-certificates.md §2):
 - ``renyi-cover``: the 29 bands U_r < L_l of B.2 and the order-16 tail.
 
 The roles are explicit: lower ends of relaxations bound only the
-relaxations; upper ends of privacy bounds bound the mechanism.
+relaxations; upper ends of privacy bounds bound the mechanism.  Every
+embedded privacy bound is a dg-interval/1 for the claim's own mechanism:
+γ > 0 (the γ of the claim), σ², C = 2, ε and the claim's source; the
+producer refuses anything else.  ``input`` is the claim's whole request,
+typed per claim; ``result`` holds only computed claims.
 """
-
-from functools import lru_cache
 
 from gmpy2 import mpq, mpz
 
 from producer.certificates.canonical import make_certificate
-from producer.errors import InputError
-from producer.laws import FiniteLaw, Gamma
+from producer.errors import InputError, LimitError
+from producer.laws import FiniteLaw
 from producer.lower import events, renyi
+from producer.lower.bounds import check_same_mechanism, dg_upper_certificate, positive_gamma, upper_end
+from producer.lower.fields import source_claims
 from producer.lower.relaxations import OffsetRelaxation, OneDigitRelaxation
 from producer.lower.threshold import grid_threshold
 from producer.rationals import decimal_outward, format_rational
-from producer.sources.discrete_gaussian import DiscreteGaussianSource
+from producer.sources.discrete_gaussian import DiscreteGaussianSource, check_sigma2
 
 KIND, VERSION = "separation", 1
 DIGITS = 22
 CLAIMS = ("finite-relaxation", "dg-relaxation", "offset-event", "binary-pair", "renyi-cover")
+BUDGET = 2                       # every separation is about the budget-2 mechanism
+OFFSET_GAMMA = "1/3"             # the offset-event program and the Rényi layers are built for γ = 1/3
+# The auditor's documented limits (docs/certificates.md, separation/1), refused here before any work.
+MAX_LAW_LENGTH = 80              # atoms of a law whose relaxation values are recomputed
+MAX_GAMMA_DENOMINATOR = 12       # B of γ for the relaxation values
+MAX_ATOMS = 10 ** 5              # atoms of an offset event (at most the box's (high − low + 1)²)
+MAX_RENYI_BOX = 400              # width high − low of a Rényi box
 
 
 def _interval(lower, upper, digits=DIGITS):
@@ -40,103 +51,226 @@ def _interval(lower, upper, digits=DIGITS):
             "upper_display": decimal_outward(upper, digits, +1)}
 
 
-def _source_json(source):
-    out = source.as_json()
-    out["tau"] = format_rational(source.tau)
-    return out
-
-
-@lru_cache(maxsize=4)
-def privacy_bound(gamma, sigma2, epsilon, radius, scale):
-    """An embedded dg-interval/1 certificate for Δ*_2(ε) (the autonomous upper end)."""
-    from producer.certificates.dg_interval import DgRequest, build
-    return build(DgRequest(gamma, mpq(sigma2), 2, mpq(epsilon), radius=radius, scale=mpz(scale)))
-
-
-def _privacy_upper(certificate):
-    return mpq(certificate["result"]["interval"]["upper"])
-
-
 def _check_separated(upper, separator, lower, what):
     if not upper < separator < lower:
         raise InputError(f"{what}: no strict separation: upper {float(upper):.6e}, "
                          f"separator {float(separator):.6e}, lower {float(lower):.6e}")
 
 
-def finite_relaxation(law_weights, offset, gamma, x, y):
+def _nonnegative(value, what):
+    value = mpq(value)
+    if value < 0:
+        raise InputError(f"{what}: must be >= 0, got {format_rational(value)}")
+    return value
+
+
+def _probability(value, what):
+    value = mpq(value)
+    if not 0 < value < 1:
+        raise InputError(f"{what}: must lie in (0, 1), got {format_rational(value)}")
+    return value
+
+
+def _box(low, high, what, max_width=None):
+    low, high = int(low), int(high)
+    if not low <= high:
+        raise InputError(f"{what}: need low <= high, got [{low}, {high}]")
+    if max_width is not None and high - low > max_width:
+        raise LimitError(f"{what}: width {high - low} exceeds the auditor's limit {max_width}")
+    return low, high
+
+
+def _relaxation_game(n_weights, gamma, what):
+    """Refuse a relaxation the auditor would not recompute (law length, γ denominator)."""
+    if n_weights > MAX_LAW_LENGTH:
+        raise LimitError(f"{what}: a law of {n_weights} atoms exceeds the auditor's limit of {MAX_LAW_LENGTH} "
+                         f"for relaxation values (radius <= {(MAX_LAW_LENGTH - 1) // 2})")
+    if gamma.B > MAX_GAMMA_DENOMINATOR:
+        raise LimitError(f"gamma: denominator {gamma.B} exceeds the auditor's limit {MAX_GAMMA_DENOMINATOR} "
+                         f"for relaxation values")
+
+
+class _Mechanism:
+    """The budget-2 mechanism a privacy bound is about: γ > 0, σ², ε, and the explicit source (L, S)."""
+
+    __slots__ = ()
+
+    def _set_mechanism(self, gamma, sigma2, epsilon, radius, scale):
+        self.gamma = positive_gamma(gamma)
+        self.sigma2 = check_sigma2(sigma2)
+        self.epsilon = _nonnegative(epsilon, "epsilon")
+        self.radius, self.scale = int(radius), mpz(scale)
+        if self.radius < 1 or self.scale < 1:
+            raise InputError("radius and scale: each must be a positive integer")
+
+    def _mechanism_json(self):
+        return {"gamma": str(self.gamma), "sigma2": format_rational(self.sigma2),
+                "epsilon": format_rational(self.epsilon), "radius": self.radius, "scale": str(int(self.scale))}
+
+    def privacy_bound(self):
+        """The embedded dg-interval/1 for Δ*_2(ε) of exactly this mechanism (checked to be so)."""
+        bound = dg_upper_certificate(self.gamma, self.sigma2, BUDGET, self.epsilon, self.radius, self.scale)
+        check_same_mechanism(bound, self.gamma, self.sigma2, BUDGET, self.epsilon, self.radius, self.scale,
+                             "privacy bound")
+        return bound
+
+
+class FiniteRelaxationRequest:
+    """Exact G_2 < G_2^(1) < W(2, 0) at (x, y) on a small finite law."""
+
+    __slots__ = ("law", "gamma", "x", "y")
+    CLAIM = "finite-relaxation"
+
+    def __init__(self, law, gamma, x, y):
+        self.law = law if isinstance(law, FiniteLaw) else FiniteLaw(*law)
+        self.gamma = positive_gamma(gamma)
+        _relaxation_game(len(self.law.weights), self.gamma, "law")
+        self.x, self.y = _nonnegative(x, "x"), _nonnegative(y, "y")
+
+    def as_json(self):
+        return {"claim": self.CLAIM, "law": self.law.as_json(), "gamma": str(self.gamma),
+                "x": format_rational(self.x), "y": format_rational(self.y)}
+
+
+class DgRelaxationRequest(_Mechanism):
+    """A relaxation's DG interval above a separator above the budget-2 privacy bound."""
+
+    __slots__ = ("relaxation", "gamma", "sigma2", "epsilon", "radius", "scale", "denominator", "separator")
+    CLAIM = "dg-relaxation"
+
+    def __init__(self, relaxation, gamma, sigma2, epsilon, radius, scale, denominator, separator):
+        if relaxation not in ("one-digit", "offset"):
+            raise InputError(f"relaxation: {relaxation!r} is not one-digit or offset")
+        self.relaxation = relaxation
+        self._set_mechanism(gamma, sigma2, epsilon, radius, scale)
+        _relaxation_game(2 * self.radius + 1, self.gamma, "radius")
+        self.denominator = mpz(denominator)
+        if self.denominator < 1:
+            raise InputError(f"threshold denominator: must be a positive integer, got {self.denominator}")
+        self.separator = _nonnegative(separator, "separator")
+
+    def as_json(self):
+        out = {"claim": self.CLAIM, "relaxation": self.relaxation, **self._mechanism_json(),
+               "threshold_denominator": str(int(self.denominator)), "separator": format_rational(self.separator)}
+        return out
+
+
+class OffsetEventRequest(_Mechanism):
+    """The offset-class event on [low, high]² above a separator above the γ = 1/3 privacy bound."""
+
+    __slots__ = ("gamma", "sigma2", "epsilon", "radius", "scale", "low", "high", "separator")
+    CLAIM = "offset-event"
+
+    def __init__(self, sigma2, epsilon, low, high, radius, scale, separator, gamma=OFFSET_GAMMA):
+        if str(gamma) != OFFSET_GAMMA:
+            raise InputError(f"gamma: the offset-event program is built for γ = {OFFSET_GAMMA}, got {gamma}")
+        self._set_mechanism(gamma, sigma2, epsilon, radius, scale)
+        self.low, self.high = _box(low, high, "box")
+        if (self.high - self.low + 1) ** 2 > MAX_ATOMS:
+            raise LimitError(f"box: [{self.low}, {self.high}]² may hold {(self.high - self.low + 1) ** 2} atoms, "
+                             f"above the auditor's limit {MAX_ATOMS}")
+        self.separator = _nonnegative(separator, "separator")
+
+    def as_json(self):
+        return {"claim": self.CLAIM, **self._mechanism_json(), "box": {"low": self.low, "high": self.high},
+                "separator": format_rational(self.separator)}
+
+
+class BinaryPairRequest(_Mechanism):
+    """The binary pair ((p, 1 − p), (q, 1 − q)) above a separator above the budget-2 privacy bound."""
+
+    __slots__ = ("gamma", "sigma2", "epsilon", "radius", "scale", "p", "q", "separator")
+    CLAIM = "binary-pair"
+
+    def __init__(self, p, q, epsilon, sigma2, radius, scale, separator, gamma=OFFSET_GAMMA):
+        self._set_mechanism(gamma, sigma2, epsilon, radius, scale)
+        self.p, self.q = _probability(p, "p"), _probability(q, "q")
+        self.separator = _nonnegative(separator, "separator")
+
+    def as_json(self):
+        return {"claim": self.CLAIM, **self._mechanism_json(), "p": format_rational(self.p),
+                "q": format_rational(self.q), "separator": format_rational(self.separator)}
+
+
+class RenyiCoverRequest:
+    """The 29 Rényi bands of the γ = 1/3 three-step experiment against the binary pair (p, q)."""
+
+    __slots__ = ("gamma", "sigma2", "p", "q", "scale", "low", "high")
+    CLAIM = "renyi-cover"
+
+    def __init__(self, sigma2, p, q, scale, low, high, gamma=OFFSET_GAMMA):
+        if str(gamma) != OFFSET_GAMMA:
+            raise InputError(f"gamma: the Rényi layers are built for γ = {OFFSET_GAMMA}, got {gamma}")
+        self.gamma = positive_gamma(gamma)
+        self.sigma2 = check_sigma2(sigma2)
+        self.p, self.q = _probability(p, "p"), _probability(q, "q")
+        self.scale = mpz(scale)
+        if self.scale < 1:
+            raise InputError(f"layer scale: must be a positive integer, got {self.scale}")
+        self.low, self.high = _box(low, high, "box", MAX_RENYI_BOX)
+
+    def as_json(self):
+        return {"claim": self.CLAIM, "gamma": str(self.gamma), "sigma2": format_rational(self.sigma2),
+                "p": format_rational(self.p), "q": format_rational(self.q), "layer_scale": str(int(self.scale)),
+                "box": {"low": self.low, "high": self.high}}
+
+
+def finite_relaxation(request):
     from producer.game.api import root_value
-    law, gamma = FiniteLaw(law_weights, offset), Gamma.from_string(gamma)
-    x, y = mpq(x), mpq(y)
-    auto = root_value(law, gamma, 2, x, y).value - y
+    law, gamma, x, y = request.law, request.gamma, request.x, request.y
+    auto = root_value(law, gamma, BUDGET, x, y).value - y
     one = OneDigitRelaxation(law, gamma).value(x, y) - y
     off = OffsetRelaxation(law, gamma).value(x, y) - y
     if not auto < one < off:
         raise InputError(f"finite relaxation: the chain {auto} < {one} < {off} is not strict")
-    return {"claim": "finite-relaxation", "law": law.as_json(), "gamma": str(gamma),
-            "x": format_rational(x), "y": format_rational(y), "autonomous": format_rational(auto),
-            "one_digit": format_rational(one), "offset": format_rational(off),
+    return {"autonomous": format_rational(auto), "one_digit": format_rational(one), "offset": format_rational(off),
             "order": "autonomous < one_digit < offset"}
 
 
-def dg_relaxation(relaxation, gamma, sigma2, epsilon, radius, scale, denominator, separator):
-    gamma_ = Gamma.from_string(gamma)
-    source = DiscreteGaussianSource.from_radius_scale(mpq(sigma2), radius, mpz(scale))
-    lam_lo, lam_hi = grid_threshold(mpq(epsilon), mpz(denominator))
-    solver = {"one-digit": OneDigitRelaxation, "offset": OffsetRelaxation}[relaxation]
-    finite = solver(source.law, gamma_).value(1, lam_lo)
-    b = (1 + lam_hi) * (1 - (1 - source.tau) ** 4)
+def dg_relaxation(request):
+    source = DiscreteGaussianSource.from_radius_scale(request.sigma2, request.radius, request.scale)
+    lam_lo, lam_hi = grid_threshold(request.epsilon, request.denominator)
+    bound = request.privacy_bound()
+    solver = {"one-digit": OneDigitRelaxation, "offset": OffsetRelaxation}[request.relaxation]
+    finite = solver(source.law, request.gamma).value(1, lam_lo)
+    b = (1 + lam_hi) * (1 - (1 - source.tau) ** (2 * BUDGET))
     v = finite - lam_lo
     lower, upper = v - (lam_hi - lam_lo) - b, v + b
-    bound = privacy_bound(gamma, mpq(sigma2), mpq(epsilon), radius, int(scale))
-    separator = mpq(separator)
-    _check_separated(_privacy_upper(bound), separator, lower, f"{relaxation} relaxation")
-    return {"claim": "dg-relaxation", "relaxation": relaxation, "gamma": gamma,
-            "sigma2": format_rational(mpq(sigma2)), "epsilon": format_rational(mpq(epsilon)), "budget": 2,
-            "source": _source_json(source),
+    _check_separated(upper_end(bound), request.separator, lower, f"{request.relaxation} relaxation")
+    return {"source": source_claims(source),
             "threshold": {"lower": format_rational(lam_lo), "upper": format_rational(lam_hi)},
             "finite_value": format_rational(finite), "transfer": format_rational(b),
-            "relaxation_interval": _interval(lower, upper), "privacy_bound": bound,
-            "separator": format_rational(separator)}
+            "relaxation_interval": _interval(lower, upper), "privacy_bound": bound}
 
 
-def offset_event(sigma2, epsilon, low, high, radius, scale, separator):
-    atoms, payoff = events.offset_event(mpq(sigma2), mpq(epsilon), low, high)
-    bound = privacy_bound("1/3", mpq(sigma2), mpq(epsilon), radius, int(scale))
-    separator = mpq(separator)
-    _check_separated(_privacy_upper(bound), separator, payoff.lo, "offset event")
-    return {"claim": "offset-event", "gamma": "1/3", "sigma2": format_rational(mpq(sigma2)),
-            "epsilon": format_rational(mpq(epsilon)),
-            "program": {"x_P": [0, 0], "x_Q": [1, 1], "offsets": "s_1 = 0, s_2 = (1 - Y_1) mod 3",
+def offset_event(request):
+    bound = request.privacy_bound()
+    atoms, payoff = events.offset_event(request.sigma2, request.epsilon, request.low, request.high)
+    _check_separated(upper_end(bound), request.separator, payoff.lo, "offset event")
+    return {"program": {"x_P": [0, 0], "x_Q": [1, 1], "offsets": "s_1 = 0, s_2 = (1 - Y_1) mod 3",
                         "coordinates": "f1 = Y_1 - 1, f2 = Y_2 - 1 + ceil(f1/3)"},
-            "box": {"low": low, "high": high}, "atoms": [list(a) for a in sorted(atoms)],
-            "count": len(atoms), "payoff": _interval(payoff.lo, payoff.hi),
-            "privacy_bound": bound, "separator": format_rational(separator)}
+            "atoms": [list(a) for a in sorted(atoms)], "count": len(atoms), "payoff": _interval(payoff.lo, payoff.hi),
+            "privacy_bound": bound}
 
 
-def binary_pair(p, q, epsilon, sigma2, radius, scale, separator):
-    payoff = events.binary_pair_payoff(mpq(p), mpq(q), mpq(epsilon))
-    bound = privacy_bound("1/3", mpq(sigma2), mpq(epsilon), radius, int(scale))
-    separator = mpq(separator)
-    _check_separated(_privacy_upper(bound), separator, payoff.lo, "binary pair")
-    d_inf = renyi.round_to(renyi.binary_d_infinity_upper(mpq(p), mpq(q)), 15, +1)
-    return {"claim": "binary-pair", "p": format_rational(mpq(p)), "q": format_rational(mpq(q)),
-            "epsilon": format_rational(mpq(epsilon)), "payoff": _interval(payoff.lo, payoff.hi),
-            "privacy_bound": bound, "separator": format_rational(separator),
+def binary_pair(request):
+    bound = request.privacy_bound()
+    payoff = events.binary_pair_payoff(request.p, request.q, request.epsilon)
+    _check_separated(upper_end(bound), request.separator, payoff.lo, "binary pair")
+    d_inf = renyi.round_to(renyi.binary_d_infinity_upper(request.p, request.q), 15, +1)
+    return {"payoff": _interval(payoff.lo, payoff.hi), "privacy_bound": bound,
             "d_infinity_upper": format_rational(d_inf), "d_infinity_display": decimal_outward(d_inf, 15, +1)}
 
 
-def renyi_cover(sigma2, p, q, scale, low, high):
-    layers, bands, top = renyi.cover(mpq(sigma2), mpq(p), mpq(q), mpz(scale), low, high)
+def renyi_cover(request):
+    layers, bands, top = renyi.cover(request.sigma2, request.p, request.q, request.scale, request.low, request.high)
     for left, right, lower, upper in bands:
         if not upper < lower:
             raise InputError(f"renyi cover: band [{left}, {right}] is not covered ({upper} >= {lower})")
     order, top_lower, top_dinf = top
     if not top_dinf < top_lower:
         raise InputError("renyi cover: the order-16 bound does not exceed D_∞ of the binary pair")
-    return {"claim": "renyi-cover", "sigma2": format_rational(mpq(sigma2)), "gamma": "1/3",
-            "p": format_rational(mpq(p)), "q": format_rational(mpq(q)),
-            "layer_scale": str(int(scale)), "box": {"low": low, "high": high},
-            "layers": [{"d": d, "j": j, "p": [[str(int(x)) for x in row] for row in P],
+    return {"layers": [{"d": d, "j": j, "p": [[str(int(x)) for x in row] for row in P],
                         "q": [[str(int(x)) for x in row] for row in Q]} for d, j, P, Q in layers],
             "bands": [{"left": format_rational(l), "right": format_rational(r),
                        "lower": format_rational(lo), "upper": format_rational(up)}
@@ -146,34 +280,24 @@ def renyi_cover(sigma2, p, q, scale, low, high):
                     "lower_display": decimal_outward(top_lower, renyi.TOP_DIGITS, -1)}}
 
 
+REQUESTS = {"finite-relaxation": FiniteRelaxationRequest, "dg-relaxation": DgRelaxationRequest,
+            "offset-event": OffsetEventRequest, "binary-pair": BinaryPairRequest, "renyi-cover": RenyiCoverRequest}
 BUILDERS = {"finite-relaxation": finite_relaxation, "dg-relaxation": dg_relaxation,
             "offset-event": offset_event, "binary-pair": binary_pair, "renyi-cover": renyi_cover}
 
 
-def _json_parameters(parameters):
-    out = {}
-    for key, value in sorted(parameters.items()):
-        if isinstance(value, (list, tuple)):
-            out[key] = [str(v) for v in value]
-        elif isinstance(value, int) and not isinstance(value, bool):
-            out[key] = value
-        else:
-            out[key] = format_rational(value) if not isinstance(value, str) else value
-    return out
-
-
 def build(claim, **parameters):
-    """The separation certificate of ``claim`` with the builder's parameters."""
+    """The separation certificate of ``claim`` for the request fields ``parameters``."""
     if claim not in BUILDERS:
         raise InputError(f"separation: unknown claim {claim!r} (known: {', '.join(CLAIMS)})")
-    result = BUILDERS[claim](**parameters)
-    return make_certificate(KIND, VERSION, {"claim": claim, "parameters": _json_parameters(parameters)}, result)
+    request = REQUESTS[claim](**parameters)
+    return make_certificate(KIND, VERSION, request.as_json(), BUILDERS[claim](request))
 
 
 S24, N30 = 10 ** 24, 10 ** 30
 REFERENCES = [
     ("separation-finite-relaxation-121-g1_3.json",
-     dict(claim="finite-relaxation", law_weights=[1, 2, 1], offset=-1, gamma="1/3", x=mpq(1), y=mpq(1, 2))),
+     dict(claim="finite-relaxation", law=([1, 2, 1], -1), gamma="1/3", x=mpq(1), y=mpq(1, 2))),
     ("separation-one-digit-dg-c2-eps2.json",
      dict(claim="dg-relaxation", relaxation="one-digit", gamma="1/3", sigma2=mpq(9), epsilon=mpq(2),
           radius=24, scale=S24, denominator=N30, separator=mpq(423, 5000000))),
@@ -184,7 +308,7 @@ REFERENCES = [
      dict(claim="offset-event", sigma2=mpq(9), epsilon=mpq(2), low=-20, high=20, radius=24, scale=S24,
           separator=mpq(1, 10000))),
     ("separation-binary-pair-eps2.json",
-     dict(claim="binary-pair", p=mpq(23, 10000), q=mpq(27, 100000), epsilon=mpq(2), sigma2=mpq(9),
+     dict(claim="binary-pair", gamma="1/3", p=mpq(23, 10000), q=mpq(27, 100000), epsilon=mpq(2), sigma2=mpq(9),
           radius=24, scale=S24, separator=mpq(1, 10000))),
     ("separation-renyi-cover.json",
      dict(claim="renyi-cover", sigma2=mpq(9), p=mpq(23, 10000), q=mpq(27, 100000), scale=10 ** 18,

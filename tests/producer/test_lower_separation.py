@@ -176,3 +176,64 @@ def test_unknown_claim_is_refused():
     from producer.errors import InputError
     with pytest.raises(InputError, match="unknown claim"):
         sep.build("nonsense")
+
+
+def _fields(name, **changes):
+    fields = dict(REFS[name])
+    fields.update(changes)
+    return fields
+
+
+@pytest.mark.parametrize("name", sorted(REFS))
+def test_the_input_is_the_typed_question_and_the_result_repeats_none_of_it(name):
+    cert = sep.build_reference(REFS[name])
+    jsonschema.validate(cert, SCHEMA)
+    inp, res = cert["input"], cert["result"]
+    assert "parameters" not in inp and inp["claim"] == REFS[name]["claim"]
+    assert not set(inp) & set(res), sorted(set(inp) & set(res))
+    if "privacy_bound" in res:
+        bound = res["privacy_bound"]["input"]
+        assert bound == {"gamma": inp["gamma"], "sigma2": inp["sigma2"], "budget": 2, "epsilon": inp["epsilon"],
+                         "source": {"radius": inp["radius"], "scale": inp["scale"]}, "method": None}
+
+
+@pytest.mark.parametrize("name", ["separation-binary-pair-eps2.json", "separation-one-digit-dg-c2-eps2.json"])
+def test_a_privacy_bound_for_gamma_zero_is_refused(name):
+    from producer.errors import InputError
+    with pytest.raises(InputError, match="γ = 0 is plain composition"):
+        sep.build_reference(_fields(name, gamma="0"))
+
+
+def test_the_privacy_bound_is_for_the_claims_gamma(monkeypatch):
+    from producer.errors import InputError
+    from producer.lower import bounds
+    built = bounds.dg_upper_certificate
+
+    def other_gamma(gamma, sigma2, budget, epsilon, radius, scale):
+        return built("1/2", sigma2, budget, epsilon, radius, scale)   # a bound for another mechanism
+
+    monkeypatch.setattr(sep, "dg_upper_certificate", other_gamma)
+    with pytest.raises(InputError, match="claim's own mechanism"):
+        sep.build_reference(REFS["separation-binary-pair-eps2.json"])
+
+
+def test_the_offset_programs_are_those_of_gamma_one_third():
+    from producer.errors import InputError
+    with pytest.raises(InputError, match="built for γ = 1/3"):
+        sep.build_reference(_fields("separation-offset-event-eps2.json", gamma="1/2"))
+    with pytest.raises(InputError, match="built for γ = 1/3"):
+        sep.build_reference(_fields("separation-renyi-cover.json", gamma="1/5"))
+
+
+@pytest.mark.parametrize("name, changes, words", [
+    ("separation-finite-relaxation-121-g1_3.json", dict(law=([1] * 81, -40)), "81 atoms"),
+    ("separation-finite-relaxation-121-g1_3.json", dict(gamma="1/13"), "denominator 13"),
+    ("separation-one-digit-dg-c2-eps2.json", dict(radius=40), "81 atoms"),
+    ("separation-offset-event-eps2.json", dict(low=-158, high=158), "100489 atoms"),
+    ("separation-renyi-cover.json", dict(low=-200, high=201), "width 401"),
+    ("separation-binary-pair-eps2.json", dict(p=1), "(0, 1)"),
+])
+def test_beyond_the_auditors_separation_limits_is_refused_before_work(name, changes, words):
+    from producer.errors import InputError
+    with pytest.raises(InputError, match=words.replace("(", r"\(").replace(")", r"\)")):
+        sep.build_reference(_fields(name, **changes))
