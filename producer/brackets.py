@@ -5,7 +5,11 @@ A bracket is not a new claim.  It puts side by side a certified lower end of
 ε*_C(δ) ≥ ε_lo; or from ``calibration/1``, whose enclosure has a lower end
 too) and a certified upper end (from ``calibration/1``, the exact game at small
 budgets, or ``hierarchy/1`` with a δ query, budgets 8 to 64), after checking
-that both answer the same question (γ, σ², C, δ).  Each end is only as good as
+that both answer the same question (γ, σ², C, δ).  The question is read from
+each certificate's ``input``; a certificate whose result states something
+else (a hierarchy ``result.delta`` other than its ``input.query.delta``, a
+calibration witness for another γ, σ², C or ε) is refused, as are two
+certificates for different questions.  Each end is only as good as
 its certificate: verify both with ``auditor verify`` — the bracket line says so.
 """
 
@@ -20,14 +24,20 @@ DIGITS = 6  # decimals shown; lower end rounded down, upper end rounded up
 
 @dataclass(frozen=True)
 class Question:
+    """What ε*_C(δ) is asked about: γ, the innovation law (σ² of the discrete Gaussian, or the
+    discrete Laplace's t), C and δ; read from a certificate's ``input``."""
+
     gamma: object
     sigma2: object
     budget: int
     delta: object
+    laplace: object = None
+
+    def law(self):
+        return f"σ² = {_q(self.sigma2)}" if self.laplace is None else f"discrete Laplace t = {_q(self.laplace)}"
 
     def text(self):
-        return (f"γ = {_q(self.gamma)}, σ² = {_q(self.sigma2)}, C = {self.budget}, "
-                f"δ = {_q(self.delta)}")
+        return f"γ = {_q(self.gamma)}, {self.law()}, C = {self.budget}, δ = {_q(self.delta)}"
 
 
 @dataclass(frozen=True)
@@ -46,15 +56,18 @@ class Bracket:
         q = self.lower.question
         lo = decimal_outward(self.lower.value, DIGITS, -1)
         hi = decimal_outward(self.upper.value, DIGITS, +1)
-        return (f"{lo} ≤ ε*_{q.budget}({_q(q.delta)}) ≤ {hi} for γ = {_q(q.gamma)}, σ² = {_q(q.sigma2)} "
+        return (f"{lo} ≤ ε*_{q.budget}({_q(q.delta)}) ≤ {hi} for γ = {_q(q.gamma)}, {q.law()} "
                 f"(lower end: {self.lower.kind}, upper end: {self.upper.kind}; "
                 f"verify both with `auditor verify`)")
 
     def as_dict(self):
         q = self.lower.question
-        return {"gamma": _q(q.gamma), "sigma2": _q(q.sigma2), "budget": q.budget, "delta": _q(q.delta),
-                "epsilon_lower": _q(self.lower.value), "epsilon_upper": _q(self.upper.value),
-                "lower_kind": self.lower.kind, "upper_kind": self.upper.kind}
+        out = {"gamma": _q(q.gamma), "sigma2": None if q.sigma2 is None else _q(q.sigma2), "budget": q.budget,
+               "delta": _q(q.delta), "epsilon_lower": _q(self.lower.value), "epsilon_upper": _q(self.upper.value),
+               "lower_kind": self.lower.kind, "upper_kind": self.upper.kind}
+        if q.laplace is not None:
+            out["laplace"] = _q(q.laplace)
+        return out
 
 
 def _q(value):
@@ -74,43 +87,71 @@ def read_certificate(path):
     return cert
 
 
-def _question(gamma, sigma2, budget, delta):
-    return Question(parse_rational(gamma, "gamma"), parse_rational(sigma2, "sigma2"), int(budget),
-                    parse_rational(delta, "delta"))
+def _question(inp, delta):
+    """The Question of a certificate's ``input`` (γ, σ² or the Laplace t, C) at ``delta``."""
+    noise = inp.get("noise")
+    laplace = None if noise is None else parse_rational(noise["t"], "t")
+    sigma2 = None if laplace is not None else parse_rational(inp["sigma2"], "sigma2")
+    budget = inp["budget"]
+    if not isinstance(budget, int) or isinstance(budget, bool):
+        raise TypeError(f"budget {budget!r} is not an integer")
+    return Question(parse_rational(inp["gamma"], "gamma"), sigma2, budget, parse_rational(delta, "delta"), laplace)
+
+
+def _agree(name, what, stated, found):
+    """Refuse a certificate whose result states another value than its input (one of the two is wrong)."""
+    if stated != found:
+        raise InputError(f"{name}: its result disagrees with its input: {what} is {found!r} in the result but "
+                         f"{stated!r} in the input (verify it with `auditor verify`)")
+
+
+def _witness_question(name, inp, witness, which, epsilon):
+    """A calibration/1 witness must be a dg-interval/1 for the calibration's own question at ``epsilon``."""
+    w = witness["input"]
+    for key in ("gamma", "sigma2", "budget", "method"):
+        _agree(name, f"{which}.input.{key}", inp.get(key), w.get(key))
+    _agree(name, f"{which}.input.noise", inp.get("noise"), w.get("noise"))
+    _agree(name, f"{which}.input.epsilon", epsilon, w.get("epsilon"))
 
 
 def lower_end(cert, name="lower"):
-    """The certified lower end of ε*_C(δ) in ``cert``."""
+    """The certified lower end of ε*_C(δ) in ``cert``, with the question of its ``input``."""
     kind = cert.get("schema")
     try:
+        inp, res = cert["input"], cert["result"]
         if kind == "calibration-lower/1":
-            res = cert["result"]
-            q = _question(res["gamma"], res["sigma2"], res["budget"], res["delta"])
-            return End(q, parse_rational(res["epsilon_lower"]), kind)
+            return End(_question(inp, inp["delta"]), parse_rational(res["epsilon_lower"]), kind)
         if kind == "calibration/1":
-            inp = cert["input"]
-            q = _question(inp["gamma"], inp["sigma2"], inp["budget"], inp["delta"])
-            return End(q, parse_rational(cert["result"]["epsilon_lo"]), kind)
+            _calibration_agrees(name, inp, res)
+            return End(_question(inp, inp["delta"]), parse_rational(res["epsilon_lo"]), kind)
     except (KeyError, TypeError, ValueError) as exc:
         raise InputError(f"{name}: a {kind} certificate without its fields ({exc})") from None
     raise InputError(f"{name}: {kind!r} gives no lower end of ε*_C(δ) (use calibration-lower/1 or calibration/1)")
 
 
+def _calibration_agrees(name, inp, res):
+    _witness_question(name, inp, res["upper_witness"], "upper_witness", res["epsilon_hi"])
+    if res["lower_witness"] is not None:
+        _witness_question(name, inp, res["lower_witness"], "lower_witness", res["epsilon_lo"])
+
+
 def upper_end(cert, name="upper"):
-    """The certified upper end of ε*_C(δ) in ``cert``."""
+    """The certified upper end of ε*_C(δ) in ``cert``, with the question of its ``input``."""
     kind = cert.get("schema")
     try:
+        inp, res = cert["input"], cert["result"]
         if kind == "calibration/1":
-            inp = cert["input"]
-            q = _question(inp["gamma"], inp["sigma2"], inp["budget"], inp["delta"])
-            return End(q, parse_rational(cert["result"]["epsilon_hi"]), kind)
+            _calibration_agrees(name, inp, res)
+            return End(_question(inp, inp["delta"]), parse_rational(res["epsilon_hi"]), kind)
         if kind == "hierarchy/1":
-            inp, res = cert["input"], cert["result"]
-            if res.get("delta") is None or not res.get("meets_delta"):
-                raise InputError(f"{name}: this hierarchy/1 certificate answers an ε query, not ε*_C(δ)")
-            q = _question(inp["gamma"], inp["sigma2"], inp["budget"], res["delta"])
-            return End(q, parse_rational(res["epsilon"]), kind)
-    except (KeyError, TypeError, ValueError) as exc:
+            delta = inp["query"].get("delta")
+            if delta is None:
+                raise InputError(f"{name}: this hierarchy/1 certificate answers an ε query (input.query), "
+                                 f"not ε*_C(δ); use one made with --delta")
+            _agree(name, "delta", delta, res["delta"])
+            _agree(name, "meets_delta", True, res["meets_delta"])
+            return End(_question(inp, delta), parse_rational(res["epsilon"]), kind)
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise InputError(f"{name}: a {kind} certificate without its fields ({exc})") from None
     raise InputError(f"{name}: {kind!r} gives no upper end of ε*_C(δ) (use calibration/1 or hierarchy/1)")
 

@@ -7,7 +7,8 @@ from producer.commands.common import add_output_arguments, say
 from producer.output import write_output
 
 HELP = ("the two-sided bracket lo ≤ ε*_C(δ) ≤ hi from a lower-end certificate (calibration-lower/1 or "
-        "calibration/1) and an upper-end one (calibration/1 or hierarchy/1) for the same γ, σ², C, δ; "
+        "calibration/1) and an upper-end one (calibration/1 or hierarchy/1) for the same γ, σ², C, δ, read from "
+        "each certificate's input (a certificate whose result disagrees with its input is refused); "
         "it combines, it does not prove: verify both with the auditor")
 
 

@@ -68,3 +68,61 @@ def test_api_and_cli_agree():
     bad = subprocess.run([sys.executable, "-m", "producer", "bracket", str(LOWER8), str(UPPER16)],
                          capture_output=True, text=True, cwd=ROOT)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr and len(bad.stderr.splitlines()) == 1
+
+
+def test_the_question_is_read_from_the_input_not_the_result():
+    upper = load(UPPER8)
+    upper["result"]["delta"] = "1/1000"        # the result disagrees with input.query.delta = 1/10000
+    with pytest.raises(InputError, match="disagrees with its input: delta"):
+        bracket(load(LOWER8), upper)
+    upper = load(UPPER8)
+    upper["result"]["meets_delta"] = False
+    with pytest.raises(InputError, match="meets_delta"):
+        bracket(load(LOWER8), upper)
+    upper = load(UPPER8)
+    upper["input"]["query"] = {"epsilon": "5"}  # an ε query answers no ε*_C(δ)
+    with pytest.raises(InputError, match="ε query"):
+        bracket(load(LOWER8), upper)
+
+
+def test_a_lower_certificate_for_another_question_is_refused():
+    lower = load(K2)
+    lower["input"]["budget"] = 5                # a K.2 line read as a statement about C = 5
+    with pytest.raises(InputError, match="different questions: lower .*C = 5"):
+        bracket(lower, load(C4))
+    lower = load(K2)
+    lower["input"]["delta"] = "1/1000"
+    with pytest.raises(InputError, match="different questions"):
+        bracket(lower, load(C4))
+
+
+@pytest.mark.parametrize("which, key, value", [
+    ("upper_witness", "gamma", "1/3"), ("upper_witness", "budget", 3), ("upper_witness", "epsilon", "15"),
+    ("lower_witness", "sigma2", "2"), ("lower_witness", "epsilon", "14")])
+def test_a_calibration_whose_witnesses_answer_another_question_is_refused(which, key, value):
+    upper = load(C4)
+    upper["result"][which]["input"][key] = value
+    with pytest.raises(InputError, match=f"disagrees with its input: {which}.input.{key}"):
+        bracket(load(K2), upper)
+    with pytest.raises(InputError, match="disagrees"):
+        bracket(upper, load(C4))
+
+
+def test_a_laplace_calibration_is_a_different_question():
+    laplace = load(CERTS / "plain" / "calibration-plain-laplace-t2-c2-delta1e-6.json")
+    b = bracket(laplace, laplace)
+    assert "discrete Laplace t = 2" in b.line() and b.as_dict()["laplace"] == "2"
+    dg = load(CERTS / "calibration-c2-delta1e-4.json")
+    with pytest.raises(InputError, match="different questions"):
+        bracket(dg, laplace)
+
+
+def test_the_cli_refuses_a_disagreeing_certificate_with_one_line(tmp_path):
+    upper = load(UPPER8)
+    upper["result"]["delta"] = "1/1000"
+    path = tmp_path / "upper.json"
+    path.write_text(json.dumps(upper))
+    run = subprocess.run([sys.executable, "-m", "producer", "bracket", str(LOWER8), str(path)],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert run.returncode == 2 and run.stdout == ""
+    assert len(run.stderr.splitlines()) == 1 and "disagrees with its input" in run.stderr
