@@ -203,6 +203,8 @@ def finite_game(gamma, weights, budget, *, offset=None, thresholds=(), points=()
                          f"(the work grows with |k|)")
     if not thresholds and not points and not curve:
         raise InputError("nothing to compute: give a threshold, a point or the curve")
+    from producer.game.auditability import check_auditable_game
+    check_auditable_game(law, gamma, budget, len(thresholds) + len(points), bool(curve), pending is not None)
     report = _reporter(progress, "game")
     if report is not None and len(thresholds) + len(points) <= 3:
         report = None  # a few queries finish quickly; no progress lines

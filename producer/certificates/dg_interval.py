@@ -21,6 +21,7 @@ from gmpy2 import mpq, mpz
 from producer.certificates.canonical import make_certificate
 from producer.errors import InputError, LimitError
 from producer.game.api import check_method
+from producer.game.auditability import check_auditable_game
 from producer.laws import Gamma
 from producer.rationals import decimal_outward, format_rational
 from producer.sources import discrete_gaussian, discrete_laplace
@@ -162,6 +163,7 @@ def evaluate(request, quiet=True):
     """Solve the request: build the source, enclose e^ε, solve the game, transfer."""
     start = time.monotonic()
     source, lam_lo, lam_hi = choose_source_and_threshold(request, quiet)
+    check_auditable_game(source.law, request.gamma, request.budget, 1)  # the auditor re-solves this one query
     _progress(f"source L = {source.radius}, S has {int(source.scale.bit_length())} bits, "
               f"tau <= {float(source.tau):.3e}; solving G_{request.budget}(1, lambda-)", quiet)
     finite = _solve(source.law, request.gamma, request.budget, mpq(1), lam_lo, request.method)
