@@ -12,11 +12,13 @@ from gmpy2 import mpq
 from producer.brace.algorithm import DEFAULT_GRID_BITS, run_brace
 from producer.brace.calibration import QUARTER, Calibration
 from producer.brace.draws import NOISE_TOLERANCE
+from producer.brace.enclosures import ENCLOSURE_BITS
 from producer.brace.sensitivity import SCALE_BITS
 from producer.errors import InputError, LimitError
 from producer.rationals import decimal_outward, format_rational
 
 MAX_HORIZON = 64  # documented limit on T
+MAX_GAMMA = 64  # documented limit on γ: e^-64 > 2^-92 keeps the 128-bit lower end of e^-γ positive
 # The auditor reads at most 10^5 JSON values per file; the bank alone is points × (dimension + 1) of them
 # (the rest of the certificate is counted exactly when it is sealed, producer.certificates.readability).
 # This also keeps the auditor's replay work T × points × dimension <= 64 × 10^5 below its limit 10^7.
@@ -58,6 +60,10 @@ class Request:
             raise InputError(f"kappa: must be positive, got {fr(kappa)}")
         if gamma != "auto" and not mpq(gamma) > 0:
             raise InputError(f"gamma: must be positive or 'auto', got {gamma}")
+        if gamma != "auto" and mpq(gamma) > MAX_GAMMA:
+            raise LimitError(f"gamma: γ = {fr(mpq(gamma))} exceeds the limit {MAX_GAMMA} (e^-γ is published with "
+                             f"{ENCLOSURE_BITS}-bit dyadic ends, whose lower end must stay positive; a private run "
+                             f"needs γ <= 1/4 anyway: use --gamma auto)")
         if not 1 <= grid_bits <= MAX_GRID_BITS:
             raise InputError(f"grid bits: {grid_bits} is outside 1..{MAX_GRID_BITS}")
         if noise_multiplier <= 0:
