@@ -42,6 +42,9 @@ OFFSET_GAMMA = "1/3"             # the offset-event program and the Rényi layer
 MAX_LAW_LENGTH = 80              # atoms of a law whose relaxation values are recomputed
 MAX_GAMMA_DENOMINATOR = 12       # B of γ for the relaxation values
 MAX_ATOMS = 10 ** 5              # atoms of an offset event (at most the box's (high − low + 1)²)
+# An offset event lists up to (high − low + 1)² atoms of 3 JSON values each: within the reader's
+# 100,000 values (with 1,000 to spare for the rest) the box has at most 181 columns.
+MAX_EVENT_BOX = 181
 MAX_RENYI_BOX = 400              # width high − low of a Rényi box
 
 
@@ -166,9 +169,10 @@ class OffsetEventRequest(_Mechanism):
             raise InputError(f"gamma: the offset-event program is built for γ = {OFFSET_GAMMA}, got {gamma}")
         self._set_mechanism(gamma, sigma2, epsilon, radius, scale)
         self.low, self.high = _box(low, high, "box")
-        if (self.high - self.low + 1) ** 2 > MAX_ATOMS:
-            raise LimitError(f"box: [{self.low}, {self.high}]² may hold {(self.high - self.low + 1) ** 2} atoms, "
-                             f"above the auditor's limit {MAX_ATOMS}")
+        side = self.high - self.low + 1
+        if side > MAX_EVENT_BOX or side ** 2 > MAX_ATOMS:
+            raise LimitError(f"box: [{self.low}, {self.high}]² may hold {side ** 2} atoms of 3 JSON values each, "
+                             f"beyond the auditor's reader (at most {MAX_EVENT_BOX} columns)")
         self.separator = _nonnegative(separator, "separator")
 
     def as_json(self):

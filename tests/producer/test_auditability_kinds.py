@@ -1,4 +1,4 @@
-"""The producer never writes a certificate the auditor cannot check (issue 10 item 2, every kind).
+"""The producer never writes a certificate the auditor cannot check (every kind).
 
 For each limit the producer restates from the auditor (docs/certificates.md):
 just inside, the producer writes a certificate and ``auditor verify`` answers
@@ -13,6 +13,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings, strategies as st
+
 from producer.certificates.canonical import canonical_json, make_certificate
 from producer.certificates.readability import MAX_NUMBER_DIGITS, MAX_STRING_CHARS, check_readable, value_bound
 from producer.errors import LimitError
@@ -36,6 +38,19 @@ def _edge_verifies(args, out):
     done = _producer(*args, out=out)
     assert done.returncode == 0, done.stderr
     _verifies(out)
+
+
+def _built_edge_verifies(build, out):
+    """A certificate only the Python builder can write (its command fixes the parameters): write, verify."""
+    from producer.certificates.canonical import write_certificate
+    write_certificate(build(), out)
+    _verifies(out)
+
+
+def _built_refused(build, words):
+    with pytest.raises(LimitError) as refused:
+        build()
+    assert words in str(refused.value) and "\n" not in str(refused.value)
 
 
 def _refused(args, out, words="auditor"):
@@ -82,6 +97,69 @@ def test_too_many_values_and_too_deep_nesting_are_refused():
         deep = [deep]
     with pytest.raises(LimitError, match="nesting"):
         make_certificate("k", 1, {}, {"v": deep})
+
+
+# ---- finite-game/1 and the game of dg-interval/1 ------------------------------------------
+
+def _uniform(radius):
+    return ",".join(["1"] * (2 * radius + 1))
+
+
+def _game(weights, gamma, budget, thresholds, *extra):
+    return ["game", "--gamma", gamma, "--weights", weights, "--budget", budget,
+            *[a for t in thresholds for a in ("--threshold", t)], *extra]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 3), min_size=1, max_size=12).filter(any), st.integers(-12, 1),
+       st.sampled_from([(1, 2), (1, 3), (2, 5), (5, 12), (86, 257), (336, 1009)]), st.integers(0, 4), st.booleans())
+def test_finite_game_work_estimate_is_the_auditors(weights, offset, gamma, level, pending):
+    from auditor.checks.finite_game import work_estimate
+    from producer.game.auditability import query_work
+    from producer.laws import FiniteLaw, Gamma
+    law = FiniteLaw(weights, offset)
+    try:
+        theirs = work_estimate(weights, offset, *gamma, level, pending=pending)
+    except Exception as exc:          # beyond the auditor's cheap floor: ours must be beyond the limit too
+        assert type(exc).__name__ == "Unchecked"
+        from producer.game.auditability import MAX_WORK
+        assert query_work(law, Gamma(*gamma), level, pending) > MAX_WORK
+        return
+    assert query_work(law, Gamma(*gamma), level, pending) == theirs
+
+
+def test_finite_game_queries_beyond_the_auditors_work_limit_are_refused(tmp_path):
+    # uniform law on [-20, 20], γ = 86/257, C = 2: 17,449,830 auditor units a query; 8 fit in 1.5·10⁸, 9 do not
+    _refused(_game(_uniform(20), "86/257", 2, [f"{i}/7" for i in range(1, 10)], "--method", "compiled"),
+             tmp_path / "beyond.json", "ask at most 8 queries")
+
+
+@pytest.mark.slow
+def test_finite_game_queries_at_the_auditors_work_limit_verify(tmp_path):
+    _edge_verifies(_game(_uniform(20), "86/257", 2, [f"{i}/7" for i in range(1, 9)], "--method", "compiled"),
+                   tmp_path / "edge.json")
+
+
+def test_finite_game_one_query_beyond_the_auditors_work_limit_is_refused(tmp_path):
+    # γ = 2/5, C = 4: the producer's own engine would take this one (3.1·10⁷ of its units), the auditor not
+    _refused(_game(_uniform(12), "2/5", 4, ["2"]), tmp_path / "beyond.json", "of the auditor for one query")
+
+
+@pytest.mark.slow
+def test_finite_game_one_query_at_the_auditors_work_limit_verifies(tmp_path):
+    from producer.game.auditability import MAX_WORK, query_work
+    from producer.laws import FiniteLaw, Gamma
+    largest = max(r for r in range(1, 13) if query_work(FiniteLaw([1] * (2 * r + 1), -r), Gamma(2, 5), 4) <= MAX_WORK)
+    _edge_verifies(_game(_uniform(largest), "2/5", 4, ["2"]), tmp_path / "edge.json")
+
+
+def test_more_queries_than_the_auditor_reads_are_refused(tmp_path):
+    _refused(_game("1,2,1", "1/3", 1, [f"{i}/10001" for i in range(1, 10002)]), tmp_path / "beyond.json", "10000")
+
+
+def test_dg_interval_whose_game_is_beyond_the_auditor_is_refused(tmp_path):
+    _refused(["dg", "--gamma", "2/5", "--sigma2", 9, "--budget", 4, "--epsilon", 2, "--radius", 12,
+              "--scale", 10 ** 24], tmp_path / "beyond.json", "of the auditor for one query")
 
 
 # ---- envelope/1 ---------------------------------------------------------------------------
@@ -182,6 +260,32 @@ def test_a_bank_whose_steps_pass_the_readers_value_limit_is_refused_when_sealed(
     _refused(_brace("brace", _bank(tmp_path, 19000, 4), 4), tmp_path / "beyond.json", "JSON values")
 
 
+def test_brace_gamma_at_the_limit_verifies_and_beyond_is_refused(tmp_path):
+    # e^-γ is published with 128-bit dyadic ends: at γ = 64 the lower end is still positive
+    bank = ROOT / "data" / "brace" / "synthetic.json"
+    run = ["brace", "--bank", bank, "--query", "0.3,0.2", "--r2", "16/25", "--horizon", 3, "--kappa", 128,
+           "--epsilon", 128, "--delta", "1/100000", "--seed", 5, "--allow-uncalibrated", "--gamma"]
+    _edge_verifies(run + [64], tmp_path / "edge.json")
+    for beyond in ("64.000001", "1e12"):
+        _refused(run + [beyond], tmp_path / "beyond.json", "exceeds the limit 64")
+
+
+@pytest.mark.parametrize("option, edge", [("--horizon", 64), ("--dimension", 64)])
+def test_brace_horizon_and_dimension_at_the_limit_verify_and_beyond_are_refused(option, edge, tmp_path):
+    dimension = edge if option == "--dimension" else 2
+    bank = _bank(tmp_path, 3, dimension)
+    run = _brace("brace", bank, dimension)
+    if option == "--horizon":
+        run[run.index("--horizon") + 1] = edge
+        _edge_verifies(run, tmp_path / "edge.json")
+        run[run.index("--horizon") + 1] = edge + 1
+        _refused(run, tmp_path / "beyond.json", "1..64")
+    else:
+        _edge_verifies(run, tmp_path / "edge.json")
+        wide = _bank(tmp_path, 3, edge + 1)
+        _refused(_brace("brace", wide, edge + 1), tmp_path / "beyond.json", "64")
+
+
 # ---- deadline-witness/1 --------------------------------------------------------------------
 
 def _deadline(sigma2, radius, scale, T):
@@ -206,6 +310,11 @@ def test_deadline_at_the_work_limit_verifies(tmp_path):
 
 def test_deadline_beyond_the_work_limit_is_refused(tmp_path):
     _refused(_deadline(900, 150, "1e10", 235), tmp_path / "beyond.json", "work")
+
+
+def test_deadline_with_its_reference_verifies(tmp_path):
+    # the budget and the embedded dg-interval/1 upper end of Δ*_2(2) are checked with the witness
+    _edge_verifies(_deadline(9, 24, "1e24", 5) + ["--reference"], tmp_path / "edge.json")
 
 
 def test_deadline_work_estimate_is_the_auditors():
@@ -273,6 +382,81 @@ def test_target_zero_line_work_limit_is_the_auditors():
 def test_target_zero_beyond_the_line_work_limit_is_refused(tmp_path):
     _refused(["calibrate-lower", "--claim", "target-zero", "--budget", 16, "--priors", 20001, "--radius", 30],
              tmp_path / "beyond.json", "line-tree")
+
+
+# ---- calibration-lower/1 (capped-preparation) ----------------------------------------------
+
+def _capped(cap):
+    from producer.lower import calibration_lower as cl
+    fields = dict(cl.K2, cap=cap, horizon=cap + 5)
+    return lambda: cl.build(fields.pop("claim"), **fields)
+
+
+def test_capped_preparation_at_the_digit_limit_verifies_and_beyond_is_refused(tmp_path):
+    # the line's numbers are bounded before the work: with K.2's source, cap 75 (T = 80) is the last within
+    # the reader's 10,000 digits (docs/lower-certificates.md §3.1)
+    _built_edge_verifies(_capped(75), tmp_path / "edge.json")
+    _built_refused(_capped(76), "reader limit of 10000")
+
+
+def test_capped_preparation_work_estimate_is_the_auditors():
+    from producer.lower.calibration_lower import MAX_CAPPED_WORK, capped_work
+    from auditor.checks import calibration_lower as audit
+    assert MAX_CAPPED_WORK == audit.MAX_CAPPED_WORK
+    assert capped_work(29, 33, 8, 5, 2) == 29 * 33 * 18 + 18 ** 3 * 20 + 2 ** 2 * 18 ** 2
+
+
+# ---- separation/1 ----------------------------------------------------------------------------
+
+def _separation(claim, **fields):
+    from producer.lower import separation as sep
+    return lambda: sep.build(claim, **fields)
+
+
+def test_renyi_box_at_the_limit_verifies_and_beyond_is_refused(tmp_path):
+    from gmpy2 import mpq
+    args = dict(sigma2=9, p=mpq(23, 10000), q=mpq(27, 100000), scale=10 ** 18)
+    _built_edge_verifies(_separation("renyi-cover", low=-200, high=200, **args), tmp_path / "edge.json")
+    _built_refused(_separation("renyi-cover", low=-200, high=201, **args), "width 401 exceeds the auditor's limit 400")
+
+
+@pytest.mark.slow
+def test_offset_event_box_at_the_reader_limit_verifies(tmp_path):
+    from gmpy2 import mpq
+    _built_edge_verifies(_separation("offset-event", sigma2=9, epsilon=2, low=-90, high=90, radius=24, scale=10 ** 24,
+                                     separator=mpq(1, 10000)), tmp_path / "edge.json")
+
+
+def test_offset_event_box_beyond_the_reader_limit_is_refused():
+    from gmpy2 import mpq
+    _built_refused(_separation("offset-event", sigma2=9, epsilon=2, low=-90, high=91, radius=24, scale=10 ** 24,
+                               separator=mpq(1, 10000)), "at most 181 columns")
+
+
+@pytest.mark.slow
+def test_finite_relaxation_at_the_auditors_law_limits_verifies(tmp_path):
+    from gmpy2 import mpq
+    _built_edge_verifies(_separation("finite-relaxation", law=([1] * 80, -40), gamma="5/12", x=mpq(1), y=mpq(1, 2)),
+                         tmp_path / "edge.json")
+
+
+def test_finite_relaxation_beyond_the_auditors_law_limits_is_refused():
+    from gmpy2 import mpq
+    _built_refused(_separation("finite-relaxation", law=([1] * 81, -40), gamma="5/12", x=1, y=mpq(1, 2)),
+                   "81 atoms exceeds the auditor's limit of 80")
+    _built_refused(_separation("finite-relaxation", law=([1] * 80, -40), gamma="5/13", x=1, y=mpq(1, 2)),
+                   "denominator 13 exceeds the auditor's limit 12")
+    _built_refused(_separation("dg-relaxation", relaxation="one-digit", gamma="1/3", sigma2=9, epsilon=2, radius=40,
+                               scale=10 ** 24, denominator=10 ** 30, separator=mpq(423, 5000000)), "radius <= 39")
+
+
+def test_separation_limits_are_the_auditors():
+    from auditor.checks import separation as audit
+    from auditor.lower import renyi as audit_renyi
+    from producer.lower import separation as sep
+    assert (sep.MAX_LAW_LENGTH, sep.MAX_GAMMA_DENOMINATOR, sep.MAX_ATOMS, sep.MAX_RENYI_BOX) == \
+        (audit.MAX_LAW_LENGTH, audit.MAX_GAMMA_DENOMINATOR, audit.MAX_ATOMS, audit_renyi.MAX_BOX)
+    assert sep.MAX_EVENT_BOX ** 2 * 3 + 1000 <= 100_000 < (sep.MAX_EVENT_BOX + 1) ** 2 * 3 + 1000
 
 
 # ---- workload/1 ----------------------------------------------------------------------------

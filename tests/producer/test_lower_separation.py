@@ -229,7 +229,7 @@ def test_the_offset_programs_are_those_of_gamma_one_third():
     ("separation-finite-relaxation-121-g1_3.json", dict(law=([1] * 81, -40)), "81 atoms"),
     ("separation-finite-relaxation-121-g1_3.json", dict(gamma="1/13"), "denominator 13"),
     ("separation-one-digit-dg-c2-eps2.json", dict(radius=40), "81 atoms"),
-    ("separation-offset-event-eps2.json", dict(low=-158, high=158), "100489 atoms"),
+    ("separation-offset-event-eps2.json", dict(low=-90, high=91), "33124 atoms"),
     ("separation-renyi-cover.json", dict(low=-200, high=201), "width 401"),
     ("separation-binary-pair-eps2.json", dict(p=1), "(0, 1)"),
 ])
