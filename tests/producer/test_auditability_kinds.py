@@ -368,6 +368,15 @@ def test_calibration_beyond_the_envelope_exponent_limit_is_refused(tmp_path):
              tmp_path / "beyond.json", "8C/σ²")
 
 
+def test_calibration_envelope_limit_is_the_auditors():
+    # at the limit itself (C = 5, σ² = 1/1250) no calibration can be written: the discrete Gaussian is then
+    # a point mass but for e^-625, Δ*_5(ε) is about 1 at every ε <= 64 (the producer's limit for every
+    # witness), so the edge is compared instead
+    from auditor.checks.dg_interval import MAX_EXP_ARGUMENT
+    from producer.certificates.calibration import MAX_ENVELOPE_EXPONENT
+    assert MAX_ENVELOPE_EXPONENT == MAX_EXP_ARGUMENT == 8 * 5 * 1250
+
+
 # ---- calibration-lower/1 (target-zero) -----------------------------------------------------
 
 def test_target_zero_line_work_limit_is_the_auditors():
