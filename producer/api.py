@@ -155,7 +155,7 @@ def _nonnegative(value, what):
 
 def _budget(value):
     """C from the input, refused before any work when beyond the game's limit C <= MAX_BUDGET."""
-    from producer.game.api import MAX_BUDGET
+    from producer.game.values import MAX_BUDGET
     budget = parse_integer(value, "budget")
     if budget < 0:
         raise InputError(f"budget: C must be >= 0, got {mpz(budget)}")
@@ -165,7 +165,7 @@ def _budget(value):
 
 
 def _method(method):
-    from producer.game.api import check_method
+    from producer.game.values import check_method
     check_method(method)
     return method
 
@@ -186,7 +186,7 @@ def finite_game(gamma, weights, budget, *, offset=None, thresholds=(), points=()
     curve's vertices.  ``method``: "enumerate", "reduced", "compiled" or None
     (the smallest proved one).
     """
-    from producer.certificates.finite_game import build
+    from producer.kinds.finite_game import build
     gamma = parse_gamma(gamma)
     law = FiniteLaw.from_strings(weights if isinstance(weights, str) else list(weights),
                                  _optional(offset, parse_integer, "offset"))
@@ -268,7 +268,7 @@ def dg_interval(gamma, sigma2, budget, epsilon, *, width=None, radius=None, scal
     (the producer picks a finite source so that the interval is narrower than
     W) or an explicit finite source ``radius=L, scale=S``.
     """
-    from producer.certificates.dg_interval import DgRequest, build
+    from producer.kinds.dg_interval import DgRequest, build
     if width is None and (radius is None or scale is None) or width is not None and (
             radius is not None or scale is not None):
         raise InputError("give width=W, or radius=L together with scale=S (exactly one of the two)")
@@ -292,7 +292,7 @@ def calibration(gamma, sigma2, budget, delta, *, width=None, method=None, progre
     discrete Gaussian (``sigma2``) or, with ``sigma2=None, laplace=t``, the
     discrete Laplace; γ = 0 is plain composition.
     """
-    from producer.certificates.calibration import CalibrationRequest, build
+    from producer.kinds.calibration import CalibrationRequest, build
     laplace = _laplace(laplace)
     request = CalibrationRequest(parse_gamma(gamma), _sigma2_or_none(sigma2, laplace),
                                  _budget(budget), parse_rational(delta, "delta"),
@@ -328,7 +328,7 @@ def plain_composition(sigma2, budget, epsilons, *, width=DEFAULT_PLAIN_WIDTH, la
     list (sorted; a repeated ε is refused).  Every point is enclosed with
     upper − lower <= ``width`` (default 10^-15).  1 <= C <= 1024.
     """
-    from producer.certificates.plain_composition import build
+    from producer.kinds.plain_composition import build
     from producer.plain.request import PlainRequest
     if (sigma2 is None) == (laplace is None):
         raise InputError("give exactly one noise law: sigma2=Q (discrete Gaussian) or laplace=T "
@@ -415,7 +415,7 @@ def pmw_envelope(universe, records, queries, rounds, hedge, select, epsilon, *, 
     ``variant`` "selection" or "sign".  ``precision`` in bits (default: 128,
     raised to 256 and 512 while a claim is unresolved).
     """
-    from producer.envelope.certify import certify
+    from producer.envelope.evaluation import certify
     instance = envelope_instance(universe, records, queries, rounds, hedge, select, epsilon, variant)
     return Certificate(certify(instance, _precision(precision), progress=bool(progress)))
 
@@ -463,7 +463,7 @@ def brace_request(bank, query, *, horizon, kappa, epsilon, delta, seed, r2=None,
     """The validated BRACE request (see :func:`brace_run`)."""
     from producer.brace.algorithm import DEFAULT_GRID_BITS
     from producer.brace.bank import parse_point
-    from producer.brace.record import Request
+    from producer.kinds.brace_run import Request
     bank, default_name = _bank(bank)
     if isinstance(query, str):
         query = parse_point(query, bank.dimension)
@@ -576,7 +576,7 @@ def hierarchy_upper(gamma, sigma2, budget, *, depth=None, cuts=None, delta=None,
     ``radius`` and ``source_scale``, ``scale_bits``, ``grid_bits``) default to
     those of docs/hierarchy.md.
     """
-    from producer.certificates.hierarchy import HierarchyRequest, build
+    from producer.kinds.hierarchy import HierarchyRequest, build
     from producer.hierarchy.models import parse_cuts
     if (depth is None) == (cuts is None):
         raise InputError("model: give exactly one of depth=H (--depth) or cuts=S (--cuts)")
@@ -622,7 +622,7 @@ def deadline_witness(gamma, sigma2, epsilon, radius, scale, deadlines, *, budget
     dg-interval/1 upper end of Δ*_C(ε) at the same source and reports each
     lower end's ratio to it.
     """
-    from producer.lower.deadline_witness import FIXED, MAX_READING, DeadlineRequest, build
+    from producer.kinds.deadline_witness import FIXED, MAX_READING, DeadlineRequest, build
     if reading not in READINGS:
         raise InputError(f"reading: {reading!r} is not one of {', '.join(READINGS)}")
     if isinstance(deadlines, (str, int)):
@@ -661,7 +661,7 @@ def workload(*, dimension=100, diagonal=15, ones=1, sigma2=1444, scale=2**33, ep
 # ---- separation/1 ------------------------------------------------------------------
 
 def _separation_references():
-    from producer.lower.separation import REFERENCES
+    from producer.kinds.separation import REFERENCES
     return {fields["claim"] + ("" if fields["claim"] != "dg-relaxation" else ":" + fields["relaxation"]): fields
             for _, fields in REFERENCES}
 
@@ -678,7 +678,7 @@ def separation(claim, *, separator=None):
     lies strictly above the separator s, which lies strictly above a certified
     upper end; ``separator`` overrides s where the claim has one.
     """
-    from producer.lower.separation import build_reference
+    from producer.kinds.separation import build_reference
     known = _separation_references()
     if claim not in known:
         raise InputError(f"separation: unknown claim {claim!r} (known: {', '.join(sorted(known))})")
@@ -704,7 +704,7 @@ def calibration_lower(claim, *, delta=None, budget=None, sigma2=None, gamma=None
     defaults C = 8, δ = 10^-4, σ² = 9, γ = 1/3, source L = 28 and S = 2^60,
     4001 grid priors).  C ≥ 8 takes minutes.
     """
-    from producer.lower.calibration_lower import K2, TARGET_C8, build
+    from producer.kinds.calibration_lower import K2, TARGET_C8, build
     if claim not in LOWER_CLAIMS:
         raise InputError(f"claim: {claim!r} is not one of {', '.join(LOWER_CLAIMS)}")
     changes = dict(budget=budget, sigma2=sigma2, gamma=gamma, radius=radius, scale=scale, priors=priors)

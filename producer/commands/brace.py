@@ -1,7 +1,7 @@
 """``producer brace``: a certified BRACE private retrieval run (brace-run/1)."""
 
 from producer import api
-from producer.brace import record
+from producer.kinds import brace_run as record
 from producer.brace.algorithm import DEFAULT_GRID_BITS
 from producer.certificates.canonical import make_certificate
 from producer.commands.common import add_output_arguments, finish, progress_of

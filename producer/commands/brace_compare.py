@@ -2,7 +2,8 @@
 clean-endpoint baselines on the same bank, draws and start (brace-compare/1)."""
 
 from producer import api
-from producer.brace import baselines, record
+from producer.brace import baselines
+from producer.kinds import brace_run as record
 from producer.brace.retrieval import clean_trajectory
 from producer.certificates.canonical import make_certificate
 from producer.commands.brace import add_run_arguments, api_arguments

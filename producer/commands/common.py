@@ -8,7 +8,7 @@ line on stderr echoes the parsed inputs and states the answer, unless
 
 import sys
 
-from producer.game.api import METHODS
+from producer.game.values import METHODS
 from producer.output import write_output
 
 PAPER = "Exact Compilation and Resource Laws for Hidden Integer Feedback"

@@ -2,7 +2,7 @@
 
 from producer import api
 from producer.commands.common import GAMMA_HELP, PAPER, add_output_arguments, finish, progress_of
-from producer.game.api import METHODS
+from producer.game.values import METHODS
 
 HELP = ("exact G_C (or F_C at a pending state) of the hidden integer feedback mechanism with a finite "
         "innovation law (finite-game/1)")

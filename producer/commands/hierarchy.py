@@ -1,7 +1,7 @@
 """``producer hierarchy``: an upper bound on Δ*_C(ε) / ε*_C(δ) through the commitment hierarchy."""
 
 from producer import api
-from producer.certificates.hierarchy import DEFAULTS
+from producer.kinds.hierarchy import DEFAULTS
 from producer.commands.common import add_output_arguments, finish, progress_of
 
 HELP = "certified upper bound on Δ*_C(ε) or ε*_C(δ) for large budgets (cut games U_S, proof hierarchy P_H)"

@@ -16,7 +16,7 @@ import random
 
 from gmpy2 import mpq
 
-from producer.envelope.certify import Evaluation
+from producer.envelope.evaluation import Evaluation
 from producer.envelope.enclosures import decimal_display
 from producer.errors import InputError
 

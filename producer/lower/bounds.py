@@ -34,7 +34,7 @@ def positive_gamma(gamma, what="gamma"):
 
 @lru_cache(maxsize=8)
 def _build(gamma_text, sigma2, budget, epsilon, radius, scale):
-    from producer.certificates.dg_interval import DgRequest, build
+    from producer.kinds.dg_interval import DgRequest, build
     return build(DgRequest(gamma_text, sigma2, budget, epsilon, radius=radius, scale=scale))
 
 

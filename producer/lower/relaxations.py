@@ -57,7 +57,7 @@ class OneDigitRelaxation:
         self.B, self.D = gamma.B, self.rows.denominator
         D2 = self.D ** 2
         if g1_vertices is None:
-            from producer.game.api import root_curve
+            from producer.game.values import root_curve
             g1_vertices = root_curve(law, gamma, 1)
         pts = [(mpz(a * D2), mpz(b * D2)) for a, b in g1_vertices]
         self.g1 = _with_stops(TestingCurve.from_vertices(pts), D2)

@@ -12,7 +12,7 @@ import os
 import sys
 
 from producer.brace.bank import Bank
-from producer.brace.record import Request
+from producer.kinds.brace_run import Request
 from producer.certificates.canonical import write_certificate
 from producer.commands import brace, brace_compare
 

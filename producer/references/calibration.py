@@ -7,7 +7,7 @@
 
 from gmpy2 import mpq
 
-from producer.certificates.calibration import CalibrationRequest, build
+from producer.kinds.calibration import CalibrationRequest, build
 from producer.references import write_all
 
 REFERENCES = [

@@ -8,7 +8,7 @@
 
 from gmpy2 import mpq, mpz
 
-from producer.certificates.dg_interval import DgRequest, build
+from producer.kinds.dg_interval import DgRequest, build
 from producer.references import write_all
 
 REFERENCES = [

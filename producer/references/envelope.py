@@ -16,7 +16,7 @@ import os
 from pathlib import Path
 
 from producer.certificates.canonical import write_certificate
-from producer.envelope.certify import certify
+from producer.envelope.evaluation import certify
 from producer.envelope.instance import Instance
 
 DATA = Path(__file__).resolve().parent.parent.parent / "data" / "envelope"

@@ -4,7 +4,7 @@ import math
 
 from gmpy2 import mpq
 
-from producer.certificates.finite_game import build
+from producer.kinds.finite_game import build
 from producer.laws import FiniteLaw, Gamma
 from producer.references import write_all
 

@@ -10,10 +10,10 @@
 
 from gmpy2 import mpq, mpz
 
-from producer.certificates.calibration import CalibrationRequest
-from producer.certificates.calibration import build as build_calibration
-from producer.certificates.dg_interval import DgRequest
-from producer.certificates.dg_interval import build as build_interval
+from producer.kinds.calibration import CalibrationRequest
+from producer.kinds.calibration import build as build_calibration
+from producer.kinds.dg_interval import DgRequest
+from producer.kinds.dg_interval import build as build_interval
 from producer.references import write_all
 
 INTERVALS = [

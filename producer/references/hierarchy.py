@@ -17,7 +17,7 @@ import sys
 
 from gmpy2 import mpq, mpz
 
-from producer.certificates.hierarchy import HierarchyRequest, build
+from producer.kinds.hierarchy import HierarchyRequest, build
 from producer.hierarchy.models import parse_cuts
 from producer.references import write_all
 

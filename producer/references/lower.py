@@ -11,7 +11,9 @@
 
 from gmpy2 import mpz
 
-from producer.lower import deadline_witness as dw
+from producer.kinds import calibration_lower, separation
+from producer.kinds import deadline_witness as dw
+from producer.lower import workload
 from producer.references import write_all
 
 # The published ratios are against the upper end of Δ*_2(2) at L = 24, S = 10^24 (seed 004, B.7):
@@ -32,10 +34,6 @@ DEADLINES = [
 def generate(outdir):
     paths = write_all(outdir, "lower", DEADLINES,
                       lambda fields: dw.build(dw.DeadlineRequest(**fields), quiet=False))
-    for module_name in ("workload", "separation", "calibration_lower"):
-        try:
-            module = __import__(f"producer.lower.{module_name}", fromlist=["REFERENCES"])
-        except ModuleNotFoundError:
-            continue
+    for module in (workload, separation, calibration_lower):
         paths += write_all(outdir, "lower", module.REFERENCES, module.build_reference)
     return paths

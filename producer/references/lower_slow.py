@@ -5,7 +5,7 @@
 ``python -m producer.reference certificates/slow lower_slow`` (``make references-lower``).
 """
 
-from producer.lower.calibration_lower import SLOW_REFERENCES, build_reference
+from producer.kinds.calibration_lower import SLOW_REFERENCES, build_reference
 from producer.references import write_all
 
 

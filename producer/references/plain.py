@@ -16,7 +16,7 @@ import sys
 
 from gmpy2 import mpq
 
-from producer.certificates import calibration, dg_interval, finite_game, plain_composition
+from producer.kinds import calibration, dg_interval, finite_game, plain_composition
 from producer.plain.request import PlainRequest
 from producer.laws import FiniteLaw, Gamma
 from producer.references import write_all

@@ -10,7 +10,7 @@ whatever the order of the work.
 
 Points that share a game (same σ², hence the same law family, same γ and C)
 form one group, run as one task in one process: consecutive queries on one
-law then reuse its memoised curves (:func:`producer.game.api.shared_game`).
+law then reuse its memoised curves (:func:`producer.game.values.shared_game`).
 """
 
 from itertools import product

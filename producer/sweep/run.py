@@ -31,8 +31,8 @@ def certificate_of(point):
 def check_point(point):
     """Refuse a point that its command would refuse (ε beyond the limit, a Laplace t too small for
     the calibration's start 2C/t), by building its request only: no work, one clear line."""
-    from producer.certificates.calibration import CalibrationRequest
-    from producer.certificates.dg_interval import DgRequest
+    from producer.kinds.calibration import CalibrationRequest
+    from producer.kinds.dg_interval import DgRequest
     from producer.laws import parse_gamma
     from producer.sweep.grid import LAPLACE
     sigma2, laplace = (None, point.law_value) if point.law == LAPLACE else (point.law_value, None)

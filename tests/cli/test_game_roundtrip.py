@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from auditor.cli import verify_file
-from producer.certificates.finite_game import build
+from producer.kinds.finite_game import build
 from producer.laws import FiniteLaw, Gamma
 from gmpy2 import mpq
 from tests.reseal import get_at, resealed, with_value

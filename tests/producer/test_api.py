@@ -115,7 +115,7 @@ def test_exports_from_the_package():
         assert getattr(producer, name) is not None and name in dir(producer)
     assert producer.InputError is InputError
     import importlib
-    for module in ("producer.hierarchy.models", "producer.lower.separation"):
+    for module in ("producer.hierarchy.models", "producer.kinds.separation"):
         importlib.import_module(module)  # a subpackage must not shadow an API name
     assert all(callable(getattr(producer, name)) for name in producer._API)
     with pytest.raises(AttributeError):

@@ -221,7 +221,7 @@ def test_envelope_value_count_near_the_reader_limit_verifies(tmp_path):
 
 def test_least_values_is_a_lower_bound_of_the_certificate():
     from producer.envelope.auditability import least_values
-    from producer.envelope.certify import certify
+    from producer.envelope.evaluation import certify
     from producer.envelope.instance import Instance
     for inst in (Instance(2, 3, [["0", "1"], ["1/2", "1/3"]], 2, 1, 1, 1),
                  Instance(3, 2, [["0", "1", "1/2"]], 2, 1, 1, 1, variant="sign")):
@@ -373,7 +373,7 @@ def test_calibration_envelope_limit_is_the_auditors():
     # a point mass but for e^-625, Δ*_5(ε) is about 1 at every ε <= 64 (the producer's limit for every
     # witness), so the edge is compared instead
     from auditor.checks.dg_interval import MAX_EXP_ARGUMENT
-    from producer.certificates.calibration import MAX_ENVELOPE_EXPONENT
+    from producer.kinds.calibration import MAX_ENVELOPE_EXPONENT
     assert MAX_ENVELOPE_EXPONENT == MAX_EXP_ARGUMENT == 8 * 5 * 1250
 
 
@@ -381,7 +381,7 @@ def test_calibration_envelope_limit_is_the_auditors():
 
 def test_target_zero_line_work_limit_is_the_auditors():
     from auditor.checks.calibration_lower import MAX_LINE_WORK
-    from producer.lower.calibration_lower import _check_line_work
+    from producer.kinds.calibration_lower import _check_line_work
     _check_line_work(2553, 20001, 28)                 # C = 16, radius 28: 2.96·10⁹ <= 3·10⁹
     with pytest.raises(LimitError, match="auditor"):
         _check_line_work(2553, 20001, 30)             # 3.17·10⁹
@@ -396,7 +396,7 @@ def test_target_zero_beyond_the_line_work_limit_is_refused(tmp_path):
 # ---- calibration-lower/1 (capped-preparation) ----------------------------------------------
 
 def _capped(cap):
-    from producer.lower import calibration_lower as cl
+    from producer.kinds import calibration_lower as cl
     fields = dict(cl.K2, cap=cap, horizon=cap + 5)
     return lambda: cl.build(fields.pop("claim"), **fields)
 
@@ -409,7 +409,7 @@ def test_capped_preparation_at_the_digit_limit_verifies_and_beyond_is_refused(tm
 
 
 def test_capped_preparation_work_estimate_is_the_auditors():
-    from producer.lower.calibration_lower import MAX_CAPPED_WORK, capped_work
+    from producer.kinds.calibration_lower import MAX_CAPPED_WORK, capped_work
     from auditor.checks import calibration_lower as audit
     assert MAX_CAPPED_WORK == audit.MAX_CAPPED_WORK
     assert capped_work(29, 33, 8, 5, 2) == 29 * 33 * 18 + 18 ** 3 * 20 + 2 ** 2 * 18 ** 2
@@ -418,7 +418,7 @@ def test_capped_preparation_work_estimate_is_the_auditors():
 # ---- separation/1 ----------------------------------------------------------------------------
 
 def _separation(claim, **fields):
-    from producer.lower import separation as sep
+    from producer.kinds import separation as sep
     return lambda: sep.build(claim, **fields)
 
 
@@ -462,7 +462,7 @@ def test_finite_relaxation_beyond_the_auditors_law_limits_is_refused():
 def test_separation_limits_are_the_auditors():
     from auditor.checks import separation as audit
     from auditor.lower import renyi as audit_renyi
-    from producer.lower import separation as sep
+    from producer.kinds import separation as sep
     assert (sep.MAX_LAW_LENGTH, sep.MAX_GAMMA_DENOMINATOR, sep.MAX_ATOMS, sep.MAX_RENYI_BOX) == \
         (audit.MAX_LAW_LENGTH, audit.MAX_GAMMA_DENOMINATOR, audit.MAX_ATOMS, audit_renyi.MAX_BOX)
     assert sep.MAX_EVENT_BOX ** 2 * 3 + 1000 <= 100_000 < (sep.MAX_EVENT_BOX + 1) ** 2 * 3 + 1000

@@ -1,9 +1,9 @@
-"""producer.certificates.calibration: certified enclosures of ε*_C(δ) end to end."""
+"""producer.kinds.calibration: certified enclosures of ε*_C(δ) end to end."""
 
 import pytest
 from gmpy2 import mpq
 
-from producer.certificates.calibration import CalibrationRequest, build
+from producer.kinds.calibration import CalibrationRequest, build
 from producer.certificates.canonical import render
 from producer.errors import InputError
 from producer.sources.moment import envelope_upper

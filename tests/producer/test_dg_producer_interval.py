@@ -1,4 +1,4 @@
-"""producer.certificates.dg_interval: the DG interval end to end."""
+"""producer.kinds.dg_interval: the DG interval end to end."""
 
 import decimal
 from fractions import Fraction
@@ -7,11 +7,11 @@ import pytest
 from gmpy2 import mpq, mpz
 from hypothesis import given, settings, strategies as st
 
-import producer.certificates.dg_interval as dgi
+import producer.kinds.dg_interval as dgi
 from producer.rationals import decimal_outward
 from producer.certificates.canonical import render
 from producer.errors import InputError
-from producer.game.api import GameValue
+from producer.game.values import GameValue
 from producer.rationals import parse_rational
 from tests.reference_game import ReferenceGame
 

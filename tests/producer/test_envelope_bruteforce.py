@@ -12,7 +12,7 @@ import mpmath
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from producer.envelope.certify import Evaluation
+from producer.envelope.evaluation import Evaluation
 from producer.envelope.histograms import histogram_of
 from producer.envelope.instance import Instance
 

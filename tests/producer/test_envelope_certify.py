@@ -8,7 +8,7 @@ import pytest
 from gmpy2 import mpq
 
 from producer.certificates.canonical import render
-from producer.envelope.certify import certify
+from producer.envelope.evaluation import certify
 from producer.envelope.instance import Instance
 from producer.errors import InputError, LimitError
 from producer.references.envelope import generate, reference_instances

@@ -6,7 +6,7 @@ from fractions import Fraction
 import mpmath
 from gmpy2 import mpq
 
-from producer.envelope.certify import Evaluation, result_of
+from producer.envelope.evaluation import Evaluation, result_of
 from producer.envelope.claims import PROVED, REFUTED, UNRESOLVED, at_most, combine, ratio_status
 from producer.envelope.enclosures import Enclosure
 from producer.references.envelope import reference_instances

@@ -5,7 +5,7 @@ from fractions import Fraction
 
 import mpmath
 
-from producer.envelope.certify import Evaluation
+from producer.envelope.evaluation import Evaluation
 from producer.envelope.sampling import sample
 from producer.references.envelope import reference_instances
 

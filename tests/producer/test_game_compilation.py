@@ -8,7 +8,7 @@ from gmpy2 import mpq
 from hypothesis import given, settings, strategies as st
 
 from producer.errors import LimitError
-from producer.game.api import check_limits, integer_point, root_value
+from producer.game.values import check_limits, integer_point, root_value
 from producer.game.compilation import (base_of_word, canonical_word, cover_residues, cover_size, offset_ranges,
                                        phase_points, support_radius, word_of_base)
 from producer.game.engine import FiniteGame

@@ -7,7 +7,7 @@ import pytest
 from gmpy2 import mpq
 from hypothesis import given, settings, strategies as st
 
-from producer.game.api import pending_curve, pending_value, root_curve, root_value
+from producer.game.values import pending_curve, pending_value, root_curve, root_value
 from producer.laws import FiniteLaw, Gamma
 from tests.reference_game import ReferenceGame
 

@@ -11,7 +11,7 @@ from hypothesis import given, settings, strategies as st
 from producer.curves import hull_envelope
 from producer.errors import LimitError
 from producer.game import pruning, work
-from producer.game.api import check_limits, integer_point
+from producer.game.values import check_limits, integer_point
 from producer.game.engine import SIGNS, FiniteGame
 from producer.game.points import PointLevels
 from producer.game.roots import cover_named
@@ -156,7 +156,7 @@ def test_pruned_f_curve_is_the_plain_envelope(law, ab, j, k):
 
 
 def test_compilation_does_not_import_the_api():
-    code = "import sys, producer.game.compilation, producer.game.roots; print('producer.game.api' in sys.modules)"
+    code = "import sys, producer.game.compilation, producer.game.roots; print('producer.game.values' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
 

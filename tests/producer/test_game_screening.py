@@ -7,7 +7,7 @@ from gmpy2 import mpq
 from hypothesis import given, settings, strategies as st
 
 from producer.game import screening
-from producer.game.api import root_value
+from producer.game.values import root_value
 from producer.laws import FiniteLaw, Gamma
 
 gammas = st.integers(5, 30).flatmap(lambda B: st.tuples(st.integers(1, B - 1), st.just(B))).filter(

@@ -7,7 +7,7 @@ from gmpy2 import mpq
 from hypothesis import given, settings, strategies as st
 
 from producer.errors import InputError
-from producer.game.api import choose_method, root_value
+from producer.game.values import choose_method, root_value
 from producer.game.support import base_of_phases, phase_indices, reduced_root_alternatives
 from producer.laws import FiniteLaw, Gamma
 

@@ -6,7 +6,7 @@ import pytest
 from gmpy2 import mpq
 from hypothesis import given, settings, strategies as st
 
-from producer.game import api
+from producer.game import values as api
 from producer.hierarchy import exact, pl
 from producer.hierarchy.graph import Graph, Rows
 from producer.hierarchy.models import CutModel, DepthModel, all_cuts, block_length

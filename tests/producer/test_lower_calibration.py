@@ -8,9 +8,9 @@ import pytest
 from gmpy2 import mpq
 from hypothesis import given, settings, strategies as st
 
-from producer.game.api import root_value
+from producer.game.values import root_value
 from producer.laws import FiniteLaw, Gamma
-from producer.lower import calibration_lower as cl
+from producer.kinds import calibration_lower as cl
 from producer.lower import target_lines as tl
 from producer.lower.capped import first_hit_probability
 from producer.lower.suffix import RowCache

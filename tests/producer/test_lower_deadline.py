@@ -12,7 +12,7 @@ from producer import api as producer_api
 from producer.cli import main as producer_main
 from producer.errors import InputError
 from producer.laws import FiniteLaw, Gamma
-from producer.lower import deadline_witness as dw
+from producer.kinds import deadline_witness as dw
 from producer.lower.suffix import RowCache, SuffixTest
 from producer.lower.waiting import StartTable, invariant_window, run_waiting
 
@@ -188,7 +188,7 @@ def test_suffix_table_facts_of_7_1():
     payoff = {T: mpq(d["payoff"]) for T, d in by_deadline(cert).items()}
     assert all(payoff[T] == h[0] for T in range(3, 11)) and payoff[11] > h[0]
     # the finite G_2 value lies 4.948e-23 above sup h (adaptive play gains only that much)
-    from producer.game.api import root_value
+    from producer.game.values import root_value
     from producer.sources.discrete_gaussian import DiscreteGaussianSource
     lam = mpq(r["threshold"]["lower"])
     source = DiscreteGaussianSource.from_radius_scale(9, 24, mpz(10) ** 24)

@@ -8,10 +8,10 @@ import pytest
 from gmpy2 import mpq, mpz
 from hypothesis import given, settings, strategies as st
 
-from producer.game.api import root_value
+from producer.game.values import root_value
 from producer.laws import FiniteLaw, Gamma
 from producer.lower import events, renyi
-from producer.lower import separation as sep
+from producer.kinds import separation as sep
 from producer.lower.relaxations import OffsetRelaxation, OneDigitRelaxation
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from producer import api
 from producer.errors import InputError
-from producer.game.api import root_value
+from producer.game.values import root_value
 from producer.laws import FiniteLaw, Gamma, parse_gamma
 from producer.rows import hidden_rounding_row
 from tests.reference_game import ReferenceGame

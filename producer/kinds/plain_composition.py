@@ -4,7 +4,7 @@ Input: the noise (discrete Gaussian σ² or discrete Laplace t), the budget C,
 the strictly increasing ε and the width W.  Result: one point per ε with
 exact rationals lower <= δ(ε) <= upper, upper − lower <= W, and decimal
 displays rounded outward (lower down, upper up) at the places of
-:func:`producer.certificates.dg_interval.display_digits` (8 places beyond the
+:func:`producer.kinds.dg_interval.display_digits` (8 places beyond the
 first significant place of W, at least 12).  The maths and the proofs of the
 enclosures: :mod:`producer.plain`.
 """
@@ -12,7 +12,7 @@ enclosures: :mod:`producer.plain`.
 import sys
 
 from producer.certificates.canonical import make_certificate
-from producer.certificates.dg_interval import display_digits
+from producer.kinds.dg_interval import display_digits
 from producer.plain.enclose import points
 from producer.rationals import decimal_outward, format_rational
 

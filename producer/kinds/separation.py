@@ -220,7 +220,7 @@ class RenyiCoverRequest:
 
 
 def finite_relaxation(request):
-    from producer.game.api import root_value
+    from producer.game.values import root_value
     law, gamma, x, y = request.law, request.gamma, request.x, request.y
     auto = root_value(law, gamma, BUDGET, x, y).value - y
     one = OneDigitRelaxation(law, gamma).value(x, y) - y

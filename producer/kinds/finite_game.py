@@ -3,7 +3,7 @@
 from gmpy2 import mpq
 
 from producer.certificates.canonical import make_certificate
-from producer.game.api import choose_method, pending_curve, pending_value, root_curve, root_value
+from producer.game.values import choose_method, pending_curve, pending_value, root_curve, root_value
 from producer.game.engine import FiniteGame
 from producer.rationals import format_rational
 

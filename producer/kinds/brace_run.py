@@ -1,0 +1,192 @@
+"""The ``brace-run`` request and the JSON form of its result.
+
+A :class:`Request` is the full input (bank, public parameters, privacy
+parameters, seed); :func:`run` executes BRACE, checks the calibration and
+returns (input dict, result dict) for :func:`make_certificate`.
+"""
+
+import os
+
+from gmpy2 import mpq
+
+from producer.brace.algorithm import DEFAULT_GRID_BITS, run_brace
+from producer.brace.calibration import QUARTER, Calibration
+from producer.brace.draws import NOISE_TOLERANCE
+from producer.brace.enclosures import ENCLOSURE_BITS
+from producer.brace.sensitivity import SCALE_BITS
+from producer.errors import InputError, LimitError
+from producer.rationals import decimal_outward, format_rational
+
+MAX_HORIZON = 64  # documented limit on T
+MAX_GAMMA = 64  # documented limit on γ: e^-64 > 2^-92 keeps the 128-bit lower end of e^-γ positive
+# The auditor reads at most 10^5 JSON values per file; the bank alone is points × (dimension + 1) of them
+# (the rest of the certificate is counted exactly when it is sealed, producer.certificates.readability).
+# This also keeps the auditor's replay work T × points × dimension <= 64 × 10^5 below its limit 10^7.
+MAX_VALUES = 100_000
+MAX_GRID_BITS = 256
+
+METHOD = ("BRACE Algorithm 1 in exact arithmetic: exact gates on squared distances, "
+          "projections truncated onto a dyadic grid, count-envelope brackets under "
+          "universal or history non-activation, constant 2r fallback otherwise, arb enclosures")
+
+
+def fr(x):
+    return format_rational(x)
+
+
+def vec(v):
+    return [fr(c) for c in v]
+
+
+def pair(p):
+    return [fr(p[0]), fr(p[1])]
+
+
+class Request:
+    """The full BRACE request (everything recorded in ``input``)."""
+
+    __slots__ = ("bank", "bank_name", "query", "r2", "horizon", "kappa", "epsilon",
+                 "delta", "gamma", "seed", "grid_bits", "noise_multiplier",
+                 "allow_uncalibrated")
+
+    def __init__(self, bank, query, r2, horizon, kappa, epsilon, delta, gamma, seed,
+                 grid_bits=DEFAULT_GRID_BITS, noise_multiplier=1,
+                 allow_uncalibrated=False, bank_name="bank"):
+        if r2 <= 0:
+            raise InputError(f"r2: must be positive, got {fr(r2)}")
+        if not 1 <= horizon <= MAX_HORIZON:
+            raise LimitError(f"horizon: T = {horizon} is outside 1..{MAX_HORIZON}")
+        if kappa <= 0:
+            raise InputError(f"kappa: must be positive, got {fr(kappa)}")
+        if gamma != "auto" and not mpq(gamma) > 0:
+            raise InputError(f"gamma: must be positive or 'auto', got {gamma}")
+        if gamma != "auto" and mpq(gamma) > MAX_GAMMA:
+            raise LimitError(f"gamma: γ = {fr(mpq(gamma))} exceeds the limit {MAX_GAMMA} (e^-γ is published with "
+                             f"{ENCLOSURE_BITS}-bit dyadic ends, whose lower end must stay positive; a private run "
+                             f"needs γ <= 1/4 anyway: use --gamma auto)")
+        if not 1 <= grid_bits <= MAX_GRID_BITS:
+            raise InputError(f"grid bits: {grid_bits} is outside 1..{MAX_GRID_BITS}")
+        if noise_multiplier <= 0:
+            raise InputError("noise multiplier: must be positive")
+        if len(query) != bank.dimension:
+            raise InputError(f"query: {len(query)} coordinates, the bank has dimension {bank.dimension}")
+        bank_values = len(bank.points) * (bank.dimension + 1)
+        if bank_values > MAX_VALUES:
+            raise LimitError(f"bank: {len(bank.points)} points of dimension {bank.dimension} are {bank_values} JSON "
+                             f"values in the certificate, above the auditor's limit {MAX_VALUES}; use a smaller bank")
+        self.bank, self.bank_name, self.query = bank, bank_name, tuple(query)
+        self.r2, self.horizon, self.kappa = mpq(r2), int(horizon), mpq(kappa)
+        self.epsilon, self.delta, self.gamma = mpq(epsilon), mpq(delta), gamma
+        self.seed, self.grid_bits = int(seed), int(grid_bits)
+        self.noise_multiplier = mpq(noise_multiplier)
+        self.allow_uncalibrated = bool(allow_uncalibrated)
+
+    def as_input(self):
+        return {
+            "bank": {"name": os.path.basename(self.bank_name), "points": self.bank.to_strings()},
+            "query": vec(self.query),
+            "r2": fr(self.r2),
+            "horizon": self.horizon,
+            "kappa": fr(self.kappa),
+            "epsilon": fr(self.epsilon),
+            "delta": fr(self.delta),
+            "gamma": "auto" if self.gamma == "auto" else fr(self.gamma),
+            "seed": self.seed,
+            "grid_bits": self.grid_bits,
+            "noise_multiplier": fr(self.noise_multiplier),
+            "allow_uncalibrated": self.allow_uncalibrated,
+        }
+
+
+def _step_json(s):
+    b = s.bracket
+    return {
+        "t": s.t,
+        "clean_gate": list(s.I),
+        "released_gate": list(s.J),
+        "z": vec(s.z), "a": vec(s.a), "R": vec(s.R), "R_norm2": fr(s.R_norm2),
+        "H": s.H, "Q": vec(s.Q), "Q_projected": s.Q_projected,
+        "bracket": {"lo": fr(b.lo), "hi": fr(b.hi), "method": b.method,
+                    "argmax_k": b.argmax,
+                    "display": [decimal_outward(b.lo, 9, -1), decimal_outward(b.hi, 9, 1)]},
+        "scale": fr(b.scale),
+        "gamma_prime": fr(b.gamma_prime),
+        "eq8": s.eq8,
+        "required_variance": fr(s.required_variance),
+        "variance": fr(s.variance),
+        "zeta": vec(s.zeta), "xi": vec(s.xi),
+        "Y": vec(s.Y), "Y_projected": s.Y_projected,
+    }
+
+
+def execute(req, progress=None):
+    """Run the request; return (calibration, gamma, constants, steps)."""
+    cal = Calibration.from_request(req.epsilon, req.delta, req.horizon, req.bank.dimension)
+    gamma = cal.auto_gamma() if req.gamma == "auto" else mpq(req.gamma)
+    consts, steps = run_brace(req.bank.points, req.query, req.r2, req.horizon, req.kappa,
+                              cal, gamma, req.seed, req.grid_bits, req.noise_multiplier,
+                              progress)
+    return cal, gamma, consts, steps
+
+
+def result_json(req, cal, gamma, consts, steps):
+    """The ``result`` object; raises InputError for an uncalibrated request
+    unless ``allow_uncalibrated`` (then the claim says "not private")."""
+    gamma_ok = cal.holds(gamma)
+    eq8_ok = gamma_ok and all(s.eq8 for s in steps)
+    noise_ok = req.noise_multiplier >= 1
+    max_gp = max(s.bracket.gamma_prime for s in steps)
+    problems = []
+    if not gamma_ok:
+        problems.append(
+            f"gamma {fr(gamma)} violates eq. (8): it exceeds the certified bound "
+            f"{decimal_outward(cal.admissible, 12, -1)} (use --gamma auto for {fr(cal.auto_gamma())})")
+    elif not eq8_ok:
+        bad = [s for s in steps if not s.eq8][0]
+        problems.append(
+            f"gamma {fr(gamma)} violates eq. (8) at step {bad.t}: gamma' = "
+            f"{decimal_outward(bad.bracket.gamma_prime, 12, 1)} exceeds the certified bound "
+            f"{decimal_outward(cal.admissible, 12, -1)} (use --gamma auto for {fr(cal.auto_gamma())})")
+    if not noise_ok:
+        problems.append(f"noise multiplier {fr(req.noise_multiplier)} < 1 gives a variance below "
+                        "the required T*hi^2/(2*rho_lo)")
+    if problems and not req.allow_uncalibrated:
+        raise InputError("; ".join(problems) + " (pass --allow-uncalibrated to write a 'not private' certificate)")
+    if problems:
+        claim = {"status": "not private", "epsilon": fr(req.epsilon), "delta": fr(req.delta),
+                 "reason": "; ".join(problems)}
+    else:
+        claim = {"status": "private", "epsilon": fr(req.epsilon), "delta": fr(req.delta),
+                 "reason": ("every step draws Gaussian noise of variance at least T*s_t^2/(2*rho) "
+                            "with a noise scale s_t >= local sensitivity that is gamma'_t-smooth, "
+                            "and eq. (8) holds for every gamma'_t; Theorem 2 / Appendix C.2 give "
+                            "central (epsilon, delta)-DP of the released trajectory")}
+    return {
+        "method": METHOD,
+        "gamma": fr(gamma),
+        "constants": {
+            "r": pair(consts.r),
+            "exp_neg_gamma": pair(consts.exp_neg_gamma),
+            "log_inv_delta": pair(cal.log_inv_delta),
+            "rho": pair(cal.rho),
+            "alpha": pair(cal.alpha),
+            "eq8": {"quarter": fr(QUARTER), "alpha_bound": pair(cal.bound_alpha),
+                    "divergence_bound": pair(cal.bound_divergence),
+                    "admissible": fr(cal.admissible),
+                    "admissible_display": decimal_outward(cal.admissible, 12, -1)},
+            "variance_constant": fr(cal.variance_constant()),
+            "scale_bits": SCALE_BITS,
+            "noise_tolerance": fr(NOISE_TOLERANCE),
+        },
+        "steps": [_step_json(s) for s in steps],
+        "calibration": {"gamma_admissible": gamma_ok, "eq8_holds": eq8_ok, "noise_sufficient": noise_ok,
+                        "max_gamma_prime": fr(max_gp),
+                        "admissible": fr(cal.admissible)},
+        "claim": claim,
+    }
+
+
+def run(req, progress=None):
+    """(input, result) of a brace-run certificate for ``req``."""
+    cal, gamma, consts, steps = execute(req, progress)
+    return req.as_input(), result_json(req, cal, gamma, consts, steps)
