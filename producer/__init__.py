@@ -13,8 +13,7 @@ Functions: :func:`finite_game`, :func:`dg_interval`, :func:`calibration`,
 immutable :class:`Certificate`; bad input raises :class:`InputError`.
 """
 
-__version__ = "0.1.0"
-NAME = "dp-certify-producer"
+from producer.version import NAME, __version__  # noqa: F401  (re-exported)
 
 _API = ("Certificate", "finite_game", "dg_interval", "calibration", "pmw_envelope", "pmw_parameters",
         "brace_run", "brace_compare", "bracket", "hierarchy_upper", "deadline_witness", "workload", "separation",
@@ -23,8 +22,7 @@ __all__ = list(_API)
 
 
 def __getattr__(name):
-    # Imported on first use, so that `import producer` stays light and the
-    # certificate modules can import NAME and __version__ from here.
+    # Imported on first use, so that `import producer` stays light.
     if name in _API:
         from producer import api, errors
         return getattr(errors, name) if name in ("InputError", "LimitError") else getattr(api, name)

@@ -16,7 +16,7 @@ import re
 import sys
 import traceback
 
-from producer import __version__
+from producer.version import __version__
 from producer.errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_SOFTWARE, InputError
 
 # (subcommand, module) in the order shown by --help.

@@ -1,6 +1,7 @@
 """Screened point evaluation of the top levels of G_C (budget C >= 3), exact values.
 
-Structure (SPEC 3.3, seed 004 §4.2, §F.2–F.4).  Curves are built only for
+Structure (*Exact Compilation and Resource Laws for Hidden Integer Feedback*,
+§4.2, Appendices F.2–F.4).  Curves are built only for
 the lower levels: G_q for q <= qg = C − 2 and F_q for q <= qf = max(1, C − 3)
 (F_1 curves by the pruned envelope of producer/game/pruning.py).  The levels
 above — F_q for qf < q < C, G_c for qg < c <= C — are evaluated only at the
@@ -29,7 +30,7 @@ import math
 from gmpy2 import mpz
 
 from producer.game import floats
-from producer.game.engine import SIGNS
+from producer.game.roots import SIGNS
 
 CHUNK = 1 << 20  # vectorised elements per block (bounds memory)
 FEW_CURVES = 64  # up to this many distinct curves in one call, evaluate them group by group
