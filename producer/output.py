@@ -14,6 +14,14 @@ import tempfile
 from producer.errors import OutputError
 
 
+def stderr_progress(prefix=None):
+    """A progress callback printing ``prefix: message`` (or the bare message) on stderr, flushed."""
+    def report(message):
+        if sys.stderr is not None:  # None when started with stderr closed
+            print(message if prefix is None else f"{prefix}: {message}", file=sys.stderr, flush=True)
+    return report
+
+
 def write_file_atomic(path, data):
     """Write the bytes ``data`` to ``path`` atomically (temp file + os.replace).
 

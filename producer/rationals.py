@@ -140,6 +140,40 @@ def parse_integer(text, what="value"):
     return int(-value if m.group(1) == "-" else value)
 
 
+def parse_whole(value, what, minimum=1):
+    """An integer >= ``minimum`` written as an integer or an exact decimal (``1e24``)."""
+    number = parse_rational(value, what)
+    if number.denominator != 1:
+        raise InputError(f"{what}: {value!r} is not an integer")
+    if number < minimum:
+        raise InputError(f"{what}: must be >= {minimum}, got {number}")
+    return int(number.numerator)
+
+
+MAX_POWER_EXPONENT = 4096  # a scale written 2^k
+
+
+def parse_scale(value, what="source scale"):
+    """A positive integer scale S written as an integer, ``"2^k"`` (0 <= k <= 4096) or ``"1e24"``."""
+    if isinstance(value, str) and value.strip().startswith("2^"):
+        bits = parse_integer(value.strip()[2:], f"{what} exponent")
+        if not 0 <= bits <= MAX_POWER_EXPONENT:
+            raise LimitError(f"{what}: 2^{bits} is outside 2^0..2^{MAX_POWER_EXPONENT}")
+        return 2 ** bits
+    return parse_whole(value, what)
+
+
+MAX_SEED_BITS = 256
+
+
+def parse_seed(value):
+    """A seed: an integer with |seed| < 2^256 (it is recorded as a JSON integer)."""
+    seed = parse_integer(value, "seed")
+    if abs(seed).bit_length() > MAX_SEED_BITS:
+        raise LimitError(f"seed: more than {MAX_SEED_BITS} bits (the limit)")
+    return seed
+
+
 def _shown(value, limit=60):
     """``repr(value)``, shortened so that an error message stays one readable line."""
     text = repr(value) if not isinstance(value, (int, _MPZ)) or isinstance(value, bool) else "an integer"

@@ -98,6 +98,6 @@ def test_the_walk_finds_what_it_must_refuse():
 
 
 def test_every_kind_has_a_schema():
-    from producer.claims import _BY_KIND
+    from producer.kinds import MODULES
     names = {p.name[:-len(".schema.json")] for p in SCHEMAS}
-    assert {kind.replace("/", "-") for kind in _BY_KIND} == names
+    assert {kind.replace("/", "-") for kind in MODULES} == names

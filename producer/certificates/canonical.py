@@ -10,7 +10,7 @@ request gives byte-identical files.
 import hashlib
 import json
 
-from producer import NAME, __version__
+from producer.version import NAME, __version__
 from producer.certificates.readability import check_readable
 
 
@@ -18,12 +18,6 @@ def canonical_json(obj):
     """Serialise ``obj`` deterministically (sorted keys, no whitespace)."""
     return json.dumps(obj, sort_keys=True, separators=(",", ":"),
                       ensure_ascii=False, allow_nan=False)
-
-
-def digest_of(certificate):
-    """SHA-256 hex digest of ``certificate`` without its ``digest`` key."""
-    body = {k: v for k, v in certificate.items() if k != "digest"}
-    return hashlib.sha256(canonical_json(body).encode("utf-8")).hexdigest()
 
 
 def make_certificate(kind, version, input_, result):

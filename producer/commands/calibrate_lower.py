@@ -5,13 +5,14 @@ import sys
 from producer import api, brackets
 from producer.commands.common import add_output_arguments, finish, progress_of
 from producer.errors import InputError
+from producer.kinds.calibration_lower import CLAIMS
 
 HELP = ("a certified lower end of ε*_C(δ) from a physical witness line: K.2 capped preparation or target-{0} lines "
         "(calibration-lower)")
 
 
 def add_arguments(parser):
-    parser.add_argument("--claim", required=True, choices=api.LOWER_CLAIMS,
+    parser.add_argument("--claim", required=True, choices=CLAIMS,
                         help="capped-preparation: the fixed K.2 program (γ = 1/2, σ² = 1, C = 4; only --delta "
                              "may change); target-zero: target-{0} line trees (C >= 8 takes minutes)")
     parser.add_argument("--budget", metavar="C", help="C (target-zero; default 8)")

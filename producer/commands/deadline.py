@@ -2,6 +2,7 @@
 
 from producer import api
 from producer.commands.common import add_output_arguments, finish, progress_of
+from producer.kinds.deadline_witness import READINGS
 
 HELP = "lower bounds H_{e^ε}(P_T‖Q_T) >= LB_T of the physical DG program at deadlines T (deadline-witness)"
 
@@ -20,7 +21,7 @@ def add_arguments(parser):
                         help="N: λ₋ = floor(N·e^ε)/N, λ₊ = λ₋ + 1/N (default 1e30)")
     parser.add_argument("--deadline", action="append", required=True, metavar="T",
                         help="a horizon T (repeatable)")
-    parser.add_argument("--reading", choices=api.READINGS, default="fixed",
+    parser.add_argument("--reading", choices=tuple(READINGS), default="fixed",
                         help="fixed: suffix (+1,+1,echo); max: best of the four sign patterns per start state")
     parser.add_argument("--reference", action="store_true",
                         help="embed a dg-interval/1 upper end of Δ*_C(ε) at the same source (checked in full by "

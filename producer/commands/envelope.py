@@ -6,6 +6,7 @@ from producer import api
 from producer.commands.common import add_output_arguments, finish, progress_of, say
 from producer.envelope.instance import VARIANTS
 from producer.errors import InputError
+from producer.kinds.envelope import query_rows
 from producer.output import write_output
 
 ENVELOPE_PAPER = "Pure-DP Statistical Query Release at the Conjectured Square-Root Rate"
@@ -67,19 +68,18 @@ def instance_fields(args):
 
 
 def propose(args):
-    doc = api._query_rows(read_queries(args.queries))
-    proposal = api.pmw_parameters(args.universe, args.records, len(doc), args.epsilon, args.propose)
+    count = len(query_rows(read_queries(args.queries)))
+    proposal = api.pmw_parameters(args.universe, args.records, count, args.epsilon, args.propose)
     write_output((json.dumps(proposal, indent=2, sort_keys=True) + "\n").encode("utf-8"), args.output)
     say(args, f"proposed for target error {args.propose}: γ = {proposal['hedge']}, J = {proposal['rounds']}, "
-              f"η = {proposal['select']} (T = {args.universe}, n = {args.records}, k = {len(doc)}, "
+              f"η = {proposal['select']} (T = {args.universe}, n = {args.records}, k = {count}, "
               f"ε = {args.epsilon})")
     return 0
 
 
 def run(args):
-    api._precision(args.precision)
     if args.propose is not None:
         return propose(args)
     cert = api.pmw_envelope(*instance_fields(args), variant=args.variant, precision=args.precision,
-                        progress=progress_of(args))
+                            progress=progress_of(args))
     return finish(args, cert)

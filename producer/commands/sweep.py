@@ -57,8 +57,9 @@ def add_arguments(parser):
 
 def grid_from_args(args):
     """The sorted grid points, every value validated before any work."""
-    from producer import api
+    from producer.kinds.finite_game import check_budget
     from producer.laws import parse_gamma
+    from producer.sources.discrete_gaussian import check_sigma2
     from producer.sources.discrete_laplace import check_t
     from producer.sweep.grid import build_grid, parse_list, parse_range
     from producer.sweep.run import check_point
@@ -70,8 +71,8 @@ def grid_from_args(args):
     if args.laplace is not None:
         laplaces = [check_t(t) for t in parse_list(args.laplace, "laplace")]
     else:
-        sigma2s = [api._sigma2(str(s)) for s in parse_list(args.sigma2s, "sigma2s")]
-    budgets = [api._budget(c) for c in parse_list(args.budgets, "budgets", parse_integer)]
+        sigma2s = [check_sigma2(parse_rational(str(s), "sigma2")) for s in parse_list(args.sigma2s, "sigma2s")]
+    budgets = [check_budget(c) for c in parse_list(args.budgets, "budgets", parse_integer)]
     width = parse_rational(args.width, "width")
     if width <= 0:
         raise InputError(f"--width: must be > 0, got {args.width}")

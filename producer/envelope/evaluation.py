@@ -1,16 +1,13 @@
-"""Assembling the ``envelope/1`` certificate.
+"""Evaluating an envelope instance: every enclosure of the ``envelope/1`` result at one precision.
 
-:func:`compute` evaluates everything at one precision and returns an
-:class:`Evaluation`; :func:`certify` escalates the precision (128, 256, 512
-bits) while some claim is unresolved, unless a precision is requested, and
-writes the result object described in schemas/envelope-1.schema.json.
+:class:`Evaluation` computes the histograms, transcripts, laws, envelopes,
+normalisers and errors at one precision; :func:`result_of` decides the claims
+from them and writes the result object described in
+schemas/envelope-1.schema.json.  The precision escalation and the certificate
+are the kind's (:mod:`producer.kinds.envelope`).
 """
 
-import sys
-
-from producer.certificates.canonical import make_certificate
 from producer.envelope import bounds
-from producer.envelope.auditability import auditable_precision, check_auditable_instance
 from producer.envelope.claims import PROVED, at_most, combine, max_ratio, ratio_status
 from producer.envelope.envelope import discount_factors, envelopes, normaliser
 from producer.envelope.enclosures import Enclosure, decimal_display
@@ -19,8 +16,6 @@ from producer.envelope.transcripts import PrefixTree, transcripts, true_answers
 from producer.envelope.utility import expected_error, losses
 from producer.rationals import format_rational
 
-KIND, VERSION = "envelope", 1
-PRECISIONS = (128, 256, 512)
 METHOD = ("histogram enumeration of the selection-only PMW transcript law (arb), "
           "envelope maxima over histograms at distance ||h-h'||_1/2, outward-rounded rational enclosures")
 
@@ -31,13 +26,12 @@ class Evaluation:
     __slots__ = ("instance", "bits", "hists", "omegas", "tree", "laws", "discounts", "envelopes",
                  "normalisers", "answers", "truths", "errors_linf", "errors_l2")
 
-    def __init__(self, instance, bits, progress=False):
+    def __init__(self, instance, bits, progress=None):
         self.instance, self.bits = instance, bits
         self.hists = histograms(instance.universe, instance.records)
         self.omegas = transcripts(instance)
         if progress:
-            print(f"envelope: {len(self.hists)} histograms x {len(self.omegas)} transcripts at {bits} bits",
-                  file=sys.stderr)
+            progress(f"{len(self.hists)} histograms x {len(self.omegas)} transcripts at {bits} bits")
         self.tree = PrefixTree(instance, bits)
         self.laws = [self.tree.law(h) for h in self.hists]
         self.discounts = discount_factors(instance.epsilon, instance.records, bits)
@@ -130,21 +124,7 @@ def result_of(ev):
     }
 
 
-def _all_resolved(result):
+def all_resolved(result):
+    """Every claim of a result is proved or refuted (none unresolved)."""
     claims = result["claims"]
     return all(claims[c]["status"] != "unresolved" for c in ("pure_dp", "normaliser_bounds", "error_bound"))
-
-
-def certify(instance, precision=None, progress=False):
-    """The envelope certificate; escalates precision unless ``precision`` is given."""
-    instance.check_limits()
-    check_auditable_instance(instance, precision)
-    # auto: escalate only to precisions the auditor can still check (128 bits always can)
-    tries = (precision,) if precision is not None else \
-        tuple(b for b in PRECISIONS if b == PRECISIONS[0] or auditable_precision(instance, b))
-    for bits in tries:
-        result = result_of(Evaluation(instance, bits, progress))
-        if _all_resolved(result):
-            break
-    input_ = instance.as_json() | {"precision": precision if precision is not None else "auto"}
-    return make_certificate(KIND, VERSION, input_, result)

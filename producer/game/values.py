@@ -1,4 +1,4 @@
-"""Exact game values with their witnesses, for commands and other modules.
+"""Exact game values with their witnesses, for the certificate kinds and other modules.
 
 ``root_value`` gives G_C(x, y) at the synchronised root; ``pending_value``
 gives F_C((k_P, k_Q); x, y).  Both return a :class:`GameValue` whose witness
@@ -19,7 +19,6 @@ from producer.game.compilation import cover_size
 from producer.game.engine import FiniteGame
 from producer.game.roots import cover_named
 from producer.game.support import reduced_root_alternatives, reduction_applies
-from producer.game.work import MAX_BUDGET, MAX_MEMORY, MAX_WORK  # noqa: F401  (documented limits)
 
 METHODS = ("enumerate", "reduced", "compiled")
 

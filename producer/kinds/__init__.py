@@ -1,1 +1,42 @@
-"""One module per certificate kind."""
+"""One module per certificate kind: the home of its question, limits, builder and claim line.
+
+Each module holds ``KIND`` and ``VERSION`` (the schema name is
+``KIND/VERSION``), the kind's documented limits, an immutable ``Request``
+validated once in its constructor (raising
+:class:`producer.errors.InputError`/``LimitError`` naming the value) with a
+``from_strings(...)`` constructor that reads user text exactly,
+``build(request, progress=None) -> dict`` (the sealed certificate) and
+``claim(cert) -> str`` (the one-line answer).  The mathematics lives in the
+topic packages (producer/game/, sources/, lower/, hierarchy/, plain/,
+brace/, envelope/); :mod:`producer.api` only parses, builds and wraps.
+CONTRIBUTING.md says how a new kind is added.
+"""
+
+import importlib
+
+# schema name -> module, one line per kind, alphabetical (imported on first use:
+# the command line loads only what it runs)
+MODULES = {
+    "brace-compare/1": "producer.kinds.brace_compare",
+    "brace-run/1": "producer.kinds.brace_run",
+    "calibration-lower/1": "producer.kinds.calibration_lower",
+    "calibration/1": "producer.kinds.calibration",
+    "deadline-witness/1": "producer.kinds.deadline_witness",
+    "dg-interval/1": "producer.kinds.dg_interval",
+    "envelope/1": "producer.kinds.envelope",
+    "finite-game/1": "producer.kinds.finite_game",
+    "hierarchy/1": "producer.kinds.hierarchy",
+    "plain-composition/1": "producer.kinds.plain_composition",
+    "separation/1": "producer.kinds.separation",
+    "workload/1": "producer.kinds.workload",
+}
+
+
+def module_of(schema):
+    """The kind module of a schema name such as ``"dg-interval/1"`` (KeyError for an unknown one)."""
+    return importlib.import_module(MODULES[schema])
+
+
+def claim_of(certificate):
+    """The one-line claim of ``certificate`` (a certificate dict), stated by its kind's module."""
+    return module_of(certificate["schema"]).claim(certificate)

@@ -1,8 +1,17 @@
-"""The ``brace-run`` request and the JSON form of its result.
+"""The ``brace-run/1`` certificate: a BRACE private retrieval run with certified brackets and calibration.
 
-A :class:`Request` is the full input (bank, public parameters, privacy
-parameters, seed); :func:`run` executes BRACE, checks the calibration and
-returns (input dict, result dict) for :func:`make_certificate`.
+A :class:`Request` is the question: the bank, the public query and
+parameters (r², T, κ, the grid), the privacy target (ε, δ), γ (or "auto")
+and the seed.  :func:`build` executes BRACE (*BRACE: Differential Privacy
+for Dense Associative Memory with LSR Energy*, Algorithm 1; the maths in
+producer/brace/), checks the calibration (eq. (8), Appendix C.2) and seals
+every step's sensitivity bracket, noise and release.  docs/brace.md has the
+fields; ``brace-compare/1`` (:mod:`producer.kinds.brace_compare`) asks the
+same question.
+
+Limits: T <= :data:`MAX_HORIZON`, γ <= :data:`MAX_GAMMA`, grid bits <=
+:data:`MAX_GRID_BITS`, a bank of at most :data:`MAX_VALUES` JSON values and a
+seed below 2^256.
 """
 
 import os
@@ -10,13 +19,18 @@ import os
 from gmpy2 import mpq
 
 from producer.brace.algorithm import DEFAULT_GRID_BITS, run_brace
+from producer.brace.bank import Bank, parse_point
 from producer.brace.calibration import QUARTER, Calibration
 from producer.brace.draws import NOISE_TOLERANCE
 from producer.brace.enclosures import ENCLOSURE_BITS
 from producer.brace.sensitivity import SCALE_BITS
+from producer.certificates.canonical import make_certificate
+from producer.display import rational, show
 from producer.errors import InputError, LimitError
-from producer.rationals import decimal_outward, format_rational
+from producer.immutable import Immutable
+from producer.rationals import decimal_outward, format_rational, parse_integer, parse_rational, parse_seed
 
+KIND, VERSION = "brace-run", 1
 MAX_HORIZON = 64  # documented limit on T
 MAX_GAMMA = 64  # documented limit on γ: e^-64 > 2^-92 keeps the 128-bit lower end of e^-γ positive
 # The auditor reads at most 10^5 JSON values per file; the bank alone is points × (dimension + 1) of them
@@ -42,8 +56,8 @@ def pair(p):
     return [fr(p[0]), fr(p[1])]
 
 
-class Request:
-    """The full BRACE request (everything recorded in ``input``)."""
+class Request(Immutable):
+    """The full BRACE request (everything recorded in ``input``), validated here."""
 
     __slots__ = ("bank", "bank_name", "query", "r2", "horizon", "kappa", "epsilon",
                  "delta", "gamma", "seed", "grid_bits", "noise_multiplier",
@@ -81,6 +95,35 @@ class Request:
         self.noise_multiplier = mpq(noise_multiplier)
         self.allow_uncalibrated = bool(allow_uncalibrated)
 
+    @classmethod
+    def from_strings(cls, bank, query, *, horizon, kappa, epsilon, delta, seed, r2=None, beta=None, gamma="auto",
+                     grid_bits=None, noise_multiplier=1, allow_uncalibrated=False, bank_name=None):
+        """Parse user values exactly: ``bank`` a JSON/CSV path or a list of points, ``query`` ``"x,y"`` or a
+        sequence, the radius as ``r2`` or as ``beta`` (r² = 2/β), ``gamma`` a rational or "auto"."""
+        bank, default_name = _bank(bank)
+        if isinstance(query, str):
+            query = parse_point(query, bank.dimension)
+        else:
+            query = tuple(parse_rational(c, "query") for c in query)
+        if (r2 is None) == (beta is None):
+            raise InputError("give the retrieval radius as r2 (r^2) or as beta (r^2 = 2/beta), exactly one")
+        if r2 is not None:
+            r2 = parse_rational(r2, "r2")
+        else:
+            beta = parse_rational(beta, "beta")
+            if beta <= 0:
+                raise InputError("beta: must be positive")
+            r2 = 2 / beta
+        if not (isinstance(gamma, str) and gamma.strip() == "auto"):
+            gamma = parse_rational(gamma, "gamma")
+        else:
+            gamma = "auto"
+        return cls(bank, query, r2, parse_integer(horizon, "horizon"), parse_rational(kappa, "kappa"),
+                   parse_rational(epsilon, "epsilon"), parse_rational(delta, "delta"), gamma, parse_seed(seed),
+                   parse_integer(DEFAULT_GRID_BITS if grid_bits is None else grid_bits, "grid bits"),
+                   parse_rational(noise_multiplier, "noise multiplier"), bool(allow_uncalibrated),
+                   bank_name=bank_name or default_name)
+
     def as_input(self):
         return {
             "bank": {"name": os.path.basename(self.bank_name), "points": self.bank.to_strings()},
@@ -96,6 +139,15 @@ class Request:
             "noise_multiplier": fr(self.noise_multiplier),
             "allow_uncalibrated": self.allow_uncalibrated,
         }
+
+
+def _bank(bank):
+    """(Bank, its name) from a file path or a list of points."""
+    if isinstance(bank, (str, os.PathLike)):
+        return Bank.from_path(os.fspath(bank)), os.fspath(bank)
+    if isinstance(bank, (list, tuple)):
+        return Bank.from_strings(bank), "in-memory"
+    raise InputError(f"bank: expected a file path or a list of points, got {type(bank).__name__}")
 
 
 def _step_json(s):
@@ -186,7 +238,25 @@ def result_json(req, cal, gamma, consts, steps):
     }
 
 
-def run(req, progress=None):
-    """(input, result) of a brace-run certificate for ``req``."""
-    cal, gamma, consts, steps = execute(req, progress)
-    return req.as_input(), result_json(req, cal, gamma, consts, steps)
+def build(request, progress=None):
+    """The brace-run certificate (a dict) for a validated request."""
+    cal, gamma, consts, steps = execute(request, progress)
+    return make_certificate(KIND, VERSION, request.as_input(), result_json(request, cal, gamma, consts, steps))
+
+
+def inputs_text(inp):
+    """The question of a brace-run or brace-compare certificate, for the claim line."""
+    n, d = len(inp["bank"]["points"]), len(inp["query"])
+    return (f"bank '{inp['bank']['name']}' (n = {n}, d = {d}), T = {inp['horizon']}, "
+            f"r² = {show(rational(inp['r2']))}, κ = {show(rational(inp['kappa']))}, seed {inp['seed']}")
+
+
+def privacy_text(res):
+    """The (ε, δ)-DP status and the γ used, from a brace-run result."""
+    claim = res["claim"]
+    return (f"({show(rational(claim['epsilon']))}, {show(rational(claim['delta']))})-DP: {claim['status']} "
+            f"at γ = {show(rational(res['gamma']))}")
+
+
+def claim(cert):
+    return f"BRACE run: {privacy_text(cert['result'])} for {inputs_text(cert['input'])}"

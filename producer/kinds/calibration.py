@@ -1,6 +1,8 @@
-"""The ``calibration/1`` certificate: an enclosure of ε*_C(δ) for the discrete Gaussian.
+"""The ``calibration/1`` certificate: an enclosure of ε*_C(δ), the smallest ε with Δ*_C(ε) <= δ.
 
-ε*_C(δ) = inf{ε >= 0 : Δ*_C(ε) <= δ}.  The certificate holds
+ε*_C(δ) = inf{ε >= 0 : Δ*_C(ε) <= δ}.  Question (``input``): γ, the
+innovation law (σ², or the discrete Laplace's t), C, δ, the width ζ asked for
+and the game method.  The certificate holds
 
 - ``status`` "zero" with ε_lo = ε_hi = 0 and one dg-interval at ε = 0 whose
   upper end is <= δ; or
@@ -9,21 +11,28 @@
   upper end is <= δ (monotonicity of Δ*_C in ε does the rest);
 
 plus the bound E >= ε* where the search started: the moment envelope
-E >= log(1 + (e^{8C/σ²} − 1)/(4δ)) for the discrete Gaussian, E = 2C/t for the
-discrete Laplace of scale t (the mechanism is then (2C/t)-DP;
+E >= log(1 + (e^{8C/σ²} − 1)/(4δ)) for the discrete Gaussian (*Exact
+Compilation and Resource Laws for Hidden Integer Feedback*, §3.2), E = 2C/t
+for the discrete Laplace of scale t (the mechanism is then (2C/t)-DP;
 docs/plain-composition.md §2.5).
-"""
 
-import sys
+Limits: those of dg-interval/1, 0 < δ < 1, and the auditor's limit on the
+envelope's exponent 8C/σ² (:data:`MAX_ENVELOPE_EXPONENT`), refused before the
+search starts.
+"""
 
 from gmpy2 import mpq
 
 from producer.certificates.canonical import make_certificate
-from producer.kinds.dg_interval import MAX_EPSILON, DgRequest, certificate_of, check_noise, evaluate
+from producer.display import law_name, mechanism_inputs, rational, show, show_interval
 from producer.errors import InputError, LimitError
 from producer.game.values import check_method
-from producer.laws import Gamma
-from producer.rationals import decimal_outward, format_rational
+from producer.immutable import Immutable
+from producer.kinds import dg_interval
+from producer.kinds.dg_interval import MAX_EPSILON, certificate_of, check_noise, evaluate, parse_noise
+from producer.kinds.finite_game import check_budget
+from producer.laws import parse_gamma
+from producer.rationals import decimal_outward, format_rational, parse_integer, parse_rational
 from producer.sources.calibration import search
 from producer.sources.moment import envelope_upper
 
@@ -33,15 +42,15 @@ EPSILON_DIGITS = 12
 MAX_ENVELOPE_EXPONENT = 50_000  # the auditor checks E >= log(1 + (e^{8C/σ²} − 1)/(4δ)) only up to 8C/σ² <= this
 
 
-class CalibrationRequest:
+class Request(Immutable):
+    """A validated calibration request: γ, σ² (or the Laplace t), C, δ, the width ζ and the method."""
+
     __slots__ = ("gamma", "sigma2", "noise", "budget", "delta", "width", "method")
 
     def __init__(self, gamma, sigma2, budget, delta, width=None, method=None, laplace=None):
-        self.gamma = gamma if isinstance(gamma, Gamma) else Gamma.from_string(gamma)
+        self.gamma = parse_gamma(gamma)
         self.sigma2, self.noise = check_noise(sigma2, laplace)
-        self.budget = int(budget)
-        if self.budget < 0:
-            raise InputError(f"budget: C must be >= 0, got {self.budget}")
+        self.budget = check_budget(budget)
         self.delta = mpq(delta)
         if not 0 < self.delta < 1:
             raise InputError(f"delta: need 0 < δ < 1, got {self.delta}")
@@ -50,6 +59,14 @@ class CalibrationRequest:
             raise InputError(f"width: must be positive, got {self.width}")
         check_method(method)
         self.method = method
+
+    @classmethod
+    def from_strings(cls, gamma, sigma2, budget, delta, *, width=None, method=None, laplace=None):
+        """Parse user text (or Python numbers) exactly; ``sigma2=None, laplace=t`` for the discrete Laplace."""
+        sigma2, laplace = parse_noise(sigma2, laplace)
+        return cls(parse_gamma(gamma), sigma2, parse_integer(budget, "budget"), parse_rational(delta, "delta"),
+                   width=None if width is None else parse_rational(width, "width"), method=method,
+                   laplace=laplace)
 
     def as_json(self):
         data = {
@@ -65,8 +82,8 @@ class CalibrationRequest:
         return data
 
     def dg_request(self, epsilon, width):
-        return DgRequest(self.gamma, self.sigma2, self.budget, epsilon, width=width, method=self.method,
-                         laplace=self.noise)
+        return dg_interval.Request(self.gamma, self.sigma2, self.budget, epsilon, width=width, method=self.method,
+                                   laplace=self.noise)
 
     def envelope(self):
         """A rational E >= ε*_C(δ) where the search starts."""
@@ -90,12 +107,9 @@ def laplace_envelope(t, budget):
     return mpq(2 * int(budget)) / mpq(t)
 
 
-def build(request, quiet=True):
-    """The calibration certificate for ``request`` (progress on stderr unless quiet)."""
-    def log(message):
-        if not quiet:
-            print(f"calibrate: {message}", file=sys.stderr, flush=True)
-
+def build(request, progress=None):
+    """The calibration certificate for ``request`` (each step reported to ``progress``)."""
+    log = progress or (lambda message: None)
     envelope = request.envelope()
     log(f"{'moment envelope' if request.noise is None else 'pure-DP envelope 2C/t'}: eps* <= {float(envelope):.6f}")
 
@@ -115,3 +129,14 @@ def build(request, quiet=True):
         "upper_witness": certificate_of(bracket.upper_result),
     }
     return make_certificate(KIND, VERSION, request.as_json(), result)
+
+
+def claim(cert):
+    inp, res = cert["input"], cert["result"]
+    C, delta = inp["budget"], show(rational(inp["delta"]))
+    if res["status"] == "zero":
+        answer = f"ε*_{C}({delta}) = 0 (already Δ*_{C}(0) ≤ δ)"
+    else:
+        answer = f"ε*_{C}({delta}) ∈ {show_interval(rational(res['epsilon_lo']), rational(res['epsilon_hi']))}"
+    return (f"{answer} for {mechanism_inputs(inp)}, δ = {delta}: the smallest ε with Δ*_{C}(ε) ≤ δ "
+            f"({law_name(inp)})")

@@ -1,4 +1,7 @@
-"""The ``calibration-lower/1`` certificate: ε*_C(δ) >= ε_lo from one witness line (SPEC-lower 7.0, 7.5).
+"""The ``calibration-lower/1`` certificate: ε*_C(δ) >= ε_lo from one witness line.
+
+(*Exact Compilation and Resource Laws for Hidden Integer Feedback*, §5.2,
+§7.2 and Appendices G.5, K.2; docs/lower-certificates.md §3.)
 
 A witness with coordinates p <= P_ν(A), q >= Q_ν(A) on the finite source and
 a coupling r >= 1 − (1 − τ)^draws gives p⁻ = p − r <= P_g(A) and
@@ -6,28 +9,36 @@ q⁺ = q + r >= Q_g(A).  If p⁻ > δ, every e^ε < λ_crit = (p⁻ − δ)/q⁺
 P_g(A) − e^ε·Q_g(A) > δ, so ε*_C(δ) >= log λ_crit >= ε_lo, where ε_lo is a
 decimal with e^{ε_lo} <= λ_crit (checked by an arb upper bound of e^{ε_lo}).
 
-Claims: ``capped-preparation`` (K.2, Coupling B with T draws) and
-``target-zero`` (G.5 line tree, Coupling A with 2C draws).  Both programs
+Claims: ``capped-preparation`` (Appendix K.2, Coupling B with T draws) and
+``target-zero`` (the Appendix G.5 line tree, Coupling A with 2C draws).  Both programs
 start where the mechanism starts, at K_0 = 0, and are legal for the budget C
 (validated in the requests and, for the line tree, before writing).  The
 ``input`` is the whole request (the question γ, σ², C, δ, the source (L, S)
 and the program's parameters); the ``result`` holds only computed claims.
+
+Limits: target-zero budgets C <= :data:`MAX_TARGET_BUDGET` and at most
+:data:`MAX_GRID` priors; the auditor's line-tree and capped-preparation work
+and its reader's digits (:data:`MAX_LINE_WORK`, :data:`MAX_CAPPED_WORK`,
+:data:`MAX_DIGITS`), refused before the witness is computed.
 """
 
-import sys
 import time
 
 import numpy as np
 from gmpy2 import mpq, mpz
 
 from producer.certificates.canonical import make_certificate
+from producer.display import rational, show
 from producer.errors import InputError, LimitError
+from producer.immutable import Immutable
 from producer.lower import capped, target_lines
 from producer.lower.bounds import positive_gamma
 from producer.lower.fields import source_claims
 from producer.lower.suffix import RowCache
 from producer.lower.waiting import invariant_window
-from producer.rationals import decimal_outward, format_rational
+from producer.output import stderr_progress
+from producer.laws import parse_gamma
+from producer.rationals import decimal_outward, format_rational, parse_rational, parse_scale, parse_whole
 from producer.sources.discrete_gaussian import DiscreteGaussianSource, check_sigma2
 from producer.sources.enclosures import exp_enclosure, log_enclosure
 
@@ -38,11 +49,6 @@ MAX_GRID = 20001
 MAX_LINE_WORK = 3 * 10 ** 9  # the auditor's limit on nodes × priors × outputs (docs/certificates.md)
 MAX_CAPPED_WORK = 5 * 10 ** 7  # the auditor's limit on a capped-preparation check (docs/certificates.md)
 MAX_DIGITS = 10_000  # the auditor's reader: digits of a numerator or denominator
-
-
-def _progress(message, quiet):
-    if not quiet:
-        print(f"calibration-lower: {message}", file=sys.stderr, flush=True)
 
 
 def epsilon_lower(lam_crit, digits=EPSILON_DIGITS):
@@ -70,11 +76,45 @@ def line_fields(request, source, draws, p, q):
             "epsilon_lower_display": decimal_outward(eps, EPSILON_DIGITS, -1)}
 
 
-class _Question:
-    """The question every witness line answers: ε*_C(δ) for (γ, σ², C) and the finite source (L, S)."""
+class Request(Immutable):
+    """The question every witness line answers: ε*_C(δ) for (γ, σ², C) and the finite source (L, S);
+    one subclass per claim (:meth:`of` picks it by name)."""
 
     __slots__ = ()
     COMMON = ("gamma", "sigma2", "budget", "delta", "radius", "scale")
+    CLAIM = None
+
+    @staticmethod
+    def of(claim, **fields):
+        """The validated request of ``claim`` (``capped-preparation`` or ``target-zero``)."""
+        if claim not in REQUESTS:
+            raise InputError(f"calibration-lower: unknown claim {claim!r} (known: {', '.join(REQUESTS)})")
+        return REQUESTS[claim](**fields)
+
+    @classmethod
+    def from_strings(cls, claim, *, delta=None, budget=None, sigma2=None, gamma=None, radius=None, scale=None,
+                     priors=None):
+        """The published program of ``claim`` with the given changes, read exactly: capped-preparation is the
+        fixed K.2 program (only δ may change); target-zero takes any of the fields (``scale`` may be 2^k)."""
+        if claim not in CLAIMS:
+            raise InputError(f"claim: {claim!r} is not one of {', '.join(CLAIMS)}")
+        changes = dict(budget=budget, sigma2=sigma2, gamma=gamma, radius=radius, scale=scale, priors=priors)
+        if claim == "capped-preparation":
+            given = sorted(k for k, v in changes.items() if v is not None)
+            if given:
+                raise InputError(f"capped-preparation: only delta may be changed (the K.2 program is fixed), "
+                                 f"got {', '.join(given)}")
+            fields = dict(K2)
+        else:
+            fields = dict(TARGET_C8)
+            parse = dict(budget=parse_whole, sigma2=parse_rational, gamma=lambda v, what: parse_gamma(v),
+                         radius=parse_whole, scale=lambda v, what: parse_scale(v), priors=parse_whole)
+            for key, value in changes.items():
+                if value is not None:
+                    fields["grid_count" if key == "priors" else key] = parse[key](value, key)
+        if delta is not None:
+            fields["delta"] = parse_rational(delta, "delta")
+        return cls.of(fields.pop("claim"), **fields)
 
     def _set_common(self, gamma, sigma2, budget, delta, radius, scale):
         self.gamma = positive_gamma(gamma)
@@ -100,7 +140,7 @@ def _integer(value, what, minimum=None):
     return int(value)
 
 
-class CappedRequest(_Question):
+class CappedRequest(Request):
     """The K.2 capped-preparation program: from K_0 = 0 wait (at most ``cap`` releases) for ``target``,
     then the suffix ``signs`` from (target, target), padded to ``horizon`` releases; event at λ_E.
 
@@ -108,7 +148,7 @@ class CappedRequest(_Question):
     horizon holds the waiting and the suffix (T >= cap + m).
     """
 
-    __slots__ = _Question.COMMON + ("target", "cap", "signs", "horizon", "event_threshold")
+    __slots__ = Request.COMMON + ("target", "cap", "signs", "horizon", "event_threshold")
     CLAIM = "capped-preparation"
 
     def __init__(self, gamma, sigma2, budget, delta, radius, scale, target, cap, signs, horizon, event_threshold):
@@ -140,10 +180,10 @@ class CappedRequest(_Question):
         return out
 
 
-class TargetZeroRequest(_Question):
+class TargetZeroRequest(Request):
     """Target-{0} line trees at budget C on a geometric grid of priors (ρ_0, β, n) with b-bit lines."""
 
-    __slots__ = _Question.COMMON + ("grid_first", "grid_ratio", "grid_count", "scale_bits")
+    __slots__ = Request.COMMON + ("grid_first", "grid_ratio", "grid_count", "scale_bits")
     CLAIM = "target-zero"
 
     def __init__(self, gamma, sigma2, budget, delta, radius, scale, grid_first, grid_ratio, grid_count,
@@ -206,7 +246,7 @@ def _check_line_digits(request, source, witness_digits, what):
                          f"reader limit of {MAX_DIGITS}; use a smaller {what}")
 
 
-def capped_preparation(request, quiet=True):
+def capped_preparation(request, progress):
     source = DiscreteGaussianSource.from_radius_scale(request.sigma2, request.radius, request.scale)
     rows = RowCache(source.law, request.gamma)
     low, high = invariant_window(rows, 0)
@@ -217,7 +257,8 @@ def capped_preparation(request, quiet=True):
     # hit is over D^cap and the suffix masses over D^m
     _check_line_digits(request, source, (request.cap + len(request.signs)) * _digits(rows.denominator) + 1, "cap")
     hit, _ = capped.first_hit_probability(rows, 0, request.target, request.cap)   # the mechanism starts at K_0 = 0
-    _progress(f"first hit of {request.target} within {request.cap}: {float(hit):.12f}; suffix test", quiet)
+    if progress:
+        progress(f"first hit of {request.target} within {request.cap}: {float(hit):.12f}; suffix test")
     sp, sq, atoms = capped.suffix_event(rows, request.target, request.signs, request.event_threshold)
     fields = line_fields(request, source, request.draws, hit * sp, hit * sq)
     fields.update({"window": {"low": low, "high": high}, "hit": format_rational(hit),
@@ -253,15 +294,16 @@ def check_line_tree(game):
             raise ArithmeticError(f"line tree: node {list(node)} has illegal actions {sorted(illegal)}")
 
 
-def target_zero(request, quiet=True):
+def target_zero(request, progress):
     start = time.monotonic()
     source = DiscreteGaussianSource.from_radius_scale(request.sigma2, request.radius, request.scale)
     grid = target_lines.Grid(request.grid_first, request.grid_ratio, request.grid_count)
     _check_line_digits(request, source, _digits(mpz(2) ** request.scale_bits), "scale bits")  # p, q over 2^b
     game = target_lines.TargetZeroGame(source.law, request.gamma, request.budget, grid, request.scale_bits,
-                                       quiet=quiet)
+                                       quiet=progress is None)
     _check_line_work(len(game.nodes), request.grid_count, source.radius)
-    _progress(f"{len(game.nodes)} nodes x {request.grid_count} priors: float lines", quiet)
+    report = progress or (lambda message: None)
+    report(f"{len(game.nodes)} nodes x {request.grid_count} priors: float lines")
     P, Q = game.choose()
     check_line_tree(game)
     delta = float(request.delta)
@@ -269,8 +311,8 @@ def target_zero(request, quiet=True):
     with np.errstate(divide="ignore", invalid="ignore"):
         lam = np.where(P - r > delta, (P - r - delta) / (Q + r), 0.0)
     root = int(np.argmax(lam))
-    _progress(f"root prior index {root} (float log λ_crit {np.log(lam[root]):.9f}) after "
-              f"{time.monotonic() - start:.1f} s; exact lines", quiet)
+    report(f"root prior index {root} (float log λ_crit {np.log(lam[root]):.9f}) after "
+           f"{time.monotonic() - start:.1f} s; exact lines")
     ranges = target_lines.reachable_ranges(game, root)
     if target_lines.limbs_apply(game):
         a_arr, c_arr, lo = target_lines.exact_lines_limbs(game, ranges)[game.root()]
@@ -284,7 +326,7 @@ def target_zero(request, quiet=True):
     fields.update({"nodes": [{"node": list(nd), "actions": target_lines.run_length(game.actions[nd])}
                              for nd in nodes],
                    "root": {"index": root, "a": str(int(a)), "c": str(int(c))}})
-    _progress(f"ε_lo = {fields['epsilon_lower_display']} in {time.monotonic() - start:.1f} s", quiet)
+    report(f"ε_lo = {fields['epsilon_lower_display']} in {time.monotonic() - start:.1f} s")
     return fields
 
 
@@ -292,12 +334,10 @@ REQUESTS = {"capped-preparation": CappedRequest, "target-zero": TargetZeroReques
 BUILDERS = {"capped-preparation": capped_preparation, "target-zero": target_zero}
 
 
-def build(claim, quiet=True, **parameters):
-    """The calibration-lower certificate of ``claim`` for the request fields ``parameters``."""
-    if claim not in BUILDERS:
-        raise InputError(f"calibration-lower: unknown claim {claim!r} (known: {', '.join(BUILDERS)})")
-    request = REQUESTS[claim](**parameters)
-    return make_certificate(KIND, VERSION, request.as_json(), BUILDERS[claim](request, quiet=quiet))
+def build(request, progress=None):
+    """The calibration-lower certificate of ``request`` (progress lines to ``progress``)."""
+    fields = BUILDERS[request.CLAIM](request, progress)
+    return make_certificate(KIND, VERSION, request.as_json(), fields)
 
 
 K2 = dict(claim="capped-preparation", gamma="1/2", sigma2=mpq(1), budget=4, delta=mpq(1, 10 ** 4),
@@ -313,6 +353,17 @@ SLOW_REFERENCES = [("calibration-lower-target-zero-c8.json", TARGET_C8),
                    ("calibration-lower-target-zero-c16.json", TARGET_C16)]
 
 
+CLAIMS = tuple(REQUESTS)
+
+
 def build_reference(fields):
     fields = dict(fields)
-    return build(fields.pop("claim"), quiet=False, **fields)
+    return build(Request.of(fields.pop("claim"), **fields), stderr_progress("calibration-lower"))
+
+
+def claim(cert):
+    inp, res = cert["input"], cert["result"]
+    C, delta = inp["budget"], show(rational(inp["delta"]))
+    draws = inp["horizon"] if inp["claim"] == "capped-preparation" else 2 * C
+    return (f"ε*_{C}({delta}) ≥ {res['epsilon_lower_display']} for γ = {inp['gamma']}, "
+            f"σ² = {show(rational(inp['sigma2']))}, C = {C} ({inp['claim']} witness line from K_0 = 0, {draws} draws)")

@@ -1,4 +1,7 @@
-"""The ``deadline-witness/1`` certificate: finite-deadline physical lower witnesses (SPEC-lower 7.1).
+"""The ``deadline-witness/1`` certificate: finite-deadline physical lower witnesses.
+
+(*Exact Compilation and Resource Laws for Hidden Integer Feedback*, §7.1 and
+Appendix D.1; docs/lower-certificates.md §1.)
 
 Program at horizon T = s + m: wait publicly (common zero inputs) by the
 stopping table, then run the suffix pattern chosen for the start state, pad to
@@ -17,22 +20,30 @@ at most C nonzero signs, so each program is legal for C and LB_T <= Δ*_C(ε).
 With ``reference`` the certificate embeds a dg-interval/1 upper end of
 Δ*_C(ε) for the same γ, σ², C, ε and source, and each deadline's ratio
 lower/upper; a reference below a lower end is refused (it would contradict).
+
+Limits: T <= :data:`MAX_DEADLINE`, suffix patterns of at most
+:data:`MAX_PATTERN_LENGTH` signs, σ² and an explicit radius within the
+discrete Gaussian's limits, and the auditor's digit and work limits
+(producer/lower/auditability.py), refused before the witness is computed.
 """
 
-import sys
 import time
 
 from gmpy2 import mpq, mpz
 
 from producer.certificates.canonical import make_certificate
+from producer.display import down, rational, show, up
 from producer.errors import InputError, LimitError
+from producer.immutable import Immutable
 from producer.lower.auditability import check_auditable_deadlines
 from producer.lower.bounds import dg_upper_certificate, positive_gamma, upper_end
 from producer.lower.fields import source_claims
 from producer.lower.suffix import RowCache, SuffixTest
 from producer.lower.threshold import grid_threshold
 from producer.lower.waiting import StartTable, check_invariant, invariant_window, run_waiting
-from producer.rationals import decimal_outward, format_rational
+from producer.laws import parse_gamma
+from producer.rationals import decimal_outward, format_rational, parse_integer, parse_rational, parse_whole
+from producer.sources.auditability import check_edge_radius
 from producer.sources.discrete_gaussian import DiscreteGaussianSource, check_sigma2
 
 KIND, VERSION = "deadline-witness", 1
@@ -41,9 +52,10 @@ MAX_PATTERN_LENGTH = 4
 LOWER_DIGITS, RATIO_DIGITS = 28, 12
 FIXED = ((1, 1, 0),)
 MAX_READING = ((1, 1, 0), (1, -1, 0), (-1, 1, 0), (-1, -1, 0))
+READINGS = {"fixed": FIXED, "max": MAX_READING}  # the suffix patterns of each reading
 
 
-class DeadlineRequest:
+class Request(Immutable):
     """A validated deadline-witness request: the question (γ, σ², C, ε), the source, the program's patterns.
 
     ``budget`` is the participation budget C of the privacy question: every
@@ -68,6 +80,7 @@ class DeadlineRequest:
         self.radius, self.scale, self.denominator = int(radius), mpz(scale), mpz(denominator)
         if self.radius < 1 or self.scale < 1 or self.denominator < 1:
             raise InputError("radius, scale and threshold denominator: each must be a positive integer")
+        check_edge_radius(self.radius, self.sigma2)
         self.patterns = tuple(tuple(int(j) for j in p) for p in patterns)
         _check_patterns(self.patterns, self.budget)
         self.deadlines = tuple(int(t) for t in deadlines)
@@ -81,6 +94,23 @@ class DeadlineRequest:
         if not isinstance(reference, bool):
             raise InputError(f"reference: expected True or False, got {reference!r}")
         self.reference = reference
+
+    @classmethod
+    def from_strings(cls, gamma, sigma2, epsilon, radius, scale, deadlines, *, budget,
+                     threshold_denominator="1e30", reading="fixed", reference=False):
+        """Parse user text exactly; ``deadlines`` one horizon, ``"3,44"`` or a list (sorted, repeats merged);
+        ``reading`` one of :data:`READINGS`; the integers may be written as exact decimals (``1e24``)."""
+        if reading not in READINGS:
+            raise InputError(f"reading: {reading!r} is not one of {', '.join(READINGS)}")
+        if isinstance(deadlines, str):
+            deadlines = [part.strip() for part in deadlines.split(",")]
+        elif isinstance(deadlines, int):
+            deadlines = [deadlines]
+        horizons = sorted(set(parse_integer(t, "deadline") for t in deadlines))
+        return cls(parse_gamma(gamma), parse_rational(sigma2, "sigma2"), parse_whole(budget, "budget"),
+                   parse_rational(epsilon, "epsilon"), parse_integer(radius, "radius"), parse_whole(scale, "scale"),
+                   parse_whole(threshold_denominator, "threshold denominator"), READINGS[reading], horizons,
+                   reference)
 
     @property
     def length(self):
@@ -113,11 +143,6 @@ def _check_patterns(patterns, budget):
                              f"C = {budget} (an illegal program for C); give --budget {participations} or more")
 
 
-def _progress(message, quiet):
-    if not quiet:
-        print(f"deadline: {message}", file=sys.stderr, flush=True)
-
-
 def suffix_tables(rows, patterns, low, high, lam):
     """Per state of the window: (best pattern index, P, Q) over D^m, using the period B^m."""
     B, m = rows.gamma.B, len(patterns[0])
@@ -140,11 +165,11 @@ def suffix_tables(rows, patterns, low, high, lam):
     return entries
 
 
-def reference_certificate(request, quiet=True):
+def reference_certificate(request, progress):
     """The embedded dg-interval/1 upper end of Δ*_C(ε) for the request's question and source, or None."""
     if not request.reference:
         return None
-    _progress(f"reference: dg-interval of Δ*_{request.budget}({request.epsilon}) at L = {request.radius}", quiet)
+    progress(f"reference: dg-interval of Δ*_{request.budget}({request.epsilon}) at L = {request.radius}")
     return dg_upper_certificate(request.gamma, request.sigma2, request.budget, request.epsilon,
                                 request.radius, request.scale)
 
@@ -161,17 +186,18 @@ def check_reference(lowers, reference):
                              f"each other, nothing written")
 
 
-def evaluate(request, quiet=True):
+def evaluate(request, progress=None):
     """All numbers of the certificate (a dict of exact values)."""
     start_time = time.monotonic()
+    progress = progress or (lambda message: None)
     source = DiscreteGaussianSource.from_radius_scale(request.sigma2, request.radius, request.scale)
     lam_lo, lam_hi = grid_threshold(request.epsilon, request.denominator)
     rows = RowCache(source.law, request.gamma)
     low, high = invariant_window(rows, 0)
     check_invariant(rows, low, high)
     check_auditable_deadlines(request, low, high, lam_lo.denominator)
-    reference = reference_certificate(request, quiet)  # its limits are refused before the witness's work
-    _progress(f"window [{low}, {high}], suffix tables for {len(request.patterns)} pattern(s)", quiet)
+    reference = reference_certificate(request, progress)  # its limits are refused before the witness's work
+    progress(f"window [{low}, {high}], suffix tables for {len(request.patterns)} pattern(s)")
     entries = suffix_tables(rows, request.patterns, low, high, lam_lo)
     start = StartTable(low, high, [e[1] for e in entries], [e[2] for e in entries],
                        lam_lo.numerator, lam_lo.denominator)
@@ -196,7 +222,7 @@ def evaluate(request, quiet=True):
     suffix = [dict(k=low + i, pattern=e[0], p=mpq(e[1], dm), q=mpq(e[2], dm))
               for i, e in enumerate(entries)]
     check_reference([(d["T"], d["lower"]) for d in deadlines], reference)
-    _progress(f"done in {time.monotonic() - start_time:.1f} s", quiet)
+    progress(f"done in {time.monotonic() - start_time:.1f} s")
     return dict(source=source, lam_lo=lam_lo, lam_hi=lam_hi, low=low, high=high,
                 suffix=suffix, stopping=stopping, deadlines=deadlines, reference=reference)
 
@@ -227,7 +253,23 @@ def result_json(values):
     }
 
 
-def build(request, quiet=True):
+def build(request, progress=None):
     """The deadline-witness certificate for ``request``."""
-    values = evaluate(request, quiet)
+    values = evaluate(request, progress)
     return make_certificate(KIND, VERSION, request.as_json(), result_json(values))
+
+
+def claim(cert):
+    inp, res = cert["input"], cert["result"]
+    eps, C = show(rational(inp["epsilon"])), inp["budget"]
+    rows = list(zip(inp["deadlines"], res["deadlines"]))
+    parts = [f"H_{{e^{eps}}}(P_{T}‖Q_{T}) ≥ {down(d['lower'])}" for T, d in rows[:3]]
+    if len(rows) > 3:
+        parts.append(f"and {len(rows) - 3} more deadlines")
+    reading = "fixed suffix" if len(inp["patterns"]) == 1 else f"best of {len(inp['patterns'])} suffixes"
+    reference = ""
+    if res["reference"] is not None:
+        upper = res["reference"]["result"]["interval"]["upper"]
+        reference = f"; reference Δ*_{C}({eps}) ≤ {up(upper)}, ratio ≥ {res['deadlines'][-1]['ratio_display']}"
+    return (f"{'; '.join(parts)} for γ = {inp['gamma']}, σ² = {show(rational(inp['sigma2']))}, C = {C}, "
+            f"source L = {inp['radius']}{reference} (deadline witness of the physical program, {reading})")

@@ -1,30 +1,41 @@
-"""The ``dg-interval/1`` certificate: an interval for the discrete-Gaussian value Δ*_C(ε).
+"""The ``dg-interval/1`` certificate: an interval for Δ*_C(ε), the hidden integer feedback profile.
 
-Request: γ, σ², C, ε, and either an explicit source (radius L, scale S) or a
-target width W.  The certificate carries the whole finite problem (the
-source's integer weights, γ, C, λ₋) so that a checker can re-solve it, plus
-the proofs' numbers: τ, λ₋ <= e^ε <= λ₊, the exact finite value
-G_C(1, λ₋), v = G_C(1, λ₋) − λ₋, b and the interval (SPEC 4).
+Question (``input``): γ, the innovation law (the discrete Gaussian's σ², or
+the discrete Laplace's t in ``noise``), C, ε, and either an explicit source
+(radius L, scale S) or a target width W.  The certificate carries the whole
+finite problem (the source's integer weights, γ, C, λ₋) so that a checker can
+re-solve it, plus the proofs' numbers: τ, λ₋ <= e^ε <= λ₊, the exact finite
+value G_C(1, λ₋), v = G_C(1, λ₋) − λ₋, b and the interval (*Exact
+Compilation and Resource Laws for Hidden Integer Feedback*, §3.2 and §4.3;
+docs/discrete-gaussian.md).
 
-Width rule (``--width W``; docs/discrete-gaussian.md): λ₊ − λ₋ <= W/64, then
+Width rule (``width=W``; docs/discrete-gaussian.md): λ₊ − λ₋ <= W/64, then
 τ_max = (W − (λ₊ − λ₋))/(4C(1 + λ₊)), L and S from
 :func:`producer.sources.discrete_gaussian.choose_radius_scale`, doubling S
 until (λ₊ − λ₋) + 2b < W, which bounds the final width before the game is
 solved.
+
+Limits: C <= 6 (the game's), 0 <= ε <= :data:`MAX_EPSILON`, σ² within the
+discrete Gaussian's limits, an explicit radius whose outermost atom the
+auditor can still check (producer/sources/auditability.py), and the auditor's
+limits on the source and the game, checked before the game is solved.
 """
 
-import sys
 import time
 
 from gmpy2 import mpq, mpz
 
 from producer.certificates.canonical import make_certificate
+from producer.display import display_digits, law_name, mechanism_inputs, rational, show, show_interval
 from producer.errors import InputError, LimitError
-from producer.game.values import check_method
 from producer.game.auditability import check_auditable_game
-from producer.laws import Gamma
-from producer.rationals import decimal_outward, format_rational
+from producer.game.values import check_method, root_value
+from producer.immutable import Immutable
+from producer.kinds.finite_game import check_budget
+from producer.laws import parse_gamma
+from producer.rationals import decimal_outward, format_rational, parse_integer, parse_rational
 from producer.sources import discrete_gaussian, discrete_laplace
+from producer.sources.auditability import check_edge_radius
 from producer.sources.discrete_gaussian import check_sigma2
 from producer.sources.discrete_laplace import LaplaceNoise
 from producer.sources.enclosures import exp_threshold
@@ -37,19 +48,24 @@ THRESHOLD_GAP_SHARE = 64  # λ₊ − λ₋ <= W/64 in width mode
 
 
 def _solve(law, gamma, budget, x, y, method):
-    """G_budget(x, y) from the producer's game engine (imported late: it is large)."""
-    from producer.game.values import root_value
+    """G_budget(x, y) from the producer's game engine (the tests swap in a reference game here)."""
     return root_value(law, gamma, budget, x, y, method=method)
 
 
 def check_noise(sigma2, laplace):
     """(σ², noise): the discrete Gaussian (σ², None) or the discrete Laplace (None, LaplaceNoise(t))."""
     if (sigma2 is None) == (laplace is None):
-        raise InputError("give exactly one innovation law: sigma2 (discrete Gaussian) or laplace t "
-                         "(discrete Laplace)")
+        raise InputError("give exactly one innovation law: sigma2=Q (discrete Gaussian) or laplace=T "
+                         "(discrete Laplace), the other None")
     if laplace is None:
         return check_sigma2(sigma2), None
     return None, laplace if isinstance(laplace, LaplaceNoise) else LaplaceNoise(laplace)
+
+
+def parse_noise(sigma2, laplace):
+    """σ² and t read exactly from user text (None stays None)."""
+    return (None if sigma2 is None else parse_rational(sigma2, "sigma2"),
+            None if laplace is None else parse_rational(laplace, "laplace"))
 
 
 def source_family(noise):
@@ -62,8 +78,8 @@ def law_parameter(request):
     return request.sigma2 if request.noise is None else request.noise
 
 
-class DgRequest:
-    """A validated dg request; exactly one of (radius, scale) and width is set.
+class Request(Immutable):
+    """A validated dg-interval request; exactly one of (radius, scale) and width is set.
 
     The innovation law is the discrete Gaussian with σ² (``noise`` None) or the
     discrete Laplace of scale t (``laplace=t``, ``sigma2`` None).
@@ -73,28 +89,37 @@ class DgRequest:
 
     def __init__(self, gamma, sigma2, budget, epsilon, radius=None, scale=None, width=None, method=None,
                  laplace=None):
-        self.gamma = gamma if isinstance(gamma, Gamma) else Gamma.from_string(gamma)
+        explicit = radius is not None or scale is not None
+        if explicit == (width is not None) or explicit and (radius is None or scale is None):
+            raise InputError("give width=W, or radius=L together with scale=S (exactly one of the two)")
+        self.gamma = parse_gamma(gamma)
         self.sigma2, self.noise = check_noise(sigma2, laplace)
-        self.budget = int(budget)
-        if self.budget < 0:
-            raise InputError(f"budget: C must be >= 0, got {self.budget}")
+        self.budget = check_budget(budget)
         self.epsilon = mpq(epsilon)
         if self.epsilon < 0:
             raise InputError(f"epsilon: must be >= 0, got {self.epsilon}")
         if self.epsilon > MAX_EPSILON:
             raise LimitError(f"epsilon: {self.epsilon} exceeds the limit {MAX_EPSILON}")
-        check_method(method)
-        self.method = method
-        explicit = radius is not None or scale is not None
-        if explicit == (width is not None):
-            raise InputError("give either --radius L --scale S or --width W (exactly one)")
-        if explicit and (radius is None or scale is None):
-            raise InputError("--radius and --scale go together")
         self.radius = None if radius is None else int(radius)
+        if self.radius is not None and self.sigma2 is not None:
+            check_edge_radius(self.radius, self.sigma2)
         self.scale = None if scale is None else mpz(scale)
         self.width = None if width is None else mpq(width)
         if self.width is not None and self.width <= 0:
             raise InputError(f"width: must be positive, got {self.width}")
+        check_method(method)
+        self.method = method
+
+    @classmethod
+    def from_strings(cls, gamma, sigma2, budget, epsilon, *, width=None, radius=None, scale=None, method=None,
+                     laplace=None):
+        """Parse user text (or Python numbers) exactly; ``sigma2=None, laplace=t`` for the discrete Laplace."""
+        sigma2, laplace = parse_noise(sigma2, laplace)
+        return cls(parse_gamma(gamma), sigma2, parse_integer(budget, "budget"), parse_rational(epsilon, "epsilon"),
+                   radius=None if radius is None else parse_integer(radius, "radius"),
+                   scale=None if scale is None else parse_integer(scale, "scale"),
+                   width=None if width is None else parse_rational(width, "width"), method=method,
+                   laplace=laplace)
 
     def as_json(self):
         if self.width is None:
@@ -130,12 +155,7 @@ class DgResult:
         return self.upper - self.lower
 
 
-def _progress(message, quiet):
-    if not quiet:
-        print(f"dg: {message}", file=sys.stderr, flush=True)
-
-
-def choose_source_and_threshold(request, quiet=True):
+def choose_source_and_threshold(request, progress=None):
     """(source, λ₋, λ₊) for the request (explicit source, or the width rule)."""
     family, parameter = source_family(request.noise), law_parameter(request)
     build_source = family.SOURCE.from_radius_scale   # refuses what the auditor could not check
@@ -150,7 +170,8 @@ def choose_source_and_threshold(request, quiet=True):
     target = tau_budget(W, request.budget, lam_lo, lam_hi)
     radius, scale = family.choose_radius_scale(parameter, target)
     for _ in range(MAX_SCALE_DOUBLINGS):
-        _progress(f"width rule: trying L = {radius}, S = 2^{int(scale.bit_length()) - 1}", quiet)
+        if progress:
+            progress(f"width rule: trying L = {radius}, S = 2^{int(scale.bit_length()) - 1}")
         source = build_source(parameter, radius, scale)
         if width_bound(source.tau, request.budget, lam_lo, lam_hi) < W:
             return source, lam_lo, lam_hi
@@ -159,31 +180,20 @@ def choose_source_and_threshold(request, quiet=True):
                      f"{MAX_SCALE_DOUBLINGS} doublings of S")
 
 
-def evaluate(request, quiet=True):
+def evaluate(request, progress=None):
     """Solve the request: build the source, enclose e^ε, solve the game, transfer."""
     start = time.monotonic()
-    source, lam_lo, lam_hi = choose_source_and_threshold(request, quiet)
+    report = progress or (lambda message: None)
+    source, lam_lo, lam_hi = choose_source_and_threshold(request, progress)
     check_auditable_game(source.law, request.gamma, request.budget, 1)  # the auditor re-solves this one query
-    _progress(f"source L = {source.radius}, S has {int(source.scale.bit_length())} bits, "
-              f"tau <= {float(source.tau):.3e}; solving G_{request.budget}(1, lambda-)", quiet)
+    report(f"source L = {source.radius}, S has {int(source.scale.bit_length())} bits, "
+           f"tau <= {float(source.tau):.3e}; solving G_{request.budget}(1, lambda-)")
     finite = _solve(source.law, request.gamma, request.budget, mpq(1), lam_lo, request.method)
     v = mpq(finite.value) - lam_lo
     b = transfer_term(source.tau, request.budget, lam_hi)
     lower, upper = dg_interval(v, lam_lo, lam_hi, b)
-    _progress(f"interval [{float(lower):.12e}, {float(upper):.12e}] in "
-              f"{time.monotonic() - start:.1f} s", quiet)
+    report(f"interval [{float(lower):.12e}, {float(upper):.12e}] in {time.monotonic() - start:.1f} s")
     return DgResult(request, source, lam_lo, lam_hi, finite, v, b, lower, upper)
-
-
-def display_digits(width):
-    """Decimal places for displays: 8 more than the first significant place of the width."""
-    width = mpq(width)
-    if width <= 0:
-        return 30
-    d = 0
-    while mpq(1, mpz(10) ** d) > width and d < 52:
-        d += 1
-    return max(12, d + 8)
 
 
 def result_json(result):
@@ -216,6 +226,14 @@ def certificate_of(result):
     return make_certificate(KIND, VERSION, result.request.as_json(), result_json(result))
 
 
-def build(request, quiet=True):
+def build(request, progress=None):
     """The dg-interval certificate for ``request``."""
-    return certificate_of(evaluate(request, quiet))
+    return certificate_of(evaluate(request, progress))
+
+
+def claim(cert):
+    inp, res = cert["input"], cert["result"]
+    interval = res["interval"]
+    return (f"Δ*_{inp['budget']}({show(rational(inp['epsilon']))}) "
+            f"∈ {show_interval(rational(interval['lower']), rational(interval['upper']))} "
+            f"for {mechanism_inputs(inp)} ({law_name(inp)})")

@@ -1,22 +1,32 @@
 """The ``hierarchy/1`` certificate: Δ*_C(ε) <= upper (and so ε*_C(δ) <= ε) through a game above G_C.
 
-Fields and how each is re-checked: docs/hierarchy.md.
+Question (``input``): γ (0 < γ < 1), σ², C, the model (the proof hierarchy
+P_H or the cut game U_S of *Exact Compilation and Resource Laws for Hidden
+Integer Feedback*, §5 and Appendix E), the query (δ or ε) and the numerics
+(source radius and scale, grid priors and bits, table scale).  Fields and how
+each is re-checked: docs/hierarchy.md.
+
+Limits: at most :data:`MAX_PRIORS` grid priors and :data:`MAX_WORK`
+perspective-sum terms, and the auditor's hierarchy limits
+(producer/hierarchy/auditability.py), refused before the tables are solved.
 """
 
-import sys
 import time
+from types import MappingProxyType
 
 from gmpy2 import mpq, mpz
 
 from producer.certificates.canonical import make_certificate
+from producer.display import mechanism_inputs, rational, show, up
 from producer.errors import InputError, LimitError
 from producer.hierarchy.auditability import check_auditable_hierarchy
 from producer.hierarchy.dg_bound import bound_at, smallest_epsilon
 from producer.hierarchy.grid import log_odds_grid
-from producer.hierarchy.models import CutModel, DepthModel
+from producer.hierarchy.models import CutModel, DepthModel, parse_cuts
 from producer.hierarchy.sampled import Sandwich
-from producer.laws import Gamma
-from producer.rationals import decimal_outward, format_rational, parse_rational
+from producer.immutable import Immutable
+from producer.laws import parse_gamma
+from producer.rationals import decimal_outward, format_rational, parse_integer, parse_rational, parse_scale
 from producer.sources.discrete_gaussian import DiscreteGaussianSource, check_sigma2
 
 KIND, VERSION = "hierarchy", 1
@@ -29,45 +39,54 @@ MAX_WORK = 10**9  # perspective-sum terms; C8 P_4 at 603 priors is 1.6·10^8 (ab
 UPPER_DIGITS = 18
 
 
-class HierarchyRequest:
-    """γ, σ², C, a model (depth H or cut set S), a query (δ or ε) and the numerics."""
+class Request(Immutable):
+    """γ, σ², C, a model (depth H or cut set S), a query (δ or ε) and the numerics; validated here."""
+
+    __slots__ = ("gamma", "sigma2", "budget", "model", "delta", "epsilon", "numerics")
 
     def __init__(self, gamma, sigma2, budget, depth=None, cuts=None, delta=None, epsilon=None, **numerics):
-        self.gamma = gamma if isinstance(gamma, Gamma) else Gamma.from_string(gamma)
+        if (depth is None) == (cuts is None):
+            raise InputError("model: give exactly one of depth=H (--depth) or cuts=S (--cuts)")
+        if (delta is None) == (epsilon is None):
+            raise InputError("query: give exactly one of delta=δ (--delta) or epsilon=ε (--epsilon)")
+        self.gamma = parse_gamma(gamma)
         if self.gamma.is_zero:  # hierarchy/1 is defined for hidden feedback only
             raise InputError("gamma: the hierarchy needs hidden feedback, 0 < γ < 1 (γ = 0 is plain "
                              "composition: use producer dg or calibrate)")
         self.sigma2 = check_sigma2(sigma2)
         self.budget = int(budget)
-        if (depth is None) == (cuts is None):
-            raise InputError("model: give exactly one of --depth H or --cuts S")
+        if self.budget < 1:
+            raise InputError(f"budget: C must be >= 1, got {self.budget}")
         self.model = DepthModel(self.budget, depth) if depth is not None else CutModel(self.budget, cuts)
-        if (delta is None) == (epsilon is None):
-            raise InputError("query: give exactly one of --delta or --epsilon")
         self.delta = None if delta is None else mpq(delta)
         self.epsilon = None if epsilon is None else mpq(epsilon)
         if self.delta is not None and not 0 < self.delta < 1:
             raise InputError(f"delta: need 0 < δ < 1, got {self.delta}")
         if self.epsilon is not None and self.epsilon < 0:
             raise InputError(f"epsilon: must be >= 0, got {self.epsilon}")
-        self.numerics = dict(DEFAULTS)
-        self.numerics.update({k: v for k, v in numerics.items() if v is not None})
-        self._check_numerics()
+        self.numerics = MappingProxyType(_numerics(numerics))
 
-    def _check_numerics(self):
-        n = self.numerics
-        unknown = set(n) - set(DEFAULTS)
-        if unknown:
-            raise InputError(f"numerics: unknown option(s) {sorted(unknown)}")
-        n["radius"], n["scale_bits"], n["grid_bits"], n["priors"] = (
-            int(n["radius"]), int(n["scale_bits"]), int(n["grid_bits"]), int(n["priors"]))
-        n["source_scale"], n["logit_range"] = mpz(n["source_scale"]), mpq(n["logit_range"])
-        if not 8 <= n["scale_bits"] <= 256:
-            raise InputError(f"scale bits: F must lie in 8..256, got {n['scale_bits']}")
-        if not 1 <= n["priors"] <= MAX_PRIORS:
-            raise InputError(f"priors: must lie in 1..{MAX_PRIORS}, got {n['priors']}")
-        if n["logit_range"] <= 0:
-            raise InputError(f"logit range: must be positive, got {n['logit_range']}")
+    @classmethod
+    def from_strings(cls, gamma, sigma2, budget, *, depth=None, cuts=None, delta=None, epsilon=None, priors=None,
+                     logit_range=None, radius=None, source_scale=None, scale_bits=None, grid_bits=None):
+        """Parse user text exactly; ``cuts`` a list of cut indices or ``"all"``, ``"all-minus:1,3"``,
+        ``"all-minus-mod:4:1"``; ``source_scale`` an integer, ``"2^k"`` or ``"1e24"``."""
+        budget = parse_integer(budget, "budget")
+        if cuts is not None and budget >= 1:  # (C < 1 is refused by the constructor)
+            cuts = parse_cuts(cuts if isinstance(cuts, str) else ",".join(str(c) for c in cuts), budget)
+
+        def optional(value, parse, what):
+            return None if value is None else parse(value, what)
+
+        return cls(parse_gamma(gamma), parse_rational(sigma2, "sigma2"), budget,
+                   depth=optional(depth, parse_integer, "depth"), cuts=cuts,
+                   delta=optional(delta, parse_rational, "delta"), epsilon=optional(epsilon, parse_rational, "epsilon"),
+                   priors=optional(priors, parse_integer, "priors"),
+                   logit_range=optional(logit_range, parse_rational, "logit range"),
+                   radius=optional(radius, parse_integer, "radius"),
+                   source_scale=None if source_scale is None else parse_scale(source_scale),
+                   scale_bits=optional(scale_bits, parse_integer, "scale bits"),
+                   grid_bits=optional(grid_bits, parse_integer, "grid bits"))
 
     def as_json(self):
         n = self.numerics
@@ -85,13 +104,32 @@ class HierarchyRequest:
         }
 
 
-def build(request, quiet=True):
-    """The hierarchy/1 certificate for ``request`` (progress on stderr unless quiet)."""
+def _numerics(given):
+    """The numerics with their defaults, normalised and checked."""
+    unknown = set(given) - set(DEFAULTS)
+    if unknown:
+        raise InputError(f"numerics: unknown option(s) {sorted(unknown)}")
+    n = dict(DEFAULTS)
+    n.update({k: v for k, v in given.items() if v is not None})
+    n["radius"], n["scale_bits"], n["grid_bits"], n["priors"] = (
+        int(n["radius"]), int(n["scale_bits"]), int(n["grid_bits"]), int(n["priors"]))
+    n["source_scale"], n["logit_range"] = mpz(n["source_scale"]), mpq(n["logit_range"])
+    if not 8 <= n["scale_bits"] <= 256:
+        raise InputError(f"scale bits: F must lie in 8..256, got {n['scale_bits']}")
+    if not 1 <= n["priors"] <= MAX_PRIORS:
+        raise InputError(f"priors: must lie in 1..{MAX_PRIORS}, got {n['priors']}")
+    if n["logit_range"] <= 0:
+        raise InputError(f"logit range: must be positive, got {n['logit_range']}")
+    return n
+
+
+def build(request, progress=None):
+    """The hierarchy/1 certificate for ``request`` (each step, with the time so far, to ``progress``)."""
     start = time.monotonic()
 
     def log(message):
-        if not quiet:
-            print(f"hierarchy: {message} ({time.monotonic() - start:.1f} s)", file=sys.stderr, flush=True)
+        if progress:
+            progress(f"{message} ({time.monotonic() - start:.1f} s)")
 
     n = request.numerics
     source = DiscreteGaussianSource.from_radius_scale(request.sigma2, n["radius"], n["source_scale"])
@@ -139,23 +177,19 @@ def build(request, quiet=True):
     return make_certificate(KIND, VERSION, request.as_json(), result)
 
 
-def parse_numerics(args):
-    """The numerics options of the command line (None where not given)."""
-    return {
-        "radius": None if args.radius is None else int(args.radius),
-        "source_scale": None if args.source_scale is None else _scale(args.source_scale),
-        "scale_bits": args.scale_bits,
-        "grid_bits": args.grid_bits,
-        "priors": args.priors,
-        "logit_range": None if args.logit_range is None else parse_rational(args.logit_range, "logit range"),
-    }
+def _model_text(model):
+    if model["game"] == "depth":
+        return f"commitment hierarchy, depth {model['depth']}"
+    cuts = model["cuts"]
+    shown = ", ".join(str(c) for c in cuts[:8]) + (", …" if len(cuts) > 8 else "")
+    return f"cut game U_S, S = {{{shown}}} ({len(cuts)} cuts)"
 
 
-def _scale(text):
-    text = str(text).strip()
-    try:
-        if text.startswith("2^"):
-            return mpz(2) ** int(text[2:])
-        return mpz(int(text))
-    except ValueError:
-        raise InputError(f"source scale: {text!r} is not an integer or 2^k") from None
+def claim(cert):
+    inp, res = cert["input"], cert["result"]
+    C, query = inp["budget"], inp["query"]
+    if "delta" in query and query["delta"] is not None:
+        answer = f"ε*_{C}({show(rational(query['delta']))}) ≤ {res['epsilon_display']}"
+    else:
+        answer = f"Δ*_{C}({show(rational(query['epsilon']))}) ≤ {up(res['upper'])}"
+    return f"{answer} for {mechanism_inputs(inp)} ({_model_text(inp['model'])})"

@@ -1,6 +1,7 @@
 """The ``separation/1`` certificate: a certified lower end strictly above a certified upper end.
 
-Claims (SPEC-lower 7.2–7.4; docs/lower-certificates.md §2):
+Claims (*Exact Compilation and Resource Laws for Hidden Integer Feedback*,
+§3.3, §4.1 and Appendices B.1–B.5; docs/lower-certificates.md §2):
 
 - ``finite-relaxation``: exact G_2 (privacy value) < G_2^(1) < W(2,0)
   (relaxation values) on a small finite law;
@@ -10,27 +11,36 @@ Claims (SPEC-lower 7.2–7.4; docs/lower-certificates.md §2):
 - ``offset-event``: an explicit offset-class event on the exact DG whose payoff
   lower end is above a separator above the Δ*_2(ε) upper end;
 - ``binary-pair``: the family-envelope binary pair, likewise, with its D_∞;
-- ``renyi-cover``: the 29 bands U_r < L_l of B.2 and the order-16 tail.
+- ``renyi-cover``: the 29 bands U_r < L_l of Appendix B.2 and the order-16 tail.
 
 The roles are explicit: lower ends of relaxations bound only the
 relaxations; upper ends of privacy bounds bound the mechanism.  Every
 embedded privacy bound is a dg-interval/1 for the claim's own mechanism:
 γ > 0 (the γ of the claim), σ², C = 2, ε and the claim's source; the
 producer refuses anything else.  ``input`` is the claim's whole request,
-typed per claim; ``result`` holds only computed claims.
+typed per claim (one :class:`Request` subclass per claim); ``result`` holds
+only computed claims.  :data:`REFERENCES` are the published parameters the
+command line offers (``producer separation --claim``).
+
+Limits: the auditor's (law length and γ denominator of a recomputed
+relaxation, the offset event's box within its reader, the Rényi box width),
+refused before the work.
 """
 
 from gmpy2 import mpq, mpz
 
 from producer.certificates.canonical import make_certificate
+from producer.display import down, law_text, rational, show, show_value, up
 from producer.errors import InputError, LimitError
+from producer.immutable import Immutable
 from producer.laws import FiniteLaw
 from producer.lower import events, renyi
 from producer.lower.bounds import check_same_mechanism, dg_upper_certificate, positive_gamma, upper_end
 from producer.lower.fields import source_claims
 from producer.lower.relaxations import OffsetRelaxation, OneDigitRelaxation
 from producer.lower.threshold import grid_threshold
-from producer.rationals import decimal_outward, format_rational
+from producer.game.values import root_value
+from producer.rationals import decimal_outward, format_rational, parse_rational
 from producer.sources.discrete_gaussian import DiscreteGaussianSource, check_sigma2
 
 KIND, VERSION = "separation", 1
@@ -93,7 +103,33 @@ def _relaxation_game(n_weights, gamma, what):
                          f"for relaxation values")
 
 
-class _Mechanism:
+class Request(Immutable):
+    """A separation request: one subclass per claim (:meth:`of` picks it by name)."""
+
+    __slots__ = ()
+    CLAIM = None
+
+    @staticmethod
+    def of(claim, **fields):
+        """The validated request of ``claim`` (a name of :data:`CLAIMS`) with the given fields."""
+        if claim not in REQUESTS:
+            raise InputError(f"separation: unknown claim {claim!r} (known: {', '.join(CLAIMS)})")
+        return REQUESTS[claim](**fields)
+
+    @classmethod
+    def from_strings(cls, claim, separator=None):
+        """A published claim (a name of :data:`PUBLISHED_CLAIMS`), its separator optionally overridden."""
+        if claim not in PUBLISHED:
+            raise InputError(f"separation: unknown claim {claim!r} (known: {', '.join(sorted(PUBLISHED))})")
+        fields = dict(PUBLISHED[claim])
+        if separator is not None:
+            if "separator" not in fields:
+                raise InputError(f"separator: the claim {claim} has no separator")
+            fields["separator"] = parse_rational(separator, "separator")
+        return cls.of(fields.pop("claim"), **fields)
+
+
+class _Mechanism(Request):
     """The budget-2 mechanism a privacy bound is about: γ > 0, σ², ε, and the explicit source (L, S)."""
 
     __slots__ = ()
@@ -118,7 +154,7 @@ class _Mechanism:
         return bound
 
 
-class FiniteRelaxationRequest:
+class FiniteRelaxationRequest(Request):
     """Exact G_2 < G_2^(1) < W(2, 0) at (x, y) on a small finite law."""
 
     __slots__ = ("law", "gamma", "x", "y")
@@ -196,7 +232,7 @@ class BinaryPairRequest(_Mechanism):
                 "q": format_rational(self.q), "separator": format_rational(self.separator)}
 
 
-class RenyiCoverRequest:
+class RenyiCoverRequest(Request):
     """The 29 Rényi bands of the γ = 1/3 three-step experiment against the binary pair (p, q)."""
 
     __slots__ = ("gamma", "sigma2", "p", "q", "scale", "low", "high")
@@ -220,7 +256,6 @@ class RenyiCoverRequest:
 
 
 def finite_relaxation(request):
-    from producer.game.values import root_value
     law, gamma, x, y = request.law, request.gamma, request.x, request.y
     auto = root_value(law, gamma, BUDGET, x, y).value - y
     one = OneDigitRelaxation(law, gamma).value(x, y) - y
@@ -290,12 +325,9 @@ BUILDERS = {"finite-relaxation": finite_relaxation, "dg-relaxation": dg_relaxati
             "offset-event": offset_event, "binary-pair": binary_pair, "renyi-cover": renyi_cover}
 
 
-def build(claim, **parameters):
-    """The separation certificate of ``claim`` for the request fields ``parameters``."""
-    if claim not in BUILDERS:
-        raise InputError(f"separation: unknown claim {claim!r} (known: {', '.join(CLAIMS)})")
-    request = REQUESTS[claim](**parameters)
-    return make_certificate(KIND, VERSION, request.as_json(), BUILDERS[claim](request))
+def build(request, progress=None):
+    """The separation certificate of ``request`` (quick enough for no progress lines)."""
+    return make_certificate(KIND, VERSION, request.as_json(), BUILDERS[request.CLAIM](request))
 
 
 S24, N30 = 10 ** 24, 10 ** 30
@@ -320,6 +352,40 @@ REFERENCES = [
 ]
 
 
+# "claim" or "claim:relaxation" -> the published fields (what `producer separation --claim` offers)
+PUBLISHED = {fields["claim"] + (":" + fields["relaxation"] if "relaxation" in fields else ""): fields
+             for _, fields in REFERENCES}
+PUBLISHED_CLAIMS = tuple(sorted(PUBLISHED))
+
+
 def build_reference(fields):
     fields = dict(fields)
-    return build(fields.pop("claim"), **fields)
+    return build(Request.of(fields.pop("claim"), **fields))
+
+
+def _privacy_upper(res):
+    return up(res["privacy_bound"]["result"]["interval"]["upper"])
+
+
+def claim(cert):
+    inp, res = cert["input"], cert["result"]
+    name = inp["claim"]
+    if name == "finite-relaxation":
+        return (f"autonomous {show_value(rational(res['autonomous']))[2:]} < one-digit "
+                f"{show_value(rational(res['one_digit']))[2:]} < offset {show_value(rational(res['offset']))[2:]} "
+                f"at (x, y) = ({show(rational(inp['x']))}, {show(rational(inp['y']))}) for γ = {inp['gamma']}, "
+                f"{law_text(inp['law'])}, C = 2 (separation, finite relaxations)")
+    if name == "renyi-cover":
+        top = res["top"]
+        return (f"Rényi lower bounds exceed the binary pair's at every order in "
+                f"[{res['bands'][0]['left']}, {res['bands'][-1]['right']}] and at order {top['order']} "
+                f"{down(top['lower'])} > D_∞ ≤ {up(top['d_infinity_upper'])} for γ = {inp['gamma']}, σ² = "
+                f"{show(rational(inp['sigma2']))}, p = {show(rational(inp['p']))}, q = {show(rational(inp['q']))} "
+                f"(separation, Rényi cover)")
+    lower = res["relaxation_interval"] if name == "dg-relaxation" else res["payoff"]
+    what = {"dg-relaxation": f"{inp.get('relaxation')} relaxation", "offset-event": "offset event",
+            "binary-pair": "binary pair"}[name]
+    eps = show(rational(inp["epsilon"]))
+    return (f"{what} ≥ {down(lower['lower'])} > s = {show(rational(inp['separator']))} > Δ*_2({eps}) ≤ "
+            f"{_privacy_upper(res)} for γ = {inp['gamma']}, σ² = {show(rational(inp['sigma2']))}, C = 2, ε = {eps} "
+            f"(separation, {name})")

@@ -34,8 +34,8 @@ def positive_gamma(gamma, what="gamma"):
 
 @lru_cache(maxsize=8)
 def _build(gamma_text, sigma2, budget, epsilon, radius, scale):
-    from producer.kinds.dg_interval import DgRequest, build
-    return build(DgRequest(gamma_text, sigma2, budget, epsilon, radius=radius, scale=scale))
+    from producer.kinds import dg_interval
+    return dg_interval.build(dg_interval.Request(gamma_text, sigma2, budget, epsilon, radius=radius, scale=scale))
 
 
 def dg_upper_certificate(gamma, sigma2, budget, epsilon, radius, scale):

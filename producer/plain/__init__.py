@@ -8,12 +8,13 @@ Zhu, Dong, Wang 2022; "Gaussian Differential Privacy", Dong, Roth, Su), so
 
     δ(ε) = Σ_{x ∈ Z^C} (P^C(x) − e^ε Q^C(x))₊ .
 
-- :mod:`request`: the validated request and its documented limits;
 - :mod:`gaussian`: the discrete Gaussian, through the law of the sum Σ x_i
   (a pruned C-fold power of arb balls);
 - :mod:`laplace`: the discrete Laplace, through the closed binomial form;
 - :mod:`outward`: arb balls to short rationals, rounded outward;
 - :mod:`enclose`: the dispatch and the precision loop.
 
-docs/plain-composition.md ("The product route: any C") has the proofs.
+The request and its documented limits are those of the kind,
+:mod:`producer.kinds.plain_composition`; docs/plain-composition.md ("The
+product route: any C") has the proofs.
 """

@@ -17,12 +17,12 @@ from gmpy2 import mpq
 from producer.errors import LimitError
 from producer.plain import gaussian, laplace
 from producer.plain.outward import ball_lower, ball_upper, grid_bits, lower_end, upper_end
-from producer.plain.request import GAUSSIAN
 from producer.rationals import describe_rational
 from producer.sources.enclosures import floor_log2
 
 MAX_DOUBLINGS = 5
 GUARD_BITS = 40
+GAUSSIAN, LAPLACE = "discrete-gaussian", "discrete-laplace"  # the noise families (request.family)
 
 
 class Point:
@@ -85,7 +85,7 @@ def _too_wide(request, bits):
 
 
 def points(request, log=lambda message: None):
-    """The certified :class:`Point` of every ε of ``request`` (a PlainRequest)."""
+    """The certified :class:`Point` of every ε of ``request`` (a :class:`producer.kinds.plain_composition.Request`)."""
     if request.family == GAUSSIAN:
         return _gaussian_points(request, log)
     return _laplace_points(request, log)

@@ -12,9 +12,9 @@ import os
 import sys
 
 from producer.brace.bank import Bank
-from producer.kinds.brace_run import Request
 from producer.certificates.canonical import write_certificate
-from producer.commands import brace, brace_compare
+from producer.kinds import brace_compare, brace_run
+from producer.kinds.brace_run import Request
 
 DATA_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
                         "data", "brace")
@@ -33,9 +33,9 @@ def synthetic_request():
 def generate(outdir):
     req = synthetic_request()
     paths = []
-    for name, module in (("brace-synthetic.json", brace), ("brace-synthetic-compare.json", brace_compare)):
+    for name, module in (("brace-synthetic.json", brace_run), ("brace-synthetic-compare.json", brace_compare)):
         path = os.path.join(outdir, name)
-        write_certificate(module.certificate_for(req), path)
+        write_certificate(module.build(req), path)
         print(f"reference: brace: wrote {name}", file=sys.stderr)
         paths.append(path)
     return paths

@@ -1,4 +1,6 @@
-"""Reference calibration certificates (SPEC 4).
+"""Reference calibration certificates.
+
+(*Exact Compilation and Resource Laws for Hidden Integer Feedback*, §4.3 and Appendix K.1.)
 
 - γ = 1/3, σ² = 9, C = 2, δ = 10^-4, enclosure narrower than 10^-6;
 - the same mechanism with δ = 1/4 >= Δ*_2(0), so ε* = 0 exactly;
@@ -7,7 +9,8 @@
 
 from gmpy2 import mpq
 
-from producer.kinds.calibration import CalibrationRequest, build
+from producer.kinds.calibration import Request, build
+from producer.output import stderr_progress
 from producer.references import write_all
 
 REFERENCES = [
@@ -22,4 +25,4 @@ REFERENCES = [
 
 def generate(outdir):
     return write_all(outdir, "calibration", REFERENCES,
-                     lambda fields: build(CalibrationRequest(**fields), quiet=False))
+                     lambda fields: build(Request(**fields), stderr_progress("calibrate")))

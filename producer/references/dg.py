@@ -1,14 +1,17 @@
-"""Reference dg-interval certificates (SPEC 4 published values and small controls).
+"""Reference dg-interval certificates: published values and small controls.
+
+(*Exact Compilation and Resource Laws for Hidden Integer Feedback*, §4.3.)
 
 - the published C = 2 interval: γ = 1/3, σ² = 9, ε = 2, width below 2·10^-14
-  (seed 004 §4.3 reports [0.000084311988514885295528, 0.000084311988530665157923]);
+  (the paper's §4.3 reports [0.000084311988514885295528, 0.000084311988530665157923]);
 - small controls: an explicit source (radius, scale) at C = 1, and a width
   request at γ = 1/2, σ² = 1, C = 2 with a decimal ε.
 """
 
 from gmpy2 import mpq, mpz
 
-from producer.kinds.dg_interval import DgRequest, build
+from producer.kinds.dg_interval import Request, build
+from producer.output import stderr_progress
 from producer.references import write_all
 
 REFERENCES = [
@@ -22,4 +25,4 @@ REFERENCES = [
 
 
 def generate(outdir):
-    return write_all(outdir, "dg", REFERENCES, lambda fields: build(DgRequest(**fields), quiet=False))
+    return write_all(outdir, "dg", REFERENCES, lambda fields: build(Request(**fields), stderr_progress("dg")))

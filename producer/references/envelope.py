@@ -1,4 +1,4 @@
-"""Reference envelope certificates (seed 003; SPEC §6).
+"""Reference envelope certificates (*Pure-DP Statistical Query Release at the Conjectured Square-Root Rate*).
 
 Five small instances, chosen so that every branch of the claims appears:
 
@@ -8,7 +8,7 @@ Five small instances, chosen so that every branch of the claims appears:
 - a §9 sign-variant instance (T = 3, n = 3, k = 2, J = 3);
 - T = 2, n = 3, k = 1, J = 2 with η small enough for the §7 hypothesis
   κ ≤ ε²/(900·log(T² + 1));
-- T = 2, n = 2, k = 1, J = 1, ε = 600: the theorem's bound (in SPEC's form)
+- T = 2, n = 2, k = 1, J = 1, ε = 600: the theorem's bound (in the checked form, docs/envelope.md)
   is below 1/2 and the certificate *refutes* it for these non-§8 parameters.
 """
 
@@ -16,8 +16,8 @@ import os
 from pathlib import Path
 
 from producer.certificates.canonical import write_certificate
-from producer.envelope.evaluation import certify
 from producer.envelope.instance import Instance
+from producer.kinds.envelope import Request, build
 
 DATA = Path(__file__).resolve().parent.parent.parent / "data" / "envelope"
 
@@ -44,6 +44,6 @@ def generate(outdir):
     paths = []
     for stem, inst in reference_instances():
         path = os.path.join(outdir, f"{stem}.json")
-        write_certificate(certify(inst), path)
+        write_certificate(build(Request(inst)), path)
         paths.append(path)
     return paths

@@ -1,10 +1,13 @@
-"""Reference finite-game certificates: the published values of SPEC 3.4 and a few others."""
+"""Reference finite-game certificates: published values and a few others.
+
+The published values are those of *Exact Compilation and Resource Laws for Hidden Integer Feedback*.
+"""
 
 import math
 
 from gmpy2 import mpq
 
-from producer.kinds.finite_game import build
+from producer.kinds.finite_game import Request, build
 from producer.laws import FiniteLaw, Gamma
 from producer.references import write_all
 
@@ -16,14 +19,14 @@ def _gaussian_like_weights(radius, sigma2, scale):
 
 # name -> (law, gamma, budget, thresholds, points, pending, curve)
 REFERENCES = {
-    # SPEC 3.4, row 1: G_2(1, 1/2) − 1/2 = 5/6
+    # §4.1 (and Appendix A.4): G_2(1, 1/2) − 1/2 = 5/6
     "finite-game-c2-121-g1_3": (FiniteLaw([1, 2, 1], -1), Gamma(1, 3), 2, [mpq(1, 2)], [], None, True),
-    # SPEC 3.4, rows 2-3: F_2((1,0); 1, 2) and F_2((10,9); 1, 2), two participations left
+    # §4.2 (and Appendix D.3): F_2((1,0); 1, 2) and F_2((10,9); 1, 2), two participations left
     "finite-game-f2-121-g1_3-pending-1-0": (FiniteLaw([1, 2, 1], -1), Gamma(1, 3), 2, [],
                                             [(mpq(1), mpq(2))], (1, 0), False),
     "finite-game-f2-121-g1_3-pending-10-9": (FiniteLaw([1, 2, 1], -1), Gamma(1, 3), 2, [],
                                              [(mpq(1), mpq(2))], (10, 9), False),
-    # SPEC 3.4, row 4: G_4(1/2, 1/2)
+    # §5.2 (and Appendix G.4): G_4(1/2, 1/2)
     "finite-game-c4-111-g1_2": (FiniteLaw([1, 1, 1], -1), Gamma(1, 2), 4, [], [(mpq(1, 2), mpq(1, 2))], None, False),
     # asymmetric law with a zero weight, several thresholds and a point
     "finite-game-c2-asym-g2_5": (FiniteLaw([2, 0, 1, 3], -1), Gamma(2, 5), 2,
@@ -39,4 +42,4 @@ REFERENCES = {
 
 def generate(outdir):
     items = [(f"{name}.json", spec) for name, spec in REFERENCES.items()]
-    return write_all(outdir, "finite_game", items, lambda spec: build(*spec))
+    return write_all(outdir, "finite_game", items, lambda spec: build(Request(*spec)))

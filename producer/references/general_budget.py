@@ -1,4 +1,6 @@
-"""Reference certificates for budgets C >= 3 (issue 4; seed 004 §4.2, §7.1, K.1).
+"""Reference certificates for budgets C >= 3.
+
+(*Exact Compilation and Resource Laws for Hidden Integer Feedback*, §4.2, §7.1, Appendix K.1.)
 
 - γ = 1/3, σ² = 9, C = 3, ε = 2, L = 24, S = 10²⁴: the published interval is
   [0.001471784810259119, 0.001471784810282800];
@@ -10,10 +12,8 @@
 
 from gmpy2 import mpq, mpz
 
-from producer.kinds.calibration import CalibrationRequest
-from producer.kinds.calibration import build as build_calibration
-from producer.kinds.dg_interval import DgRequest
-from producer.kinds.dg_interval import build as build_interval
+from producer.kinds import calibration, dg_interval
+from producer.output import stderr_progress
 from producer.references import write_all
 
 INTERVALS = [
@@ -30,6 +30,7 @@ CALIBRATIONS = [
 
 def generate(outdir):
     return (write_all(outdir, "general_budget", INTERVALS,
-                      lambda fields: build_interval(DgRequest(**fields), quiet=False))
+                      lambda fields: dg_interval.build(dg_interval.Request(**fields), stderr_progress("dg")))
             + write_all(outdir, "general_budget", CALIBRATIONS,
-                        lambda fields: build_calibration(CalibrationRequest(**fields), quiet=False)))
+                        lambda fields: calibration.build(calibration.Request(**fields),
+                                                          stderr_progress("calibrate"))))

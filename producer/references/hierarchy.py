@@ -1,6 +1,7 @@
-"""Reference hierarchy/1 certificates (issue 14; SPEC-hierarchy 8.9), in ``certificates/hierarchy/``.
+"""Reference hierarchy/1 certificates, in ``certificates/hierarchy/``.
 
-Published upper ends (γ = 1/3, σ² = 9, δ = 10^-4; seed 004 §7.2, E.5, G.5):
+Published upper ends (γ = 1/3, σ² = 9, δ = 10^-4; *Exact Compilation and Resource Laws for Hidden Integer Feedback*,
+§7.2 and Appendices E.5, G.5):
 
 - ε*_8(δ) <= 4.875282 through P_4 and ε*_16(δ) <= 7.582102 through P_3;
 - C = 8, ε = 5, S* = S_all ∖ {1}: D <= 0.000099672197505791;
@@ -17,8 +18,9 @@ import sys
 
 from gmpy2 import mpq, mpz
 
-from producer.kinds.hierarchy import HierarchyRequest, build
+from producer.kinds.hierarchy import Request, build
 from producer.hierarchy.models import parse_cuts
+from producer.output import stderr_progress
 from producer.references import write_all
 
 COMMON = dict(gamma="1/3", sigma2=mpq(9))
@@ -46,7 +48,7 @@ DEFAULT_DIR = os.path.join("certificates", "hierarchy")
 def generate(outdir, names=None):
     items = [item for item in REFERENCES if names is None or item[0] in names]
     os.makedirs(outdir, exist_ok=True)
-    return write_all(outdir, "hierarchy", items, lambda fields: build(HierarchyRequest(**fields), quiet=False))
+    return write_all(outdir, "hierarchy", items, lambda fields: build(Request(**fields), stderr_progress("hierarchy")))
 
 
 def main(argv=None):

@@ -1,10 +1,12 @@
-"""Reference lower certificates (SPEC-lower §7): witnesses, separations, workload.
+"""Reference lower certificates: witnesses, separations, workload.
+
+Published values of *Exact Compilation and Resource Laws for Hidden Integer Feedback*:
 
 - deadline witnesses at γ = 1/3, σ² = 9, ε = 2, L = 24, S = 10^24, N = 10^30,
   T = 3, 44, 100, fixed suffix (+1, +1, echo) and the per-state "max" reading
-  (seed 004 §7.1, D.1), and the D.2 law (L = 16, T = 3);
-- the static-workload bound (seed 004 §7.4, J.1) and the G.6 identity;
-- separations (seed 004 §3.3, B.1–B.5);
+  (§7.1, Appendix D.1), and the Appendix D.2 law (L = 16, T = 3);
+- the static-workload bound (§7.4, Appendix J.1) and the Appendix G.6 identity;
+- separations (§3.3, Appendices B.1–B.5);
 - the K.2 capped-preparation calibration lower witness (fast); the target-{0}
   line trees at C = 8 and C = 16 are in :mod:`producer.references.lower_slow`.
 """
@@ -13,10 +15,11 @@ from gmpy2 import mpz
 
 from producer.kinds import calibration_lower, separation
 from producer.kinds import deadline_witness as dw
-from producer.lower import workload
+from producer.kinds import workload
+from producer.output import stderr_progress
 from producer.references import write_all
 
-# The published ratios are against the upper end of Δ*_2(2) at L = 24, S = 10^24 (seed 004, B.7):
+# The published ratios are against the upper end of Δ*_2(2) at L = 24, S = 10^24 (the paper's Appendix B):
 # the embedded reference dg-interval/1 is that interval, so the ratios are reproduced and checked.
 DEADLINES = [
     ("deadline-witness-published-fixed.json",
@@ -33,7 +36,7 @@ DEADLINES = [
 
 def generate(outdir):
     paths = write_all(outdir, "lower", DEADLINES,
-                      lambda fields: dw.build(dw.DeadlineRequest(**fields), quiet=False))
+                      lambda fields: dw.build(dw.Request(**fields), stderr_progress("deadline")))
     for module in (workload, separation, calibration_lower):
         paths += write_all(outdir, "lower", module.REFERENCES, module.build_reference)
     return paths

@@ -1,4 +1,6 @@
-"""Slow reference lower certificates: target-{0} line trees (SPEC-lower 7.5, seed 004 G.5).
+"""Slow reference lower certificates: target-{0} line trees.
+
+(*Exact Compilation and Resource Laws for Hidden Integer Feedback*, §7.2 and Appendix G.5.)
 
 ε*_8(10^-4) and ε*_16(10^-4) lower ends at γ = 1/3, σ² = 9 (about 40 s and
 130 s to produce).  Not part of the default topics: run

@@ -17,8 +17,8 @@ import sys
 from gmpy2 import mpq
 
 from producer.kinds import calibration, dg_interval, finite_game, plain_composition
-from producer.plain.request import PlainRequest
 from producer.laws import FiniteLaw, Gamma
+from producer.output import stderr_progress
 from producer.references import write_all
 
 DG = [
@@ -53,13 +53,14 @@ PRODUCT = [
 
 
 def generate(outdir):
-    paths = write_all(outdir, "plain", GAMES, lambda spec: finite_game.build(*spec))
+    paths = write_all(outdir, "plain", GAMES, lambda spec: finite_game.build(finite_game.Request(*spec)))
     paths += write_all(outdir, "plain", DG,
-                       lambda fields: dg_interval.build(dg_interval.DgRequest(**fields), quiet=False))
+                       lambda fields: dg_interval.build(dg_interval.Request(**fields), stderr_progress("dg")))
     paths += write_all(outdir, "plain", CALIBRATIONS,
-                       lambda fields: calibration.build(calibration.CalibrationRequest(**fields), quiet=False))
+                       lambda fields: calibration.build(calibration.Request(**fields), stderr_progress("calibrate")))
     paths += write_all(outdir, "plain", PRODUCT,
-                       lambda fields: plain_composition.build(PlainRequest(**fields), quiet=False))
+                       lambda fields: plain_composition.build(plain_composition.Request(**fields),
+                                                              stderr_progress("plain")))
     return paths
 
 

@@ -20,6 +20,7 @@ working precision, retried once at 4b:
 from gmpy2 import isqrt, mpq, mpz
 
 from producer.errors import LimitError
+from producer.rationals import format_rational
 
 MAX_EXPONENT = 50_000
 MAX_BITS = 1 << 14
@@ -27,7 +28,7 @@ MAX_SOURCE_WORK = 4_000_000
 MAX_TERMS = 20_000
 RETRY = 4
 
-__all__ = ["check_auditable_source", "auditor_precision"]
+__all__ = ["check_auditable_source", "check_edge_radius", "auditor_precision"]
 
 
 def auditor_precision(scale, t=None):
@@ -44,6 +45,20 @@ def normaliser_terms(sigma2, bits):
     sigma2 = mpq(sigma2)
     need = 2 * sigma2 * mpq(7, 10) * (bits + 8 + max(1, int(sigma2.numerator).bit_length()))
     return int(isqrt(int(need.numerator // need.denominator) + 1)) + 1
+
+
+def check_edge_radius(radius, sigma2):
+    """An explicit discrete-Gaussian radius L, refused (naming the largest L that works) when the outermost
+    atom exp(−L²/(2σ²)) is below e^-MAX_EXPONENT, the auditor's limit on exponents; returns L.
+
+    Such atoms are 0 at every allowed scale anyway; the message is clearer than the source check's.
+    """
+    sigma2 = mpq(sigma2)
+    if sigma2 > 0 and radius > 0 and radius * radius > 2 * sigma2 * MAX_EXPONENT:
+        largest = isqrt(int(2 * sigma2 * MAX_EXPONENT))
+        raise LimitError(f"radius: L = {mpz(radius)} is too large for σ² = {format_rational(sigma2)}: atoms beyond "
+                         f"L = {largest} are below e^-{MAX_EXPONENT}, the auditor's limit on exponents")
+    return radius
 
 
 def check_auditable_source(radius, scale, sigma2=None, t=None):

@@ -1,4 +1,6 @@
-"""The finite discrete-Gaussian source ν and its total-variation bound τ (SPEC 4).
+"""The finite discrete-Gaussian source ν and its total-variation bound τ.
+
+(*Exact Compilation and Resource Laws for Hidden Integer Feedback*, §4.3.)
 
 The discrete Gaussian is g(n) = f(n)/Z on all integers, with the kernel
 f(n) = exp(−n²/(2σ²)) and the normaliser Z = Σ_n f(n).
@@ -26,20 +28,29 @@ from gmpy2 import isqrt, mpq, mpz
 from producer.errors import InputError, LimitError
 from producer.sources.auditability import check_auditable_source
 from producer.laws import MAX_LAW_LENGTH, FiniteLaw
+from producer.rationals import format_rational
 from producer.sources.enclosures import (arf_to_mpq, round_up, to_arb,
                                          working_precision)
 
 MAX_RADIUS = (MAX_LAW_LENGTH - 1) // 2
 MAX_SIGMA2 = mpz(10) ** 6
+# σ² below this makes even the first atom exp(−1/(2σ²)) of the discrete Gaussian
+# an exact number of more than a million bits (at σ² = 10^-10 the arithmetic
+# library aborts); such a law is a point mass at 0 for every allowed scale.
+MIN_SIGMA2 = mpq(1, 10**6)
 MAX_SCALE_BITS = 4096
 ATOM_GUARD = mpq(1, mpz(2) ** 32)   # distance kept from an integer when flooring S·ℓ_n
 TAU_GUARD_BITS = 40                 # τ is rounded up at 2^-(bits(S) + 40)
 
 
 def check_sigma2(sigma2):
+    """σ² as an mpq within the limits MIN_SIGMA2 <= σ² <= MAX_SIGMA2 (every kind's discrete Gaussian)."""
     sigma2 = mpq(sigma2)
     if sigma2 <= 0:
         raise InputError(f"sigma2: must be positive, got {sigma2}")
+    if sigma2 < MIN_SIGMA2:
+        raise LimitError(f"sigma2: {format_rational(sigma2)} is below the limit 1/{MIN_SIGMA2.denominator} "
+                         f"(the discrete Gaussian is then a point mass at 0)")
     if sigma2 > MAX_SIGMA2:
         raise LimitError(f"sigma2: {sigma2} exceeds the limit {MAX_SIGMA2} "
                          f"(the normaliser needs about σ·sqrt(bits) kernel terms)")

@@ -29,19 +29,18 @@ def certificate_of(point):
 
 
 def check_point(point):
-    """Refuse a point that its command would refuse (ε beyond the limit, a Laplace t too small for
-    the calibration's start 2C/t), by building its request only: no work, one clear line."""
-    from producer.kinds.calibration import CalibrationRequest
-    from producer.kinds.dg_interval import DgRequest
-    from producer.laws import parse_gamma
+    """Refuse a point that its command would refuse (ε beyond the limit, σ² below the limit, a Laplace t too
+    small for the calibration's start 2C/t), by building its validated request (the same type the API builds)
+    only: no work, one clear line."""
+    from producer.kinds import calibration, dg_interval
     from producer.sweep.grid import LAPLACE
-    sigma2, laplace = (None, point.law_value) if point.law == LAPLACE else (point.law_value, None)
-    gamma = parse_gamma(format_rational(point.gamma))
+    gamma, law_value = format_rational(point.gamma), format_rational(point.law_value)
+    sigma2, laplace = (None, law_value) if point.law == LAPLACE else (law_value, None)
+    width, value = format_rational(point.width), format_rational(point.value)
     if point.kind == "dg":
-        DgRequest(gamma, sigma2, point.budget, point.value, width=point.width, laplace=laplace)
+        dg_interval.Request.from_strings(gamma, sigma2, point.budget, value, width=width, laplace=laplace)
         return
-    request = CalibrationRequest(gamma, sigma2, point.budget, point.value, width=point.width,
-                                 laplace=laplace)
+    request = calibration.Request.from_strings(gamma, sigma2, point.budget, value, width=width, laplace=laplace)
     if laplace is not None:
         request.envelope()  # 2C/t, exact and immediate (the Gaussian moment envelope is not needed here)
 

@@ -9,18 +9,23 @@ import sys
 import pytest
 
 from auditor.cli import verify_file
-from producer.kinds.finite_game import build
+from producer.kinds.finite_game import Request, build
 from producer.laws import FiniteLaw, Gamma
 from gmpy2 import mpq
 from tests.reseal import get_at, resealed, with_value
 
 RATIONAL = re.compile(r"^-?(0|[1-9][0-9]*)(/[1-9][0-9]*)?$")
 
+def certificate(*fields):
+    """The sealed finite-game certificate of the request fields (law, γ, C, thresholds, points, pending, curve)."""
+    return build(Request(*fields))
+
+
 CASES = {
-    "asymmetric-c2": lambda: build(FiniteLaw([2, 0, 1, 3], -1), Gamma(2, 5), 2, [mpq(1, 3), mpq(2)],
+    "asymmetric-c2": lambda: certificate(FiniteLaw([2, 0, 1, 3], -1), Gamma(2, 5), 2, [mpq(1, 3), mpq(2)],
                                    [(mpq(3, 2), mpq(1))], None, True),
-    "pending-c1": lambda: build(FiniteLaw([1, 3, 0, 1], -2), Gamma(2, 3), 1, [mpq(1, 2)], [], (4, 3), True),
-    "c1-curve": lambda: build(FiniteLaw([1, 4, 0, 2, 1], -3), Gamma(3, 7), 1, [mpq(3)], [], None, True),
+    "pending-c1": lambda: certificate(FiniteLaw([1, 3, 0, 1], -2), Gamma(2, 3), 1, [mpq(1, 2)], [], (4, 3), True),
+    "c1-curve": lambda: certificate(FiniteLaw([1, 4, 0, 2, 1], -3), Gamma(3, 7), 1, [mpq(3)], [], None, True),
 }
 
 
@@ -51,7 +56,7 @@ def rebuilt(cert):
     inp = cert["input"]
     a, B = map(int, inp["gamma"].split("/"))
     law = FiniteLaw([int(w) for w in inp["law"]["weights"]], inp["law"]["offset"])
-    return build(law, Gamma(a, B), inp["budget"], [mpq(t) for t in inp["thresholds"]],
+    return certificate(law, Gamma(a, B), inp["budget"], [mpq(t) for t in inp["thresholds"]],
                  [(mpq(x), mpq(y)) for x, y in inp["points"]],
                  None if inp["pending"] is None else tuple(inp["pending"]), inp["curve"])
 

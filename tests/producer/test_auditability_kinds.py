@@ -221,11 +221,11 @@ def test_envelope_value_count_near_the_reader_limit_verifies(tmp_path):
 
 def test_least_values_is_a_lower_bound_of_the_certificate():
     from producer.envelope.auditability import least_values
-    from producer.envelope.evaluation import certify
+    from producer.kinds.envelope import Request, build
     from producer.envelope.instance import Instance
     for inst in (Instance(2, 3, [["0", "1"], ["1/2", "1/3"]], 2, 1, 1, 1),
                  Instance(3, 2, [["0", "1", "1/2"]], 2, 1, 1, 1, variant="sign")):
-        assert least_values(inst) <= value_bound(canonical_json(certify(inst))) <= least_values(inst) + 200
+        assert least_values(inst) <= value_bound(canonical_json(build(Request(inst)))) <= least_values(inst) + 200
 
 
 # ---- brace-run/1, brace-compare/1 ----------------------------------------------------------
@@ -398,7 +398,7 @@ def test_target_zero_beyond_the_line_work_limit_is_refused(tmp_path):
 def _capped(cap):
     from producer.kinds import calibration_lower as cl
     fields = dict(cl.K2, cap=cap, horizon=cap + 5)
-    return lambda: cl.build(fields.pop("claim"), **fields)
+    return lambda: cl.build(cl.Request.of(fields.pop("claim"), **fields))
 
 
 def test_capped_preparation_at_the_digit_limit_verifies_and_beyond_is_refused(tmp_path):
@@ -419,7 +419,7 @@ def test_capped_preparation_work_estimate_is_the_auditors():
 
 def _separation(claim, **fields):
     from producer.kinds import separation as sep
-    return lambda: sep.build(claim, **fields)
+    return lambda: sep.build(sep.Request.of(claim, **fields))
 
 
 def test_renyi_box_at_the_limit_verifies_and_beyond_is_refused(tmp_path):

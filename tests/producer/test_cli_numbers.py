@@ -7,7 +7,7 @@ import pytest
 from gmpy2 import mpq, mpz
 from hypothesis import given, strategies as st
 
-from producer.claims import show_interval
+from producer.display import show_interval
 from producer.errors import InputError, LimitError
 from producer.rationals import (MAX_DIGITS, describe_rational, parse_integer, parse_rational,
                                 significant_outward)

@@ -3,7 +3,7 @@
 import pytest
 from gmpy2 import mpq
 
-from producer.kinds.calibration import CalibrationRequest, build
+from producer.kinds.calibration import Request as CalibrationRequest, build
 from producer.certificates.canonical import render
 from producer.errors import InputError
 from producer.sources.moment import envelope_upper

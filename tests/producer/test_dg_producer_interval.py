@@ -32,11 +32,11 @@ def reference_solver(law, gamma, budget, x, y, method=None):
        st.integers(min_value=1, max_value=2), st.integers(min_value=8, max_value=2**12),
        st.sampled_from(["1/3", "1/2", "2/3"]))
 def test_tiny_sources_match_the_plain_reference_game(sigma2, eps, radius, scale, gamma):
-    check_against_reference(dgi.DgRequest(gamma, sigma2, 1, eps, radius=radius, scale=scale))
+    check_against_reference(dgi.Request(gamma, sigma2, 1, eps, radius=radius, scale=scale))
 
 
 def test_tiny_budget_two_source_matches_the_plain_reference_game():
-    check_against_reference(dgi.DgRequest("1/3", mpq(1, 2), 2, mpq(1, 2), radius=1, scale=64))
+    check_against_reference(dgi.Request("1/3", mpq(1, 2), 2, mpq(1, 2), radius=1, scale=64))
 
 
 def check_against_reference(request):
@@ -53,14 +53,14 @@ def check_against_reference(request):
 @pytest.mark.parametrize("budget", [1, 2])
 def test_intervals_from_different_sources_intersect(budget):
     for eps in (mpq(0), mpq(1, 2), mpq(3, 2)):
-        coarse = dgi.evaluate(dgi.DgRequest("1/3", mpq(9), budget, eps, radius=10, scale=2**20))
-        fine = dgi.evaluate(dgi.DgRequest("1/3", mpq(9), budget, eps, width=mpq(1, 10**9)))
+        coarse = dgi.evaluate(dgi.Request("1/3", mpq(9), budget, eps, radius=10, scale=2**20))
+        fine = dgi.evaluate(dgi.Request("1/3", mpq(9), budget, eps, width=mpq(1, 10**9)))
         assert coarse.lower <= fine.upper and fine.lower <= coarse.upper
         assert fine.width < mpq(1, 10**9) < coarse.width
 
 
 def test_published_c2_interval_is_reproduced():
-    result = dgi.evaluate(dgi.DgRequest("1/3", mpq(9), 2, mpq(2), width=mpq(2, 10**14)))
+    result = dgi.evaluate(dgi.Request("1/3", mpq(9), 2, mpq(2), width=mpq(2, 10**14)))
     assert result.width <= mpq(2, 10**14)
     assert result.lower <= PUBLISHED_C2[1] and PUBLISHED_C2[0] <= result.upper
     assert result.source.radius == 24
@@ -68,7 +68,7 @@ def test_published_c2_interval_is_reproduced():
 
 
 def test_certificate_fields_and_determinism():
-    request = dgi.DgRequest("1/3", mpq(9), 1, mpq("4.91"), radius=8, scale=mpz(2) ** 30)
+    request = dgi.Request("1/3", mpq(9), 1, mpq("4.91"), radius=8, scale=mpz(2) ** 30)
     cert = dgi.build(request)
     assert render(cert) == render(dgi.build(request))
     assert cert["schema"] == "dg-interval/1"
@@ -84,13 +84,13 @@ def test_certificate_fields_and_determinism():
 
 
 def test_budget_zero_gives_the_zero_interval():
-    result = dgi.evaluate(dgi.DgRequest("1/3", mpq(9), 0, mpq(1), radius=5, scale=1000))
+    result = dgi.evaluate(dgi.Request("1/3", mpq(9), 0, mpq(1), radius=5, scale=1000))
     assert (result.lower, result.upper) == (0, 0)
 
 
 @pytest.mark.parametrize("width", [mpq(1, 100), mpq(1, 10**6), mpq(1, 10**12)])
 def test_width_mode_is_narrower_than_requested(width):
-    result = dgi.evaluate(dgi.DgRequest("1/2", mpq(1), 2, mpq(1), width=width))
+    result = dgi.evaluate(dgi.Request("1/2", mpq(1), 2, mpq(1), width=width))
     assert result.width < width
 
 
@@ -117,18 +117,18 @@ def test_decimal_display_rounds_outward_exactly():
 ])
 def test_bad_requests_are_refused(kwargs):
     with pytest.raises(InputError):
-        dgi.DgRequest("1/3", mpq(9), 2, mpq(2), **kwargs)
+        dgi.Request("1/3", mpq(9), 2, mpq(2), **kwargs)
 
 
 def test_bad_parameters_are_refused():
     with pytest.raises(InputError):
-        dgi.DgRequest("1/3", mpq(9), 2, mpq(-1), width=mpq(1, 10))
+        dgi.Request("1/3", mpq(9), 2, mpq(-1), width=mpq(1, 10))
     with pytest.raises(InputError):
-        dgi.DgRequest("2/6", mpq(9), 2, mpq(1), width=mpq(1, 10))
+        dgi.Request("2/6", mpq(9), 2, mpq(1), width=mpq(1, 10))
     with pytest.raises(InputError):
-        dgi.DgRequest("1/3", mpq(0), 2, mpq(1), width=mpq(1, 10))
+        dgi.Request("1/3", mpq(0), 2, mpq(1), width=mpq(1, 10))
     with pytest.raises(InputError):
-        dgi.DgRequest("1/3", mpq(9), -1, mpq(1), width=mpq(1, 10))
+        dgi.Request("1/3", mpq(9), -1, mpq(1), width=mpq(1, 10))
 
 
 # seed 004 F.5: γ = 1/3, σ = 3, C = 3, ε = 2, L = 24
@@ -138,7 +138,7 @@ PUBLISHED_C3 = (parse_rational("0.001471784810259119"), parse_rational("0.001471
 @pytest.mark.slow
 def test_published_c3_interval_is_reproduced_and_audited(tmp_path):
     from auditor.cli import verify_file
-    cert = dgi.build(dgi.DgRequest("1/3", mpq(9), 3, mpq(2), radius=24, scale=mpz(2) ** 80))
+    cert = dgi.build(dgi.Request("1/3", mpq(9), 3, mpq(2), radius=24, scale=mpz(2) ** 80))
     iv = cert["result"]["interval"]
     lower, upper = mpq(iv["lower"]), mpq(iv["upper"])
     assert lower <= PUBLISHED_C3[1] and PUBLISHED_C3[0] <= upper

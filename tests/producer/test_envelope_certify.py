@@ -8,7 +8,7 @@ import pytest
 from gmpy2 import mpq
 
 from producer.certificates.canonical import render
-from producer.envelope.evaluation import certify
+from producer.kinds.envelope import Request, build
 from producer.envelope.instance import Instance
 from producer.errors import InputError, LimitError
 from producer.references.envelope import generate, reference_instances
@@ -26,13 +26,13 @@ def near_tie():
 
 def test_schema_and_determinism():
     inst = reference_instances()[0][1]
-    a, b = certify(inst), certify(inst)
+    a, b = build(Request(inst)), build(Request(inst))
     assert render(a) == render(b)
     jsonschema.Draft202012Validator(SCHEMA).validate(a)
 
 
 def test_statuses_of_reference_instances():
-    statuses = {stem: certify(inst)["result"] for stem, inst in reference_instances()}
+    statuses = {stem: build(Request(inst))["result"] for stem, inst in reference_instances()}
     for stem, res in statuses.items():
         assert res["claims"]["pure_dp"]["status"] == "proved", stem
         assert res["claims"]["normaliser_bounds"]["status"] == "proved", stem
@@ -42,10 +42,10 @@ def test_statuses_of_reference_instances():
 
 
 def test_unresolved_at_low_precision_and_resolved_by_escalation():
-    low = certify(near_tie(), precision=8)["result"]
+    low = build(Request(near_tie(), precision=8))["result"]
     assert low["claims"]["error_bound"]["status"] == "unresolved"
     assert low["precision"] == 8
-    auto = certify(near_tie())["result"]
+    auto = build(Request(near_tie()))["result"]
     assert auto["claims"]["error_bound"]["status"] in ("proved", "refuted")
     assert auto["claims"]["error_bound"]["status"] == "proved"  # ε is rounded down, so the bound exceeds 1/2
 
@@ -53,7 +53,7 @@ def test_unresolved_at_low_precision_and_resolved_by_escalation():
 def test_limits_are_refused_with_the_size():
     inst = Instance.from_strings("4", "6", '{"queries": [["0","1","0","1"],["1","0","0","1"]]}', "5", "1", "1", "1")
     with pytest.raises(LimitError, match="84 histograms .* 1024 transcripts"):
-        certify(inst)
+        build(Request(inst))
 
 
 @pytest.mark.parametrize("queries,args,message", [

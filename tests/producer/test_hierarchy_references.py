@@ -11,7 +11,7 @@ import pytest
 from gmpy2 import mpq
 
 from producer.certificates.canonical import canonical_json
-from producer.kinds.hierarchy import HierarchyRequest, build
+from producer.kinds.hierarchy import Request as HierarchyRequest, build
 from producer.rationals import parse_rational
 from producer.references.hierarchy import REFERENCES
 

@@ -3,7 +3,7 @@
 from gmpy2 import mpq, mpz
 from hypothesis import given, settings, strategies as st
 
-from producer.kinds.dg_interval import DgRequest, evaluate as dg_evaluate
+from producer.kinds.dg_interval import Request as DgRequest, evaluate as dg_evaluate
 from producer.hierarchy import exact, pl
 from producer.hierarchy.dg_bound import bound_at, chord_at
 from producer.hierarchy.grid import check_grid, log_odds_grid

@@ -224,7 +224,7 @@ def _k2(**changes):
 
 
 def test_the_input_is_the_whole_question_and_the_result_repeats_none_of_it():
-    cert = cl.build("capped-preparation", **_k2())
+    cert = cl.build(cl.Request.of("capped-preparation", **_k2()))
     jsonschema.validate(cert, SCHEMA)
     inp, res = cert["input"], cert["result"]
     assert inp == {"claim": "capped-preparation", "gamma": "1/2", "sigma2": "1", "budget": 4, "delta": "1/10000",
@@ -251,7 +251,7 @@ def test_the_input_is_the_whole_question_and_the_result_repeats_none_of_it():
 def test_illegal_or_unauditable_capped_programs_are_refused(changes, words):
     from producer.errors import InputError
     with pytest.raises(InputError, match=words.replace("+", r"\+")):
-        cl.build("capped-preparation", **_k2(**changes))
+        cl.build(cl.Request.of("capped-preparation", **_k2(**changes)))
 
 
 def test_the_capped_work_estimate_is_the_auditors_formula():
@@ -262,7 +262,7 @@ def test_the_capped_work_estimate_is_the_auditors_formula():
 
 
 def test_the_digit_bound_holds_for_the_reference():
-    cert = cl.build("capped-preparation", **_k2())
+    cert = cl.build(cl.Request.of("capped-preparation", **_k2()))
     longest = max(len(part) for value in cert["result"].values() if isinstance(value, str)
                   for part in value.split("/"))
     request = cl.CappedRequest(**_k2())
@@ -290,7 +290,7 @@ def test_an_illegal_line_tree_is_never_written():
 def test_target_zero_input_is_typed_and_legal():
     fields = dict(cl.TARGET_C8, budget=2, grid_count=41, radius=16)
     fields.pop("claim")
-    cert = cl.build("target-zero", **fields)
+    cert = cl.build(cl.Request.of("target-zero", **fields))
     jsonschema.validate(cert, SCHEMA)
     inp, res = cert["input"], cert["result"]
     assert inp["grid_count"] == 41 and inp["scale_bits"] == 60 and inp["scale"] == str(2 ** 60)

@@ -117,7 +117,7 @@ def test_waiting_recursion_matches_direct_recursion(weights, gamma, waits):
 
 
 def published_request(patterns):
-    return dw.DeadlineRequest("1/3", 9, 2, 2, 24, mpz(10) ** 24, mpz(10) ** 30, patterns, [3, 44, 100],
+    return dw.Request("1/3", 9, 2, 2, 24, mpz(10) ** 24, mpz(10) ** 30, patterns, [3, 44, 100],
                               reference=True)
 
 
@@ -159,7 +159,7 @@ def test_max_reading_is_a_stronger_witness():
 
 
 def test_d2_law_value_36_digits():
-    req = dw.DeadlineRequest("1/3", 9, 2, 2, 16, mpz(10) ** 24, mpz(10) ** 30, dw.FIXED, [3])
+    req = dw.Request("1/3", 9, 2, 2, 16, mpz(10) ** 24, mpz(10) ** 30, dw.FIXED, [3])
     d = dw.build(req)["result"]["deadlines"][0]
     from producer.rationals import decimal_outward
     assert decimal_outward(mpq(d["payoff"]), 36, -1) == "0.000083026412333600267139345837451968"
@@ -175,7 +175,7 @@ def test_cli_rejects_short_deadline(capsys):
 
 
 def test_suffix_table_facts_of_7_1():
-    cert = dw.build(dw.DeadlineRequest("1/3", 9, 2, 2, 24, mpz(10) ** 24, mpz(10) ** 30, dw.FIXED,
+    cert = dw.build(dw.Request("1/3", 9, 2, 2, 24, mpz(10) ** 24, mpz(10) ** 30, dw.FIXED,
                                        list(range(3, 13))))
     r = cert["result"]
     h = {e["k"]: mpq(e["h"]) for e in r["suffix"]}
@@ -221,7 +221,7 @@ def test_gamma_zero_is_refused(capsys):
 
 
 def test_the_budget_is_stated_and_the_pattern_is_legal_for_it():
-    request = dw.DeadlineRequest("1/3", 9, 3, 2, 8, 10 ** 12, 10 ** 30, dw.MAX_READING, [3, 5])
+    request = dw.Request("1/3", 9, 3, 2, 8, 10 ** 12, 10 ** 30, dw.MAX_READING, [3, 5])
     cert = dw.build(request)
     jsonschema.validate(cert, SCHEMA)
     assert cert["input"]["budget"] == 3 and cert["input"]["reference"] is False
@@ -229,11 +229,11 @@ def test_the_budget_is_stated_and_the_pattern_is_legal_for_it():
     assert all(d["ratio_display"] is None for d in cert["result"]["deadlines"])
     assert "C = 3" in producer_api.Certificate(cert).claim
     with pytest.raises(InputError, match="budget"):
-        dw.DeadlineRequest("1/3", 9, 0, 2, 8, 10 ** 12, 10 ** 30, ((0, 0, 0),), [3])
+        dw.Request("1/3", 9, 0, 2, 8, 10 ** 12, 10 ** 30, ((0, 0, 0),), [3])
 
 
 def test_the_reference_is_for_the_same_question_and_above_every_lower_end():
-    cert = dw.build(dw.DeadlineRequest("1/3", 9, 2, 2, 8, 10 ** 12, 10 ** 30, dw.FIXED, [3, 6],
+    cert = dw.build(dw.Request("1/3", 9, 2, 2, 8, 10 ** 12, 10 ** 30, dw.FIXED, [3, 6],
                                        reference=True))
     jsonschema.validate(cert, SCHEMA)
     reference = cert["result"]["reference"]
@@ -258,7 +258,7 @@ def test_a_reference_below_a_lower_end_is_refused(monkeypatch, capsys):
 
     monkeypatch.setattr(dw, "dg_upper_certificate", low_reference)
     with pytest.raises(InputError, match="contradict"):
-        dw.build(dw.DeadlineRequest("1/3", 9, 2, 2, 24, 10 ** 24, 10 ** 30, dw.FIXED, [3], reference=True))
+        dw.build(dw.Request("1/3", 9, 2, 2, 24, 10 ** 24, 10 ** 30, dw.FIXED, [3], reference=True))
     line = _cli_refusal(capsys, "--budget", "2", "--reference")
     assert "reference: its upper end" in line and "lies below the lower end" in line
 

@@ -175,7 +175,7 @@ def test_unrounded_layers_give_a_higher_order_16_bound():
 def test_unknown_claim_is_refused():
     from producer.errors import InputError
     with pytest.raises(InputError, match="unknown claim"):
-        sep.build("nonsense")
+        sep.Request.of("nonsense")
 
 
 def _fields(name, **changes):

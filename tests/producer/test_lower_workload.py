@@ -9,6 +9,7 @@ from hypothesis import given, settings, strategies as st
 
 from producer.cli import main as producer_main
 from producer.laws import FiniteLaw, Gamma
+from producer.kinds import workload
 from producer.lower import workload as wl
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -16,7 +17,7 @@ SCHEMA = json.loads((ROOT / "schemas" / "workload-1.schema.json").read_text())
 
 
 def test_published_static_workload_bound():
-    cert = wl.build_reference(wl.PUBLISHED)
+    cert = workload.build_reference(workload.PUBLISHED)
     jsonschema.validate(cert, SCHEMA)
     r = cert["result"]
     assert r["strategy"]["column_norm2"] == "355"

@@ -24,7 +24,7 @@ from producer import api
 from producer.errors import InputError, LimitError
 from producer.plain import gaussian, laplace
 from producer.plain.enclose import points
-from producer.plain.request import PlainRequest
+from producer.kinds.plain_composition import Request as PlainRequest
 
 ROOT = Path(__file__).resolve().parents[2]
 PLAIN = ROOT / "certificates" / "plain"
