@@ -4,7 +4,7 @@ A certificate written with ``producer game --curve`` holds in ``result.curve``
 the vertices (A_i, B′_i) = (P(E_i), Q(E_iᶜ)) of the root's upper-right convex
 chain, from the vertex maximising B′ to the one maximising A, so that
 
-    V(x, y) = max_i (x·A_i + y·B′_i),     x, y >= 0       (SPEC 2).
+    V(x, y) = max_i (x·A_i + y·B′_i),     x, y >= 0       (docs/mechanism.md §3).
 
 The picture shows
 

@@ -1,4 +1,7 @@
-"""Testing curves: exact convex chains representing testing values (SPEC 2).
+"""Testing curves: exact convex chains representing testing values.
+
+(*Exact Compilation and Resource Laws for Hidden Integer Feedback*, Appendix C.2; docs/mechanism.md
+§3.)
 
 A testing curve stands for the positively homogeneous convex function
 

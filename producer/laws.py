@@ -1,7 +1,7 @@
 """Finite innovation laws and the rounding parameter γ.
 
 A finite law is integer weights w_z >= 0 on z = offset, ..., offset+len-1 with
-S = Σ w_z > 0, and ν(z) = w_z / S (SPEC 1.1).  γ = a/B is a reduced fraction
+S = Σ w_z > 0, and ν(z) = w_z / S (docs/mechanism.md §1).  γ = a/B is a reduced fraction
 with 0 < a < B, or γ = 0 (a = 0, B = 1: no hidden feedback, K_t = η_t, so every
 row is ν itself and the game is the plain adaptive composition of ν's shift
 experiments; docs/plain-composition.md).

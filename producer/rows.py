@@ -1,4 +1,6 @@
-"""Hidden-rounding rows: the law of the next hidden state (SPEC 1.2).
+"""Hidden-rounding rows: the law of the next hidden state.
+
+(*Exact Compilation and Resource Laws for Hidden Integer Feedback*, §3.1; docs/mechanism.md §2.)
 
 From state k write a·k = B·m + ρ with 0 <= ρ < B (floor division).  Then
 

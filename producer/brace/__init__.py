@@ -1,4 +1,7 @@
-"""BRACE private retrieval for log-sum-ReLU dense associative memory (SPEC 5).
+"""BRACE private retrieval for log-sum-ReLU dense associative memory.
+
+(*BRACE: Differential Privacy for Dense Associative Memory with LSR Energy*:
+§2–§4, Algorithm 1, Appendices B and C.2, §6.)
 
 Modules, one concept each:
 

@@ -1,4 +1,6 @@
-"""BRACE Algorithm 1, steps 1–6, in exact arithmetic (SPEC 5).
+"""BRACE Algorithm 1, steps 1–6, in exact arithmetic.
+
+(*BRACE: Differential Privacy for Dense Associative Memory with LSR Energy*, Algorithm 1.)
 
 Per step t, with the released history fixed:
 
@@ -22,7 +24,7 @@ from producer.brace.draws import normals_by_step, scaled_noise
 from producer.brace.enclosures import exp_neg_bounds, sqrt_bounds
 from producer.brace.projection import project_and_round, project_internal
 from producer.brace.retrieval import add, phi, squared_norm, sub
-from producer.brace.sensitivity import (HISTORY_NON_ACTIVATION, Bracket, history_inactive,
+from producer.brace.sensitivity import (HISTORY_NON_ACTIVATION, SensitivityBracket, history_inactive,
                                         universally_inactive)
 
 DEFAULT_GRID_BITS = 32
@@ -70,12 +72,12 @@ def run_brace(points, q, r2, horizon, kappa, calibration, gamma, seed,
         target = add(a, R) if H else a
         Q, Q_projected = project_internal(y_prev, target, r2, grid_bits)
         if universally_inactive(t, kappa, horizon):
-            bracket = Bracket.from_count(len(J), n, consts.r, consts.exp_neg_gamma, gamma)
+            bracket = SensitivityBracket.from_count(len(J), n, consts.r, consts.exp_neg_gamma, gamma)
         elif history_inactive(history, q, r2, kappa, horizon):
-            bracket = Bracket.from_count(len(J), n, consts.r, consts.exp_neg_gamma, gamma,
+            bracket = SensitivityBracket.from_count(len(J), n, consts.r, consts.exp_neg_gamma, gamma,
                                          method=HISTORY_NON_ACTIVATION)
         else:
-            bracket = Bracket.fallback(n, consts.r)
+            bracket = SensitivityBracket.fallback(n, consts.r)
         if H and bracket.method != "fallback":  # impossible by the non-activation proofs
             raise AssertionError(f"step {t}: H_t = 1 under {bracket.method}")
         required = C * bracket.scale ** 2

@@ -1,4 +1,6 @@
-"""Gaussian calibration of BRACE (paper Appendix C.2, SPEC 5, eq. (8)).
+"""Gaussian calibration of BRACE.
+
+(*BRACE: Differential Privacy for Dense Associative Memory with LSR Energy*, Appendix C.2, eq. (8).)
 
 With L = log(1/δ):
 

@@ -1,4 +1,6 @@
-"""Log-sum-ReLU retrieval in exact arithmetic (SPEC 5, paper §3.1).
+"""Log-sum-ReLU retrieval in exact arithmetic.
+
+(*BRACE: Differential Privacy for Dense Associative Memory with LSR Energy*, §3.1.)
 
 Gate I(B, z) = {i : ||B_i - z||^2 <= r^2}: decided on squared distances, so
 no square root is ever taken.  Φ_B(z) is the mean of the gated records, or z

@@ -1,6 +1,6 @@
 """Sensitivity brackets of Δ̄_t = max(2r/n, S_γ[L_t](D)) and the noise scale.
 
-Universal non-activation (SPEC 5).  For every bank, ||R_t|| <= (2t+1) r, so
+Universal non-activation (docs/brace.md).  For every bank, ||R_t|| <= (2t+1) r, so
 when (2t+1)^2 <= κT no bank ever activates a correction up to step t, Q_t is
 the plain update a_t = Φ_B(y_{t-1}) and L_t(B) = 2r / max(1, |I(B, y_{t-1})|).
 Replacing k records lowers the released-gate count by at most k, so with
@@ -87,7 +87,7 @@ def count_envelope(m, n, r, e):
     return best, arg
 
 
-class Bracket:
+class SensitivityBracket:
     """A certified enclosure lo <= Δ̄_t <= hi, with the rule that produced it."""
 
     __slots__ = ("lo", "hi", "method", "argmax", "scale", "gamma_prime")

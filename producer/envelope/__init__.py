@@ -1,4 +1,6 @@
-"""Exact small-instance certificates for the pure-DP query-release envelope (SPEC §6, seed 003).
+"""Exact small-instance certificates for the pure-DP query-release envelope.
+
+(After *Pure-DP Statistical Query Release at the Conjectured Square-Root Rate*.)
 
 Modules, one concept each:
 

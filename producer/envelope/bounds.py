@@ -1,8 +1,8 @@
 """The constants the claims compare against, as enclosures (python-flint arb).
 
 - e^ε                                   (pure ε-DP),
-- 1 + 2e                                (normaliser, seed 003 §7),
-- 129e·min(1, log(2T)·log(2k)/(εn))      (Theorem 1.1 as stated in SPEC §6),
+- 1 + 2e                                (normaliser, §7),
+- 129e·min(1, log(2T)·log(2k)/(εn))      (Theorem 1.1 in the checked form of docs/envelope.md),
 - 62e·min(1, log(2T)/(εn))               (Theorem 1.2, normalised ℓ2, §9 variant),
 - ε²/(900·log(T² + 1))                   (the §7 condition κ ≤ c₀ε²/L, c₀ = 1/900).
 """

@@ -1,4 +1,6 @@
-"""The privacy envelope and its normaliser (seed 003 §4; SPEC §6).
+"""The privacy envelope and its normaliser.
+
+(*Pure-DP Statistical Query Release at the Conjectured Square-Root Rate*, §4.)
 
     p̃_h(ω) = max_{h'} e^{−(ε/2)·d(h, h')} · p_{h'}(ω),     Z_h = Σ_ω p̃_h(ω),
 

@@ -1,4 +1,6 @@
-"""The parameter rules of seed 003 §8: γ, J, η for a target error α.
+"""The paper's parameter rules: γ, J, η for a target error α.
+
+(*Pure-DP Statistical Query Release at the Conjectured Square-Root Rate*, §8.)
 
 §8 balances Hedge regret and selection error: γ = Θ(α), J = Θ(log T / α²),
 η = Θ(log k / α), and requires 34200·L_D·L_Q ≤ ε·n·α² with L_D = log(2T),

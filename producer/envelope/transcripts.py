@@ -1,4 +1,6 @@
-"""The signed selection-only PMW transcript and its law (seed 003 §3, §9; SPEC §6).
+"""The signed selection-only PMW transcript and its law.
+
+(*Pure-DP Statistical Query Release at the Conjectured Square-Root Rate*, §3, §9.)
 
 Signed queries s = (q_j, σ) have index 2j (σ = +1) or 2j + 1 (σ = −1) and
 s(d) = σ·q_j(d).  A transcript ω = (s_1, ..., s_J) is listed in lexicographic

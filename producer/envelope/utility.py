@@ -1,4 +1,6 @@
-"""Expected error of the released answers (seed 003 §1.1, §4, §9).
+"""Expected error of the released answers.
+
+(*Pure-DP Statistical Query Release at the Conjectured Square-Root Rate*, §1.1, §4, §9.)
 
 For a database with histogram h and true answers F(h), the release for
 transcript ω is Ans(ω) and its losses are

@@ -1,4 +1,6 @@
-"""Point compilation of G_C for large B: the closed-carry-cell cover (seed 004 §4.2, E.1, F.1–F.2).
+"""Point compilation of G_C for large B: the closed-carry-cell cover.
+
+(*Exact Compilation and Resource Laws for Hidden Integer Feedback*, §4.2, Appendices E.1 and F.1–F.2.)
 
 Preparation words (E.1).  A synchronised root with c participations left is a
 pure state k = B·z; after its first output f the reference world is in state

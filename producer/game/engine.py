@@ -1,4 +1,7 @@
-"""The finite-law game G_C / F_q of SPEC 3.1, made finite by R1 and R2.
+"""The finite-law game G_C / F_q, made finite by R1 and R2.
+
+(The game of *Exact Compilation and Resource Laws for Hidden Integer Feedback*, §3.1 and
+Appendix A; docs/mechanism.md §4.)
 
 Notation: pending states are (k_P, k_Q); after a participation with sign j
 they are (y − j, y).  Rows are integer numerators over D = B·S, and every
@@ -7,7 +10,7 @@ curve or point value carries an integer numerator over a power of D:
     F_q   over D^(2q+1)        (echo Σ G_q·row, participation Σ F_{q−1}·row·D)
     G_c   over D^(2c)          (Σ F_{c−1}·pure row)
 
-Finiteness and memoisation (all facts of SPEC 3.2):
+Finiteness and memoisation (the facts of the paper's Appendix A.2, checked by brute force in the tests):
 - R1: at a synchronised root with c participations left it suffices to prepare
   k = B·z, 0 <= z < B^c.  A pure root has row ν(n + a·z), so after output
   f = y + a·z the state is y = f − a·z, and only r = a·z mod B^c matters;

@@ -1,4 +1,4 @@
-"""Root covers: which preparations a synchronised root may choose (SPEC 3.2 R1, 3.3).
+"""Root covers: which preparations a synchronised root may choose (R1 of docs/mechanism.md §4).
 
 A root with c participations left chooses a pure state k = B·z and a sign j;
 in the engine's notation the alternative is the residue r = a·z mod B^c with

@@ -1,4 +1,6 @@
-"""The C1/C2 support reduction for symmetric laws (SPEC 3.3; seed 004 §4.1, A.3-A.4).
+"""The C1/C2 support reduction for symmetric laws.
+
+(*Exact Compilation and Resource Laws for Hidden Integer Feedback*, §4.1 and Appendices A.3–A.4.)
 
 A pure root for budget two is fixed by its base b modulo B² (the successor of
 first output f is b + f), or equivalently by the phase pair
@@ -44,7 +46,7 @@ def base_of_phases(u, v, gamma):
 def reduced_root_alternatives(law, gamma, budget=2):
     """The (r, j) root alternatives of the support reduction, without repeats.
 
-    Budget one (seed 004 A.3): the value is convex in β between the points of
+    Budget one (the paper's Appendix A.3): the value is convex in β between the points of
     K0, so the bases b mod B with {γ·b} in K0 suffice.  Budget two: K0 × K2.
     """
     k0, k2 = phase_indices(law, gamma)

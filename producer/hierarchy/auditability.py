@@ -1,7 +1,7 @@
 """The auditor's documented limits on a ``hierarchy/1`` certificate, checked before the recursion runs.
 
 docs/certificates.md (``hierarchy/1``) and docs/hierarchy.md §9: from the
-declared sizes alone the auditor estimates (SPEC-hierarchy 8.6)
+declared sizes alone the auditor estimates (docs/hierarchy.md §3; the paper's Appendices E.2, G.1)
 
 - pending keys <= 2·Σ_{c<C} Σ_{j=1}^{h(c)} B^j, h(c) the longest pending word
   at level c (min(H, c+1) for P_H; min(c+1, max_{c<=r<C} ℓ_S(r)) for U_S);

@@ -1,4 +1,6 @@
-"""Discrete-Gaussian upper bound through the hierarchy and its inverse (SPEC-hierarchy 8.8).
+"""Discrete-Gaussian upper bound through the hierarchy and its inverse.
+
+(*Exact Compilation and Resource Laws for Hidden Integer Feedback*, §5.3 and Appendix E.2.)
 
 For the finite source ν (TV(ν, g_σ) <= τ), a game Γ above G_C with root
 upper table ū (docs/hierarchy.md §4) and λ₋ <= e^ε <= λ₊:

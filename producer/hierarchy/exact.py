@@ -1,4 +1,6 @@
-"""Hierarchy games on exact piecewise-linear curves (SPEC-hierarchy 8.2-8.3), for small laws.
+"""Hierarchy games on exact piecewise-linear curves, for small laws.
+
+(*Exact Compilation and Resource Laws for Hidden Integer Feedback*, §5.1 and Appendix G.1.)
 
 Node values (curves in the prior t):
 

@@ -1,4 +1,6 @@
-"""The graph of a game above G_C in the commitment hierarchy (SPEC-hierarchy 8.1-8.2).
+"""The graph of a game above G_C in the commitment hierarchy.
+
+(*Exact Compilation and Resource Laws for Hidden Integer Feedback*, §5.1, Appendices E.1, E.3 and G.1.)
 
 Nodes are tuples:
 
@@ -7,8 +9,8 @@ Nodes are tuples:
   tuple, 1 <= |v| <= c + 1) for the positions c, c − 1, …;
 - ``("R", c, d)``: free (renewal), nothing committed.
 
-Rows are integer numerators over D = B·S (SPEC 1.2 in digit-word
-coordinates, 8.1).  A *model* (:mod:`producer.hierarchy.models`) says which
+Rows are integer numerators over D = B·S (the hidden-rounding rows of
+the paper's §3.1 in digit-word coordinates, Appendix E.1).  A *model* (:mod:`producer.hierarchy.models`) says which
 block lengths ("groups") may be committed at G_c and R_{c,d}.  Late renewal:
 R_{c−1,j} is entered after the output of the row that used the last
 committed digit, and its block includes the next row's digit.
@@ -20,7 +22,7 @@ ROOT, PENDING = "root", "pend"
 
 
 def carry(word, n, a, B):
-    """The word of k + n from the word of k (SPEC-hierarchy 8.1)."""
+    """The word of k + n from the word of k (the paper's Appendix E.1)."""
     out, off = [], n
     for z in word:
         t = z + a * off
@@ -162,7 +164,7 @@ class Graph:
         return [alt for alts in self.groups.get(node, {}).values() for alt in alts]
 
     def counts(self):
-        """(synchronised, free, pending, branches) of SPEC-hierarchy 8.6 / docs/hierarchy.md §3."""
+        """(synchronised, free, pending, branches): the sizes of docs/hierarchy.md §3."""
         kinds = {"G": 0, "R": 0, "P": 0}
         branches = 0
         for node in self.nodes:
@@ -170,6 +172,3 @@ class Graph:
             if node[0] != "R":
                 branches += sum(len(alt.children) for alt in self.node_alternatives(node))
         return {"synchronised": kinds["G"], "free": kinds["R"], "pending": kinds["P"], "branches": branches}
-
-    def is_multi_group(self, node):
-        return node[0] in ("G", "R") and len(self.groups.get(node, {})) > 1

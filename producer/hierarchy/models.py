@@ -1,4 +1,6 @@
-"""Games above G_C: which block lengths may be committed where (SPEC-hierarchy 8.2).
+"""Games above G_C: which block lengths may be committed where.
+
+(*Exact Compilation and Resource Laws for Hidden Integer Feedback*, §5.1 and Appendix G.1.)
 
 | game | A(G_c) | A(R_{c,d}) |
 |---|---|---|

@@ -1,4 +1,4 @@
-"""Exact piecewise-linear functions of the prior t ∈ [0, 1] (SPEC-hierarchy 8.3).
+"""Exact piecewise-linear functions of the prior t ∈ [0, 1] (docs/hierarchy.md; Cvx of the commitment hierarchy).
 
 A curve is a tuple of vertices (t_i, u_i), exact rationals (gmpy2 mpq),
 t_0 = 0 < … < t_m = 1, linear in between.  A node value is

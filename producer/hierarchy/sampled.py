@@ -1,4 +1,6 @@
-"""The certified numerical sandwich, upper side (docs/hierarchy.md §4; SPEC-hierarchy 8.7).
+"""The certified numerical sandwich, upper side (docs/hierarchy.md §4).
+
+(*Exact Compilation and Resource Laws for Hidden Integer Feedback*, §5.3, Appendices E.3, E.4 and G.4.)
 
 Every node s gets an integer table E_s[0..M] with
 

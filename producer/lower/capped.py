@@ -1,4 +1,4 @@
-"""The capped-preparation witness of seed 004 K.2 (SPEC-lower 7.5).
+"""The capped-preparation witness (*Exact Compilation and Resource Laws for Hidden Integer Feedback*, Appendix K.2).
 
 Program: from K_0 = 0 (the mechanism's start), common zero inputs until the public state first
 equals ``target``, at most ``cap`` releases (reject on failure); then the

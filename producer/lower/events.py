@@ -1,4 +1,6 @@
-"""Explicit witness events on the exact discrete Gaussian (SPEC-lower 7.2, 7.4; seed 004 B.3, B.4).
+"""Explicit witness events on the exact discrete Gaussian.
+
+(*Exact Compilation and Resource Laws for Hidden Integer Feedback*, Appendices B.3, B.4.)
 
 Offset-class event: inputs x^P = (0, 0), x^Q = (1, 1), offsets s_1 = 0,
 s_2 = (1 − Y_1) mod 3, coordinates f1 = Y_1 − 1, f2 = Y_2 − 1 + ceil(f1/3).

@@ -1,4 +1,6 @@
-"""Exact values of the two budget-two relaxations (SPEC-lower 7.2, 7.3; seed 004 B.4, B.5).
+"""Exact values of the two budget-two relaxations.
+
+(*Exact Compilation and Resource Laws for Hidden Integer Feedback*, Appendices B.4, B.5.)
 
 Both are *relaxations*: the analyst gets extra power, so their values bound
 the autonomous value G_2 from above; only their upper ends bound the
@@ -8,7 +10,7 @@ One-digit relaxation (the high preparation digit re-chosen after the first
 output, before the next output sum):
 
     G_2^(1)(x,y) = max( max(x,y), max_{z∈[0,B), j=±1} Σ_y F̄_1((y−j, y); x·row_{Bz}(y−j), y·row_{Bz}(y)) )
-    F̄_1((kP,kQ); x,y) = max_{t∈[0,B)} F_1((kP + Bt, kQ + Bt); x, y)        (F_1 of SPEC 3.1)
+    F̄_1((kP,kQ); x,y) = max_{t∈[0,B)} F_1((kP + Bt, kQ + Bt); x, y)        (F_1 of the game)
 
 Offset class (public predictable offsets: any Q-residue R each step), with
 a·K^Q + s = B·m + R, d = K^P − K^Q, R + a·d = B·e + R′:

@@ -1,4 +1,4 @@
-"""The 29-band Rényi cover of seed 004 B.2 (SPEC-lower 7.4).
+"""The 29-band Rényi cover (*Exact Compilation and Resource Laws for Hidden Integer Feedback*, Appendix B.2).
 
 P_3/Q_3 is the suffix (+1, +1, echo) from 0 with the exact DG at γ = 1/3,
 written in B.2's layers (d, j) = (0,1), (1,1), (1,0): with the marginalised

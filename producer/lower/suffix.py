@@ -1,4 +1,6 @@
-"""Fixed-suffix likelihood tests from a synchronised state (SPEC-lower 7.1).
+"""Fixed-suffix likelihood tests from a synchronised state.
+
+(*Exact Compilation and Resource Laws for Hidden Integer Feedback*, §7.1 and Appendix D.1.)
 
 A suffix is a sign pattern (j_1, ..., j_m).  From (k, k) a transcript
 o = (y_1..y_m) has

@@ -1,8 +1,10 @@
-"""Target-{0} witness lines for large budgets (SPEC-lower 7.5, seed 004 G.5, E.4).
+"""Target-{0} witness lines for large budgets.
+
+(*Exact Compilation and Resource Laws for Hidden Integer Feedback*, Appendices G.5, E.4.)
 
 Class: at every synchronisation wait for the public state 0, then
 participate; pending states stop, echo or participate with literal states.
-On a finite law this is SPEC G_C with every preparation fixed to k = 0:
+On a finite law this is the game G_C with every preparation fixed to k = 0:
 
     S_0 = max(x,y);  S_c = max(max(x,y), max_j Σ_y F_{c−1}((y−j, y); x·row_0(y−j), y·row_0(y)))
     F_q((kP,kQ)) = max(max(x,y), Σ_o S_q(x·rP(o), y·rQ(o)),  q >= 1: max_j Σ_o F_{q−1}((o−j, o); ...))

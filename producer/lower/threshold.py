@@ -1,4 +1,6 @@
-"""Thresholds on a decimal grid: λ₋ = floor(N·e^ε)/N and λ₊ = λ₋ + 1/N (seed 004 §7.1).
+"""Thresholds on a decimal grid: λ₋ = floor(N·e^ε)/N and λ₊ = λ₋ + 1/N.
+
+(*Exact Compilation and Resource Laws for Hidden Integer Feedback*, §7.1.)
 
 The floor is certified by an arb enclosure of e^ε whose two ends have the same
 floor after scaling by N; the precision is raised until they do.

@@ -1,4 +1,6 @@
-"""The public waiting recursion before a fixed suffix (SPEC-lower 7.1, seed 004 D.1).
+"""The public waiting recursion before a fixed suffix.
+
+(*Exact Compilation and Resource Laws for Hidden Integer Feedback*, §7.1 and Appendix D.1.)
 
 With common zero inputs the public state is the hidden state.  On a window K
 invariant under the kernel,

@@ -1,4 +1,6 @@
-"""Finite sources for the discrete Gaussian and the DG transfer (SPEC section 4).
+"""Finite sources for the discrete Gaussian and the DG transfer.
+
+(*Exact Compilation and Resource Laws for Hidden Integer Feedback*, §4.3, Appendix A.6.)
 
 - :mod:`enclosures`: rational enclosures of transcendental numbers (python-flint arb).
 - :mod:`discrete_gaussian`: the finite source ν and its TV bound τ.

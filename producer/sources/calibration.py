@@ -1,4 +1,6 @@
-"""Search for an enclosure of ε*_C(δ) = inf{ε >= 0 : Δ*_C(ε) <= δ} (SPEC 4, seed 004 K.1).
+"""Search for an enclosure of ε*_C(δ) = inf{ε >= 0 : Δ*_C(ε) <= δ}.
+
+(*Exact Compilation and Resource Laws for Hidden Integer Feedback*, Appendix K.1.)
 
 Δ*_C is non-increasing in ε (hockey-stick divergence is non-increasing in
 λ = e^ε), so
@@ -26,7 +28,7 @@ MAX_PROBES = 200
 REFINE_FACTOR = 16
 
 
-class Bracket:
+class EpsilonEnclosure:
     """The outcome: ε* = 0 (``lower_result`` None) or ε_lo <= ε* <= ε_hi."""
 
     __slots__ = ("eps_lo", "eps_hi", "lower_result", "upper_result", "probes")
@@ -84,7 +86,7 @@ def _dyadic_grid(zeta):
 
 
 def search(oracle, delta, zeta, envelope, log=lambda message: None):
-    """A :class:`Bracket` for ε*_C(δ).
+    """A :class:`EpsilonEnclosure` for ε*_C(δ).
 
     ``oracle(eps, W)`` returns a certified interval (``.lower``, ``.upper``)
     for Δ*_C(eps) narrower than W.  ``envelope`` is a rational E >= ε*.
@@ -95,7 +97,7 @@ def search(oracle, delta, zeta, envelope, log=lambda message: None):
     if at_zero is None:
         raise LimitError("calibrate: cannot separate Δ*(0) from δ; Δ*(0) is within rounding of δ")
     if s.side(at_zero) == "below":
-        return Bracket(0, 0, None, at_zero, s.probes)
+        return EpsilonEnclosure(0, 0, None, at_zero, s.probes)
     lo, lo_res = mpq(0), at_zero
     hi, hi_res = envelope, s.decide(envelope)
     if hi_res is None or s.side(hi_res) != "below":
@@ -118,7 +120,7 @@ def search(oracle, delta, zeta, envelope, log=lambda message: None):
         else:
             hi, hi_res = p, res
             moved.append("hi")
-    return Bracket(lo, hi, lo_res, hi_res, s.probes)
+    return EpsilonEnclosure(lo, hi, lo_res, hi_res, s.probes)
 
 
 def _next_probe(lo, hi, lo_res, hi_res, delta, zeta, moved, k):

@@ -21,7 +21,7 @@ from producer.errors import InputError
 GUARD_BITS = 16  # exponent thresholds keep at least 2^-(k+16) from e^ε
 
 
-class Enclosure:
+class Interval:
     """A closed rational interval [lo, hi] known to contain one real number."""
 
     __slots__ = ("lo", "hi")
@@ -40,7 +40,7 @@ class Enclosure:
         return self.lo <= mpq(value) <= self.hi
 
     def __repr__(self):
-        return f"Enclosure({self.lo}, {self.hi})"
+        return f"Interval({self.lo}, {self.hi})"
 
 
 @contextmanager
@@ -73,14 +73,14 @@ def enclosure_of(ball):
     """The rational endpoints [lower, upper] of an arb ball."""
     if not ball.is_finite():
         raise ArithmeticError("arb ball is not finite; raise the precision")
-    return Enclosure(arf_to_mpq(ball.lower()), arf_to_mpq(ball.upper()))
+    return Interval(arf_to_mpq(ball.lower()), arf_to_mpq(ball.upper()))
 
 
 def exp_enclosure(x, bits=128):
     """Enclosure of e^x for rational x."""
     x = mpq(x)
     if x == 0:
-        return Enclosure(1, 1)
+        return Interval(1, 1)
     with working_precision(bits + _magnitude_bits(x)):
         return enclosure_of(to_arb(x).exp())
 
@@ -91,7 +91,7 @@ def log_enclosure(x, bits=128):
     if x <= 0:
         raise ValueError("log of a non-positive number")
     if x == 1:
-        return Enclosure(0, 0)
+        return Interval(0, 0)
     with working_precision(bits + 16):
         return enclosure_of(to_arb(x).log())
 

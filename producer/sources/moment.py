@@ -1,4 +1,6 @@
-"""The moment envelope: a closed-form upper bound on ε*_C(δ) (SPEC 4, seed 004 §3.2).
+"""The moment envelope: a closed-form upper bound on ε*_C(δ).
+
+(*Exact Compilation and Resource Laws for Hidden Integer Feedback*, §3.2.)
 
 E_Q[(dP/dQ)²] <= M_C = e^{8C/σ²} for every pair of transcript laws, hence
 

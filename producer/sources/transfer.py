@@ -1,7 +1,9 @@
-"""From the exact finite value to an interval for the discrete-Gaussian value (SPEC 4).
+"""From the exact finite value to an interval for the discrete-Gaussian value.
+
+(*Exact Compilation and Resource Laws for Hidden Integer Feedback*, §4.3.)
 
 For a source ν with TV(ν, g) <= τ, the coupling of the informative games
-(seed 004 A.6; C participations and C echoes, so 2C coupled draws) gives
+(the paper's Appendix A.6; C participations and C echoes, so 2C coupled draws) gives
 
     |Δ_g,C(λ) − Δ_ν,C(λ)| <= (1 + λ)·(1 − (1 − τ)^{2C}).
 

@@ -11,7 +11,7 @@ from gmpy2 import mpq
 from producer.brace.enclosures import exp_neg_bounds
 from producer.brace.projection import project_internal
 from producer.brace.retrieval import add, phi, squared_distance, squared_norm, sub
-from producer.brace.sensitivity import Bracket, count_envelope, universally_inactive
+from producer.brace.sensitivity import SensitivityBracket, count_envelope, universally_inactive
 
 R2 = mpq(1)  # r = 1, so boundary points are rational
 R = (mpq(1), mpq(1))
@@ -83,7 +83,7 @@ def test_local_sensitivity_below_bracket_non_activation(bank, history):
     for t in (1,):
         assert universally_inactive(t, kappa, horizon)
         ls2, m = local_sensitivity_sq(bank, history, t, kappa, horizon)
-        br = Bracket.from_count(m, len(bank), R, E, gamma)
+        br = SensitivityBracket.from_count(m, len(bank), R, E, gamma)
         assert ls2 <= br.hi ** 2
         assert ls2 <= (2 * R[1] / max(1, m)) ** 2  # the paper's B.1 bound, which L_t is
         assert br.lo <= br.hi
@@ -96,7 +96,7 @@ def test_local_sensitivity_below_fallback(bank):
     for t in (1, 2, 3):
         assert not universally_inactive(t, kappa, horizon)
         ls2, _ = local_sensitivity_sq(bank, history, t, kappa, horizon)
-        br = Bracket.fallback(len(bank), R)
+        br = SensitivityBracket.fallback(len(bank), R)
         assert ls2 <= br.hi ** 2
         assert br.gamma_prime == 0
 
@@ -128,10 +128,10 @@ def test_scale_is_smooth_between_neighbour_counts(m):
     """hi(m) <= e^gamma' hi(m +- 1): checked exactly as hi(m) Ē <= hi(m') (1 + 2^-p)."""
     n, gamma = 40, mpq(1, 50)
     E = exp_neg_bounds(gamma)
-    b = Bracket.from_count(m, n, R, E, gamma)
+    b = SensitivityBracket.from_count(m, n, R, E, gamma)
     for m2 in (m - 1, m + 1):
         if 0 <= m2 <= n:
-            b2 = Bracket.from_count(m2, n, R, E, gamma)
+            b2 = SensitivityBracket.from_count(m2, n, R, E, gamma)
             assert b.hi * E[1] <= b2.hi * (1 + mpq(1, 2 ** 96))
             assert b.gamma_prime >= gamma
 
@@ -140,7 +140,7 @@ def test_envelope_dominates_plain_count_and_floor():
     n = 30
     E = exp_neg_bounds(mpq(1, 4))
     for m in range(n + 1):
-        b = Bracket.from_count(m, n, R, E, mpq(1, 4))
+        b = SensitivityBracket.from_count(m, n, R, E, mpq(1, 4))
         assert b.hi >= 2 * R[1] / max(1, m)
         assert b.lo >= 0 and b.hi >= 2 * R[1] / n
         assert b.hi <= 2 * R[1] * (1 + mpq(1, 2 ** 90))
@@ -178,7 +178,7 @@ def test_history_non_activation_is_sound(bank):
             assert _activations(pts, history, t, kappa, horizon) == [0, 0]
     gamma = mpq(1, 200)
     ls2, m = local_sensitivity_sq(bank, history, t, kappa, horizon)
-    br = Bracket.from_count(m, len(bank), R, exp_neg_bounds(gamma), gamma)
+    br = SensitivityBracket.from_count(m, len(bank), R, exp_neg_bounds(gamma), gamma)
     assert ls2 <= br.hi ** 2
 
 
