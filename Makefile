@@ -41,9 +41,9 @@ test: $(STAMP)
 	$(PY) -m ruff check .
 	$(PY) -m pytest
 
-## references: the slow reproductions of published values (CI runs these too)
+## references: the reproductions of published values and the other long tests (CI runs these too)
 references: $(STAMP)
-	$(PY) -m pytest -m slow
+	$(PY) -m pytest -m "slow or reference"
 
 ## bench: timing and memory tables (never part of the tests)
 bench: $(STAMP)

@@ -22,6 +22,7 @@ from auditor.certificate import schema_dir
 
 REPO = Path(__file__).resolve().parent.parent
 CERTIFICATES = sorted((REPO / "certificates").rglob("*.json"))  # every reference, subfolders too
+assert CERTIFICATES, "no certificates/**/*.json found"
 SKIP_WHEN_COPYING = shutil.ignore_patterns(
     ".git", ".venv", "build", "*.egg-info", "__pycache__", ".pytest_cache", ".hypothesis")
 

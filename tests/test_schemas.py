@@ -15,6 +15,7 @@ import jsonschema
 import pytest
 
 SCHEMAS = sorted((Path(__file__).resolve().parents[1] / "schemas").glob("*.schema.json"))
+assert SCHEMAS, "no schemas/*.schema.json found"
 LISTS = ("oneOf", "anyOf", "allOf", "prefixItems")
 SINGLE = ("items", "not", "contains", "additionalItems")
 CONDITIONS = ("if", "then", "else")

@@ -350,7 +350,9 @@ def test_hierarchy_beyond_the_auditors_work_limit_is_refused(tmp_path):
 def test_hierarchy_references_are_within_the_auditors_limits():
     from producer.hierarchy.auditability import check_auditable_hierarchy
     from producer.hierarchy.models import CutModel, DepthModel
-    for path in sorted((ROOT / "certificates" / "hierarchy").glob("*.json")):
+    paths = sorted((ROOT / "certificates" / "hierarchy").glob("*.json"))
+    assert paths, "no hierarchy references found"
+    for path in paths:
         cert = json.loads(path.read_text())
         inp, res, n = cert["input"], cert["result"], cert["input"]["numerics"]
         model = DepthModel(inp["budget"], inp["model"]["depth"]) if inp["model"]["game"] == "depth" \

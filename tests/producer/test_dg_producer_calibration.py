@@ -50,7 +50,7 @@ def test_bad_calibration_requests_are_refused(delta, width):
         CalibrationRequest("1/3", mpq(9), 2, delta, width=width)
 
 
-@pytest.mark.slow
+@pytest.mark.reference
 def test_published_mechanism_delta_1e4_width_1e6():
     cert = build(CalibrationRequest("1/3", mpq(9), 2, mpq(1, 10**4), width=mpq(1, 10**6)))
     res = cert["result"]

@@ -135,7 +135,7 @@ def test_bad_parameters_are_refused():
 PUBLISHED_C3 = (parse_rational("0.001471784810259119"), parse_rational("0.001471784810282800"))
 
 
-@pytest.mark.slow
+@pytest.mark.reference
 def test_published_c3_interval_is_reproduced_and_audited(tmp_path):
     from auditor.cli import verify_file
     cert = dgi.build(dgi.Request("1/3", mpq(9), 3, mpq(2), radius=24, scale=mpz(2) ** 80))

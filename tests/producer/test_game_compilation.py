@@ -188,7 +188,7 @@ def dg_law(sigma2, L):
     return FiniteLaw([round(2 ** 40 * math.exp(-n * n / (2 * sigma2))) for n in range(-L, L + 1)], -L)
 
 
-@pytest.mark.slow
+@pytest.mark.reference
 def test_dg_budget_three_large_denominator_inside_published_interval():
     # seed 004 F.5: γ = 336/1009, σ = 1, ε = 4, L = 6; the DG interval contains the
     # finite value (the finite source differs from DG by ~1e-11 in total variation)

@@ -66,7 +66,7 @@ def test_small_reference_regenerates_identically():
     assert regenerated(name) == committed(name)
 
 
-@pytest.mark.slow
+@pytest.mark.reference
 @pytest.mark.parametrize("name", [name for name, _ in REFERENCES[1:]])
 def test_reference_regenerates_identically(name):
     assert regenerated(name) == committed(name)

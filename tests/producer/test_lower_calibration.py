@@ -170,7 +170,7 @@ def test_calibrate_lower_cli_rejects_bad_delta(capsys):
     assert status == 2 and len(err) == 1 and "delta" in err[0]
 
 
-@pytest.mark.slow
+@pytest.mark.reference
 @pytest.mark.parametrize("fields, published", [(cl.TARGET_C8, "4.833477"), (cl.TARGET_C16, "7.486700")])
 def test_target_zero_published_lower_ends(fields, published):
     cert = cl.build_reference(fields)

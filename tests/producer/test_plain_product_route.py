@@ -187,7 +187,9 @@ def test_laplace_is_exactly_zero_from_c_over_t_and_positive_below(budget, t, ext
 
 
 def reference_files():
-    return sorted(PLAIN.glob("plain-composition-*.json"))
+    files = sorted(PLAIN.glob("plain-composition-*.json"))
+    assert files, f"no plain-composition references in {PLAIN}"
+    return files
 
 
 @pytest.mark.parametrize("path", reference_files(), ids=lambda p: p.name)
