@@ -1,6 +1,6 @@
 """The documentation is self-contained: a clone has everything it links to.
 
-Every relative link in README.md and docs/*.md must name an existing file of
+Every relative link in README.md, CONTRIBUTING.md and docs/*.md must name an existing file of
 the repository (and, with a ``#fragment``, one of that page's headings), and no
 page may send a reader to material a clone does not have: the project's
 private specification, its source-paper files ("seed 004") or its issue
@@ -15,10 +15,9 @@ from urllib.parse import unquote
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
-PAGES = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
-
-# Pages allowed to fail the reference check (none: every page stands alone).
-PENDING = set()
+DOCS = sorted((REPO / "docs").glob("*.md"))
+assert DOCS, "no docs/*.md found"
+PAGES = [REPO / "README.md", REPO / "CONTRIBUTING.md", *DOCS]
 
 FENCE = re.compile(r"^(```|~~~).*?^\1[^\n]*$", re.S | re.M)
 CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1", re.S)
@@ -62,13 +61,6 @@ def _name(page):
     return page.relative_to(REPO).as_posix()
 
 
-def _mark_pending(page):
-    if _name(page) in PENDING:
-        return pytest.param(page, id=_name(page), marks=pytest.mark.xfail(
-            reason="owned by concurrent work that removes its seed references", strict=False))
-    return pytest.param(page, id=_name(page))
-
-
 def test_slug_matches_github_rules():
     assert slug("4. The finite game G_C / F_q") == "4-the-finite-game-g_c--f_q"
     assert slug("2. The finite source and τ") == "2-the-finite-source-and-τ"
@@ -97,7 +89,7 @@ def test_relative_links_point_to_existing_files(page):
     assert not broken, f"{_name(page)}: " + "; ".join(broken)
 
 
-@pytest.mark.parametrize("page", [_mark_pending(p) for p in PAGES])
+@pytest.mark.parametrize("page", [pytest.param(p, id=_name(p)) for p in PAGES])
 def test_no_reference_to_material_outside_the_repository(page):
     text = page.read_text(encoding="utf-8")
     found = [f"line {text.count(chr(10), 0, m.start()) + 1}: {m.group(0)!r} ({what})"

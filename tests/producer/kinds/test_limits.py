@@ -20,7 +20,7 @@ from producer.certificates.readability import MAX_NUMBER_DIGITS, MAX_STRING_CHAR
 from producer.errors import LimitError
 
 BIN = Path(sys.executable).parent
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def _producer(*args, out):

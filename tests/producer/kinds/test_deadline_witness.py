@@ -16,7 +16,7 @@ from producer.kinds import deadline_witness as dw
 from producer.lower.suffix import RowCache, SuffixTest
 from producer.lower.waiting import StartTable, invariant_window, run_waiting
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SCHEMA = json.loads((ROOT / "schemas" / "deadline-witness-1.schema.json").read_text())
 PUBLISHED_UPPER = mpq(84311988530665157923, 10**24)  # the published upper end of Δ*_2(2) (B.7)
 

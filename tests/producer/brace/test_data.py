@@ -8,7 +8,7 @@ import pytest
 from producer.brace import data
 from producer.brace.bank import Bank
 
-DATA = os.path.join(os.path.dirname(__file__), "..", "..", "data", "brace")
+DATA = os.path.join(os.path.dirname(__file__), "..", "..", "..", "data", "brace")
 
 
 def test_synthetic_bank_regenerates_byte_for_byte():

@@ -9,7 +9,7 @@ from gmpy2 import mpq
 from producer.brace.calibration import Calibration, gamma_table_rows
 from producer.errors import InputError
 
-DOC = os.path.join(os.path.dirname(__file__), "..", "..", "docs", "brace.md")
+DOC = os.path.join(os.path.dirname(__file__), "..", "..", "..", "docs", "brace.md")
 
 
 def test_auto_gamma_is_admissible_and_maximal_on_its_grid():

@@ -13,7 +13,7 @@ from producer.envelope.instance import Instance
 from producer.errors import InputError, LimitError
 from producer.references.envelope import generate, reference_instances
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SCHEMA = json.loads((ROOT / "schemas" / "envelope-1.schema.json").read_text())
 Q2 = '{"queries": [["0", "1"]]}'
 

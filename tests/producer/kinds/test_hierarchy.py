@@ -15,7 +15,7 @@ from producer.kinds.hierarchy import Request as HierarchyRequest, build
 from producer.rationals import parse_rational
 from producer.references.hierarchy import REFERENCES
 
-DIRECTORY = Path(__file__).resolve().parents[2] / "certificates" / "hierarchy"
+DIRECTORY = Path(__file__).resolve().parents[3] / "certificates" / "hierarchy"
 FIELDS = dict(REFERENCES)
 DELTA = mpq(1, 10**4)
 

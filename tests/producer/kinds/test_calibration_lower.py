@@ -16,7 +16,7 @@ from producer.lower.capped import first_hit_probability
 from producer.lower.suffix import RowCache
 from producer.rationals import decimal_outward
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SCHEMA = json.loads((ROOT / "schemas" / "calibration-lower-1.schema.json").read_text())
 
 

@@ -12,7 +12,7 @@ from producer.laws import FiniteLaw, Gamma
 from producer.kinds import workload
 from producer.lower import workload as wl
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SCHEMA = json.loads((ROOT / "schemas" / "workload-1.schema.json").read_text())
 
 

@@ -1,6 +1,6 @@
 """``producer sweep --laplace``: a grid over discrete-Laplace scales t.
 
-Same pattern as test_sweep.py: a real LocalCluster of two workers (threads in
+Same pattern as test_run.py: a real LocalCluster of two workers (threads in
 this process, ``processes=False``) gives byte for byte the serial run; every
 certificate is then checked by the auditor's command line in a subprocess.
 """
@@ -20,7 +20,7 @@ from producer.sweep.grid import LAPLACE, GridPoint, build_grid, parse_list
 
 distributed = pytest.importorskip("distributed")
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 GRID = ["--epsilons", "0,1/2,1", "--budgets", "1,2", "--laplace", "1,2", "--width", "1/100"]
 
 

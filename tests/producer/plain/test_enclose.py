@@ -26,7 +26,7 @@ from producer.plain import gaussian, laplace
 from producer.plain.enclose import points
 from producer.kinds.plain_composition import Request as PlainRequest
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 PLAIN = ROOT / "certificates" / "plain"
 
 

@@ -19,7 +19,7 @@ from producer.sweep.run import run_sweep
 
 distributed = pytest.importorskip("distributed")
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 GRID = ["--epsilon-range", "0:2:6", "--budgets", "1,2", "--sigma2s", "4,9", "--width", "1/1000"]
 
 

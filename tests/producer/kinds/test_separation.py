@@ -14,7 +14,7 @@ from producer.lower import events, renyi
 from producer.kinds import separation as sep
 from producer.lower.relaxations import OffsetRelaxation, OneDigitRelaxation
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SCHEMA = json.loads((ROOT / "schemas" / "separation-1.schema.json").read_text())
 REFS = dict((name, fields) for name, fields in sep.REFERENCES)
 
