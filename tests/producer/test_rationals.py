@@ -1,9 +1,15 @@
+"""producer/rationals.py: numbers read exactly under the digit limits (the command line's and the API's),
+and decimal displays rounded outward that always contain the value."""
+
+from fractions import Fraction
+
 import pytest
-from gmpy2 import mpq
+from gmpy2 import mpq, mpz
+from hypothesis import given, strategies as st
 
-from producer.errors import InputError
-from producer.rationals import decimal_outward, format_rational, parse_rational
-
+from producer.errors import InputError, LimitError
+from producer.rationals import (MAX_DIGITS, decimal_outward, describe_rational, format_rational, parse_integer,
+                                parse_rational, significant_outward)
 
 @pytest.mark.parametrize("text, value", [
     ("3/7", mpq(3, 7)), ("-6/4", mpq(-3, 2)), ("2", mpq(2)), ("4.91", mpq(491, 100)),
@@ -33,3 +39,72 @@ def test_outward_decimals_bracket_the_value(value, digits):
     lo, hi = decimal_outward(value, digits, -1), decimal_outward(value, digits, 1)
     assert parse_rational(lo) <= value <= parse_rational(hi)
     assert parse_rational(hi) - parse_rational(lo) <= mpq(1, 10**digits)
+
+
+rationals = st.fractions(min_value=Fraction(-10**30), max_value=Fraction(10**30),
+                         max_denominator=10**40).filter(lambda f: f != 0)
+
+
+@given(rationals, st.integers(min_value=1, max_value=15))
+def test_significant_outward_brackets_the_value(value, digits):
+    lo = parse_rational(significant_outward(value, digits, -1))
+    hi = parse_rational(significant_outward(value, digits, +1))
+    assert lo <= value <= hi
+    # at most one unit in the last shown place apart, measured against the value's own magnitude
+    assert hi - lo <= abs(mpq(value)) * mpq(2, 10 ** (digits - 1))
+
+
+@given(rationals)
+def test_describe_rational_is_exact_unless_marked(value):
+    text = describe_rational(value)
+    if text.startswith("≈"):
+        assert len(str(value)) > 24
+    else:
+        assert parse_rational(text) == value
+
+
+@pytest.mark.parametrize("value, text", [
+    (mpq(1, 10**6), "1e-06"), (mpq(491, 100), "4.91"), (mpq(9), "9"), (mpq(9, 4), "2.25"),
+    (mpq(1, 3), "1/3"), (mpq(-5, 2), "-2.5"), (mpq(336, 1009), "336/1009"),
+])
+def test_describe_rational_examples(value, text):
+    assert describe_rational(value) == text
+
+
+@pytest.mark.parametrize("text, value", [
+    ("1e-4", mpq(1, 10**4)), ("-0.5", mpq(-1, 2)), ("1.", mpq(1)), (".25", mpq(1, 4)),
+    ("3/7\n", mpq(3, 7)), ("+2", mpq(2)), ("1E3", mpq(1000)), ("0e-999999", mpq(0)),
+    ("1/" + "1" * MAX_DIGITS, mpq(1, mpz("1" * MAX_DIGITS))),
+])
+def test_accepted_forms(text, value):
+    assert parse_rational(text) == value
+
+
+@pytest.mark.parametrize("text", [".", "+", "e5", "1e", "1/2/3", "0x1", "1_000", "٣", "inf", "1/-2"])
+def test_refused_forms(text):
+    with pytest.raises(InputError):
+        parse_rational(text)
+
+
+@pytest.mark.parametrize("text", [
+    "1" * (MAX_DIGITS + 1), "1/" + "1" * (MAX_DIGITS + 1), "1e-1000000", "1e" + str(MAX_DIGITS),
+    "1e-" + str(MAX_DIGITS + 1), "0." + "0" * MAX_DIGITS + "1", "1" * (3 * MAX_DIGITS),
+])
+def test_digit_limit_is_a_limit_error(text):
+    with pytest.raises(LimitError):
+        parse_rational(text)
+
+
+def test_integers_and_python_values_under_the_limit():
+    assert parse_integer(" -12 ") == -12
+    with pytest.raises(LimitError):
+        parse_integer("9" * (MAX_DIGITS + 1))
+    with pytest.raises(LimitError):
+        parse_integer(10 ** MAX_DIGITS)
+    assert parse_integer(10 ** MAX_DIGITS - 1) == 10 ** MAX_DIGITS - 1
+    for bad in (True, 1.0, "1.0", "1/2", None):
+        with pytest.raises(InputError):
+            parse_integer(bad)
+    assert parse_rational(Fraction(6, 4)) == mpq(3, 2)
+    with pytest.raises(InputError):
+        parse_rational(0.5)

@@ -7,6 +7,7 @@ from producer.kinds.calibration import Request as CalibrationRequest, build
 from producer.certificates.canonical import render
 from producer.errors import InputError
 from producer.sources.moment import envelope_upper
+from tests.producer.kinds.edges import refused
 
 
 def interval_of(witness):
@@ -58,3 +59,21 @@ def test_published_mechanism_delta_1e4_width_1e6():
     assert hi - lo < mpq(1, 10**6)
     # the published C = 2 interval at ε = 2 lies below 10^-4, so ε* < 2
     assert hi < 2
+
+
+# ---- the auditor's envelope limit ---------------------------------------------------------
+
+
+def test_calibration_beyond_the_envelope_exponent_limit_is_refused(tmp_path):
+    # 8C/σ² = 8·5/(1/1250) = 50,000 is the auditor's limit; one step smaller σ² is beyond it
+    refused(["calibrate", "--gamma", "1/3", "--sigma2", "1/1251", "--budget", 5, "--delta", "1/1000"],
+             tmp_path / "beyond.json", "8C/σ²")
+
+
+def test_calibration_envelope_limit_is_the_auditors():
+    # at the limit itself (C = 5, σ² = 1/1250) no calibration can be written: the discrete Gaussian is then
+    # a point mass but for e^-625, Δ*_5(ε) is about 1 at every ε <= 64 (the producer's limit for every
+    # witness), so the edge is compared instead
+    from auditor.checks.dg_interval import MAX_EXP_ARGUMENT
+    from producer.kinds.calibration import MAX_ENVELOPE_EXPONENT
+    assert MAX_ENVELOPE_EXPONENT == MAX_EXP_ARGUMENT == 8 * 5 * 1250

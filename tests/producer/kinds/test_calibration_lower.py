@@ -15,6 +15,8 @@ from producer.lower import target_lines as tl
 from producer.lower.capped import first_hit_probability
 from producer.lower.suffix import RowCache
 from producer.rationals import decimal_outward
+from producer.errors import LimitError
+from tests.producer.kinds.edges import built_edge_verifies, built_refused, refused
 
 ROOT = Path(__file__).resolve().parents[3]
 SCHEMA = json.loads((ROOT / "schemas" / "calibration-lower-1.schema.json").read_text())
@@ -299,3 +301,43 @@ def test_target_zero_input_is_typed_and_legal():
     tau = mpq(res["source"]["tau"])
     assert mpq(res["coupling"]) == 1 - (1 - tau) ** 4          # Coupling A: 2C draws
     assert {tuple(n["node"]) for n in res["nodes"]} >= {(2,), (1,), (0,)}
+
+
+# ---- the auditor's limits at their edge: target-zero ---------------------------------------
+
+
+def test_target_zero_line_work_limit_is_the_auditors():
+    from auditor.checks.calibration_lower import MAX_LINE_WORK
+    from producer.kinds.calibration_lower import _check_line_work
+    _check_line_work(2553, 20001, 28)                 # C = 16, radius 28: 2.96·10⁹ <= 3·10⁹
+    with pytest.raises(LimitError, match="auditor"):
+        _check_line_work(2553, 20001, 30)             # 3.17·10⁹
+    assert 2553 * 20001 * 58 <= MAX_LINE_WORK < 2553 * 20001 * 62
+
+
+def test_target_zero_beyond_the_line_work_limit_is_refused(tmp_path):
+    refused(["calibrate-lower", "--claim", "target-zero", "--budget", 16, "--priors", 20001, "--radius", 30],
+             tmp_path / "beyond.json", "line-tree")
+
+
+# ---- the auditor's limits at their edge: capped-preparation --------------------------------
+
+
+def _capped(cap):
+    from producer.kinds import calibration_lower as cl
+    fields = dict(cl.K2, cap=cap, horizon=cap + 5)
+    return lambda: cl.build(cl.Request.of(fields.pop("claim"), **fields))
+
+
+def test_capped_preparation_at_the_digit_limit_verifies_and_beyond_is_refused(tmp_path):
+    # the line's numbers are bounded before the work: with K.2's source, cap 75 (T = 80) is the last within
+    # the reader's 10,000 digits (docs/lower-certificates.md §3.1)
+    built_edge_verifies(_capped(75), tmp_path / "edge.json")
+    built_refused(_capped(76), "reader limit of 10000")
+
+
+def test_capped_preparation_work_estimate_is_the_auditors():
+    from producer.kinds.calibration_lower import MAX_CAPPED_WORK, capped_work
+    from auditor.checks import calibration_lower as audit
+    assert MAX_CAPPED_WORK == audit.MAX_CAPPED_WORK
+    assert capped_work(29, 33, 8, 5, 2) == 29 * 33 * 18 + 18 ** 3 * 20 + 2 ** 2 * 18 ** 2

@@ -15,6 +15,7 @@ from producer.laws import FiniteLaw, Gamma
 from producer.kinds import deadline_witness as dw
 from producer.lower.suffix import RowCache, SuffixTest
 from producer.lower.waiting import StartTable, invariant_window, run_waiting
+from tests.producer.kinds.edges import edge_verifies, refused
 
 ROOT = Path(__file__).resolve().parents[3]
 SCHEMA = json.loads((ROOT / "schemas" / "deadline-witness-1.schema.json").read_text())
@@ -273,3 +274,43 @@ def test_reading_the_bound_of_another_mechanism_is_refused():
             check_same_mechanism(cert, *other, "bound")
     with pytest.raises(InputError, match="γ = 0"):
         check_same_mechanism(cert, "0", 9, 2, 2, 8, 10 ** 12, "bound")
+
+
+# ---- the auditor's limits at their edge (docs/certificates.md) ------------------------------
+
+
+def _deadline(sigma2, radius, scale, T):
+    return ["deadline", "--gamma", "1/3", "--sigma2", sigma2, "--budget", 2, "--epsilon", 1, "--radius", radius,
+            "--scale", scale, "--deadline", T]
+
+
+@pytest.mark.slow
+def test_deadline_numbers_at_the_digit_limit_verify(tmp_path):
+    # D = 3·10^24, N = 10^30: D^T·N has 9,992 digits at T = 407
+    edge_verifies(_deadline(9, 24, "1e24", 407), tmp_path / "edge.json")
+
+
+def test_deadline_numbers_beyond_the_digit_limit_are_refused(tmp_path):
+    refused(_deadline(9, 24, "1e24", 408), tmp_path / "beyond.json", "digits")
+
+
+@pytest.mark.slow
+def test_deadline_at_the_work_limit_verifies(tmp_path):
+    edge_verifies(_deadline(900, 150, "1e10", 234), tmp_path / "edge.json")
+
+
+def test_deadline_beyond_the_work_limit_is_refused(tmp_path):
+    refused(_deadline(900, 150, "1e10", 235), tmp_path / "beyond.json", "work")
+
+
+def test_deadline_with_its_reference_verifies(tmp_path):
+    # the budget and the embedded dg-interval/1 upper end of Δ*_2(2) are checked with the witness
+    edge_verifies(_deadline(9, 24, "1e24", 5) + ["--reference"], tmp_path / "edge.json")
+
+
+def test_deadline_work_estimate_is_the_auditors():
+    from auditor.checks.deadline_witness import estimated_work as auditors
+    from producer.lower.auditability import estimated_work
+    for args in ((3, 24, 10 ** 24, 73, ((1, 1, 0),), 100), (1009, 150, 10 ** 10, 451, ((1, 1, 0), (1, -1, 0)), 234),
+                 (7, 5, 2 ** 60, 11, ((1, -1, 0, 1),), 2000)):
+        assert estimated_work(*args) == auditors(*args)

@@ -12,6 +12,9 @@ from producer.kinds.envelope import Request, build
 from producer.envelope.instance import Instance
 from producer.errors import InputError, LimitError
 from producer.references.envelope import generate, reference_instances
+from producer.certificates.canonical import canonical_json
+from producer.certificates.readability import value_bound
+from tests.producer.kinds.edges import edge_verifies, refused
 
 ROOT = Path(__file__).resolve().parents[3]
 SCHEMA = json.loads((ROOT / "schemas" / "envelope-1.schema.json").read_text())
@@ -79,3 +82,70 @@ def test_generate_writes_files(tmp_path):
         for db in cert["result"]["databases"]:
             for e in db["envelope"]:
                 assert mpq(e["lo"]) <= mpq(e["hi"])
+
+
+# ---- the auditor's limits at their edge (docs/certificates.md) ------------------------------
+
+
+def _queries(tmp_path, rows):
+    path = tmp_path / "q.json"
+    path.write_text(json.dumps({"queries": rows}))
+    return path
+
+
+def _envelope(queries, universe, records, rounds, hedge, select, epsilon, *extra):
+    return ["envelope", "--universe", universe, "--records", records, "--queries", queries, "--rounds", rounds,
+            "--hedge", hedge, "--select", select, "--epsilon", epsilon, *extra]
+
+
+def test_envelope_exponents_at_the_limit_verify_and_beyond_are_refused(tmp_path):
+    q = _queries(tmp_path, [["0", "1"]])
+    edge_verifies(_envelope(q, 2, 1, 1, 10000, 10000, 10000), tmp_path / "edge.json")
+    for beyond, word in (((10001, 1, 1), "γJ"), ((1, "10001", 1), "η"), ((1, 1, "20001/2"), "ε")):
+        refused(_envelope(q, 2, 1, 1, *beyond), tmp_path / "beyond.json", word)
+    refused(_envelope(q, 2, 1, 2, 5001, 1, 1), tmp_path / "beyond.json", "γJ")   # γJ = 10002
+
+
+@pytest.mark.slow
+def test_envelope_precision_at_the_work_limit_verifies(tmp_path):
+    # H = 100, N = 4: (H²N + 1000)·(2b/128)² <= 10⁷ up to b = 1023 bits
+    q = _queries(tmp_path, [["1/3", "1"]])
+    edge_verifies(_envelope(q, 2, 99, 2, 1, 1, "1/100", "--precision", 1023), tmp_path / "edge.json")
+
+
+def test_envelope_precision_beyond_the_work_limit_is_refused(tmp_path):
+    q = _queries(tmp_path, [["1/3", "1"]])
+    refused(_envelope(q, 2, 99, 2, 1, 1, "1/100", "--precision", 1024), tmp_path / "beyond.json", "precision")
+
+
+def test_automatic_precision_stops_where_the_auditor_stops():
+    from auditor.checks.envelope import MAX_WORK
+    from producer.envelope.auditability import auditable_precision, auditor_work
+    from producer.envelope.instance import Instance
+    # H = 400 histograms (T = 2, n = 399), N = 2: H²N = 320,000 fits at 128 and 256 bits but not at 512
+    inst = Instance(2, 399, [["1/3", "1"]], 1, 1, 1, "1/100")
+    assert [auditable_precision(inst, b) for b in (128, 256, 512)] == [True, True, False]
+    assert auditor_work(inst, 256) <= MAX_WORK < auditor_work(inst, 512)
+
+
+def test_envelope_value_count_beyond_the_reader_is_refused_before_work(tmp_path):
+    # H = 50, N = 400 is within H·N <= 20,000 and H²·N <= 10⁶, but the file would hold > 10⁵ JSON values
+    q = _queries(tmp_path, [[f"{i}/10", "1"] for i in range(10)])
+    refused(_envelope(q, 2, 49, 2, 1, 1, 1), tmp_path / "beyond.json", "JSON values")
+
+
+@pytest.mark.slow
+def test_envelope_value_count_near_the_reader_limit_verifies(tmp_path):
+    q = _queries(tmp_path, [[f"{i}/10", "1"] for i in range(10)])    # H = 34, N = 400: about 96,600 values
+    edge_verifies(_envelope(q, 2, 33, 2, 1, 1, 1), tmp_path / "edge.json")
+    text = (tmp_path / "edge.json").read_text()
+    assert 90_000 < value_bound(text) <= 100_000
+
+
+def test_least_values_is_a_lower_bound_of_the_certificate():
+    from producer.envelope.auditability import least_values
+    from producer.kinds.envelope import Request, build
+    from producer.envelope.instance import Instance
+    for inst in (Instance(2, 3, [["0", "1"], ["1/2", "1/3"]], 2, 1, 1, 1),
+                 Instance(3, 2, [["0", "1", "1/2"]], 2, 1, 1, 1, variant="sign")):
+        assert least_values(inst) <= value_bound(canonical_json(build(Request(inst)))) <= least_values(inst) + 200

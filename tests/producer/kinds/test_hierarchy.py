@@ -14,6 +14,7 @@ from producer.certificates.canonical import canonical_json
 from producer.kinds.hierarchy import Request as HierarchyRequest, build
 from producer.rationals import parse_rational
 from producer.references.hierarchy import REFERENCES
+from tests.producer.kinds.edges import ROOT, refused
 
 DIRECTORY = Path(__file__).resolve().parents[3] / "certificates" / "hierarchy"
 FIELDS = dict(REFERENCES)
@@ -95,3 +96,41 @@ def test_small_reference_follows_the_documented_recursion():
     from tests.reference_hierarchy import PlainCheck
     cert = load("hierarchy-c3-p2-eps2-small.json")
     assert PlainCheck(cert).root_table() == [int(e) for e in cert["result"]["root_excess"]]
+
+
+# ---- the auditor's limits (docs/certificates.md) -------------------------------------------
+
+
+def test_hierarchy_estimates_are_the_auditors():
+    from auditor.hierarchy.estimate import estimates
+    from auditor.hierarchy.model import Model
+    from producer.hierarchy.auditability import auditor_estimates
+    from producer.hierarchy.models import CutModel, DepthModel
+    cases = [(DepthModel(8, 4), {"game": "depth", "depth": 4}), (DepthModel(8, 7), {"game": "depth", "depth": 7}),
+             (CutModel(12, [1, 4, 5, 9]), {"game": "cuts", "cuts": [1, 4, 5, 9]}),
+             (CutModel(6, []), {"game": "cuts", "cuts": []})]
+    for ours, model in cases:
+        for B, weights, priors, bits in ((3, 49, 1505, 170), (5, 9, 20003, 300), (1009, 49, 1505, 170)):
+            assert auditor_estimates(ours, B, weights, priors, bits) == \
+                estimates(Model.from_json(ours.budget, model), B, weights, priors, bits)
+
+
+def test_hierarchy_beyond_the_auditors_work_limit_is_refused(tmp_path):
+    # P_7 at C = 8 with the default 1500 priors: estimated auditor work 1.54·10¹⁰ > 1.5·10¹⁰
+    refused(["hierarchy", "--gamma", "1/3", "--sigma2", 9, "--budget", 8, "--depth", 7, "--epsilon", 2],
+             tmp_path / "beyond.json", "work")
+
+
+def test_hierarchy_references_are_within_the_auditors_limits():
+    from producer.hierarchy.auditability import check_auditable_hierarchy
+    from producer.hierarchy.models import CutModel, DepthModel
+    paths = sorted((ROOT / "certificates" / "hierarchy").glob("*.json"))
+    assert paths, "no hierarchy references found"
+    for path in paths:
+        cert = json.loads(path.read_text())
+        inp, res, n = cert["input"], cert["result"], cert["input"]["numerics"]
+        model = DepthModel(inp["budget"], inp["model"]["depth"]) if inp["model"]["game"] == "depth" \
+            else CutModel(inp["budget"], inp["model"]["cuts"])
+        check_auditable_hierarchy(model, int(inp["gamma"].split("/")[1]), len(res["source"]["weights"]),
+                                  len(res["grid"]["numerators"]), int(n["source_scale"]), n["scale_bits"],
+                                  n["grid_bits"])

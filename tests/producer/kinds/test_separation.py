@@ -13,6 +13,7 @@ from producer.laws import FiniteLaw, Gamma
 from producer.lower import events, renyi
 from producer.kinds import separation as sep
 from producer.lower.relaxations import OffsetRelaxation, OneDigitRelaxation
+from tests.producer.kinds.edges import built_edge_verifies, built_refused
 
 ROOT = Path(__file__).resolve().parents[3]
 SCHEMA = json.loads((ROOT / "schemas" / "separation-1.schema.json").read_text())
@@ -237,3 +238,57 @@ def test_beyond_the_auditors_separation_limits_is_refused_before_work(name, chan
     from producer.errors import InputError
     with pytest.raises(InputError, match=words.replace("(", r"\(").replace(")", r"\)")):
         sep.build_reference(_fields(name, **changes))
+
+
+# ---- the auditor's limits at their edge (docs/certificates.md) ------------------------------
+
+
+def _separation(claim, **fields):
+    from producer.kinds import separation as sep
+    return lambda: sep.build(sep.Request.of(claim, **fields))
+
+
+def test_renyi_box_at_the_limit_verifies_and_beyond_is_refused(tmp_path):
+    from gmpy2 import mpq
+    args = dict(sigma2=9, p=mpq(23, 10000), q=mpq(27, 100000), scale=10 ** 18)
+    built_edge_verifies(_separation("renyi-cover", low=-200, high=200, **args), tmp_path / "edge.json")
+    built_refused(_separation("renyi-cover", low=-200, high=201, **args), "width 401 exceeds the auditor's limit 400")
+
+
+@pytest.mark.slow
+def test_offset_event_box_at_the_reader_limit_verifies(tmp_path):
+    from gmpy2 import mpq
+    built_edge_verifies(_separation("offset-event", sigma2=9, epsilon=2, low=-90, high=90, radius=24, scale=10 ** 24,
+                                     separator=mpq(1, 10000)), tmp_path / "edge.json")
+
+
+def test_offset_event_box_beyond_the_reader_limit_is_refused():
+    from gmpy2 import mpq
+    built_refused(_separation("offset-event", sigma2=9, epsilon=2, low=-90, high=91, radius=24, scale=10 ** 24,
+                               separator=mpq(1, 10000)), "at most 181 columns")
+
+
+@pytest.mark.slow
+def test_finite_relaxation_at_the_auditors_law_limits_verifies(tmp_path):
+    from gmpy2 import mpq
+    built_edge_verifies(_separation("finite-relaxation", law=([1] * 80, -40), gamma="5/12", x=mpq(1), y=mpq(1, 2)),
+                         tmp_path / "edge.json")
+
+
+def test_finite_relaxation_beyond_the_auditors_law_limits_is_refused():
+    from gmpy2 import mpq
+    built_refused(_separation("finite-relaxation", law=([1] * 81, -40), gamma="5/12", x=1, y=mpq(1, 2)),
+                   "81 atoms exceeds the auditor's limit of 80")
+    built_refused(_separation("finite-relaxation", law=([1] * 80, -40), gamma="5/13", x=1, y=mpq(1, 2)),
+                   "denominator 13 exceeds the auditor's limit 12")
+    built_refused(_separation("dg-relaxation", relaxation="one-digit", gamma="1/3", sigma2=9, epsilon=2, radius=40,
+                               scale=10 ** 24, denominator=10 ** 30, separator=mpq(423, 5000000)), "radius <= 39")
+
+
+def test_separation_limits_are_the_auditors():
+    from auditor.checks import separation as audit
+    from auditor.lower import renyi as audit_renyi
+    from producer.kinds import separation as sep
+    assert (sep.MAX_LAW_LENGTH, sep.MAX_GAMMA_DENOMINATOR, sep.MAX_ATOMS, sep.MAX_RENYI_BOX) == \
+        (audit.MAX_LAW_LENGTH, audit.MAX_GAMMA_DENOMINATOR, audit.MAX_ATOMS, audit_renyi.MAX_BOX)
+    assert sep.MAX_EVENT_BOX ** 2 * 3 + 1000 <= 100_000 < (sep.MAX_EVENT_BOX + 1) ** 2 * 3 + 1000

@@ -4,13 +4,15 @@ import json
 from pathlib import Path
 
 import jsonschema
+import pytest
 from gmpy2 import mpq
 from hypothesis import given, settings, strategies as st
 
 from producer.cli import main as producer_main
-from producer.laws import FiniteLaw, Gamma
 from producer.kinds import workload
+from producer.laws import FiniteLaw, Gamma
 from producer.lower import workload as wl
+from tests.producer.kinds.edges import edge_verifies, refused
 
 ROOT = Path(__file__).resolve().parents[3]
 SCHEMA = json.loads((ROOT / "schemas" / "workload-1.schema.json").read_text())
@@ -77,3 +79,18 @@ def test_analytic_gaussian_calibration_scale():
     above = wl.analytic_gaussian_delta(mpq(173435098, 10 ** 8), 2)
     below = wl.analytic_gaussian_delta(mpq(173435099, 10 ** 8), 2)
     assert above.lo > mpq(1, 10 ** 4) > below.hi
+
+
+# ---- the auditor's limits at their edge (docs/certificates.md) ------------------------------
+
+
+def test_workload_at_the_largest_theta_verifies_and_the_next_is_refused(tmp_path):
+    # with the published A, σ² and S the Gaussian term outgrows the auditor's working precision
+    # (its bits + 48, retried at 4x, <= 16,384) after θ = 143
+    edge_verifies(["workload", "--theta", 143], tmp_path / "edge.json")
+    refused(["workload", "--theta", 144], tmp_path / "beyond.json", "auditor")
+
+
+@pytest.mark.parametrize("args", [["--dimension", 10 ** 9 + 1], ["--theta", 10 ** 4 + 1], ["--theta", 10 ** 4]])
+def test_workload_beyond_the_auditors_limits_is_refused_before_work(args, tmp_path):
+    refused(["workload", *args], tmp_path / "beyond.json", "auditor")
