@@ -1,6 +1,6 @@
 """A deliberately plain reference for the finite-law game, for tests only.
 
-It follows SPEC 3.1 literally with Fractions: rows from the mixture form,
+It follows the game's definition (docs/mechanism.md §4) literally with Fractions: rows from the mixture form,
 testing values as explicit sets of supporting points (pairwise Minkowski sums
 pruned to their upper-right hull), roots over every k in one full period
 B^(C+1) (no pure-root reduction), and states cached by their exact integers

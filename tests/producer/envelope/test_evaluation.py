@@ -1,8 +1,10 @@
 """Brute force over ordered databases (mpmath, 200 digits) agrees with the histogram method.
 
-The brute force follows SPEC §6 literally: a(y) from the ordered records, the
-maximum over every y ∈ D^n with the ordered Hamming distance, the normaliser,
-and the expected errors; every value must lie in the producer's enclosure.
+The brute force follows the definitions of *Pure-DP Statistical Query Release at
+the Conjectured Square-Root Rate* (§3, §4) literally: a(y) from the ordered
+records, the maximum over every y ∈ D^n with the ordered Hamming distance, the
+normaliser, and the expected errors; every value must lie in the producer's
+enclosure.
 """
 
 import itertools

@@ -190,8 +190,9 @@ def dg_law(sigma2, L):
 
 @pytest.mark.reference
 def test_dg_budget_three_large_denominator_inside_published_interval():
-    # seed 004 F.5: γ = 336/1009, σ = 1, ε = 4, L = 6; the DG interval contains the
-    # finite value (the finite source differs from DG by ~1e-11 in total variation)
+    # *Exact Compilation and Resource Laws for Hidden Integer Feedback*, Appendix F.5:
+    # γ = 336/1009, σ = 1, ε = 4, L = 6; the DG interval contains the finite value (the finite source
+    # differs from DG by ~1e-11 in total variation)
     lam = parse_rational("54.598150033144236")
     value = root_value_compiled(dg_law(1, 6), Gamma(336, 1009), 3, 1, lam).value - lam
     assert parse_rational("0.110138846336863912") <= value <= parse_rational("0.110138858532574647")

@@ -101,7 +101,8 @@ def test_root_witness_attains_the_value(law_spec, ab, budget, x, y):
         assert ref.participation_value(budget - 1, k, k, j, x, y) == ref.G(budget, x, y)
 
 
-# Published exact values (SPEC 3.4, seed 004 §4.1-§4.2): computed, then compared.
+# Published exact values (*Exact Compilation and Resource Laws for Hidden Integer Feedback*, §4.1–§4.2):
+# computed, then compared.
 
 def test_published_c2_hockey_stick():
     v = root_value(FiniteLaw([1, 2, 1], -1), Gamma(1, 3), 2, mpq(1), mpq(1, 2))

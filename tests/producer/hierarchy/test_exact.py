@@ -1,4 +1,7 @@
-"""The hierarchy games on exact PL curves (SPEC-hierarchy 8.4-8.6) against the exact game G_C."""
+"""The hierarchy games on exact PL curves against the exact game G_C.
+
+(*Exact Compilation and Resource Laws for Hidden Integer Feedback*, §5.1 and Appendices E.2, G.1.)
+"""
 
 from itertools import combinations
 

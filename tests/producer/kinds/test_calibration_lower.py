@@ -1,4 +1,7 @@
-"""Calibration lower witnesses (SPEC-lower 7.5): K.2 event, target-{0} line trees."""
+"""Calibration lower witnesses: the K.2 event, target-{0} line trees.
+
+(*Exact Compilation and Resource Laws for Hidden Integer Feedback*, §7.2 and Appendices G.5, K.2.)
+"""
 
 import json
 from pathlib import Path
@@ -29,7 +32,7 @@ def test_k2_capped_preparation_published_values():
     assert r["atoms"] == 625539
     assert decimal_outward(mpq(r["hit"]), 20, -1) == "0.92959648621699367813"
     assert decimal_outward(mpq(r["p_lower"]), 23, -1) == "0.00021892734460638616591"
-    # q⁺: 13 digits agree with the published 5.1974012751970526e-11 (SPEC-lower 7.5)
+    # q⁺: 13 digits agree with the published 5.1974012751970526e-11 (the paper's Appendix K.2)
     assert decimal_outward(mpq(r["q_upper"]), 23, -1).startswith("0.0000000000519740127519")
     eps = mpq(r["epsilon_lower"])
     assert eps >= mpq(146432794761, 10 ** 10)
@@ -149,7 +152,8 @@ def test_target_lines_are_feasible_and_below_the_game_value():
 
 
 def test_target_zero_c2_close_to_the_target_class_value():
-    # at C = 2 the target-{0} value is h(0) of 7.1 plus 1.1e-21 (SPEC-lower 7.5); lines approach it from below
+    # at C = 2 the target-{0} value is h(0) of the deadline witness plus 1.1e-21 (Appendix G.5);
+    # lines approach it from below
     law, gamma, game, P, Q = small_game(C=2, count=41)
     lam = mpq(1, 2)
     i = min(range(game.grid.count), key=lambda j: abs(game.grid.floats[j] - 0.5))

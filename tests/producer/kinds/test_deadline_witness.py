@@ -1,4 +1,7 @@
-"""Finite-deadline witnesses (SPEC-lower 7.1): fast tables against brute force, published digits."""
+"""Finite-deadline witnesses: fast tables against brute force, published digits.
+
+(*Exact Compilation and Resource Laws for Hidden Integer Feedback*, §7.1 and Appendix D.1.)
+"""
 
 import json
 from pathlib import Path
@@ -23,7 +26,7 @@ PUBLISHED_UPPER = mpq(84311988530665157923, 10**24)  # the published upper end o
 
 
 def row_mass(law, gamma, k, n):
-    """row_k(n) by counting hidden draws U (SPEC 1.2), as an exact rational."""
+    """row_k(n) by counting hidden draws U (docs/mechanism.md §2), as an exact rational."""
     total = mpq(0)
     for u in range(gamma.B):
         h = (gamma.a * k + u) // gamma.B

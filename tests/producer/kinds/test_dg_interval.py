@@ -24,7 +24,7 @@ from producer.sources.transfer import transfer_term
 from tests.reference_game import ReferenceGame
 from tests.producer.kinds.edges import refused
 
-# seed 004 §4.3 / SPEC 4: γ = 1/3, σ = 3, C = 2, ε = 2
+# *Exact Compilation and Resource Laws for Hidden Integer Feedback*, §4.3: γ = 1/3, σ = 3, C = 2, ε = 2
 PUBLISHED_C2 = (parse_rational("0.000084311988514885295528"), parse_rational("0.000084311988530665157923"))
 
 
@@ -140,7 +140,7 @@ def test_bad_parameters_are_refused():
         dgi.Request("1/3", mpq(9), -1, mpq(1), width=mpq(1, 10))
 
 
-# seed 004 F.5: γ = 1/3, σ = 3, C = 3, ε = 2, L = 24
+# the paper's Appendix F.5: γ = 1/3, σ = 3, C = 3, ε = 2, L = 24
 PUBLISHED_C3 = (parse_rational("0.001471784810259119"), parse_rational("0.001471784810282800"))
 
 

@@ -1,4 +1,6 @@
-"""The hierarchy/1 reference certificates against the published upper ends (SPEC-hierarchy 8.9).
+"""The hierarchy/1 reference certificates against the published upper ends.
+
+(*Exact Compilation and Resource Laws for Hidden Integer Feedback*, §7.2 and Appendices E.5, G.5.)
 
 The committed certificates are read here; the slow tests regenerate them and
 require byte-identical output (``make references``).

@@ -1,4 +1,7 @@
-"""Separations (SPEC-lower 7.2–7.4): relaxation recursions against brute force, published values."""
+"""Separations: relaxation recursions against brute force, published values.
+
+(*Exact Compilation and Resource Laws for Hidden Integer Feedback*, §3.3, §4.1 and Appendices B.1–B.5.)
+"""
 
 import json
 from pathlib import Path
@@ -20,7 +23,7 @@ SCHEMA = json.loads((ROOT / "schemas" / "separation-1.schema.json").read_text())
 REFS = dict((name, fields) for name, fields in sep.REFERENCES)
 
 
-# ---- brute force: the offset class with literal integer states and offsets (SPEC-lower 7.2)
+# ---- brute force: the offset class with literal integer states and offsets (the paper's Appendix B.4)
 
 def _nu(law, z):
     return mpq(law.weight(z), law.total)
@@ -93,7 +96,7 @@ def test_one_digit_dg_separation():
     jsonschema.validate(cert, SCHEMA)
     r = cert["result"]
     lo, hi = mpq(r["relaxation_interval"]["lower"]), mpq(r["relaxation_interval"]["upper"])
-    # SPEC-lower 7.3: [8.5171599419016474997e−5, 8.5171599434796337393e−5], inside the published bracket
+    # the paper's Appendix B.5: [8.5171599419016474997e−5, 8.5171599434796337393e−5], inside the published bracket
     assert r["relaxation_interval"]["lower_display"].startswith("0.0000851715994190164749")
     assert mpq(85171599419016474997, 10 ** 24) <= lo and hi <= mpq(85171599434796337393, 10 ** 24)
     assert mpq(84985942152780, 10 ** 18) <= lo and hi <= mpq(85481094193635, 10 ** 18)
@@ -166,7 +169,7 @@ def test_renyi_cover_every_printed_digit():
 
 
 def test_unrounded_layers_give_a_higher_order_16_bound():
-    # SPEC-lower 7.4: without layer rounding D_16 >= 3.158436772333, so S = 10^18 matters
+    # the paper's Appendix B.2: without layer rounding D_16 >= 3.158436772333, so S = 10^18 matters
     coarse = renyi.layer_weights(9, mpz(10) ** 18, -24, 24)
     fine = renyi.layer_weights(9, mpz(10) ** 40, -24, 24)
     assert renyi.renyi_lower(fine, mpz(10) ** 40, -24, 16) > mpq(3158436, 10 ** 6) > \

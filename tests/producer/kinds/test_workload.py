@@ -1,4 +1,7 @@
-"""Static workload (SPEC-lower 7.6): published δ(2) bound, strategy algebra, the G.6 identity."""
+"""Static workload: published δ(2) bound, strategy algebra, the G.6 identity.
+
+(*Exact Compilation and Resource Laws for Hidden Integer Feedback*, §7.4 and Appendices G.6, J.)
+"""
 
 import json
 from pathlib import Path
@@ -75,7 +78,7 @@ def test_uncentred_law_is_refused(capsys):
 
 
 def test_analytic_gaussian_calibration_scale():
-    # seed 004 J.2: d_s(2) > 1e-4 at s = 1.73435098 and < 1e-4 at s = 1.73435099
+    # the paper's Appendix J.2: d_s(2) > 1e-4 at s = 1.73435098 and < 1e-4 at s = 1.73435099
     above = wl.analytic_gaussian_delta(mpq(173435098, 10 ** 8), 2)
     below = wl.analytic_gaussian_delta(mpq(173435099, 10 ** 8), 2)
     assert above.lo > mpq(1, 10 ** 4) > below.hi

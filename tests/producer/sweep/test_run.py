@@ -122,7 +122,8 @@ def test_workers_subprocess_local_cluster_equals_serial(serial_run, tmp_path):
 
 @pytest.mark.slow
 def test_issue_grid_twenty_epsilons_cluster_equals_serial_all_verified(tmp_path):
-    """Issue 13's grid: 20 ε in [0, 2] at C = 2, σ² = 9, width 10^-6, serial and on a 2-process LocalCluster."""
+    """The documented grid (docs/sweep.md): 20 ε in [0, 2] at C = 2, σ² = 9, width 10^-6, serial and on a
+    2-process LocalCluster."""
     grid = ["--epsilon-range", "0:2:20", "--budgets", "2", "--sigma2s", "9", "--quiet"]
     assert cli.main(["sweep", *grid, "--out", str(tmp_path / "serial"), "--workers", "0"]) == 0
     run = subprocess.run([sys.executable, "-m", "producer", "sweep", *grid, "--out", str(tmp_path / "cluster"),
