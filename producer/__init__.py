@@ -15,7 +15,7 @@ immutable :class:`Certificate`; bad input raises :class:`InputError`.
 
 from producer.version import NAME, __version__  # noqa: F401  (re-exported)
 
-_API = ("Certificate", "finite_game", "dg_interval", "calibration", "pmw_envelope", "pmw_parameters",
+_API = ("Certificate", "finite_game", "dg_interval", "calibration", "pmw_envelope", "pmw_parameters", "pmw_sample",
         "brace_run", "brace_compare", "bracket", "hierarchy_upper", "deadline_witness", "workload", "separation",
         "calibration_lower", "plain_composition", "InputError", "LimitError")
 __all__ = list(_API)

@@ -1,13 +1,12 @@
 """The producer's Python API: one function per certificate kind.
 
-Each function takes Python values - rationals as ``Fraction``, ``int`` or
-strings (``"1/3"``, ``"4.91"``, ``"1e-6"``, read exactly; floats are refused
-because they are binary approximations) - and does three things: parse them
-into the kind's validated request (``producer.kinds.<kind>.Request``; every
-check and limit lives there), build the certificate, and return it as an
-immutable :class:`Certificate`.  The ``producer`` commands only call these
-functions, so a certificate's bytes are the same from Python and from the
-command line.
+Each function takes Python values (rationals as ``Fraction``, ``int`` or
+strings such as ``"1/3"``, ``"4.91"``, ``"1e-6"``, read exactly; floats are
+refused), parses them into the kind's validated request
+(``producer.kinds.<kind>.Request``, where every check and limit lives), builds
+the certificate and returns it as an immutable :class:`Certificate`.  The
+commands only call these functions: the bytes are the same from Python and
+from the command line.
 
 =========================  ========================  =========================================
 function                   certificate kind          what it certifies
@@ -34,68 +33,13 @@ limit) with a message naming the value.  ``progress``: False (silent), True
 (the command line's progress lines on stderr) or a callable receiving each line.
 """
 
-import copy
-
-from producer.certificates.canonical import render
+from producer.certificates.sealed import Certificate
 from producer.errors import InputError
-from producer.kinds import claim_of
-from producer.output import stderr_progress, write_file_atomic
+from producer.output import stderr_progress
 
 __all__ = ["Certificate", "bracket", "finite_game", "dg_interval", "calibration", "pmw_envelope",
            "pmw_parameters", "pmw_sample", "brace_run", "brace_compare", "hierarchy_upper", "deadline_witness",
            "workload", "separation", "calibration_lower", "plain_composition", "InputError"]
-
-
-class Certificate:
-    """A sealed certificate; immutable.
-
-    ``kind`` is its schema name (``"finite-game/1"``, ...); ``input`` and
-    ``result`` are (copies of) its two JSON objects; ``digest`` its SHA-256;
-    ``claim`` the one-line human summary the command line prints.
-    ``to_json()`` gives the exact canonical bytes the command line writes,
-    ``write(path)`` writes them atomically, ``as_dict()`` the whole JSON object.
-    """
-
-    __slots__ = ("_data", "_bytes", "_claim")
-
-    def __init__(self, data):
-        data = copy.deepcopy(data)
-        object.__setattr__(self, "_data", data)
-        object.__setattr__(self, "_bytes", render(data))
-        object.__setattr__(self, "_claim", claim_of(data))
-
-    def __setattr__(self, name, value):
-        raise AttributeError("a Certificate is immutable")
-
-    def __delattr__(self, name):
-        raise AttributeError("a Certificate is immutable")
-
-    kind = property(lambda self: self._data["schema"])
-    input = property(lambda self: copy.deepcopy(self._data["input"]))
-    result = property(lambda self: copy.deepcopy(self._data["result"]))
-    digest = property(lambda self: self._data["digest"])
-    claim = property(lambda self: self._claim)
-
-    def as_dict(self):
-        """The whole certificate as a (fresh) JSON-ready dict."""
-        return copy.deepcopy(self._data)
-
-    def to_json(self):
-        """The canonical bytes: sorted keys, no whitespace, UTF-8, then a newline."""
-        return self._bytes
-
-    def write(self, path):
-        """Write :meth:`to_json` to ``path`` atomically (temporary file, then rename)."""
-        write_file_atomic(path, self._bytes)
-
-    def __eq__(self, other):
-        return isinstance(other, Certificate) and self._bytes == other._bytes
-
-    def __hash__(self):
-        return hash(self._bytes)
-
-    def __repr__(self):
-        return f"<Certificate {self.kind}: {self._claim}>"
 
 
 def _reporter(progress, prefix=None):

@@ -1,0 +1,59 @@
+"""The sealed certificate as a Python value: what every :mod:`producer.api` function returns."""
+
+import copy
+
+from producer.certificates.canonical import render
+from producer.kinds import claim_of
+from producer.output import write_file_atomic
+
+
+class Certificate:
+    """A sealed certificate; immutable.
+
+    ``kind`` is its schema name (``"finite-game/1"``, ...); ``input`` and
+    ``result`` are (copies of) its two JSON objects; ``digest`` its SHA-256;
+    ``claim`` the one-line human summary the command line prints.
+    ``to_json()`` gives the exact canonical bytes the command line writes,
+    ``write(path)`` writes them atomically, ``as_dict()`` the whole JSON object.
+    """
+
+    __slots__ = ("_data", "_bytes", "_claim")
+
+    def __init__(self, data):
+        data = copy.deepcopy(data)
+        object.__setattr__(self, "_data", data)
+        object.__setattr__(self, "_bytes", render(data))
+        object.__setattr__(self, "_claim", claim_of(data))
+
+    def __setattr__(self, name, value):
+        raise AttributeError("a Certificate is immutable")
+
+    def __delattr__(self, name):
+        raise AttributeError("a Certificate is immutable")
+
+    kind = property(lambda self: self._data["schema"])
+    input = property(lambda self: copy.deepcopy(self._data["input"]))
+    result = property(lambda self: copy.deepcopy(self._data["result"]))
+    digest = property(lambda self: self._data["digest"])
+    claim = property(lambda self: self._claim)
+
+    def as_dict(self):
+        """The whole certificate as a (fresh) JSON-ready dict."""
+        return copy.deepcopy(self._data)
+
+    def to_json(self):
+        """The canonical bytes: sorted keys, no whitespace, UTF-8, then a newline."""
+        return self._bytes
+
+    def write(self, path):
+        """Write :meth:`to_json` to ``path`` atomically (temporary file, then rename)."""
+        write_file_atomic(path, self._bytes)
+
+    def __eq__(self, other):
+        return isinstance(other, Certificate) and self._bytes == other._bytes
+
+    def __hash__(self):
+        return hash(self._bytes)
+
+    def __repr__(self):
+        return f"<Certificate {self.kind}: {self._claim}>"
