@@ -16,4 +16,8 @@ Modules, one concept each:
 - :mod:`baselines`    naive DAM, global-noise DAM, clean endpoint plus noise
 - :mod:`data`         the synthetic and digits banks
 - :mod:`plots`        Figure-1 style pictures (matplotlib, optional)
+
+The certificates (request, limits, JSON, claim lines) are the kinds
+:mod:`producer.kinds.brace_run` and :mod:`producer.kinds.brace_compare`;
+``record`` here is only an import path kept for the auditor's tests.
 """
