@@ -5,7 +5,11 @@
 * γ = a/B must be written reduced with 0 < a < B, or be exactly ``"0"`` (plain
   composition, read as a = 0, B = 1; docs/plain-composition.md §1); otherwise
   the certificate is *malformed* (exit 2) in every kind: there is no game it
-  could describe.
+  could describe.  A denominator B of more than :data:`MAX_GAMMA_BITS` bits is
+  refused as UNCHECKED (exit 3) in every kind before any work: every row of
+  the game is a count over B hidden draws with numbers over D = B·S, so the
+  cost of every exact step grows with the size of B, which no count-based
+  work estimate sees.
 * A decimal display ``"-?d+(.d+)?"`` beside an exact value must be that value
   rounded at the display's own number of places: down for a lower end, up for
   an upper end.  A display is therefore checked, never trusted.
@@ -25,9 +29,13 @@ import re
 from fractions import Fraction
 
 from auditor.certificate import Malformed
+from auditor.outcomes import Unchecked
 from auditor.rationals import MalformedNumber, read_rational
 
 METHODS = ("enumerate", "reduced", "compiled")
+
+# Largest denominator B of γ = a/B, in bits (about 77 digits), of every kind.
+MAX_GAMMA_BITS = 256
 
 # A display longer than this is refused as malformed before it is converted.
 MAX_DISPLAY_DIGITS = 4000
@@ -61,7 +69,14 @@ def gamma(text, pointer):
         return 0, 1
     if not 0 < g < 1 or "/" not in text:
         raise Malformed(f"{pointer}: {_short(text)} is neither \"0\" nor a reduced a/B with 0 < a < B")
+    refuse_gamma_size(g.denominator, pointer)
     return g.numerator, g.denominator
+
+
+def refuse_gamma_size(B, pointer):
+    """UNCHECKED when the denominator B of γ has more than MAX_GAMMA_BITS bits."""
+    if B.bit_length() > MAX_GAMMA_BITS:
+        raise Unchecked(pointer, B.bit_length(), MAX_GAMMA_BITS, "bits of the denominator B of gamma")
 
 
 def method(label, pointer):
