@@ -25,8 +25,9 @@ claimed: that the chosen lines are optimal, or the paper's own mesh.
 Limits, from the certificate's sizes before the work (UNCHECKED beyond):
 capped work cap·|window|·M + M^max(0, m−2)·20 + B²·M² <= :data:`MAX_CAPPED_WORK`;
 target-{0} nodes × priors × M <= :data:`MAX_LINE_WORK`, the lines' scale b <=
-:data:`MAX_SCALE_BITS` bits and the grid's powers (n + 2)·bits(β) <=
-:data:`MAX_GRID_BITS`; for both, draws × bits(τ) <= :data:`MAX_COUPLING_BITS`
+:data:`MAX_SCALE_BITS` bits, the grid ratio β with numerator and denominator
+of at most :data:`MAX_RATIO_BITS` bits and the grid's powers (n + 2)·bits(β)
+<= :data:`MAX_GRID_BITS`; for both, draws × bits(τ) <= :data:`MAX_COUPLING_BITS`
 (the exact (1 − τ)^draws), γ's denominator within
 :data:`auditor.checks.common.MAX_GAMMA_BITS`, and the enclosure limits of the
 source and of e^{epsilon_lower} (:mod:`auditor.enclosure_limits`).
@@ -40,6 +41,7 @@ certificate UNCHECKED (exit 3) when nothing is false, never FAIL.
 
 from fractions import Fraction
 
+from auditor.checks.common import refuse_size
 from auditor.decide import exp_states, raise_undecided, settle
 from auditor.enclosure_limits import refuse_bits, refuse_exponent
 from auditor.lower import inputs
@@ -59,10 +61,12 @@ MAX_LINE_WORK = 3 * 10 ** 9
 MAX_CAPPED_WORK = 5 * 10 ** 7
 # Bits of (1 − τ)^draws: draws × the bits of τ (the references: below 10^5).
 MAX_COUPLING_BITS = 4 * 10 ** 6
-# Target-{0}: the fixed-point scale b of the lines (the references: 60), and the
-# bits of the grid's powers β^{−n−1} .. β^{n+1}: n × the bits of β (the references: about 6·10^4).
+# Target-{0}: the fixed-point scale b of the lines (the references: 60); the grid ratio β's numerator
+# and denominator (the references: 7 bits) and the bits of the grid's powers β^{−n−1} .. β^{n+1},
+# (n + 2) × bits(β) (the references: about 6·10^4); every snapping compares with those powers.
 MAX_SCALE_BITS = 4096
-MAX_GRID_BITS = 10 ** 7
+MAX_RATIO_BITS = 64
+MAX_GRID_BITS = 10 ** 6
 
 
 def verify(cert, report):
@@ -177,6 +181,7 @@ def _target_zero(res, common, report):
         raise Unchecked(R + "/nodes", work, MAX_LINE_WORK, "line-tree work (nodes × priors × outputs)")
     if bits > MAX_SCALE_BITS:
         raise Unchecked(R + "/scale_bits", bits, MAX_SCALE_BITS, "bits of the lines' fixed-point scale")
+    refuse_size(beta, R + "/grid/ratio", "the grid ratio", MAX_RATIO_BITS)
     grid_bits = (n + 2) * (beta.numerator.bit_length() + beta.denominator.bit_length())
     if grid_bits > MAX_GRID_BITS:
         raise Unchecked(R + "/grid", grid_bits, MAX_GRID_BITS, "bits of the grid's powers (priors × bits of β)")

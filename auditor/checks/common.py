@@ -36,6 +36,8 @@ METHODS = ("enumerate", "reduced", "compiled")
 
 # Largest denominator B of γ = a/B, in bits (about 77 digits), of every kind.
 MAX_GAMMA_BITS = 256
+# Largest numerator or denominator of σ² (and of the discrete-Laplace scale t), in bits, of every kind.
+MAX_PARAMETER_BITS = 256
 
 # A display longer than this is refused as malformed before it is converted.
 MAX_DISPLAY_DIGITS = 4000
@@ -71,6 +73,15 @@ def gamma(text, pointer):
         raise Malformed(f"{pointer}: {_short(text)} is neither \"0\" nor a reduced a/B with 0 < a < B")
     refuse_gamma_size(g.denominator, pointer)
     return g.numerator, g.denominator
+
+
+def refuse_size(value, pointer, what="sigma2", limit=MAX_PARAMETER_BITS):
+    """UNCHECKED when the numerator or the denominator of the rational ``value`` has more than ``limit``
+    bits (σ², t: every kernel enclosure divides by them, so their digits enter every Taylor term)."""
+    value = Fraction(value)
+    size = max(value.numerator.bit_length(), value.denominator.bit_length())
+    if size > limit:
+        raise Unchecked(pointer, size, limit, f"bits of the numerator or denominator of {what}")
 
 
 def refuse_gamma_size(B, pointer):

@@ -7,7 +7,9 @@ or discrete Laplace L_t) and Q = N(· − 1).  Re-checked, in this order:
 1. Domain (MALFORMED, exit 2, outside it): 1 <= C <= 1024, 1..1000 values of
    ε, strictly increasing, each 0 <= ε <= 10^4; σ² or t in [1/100, 10^6];
    W >= 10^-60.
-2. Work (UNCHECKED, exit 3, raised before any enclosure is computed): for the
+2. Work (UNCHECKED, exit 3, raised before any enclosure is computed): σ² or
+   t with a numerator or a denominator of more than 256 bits
+   (:data:`auditor.checks.common.MAX_PARAMETER_BITS`); for the
    discrete Gaussian the first enclosure's windowed C-fold convolution
    (:func:`auditor.plain.gaussian.plan`, sizes computed exactly before the
    work) must have at most :data:`MAX_COEFFICIENTS` coefficients in its
@@ -92,6 +94,7 @@ def parse(cert):
     if not NOISE_MIN <= parameter <= NOISE_MAX:
         raise Malformed(f"/input/noise/{key}: {common.show(parameter)} is outside the domain "
                         f"[1/100, 1000000]")
+    common.refuse_size(parameter, f"/input/noise/{key}", key)
     budget = common.integer(inp["budget"], "/input/budget", 1)
     if budget > MAX_BUDGET:
         raise Malformed(f"/input/budget: {common.magnitude(budget)} is above the limit {MAX_BUDGET}")

@@ -102,6 +102,40 @@ def test_a_huge_gamma_denominator_is_unchecked_in_every_kind(name):
     refused(cert, "UNCHECKED", phrase="bits of the denominator B of gamma 257 exceeds the limit 256")
 
 
+def _near(text):
+    """The same number times (1 + 10^-3000): numerator and denominator of about 10,000 bits."""
+    x = Fraction(text) * (1 + Fraction(1, 10 ** 3000))
+    return f"{x.numerator}/{x.denominator}"
+
+
+def _near_everywhere(node, key):
+    if isinstance(node, dict):
+        for k, v in node.items():
+            if k == key and isinstance(v, str):
+                node[k] = _near(v)
+            else:
+                _near_everywhere(v, key)
+    elif isinstance(node, list):
+        for item in node:
+            _near_everywhere(item, key)
+    return node
+
+
+@pytest.mark.parametrize("name, key", [
+    ("dg-interval-gamma1_2-sigma2_1-c2.json", "sigma2"), ("calibration-c2-zero.json", "sigma2"),
+    ("deadline-witness-d2-law.json", "sigma2"), ("calibration-lower-k2-capped-c4.json", "sigma2"),
+    ("workload-published-static.json", "sigma2"), ("separation-offset-event-eps2.json", "sigma2"),
+    ("separation-renyi-cover.json", "sigma2"), ("hierarchy/hierarchy-c3-p2-eps2-small.json", "sigma2"),
+    ("plain/plain-composition-dg-sigma2_9-c8.json", "sigma2"), ("plain/plain-composition-dl-t2-c8.json", "t"),
+    ("plain/dg-interval-plain-laplace-t2-c2-eps1_2.json", "t"),
+])
+def test_a_noise_parameter_with_long_digits_is_unchecked_in_every_kind(name, key):
+    """σ² (or t) times (1 + 10^-3000), everywhere it stands: every kernel enclosure divides by it, so its
+    10,000-bit numerator and denominator would enter every Taylor term (the survey measured 3-5 s)."""
+    cert = _near_everywhere(reference(name), key)
+    refused(cert, "UNCHECKED", phrase=f"bits of the numerator or denominator of {key}")
+
+
 def test_a_gamma_denominator_at_the_limit_is_checked():
     cert = reference("finite-game-c2-121-g1_3.json")
     everywhere(cert, "gamma", "1/" + str(2 ** 256 - 1))
@@ -223,10 +257,19 @@ def test_target_zero_huge_scale_bits_are_unchecked(target_zero):
 
 
 def test_target_zero_long_grid_ratio_is_unchecked(target_zero):
-    """The snapping rule needs β^{−n−1} .. β^{n+1} exactly: n × bits(β) beyond the limit is refused."""
+    """The snapping rule compares with β^{−n−1} .. β^{n+1} exactly: a β of 3000 digits is refused."""
     cert = _copy(target_zero)
     everywhere(cert, "ratio", f"{10 ** 3000 + 1}/{10 ** 3000}")
     everywhere(cert, "grid_ratio", f"{10 ** 3000 + 1}/{10 ** 3000}")
+    refused(cert, "UNCHECKED", "/result/grid/ratio", "grid ratio")
+
+
+def test_target_zero_many_priors_of_a_long_ratio_are_unchecked(target_zero):
+    """(n + 2) × bits(β) beyond 10^6: a 60-bit β with 20,000 priors (the actions widened to match)."""
+    cert = _copy(target_zero)
+    n = 20_000
+    everywhere(cert, "ratio", f"{2 ** 30 + 1}/{2 ** 30}")
+    everywhere(cert, "count", n)
     refused(cert, "UNCHECKED", "/result/grid", "grid's powers")
 
 
