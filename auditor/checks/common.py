@@ -28,6 +28,8 @@
 import re
 from fractions import Fraction
 
+from gmpy2 import mpz
+
 from auditor.certificate import Malformed
 from auditor.outcomes import Unchecked
 from auditor.rationals import MalformedNumber, read_rational
@@ -124,12 +126,16 @@ def decimal_value(text, pointer):
 
 
 def outward_decimal(value, digits, direction):
-    """The decimal of ``value`` with ``digits`` places, rounded down (−1) or up (+1)."""
+    """The decimal of ``value`` with ``digits`` places, rounded down (−1) or up (+1).
+
+    The digits are written by gmpy2, so Python's int/str digit limit never
+    decides (a display may stand beside a value of thousands of digits).
+    """
     scaled = Fraction(value) * 10 ** digits
     n = scaled.numerator // scaled.denominator if direction < 0 else -((-scaled.numerator) // scaled.denominator)
     sign = "-" if n < 0 else ""
-    whole, frac = divmod(abs(n), 10 ** digits)
-    return f"{sign}{whole}.{frac:0{digits}d}" if digits else f"{sign}{whole}"
+    text = mpz(abs(n)).digits(10).zfill(digits + 1)
+    return f"{sign}{text[:-digits]}.{text[-digits:]}" if digits else f"{sign}{text}"
 
 
 def check_display(text, value, direction, pointer, report):

@@ -687,3 +687,16 @@ def test_documented_corners_of_the_limit(sigma2, C, W, within):
     p = gaussian.plan(sigma2, C, plain_composition._bits_for(Fraction(1, 10 ** W)))
     fits = p.coefficients <= plain_composition.MAX_COEFFICIENTS and p.product_bits <= plain_composition.MAX_PRODUCT_BITS
     assert fits == within
+
+
+@pytest.mark.parametrize("t,C,epsilon", [(4, 8, "1/2"), (4, 8, "1"), (2, 8, "1"), (2, 5, "1/2"), ("3/2", 7, "2/3"),
+                                         (1, 3, "1"), ("5/2", 12, "4/5")])
+def test_laplace_odd_even_identity(t, C, epsilon):
+    """δ_C(ε) = δ_{C−1}(ε) for the discrete Laplace when C + tε is an even integer (mpmath, independently
+    of the auditor): why a budget edit C -> C − 1 of such a certificate can still verify (tests/auditor/
+    mutation.py).  Not for other ε: at C + tε odd the two differ."""
+    t, epsilon = Fraction(t), Fraction(epsilon)
+    assert (C + t * epsilon) % 2 == 0
+    assert abs(mp_laplace(t, C, epsilon) - mp_laplace(t, C - 1, epsilon)) < MP_TOLERANCE
+    odd = epsilon + 1 / t
+    assert abs(mp_laplace(t, C, odd) - mp_laplace(t, C - 1, odd)) > mpmath.mpf(10) ** -20
