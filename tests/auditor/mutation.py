@@ -65,9 +65,10 @@ _SLACK = ("an end of a claimed inequality, written rounded outward on a grid: mo
           "can stay on its side of the true value, which the auditor decides by its own enclosure")
 
 # (kind, path pattern, action, condition, reason).  The path is "/"-joined with every list index
-# written "#"; the action is "value", "drop", "rename", "extra", "append", "pop" or "type"; the
-# condition is "any", "down" (a number made smaller), "up" (made larger) or a function of
-# (old, new).  Each row is a mutation after which the certificate can still be true.
+# written "#"; the action is "value", "drop", "rename", "extra", "append", "pop", "type" or "*"
+# (any); the condition is "any", "down" (the new value a smaller number), "up" (a larger one) or
+# "laplace-parity".  Each row is a mutation after which the certificate can still be true (a value
+# or type mutation that makes the field another number is judged the same way).
 RULES = [
     ("*", "producer*", "*", "any",
      "the producer block names who wrote the file (provenance): no claim depends on it"),
@@ -83,7 +84,7 @@ RULES = [
      "input.parameters is the producer's request, 'informational' and read by no check (issue 19)"),
     ("hierarchy/1", "input/numerics/logit_range", "*", "any",
      "how the producer chose the grid: outside the claims, every grid point is checked as given"),
-    ("hierarchy/1", "input/numerics/priors", "value", "up",
+    ("hierarchy/1", "input/numerics/priors", "*", "up",
      "only 'at most priors + 3 grid points' is checked: more priors keep it true"),
     ("hierarchy/1", "result/grid/numerators*", "*", "any",
      "the grid is the producer's choice (only its size is bounded): the table and the bound are "
@@ -91,9 +92,9 @@ RULES = [
     ("deadline-witness/1", "input/patterns", "append", "any",
      "a copy of a pattern appended adds the same likelihood tests; the best pattern is the lowest index "
      "among ties, so the claimed indices stay those of the first copies"),
-    ("calibration-lower/1", "result/budget", "value", "up",
+    ("calibration-lower/1", "result/budget", "*", "up",
      "a witness program legal for C participations is legal for more, and ε*_C(δ) does not decrease in C"),
-    ("calibration-lower/1", "result/program/event_threshold", "value", "any",
+    ("calibration-lower/1", "result/program/event_threshold", "*", "any",
      "a threshold moved without crossing a likelihood ratio of the suffix defines the same event A: "
      "p, q, the atoms and the line are the same numbers (each recomputed)"),
     ("calibration-lower/1", "result/grid/first", "*", "any",
@@ -101,37 +102,37 @@ RULES = [
     ("calibration-lower/1", "result/nodes*", "*", "any",
      "a node unreachable from the root is never used (the tree is rebuilt from the root); an edit that "
      "makes it reachable changes a line, which the rebuild catches"),
-    ("calibration-lower/1", "result/root/index", "value", "any",
+    ("calibration-lower/1", "result/root/index", "*", "any",
      "another root prior whose rebuilt line has the same numbers states the same witness"),
-    ("calibration-lower/1", "result/source/tau", "value", "any",
+    ("calibration-lower/1", "result/source/tau", "*", "any",
      "τ is an upper bound of TV(ν, g) with slack (rounded up with a guard): moved a little either way it "
      "can stay one (decided three-way), and the coupling r is checked against it"),
-    ("separation/1", "result/payoff/lower", "value", "any", _SLACK),
-    ("separation/1", "result/payoff/upper", "value", "any", _SLACK),
-    ("separation/1", "result/bands/#/lower", "value", "any", _SLACK + " (and L_l > U_r is checked)"),
-    ("separation/1", "result/bands/#/upper", "value", "any", _SLACK + " (and U_r < L_l is checked)"),
-    ("separation/1", "result/separator", "value", "any",
+    ("separation/1", "result/payoff/lower", "*", "any", _SLACK),
+    ("separation/1", "result/payoff/upper", "*", "any", _SLACK),
+    ("separation/1", "result/bands/#/lower", "*", "any", _SLACK + " (and L_l > U_r is checked)"),
+    ("separation/1", "result/bands/#/upper", "*", "any", _SLACK + " (and U_r < L_l is checked)"),
+    ("separation/1", "result/separator", "*", "any",
      "any separator strictly inside the gap (checked) separates"),
-    ("separation/1", "result/box/*", "value", "any",
+    ("separation/1", "result/box/*", "*", "any",
      "offset-event: any event is a witness; the payoff of the edited box is recomputed"),
     ("separation/1", "result/law/offset", "*", "any",
      "finite-relaxation: the three values are recomputed exactly for the shifted law (they are the same "
      "numbers: the shift experiments do not see where the law sits)"),
-    ("separation/1", "result/layers/#/q/#/#", "value", "up",
+    ("separation/1", "result/layers/#/q/#/#", "*", "up",
      "a Q-weight is claimed >= S·q: larger is weaker, and the moment lower bound only falls"),
-    ("separation/1", "result/layers/#/p/#/#", "value", "down",
+    ("separation/1", "result/layers/#/p/#/#", "*", "down",
      "a P-weight is claimed <= S·p: smaller is weaker, and the moment lower bound only falls"),
-    ("separation/1", "result/p", "value", "any",
+    ("separation/1", "result/p", "*", "any",
      "renyi-cover: a nearby binary pair (part of the question) whose bands the auditor proves again"),
-    ("separation/1", "result/q", "value", "any",
+    ("separation/1", "result/q", "*", "any",
      "renyi-cover: a nearby binary pair (part of the question) whose bands the auditor proves again"),
-    ("plain-composition/1", "input/width", "value", "any",
+    ("plain-composition/1", "input/width", "*", "any",
      "W is an inequality on every point's width: a W still above every width keeps the claims true"),
-    ("plain-composition/1", "result/points/#/lower", "value", "any",
+    ("plain-composition/1", "result/points/#/lower", "*", "any",
      "the containment rule: " + _SLACK + " (and upper − lower <= W is checked)"),
-    ("plain-composition/1", "result/points/#/upper", "value", "any",
+    ("plain-composition/1", "result/points/#/upper", "*", "any",
      "the containment rule: " + _SLACK + " (and upper − lower <= W is checked)"),
-    ("plain-composition/1", "input/budget", "value", "laplace-parity",
+    ("plain-composition/1", "input/budget", "*", "laplace-parity",
      "the discrete Laplace has δ_C(ε) = δ_{C−1}(ε) when C + tε is an even integer "
      "(test_plain_composition.test_laplace_odd_even_identity checks it with mpmath)"),
 ]
