@@ -10,19 +10,22 @@ about σ·sqrt(bits) terms), so a kind using them first refuses, with the limits
 - every exponent |x| <= MAX_EXP_ARGUMENT: ε of a threshold, L²/(2σ²) at the
   source radius, (N + 1)²/(2σ²) at the end of the normaliser sum;
 - working precision, retry included, <= MAX_BITS;
-- at most MAX_TERMS normaliser terms; atoms × bits, retry included, <= MAX_SOURCE_WORK.
+- at most MAX_TERMS normaliser terms; atoms × bits, retry included, <= MAX_SOURCE_WORK;
+- σ² with a numerator and a denominator of at most
+  :data:`auditor.checks.common.MAX_PARAMETER_BITS` bits: every
+  kernel enclosure divides by 2σ², so its digits enter every Taylor term.
 """
 
 from fractions import Fraction
 
-from auditor.checks.common import magnitude
+from auditor.checks.common import magnitude, refuse_size
 from auditor.checks.dg_interval import MAX_BITS, MAX_EXP_ARGUMENT, MAX_SOURCE_WORK, MAX_TERMS
 from auditor.decide import RETRY_FACTOR, exp_bits, source_bits
 from auditor.enclosures.gaussian import summation_length
 from auditor.outcomes import Unchecked
 
 __all__ = ["refuse_exponent", "refuse_bits", "refuse_dg_source", "refuse_kernels", "refuse_normaliser",
-           "refuse_threshold"]
+           "refuse_threshold", "refuse_size"]
 
 
 def refuse_exponent(x, pointer, what):
@@ -40,6 +43,7 @@ def refuse_bits(bits, pointer):
 
 def refuse_dg_source(sigma2, radius, scale, n_weights, sigma2_pointer, source_pointer):
     """The limits of :func:`auditor.decide.source_states` on a source of radius L and scale S."""
+    refuse_size(sigma2, sigma2_pointer)
     bits = source_bits(scale)
     refuse_exponent(Fraction(radius * radius) / (2 * sigma2), source_pointer + "/radius", "the kernel at the radius")
     refuse_bits(bits, source_pointer + "/scale")
@@ -50,6 +54,7 @@ def refuse_dg_source(sigma2, radius, scale, n_weights, sigma2_pointer, source_po
 def refuse_kernels(sigma2, radius, count, bits, sigma2_pointer, pointer):
     """The limits of ``count`` kernel enclosures up to |n| = radius and of the normaliser, at ``bits``
     and its retry (every refusal but the normaliser's at ``pointer``)."""
+    refuse_size(sigma2, sigma2_pointer)
     refuse_exponent(Fraction(radius * radius) / (2 * sigma2), pointer, "the kernel at the largest |n|")
     refuse_bits(bits, pointer)
     _refuse_work(count, bits, pointer)
@@ -58,6 +63,7 @@ def refuse_kernels(sigma2, radius, count, bits, sigma2_pointer, pointer):
 
 def refuse_normaliser(sigma2, bits, pointer):
     """At most MAX_TERMS terms of Z at RETRY_FACTOR·bits, and the last kernel's exponent within the limit."""
+    refuse_size(sigma2, pointer)
     terms = summation_length(sigma2, bits * RETRY_FACTOR)
     if terms > MAX_TERMS:
         raise Unchecked(pointer, terms, MAX_TERMS, "normaliser terms")

@@ -16,6 +16,7 @@ omitted term.  cos and sin at a rational θ by Taylor series with remainder
 
 import random
 from fractions import Fraction
+from functools import lru_cache
 
 from auditor.brace.enclosures import log_bounds, outward, sqrt_bounds
 
@@ -36,6 +37,7 @@ def _atan_small(x, w):
             return outward(s - nxt, s + nxt, w + 2)
 
 
+@lru_cache(maxsize=8)
 def pi_bounds(w):
     a = _atan_small(Fraction(1, 5), w + 8)
     b = _atan_small(Fraction(1, 239), w + 8)

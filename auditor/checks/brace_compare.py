@@ -2,7 +2,8 @@
 
 The embedded BRACE run gets every ``brace-run`` check; the clean trajectory,
 every baseline step (scale, variance, noise against the shared draws, exact
-grid rounding) and every per-coordinate squared error are recomputed.
+grid rounding) and every per-coordinate squared error are recomputed.  Every
+vector must have the bank's dimension (malformed otherwise).
 ``result.method`` and each baseline's ``rule`` are fixed descriptions
 (:data:`METHOD`, :data:`RULES`): an unknown text is malformed, another
 baseline's rule is a false claim.
@@ -11,7 +12,7 @@ baseline's rule is a false claim.
 from fractions import Fraction
 
 from auditor.brace.geometry import on_grid_round, sqdist, update
-from auditor.brace.replay import noise_matches, raise_undecided, verify_run
+from auditor.brace.replay import noise_matches, raise_undecided, vector, verify_run
 from auditor.certificate import Malformed
 from auditor.checks import common
 from auditor.rationals import read_rational
@@ -66,11 +67,11 @@ def _check_baseline(report, ptr, b, ri, consts, clean, zetas, kind):
         report.equal(f"{sp}/count", s["count"], count, "released-gate count m_t")
         report.equal(f"{sp}/scale", read_rational(s["scale"], f"{sp}/scale"), scale, "baseline scale")
         report.equal(f"{sp}/variance", read_rational(s["variance"], f"{sp}/variance"), var, "baseline variance")
-        xi = _vec(s["xi"], f"{sp}/xi")
-        report.check(len(xi) == len(q) and noise_matches(var, zetas[t - 1], xi, tol), f"{sp}/xi", "xi",
+        xi = vector(s["xi"], f"{sp}/xi", len(q))
+        report.check(noise_matches(var, zetas[t - 1], xi, tol), f"{sp}/xi", "xi",
                      "sqrt(variance) * zeta_t", "baseline noise is not sigma * (shared draw)")
         Y = on_grid_round(q, tuple(a + b_ for a, b_ in zip(centre, xi)), g)
-        Yc = _vec(s["Y"], f"{sp}/Y")
+        Yc = vector(s["Y"], f"{sp}/Y", len(q))
         report.equal(f"{sp}/Y", Yc, Y, "baseline release")
         ys.append((t, Yc))
         y = Yc
@@ -94,7 +95,7 @@ def verify(cert, report):
 
 def _verify_baselines(res, run, report):
     ri, consts, clean = run["input"], run["constants"], run["clean"]
-    claimed_clean = [_vec(z, f"/result/clean/{i}") for i, z in enumerate(res["clean"])]
+    claimed_clean = [vector(z, f"/result/clean/{i}", len(ri.query)) for i, z in enumerate(res["clean"])]
     report.equal("/result/clean", claimed_clean, list(clean), "clean trajectory z_0..z_T")
     _check_errors(report, "/result/brace_errors", res["brace_errors"],
                   list(enumerate(run["released"], start=1)), clean)

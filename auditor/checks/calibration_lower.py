@@ -22,6 +22,16 @@ definition), even when λ_crit < 1.
 ``input.parameters`` is the producer's request (informational only).  Not
 claimed: that the chosen lines are optimal, or the paper's own mesh.
 
+Limits, from the certificate's sizes before the work (UNCHECKED beyond):
+capped work cap·|window|·M + M^max(0, m−2)·20 + B²·M² <= :data:`MAX_CAPPED_WORK`;
+target-{0} nodes × priors × M <= :data:`MAX_LINE_WORK`, the lines' scale b <=
+:data:`MAX_SCALE_BITS` bits, the grid ratio β with numerator and denominator
+of at most :data:`MAX_RATIO_BITS` bits and the grid's powers (n + 2)·bits(β)
+<= :data:`MAX_GRID_BITS`; for both, draws × bits(τ) <= :data:`MAX_COUPLING_BITS`
+(the exact (1 − τ)^draws), γ's denominator within
+:data:`auditor.checks.common.MAX_GAMMA_BITS`, and the enclosure limits of the
+source and of e^{epsilon_lower} (:mod:`auditor.enclosure_limits`).
+
 Enclosure claims (atoms below their discrete-Gaussian masses, τ >= TV, e^ε
 against its rational bounds, e^{epsilon_lower} <= λ_crit) are decided three-way (:mod:`auditor.decide`):
 FAIL only when the auditor's own enclosure disproves one; one neither proved
@@ -31,6 +41,7 @@ certificate UNCHECKED (exit 3) when nothing is false, never FAIL.
 
 from fractions import Fraction
 
+from auditor.checks.common import refuse_size
 from auditor.decide import exp_states, raise_undecided, settle
 from auditor.enclosure_limits import refuse_bits, refuse_exponent
 from auditor.lower import inputs
@@ -48,6 +59,14 @@ R = "/result"
 # C = 8 reference is about 2.9e8 (7 s), C = 16 about 5.9e8; the limit is a few minutes.
 MAX_LINE_WORK = 3 * 10 ** 9
 MAX_CAPPED_WORK = 5 * 10 ** 7
+# Bits of (1 − τ)^draws: draws × the bits of τ (the references: below 10^5).
+MAX_COUPLING_BITS = 4 * 10 ** 6
+# Target-{0}: the fixed-point scale b of the lines (the references: 60); the grid ratio β's numerator
+# and denominator (the references: 7 bits) and the bits of the grid's powers β^{−n−1} .. β^{n+1},
+# (n + 2) × bits(β) (the references: about 6·10^4); every snapping compares with those powers.
+MAX_SCALE_BITS = 4096
+MAX_RATIO_BITS = 64
+MAX_GRID_BITS = 10 ** 6
 
 
 def verify(cert, report):
@@ -66,6 +85,10 @@ def verify(cert, report):
 
 def _read_common(res):
     a, B = inputs.gamma(res["gamma"], R + "/gamma")
+    tau = inputs.nonnegative(res["source"]["tau"], R + "/source/tau", "tau")
+    coupling_bits = res["draws"] * (tau.numerator.bit_length() + tau.denominator.bit_length())
+    if coupling_bits > MAX_COUPLING_BITS:
+        raise Unchecked(R + "/draws", coupling_bits, MAX_COUPLING_BITS, "bits of (1 − τ)^draws (draws × bits of τ)")
     return {"a": a, "B": B,
             "sigma2": inputs.positive(res["sigma2"], R + "/sigma2", "sigma2"),
             "budget": res["budget"],
@@ -156,6 +179,12 @@ def _target_zero(res, common, report):
     work = len(res["nodes"]) * n * M
     if work > MAX_LINE_WORK:
         raise Unchecked(R + "/nodes", work, MAX_LINE_WORK, "line-tree work (nodes × priors × outputs)")
+    if bits > MAX_SCALE_BITS:
+        raise Unchecked(R + "/scale_bits", bits, MAX_SCALE_BITS, "bits of the lines' fixed-point scale")
+    refuse_size(beta, R + "/grid/ratio", "the grid ratio", MAX_RATIO_BITS)
+    grid_bits = (n + 2) * (beta.numerator.bit_length() + beta.denominator.bit_length())
+    if grid_bits > MAX_GRID_BITS:
+        raise Unchecked(R + "/grid", grid_bits, MAX_GRID_BITS, "bits of the grid's powers (priors × bits of β)")
     report.equal(R + "/draws", common["draws"], 2 * common["budget"], "draws (2C, Coupling A)")
     root = res["root"]
     inputs.require(0 <= root["index"] < n, R + "/root/index", "root index outside the grid")

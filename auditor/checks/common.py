@@ -5,7 +5,11 @@
 * γ = a/B must be written reduced with 0 < a < B, or be exactly ``"0"`` (plain
   composition, read as a = 0, B = 1; docs/plain-composition.md §1); otherwise
   the certificate is *malformed* (exit 2) in every kind: there is no game it
-  could describe.
+  could describe.  A denominator B of more than :data:`MAX_GAMMA_BITS` bits is
+  refused as UNCHECKED (exit 3) in every kind before any work: every row of
+  the game is a count over B hidden draws with numbers over D = B·S, so the
+  cost of every exact step grows with the size of B, which no count-based
+  work estimate sees.
 * A decimal display ``"-?d+(.d+)?"`` beside an exact value must be that value
   rounded at the display's own number of places: down for a lower end, up for
   an upper end.  A display is therefore checked, never trusted.
@@ -24,10 +28,18 @@
 import re
 from fractions import Fraction
 
+from gmpy2 import mpz
+
 from auditor.certificate import Malformed
+from auditor.outcomes import Unchecked
 from auditor.rationals import MalformedNumber, read_rational
 
 METHODS = ("enumerate", "reduced", "compiled")
+
+# Largest denominator B of γ = a/B, in bits (about 77 digits), of every kind.
+MAX_GAMMA_BITS = 256
+# Largest numerator or denominator of σ² (and of the discrete-Laplace scale t), in bits, of every kind.
+MAX_PARAMETER_BITS = 256
 
 # A display longer than this is refused as malformed before it is converted.
 MAX_DISPLAY_DIGITS = 4000
@@ -61,7 +73,23 @@ def gamma(text, pointer):
         return 0, 1
     if not 0 < g < 1 or "/" not in text:
         raise Malformed(f"{pointer}: {_short(text)} is neither \"0\" nor a reduced a/B with 0 < a < B")
+    refuse_gamma_size(g.denominator, pointer)
     return g.numerator, g.denominator
+
+
+def refuse_size(value, pointer, what="sigma2", limit=MAX_PARAMETER_BITS):
+    """UNCHECKED when the numerator or the denominator of the rational ``value`` has more than ``limit``
+    bits (σ², t: every kernel enclosure divides by them, so their digits enter every Taylor term)."""
+    value = Fraction(value)
+    size = max(value.numerator.bit_length(), value.denominator.bit_length())
+    if size > limit:
+        raise Unchecked(pointer, size, limit, f"bits of the numerator or denominator of {what}")
+
+
+def refuse_gamma_size(B, pointer):
+    """UNCHECKED when the denominator B of γ has more than MAX_GAMMA_BITS bits."""
+    if B.bit_length() > MAX_GAMMA_BITS:
+        raise Unchecked(pointer, B.bit_length(), MAX_GAMMA_BITS, "bits of the denominator B of gamma")
 
 
 def method(label, pointer):
@@ -98,12 +126,16 @@ def decimal_value(text, pointer):
 
 
 def outward_decimal(value, digits, direction):
-    """The decimal of ``value`` with ``digits`` places, rounded down (−1) or up (+1)."""
+    """The decimal of ``value`` with ``digits`` places, rounded down (−1) or up (+1).
+
+    The digits are written by gmpy2, so Python's int/str digit limit never
+    decides (a display may stand beside a value of thousands of digits).
+    """
     scaled = Fraction(value) * 10 ** digits
     n = scaled.numerator // scaled.denominator if direction < 0 else -((-scaled.numerator) // scaled.denominator)
     sign = "-" if n < 0 else ""
-    whole, frac = divmod(abs(n), 10 ** digits)
-    return f"{sign}{whole}.{frac:0{digits}d}" if digits else f"{sign}{whole}"
+    text = mpz(abs(n)).digits(10).zfill(digits + 1)
+    return f"{sign}{text[:-digits]}.{text[-digits:]}" if digits else f"{sign}{text}"
 
 
 def check_display(text, value, direction, pointer, report):

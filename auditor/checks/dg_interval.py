@@ -57,6 +57,7 @@ from auditor.checks import common
 from auditor.checks.common import check_display, outward_decimal  # re-exported
 from auditor.checks.finite_game import MAX_WEIGHTS, MAX_WORK, refuse_beyond_limit, witness_value, work_estimate
 from auditor.decide import RETRY_FACTOR, exp_states, raise_undecided, retried, source_states, state
+from auditor.checks.common import refuse_size
 from auditor.enclosures import laplace
 from auditor.enclosures.gaussian import summation_length
 from auditor.outcomes import Unchecked
@@ -160,6 +161,10 @@ def estimate_dg(cert, prefix):
     if any(w < 0 for w in weights) or not any(weights):
         return p  # an empty source is a false claim, reported by verify_dg before any work
     refuse_beyond_limit(_game_work(weights, p), prefix + "/input/budget")
+    if p["t"] is None:
+        refuse_size(p["sigma2"], prefix + "/input/sigma2")
+    else:
+        refuse_size(p["t"], prefix + "/input/noise/t", "t")
     _refuse_exponent(p["epsilon"], prefix + "/input/epsilon", "e^epsilon")
     radius = (n - 1) // 2
     S = int(read_rational(res["source"]["scale"], R + "/source/scale"))

@@ -7,11 +7,16 @@ or discrete Laplace L_t) and Q = N(· − 1).  Re-checked, in this order:
 1. Domain (MALFORMED, exit 2, outside it): 1 <= C <= 1024, 1..1000 values of
    ε, strictly increasing, each 0 <= ε <= 10^4; σ² or t in [1/100, 10^6];
    W >= 10^-60.
-2. Work (UNCHECKED, exit 3, raised before any enclosure is computed): for the
-   discrete Gaussian the first enclosure's C-fold convolution must have at
-   most :data:`MAX_COEFFICIENTS` coefficients and its largest packed product
-   at most :data:`MAX_PRODUCT_BITS` bits; for the discrete Laplace the
-   fixed-point scale at most :data:`MAX_LAPLACE_SCALE` bits.
+2. Work (UNCHECKED, exit 3, raised before any enclosure is computed): σ² or
+   t with a numerator or a denominator of more than 256 bits
+   (:data:`auditor.checks.common.MAX_PARAMETER_BITS`); for the
+   discrete Gaussian the first enclosure's windowed C-fold convolution
+   (:func:`auditor.plain.gaussian.plan`, sizes computed exactly before the
+   work) must have at most :data:`MAX_COEFFICIENTS` coefficients in its
+   longest product and at most :data:`MAX_PRODUCT_BITS` bits in its largest
+   packed product; for the discrete Laplace the fixed-point scale at most
+   :data:`MAX_LAPLACE_SCALE` bits.  The Gaussian sizes grow like
+   σ·sqrt(C·log2(1/W)) and do not depend on ε (docs/plain-composition-audit.md §5).
 3. Shape (FAIL): one point per input ε in the same order, each point's
    ``epsilon`` the input's; lower <= upper; upper − lower <= W exactly;
    ``lower_display`` / ``upper_display`` the exact ends rounded down / up at
@@ -49,7 +54,7 @@ NOISE_MIN, NOISE_MAX = Fraction(1, 100), Fraction(10 ** 6)
 MAX_EPSILON = Fraction(10 ** 4)
 MIN_WIDTH = Fraction(1, 10 ** 60)
 
-# Largest C-fold convolution (coefficients) and packed product (bits) of one enclosure.
+# Longest product (coefficients) and largest packed product (bits) of one Gaussian enclosure.
 MAX_COEFFICIENTS = 1 << 20
 MAX_PRODUCT_BITS = 1 << 28
 # Largest fixed-point scale (bits) of the discrete-Laplace enclosure.
@@ -89,6 +94,7 @@ def parse(cert):
     if not NOISE_MIN <= parameter <= NOISE_MAX:
         raise Malformed(f"/input/noise/{key}: {common.show(parameter)} is outside the domain "
                         f"[1/100, 1000000]")
+    common.refuse_size(parameter, f"/input/noise/{key}", key)
     budget = common.integer(inp["budget"], "/input/budget", 1)
     if budget > MAX_BUDGET:
         raise Malformed(f"/input/budget: {common.magnitude(budget)} is above the limit {MAX_BUDGET}")
@@ -122,11 +128,12 @@ def _claim_bits(claim):
 
 
 def _work(p, bits, boost):
-    """[(what, estimate, limit)] of one enclosure at ``bits`` with e^ε <= 2^boost."""
+    """[(what, estimate, limit)] of one enclosure at ``bits`` with e^ε <= 2^boost (the Gaussian's sizes
+    do not depend on ε)."""
     if p["family"] == "discrete-laplace":
         return [("fixed-point scale in bits", laplace.scale_bits(p["budget"], bits, boost),
                  MAX_LAPLACE_SCALE)]
-    plan = gaussian.plan(p["parameter"], p["budget"], bits, boost)
+    plan = gaussian.plan(p["parameter"], p["budget"], bits)
     return [("convolution coefficients", plan.coefficients, MAX_COEFFICIENTS),
             ("bits of the largest packed product", plan.product_bits, MAX_PRODUCT_BITS)]
 
@@ -193,16 +200,19 @@ def _exact_sides(p, epsilon, lower, upper):
 
 
 def _enclose(p, epsilons, bits, boost):
-    module = gaussian if p["family"] == "discrete-gaussian" else laplace
-    return module.delta_bounds(p["parameter"], p["budget"], epsilons, bits, boost)
+    if p["family"] == "discrete-gaussian":
+        return gaussian.delta_bounds(p["parameter"], p["budget"], epsilons, bits)
+    return laplace.delta_bounds(p["parameter"], p["budget"], epsilons, bits, boost)
 
 
 def _boost(claims, sides=("lower",)):
     """Bits of e^ε to provide for: the largest ε with a side in ``sides`` still open (0 when none).
 
-    The lower end of an enclosure needs them (e^ε multiplies the error of
-    F(s* − C)); the upper end is also tightened by them, but stays within
-    e^ε·F(s* − C) <= F(s*) without (used when that keeps a large ε feasible).
+    Only the discrete Laplace uses them (its fixed-point scale covers e^ε): the
+    lower end of its enclosure needs them (e^ε multiplies the error of the
+    small sum); the upper end is also tightened by them, but stays valid
+    without (used when that keeps a large ε feasible).  The discrete
+    Gaussian's enclosure has no e^ε factor (auditor.plain.gaussian, step 2).
     """
     found = [c["epsilon"] for c in claims if any(c["sides"][side] == OPEN for side in sides)]
     return gaussian.exp_boost(max(found)) if found else 0

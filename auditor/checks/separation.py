@@ -39,7 +39,7 @@ from auditor.enclosure_limits import refuse_bits, refuse_exponent, refuse_kernel
 from auditor.enclosures import exp_bounds, kernel_bounds, normaliser_bounds
 from auditor.lower import inputs, relaxations
 from auditor.lower.display import DOWN, UP, check_display, dyadic_down, dyadic_up
-from auditor.lower.embedded import verify_privacy_bound
+from auditor.lower.embedded import validated, verify_privacy_bound
 from auditor.lower.source import read_source, read_threshold
 from auditor.outcomes import Unchecked
 from auditor.rationals import read_rational, show
@@ -219,9 +219,10 @@ def _binary_pair(res, report, undecided):
     check_exp_dominates(U, max(p / q, q / p, (1 - p) / (1 - q), (1 - q) / (1 - p)),
                         R + "/d_infinity_upper", report, undecided)
     check_display(res["d_infinity_display"], U, UP, None, R + "/d_infinity_display", report)
-    sigma2 = read_rational(res["privacy_bound"]["input"]["sigma2"], R + "/privacy_bound/input/sigma2")
-    upper = verify_privacy_bound(res["privacy_bound"], R + "/privacy_bound", report,
-                                 res["privacy_bound"]["input"]["gamma"], sigma2, epsilon, 2, undecided)
+    bound = validated(res["privacy_bound"], R + "/privacy_bound")   # before any of its fields is read
+    sigma2 = read_rational(bound["input"]["sigma2"], R + "/privacy_bound/input/sigma2")
+    upper = verify_privacy_bound(bound, R + "/privacy_bound", report, bound["input"]["gamma"], sigma2, epsilon, 2,
+                                 undecided)
     _separates(res, upper, lo_c, report, R + "/payoff/lower")
 
 

@@ -15,6 +15,18 @@ from auditor.certificate import Malformed, digest, validate
 from auditor.rationals import read_rational
 
 
+def validated(cert, pointer):
+    """``cert`` validated as an embedded dg-interval/1 certificate (Malformed otherwise), before any of
+    its fields is read."""
+    try:
+        kind = validate(cert)
+    except Malformed as exc:
+        raise Malformed(f"{pointer}{exc}") from None
+    if kind != "dg-interval":
+        raise Malformed(f"{pointer}/schema: the privacy bound must be a dg-interval certificate, not {kind!r}")
+    return cert
+
+
 def verify_privacy_bound(cert, pointer, report, gamma, sigma2, epsilon, budget, undecided):
     """Re-verify an embedded dg-interval; return its certified upper end Δ⁺.
 
@@ -22,12 +34,7 @@ def verify_privacy_bound(cert, pointer, report, gamma, sigma2, epsilon, budget, 
     claims are appended to ``undecided``): then Δ⁺ is not certified.
     """
     from auditor.checks.dg_interval import estimate_dg, verify_dg
-    try:
-        kind = validate(cert)
-    except Malformed as exc:
-        raise Malformed(f"{pointer}{exc}") from None
-    if kind != "dg-interval":
-        raise Malformed(f"{pointer}/schema: the privacy bound must be a dg-interval certificate, not {kind!r}")
+    validated(cert, pointer)
     estimate_dg(cert, pointer)  # refuse (UNCHECKED) before any work beyond the dg-interval limits
     report.check(cert["digest"] == digest(cert), pointer + "/digest", cert["digest"], digest(cert),
                  "embedded dg-interval digest does not match its body")

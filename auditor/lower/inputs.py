@@ -8,15 +8,18 @@ claims nothing that could be checked, so it is *malformed* (exit 2).
 from math import gcd
 
 from auditor.certificate import Malformed
+from auditor.checks.common import refuse_gamma_size
 from auditor.rationals import read_rational
 
 
 def gamma(text, pointer):
-    """(a, B) of γ = a/B, reduced with 0 < a < B."""
+    """(a, B) of γ = a/B, reduced with 0 < a < B; UNCHECKED when B has more than
+    :data:`auditor.checks.common.MAX_GAMMA_BITS` bits."""
     value = read_rational(text, pointer)
     a, B = value.numerator, value.denominator
     if not (0 < a < B and gcd(a, B) == 1):
         raise Malformed(f"{pointer}: gamma {text!r} is not a/B with 0 < a < B")
+    refuse_gamma_size(B, pointer)
     return a, B
 
 

@@ -30,8 +30,14 @@ Checks.
    (e^U >= ratio), U < L: covers every α >= order.
 
 Powers x^a with a = m/2^k (every order of the reference) are enclosed with
-exact integer square roots; other rational orders go through the Taylor
-enclosures of exp and log.
+exact integer square roots; other rational orders (and dyadic ones whose
+exact power would exceed :data:`MAX_POWER_BITS` bits) go through the Taylor
+enclosures of exp and log, after rounding x outward to a fixed number of
+significant bits.  Limits (UNCHECKED, before the moments): every order (band
+ends and the top) at most :data:`MAX_ORDER`, with numerator and denominator
+of at most :data:`MAX_ORDER_BITS` bits; the binary pair's p and q with
+numerators and denominators of at most :data:`MAX_PAIR_BITS` bits; a box at
+most :data:`MAX_BOX` wide; at most :data:`MAX_BANDS` bands.
 
 The layer weights (check 1) and the band and top ends are decided three-way
 (:mod:`auditor.decide`), at :data:`BITS` (the weights: S's bits + 64) and once
@@ -58,18 +64,56 @@ LAYERS = ((0, 1), (1, 1), (1, 0))
 BITS = 96
 MAX_BOX = 400
 MAX_BANDS = 200
+# Largest Rényi order (band ends, the top order) and bits of its numerator and of its denominator.
+MAX_ORDER = 64
+MAX_ORDER_BITS = 64
+# Largest m·bits(x) of an exact power x^m on the square-root route (else the exp/log route).
+MAX_POWER_BITS = 1 << 16
+# Largest bits of the numerator or the denominator of the binary pair's p and q.
+MAX_PAIR_BITS = 256
 
 
 def _ceil_div(a, b):
     return -((-a) // b)
 
 
+def _outward(x, bits):
+    """(x⁻, x⁺): x > 0 rounded down and up to ``bits`` significant bits (dyadic), so that the
+    cost of a power no longer depends on the digits of x."""
+    shift = bits - (x.numerator.bit_length() - x.denominator.bit_length())
+    if shift >= 0:
+        scaled, unit = Fraction(x.numerator << shift, x.denominator), Fraction(1, 1 << shift)
+    else:
+        scaled, unit = Fraction(x.numerator, x.denominator << -shift), Fraction(1 << -shift)
+    down = scaled.numerator // scaled.denominator          # >= 2^(bits − 1): never 0
+    up = -((-scaled.numerator) // scaled.denominator)
+    return down * unit, up * unit
+
+
+def _exact_root_path(a, size):
+    """Whether x^a (a = m/2^k) is taken by exact powers and integer square roots: k <= 8 and
+    m·size bits stay small (otherwise the Taylor route of exp and log costs less)."""
+    k = a.denominator.bit_length() - 1
+    return a.denominator == 1 << k and k <= 8 and a.numerator * size <= MAX_POWER_BITS
+
+
 def power_bounds(x, a, bits=BITS):
-    """(lo, hi) with lo <= x^a <= hi for rationals x > 0, a >= 0."""
+    """(lo, hi) with lo <= x^a <= hi for rationals x > 0, a >= 0.
+
+    x is first rounded outward to bits + 32 significant bits (x^a is increasing in
+    x for a >= 0, so x⁻^a <= x^a <= x⁺^a), which bounds the cost whatever its digits.
+    """
     x, a = Fraction(x), Fraction(a)
+    x_lo, x_hi = _outward(x, bits + 32)
+    if x_lo == x_hi:
+        return _power_bounds(x_lo, a, bits)
+    return _power_bounds(x_lo, a, bits)[0], _power_bounds(x_hi, a, bits)[1]
+
+
+def _power_bounds(x, a, bits):
     den = a.denominator
     k = den.bit_length() - 1
-    if den == 1 << k and k <= 8:
+    if _exact_root_path(a, x.numerator.bit_length() + x.denominator.bit_length()):
         y = x ** a.numerator
         shift = bits << k
         lo = (y.numerator << shift) // y.denominator
@@ -204,7 +248,7 @@ def _term(P, Q, S, a, bits, direction=DOWN):
     if Q == 0:
         raise ArithmeticError("a zero Q-weight with a positive P-weight")
     k = a.denominator.bit_length() - 1
-    if a.denominator == 1 << k and k <= 8:
+    if _exact_root_path(a, P.bit_length() + Q.bit_length()):
         m = a.numerator
         num, den = P ** m << (bits << k), Q ** m       # 2^(bits·2^k)·(P/Q)^m
         if direction == DOWN:
@@ -306,6 +350,20 @@ class RenyiEnds:
         return retried(decide_at, ["U"], BITS)["U"], shown[0]
 
 
+def _refuse_orders(bands, order, R):
+    """Unchecked beyond MAX_ORDER or MAX_ORDER_BITS for a band end or the top order (before any moment)."""
+    orders = [(f"{R}/top/order", order)]
+    for i, band in enumerate(bands):
+        for end in ("left", "right"):
+            orders.append((f"{R}/bands/{i}/{end}", read_rational(band[end], f"{R}/bands/{i}/{end}")))
+    for pointer, a in orders:
+        if abs(a) > MAX_ORDER:
+            raise Unchecked(pointer, abs(a.numerator) // a.denominator, MAX_ORDER, "Rényi order")
+        size = max(a.numerator.bit_length(), a.denominator.bit_length())
+        if size > MAX_ORDER_BITS:
+            raise Unchecked(pointer, size, MAX_ORDER_BITS, "bits of a Rényi order's numerator or denominator")
+
+
 def verify_cover(res, report, undecided):
     from auditor.checks.separation import check_exp_dominates
     R = "/result"
@@ -313,6 +371,10 @@ def verify_cover(res, report, undecided):
     inputs.require(res["gamma"] == "1/3", R + "/gamma", "the B.2 layers are those of γ = 1/3")
     p = inputs.probability(res["p"], R + "/p", "p")
     q = inputs.probability(res["q"], R + "/q", "q")
+    for name, x in (("p", p), ("q", q)):
+        size = max(x.numerator.bit_length(), x.denominator.bit_length())
+        if size > MAX_PAIR_BITS:
+            raise Unchecked(f"{R}/{name}", size, MAX_PAIR_BITS, "bits of the binary pair's numerator or denominator")
     bands = res["bands"]
     if len(bands) > MAX_BANDS:
         raise Unchecked(R + "/bands", len(bands), MAX_BANDS, "bands")
@@ -324,6 +386,7 @@ def verify_cover(res, report, undecided):
     top = res["top"]
     order = read_rational(top["order"], R + "/top/order")
     inputs.require(order > 1, R + "/top/order", "the top order must exceed one")
+    _refuse_orders(bands, order, R)
     ends = RenyiEnds(layers, p, q)
 
     expected_left = Fraction(1)

@@ -6,9 +6,11 @@ python-flint, no producer code):
 
 - :mod:`.polynomial`: products and powers of polynomials with nonnegative
   integer coefficients in fixed point with directed rounding (Kronecker
-  substitution, one gmpy2 product per step);
-- :mod:`.gaussian`: the discrete Gaussian through the CDF of the sum of C
-  truncated draws (a C-fold convolution of lower and of upper weights);
+  substitution, one gmpy2 product per step; windowed powers stay packed);
+- :mod:`.gaussian`: the discrete Gaussian through the law of the sum of C
+  truncated draws (a C-fold convolution of upper weights cut to windows whose
+  dropped mass is charged) and the tilt p(s − C) = p(s)·exp((2s − C)/(2σ²)),
+  which keeps e^ε off every error term;
 - :mod:`.laplace`: the discrete Laplace through the binomial closed form
   with interval arithmetic on a = e^{−1/t}.
 

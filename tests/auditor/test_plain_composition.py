@@ -306,19 +306,24 @@ def test_laplace_scale_outside_domain_is_malformed():
     assert code == MALFORMED and "/input/noise/t" in report.error
 
 
-def test_beyond_work_limits_is_unchecked_before_work():
-    cert = dg4_c8()
+def _beyond_limits(cert):
+    """σ² = 10^6, C = 1024 at W = 10^-60: about 1.6·10^6 coefficients (limit 2^20); true-shaped points."""
     cert["input"]["noise"]["sigma2"] = "1000000"
     cert["input"]["budget"] = 1024
-    code, failed, report = status(seal(cert))
+    cert["input"]["width"] = "1/" + "1" + "0" * 60
+    for i in range(len(cert["result"]["points"])):
+        set_point(cert, i, Fraction(0), Fraction(1, 10 ** 61))
+    return seal(cert)
+
+
+def test_beyond_work_limits_is_unchecked_before_work():
+    code, failed, report = status(_beyond_limits(dg4_c8()))
     assert (code, failed) == (UNCHECKED, set())
     assert "coefficients" in report.unchecked
 
 
 def test_false_shape_beats_unchecked():
-    cert = dg4_c8()
-    cert["input"]["noise"]["sigma2"] = "1000000"
-    cert["input"]["budget"] = 1024
+    cert = _beyond_limits(dg4_c8())
     del cert["result"]["points"][0]
     assert status(seal(cert))[0] == FAIL
 
@@ -383,21 +388,21 @@ def prod(values):
 
 @settings(max_examples=25, deadline=None)
 @given(st.integers(2, 5), st.integers(1, 3), st.integers(1, 2), st.fractions(1, 40))
-def test_gaussian_structure_against_brute_force(q, C, L, lam):
-    """Σ_x (w^C(x) − λ w^C(x − 1))_+ = W(s*) − λ W(s* − C), w(n) = q^{−n²} (ρ = 1/q rational).
+def test_gaussian_tilt_against_brute_force(q, C, L, lam):
+    """Σ_x (w^C(x) − λ w^C(x − 1))_+ = Σ_{s <= s*} p(s)(1 − λ q^{2s − C}), w(n) = q^{−n²} (e^{1/(2σ²)} = q).
 
-    W is the CDF of the sum from the auditor's fixed-point power (scale 0: exact)
-    of the integer weights q^{L² − n²} on |n| <= L, s* the largest s with
-    ρ^{2s − C} > λ.  Both sides are over finite boxes; they must agree within
-    (1 + λ)·(mass of w^C outside [−L, L]^C), bounded with the geometric tail.
+    The tilt of gaussian.py step 2 with λ for e^ε: the law p of the sum from
+    the exact convolution power of the weights q^{L² − n²} on |n| <= L, s* the
+    largest s with q^{C − 2s} > λ.  Both sides are over finite boxes; they must
+    agree within (2 + λ)·(mass of w^C outside [−L, L]^C), bounded with the
+    geometric tail.
     """
     weights = [q ** (L * L - n * n) for n in range(-L, L + 1)]  # q^{L²}·w(n)
-    conv = power(weights, C, 0, -1)
-    assert conv == power(weights, C, 0, +1)
-    cdf = gaussian._Cdf(conv, conv, C * L, 0)
+    conv = power(weights, C, 0, +1)
     norm = Fraction(q) ** (L * L * C)
     s_star = max(s for s in range(-C * L - C - 2, C * L + 2) if Fraction(q) ** (C - 2 * s) > lam)
-    formula = (cdf.lower(s_star) - lam * cdf.lower(s_star - C)) / norm
+    formula = sum(Fraction(c) / norm * (1 - lam * Fraction(q) ** (2 * s - C))
+                  for s, c in zip(range(-C * L, C * L + 1), conv) if s <= s_star)
     w = lambda n: Fraction(1, q ** (n * n))  # noqa: E731
     brute = sum(max(Fraction(0), prod(w(x) for x in xs) - lam * prod(w(x - 1) for x in xs))
                 for xs in box(L, C))
@@ -405,6 +410,102 @@ def test_gaussian_structure_against_brute_force(q, C, L, lam):
     tail = 2 * w(L + 1) / (1 - Fraction(1, q ** (2 * L + 3)))
     outside = (z_box + tail) ** C - z_box ** C
     assert abs(formula - brute) <= (2 + lam) * outside
+    assert all(lam * Fraction(q) ** (2 * s - C) < 1 for s in range(-C * L, s_star + 1))  # 0 < g < 1 on s <= s*
+
+
+def _exact_power(weights, C):
+    out = [Fraction(1)]
+    for _ in range(C):
+        out = naive_product(out, weights)
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 40), min_size=1, max_size=6), st.integers(1, 7), st.integers(0, 3),
+       st.sampled_from([4, 9, 24, 40]), st.data())
+def test_windowed_power_keeps_its_promises(deficits, C, shift, K, data):
+    """lo^{*C} and the windowed hi against the exact power of p (exact rationals, brute force).
+
+    p = (upper − deficit)/2^K with Σ p <= 1: for every prefix A = {s <= u},
+    Σ_A hi/2^K − E/2^K <= p^{*C}(A) (p~ >= hi − excess and p~ <= p^{*C}), and
+    Σ_s (p^{*C}(s) − hi_s/2^K)_+ <= lost/2^K (p~ <= hi and Σ(p^{*C} − p~) <= lost).
+    """
+    from auditor.plain.polynomial import slot_width, windowed_power
+    unit = 1 << K
+    n = len(deficits)
+    upper = [unit // n + d for d in deficits]                 # p_m = unit//n / 2^K: mass <= 1
+    p = [Fraction(unit // n, unit)] * n
+    first = -(n // 2) - shift
+    halves = data.draw(st.lists(st.one_of(st.none(), st.integers(0, 12)), min_size=C, max_size=C))
+    hi, hi_first, lost, excess = windowed_power(upper, first, C, K, lambda c: halves[c - 1], sum(deficits),
+                                                slot_width(K, (2 * sum(upper) + 64 * C) ** C))
+    exact = _exact_power(p, C)
+    exact_first = C * first
+    mass = {exact_first + i: v for i, v in enumerate(exact)}
+    kept = {hi_first + i: Fraction(h, unit) for i, h in enumerate(hi)}
+    assert sum(max(Fraction(0), v - kept.get(s, 0)) for s, v in mass.items()) <= Fraction(lost, unit)
+    assert set(kept) <= set(mass)
+    running_hi = running_p = Fraction(0)
+    for s in sorted(mass):
+        running_hi += kept.get(s, 0)
+        running_p += mass[s]
+        assert running_hi - Fraction(excess, unit) <= running_p
+
+
+def test_windowed_lengths_are_the_computed_lengths():
+    """The plan's sizes (the work estimate) are those of the computation itself."""
+    for sigma2, C, bits in [(9, 2, 64), (100, 1000, 64), (Fraction(1, 3), 37, 100), (2000, 64, 208)]:
+        p = gaussian.plan(sigma2, C, bits)
+        law = gaussian.sum_law(sigma2, C, p)
+        assert len(law.hi) == p.lengths()[-1][2] if p.lengths() else 2 * p.radius + 1
+        assert p.coefficients >= len(law.hi)
+
+
+def old_route(sigma2, C, epsilons, bits):
+    """The route before the windows (kept as the reference): the uncut C-fold powers of the lower and the
+    upper weights, and δ(ε) = F(s*) − e^ε F(s* − C) (gaussian.py step 1), e^ε enclosed on both sides."""
+    from auditor.enclosures import exp_bounds
+    boost = max(gaussian.exp_boost(e) for e in epsilons)
+    p = gaussian.plan(sigma2, C, bits + boost)
+    v_lo, v_hi, tail = gaussian._weights(Fraction(sigma2), p)
+    lo, hi = power(v_lo, C, p.scale, -1), power(v_hi, C, p.scale, +1)
+    den, first = 1 << p.scale, -C * p.radius
+
+    def cdf(coeffs, s):
+        return Fraction(sum(coeffs[:max(0, s - first + 1)]), den)
+    out = []
+    for e in epsilons:
+        e_lo, e_hi = exp_bounds(e, bits + boost + 8)
+        s = gaussian.split_point(sigma2, C, e)
+        a_lo, a_hi = cdf(lo, s), cdf(hi, s) + C * tail
+        b_lo, b_hi = cdf(lo, s - C), cdf(hi, s - C) + C * tail
+        out.append((max(Fraction(0), a_lo - e_hi * b_hi), min(Fraction(1), a_hi - e_lo * b_lo)))
+    return out
+
+
+OLD_ROUTE_CASES = [
+    (9, 2, ["1/2", "1", "2", "4"]), (1, 8, ["0", "1/2", "1", "10"]), ("1/3", 5, ["1/7", "3", "20"]),
+    (25, 1, ["0", "1/10"]), (2, 3, ["0", "1", "5", "40"]), ("1/10", 16, ["1", "20", "100"]),
+    (100, 37, ["0", "1/2", "3"]),
+]
+
+
+@pytest.mark.parametrize("sigma2,C,epsilons", OLD_ROUTE_CASES)
+def test_windowed_route_agrees_with_the_old_route(sigma2, C, epsilons):
+    """Both enclosures are proved, so they must overlap; the new one is as narrow as asked."""
+    sigma2, epsilons = Fraction(sigma2), [Fraction(e) for e in epsilons]
+    for bits in (64, 160):
+        new = gaussian.delta_bounds(sigma2, C, epsilons, bits)
+        for (a, b), (c, d) in zip(new, old_route(sigma2, C, epsilons, bits)):
+            assert max(a, c) <= min(b, d)
+            assert b - a < Fraction(1, 2 ** (bits - 4))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sigma2,C,epsilons", [(1000, 64, ["0", "1/10", "1"]), (100, 1024, ["0", "1", "4"]),
+                                               ("1/100", 1024, ["10", "1000"])])
+def test_windowed_route_agrees_with_the_old_route_large(sigma2, C, epsilons):
+    test_windowed_route_agrees_with_the_old_route(sigma2, C, epsilons)
 
 
 @settings(max_examples=25, deadline=None)
@@ -522,3 +623,80 @@ def test_laplace_enclosure_against_the_definition(t, C, epsilon):
     value = mp_brute(kernel, C, epsilon, 120)
     lo, hi = laplace.delta_bounds(t, C, [epsilon], 80)[0]
     assert mp(lo) - MP_TOLERANCE <= value <= mp(hi) + MP_TOLERANCE and hi - lo < Fraction(1, 2 ** 80)
+
+
+# ---- the work limit, as documented for the producer (plain-composition-audit.md §6) ------------
+
+def documented_sizes(sigma2, C, W):
+    """(coefficients, product bits) by the text of plain-composition-audit.md §6 alone."""
+    from math import isqrt
+    sigma2, W = Fraction(sigma2), Fraction(W)
+    b = max(64, (W.denominator // W.numerator + 1).bit_length() + 8)
+    e = ((2 * sigma2).__floor__() + 2).bit_length()
+    L = max(1, isqrt((Fraction(7, 5) * sigma2 * (b + C.bit_length() + 6 + e)).__floor__() + 1))
+    steps = C.bit_length()
+    K = b + (C * (2 * L + 1)).bit_length() + steps.bit_length() + 14
+    w = 8 * -(-((9 * 4 ** (K - 1) + 2 ** K).bit_length() + 1) // 8)
+
+    def H(c):
+        if c * L <= 16:
+            return None
+        return isqrt((Fraction(7, 5) * sigma2 * c * (b + 8 + (-(-C * steps // c) - 1).bit_length())).__ceil__()) + 1
+
+    def keep(f, length, h):
+        if h is None:
+            return f, length
+        lo, hi = max(f, -h), min(f + length - 1, h)
+        return lo, hi - lo + 1
+    length, f, c, products = 2 * L + 1, -L, 1, []
+    for digit in bin(C)[3:]:
+        c = 2 * c + (digit == "1")
+        products.append((length, length))
+        h = H(c)
+        f, length = keep(2 * f, 2 * length - 1, None if h is None else h + (L if digit == "1" else 0))
+        if digit == "1":
+            products.append((length, 2 * L + 1))
+            f, length = keep(f - L, length + 2 * L, h)
+    coefficients = max([2 * L + 1] + [a + b2 - 1 for a, b2 in products])
+    bits = max([0] + [(a + b2) * w for a, b2 in products])
+    top = max(H(C) or 0, 16)
+    return coefficients, bits, 4 * top + 4 * L + 1, (4 * top + 4 * L + 2) * w
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.fractions(Fraction(1, 100), 10 ** 6, max_denominator=1000), st.integers(1, 1024),
+       st.sampled_from([Fraction(1, 10 ** 15), Fraction(1, 10 ** 60), Fraction(3, 7), Fraction(1, 10 ** 33)]))
+def test_documented_work_formula_is_the_plan(sigma2, C, W):
+    """The producer mirrors the text; the text must be what the auditor computes, and the simple
+    sufficient bound must dominate."""
+    bits = plain_composition._bits_for(W)
+    p = gaussian.plan(sigma2, C, bits)
+    coefficients, product_bits, simple_coefficients, simple_bits = documented_sizes(sigma2, C, W)
+    assert (p.coefficients, p.product_bits) == (coefficients, product_bits)
+    assert coefficients <= simple_coefficients and product_bits <= simple_bits
+
+
+@pytest.mark.parametrize("sigma2,C,W,within", [
+    (2000, 1000, 15, True), (2000, 1024, 60, True), (10 ** 5, 1024, 60, True), (10 ** 6, 1024, 15, True),
+    (250000, 1024, 15, True), (15625, 1024, 60, True), (111919, 1024, 60, True), (111920, 1024, 60, False),
+    (10 ** 6, 1000, 60, False), (10 ** 6, 1024, 60, False),
+])
+def test_documented_corners_of_the_limit(sigma2, C, W, within):
+    """plain-composition-audit.md §6: the producer's whole range is within the limits; σ² = 10^6 at
+    C >= 1000 and W = 10^-60 is not (and 111,919 is the largest σ² at C = 1024, W = 10^-60)."""
+    p = gaussian.plan(sigma2, C, plain_composition._bits_for(Fraction(1, 10 ** W)))
+    fits = p.coefficients <= plain_composition.MAX_COEFFICIENTS and p.product_bits <= plain_composition.MAX_PRODUCT_BITS
+    assert fits == within
+
+
+@pytest.mark.parametrize("t,C,epsilon", [(4, 8, "1/2"), (4, 8, "1"), (2, 8, "1"), (2, 5, "1/2"), ("3/2", 7, "2/3"),
+                                         (1, 3, "1"), ("5/2", 12, "4/5")])
+def test_laplace_odd_even_identity(t, C, epsilon):
+    """δ_C(ε) = δ_{C−1}(ε) for the discrete Laplace when C + tε is an even integer (mpmath, independently
+    of the auditor): why a budget edit C -> C − 1 of such a certificate can still verify (tests/auditor/
+    mutation.py).  Not for other ε: at C + tε odd the two differ."""
+    t, epsilon = Fraction(t), Fraction(epsilon)
+    assert (C + t * epsilon) % 2 == 0
+    assert abs(mp_laplace(t, C, epsilon) - mp_laplace(t, C - 1, epsilon)) < MP_TOLERANCE
+    odd = epsilon + 1 / t
+    assert abs(mp_laplace(t, C, odd) - mp_laplace(t, C - 1, odd)) > mpmath.mpf(10) ** -20

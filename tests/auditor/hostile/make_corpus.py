@@ -64,8 +64,13 @@ def plain(change):
 
 
 def _plain_gaussian_huge(cert):
+    """σ² = 10^6, C = 1024, W = 10^-60: beyond the windowed limit (docs/plain-composition-audit.md §6),
+    with points that satisfy the width, so that nothing is false before the limit."""
     cert["input"]["noise"] = {"family": "discrete-gaussian", "sigma2": "1000000"}
     cert["input"]["budget"] = 1024
+    cert["input"]["width"] = "1/1" + "0" * 60
+    for point in cert["result"]["points"]:
+        point.update(lower="0", upper="1/1" + "0" * 61, lower_display="0.0", upper_display="0.1")
 
 
 def _plain_lower_above(cert):
