@@ -154,7 +154,7 @@ def descent_lower(law, gamma, rewards, tv, constants, window):
         folded = {}
         for n, v in _full_row(law, gamma, e):
             t = max(-window, min(window, n)) + window
-            folded[t] = folded.get(t, 0) + v
+            folded[t] = folded.get(t, 0) + int(v)
         succ.append({0: sorted(folded.items())})
     chain = ControlledChain(succ, den, [[0]] * len(states))
 
