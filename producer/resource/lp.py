@@ -193,11 +193,19 @@ def _new_highs():
     return h
 
 
-def propose_basis(lp):
+# HiGHS settings tried in turn; the proposal with the fewest exact infeasibilities is repaired.
+# (Without scaling HiGHS is often right on these badly scaled occupation LPs; with its default
+# scaling it is sometimes better.)
+PROPOSAL_OPTIONS = ({"simplex_scale_strategy": 0}, {})
+
+
+def propose_basis(lp, options=None):
     """HiGHS's final basic structural columns (a hint; possibly fewer than m, possibly dependent)."""
     import highspy
     import numpy as np
     h = _new_highs()
+    for key, value in (options or {}).items():
+        h.setOptionValue(key, value)
     model = highspy.HighsLp()
     model.num_col_, model.num_row_ = lp.n, lp.m
     model.sense_ = highspy.ObjSense.kMaximize
@@ -410,6 +418,12 @@ def _shifted_dual(lp, state, progress, counter):
 REPAIRS = ("shifted", "phase1")
 
 
+def _infeasibility(state):
+    """The number of negative basic values plus the number of positive reduced costs (exact)."""
+    inb = set(state.basis)
+    return sum(1 for v in state.x if v < 0) + sum(1 for j in range(state.lp.n) if j not in inb and state.d[j] > 0)
+
+
 def solve(lp, basis=None, progress=None, repair="shifted"):
     """An exactly optimal basic solution of ``lp`` (raises Infeasible / Unbounded).
 
@@ -423,9 +437,15 @@ def solve(lp, basis=None, progress=None, repair="shifted"):
     if repair not in REPAIRS:
         raise ValueError(f"repair must be one of {REPAIRS}")
     counter = [0]
-    proposal = propose_basis(lp) if basis is None else list(basis)
-    start = complete_basis(lp, proposal)
-    state = _State(lp, start)
+    proposals = [propose_basis(lp, o) for o in PROPOSAL_OPTIONS] if basis is None else [list(basis)]
+    state = None
+    for proposal in proposals:
+        candidate = _State(lp, complete_basis(lp, proposal))
+        if state is None or _infeasibility(candidate) < _infeasibility(state):
+            state = candidate
+        if _infeasibility(state) == 0:
+            break
+    start = list(state.basis)
     route = "accepted"
     if not (state.primal_feasible() and state.dual_feasible()):
         if state.dual_feasible():
