@@ -84,7 +84,7 @@ def build(request, progress=None):
     tv = source.tau
     rewards = RewardTable(gamma, sigma2)
     if progress:
-        progress(f"rate: source L = {source.radius}, S = 2^{source.scale.bit_length() - 1}; rewards enclosed")
+        progress(f"source L = {source.radius}, S = 2^{source.scale.bit_length() - 1}; rewards enclosed")
     r, h, _solution = rate.period_upper(source.law, gamma, period, rewards, progress)
     worst, echo = rate.period_rows(source.law, gamma, period, rewards, r, h)
     if worst > 0 or echo < 0:  # pragma: no cover - an exactly optimal dual satisfies every row

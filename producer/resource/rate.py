@@ -105,7 +105,7 @@ def period_upper(law, gamma, period, rewards, progress=None):
     """(r, h) exact: r the LP optimum, h[(t, e)] its dual potential; plus the LP route and pivots."""
     problem = PeriodLP(law, gamma, period, rewards)
     if progress:
-        progress(f"rate: period-{period} LP, {problem.lp.m} rows x {problem.lp.n} columns")
+        progress(f"period-{period} LP, {problem.lp.m} rows x {problem.lp.n} columns")
     solution = exact_lp.solve(problem.lp, progress=progress)
     y = solution.y
     r = _mq(y[0])
