@@ -29,8 +29,9 @@ time-sharing gives participation exactly 1/τ for τ ∈ [1, 1/f2_hi], hence
     Φ(τ) >= u + τ·min(b1_true, b2_true)        on [1, τ_max],  τ_max = 1/(f2_hi + ε_f),
 
 and, outside that range, Φ(τ) >= τ·(b1_true + u) for τ <= 1 (π1 alone) and, for
-τ > τ_max, Φ(τ) >= max(u + τ_max·b, τ·(b2_true + u·(f2_lo − ε_f))) (Φ is
-nondecreasing: a longer deadline only adds programs; and π2 alone).
+τ > τ_max, Φ(τ) >= u + τ_max·b (Φ is nondecreasing: a longer deadline only
+adds programs) and, when τ·(f2_hi + ε_f) <= 1, Φ(τ) >= τ·(b2_true + u·(f2_lo − ε_f))
+(π2 alone meets the cap).
 
 How u and the potentials are found (any choice is sound; the rows decide):
 the window LP at τ0 (the median requested τ) with g_mid gives u; exact policy
@@ -168,7 +169,7 @@ def lower_bound(u, lowers, tau):
         value = u + tau * b
     else:
         value = u + tau_max * b                      # Φ is nondecreasing (a longer deadline only adds programs)
-        if len(lowers) > 1:
+        if len(lowers) > 1 and tau * lowers[1]["f_upper"] <= 1:    # π2 alone meets the cap 1/τ
             value = max(value, tau * (lowers[1]["b"] + u * lowers[1]["f_lower"]))
     return max(mpq(0), value)
 
