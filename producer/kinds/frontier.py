@@ -82,12 +82,12 @@ def build(request, progress=None):
     constants = Constants(gamma, sigma2)
     u, upper, lowers, _lp = frontier.frontier_certificate(model, rewards, constants, tv, request.price_tau,
                                                           progress)
-    tau_min, tau_max = frontier.tau_range(lowers)
+    tau_min, tau_max = frontier.tau_range(lowers, request.taus[-1])
     b = min(low["b"] for low in lowers)
     gap = max(t * (upper["a"] - b) for t in (tau_min, tau_max))
     values = []
     for t in request.taus:
-        lo, hi = frontier.lower_bound(u, lowers, t), frontier.upper_bound(upper, t)
+        lo, hi = frontier.lower_bound(u, lowers, t, tau_max), frontier.upper_bound(upper, t)
         if lo > hi:  # pragma: no cover - both are sound bounds of the same number
             raise ArithmeticError("frontier: lower bound above upper bound")
         values.append({"tau": q(t), "lower": q(lo), "upper": q(hi),

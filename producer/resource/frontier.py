@@ -26,7 +26,10 @@ participation reward |π| does not change under the clamped lookup).  With
 π1 = always +1 (f = 1) and π2 a Bellman-optimal policy of low participation,
 time-sharing gives participation exactly 1/τ for τ ∈ [1, 1/f2_hi], hence
 
-    Φ(τ) >= u + τ·min(b1_true, b2_true)        on [1, τ_max],  τ_max = 1/(f2_hi + ε_f),
+    Φ(τ) >= u + τ·min(b1_true, b2_true)        on [1, τ_max],  τ_max <= 1/(f2_hi + ε_f)
+
+(the certificate takes τ_max = min(1/(f2_hi + ε_f), max(1, the largest requested τ));
+when b < 0 the lower end is u + b on the whole range, since Φ is nondecreasing),
 
 and, outside that range, Φ(τ) >= τ·(b1_true + u) for τ <= 1 (π1 alone) and, for
 τ > τ_max, Φ(τ) >= u + τ_max·b (Φ is nondecreasing: a longer deadline only
@@ -157,28 +160,31 @@ def frontier_certificate(model, rewards, constants, tv, tau0, progress=None):
     return u, upper, lowers, lp
 
 
-def lower_bound(u, lowers, tau):
+def lower_bound(u, lowers, tau, tau_max):
     """The certified lower end of Φ(τ) from the lowers (the module docstring's three pieces)."""
     tau = mpq(tau)
     first = lowers[0]
-    tau_max = tau_range(lowers)[1]
     b = min(low["b"] for low in lowers)
     if tau <= 1:
         value = tau * (first["b"] + u)
     elif tau <= tau_max:
-        value = u + tau * b
+        value = u + max(b, tau * b)                  # b < 0: Φ(τ) >= Φ(1) (Φ is nondecreasing)
     else:
-        value = u + tau_max * b                      # Φ is nondecreasing (a longer deadline only adds programs)
+        value = u + max(b, tau_max * b)              # Φ is nondecreasing (a longer deadline only adds programs)
         if len(lowers) > 1 and tau * lowers[1]["f_upper"] <= 1:    # π2 alone meets the cap 1/τ
             value = max(value, tau * (lowers[1]["b"] + u * lowers[1]["f_lower"]))
     return max(mpq(0), value)
 
 
-def tau_range(lowers):
-    """[τ_min, τ_max] of the time-shared lower: [1, 1/f2_upper] (just [1, 1] without a second policy)."""
+def tau_range(lowers, largest):
+    """[τ_min, τ_max] of the time-shared lower: τ_max = min(1/f2_upper, max(1, largest requested τ))
+    (1/0 = ∞; τ_max = 1 without a second policy or when f2_upper >= 1)."""
+    cap = max(mpq(1), mpq(largest))
     if len(lowers) < 2 or lowers[1]["f_upper"] >= 1:
         return mpq(1), mpq(1)
-    return mpq(1), 1 / lowers[1]["f_upper"]
+    if lowers[1]["f_upper"] == 0:
+        return mpq(1), cap
+    return mpq(1), min(cap, 1 / lowers[1]["f_upper"])
 
 
 def upper_bound(upper, tau):

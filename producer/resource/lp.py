@@ -38,7 +38,7 @@ is why the repair exists.)
 import os
 import sys
 
-from flint import fmpq, fmpz, fmpz_mat, nmod_mat
+from flint import fmpq, fmpz, fmpz_mat, nmod_mat  # noqa: F401 - fmpq is re-exported
 
 from producer.errors import LimitError
 
