@@ -65,8 +65,9 @@ class Request:
 
     @property
     def price_tau(self):
-        """τ0: the (lower) median of the requested τ, where the LP proposes the price u."""
-        return self.taus[(len(self.taus) - 1) // 2]
+        """τ0 = max(1, the lower median of the requested τ): the LP's price there is also right for τ <= 1
+        (Φ(τ) = τ·ψ(0) there, and u + a = Φ(1) >= ψ(0) at a price optimal for τ = 1)."""
+        return max(mpq(1), self.taus[(len(self.taus) - 1) // 2])
 
     def as_json(self):
         return {"gamma": str(self.gamma), "sigma2": format_rational(self.sigma2), "radius": self.radius,

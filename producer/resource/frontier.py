@@ -37,7 +37,7 @@ adds programs) and, when τ·(f2_hi + ε_f) <= 1, Φ(τ) >= τ·(b2_true + u·(f
 (π2 alone meets the cap).
 
 How u and the potentials are found (any choice is sound; the rows decide):
-the window LP at τ0 (the median requested τ) with g_mid gives u; exact policy
+the window LP at τ0 (max(1, the median requested τ)) with g_mid gives u; exact policy
 iteration at that u on the mirror quotient, started from the LP dual's greedy
 policy, gives a Bellman-optimal policy and its bias (the raw LP dual h is not
 unique where occupations vanish, and its span there can be ~10^22).

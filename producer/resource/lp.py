@@ -15,7 +15,9 @@ c·x = bᵀy, and x and y are exact optimal solutions of the LP and of its dual
 Route (no float ever decides anything):
 
 1. HiGHS (a double-precision simplex) solves the LP and *proposes* its final
-   basis.  Its basic columns are completed to an independent set of m columns
+   basis (under up to four settings, :data:`PROPOSAL_OPTIONS`, until one is
+   exactly optimal; else the proposal with the fewest exact infeasibilities).
+   Its basic columns are completed to an independent set of m columns
    (elimination modulo a 62-bit prime: a set independent modulo p is
    independent over ℚ).
 2. The basis is re-solved exactly (python-flint: integer matrices over the
@@ -44,7 +46,7 @@ from producer.errors import LimitError
 
 STALL_PIVOTS = 50          # pivots without objective progress before Bland's rule
 PRIME = (1 << 62) - 57     # a prime for the independence test of the basis completion
-MAX_PIVOTS = 20_000        # a repair longer than this is abandoned (LimitError)
+MAX_PIVOTS = 5_000         # a repair longer than this is abandoned (LimitError)
 
 
 class Infeasible(ArithmeticError):
@@ -196,7 +198,8 @@ def _new_highs():
 # HiGHS settings tried in turn; the proposal with the fewest exact infeasibilities is repaired.
 # (Without scaling HiGHS is often right on these badly scaled occupation LPs; with its default
 # scaling it is sometimes better.)
-PROPOSAL_OPTIONS = ({"simplex_scale_strategy": 0}, {})
+PROPOSAL_OPTIONS = ({"simplex_scale_strategy": 0}, {}, {"simplex_scale_strategy": 0, "simplex_strategy": 4},
+                    {"simplex_strategy": 4})
 
 
 def propose_basis(lp, options=None):
@@ -309,11 +312,11 @@ def _primal_simplex(state, progress, counter, label):
         counter[0] += 1
         _check_pivots(counter)
         value = state.objective()
-        if value > best:
-            best, stall = value, 0
+        if value > best:                # progress: the plateau is left for good, Dantzig again
+            best, stall, bland = value, 0, False
         else:
             stall += 1
-            if stall >= STALL_PIVOTS and not bland:
+            if stall >= STALL_PIVOTS:
                 bland = True
         if progress and counter[0] % 25 == 0:
             progress(f"{label}: {counter[0]} exact pivots")
@@ -348,7 +351,7 @@ def _dual_simplex(state, progress, counter):
         _check_pivots(counter)
         value = state.objective()
         if best is None or value < best:
-            best, stall = value, 0
+            best, stall, bland = value, 0, False
         else:
             stall += 1
             if stall >= STALL_PIVOTS:
@@ -437,9 +440,9 @@ def solve(lp, basis=None, progress=None, repair="shifted"):
     if repair not in REPAIRS:
         raise ValueError(f"repair must be one of {REPAIRS}")
     counter = [0]
-    proposals = [propose_basis(lp, o) for o in PROPOSAL_OPTIONS] if basis is None else [list(basis)]
+    proposals = (propose_basis(lp, o) for o in PROPOSAL_OPTIONS) if basis is None else [list(basis)]
     state = None
-    for proposal in proposals:
+    for proposal in proposals:          # lazily: stop at the first exactly optimal proposal
         candidate = _State(lp, complete_basis(lp, proposal))
         if state is None or _infeasibility(candidate) < _infeasibility(state):
             state = candidate

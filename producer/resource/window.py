@@ -192,14 +192,14 @@ class WindowModel:
     def full_chain(self):
         """The controlled chain on all 3(2M + 1) states (actions −1, 0, 1)."""
         succ = []
-        for (x, d) in self.states:
+        for (x, _d) in self.states:
             succ.append({j: [(self.index[(y, j)], int(v)) for y, v in self.rows[x]] for j in ACTIONS})
         return ControlledChain(succ, self.den, [list(ACTIONS)] * len(self.states))
 
     def quotient_chain(self):
         """The controlled chain on the mirror representatives (rows merged per representative)."""
         succ = []
-        for (x, d) in self.reps:
+        for (x, _d) in self.reps:
             out = {}
             for j in ACTIONS:
                 acc = {}
