@@ -360,9 +360,13 @@ def _dual_simplex(state, progress, counter):
             progress(f"dual simplex: {counter[0]} exact pivots")
 
 
+class RepairTooLong(LimitError):
+    """The exact repair exceeded its pivot budget (callers may take another exact route)."""
+
+
 def _check_pivots(counter):
-    if counter[0] > MAX_PIVOTS:
-        raise LimitError(f"the exact LP repair exceeded {MAX_PIVOTS} pivots (the limit); use a smaller size")
+    if counter[0] > counter[1]:
+        raise RepairTooLong(f"the exact LP repair exceeded {counter[1]} pivots (the limit); use a smaller size")
 
 
 def _phase_one(lp, basis, progress, counter):
@@ -427,7 +431,7 @@ def _infeasibility(state):
     return sum(1 for v in state.x if v < 0) + sum(1 for j in range(state.lp.n) if j not in inb and state.d[j] > 0)
 
 
-def solve(lp, basis=None, progress=None, repair="shifted"):
+def solve(lp, basis=None, progress=None, repair="shifted", max_pivots=MAX_PIVOTS):
     """An exactly optimal basic solution of ``lp`` (raises Infeasible / Unbounded).
 
     ``basis`` (optional) is a proposed list of columns (a warm start); by
@@ -439,7 +443,7 @@ def solve(lp, basis=None, progress=None, repair="shifted"):
     """
     if repair not in REPAIRS:
         raise ValueError(f"repair must be one of {REPAIRS}")
-    counter = [0]
+    counter = [0, int(max_pivots)]
     proposals = (propose_basis(lp, o) for o in PROPOSAL_OPTIONS) if basis is None else [list(basis)]
     state = None
     for proposal in proposals:          # lazily: stop at the first exactly optimal proposal
@@ -493,4 +497,4 @@ def check_optimal(lp, x, y):
     return sum((c * v for c, v in zip(lp.cost, x)), fmpq(0)) == sum((b * v for b, v in zip(lp.rhs, y)), fmpq(0))
 
 
-__all__ = ["LinearProgram", "Solution", "solve", "check_optimal", "Infeasible", "Unbounded"]
+__all__ = ["LinearProgram", "Solution", "solve", "check_optimal", "Infeasible", "Unbounded", "RepairTooLong"]

@@ -97,6 +97,13 @@ class RewardBalls:
                             continue
                         ball = self._ball(k, d, j, z, cache)
                         self.bounds[(k, d, j)] = (arf_to_mpq(ball.lower()), arf_to_mpq(ball.upper()))
+        # g(−k, −d, −j) = g(k, d, j) (the rows' mirror symmetry): intersect the two enclosures, so
+        # that the tables are exactly mirror-symmetric (a checker still checks each entry on its own)
+        for (k, d, j), (lo, hi) in list(self.bounds.items()):
+            mirror = ((-k) % gamma.B, -d, -j)
+            if mirror in self.bounds:
+                mlo, mhi = self.bounds[mirror]
+                self.bounds[(k, d, j)] = (max(lo, mlo), min(hi, mhi))
 
     def _kernel(self, n, cache):
         ball = cache.get(n)

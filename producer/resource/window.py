@@ -37,6 +37,7 @@ from producer.resource.rows import window_rows
 
 ACTIONS = (1, -1, 0)          # preference order when a policy is chosen among equals
 POTENTIAL_BITS = 128          # potentials are stored as multiples of 2^-POTENTIAL_BITS
+LP_PIVOT_BUDGET = 40          # exact LP repair pivots before the exact price search takes over
 
 
 def fq(v):
@@ -116,11 +117,25 @@ class WindowModel:
         return exact_lp.LinearProgram(columns, rhs, cost), flows
 
     def solve_lp(self, rewards, tau, progress=None):
-        """The exact LP optimum: (z dict (x,d,j) -> mpq, slack, h dict, a, u, value)."""
+        """The exact LP optimum: (z dict (x,d,j) -> mpq, slack, h dict, a, u, value).
+
+        The exact LP engine first (HiGHS proposes, exact arithmetic accepts or
+        repairs); when the repair exceeds :data:`LP_PIVOT_BUDGET` pivots, the
+        exact parametric policy iteration of :mod:`producer.resource.parametric`.
+        """
         problem, flows = self.lp(rewards, tau)
         if progress:
             progress(f"window LP: radius {self.M}, {problem.m} rows x {problem.n} columns")
-        sol = exact_lp.solve(problem, progress=progress)
+        try:
+            sol = exact_lp.solve(problem, progress=progress, max_pivots=LP_PIVOT_BUDGET)
+        except exact_lp.RepairTooLong:
+            from producer.resource.parametric import window_optimum
+            if progress:
+                progress(f"window LP: repair beyond {LP_PIVOT_BUDGET} pivots; exact price search instead")
+            optimum = window_optimum(self, rewards, tau, progress)
+            if not optimum.pop("check"):  # pragma: no cover - both policies are optimal at u*
+                raise ArithmeticError("window LP: the price search's primal and dual values differ") from None
+            return optimum
         tau = mpq(tau)
         cols = self.columns()
         z = {c: mpq(0) for c in cols}

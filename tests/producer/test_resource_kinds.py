@@ -300,3 +300,31 @@ def test_references_regenerate_byte_identically(tmp_path):
     for path in paths:
         name = Path(path).name
         assert Path(path).read_bytes() == (REFERENCES / name).read_bytes(), name
+
+
+# ---- the exact price search (the window LP's second route) ----------------------
+
+def _force_price_search(monkeypatch):
+    from producer.resource import lp as exact_lp
+
+    def too_long(*args, **kwargs):
+        raise exact_lp.RepairTooLong("forced")
+    monkeypatch.setattr(exact_lp, "solve", too_long)
+
+
+@pytest.mark.parametrize("gamma, sigma2, tau, bits", [("1/2", "1/4", "2", 8), ("2/5", "3/2", "5/2", 10),
+                                                      ("3/7", "1", "1/2", 6)])
+def test_price_search_gives_the_same_exact_window_optimum(monkeypatch, gamma, sigma2, tau, bits):
+    by_lp = api.window_request(gamma, sigma2, tau, bits).as_dict()
+    _force_price_search(monkeypatch)
+    by_search = api.window_request(gamma, sigma2, tau, bits).as_dict()
+    _check_window_lp(by_search)
+    assert by_search["result"]["value"] == by_lp["result"]["value"]
+    assert by_search["result"]["dual"]["u"] == by_lp["result"]["dual"]["u"]
+
+
+def test_price_search_frontier_matches(monkeypatch, published_frontier):
+    _force_price_search(monkeypatch)
+    cert = api.frontier("1/2", "1/4").as_dict()
+    assert cert["result"]["upper"]["u"] == published_frontier["result"]["upper"]["u"]
+    assert F(cert["result"]["gap"]["value"]) < F("1.7e-12")
