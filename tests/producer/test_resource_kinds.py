@@ -328,3 +328,11 @@ def test_price_search_frontier_matches(monkeypatch, published_frontier):
     cert = api.frontier("1/2", "1/4").as_dict()
     assert cert["result"]["upper"]["u"] == published_frontier["result"]["upper"]["u"]
     assert F(cert["result"]["gap"]["value"]) < F("1.7e-12")
+
+
+@pytest.mark.slow
+def test_period_64_upper_is_exact_and_inside_the_period_32_bracket():
+    c32 = api.rate("1/2", "1").as_dict()["result"]
+    c64 = api.rate("1/2", "1", period=64).as_dict()["result"]
+    assert F(c32["a_star"]["lower"]) <= F(c64["a_star"]["upper"]) <= F(c32["a_star"]["upper"])
+    assert F(c64["a_star"]["upper"]) - F(c64["a_star"]["lower"]) < F(1, 10 ** 11)
