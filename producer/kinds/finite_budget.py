@@ -43,10 +43,15 @@ class Request:
             raise InputError(f"delta: must lie in (0, 1), got {describe_rational(delta)}")
         self.delta = delta
         self.radius = check_integer_range(DEFAULT_RADIUS if radius is None else radius, "radius", 1, MAX_RADIUS)
-        p_exit = Constants(self.gamma, self.sigma2).exit_probability(self.radius, self.deadline)
+        constants = Constants(self.gamma, self.sigma2)
+        p_exit = constants.exit_probability(self.radius, self.deadline)
         if p_exit >= delta:
+            enough = next((m for m in range(self.radius + 1, MAX_RADIUS + 1)
+                           if constants.exit_probability(m, self.deadline) < delta), None)
+            advice = (f"use --radius {enough} or more" if enough is not None else
+                      f"no radius up to the limit {MAX_RADIUS} does (a smaller T, a larger δ or a smaller σ² may)")
             raise LimitError(f"radius: the window-exit probability bound {float(p_exit):.3g} at M = {self.radius} "
-                             f"and T = {self.deadline} is not below δ; use a larger --radius (at most {MAX_RADIUS})")
+                             f"and T = {self.deadline} is not below δ; {advice}")
 
     @classmethod
     def from_strings(cls, gamma, sigma2, budget, deadline, delta, radius=None):

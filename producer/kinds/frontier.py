@@ -13,7 +13,7 @@ from gmpy2 import mpq
 from producer.certificates.canonical import make_certificate
 from producer.errors import InputError, LimitError
 from producer.kinds.resource_common import check_gamma, check_integer_range, check_positive, check_sigma2
-from producer.rationals import format_rational
+from producer.rationals import describe_rational, format_rational
 from producer.resource import frontier
 from producer.resource.certify import display, q, reward_bounds_json, source_json, state_list
 from producer.resource.constants import Constants
@@ -123,8 +123,8 @@ def claim(cert):
     if len(res["values"]) > 4:
         parts.append(f"and {len(res['values']) - 4} more")
     low = res["lower"]
-    return (f"{'; '.join(parts)}; gap <= {res['gap']['display']} on τ ∈ [{display(mpq(low['tau_min']), -1)}, "
-            f"{display(mpq(low['tau_max']), -1)}] for γ = {inp['gamma']}, σ² = {inp['sigma2']} "
+    return (f"{'; '.join(parts)}; gap <= {res['gap']['display']} on τ ∈ [{describe_rational(mpq(low['tau_min']))}, "
+            f"{describe_rational(mpq(low['tau_max']))}] for γ = {inp['gamma']}, σ² = {inp['sigma2']} "
             f"(hidden integer feedback, hard-resource frontier, window M = {inp['radius']})")
 
 
