@@ -292,10 +292,37 @@ class _State:
         return sum((self.lp.cost[j] * v for j, v in zip(self.basis, self.x)), fmpq(0))
 
 
+class _Stall:
+    """Pivots since the objective last moved (up for the primal simplex, down for the dual)."""
+
+    __slots__ = ("sign", "best", "count")
+
+    def __init__(self, sign, value):
+        self.sign, self.best, self.count = sign, value, 0
+
+    def bland_after(self, value):
+        """Record a pivot; True while stalled (Bland's rule), False once the plateau is left."""
+        if (value - self.best) * self.sign > 0:
+            self.best, self.count = value, 0
+        else:
+            self.count += 1
+        return self.count >= STALL_PIVOTS
+
+
+def _pivot(state, r, q, counter, stall, progress, label):
+    """Pivot q in at row r, count it, and return whether the next choice uses Bland's rule."""
+    state.pivot(r, q)
+    counter[0] += 1
+    _check_pivots(counter)
+    if progress and counter[0] % 25 == 0:
+        progress(f"{label}: {counter[0]} exact pivots")
+    return stall.bland_after(state.objective())
+
+
 def _primal_simplex(state, progress, counter, label):
     """Primal simplex from a primal feasible basis until dual feasible (or Unbounded)."""
     lp = state.lp
-    best, stall, bland = state.objective(), 0, False
+    stall, bland = _Stall(+1, state.objective()), False
     while True:
         inb = set(state.basis)
         candidates = [j for j in range(lp.n) if j not in inb and state.d[j] > 0]
@@ -308,24 +335,13 @@ def _primal_simplex(state, progress, counter, label):
             raise Unbounded(f"column {q} improves the objective without bound")
         theta = min(t for t, _, _ in ratios)
         r = min((b, i) for t, b, i in ratios if t == theta)[1]
-        state.pivot(r, q)
-        counter[0] += 1
-        _check_pivots(counter)
-        value = state.objective()
-        if value > best:                # progress: the plateau is left for good, Dantzig again
-            best, stall, bland = value, 0, False
-        else:
-            stall += 1
-            if stall >= STALL_PIVOTS:
-                bland = True
-        if progress and counter[0] % 25 == 0:
-            progress(f"{label}: {counter[0]} exact pivots")
+        bland = _pivot(state, r, q, counter, stall, progress, label)
 
 
 def _dual_simplex(state, progress, counter):
     """Dual simplex from a dual feasible basis until primal feasible (or Infeasible)."""
     lp = state.lp
-    stall, bland, best = 0, False, None
+    stall, bland = _Stall(-1, state.objective()), False
     while True:
         negative = [i for i in range(lp.m) if state.x[i] < 0]
         if not negative:
@@ -346,18 +362,7 @@ def _dual_simplex(state, progress, counter):
         ratio = {j: fmpq(state.d[j]) / fmpq(int(row[j, 0])) for j in cands}
         theta = min(ratio.values())
         q = min(j for j in cands if ratio[j] == theta)
-        state.pivot(r, q)
-        counter[0] += 1
-        _check_pivots(counter)
-        value = state.objective()
-        if best is None or value < best:
-            best, stall, bland = value, 0, False
-        else:
-            stall += 1
-            if stall >= STALL_PIVOTS:
-                bland = True
-        if progress and counter[0] % 25 == 0:
-            progress(f"dual simplex: {counter[0]} exact pivots")
+        bland = _pivot(state, r, q, counter, stall, progress, "dual simplex")
 
 
 class RepairTooLong(LimitError):
