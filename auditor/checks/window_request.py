@@ -111,7 +111,7 @@ def _primal(primal, M, K, D, tau, report):
             out = D * sum(nums[column(y, e, j, M)] for j in SIGNS)
             into = sum(inflow[i] * K[i][y + M] for i in range(width))
             report.check(out == into, f"/result/primal/z/{column(y, e, -1, M)}", Fraction(out, D * den),
-                         Fraction(into, D * den), f"flow equality at (y, e) = ({y}, {e}): out-flow differs from in-flow")
+                         Fraction(into, D * den), f"flow equality at (y, e) = ({y}, {e}): out-flow differs from inflow")
     report.equal("/result/primal/z", Fraction(sum(nums), den), Fraction(1), "Σ z")
     used = Fraction(sum(nums[column(x, d, j, M)] for x in range(-M, M + 1) for d in SIGNS for j in (-1, 1)), den)
     report.equal("/result/primal/slack", used + slack, 1 / tau, "Σ|j|·z + slack (= 1/τ)")

@@ -79,7 +79,7 @@ def _residue_text(residues):
 def check_rewards(table, params, report, undecided, error=None, bits=START_BITS, error_pointer=None):
     """Record every claim of the table (``error`` = η for a valued table); True unless one is disproved."""
     R = params.R
-    for (k, d, j), entry in table.items():
+    for (_k, d, j), entry in table.items():
         stated = [("lo", entry.lo), ("hi", entry.hi), ("value", entry.value)]
         for name, v in stated:
             if v is not None:
