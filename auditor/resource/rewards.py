@@ -23,9 +23,10 @@ from fractions import Fraction
 
 from auditor.certificate import Malformed
 from auditor.checks.common import span
-from auditor.decide import DISPROVED, retried, settle, state
+from auditor.decide import DISPROVED, OPEN, RETRY_FACTOR, settle, state
 from auditor.rationals import read_rational
 from auditor.resource.kl import RewardEnclosures, reward_key
+from auditor.resource.limits import MAX_REWARD_WORK, reward_work
 from auditor.resource.model import SIGNS
 
 __all__ = ["START_BITS", "read_rewards", "check_rewards"]
@@ -111,11 +112,19 @@ def check_rewards(table, params, report, undecided, error=None, bits=START_BITS,
                                                v - error > g_hi or v + error < g_lo)
         return decisions
 
-    decisions = retried(decide_at, claims, bits) if claims else {}
+    decisions = dict.fromkeys(claims, OPEN)
+    for attempt in range(2):
+        pending = [c for c, decision in decisions.items() if decision == OPEN]
+        if not pending:
+            break
+        if attempt and reward_work(params, len({k for (k, _, _), _ in pending}), bits) > MAX_REWARD_WORK:
+            break  # the retry is beyond the work limit: the open claims stay undecided
+        decisions.update(decide_at(pending, bits))
+        bits *= RETRY_FACTOR
     for (key, name), decision in decisions.items():
         entry = table[key]
         v = getattr(entry, name)
-        g_lo, g_hi = enclosures[key]
+        g_lo, g_hi = enclosures.get(key, (None, None))
         where = f"{entry.pointer}/{name}"
         if name == "lo":
             settle(decision, report, undecided, where, v, g_hi, f"lower reward bound above g{key}")
