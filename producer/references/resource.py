@@ -24,6 +24,7 @@ RATE = [
     ("rate-published-gamma1_2-sigma2_1-n32.json", ("1/2", "1", 32)),
     ("rate-gamma1_2-sigma2_1_4-n32.json", ("1/2", "1/4", 32)),
     ("rate-gamma1_3-sigma2_2.json", ("1/3", "2", None)),
+    ("rate-gamma1_33-sigma2_1-n1.json", ("1/33", "1", None)),  # B > 32: the default period is 1
 ]
 FRONTIER = [
     ("frontier-published-gamma1_2-sigma2_1_4-m12.json", ("1/2", "1/4", 12, ("1", "2", "5", "10"))),

@@ -6,20 +6,28 @@ lower certificate and the disclosed-rounding rate ρ.
 e = ±1 (h(·, 0) ≡ 0), such that for every residue s mod B·N, d ∈ {−1, 0, 1},
 j = ±1, and every t, e:
 
-    g_hi(s, d, j) + Σ_t P_N(t|s)·h(t, j) − [d ≠ 0]·h(s mod N, d) <= r      (participation)
-    g_hi(t, e, 0) <= h(t, e)                                               (echo)
+    g_hi(s mod B, d, j) + Σ_t P_N(t|s)·h(t, j) − [d ≠ 0]·h(s mod N, d) <= r      (participation)
+    g_hi(s mod B, e, 0) <= h(s mod N, e)                                           (echo)
 
 with P_N(t|s) = Pr(K' ≡ t mod N | k ≡ s mod B·N) from the rational source.
+Both families range over every residue s of the hidden state mod B·N: the
+echo from a pending state (k, e) earns g(k mod B, e, 0) and the potential
+there is h(k mod N, e), so each pair (k mod B, k mod N) the state can take
+needs its row.  For N = B^m with m >= 1, k mod N determines k mod B and the
+echo rows are the N rows t = s mod N; for N = 1 they are the B rows
+g_hi(s, e, 0) <= h(0, e), s ∈ [0, B).
 Telescoping along any legal program (h >= 0 at pending states, h = 0 at
 synchronised ones, idling is free and earns nothing) gives A_C <= r·C, so
 a* <= r; the true discrete Gaussian adds tv·max_j span_t h(·, j).  (r, h) is
 the exact dual of the occupation LP
 
-    maximise Σ g_hi(s,d,j)·z_{s,d,j} + Σ g_hi(t,e,0)·w_{t,e}
+    maximise Σ g_hi(s,d,j)·z_{s,d,j} + Σ ĝ(t,e)·w_{t,e}
     s.t. Σ z = 1;  for every (t, e):
          Σ_{s ≡ t (N), j} z_{s,e,j} + w_{t,e} − Σ_{s,d} z_{s,d,e}·P_N(t|s) = 0,
 
-1 + 2N rows and 6BN + 2N columns (65 × 448 at B = 2, N = 32).
+ĝ(t, e) = max_{s ≡ t (N)} g_hi(s mod B, e, 0) (its dual row h(t, e) >= ĝ(t, e)
+is every echo row at once), 1 + 2N rows and 6BN + 2N columns (65 × 448 at
+B = 2, N = 32).
 
 **Lower (γ = 1/2, the descent program).**  Prepare the integer
 k0 = (1 − (−2)^C)/3, participate with +1 C times, echo.  The centre
@@ -85,13 +93,23 @@ class PeriodLP:
         for t in range(self.N):
             for e in SIGNS:
                 columns.append([(self.flow(t, e), 1)])
-                cost.append(rewards.hi[rewards.key(t, e, 0)])
+                cost.append(echo_bound(rewards, self.B, self.N, t, e))
                 labels.append(("w", t, e))
         self.columns, self.labels = columns, labels
         self.lp = exact_lp.LinearProgram(columns, [1] + [0] * (2 * self.N), cost)
 
     def flow(self, t, e):
         return 1 + 2 * t + (0 if e < 0 else 1)
+
+
+def echo_residues(B, period, t):
+    """The residues k mod B of the hidden states k ≡ t (mod N) (all of [0, B) when N = 1; t mod B when B | N)."""
+    return sorted({s % B for s in range(t, B * period, period)})
+
+
+def echo_bound(rewards, B, period, t, e):
+    """ĝ(t, e) = max over k ≡ t (mod N) of g_hi(k mod B, e, 0): the least h(t, e) meeting every echo row there."""
+    return max(rewards.hi[rewards.key(k, e, 0)] for k in echo_residues(B, period, t))
 
 
 def _merge(col):
@@ -114,7 +132,8 @@ def period_upper(law, gamma, period, rewards, progress=None):
 
 
 def period_rows(law, gamma, period, rewards, r, h):
-    """The largest left side minus r over all participation rows, and the smallest h − g_hi over echo rows."""
+    """The largest left side minus r over all participation rows, and the smallest h − g_hi over the echo rows
+    at every residue s mod B·N (h(s mod N, e) − g_hi(s mod B, e, 0))."""
     rows = residue_rows(law, gamma, period)
     den = gamma.B * int(law.total)
     worst = None
@@ -125,7 +144,8 @@ def period_rows(law, gamma, period, rewards, r, h):
                 if d != 0:
                     lhs -= h[(s % period, d)]
                 worst = lhs - r if worst is None else max(worst, lhs - r)
-    echo = min(h[(t, e)] - rewards.hi[rewards.key(t, e, 0)] for t in range(period) for e in SIGNS)
+    echo = min(h[(s % period, e)] - rewards.hi[rewards.key(s, e, 0)] for s in range(gamma.B * period)
+               for e in SIGNS)
     return worst, echo
 
 

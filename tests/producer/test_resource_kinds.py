@@ -82,8 +82,8 @@ def test_rate_reproduces_the_published_bracket(published_rate):
     assert cert["input"] == {"gamma": "1/2", "sigma2": "1", "period": 32}
 
 
-def test_rate_rows_hold(published_rate):
-    cert = published_rate
+def check_rate_upper_rows(cert):
+    """Every participation and echo row of the period-N upper, at every residue s ∈ [0, B·N)."""
     res = cert["result"]
     a, B = gamma_of(cert)
     N = cert["input"]["period"]
@@ -101,10 +101,17 @@ def test_rate_rows_hold(published_rate):
                 if d:
                     lhs -= h[(s % N, d)]
                 assert lhs <= r
-    assert all(g_hi[(t % B, e, 0)] <= h[(t, e)] for t in range(N) for e in (-1, 1))
+    # the echo at every pair (k mod B, k mod N) a state can take (at N = 1: every k mod B against h(0, e))
+    assert all(g_hi[(s % B, e, 0)] <= h[(s % N, e)] for s in range(B * N) for e in (-1, 1))
     span = max(max(h[(t, e)] for t in range(N)) - min(h[(t, e)] for t in range(N)) for e in (-1, 1))
     assert F(res["upper"]["span"]) == span
     assert F(res["upper"]["value"]) == r + F(res["source"]["tv"]) * span
+
+
+def test_rate_rows_hold(published_rate):
+    cert = published_rate
+    res = cert["result"]
+    check_rate_upper_rows(cert)
     # the descent rows: g_lo(1+e,1,1) + Σ_{|e'|<=W} P(e,e') φ(e') − φ(e) >= r_lo, with equality somewhere
     d = res["descent"]
     W = d["window"]
@@ -113,6 +120,18 @@ def test_rate_rows_hold(published_rate):
     rows = [g_lo[((1 + e) % 2, 1, 1)] + sum(p * phi[n] for n, p in source_row(res["source"], 1, 2, e + 1).items()
                                              if abs(n) <= W) - phi[e] for e in range(-W, W + 1)]
     assert min(rows) == F(d["r_lo"])
+
+
+@pytest.mark.parametrize("gamma, sigma2", [("1/33", "1"), ("16/35", "1/3"), ("2/3", "5")])
+def test_rate_period_one_echo_rows_hold_at_every_residue(gamma, sigma2):
+    """N = 1 (the default for B > 32, or asked for): h(0, e) >= g_hi(k, e, 0) at every k mod B."""
+    cert = api.rate(gamma, sigma2, period=1).as_dict()
+    assert cert["input"]["period"] == 1
+    check_rate_upper_rows(cert)
+    g_hi = rewards(cert, "hi")
+    B = gamma_of(cert)[1]
+    for e, layer in ((-1, "minus"), (1, "plus")):  # the least h(0, e) the echo allows is the largest echo reward
+        assert F(cert["result"]["upper"]["h"][layer][0]) >= max(g_hi[(k, e, 0)] for k in range(B))
 
 
 def test_rate_other_gamma_has_no_lower_and_a_reason():
