@@ -14,8 +14,9 @@ from gmpy2 import mpq
 
 from producer.certificates.canonical import make_certificate
 from producer.errors import InputError, LimitError
-from producer.kinds.resource_common import check_gamma, check_integer_range, check_sigma2
+from producer.kinds.resource_common import check_gamma, check_integer_range, check_sigma2, check_window_auditable
 from producer.rationals import describe_rational, format_rational, parse_rational
+from producer.resource import auditability
 from producer.resource.certify import display, q, reward_bounds_json, source_json, state_list
 from producer.resource.constants import Constants
 from producer.resource.finite_budget import finite_budget_bound
@@ -70,11 +71,13 @@ class Request:
 def build(request, progress=None):
     gamma, sigma2, M = request.gamma, request.sigma2, request.radius
     source = default_source(sigma2)
+    check_window_auditable(gamma, sigma2, M, source, auditability.reward_bits())
     model = WindowModel(source.law, gamma, M)
     rewards = RewardTable(gamma, sigma2, residues=range(-M, M + 1))
     constants = Constants(gamma, sigma2)
     r = finite_budget_bound(model, rewards, constants, source.tau, request.budget, request.deadline,
                             request.delta, progress)
+    auditability.check_denominators(auditability.window_layers("bellman.h", r["h"]), "use a smaller radius")
     result = {
         "source": source_json(source),
         "rewards": reward_bounds_json(rewards, range(-M, M + 1), with_lo=False),

@@ -12,9 +12,10 @@ from gmpy2 import mpq
 
 from producer.certificates.canonical import make_certificate
 from producer.errors import InputError, LimitError
-from producer.kinds.resource_common import check_gamma, check_integer_range, check_positive, check_sigma2
+from producer.kinds.resource_common import (check_gamma, check_integer_range, check_positive, check_sigma2,
+                                            check_window_auditable)
 from producer.rationals import describe_rational, format_rational
-from producer.resource import frontier
+from producer.resource import auditability, frontier
 from producer.resource.certify import display, q, reward_bounds_json, source_json, state_list
 from producer.resource.constants import Constants
 from producer.resource.rewards import RewardTable
@@ -78,11 +79,17 @@ def build(request, progress=None):
     gamma, sigma2, M = request.gamma, request.sigma2, request.radius
     source = default_source(sigma2)
     tv = source.tau
+    check_window_auditable(gamma, sigma2, M, source, auditability.reward_bits())
     model = WindowModel(source.law, gamma, M)
     rewards = RewardTable(gamma, sigma2, residues=range(-M, M + 1))
     constants = Constants(gamma, sigma2)
     u, upper, lowers, _lp = frontier.frontier_certificate(model, rewards, constants, tv, request.price_tau,
                                                           progress)
+    layers = auditability.window_layers("upper.h", upper["h"])
+    for i, low in enumerate(lowers):
+        layers.update(auditability.window_layers(f"lower.policies[{i}].phi", low["phi"]))
+        layers.update(auditability.window_layers(f"lower.policies[{i}].psi", low["psi"]))
+    auditability.check_denominators(layers, "use a smaller radius")
     tau_min, tau_max = frontier.tau_range(lowers, request.taus[-1])
     b = min(low["b"] for low in lowers)
     gap = max(t * (upper["a"] - b) for t in (tau_min, tau_max))

@@ -17,7 +17,8 @@ from producer.certificates.canonical import make_certificate
 from producer.errors import InputError, LimitError
 from producer.kinds.resource_common import check_gamma, check_integer_range, check_sigma2
 from producer.rationals import format_rational
-from producer.resource import rate
+from producer.resource import auditability, rate
+from producer.resource.lp import MAX_PIVOTS, RepairTooLong
 from producer.resource.certify import display, display_pair, q, reward_bounds_json, source_json
 from producer.resource.constants import Constants
 from producer.resource.rewards import RewardTable
@@ -78,23 +79,46 @@ class Request:
         return {"gamma": str(self.gamma), "sigma2": format_rational(self.sigma2), "period": self.period}
 
 
+def has_descent(gamma):
+    return (gamma.a, gamma.B) == (1, 2)
+
+
+def check_auditable(request, source, window):
+    """The auditor's limits on the rewards and rows (docs/certificates.md), before any work."""
+    B = request.gamma.B
+    auditability.check_rewards(B, request.sigma2, B, auditability.reward_bits())
+    auditability.check_source_radius(source.radius)
+    auditability.check_rows(B * request.period + 2 * window + 1, source.radius, "period")
+
+
 def build(request, progress=None):
     gamma, sigma2, period = request.gamma, request.sigma2, request.period
     source = default_source(sigma2)
     tv = source.tau
+    constants = Constants(gamma, sigma2)
+    window = rate.descent_window(constants) if has_descent(gamma) else 0
+    check_auditable(request, source, window)
     rewards = RewardTable(gamma, sigma2)
     if progress:
         progress(f"source L = {source.radius}, S = 2^{source.scale.bit_length() - 1}; rewards enclosed")
-    r, h, _solution = rate.period_upper(source.law, gamma, period, rewards, progress)
+    try:
+        r, h, _solution = rate.period_upper(source.law, gamma, period, rewards, progress)
+    except RepairTooLong:
+        smaller = f"use --period {period // gamma.B}" if period > 1 else "no smaller period exists"
+        raise LimitError(f"period: the exact LP repair at N = {period} exceeded {MAX_PIVOTS} pivots (the "
+                         f"limit); {smaller}") from None
     worst, echo = rate.period_rows(source.law, gamma, period, rewards, r, h)
     if worst > 0 or echo < 0:  # pragma: no cover - an exactly optimal dual satisfies every row
         raise ArithmeticError("rate: the LP dual violates a row")
     span = rate.potential_span(h)
     upper = r + tv * span
     descent = None
-    if (gamma.a, gamma.B) == (1, 2):
-        constants = Constants(gamma, sigma2)
-        descent = rate.descent_lower(source.law, gamma, rewards, tv, constants, rate.descent_window(constants))
+    if has_descent(gamma):
+        descent = rate.descent_lower(source.law, gamma, rewards, tv, constants, window)
+    layers = {f"upper.h.{name}": [h[(t, e)] for t in range(period)] for name, e in (("minus", -1), ("plus", 1))}
+    if descent is not None:
+        layers["descent.phi"] = list(descent["phi"].values())
+    auditability.check_denominators(layers, "use a smaller period")
     lower = None if descent is None else descent["lower"]
     rho = rate.disclosed_rate(gamma, sigma2)
     a_star = {"lower": None if lower is None else q(lower), "upper": q(upper),

@@ -48,3 +48,11 @@ def check_integer_range(value, what, low, high):
     if number > high:
         raise LimitError(f"{what}: {number} exceeds the limit {high}")
     return int(number)
+
+
+def check_window_auditable(gamma, sigma2, radius, source, reward_bits):
+    """The auditor's limits on a window kind's rewards and rows (docs/certificates.md), before any work."""
+    from producer.resource import auditability
+    auditability.check_rewards(gamma.B, sigma2, auditability.window_residues(gamma.B, radius), reward_bits)
+    auditability.check_source_radius(source.radius)
+    auditability.check_rows(2 * radius + 1, source.radius, "radius")

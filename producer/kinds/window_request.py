@@ -15,8 +15,10 @@ from gmpy2 import mpq, mpz
 
 from producer.certificates.canonical import make_certificate
 from producer.errors import LimitError
-from producer.kinds.resource_common import check_gamma, check_integer_range, check_positive, check_sigma2
+from producer.kinds.resource_common import (check_gamma, check_integer_range, check_positive, check_sigma2,
+                                            check_window_auditable)
 from producer.rationals import format_rational
+from producer.resource import auditability
 from producer.resource import window_request as recipe
 from producer.resource.certify import column_list, display, q, reward_values_json, source_json, state_list
 from producer.resource.constants import Constants
@@ -62,8 +64,15 @@ class Request:
 def build(request, progress=None):
     gamma, M = request.gamma, request.radius
     constants = Constants(gamma, request.sigma2)
-    r = recipe.solve_request(gamma, request.sigma2, request.tau, request.bits, constants, M, progress)
+
+    def before_work(source, eta_g):
+        check_window_auditable(gamma, request.sigma2, M, source, auditability.reward_bits(eta_g))
+
+    r = recipe.solve_request(gamma, request.sigma2, request.tau, request.bits, constants, M, progress, before_work)
     model, lp = r["model"], r["lp"]
+    layers = auditability.window_layers("dual.h", lp["h"])
+    layers["primal.z"] = list(lp["z"].values())
+    auditability.check_denominators(layers, "ask for fewer bits")
     width = r["upper"] - r["lower"]
     if width > r["xi"]:  # pragma: no cover - the recipe's split bounds the width by ξ
         raise ArithmeticError("window request: the width exceeds 2^-b")

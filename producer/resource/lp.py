@@ -39,6 +39,7 @@ is why the repair exists.)
 
 import os
 import sys
+import time
 
 from flint import fmpq, fmpz, fmpz_mat, nmod_mat  # noqa: F401 - fmpq is re-exported
 
@@ -47,6 +48,7 @@ from producer.errors import LimitError
 STALL_PIVOTS = 50          # pivots without objective progress before Bland's rule
 PRIME = (1 << 62) - 57     # a prime for the independence test of the basis completion
 MAX_PIVOTS = 5_000         # a repair longer than this is abandoned (LimitError)
+PROGRESS_PIVOTS = 25       # a progress line (count, time per pivot, time to the limit) every this many pivots
 
 
 class Infeasible(ArithmeticError):
@@ -314,13 +316,13 @@ def _pivot(state, r, q, counter, stall, progress, label):
     state.pivot(r, q)
     counter[0] += 1
     _check_pivots(counter)
-    if progress and counter[0] % 25 == 0:
-        progress(f"{label}: {counter[0]} exact pivots")
+    if progress and counter[0] % PROGRESS_PIVOTS == 0:
+        progress(_pivot_report(label, counter))
     return stall.bland_after(state.objective())
 
 
 def _primal_simplex(state, progress, counter, label):
-    """Primal simplex from a primal feasible basis until dual feasible (or Unbounded)."""
+    """Primal simplex from a primal feasible basis until dual feasible (or Unbounded); yields after each pivot."""
     lp = state.lp
     stall, bland = _Stall(+1, state.objective()), False
     while True:
@@ -336,10 +338,11 @@ def _primal_simplex(state, progress, counter, label):
         theta = min(t for t, _, _ in ratios)
         r = min((b, i) for t, b, i in ratios if t == theta)[1]
         bland = _pivot(state, r, q, counter, stall, progress, label)
+        yield
 
 
 def _dual_simplex(state, progress, counter):
-    """Dual simplex from a dual feasible basis until primal feasible (or Infeasible)."""
+    """Dual simplex from a dual feasible basis until primal feasible (or Infeasible); yields after each pivot."""
     lp = state.lp
     stall, bland = _Stall(-1, state.objective()), False
     while True:
@@ -363,10 +366,22 @@ def _dual_simplex(state, progress, counter):
         theta = min(ratio.values())
         q = min(j for j in cands if ratio[j] == theta)
         bland = _pivot(state, r, q, counter, stall, progress, "dual simplex")
+        yield
 
 
 class RepairTooLong(LimitError):
     """The exact repair exceeded its pivot budget (callers may take another exact route)."""
+
+
+def _pivot_report(label, counter):
+    """'dual simplex: 50 of at most 5000 exact pivots, 12 s (0.24 s a pivot; the limit would be 20 min more)'."""
+    done, limit, start = counter[0], counter[1], counter[2]
+    elapsed = time.monotonic() - start
+    each = elapsed / done
+    rest = (limit - done) * each
+    more = f"{rest / 60:.0f} min" if rest >= 120 else f"{rest:.0f} s"
+    return (f"{label}: {done} of at most {limit} exact pivots, {elapsed:.0f} s ({each:.2g} s a pivot; the limit "
+            f"would be {more} more)")
 
 
 def _check_pivots(counter):
@@ -375,7 +390,7 @@ def _check_pivots(counter):
 
 
 def _phase_one(lp, basis, progress, counter):
-    """A primal feasible basis of ``lp`` from any basis, by one artificial column (or Infeasible)."""
+    """A primal feasible basis of ``lp`` from any basis, by one artificial column (or Infeasible); a generator."""
     state = _State(lp, basis)
     if state.primal_feasible():
         return state.basis
@@ -392,7 +407,7 @@ def _phase_one(lp, basis, progress, counter):
     work = _State(phase, basis)
     work.pivot(r, a0)
     counter[0] += 1
-    _primal_simplex(work, progress, counter, "phase 1")
+    yield from _primal_simplex(work, progress, counter, "phase 1")
     if work.objective() < 0:
         raise Infeasible("the exact phase 1 ends with a positive artificial")
     if a0 in work.basis:                                # degenerate: pivot the artificial out
@@ -408,7 +423,7 @@ def _phase_one(lp, basis, progress, counter):
 
 
 def _shifted_dual(lp, state, progress, counter):
-    """Make the basis primal feasible by the dual simplex on shifted costs, and return the new basis.
+    """Make the basis primal feasible by the dual simplex on shifted costs, and return the new basis (a generator).
 
     Each nonbasic column with d_j > 0 gets the cost c_j − d_j (its reduced
     cost becomes 0), which makes the basis dual feasible for the shifted LP;
@@ -423,7 +438,7 @@ def _shifted_dual(lp, state, progress, counter):
             cost[j] = cost[j] - fmpq(state.d[j]) / scale
     shifted = LinearProgram(lp.columns, lp.rhs, cost)
     work = _State(shifted, state.basis)
-    _dual_simplex(work, progress, counter)
+    yield from _dual_simplex(work, progress, counter)
     return work.basis
 
 
@@ -436,20 +451,58 @@ def _infeasibility(state):
     return sum(1 for v in state.x if v < 0) + sum(1 for j in range(state.lp.n) if j not in inb and state.d[j] > 0)
 
 
-def solve(lp, basis=None, progress=None, repair="shifted", max_pivots=MAX_PIVOTS):
+def _repair(lp, state, repair, progress, counter):
+    """Repair ``state`` to an optimal basis, yielding after each pivot; returns (state, route)."""
+    if state.primal_feasible() and state.dual_feasible():
+        return state, "accepted"
+    if state.dual_feasible():
+        yield from _dual_simplex(state, progress, counter)
+        return state, "dual simplex"
+    if state.primal_feasible():
+        route = "primal simplex"
+    elif repair == "shifted":
+        route = "shifted dual simplex + primal simplex"
+        state = _State(lp, (yield from _shifted_dual(lp, state, progress, counter)))
+    else:
+        route = "phase 1 + primal simplex"
+        state = _State(lp, (yield from _phase_one(lp, list(state.basis), progress, counter)))
+    yield from _primal_simplex(state, progress, counter, "primal simplex")
+    return state, route
+
+
+def _race(repairs):
+    """Advance the (label, repair) pairs one pivot each in turn; (label, result) of the first to finish."""
+    while True:
+        for label, repair in repairs:
+            try:
+                next(repair)
+            except StopIteration as done:
+                return label, done.value
+
+
+def solve(lp, basis=None, progress=None, repair="shifted", max_pivots=MAX_PIVOTS, warm=None):
     """An exactly optimal basic solution of ``lp`` (raises Infeasible / Unbounded).
 
-    ``basis`` (optional) is a proposed list of columns (a warm start); by
-    default HiGHS proposes one.  Either way it is only a hint.  A basis that
-    is neither primal nor dual feasible is made primal feasible by the dual
-    simplex on shifted costs (``repair="shifted"``, the default) or by the
-    single-artificial phase 1 (``repair="phase1"``), then the primal simplex
-    finishes.
+    ``basis`` (optional) is a proposed list of columns, the only one tried.
+    Otherwise HiGHS proposes some (:data:`PROPOSAL_OPTIONS`, lazily: the first
+    exactly optimal proposal wins, else the one with the fewest exact
+    infeasibilities is repaired).  ``warm`` (optional) is called only when no
+    proposal is exactly optimal and returns a preferred column order (e.g.
+    from the exact optimum of a related LP); its basis is accepted when
+    optimal, else it and the HiGHS basis are repaired in turn, one pivot each,
+    and the first to finish wins (exact infeasibility counts predict the length of
+    a repair poorly: a dual feasible HiGHS basis with three negative values can
+    need thousands of pivots where the warm start needs ten).  Either way a
+    proposal is only a hint.  A basis that is neither primal nor dual feasible
+    is made primal feasible by the dual simplex on shifted costs
+    (``repair="shifted"``, the default) or by the single-artificial phase 1
+    (``repair="phase1"``), then the primal simplex finishes.  ``max_pivots``
+    bounds the pivots of all repairs together.
     """
     if repair not in REPAIRS:
         raise ValueError(f"repair must be one of {REPAIRS}")
-    counter = [0, int(max_pivots)]
-    proposals = (propose_basis(lp, o) for o in PROPOSAL_OPTIONS) if basis is None else [list(basis)]
+    counter = [0, int(max_pivots), time.monotonic()]
+    proposals = [list(basis)] if basis is not None else (propose_basis(lp, o) for o in PROPOSAL_OPTIONS)
     state = None
     for proposal in proposals:          # lazily: stop at the first exactly optimal proposal
         candidate = _State(lp, complete_basis(lp, proposal))
@@ -457,22 +510,14 @@ def solve(lp, basis=None, progress=None, repair="shifted", max_pivots=MAX_PIVOTS
             state = candidate
         if _infeasibility(state) == 0:
             break
-    start = list(state.basis)
-    route = "accepted"
-    if not (state.primal_feasible() and state.dual_feasible()):
-        if state.dual_feasible():
-            route = "dual simplex"
-            _dual_simplex(state, progress, counter)
-        else:
-            if state.primal_feasible():
-                route = "primal simplex"
-            elif repair == "shifted":
-                route = "shifted dual simplex + primal simplex"
-                state = _State(lp, _shifted_dual(lp, state, progress, counter))
-            else:
-                route = "phase 1 + primal simplex"
-                state = _State(lp, _phase_one(lp, start, progress, counter))
-            _primal_simplex(state, progress, counter, "primal simplex")
+    starts = [("HiGHS start", state)]
+    if warm is not None and _infeasibility(state) > 0:
+        first = _State(lp, complete_basis(lp, list(warm())))
+        starts = [("warm start", first)] if _infeasibility(first) == 0 else [("warm start", first), *starts]
+    counter[2] = time.monotonic()                   # the repair's clock (progress lines)
+    origin, (state, route) = _race([(label, _repair(lp, s, repair, progress, counter)) for label, s in starts])
+    if warm is not None:
+        route += f" ({origin})"
     if not (state.primal_feasible() and state.dual_feasible()):  # pragma: no cover - the loops guarantee it
         raise ArithmeticError("exact LP: the final basis is not optimal")
     x = {j: v for j, v in zip(state.basis, state.x) if v != 0}

@@ -43,13 +43,27 @@ def reward_grid(tau, bits):
     return s
 
 
-def solve_request(gamma, sigma2, tau, bits, constants, radius, progress=None):
-    """The request's source, rewards, exact LP solution and interval (a dict of exact values)."""
+def reward_error(grid):
+    """η_g = 2^-(s+1) + 2^-(s+8): the bound |g^ − g| of rewards rounded to the grid 2^-s."""
+    scale = mpz(2) ** grid
+    return mpq(1, 2 * scale) + mpq(1, 256 * scale)
+
+
+def solve_request(gamma, sigma2, tau, bits, constants, radius, progress=None, before_work=None):
+    """The request's source, rewards, exact LP solution and interval (a dict of exact values).
+
+    ``before_work(source, eta_g)``, if given, runs once the source is known and
+    before the rewards and the LP (the auditability checks).
+    """
     tau = mpq(tau)
     xi = mpq(1, mpz(2) ** bits)
     grid = reward_grid(tau, bits)
-    rewards, eta_g = rounded_rewards(gamma, sigma2, grid, residues=range(-radius, radius + 1))
     source = source_for_tv(sigma2, xi / (12 * tau * radius * constants.L))
+    if before_work is not None:
+        before_work(source, reward_error(grid))
+    rewards, eta_g = rounded_rewards(gamma, sigma2, grid, residues=range(-radius, radius + 1))
+    if eta_g != reward_error(grid):  # pragma: no cover - the same formula
+        raise ArithmeticError("window request: reward error differs from the grid's")
     model = WindowModel(source.law, gamma, radius)
     lp = model.solve_lp(rewards, tau, progress)
     e_m = constants.exit_residual(radius)

@@ -136,3 +136,58 @@ def test_dependent_rows_are_refused():
     lp = _program([[1, 1], [2, 2]], [1, 2], [1, 0])
     with pytest.raises(ArithmeticError, match="dependent"):
         exact_lp.solve(lp, basis=[0])
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(programs(), st.sampled_from(exact_lp.REPAIRS), st.randoms(use_true_random=False))
+def test_racing_a_warm_start_against_the_proposal_agrees_with_enumeration(case, repair, rng):
+    """Whichever of the two repairs finishes first, the optimum is the brute-force one."""
+    A, b, c, start = case
+    if _rank(A) < len(A):
+        return
+    status, value = brute_force(A, b, c)
+    if status != "optimal":
+        return
+    lp = _program(A, b, c)
+    order = list(range(lp.n))
+    rng.shuffle(order)
+    with pytest.MonkeyPatch.context() as mp:       # HiGHS "proposes" the drawn start: the race is run
+        mp.setattr(exact_lp, "propose_basis", lambda _lp, _options=None: list(start))
+        sol = exact_lp.solve(lp, repair=repair, warm=lambda: order)
+    assert Fraction(int(sol.value.p), int(sol.value.q)) == value
+    assert exact_lp.check_optimal(lp, sol.full_x(lp.n), sol.y)
+
+
+def test_warm_start_is_called_only_when_no_proposal_is_exact():
+    A = [[1, 1, 1]]
+    lp = _program(A, [1], [1, 2, 3])
+
+    def never():
+        raise AssertionError("warm start computed although HiGHS was exact")
+    sol = exact_lp.solve(lp, warm=never)
+    assert sol.value == 3 and sol.route.startswith("accepted")
+
+
+def test_progress_lines_name_the_limit_and_the_time_to_it():
+    line = exact_lp._pivot_report("dual simplex", [50, 5000, exact_lp.time.monotonic() - 10])
+    assert line.startswith("dual simplex: 50 of at most 5000 exact pivots, 10 s (0.2 s a pivot")
+    assert "the limit would be 17 min more" in line
+
+
+def test_small_sigma2_period_lp_is_solved_by_the_warm_start():
+    """γ = 1/2, σ² = 1/100, N = 32: HiGHS's best basis needs more than 5000 exact pivots; the warm start few."""
+    from gmpy2 import mpq
+    from producer.laws import parse_gamma
+    from producer.resource import rate
+    from producer.resource.rewards import RewardTable
+    from producer.resource.source import default_source
+    gamma, sigma2 = parse_gamma("1/2"), mpq(1, 100)
+    source, rewards = default_source(sigma2), RewardTable(gamma, sigma2)
+    problem, solution = rate._solve_period(source.law, gamma, 32, rewards)
+    assert solution.pivots < 100 and "warm start" in solution.route
+    assert exact_lp.check_optimal(problem.lp, solution.full_x(problem.lp.n), solution.y)
+    # the lifted period-16 optimum is dual feasible for period 32 with the same value (so r_32 <= r_16)
+    small, small_solution = rate._solve_period(source.law, gamma, 16, rewards)
+    order = rate.lifted_order(problem, small, small_solution)
+    assert sorted(order) == list(range(problem.lp.n))
+    assert solution.y[0] <= small_solution.y[0]
