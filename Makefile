@@ -14,8 +14,10 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[test,plots,sweep]'
 	touch $(STAMP)
 
-# every reference certificate: the fast ones, the large-budget hierarchy ones, the slow lower witnesses
-ALL_CERTIFICATES = certificates/*.json certificates/plain/*.json certificates/hierarchy/*.json certificates/slow/*.json
+# every reference certificate: the fast ones, the large-budget hierarchy ones, the slow lower witnesses,
+# the resource laws
+ALL_CERTIFICATES = certificates/*.json certificates/plain/*.json certificates/hierarchy/*.json certificates/slow/*.json \
+                   certificates/resource/*.json
 
 ## certificates: regenerate every reference certificate deterministically, then verify them all
 certificates: certificates-fast certificates-large

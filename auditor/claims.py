@@ -495,13 +495,21 @@ SUMMARIES = {
 }
 
 
+def _checks_claim(kind):
+    """The ``claim(cert)`` of the kind's checks module (kinds born in the target layout keep it there)."""
+    from auditor.checks import checker_for  # lazy: the checks import this module
+
+    module = checker_for(kind)
+    return getattr(module, "claim", None) if module is not None else None
+
+
 def summary(kind, cert):
     """The one-line certified claim of a *verified* certificate of ``kind``.
 
     A field the summary needs but cannot find (a format changed) gives a
     shorter line naming the kind only; the verdict never depends on this.
     """
-    build = SUMMARIES.get(kind)
+    build = SUMMARIES.get(kind) or _checks_claim(kind)
     if build is None:
         return f"a {kind} certificate"
     try:

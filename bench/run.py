@@ -1,6 +1,7 @@
 """Benchmarks: wall time, CPU time and peak memory of whole producer and auditor processes.
 
-    python bench/run.py [targets|growth|game|dg|hierarchy|plain|all] [--runs N] [--auditor-timeout S | --no-auditor]
+    python bench/run.py [targets|growth|game|dg|hierarchy|plain|product|resource|all]
+        [--runs N] [--auditor-timeout S | --no-auditor]
 
 Each producer figure is the median over N runs (default 3) of a fresh process,
 so it includes start-up and imports; peak memory is the child's maximum
@@ -255,6 +256,40 @@ def product_table(args):
     _write(args.out, "product", rows)
 
 
+RESOURCE_CASES = [
+    ("rate, γ = 1/2, σ² = 1, period 32", ["rate", "--gamma", "1/2", "--sigma2", "1"], "≤ 5 s"),
+    ("rate, γ = 1/2, σ² = 1/4, period 32", ["rate", "--gamma", "1/2", "--sigma2", "1/4"], "≤ 5 s"),
+    ("rate, γ = 1/2, σ² = 1, period 64 (129 × 896)", ["rate", "--gamma", "1/2", "--sigma2", "1", "--period", "64"],
+     "stretch ≤ 2 min"),
+    ("rate, γ = 1/3, σ² = 2, period 27", ["rate", "--gamma", "1/3", "--sigma2", "2"], "≤ 5 s"),
+    ("frontier, γ = 1/2, σ² = 1/4, M = 12", ["frontier", "--gamma", "1/2", "--sigma2", "1/4"], "≤ 5 s"),
+    ("frontier, γ = 2/5, σ² = 1, M = 24", ["frontier", "--gamma", "2/5", "--sigma2", "1", "--radius", "24"], ""),
+    ("window, γ = 1/2, σ² = 1/4, τ = 2, b = 4", ["window", "--gamma", "1/2", "--sigma2", "1/4", "--tau", "2",
+                                                "--bits", "4"], "≤ 2 s"),
+    ("window, γ = 1/3, σ² = 1/4, τ = 2, b = 8", ["window", "--gamma", "1/3", "--sigma2", "1/4", "--tau", "2",
+                                                "--bits", "8"], "≤ 2 s"),
+    ("window, γ = 1/2, σ² = 1/4, τ = 2, b = 12", ["window", "--gamma", "1/2", "--sigma2", "1/4", "--tau", "2",
+                                                 "--bits", "12"], "≤ 2 s"),
+    ("window, γ = 3/7, σ² = 2, τ = 3/2, b = 12", ["window", "--gamma", "3/7", "--sigma2", "2", "--tau", "3/2",
+                                                 "--bits", "12"], "≤ 2 s"),
+    ("finite-budget, γ = 1/2, σ² = 1/4, C = 10^5, T = 2C", ["finite-budget", "--gamma", "1/2", "--sigma2", "1/4",
+                                                         "--budget", "100000", "--deadline", "200000",
+                                                         "--delta", "1e-4"], "≤ 5 s"),
+]
+
+
+def resource_table(args):
+    """The resource-law kinds (rate/1, frontier/1, window-request/1, finite-budget/1); producer only."""
+    rows = ["| request | target | producer wall / cpu s | producer MiB |", "|---|---|---|---|"]
+    with tempfile.TemporaryDirectory() as tmp:
+        for label, argv, target in RESOURCE_CASES:
+            cert = os.path.join(tmp, "resource.json")
+            run = median_of(producer(*argv, "--quiet", "-o", cert), args.runs, timeout=600)
+            rows.append(f"| {label} | {target} | {fmt(run, 600)}")
+            print(rows[-1], flush=True)
+    _write(args.out, "resource", rows)
+
+
 def _write(out, name, rows):
     os.makedirs(out, exist_ok=True)
     with open(os.path.join(out, f"{name}.md"), "w", encoding="utf-8") as fh:
@@ -264,7 +299,8 @@ def _write(out, name, rows):
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("which", nargs="?", default="default",
-                   choices=["default", "targets", "growth", "game", "dg", "hierarchy", "plain", "product", "all"])
+                   choices=["default", "targets", "growth", "game", "dg", "hierarchy", "plain", "product", "resource",
+                            "all"])
     p.add_argument("--runs", type=int, default=3)
     p.add_argument("--auditor-timeout", type=float, default=120.0, help="seconds per auditor run (default 120)")
     p.add_argument("--no-auditor", action="store_true", help="do not run the auditor")
@@ -272,11 +308,11 @@ def main():
     args = p.parse_args()
     print(f"# benchmarks ({args.runs} runs each, median; {os.cpu_count()} cores)", flush=True)
     which = {"default": ("targets", "growth"), "all": ("targets", "growth", "game", "dg", "hierarchy",
-                                                                        "plain", "product")}.get(
+                                                                        "plain", "product", "resource")}.get(
         args.which, (args.which,))
     tables = {"targets": targets_table, "growth": growth_table, "game": game_table, "dg": dg_table,
               "hierarchy": hierarchy_table, "plain": plain_table,
-              "product": product_table}
+              "product": product_table, "resource": resource_table}
     for name in which:
         print(f"\n## {name}", flush=True)
         tables[name](args)

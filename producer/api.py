@@ -48,7 +48,8 @@ from producer.sources.auditability import MAX_EXPONENT as AUDITOR_MAX_EXPONENT
 
 __all__ = ["Certificate", "bracket", "finite_game", "dg_interval", "calibration", "pmw_envelope",
            "pmw_parameters", "brace_run", "brace_compare", "hierarchy_upper", "deadline_witness", "workload",
-           "separation", "calibration_lower", "plain_composition", "InputError"]
+           "separation", "calibration_lower", "plain_composition", "rate", "frontier", "window_request",
+           "finite_budget", "InputError"]
 
 
 class Certificate:
@@ -727,3 +728,41 @@ def calibration_lower(claim, *, delta=None, budget=None, sigma2=None, gamma=None
             raise InputError(f"delta: must lie in (0, 1), got {format_rational(fields['delta'])}")
     fields.pop("claim")
     return Certificate(build(claim, quiet=not progress, **fields))
+
+
+# ---- resource laws: rate/1, frontier/1, window-request/1, finite-budget/1 -------------
+
+def rate(gamma, sigma2, *, period=None, progress=False):
+    """The participation rate a* ∈ [lower, upper] and the disclosed rate ρ (rate/1).
+
+    ``period`` N = B^m of the Bellman upper (default 32 at γ = 1/2); the
+    lower end is the descent certificate at γ = 1/2 and None otherwise.
+    """
+    from producer.kinds import rate as kind
+    request = kind.Request.from_strings(gamma, sigma2, period)
+    return Certificate(kind.build(request, _reporter(progress, "rate")))
+
+
+def frontier(gamma, sigma2, *, radius=None, taus=None, progress=False):
+    """Certified enclosures of the hard-resource frontier Φ(τ) at each τ (frontier/1).
+
+    ``radius`` M of the window (default 12); ``taus`` a list or ``"1,2,5,10"``
+    (the default).
+    """
+    from producer.kinds import frontier as kind
+    request = kind.Request.from_strings(gamma, sigma2, radius, taus)
+    return Certificate(kind.build(request, _reporter(progress, "frontier")))
+
+
+def window_request(gamma, sigma2, tau, bits, *, progress=False):
+    """Φ(τ) to width <= 2^-bits by the rational window algorithm (window-request/1)."""
+    from producer.kinds import window_request as kind
+    request = kind.Request.from_strings(gamma, sigma2, tau, bits)
+    return Certificate(kind.build(request, _reporter(progress, "window")))
+
+
+def finite_budget(gamma, sigma2, budget, deadline, delta, *, radius=None, progress=False):
+    """An upper bound ε*_{C,T}(δ) <= ε for C participations within T steps (finite-budget/1)."""
+    from producer.kinds import finite_budget as kind
+    request = kind.Request.from_strings(gamma, sigma2, budget, deadline, delta, radius)
+    return Certificate(kind.build(request, _reporter(progress, "finite-budget")))

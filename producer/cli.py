@@ -38,6 +38,10 @@ COMMANDS = [
     ("sweep", "producer.commands.sweep"),
     ("plot", "producer.commands.plot"),
     ("plain", "producer.commands.plain"),
+    ("rate", "producer.commands.rate"),
+    ("frontier", "producer.commands.frontier"),
+    ("window", "producer.commands.window"),
+    ("finite-budget", "producer.commands.finite_budget"),
 ]
 
 DEBUG_VARIABLE = "DP_CERTIFY_DEBUG"

@@ -22,6 +22,10 @@ KINDS = {
     "separation": "auditor.checks.separation",
     "calibration-lower": "auditor.checks.calibration_lower",
     "plain-composition": "auditor.checks.plain_composition",
+    "rate": "auditor.checks.rate",
+    "frontier": "auditor.checks.frontier",
+    "window-request": "auditor.checks.window_request",
+    "finite-budget": "auditor.checks.finite_budget",
 }
 
 

@@ -31,6 +31,23 @@ FREE_TEXT = {"name", "reason", "rule", "method"}
 # making the run's claims false; the producer block names who wrote the file
 NEUTRAL_PREFIXES = [("input", "bank", "points"), ("producer",)]
 
+# ---- resource laws (rate/1, frontier/1, window-request/1, finite-budget/1) ------------------
+# Each verifies in well under a second.  ``lower_reason`` is prose; ``log_inverse_p`` claims only
+# an upper bound of log(1/p), so a slightly larger value (with the same root) is still true; the
+# second policy's actions off S*(π) enter no claim (and those on S*(π) make it FAIL when changed);
+# a potential (h, φ, ψ) moved slightly at a state whose rows are slack is another valid potential
+# (tests/auditor/resource_corpus.py moves them where the rows are tight).
+QUICK += [
+    "resource/rate-gamma1_3-sigma2_2.json", "resource/rate-published-gamma1_2-sigma2_1-n32.json",
+    "resource/frontier-gamma2_5-sigma2_1-m10.json", "resource/window-request-published-gamma1_2-tau2-b4.json",
+    "resource/finite-budget-c10.json",
+]
+NEUTRAL_PREFIXES += [("result", "lower_reason"), ("result", "log_inverse_p"),
+                     ("result", "lower", "policies", 1, "actions"), ("result", "bellman", "h"),
+                     ("result", "upper", "h"), ("result", "dual", "h"), ("result", "descent", "phi")]
+NEUTRAL_PREFIXES += [("result", "lower", "policies", i, name) for i in (0, 1) for name in ("phi", "psi")]
+# ---- end of the resource laws ----------------------------------------------------------------
+
 
 def may_still_hold(path):
     """Fields where a changed value can still be a true claim, or that issue 9 names as
