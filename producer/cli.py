@@ -38,6 +38,7 @@ COMMANDS = [
     ("sweep", "producer.commands.sweep"),
     ("plot", "producer.commands.plot"),
     ("plain", "producer.commands.plain"),
+    ("dpsgd", "producer.commands.dpsgd"),
 ]
 
 DEBUG_VARIABLE = "DP_CERTIFY_DEBUG"
