@@ -29,9 +29,13 @@ from producer.dpsgd.parameters import AIM, SPREAD, TRUNCATION_SHARE, Sizing, ind
 from producer.errors import LimitError
 from producer.sources.enclosures import floor_log2
 
-MAX_ATTEMPTS = 4
+MAX_ATTEMPTS = 5
 MAX_WORK = 3 * 10**10        # estimated entries × bits over all products of all chains
 MARGIN_BITS = 32
+NEGLIGIBLE = mpq(1, 10**30)  # a point with upper <= 10^-30 is answered whatever its lower end
+FLOOR_DELTA = 1e-20          # the first plan sizes its truncation for δ(ε) >= this (then it refines)
+FEW_STEPS = 64               # below this many steps the first grid is at most COARSE_GRID points per unit loss
+COARSE_GRID = 400
 
 
 class Point:
@@ -257,7 +261,7 @@ def _points_answer(attempt, request):
         low = attempt.lower[order][0].value(eps)
         low = round_out(low - attempt.lower_margin(order, eps, low), sig, -1) if low > 0 else mpq(0)
         points.append(Point(eps, low, up, order if low > 0 else None))
-        met = met and up - low <= R * up
+        met = met and (up - low <= R * up or up <= NEGLIGIBLE)
     return Outcome("pld", points=points), met
 
 
@@ -279,7 +283,13 @@ def _check_work(sizing, plan):
 
 
 def first_plan(request, sizing):
-    """The first :class:`Plan` of a request (float sizing: every choice is a hint)."""
+    """The first :class:`Plan` of a request (float sizing: every choice is a hint).
+
+    The Gaussian approximation can be far off for few steps (a single step's
+    tail is not Gaussian); the first plan is therefore coarsened until its
+    estimated work is a quarter of the limit, and the driver refines from
+    the certified widths.
+    """
     R, T = float(request.rel_width), sizing.steps
     if request.delta is not None:
         slope, eps = sizing.epsilon_slope(request.delta)
@@ -290,19 +300,26 @@ def first_plan(request, sizing):
     else:
         slopes = [sizing.log_delta_slope(e) for e in request.epsilons]
         h = min(math.sqrt(AIM * R / (s * SPREAD * T)) for s, _ in slopes)
-        tau = R * min(max(d, 1e-280) for _, d in slopes) / TRUNCATION_SHARE
+        tau = R * min(max(d, FLOOR_DELTA) for _, d in slopes) / TRUNCATION_SHARE
         cap = float(max(request.epsilons))
-    z = math.sqrt(2 * math.log(max(1 / tau, 2.0)))
-    plan = make_plan(sizing, h, tau, cap, 2 * z * math.sqrt(sizing.mu2) + cap + 2)
+    if T < FEW_STEPS or (request.delta is None and min(d for _, d in slopes) < 1e-10):
+        h = max(h, 1 / COARSE_GRID)  # the approximation is unreliable here: start coarse, refine from the result
+    plan = _plan(sizing, h, tau, cap)
+    while _estimate(sizing, plan)[1] > MAX_WORK / 4 and plan.grid > 64:
+        plan = _plan(sizing, 1.5 / plan.grid, tau, cap)
     return plan
+
+
+def _plan(sizing, h, tau, cap):
+    z = math.sqrt(2 * math.log(max(1 / tau, 2.0)))
+    return make_plan(sizing, h, tau, cap, 2 * z * math.sqrt(sizing.mu2) + cap + 2)
 
 
 def _refine(plan, sizing, ratio, tau):
     h = float(plan.h) * math.sqrt(AIM / max(ratio, 1e-9))
     h = min(h, float(plan.h) / 1.05)
-    h = max(h, float(plan.h) / 4)
-    z = math.sqrt(2 * math.log(max(1 / tau, 2.0)))
-    return make_plan(sizing, h, tau, plan.epsilon_cap, 2 * z * math.sqrt(sizing.mu2) + plan.epsilon_cap + 2)
+    h = max(h, float(plan.h) / 16)
+    return _plan(sizing, h, tau, plan.epsilon_cap)
 
 
 def certify(request, log=lambda message: None, route=None):
@@ -332,10 +349,12 @@ def certify(request, log=lambda message: None, route=None):
             tau = plan.tau
         else:
             outcome, met = _points_answer(attempt, request)
-            ratios = [float((p.upper - p.lower) / (request.rel_width * p.upper)) for p in outcome.points if p.upper > 0]
-            ratio = max(ratios, default=0.0)
+            # a point whose lower end is 0 lacks precision or truncation depth (τ below), not grid
+            ratios = [float((p.upper - p.lower) / (request.rel_width * p.upper)) for p in outcome.points
+                      if p.lower > 0]
+            ratio = max(ratios, default=AIM)
             smallest = min((float(p.upper) for p in outcome.points if p.upper > 0), default=1.0)
-            tau = min(plan.tau, float(request.rel_width) * smallest / TRUNCATION_SHARE)
+            tau = min(plan.tau, float(request.rel_width) * max(smallest, float(NEGLIGIBLE)) / TRUNCATION_SHARE)
         if met:
             outcome.plan, outcome.ranges = plan, attempt.ranges
             outcome.windows = attempt.windows
