@@ -21,7 +21,10 @@ import pytest
 from auditor.certificate import schema_dir
 
 REPO = Path(__file__).resolve().parent.parent
-CERTIFICATES = sorted((REPO / "certificates").rglob("*.json"))  # every reference, subfolders too
+# every reference, subfolders too, except the kinds the auditor does not check yet
+AWAITING_AUDITOR = {"dpsgd"}
+CERTIFICATES = sorted(p for p in (REPO / "certificates").rglob("*.json")
+                      if p.relative_to(REPO / "certificates").parts[0] not in AWAITING_AUDITOR)
 SKIP_WHEN_COPYING = shutil.ignore_patterns(
     ".git", ".venv", "build", "*.egg-info", "__pycache__", ".pytest_cache", ".hypothesis")
 

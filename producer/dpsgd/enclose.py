@@ -286,9 +286,11 @@ def first_plan(request, sizing):
     """The first :class:`Plan` of a request (float sizing: every choice is a hint).
 
     The Gaussian approximation can be far off for few steps (a single step's
-    tail is not Gaussian); the first plan is therefore coarsened until its
-    estimated work is a quarter of the limit, and the driver refines from
-    the certified widths.
+    tail is not Gaussian) or far in the tail; such a first plan starts from
+    a coarse grid (coarsened further until its estimated work is a quarter
+    of the limit), and the driver refines from the certified widths.
+    Otherwise the plan is what the width needs, and a plan beyond the work
+    limit is refused before any work.
     """
     R, T = float(request.rel_width), sizing.steps
     if request.delta is not None:
@@ -302,10 +304,11 @@ def first_plan(request, sizing):
         h = min(math.sqrt(AIM * R / (s * SPREAD * T)) for s, _ in slopes)
         tau = R * min(max(d, FLOOR_DELTA) for _, d in slopes) / TRUNCATION_SHARE
         cap = float(max(request.epsilons))
-    if T < FEW_STEPS or (request.delta is None and min(d for _, d in slopes) < 1e-10):
-        h = max(h, 1 / COARSE_GRID)  # the approximation is unreliable here: start coarse, refine from the result
+    unreliable = T < FEW_STEPS or (request.delta is None and min(d for _, d in slopes) < 1e-10)
+    if unreliable:
+        h = max(h, 1 / COARSE_GRID)  # start coarse, refine from the certified width
     plan = _plan(sizing, h, tau, cap)
-    while _estimate(sizing, plan)[1] > MAX_WORK / 4 and plan.grid > 64:
+    while unreliable and _estimate(sizing, plan)[1] > MAX_WORK / 4 and plan.grid > 64:
         plan = _plan(sizing, 1.5 / plan.grid, tau, cap)
     return plan
 

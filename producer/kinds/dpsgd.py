@@ -230,7 +230,8 @@ def claim(cert):
     route = "Gaussian closed form" if res["route"] == "gaussian" else \
         f"certified PLD, h = 1/{res['discretisation']['grid']}"
     if "delta" in inp:
-        answer = f"ε({describe_rational(_q(inp['delta']))}) ∈ [{res['epsilon_lo_display']}, {res['epsilon_hi_display']}]"
+        delta = describe_rational(_q(inp["delta"]))
+        answer = f"ε({delta}) ∈ [{res['epsilon_lo_display']}, {res['epsilon_hi_display']}]"
     else:
         points = res["points"]
         shown = [f"δ({describe_rational(_q(p['epsilon']))}) ∈ [{p['lower_display']}, {p['upper_display']}]"

@@ -1,0 +1,114 @@
+"""The dpsgd/1 kind: requests validated once, refusals before the work, schema, determinism, the claim line."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import jsonschema
+import pytest
+from gmpy2 import mpq
+
+import producer
+from producer import api
+from producer.errors import InputError, LimitError
+from producer.kinds import dpsgd as kind
+from producer.references.dpsgd import REFERENCES
+from producer.rationals import significant_outward
+
+ROOT = Path(__file__).resolve().parents[2]
+SCHEMA = json.loads((ROOT / "schemas" / "dpsgd-1.schema.json").read_text(encoding="utf-8"))
+VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
+
+
+@pytest.mark.parametrize("name", [name for name, _ in REFERENCES])
+def test_reference_certificates_are_valid_and_regenerate_byte_identically(name):
+    path = ROOT / "certificates" / "dpsgd" / name
+    cert = json.loads(path.read_text(encoding="utf-8"))
+    VALIDATOR.validate(cert)
+    fields = dict(REFERENCES)[name]
+    if "10000" in name:
+        pytest.skip("the T = 10^4 reference takes a second; make dpsgd-references checks it")
+    again = producer.api.dpsgd(**fields)
+    assert again.to_json() == path.read_bytes()
+
+
+def test_schema_accepts_points_and_refuses_mixed_answers():
+    cert = api.dpsgd("0.1", 1, 4, epsilons="1/2,1", rel_width="1/50").as_dict()
+    VALIDATOR.validate(cert)
+    cert["result"]["epsilon_hi"] = "1"
+    assert not VALIDATOR.is_valid(cert)
+    cert = api.dpsgd("0.1", 1, 4, delta="1e-5", rel_width="1/50").as_dict()
+    del cert["input"]["delta"]
+    assert not VALIDATOR.is_valid(cert)
+
+
+def test_claims_hold_their_own_width_and_displays():
+    cert = api.dpsgd("0.05", "0.9", 30, delta="1e-6", rel_width="1/200")
+    res = cert.result
+    lo, hi = mpq(res["epsilon_lo"]), mpq(res["epsilon_hi"])
+    assert 0 < lo <= hi and hi - lo <= mpq(1, 200) * hi
+    assert res["epsilon_lo_display"] == significant_outward(lo, 10, -1)
+    assert res["epsilon_hi_display"] == significant_outward(hi, 10, +1)
+    assert res["lower_order"] in ("remove", "add") and res["route"] == "pld"
+    windows = res["discretisation"]["windows"]
+    assert windows[res["lower_order"]]["lower"] is not None
+    assert len(windows["remove"]["upper"]["stages"][0]) == 30 .bit_length() - 1 + bin(30).count("1") - 1
+
+
+def test_same_request_same_bytes_from_python_and_the_command_line(tmp_path):
+    out = tmp_path / "c.json"
+    done = subprocess.run([sys.executable, "-m", "producer", "dpsgd", "--stage", "1/20:1x7", "--stage", "1/10:2x3",
+                           "--epsilons", "1,2", "--rel-width", "1/100", "-o", str(out)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "for DP-SGD with q = 0.05, σ = 1, T = 7; q = 0.1, σ = 2, T = 3" in done.stderr.splitlines()[-1]
+    again = producer.dpsgd(stages=["1/20:1x7", "1/10:2x3"], epsilons=[1, 2], rel_width="1/100")
+    assert out.read_bytes() == again.to_json()
+    assert again == api.dpsgd(stages=["0.05:1x7", "0.1:2x3"], epsilons="2,1", rel_width="0.01")
+
+
+@pytest.mark.parametrize("kwargs,message", [
+    (dict(sampling_rate="0", noise_multiplier=1, steps=1, delta="1e-5"), "q must lie in (0, 1]"),
+    (dict(sampling_rate="1e-6", noise_multiplier=1, steps=1, delta="1e-5"), "below the limit 10^-5"),
+    (dict(sampling_rate="0.1", noise_multiplier="0.3", steps=1, delta="1e-5"), "outside the limits [1/2, 100]"),
+    (dict(sampling_rate="0.1", noise_multiplier=1, steps=0, delta="1e-5"), "at least 1"),
+    (dict(sampling_rate="0.1", noise_multiplier=1, steps=10**6 + 1, delta="1e-5"), "limit of 1000000 steps"),
+    (dict(sampling_rate="0.1", noise_multiplier=1, steps=1), "exactly one question"),
+    (dict(sampling_rate="0.1", noise_multiplier=1, steps=1, delta="1e-5", epsilons="1"), "exactly one question"),
+    (dict(sampling_rate="0.1", noise_multiplier=1, steps=1, delta="1e-31"), "below the limit 10^-30"),
+    (dict(sampling_rate="0.1", noise_multiplier=1, steps=1, delta="1"), "(0, 1)"),
+    (dict(sampling_rate="0.1", noise_multiplier=1, steps=1, epsilons="1,1"), "given twice"),
+    (dict(sampling_rate="0.1", noise_multiplier=1, steps=1, epsilons="501"), "exceeds the limit 500"),
+    (dict(sampling_rate="0.1", noise_multiplier=1, steps=1, epsilons="-1"), ">= 0"),
+    (dict(sampling_rate="0.1", noise_multiplier=1, steps=1, delta="1e-5", rel_width="1e-7"), "[10^-6, 1/2]"),
+    (dict(sampling_rate="0.1", noise_multiplier=1, delta="1e-5"), "give all three"),
+    (dict(stages=["0.1:1x5"] * 17, delta="1e-5"), "limit of 16"),
+    (dict(stages=["0.1:1x600000", "0.1:1x600000"], delta="1e-5"), "in all exceed the limit"),
+    (dict(stages=["0.1x5"], delta="1e-5"), "form q:σxT"),
+    (dict(sampling_rate=0.1, noise_multiplier=1, steps=1, delta="1e-5"), "float"),
+])
+def test_bad_requests_name_the_value(kwargs, message):
+    with pytest.raises(InputError) as info:
+        api.dpsgd(**kwargs)
+    assert message in str(info.value)
+
+
+def test_work_beyond_the_limit_is_refused_before_the_work():
+    with pytest.raises(LimitError, match="work limit"):
+        kind.build(kind.Request.from_strings("0.5", "0.5", 10**6, delta="1e-5", rel_width="1e-6"))
+
+
+def test_command_line_refusal_is_one_line_with_exit_2():
+    done = subprocess.run([sys.executable, "-m", "producer", "dpsgd", "--sampling-rate", "0.01", "--noise-multiplier",
+                           "1", "--steps", "1000000", "--delta", "1e-5", "--rel-width", "1e-6"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and done.stdout == ""
+    assert len(done.stderr.strip().splitlines()) == 1 and "work limit" in done.stderr
+
+
+def test_gaussian_schedules_take_the_closed_form():
+    cert = api.dpsgd(stages=["1:2x10", "1:4x16"], delta="1e-5")
+    assert cert.result["route"] == "gaussian" and cert.result["discretisation"] is None
+    assert cert.result["lower_order"] is None
+    assert "Gaussian closed form" in cert.claim
