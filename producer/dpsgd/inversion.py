@@ -28,8 +28,8 @@ import numpy as np
 from flint import arb
 from gmpy2 import mpq
 
-from producer.plain.outward import ball_lower, ball_upper
-from producer.sources.enclosures import to_arb, working_precision
+from producer.plain.outward import ball_upper
+from producer.sources.enclosures import exp_enclosure, to_arb, working_precision
 
 
 class UpperProfile:
@@ -109,21 +109,9 @@ def _at(array, j):
     return array.values[k] if 0 <= k < len(array.values) else 0
 
 
-def exp_upper(epsilon, bits=256):
-    """A rational λ₊ >= e^ε (the upper end of an arb ball)."""
-    epsilon = mpq(epsilon)
-    if epsilon == 0:
-        return mpq(1)
-    with working_precision(bits + int(abs(epsilon)).bit_length() + 8):
-        return ball_upper(to_arb(epsilon).exp())
-
-
-def exp_lower(epsilon, bits=256):
-    epsilon = mpq(epsilon)
-    if epsilon == 0:
-        return mpq(1)
-    with working_precision(bits + int(abs(epsilon)).bit_length() + 8):
-        return ball_lower(to_arb(epsilon).exp())
+def exp_upper(epsilon):
+    """A rational λ₊ >= e^ε (the upper end of an arb enclosure, 256 bits)."""
+    return exp_enclosure(epsilon, bits=256).hi
 
 
 # ---- bisection on the grid of multiples of 2^-m -----------------------------------------
