@@ -9,7 +9,8 @@ a lower bound for the maximum).
 
 Margins.  The stored ends leave room for a checker whose own enclosures round
 a few masses the other way: F(ε_hi) <= δ − m_U and L(ε_lo) >= δ + m_L with
-m = 4·(the rounding excess of the arrays, known exactly) + δ·2^-32; points
+m_U = 4·(the upper arrays' rounding excess, known exactly) + δ·2^-32 and
+m_L = 16·(that excess) + 4·e^ε·(the Q-array's excess) + δ·2^-32; points
 are widened by the same margins before they are rounded outward to short
 dyadic rationals.  This placement is a convention, not a claim.
 """
@@ -220,7 +221,8 @@ class _Attempt:
 
     def lower_margin(self, order, epsilon, target):
         _, q_excess = self.lower[order]
-        return (4 * mpq(max(self.excess.values()), 2 ** self.plan.p_bits)
+        # the P-side deficit of a checker's floors has the origin and size of the upper excess: 16x it
+        return (16 * mpq(max(self.excess.values()), 2 ** self.plan.p_bits)
                 + 4 * exp_upper(epsilon) * mpq(q_excess, 2 ** self.plan.q_bits)
                 + mpq(target) / 2 ** MARGIN_BITS)
 
