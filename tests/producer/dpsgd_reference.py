@@ -74,36 +74,35 @@ def _density_q(q, s, x):
     return mp.npdf(x, 0, s)
 
 
-def _inner_remove(q, s, x, budget):
-    """(P(ℓ(X) > budget), Q(ℓ(X) > budget)) for one more step."""
-    t = preimage(q, s, budget)
-    return tail_p(q, s, t), tail_q(q, s, t)
+def two_step(q, s, eps, order, q2=None, s2=None):
+    """δ of two steps of one order by a 1-D quadrature over the first coordinate.
 
-
-def two_step(q, s, eps, order):
-    """δ of two steps of one order by a 1-D quadrature over the first coordinate."""
+    The first step has (q, s), the second (q2, s2) (default: the same).
+    """
     q, s, eps = mp.mpf(q), mp.mpf(s), mp.mpf(eps)
-    sign = 1 if order == "remove" else -1
+    q2 = q if q2 is None else mp.mpf(q2)
+    s2 = s if s2 is None else mp.mpf(s2)
     first, second = (_density_p, _density_q) if order == "remove" else (_density_q, _density_p)
 
     def integrand(x):
-        budget = eps - sign * loss(q, s, x)
-        if order == "remove":
-            a, b = _inner_remove(q, s, x, budget)
-        else:
-            t = preimage(q, s, -budget)
+        if order == "remove":  # {ℓ(x) + ℓ₂(x₂) > ε}: x₂ > x₂(ε − ℓ(x))
+            t = preimage(q2, s2, eps - loss(q, s, x))
+            a, b = tail_p(q2, s2, t), tail_q(q2, s2, t)
+        else:  # {−ℓ(x) − ℓ₂(x₂) > ε}: x₂ < x₂(−ε − ℓ(x))
+            t = preimage(q2, s2, -eps - loss(q, s, x))
             if t == mp.ninf:
                 return mp.mpf(0)
-            a, b = 1 - tail_q(q, s, t), 1 - tail_p(q, s, t)
+            a, b = 1 - tail_q(q2, s2, t), 1 - tail_p(q2, s2, t)
         return first(q, s, x) * a - mp.exp(eps) * second(q, s, x) * b
     lo, hi = -14 * s - 1, 15 * s + 2
     points = {lo, mp.mpf(0), mp.mpf(1) / 2, mp.mpf(1), hi}
-    if q < 1:  # where the inner event becomes everything (remove) or nothing (add): a kink
-        kink = preimage(q, s, eps - mp.log(1 - q)) if order == "remove" else preimage(q, s, -eps - mp.log(1 - q))
+    if q2 < 1:  # where the inner event becomes everything (remove) or nothing (add): a kink
+        level = eps - mp.log(1 - q2) if order == "remove" else -eps - mp.log(1 - q2)
+        kink = preimage(q, s, level)
         if kink != mp.ninf and lo < kink < hi:
             points.add(kink)
     return mp.quad(integrand, sorted(points))
 
 
-def two_step_delta(q, s, eps):
-    return max(two_step(q, s, eps, "remove"), two_step(q, s, eps, "add"))
+def two_step_delta(q, s, eps, q2=None, s2=None):
+    return max(two_step(q, s, eps, "remove", q2, s2), two_step(q, s, eps, "add", q2, s2))

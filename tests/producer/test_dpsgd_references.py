@@ -92,6 +92,16 @@ def test_two_steps_enclose_the_quadrature(q, sigma):
             assert _mp(p.lower) <= truth * slack and truth <= _mp(p.upper) * slack, (p.epsilon, p.lower, truth, p.upper)
 
 
+def test_a_two_stage_schedule_with_a_gaussian_stage_encloses_the_quadrature():
+    """One Gaussian step (q = 1, σ = 3/2) then one subsampled step (q = 1/4, σ = 1): the pld route."""
+    points = _points(["1:3/2x1", "1/4:1x1"], ["0", "1/2", "2"], rel="1/300")
+    with mp.workdps(25):
+        for p in points:
+            truth = ref.two_step_delta(mp.mpf(1), mp.mpf(3) / 2, _mp(p.epsilon), mp.mpf(1) / 4, mp.mpf(1))
+            slack = 1 + mp.mpf(10) ** -15
+            assert _mp(p.lower) <= truth * slack and truth <= _mp(p.upper) * slack, (p.epsilon, p.lower, truth, p.upper)
+
+
 @pytest.mark.slow
 def test_three_steps_enclose_the_nested_quadrature():
     """Three steps, remove order, ε = 1: ∫ p(x)·A(1 − ℓ(x)) − e·q(x)·B(1 − ℓ(x)) dx, A and B the two-step
