@@ -31,7 +31,7 @@ from producer.errors import LimitError
 from producer.sources.enclosures import floor_log2
 
 MAX_ATTEMPTS = 5
-MAX_WORK = 3 * 10**10        # estimated entries × bits over all products of all chains
+MAX_WORK = 2 * 10**10        # estimated entries × bits over all products of all chains (minutes at most)
 MARGIN_BITS = 32
 NEGLIGIBLE = mpq(1, 10**30)  # a point with upper <= 10^-30 is answered whatever its lower end
 FLOOR_DELTA = 1e-20          # the first plan sizes its truncation for δ(ε) >= this (then it refines)
@@ -273,7 +273,8 @@ def _estimate(sizing, plan):
     spread = 2 * z * math.sqrt(sizing.mu2) + plan.epsilon_cap + 2
     entries = spread * plan.grid
     products = sum(2 * max(1, s.steps.bit_length()) for s in sizing.stages) + len(sizing.stages)
-    return entries, 4 * entries * (2 * plan.q_bits + 24) * products
+    # four chains: two upper and the lower P at K bits, the lower Q at K' bits
+    return entries, entries * (3 * (2 * plan.p_bits + 24) + 2 * plan.q_bits + 24) * products
 
 
 def _check_work(sizing, plan):
