@@ -31,7 +31,7 @@ from producer.errors import LimitError
 from producer.sources.enclosures import floor_log2
 
 MAX_ATTEMPTS = 5
-MAX_WORK = 2 * 10**10        # estimated entries × bits over all products of all chains (minutes at most)
+MAX_WORK = 4 * 10**10        # estimated entries × bits over all products of all chains (about a minute)
 MARGIN_BITS = 32
 NEGLIGIBLE = mpq(1, 10**30)  # a point with upper <= 10^-30 is answered whatever its lower end
 FLOOR_DELTA = 1e-20          # the first plan sizes its truncation for δ(ε) >= this (then it refines)
