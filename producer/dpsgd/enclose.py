@@ -37,6 +37,8 @@ NEGLIGIBLE = mpq(1, 10**30)  # a point with upper <= 10^-30 is answered whatever
 FLOOR_DELTA = 1e-20          # the first plan sizes its truncation for δ(ε) >= this (then it refines)
 FEW_STEPS = 64               # below this many steps the first grid is at most COARSE_GRID points per unit loss
 COARSE_GRID = 400
+MAX_EPSILON_ESTIMATE = 2000  # a Gaussian estimate of ε(δ) beyond this is refused before the work
+MAX_EPSILON_CAP = 800        # the largest ε the precisions are sized for
 
 
 class Point:
@@ -158,23 +160,23 @@ class _Attempt:
 
     def _upper_chooser(self):
         share = self.plan.tau / max(1, self._products())
-        scale = 2 ** self.plan.p_bits
+        bits = self.plan.p_bits
 
         def choose(arrays, weight):
             (a,) = arrays
-            k_lo, k_hi = comp.trim(a.values, int(share * weight * scale / 2))
+            k_lo, k_hi = comp.trim(a.values, int(math.ldexp(share * weight / 2, bits)))
             return a.offset + k_lo, a.offset + k_hi
         return choose
 
     def _lower_chooser(self):
         share = self.plan.tau / max(1, self._products())
-        p_scale = 2 ** self.plan.p_bits
-        q_scale = 2 ** self.plan.q_bits * math.exp(-min(self.plan.epsilon_cap, 600))
+        p_bits, q_bits = self.plan.p_bits, self.plan.q_bits
+        q_share = share * math.exp(-min(self.plan.epsilon_cap, 600))
 
         def choose(arrays, weight):
             p, q = arrays
-            p_lo, p_hi = comp.trim(p.values, int(share * weight * p_scale / 2))
-            q_lo, q_hi = comp.trim(q.values, int(share * weight * q_scale / 2))
+            p_lo, p_hi = comp.trim(p.values, int(math.ldexp(share * weight / 2, p_bits)))
+            q_lo, q_hi = comp.trim(q.values, int(math.ldexp(q_share * weight / 2, q_bits)))
             return p.offset + min(p_lo, q_lo), p.offset + max(p_hi, q_hi)
         return choose
 
@@ -230,7 +232,7 @@ class _Attempt:
         return max(self.upper[o].value(epsilon) for o in ORDERS)
 
     def leading_order(self, epsilon):
-        return max(ORDERS, key=lambda o: (self.upper[o].hint(epsilon), o == REMOVE))
+        return max(ORDERS, key=lambda o: (self.upper[o].value(epsilon), o == REMOVE))
 
 
 def _delta_answer(attempt, request, sizing):
@@ -239,7 +241,8 @@ def _delta_answer(attempt, request, sizing):
     step = _epsilon_step(R, eps_hint)
     hi = smallest_upper(lambda e: attempt.upper_bound(e), delta - attempt.upper_margin(delta), step, eps_hint)
     if hi is None:
-        raise LimitError("no ε within reach certifies δ: the truncated mass exceeds δ (ask for a larger δ)")
+        raise LimitError("no ε <= 600 certifies δ: ε(δ) is beyond this kind's range (or the truncated mass "
+                         "exceeds δ); ask for fewer steps, more noise or a larger δ")
     if hi == 0:
         return Outcome("pld", epsilon_lo=mpq(0), epsilon_hi=mpq(0), lower_order=None), True
     order = attempt.leading_order(hi)
@@ -301,7 +304,10 @@ def first_plan(request, sizing):
         width = AIM * float(R) * max(eps, 1e-6)
         h = math.sqrt(width / (slope * SPREAD * T))
         tau = float(request.delta) * R / TRUNCATION_SHARE
-        cap = 1.25 * eps + 1
+        if eps > MAX_EPSILON_ESTIMATE:
+            raise LimitError(f"ε({float(request.delta):g}) would be about {eps:.3g} (a Gaussian estimate), far beyond "
+                             f"the ε <= 500 this kind handles; ask for fewer steps or more noise")
+        cap = min(1.25 * eps + 1, MAX_EPSILON_CAP)
     else:
         slopes = [sizing.log_delta_slope(e) for e in request.epsilons]
         h = min(math.sqrt(AIM * R / (s * SPREAD * T)) for s, _ in slopes)

@@ -62,11 +62,6 @@ class UpperProfile:
             ball = arb(self.a[k]) - to_arb(mpq(epsilon)).exp() * self.b[k] + arb(self.atom)
             return max(mpq(0), ball_upper(ball)) / (mpq(2) ** self.bits)
 
-    def hint(self, epsilon):
-        """F(ε) in floats (for locating only)."""
-        k = self.suffix(epsilon)
-        return (self.a[k] + self.atom - math.exp(float(epsilon)) * float(self.b[k].mid())) / 2.0 ** self.bits
-
 
 class LowerProfile:
     """L(ε) of one order's composed lower arrays (P at 2^-K, Q and X at 2^-K')."""
@@ -82,7 +77,8 @@ class LowerProfile:
             tq[j - lo] = tq[j - lo + 1] + _at(q_array, j)
         self.lo, self.tp, self.tq = lo, tp, tq
         self.fp = np.array([v / (1 << p_bits) for v in tp])
-        self.fq = np.array([v / (1 << q_bits) for v in tq])
+        with np.errstate(divide="ignore"):
+            self.log_fq = np.log(np.array([v / (1 << q_bits) for v in tq]))
 
     def bound_at(self, k, epsilon_upper):
         """L_k(ε) exactly, with λ₊ = ``epsilon_upper`` >= e^ε; k is an offset into the tails."""
@@ -90,8 +86,8 @@ class LowerProfile:
 
     def best(self, epsilon):
         """(k, L_k(ε)) for the k that floats suggest (and its neighbours), an exact lower bound."""
-        scale = math.exp(float(epsilon))
-        k0 = int(np.argmax(self.fp - scale * self.fq))
+        with np.errstate(over="ignore"):
+            k0 = int(np.argmax(self.fp - np.exp(float(epsilon) + self.log_fq)))
         lam = exp_upper(epsilon)
         candidates = range(max(0, k0 - 2), min(len(self.tp), k0 + 3))
         return max(((k, self.bound_at(k, lam)) for k in candidates), key=lambda item: item[1])
@@ -99,9 +95,6 @@ class LowerProfile:
     def value(self, epsilon):
         """An exact rational <= δ(ε) (of this order); 0 when no event certifies more."""
         return max(mpq(0), self.best(epsilon)[1])
-
-    def hint(self, epsilon):
-        return float(np.max(self.fp - math.exp(float(epsilon)) * self.fq))
 
 
 def _at(array, j):
@@ -116,15 +109,15 @@ def exp_upper(epsilon):
 
 # ---- bisection on the grid of multiples of 2^-m -----------------------------------------
 
-def smallest_upper(bound, target, step, start_hint):
-    """The smallest ε = n·step (n >= 0) with bound(ε) <= target, bound nonincreasing; None if none <= 2^20·step·…"""
+def smallest_upper(bound, target, step, start_hint, limit=600):
+    """The smallest ε = n·step (n >= 0) with bound(ε) <= target, bound nonincreasing; None if ε > ``limit``."""
     if bound(mpq(0)) <= target:
         return mpq(0)
-    hi = max(1, int(start_hint / step))
+    hi = max(1, int(min(start_hint, limit) / step))
     while bound(hi * step) > target:
-        hi *= 2
-        if hi > 1 << 60:
+        if hi * step > limit:
             return None
+        hi *= 2
     lo = hi // 2 if hi > 1 and bound((hi // 2) * step) > target else 0
     while hi - lo > 1:
         mid = (lo + hi) // 2

@@ -33,11 +33,18 @@ def phi_bar(z):
     return 0.5 * math.erfc(z / math.sqrt(2))
 
 
+def log_phi_bar(z):
+    """log(1 − Φ(z)) in floats, by the asymptotic series where erfc underflows."""
+    if z < 30:
+        return math.log(phi_bar(z))
+    return -z * z / 2 - math.log(z) - 0.5 * math.log(2 * math.pi) + math.log1p(-1 / (z * z))
+
+
 def gdp_delta(mu2, epsilon):
     """δ(ε) of a Gaussian loss N(μ²/2, μ²) in floats (hint)."""
     mu = math.sqrt(mu2)
     first = phi_bar(epsilon / mu - mu / 2)
-    exponent = epsilon + math.log(max(phi_bar(epsilon / mu + mu / 2), 1e-320))
+    exponent = epsilon + log_phi_bar(epsilon / mu + mu / 2)
     return max(first - math.exp(min(exponent, 700)), 0.0)
 
 

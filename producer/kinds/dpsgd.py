@@ -13,7 +13,8 @@ enclosures.  docs/dpsgd.md has the mathematics; docs/kinds.md the fields.
 Limits (the auditor's are the same): 1 to 16 stages; 1 <= T per stage and
 Σ T <= 10^6; 10^-5 <= q <= 1; 1/2 <= σ <= 100; 10^-30 <= δ < 1; 1 to 64
 values of ε in [0, 500], distinct; 10^-6 <= R <= 1/2; and an estimated work
-limit (:data:`producer.dpsgd.enclose.MAX_WORK`), refused before the work.
+limit (:data:`producer.dpsgd.enclose.MAX_WORK`), refused before the work;
+an ε(δ) that is not certified below 600 is refused after it.
 """
 
 import sys
