@@ -99,7 +99,12 @@ def test_bad_requests_name_the_value(kwargs, message):
 
 def test_work_beyond_the_limit_is_refused_before_the_work():
     with pytest.raises(LimitError, match="work limit"):
-        kind.build(kind.Request.from_strings("0.5", "0.5", 10**6, delta="1e-5", rel_width="1e-6"))
+        kind.build(kind.Request.from_strings("0.01", "1", 10**6, delta="1e-5", rel_width="1e-6"))
+
+
+def test_an_answer_far_beyond_the_epsilon_range_is_refused_before_the_work():
+    with pytest.raises(LimitError, match="far beyond the ε <= 500"):
+        kind.build(kind.Request.from_strings("0.5", "0.5", 10**5, delta="1e-5"))
 
 
 def test_command_line_refusal_is_one_line_with_exit_2():
