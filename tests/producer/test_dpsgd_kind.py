@@ -120,3 +120,56 @@ def test_gaussian_schedules_take_the_closed_form():
     assert cert.result["route"] == "gaussian" and cert.result["discretisation"] is None
     assert cert.result["lower_order"] is None
     assert "Gaussian closed form" in cert.claim
+
+
+def _replay(attempt, outcome, order, side, perturb):
+    """The chain of ``order``/``side`` from perturbed single-step arrays, with the certificate's windows."""
+    from producer.dpsgd import composition as comp
+    plan, windows = outcome.plan, outcome.windows[order][side]
+    if side == "upper":
+        kinds, bits = [comp.UPPER], [plan.p_bits]
+    else:
+        kinds, bits = [comp.LOWER_P, comp.LOWER_Q], [plan.p_bits, plan.q_bits]
+    powers = []
+    for stage, bases, recorded in zip(attempt.stages, attempt.sides, windows["stages"]):
+        base = bases[order][side]
+        base = [perturb(base, comp.UPPER)] if side == "upper" else [perturb(b, k) for b, k in zip(base, kinds)]
+        powers.append(comp.power(base, stage.steps, kinds, bits, comp.Windows(recorded=recorded)))
+    return comp.combine(powers, kinds, bits, comp.Windows(recorded=windows["combine"]))
+
+
+def _checker_rounding(array, kind):
+    """A checker whose enclosures round every third mass one unit the other way (up sides up, P down)."""
+    from producer.dpsgd import composition as comp
+    step = -1 if kind == comp.LOWER_P else 1
+    values = [max(0, v + step) if k % 3 == 0 else v for k, v in enumerate(array.values)]
+    return comp.Array(array.offset, values, array.atom + (1 if kind != comp.LOWER_P else 0))
+
+
+@pytest.mark.parametrize("stages", [["1/20:1x50"], ["1/100:1x300", "1/10:3/2x20"]])
+def test_a_checker_rounding_some_masses_the_other_way_still_accepts(stages):
+    """The stored ends keep margins: replaying the recorded windows from perturbed integers still certifies them."""
+    from producer.dpsgd.enclose import _Attempt, certify
+    from producer.dpsgd.inversion import LowerProfile, UpperProfile
+    request = kind.Request([kind.parse_stage(s) for s in stages], delta=mpq(1, 10**5), rel_width=mpq(1, 500))
+    outcome = certify(request)
+    attempt = _Attempt(request, outcome.plan, lambda message: None)
+    attempt.prepare()
+    assert attempt.ranges == outcome.ranges
+    plan = outcome.plan
+    attempt.compose_upper()
+    attempt.compose_lower(outcome.lower_order)
+    assert attempt.windows[outcome.lower_order]["lower"] == outcome.windows[outcome.lower_order]["lower"]
+    slack = mpq(request.delta) / 2**32
+    for order in ("remove", "add"):
+        (upper,) = _replay(attempt, outcome, order, "upper", _checker_rounding)
+        checker = UpperProfile(upper, plan.h, plan.p_bits, plan.p_bits + 128).value(outcome.epsilon_hi)
+        assert checker <= request.delta
+        # the margin's rounding part covers the checker's deviation (so the grid of ε is not what saves it)
+        assert checker - attempt.upper[order].value(outcome.epsilon_hi) <= attempt.upper_margin(request.delta) - slack
+    assert outcome.epsilon_lo > 0
+    p, q = _replay(attempt, outcome, outcome.lower_order, "lower", _checker_rounding)
+    checker = LowerProfile(p, q, plan.h, plan.p_bits, plan.q_bits).value(outcome.epsilon_lo)
+    assert checker > request.delta
+    own = attempt.lower[outcome.lower_order][0].value(outcome.epsilon_lo)
+    assert own - checker <= attempt.lower_margin(outcome.lower_order, outcome.epsilon_lo, request.delta) - slack
