@@ -22,6 +22,7 @@ KINDS = {
     "separation": "auditor.checks.separation",
     "calibration-lower": "auditor.checks.calibration_lower",
     "plain-composition": "auditor.checks.plain_composition",
+    "dpsgd": "auditor.checks.dpsgd",
 }
 
 
