@@ -66,7 +66,8 @@ def working_bits(stage, N, K, K_q):
     """
     need = max(K_q + 8, K + 8 + N.bit_length() + exp_bits_needed(N, stage.lo, stage.hi))
     q, sigma = stage.q, stage.sigma
-    guard = 24 + (q.denominator // q.numerator).bit_length() + 2 * (sigma.numerator // sigma.denominator + 1).bit_length()
+    guard = (24 + (q.denominator // q.numerator).bit_length()
+             + 2 * (sigma.numerator // sigma.denominator + 1).bit_length())
     return need + guard
 
 
