@@ -10,7 +10,7 @@ The loss of one step (sampling rate q, noise multiplier σ, remove order) is
 for q = 1, x(y) = 1/2 + σ²·y exactly.  The tails are evaluated at
 z = x/σ and z′ = (x − 1)/σ (:func:`arguments`).
 
-1. e^{j/N} (:func:`exp_grid`): an anchor every :data:`BLOCK` indices from the
+1. e^{j/N} (:func:`exp_grid`): an anchor every :func:`block` indices from the
    auditor's Taylor bounds (:func:`auditor.enclosures.exp_bounds`), then
    E_{j+1} = E_j·e^{1/N} with floor / ceil (products of positive bounds).
 2. v = e^{i/N} − (1 − q) from those bounds and 1 − q rounded outward; its
@@ -33,10 +33,16 @@ from fractions import Fraction
 from auditor.enclosures import exp_bounds, log_bounds
 from auditor.outcomes import Unchecked
 
-__all__ = ["BLOCK", "exp_grid", "arguments", "MAX_SIGN_BITS"]
+__all__ = ["BLOCK", "block", "exp_grid", "arguments", "MAX_SIGN_BITS"]
 
 BLOCK = 256
-"""Indices between two direct evaluations (anchors) of e^{j/N} and of log v."""
+"""Most indices between two direct evaluations (anchors) of e^{j/N} and of log v."""
+
+
+def block(N):
+    """Indices between anchors for the grid 1/N: at most BLOCK, and at most N/8, so that the
+    rounding of an anchor grows by at most e^{1/8} before the next one."""
+    return max(1, min(BLOCK, N // 8))
 
 MAX_SIGN_BITS = 1 << 14
 """Most bits spent deciding the sign of e^{i/N} − (1 − q) at one point."""
@@ -61,10 +67,10 @@ def _exp_fixed(x, W):
 def exp_grid(N, first, last, W):
     """[(lo, hi)] of 2^W·e^{j/N} for j = first, ..., last."""
     r_lo, r_hi = _exp_fixed(Fraction(1, N), W)
-    one = 1 << W
+    one, every = 1 << W, block(N)
     out = []
     for j in range(first, last + 1):
-        if (j - first) % BLOCK == 0:
+        if (j - first) % every == 0:
             lo, hi = _exp_fixed(Fraction(j, N), W)
         else:
             lo, hi = (lo * r_lo) >> W, _ceil_div(hi * r_hi, one)
@@ -122,7 +128,7 @@ def _log_v(N, q, lo, hi, W):
     m_lo, m_hi = _exp_fixed(Fraction(1, N), W)
     m_lo -= 1 << W  # e^{1/N} − 1
     m_hi -= 1 << W
-    one = 1 << W
+    one, every = 1 << W, block(N)
     out = []
     previous = None  # (E, v, log v) at i − 1 when i − 1 is finite and not an anchor boundary
     for i, (e_lo, e_hi) in zip(range(lo, hi + 1), grid):
@@ -138,7 +144,7 @@ def _log_v(N, q, lo, hi, W):
             previous = None
             continue
         logs = None
-        if previous is not None and (i - lo) % BLOCK and v_lo > 0:
+        if previous is not None and (i - lo) % every and v_lo > 0:
             (pe_lo, pe_hi), (pv_lo, pv_hi), (pl_lo, pl_hi) = previous
             d_lo, d_hi = (pe_lo * m_lo) >> W, _ceil_div(pe_hi * m_hi, one)
             s_lo, s_hi = pv_lo + v_lo, pv_hi + v_hi
