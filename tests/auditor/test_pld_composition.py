@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 from auditor.pld import answer, composition
 from auditor.pld.composition import LOWER_P, LOWER_Q, UPPER, Array
 
-arrays = st.builds(lambda offset, values, atom: Array(offset, values, atom),
-                   st.integers(-6, 6), st.lists(st.integers(0, 2 ** 70), min_size=1, max_size=9), st.integers(0, 2 ** 20))
+arrays = st.builds(lambda offset, values, atom: Array(offset, values, atom), st.integers(-6, 6),
+                   st.lists(st.integers(0, 2 ** 70), min_size=1, max_size=9), st.integers(0, 2 ** 20))
 
 
 def _naive(a, b):

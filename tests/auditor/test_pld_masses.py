@@ -13,7 +13,6 @@ import pytest
 
 from auditor.pld import answer, masses, preimages
 from auditor.pld.composition import Array
-from auditor.pld.tails import TailTable
 from tests.auditor.dpsgd_reference import delta_single, mp, preimage, tail
 
 CASES = [  # (q, σ, N, lo, hi)
@@ -100,8 +99,9 @@ def test_single_step_arrays_have_the_stated_totals(q, sigma, N, lo, hi):
         assert 2 ** K_q <= sum(one.lower_q) + one.lower_atom <= 2 ** K_q + n + 2
         # the P array drops its order's low tail: the remove order's (−∞, x_lo), the add order's [x_hi, ∞)
         x = preimage(Fraction(lo if order == "remove" else hi, N), q, sigma)
+        s = mp(sigma)
         if order == "remove":
-            dropped = 0 if x is None else (1 - mp(q)) * (1 - tail(x / mp(sigma))) + mp(q) * (1 - tail((x - 1) / mp(sigma)))
+            dropped = 0 if x is None else (1 - mp(q)) * (1 - tail(x / s)) + mp(q) * (1 - tail((x - 1) / s))
         else:
             dropped = tail(x / mp(sigma))
         assert 2 ** K - n - 2 - dropped * 2 ** K <= sum(one.lower_p) <= 2 ** K
