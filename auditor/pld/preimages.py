@@ -17,8 +17,9 @@ z = x/σ and z′ = (x − 1)/σ (:func:`arguments`).
    sign is decided exactly (the two ends, then ever finer direct bounds:
    e^{i/N} = 1 − q is impossible for i ≠ 0, e^r being irrational for every
    rational r ≠ 0).  A nonpositive v is x = −∞.
-3. log v: directly (:func:`auditor.enclosures.log_bounds` of both ends) at an
-   anchor, at the first finite point, and wherever the step below is too
+3. log v: directly (:func:`auditor.enclosures.log_bounds` of both ends) every
+   :data:`BLOCK` indices (the errors of the step below add up, they do not
+   grow), at the first finite point, and wherever the step below is too
    coarse; otherwise by the step
        log v_{i+1} − log v_i = 2·atanh(ζ),   ζ = (v_{i+1} − v_i)/(v_{i+1} + v_i) = e^{i/N}(e^{1/N} − 1)/(v_{i+1} + v_i),
    used when ζ <= 1/4: atanh ζ = Σ_k ζ^{2k+1}/(2k + 1), evaluated at the
@@ -128,7 +129,7 @@ def _log_v(N, q, lo, hi, W):
     m_lo, m_hi = _exp_fixed(Fraction(1, N), W)
     m_lo -= 1 << W  # e^{1/N} − 1
     m_hi -= 1 << W
-    one, every = 1 << W, block(N)
+    one = 1 << W
     out = []
     previous = None  # (E, v, log v) at i − 1 when i − 1 is finite and not an anchor boundary
     for i, (e_lo, e_hi) in zip(range(lo, hi + 1), grid):
@@ -144,7 +145,7 @@ def _log_v(N, q, lo, hi, W):
             previous = None
             continue
         logs = None
-        if previous is not None and (i - lo) % every and v_lo > 0:
+        if previous is not None and (i - lo) % BLOCK and v_lo > 0:
             (pe_lo, pe_hi), (pv_lo, pv_hi), (pl_lo, pl_hi) = previous
             d_lo, d_hi = (pe_lo * m_lo) >> W, _ceil_div(pe_hi * m_hi, one)
             s_lo, s_hi = pv_lo + v_lo, pv_hi + v_hi

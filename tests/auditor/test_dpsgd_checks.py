@@ -14,6 +14,8 @@ from pathlib import Path
 
 import mpmath
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import producer
 from auditor.api import verify_certificate
@@ -337,3 +339,33 @@ def test_hostile_sizes_are_refused_quickly(delta_cert):
 def test_limits_are_documented_constants():
     assert dpsgd.MAX_BUCKETS == 2 * 10 ** 6 and dpsgd.MAX_WORKING_BITS == 4096
     assert dpsgd.MAX_CONVOLUTION_WORK >= 10 ** 11
+
+
+# ---- whatever the producer writes (small questions), the auditor checks ------------------------------
+
+questions = st.fixed_dictionaries({
+    "q": st.sampled_from(["1/1000", "1/100", "1/20", "3/10", "9/10", "1"]),
+    "sigma": st.sampled_from(["1/2", "4/5", "1", "3/2", "4"]),
+    "steps": st.integers(1, 40),
+    "question": st.one_of(st.sampled_from(["1e-3", "1e-6", "1/3"]).map(lambda d: {"delta": d}),
+                          st.sampled_from(["0", "1/2", "0,1,3", "1/10,2"]).map(lambda e: {"epsilons": e})),
+})
+
+
+def _produce_and_verify(question):
+    cert = producer.dpsgd(question["q"], question["sigma"], question["steps"], **question["question"]).as_dict()
+    r = verify_certificate(cert)
+    assert r.outcome == "OK", (question, r.as_dict())
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(questions)
+def test_the_producers_small_certificates_verify(question):
+    _produce_and_verify(question)
+
+
+@pytest.mark.slow
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(questions)
+def test_the_producers_small_certificates_verify_many(question):
+    _produce_and_verify(question)
