@@ -224,12 +224,11 @@ def _plan(p, cert):
     for order in ORDERS:
         W = d["windows"][order]
         upper = _chain(W["upper"], stages, f"{P}/windows/{order}/upper")
-        lower = None
-        if order in named:
-            if W["lower"] is None:
-                raise Malformed(f"{P}/windows/{order}/lower: null, but a lower end names the order {order}")
-            lower = _chain(W["lower"], stages, f"{P}/windows/{order}/lower")
-        chains[order] = {"upper": upper, "lower": lower}
+        lower = None if W["lower"] is None else _chain(W["lower"], stages, f"{P}/windows/{order}/lower")
+        if order in named and lower is None:
+            raise Malformed(f"{P}/windows/{order}/lower: null, but a lower end names the order {order}")
+        # a recorded lower chain that no claim names is shape-checked, never computed
+        chains[order] = {"upper": upper, "lower": lower if order in named else None}
     return {"N": N, "K": K, "K_q": K_q, "stages": stages, "chains": chains, "named": named}
 
 
@@ -311,14 +310,20 @@ def _chain_work(stages, chain, scale, pointer):
 # ---- 5. exact claims --------------------------------------------------------------------------
 
 class _Claim:
-    """One enclosure claim: δ(ε) <= value (side "upper") or >= value (> when strict, side "lower")."""
+    """One enclosure claim: δ(ε) <= value (side "upper") or >= value (> when strict, side "lower").
 
-    __slots__ = ("pointer", "side", "epsilon", "value", "strict", "order", "decision", "shown")
+    ``stated`` is what the certificate says at ``pointer`` (an ε end or a point's end), ``reason``
+    why a disproved claim is false.
+    """
 
-    def __init__(self, pointer, side, epsilon, value, strict=False, order=None):
+    __slots__ = ("pointer", "side", "epsilon", "value", "strict", "order", "decision", "shown", "stated", "reason")
+
+    def __init__(self, pointer, side, epsilon, value, strict=False, order=None, stated=None, reason=None):
         self.pointer, self.side, self.epsilon, self.value = pointer, side, epsilon, value
         self.strict, self.order = strict, order
         self.decision, self.shown = OPEN, None
+        self.stated = value if stated is None else stated
+        self.reason = reason or _REASONS[side]
 
 
 def _display(text, value, direction, pointer, report):
@@ -357,9 +362,11 @@ def _exact_claims(p, cert, report):
         expected = "null" if lo == 0 or gaussian_route else "an order"
         report.check((order is None) == (expected == "null"), "/result/lower_order", order, expected,
                      "lower_order is null exactly when epsilon_lo = 0 or on the gaussian route")
-        pending.append(_Claim("/result/epsilon_hi", "upper", hi, p["delta"]))
+        pending.append(_Claim("/result/epsilon_hi", "upper", hi, p["delta"], stated=hi,
+                              reason="δ(ε_hi) > δ (the auditor's lower bound exceeds δ), so ε(δ) > epsilon_hi"))
         if lo > 0:
-            pending.append(_Claim("/result/epsilon_lo", "lower", lo, p["delta"], strict=True, order=order))
+            pending.append(_Claim("/result/epsilon_lo", "lower", lo, p["delta"], strict=True, order=order, stated=lo,
+                                  reason="δ(ε_lo) <= δ (the auditor's upper bound is at most δ): ε(δ) <= epsilon_lo"))
         return pending
     points, epsilons = res["points"], p["epsilons"]
     report.equal("/result/points", len(points), len(epsilons), "number of points (one per input epsilon)")
@@ -425,7 +432,7 @@ def _settle(pending, report):
         if c.decision == OPEN:
             undecided.append(c.pointer)
             continue
-        report.check(c.decision == PROVED, c.pointer, c.value, c.shown or "", _REASONS[c.side])
+        report.check(c.decision == PROVED, c.pointer, c.stated, c.shown or "", c.reason)
     return undecided
 
 
