@@ -27,32 +27,24 @@ tail sum at least as large), so the composed arrays dominate (upper, Q) or
 are dominated by (P) the exact composed laws; docs/dpsgd.md §4 (iv) and §5.
 """
 
+from typing import NamedTuple
+
 import gmpy2
 
 __all__ = ["UPPER", "LOWER_P", "LOWER_Q", "Array", "product", "window", "power", "compose",
            "products_in_power"]
 
 UPPER, LOWER_P, LOWER_Q = "upper", "lower_p", "lower_q"
-_HAS_ATOM = {UPPER: True, LOWER_P: False, LOWER_Q: True}
+# where a window puts the mass below and above it (the table of the module docstring; None: dropped)
+_WINDOW_RULES = {UPPER: ("first", "atom"), LOWER_P: (None, "last"), LOWER_Q: ("first", "atom")}
 
 
-class Array:
+class Array(NamedTuple):
     """Integers ``values`` on indices offset, offset + 1, ..., and an ``atom`` (0 for LOWER_P)."""
 
-    __slots__ = ("offset", "values", "atom")
-
-    def __init__(self, offset, values, atom=0):
-        self.offset, self.values, self.atom = offset, values, atom
-
-    @property
-    def last(self):
-        return self.offset + len(self.values) - 1
-
-    def total(self):
-        return sum(self.values) + self.atom
-
-    def __repr__(self):
-        return f"Array(offset={self.offset}, n={len(self.values)}, atom={self.atom})"
+    offset: int
+    values: list
+    atom: int = 0
 
 
 def products_in_power(steps):
@@ -99,13 +91,12 @@ def window(A, lo, hi, kind):
         kept.extend([0] * (length - len(kept)))
     else:
         kept = [0] * length
-    atom = A.atom
-    if kind == LOWER_P:
-        kept[-1] += above
-    else:
+    to_below, to_above = _WINDOW_RULES[kind]
+    if to_below == "first":
         kept[0] += below
-        atom += above
-    return Array(lo, kept, atom)
+    if to_above == "last":
+        kept[-1] += above
+    return Array(lo, kept, A.atom + (above if to_above == "atom" else 0))
 
 
 def power(base, steps, windows, kind, scale):

@@ -62,7 +62,7 @@ def test_window_keeps_the_indices_and_moves_the_rest_the_safe_way(A, lo, length,
 def _dominates(big, small):
     """big ⪰ small: every upper tail sum (atom = +∞ included) at least as large."""
     first = min(big.offset, small.offset)
-    last = max(big.last, small.last)
+    last = max(big.offset + len(big.values), small.offset + len(small.values)) - 1
 
     def tail_sum(A, k):
         return sum(v for i, v in enumerate(A.values) if A.offset + i >= k) + A.atom
