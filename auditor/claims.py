@@ -479,6 +479,14 @@ def plain_composition(cert):
             f"{_listed(listed)}")
 
 
+# ---- dpsgd/1 ------------------------------------------------------------------------------------
+
+def dpsgd(cert):
+    """The kind's own summary, :func:`auditor.checks.dpsgd.claim` (imported here: it imports this module)."""
+    from auditor.checks import dpsgd as checks
+    return checks.claim(cert)
+
+
 SUMMARIES = {
     "finite-game": finite_game,
     "dg-interval": dg_interval,
@@ -492,6 +500,7 @@ SUMMARIES = {
     "separation": separation,
     "calibration-lower": calibration_lower,
     "plain-composition": plain_composition,
+    "dpsgd": dpsgd,
 }
 
 

@@ -1,6 +1,6 @@
 """Benchmarks: wall time, CPU time and peak memory of whole producer and auditor processes.
 
-    python bench/run.py [targets|growth|game|dg|hierarchy|plain|product|resource|all]
+    python bench/run.py [targets|growth|game|dg|hierarchy|plain|product|resource|dpsgd|all]
         [--runs N] [--auditor-timeout S | --no-auditor]
 
 Each producer figure is the median over N runs (default 3) of a fresh process,
@@ -290,6 +290,55 @@ def resource_table(args):
     _write(args.out, "resource", rows)
 
 
+DPSGD_PEER = """
+import sys
+from dp_accounting.pld import privacy_loss_distribution as pld
+q, sigma, steps, delta = float(sys.argv[1]), float(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
+one = pld.from_gaussian_mechanism(sigma, sampling_prob=q)
+print(one.self_compose(steps).get_epsilon_for_delta(delta))
+"""
+DPSGD_CASES = [("0.01", "1", 1000, "1e-5"), ("0.01", "1", 10000, "1e-5"), ("0.01", "1", 100000, "1e-5")]
+
+
+def dpsgd_table(args):
+    """dpsgd/1 against dp_accounting's PLD accountant (default discretisation), whole processes, same run.
+
+    Target (issue 24): q = 0.01, σ = 1, T = 10^4, δ = 10^-5: relative width <= 10^-3 within 10× the
+    peer's time; T = 10^5 in minutes at most.
+    """
+    rows = ["| q | σ | T | δ | certified ε | rel. width | producer wall / cpu s | producer MiB "
+            "| dp_accounting PLD ε | peer wall / cpu s | producer / peer (cpu) |",
+            "|---|---|---|---|---|---|---|---|---|---|---|"]
+    with tempfile.TemporaryDirectory() as tmp:
+        for q, sigma, steps, delta in DPSGD_CASES:
+            cert = os.path.join(tmp, "dpsgd.json")
+            runs = 1 if steps > 10000 else args.runs
+            run = median_of(producer("dpsgd", "--sampling-rate", q, "--noise-multiplier", sigma, "--steps",
+                                     str(steps), "--delta", delta, "--quiet", "-o", cert), runs)
+            shown, width = "?", "?"
+            if run.status == 0:
+                res = json.load(open(cert))["result"]
+                lo, hi = Fraction(res["epsilon_lo"]), Fraction(res["epsilon_hi"])
+                shown = f"[{res['epsilon_lo_display']}, {res['epsilon_hi_display']}]"
+                width = f"{float((hi - lo) / hi):.2e}"
+            peer = median_of([PY, "-c", DPSGD_PEER, q, sigma, str(steps), delta], runs)
+            eps = "?"
+            if peer.status == 0:
+                done = subprocess.run([PY, "-c", DPSGD_PEER, q, sigma, str(steps), delta], capture_output=True,
+                                      text=True, cwd=ROOT)
+                eps = done.stdout.strip()[:10] if done.returncode == 0 else "?"
+            else:
+                eps = "not installed" if peer.status == 1 else f"exit {peer.status}"
+            ratio = f"{run.cpu / peer.cpu:.1f}×" if peer.status == 0 and run.status == 0 else ""
+            rows.append(f"| {q} | {sigma} | {steps} | {delta} | {shown} | {width} | {fmt(run)} {eps} | "
+                        f"{peer.wall:.2f} / {peer.cpu:.2f} | {ratio} |")
+            print(rows[-1], flush=True)
+    rows.append("\nwall / cpu: median wall-clock and user+sys CPU seconds of whole processes (imports included); "
+                "the peer is dp_accounting's `from_gaussian_mechanism(σ, sampling_prob=q)`, `self_compose(T)`, "
+                "`get_epsilon_for_delta(δ)` (pessimistic connect-the-dots, default discretisation 10^-4)")
+    _write(args.out, "dpsgd", rows)
+
+
 def _write(out, name, rows):
     os.makedirs(out, exist_ok=True)
     with open(os.path.join(out, f"{name}.md"), "w", encoding="utf-8") as fh:
@@ -300,7 +349,7 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("which", nargs="?", default="default",
                    choices=["default", "targets", "growth", "game", "dg", "hierarchy", "plain", "product", "resource",
-                            "all"])
+                            "dpsgd", "all"])
     p.add_argument("--runs", type=int, default=3)
     p.add_argument("--auditor-timeout", type=float, default=120.0, help="seconds per auditor run (default 120)")
     p.add_argument("--no-auditor", action="store_true", help="do not run the auditor")
@@ -308,11 +357,11 @@ def main():
     args = p.parse_args()
     print(f"# benchmarks ({args.runs} runs each, median; {os.cpu_count()} cores)", flush=True)
     which = {"default": ("targets", "growth"), "all": ("targets", "growth", "game", "dg", "hierarchy",
-                                                                        "plain", "product", "resource")}.get(
+                                                                        "plain", "product", "resource", "dpsgd")}.get(
         args.which, (args.which,))
     tables = {"targets": targets_table, "growth": growth_table, "game": game_table, "dg": dg_table,
               "hierarchy": hierarchy_table, "plain": plain_table,
-              "product": product_table, "resource": resource_table}
+              "product": product_table, "resource": resource_table, "dpsgd": dpsgd_table}
     for name in which:
         print(f"\n## {name}", flush=True)
         tables[name](args)

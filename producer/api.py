@@ -49,7 +49,7 @@ from producer.sources.auditability import MAX_EXPONENT as AUDITOR_MAX_EXPONENT
 __all__ = ["Certificate", "bracket", "finite_game", "dg_interval", "calibration", "pmw_envelope",
            "pmw_parameters", "brace_run", "brace_compare", "hierarchy_upper", "deadline_witness", "workload",
            "separation", "calibration_lower", "plain_composition", "rate", "frontier", "window_request",
-           "finite_budget", "InputError"]
+           "finite_budget", "dpsgd", "InputError"]
 
 
 class Certificate:
@@ -766,3 +766,20 @@ def finite_budget(gamma, sigma2, budget, deadline, delta, *, radius=None, progre
     from producer.kinds import finite_budget as kind
     request = kind.Request.from_strings(gamma, sigma2, budget, deadline, delta, radius)
     return Certificate(kind.build(request, _reporter(progress, "finite-budget")))
+# ---- dpsgd/1 -----------------------------------------------------------------------
+
+def dpsgd(sampling_rate=None, noise_multiplier=None, steps=None, *, stages=(), delta=None, epsilons=None,
+          rel_width=None, progress=False):
+    """Certified ε(δ) or δ(ε) of DP-SGD: the Poisson-subsampled Gaussian, composed (dpsgd/1).
+
+    One stage from ``sampling_rate`` q, ``noise_multiplier`` σ and ``steps``
+    T, and/or ``stages`` as ``"q:σxT"`` strings (a schedule, composed in
+    order); exactly one of ``delta`` (→ ``result.epsilon_lo/epsilon_hi``) and
+    ``epsilons`` (a list or ``"1,2,4"`` → ``result.points``); ``rel_width`` R
+    (default 1/1000): ε_hi − ε_lo <= R·ε_hi, or upper − lower <= R·upper.
+    Sensitivity 1, add/remove neighbours (δ is the larger of the two orders).
+    """
+    from producer.kinds.dpsgd import Request, build, progress_printer
+    request = Request.from_strings(sampling_rate, noise_multiplier, steps, stages=stages, delta=delta,
+                                   epsilons=epsilons, rel_width=rel_width)
+    return Certificate(build(request, progress=progress_printer() if progress else None))

@@ -42,6 +42,7 @@ COMMANDS = [
     ("frontier", "producer.commands.frontier"),
     ("window", "producer.commands.window"),
     ("finite-budget", "producer.commands.finite_budget"),
+    ("dpsgd", "producer.commands.dpsgd"),
 ]
 
 DEBUG_VARIABLE = "DP_CERTIFY_DEBUG"

@@ -26,6 +26,7 @@ KINDS = {
     "frontier": "auditor.checks.frontier",
     "window-request": "auditor.checks.window_request",
     "finite-budget": "auditor.checks.finite_budget",
+    "dpsgd": "auditor.checks.dpsgd",
 }
 
 

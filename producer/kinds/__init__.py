@@ -12,6 +12,7 @@ MODULES = {
     "frontier/1": "producer.kinds.frontier",
     "window-request/1": "producer.kinds.window_request",
     "finite-budget/1": "producer.kinds.finite_budget",
+    "dpsgd/1": "producer.kinds.dpsgd",
 }
 
 

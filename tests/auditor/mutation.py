@@ -188,3 +188,30 @@ def mutants(draw, heavy=False):
     same = data == json.dumps(seal(reference(name)), sort_keys=True, separators=(",", ":"),
                               ensure_ascii=False).encode("utf-8")
     return label, data, free or same
+
+
+# ---- dpsgd/1 (one additive block) ---------------------------------------------------------------
+# The quick dpsgd references join the draw.  In a dpsgd certificate the recipe (result.discretisation)
+# may be changed without making a claim false (any grid, ranges, windows or precisions give valid
+# bounds), an end of an enclosure moved outward stays true, and a larger rel_width keeps every claim.
+DPSGD_QUICK = ["dpsgd/dpsgd-gaussian-s2-t10-delta1e-5.json", "dpsgd/dpsgd-gaussian-s2-t10-epsilons.json",
+               "dpsgd/dpsgd-q0_01-s1-t1000-delta1e-5.json"]
+QUICK.extend(DPSGD_QUICK)
+DPSGD_MAY_HOLD = {"epsilon_lo", "epsilon_hi", "lower", "upper", "rel_width"}
+
+
+def dpsgd_may_still_hold(path):
+    keys = [k for k in path if not k.isdigit()]
+    return "discretisation" in keys or bool(keys) and keys[-1] in DPSGD_MAY_HOLD
+
+
+_mutants_before_dpsgd = mutants
+
+
+@st.composite
+def mutants(draw, heavy=False):  # noqa: F811 - the dpsgd block wraps the strategy above
+    label, data, free = draw(_mutants_before_dpsgd(heavy))
+    if label.startswith("dpsgd/"):
+        path = label.split(" at /", 1)[1].split(" (")[0].split("/")
+        free = free or dpsgd_may_still_hold(path)
+    return label, data, free

@@ -200,7 +200,7 @@ def test_mutated_certificates_with_large_numbers(mutant):
         signal.signal(signal.SIGALRM, previous)
 
 
-REFERENCE_DIRS = ("certificates", "certificates/hierarchy", "certificates/slow")
+REFERENCE_DIRS = ("certificates", "certificates/dpsgd", "certificates/hierarchy", "certificates/slow")
 ALL_REFERENCES = sorted(str(p.relative_to(ROOT)) for d in REFERENCE_DIRS for p in (ROOT / d).glob("*.json"))
 
 
