@@ -38,6 +38,9 @@ COMMANDS = [
     ("sweep", "producer.commands.sweep"),
     ("plot", "producer.commands.plot"),
     ("plain", "producer.commands.plain"),
+    ("hierarchy-exact", "producer.commands.hierarchy_exact"),
+    ("blocks", "producer.commands.blocks"),
+    ("minimum-deletion", "producer.commands.minimum_deletion"),
 ]
 
 DEBUG_VARIABLE = "DP_CERTIFY_DEBUG"
