@@ -214,7 +214,8 @@ def _check_work(splits, B, support):
         classes = 1 if start == "zero" else 3 * B ** k
         work = classes * (support + 2) ** k
         if work > MAX_BLOCK_WORK:
-            raise LimitError(f"blocks: a block of {k} releases from {'the zero start' if classes == 1 else 'every state'} "
+            where = "the zero start" if classes == 1 else "every state"
+            raise LimitError(f"blocks: a block of {k} releases from {where} "
                              f"needs {classes} × {support + 2}^{k} = {work} curve terms, above the limit "
                              f"{MAX_BLOCK_WORK} (use fewer releases, shorter blocks or a smaller source radius)")
 
