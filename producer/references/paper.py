@@ -22,7 +22,7 @@ import os
 import sys
 
 from producer.kinds import block_composition, hierarchy_exact, minimum_deletion
-from producer.references import write_all
+from producer.references import main_of, write_all
 
 CHAIN = ("hierarchy-exact", dict(gamma="1/2", weights="1,1,1", budget="4", priors="1/2", models="G,P3,P2,Q2,P1"))
 DEPTHS = ("hierarchy-exact", dict(gamma="1/2", weights="1,1,1", budget="4", priors="1/2", models="G,P4,P3,P2,P1"))
@@ -60,16 +60,7 @@ def generate(outdir, names=None):
     return write_all(outdir, "paper", items, build)
 
 
-def main(argv=None):
-    argv = list(sys.argv[1:] if argv is None else argv)
-    outdir = argv[0] if argv else DEFAULT_DIR
-    names = set(argv[1:]) or None
-    known = {name for name, _ in REFERENCES}
-    if names and not names <= known:
-        print(f"paper references: unknown name(s) {sorted(names - known)}", file=sys.stderr)
-        return 2
-    generate(outdir, names)
-    return 0
+main = main_of("paper", REFERENCES, DEFAULT_DIR, generate)
 
 
 if __name__ == "__main__":
