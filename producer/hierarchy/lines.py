@@ -21,12 +21,21 @@ maximising a·X + b·Y; among those the largest a; among those the largest b.
   A = floor(Σ_n P_n·a_n / D), B = floor(Σ_n Q_n·b_n / D);
 - G_0: the stop line; G_c (c >= 1) and pending nodes: best of the stop line and
   every alternative's line at (g_i, 2^K − g_i);
-- R_{c,d}: best of the lines ℓ_{(c,d,v)}[i] of its pending nodes at the same prior.
+- R_{c,d}: best of the lines ℓ_{(c,d,v)}[i] of its pending nodes at the same prior;
+- a node allowing several block lengths (a proof hierarchy P_H; the paper's
+  App. G.4): every group g gets lines ℓ_g[i] by the rules above restricted to
+  its alternatives (or pending nodes); L_g(t) = max_i of its lines;
+  H = Cvx(min_g L_g) exactly (producer.hierarchy.pl); the node's line at t_i
+  is the tangent of H with its right derivative at t_i (left at t = 1),
+  values at t = 1 and t = 0 floored to multiples of 2^-F — or the stop line
+  if a floored value is negative.
 
 Soundness: V_c(x, y) >= x·a_n/2^F + y·b_n/2^F for every child line (validity,
 homogeneity), so the alternative's perspective sum is >= x·ΣP_n a_n/(D·2^F) +
 y·ΣQ_n b_n/(D·2^F) >= x·A/2^F + y·B/2^F; the node value is at least every
-alternative's and the stop value; flooring only lowers.
+alternative's and the stop value; flooring only lowers.  At a multi-group node a line below H is below
+Cvx(min_g B_g) = u_s, since L_g <= B_g (each of its lines is valid for the
+group's backup B_g) and a linear function below a function is below its Cvx.
 
 The best child line is found on the upper envelope of the child's lines (the
 lines that are the unique maximiser for some X, Y > 0): floats locate it,
@@ -35,7 +44,11 @@ exact integer score differences confirm every location.
 
 import numpy as np
 
-from producer.errors import InputError
+from bisect import bisect_right
+
+from gmpy2 import mpq
+
+from producer.hierarchy import pl
 from producer.hierarchy.graph import Graph, Rows
 
 
@@ -131,16 +144,41 @@ def best_of(candidates, g, gbar):
     return a_best, b_best
 
 
+def envelope_curve(a_values, b_values, unit):
+    """The function t ↦ max_i (t·a_i + (1 − t)·b_i)/unit as an exact piecewise-linear curve (pl)."""
+    env = Envelope(a_values, b_values)
+    a, b = [mpq(int(v)) for v in env.a], [mpq(int(v)) for v in env.b]
+    points = [(pl.ZERO, b[0] / unit)]
+    for j in range(1, len(a)):
+        t = (b[j - 1] - b[j]) / ((a[j] - b[j]) - (a[j - 1] - b[j - 1]))
+        points.append((t, (t * a[j] + (1 - t) * b[j]) / unit))
+    points.append((pl.ONE, a[-1] / unit))
+    return pl.simplify(points)
+
+
+def tangent_lines(hull, grid, bits, unit):
+    """For each grid prior: the floored (a, b) of the convex curve's tangent with its right derivative
+    (left at t = 1), or None where a floored value would be negative."""
+    ts = [v[0] for v in hull]
+    out = []
+    for g in grid:
+        t = mpq(g, 1 << bits)
+        k = min(bisect_right(ts, t) - 1, len(hull) - 2)
+        (t0, u0), (t1, u1) = hull[k], hull[k + 1]
+        slope = (u1 - u0) / (t1 - t0)
+        at_zero = u0 - slope * t0
+        a, b = (at_zero + slope) * unit, at_zero * unit
+        a, b = a.numerator // a.denominator, b.numerator // b.denominator
+        out.append((int(a), int(b)) if a >= 0 and b >= 0 else None)
+    return out
+
+
 class LineTree:
-    """The lower lines of every node of a single-group model on an integer grid (numerators over 2^K)."""
+    """The lower lines of every node of a model on an integer grid (numerators over 2^K)."""
 
     def __init__(self, model, law, gamma, grid, grid_bits, line_bits, progress=None):
         self.rows = Rows(law, gamma)
         self.graph = Graph(model, self.rows)
-        multi = [node for node in self.graph.nodes if self.graph.is_multi_group(node)]
-        if multi:
-            raise InputError(f"{model}: proof-function lower lines are built for cut games only "
-                             f"(node {multi[0]} allows several block lengths)")
         self.grid, self.bits, self.line_bits = list(grid), int(grid_bits), int(line_bits)
         top = 1 << self.bits
         self.g = _obj(self.grid)
@@ -176,14 +214,31 @@ class LineTree:
         D = self.rows.D
         return sum_a // D, sum_b // D
 
+    def _group_lines(self, node, members, lines, envelopes):
+        if node[0] == "R":
+            return best_of([lines[child] for child in members], self.g, self.gbar)
+        candidates = [self.stop] + [self._alternative(alt, envelopes) for alt in members]
+        return best_of(candidates, self.g, self.gbar)
+
     def _node_lines(self, node, lines, envelopes):
         if node == ("G", 0):
             return self.stop
-        if node[0] == "R":
-            (children,) = self.graph.groups[node].values()
-            return best_of([lines[child] for child in children], self.g, self.gbar)
-        candidates = [self.stop] + [self._alternative(alt, envelopes) for alt in self.graph.node_alternatives(node)]
-        return best_of(candidates, self.g, self.gbar)
+        if node[0] == "P":
+            candidates = [self.stop] + [self._alternative(alt, envelopes) for alt in self.graph.alternatives[node]]
+            return best_of(candidates, self.g, self.gbar)
+        groups = [self._group_lines(node, members, lines, envelopes) for members in self.graph.groups[node].values()]
+        if len(groups) == 1:
+            return groups[0]
+        return self._convex_minimum(groups)
+
+    def _convex_minimum(self, groups):
+        """Lines below Cvx(min over groups of each group's line envelope): tangents, floored (or the stop line)."""
+        unit = mpq(1 << self.line_bits)
+        hull = pl.lower_hull(pl.pointwise_min([envelope_curve(a, b, unit) for a, b in groups]))
+        tangents = tangent_lines(hull, self.grid, self.bits, unit)
+        a = _obj([ab[0] if ab else int(s) for ab, s in zip(tangents, self.stop[0])])
+        b = _obj([ab[1] if ab else int(s) for ab, s in zip(tangents, self.stop[1])])
+        return a, b
 
     def solve(self):
         """(a, b) of the root G_C, lists of Python integers, one line per grid prior."""

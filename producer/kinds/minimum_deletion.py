@@ -145,14 +145,14 @@ def _check_numerics(n):
         raise InputError("logit range: must be positive")
 
 
-def _upper(request, source, lam_lo, transfer, say):
-    n = request.numerics
-    model = request.upper_model
+def upper_side(model, numerics, gamma, delta, source, lam_lo, transfer, say):
+    """The hierarchy/1 recursion for ``model`` and its upper end (a dict of the certificate's fields)."""
+    n = numerics
     grid = log_odds_grid(n["upper_priors"], n["grid_bits"], float(n["upper_logit_range"]))
-    check_auditable_hierarchy(model, request.gamma.B, len(source.weights), len(grid), n["source_scale"],
+    check_auditable_hierarchy(model, gamma.B, len(source.weights), len(grid), n["source_scale"],
                               n["scale_bits"], n["grid_bits"])
     say(f"upper of {model}: {len(grid)} priors")
-    sandwich = Sandwich(model, source.law, request.gamma, grid, n["grid_bits"], n["scale_bits"], progress=say)
+    sandwich = Sandwich(model, source.law, gamma, grid, n["grid_bits"], n["scale_bits"], progress=say)
     table = [int(e) for e in sandwich.solve()]
     prior, finite = finite_upper(table, grid, n["grid_bits"], n["scale_bits"], lam_lo)
     upper = finite + transfer
@@ -160,16 +160,17 @@ def _upper(request, source, lam_lo, transfer, say):
             "scale_bits": n["scale_bits"], "graph": sandwich.graph.counts(), "root_excess": [str(e) for e in table],
             "prior": format_rational(prior), "finite_upper": format_rational(finite),
             "upper": format_rational(upper), "upper_display": decimal_outward(upper, DISPLAY_DIGITS, +1),
-            "below_delta": bool(upper < request.delta)}
+            "below_delta": bool(upper < delta)}
 
 
-def _lower(request, rest, model, source, lam_hi, transfer, say):
-    n = request.numerics
+def lower_side(model, numerics, gamma, delta, source, lam_hi, transfer, say):
+    """The proof-function lower lines of ``model`` and its lower end (a dict of the certificate's fields)."""
+    n = numerics
     grid = log_odds_grid(n["lower_priors"], n["grid_bits"], float(n["lower_logit_range"]))
     check_grid(grid, n["grid_bits"])
-    check_auditable_hierarchy(model, request.gamma.B, len(source.weights), len(grid), n["source_scale"],
+    check_auditable_hierarchy(model, gamma.B, len(source.weights), len(grid), n["source_scale"],
                               n["line_bits"], n["grid_bits"])
-    tree = LineTree(model, source.law, request.gamma, grid, n["grid_bits"], n["line_bits"], progress=say)
+    tree = LineTree(model, source.law, gamma, grid, n["grid_bits"], n["line_bits"], progress=say)
     if tree.work() > MAX_LOWER_WORK:
         raise LimitError(f"{model}: {tree.work()} line terms (branches × priors) exceed the limit {MAX_LOWER_WORK}")
     say(f"proof-function lower of {model}: {len(grid)} priors")
@@ -178,14 +179,14 @@ def _lower(request, rest, model, source, lam_hi, transfer, say):
     values = [(ai + lam_hi * bi) / unit - lam_hi for ai, bi in zip(a, b)]
     best = max(range(len(values)), key=lambda i: (values[i], -i))
     lower = values[best] - transfer
-    return {"model": model.as_json(), "removed": list(rest),
+    return {"model": model.as_json(),
             "grid": {"bits": n["grid_bits"], "numerators": [str(g) for g in grid]},
             "line_bits": n["line_bits"], "graph": tree.graph.counts(),
             "root_lines": {"a": [str(v) for v in a], "b": [str(v) for v in b]},
             "line": {"index": best, "a": str(a[best]), "b": str(b[best])},
             "prior": format_rational(1 / (1 + lam_hi)), "finite_lower": format_rational(values[best]),
             "lower": format_rational(lower), "lower_display": decimal_outward(lower, DISPLAY_DIGITS, -1),
-            "above_delta": bool(lower > request.delta)}
+            "above_delta": bool(lower > delta)}
 
 
 def build(request, progress=None):
@@ -195,8 +196,10 @@ def build(request, progress=None):
     source = DiscreteGaussianSource.from_radius_scale(request.sigma2, n["radius"], n["source_scale"])
     lam_lo, lam_hi = exp_threshold(request.epsilon, THRESHOLD_GAP)
     transfer = transfer_term(source.tau, request.budget, lam_hi)
-    lowers = [_lower(request, rest, model, source, lam_hi, transfer, say) for rest, model in request.lower_models()]
-    upper = _upper(request, source, lam_lo, transfer, say)
+    sides = (request.numerics, request.gamma, request.delta, source)
+    lowers = [dict(lower_side(model, *sides, lam_hi, transfer, say), removed=list(rest))
+              for rest, model in request.lower_models()]
+    upper = upper_side(request.upper_model, *sides, lam_lo, transfer, say)
     holds = upper["below_delta"] and all(low["above_delta"] for low in lowers)
     result = {
         "source": source.as_json(),
