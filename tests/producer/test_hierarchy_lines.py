@@ -1,4 +1,4 @@
-"""Proof-function lower lines of cut games: valid everywhere, equal to a plain brute force, the choice rule."""
+"""Proof-function lower lines (cut games, proof hierarchies): valid everywhere, equal to a plain brute force."""
 
 import random
 
@@ -7,7 +7,6 @@ import pytest
 from gmpy2 import mpq
 from hypothesis import given, settings, strategies as st
 
-from producer.errors import InputError
 from producer.hierarchy import exact, pl
 from producer.hierarchy.grid import log_odds_grid
 from producer.hierarchy.lines import Envelope, LineTree, _obj
@@ -83,6 +82,25 @@ def test_envelope_locates_the_lexicographic_best():
             assert (env.a[j], env.b[j]) == want
 
 
-def test_multi_group_models_are_refused():
-    with pytest.raises(InputError, match="cut games only"):
-        LineTree(DepthModel(3, 2), FiniteLaw([1, 1, 1], -1), Gamma(1, 2), log_odds_grid(4, K), K, F)
+@pytest.mark.parametrize("weights, gamma, budget, depth", [([1, 1, 1], Gamma(1, 2), 3, 2),
+                                                           ([1, 2, 1], Gamma(1, 3), 3, 2),
+                                                           ([2, 0, 1], Gamma(2, 3), 3, 1)])
+def test_proof_hierarchy_lines_equal_the_plain_brute_force(weights, gamma, budget, depth):
+    """Multi-group nodes: tangents of Cvx(min over groups), the same integers as a brute-force hull."""
+    law, model = FiniteLaw(weights, -1), DepthModel(budget, depth)
+    grid = log_odds_grid(8, K, 5.0)
+    a, b = LineTree(model, law, gamma, grid, K, F).solve()
+    assert list(zip(a, b)) == _plain(law, gamma, model, grid)
+
+
+@settings(max_examples=10, deadline=None)
+@given(instances())
+def test_proof_hierarchy_lines_lie_below_the_exact_curve(instance):
+    law, gamma, model = instance
+    model = DepthModel(model.budget, 2)
+    grid = log_odds_grid(20, K, 6.0)
+    a, b = LineTree(model, law, gamma, grid, K, F).solve()
+    curve = exact.root_curve(model, law, gamma)
+    unit = mpq(1 << F)
+    for ai, bi in zip(a, b):
+        assert all(t * ai / unit + (1 - t) * bi / unit <= u for t, u in curve)
