@@ -772,4 +772,15 @@ def minimum_deletion(gamma, sigma2, budget, epsilon, delta, *, remove="1", upper
     return Certificate(kind.build(request, progress=_reporter(progress, "minimum-deletion")))
 
 
-__all__ += ["hierarchy_exact", "block_composition", "minimum_deletion"]
+def minimum_depth(gamma, sigma2, budget, epsilon, delta, depth, *, upper_priors=None, lower_priors=None,
+                  radius=None, scale=None, progress=False):
+    """The smallest proof depth H whose model P_H certifies δ at ε (minimum-depth/1): a proof-function lower of
+    P_{H−1} above δ and a certified upper of P_H below it.  Statements about the models, not the mechanism.
+    """
+    from producer.kinds import minimum_depth as kind
+    request = kind.Request.from_strings(gamma, sigma2, budget, epsilon, delta, depth, upper_priors=upper_priors,
+                                        lower_priors=lower_priors, radius=radius, scale=scale)
+    return Certificate(kind.build(request, progress=_reporter(progress, "minimum-depth")))
+
+
+__all__ += ["hierarchy_exact", "block_composition", "minimum_deletion", "minimum_depth"]

@@ -41,6 +41,7 @@ COMMANDS = [
     ("hierarchy-exact", "producer.commands.hierarchy_exact"),
     ("blocks", "producer.commands.blocks"),
     ("minimum-deletion", "producer.commands.minimum_deletion"),
+    ("minimum-depth", "producer.commands.minimum_depth"),
 ]
 
 DEBUG_VARIABLE = "DP_CERTIFY_DEBUG"

@@ -24,12 +24,17 @@ def add_arguments(parser):
     group.add_argument("--delta", required=True, metavar="D", help="the risk target δ in (0, 1)")
     group.add_argument("--remove", default="1", metavar="B,...",
                        help="cuts removed from S_all = {0..C−2} for the certified upper (default 1)")
+    add_numerics(parser)
+    add_output_arguments(parser)
+
+
+def add_numerics(parser):
+    """The grid and source options (shared with producer minimum-depth)."""
     numerics = parser.add_argument_group("numerics")
     numerics.add_argument("--upper-priors", metavar="N", help="interior grid priors of the upper (default 6000)")
     numerics.add_argument("--lower-priors", metavar="N", help="interior grid priors of the lower lines (default 1500)")
     numerics.add_argument("--radius", metavar="L", help="source radius L (default 24)")
     numerics.add_argument("--source-scale", metavar="S", help="source scale S, an integer or 2^k (default 2^48)")
-    add_output_arguments(parser)
 
 
 def run(args):

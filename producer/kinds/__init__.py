@@ -13,6 +13,7 @@ MODULES = {
     "hierarchy-exact/1": "producer.kinds.hierarchy_exact",
     "block-composition/1": "producer.kinds.block_composition",
     "minimum-deletion/1": "producer.kinds.minimum_deletion",
+    "minimum-depth/1": "producer.kinds.minimum_depth",
 }
 
 

@@ -77,12 +77,7 @@ class Request:
         if lowers > MAX_LOWER_MODELS:
             raise LimitError(f"remove: {len(removed)} removed cuts need {lowers} lower models (every set with one "
                              f"cut fewer removed), above the limit of {MAX_LOWER_MODELS}")
-        n = dict(DEFAULTS)
-        unknown = set(numerics) - set(DEFAULTS)
-        if unknown:
-            raise InputError(f"numerics: unknown option(s) {sorted(unknown)}")
-        n.update({k: v for k, v in numerics.items() if v is not None})
-        _check_numerics(n)
+        n = checked_numerics(numerics)
         for name, value in (("gamma", gamma), ("sigma2", sigma2), ("budget", budget), ("epsilon", epsilon),
                             ("delta", delta), ("removed", removed), ("numerics", n)):
             object.__setattr__(self, name, value)
@@ -95,10 +90,7 @@ class Request:
                      radius=None, scale=None):
         removed = [parse_integer(b.strip(), "removed cut") for b in remove.split(",")] if isinstance(remove, str) \
             else [parse_integer(b, "removed cut") for b in remove]
-        numerics = {"upper_priors": None if upper_priors is None else parse_integer(upper_priors, "upper priors"),
-                    "lower_priors": None if lower_priors is None else parse_integer(lower_priors, "lower priors"),
-                    "radius": None if radius is None else parse_integer(radius, "radius"),
-                    "source_scale": None if scale is None else _scale(scale)}
+        numerics = parse_numerics(upper_priors, lower_priors, radius, scale)
         return cls(parse_gamma(gamma), parse_rational(sigma2, "sigma2"), parse_integer(budget, "budget"),
                    parse_rational(epsilon, "epsilon"), parse_rational(delta, "delta"), removed, **numerics)
 
@@ -116,12 +108,34 @@ class Request:
         n = self.numerics
         return {"gamma": str(self.gamma), "sigma2": format_rational(self.sigma2), "budget": self.budget,
                 "epsilon": format_rational(self.epsilon), "delta": format_rational(self.delta),
-                "removed": list(self.removed),
-                "numerics": {"radius": n["radius"], "source_scale": str(int(n["source_scale"])),
-                             "grid_bits": n["grid_bits"], "scale_bits": n["scale_bits"], "line_bits": n["line_bits"],
-                             "upper_priors": n["upper_priors"], "lower_priors": n["lower_priors"],
-                             "upper_logit_range": format_rational(n["upper_logit_range"]),
-                             "lower_logit_range": format_rational(n["lower_logit_range"])}}
+                "removed": list(self.removed), "numerics": numerics_json(n)}
+
+
+def checked_numerics(given):
+    """The numerics with defaults filled in, validated (shared with minimum-depth/1)."""
+    n = dict(DEFAULTS)
+    unknown = set(given) - set(DEFAULTS)
+    if unknown:
+        raise InputError(f"numerics: unknown option(s) {sorted(unknown)}")
+    n.update({k: v for k, v in given.items() if v is not None})
+    _check_numerics(n)
+    return n
+
+
+def numerics_json(n):
+    return {"radius": n["radius"], "source_scale": str(int(n["source_scale"])),
+            "grid_bits": n["grid_bits"], "scale_bits": n["scale_bits"], "line_bits": n["line_bits"],
+            "upper_priors": n["upper_priors"], "lower_priors": n["lower_priors"],
+            "upper_logit_range": format_rational(n["upper_logit_range"]),
+            "lower_logit_range": format_rational(n["lower_logit_range"])}
+
+
+def parse_numerics(upper_priors=None, lower_priors=None, radius=None, scale=None):
+    """Command-line text of the numerics options (None where not given)."""
+    return {"upper_priors": None if upper_priors is None else parse_integer(upper_priors, "upper priors"),
+            "lower_priors": None if lower_priors is None else parse_integer(lower_priors, "lower priors"),
+            "radius": None if radius is None else parse_integer(radius, "radius"),
+            "source_scale": None if scale is None else _scale(scale)}
 
 
 def _scale(value):
@@ -220,12 +234,12 @@ def _set(cuts):
 
 def claim(cert):
     inp, res = cert["input"], cert["result"]
-    removed = _set(inp["removed"])
+    removed, eps = _set(inp["removed"]), describe_rational(mpq(inp["epsilon"]))
     up = res["upper"]
-    parts = [f"D_{{S_all∖{_set(low['removed'])}}}({inp['epsilon']}) ≥ {significant_outward(mpq(low['lower']), 8, -1)}"
+    parts = [f"D_{{S_all∖{_set(low['removed'])}}}({eps}) ≥ {significant_outward(mpq(low['lower']), 8, -1)}"
              for low in res["lowers"]]
     text = (f"{'; '.join(parts)} vs δ = {describe_rational(mpq(inp['delta']))}; "
-            f"D_{{S_all∖{removed}}}({inp['epsilon']}) ≤ {significant_outward(mpq(up['upper']), 8, +1)}")
+            f"D_{{S_all∖{removed}}}({eps}) ≤ {significant_outward(mpq(up['upper']), 8, +1)}")
     verdict = (f"minimum removed cuts = {res['minimum_removed']}" if res["minimum_removed"] is not None
                else "minimum not established")
     return (f"{verdict}: {text} (capacities of the cut-game models, not attacks on the mechanism; "
