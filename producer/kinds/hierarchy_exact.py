@@ -66,20 +66,18 @@ class ModelSpec:
     def from_text(cls, text):
         """``G``, ``P3``, ``Q2``, ``U:1+2``, ``U:none`` (the empty set) or ``U:all`` (needs the budget later)."""
         t = text.strip()
-        try:
-            if t == "G":
-                return cls("full")
-            if t[:1] in ("P", "Q") and t[1:].isdigit():
-                return cls("depth" if t[0] == "P" else "portfolio", depth=int(t[1:]))
-            if t.startswith("U:"):
-                body = t[2:]
-                if body == "none":
-                    return cls("cuts", cuts=())
-                if body == "all":
-                    return cls("cuts", cuts="all")
-                return cls("cuts", cuts=sorted({parse_integer(b, "cut") for b in body.split("+")}))
-        except (InputError, ValueError):
-            pass
+        if t == "G":
+            return cls("full")
+        if t[:1] in ("P", "Q") and t[1:].isdigit():
+            return cls("depth" if t[0] == "P" else "portfolio", depth=int(t[1:]))
+        if t.startswith("U:"):
+            body = t[2:]
+            if body == "none":
+                return cls("cuts", cuts=())
+            if body == "all":
+                return cls("cuts", cuts="all")
+            if all(b.strip().isdigit() for b in body.split("+")):
+                return cls("cuts", cuts=sorted({int(b) for b in body.split("+")}))
         raise InputError(f"model: cannot read {text!r} (write G, P3, Q2, U:1+2, U:none or U:all)")
 
     def resolved(self, budget):
