@@ -9,6 +9,7 @@ from gmpy2 import mpq
 from hypothesis import given, settings, strategies as st
 
 from producer import api
+from producer.claims import claim_of
 from producer.errors import InputError, LimitError
 from producer.game import api as game_api
 from producer.hierarchy.grid import log_odds_grid
@@ -23,22 +24,31 @@ PAPER = ROOT / "certificates" / "paper"
 
 
 def values(cert):
-    return {m["name"]: [mpq(v) for v in m["values"]] for m in cert.result["models"]}
+    result = cert["result"] if isinstance(cert, dict) else cert.result
+    return {m["name"]: [mpq(v) for v in m["values"]] for m in result["models"]}
+
+
+def reference(name):
+    """A committed reference (test_reference_certificates_regenerate_byte_identically recomputes each)."""
+    return json.loads((PAPER / name).read_text())
 
 
 def test_published_chain_and_strict_gaps():
-    cert = api.hierarchy_exact("1/2", "1,1,1", 4, "1/2", "G,P3,P2,Q2,P1")
+    cert = reference("hierarchy-exact-c4-uniform-g1_2-chain.json")
+    assert cert["input"]["models"] == [{"game": "full"}, {"game": "depth", "depth": 3}, {"game": "depth", "depth": 2},
+                                       {"game": "portfolio", "depth": 2}, {"game": "depth", "depth": 1}]
     got = [v[0] * 3888 for v in values(cert).values()]
     assert got == [3737, 3740, 3746, 3748, 3753]
-    (link,) = cert.result["chain"]
+    (link,) = cert["result"]["chain"]
     assert [mpq(g) * 3888 for g in link["gaps"]] == [3, 6, 2, 5]
     assert link["strictly_increasing"] and link["non_decreasing"]
-    q2 = cert.result["models"][3]
+    q2 = cert["result"]["models"][3]
     assert q2["graph"] is None
     assert q2["portfolio"]["selectors"] == 128 and q2["portfolio"]["distinct_roots"] == 5
     assert len(q2["portfolio"]["states"]) == 7
-    jsonschema.validate(cert.as_dict(), SCHEMA)
-    assert "(3737, 3740, 3746, 3748, 3753)/3888" in cert.claim and "strictly increasing" in cert.claim
+    jsonschema.validate(cert, SCHEMA)
+    line = claim_of(cert)
+    assert "(3737, 3740, 3746, 3748, 3753)/3888" in line and "strictly increasing" in line
 
 
 def test_depth_counts_and_exact_endpoint():
@@ -54,7 +64,9 @@ def test_depth_counts_and_exact_endpoint():
 
 
 def test_cut_sets_and_portfolio():
-    cert = api.hierarchy_exact("1/2", "1,1,1", 4, "1/2", "U:none,U:2,U:0,U:1,U:1+2,U:0+2,Q2,U:0+1,U:all")
+    cert = reference("hierarchy-exact-c4-uniform-g1_2-cuts.json")
+    assert [m["name"] for m in cert["result"]["models"]] == \
+        ["U_{}", "U_{2}", "U_{0}", "U_{1}", "U_{1,2}", "U_{0,2}", "Q_2", "U_{0,1}", "U_{0,1,2}"]
     got = [v[0] * 3888 for v in values(cert).values()]
     assert got == [3737, 3740, 3743, 3748, 3748, 3748, 3748, 3753, 3753]
 
