@@ -22,6 +22,10 @@ KINDS = {
     "separation": "auditor.checks.separation",
     "calibration-lower": "auditor.checks.calibration_lower",
     "plain-composition": "auditor.checks.plain_composition",
+    "hierarchy-exact": "auditor.checks.hierarchy_exact",
+    "block-composition": "auditor.checks.block_composition",
+    "minimum-deletion": "auditor.checks.minimum_deletion",
+    "minimum-depth": "auditor.checks.minimum_depth",
 }
 
 
