@@ -35,7 +35,7 @@ from auditor.hierarchy.grid import Grid, grid_problems
 from auditor.hierarchy.model import Model
 from auditor.decide import raise_undecided
 from auditor.enclosure_limits import refuse_dg_source, refuse_threshold
-from auditor.hierarchy.source import ceil_decimal, check_source, check_threshold
+from auditor.hierarchy.source import ceil_decimal, check_dg_source, check_threshold
 from auditor.hierarchy.tables import solve
 from auditor.hierarchy.words import Words
 from auditor.rationals import read_rational
@@ -104,26 +104,12 @@ def _refuse_beyond_limits(inp, res, model, B):
 
 # 3. source and τ ---------------------------------------------------------
 def _source(inp, res, sigma2, report, undecided):
-    src, numerics = res["source"], inp["numerics"]
-    P = R + "/source"
-    L, offset = src["radius"], src["offset"]
-    S = int(read_rational(src["scale"], P + "/scale"))
-    weights = [int(read_rational(w, f"{P}/weights/{i}")) for i, w in enumerate(src["weights"])]
-    report.equal(P + "/sigma2", read_rational(src["sigma2"], P + "/sigma2"), sigma2, "source σ² (the input's)")
-    report.equal(P + "/radius", L, numerics["radius"], "source radius (input numerics.radius)")
-    report.equal(P + "/scale", S, int(read_rational(numerics["source_scale"], I + "/numerics/source_scale")),
-                 "source scale (input numerics.source_scale)")
-    ok = report.equal(P + "/weights", len(weights), 2 * L + 1, "number of weights (2L + 1)")
-    ok &= report.equal(P + "/offset", offset, -L, "offset (−L)")
-    ok &= report.equal(P + "/scale", S, sum(weights), "scale S (the sum of the weights)")
-    if not ok:
-        return None
-    report.check(weights == weights[::-1], P + "/weights", "asymmetric", "w_n = w_−n",
-                 "the source must be symmetric")
-    tau = read_rational(res["tau"], R + "/tau")
-    report.check(0 <= tau < 1, R + "/tau", tau, "[0, 1)", "tau must lie in [0, 1)")
-    check_source(weights, L, S, sigma2, tau, report, undecided, P, R + "/tau")
-    return weights, offset
+    numerics = inp["numerics"]
+    checked = check_dg_source(res["source"], sigma2, numerics["radius"],
+                              int(read_rational(numerics["source_scale"], I + "/numerics/source_scale")),
+                              res["tau"], report, undecided, R + "/source", R + "/tau",
+                              "source radius (input numerics.radius)", "source scale (input numerics.source_scale)")
+    return None if checked is None else checked[:2]
 
 
 # 4-5. grid, graph, root table --------------------------------------------
