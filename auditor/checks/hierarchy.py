@@ -26,7 +26,6 @@ enclosure disproves one; one neither proved nor disproved at four times the
 starting precision makes the certificate UNCHECKED (exit 3) when nothing is false.
 """
 
-from fractions import Fraction
 
 from auditor.certificate import Malformed
 from auditor.hierarchy.estimate import refuse_beyond_limits
@@ -36,6 +35,7 @@ from auditor.hierarchy.model import Model
 from auditor.decide import raise_undecided
 from auditor.enclosure_limits import refuse_dg_source, refuse_threshold
 from auditor.hierarchy.source import ceil_decimal, check_dg_source, check_threshold
+from auditor.hierarchy.sides import chord_upper
 from auditor.hierarchy.tables import solve
 from auditor.hierarchy.words import Words
 from auditor.rationals import read_rational
@@ -150,15 +150,6 @@ def _root_table(inp, res, weights, offset, a, B, model, report):
 
 
 # 6. the bound -------------------------------------------------------------
-def _chord_upper(t, g, K, E, F):
-    """max(t, 1 − t) + ℓ(t)/2^F, ℓ the chord of E on the grid interval of t."""
-    M = len(g) - 1
-    x = t * (1 << K)
-    j = max(i for i in range(M) if g[i] <= x)
-    ell = E[j] + Fraction(E[j + 1] - E[j]) * (x - g[j]) / (g[j + 1] - g[j])
-    return max(t, 1 - t) + ell / (1 << F)
-
-
 def _bound(inp, res, table, delta, report, undecided):
     C = inp["budget"]
     eps = read_rational(res["epsilon"], R + "/epsilon")
@@ -175,7 +166,7 @@ def _bound(inp, res, table, delta, report, undecided):
     prior = read_rational(res["prior"], R + "/prior")
     report.equal(R + "/prior", prior, 1 / (1 + lam_lo), "t₋ = 1/(1 + λ₋)")
     g = [int(x) for x in res["grid"]["numerators"]]
-    u = _chord_upper(1 / (1 + lam_lo), g, res["grid"]["bits"], table, res["scale_bits"])
+    u = chord_upper(1 / (1 + lam_lo), g, res["grid"]["bits"], table, res["scale_bits"])
     finite = (1 + lam_lo) * u - lam_lo
     claimed_finite = read_rational(res["finite_upper"], R + "/finite_upper")
     report.equal(R + "/finite_upper", claimed_finite, finite, "(1 + λ₋)·ū(t₋) − λ₋ from the root table's chord")

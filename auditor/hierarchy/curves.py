@@ -25,7 +25,7 @@ from gmpy2 import mpq, mpz
 from auditor.hull import Chain, envelope, sum_scaled
 
 __all__ = ["stop", "perspective_sum", "maximum", "convex_minimum", "value_at", "vertex_count",
-           "same_function", "t_vertices"]
+           "same_function", "t_vertices", "lower_hull", "segment_line"]
 
 
 def stop(den=1):
@@ -65,14 +65,10 @@ def t_vertices(chain):
     return out
 
 
-def convex_minimum(chains):
-    """Cvx(pointwise min of the chains' functions), as a chain (lower hull of all t-vertices)."""
-    chains = list(chains)
-    if len(chains) == 1:
-        return chains[0]
-    points = sorted(p for c in chains for p in t_vertices(c))
+def lower_hull(points):
+    """The lower convex hull of (t, u) points (mpq pairs), left to right, no collinear middle points."""
     hull = []
-    for p in points:
+    for p in sorted(points):
         if hull and hull[-1][0] == p[0]:
             continue                              # same t: the smaller u came first
         while len(hull) >= 2:
@@ -83,10 +79,23 @@ def convex_minimum(chains):
             else:
                 break
         hull.append(p)
-    lines = []
-    for (t0, u0), (t1, u1) in zip(hull, hull[1:]):
-        slope = (u1 - u0) / (t1 - t0)
-        lines.append((u0 + slope * (1 - t0), u0 - slope * t0))   # values at t = 1 and t = 0
+    return hull
+
+
+def segment_line(p0, p1):
+    """(value at t = 1, value at t = 0) of the line through two (t, u) points with t0 < t1."""
+    (t0, u0), (t1, u1) = p0, p1
+    slope = (u1 - u0) / (t1 - t0)
+    return u0 + slope * (1 - t0), u0 - slope * t0
+
+
+def convex_minimum(chains):
+    """Cvx(pointwise min of the chains' functions), as a chain (lower hull of all t-vertices)."""
+    chains = list(chains)
+    if len(chains) == 1:
+        return chains[0]
+    hull = lower_hull([p for c in chains for p in t_vertices(c)])
+    lines = [segment_line(p0, p1) for p0, p1 in zip(hull, hull[1:])]
     den = mpz(1)
     for a, b in lines:
         for q in (a, b):
