@@ -479,6 +479,14 @@ def plain_composition(cert):
             f"{_listed(listed)}")
 
 
+def _claim_of_checks(kind):
+    """The ``claim(cert)`` of the kind's checks module (kinds born with their summary there)."""
+    def build(cert):
+        from auditor.checks import checker_for   # at call time: the checks modules import this one
+        return checker_for(kind).claim(cert)
+    return build
+
+
 SUMMARIES = {
     "finite-game": finite_game,
     "dg-interval": dg_interval,
@@ -492,14 +500,11 @@ SUMMARIES = {
     "separation": separation,
     "calibration-lower": calibration_lower,
     "plain-composition": plain_composition,
+    "hierarchy-exact": _claim_of_checks("hierarchy-exact"),
+    "block-composition": _claim_of_checks("block-composition"),
+    "minimum-deletion": _claim_of_checks("minimum-deletion"),
+    "minimum-depth": _claim_of_checks("minimum-depth"),
 }
-
-
-def _check_claim(kind):
-    """The ``claim(cert)`` of the kind's checks module (kinds born with their summary there), or None."""
-    from auditor.checks import checker_for   # at call time: the checks modules import this one
-    checker = checker_for(kind)
-    return getattr(checker, "claim", None)
 
 
 def summary(kind, cert):
@@ -509,8 +514,6 @@ def summary(kind, cert):
     shorter line naming the kind only; the verdict never depends on this.
     """
     build = SUMMARIES.get(kind)
-    if build is None:
-        build = _check_claim(kind)
     if build is None:
         return f"a {kind} certificate"
     try:

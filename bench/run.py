@@ -1,6 +1,7 @@
 """Benchmarks: wall time, CPU time and peak memory of whole producer and auditor processes.
 
-    python bench/run.py [targets|growth|game|dg|hierarchy|plain|all] [--runs N] [--auditor-timeout S | --no-auditor]
+    python bench/run.py [targets|growth|game|dg|hierarchy|plain|product|paper|all] [--runs N]
+                        [--auditor-timeout S | --no-auditor]
 
 Each producer figure is the median over N runs (default 3) of a fresh process,
 so it includes start-up and imports; peak memory is the child's maximum
@@ -255,6 +256,27 @@ def product_table(args):
     _write(args.out, "product", rows)
 
 
+PAPER_REFERENCES = [
+    "hierarchy-exact-c4-uniform-g1_2-chain.json", "hierarchy-exact-c4-uniform-g1_2-depths.json",
+    "hierarchy-exact-c4-uniform-g1_2-cuts.json", "block-composition-table2-g1_2-sigma2_4-c3-eps5.json",
+    "minimum-deletion-c8-g1_3-sigma2_9-eps5.json", "minimum-depth-c8-g1_3-sigma2_9-eps4_91.json",
+    "minimum-depth-c8-g1_3-sigma2_9-eps4_94.json",
+]
+
+
+def paper_table(args):
+    """The paper references (certificates/paper/): producer reference module and auditor, whole processes."""
+    rows = ["| reference | producer wall / cpu s | producer MiB | auditor wall / cpu s | auditor MiB |",
+            "|---|---|---|---|---|"]
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in PAPER_REFERENCES:
+            prod = median_of([PY, "-m", "producer.references.paper", tmp, name], args.runs)
+            cert = os.path.join(tmp, name)
+            rows.append(f"| {name} | {fmt(prod)} {fmt(audit(cert, args), args.auditor_timeout)}")
+            print(rows[-1], flush=True)
+    _write(args.out, "paper", rows)
+
+
 def _write(out, name, rows):
     os.makedirs(out, exist_ok=True)
     with open(os.path.join(out, f"{name}.md"), "w", encoding="utf-8") as fh:
@@ -264,7 +286,8 @@ def _write(out, name, rows):
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("which", nargs="?", default="default",
-                   choices=["default", "targets", "growth", "game", "dg", "hierarchy", "plain", "product", "all"])
+                   choices=["default", "targets", "growth", "game", "dg", "hierarchy", "plain", "product", "paper",
+                            "all"])
     p.add_argument("--runs", type=int, default=3)
     p.add_argument("--auditor-timeout", type=float, default=120.0, help="seconds per auditor run (default 120)")
     p.add_argument("--no-auditor", action="store_true", help="do not run the auditor")
@@ -272,11 +295,11 @@ def main():
     args = p.parse_args()
     print(f"# benchmarks ({args.runs} runs each, median; {os.cpu_count()} cores)", flush=True)
     which = {"default": ("targets", "growth"), "all": ("targets", "growth", "game", "dg", "hierarchy",
-                                                                        "plain", "product")}.get(
+                                                                        "plain", "product", "paper")}.get(
         args.which, (args.which,))
     tables = {"targets": targets_table, "growth": growth_table, "game": game_table, "dg": dg_table,
               "hierarchy": hierarchy_table, "plain": plain_table,
-              "product": product_table}
+              "product": product_table, "paper": paper_table}
     for name in which:
         print(f"\n## {name}", flush=True)
         tables[name](args)

@@ -2,6 +2,6 @@
 .PHONY: paper-references
 
 ## paper-references: regenerate certificates/paper/ (the exact chain, Table 2's block baselines, the minimum-deletion
-## and minimum-depth statements; a few minutes).  Not verified and not in ALL_CERTIFICATES until the auditor checks them.
+## and minimum-depth statements; about two minutes); part of `make certificates`, which verifies them.
 paper-references: $(STAMP)
 	$(PY) -m producer.references.paper certificates/paper

@@ -211,7 +211,7 @@ def capacity_corpus(cert):
         ("a lower graph count + 1", _integer_moved(cert, lo + ("graph", "branches"), 1)),
         ("the lower model changed", with_value(cert, lo + ("model",), res["upper"]["model"])),
         ("line_bits changed", with_value(cert, lo + ("line_bits",), lower["line_bits"] + 1)),
-        ("a lower grid prior moved", _integer_moved(cert, lo + ("grid", "numerators", 1), 1)),
+        ("a lower grid prior dropped", resealed(cert, lambda bad: get_at(bad, lo + ("grid", "numerators")).pop(1))),
         ("finite_upper lowered", shifted(cert, up + ("finite_upper",), Fraction(-1, 10 ** 30))),
         ("upper lowered", shifted(cert, up + ("upper",), Fraction(-1, 10 ** 30))),
         ("upper display lowered", with_value(cert, up + ("upper_display",),
@@ -229,7 +229,8 @@ def capacity_corpus(cert):
     if "draws" in res:
         out.append(("draws C", with_value(cert, ("result", "draws"), cert["input"]["budget"])))
     if "lowers" in res:
-        out.append(("a lower's removed set changed", with_value(cert, lo + ("removed",), [0])))
+        other = [0] if lower["removed"] != [0] else [1]
+        out.append(("a lower's removed set changed", with_value(cert, lo + ("removed",), other)))
     return out
 
 
