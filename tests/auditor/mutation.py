@@ -31,6 +31,11 @@ FREE_TEXT = {"name", "reason", "rule", "method"}
 # making the run's claims false; the producer block names who wrote the file
 NEUTRAL_PREFIXES = [("input", "bank", "points"), ("producer",)]
 
+# issue 23, block-composition/1 (Table 2 verifies in well under a second): a risk target moved a
+# little can leave every decision true, so the targets are neutral
+QUICK = QUICK + ["paper/block-composition-table2-g1_2-sigma2_4-c3-eps5.json"]
+NEUTRAL_PREFIXES = NEUTRAL_PREFIXES + [("input", "targets")]
+
 
 def may_still_hold(path):
     """Fields where a changed value can still be a true claim, or that issue 9 names as
