@@ -27,7 +27,7 @@ from auditor.checks.common import check_display, gamma as read_gamma, integer
 from auditor.claims import rational_text, upper_text
 from auditor.decide import raise_undecided
 from auditor.enclosure_limits import refuse_dg_source, refuse_threshold
-from auditor.hierarchy.source import check_dg_source, check_threshold
+from auditor.hierarchy.source import check_dg_source, threshold_pair
 from auditor.outcomes import Unchecked
 from auditor.rationals import read_integer, read_rational
 
@@ -147,12 +147,10 @@ def _source(inp, res, report, undecided):
 
 def _verify(res, law, a, B, T, eps, types, splits, targets, report, undecided):
     weights, offset, tau = law
-    lam_lo = read_rational(res["threshold"]["lower"], R + "/threshold/lower")
-    lam_hi = read_rational(res["threshold"]["upper"], R + "/threshold/upper")
-    if not report.check(0 < lam_lo <= lam_hi, R + "/threshold", f"[{lam_lo}, {lam_hi}]", "0 < λ₋ <= λ₊",
-                        "the threshold enclosure must be a positive interval"):
+    pair = threshold_pair(res["threshold"], eps, report, undecided, R + "/threshold")
+    if pair is None:
         return
-    check_threshold(eps, lam_lo, lam_hi, report, undecided, R + "/threshold")
+    lam_lo, lam_hi = pair
     report.equal(R + "/draws", res["draws"], T, "draws (every one of the T releases)")
     transfer = (1 + lam_hi) * (1 - (1 - tau) ** T)
     report.equal(R + "/transfer", read_rational(res["transfer"], R + "/transfer"), transfer,

@@ -30,13 +30,11 @@ starting precision makes the certificate UNCHECKED (exit 3) when nothing is fals
 from auditor.certificate import Malformed
 from auditor.hierarchy.estimate import refuse_beyond_limits
 from auditor.hierarchy.graph import Graph
-from auditor.hierarchy.grid import Grid, grid_problems
 from auditor.hierarchy.model import Model
 from auditor.decide import raise_undecided
 from auditor.enclosure_limits import refuse_dg_source, refuse_threshold
-from auditor.hierarchy.source import ceil_decimal, check_dg_source, check_threshold
-from auditor.hierarchy.sides import chord_upper
-from auditor.hierarchy.tables import solve
+from auditor.hierarchy.source import ceil_decimal, check_dg_source, threshold_pair
+from auditor.hierarchy.sides import chord_upper, upper_table
 from auditor.hierarchy.words import Words
 from auditor.rationals import read_rational
 
@@ -114,39 +112,11 @@ def _source(inp, res, sigma2, report, undecided):
 
 # 4-5. grid, graph, root table --------------------------------------------
 def _root_table(inp, res, weights, offset, a, B, model, report):
+    """The certificate's root table when it equals the recomputed one's shape (compared entry by entry)."""
     numerics = inp["numerics"]
-    F = res["scale_bits"]
-    K = res["grid"]["bits"]
-    report.equal(R + "/scale_bits", F, numerics["scale_bits"], "F (input numerics.scale_bits)")
-    report.equal(R + "/grid/bits", K, numerics["grid_bits"], "K (input numerics.grid_bits)")
-    g = [int(read_rational(x, f"{R}/grid/numerators/{i}")) for i, x in enumerate(res["grid"]["numerators"])]
-    problems = grid_problems(g, K)
-    ok = report.check(not problems, R + "/grid/numerators", f"{len(g)} numerators", "a valid grid",
-                      "; ".join(problems) or "grid")
-    report.check(len(g) <= numerics["priors"] + 3, R + "/grid/numerators", len(g), numerics["priors"] + 3,
-                 "more grid priors than requested (interior priors plus 0, 1/2, 1)")
-    claimed = [int(read_rational(x, f"{R}/root_excess/{i}")) for i, x in enumerate(res["root_excess"])]
-    ok &= report.equal(R + "/root_excess", len(claimed), len(g), "length of root_excess (M + 1)")
-    if not ok:
-        return None
-    report.check(claimed[0] == 0 and claimed[-1] == 0, R + "/root_excess", f"[{claimed[0]}, …, {claimed[-1]}]",
-                 "E[0] = E[M] = 0", "u(0) = u(1) = 1 forces zero excess at both ends")
-
-    try:
-        graph = Graph(weights, offset, a, B, model, Words(a, B))
-        counts = graph.counts()
-        for key in ("synchronised", "free", "pending", "branches"):
-            report.equal(f"{R}/graph/{key}", res["graph"][key], counts[key], f"{key} count of the rebuilt graph")
-        table = solve(graph, Grid(g, K), F)
-    except ArithmeticError as exc:   # an internal bound of the exact route does not hold
-        report.check(False, R + "/root_excess", "the certificate's table", "not recomputed",
-                     f"the auditor could not recompute the root table ({exc})")
-        return None
-    wrong = [i for i, (c, m) in enumerate(zip(claimed, table)) if c != m]
-    first = wrong[0] if wrong else 0
-    report.check(not wrong, f"{R}/root_excess/{first}", claimed[first], table[first],
-                 f"root table entry differs from the recomputed recursion ({len(wrong)} entries differ)")
-    return claimed
+    solved = upper_table(res, R, lambda: Graph(weights, offset, a, B, model, Words(a, B)), numerics["scale_bits"],
+                         numerics["grid_bits"], numerics["priors"] + 3, report)
+    return None if solved is None else [int(read_rational(x, "")) for x in res["root_excess"]]
 
 
 # 6. the bound -------------------------------------------------------------
@@ -156,12 +126,10 @@ def _bound(inp, res, table, delta, report, undecided):
     if delta is None:
         report.equal(R + "/epsilon", eps, read_rational(inp["query"]["epsilon"], I + "/query/epsilon"),
                      "epsilon (the query's)")
-    lam_lo = read_rational(res["threshold"]["lower"], R + "/threshold/lower")
-    lam_hi = read_rational(res["threshold"]["upper"], R + "/threshold/upper")
-    if not report.check(0 < lam_lo <= lam_hi, R + "/threshold", f"[{lam_lo}, {lam_hi}]", "0 < λ₋ <= λ₊",
-                        "the threshold enclosure must be a positive interval"):
+    pair = threshold_pair(res["threshold"], eps, report, undecided, R + "/threshold")
+    if pair is None:
         return
-    check_threshold(eps, lam_lo, lam_hi, report, undecided, R + "/threshold")
+    lam_lo, lam_hi = pair
 
     prior = read_rational(res["prior"], R + "/prior")
     report.equal(R + "/prior", prior, 1 / (1 + lam_lo), "t₋ = 1/(1 + λ₋)")

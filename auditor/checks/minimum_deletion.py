@@ -34,7 +34,7 @@ from auditor.enclosure_limits import refuse_dg_source, refuse_threshold
 from auditor.hierarchy.estimate import MAX_PENDING, estimates, refuse_beyond_limits
 from auditor.hierarchy.model import Model
 from auditor.hierarchy.sides import Side, check_lower, check_upper
-from auditor.hierarchy.source import check_dg_source, check_threshold
+from auditor.hierarchy.source import check_dg_source, threshold_pair
 from auditor.outcomes import Unchecked
 from auditor.rationals import read_integer, read_rational
 
@@ -151,10 +151,8 @@ def check_common(inp, res, q, draws, report, undecided):
     if checked is None:
         return None
     weights, offset, tau = checked
-    if not report.check(0 < lam_lo <= lam_hi, R + "/threshold", f"[{lam_lo}, {lam_hi}]", "0 < λ₋ <= λ₊",
-                        "the threshold enclosure must be a positive interval"):
+    if threshold_pair(res["threshold"], q.epsilon, report, undecided, R + "/threshold") is None:
         return None
-    check_threshold(q.epsilon, lam_lo, lam_hi, report, undecided, R + "/threshold")
     if draws is not None:
         report.equal(R + "/draws", res["draws"], draws, "draws (2C: the informative coupling)")
         transfer = (1 + lam_hi) * (1 - (1 - tau) ** draws)

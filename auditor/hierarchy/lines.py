@@ -39,7 +39,8 @@ import numpy as np
 from gmpy2 import mpq
 
 from auditor.hierarchy.curves import lower_hull, segment_line, t_vertices
-from auditor.hierarchy.limbs import plan, recombine, split_signed, weight_matrix
+from auditor.hierarchy.limbs import plan, recombine, split_signed
+from auditor.hierarchy.tables import RowCache
 from auditor.hull import Chain
 
 __all__ = ["solve_lines", "KEY_BITS"]
@@ -93,12 +94,12 @@ class _Packed:
         self.b = split_signed(every_b, ba, nl)
 
 
-class _Rows:
-    """Per row: the key matrix κ (priors × outputs) and the limb weight matrices."""
+class _Rows(RowCache):
+    """Per row, beside the limb weight matrices of the tables: the key matrix κ (priors × outputs)."""
 
     def __init__(self, graph, grid):
-        self.graph, self.grid = graph, grid
-        self._keys, self._weights = {}, {}
+        super().__init__(graph, grid)
+        self._keys = {}
         self._g = np.array(grid.g, dtype=object)
         self._gbar = np.array(grid.gbar, dtype=object)
 
@@ -115,13 +116,6 @@ class _Rows:
                 out[:, col] = np.where(empty, _ALL, kappa).astype(np.int64)
             self._keys[key] = out
         return out
-
-    def weights(self, key, limb_plan):
-        if (key, limb_plan) not in self._weights:
-            r = self.graph.rows[key]
-            _, nl, bp, n_p = limb_plan
-            self._weights[(key, limb_plan)] = (weight_matrix(r.P, nl, bp, n_p), weight_matrix(r.Q, nl, bp, n_p))
-        return self._weights[(key, limb_plan)]
 
 
 def _alternative(row_key, kids, packed, rows, grid, D):

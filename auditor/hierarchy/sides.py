@@ -28,7 +28,8 @@ from auditor.hierarchy.tables import solve
 from auditor.hierarchy.words import Words
 from auditor.rationals import read_integer, read_rational
 
-__all__ = ["Side", "check_upper", "check_lower", "chord_upper", "read_grid"]
+__all__ = ["Side", "check_upper", "check_lower", "chord_upper", "read_grid", "graph_counts", "compare_entries",
+           "recomputed_table", "upper_table"]
 
 
 class Side:
@@ -56,7 +57,7 @@ def read_grid(entry, pointer, K, max_points, report):
     return g if ok else None
 
 
-def _graph_counts(graph, claimed, pointer, report):
+def graph_counts(graph, claimed, pointer, report):
     counts = graph.counts()
     for key in ("synchronised", "free", "pending", "branches"):
         report.equal(f"{pointer}/graph/{key}", claimed[key], counts[key], f"{key} count of the rebuilt graph")
@@ -76,9 +77,38 @@ def chord_upper(t, g, K, E, F):
     return max(t, 1 - t) + ell / (1 << F)
 
 
-def check_upper(entry, pointer, spec, model, side, F, K, max_points, report):
-    """The upper side of one model; returns the recomputed ``upper < δ`` (or None)."""
-    _model(entry, pointer, spec, report)
+def compare_entries(claimed, mine, pointer, report, what):
+    """Equal entry by entry; one failure naming the first differing entry and how many differ."""
+    wrong = [i for i, (x, y) in enumerate(zip(claimed, mine)) if x != y]
+    first = wrong[0] if wrong else 0
+    return report.check(not wrong, f"{pointer}/{first}", claimed[first], mine[first],
+                        f"{what} differs from the recomputed recursion ({len(wrong)} entries differ)")
+
+
+def recomputed_table(make_graph, claimed_graph, g, K, F, claimed, pointer, report):
+    """Rebuild and recount the graph, recompute the root table (docs/hierarchy.md §4), compare it with ``claimed``.
+
+    ``pointer`` is that of the object holding ``graph`` and ``root_excess``; returns the
+    recomputed table, or None when an internal bound of the exact route does not hold.
+    """
+    try:
+        graph = make_graph()
+        graph_counts(graph, claimed_graph, pointer, report)
+        table = solve(graph, Grid(g, K), F)
+    except ArithmeticError as exc:
+        report.check(False, pointer + "/root_excess", "the certificate's table", "not recomputed",
+                     f"the auditor could not recompute the root table ({exc})")
+        return None
+    compare_entries(claimed, table, pointer + "/root_excess", report, "root table entry")
+    return table
+
+
+def upper_table(entry, pointer, make_graph, F, K, max_points, report):
+    """(grid, recomputed root table) of a ``hierarchy/1`` table held by ``entry``, or None.
+
+    ``scale_bits`` = F, the grid (bits K, at most max_points), E[0] = E[M] = 0, the
+    graph counts and ``root_excess`` entry by entry.
+    """
     report.equal(pointer + "/scale_bits", entry["scale_bits"], F, "F (input numerics.scale_bits)")
     g = read_grid(entry, pointer, K, max_points, report)
     claimed = [int(read_rational(x, f"{pointer}/root_excess/{i}")) for i, x in enumerate(entry["root_excess"])]
@@ -86,18 +116,18 @@ def check_upper(entry, pointer, spec, model, side, F, K, max_points, report):
         return None
     report.check(claimed[0] == 0 and claimed[-1] == 0, pointer + "/root_excess", f"[{claimed[0]}, …, {claimed[-1]}]",
                  "E[0] = E[M] = 0", "u(0) = u(1) = 1 forces zero excess at both ends")
-    graph = side.graph(model)
-    _graph_counts(graph, entry["graph"], pointer, report)
-    try:
-        table = solve(graph, Grid(g, K), F)
-    except ArithmeticError as exc:
-        report.check(False, pointer + "/root_excess", "the certificate's table", "not recomputed",
-                     f"the auditor could not recompute the root table ({exc})")
+    table = recomputed_table(make_graph, entry["graph"], g, entry["grid"]["bits"], entry["scale_bits"], claimed,
+                             pointer, report)
+    return None if table is None else (g, table)
+
+
+def check_upper(entry, pointer, spec, model, side, F, K, max_points, report):
+    """The upper side of one model; returns the recomputed ``upper < δ`` (or None)."""
+    _model(entry, pointer, spec, report)
+    solved = upper_table(entry, pointer, lambda: side.graph(model), F, K, max_points, report)
+    if solved is None:
         return None
-    wrong = [i for i, (x, y) in enumerate(zip(claimed, table)) if x != y]
-    first = wrong[0] if wrong else 0
-    report.check(not wrong, f"{pointer}/root_excess/{first}", claimed[first], table[first],
-                 f"root table entry differs from the recomputed recursion ({len(wrong)} entries differ)")
+    g, table = solved
     t = 1 / (1 + side.lam_lo)
     report.equal(pointer + "/prior", read_rational(entry["prior"], pointer + "/prior"), t, "t₋ = 1/(1 + λ₋)")
     finite = (1 + side.lam_lo) * chord_upper(t, g, K, table, F) - side.lam_lo
@@ -126,19 +156,16 @@ def check_lower(entry, pointer, spec, model, side, F, K, max_points, report):
     ok &= report.equal(pointer + "/root_lines/b", len(b_claimed), len(g), "number of root lines (M + 1)")
     if not ok:
         return None
-    graph = side.graph(model)
-    _graph_counts(graph, entry["graph"], pointer, report)
     try:
+        graph = side.graph(model)
+        graph_counts(graph, entry["graph"], pointer, report)
         A, B = solve_lines(graph, Grid(g, K), F)
     except ArithmeticError as exc:
         report.check(False, pointer + "/root_lines", "the certificate's lines", "not recomputed",
                      f"the auditor could not recompute the root lines ({exc})")
         return None
     for name, claimed, mine in (("a", a_claimed, A), ("b", b_claimed, B)):
-        wrong = [i for i, (x, y) in enumerate(zip(claimed, mine)) if x != y]
-        first = wrong[0] if wrong else 0
-        report.check(not wrong, f"{pointer}/root_lines/{name}/{first}", claimed[first], mine[first],
-                     f"root line coordinate differs from the recomputed recursion ({len(wrong)} entries differ)")
+        compare_entries(claimed, mine, f"{pointer}/root_lines/{name}", report, "root line coordinate")
     lam = side.lam_hi
     scores = [a + lam * b for a, b in zip(A, B)]
     best = max(scores)

@@ -20,7 +20,7 @@ from fractions import Fraction
 from auditor.decide import exp_states, settle, source_states
 from auditor.rationals import read_rational
 
-__all__ = ["check_source", "check_threshold", "check_dg_source", "ceil_decimal"]
+__all__ = ["check_source", "check_threshold", "check_dg_source", "ceil_decimal", "threshold_pair"]
 
 
 def check_dg_source(src, sigma2, radius, scale, tau_text, report, undecided, pointer, tau_pointer,
@@ -66,6 +66,17 @@ def check_threshold(epsilon, lam_lo, lam_hi, report, undecided, pointer):
     lo, hi, (e_lo, e_hi) = exp_states(epsilon, lam_lo, lam_hi)
     settle(lo, report, undecided, pointer + "/lower", lam_lo, e_hi, "λ₋ above e^ε")
     settle(hi, report, undecided, pointer + "/upper", lam_hi, e_lo, "λ₊ below e^ε")
+
+
+def threshold_pair(threshold, epsilon, report, undecided, pointer):
+    """(λ₋, λ₊) of ``threshold`` when 0 < λ₋ <= λ₊ (then λ₋ <= e^ε <= λ₊ is decided three-way), else None."""
+    lam_lo = read_rational(threshold["lower"], pointer + "/lower")
+    lam_hi = read_rational(threshold["upper"], pointer + "/upper")
+    if not report.check(0 < lam_lo <= lam_hi, pointer, f"[{lam_lo}, {lam_hi}]", "0 < λ₋ <= λ₊",
+                        "the threshold enclosure must be a positive interval"):
+        return None
+    check_threshold(epsilon, lam_lo, lam_hi, report, undecided, pointer)
+    return lam_lo, lam_hi
 
 
 def ceil_decimal(value, digits):
