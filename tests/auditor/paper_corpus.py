@@ -257,6 +257,27 @@ def capacity_malformed(cert):
     return out
 
 
+KEY_TAMPERS = ("a lower line a raised by one unit", "an upper table entry lowered", "the answer changed",
+               "above_delta flipped", "below_delta flipped", "lower raised", "upper lowered")
+
+
+def key_tampers(cert):
+    """The capacity tampers named in KEY_TAMPERS (one of each)."""
+    picked = [w for w in capacity_corpus(cert) if w[0] in KEY_TAMPERS]
+    assert len(picked) == len(KEY_TAMPERS)
+    return picked
+
+
+def plain_root_lines(cert, entry):
+    """The root lines of a lower entry by tests/reference_hierarchy.PlainLines, as the certificate writes them."""
+    from tests.reference_hierarchy import PlainLines
+    res = cert["result"]
+    plain = {"input": {"gamma": cert["input"]["gamma"], "budget": cert["input"]["budget"], "model": entry["model"]},
+             "result": {"source": res["source"], "grid": entry["grid"], "scale_bits": entry["line_bits"]}}
+    lines = PlainLines(plain).root_lines()
+    return {"a": [str(a) for a, _ in lines], "b": [str(b) for _, b in lines]}
+
+
 def refused(pairs):
     """The labels of the pairs the auditor does not refuse (FAIL/MALFORMED), with their outcome."""
     missed = []

@@ -8,8 +8,8 @@ import time
 
 import pytest
 
-from tests.auditor.paper_corpus import capacity_corpus, capacity_malformed, produce, reference, refused, verdict
-from tests.reference_hierarchy import PlainLines
+from tests.auditor.paper_corpus import (capacity_corpus, capacity_malformed, key_tampers, plain_root_lines, produce,
+                                        reference, refused, verdict)
 from tests.reseal import resealed
 
 REFERENCE = "minimum-deletion-c8-g1_3-sigma2_9-eps5.json"
@@ -47,27 +47,16 @@ def test_the_statement_and_its_lower_models(produced):
 
 def test_root_lines_equal_the_plain_brute_force(produced):
     cert = produced["coarse"]
-    res = cert["result"]
-    for entry in res["lowers"]:
-        plain = {"input": {"gamma": cert["input"]["gamma"], "budget": cert["input"]["budget"],
-                           "model": entry["model"]},
-                 "result": {"source": res["source"], "grid": entry["grid"], "scale_bits": entry["line_bits"]}}
-        lines = PlainLines(plain).root_lines()
-        assert [str(a) for a, _ in lines] == entry["root_lines"]["a"]
-        assert [str(b) for _, b in lines] == entry["root_lines"]["b"]
+    for entry in cert["result"]["lowers"]:
+        assert plain_root_lines(cert, entry) == entry["root_lines"]
 
 
 def test_every_tampered_claim_is_refused(produced):
     assert refused(capacity_corpus(produced["two-removed"])) == []
 
 
-KEY_TAMPERS = ("a lower line a raised by one unit", "an upper table entry lowered", "the answer changed",
-               "above_delta flipped", "below_delta flipped", "lower raised", "upper lowered")
-
-
 def test_key_tampers_of_an_established_statement_are_refused(produced):
-    picked = [w for w in capacity_corpus(produced["established"]) if w[0] in KEY_TAMPERS]
-    assert len(picked) == len(KEY_TAMPERS) and refused(picked) == []
+    assert refused(key_tampers(produced["established"])) == []
 
 
 def test_a_lower_model_dropped_is_refused(produced):

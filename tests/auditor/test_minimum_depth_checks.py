@@ -8,8 +8,8 @@ import time
 
 import pytest
 
-from tests.auditor.paper_corpus import capacity_corpus, capacity_malformed, produce, reference, refused, verdict
-from tests.reference_hierarchy import PlainLines
+from tests.auditor.paper_corpus import (capacity_corpus, capacity_malformed, key_tampers, plain_root_lines, produce,
+                                        reference, refused, verdict)
 from tests.reseal import resealed
 
 SMALL = ("--gamma", "1/3", "--sigma2", "4", "--budget", "3", "--epsilon", "2", "--radius", "10",
@@ -35,26 +35,17 @@ def test_producer_certificates_verify(produced, key):
 
 def test_multi_group_root_lines_equal_the_plain_brute_force(produced):
     cert = produced["depth3"]
-    res, entry = cert["result"], cert["result"]["lower"]
+    entry = cert["result"]["lower"]
     assert entry["model"] == {"game": "depth", "depth": 2}
-    plain = {"input": {"gamma": cert["input"]["gamma"], "budget": cert["input"]["budget"], "model": entry["model"]},
-             "result": {"source": res["source"], "grid": entry["grid"], "scale_bits": entry["line_bits"]}}
-    lines = PlainLines(plain).root_lines()
-    assert [str(a) for a, _ in lines] == entry["root_lines"]["a"]
-    assert [str(b) for _, b in lines] == entry["root_lines"]["b"]
+    assert plain_root_lines(cert, entry) == entry["root_lines"]
 
 
 def test_every_tampered_claim_is_refused(produced):
     assert refused(capacity_corpus(produced["depth3"])) == []
 
 
-KEY_TAMPERS = ("a lower line a raised by one unit", "an upper table entry lowered", "the answer changed",
-               "above_delta flipped", "below_delta flipped", "lower raised", "upper lowered")
-
-
 def test_key_tampers_of_an_established_statement_are_refused(produced):
-    picked = [w for w in capacity_corpus(produced["depth2"]) if w[0] in KEY_TAMPERS]
-    assert len(picked) == len(KEY_TAMPERS) and refused(picked) == []
+    assert refused(key_tampers(produced["depth2"])) == []
 
 
 def test_questions_outside_the_domain_are_malformed(produced):
