@@ -8,9 +8,11 @@ Re-proved by the auditor's own route, in this order:
 2. the limits, from the declared sizes before any work (§3.5): at most 8
    lower models; for the upper model the ``hierarchy/1`` estimate
    (:mod:`auditor.hierarchy.estimate`) on its grid; for every lower model the
-   same graph estimate on the lower grid and at most MAX_LINE_TERMS estimated
-   line-location terms (estimated branches × grid priors); the enclosure
-   limits of the source and threshold claims: beyond, UNCHECKED;
+   same graph estimate on the lower grid and at most MAX_LINE_TERMS
+   line-location terms (branches × grid priors: the estimated branches, or —
+   when that estimate is above the limit but at most MAX_COUNTED_BRANCHES
+   branches — the branches of the rebuilt graph, counted before any line);
+   the enclosure limits of the source and threshold claims: beyond, UNCHECKED;
 3. the finite source, τ and λ₋ <= e^ε <= λ₊ (three-way, as for
    ``hierarchy/1``), draws = 2C, the transfer (1 + λ₊)(1 − (1 − τ)^{2C});
 4. every lower model S_all ∖ R' (|R'| = |R| − 1, lexicographic): its
@@ -33,18 +35,21 @@ from auditor.decide import raise_undecided
 from auditor.enclosure_limits import refuse_dg_source, refuse_threshold
 from auditor.hierarchy.estimate import MAX_PENDING, estimates, refuse_beyond_limits
 from auditor.hierarchy.model import Model
-from auditor.hierarchy.sides import Side, check_lower, check_upper
+from auditor.hierarchy.graph import Graph
+from auditor.hierarchy.sides import Side, check_lower, check_upper, model_key
+from auditor.hierarchy.words import Words
 from auditor.hierarchy.source import check_dg_source, threshold_pair
 from auditor.outcomes import Unchecked
 from auditor.rationals import read_integer, read_rational
 
-__all__ = ["verify", "claim", "MAX_LOWER_MODELS", "MAX_LINE_TERMS", "read_question", "refuse_model",
-           "check_common"]
+__all__ = ["verify", "claim", "MAX_LOWER_MODELS", "MAX_LINE_TERMS", "MAX_COUNTED_BRANCHES", "read_question",
+           "refuse_model", "count_line_terms", "check_common"]
 
 I, R = "/input", "/result"
 
 MAX_LOWER_MODELS = 8
 MAX_LINE_TERMS = 10 ** 8
+MAX_COUNTED_BRANCHES = 2 * 10 ** 6
 MAX_EPSILON = 64
 
 
@@ -65,12 +70,17 @@ def verify(cert, report):
         report.equal(R + "/lowers", len(lowers), len(lower_sets), "number of lower models C(C − 1, |R| − 1)")
         return
     upper_model = Model(C, cuts=[b for b in every if b not in removed])
+    to_count = []
     for k, entry in enumerate(lowers):
-        refuse_model(Model(C, cuts=[b for b in every if b not in lower_sets[k]]), q, res, entry, f"{R}/lowers/{k}",
-                     lower=True)
+        model = Model(C, cuts=[b for b in every if b not in lower_sets[k]])
+        if refuse_model(model, q, res, entry, f"{R}/lowers/{k}", lower=True):
+            to_count.append((model, entry, f"{R}/lowers/{k}"))
     refuse_model(upper_model, q, res, res["upper"], R + "/upper", lower=False)
+    graphs = {}
+    for model, entry, pointer in to_count:
+        count_line_terms(model, q, res, entry, pointer, graphs)
     undecided = []
-    side = check_common(inp, res, q, 2 * C, report, undecided)
+    side = check_common(inp, res, q, 2 * C, report, undecided, graphs)
     if side is not None:
         above = []
         for k, (entry, rset) in enumerate(zip(lowers, lower_sets)):
@@ -121,20 +131,41 @@ def read_question(inp):
 
 
 def refuse_model(model, q, res, entry, pointer, lower):
-    """UNCHECKED when one side's declared sizes exceed the limits (docs/paper-claims.md §3.5)."""
+    """UNCHECKED when one side's declared sizes exceed the limits (docs/paper-claims.md §3.5).
+
+    Returns True when a lower model's estimated line terms exceed MAX_LINE_TERMS: its
+    branches are then counted on the rebuilt graph (:func:`count_line_terms`).
+    """
     n_weights = len(res["source"]["weights"])
     points = len(entry["grid"]["numerators"])
     F = q.line_bits if lower else q.scale_bits
     bits = (q.B * q.scale).bit_length() + F + q.K
     refuse_beyond_limits(model, q.B, n_weights, points, bits)
-    if lower:
-        terms = estimates(model, q.B, n_weights, points, 64)["work"]
-        if terms > MAX_LINE_TERMS:
-            raise Unchecked(pointer + "/grid/numerators", terms, MAX_LINE_TERMS,
-                            "estimated line-location terms (branches × grid priors)")
+    if not lower:
+        return False
+    terms = estimates(model, q.B, n_weights, points, 64)["work"]     # estimated branches × (M + 1)
+    if terms <= MAX_LINE_TERMS:
+        return False
+    if terms // points > MAX_COUNTED_BRANCHES:
+        raise Unchecked(pointer + "/grid/numerators", terms, MAX_LINE_TERMS,
+                        f"estimated line-location terms (branches × grid priors; the branches are counted "
+                        f"only up to an estimate of {MAX_COUNTED_BRANCHES})")
+    return True
 
 
-def check_common(inp, res, q, draws, report, undecided):
+def count_line_terms(model, q, res, entry, pointer, graphs):
+    """Rebuild the lower model's graph (kept in ``graphs``) and refuse when branches × (M + 1) > MAX_LINE_TERMS."""
+    src = res["source"]
+    weights = [read_integer(w, f"{R}/source/weights/{i}") for i, w in enumerate(src["weights"])]
+    graph = Graph(weights, src["offset"], q.a, q.B, model, Words(q.a, q.B))
+    graphs[model_key(model)] = graph
+    terms = graph.counts()["branches"] * len(entry["grid"]["numerators"])
+    if terms > MAX_LINE_TERMS:
+        raise Unchecked(pointer + "/grid/numerators", terms, MAX_LINE_TERMS,
+                        "line-location terms (branches × grid priors)")
+
+
+def check_common(inp, res, q, draws, report, undecided, graphs=None):
     """Source, τ, threshold, draws (when ``draws``) and the transfer; the Side both checks use, or None.
 
     ``draws`` = 2C: transfer (1 + λ₊)(1 − (1 − τ)^{2C}); None: (1 + λ₊)·2C·τ.
@@ -161,7 +192,7 @@ def check_common(inp, res, q, draws, report, undecided):
         transfer = (1 + lam_hi) * 2 * q.C * tau
         what = "(1 + λ₊)·2C·τ"
     report.equal(R + "/transfer", read_rational(res["transfer"], R + "/transfer"), transfer, what)
-    return Side(weights, offset, q.a, q.B, lam_lo, lam_hi, transfer, q.delta)
+    return Side(weights, offset, q.a, q.B, lam_lo, lam_hi, transfer, q.delta, graphs)
 
 
 def capacity_text(name, eps, value, direction):

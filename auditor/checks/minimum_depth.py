@@ -10,7 +10,8 @@ lower above it.
 """
 
 from auditor.certificate import Malformed
-from auditor.checks.minimum_deletion import capacity_text, check_common, read_question, refuse_model
+from auditor.checks.minimum_deletion import (capacity_text, check_common, count_line_terms, read_question,
+                                             refuse_model)
 from auditor.claims import rational_text
 from auditor.decide import raise_undecided
 from auditor.hierarchy.model import Model
@@ -29,10 +30,13 @@ def verify(cert, report):
     if not 2 <= H <= q.C:
         raise Malformed(f"{I}/depth: {H} is not in 2..C = 2..{q.C}")
     lower_model, upper_model = Model(q.C, depth=H - 1), Model(q.C, depth=H)
-    refuse_model(lower_model, q, res, res["lower"], R + "/lower", lower=True)
+    count = refuse_model(lower_model, q, res, res["lower"], R + "/lower", lower=True)
     refuse_model(upper_model, q, res, res["upper"], R + "/upper", lower=False)
+    graphs = {}
+    if count:
+        count_line_terms(lower_model, q, res, res["lower"], R + "/lower", graphs)
     undecided = []
-    side = check_common(inp, res, q, None, report, undecided)
+    side = check_common(inp, res, q, None, report, undecided, graphs)
     if side is not None:
         above = check_lower(res["lower"], R + "/lower", {"game": "depth", "depth": H - 1}, lower_model, side,
                             q.line_bits, q.K, q.lower_points, report)

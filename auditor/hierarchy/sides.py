@@ -29,20 +29,28 @@ from auditor.hierarchy.words import Words
 from auditor.rationals import read_integer, read_rational
 
 __all__ = ["Side", "check_upper", "check_lower", "chord_upper", "read_grid", "graph_counts", "compare_entries",
-           "recomputed_table", "upper_table"]
+           "recomputed_table", "upper_table", "model_key"]
 
 
 class Side:
     """What both sides share: the law, γ = a/B, the threshold, transfer and δ."""
 
-    __slots__ = ("weights", "offset", "a", "B", "lam_lo", "lam_hi", "transfer", "delta")
+    __slots__ = ("weights", "offset", "a", "B", "lam_lo", "lam_hi", "transfer", "delta", "graphs")
 
-    def __init__(self, weights, offset, a, B, lam_lo, lam_hi, transfer, delta):
+    def __init__(self, weights, offset, a, B, lam_lo, lam_hi, transfer, delta, graphs=None):
         self.weights, self.offset, self.a, self.B = weights, offset, a, B
         self.lam_lo, self.lam_hi, self.transfer, self.delta = lam_lo, lam_hi, transfer, delta
+        self.graphs = {} if graphs is None else graphs     # model key -> Graph already built (same law)
 
     def graph(self, model):
-        return Graph(self.weights, self.offset, self.a, self.B, model, Words(self.a, self.B))
+        key = model_key(model)
+        if key not in self.graphs:
+            self.graphs[key] = Graph(self.weights, self.offset, self.a, self.B, model, Words(self.a, self.B))
+        return self.graphs[key]
+
+
+def model_key(model):
+    return (model.budget, model.depth, model.cuts)
 
 
 def read_grid(entry, pointer, K, max_points, report):

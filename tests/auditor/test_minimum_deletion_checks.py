@@ -111,3 +111,18 @@ def test_the_reference_verifies_and_its_corpus_is_refused():
     picked = [w for w in wrong if w[0] in ("a lower line a raised by one unit", "an upper table entry lowered",
                                            "the answer changed", "below_delta flipped")]
     assert refused(picked) == []
+
+
+def test_line_terms_beyond_the_estimate_are_counted_on_the_graph(produced, monkeypatch):
+    import auditor.checks.minimum_deletion as checks
+    cert = produced["coarse"]
+    entry = cert["result"]["lowers"][0]
+    actual = entry["graph"]["branches"] * len(entry["grid"]["numerators"])
+    monkeypatch.setattr(checks, "MAX_LINE_TERMS", actual)          # below the estimate, at the actual count
+    assert verdict(cert).outcome == "OK"
+    monkeypatch.setattr(checks, "MAX_LINE_TERMS", actual - 1)
+    report = verdict(cert)
+    assert report.outcome == "UNCHECKED" and "line-location terms" in report.unchecked
+    monkeypatch.setattr(checks, "MAX_LINE_TERMS", actual)
+    monkeypatch.setattr(checks, "MAX_COUNTED_BRANCHES", 10)        # too large an estimate to count
+    assert verdict(cert).outcome == "UNCHECKED"
