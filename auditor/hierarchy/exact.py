@@ -35,8 +35,9 @@ MAX_VERTICES = 10_000
 class ExactGame:
     """Node curves of one game graph; ``pointer`` names the model in a refusal."""
 
-    def __init__(self, graph, pointer, max_vertices=MAX_VERTICES):
-        self.graph, self.pointer, self.max_vertices = graph, pointer, max_vertices
+    def __init__(self, graph, pointer, max_vertices=None):
+        self.graph, self.pointer = graph, pointer
+        self.max_vertices = MAX_VERTICES if max_vertices is None else max_vertices
         self.D = graph.D
         self.C = graph.model.budget
         self.stop = stop()

@@ -94,3 +94,10 @@ def test_too_many_selectors_are_refused_before_any_curve():
     report = verdict(resealed(cert, lambda bad: bad["input"].update(models=[{"game": "portfolio", "depth": 3}])))
     assert report.outcome == "UNCHECKED" and "selectors" in report.unchecked
     assert time.process_time() - start < 1.0
+
+
+def test_a_node_curve_beyond_the_vertex_limit_is_unchecked(monkeypatch):
+    import auditor.hierarchy.exact as exact
+    monkeypatch.setattr(exact, "MAX_VERTICES", 8)
+    report = verdict(reference(DEPTHS))
+    assert report.outcome == "UNCHECKED" and "vertices of the node curve" in report.unchecked
