@@ -485,6 +485,12 @@ def dpsgd(cert):
     """The kind's own summary, :func:`auditor.checks.dpsgd.claim` (imported here: it imports this module)."""
     from auditor.checks import dpsgd as checks
     return checks.claim(cert)
+def _claim_of_checks(kind):
+    """The ``claim(cert)`` of the kind's checks module (kinds born with their summary there)."""
+    def build(cert):
+        from auditor.checks import checker_for   # at call time: the checks modules import this one
+        return checker_for(kind).claim(cert)
+    return build
 
 
 SUMMARIES = {
@@ -501,6 +507,10 @@ SUMMARIES = {
     "calibration-lower": calibration_lower,
     "plain-composition": plain_composition,
     "dpsgd": dpsgd,
+    "hierarchy-exact": _claim_of_checks("hierarchy-exact"),
+    "block-composition": _claim_of_checks("block-composition"),
+    "minimum-deletion": _claim_of_checks("minimum-deletion"),
+    "minimum-depth": _claim_of_checks("minimum-depth"),
 }
 
 

@@ -1,6 +1,6 @@
 """Benchmarks: wall time, CPU time and peak memory of whole producer and auditor processes.
 
-    python bench/run.py [targets|growth|game|dg|hierarchy|plain|product|resource|dpsgd|all]
+    python bench/run.py [targets|growth|game|dg|hierarchy|plain|product|resource|dpsgd|paper|all]
         [--runs N] [--auditor-timeout S | --no-auditor]
 
 Each producer figure is the median over N runs (default 3) of a fresh process,
@@ -339,6 +339,27 @@ def dpsgd_table(args):
     _write(args.out, "dpsgd", rows)
 
 
+PAPER_REFERENCES = [
+    "hierarchy-exact-c4-uniform-g1_2-chain.json", "hierarchy-exact-c4-uniform-g1_2-depths.json",
+    "hierarchy-exact-c4-uniform-g1_2-cuts.json", "block-composition-table2-g1_2-sigma2_4-c3-eps5.json",
+    "minimum-deletion-c8-g1_3-sigma2_9-eps5.json", "minimum-depth-c8-g1_3-sigma2_9-eps4_91.json",
+    "minimum-depth-c8-g1_3-sigma2_9-eps4_94.json",
+]
+
+
+def paper_table(args):
+    """The paper references (certificates/paper/): producer reference module and auditor, whole processes."""
+    rows = ["| reference | producer wall / cpu s | producer MiB | auditor wall / cpu s | auditor MiB |",
+            "|---|---|---|---|---|"]
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in PAPER_REFERENCES:
+            prod = median_of([PY, "-m", "producer.references.paper", tmp, name], args.runs)
+            cert = os.path.join(tmp, name)
+            rows.append(f"| {name} | {fmt(prod)} {fmt(audit(cert, args), args.auditor_timeout)}")
+            print(rows[-1], flush=True)
+    _write(args.out, "paper", rows)
+
+
 def _write(out, name, rows):
     os.makedirs(out, exist_ok=True)
     with open(os.path.join(out, f"{name}.md"), "w", encoding="utf-8") as fh:
@@ -349,7 +370,7 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("which", nargs="?", default="default",
                    choices=["default", "targets", "growth", "game", "dg", "hierarchy", "plain", "product", "resource",
-                            "dpsgd", "all"])
+                            "dpsgd", "paper", "all"])
     p.add_argument("--runs", type=int, default=3)
     p.add_argument("--auditor-timeout", type=float, default=120.0, help="seconds per auditor run (default 120)")
     p.add_argument("--no-auditor", action="store_true", help="do not run the auditor")
@@ -357,11 +378,12 @@ def main():
     args = p.parse_args()
     print(f"# benchmarks ({args.runs} runs each, median; {os.cpu_count()} cores)", flush=True)
     which = {"default": ("targets", "growth"), "all": ("targets", "growth", "game", "dg", "hierarchy",
-                                                                        "plain", "product", "resource", "dpsgd")}.get(
+                                                                        "plain", "product", "resource", "dpsgd",
+                                                                        "paper")}.get(
         args.which, (args.which,))
     tables = {"targets": targets_table, "growth": growth_table, "game": game_table, "dg": dg_table,
               "hierarchy": hierarchy_table, "plain": plain_table,
-              "product": product_table, "resource": resource_table, "dpsgd": dpsgd_table}
+              "product": product_table, "resource": resource_table, "dpsgd": dpsgd_table, "paper": paper_table}
     for name in which:
         print(f"\n## {name}", flush=True)
         tables[name](args)

@@ -783,3 +783,58 @@ def dpsgd(sampling_rate=None, noise_multiplier=None, steps=None, *, stages=(), d
     request = Request.from_strings(sampling_rate, noise_multiplier, steps, stages=stages, delta=delta,
                                    epsilons=epsilons, rel_width=rel_width)
     return Certificate(build(request, progress=progress_printer() if progress else None))
+# ---- kinds born in producer/kinds/ (issue 23): hierarchy-exact/1, block-composition/1, minimum-deletion/1 ----
+
+def hierarchy_exact(gamma, weights, budget, priors, models="G,P3,P2,Q2,P1", *, offset=None, progress=False):
+    """Exact values of hierarchy games for a finite law at priors t, with their chain (hierarchy-exact/1).
+
+    ``weights``: "1,1,1" or a list; ``priors``: "1/2" or a list; ``models``:
+    "G,P3,P2,Q2,P1,U:1+2" or a list of such names (G = G_C, P<H>, Q<H> the
+    fixed-selector portfolio, U:<cuts> a cut game).
+    """
+    from producer.kinds import hierarchy_exact as kind
+    weights = ",".join(str(w) for w in weights) if isinstance(weights, (list, tuple)) else weights
+    request = kind.Request.from_strings(gamma, weights, budget, priors, models, offset=offset)
+    return Certificate(kind.build(request, progress=_reporter(progress, "hierarchy-exact")))
+
+
+def block_composition(gamma, budget, epsilon, *, sigma2=None, weights=None, offset=None, splits=None,
+                      targets=None, radius=None, scale=None, progress=False):
+    """δ(ε) of T = C releases from the zero start by block accounting beside the full computation
+    (block-composition/1).
+
+    The innovations are the discrete Gaussian (``sigma2``; source ``radius``,
+    ``scale``) or a finite law (``weights``).  ``splits``: "1+1+1,2+1,1+2,3"
+    (default: every split of C into blocks); ``targets``: "1e-4,4e-5:6e-5".
+    """
+    from producer.kinds import block_composition as kind
+    request = kind.Request.from_strings(gamma, budget, epsilon, sigma2=sigma2, weights=weights, offset=offset,
+                                        splits=splits, targets=targets, radius=radius, scale=scale)
+    return Certificate(kind.build(request, progress=_reporter(progress, "block-composition")))
+
+
+def minimum_deletion(gamma, sigma2, budget, epsilon, delta, *, remove="1", upper_priors=None, lower_priors=None,
+                     radius=None, scale=None, progress=False):
+    """The minimum number of cuts removed from S_all for the cut-game model to certify δ at ε
+    (minimum-deletion/1): a proof-function lower of every model with one cut fewer removed above δ and a
+    certified upper of S_all ∖ ``remove`` below δ.  Statements about the models, not attacks on the mechanism.
+    """
+    from producer.kinds import minimum_deletion as kind
+    request = kind.Request.from_strings(gamma, sigma2, budget, epsilon, delta, remove=remove,
+                                        upper_priors=upper_priors, lower_priors=lower_priors,
+                                        radius=radius, scale=scale)
+    return Certificate(kind.build(request, progress=_reporter(progress, "minimum-deletion")))
+
+
+def minimum_depth(gamma, sigma2, budget, epsilon, delta, depth, *, upper_priors=None, lower_priors=None,
+                  radius=None, scale=None, progress=False):
+    """The smallest proof depth H whose model P_H certifies δ at ε (minimum-depth/1): a proof-function lower of
+    P_{H−1} above δ and a certified upper of P_H below it.  Statements about the models, not the mechanism.
+    """
+    from producer.kinds import minimum_depth as kind
+    request = kind.Request.from_strings(gamma, sigma2, budget, epsilon, delta, depth, upper_priors=upper_priors,
+                                        lower_priors=lower_priors, radius=radius, scale=scale)
+    return Certificate(kind.build(request, progress=_reporter(progress, "minimum-depth")))
+
+
+__all__ += ["hierarchy_exact", "block_composition", "minimum_deletion", "minimum_depth"]

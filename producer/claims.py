@@ -266,14 +266,7 @@ _BY_KIND = {
     "separation/1": _separation,
     "calibration-lower/1": _calibration_lower,
     "plain-composition/1": _plain_composition,
-    "dpsgd/1": lambda cert: _kind_claim("dpsgd", cert),
 }
-
-
-def _kind_claim(module, cert):
-    """Kinds born in producer/kinds/ state their own claim line."""
-    import importlib
-    return importlib.import_module(f"producer.kinds.{module}").claim(cert)
 
 
 def claim_of(certificate):

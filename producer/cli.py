@@ -43,6 +43,10 @@ COMMANDS = [
     ("window", "producer.commands.window"),
     ("finite-budget", "producer.commands.finite_budget"),
     ("dpsgd", "producer.commands.dpsgd"),
+    ("hierarchy-exact", "producer.commands.hierarchy_exact"),
+    ("blocks", "producer.commands.blocks"),
+    ("minimum-deletion", "producer.commands.minimum_deletion"),
+    ("minimum-depth", "producer.commands.minimum_depth"),
 ]
 
 DEBUG_VARIABLE = "DP_CERTIFY_DEBUG"

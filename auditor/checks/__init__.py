@@ -27,6 +27,10 @@ KINDS = {
     "window-request": "auditor.checks.window_request",
     "finite-budget": "auditor.checks.finite_budget",
     "dpsgd": "auditor.checks.dpsgd",
+    "hierarchy-exact": "auditor.checks.hierarchy_exact",
+    "block-composition": "auditor.checks.block_composition",
+    "minimum-deletion": "auditor.checks.minimum_deletion",
+    "minimum-depth": "auditor.checks.minimum_depth",
 }
 
 

@@ -47,6 +47,10 @@ NEUTRAL_PREFIXES += [("result", "lower_reason"), ("result", "log_inverse_p"),
                      ("result", "upper", "h"), ("result", "dual", "h"), ("result", "descent", "phi")]
 NEUTRAL_PREFIXES += [("result", "lower", "policies", i, name) for i in (0, 1) for name in ("phi", "psi")]
 # ---- end of the resource laws ----------------------------------------------------------------
+# issue 23, block-composition/1 (Table 2 verifies in well under a second): a risk target moved a
+# little can leave every decision true, so the targets are neutral
+QUICK = QUICK + ["paper/block-composition-table2-g1_2-sigma2_4-c3-eps5.json"]
+NEUTRAL_PREFIXES = NEUTRAL_PREFIXES + [("input", "targets")]
 
 
 def may_still_hold(path):
