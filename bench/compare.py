@@ -44,6 +44,7 @@ import argparse
 import math
 import os
 import sys
+from functools import partial
 import time
 from fractions import Fraction
 
@@ -423,10 +424,10 @@ def dpsgd_rows(quick):
                     print(f"compare: DP-SGD q = {q}, σ = {sigma}, T = {steps}, δ = {delta}", file=sys.stderr,
                           flush=True)
                     cert = certified_dpsgd(q, sigma, steps, delta)
-                    prv = _peer(lambda: prv_epsilons(q, sigma, steps, delta))
-                    peers = {"pld_pess": _peer(lambda: pld_epsilon(q, sigma, steps, delta, True)),
-                             "pld_opt": _peer(lambda: pld_epsilon(q, sigma, steps, delta, False)),
-                             "rdp": _peer(lambda: rdp_epsilon(q, sigma, steps, delta))}
+                    prv = _peer(partial(prv_epsilons, q, sigma, steps, delta))
+                    peers = {"pld_pess": _peer(partial(pld_epsilon, q, sigma, steps, delta, True)),
+                             "pld_opt": _peer(partial(pld_epsilon, q, sigma, steps, delta, False)),
+                             "rdp": _peer(partial(rdp_epsilon, q, sigma, steps, delta))}
                     for i, key in enumerate(("prv_lo", "prv", "prv_hi")):
                         peers[key] = prv if prv.missing else Cell(value=prv.value[i], seconds=prv.seconds)
                     rows.append((q, sigma, steps, delta, cert, peers))

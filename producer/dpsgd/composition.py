@@ -93,10 +93,7 @@ def window(array, lo, hi, kind):
 
 def trim(values, allowance):
     """(k_lo, k_hi): drop ends of ``values`` while each end's dropped total stays <= allowance."""
-    k_lo = 0
-    for k_lo, total in enumerate(accumulate(values)):
-        if total > allowance:
-            break
+    k_lo = next((k for k, total in enumerate(accumulate(values)) if total > allowance), max(len(values) - 1, 0))
     k_hi = len(values) - 1
     for k, total in enumerate(accumulate(reversed(values))):
         if total > allowance:
