@@ -479,6 +479,20 @@ def plain_composition(cert):
             f"{_listed(listed)}")
 
 
+# ---- dpsgd/1 ------------------------------------------------------------------------------------
+
+def dpsgd(cert):
+    """The kind's own summary, :func:`auditor.checks.dpsgd.claim` (imported here: it imports this module)."""
+    from auditor.checks import dpsgd as checks
+    return checks.claim(cert)
+def _claim_of_checks(kind):
+    """The ``claim(cert)`` of the kind's checks module (kinds born with their summary there)."""
+    def build(cert):
+        from auditor.checks import checker_for   # at call time: the checks modules import this one
+        return checker_for(kind).claim(cert)
+    return build
+
+
 SUMMARIES = {
     "finite-game": finite_game,
     "dg-interval": dg_interval,
@@ -492,7 +506,20 @@ SUMMARIES = {
     "separation": separation,
     "calibration-lower": calibration_lower,
     "plain-composition": plain_composition,
+    "dpsgd": dpsgd,
+    "hierarchy-exact": _claim_of_checks("hierarchy-exact"),
+    "block-composition": _claim_of_checks("block-composition"),
+    "minimum-deletion": _claim_of_checks("minimum-deletion"),
+    "minimum-depth": _claim_of_checks("minimum-depth"),
 }
+
+
+def _checks_claim(kind):
+    """The ``claim(cert)`` of the kind's checks module (kinds born in the target layout keep it there)."""
+    from auditor.checks import checker_for  # lazy: the checks import this module
+
+    module = checker_for(kind)
+    return getattr(module, "claim", None) if module is not None else None
 
 
 def summary(kind, cert):
@@ -501,7 +528,7 @@ def summary(kind, cert):
     A field the summary needs but cannot find (a format changed) gives a
     shorter line naming the kind only; the verdict never depends on this.
     """
-    build = SUMMARIES.get(kind)
+    build = SUMMARIES.get(kind) or _checks_claim(kind)
     if build is None:
         return f"a {kind} certificate"
     try:

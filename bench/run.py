@@ -1,6 +1,7 @@
 """Benchmarks: wall time, CPU time and peak memory of whole producer and auditor processes.
 
-    python bench/run.py [targets|growth|game|dg|hierarchy|plain|all] [--runs N] [--auditor-timeout S | --no-auditor]
+    python bench/run.py [targets|growth|game|dg|hierarchy|plain|product|resource|dpsgd|paper|all]
+        [--runs N] [--auditor-timeout S | --no-auditor]
 
 Each producer figure is the median over N runs (default 3) of a fresh process,
 so it includes start-up and imports; peak memory is the child's maximum
@@ -255,6 +256,110 @@ def product_table(args):
     _write(args.out, "product", rows)
 
 
+RESOURCE_CASES = [
+    ("rate, γ = 1/2, σ² = 1, period 32", ["rate", "--gamma", "1/2", "--sigma2", "1"], "≤ 5 s"),
+    ("rate, γ = 1/2, σ² = 1/4, period 32", ["rate", "--gamma", "1/2", "--sigma2", "1/4"], "≤ 5 s"),
+    ("rate, γ = 1/2, σ² = 1, period 64 (129 × 896)", ["rate", "--gamma", "1/2", "--sigma2", "1", "--period", "64"],
+     "stretch ≤ 2 min"),
+    ("rate, γ = 1/3, σ² = 2, period 27", ["rate", "--gamma", "1/3", "--sigma2", "2"], "≤ 5 s"),
+    ("frontier, γ = 1/2, σ² = 1/4, M = 12", ["frontier", "--gamma", "1/2", "--sigma2", "1/4"], "≤ 5 s"),
+    ("frontier, γ = 2/5, σ² = 1, M = 24", ["frontier", "--gamma", "2/5", "--sigma2", "1", "--radius", "24"], ""),
+    ("window, γ = 1/2, σ² = 1/4, τ = 2, b = 4", ["window", "--gamma", "1/2", "--sigma2", "1/4", "--tau", "2",
+                                                "--bits", "4"], "≤ 2 s"),
+    ("window, γ = 1/3, σ² = 1/4, τ = 2, b = 8", ["window", "--gamma", "1/3", "--sigma2", "1/4", "--tau", "2",
+                                                "--bits", "8"], "≤ 2 s"),
+    ("window, γ = 1/2, σ² = 1/4, τ = 2, b = 12", ["window", "--gamma", "1/2", "--sigma2", "1/4", "--tau", "2",
+                                                 "--bits", "12"], "≤ 2 s"),
+    ("window, γ = 3/7, σ² = 2, τ = 3/2, b = 12", ["window", "--gamma", "3/7", "--sigma2", "2", "--tau", "3/2",
+                                                 "--bits", "12"], "≤ 2 s"),
+    ("finite-budget, γ = 1/2, σ² = 1/4, C = 10^5, T = 2C", ["finite-budget", "--gamma", "1/2", "--sigma2", "1/4",
+                                                         "--budget", "100000", "--deadline", "200000",
+                                                         "--delta", "1e-4"], "≤ 5 s"),
+]
+
+
+def resource_table(args):
+    """The resource-law kinds (rate/1, frontier/1, window-request/1, finite-budget/1); producer only."""
+    rows = ["| request | target | producer wall / cpu s | producer MiB |", "|---|---|---|---|"]
+    with tempfile.TemporaryDirectory() as tmp:
+        for label, argv, target in RESOURCE_CASES:
+            cert = os.path.join(tmp, "resource.json")
+            run = median_of(producer(*argv, "--quiet", "-o", cert), args.runs, timeout=600)
+            rows.append(f"| {label} | {target} | {fmt(run, 600)}")
+            print(rows[-1], flush=True)
+    _write(args.out, "resource", rows)
+
+
+DPSGD_PEER = """
+import sys
+from dp_accounting.pld import privacy_loss_distribution as pld
+q, sigma, steps, delta = float(sys.argv[1]), float(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
+one = pld.from_gaussian_mechanism(sigma, sampling_prob=q)
+print(one.self_compose(steps).get_epsilon_for_delta(delta))
+"""
+DPSGD_CASES = [("0.01", "1", 1000, "1e-5"), ("0.01", "1", 10000, "1e-5"), ("0.01", "1", 100000, "1e-5")]
+
+
+def dpsgd_table(args):
+    """dpsgd/1 against dp_accounting's PLD accountant (default discretisation), whole processes, same run.
+
+    Target (issue 24): q = 0.01, σ = 1, T = 10^4, δ = 10^-5: relative width <= 10^-3 within 10× the
+    peer's time; T = 10^5 in minutes at most.
+    """
+    rows = ["| q | σ | T | δ | certified ε | rel. width | producer wall / cpu s | producer MiB "
+            "| dp_accounting PLD ε | peer wall / cpu s | producer / peer (cpu) |",
+            "|---|---|---|---|---|---|---|---|---|---|---|"]
+    with tempfile.TemporaryDirectory() as tmp:
+        for q, sigma, steps, delta in DPSGD_CASES:
+            cert = os.path.join(tmp, "dpsgd.json")
+            runs = 1 if steps > 10000 else args.runs
+            run = median_of(producer("dpsgd", "--sampling-rate", q, "--noise-multiplier", sigma, "--steps",
+                                     str(steps), "--delta", delta, "--quiet", "-o", cert), runs)
+            shown, width = "?", "?"
+            if run.status == 0:
+                res = json.load(open(cert))["result"]
+                lo, hi = Fraction(res["epsilon_lo"]), Fraction(res["epsilon_hi"])
+                shown = f"[{res['epsilon_lo_display']}, {res['epsilon_hi_display']}]"
+                width = f"{float((hi - lo) / hi):.2e}"
+            peer = median_of([PY, "-c", DPSGD_PEER, q, sigma, str(steps), delta], runs)
+            eps = "?"
+            if peer.status == 0:
+                done = subprocess.run([PY, "-c", DPSGD_PEER, q, sigma, str(steps), delta], capture_output=True,
+                                      text=True, cwd=ROOT)
+                eps = done.stdout.strip()[:10] if done.returncode == 0 else "?"
+            else:
+                eps = "not installed" if peer.status == 1 else f"exit {peer.status}"
+            ratio = f"{run.cpu / peer.cpu:.1f}×" if peer.status == 0 and run.status == 0 else ""
+            rows.append(f"| {q} | {sigma} | {steps} | {delta} | {shown} | {width} | {fmt(run)} {eps} | "
+                        f"{peer.wall:.2f} / {peer.cpu:.2f} | {ratio} |")
+            print(rows[-1], flush=True)
+    rows.append("\nwall / cpu: median wall-clock and user+sys CPU seconds of whole processes (imports included); "
+                "the peer is dp_accounting's `from_gaussian_mechanism(σ, sampling_prob=q)`, `self_compose(T)`, "
+                "`get_epsilon_for_delta(δ)` (pessimistic connect-the-dots, default discretisation 10^-4)")
+    _write(args.out, "dpsgd", rows)
+
+
+PAPER_REFERENCES = [
+    "hierarchy-exact-c4-uniform-g1_2-chain.json", "hierarchy-exact-c4-uniform-g1_2-depths.json",
+    "hierarchy-exact-c4-uniform-g1_2-cuts.json", "block-composition-table2-g1_2-sigma2_4-c3-eps5.json",
+    "minimum-deletion-c8-g1_3-sigma2_9-eps5.json", "minimum-depth-c8-g1_3-sigma2_9-eps4_91.json",
+    "minimum-depth-c8-g1_3-sigma2_9-eps4_94.json",
+]
+
+
+def paper_table(args):
+    """The paper references (certificates/paper/): producer reference module and auditor, whole processes."""
+    rows = ["| reference | producer wall / cpu s | producer MiB | auditor wall / cpu s | auditor MiB |",
+            "|---|---|---|---|---|"]
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in PAPER_REFERENCES:
+            prod = median_of([PY, "-m", "producer.references.paper", tmp, name], args.runs)
+            cert = os.path.join(tmp, name)
+            rows.append(f"| {name} | {fmt(prod)} {fmt(audit(cert, args), args.auditor_timeout)}")
+            print(rows[-1], flush=True)
+    _write(args.out, "paper", rows)
+
+
 def _write(out, name, rows):
     os.makedirs(out, exist_ok=True)
     with open(os.path.join(out, f"{name}.md"), "w", encoding="utf-8") as fh:
@@ -264,7 +369,8 @@ def _write(out, name, rows):
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("which", nargs="?", default="default",
-                   choices=["default", "targets", "growth", "game", "dg", "hierarchy", "plain", "product", "all"])
+                   choices=["default", "targets", "growth", "game", "dg", "hierarchy", "plain", "product", "resource",
+                            "dpsgd", "paper", "all"])
     p.add_argument("--runs", type=int, default=3)
     p.add_argument("--auditor-timeout", type=float, default=120.0, help="seconds per auditor run (default 120)")
     p.add_argument("--no-auditor", action="store_true", help="do not run the auditor")
@@ -272,11 +378,12 @@ def main():
     args = p.parse_args()
     print(f"# benchmarks ({args.runs} runs each, median; {os.cpu_count()} cores)", flush=True)
     which = {"default": ("targets", "growth"), "all": ("targets", "growth", "game", "dg", "hierarchy",
-                                                                        "plain", "product")}.get(
+                                                                        "plain", "product", "resource", "dpsgd",
+                                                                        "paper")}.get(
         args.which, (args.which,))
     tables = {"targets": targets_table, "growth": growth_table, "game": game_table, "dg": dg_table,
               "hierarchy": hierarchy_table, "plain": plain_table,
-              "product": product_table}
+              "product": product_table, "resource": resource_table, "dpsgd": dpsgd_table, "paper": paper_table}
     for name in which:
         print(f"\n## {name}", flush=True)
         tables[name](args)

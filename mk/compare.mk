@@ -3,6 +3,6 @@
 
 ## compare: docs/comparison.md and docs/figures/comparison.png (installs the optional peers, .[compare])
 compare: $(STAMP)
-	@$(PY) -c "import dp_accounting, opendp" 2>/dev/null || $(PY) -m pip install --quiet -e '.[compare]' \
+	@$(PY) -c "import dp_accounting, opendp, prv_accountant" 2>/dev/null || $(PY) -m pip install --quiet -e '.[compare]' \
 	  || echo "compare: pip could not install the peers (.[compare]); their columns will say so" >&2
 	$(PY) bench/compare.py

@@ -23,6 +23,15 @@ function                   certificate kind          what it certifies
 :func:`separation`         ``separation/1``          a lower end strictly above an upper end
 :func:`calibration_lower`  ``calibration-lower/1``   a lower end ε_lo ≤ ε*_C(δ)
 :func:`plain_composition`  ``plain-composition/1``   δ(ε) of the C-fold plain composition, C ≤ 1024
+:func:`rate`               ``rate/1``                the participation rate a* and the disclosed rate ρ
+:func:`frontier`           ``frontier/1``            the hard-resource frontier Φ(τ) at each τ
+:func:`window_request`     ``window-request/1``      Φ(τ) to width 2^-b (the rational window algorithm)
+:func:`finite_budget`      ``finite-budget/1``       ε*_{C,T}(δ) ≤ ε at any finite budget C
+:func:`dpsgd`              ``dpsgd/1``               ε(δ) or δ(ε) of DP-SGD (subsampled Gaussian)
+:func:`hierarchy_exact`    ``hierarchy-exact/1``     exact hierarchy values of a finite law, chain, gaps
+:func:`block_composition`  ``block-composition/1``   block accounting beside the full computation
+:func:`minimum_deletion`   ``minimum-deletion/1``    the fewest cuts removed before a model certifies δ
+:func:`minimum_depth`      ``minimum-depth/1``       the smallest proof depth that certifies δ
 =========================  ========================  =========================================
 
 Besides: :func:`bracket` (two certificates side by side), :func:`pmw_parameters`
@@ -39,7 +48,9 @@ from producer.output import stderr_progress
 
 __all__ = ["Certificate", "bracket", "finite_game", "dg_interval", "calibration", "pmw_envelope",
            "pmw_parameters", "pmw_sample", "brace_run", "brace_compare", "hierarchy_upper", "deadline_witness",
-           "workload", "separation", "calibration_lower", "plain_composition", "InputError"]
+           "workload", "separation", "calibration_lower", "plain_composition", "rate", "frontier", "window_request",
+           "finite_budget", "dpsgd", "hierarchy_exact", "block_composition", "minimum_deletion", "minimum_depth",
+           "InputError"]
 
 
 def _reporter(progress, prefix=None):
@@ -215,3 +226,110 @@ def calibration_lower(claim, *, delta=None, budget=None, sigma2=None, gamma=None
     request = kind.Request.from_strings(claim, delta=delta, budget=budget, sigma2=sigma2, gamma=gamma,
                                         radius=radius, scale=scale, priors=priors)
     return Certificate(kind.build(request, _reporter(progress, "calibration-lower")))
+
+
+# ---- resource laws: rate/1, frontier/1, window-request/1, finite-budget/1 -------------
+
+def rate(gamma, sigma2, *, period=None, progress=False):
+    """The participation rate a* ∈ [lower, upper] and the disclosed rate ρ (rate/1).
+
+    ``period`` N = B^m of the Bellman upper (default 32 at γ = 1/2); the
+    lower end is the descent certificate at γ = 1/2 and None otherwise.
+    """
+    from producer.kinds import rate as kind
+    request = kind.Request.from_strings(gamma, sigma2, period)
+    return Certificate(kind.build(request, _reporter(progress, "rate")))
+
+
+def frontier(gamma, sigma2, *, radius=None, taus=None, progress=False):
+    """Certified enclosures of the hard-resource frontier Φ(τ) at each τ (frontier/1).
+
+    ``radius`` M of the window (default 12); ``taus`` a list or ``"1,2,5,10"``
+    (the default).
+    """
+    from producer.kinds import frontier as kind
+    request = kind.Request.from_strings(gamma, sigma2, radius, taus)
+    return Certificate(kind.build(request, _reporter(progress, "frontier")))
+
+
+def window_request(gamma, sigma2, tau, bits, *, progress=False):
+    """Φ(τ) to width <= 2^-bits by the rational window algorithm (window-request/1)."""
+    from producer.kinds import window_request as kind
+    request = kind.Request.from_strings(gamma, sigma2, tau, bits)
+    return Certificate(kind.build(request, _reporter(progress, "window")))
+
+
+def finite_budget(gamma, sigma2, budget, deadline, delta, *, radius=None, progress=False):
+    """An upper bound ε*_{C,T}(δ) <= ε for C participations within T steps (finite-budget/1)."""
+    from producer.kinds import finite_budget as kind
+    request = kind.Request.from_strings(gamma, sigma2, budget, deadline, delta, radius)
+    return Certificate(kind.build(request, _reporter(progress, "finite-budget")))
+# ---- dpsgd/1 -----------------------------------------------------------------------
+
+def dpsgd(sampling_rate=None, noise_multiplier=None, steps=None, *, stages=(), delta=None, epsilons=None,
+          rel_width=None, progress=False):
+    """Certified ε(δ) or δ(ε) of DP-SGD: the Poisson-subsampled Gaussian, composed (dpsgd/1).
+
+    One stage from ``sampling_rate`` q, ``noise_multiplier`` σ and ``steps``
+    T, and/or ``stages`` as ``"q:σxT"`` strings (a schedule, composed in
+    order); exactly one of ``delta`` (→ ``result.epsilon_lo/epsilon_hi``) and
+    ``epsilons`` (a list or ``"1,2,4"`` → ``result.points``); ``rel_width`` R
+    (default 1/1000): ε_hi − ε_lo <= R·ε_hi, or upper − lower <= R·upper.
+    Sensitivity 1, add/remove neighbours (δ is the larger of the two orders).
+    """
+    from producer.kinds.dpsgd import Request, build, progress_printer
+    request = Request.from_strings(sampling_rate, noise_multiplier, steps, stages=stages, delta=delta,
+                                   epsilons=epsilons, rel_width=rel_width)
+    return Certificate(build(request, progress=progress_printer() if progress else None))
+# ---- the paper's remaining claims: hierarchy-exact/1, block-composition/1, minimum-deletion/1, minimum-depth/1 --
+
+def hierarchy_exact(gamma, weights, budget, priors, models="G,P3,P2,Q2,P1", *, offset=None, progress=False):
+    """Exact values of hierarchy games for a finite law at priors t, with their chain (hierarchy-exact/1).
+
+    ``weights``: "1,1,1" or a list; ``priors``: "1/2" or a list; ``models``:
+    "G,P3,P2,Q2,P1,U:1+2" or a list of such names (G = G_C, P<H>, Q<H> the
+    fixed-selector portfolio, U:<cuts> a cut game).
+    """
+    from producer.kinds import hierarchy_exact as kind
+    weights = ",".join(str(w) for w in weights) if isinstance(weights, (list, tuple)) else weights
+    request = kind.Request.from_strings(gamma, weights, budget, priors, models, offset=offset)
+    return Certificate(kind.build(request, progress=_reporter(progress, "hierarchy-exact")))
+
+
+def block_composition(gamma, budget, epsilon, *, sigma2=None, weights=None, offset=None, splits=None,
+                      targets=None, radius=None, scale=None, progress=False):
+    """δ(ε) of T = C releases from the zero start by block accounting beside the full computation
+    (block-composition/1).
+
+    The innovations are the discrete Gaussian (``sigma2``; source ``radius``,
+    ``scale``) or a finite law (``weights``).  ``splits``: "1+1+1,2+1,1+2,3"
+    (default: every split of C into blocks); ``targets``: "1e-4,4e-5:6e-5".
+    """
+    from producer.kinds import block_composition as kind
+    request = kind.Request.from_strings(gamma, budget, epsilon, sigma2=sigma2, weights=weights, offset=offset,
+                                        splits=splits, targets=targets, radius=radius, scale=scale)
+    return Certificate(kind.build(request, progress=_reporter(progress, "block-composition")))
+
+
+def minimum_deletion(gamma, sigma2, budget, epsilon, delta, *, remove="1", upper_priors=None, lower_priors=None,
+                     radius=None, scale=None, progress=False):
+    """The minimum number of cuts removed from S_all for the cut-game model to certify δ at ε
+    (minimum-deletion/1): a proof-function lower of every model with one cut fewer removed above δ and a
+    certified upper of S_all ∖ ``remove`` below δ.  Statements about the models, not attacks on the mechanism.
+    """
+    from producer.kinds import minimum_deletion as kind
+    request = kind.Request.from_strings(gamma, sigma2, budget, epsilon, delta, remove=remove,
+                                        upper_priors=upper_priors, lower_priors=lower_priors,
+                                        radius=radius, scale=scale)
+    return Certificate(kind.build(request, progress=_reporter(progress, "minimum-deletion")))
+
+
+def minimum_depth(gamma, sigma2, budget, epsilon, delta, depth, *, upper_priors=None, lower_priors=None,
+                  radius=None, scale=None, progress=False):
+    """The smallest proof depth H whose model P_H certifies δ at ε (minimum-depth/1): a proof-function lower of
+    P_{H−1} above δ and a certified upper of P_H below it.  Statements about the models, not the mechanism.
+    """
+    from producer.kinds import minimum_depth as kind
+    request = kind.Request.from_strings(gamma, sigma2, budget, epsilon, delta, depth, upper_priors=upper_priors,
+                                        lower_priors=lower_priors, radius=radius, scale=scale)
+    return Certificate(kind.build(request, progress=_reporter(progress, "minimum-depth")))

@@ -38,6 +38,15 @@ COMMANDS = [
     ("sweep", "producer.commands.sweep"),
     ("plot", "producer.commands.plot"),
     ("plain", "producer.commands.plain"),
+    ("rate", "producer.commands.rate"),
+    ("frontier", "producer.commands.frontier"),
+    ("window", "producer.commands.window"),
+    ("finite-budget", "producer.commands.finite_budget"),
+    ("dpsgd", "producer.commands.dpsgd"),
+    ("hierarchy-exact", "producer.commands.hierarchy_exact"),
+    ("blocks", "producer.commands.blocks"),
+    ("minimum-deletion", "producer.commands.minimum_deletion"),
+    ("minimum-depth", "producer.commands.minimum_depth"),
 ]
 
 DEBUG_VARIABLE = "DP_CERTIFY_DEBUG"

@@ -199,3 +199,102 @@ def plain_upper(cert):
     finite = (1 + lam_lo) * u - lam_lo
     transfer = (1 + lam_hi) * (1 - (1 - tau) ** (2 * C))
     return t, finite, transfer, finite + transfer
+
+
+class PlainLines(PlainCheck):
+    """The proof-function lower lines of docs/paper-claims.md §3 (cut games and proof hierarchies), brute force.
+
+    Pure Python integers; every child line is scanned for the best one (no
+    envelope), so this also checks the producer's envelope search and its
+    tie rule.  ``cert`` needs the fields PlainCheck reads; ``scale_bits`` is
+    the lines' F.
+    """
+
+    @staticmethod
+    def best(candidates, X, Y):
+        return max(candidates, key=lambda ab: (ab[0] * X + ab[1] * Y, ab[0], ab[1]))
+
+    def _alternative(self, row, kids, lines):
+        top, out = 1 << self.K, []
+        for gi in self.g:
+            sum_a = sum_b = 0
+            for (_n, P, Q), kid in zip(row, kids):
+                a, b = self.best(lines[kid], gi * P, (top - gi) * Q)
+                sum_a += P * a
+                sum_b += Q * b
+            out.append((floor_div(sum_a, self.D), floor_div(sum_b, self.D)))
+        return out
+
+    def _pick(self, columns):
+        top = 1 << self.K
+        return [self.best([col[i] for col in columns], gi, top - gi) for i, gi in enumerate(self.g)]
+
+    def _convex_minimum(self, groups, stop):
+        """Tangents of Cvx(min_g max_i line), brute force: m at every pairwise crossing, then a lower hull."""
+        unit, top = 1 << self.F, 1 << self.K
+        every = [ab for group in groups for ab in group]
+        ts = {Fraction(0), Fraction(1)}
+        for (a1, b1) in every:
+            for (a2, b2) in every:
+                slope = (a1 - b1) - (a2 - b2)
+                if slope:
+                    t = Fraction(b2 - b1, slope)
+                    if 0 < t < 1:
+                        ts.add(t)
+
+        def m(t):
+            return min(max(t * a + (1 - t) * b for a, b in group) for group in groups) / unit
+
+        hull = []
+        for p in sorted((t, m(t)) for t in ts):
+            while len(hull) >= 2 and (hull[-1][1] - hull[-2][1]) * (p[0] - hull[-2][0]) >= \
+                    (p[1] - hull[-2][1]) * (hull[-1][0] - hull[-2][0]):
+                hull.pop()
+            hull.append(p)
+        out = []
+        for i, gi in enumerate(self.g):
+            t = Fraction(gi, top)
+            k = max(k for k in range(len(hull) - 1) if hull[k][0] <= t)
+            (t0, u0), (t1, u1) = hull[k], hull[k + 1]
+            slope = (u1 - u0) / (t1 - t0)
+            a, b = floor_div(((u0 - slope * t0) + slope) * unit, 1), floor_div((u0 - slope * t0) * unit, 1)
+            out.append((a, b) if a >= 0 and b >= 0 else stop[i])
+        return out
+
+    def _node(self, groups, stop):
+        return groups[0] if len(groups) == 1 else self._convex_minimum(groups, stop)
+
+    def root_lines(self):
+        unit, top = 1 << self.F, 1 << self.K
+        stop = [self.best([(unit, 0), (0, unit)], gi, top - gi) for gi in self.g]
+        lines = {("G", 0): stop}
+        for c in range(self.C + 1):
+            if c >= 1:
+                groups = []
+                for ell in self.groups_g(c):
+                    columns = [stop]
+                    for wd in product(range(self.B), repeat=ell):
+                        for j in (1, -1):
+                            row = self.root_row(j)
+                            kids = [("P", c - 1, j, self.carry(wd, n)) for n, _, _ in row]
+                            columns.append(self._alternative(row, kids, lines))
+                    groups.append(self._pick(columns))
+                lines[("G", c)] = self._node(groups, stop)
+            for d in (1, -1) if c < self.C else ():
+                for length in range(1, c + 2):
+                    for v in product(range(self.B), repeat=length):
+                        row = self.pending_row(d, v[0], 0)
+                        columns = [stop, self._alternative(row, [("G", c)] * len(row), lines)]
+                        if c >= 1:
+                            for j in (1, -1):
+                                row = self.pending_row(d, v[0], j)
+                                kids = ([("P", c - 1, j, self.carry(v[1:], n)) for n, _, _ in row] if length >= 2
+                                        else [("R", c - 1, j)] * len(row))
+                                columns.append(self._alternative(row, kids, lines))
+                        lines[("P", c, d, v)] = self._pick(columns)
+            if c <= self.C - 2:
+                for d in (1, -1):
+                    groups = [self._pick([lines[("P", c, d, v)] for v in product(range(self.B), repeat=ell)])
+                              for ell in self.groups_r(c)]
+                    lines[("R", c, d)] = self._node(groups, stop)
+        return lines[("G", self.C)]

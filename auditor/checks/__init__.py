@@ -22,6 +22,15 @@ KINDS = {
     "separation": "auditor.checks.separation",
     "calibration-lower": "auditor.checks.calibration_lower",
     "plain-composition": "auditor.checks.plain_composition",
+    "rate": "auditor.checks.rate",
+    "frontier": "auditor.checks.frontier",
+    "window-request": "auditor.checks.window_request",
+    "finite-budget": "auditor.checks.finite_budget",
+    "dpsgd": "auditor.checks.dpsgd",
+    "hierarchy-exact": "auditor.checks.hierarchy_exact",
+    "block-composition": "auditor.checks.block_composition",
+    "minimum-deletion": "auditor.checks.minimum_deletion",
+    "minimum-depth": "auditor.checks.minimum_depth",
 }
 
 

@@ -26,17 +26,15 @@ enclosure disproves one; one neither proved nor disproved at four times the
 starting precision makes the certificate UNCHECKED (exit 3) when nothing is false.
 """
 
-from fractions import Fraction
 
 from auditor.certificate import Malformed
 from auditor.hierarchy.estimate import refuse_beyond_limits
 from auditor.hierarchy.graph import Graph
-from auditor.hierarchy.grid import Grid, grid_problems
 from auditor.hierarchy.model import Model
 from auditor.decide import raise_undecided
 from auditor.enclosure_limits import refuse_dg_source, refuse_threshold
-from auditor.hierarchy.source import ceil_decimal, check_source, check_threshold
-from auditor.hierarchy.tables import solve
+from auditor.hierarchy.source import ceil_decimal, check_dg_source, threshold_pair
+from auditor.hierarchy.sides import chord_upper, upper_table
 from auditor.hierarchy.words import Words
 from auditor.rationals import read_rational
 
@@ -104,92 +102,39 @@ def _refuse_beyond_limits(inp, res, model, B):
 
 # 3. source and τ ---------------------------------------------------------
 def _source(inp, res, sigma2, report, undecided):
-    src, numerics = res["source"], inp["numerics"]
-    P = R + "/source"
-    L, offset = src["radius"], src["offset"]
-    S = int(read_rational(src["scale"], P + "/scale"))
-    weights = [int(read_rational(w, f"{P}/weights/{i}")) for i, w in enumerate(src["weights"])]
-    report.equal(P + "/sigma2", read_rational(src["sigma2"], P + "/sigma2"), sigma2, "source σ² (the input's)")
-    report.equal(P + "/radius", L, numerics["radius"], "source radius (input numerics.radius)")
-    report.equal(P + "/scale", S, int(read_rational(numerics["source_scale"], I + "/numerics/source_scale")),
-                 "source scale (input numerics.source_scale)")
-    ok = report.equal(P + "/weights", len(weights), 2 * L + 1, "number of weights (2L + 1)")
-    ok &= report.equal(P + "/offset", offset, -L, "offset (−L)")
-    ok &= report.equal(P + "/scale", S, sum(weights), "scale S (the sum of the weights)")
-    if not ok:
-        return None
-    report.check(weights == weights[::-1], P + "/weights", "asymmetric", "w_n = w_−n",
-                 "the source must be symmetric")
-    tau = read_rational(res["tau"], R + "/tau")
-    report.check(0 <= tau < 1, R + "/tau", tau, "[0, 1)", "tau must lie in [0, 1)")
-    check_source(weights, L, S, sigma2, tau, report, undecided, P, R + "/tau")
-    return weights, offset
+    numerics = inp["numerics"]
+    checked = check_dg_source(res["source"], sigma2, numerics["radius"],
+                              int(read_rational(numerics["source_scale"], I + "/numerics/source_scale")),
+                              res["tau"], report, undecided, R + "/source", R + "/tau",
+                              "source radius (input numerics.radius)", "source scale (input numerics.source_scale)")
+    return None if checked is None else checked[:2]
 
 
 # 4-5. grid, graph, root table --------------------------------------------
 def _root_table(inp, res, weights, offset, a, B, model, report):
+    """The certificate's root table when it equals the recomputed one's shape (compared entry by entry)."""
     numerics = inp["numerics"]
-    F = res["scale_bits"]
-    K = res["grid"]["bits"]
-    report.equal(R + "/scale_bits", F, numerics["scale_bits"], "F (input numerics.scale_bits)")
-    report.equal(R + "/grid/bits", K, numerics["grid_bits"], "K (input numerics.grid_bits)")
-    g = [int(read_rational(x, f"{R}/grid/numerators/{i}")) for i, x in enumerate(res["grid"]["numerators"])]
-    problems = grid_problems(g, K)
-    ok = report.check(not problems, R + "/grid/numerators", f"{len(g)} numerators", "a valid grid",
-                      "; ".join(problems) or "grid")
-    report.check(len(g) <= numerics["priors"] + 3, R + "/grid/numerators", len(g), numerics["priors"] + 3,
-                 "more grid priors than requested (interior priors plus 0, 1/2, 1)")
-    claimed = [int(read_rational(x, f"{R}/root_excess/{i}")) for i, x in enumerate(res["root_excess"])]
-    ok &= report.equal(R + "/root_excess", len(claimed), len(g), "length of root_excess (M + 1)")
-    if not ok:
-        return None
-    report.check(claimed[0] == 0 and claimed[-1] == 0, R + "/root_excess", f"[{claimed[0]}, …, {claimed[-1]}]",
-                 "E[0] = E[M] = 0", "u(0) = u(1) = 1 forces zero excess at both ends")
-
-    try:
-        graph = Graph(weights, offset, a, B, model, Words(a, B))
-        counts = graph.counts()
-        for key in ("synchronised", "free", "pending", "branches"):
-            report.equal(f"{R}/graph/{key}", res["graph"][key], counts[key], f"{key} count of the rebuilt graph")
-        table = solve(graph, Grid(g, K), F)
-    except ArithmeticError as exc:   # an internal bound of the exact route does not hold
-        report.check(False, R + "/root_excess", "the certificate's table", "not recomputed",
-                     f"the auditor could not recompute the root table ({exc})")
-        return None
-    wrong = [i for i, (c, m) in enumerate(zip(claimed, table)) if c != m]
-    first = wrong[0] if wrong else 0
-    report.check(not wrong, f"{R}/root_excess/{first}", claimed[first], table[first],
-                 f"root table entry differs from the recomputed recursion ({len(wrong)} entries differ)")
-    return claimed
+    solved = upper_table(res, R, lambda: Graph(weights, offset, a, B, model, Words(a, B)), numerics["scale_bits"],
+                         numerics["grid_bits"], numerics["priors"] + 3, report)
+    return None if solved is None else [int(read_rational(x, "")) for x in res["root_excess"]]
 
 
 # 6. the bound -------------------------------------------------------------
-def _chord_upper(t, g, K, E, F):
-    """max(t, 1 − t) + ℓ(t)/2^F, ℓ the chord of E on the grid interval of t."""
-    M = len(g) - 1
-    x = t * (1 << K)
-    j = max(i for i in range(M) if g[i] <= x)
-    ell = E[j] + Fraction(E[j + 1] - E[j]) * (x - g[j]) / (g[j + 1] - g[j])
-    return max(t, 1 - t) + ell / (1 << F)
-
-
 def _bound(inp, res, table, delta, report, undecided):
     C = inp["budget"]
     eps = read_rational(res["epsilon"], R + "/epsilon")
     if delta is None:
         report.equal(R + "/epsilon", eps, read_rational(inp["query"]["epsilon"], I + "/query/epsilon"),
                      "epsilon (the query's)")
-    lam_lo = read_rational(res["threshold"]["lower"], R + "/threshold/lower")
-    lam_hi = read_rational(res["threshold"]["upper"], R + "/threshold/upper")
-    if not report.check(0 < lam_lo <= lam_hi, R + "/threshold", f"[{lam_lo}, {lam_hi}]", "0 < λ₋ <= λ₊",
-                        "the threshold enclosure must be a positive interval"):
+    pair = threshold_pair(res["threshold"], eps, report, undecided, R + "/threshold")
+    if pair is None:
         return
-    check_threshold(eps, lam_lo, lam_hi, report, undecided, R + "/threshold")
+    lam_lo, lam_hi = pair
 
     prior = read_rational(res["prior"], R + "/prior")
     report.equal(R + "/prior", prior, 1 / (1 + lam_lo), "t₋ = 1/(1 + λ₋)")
     g = [int(x) for x in res["grid"]["numerators"]]
-    u = _chord_upper(1 / (1 + lam_lo), g, res["grid"]["bits"], table, res["scale_bits"])
+    u = chord_upper(1 / (1 + lam_lo), g, res["grid"]["bits"], table, res["scale_bits"])
     finite = (1 + lam_lo) * u - lam_lo
     claimed_finite = read_rational(res["finite_upper"], R + "/finite_upper")
     report.equal(R + "/finite_upper", claimed_finite, finite, "(1 + λ₋)·ū(t₋) − λ₋ from the root table's chord")

@@ -12,7 +12,13 @@ priors with upper values in integer fixed point.  Modules:
 - :mod:`.grid`: the grid, the interval locating each term, the one-step excess;
 - :mod:`.limbs`: exact weighted sums of gathered tables in int64 limbs;
 - :mod:`.tables`: the integer recursion of docs/hierarchy.md §4;
-- :mod:`.estimate`: the work estimate and the documented limits.
+- :mod:`.estimate`: the work estimate and the documented limits;
+- :mod:`.curves`, :mod:`.exact`: exact node functions as testing-curve chains
+  and the root functions of the games and of the portfolio Q_H
+  (``hierarchy-exact/1``);
+- :mod:`.lines`: proof-function lower lines (``minimum-deletion/1``,
+  ``minimum-depth/1``);
+- :mod:`.sides`: the upper and lower side of a model-capacity statement.
 
 No floating point anywhere: numpy is used only with int64 arrays whose sums
 are proved (by explicit bounds checked at run time) never to overflow.

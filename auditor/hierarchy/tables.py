@@ -27,7 +27,7 @@ import numpy as np
 
 from auditor.hierarchy.limbs import plan, recombine, split_signed, weight_matrix
 
-__all__ = ["solve", "chord_coefficients", "lower_hull_excess"]
+__all__ = ["solve", "chord_coefficients", "lower_hull_excess", "RowCache"]
 
 
 def _ceil_div(num, den):
@@ -95,7 +95,7 @@ class _Packed:
             self.beta[i * M:(i + 1) * M] = split_signed(beta, ba, nl)
 
 
-class _Rows:
+class RowCache:
     """Per row: locations, one-step excess and limb weight matrices (cached per plan)."""
 
     def __init__(self, graph, grid):
@@ -156,7 +156,7 @@ def solve(graph, grid, F, progress=None):
     M = grid.M
     den = grid.top * graph.D
     zero = [0] * (M + 1)
-    rows = _Rows(graph, grid)
+    rows = RowCache(graph, grid)
     numerator_bits = graph.D.bit_length()
     outputs = max(len(r.outputs) for r in graph.rows.values())
     below = None           # packed pending/free tables of level c − 1

@@ -8,14 +8,17 @@ Node values (curves in the prior t):
     group ℓ:  max(stop, max over alternatives)           (G_c: words × signs; R: max over v)
     node:     Cvx(min over allowed groups)               one group: that group's curve
 
-Exact curves grow quickly (8.3); this is a reference for tiny laws and the
-tests, not a certificate route.
+Exact curves grow quickly (docs/hierarchy.md §7): ``max_vertices`` stops a
+computation whose curves outgrow a limit (a LimitError naming it), which is
+how ``hierarchy-exact/1`` (producer.kinds.hierarchy_exact) keeps to its
+documented sizes.
 """
 
 from itertools import product
 
 from gmpy2 import mpq
 
+from producer.errors import LimitError
 from producer.hierarchy import pl
 from producer.hierarchy.graph import Graph, Rows
 from producer.hierarchy.models import DepthModel, SelectorModel
@@ -46,17 +49,24 @@ def _node_curve(graph, node, curves):
     return pl.lower_hull(pl.pointwise_min(groups))
 
 
-def solve(model, law, gamma):
-    """(graph, {node: curve}) for the game ``model``; the root is ("G", C)."""
-    graph = Graph(model, Rows(law, gamma))
+def solve(model, law, gamma, max_vertices=None, graph=None):
+    """(graph, {node: curve}) for the game ``model``; the root is ("G", C).
+
+    With ``max_vertices``, a node curve with more vertices raises LimitError.
+    """
+    graph = graph or Graph(model, Rows(law, gamma))
     curves = {}
     for node in graph.order:
-        curves[node] = _node_curve(graph, node, curves)
+        curve = curves[node] = _node_curve(graph, node, curves)
+        if max_vertices is not None and len(curve) > max_vertices:
+            raise LimitError(f"{model}: the exact curve of node {node} has {len(curve)} vertices, beyond the "
+                             f"limit {max_vertices} (law too irregular for exact curves; producer hierarchy "
+                             "certifies sampled upper bounds instead)")
     return graph, curves
 
 
-def root_curve(model, law, gamma):
-    graph, curves = solve(model, law, gamma)
+def root_curve(model, law, gamma, max_vertices=None):
+    graph, curves = solve(model, law, gamma, max_vertices)
     return curves[("G", model.budget)]
 
 
@@ -68,16 +78,27 @@ def selector_states(budget, depth):
     return states
 
 
-def selector_portfolio(budget, law, gamma, depth=2):
-    """Q_depth = Cvx(min over fixed selectors of the root curves) (8.5: Q_2); also the distinct root curves."""
+def selector_choices(budget, depth):
+    """(states, the allowed lengths at each state): the fixed selectors are the product of the latter."""
     states = selector_states(budget, depth)
     base = DepthModel(budget, depth)
 
     def allowed(state):
         return base.groups_at_g(state[1]) if state[0] == "G" else base.groups_at_r(state[1], state[2])
 
-    roots = set()
-    for choice in product(*[allowed(s) for s in states]):
-        roots.add(root_curve(SelectorModel(budget, depth, dict(zip(states, choice))), law, gamma))
+    return states, [allowed(s) for s in states]
+
+
+def selector_portfolio(budget, law, gamma, depth=2, max_vertices=None):
+    """Q_depth = Cvx(min over fixed selectors of the root curves) (8.5: Q_2); also the distinct root curves.
+
+    Root curves are compared as functions (equal everywhere), not as vertex lists.
+    """
+    states, allowed = selector_choices(budget, depth)
+    roots = []
+    for choice in product(*allowed):
+        root = root_curve(SelectorModel(budget, depth, dict(zip(states, choice))), law, gamma, max_vertices)
+        if not any(pl.equal_everywhere(root, seen) for seen in roots):
+            roots.append(root)
     roots = sorted(roots)
     return pl.lower_hull(pl.pointwise_min(roots)), roots

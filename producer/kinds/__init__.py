@@ -8,7 +8,7 @@ validated once in its constructor (raising
 ``build(request, progress=None) -> dict`` (the sealed certificate) and
 ``claim(cert) -> str`` (the one-line answer).  The mathematics lives in the
 topic packages (producer/game/, sources/, lower/, hierarchy/, plain/,
-brace/, envelope/); :mod:`producer.api` only parses, builds and wraps.
+brace/, envelope/, resource/, dpsgd/); :mod:`producer.api` only parses, builds and wraps.
 CONTRIBUTING.md says how a new kind is added.
 """
 
@@ -17,17 +17,26 @@ import importlib
 # schema name -> module, one line per kind, alphabetical (imported on first use:
 # the command line loads only what it runs)
 MODULES = {
+    "block-composition/1": "producer.kinds.block_composition",
     "brace-compare/1": "producer.kinds.brace_compare",
     "brace-run/1": "producer.kinds.brace_run",
     "calibration-lower/1": "producer.kinds.calibration_lower",
     "calibration/1": "producer.kinds.calibration",
     "deadline-witness/1": "producer.kinds.deadline_witness",
     "dg-interval/1": "producer.kinds.dg_interval",
+    "dpsgd/1": "producer.kinds.dpsgd",
     "envelope/1": "producer.kinds.envelope",
+    "finite-budget/1": "producer.kinds.finite_budget",
     "finite-game/1": "producer.kinds.finite_game",
+    "frontier/1": "producer.kinds.frontier",
+    "hierarchy-exact/1": "producer.kinds.hierarchy_exact",
     "hierarchy/1": "producer.kinds.hierarchy",
+    "minimum-deletion/1": "producer.kinds.minimum_deletion",
+    "minimum-depth/1": "producer.kinds.minimum_depth",
     "plain-composition/1": "producer.kinds.plain_composition",
+    "rate/1": "producer.kinds.rate",
     "separation/1": "producer.kinds.separation",
+    "window-request/1": "producer.kinds.window_request",
     "workload/1": "producer.kinds.workload",
 }
 

@@ -19,3 +19,18 @@ def write_all(outdir, topic, items, build):
         write_certificate(build(fields), path)
         paths.append(path)
     return paths
+
+
+def main_of(topic, references, default_dir, generate):
+    """A ``main(argv)`` for ``python -m producer.references.TOPIC [OUTDIR [NAME...]]``: exit 2 on an unknown name."""
+    def main(argv=None):
+        argv = list(sys.argv[1:] if argv is None else argv)
+        outdir = argv[0] if argv else default_dir
+        names = set(argv[1:]) or None
+        known = {name for name, _ in references}
+        if names and not names <= known:
+            print(f"{topic} references: unknown name(s) {sorted(names - known)}", file=sys.stderr)
+            return 2
+        generate(outdir, names)
+        return 0
+    return main

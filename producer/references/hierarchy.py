@@ -21,7 +21,7 @@ from gmpy2 import mpq, mpz
 from producer.kinds.hierarchy import Request, build
 from producer.hierarchy.models import parse_cuts
 from producer.output import stderr_progress
-from producer.references import write_all
+from producer.references import main_of, write_all
 
 COMMON = dict(gamma="1/3", sigma2=mpq(9))
 DELTA = mpq(1, 10**4)
@@ -51,16 +51,7 @@ def generate(outdir, names=None):
     return write_all(outdir, "hierarchy", items, lambda fields: build(Request(**fields), stderr_progress("hierarchy")))
 
 
-def main(argv=None):
-    argv = list(sys.argv[1:] if argv is None else argv)
-    outdir = argv[0] if argv else DEFAULT_DIR
-    names = set(argv[1:]) or None
-    known = {name for name, _ in REFERENCES}
-    if names and not names <= known:
-        print(f"hierarchy references: unknown name(s) {sorted(names - known)}", file=sys.stderr)
-        return 2
-    generate(outdir, names)
-    return 0
+main = main_of("hierarchy", REFERENCES, DEFAULT_DIR, generate)
 
 
 if __name__ == "__main__":

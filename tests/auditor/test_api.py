@@ -200,7 +200,8 @@ def test_mutated_certificates_with_large_numbers(mutant):
         signal.signal(signal.SIGALRM, previous)
 
 
-REFERENCE_DIRS = ("certificates", "certificates/hierarchy", "certificates/slow")
+REFERENCE_DIRS = ("certificates", "certificates/dpsgd", "certificates/hierarchy", "certificates/slow",
+                  "certificates/paper")
 ALL_REFERENCES = sorted(str(p.relative_to(ROOT)) for d in REFERENCE_DIRS for p in (ROOT / d).glob("*.json"))
 
 
@@ -293,10 +294,18 @@ def _certified_bounds(cert):
         return [("<=", Fraction(res["delta_upper"]))]
     if kind == "calibration-lower/1":
         return [(">=", Fraction(res["epsilon_lower"]))]
+    if kind == "block-composition/1":
+        return [("<=", Fraction(m["bound"])) for m in res["methods"]]
+    if kind == "minimum-deletion/1":
+        return [(">=", Fraction(e["lower"])) for e in res["lowers"][:claims.MAX_LISTED]] + \
+            [("<=", Fraction(res["upper"]["upper"]))]
+    if kind == "minimum-depth/1":
+        return [(">=", Fraction(res["lower"]["lower"])), ("<=", Fraction(res["upper"]["upper"]))]
     return _separation_bounds(res)
 
 
-ONE_SIDED = ("hierarchy/1", "deadline-witness/1", "workload/1", "separation/1", "calibration-lower/1")
+ONE_SIDED = ("hierarchy/1", "deadline-witness/1", "workload/1", "separation/1", "calibration-lower/1",
+             "block-composition/1", "minimum-deletion/1", "minimum-depth/1")
 
 
 @pytest.mark.parametrize("path", _of_schema(*ONE_SIDED))

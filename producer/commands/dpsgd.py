@@ -1,0 +1,44 @@
+"""``producer dpsgd``: certified ε(δ) or δ(ε) of DP-SGD, the Poisson-subsampled Gaussian (dpsgd/1)."""
+
+from producer import api
+from producer.commands.common import add_output_arguments, finish, progress_of
+
+HELP = ("certified ε(δ) or δ(ε) of DP-SGD: T steps of the Poisson-subsampled Gaussian with sampling rate q "
+        "and noise multiplier σ, sensitivity 1, add/remove neighbours (dpsgd/1)")
+DESCRIPTION = (f"{HELP}.  The upper end comes from a connect-the-dots discretisation of the privacy-loss "
+               "distribution that dominates the mechanism, the lower end from events of the bucketed losses; "
+               "masses are integers with directed rounding and the T-fold compositions exact big-integer "
+               "convolutions (Gaussian-only schedules, q = 1, use the closed form).  A schedule is given as "
+               "repeated --stage q:σxT, composed in order.  Limits: at most 16 stages, at most 10^6 steps in "
+               "all, 10^-5 <= q <= 1, 1/2 <= σ <= 100, 10^-30 <= δ < 1, at most 64 ε in [0, 500], "
+               "10^-6 <= R <= 1/2, and an estimated work limit (refused before the work).")
+USAGE = ("producer dpsgd (--sampling-rate Q --noise-multiplier S --steps T | --stage Q:SxT ...) "
+         "(--delta D | --epsilons E,...) [--rel-width R] [-o FILE] [--quiet]")
+
+
+def add_arguments(parser):
+    group = parser.add_argument_group("mechanism (one stage, or --stage repeated)")
+    group.add_argument("--sampling-rate", metavar="Q",
+                       help="Poisson sampling rate q in (0, 1] (q = 1: the Gaussian mechanism), read exactly")
+    group.add_argument("--noise-multiplier", metavar="S",
+                       help="noise multiplier σ: the noise is N(0, σ²) for sensitivity 1, σ in [1/2, 100]")
+    group.add_argument("--steps", metavar="T", help="number of steps T (integer >= 1)")
+    group.add_argument("--stage", action="append", default=[], metavar="Q:SxT",
+                       help="one stage of a schedule, e.g. 0.01:1.1x1000 (repeatable; stages compose in order, "
+                            "after the one given by --sampling-rate/--noise-multiplier/--steps if any)")
+    question = parser.add_argument_group("question (exactly one)")
+    forms = question.add_mutually_exclusive_group(required=True)
+    forms.add_argument("--delta", metavar="D",
+                       help="δ in [10^-30, 1): certify an enclosure [ε_lo, ε_hi] of the smallest ε with δ(ε) <= δ")
+    forms.add_argument("--epsilons", metavar="E,...",
+                       help="comma-separated ε in [0, 500]: certify an enclosure of δ(ε) at each")
+    question.add_argument("--rel-width", metavar="R",
+                          help="relative width asked for: ε_hi − ε_lo <= R·ε_hi, or upper − lower <= R·upper "
+                               "(default 1/1000)")
+    add_output_arguments(parser)
+
+
+def run(args):
+    cert = api.dpsgd(args.sampling_rate, args.noise_multiplier, args.steps, stages=args.stage, delta=args.delta,
+                     epsilons=args.epsilons, rel_width=args.rel_width, progress=progress_of(args))
+    return finish(args, cert)

@@ -1,0 +1,380 @@
+"""The driver: plan, compute both sides, check the width, refine.
+
+Routes.  A schedule whose stages all have q = 1 is a Gaussian mechanism and
+is enclosed by its closed form (:mod:`producer.dpsgd.gaussian`, route
+``gaussian``).  Otherwise (route ``pld``) both orders get the upper side
+(connect-the-dots, composed); the lower side is composed only for the order
+whose upper bound is the larger at the answer (a lower bound for one order is
+a lower bound for the maximum).
+
+Margins.  The stored ends leave room for a checker whose own enclosures round
+a few masses the other way: F(ε_hi) <= δ − m_U and L(ε_lo) >= δ + m_L with
+m_U = 4·(the upper arrays' rounding excess, known exactly) + δ·2^-32 and
+m_L = 16·(that excess) + 4·e^ε·(the Q-array's excess) + δ·2^-32; points
+are widened by the same margins before they are rounded outward to short
+dyadic rationals.  This placement is a convention, not a claim.
+"""
+
+import math
+
+from gmpy2 import mpq
+
+from producer.dpsgd import composition as comp
+from producer.dpsgd.buckets import lower_values
+from producer.dpsgd.connect_dots import PrecisionError, upper_values
+from producer.dpsgd.gaussian import delta_enclosure, mu_squared
+from producer.dpsgd.inversion import LowerProfile, UpperProfile, exp_upper, largest_lower, smallest_upper
+from producer.dpsgd.masses import oriented, step_masses
+from producer.dpsgd.mechanism import ADD, ORDERS, REMOVE, lowest_index
+from producer.dpsgd.parameters import AIM, SPREAD, TRUNCATION_SHARE, Sizing, index_range, make_plan
+from producer.errors import LimitError
+from producer.sources.enclosures import floor_log2
+
+MAX_ATTEMPTS = 5
+MAX_WORK = 4 * 10**10        # estimated entries × bits over all products of all chains (about a minute)
+MARGIN_BITS = 32
+NEGLIGIBLE = mpq(1, 10**30)  # a point with upper <= 10^-30 is answered whatever its lower end
+FLOOR_DELTA = 1e-20          # the first plan sizes its truncation for δ(ε) >= this (then it refines)
+FEW_STEPS = 64               # below this many steps the first grid is at most COARSE_GRID points per unit loss
+COARSE_GRID = 400
+MAX_EPSILON_ESTIMATE = 2000  # a Gaussian estimate of ε(δ) beyond this is refused before the work
+MAX_EPSILON_CAP = 800        # the largest ε the precisions are sized for
+
+
+class Point:
+    """lower <= δ(ε) <= upper; ``order`` names the order whose lower side gave ``lower`` (None: 0 or closed form)."""
+
+    __slots__ = ("epsilon", "lower", "upper", "order")
+
+    def __init__(self, epsilon, lower, upper, order):
+        self.epsilon, self.lower, self.upper, self.order = mpq(epsilon), mpq(lower), mpq(upper), order
+
+
+class Outcome:
+    """What one certificate states: the route, the parameters of the pld route, and the answers."""
+
+    def __init__(self, route, plan=None, ranges=None, windows=None, epsilon_lo=None, epsilon_hi=None,
+                 lower_order=None, points=None):
+        self.route, self.plan, self.ranges, self.windows = route, plan, ranges, windows
+        self.epsilon_lo, self.epsilon_hi, self.lower_order = epsilon_lo, epsilon_hi, lower_order
+        self.points = points
+
+
+# ---- outward rounding to short dyadic rationals ----------------------------------
+
+def round_out(value, significant_bits, direction):
+    """``value`` (>= 0) rounded down (−1) or up (+1) to ``significant_bits`` significant bits."""
+    value = mpq(value)
+    if value <= 0:
+        return mpq(0)
+    shift = significant_bits - floor_log2(value)
+    scaled = value * mpq(2) ** shift
+    n = scaled.numerator // scaled.denominator
+    if direction > 0 and n * scaled.denominator != scaled.numerator:
+        n += 1
+    return mpq(n) / mpq(2) ** shift
+
+
+def _significant(rel_width):
+    return max(16, math.ceil(-math.log2(float(rel_width))) + 14)
+
+
+# ---- the Gaussian route -------------------------------------------------------------
+
+def _gaussian(request, log):
+    mu2 = mu_squared(request.stages)
+    R = request.rel_width
+    margin = min(mpq(1, 2**24), R / 64)
+    sig = _significant(R)
+    log(f"Gaussian closed form, μ² = {float(mu2):.6g}")
+    if request.delta is None:
+        points = []
+        for eps in request.epsilons:
+            lo, hi = delta_enclosure(mu2, eps, margin / 4)
+            points.append(Point(eps, round_out(lo * (1 - margin), sig, -1),
+                                min(mpq(1), round_out(hi * (1 + margin), sig, +1)), None))
+        return Outcome("gaussian", points=points)
+    delta = request.delta
+
+    def upper(eps):
+        return delta_enclosure(mu2, eps, margin / 4)[1]
+
+    def lower(eps):
+        return delta_enclosure(mu2, eps, margin / 4)[0]
+    sizing_eps = Sizing(request.stages).epsilon(delta)
+    step = _epsilon_step(R, sizing_eps)
+    hi = smallest_upper(upper, delta * (1 - margin), step, sizing_eps)
+    lo = largest_lower(lower, delta * (1 + margin), step, sizing_eps)
+    return Outcome("gaussian", epsilon_lo=lo, epsilon_hi=hi, lower_order=None)
+
+
+def _epsilon_step(R, eps_hint):
+    """2^-m with 2^-m <= R·ε/256 (ε the hint), 2^-60 at the finest."""
+    target = max(float(R) * max(eps_hint, 1e-9) / 256, 2.0 ** -60)
+    return mpq(1, 2 ** min(60, max(0, math.ceil(-math.log2(target)))))
+
+
+# ---- the pld route ------------------------------------------------------------------------
+
+class _Attempt:
+    """One computation at a fixed :class:`Plan`."""
+
+    def __init__(self, request, plan, log):
+        self.request, self.plan, self.log = request, plan, log
+        self.h = plan.h
+        self.stages = request.stages
+        self.ranges, self.sides = [], []
+        self.windows = {order: {"upper": None, "lower": None} for order in ORDERS}
+        self.upper, self.lower, self.excess = {}, {}, {}
+
+    # single-step arrays
+    def prepare(self):
+        plan = self.plan
+        for stage in self.stages:
+            infimum = None if stage.gaussian else lowest_index(stage, self.h)
+            lo, hi = index_range(stage, plan.grid, plan.tail, infimum)
+            self.ranges.append((lo, hi))
+            precision = plan.q_bits + 64 + plan.grid.bit_length() + math.ceil(max(abs(lo), hi) * 1.5 / plan.grid)
+            while True:
+                try:
+                    masses = step_masses(stage, self.h, lo, hi, precision, infimum)
+                    sides = {o: oriented(masses, o) for o in ORDERS}
+                    bases = {o: self._bases(sides[o], precision) for o in ORDERS}
+                    break
+                except PrecisionError:
+                    precision *= 2
+            self.sides.append(bases)
+            self.log(f"stage q = {float(stage.rate):g}, σ = {float(stage.noise):g}: "
+                     f"{hi - lo + 1} buckets, h = 1/{plan.grid}")
+
+    def _bases(self, side, precision):
+        plan = self.plan
+        lo, values, atom = upper_values(side, self.h, plan.p_bits, precision)
+        upper = comp.Array(lo, values, atom)
+        lo, P, Q, X = lower_values(side, plan.p_bits, plan.q_bits, precision)
+        return {"upper": upper, "lower": (comp.Array(lo, P), comp.Array(lo, Q, X))}
+
+    # windows
+    def _products(self):
+        return sum(comp.products_of(s.steps) for s in self.stages) + len(self.stages) - 1
+
+    def _upper_chooser(self):
+        share = self.plan.tau / max(1, self._products())
+        bits = self.plan.p_bits
+
+        def choose(arrays, weight):
+            (a,) = arrays
+            k_lo, k_hi = comp.trim(a.values, int(math.ldexp(share * weight / 2, bits)))
+            return a.offset + k_lo, a.offset + k_hi
+        return choose
+
+    def _lower_chooser(self):
+        share = self.plan.tau / max(1, self._products())
+        p_bits, q_bits = self.plan.p_bits, self.plan.q_bits
+        q_share = share * math.exp(-min(self.plan.epsilon_cap, 600))
+
+        def choose(arrays, weight):
+            p, q = arrays
+            p_lo, p_hi = comp.trim(p.values, int(math.ldexp(share * weight / 2, p_bits)))
+            q_lo, q_hi = comp.trim(q.values, int(math.ldexp(q_share * weight / 2, q_bits)))
+            return p.offset + min(p_lo, q_lo), p.offset + max(p_hi, q_hi)
+        return choose
+
+    def _chain(self, order, side, kinds, bits, chooser):
+        windows = comp.Windows(choose=chooser)
+        powers, recorded = [], []
+        for stage, bases in zip(self.stages, self.sides):
+            base = bases[order][side]
+            base = [base] if side == "upper" else list(base)
+            start = len(windows.used)
+
+            def progress(power, steps, length, _order=order, _side=side):
+                if power == steps or power & (power - 1) == 0 and power >= 256:
+                    self.log(f"{_side} {_order}: power {power}/{steps}, {length} entries")
+            powers.append(comp.power(base, stage.steps, kinds, bits, windows, progress))
+            recorded.append(windows.used[start:])
+        start = len(windows.used)
+        result = comp.combine(powers, kinds, bits, windows)
+        return result, {"stages": recorded, "combine": windows.used[start:]}
+
+    def compose_upper(self):
+        p_bits = self.plan.p_bits
+        for order in ORDERS:
+            (array,), windows = self._chain(order, "upper", [comp.UPPER], [p_bits], self._upper_chooser())
+            self.windows[order]["upper"] = windows
+            self.excess[order] = max(0, array.total() - 2 ** p_bits)
+            precision = p_bits + 64 + math.ceil(max(abs(array.offset), abs(array.last)) * 1.5 / self.plan.grid)
+            self.upper[order] = UpperProfile(array, self.h, p_bits, precision)
+
+    def compose_lower(self, order):
+        if order in self.lower:
+            return
+        plan = self.plan
+        (p, q), windows = self._chain(order, "lower", [comp.LOWER_P, comp.LOWER_Q],
+                                      [plan.p_bits, plan.q_bits], self._lower_chooser())
+        self.windows[order]["lower"] = windows
+        q_excess = max(0, q.total() - 2 ** plan.q_bits)
+        self.lower[order] = (LowerProfile(p, q, self.h, plan.p_bits, plan.q_bits), q_excess)
+
+    # margins and bounds
+    def upper_margin(self, target):
+        worst = max(self.excess.values())
+        return 4 * mpq(worst, 2 ** self.plan.p_bits) + mpq(target) / 2 ** MARGIN_BITS
+
+    def lower_margin(self, order, epsilon, target):
+        _, q_excess = self.lower[order]
+        # the P-side deficit of a checker's floors has the origin and size of the upper excess: 16x it
+        return (16 * mpq(max(self.excess.values()), 2 ** self.plan.p_bits)
+                + 4 * exp_upper(epsilon) * mpq(q_excess, 2 ** self.plan.q_bits)
+                + mpq(target) / 2 ** MARGIN_BITS)
+
+    def upper_bound(self, epsilon):
+        return max(self.upper[o].value(epsilon) for o in ORDERS)
+
+    def leading_order(self, epsilon):
+        return max(ORDERS, key=lambda o: (self.upper[o].value(epsilon), o == REMOVE))
+
+
+def _delta_answer(attempt, request, sizing):
+    delta, R = request.delta, request.rel_width
+    eps_hint = sizing.epsilon(delta)
+    step = _epsilon_step(R, eps_hint)
+    hi = smallest_upper(lambda e: attempt.upper_bound(e), delta - attempt.upper_margin(delta), step, eps_hint)
+    if hi is None:
+        raise LimitError("no ε <= 600 certifies δ: ε(δ) is beyond this kind's range (or the truncated mass "
+                         "exceeds δ); ask for fewer steps, more noise or a larger δ")
+    if hi == 0:
+        return Outcome("pld", epsilon_lo=mpq(0), epsilon_hi=mpq(0), lower_order=None), True
+    order = attempt.leading_order(hi)
+    attempt.compose_lower(order)
+    profile = attempt.lower[order][0]
+    margin = attempt.lower_margin(order, hi, delta)
+    lo = largest_lower(profile.value, delta + margin, step, float(hi))
+    met = hi - lo <= R * hi
+    return Outcome("pld", epsilon_lo=lo, epsilon_hi=hi, lower_order=order if lo > 0 else None), met
+
+
+def _points_answer(attempt, request):
+    R = request.rel_width
+    sig = _significant(R)
+    points, met = [], True
+    for eps in request.epsilons:
+        up = attempt.upper_bound(eps)
+        up = min(mpq(1), round_out(up + attempt.upper_margin(up), sig, +1))
+        order = attempt.leading_order(eps)
+        attempt.compose_lower(order)
+        low = attempt.lower[order][0].value(eps)
+        low = round_out(low - attempt.lower_margin(order, eps, low), sig, -1) if low > 0 else mpq(0)
+        points.append(Point(eps, low, up, order if low > 0 else None))
+        met = met and (up - low <= R * up or up <= NEGLIGIBLE)
+    return Outcome("pld", points=points), met
+
+
+def _estimate(sizing, plan):
+    """(entries of the largest composed array, work units) of a plan, estimated in floats."""
+    z = math.sqrt(2 * math.log(max(1 / plan.tau, 2.0)))
+    spread = 2 * z * math.sqrt(sizing.mu2) + plan.epsilon_cap + 2
+    entries = spread * plan.grid
+    products = sum(2 * max(1, s.steps.bit_length()) for s in sizing.stages) + len(sizing.stages)
+    # four chains: two upper and the lower P at K bits, the lower Q at K' bits
+    return entries, entries * (3 * (2 * plan.p_bits + 24) + 2 * plan.q_bits + 24) * products
+
+
+def _check_work(sizing, plan):
+    entries, work = _estimate(sizing, plan)
+    if work > MAX_WORK:
+        raise LimitError(f"the composition would need about {entries:.3g} entries of {plan.q_bits} bits "
+                         f"(grid h = 1/{plan.grid}), above the work limit of {MAX_WORK:.0e} entry-bits; "
+                         f"ask for a larger --rel-width or fewer steps")
+
+
+def first_plan(request, sizing):
+    """The first :class:`Plan` of a request (float sizing: every choice is a hint).
+
+    The Gaussian approximation can be far off for few steps (a single step's
+    tail is not Gaussian) or far in the tail; such a first plan starts from
+    a coarse grid (coarsened further until its estimated work is a quarter
+    of the limit), and the driver refines from the certified widths.
+    Otherwise the plan is what the width needs, and a plan beyond the work
+    limit is refused before any work.
+    """
+    R, T = float(request.rel_width), sizing.steps
+    if request.delta is not None:
+        slope, eps = sizing.epsilon_slope(request.delta)
+        width = AIM * float(R) * max(eps, 1e-6)
+        h = math.sqrt(width / (slope * SPREAD * T))
+        tau = float(request.delta) * R / TRUNCATION_SHARE
+        if eps > MAX_EPSILON_ESTIMATE:
+            raise LimitError(f"ε({float(request.delta):g}) would be about {eps:.3g} (a Gaussian estimate), far beyond "
+                             f"the ε <= 500 this kind handles; ask for fewer steps or more noise")
+        cap = min(1.25 * eps + 1, MAX_EPSILON_CAP)
+    else:
+        slopes = [sizing.log_delta_slope(e) for e in request.epsilons]
+        h = min(math.sqrt(AIM * R / (s * SPREAD * T)) for s, _ in slopes)
+        tau = R * min(max(d, FLOOR_DELTA) for _, d in slopes) / TRUNCATION_SHARE
+        cap = float(max(request.epsilons))
+    unreliable = T < FEW_STEPS or (request.delta is None and min(d for _, d in slopes) < 1e-10)
+    if unreliable:
+        h = max(h, 1 / COARSE_GRID)  # start coarse, refine from the certified width
+    plan = _plan(sizing, h, tau, cap)
+    while unreliable and _estimate(sizing, plan)[1] > MAX_WORK / 4 and plan.grid > 64:
+        plan = _plan(sizing, 1.5 / plan.grid, tau, cap)
+    return plan
+
+
+def _plan(sizing, h, tau, cap):
+    z = math.sqrt(2 * math.log(max(1 / tau, 2.0)))
+    return make_plan(sizing, h, tau, cap, 2 * z * math.sqrt(sizing.mu2) + cap + 2)
+
+
+def _refine(plan, sizing, ratio, tau):
+    h = float(plan.h) * math.sqrt(AIM / max(ratio, 1e-9))
+    h = min(h, float(plan.h) / 1.05)
+    h = max(h, float(plan.h) / 16)
+    return _plan(sizing, h, tau, plan.epsilon_cap)
+
+
+def certify(request, log=lambda message: None, route=None):
+    """The :class:`Outcome` of a validated request (producer.kinds.dpsgd.Request).
+
+    ``route`` forces "pld" or "gaussian" (tests compare the two on Gaussian
+    schedules); by default Gaussian-only schedules take the closed form.
+    """
+    if route is None:
+        route = "gaussian" if all(s.gaussian for s in request.stages) else "pld"
+    if route == "gaussian":
+        if not all(s.gaussian for s in request.stages):
+            raise ValueError("the closed form holds for Gaussian-only schedules (q = 1)")
+        return _gaussian(request, log)
+    sizing = Sizing(request.stages)
+    plan = first_plan(request, sizing)
+    for attempt_number in range(MAX_ATTEMPTS):
+        _check_work(sizing, plan)
+        log(f"attempt {attempt_number + 1}: {plan}")
+        attempt = _Attempt(request, plan, log)
+        attempt.prepare()
+        attempt.compose_upper()
+        if request.delta is not None:
+            outcome, met = _delta_answer(attempt, request, sizing)
+            ratio = float((outcome.epsilon_hi - outcome.epsilon_lo) / (request.rel_width * outcome.epsilon_hi)) \
+                if outcome.epsilon_hi > 0 else 0.0
+            tau = plan.tau
+        else:
+            outcome, met = _points_answer(attempt, request)
+            # a point whose lower end is 0 lacks precision or truncation depth (τ below), not grid
+            ratios = [float((p.upper - p.lower) / (request.rel_width * p.upper)) for p in outcome.points
+                      if p.lower > 0]
+            ratio = max(ratios, default=AIM)
+            smallest = min((float(p.upper) for p in outcome.points if p.upper > 0), default=1.0)
+            tau = min(plan.tau, float(request.rel_width) * max(smallest, float(NEGLIGIBLE)) / TRUNCATION_SHARE)
+        if met:
+            outcome.plan, outcome.ranges = plan, attempt.ranges
+            outcome.windows = attempt.windows
+            return outcome
+        log(f"width {ratio:.3g}× the requested one; refining")
+        plan = _refine(plan, sizing, ratio, tau)
+    raise LimitError(f"could not reach the relative width {float(request.rel_width):g} in {MAX_ATTEMPTS} attempts "
+                     f"(ask for a larger --rel-width)")
+
+
+__all__ = ["certify", "Outcome", "Point", "round_out", "ADD", "REMOVE"]

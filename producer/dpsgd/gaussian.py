@@ -1,0 +1,50 @@
+"""The closed form of Gaussian-only schedules (every stage at q = 1).
+
+One Gaussian step compares N(1, σ²) with N(0, σ²); its privacy loss under
+the first law is N(μ₁²/2, μ₁²) with μ₁ = 1/σ, and the same under the swapped
+pair (the reflection x ↦ 1 − x exchanges them), so both orders agree.  Losses
+of independent steps add, so a schedule's composed loss is N(μ²/2, μ²) with
+
+    μ² = Σ_s T_s/σ_s²,
+
+and ("Gaussian Differential Privacy", Dong, Roth, Su 2022, Corollary 2.13)
+
+    δ(ε) = Φ(−ε/μ + μ/2) − e^ε·Φ(−ε/μ − μ/2).
+
+Both terms are enclosed with arb (Φ(z) = erfc(−z/√2)/2); the precision is
+raised until the ball is narrow relative to its value.
+"""
+
+from flint import arb
+from gmpy2 import mpq
+
+from producer.plain.outward import ball_lower, ball_upper
+from producer.sources.enclosures import to_arb, working_precision
+
+
+def mu_squared(stages):
+    """μ² = Σ T/σ² (exact)."""
+    return sum((mpq(s.steps) / (s.noise * s.noise) for s in stages), mpq(0))
+
+
+def delta_ball(mu2, epsilon):
+    """δ(ε) as an arb ball at the current precision."""
+    mu = to_arb(mu2).sqrt()
+    eps = to_arb(mpq(epsilon))
+    root2 = arb(2).sqrt()
+    first = ((eps / mu - mu / 2) / root2).erfc() / 2
+    second = ((eps / mu + mu / 2) / root2).erfc() / 2
+    return first - eps.exp() * second
+
+
+def delta_enclosure(mu2, epsilon, relative, start_bits=128):
+    """(lo, hi) exact rationals with lo <= δ(ε) <= hi and hi − lo <= relative·hi (or hi tiny)."""
+    bits = start_bits
+    for _ in range(12):
+        with working_precision(bits + int(abs(mpq(epsilon))).bit_length()):
+            ball = delta_ball(mu2, epsilon)
+            lo, hi = max(mpq(0), ball_lower(ball)), ball_upper(ball)
+        if hi > 0 and hi - lo <= relative * hi:
+            return lo, min(hi, mpq(1))
+        bits *= 2
+    raise ArithmeticError("the Gaussian closed form did not narrow")

@@ -1,0 +1,248 @@
+"""The ``dpsgd/1`` certificate: certified ε(δ) or δ(ε) of DP-SGD (the Poisson-subsampled Gaussian).
+
+Question (``input``): a schedule of stages (sampling rate q, noise multiplier
+σ, steps T), and either δ (the answer is an enclosure [ε_lo, ε_hi] of the
+smallest ε with δ(ε) <= δ) or a list of ε (the answer is, for each, an
+enclosure [lower, upper] of δ(ε)), and the relative width R asked for.
+δ(ε) is that of the add/remove neighbouring relation with sensitivity 1: the
+larger of the two orders' hockey-stick divergences.  Result: the route
+(``gaussian`` closed form, or ``pld``: connect-the-dots above, bucketed events
+below, with the discretisation that reproduces the computation) and the
+enclosures.  docs/dpsgd.md has the mathematics; docs/kinds.md the fields.
+
+Limits (the auditor's are the same): 1 to 16 stages; 1 <= T per stage and
+Σ T <= 10^6; 10^-5 <= q <= 1; 1/2 <= σ <= 100; 10^-30 <= δ < 1; 1 to 64
+values of ε in [0, 500], distinct; 10^-6 <= R <= 1/2; and an estimated work
+limit (:data:`producer.dpsgd.enclose.MAX_WORK`), refused before the work;
+an ε(δ) that is not certified below 600 is refused after it.
+"""
+
+import sys
+
+from gmpy2 import mpq
+
+from producer.certificates.canonical import make_certificate
+from producer.dpsgd import parameters
+from producer.dpsgd.enclose import certify
+from producer.dpsgd.mechanism import ORDERS, Stage
+from producer.errors import InputError, LimitError
+from producer.rationals import describe_rational, format_rational, parse_integer, parse_rational, \
+    significant_outward
+
+KIND, VERSION = "dpsgd", 1
+
+MAX_STAGES = 16
+MAX_TOTAL_STEPS = 10**6
+MIN_RATE = mpq(1, 10**5)
+MIN_NOISE, MAX_NOISE = mpq(1, 2), mpq(100)
+MIN_DELTA = mpq(1, 10**30)
+MAX_POINTS = 64
+MAX_EPSILON = mpq(500)
+MIN_REL_WIDTH, MAX_REL_WIDTH = mpq(1, 10**6), mpq(1, 2)
+DEFAULT_REL_WIDTH = mpq(1, 1000)
+DISPLAY_DIGITS = 10
+
+
+def _stage(rate, noise, steps, where):
+    rate, noise = parse_rational(rate, f"{where}sampling rate"), parse_rational(noise, f"{where}noise multiplier")
+    steps = parse_integer(steps, f"{where}steps")
+    if not 0 < rate <= 1:
+        raise InputError(f"{where}sampling rate: q must lie in (0, 1], got {describe_rational(rate)}")
+    if rate < MIN_RATE:
+        raise LimitError(f"{where}sampling rate: q = {describe_rational(rate)} is below the limit 10^-5")
+    if noise <= 0:
+        raise InputError(f"{where}noise multiplier: σ must be positive, got {describe_rational(noise)}")
+    if not MIN_NOISE <= noise <= MAX_NOISE:
+        raise LimitError(f"{where}noise multiplier: σ = {describe_rational(noise)} is outside the limits [1/2, 100]")
+    if steps < 1:
+        raise InputError(f"{where}steps: T must be at least 1, got {steps}")
+    if steps > MAX_TOTAL_STEPS:
+        raise LimitError(f"{where}steps: T = {steps} exceeds the limit of {MAX_TOTAL_STEPS} steps")
+    return Stage(rate, noise, steps)
+
+
+def parse_stage(text):
+    """A stage from ``"q:σxT"`` (e.g. ``0.01:1.1x1000``), read exactly."""
+    if not isinstance(text, str) or ":" not in text or "x" not in text.split(":", 1)[1]:
+        raise InputError(f"stage: {text!r} is not of the form q:σxT (e.g. 0.01:1x1000)")
+    rate, rest = text.split(":", 1)
+    noise, steps = rest.rsplit("x", 1)
+    return _stage(rate, noise, steps, f"stage {text}: ")
+
+
+class Request:
+    """A validated dpsgd request (immutable): stages, δ or the ε, and the relative width R."""
+
+    __slots__ = ("stages", "delta", "epsilons", "rel_width")
+
+    def __init__(self, stages, delta=None, epsilons=None, rel_width=DEFAULT_REL_WIDTH):
+        stages = tuple(stages)
+        if not stages:
+            raise InputError("give a stage: --sampling-rate, --noise-multiplier and --steps, or --stage q:σxT")
+        if len(stages) > MAX_STAGES:
+            raise LimitError(f"stages: {len(stages)} stages exceed the limit of {MAX_STAGES}")
+        total = sum(s.steps for s in stages)
+        if total > MAX_TOTAL_STEPS:
+            raise LimitError(f"steps: {total} steps in all exceed the limit of {MAX_TOTAL_STEPS}")
+        if (delta is None) == (epsilons is None):
+            raise InputError("give exactly one question: --delta D or --epsilons E1,E2,...")
+        if delta is not None:
+            delta = mpq(delta)
+            if not 0 < delta < 1:
+                raise InputError(f"delta: must lie in (0, 1), got {describe_rational(delta)}")
+            if delta < MIN_DELTA:
+                raise LimitError(f"delta: {describe_rational(delta)} is below the limit 10^-30")
+        else:
+            epsilons = self._epsilons(epsilons)
+        rel_width = mpq(rel_width)
+        if rel_width <= 0:
+            raise InputError(f"rel-width: must be positive, got {describe_rational(rel_width)}")
+        if not MIN_REL_WIDTH <= rel_width <= MAX_REL_WIDTH:
+            raise LimitError(f"rel-width: {describe_rational(rel_width)} is outside the limits [10^-6, 1/2]")
+        for name, value in (("stages", stages), ("delta", delta), ("epsilons", epsilons), ("rel_width", rel_width)):
+            object.__setattr__(self, name, value)
+
+    @staticmethod
+    def _epsilons(values):
+        values = [mpq(e) for e in values]
+        if not values:
+            raise InputError("epsilons: give at least one ε")
+        if len(values) > MAX_POINTS:
+            raise LimitError(f"epsilons: {len(values)} values exceed the limit of {MAX_POINTS}")
+        for e in values:
+            if e < 0:
+                raise InputError(f"epsilons: ε must be >= 0, got {describe_rational(e)}")
+            if e > MAX_EPSILON:
+                raise LimitError(f"epsilons: ε = {describe_rational(e)} exceeds the limit 500")
+        values.sort()
+        for a, b in zip(values, values[1:]):
+            if a == b:
+                raise InputError(f"epsilons: {describe_rational(a)} is given twice (each ε once)")
+        return tuple(values)
+
+    def __setattr__(self, name, value):
+        raise AttributeError("a Request is immutable")
+
+    @classmethod
+    def from_strings(cls, sampling_rate=None, noise_multiplier=None, steps=None, stages=(), delta=None,
+                     epsilons=None, rel_width=None):
+        """Parse user text (or Python numbers) exactly: one stage from the three values and/or ``stages``."""
+        single = (sampling_rate, noise_multiplier, steps)
+        parsed = []
+        if any(v is not None for v in single):
+            if any(v is None for v in single):
+                raise InputError("give all three of --sampling-rate, --noise-multiplier and --steps "
+                                 "(or use --stage q:σxT)")
+            parsed.append(_stage(*single, ""))
+        if isinstance(stages, str):
+            stages = [stages]
+        parsed += [parse_stage(s) for s in stages]
+        if isinstance(epsilons, str):
+            epsilons = [p.strip() for p in epsilons.split(",") if p.strip()] or []
+        if epsilons is not None:
+            epsilons = [parse_rational(e, "epsilon") for e in epsilons]
+        return cls(parsed, delta=None if delta is None else parse_rational(delta, "delta"), epsilons=epsilons,
+                   rel_width=DEFAULT_REL_WIDTH if rel_width is None else parse_rational(rel_width, "rel-width"))
+
+    def as_json(self):
+        data = {"stages": [{"sampling_rate": format_rational(s.rate), "noise_multiplier": format_rational(s.noise),
+                            "steps": s.steps} for s in self.stages],
+                "rel_width": format_rational(self.rel_width)}
+        if self.delta is not None:
+            data["delta"] = format_rational(self.delta)
+        else:
+            data["epsilons"] = [format_rational(e) for e in self.epsilons]
+        return data
+
+
+def _windows_json(windows):
+    if windows is None:
+        return None
+    return {"stages": [[list(w) for w in stage] for stage in windows["stages"]],
+            "combine": [list(w) for w in windows["combine"]]}
+
+
+def _discretisation(outcome):
+    plan = outcome.plan
+    return {
+        "grid": plan.grid,
+        "p_bits": plan.p_bits,
+        "q_bits": plan.q_bits,
+        "ranges": [list(r) for r in outcome.ranges],
+        "windows": {order: {"upper": _windows_json(outcome.windows[order]["upper"]),
+                            "lower": _windows_json(outcome.windows[order]["lower"])} for order in ORDERS},
+    }
+
+
+def _display(value, direction):
+    return significant_outward(value, DISPLAY_DIGITS, direction)
+
+
+def result_json(outcome):
+    result = {"route": outcome.route,
+              "discretisation": _discretisation(outcome) if outcome.route == "pld" else None}
+    if outcome.points is None:
+        result.update({"epsilon_lo": format_rational(outcome.epsilon_lo),
+                       "epsilon_hi": format_rational(outcome.epsilon_hi),
+                       "epsilon_lo_display": _display(outcome.epsilon_lo, -1),
+                       "epsilon_hi_display": _display(outcome.epsilon_hi, +1),
+                       "lower_order": outcome.lower_order})
+    else:
+        result["points"] = [{"epsilon": format_rational(p.epsilon), "lower": format_rational(p.lower),
+                             "upper": format_rational(p.upper), "lower_display": _display(p.lower, -1),
+                             "upper_display": _display(p.upper, +1), "lower_order": p.order}
+                            for p in outcome.points]
+    return result
+
+
+def _check_before_work(request):
+    """Refuse, before any composition, a request whose estimated work is beyond the limit."""
+    if all(s.gaussian for s in request.stages):
+        return
+    from producer.dpsgd.enclose import _check_work, first_plan
+    sizing = parameters.Sizing(request.stages)
+    _check_work(sizing, first_plan(request, sizing))
+
+
+def build(request, progress=None):
+    """The sealed dpsgd/1 certificate (a dict) of a :class:`Request`; ``progress`` receives text lines."""
+    _check_before_work(request)
+    log = progress if progress is not None else (lambda message: None)
+    outcome = certify(request, log)
+    return make_certificate(KIND, VERSION, request.as_json(), result_json(outcome))
+
+
+def _q(text):
+    return mpq(str(text))
+
+
+def _schedule_text(inp):
+    stages = inp["stages"]
+    parts = [f"q = {describe_rational(_q(s['sampling_rate']))}, σ = {describe_rational(_q(s['noise_multiplier']))}, "
+             f"T = {s['steps']}" for s in stages[:3]]
+    if len(stages) > 3:
+        parts.append(f"and {len(stages) - 3} more stages")
+    return "; ".join(parts)
+
+
+def claim(cert):
+    """The one-line answer of a dpsgd/1 certificate."""
+    inp, res = cert["input"], cert["result"]
+    route = "Gaussian closed form" if res["route"] == "gaussian" else \
+        f"certified PLD, h = 1/{res['discretisation']['grid']}"
+    if "delta" in inp:
+        delta = describe_rational(_q(inp["delta"]))
+        answer = f"ε({delta}) ∈ [{res['epsilon_lo_display']}, {res['epsilon_hi_display']}]"
+    else:
+        points = res["points"]
+        shown = [f"δ({describe_rational(_q(p['epsilon']))}) ∈ [{p['lower_display']}, {p['upper_display']}]"
+                 for p in points[:2]]
+        if len(points) > 2:
+            shown.append(f"and {len(points) - 2} more point{'s' if len(points) > 3 else ''}")
+        answer = "; ".join(shown)
+    return (f"{answer} for DP-SGD with {_schedule_text(inp)} (Poisson-subsampled Gaussian, sensitivity 1, "
+            f"add/remove; {route})")
+
+
+def progress_printer(prefix="dpsgd"):
+    return lambda message: print(f"{prefix}: {message}", file=sys.stderr, flush=True)

@@ -1,0 +1,42 @@
+"""Reference certificates for DP-SGD accounting (dpsgd/1), written to ``certificates/dpsgd/``.
+
+``make dpsgd-references`` regenerates them (byte-identically); they are not
+yet in ``make verify``: the auditor does not check this kind yet.
+
+- q = 0.01, σ = 1, δ = 10^-5 at T = 1000 and T = 10^4 (the issue's headline);
+- the Gaussian mechanism (q = 1), σ = 2, T = 10: ε(10^-5) and δ at ε = 1, 2, 4 (closed form);
+- a two-stage schedule, 500 steps at q = 0.01, σ = 1 then 300 at q = 0.02, σ = 0.8, δ = 10^-6;
+- δ(ε) at ε = 1/2, 1, 2, 4 for q = 0.01, σ = 1, T = 1000.
+"""
+
+import os
+import sys
+
+from producer.kinds.dpsgd import Request, build, progress_printer
+from producer.references import write_all
+
+REFERENCES = [
+    ("dpsgd-q0_01-s1-t1000-delta1e-5.json",
+     dict(sampling_rate="0.01", noise_multiplier="1", steps=1000, delta="1e-5")),
+    ("dpsgd-q0_01-s1-t10000-delta1e-5.json",
+     dict(sampling_rate="0.01", noise_multiplier="1", steps=10000, delta="1e-5")),
+    ("dpsgd-gaussian-s2-t10-delta1e-5.json",
+     dict(sampling_rate="1", noise_multiplier="2", steps=10, delta="1e-5")),
+    ("dpsgd-gaussian-s2-t10-epsilons.json",
+     dict(sampling_rate="1", noise_multiplier="2", steps=10, epsilons="1,2,4")),
+    ("dpsgd-schedule-two-stages-delta1e-6.json",
+     dict(stages=["0.01:1x500", "0.02:0.8x300"], delta="1e-6")),
+    ("dpsgd-q0_01-s1-t1000-epsilons.json",
+     dict(sampling_rate="0.01", noise_multiplier="1", steps=1000, epsilons="1/2,1,2,4")),
+]
+
+
+def generate(outdir):
+    return write_all(outdir, "dpsgd", REFERENCES,
+                     lambda fields: build(Request.from_strings(**fields), progress=progress_printer("dpsgd")))
+
+
+if __name__ == "__main__":
+    out = sys.argv[1] if len(sys.argv) > 1 else "certificates/dpsgd"
+    os.makedirs(out, exist_ok=True)
+    generate(out)

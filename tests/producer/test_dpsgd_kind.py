@@ -1,0 +1,175 @@
+"""The dpsgd/1 kind: requests validated once, refusals before the work, schema, determinism, the claim line."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import jsonschema
+import pytest
+from gmpy2 import mpq
+
+import producer
+from producer import api
+from producer.errors import InputError, LimitError
+from producer.kinds import dpsgd as kind
+from producer.references.dpsgd import REFERENCES
+from producer.rationals import significant_outward
+
+ROOT = Path(__file__).resolve().parents[2]
+SCHEMA = json.loads((ROOT / "schemas" / "dpsgd-1.schema.json").read_text(encoding="utf-8"))
+VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
+
+
+HEAVY = {"dpsgd-q0_01-s1-t10000-delta1e-5.json", "dpsgd-q0_01-s1-t1000-epsilons.json"}  # seconds each
+
+
+@pytest.mark.parametrize("name", [name for name, _ in REFERENCES])
+def test_reference_certificates_are_valid(name):
+    VALIDATOR.validate(json.loads((ROOT / "certificates" / "dpsgd" / name).read_text(encoding="utf-8")))
+
+
+@pytest.mark.parametrize("name", [pytest.param(name, marks=pytest.mark.slow) if name in HEAVY else name
+                                  for name, _ in REFERENCES])
+def test_reference_certificates_regenerate_byte_identically(name):
+    again = producer.api.dpsgd(**dict(REFERENCES)[name])
+    assert again.to_json() == (ROOT / "certificates" / "dpsgd" / name).read_bytes()
+
+
+def test_schema_accepts_points_and_refuses_mixed_answers():
+    cert = api.dpsgd("0.1", 1, 4, epsilons="1/2,1", rel_width="1/50").as_dict()
+    VALIDATOR.validate(cert)
+    cert["result"]["epsilon_hi"] = "1"
+    assert not VALIDATOR.is_valid(cert)
+    cert = api.dpsgd("0.1", 1, 4, delta="1e-5", rel_width="1/50").as_dict()
+    del cert["input"]["delta"]
+    assert not VALIDATOR.is_valid(cert)
+
+
+def test_claims_hold_their_own_width_and_displays():
+    cert = api.dpsgd("0.05", "0.9", 30, delta="1e-6", rel_width="1/200")
+    res = cert.result
+    lo, hi = mpq(res["epsilon_lo"]), mpq(res["epsilon_hi"])
+    assert 0 < lo <= hi and hi - lo <= mpq(1, 200) * hi
+    assert res["epsilon_lo_display"] == significant_outward(lo, 10, -1)
+    assert res["epsilon_hi_display"] == significant_outward(hi, 10, +1)
+    assert res["lower_order"] in ("remove", "add") and res["route"] == "pld"
+    windows = res["discretisation"]["windows"]
+    assert windows[res["lower_order"]]["lower"] is not None
+    assert len(windows["remove"]["upper"]["stages"][0]) == 30 .bit_length() - 1 + bin(30).count("1") - 1
+
+
+def test_same_request_same_bytes_from_python_and_the_command_line(tmp_path):
+    out = tmp_path / "c.json"
+    done = subprocess.run([sys.executable, "-m", "producer", "dpsgd", "--stage", "1/20:1x7", "--stage", "1/10:2x3",
+                           "--epsilons", "1,2", "--rel-width", "1/100", "-o", str(out)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "for DP-SGD with q = 0.05, σ = 1, T = 7; q = 0.1, σ = 2, T = 3" in done.stderr.splitlines()[-1]
+    again = producer.dpsgd(stages=["1/20:1x7", "1/10:2x3"], epsilons=[1, 2], rel_width="1/100")
+    assert out.read_bytes() == again.to_json()
+    assert again == api.dpsgd(stages=["0.05:1x7", "0.1:2x3"], epsilons="2,1", rel_width="0.01")
+
+
+@pytest.mark.parametrize("kwargs,message", [
+    (dict(sampling_rate="0", noise_multiplier=1, steps=1, delta="1e-5"), "q must lie in (0, 1]"),
+    (dict(sampling_rate="1e-6", noise_multiplier=1, steps=1, delta="1e-5"), "below the limit 10^-5"),
+    (dict(sampling_rate="0.1", noise_multiplier="0.3", steps=1, delta="1e-5"), "outside the limits [1/2, 100]"),
+    (dict(sampling_rate="0.1", noise_multiplier=1, steps=0, delta="1e-5"), "at least 1"),
+    (dict(sampling_rate="0.1", noise_multiplier=1, steps=10**6 + 1, delta="1e-5"), "limit of 1000000 steps"),
+    (dict(sampling_rate="0.1", noise_multiplier=1, steps=1), "exactly one question"),
+    (dict(sampling_rate="0.1", noise_multiplier=1, steps=1, delta="1e-5", epsilons="1"), "exactly one question"),
+    (dict(sampling_rate="0.1", noise_multiplier=1, steps=1, delta="1e-31"), "below the limit 10^-30"),
+    (dict(sampling_rate="0.1", noise_multiplier=1, steps=1, delta="1"), "(0, 1)"),
+    (dict(sampling_rate="0.1", noise_multiplier=1, steps=1, epsilons="1,1"), "given twice"),
+    (dict(sampling_rate="0.1", noise_multiplier=1, steps=1, epsilons="501"), "exceeds the limit 500"),
+    (dict(sampling_rate="0.1", noise_multiplier=1, steps=1, epsilons="-1"), ">= 0"),
+    (dict(sampling_rate="0.1", noise_multiplier=1, steps=1, delta="1e-5", rel_width="1e-7"), "[10^-6, 1/2]"),
+    (dict(sampling_rate="0.1", noise_multiplier=1, delta="1e-5"), "give all three"),
+    (dict(stages=["0.1:1x5"] * 17, delta="1e-5"), "limit of 16"),
+    (dict(stages=["0.1:1x600000", "0.1:1x600000"], delta="1e-5"), "in all exceed the limit"),
+    (dict(stages=["0.1x5"], delta="1e-5"), "form q:σxT"),
+    (dict(sampling_rate=0.1, noise_multiplier=1, steps=1, delta="1e-5"), "float"),
+])
+def test_bad_requests_name_the_value(kwargs, message):
+    with pytest.raises(InputError) as info:
+        api.dpsgd(**kwargs)
+    assert message in str(info.value)
+
+
+def test_work_beyond_the_limit_is_refused_before_the_work():
+    with pytest.raises(LimitError, match="work limit"):
+        kind.build(kind.Request.from_strings("0.01", "1", 10**6, delta="1e-5", rel_width="1e-6"))
+
+
+def test_an_answer_far_beyond_the_epsilon_range_is_refused_before_the_work():
+    with pytest.raises(LimitError, match="far beyond the ε <= 500"):
+        kind.build(kind.Request.from_strings("0.5", "0.5", 10**5, delta="1e-5"))
+
+
+def test_command_line_refusal_is_one_line_with_exit_2():
+    done = subprocess.run([sys.executable, "-m", "producer", "dpsgd", "--sampling-rate", "0.01", "--noise-multiplier",
+                           "1", "--steps", "1000000", "--delta", "1e-5", "--rel-width", "1e-6"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and done.stdout == ""
+    assert len(done.stderr.strip().splitlines()) == 1 and "work limit" in done.stderr
+
+
+def test_gaussian_schedules_take_the_closed_form():
+    cert = api.dpsgd(stages=["1:2x10", "1:4x16"], delta="1e-5")
+    assert cert.result["route"] == "gaussian" and cert.result["discretisation"] is None
+    assert cert.result["lower_order"] is None
+    assert "Gaussian closed form" in cert.claim
+
+
+def _replay(attempt, outcome, order, side, perturb):
+    """The chain of ``order``/``side`` from perturbed single-step arrays, with the certificate's windows."""
+    from producer.dpsgd import composition as comp
+    plan, windows = outcome.plan, outcome.windows[order][side]
+    if side == "upper":
+        kinds, bits = [comp.UPPER], [plan.p_bits]
+    else:
+        kinds, bits = [comp.LOWER_P, comp.LOWER_Q], [plan.p_bits, plan.q_bits]
+    powers = []
+    for stage, bases, recorded in zip(attempt.stages, attempt.sides, windows["stages"]):
+        base = bases[order][side]
+        base = [perturb(base, comp.UPPER)] if side == "upper" else [perturb(b, k) for b, k in zip(base, kinds)]
+        powers.append(comp.power(base, stage.steps, kinds, bits, comp.Windows(recorded=recorded)))
+    return comp.combine(powers, kinds, bits, comp.Windows(recorded=windows["combine"]))
+
+
+def _checker_rounding(array, kind):
+    """A checker whose enclosures round every third mass one unit the other way (up sides up, P down)."""
+    from producer.dpsgd import composition as comp
+    step = -1 if kind == comp.LOWER_P else 1
+    values = [max(0, v + step) if k % 3 == 0 else v for k, v in enumerate(array.values)]
+    return comp.Array(array.offset, values, array.atom + (1 if kind != comp.LOWER_P else 0))
+
+
+@pytest.mark.parametrize("stages", [["1/20:1x50"], ["1/100:1x300", "1/10:3/2x20"]])
+def test_a_checker_rounding_some_masses_the_other_way_still_accepts(stages):
+    """The stored ends keep margins: replaying the recorded windows from perturbed integers still certifies them."""
+    from producer.dpsgd.enclose import _Attempt, certify
+    from producer.dpsgd.inversion import LowerProfile, UpperProfile
+    request = kind.Request([kind.parse_stage(s) for s in stages], delta=mpq(1, 10**5), rel_width=mpq(1, 500))
+    outcome = certify(request)
+    attempt = _Attempt(request, outcome.plan, lambda message: None)
+    attempt.prepare()
+    assert attempt.ranges == outcome.ranges
+    plan = outcome.plan
+    attempt.compose_upper()
+    attempt.compose_lower(outcome.lower_order)
+    assert attempt.windows[outcome.lower_order]["lower"] == outcome.windows[outcome.lower_order]["lower"]
+    slack = mpq(request.delta) / 2**32
+    for order in ("remove", "add"):
+        (upper,) = _replay(attempt, outcome, order, "upper", _checker_rounding)
+        checker = UpperProfile(upper, plan.h, plan.p_bits, plan.p_bits + 128).value(outcome.epsilon_hi)
+        assert checker <= request.delta
+        # the margin's rounding part covers the checker's deviation (so the grid of ε is not what saves it)
+        assert checker - attempt.upper[order].value(outcome.epsilon_hi) <= attempt.upper_margin(request.delta) - slack
+    assert outcome.epsilon_lo > 0
+    p, q = _replay(attempt, outcome, outcome.lower_order, "lower", _checker_rounding)
+    checker = LowerProfile(p, q, plan.h, plan.p_bits, plan.q_bits).value(outcome.epsilon_lo)
+    assert checker > request.delta
+    own = attempt.lower[outcome.lower_order][0].value(outcome.epsilon_lo)
+    assert own - checker <= attempt.lower_margin(outcome.lower_order, outcome.epsilon_lo, request.delta) - slack
