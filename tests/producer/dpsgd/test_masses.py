@@ -11,7 +11,7 @@ from producer.dpsgd.connect_dots import upper_values
 from producer.dpsgd.masses import oriented, step_masses
 from producer.dpsgd.mechanism import Stage, lowest_index
 from producer.plain.outward import ball_lower, ball_upper
-from tests.producer import dpsgd_reference as ref
+from tests.producer.dpsgd import reference as ref
 
 H = mpq(1, 50)
 BITS = 64

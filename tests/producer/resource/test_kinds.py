@@ -3,7 +3,7 @@
 The re-check here rebuilds the rows from the certificate's source weights by
 counting the hidden draw U (its own code, Fractions), as docs/kinds.md tells
 a checker to, and verifies the equalities and inequalities the certificate
-claims (the reward enclosures themselves are tested in test_resource_rewards).
+claims (the reward enclosures themselves are tested in test_rewards).
 """
 
 import json

@@ -7,7 +7,7 @@ from gmpy2 import mpq
 
 from producer.dpsgd.enclose import certify
 from producer.kinds.dpsgd import Request, parse_stage
-from tests.producer import dpsgd_reference as ref
+from tests.producer.dpsgd import reference as ref
 
 
 def _request(stages, **kw):
