@@ -8,7 +8,7 @@ validated once in its constructor (raising
 ``build(request, progress=None) -> dict`` (the sealed certificate) and
 ``claim(cert) -> str`` (the one-line answer).  The mathematics lives in the
 topic packages (producer/game/, sources/, lower/, hierarchy/, plain/,
-brace/, envelope/, resource/, dpsgd/); :mod:`producer.api` only parses, builds and wraps.
+brace/, envelope/, resource/, pld/); :mod:`producer.api` only parses, builds and wraps.
 CONTRIBUTING.md says how a new kind is added.
 """
 

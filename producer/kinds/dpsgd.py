@@ -13,7 +13,7 @@ enclosures.  docs/dpsgd.md has the mathematics; docs/kinds.md the fields.
 Limits (the auditor's are the same): 1 to 16 stages; 1 <= T per stage and
 Σ T <= 10^6; 10^-5 <= q <= 1; 1/2 <= σ <= 100; 10^-30 <= δ < 1; 1 to 64
 values of ε in [0, 500], distinct; 10^-6 <= R <= 1/2; and an estimated work
-limit (:data:`producer.dpsgd.enclose.MAX_WORK`), refused before the work;
+limit (:data:`producer.pld.enclose.MAX_WORK`), refused before the work;
 an ε(δ) that is not certified below 600 is refused after it.
 """
 
@@ -22,9 +22,9 @@ import sys
 from gmpy2 import mpq
 
 from producer.certificates.canonical import make_certificate
-from producer.dpsgd import parameters
-from producer.dpsgd.enclose import certify
-from producer.dpsgd.mechanism import ORDERS, Stage
+from producer.pld import parameters
+from producer.pld.enclose import certify
+from producer.pld.mechanism import ORDERS, Stage
 from producer.errors import InputError, LimitError
 from producer.rationals import describe_rational, format_rational, parse_integer, parse_rational, \
     significant_outward
@@ -199,7 +199,7 @@ def _check_before_work(request):
     """Refuse, before any composition, a request whose estimated work is beyond the limit."""
     if all(s.gaussian for s in request.stages):
         return
-    from producer.dpsgd.enclose import _check_work, first_plan
+    from producer.pld.enclose import _check_work, first_plan
     sizing = parameters.Sizing(request.stages)
     _check_work(sizing, first_plan(request, sizing))
 

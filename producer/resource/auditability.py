@@ -7,7 +7,7 @@ window-request/1, finite-budget/1"); the limits on B, σ² and the period are
 checked by the requests themselves (:mod:`producer.kinds.resource_common`,
 :mod:`producer.kinds.rate`), the discrete-Gaussian source limits when the
 source is built (:mod:`producer.sources.auditability`).  Estimates that a test
-compares with the auditor's own code (tests/producer/test_auditability_kinds.py):
+compares with the auditor's own code (tests/producer/resource/test_auditability.py):
 
 - rewards: starting precision p <= MAX_REWARD_BITS (160 bits, or for a window
   request log2(1/η_g) + 16), and the work of the first pass

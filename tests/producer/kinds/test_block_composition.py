@@ -21,7 +21,7 @@ from producer.kinds.block_composition import all_splits
 from producer.laws import FiniteLaw, Gamma
 from producer.references import paper
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SCHEMA = json.loads((ROOT / "schemas" / "block-composition-1.schema.json").read_text())
 REFERENCE = ROOT / "certificates" / "paper" / "block-composition-table2-g1_2-sigma2_4-c3-eps5.json"
 

@@ -16,7 +16,7 @@ from producer.kinds import dpsgd as kind
 from producer.references.dpsgd import REFERENCES
 from producer.rationals import significant_outward
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SCHEMA = json.loads((ROOT / "schemas" / "dpsgd-1.schema.json").read_text(encoding="utf-8"))
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
 
@@ -124,7 +124,7 @@ def test_gaussian_schedules_take_the_closed_form():
 
 def _replay(attempt, outcome, order, side, perturb):
     """The chain of ``order``/``side`` from perturbed single-step arrays, with the certificate's windows."""
-    from producer.dpsgd import composition as comp
+    from producer.pld import composition as comp
     plan, windows = outcome.plan, outcome.windows[order][side]
     if side == "upper":
         kinds, bits = [comp.UPPER], [plan.p_bits]
@@ -140,7 +140,7 @@ def _replay(attempt, outcome, order, side, perturb):
 
 def _checker_rounding(array, kind):
     """A checker whose enclosures round every third mass one unit the other way (up sides up, P down)."""
-    from producer.dpsgd import composition as comp
+    from producer.pld import composition as comp
     step = -1 if kind == comp.LOWER_P else 1
     values = [max(0, v + step) if k % 3 == 0 else v for k, v in enumerate(array.values)]
     return comp.Array(array.offset, values, array.atom + (1 if kind != comp.LOWER_P else 0))
@@ -149,8 +149,8 @@ def _checker_rounding(array, kind):
 @pytest.mark.parametrize("stages", [["1/20:1x50"], ["1/100:1x300", "1/10:3/2x20"]])
 def test_a_checker_rounding_some_masses_the_other_way_still_accepts(stages):
     """The stored ends keep margins: replaying the recorded windows from perturbed integers still certifies them."""
-    from producer.dpsgd.enclose import _Attempt, certify
-    from producer.dpsgd.inversion import LowerProfile, UpperProfile
+    from producer.pld.enclose import _Attempt, certify
+    from producer.pld.inversion import LowerProfile, UpperProfile
     request = kind.Request([kind.parse_stage(s) for s in stages], delta=mpq(1, 10**5), rel_width=mpq(1, 500))
     outcome = certify(request)
     attempt = _Attempt(request, outcome.plan, lambda message: None)

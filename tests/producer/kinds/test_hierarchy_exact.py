@@ -9,7 +9,7 @@ from gmpy2 import mpq
 from hypothesis import given, settings, strategies as st
 
 from producer import api
-from producer.claims import claim_of
+from producer.kinds import claim_of
 from producer.errors import InputError, LimitError
 from producer.game import api as game_api
 from producer.hierarchy.grid import log_odds_grid
@@ -18,7 +18,7 @@ from producer.laws import FiniteLaw, Gamma
 from producer.references import paper
 from tests.reference_hierarchy import PlainCheck
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SCHEMA = json.loads((ROOT / "schemas" / "hierarchy-exact-1.schema.json").read_text())
 PAPER = ROOT / "certificates" / "paper"
 

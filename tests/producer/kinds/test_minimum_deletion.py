@@ -17,7 +17,7 @@ from producer.laws import Gamma
 from producer.references import paper
 from producer.sources.discrete_gaussian import DiscreteGaussianSource
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SCHEMA = json.loads((ROOT / "schemas" / "minimum-deletion-1.schema.json").read_text())
 REFERENCE = ROOT / "certificates" / "paper" / "minimum-deletion-c8-g1_3-sigma2_9-eps5.json"
 HIERARCHY = ROOT / "certificates" / "hierarchy" / "hierarchy-c8-cuts-all-minus-1-eps5.json"

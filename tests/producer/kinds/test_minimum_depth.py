@@ -11,7 +11,7 @@ from producer import api
 from producer.errors import InputError
 from producer.references import paper
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SCHEMA = json.loads((ROOT / "schemas" / "minimum-depth-1.schema.json").read_text())
 PAPER = ROOT / "certificates" / "paper"
 SMALL = dict(gamma="1/3", sigma2="1", budget=3, epsilon="1", upper_priors=60, lower_priors=60, radius=8,

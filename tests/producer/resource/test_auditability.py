@@ -17,7 +17,7 @@ import pytest
 from producer import api
 from producer.errors import LimitError
 from producer.resource import auditability
-from tests.producer.test_auditability_kinds import _edge_verifies, _refused
+from tests.producer.kinds.edges import edge_verifies as _edge_verifies, refused as _refused
 
 KINDS = {
     "rate": ["rate", "--period", 1],

@@ -16,7 +16,7 @@ import pytest
 from producer import api
 from producer.errors import InputError, LimitError
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 REFERENCES = ROOT / "certificates" / "resource"
 
 

@@ -6,12 +6,12 @@ import mpmath as mp
 import pytest
 from gmpy2 import mpq
 
-from producer.dpsgd.buckets import lower_values
-from producer.dpsgd.connect_dots import upper_values
-from producer.dpsgd.masses import oriented, step_masses
-from producer.dpsgd.mechanism import Stage, lowest_index
+from producer.pld.buckets import lower_values
+from producer.pld.connect_dots import upper_values
+from producer.pld.masses import oriented, step_masses
+from producer.pld.mechanism import Stage, lowest_index
 from producer.plain.outward import ball_lower, ball_upper
-from tests.producer.dpsgd import reference as ref
+from tests.producer.pld import reference as ref
 
 H = mpq(1, 50)
 BITS = 64

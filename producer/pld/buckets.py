@@ -17,8 +17,8 @@ way, in the order "mass at or above k" for every k:
   atom X counted in every event.
 """
 
-from producer.dpsgd.connect_dots import PrecisionError
-from producer.dpsgd.masses import ceil_scaled, floor_scaled, radius_ok
+from producer.pld.connect_dots import PrecisionError
+from producer.pld.masses import ceil_scaled, floor_scaled, radius_ok
 from producer.sources.enclosures import working_precision
 
 

@@ -1,7 +1,7 @@
 """The driver: plan, compute both sides, check the width, refine.
 
 Routes.  A schedule whose stages all have q = 1 is a Gaussian mechanism and
-is enclosed by its closed form (:mod:`producer.dpsgd.gaussian`, route
+is enclosed by its closed form (:mod:`producer.pld.gaussian`, route
 ``gaussian``).  Otherwise (route ``pld``) both orders get the upper side
 (connect-the-dots, composed); the lower side is composed only for the order
 whose upper bound is the larger at the answer (a lower bound for one order is
@@ -19,14 +19,14 @@ import math
 
 from gmpy2 import mpq
 
-from producer.dpsgd import composition as comp
-from producer.dpsgd.buckets import lower_values
-from producer.dpsgd.connect_dots import PrecisionError, upper_values
-from producer.dpsgd.gaussian import delta_enclosure, mu_squared
-from producer.dpsgd.inversion import LowerProfile, UpperProfile, exp_upper, largest_lower, smallest_upper
-from producer.dpsgd.masses import oriented, step_masses
-from producer.dpsgd.mechanism import ADD, ORDERS, REMOVE, lowest_index
-from producer.dpsgd.parameters import AIM, SPREAD, TRUNCATION_SHARE, Sizing, index_range, make_plan
+from producer.pld import composition as comp
+from producer.pld.buckets import lower_values
+from producer.pld.connect_dots import PrecisionError, upper_values
+from producer.pld.gaussian import delta_enclosure, mu_squared
+from producer.pld.inversion import LowerProfile, UpperProfile, exp_upper, largest_lower, smallest_upper
+from producer.pld.masses import oriented, step_masses
+from producer.pld.mechanism import ADD, ORDERS, REMOVE, lowest_index
+from producer.pld.parameters import AIM, SPREAD, TRUNCATION_SHARE, Sizing, index_range, make_plan
 from producer.errors import LimitError
 from producer.sources.enclosures import floor_log2
 
@@ -41,7 +41,7 @@ MAX_EPSILON_ESTIMATE = 2000  # a Gaussian estimate of ε(δ) beyond this is refu
 MAX_EPSILON_CAP = 800        # the largest ε the precisions are sized for
 
 
-class Point:
+class DeltaPoint:
     """lower <= δ(ε) <= upper; ``order`` names the order whose lower side gave ``lower`` (None: 0 or closed form)."""
 
     __slots__ = ("epsilon", "lower", "upper", "order")
@@ -91,7 +91,7 @@ def _gaussian(request, log):
         points = []
         for eps in request.epsilons:
             lo, hi = delta_enclosure(mu2, eps, margin / 4)
-            points.append(Point(eps, round_out(lo * (1 - margin), sig, -1),
+            points.append(DeltaPoint(eps, round_out(lo * (1 - margin), sig, -1),
                                 min(mpq(1), round_out(hi * (1 + margin), sig, +1)), None))
         return Outcome("gaussian", points=points)
     delta = request.delta
@@ -265,7 +265,7 @@ def _points_answer(attempt, request):
         attempt.compose_lower(order)
         low = attempt.lower[order][0].value(eps)
         low = round_out(low - attempt.lower_margin(order, eps, low), sig, -1) if low > 0 else mpq(0)
-        points.append(Point(eps, low, up, order if low > 0 else None))
+        points.append(DeltaPoint(eps, low, up, order if low > 0 else None))
         met = met and (up - low <= R * up or up <= NEGLIGIBLE)
     return Outcome("pld", points=points), met
 
@@ -377,4 +377,4 @@ def certify(request, log=lambda message: None, route=None):
                      f"(ask for a larger --rel-width)")
 
 
-__all__ = ["certify", "Outcome", "Point", "round_out", "ADD", "REMOVE"]
+__all__ = ["certify", "Outcome", "DeltaPoint", "round_out", "ADD", "REMOVE"]

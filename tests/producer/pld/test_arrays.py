@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from producer.dpsgd import composition as comp
-from producer.dpsgd.convolution import product
+from producer.pld import composition as comp
+from producer.pld.convolution import product
 
 
 def _naive(a, b):

@@ -1,4 +1,4 @@
-"""Certified privacy accounting for DP-SGD: the Poisson-subsampled Gaussian, composed (dpsgd/1).
+"""Certified privacy-loss distributions for DP-SGD: the Poisson-subsampled Gaussian, composed (dpsgd/1).
 
 One step of DP-SGD with sampling rate q and noise multiplier σ (sensitivity 1,
 add/remove neighbours) is dominated by the pair
@@ -23,22 +23,3 @@ Modules, one per concept (docs/dpsgd.md has the proofs):
 - :mod:`gaussian`: the closed form of Gaussian-only schedules;
 - :mod:`enclose`: the driver (plan, compute, check the width, refine).
 """
-
-import sys as _sys
-import types as _types
-
-
-class _Callable(_types.ModuleType):
-    """``producer.dpsgd`` is both this package and the API function :func:`producer.api.dpsgd`.
-
-    Once the package is imported, Python binds the attribute ``producer.dpsgd``
-    to it, which would hide the function re-exported by ``producer``; calling
-    the package therefore calls the function.
-    """
-
-    def __call__(self, *args, **kwargs):
-        from producer.api import dpsgd
-        return dpsgd(*args, **kwargs)
-
-
-_sys.modules[__name__].__class__ = _Callable

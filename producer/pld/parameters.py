@@ -19,7 +19,7 @@ import math
 
 from gmpy2 import mpq
 
-from producer.dpsgd.mechanism import loss_float, loss_moments
+from producer.pld.mechanism import loss_float, loss_moments
 
 SPREAD = 0.3            # Δμ² ≈ SPREAD·T·h²
 AIM = 0.7               # aim at this share of the requested width

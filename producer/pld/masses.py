@@ -5,7 +5,7 @@ intervals of the remove-order loss are
 
     I_i = {x : i·h <= ℓ(x) < (i + 1)·h} = [x_i, x_{i+1}),   lo <= i < hi,
 
-with x_i = x(i·h) (:mod:`producer.dpsgd.mechanism`), plus the low tail
+with x_i = x(i·h) (:mod:`producer.pld.mechanism`), plus the low tail
 {ℓ < lo·h} = (−∞, x_lo) and the high tail {ℓ >= hi·h} = [x_hi, ∞).  Since
 ℓ is increasing these are x-intervals, and their masses are differences of
 
@@ -20,7 +20,7 @@ arrays round to (the caller picks the precision and checks the radii).
 
 from flint import arb
 
-from producer.dpsgd.mechanism import gaussian_preimage, preimage
+from producer.pld.mechanism import gaussian_preimage, preimage
 from producer.sources.enclosures import to_arb, working_precision
 
 

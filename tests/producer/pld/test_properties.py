@@ -5,9 +5,9 @@ from gmpy2 import mpq
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from producer.dpsgd.enclose import certify
+from producer.pld.enclose import certify
 from producer.kinds.dpsgd import Request
-from producer.dpsgd.mechanism import Stage
+from producer.pld.mechanism import Stage
 
 RATES = st.sampled_from([mpq(1, 100), mpq(1, 20), mpq(1, 5), mpq(1, 2), mpq(1)])
 NOISES = st.sampled_from([mpq(4, 5), mpq(1), mpq(3, 2), mpq(2)])

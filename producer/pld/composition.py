@@ -30,7 +30,7 @@ stage on, with one window after each of those products too.
 
 from itertools import accumulate
 
-from producer.dpsgd.convolution import product
+from producer.pld.convolution import product
 
 UPPER, LOWER_P, LOWER_Q = "upper", "lower-p", "lower-q"
 _HAS_ATOM = {UPPER: True, LOWER_P: False, LOWER_Q: True}

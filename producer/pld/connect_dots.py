@@ -19,7 +19,7 @@ every k, and this tie survives convolution.  Each U[k] is rounded up to
 the fixed point 2^-K.
 """
 
-from producer.dpsgd.masses import ceil_scaled, radius_ok
+from producer.pld.masses import ceil_scaled, radius_ok
 from producer.sources.enclosures import to_arb, working_precision
 
 
@@ -30,7 +30,7 @@ class PrecisionError(ArithmeticError):
 def upper_values(side, h, bits, precision):
     """(lo, values, atom): integers U[lo..hi] >= 2^K·(split masses) and U_∞ >= 2^K·P(loss >= hi·h).
 
-    ``side`` is an :class:`producer.dpsgd.masses.Oriented`; K = ``bits``.
+    ``side`` is an :class:`producer.pld.masses.Oriented`; K = ``bits``.
     """
     lo, hi = side.lo, side.hi
     with working_precision(precision):

@@ -5,9 +5,9 @@ import mpmath as mp
 import pytest
 from gmpy2 import mpq
 
-from producer.dpsgd.enclose import certify
+from producer.pld.enclose import certify
 from producer.kinds.dpsgd import Request, parse_stage
-from tests.producer.dpsgd import reference as ref
+from tests.producer.pld import reference as ref
 
 
 def _request(stages, **kw):
