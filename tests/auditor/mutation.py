@@ -137,6 +137,42 @@ RULES = [
      "(test_plain_composition.test_laplace_odd_even_identity checks it with mpmath)"),
 ]
 
+# The kinds added with the resource laws, DP-SGD and the paper's remaining claims (each quick reference
+# verifies in about a second).
+QUICK += [
+    "resource/rate-gamma1_3-sigma2_2.json", "resource/rate-published-gamma1_2-sigma2_1-n32.json",
+    "resource/frontier-gamma2_5-sigma2_1-m10.json", "resource/window-request-published-gamma1_2-tau2-b4.json",
+    "resource/finite-budget-c10.json",
+    "dpsgd/dpsgd-gaussian-s2-t10-delta1e-5.json", "dpsgd/dpsgd-gaussian-s2-t10-epsilons.json",
+    "dpsgd/dpsgd-q0_01-s1-t1000-delta1e-5.json",
+    "paper/block-composition-table2-g1_2-sigma2_4-c3-eps5.json",
+]
+SOURCES = QUICK + sorted(MADE)
+_POTENTIAL = ("a potential moved slightly at a state whose rows are slack is another valid potential "
+              "(tests/auditor/resource_corpus.py moves them where the rows are tight)")
+RULES += [
+    ("*", "result/lower_reason*", "*", "any", "prose beside a null lower end"),
+    ("finite-budget/1", "result/log_inverse_p*", "*", "any",
+     "claims only an upper bound of log(1/p): a slightly larger value with the same root is still true"),
+    ("frontier/1", "result/lower/policies/#/actions*", "*", "any",
+     "the second policy's actions off S*(π) enter no claim (those on S*(π) make it FAIL when changed)"),
+    ("*", "result/bellman/h*", "*", "any", _POTENTIAL),
+    ("*", "result/upper/h*", "*", "any", _POTENTIAL),
+    ("*", "result/dual/h*", "*", "any", _POTENTIAL),
+    ("*", "result/descent/phi*", "*", "any", _POTENTIAL),
+    ("*", "result/lower/policies/#/phi*", "*", "any", _POTENTIAL),
+    ("*", "result/lower/policies/#/psi*", "*", "any", _POTENTIAL),
+    ("dpsgd/1", "result/discretisation*", "*", "any",
+     "the recipe: any grid, range, window or precision gives valid bounds, each recomputed"),
+    ("dpsgd/1", "result/epsilon_lo", "*", "any", _SLACK),
+    ("dpsgd/1", "result/epsilon_hi", "*", "any", _SLACK),
+    ("dpsgd/1", "result/points/#/lower", "*", "any", _SLACK),
+    ("dpsgd/1", "result/points/#/upper", "*", "any", _SLACK),
+    ("dpsgd/1", "input/rel_width", "*", "up", "a larger requested width keeps every claim"),
+    ("block-composition/1", "input/targets*", "*", "any",
+     "a risk target moved a little can leave every decision true"),
+]
+
 
 def _number(value):
     if isinstance(value, bool) or value is None:
