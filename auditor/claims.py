@@ -479,12 +479,6 @@ def plain_composition(cert):
             f"{_listed(listed)}")
 
 
-# ---- dpsgd/1 ------------------------------------------------------------------------------------
-
-def dpsgd(cert):
-    """The kind's own summary, :func:`auditor.checks.dpsgd.claim` (imported here: it imports this module)."""
-    from auditor.checks import dpsgd as checks
-    return checks.claim(cert)
 def _claim_of_checks(kind):
     """The ``claim(cert)`` of the kind's checks module (kinds born with their summary there)."""
     def build(cert):
@@ -506,7 +500,7 @@ SUMMARIES = {
     "separation": separation,
     "calibration-lower": calibration_lower,
     "plain-composition": plain_composition,
-    "dpsgd": dpsgd,
+    "dpsgd": _claim_of_checks("dpsgd"),
     "hierarchy-exact": _claim_of_checks("hierarchy-exact"),
     "block-composition": _claim_of_checks("block-composition"),
     "minimum-deletion": _claim_of_checks("minimum-deletion"),

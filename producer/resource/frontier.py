@@ -48,7 +48,8 @@ exact extreme rows of the rounded potentials.
 from gmpy2 import mpq
 
 from producer.resource.poisson import Multichain, optimal_actions, policy_iteration
-from producer.resource.window import ACTIONS, fq, mq, nearest
+from producer.resource.conversion import fq, mq
+from producer.resource.window import ACTIONS, nearest
 
 LOW_PARTICIPATION = (0, 1, -1)     # action preference of the low-participation optimal policy
 

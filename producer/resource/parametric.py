@@ -25,7 +25,8 @@ from gmpy2 import mpq
 
 from producer.errors import LimitError
 from producer.resource.poisson import poisson, policy_iteration
-from producer.resource.window import fq, mq, representative
+from producer.resource.conversion import fq, mq
+from producer.resource.rows import representative
 
 MAX_STEPS = 200
 

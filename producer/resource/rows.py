@@ -54,3 +54,11 @@ def descent_rows(law, gamma, window):
     """
     return {e: [(n, v) for n, v in state_row(law, gamma, e + 1) if -window <= n <= window]
             for e in range(-window, window + 1)}
+
+
+def representative(state):
+    """The quotient representative: (x, +1), or (x, 0) with x >= 0."""
+    x, d = state
+    if d < 0 or (d == 0 and x < 0):
+        return (-x, -d), True
+    return (x, d), False

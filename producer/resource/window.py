@@ -28,27 +28,16 @@ layers) in the full model, whose Poisson system is singular, but one class in
 the quotient.  Lifted potentials satisfy the full model's equations.
 """
 
-from flint import fmpq, fmpz
 from gmpy2 import mpq, mpz
 
 from producer.resource import lp as exact_lp
+from producer.resource.conversion import fq, mq
 from producer.resource.poisson import ControlledChain, poisson
-from producer.resource.rows import window_rows
+from producer.resource.rows import representative, window_rows
 
 ACTIONS = (1, -1, 0)          # preference order when a policy is chosen among equals
 POTENTIAL_BITS = 128          # potentials are stored as multiples of 2^-POTENTIAL_BITS
 LP_PIVOT_BUDGET = 40          # exact LP repair pivots before the exact price search takes over
-
-
-def fq(v):
-    """gmpy2 mpq (or int) -> flint fmpq."""
-    v = mpq(v)
-    return fmpq(fmpz(int(v.numerator)), fmpz(int(v.denominator)))
-
-
-def mq(v):
-    """flint fmpq -> gmpy2 mpq."""
-    return mpq(int(v.p), int(v.q))
 
 
 def nearest(value, bits=POTENTIAL_BITS):
@@ -61,14 +50,6 @@ def nearest(value, bits=POTENTIAL_BITS):
 def mirror(state):
     x, d = state
     return (-x, -d)
-
-
-def representative(state):
-    """The quotient representative: (x, +1), or (x, 0) with x >= 0."""
-    x, d = state
-    if d < 0 or (d == 0 and x < 0):
-        return (-x, -d), True
-    return (x, d), False
 
 
 class WindowModel:
