@@ -327,14 +327,15 @@ def _sign(j):
 
 
 def deadline_witness(cert):
-    """``H_{e^2}(P_T || Q_T) >= 0.00008284895910 at T = 3; ... for gamma = 1/3, ...``.
+    """``H_{e^2}(P_T || Q_T) >= 0.00008284895910 at T = 3; ... for gamma = 1/3, sigma^2 = 9, C = 2 (...)``.
 
     P_T, Q_T: the discrete-Gaussian transcripts of the certificate's stopping
     program with T releases; each stated bound is the certified one rounded down.
+    With a reference, its certified upper end Delta*_C(eps) <= u (rounded up).
     """
     inp, res = cert["input"], cert["result"]
     eps = rational_text(_q(inp["epsilon"]))
-    bounds = [f"{lower_text(_q(d['lower']))} at T = {d['T']}" for d in res["deadlines"]]
+    bounds = [f"{lower_text(_q(d['lower']))} at T = {T}" for d, T in zip(res["deadlines"], inp["deadlines"])]
     shown = ", >= ".join(bounds[:MAX_LISTED])
     if len(bounds) > MAX_LISTED:
         shown += f" and {len(bounds) - MAX_LISTED} more deadlines"
@@ -344,8 +345,12 @@ def deadline_witness(cert):
     else:
         program = f"best of {len(patterns)} suffixes of length {len(patterns[0])}"
     head = f"H_{{e^{eps}}}(P_T || Q_T) >= {shown}" if bounds else "no deadline"
+    reference = res["reference"]
+    if reference is not None:
+        upper = _q(reference["result"]["interval"]["upper"])
+        program += f"; reference Delta*_{inp['budget']}({eps}) <= {upper_text(upper)}"
     return (f"{head} for "
-            f"{_gamma_sigma2(inp['gamma'], inp['sigma2'])} (deadline witness, {program})")
+            f"{_gamma_sigma2(inp['gamma'], inp['sigma2'])}, C = {inp['budget']} (deadline witness, {program})")
 
 
 # ---- workload/1 ---------------------------------------------------------------------------
