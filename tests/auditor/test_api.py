@@ -288,7 +288,8 @@ def _certified_bounds(cert):
         exact = res["epsilon"] if "delta" in cert["input"]["query"] else res["upper"]
         return [("<=", Fraction(exact))]
     if kind == "deadline-witness/1":
-        reference = [] if res["reference"] is None else [("<=", Fraction(res["reference"]["result"]["interval"]["upper"]))]
+        reference = res["reference"]
+        reference = [] if reference is None else [("<=", Fraction(reference["result"]["interval"]["upper"]))]
         return [(">=", Fraction(d["lower"])) for d in res["deadlines"][:claims.MAX_LISTED]] + reference
     if kind == "workload/1":
         return [("<=", Fraction(res["delta_upper"]))]
