@@ -37,7 +37,8 @@ significant bits.  Limits (UNCHECKED, before the moments): every order (band
 ends and the top) at most :data:`MAX_ORDER`, with numerator and denominator
 of at most :data:`MAX_ORDER_BITS` bits; the binary pair's p and q with
 numerators and denominators of at most :data:`MAX_PAIR_BITS` bits; a box at
-most :data:`MAX_BOX` wide; at most :data:`MAX_BANDS` bands.
+most :data:`MAX_BOX` wide (high − low, so MAX_BOX + 1 columns); at most
+:data:`MAX_BANDS` bands.
 
 The layer weights (check 1) and the band and top ends are decided three-way
 (:mod:`auditor.decide`), at :data:`BITS` (the weights: S's bits + 64) and once
@@ -135,8 +136,8 @@ class Layers:
         self.low, self.high = inp["box"]["low"], inp["box"]["high"]
         width = self.high - self.low + 1
         inputs.require(width >= 1, "/input/box", "empty box")
-        if width > MAX_BOX:
-            raise Unchecked("/input/box", width, MAX_BOX, "box width")
+        if width - 1 > MAX_BOX:
+            raise Unchecked("/input/box", width - 1, MAX_BOX, "box width (high − low)")
         self.P, self.Q = [], []
         for t, layer in enumerate(res["layers"]):
             lp = f"{pointer}/layers/{t}"

@@ -290,6 +290,13 @@ def test_renyi_order_with_long_digits_is_unchecked():
     refused(cert, "UNCHECKED", "/result/top/order", "bits of a Rényi order")
 
 
+def test_renyi_box_beyond_the_limit_is_unchecked():
+    """The moments sum over box³: a box wider than 400 (high − low) is refused before the layer weights."""
+    cert = reference("separation-renyi-cover.json")
+    cert["input"]["box"] = {"low": -200, "high": 201}
+    refused(cert, "UNCHECKED", "/input/box", "box width")
+
+
 @pytest.mark.parametrize("name", ["p", "q"])
 def test_renyi_binary_pair_with_long_digits_is_unchecked(name):
     cert = reference("separation-renyi-cover.json")
