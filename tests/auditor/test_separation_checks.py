@@ -37,11 +37,14 @@ def test_published_exact_chain(certs):
 
 
 def _mutable(cert):
-    """Number leaves that carry a claim or a question: not the free separator, and not the law's offset
-    (translating the law keeps all three game values: preparation is free)."""
+    """Number leaves that carry a claim or a question: not the free separator, not the law's offset
+    (translating the law keeps all three game values: preparation is free), and not the offset event's
+    box (it only bounds where the listed atoms lie: any event is a witness, so a box that still holds
+    them leaves every claim true)."""
+    offset_event = cert["input"]["claim"] == "offset-event"
     return [path for path, _ in number_leaves(cert)
             if path[-1] != "separator" and path != ("input", "law", "offset")
-            and path[:2] != ("result", "privacy_bound")]
+            and path[:2] != ("result", "privacy_bound") and not (offset_event and path[:2] == ("input", "box"))]
 
 
 SLOW = pytest.mark.slow   # each run re-verifies an embedded radius-24 dg-interval
@@ -77,6 +80,13 @@ def test_separator_outside_the_gap_is_rejected(tmp_path, certs, claim, pointer):
     cert["input"]["separator"] = "1/100000"    # below the privacy bound Δ*_2(2) ≈ 8.43e−5
     status, report = run(tmp_path, seal(cert))
     assert status == 1 and "/input/separator" in pointers(report)
+
+
+def test_box_without_a_listed_atom_is_rejected(tmp_path, certs):
+    cert = copy.deepcopy(certs["offset-event"])
+    cert["input"]["box"]["high"] = max(max(atom) for atom in cert["result"]["atoms"]) - 1
+    status, report = run(tmp_path, seal(cert))
+    assert status == 1 and "/result/atoms" in pointers(report)
 
 
 def test_swapped_payoff_bounds_are_rejected(tmp_path, certs):
