@@ -327,14 +327,15 @@ def _sign(j):
 
 
 def deadline_witness(cert):
-    """``H_{e^2}(P_T || Q_T) >= 0.00008284895910 at T = 3; ... for gamma = 1/3, ...``.
+    """``H_{e^2}(P_T || Q_T) >= 0.00008284895910 at T = 3; ... for gamma = 1/3, sigma^2 = 9, C = 2 (...)``.
 
     P_T, Q_T: the discrete-Gaussian transcripts of the certificate's stopping
     program with T releases; each stated bound is the certified one rounded down.
+    With a reference, its certified upper end Delta*_C(eps) <= u (rounded up).
     """
     inp, res = cert["input"], cert["result"]
     eps = rational_text(_q(inp["epsilon"]))
-    bounds = [f"{lower_text(_q(d['lower']))} at T = {d['T']}" for d in res["deadlines"]]
+    bounds = [f"{lower_text(_q(d['lower']))} at T = {T}" for d, T in zip(res["deadlines"], inp["deadlines"])]
     shown = ", >= ".join(bounds[:MAX_LISTED])
     if len(bounds) > MAX_LISTED:
         shown += f" and {len(bounds) - MAX_LISTED} more deadlines"
@@ -344,8 +345,12 @@ def deadline_witness(cert):
     else:
         program = f"best of {len(patterns)} suffixes of length {len(patterns[0])}"
     head = f"H_{{e^{eps}}}(P_T || Q_T) >= {shown}" if bounds else "no deadline"
+    reference = res["reference"]
+    if reference is not None:
+        upper = _q(reference["result"]["interval"]["upper"])
+        program += f"; reference Delta*_{inp['budget']}({eps}) <= {upper_text(upper)}"
     return (f"{head} for "
-            f"{_gamma_sigma2(inp['gamma'], inp['sigma2'])} (deadline witness, {program})")
+            f"{_gamma_sigma2(inp['gamma'], inp['sigma2'])}, C = {inp['budget']} (deadline witness, {program})")
 
 
 # ---- workload/1 ---------------------------------------------------------------------------
@@ -377,55 +382,59 @@ def _privacy_bound(res):
     return name, _q(res["privacy_bound"]["result"]["interval"]["upper"]), embedded
 
 
-def _finite_relaxation(res):
-    return (f"G_2({rational_text(_q(res['x']))}, {rational_text(_q(res['y']))}) - {rational_text(_q(res['y']))} "
+def _mechanism(inp):
+    """``gamma = 1/3, sigma^2 = 9, C = 2, eps = 2``: the mechanism and question of a separation."""
+    return (f"{_gamma_sigma2(inp['gamma'], inp['sigma2'])}, C = 2, "
+            f"eps = {rational_text(_q(inp['epsilon']))}")
+
+
+def _finite_relaxation(inp, res):
+    return (f"G_2({rational_text(_q(inp['x']))}, {rational_text(_q(inp['y']))}) - {rational_text(_q(inp['y']))} "
             f"= {rational_text(_q(res['autonomous']))} < {rational_text(_q(res['one_digit']))} "
             f"(one-digit relaxation) < {rational_text(_q(res['offset']))} (offset relaxation) "
-            f"for gamma = {rational_text(_q(res['gamma']))}, law {law_text(res['law'])}")
+            f"for gamma = {rational_text(_q(inp['gamma']))}, law {law_text(inp['law'])}")
 
 
-def _dg_relaxation(res):
+def _dg_relaxation(inp, res):
     privacy, upper, embedded = _privacy_bound(res)
-    level = RELAXATION_LEVELS.get(res["relaxation"], "?")
+    level = RELAXATION_LEVELS.get(inp["relaxation"], "?")
     witness = f"Delta^({level})_{embedded['budget']}({rational_text(_q(embedded['epsilon']))})"
-    return (_separated(privacy, upper, _q(res["separator"]), witness,
+    return (_separated(privacy, upper, _q(inp["separator"]), witness,
                        _q(res["relaxation_interval"]["lower"]))
-            + f" for the {res['relaxation']} relaxation {witness}, "
-            f"{_gamma_sigma2(res['gamma'], res['sigma2'])}")
+            + f" for the {inp['relaxation']} relaxation {witness}, {_mechanism(inp)}")
 
 
 RELAXATION_LEVELS = {"one-digit": 1, "offset": 0}
 """The paper's names Delta^(1) (one re-chosen digit) and Delta^(0) (free offsets)."""
 
 
-def _offset_event(res):
+def _offset_event(inp, res):
     privacy, upper, embedded = _privacy_bound(res)
-    eps = rational_text(_q(res["epsilon"]))
+    eps = rational_text(_q(inp["epsilon"]))
     witness = f"P(A) - e^{eps} Q(A)"
-    return (_separated(privacy, upper, _q(res["separator"]), witness, _q(res["payoff"]["lower"]))
-            + f" for an offset-class event A of {res['count']} atoms, "
-            f"{_gamma_sigma2(res['gamma'], res['sigma2'])}")
+    return (_separated(privacy, upper, _q(inp["separator"]), witness, _q(res["payoff"]["lower"]))
+            + f" for an offset-class event A of {res['count']} atoms, {_mechanism(inp)}")
 
 
-def _binary_pair(res):
+def _binary_pair(inp, res):
     privacy, upper, embedded = _privacy_bound(res)
-    eps = rational_text(_q(res["epsilon"]))
+    eps = rational_text(_q(inp["epsilon"]))
     witness = f"H_{{e^{eps}}}(P_b || Q_b)"
-    return (_separated(privacy, upper, _q(res["separator"]), witness, _q(res["payoff"]["lower"]))
+    return (_separated(privacy, upper, _q(inp["separator"]), witness, _q(res["payoff"]["lower"]))
             + f", D_inf(P_b, Q_b) <= {upper_text(_q(res['d_infinity_upper']))} "
-            f"for the binary pair p = {rational_text(_q(res['p']))}, q = {rational_text(_q(res['q']))}, "
-            f"{_gamma_sigma2(embedded['gamma'], embedded['sigma2'])}")
+            f"for the binary pair p = {rational_text(_q(inp['p']))}, q = {rational_text(_q(inp['q']))}, "
+            f"{_mechanism(inp)}")
 
 
-def _renyi_cover(res):
+def _renyi_cover(inp, res):
     bands, top = res["bands"], res["top"]
     order = rational_text(_q(top["order"]))
     return (f"D_alpha(P_3 || Q_3) > D_alpha of the binary pair (both directions) for every "
             f"order alpha >= {rational_text(_q(bands[0]['left']))} ({len(bands)} bands up to "
             f"{rational_text(_q(bands[-1]['right']))}; D_{order}(P_3 || Q_3) >= "
             f"{lower_text(_q(top['lower']))} > {upper_text(_q(top['d_infinity_upper']))} >= D_inf) "
-            f"for the (+1,+1,echo) suffix, {_gamma_sigma2(res['gamma'], res['sigma2'])}, "
-            f"p = {rational_text(_q(res['p']))}, q = {rational_text(_q(res['q']))}")
+            f"for the (+1,+1,echo) suffix, {_gamma_sigma2(inp['gamma'], inp['sigma2'])}, "
+            f"p = {rational_text(_q(inp['p']))}, q = {rational_text(_q(inp['q']))}")
 
 
 SEPARATIONS = {
@@ -439,23 +448,22 @@ SEPARATIONS = {
 
 def separation(cert):
     """A certified privacy upper end strictly below a certified witness/relaxation lower end."""
-    res = cert["result"]
-    return SEPARATIONS[res["claim"]](res)
+    inp = cert["input"]
+    return SEPARATIONS[inp["claim"]](inp, cert["result"])
 
 
 # ---- calibration-lower/1 ------------------------------------------------------------------
 
 def calibration_lower(cert):
     """``eps*_8(1/10000) >= 4.834164195612 for gamma = 1/3, sigma^2 = 9 (target-{0} witness lines)``."""
-    res = cert["result"]
-    if res["claim"] == "target-zero":
+    inp, res = cert["input"], cert["result"]
+    if inp["claim"] == "target-zero":
         witness = "target-{0} witness lines"
     else:
-        program = res["program"]
-        witness = (f"capped preparation of state {program['target']} within {program['cap']} "
-                   f"releases, T = {res['draws']}")
-    return (f"eps*_{res['budget']}({rational_text(_q(res['delta']))}) >= "
-            f"{lower_text(_q(res['epsilon_lower']))} for {_gamma_sigma2(res['gamma'], res['sigma2'])} "
+        witness = (f"capped preparation of state {inp['target']} from 0 within {inp['cap']} "
+                   f"releases, T = {inp['horizon']}")
+    return (f"eps*_{inp['budget']}({rational_text(_q(inp['delta']))}) >= "
+            f"{lower_text(_q(res['epsilon_lower']))} for {_gamma_sigma2(inp['gamma'], inp['sigma2'])} "
             f"({witness})")
 
 

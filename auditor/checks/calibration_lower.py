@@ -9,18 +9,26 @@ so ε* >= log λ_crit >= ε_lo whenever e^{ε_lo} <= λ_crit (proved with an
 upper enclosure of e^{ε_lo}); ε_lo = 0 is accepted as it stands (ε* >= 0 by
 definition), even when λ_crit < 1.
 
-- capped-preparation: the window (contains start and target, invariant under
-  rows by counting draws); hit = Pr_ν[first hit of target within cap] by the
-  killed chain (a start at the target is a hit with no wait); the suffix
-  test at λ_E from (target, target) (:mod:`auditor.lower.suffix`, with the
-  number of accepted transcripts); p = hit·suffix_p, q = hit·suffix_q;
-  draws = horizon >= cap + len(signs); at most C participations.
-- target-zero: the line tree rebuilt exactly over the reachable index ranges
-  (:class:`auditor.lower.lines.PackedLines`),
-  root numerators, p = a/2^b, q = c/2^b, draws = 2C.
+The question is ``input`` (γ, σ², C = ``budget``, δ, the source's L =
+``radius`` and S = ``scale``, and the claim's program or grid); ``result``
+holds only claims.  Legality of the program is part of the claim (an illegal
+program bounds nothing: FAIL):
 
-``input.parameters`` is the producer's request (informational only).  Not
-claimed: that the chosen lines are optimal, or the paper's own mesh.
+- capped-preparation: the program starts at K_0 = 0 (the mechanism's start);
+  ``signs`` has at most C nonzero entries; ``horizon`` T >= cap + len(signs);
+  the window (contains 0 and the target, invariant under rows by counting
+  draws); hit = Pr_ν[the zero-input chain from 0 first hits ``target`` within
+  ``cap`` releases] by the killed chain (a target of 0 is a hit with no
+  wait); the suffix test at λ_E from (target, target)
+  (:mod:`auditor.lower.suffix`, with the number of accepted transcripts);
+  p = hit·suffix_p, q = hit·suffix_q; draws = T (Coupling B).
+- target-zero: the line tree rebuilt exactly over the reachable index ranges
+  (:class:`auditor.lower.lines.PackedLines`) from the root [C] (C
+  participations left, none once they are spent: every path uses at most C),
+  on the grid ρ_i = ρ_0·β^i of the input, root numerators, p = a/2^b,
+  q = c/2^b, draws = 2C (Coupling A).
+
+Not claimed: that the chosen lines are optimal, or the paper's own mesh.
 
 Limits, from the certificate's sizes before the work (UNCHECKED beyond):
 capped work cap·|window|·M + M^max(0, m−2)·20 + B²·M² <= :data:`MAX_CAPPED_WORK`;
@@ -54,7 +62,8 @@ from auditor.outcomes import Unchecked
 from auditor.rationals import read_rational
 from auditor.rows import Law
 
-R = "/result"
+I, R = "/input", "/result"
+START = 0   # K_0 = 0: the mechanism's start, where every program begins
 # Target-{0}: nodes × priors × outputs (field multiply-adds, done packed); the
 # C = 8 reference is about 2.9e8 (7 s), C = 16 about 5.9e8; the limit is a few minutes.
 MAX_LINE_WORK = 3 * 10 ** 9
@@ -70,35 +79,39 @@ MAX_GRID_BITS = 10 ** 6
 
 
 def verify(cert, report):
-    res = cert["result"]
-    claim = cert["input"]["claim"]
-    inputs.require(res["claim"] == claim, R + "/claim", f"claim {res['claim']!r} is not the requested {claim!r}")
-    common = _read_common(res)
-    if claim == "capped-preparation":
-        law, witness = _capped(res, common, report)
+    inp, res = cert["input"], cert["result"]
+    common = _read_common(inp, res)
+    if inp["claim"] == "capped-preparation":
+        law, witness = _capped(inp, res, common, report)
     else:
-        law, witness = _target_zero(res, common, report)
+        law, witness = _target_zero(inp, res, common, report)
     if witness is not None:
         _check_line(res, common, witness, report)
     raise_undecided(common["undecided"], report)
 
 
-def _read_common(res):
-    a, B = inputs.gamma(res["gamma"], R + "/gamma")
+def _read_common(inp, res):
+    a, B = inputs.gamma(inp["gamma"], I + "/gamma")
+    draws = inp["horizon"] if inp["claim"] == "capped-preparation" else 2 * inp["budget"]
+    draws_pointer = I + ("/horizon" if inp["claim"] == "capped-preparation" else "/budget")
     tau = inputs.nonnegative(res["source"]["tau"], R + "/source/tau", "tau")
-    coupling_bits = res["draws"] * (tau.numerator.bit_length() + tau.denominator.bit_length())
+    coupling_bits = draws * (tau.numerator.bit_length() + tau.denominator.bit_length())
     if coupling_bits > MAX_COUPLING_BITS:
-        raise Unchecked(R + "/draws", coupling_bits, MAX_COUPLING_BITS, "bits of (1 − τ)^draws (draws × bits of τ)")
+        raise Unchecked(draws_pointer, coupling_bits, MAX_COUPLING_BITS,
+                        "bits of (1 − τ)^draws (draws × bits of τ)")
     return {"a": a, "B": B,
-            "sigma2": inputs.positive(res["sigma2"], R + "/sigma2", "sigma2"),
-            "budget": res["budget"],
-            "delta": inputs.probability(res["delta"], R + "/delta", "delta"),
-            "draws": res["draws"],
+            "sigma2": inputs.positive(inp["sigma2"], I + "/sigma2", "sigma2"),
+            "budget": inp["budget"],
+            "delta": inputs.probability(inp["delta"], I + "/delta", "delta"),
+            "radius": inp["radius"],
+            "scale": inputs.integer(inp["scale"], I + "/scale", "scale", minimum=1),
+            "draws": draws,
             "undecided": []}  # pointers of source claims neither proved nor disproved
 
 
 def _source_law(res, common, report):
-    source = read_source(res["source"], R + "/source", report, common["undecided"], sigma2=common["sigma2"])
+    source = read_source(res["source"], R + "/source", report, common["undecided"], sigma2=common["sigma2"],
+                         radius=common["radius"], scale=common["scale"])
     if source is None:
         return None, None
     return source, Law(source.weights, source.offset, common["a"], common["B"])
@@ -106,22 +119,21 @@ def _source_law(res, common, report):
 
 # ---------------------------------------------------------------- K.2 capped preparation
 
-def _capped(res, common, report):
-    prog = res["program"]
-    signs = tuple(prog["signs"])
-    start, target, cap, T = prog["start"], prog["target"], prog["cap"], prog["horizon"]
-    lam_E = inputs.nonnegative(prog["event_threshold"], R + "/program/event_threshold", "event threshold")
+def _capped(inp, res, common, report):
+    signs = tuple(inp["signs"])
+    target, cap, T = inp["target"], inp["cap"], inp["horizon"]
+    lam_E = inputs.nonnegative(inp["event_threshold"], I + "/event_threshold", "event threshold")
     low, high = res["window"]["low"], res["window"]["high"]
-    inputs.require(low <= start <= high and low <= target <= high, R + "/window",
-                   "the window must contain the start and the target")
-    M = 2 * res["source"]["radius"] + 2
+    inputs.require(low <= START <= high and low <= target <= high, R + "/window",
+                   "the window must contain the start state 0 and the target")
+    M = 2 * common["radius"] + 2
     work = cap * (high - low + 1) * M + M ** max(0, len(signs) - 2) * 20 + common["B"] ** 2 * M ** 2
     if work > MAX_CAPPED_WORK:
-        raise Unchecked(R + "/program", work, MAX_CAPPED_WORK, "estimated work")
-    report.check(sum(1 for j in signs if j) <= common["budget"], R + "/program/signs", list(signs),
-                 f"at most {common['budget']} participations", "the suffix exceeds the budget")
-    report.equal(R + "/draws", common["draws"], T, "draws (the horizon T, Coupling B)")
-    report.check(cap + len(signs) <= T, R + "/program/horizon", T, cap + len(signs),
+        raise Unchecked(I, work, MAX_CAPPED_WORK, "estimated work")
+    report.check(sum(1 for j in signs if j) <= common["budget"], I + "/signs", list(signs),
+                 f"at most C = {common['budget']} nonzero signs",
+                 "the suffix participates more often than the budget allows (an illegal program)")
+    report.check(cap + len(signs) <= T, I + "/horizon", T, cap + len(signs),
                  "the horizon must fit the longest wait and the suffix")
     source, law = _source_law(res, common, report)
     if law is None:
@@ -131,8 +143,9 @@ def _capped(res, common, report):
         report.check(False, R + "/window", f"[{low}, {high}]", f"row_{k}({n}) > 0", "the window is not invariant")
     if escapes:
         return None, None
-    hit = first_hit(rows, law.D, low, start, target, cap)
-    report.equal(R + "/hit", read_rational(res["hit"], R + "/hit"), hit, "Pr_ν[first hit within cap]")
+    hit = first_hit(rows, law.D, low, START, target, cap)
+    report.equal(R + "/hit", read_rational(res["hit"], R + "/hit"), hit,
+                 "Pr_ν[first hit of the target from 0 within cap]")
     p_num, q_num, count = SuffixTests(law, lam_E).numerators_and_count(target, signs)
     Dm = law.D ** len(signs)
     sp, sq = Fraction(p_num, Dm), Fraction(q_num, Dm)
@@ -168,24 +181,23 @@ def first_hit(rows, D, low, start, target, cap):
 
 # ---------------------------------------------------------------- target-{0} lines
 
-def _target_zero(res, common, report):
-    grid = res["grid"]
-    n = grid["count"]
-    rho0 = inputs.positive(grid["first"], R + "/grid/first", "first prior")
-    beta = read_rational(grid["ratio"], R + "/grid/ratio")
-    inputs.require(beta > 1, R + "/grid/ratio", "the grid ratio must exceed one")
-    bits = res["scale_bits"]
-    M = 2 * res["source"]["radius"] + 2
+def _target_zero(inp, res, common, report):
+    n = inp["grid_count"]
+    rho0 = inputs.positive(inp["grid_first"], I + "/grid_first", "first prior")
+    beta = read_rational(inp["grid_ratio"], I + "/grid_ratio")
+    inputs.require(beta > 1, I + "/grid_ratio", "the grid ratio must exceed one")
+    bits = inp["scale_bits"]
+    M = 2 * common["radius"] + 2
     work = len(res["nodes"]) * n * M
     if work > MAX_LINE_WORK:
         raise Unchecked(R + "/nodes", work, MAX_LINE_WORK, "line-tree work (nodes × priors × outputs)")
     if bits > MAX_SCALE_BITS:
-        raise Unchecked(R + "/scale_bits", bits, MAX_SCALE_BITS, "bits of the lines' fixed-point scale")
-    refuse_size(beta, R + "/grid/ratio", "the grid ratio", MAX_RATIO_BITS)
+        raise Unchecked(I + "/scale_bits", bits, MAX_SCALE_BITS, "bits of the lines' fixed-point scale")
+    refuse_size(beta, I + "/grid_ratio", "the grid ratio", MAX_RATIO_BITS)
     grid_bits = (n + 2) * (beta.numerator.bit_length() + beta.denominator.bit_length())
     if grid_bits > MAX_GRID_BITS:
-        raise Unchecked(R + "/grid", grid_bits, MAX_GRID_BITS, "bits of the grid's powers (priors × bits of β)")
-    report.equal(R + "/draws", common["draws"], 2 * common["budget"], "draws (2C, Coupling A)")
+        raise Unchecked(I + "/grid_count", grid_bits, MAX_GRID_BITS,
+                        "bits of the grid's powers (priors × bits of β)")
     root = res["root"]
     inputs.require(0 <= root["index"] < n, R + "/root/index", "root index outside the grid")
     source, law = _source_law(res, common, report)
@@ -209,7 +221,7 @@ def _check_line(res, common, witness, report):
     report.equal(R + "/p", read_rational(res["p"], R + "/p"), p, "P_ν(A) (recomputed)")
     report.equal(R + "/q", read_rational(res["q"], R + "/q"), q, "Q_ν(A) (recomputed)")
     r = read_rational(res["coupling"], R + "/coupling")
-    report.at_least(R + "/coupling", r, 1 - (1 - tau) ** common["draws"], "r >= 1 − (1 − τ)^draws")
+    report.at_least(R + "/coupling", r, 1 - (1 - tau) ** common["draws"], "r >= 1 − (1 − τ)^draws (T or 2C)")
     p_lower, q_upper = p - r, q + r
     report.equal(R + "/p_lower", read_rational(res["p_lower"], R + "/p_lower"), p_lower, "p⁻ = p − r")
     report.equal(R + "/q_upper", read_rational(res["q_upper"], R + "/q_upper"), q_upper, "q⁺ = q + r")

@@ -4,8 +4,11 @@ Claim: for each deadline T, LB_T <= H_{e^ε}(P_g,T ‖ Q_g,T) for the physical
 discrete-Gaussian program with T releases (a lower bound; the certificate's
 ``lower`` must equal what the auditor proves).  Re-derived by the auditor:
 
-1. ``result.source``: the dg_source claims (w_n <= S·g(n) for n ≠ 0,
-   τ >= w_0/S − g(0)) with the auditor's enclosures; σ², L, S as requested.
+0. ``input.patterns``: every pattern has at most C = ``input.budget``
+   nonzero signs (a program that participates more often is not a program of
+   the question: FAIL).
+1. ``result.source``: the source claims (w_n <= S·g(n) for n ≠ 0,
+   τ >= w_0/S − g(0)) with the auditor's enclosures, for σ², L, S of the input.
 2. ``result.threshold``: λ₋ = floor(N·e^ε)/N (N·λ₋ integral, λ₋ <= e^ε < λ₊),
    λ₊ = λ₋ + 1/N.
 3. ``result.window``: contains 0 and is invariant (rows by counting draws).
@@ -14,13 +17,19 @@ discrete-Gaussian program with T releases (a lower bound; the certificate's
    h, p = P_k(A), q = Q_k(A) exactly.
 5. ``result.stopping``: every decision of the waiting recursion
    (:mod:`auditor.lower.waiting`), one string per s = 1..max T − m.
-6. ``result.deadlines``: T and waits = T − m; p = P_s(0), q = Q_s(0) and
+6. ``result.deadlines``: one per T = ``input.deadlines[i]``, waits = T − m; p = P_s(0), q = Q_s(0) and
    payoff = p − λ₋q = V_s(0) exactly; threshold_term = λ₊ − λ₋;
    coupling = (1 + λ₊)·T·τ (Coupling B: T draws, each disagreeing with
    probability <= τ, so |P_g(A) − P_ν(A)| <= 1 − (1 − τ)^T <= Tτ, same for Q);
    lower = max(0, payoff − threshold_term − coupling); lower_display rounded
-   down to 28 places, ratio_display = lower/reference_upper rounded down to
-   12 places (null without reference).
+   down to 28 places.
+7. ``result.reference`` (``input.reference`` true): a complete dg-interval/1
+   certificate re-verified in full (:mod:`auditor.lower.embedded`) for the
+   same question (γ, σ², C, ε, the discrete Gaussian, source {radius, scale}
+   of the input, method null); every deadline's lower <= its certified upper
+   end Δ⁺ (a lower end above a proved upper end is a FAIL), and ratio_display
+   = lower/Δ⁺ rounded down to 12 places.  ``input.reference`` false:
+   ``result.reference`` and every ratio_display are null.
 
 Outside the claims (not checked, documented in the docs): optimality of the
 stopping rule over all deadline-T programs, and whether the source weights are
@@ -42,6 +51,7 @@ from fractions import Fraction
 from auditor.decide import raise_undecided
 from auditor.lower import inputs
 from auditor.lower.display import DOWN, check_display
+from auditor.lower.embedded import Question, verify_privacy_bound
 from auditor.lower.source import read_source, read_threshold
 from auditor.lower.suffix import SuffixTests
 from auditor.lower.waiting import Waiting, window_rows
@@ -92,12 +102,9 @@ def _read_input(inp):
                    f"every deadline must be at least the suffix length {m}")
     inputs.require(all(s < t for s, t in zip(deadlines, deadlines[1:])), "/input/deadlines",
                    "deadlines must be increasing")
-    reference = inp["reference_upper"]
-    if reference is not None:
-        reference = inputs.positive(reference, "/input/reference_upper", "reference_upper")
-    return {"a": a, "B": B, "sigma2": sigma2, "epsilon": epsilon, "radius": inp["radius"],
-            "scale": scale, "N": N, "patterns": patterns, "m": m, "deadlines": deadlines,
-            "reference": reference}
+    return {"a": a, "B": B, "sigma2": sigma2, "epsilon": epsilon, "budget": inp["budget"],
+            "radius": inp["radius"], "scale": scale, "N": N, "patterns": patterns, "m": m,
+            "deadlines": deadlines, "reference": inp["reference"]}
 
 
 def verify(cert, report):
@@ -117,6 +124,11 @@ def _verify(cert, report, undecided):
     work = estimated_work(p["B"], p["radius"], p["scale"], size, p["patterns"], max(p["deadlines"]))
     if work > MAX_WORK:
         raise Unchecked("/input", work, MAX_WORK, "estimated work")
+    for i, pattern in enumerate(p["patterns"]):
+        report.check(sum(1 for j in pattern if j) <= p["budget"], f"/input/patterns/{i}", list(pattern),
+                     f"at most C = {p['budget']} nonzero signs",
+                     "the pattern participates more often than the budget allows (an illegal program)")
+    upper = _reference_upper(res["reference"], p, report, undecided)
 
     source = read_source(res["source"], "/result/source", report, undecided, sigma2=p["sigma2"],
                          radius=p["radius"], scale=p["scale"])
@@ -136,7 +148,21 @@ def _verify(cert, report, undecided):
     p_num, q_num = _check_suffix(res["suffix"], law, lam_lo, p, low, size, report)
     if p_num is None:
         return
-    _check_deadlines(res, law, rows, p_num, q_num, lam_lo, lam_hi, source.tau, p, low, report)
+    _check_deadlines(res, law, rows, p_num, q_num, lam_lo, lam_hi, source.tau, p, low, upper, report)
+
+
+def _reference_upper(reference, p, report, undecided):
+    """The certified upper end Δ⁺ of the embedded reference (None without one, or when it is not proved)."""
+    if not p["reference"]:
+        report.check(reference is None, "/result/reference", "a certificate", None,
+                     "input.reference is false: no reference may be embedded")
+        return None
+    if not report.check(reference is not None, "/result/reference", None, "a dg-interval/1 certificate",
+                        "input.reference is true: the reference upper end is missing"):
+        return None
+    question = Question(Fraction(p["a"], p["B"]), p["sigma2"], p["epsilon"], p["budget"], p["radius"],
+                        p["scale"], "deadline witness")
+    return verify_privacy_bound(reference, "/result/reference", report, question, undecided)
 
 
 def _check_suffix(entries, law, lam, p, low, size, report):
@@ -166,7 +192,7 @@ def _check_suffix(entries, law, lam, p, low, size, report):
     return p_num, q_num
 
 
-def _check_deadlines(res, law, rows, p_num, q_num, lam_lo, lam_hi, tau, p, low, report):
+def _check_deadlines(res, law, rows, p_num, q_num, lam_lo, lam_hi, tau, p, low, upper, report):
     m, deadlines = p["m"], p["deadlines"]
     max_waits = max(deadlines) - m
     stopping = res["stopping"]
@@ -186,11 +212,10 @@ def _check_deadlines(res, law, rows, p_num, q_num, lam_lo, lam_hi, tau, p, low, 
             denominator = law.D ** (m + s)
             _check_deadline(claimed[i], f"/result/deadlines/{i}", deadlines[i], s,
                             Fraction(P[origin], denominator), Fraction(Q[origin], denominator),
-                            lam_lo, lam_hi, tau, p["reference"], report)
+                            lam_lo, lam_hi, tau, p["reference"], upper, report)
 
 
-def _check_deadline(entry, ptr, T, s, prob_p, prob_q, lam_lo, lam_hi, tau, reference, report):
-    report.equal(ptr + "/T", entry["T"], T, "deadline T (the request's)")
+def _check_deadline(entry, ptr, T, s, prob_p, prob_q, lam_lo, lam_hi, tau, reference, upper, report):
     report.equal(ptr + "/waits", entry["waits"], s, "waits s = T − m")
     report.equal(ptr + "/p", read_rational(entry["p"], ptr + "/p"), prob_p, "P_ν(A) = P_s(0)")
     report.equal(ptr + "/q", read_rational(entry["q"], ptr + "/q"), prob_q, "Q_ν(A) = Q_s(0)")
@@ -207,10 +232,16 @@ def _check_deadline(entry, ptr, T, s, prob_p, prob_q, lam_lo, lam_hi, tau, refer
     claimed_lower = read_rational(entry["lower"], ptr + "/lower")
     report.equal(ptr + "/lower", claimed_lower, lower, "LB_T = max(0, payoff − (λ₊ − λ₋) − (1 + λ₊)Tτ)")
     check_display(entry["lower_display"], lower, DOWN, LOWER_PLACES, ptr + "/lower_display", report)
-    if reference is None:
+    if not reference:
         report.check(entry["ratio_display"] is None, ptr + "/ratio_display", entry["ratio_display"], None,
-                     "no ratio without a reference upper bound")
+                     "no ratio without a reference upper end")
     elif report.check(entry["ratio_display"] is not None, ptr + "/ratio_display", None, "a decimal",
-                      "a reference upper bound needs a ratio display"):
-        check_display(entry["ratio_display"], lower / reference, DOWN, RATIO_PLACES,
-                      ptr + "/ratio_display", report)
+                      "a reference upper end needs a ratio display") and upper is not None:
+        report.check(lower <= upper, ptr + "/lower", lower, upper,
+                     "the lower end is above the reference's certified upper end")
+        if upper > 0:
+            check_display(entry["ratio_display"], lower / upper, DOWN, RATIO_PLACES, ptr + "/ratio_display",
+                          report)
+        else:
+            report.check(False, ptr + "/ratio_display", entry["ratio_display"], None,
+                         "no ratio to a zero upper end")

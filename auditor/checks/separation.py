@@ -9,7 +9,8 @@ auditor proves, a claimed upper end >= what it proves.
   W(2, 0) − y recomputed exactly (:mod:`auditor.lower.relaxations`,
   :mod:`auditor.game`), and the strict chain autonomous < one_digit < offset.
 - ``dg-relaxation``: source and λ₋ <= e^ε <= λ₊; the relaxation's finite value
-  at (1, λ₋) exactly; b = (1 + λ₊)(1 − (1 − τ)^4) (Coupling A, 2C = 4 draws);
+  at (1, λ₋) exactly, λ₋ = floor(N·e^ε)/N with N = ``threshold_denominator``;
+  b = (1 + λ₊)(1 − (1 − τ)^4) (Coupling A, 2C = 4 draws);
   interval [v − (λ₊ − λ₋) − b, v + b], v = finite_value − λ₋, with outward
   displays; the embedded dg-interval re-verified; upper < separator < lower.
 - ``offset-event``: the program constants; atoms distinct, sorted, in the box,
@@ -21,8 +22,12 @@ auditor proves, a claimed upper end >= what it proves.
   displays, the embedded privacy bound and upper < separator < payoff lower.
 - ``renyi-cover``: see :mod:`auditor.lower.renyi`.
 
-``input.parameters`` is the producer's request, kept for information only:
-the claims are about the numbers in ``result``, which are all checked.
+The question is ``input`` (the claim and its typed request: γ, σ², ε, the
+source's radius and scale, the separator, ...); ``result`` holds only claims.
+Every embedded ``privacy_bound`` (a dg-interval/1) must bound the same
+mechanism: γ > 0 and the input's, the input's σ², budget C = 2, the input's
+ε, the discrete Gaussian, the source {radius, scale} of the input and method
+null (:mod:`auditor.lower.embedded`); one for another question is a FAIL.
 
 Enclosure claims (atoms below their discrete-Gaussian masses, τ >= TV, e^ε
 against its rational bounds, payoff enclosures, e^U against likelihood ratios)
@@ -39,7 +44,7 @@ from auditor.enclosure_limits import refuse_bits, refuse_exponent, refuse_kernel
 from auditor.enclosures import exp_bounds, kernel_bounds, normaliser_bounds
 from auditor.lower import inputs, relaxations
 from auditor.lower.display import DOWN, UP, check_display, dyadic_down, dyadic_up
-from auditor.lower.embedded import validated, verify_privacy_bound
+from auditor.lower.embedded import Question, verify_privacy_bound
 from auditor.lower.source import read_source, read_threshold
 from auditor.outcomes import Unchecked
 from auditor.rationals import read_rational, show
@@ -50,13 +55,21 @@ MAX_GAMMA_DENOMINATOR = 12
 MAX_ATOMS = 10 ** 5
 
 
+I = "/input"
+BUDGET = 2     # every separation is about Δ*_2: two participations
+
+
 def verify(cert, report):
-    res = cert["result"]
-    claim = cert["input"]["claim"]
-    inputs.require(res["claim"] == claim, R + "/claim", f"claim {res['claim']!r} is not the requested {claim!r}")
+    inp = cert["input"]
     undecided = []  # pointers of claims neither proved nor disproved at the highest precision
-    CHECKS[claim](res, report, undecided)
+    CHECKS[inp["claim"]](inp, cert["result"], report, undecided)
     raise_undecided(undecided, report)
+
+
+def _question(inp, sigma2, epsilon):
+    """The question every embedded privacy bound must answer (:class:`auditor.lower.embedded.Question`)."""
+    return Question(read_rational(inp["gamma"], I + "/gamma"), sigma2, epsilon, BUDGET, inp["radius"],
+                    inputs.integer(inp["scale"], I + "/scale", "scale", minimum=1), "separation")
 
 
 # ---------------------------------------------------------------- exact relaxations
@@ -74,12 +87,12 @@ def _limit_game(n_weights, B, pointer):
         raise Unchecked(pointer, B, MAX_GAMMA_DENOMINATOR, "denominator of γ for the relaxation values")
 
 
-def _finite_relaxation(res, report, undecided):
-    a, B = inputs.gamma(res["gamma"], R + "/gamma")
-    weights, offset = _law_of(res["law"], R + "/law")
-    _limit_game(len(weights), B, R + "/law")
-    x = inputs.nonnegative(res["x"], R + "/x", "x")
-    y = inputs.nonnegative(res["y"], R + "/y", "y")
+def _finite_relaxation(inp, res, report, undecided):
+    a, B = inputs.gamma(inp["gamma"], I + "/gamma")
+    weights, offset = _law_of(inp["law"], I + "/law")
+    _limit_game(len(weights), B, I + "/law")
+    x = inputs.nonnegative(inp["x"], I + "/x", "x")
+    y = inputs.nonnegative(inp["y"], I + "/y", "y")
     auto = relaxations.autonomous_value(weights, offset, a, B, x, y) - y
     one = relaxations.one_digit_value(weights, offset, a, B, x, y) - y
     off = relaxations.offset_value(weights, offset, a, B, x, y) - y
@@ -91,23 +104,26 @@ def _finite_relaxation(res, report, undecided):
     report.check(one < off, R + "/order", one, off, "one_digit < offset does not hold")
 
 
-def _dg_relaxation(res, report, undecided):
-    a, B = inputs.gamma(res["gamma"], R + "/gamma")
-    sigma2 = inputs.positive(res["sigma2"], R + "/sigma2", "sigma2")
-    epsilon = inputs.nonnegative(res["epsilon"], R + "/epsilon", "epsilon")
-    budget = res["budget"]
+def _dg_relaxation(inp, res, report, undecided):
+    a, B = inputs.gamma(inp["gamma"], I + "/gamma")
+    sigma2 = inputs.positive(inp["sigma2"], I + "/sigma2", "sigma2")
+    epsilon = inputs.nonnegative(inp["epsilon"], I + "/epsilon", "epsilon")
+    N = inputs.integer(inp["threshold_denominator"], I + "/threshold_denominator", "threshold denominator",
+                       minimum=1)
+    budget = BUDGET
     _limit_game(len(res["source"]["weights"]), B, R + "/source/weights")
-    source = read_source(res["source"], R + "/source", report, undecided, sigma2=sigma2)
+    question = _question(inp, sigma2, epsilon)
+    source = read_source(res["source"], R + "/source", report, undecided, sigma2=sigma2,
+                         radius=question.radius, scale=question.scale)
     lam_lo, lam_hi = read_threshold(res["threshold"], epsilon, R + "/threshold", report, undecided,
-                                    epsilon_pointer=R + "/epsilon")
-    upper = verify_privacy_bound(res["privacy_bound"], R + "/privacy_bound", report, res["gamma"], sigma2,
-                                 epsilon, budget, undecided)
+                                    denominator=N, epsilon_pointer=I + "/epsilon")
+    upper = verify_privacy_bound(res["privacy_bound"], R + "/privacy_bound", report, question, undecided)
     if source is None:
         return
-    value_of = relaxations.one_digit_value if res["relaxation"] == "one-digit" else relaxations.offset_value
+    value_of = relaxations.one_digit_value if inp["relaxation"] == "one-digit" else relaxations.offset_value
     value = value_of(source.weights, source.offset, a, B, Fraction(1), lam_lo)
     report.equal(R + "/finite_value", read_rational(res["finite_value"], R + "/finite_value"), value,
-                 f"{res['relaxation']} relaxation value at (1, λ₋) on ν")
+                 f"{inp['relaxation']} relaxation value at (1, λ₋) on ν")
     b = (1 + lam_hi) * (1 - (1 - source.tau) ** (2 * budget))
     report.equal(R + "/transfer", read_rational(res["transfer"], R + "/transfer"), b,
                  "b = (1 + λ₊)(1 − (1 − τ)^{2C})")
@@ -119,14 +135,14 @@ def _dg_relaxation(res, report, undecided):
     report.equal(P + "/upper", read_rational(iv["upper"], P + "/upper"), upper_end, "v + b")
     check_display(iv["lower_display"], lower, DOWN, None, P + "/lower_display", report)
     check_display(iv["upper_display"], upper_end, UP, None, P + "/upper_display", report)
-    _separates(res, upper, lower, report, R + "/relaxation_interval/lower")
+    _separates(inp, upper, lower, report, R + "/relaxation_interval/lower")
 
 
-def _separates(res, privacy_upper, witness_lower, report, lower_pointer):
+def _separates(inp, privacy_upper, witness_lower, report, lower_pointer):
     """privacy upper < separator < witness lower (both ends as proved by the auditor)."""
-    s = read_rational(res["separator"], R + "/separator")
+    s = read_rational(inp["separator"], I + "/separator")
     if privacy_upper is not None:
-        report.check(privacy_upper < s, R + "/separator", s, privacy_upper,
+        report.check(privacy_upper < s, I + "/separator", s, privacy_upper,
                      "separator is not above the privacy bound's upper end")
     report.check(s < witness_lower, lower_pointer, witness_lower, s,
                  "the lower end is not above the separator")
@@ -147,12 +163,13 @@ def event_sums(atoms, g):
     return Fraction(sp) / 3, Fraction(sq)
 
 
-def _offset_event(res, report, undecided):
-    sigma2 = inputs.positive(res["sigma2"], R + "/sigma2", "sigma2")
-    epsilon = inputs.nonnegative(res["epsilon"], R + "/epsilon", "epsilon")
+def _offset_event(inp, res, report, undecided):
+    sigma2 = inputs.positive(inp["sigma2"], I + "/sigma2", "sigma2")
+    epsilon = inputs.nonnegative(inp["epsilon"], I + "/epsilon", "epsilon")
+    question = _question(inp, sigma2, epsilon)
     for key, want in PROGRAM.items():
         report.equal(f"{R}/program/{key}", res["program"][key], want, f"program {key} (the derived formula's)")
-    low, high = res["box"]["low"], res["box"]["high"]
+    low, high = inp["box"]["low"], inp["box"]["high"]
     atoms = [tuple(t) for t in res["atoms"]]
     if len(atoms) > MAX_ATOMS:
         raise Unchecked(R + "/atoms", len(atoms), MAX_ATOMS, "atoms")
@@ -168,7 +185,7 @@ def _offset_event(res, report, undecided):
     _refuse_payoff(lo_c, hi_c, epsilon)
     if support:
         refuse_kernels(sigma2, max(abs(support[0]), abs(support[-1])), len(support), _payoff_bits(lo_c, hi_c),
-                       R + "/sigma2", R + "/atoms")
+                       I + "/sigma2", R + "/atoms")
 
     def proved_at(bits):
         """[proved_lo, proved_hi] ∋ P_g(A) − e^ε·Q_g(A): P from below with Z⁺, Q from above with Z⁻."""
@@ -185,9 +202,8 @@ def _offset_event(res, report, undecided):
                    "witness lower end P_g(A) − e^ε Q_g(A)")
     check_display(payoff["lower_display"], lo_c, DOWN, None, R + "/payoff/lower_display", report)
     check_display(payoff["upper_display"], hi_c, UP, None, R + "/payoff/upper_display", report)
-    upper = verify_privacy_bound(res["privacy_bound"], R + "/privacy_bound", report, res["gamma"], sigma2, epsilon, 2,
-                                 undecided)
-    _separates(res, upper, lo_c, report, R + "/payoff/lower")
+    upper = verify_privacy_bound(res["privacy_bound"], R + "/privacy_bound", report, question, undecided)
+    _separates(inp, upper, lo_c, report, R + "/payoff/lower")
 
 
 # ---------------------------------------------------------------- binary pair
@@ -196,10 +212,13 @@ def binary_hockey_stick(p, q, lam):
     return max(Fraction(0), p - lam * q) + max(Fraction(0), (1 - p) - lam * (1 - q))
 
 
-def _binary_pair(res, report, undecided):
-    p = inputs.probability(res["p"], R + "/p", "p")
-    q = inputs.probability(res["q"], R + "/q", "q")
-    epsilon = inputs.nonnegative(res["epsilon"], R + "/epsilon", "epsilon")
+def _binary_pair(inp, res, report, undecided):
+    p = inputs.probability(inp["p"], I + "/p", "p")
+    q = inputs.probability(inp["q"], I + "/q", "q")
+    epsilon = inputs.nonnegative(inp["epsilon"], I + "/epsilon", "epsilon")
+    sigma2 = inputs.positive(inp["sigma2"], I + "/sigma2", "sigma2")
+    inputs.gamma(inp["gamma"], I + "/gamma")
+    question = _question(inp, sigma2, epsilon)
     payoff = res["payoff"]
     lo_c = read_rational(payoff["lower"], R + "/payoff/lower")
     hi_c = read_rational(payoff["upper"], R + "/payoff/upper")
@@ -219,11 +238,8 @@ def _binary_pair(res, report, undecided):
     check_exp_dominates(U, max(p / q, q / p, (1 - p) / (1 - q), (1 - q) / (1 - p)),
                         R + "/d_infinity_upper", report, undecided)
     check_display(res["d_infinity_display"], U, UP, None, R + "/d_infinity_display", report)
-    bound = validated(res["privacy_bound"], R + "/privacy_bound")   # before any of its fields is read
-    sigma2 = read_rational(bound["input"]["sigma2"], R + "/privacy_bound/input/sigma2")
-    upper = verify_privacy_bound(bound, R + "/privacy_bound", report, bound["input"]["gamma"], sigma2, epsilon, 2,
-                                 undecided)
-    _separates(res, upper, lo_c, report, R + "/payoff/lower")
+    upper = verify_privacy_bound(res["privacy_bound"], R + "/privacy_bound", report, question, undecided)
+    _separates(inp, upper, lo_c, report, R + "/payoff/lower")
 
 
 def check_exp_dominates(U, ratio, pointer, report, undecided):
@@ -274,7 +290,7 @@ def _payoff_bits(lo_c, hi_c):
 
 def _refuse_payoff(lo_c, hi_c, epsilon):
     """UNCHECKED beyond the enclosure limits of the payoff's e^ε and precision."""
-    refuse_exponent(epsilon, R + "/epsilon", "e^epsilon")
+    refuse_exponent(epsilon, I + "/epsilon", "e^epsilon")
     refuse_bits(_payoff_bits(lo_c, hi_c), R + "/payoff")
 
 
@@ -283,9 +299,9 @@ def _settle_payoff(decisions, lo_c, hi_c, proved_lo, proved_hi, report, undecide
     settle(decisions[1], report, undecided, R + "/payoff/upper", hi_c, proved_lo, "payoff upper end below the payoff")
 
 
-def _renyi_cover(res, report, undecided):
+def _renyi_cover(inp, res, report, undecided):
     from auditor.lower.renyi import verify_cover
-    verify_cover(res, report, undecided)
+    verify_cover(inp, res, report, undecided)
 
 
 CHECKS = {

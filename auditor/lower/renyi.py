@@ -37,7 +37,8 @@ significant bits.  Limits (UNCHECKED, before the moments): every order (band
 ends and the top) at most :data:`MAX_ORDER`, with numerator and denominator
 of at most :data:`MAX_ORDER_BITS` bits; the binary pair's p and q with
 numerators and denominators of at most :data:`MAX_PAIR_BITS` bits; a box at
-most :data:`MAX_BOX` wide; at most :data:`MAX_BANDS` bands.
+most :data:`MAX_BOX` wide (high − low, so MAX_BOX + 1 columns); at most
+:data:`MAX_BANDS` bands.
 
 The layer weights (check 1) and the band and top ends are decided three-way
 (:mod:`auditor.decide`), at :data:`BITS` (the weights: S's bits + 64) and once
@@ -130,13 +131,13 @@ def _power_bounds(x, a, bits):
 class Layers:
     """The checked layer weights: P[t][e][f − low], Q[t][e][f − low] over S."""
 
-    def __init__(self, res, report, pointer):
-        self.S = inputs.integer(res["layer_scale"], pointer + "/layer_scale", "layer scale", minimum=1)
-        self.low, self.high = res["box"]["low"], res["box"]["high"]
+    def __init__(self, inp, res, report, pointer):
+        self.S = inputs.integer(inp["layer_scale"], "/input/layer_scale", "layer scale", minimum=1)
+        self.low, self.high = inp["box"]["low"], inp["box"]["high"]
         width = self.high - self.low + 1
-        inputs.require(width >= 1, pointer + "/box", "empty box")
-        if width > MAX_BOX:
-            raise Unchecked(pointer + "/box", width, MAX_BOX, "box width")
+        inputs.require(width >= 1, "/input/box", "empty box")
+        if width - 1 > MAX_BOX:
+            raise Unchecked("/input/box", width - 1, MAX_BOX, "box width (high − low)")
         self.P, self.Q = [], []
         for t, layer in enumerate(res["layers"]):
             lp = f"{pointer}/layers/{t}"
@@ -364,23 +365,24 @@ def _refuse_orders(bands, order, R):
             raise Unchecked(pointer, size, MAX_ORDER_BITS, "bits of a Rényi order's numerator or denominator")
 
 
-def verify_cover(res, report, undecided):
+def verify_cover(inp, res, report, undecided):
+    """The cover's claims; the question (σ², γ, p, q, the layer scale and box) is ``inp``."""
     from auditor.checks.separation import check_exp_dominates
-    R = "/result"
-    sigma2 = inputs.positive(res["sigma2"], R + "/sigma2", "sigma2")
-    inputs.require(res["gamma"] == "1/3", R + "/gamma", "the B.2 layers are those of γ = 1/3")
-    p = inputs.probability(res["p"], R + "/p", "p")
-    q = inputs.probability(res["q"], R + "/q", "q")
+    R, I = "/result", "/input"
+    sigma2 = inputs.positive(inp["sigma2"], I + "/sigma2", "sigma2")
+    inputs.require(inp["gamma"] == "1/3", I + "/gamma", "the B.2 layers are those of γ = 1/3")
+    p = inputs.probability(inp["p"], I + "/p", "p")
+    q = inputs.probability(inp["q"], I + "/q", "q")
     for name, x in (("p", p), ("q", q)):
         size = max(x.numerator.bit_length(), x.denominator.bit_length())
         if size > MAX_PAIR_BITS:
-            raise Unchecked(f"{R}/{name}", size, MAX_PAIR_BITS, "bits of the binary pair's numerator or denominator")
+            raise Unchecked(f"{I}/{name}", size, MAX_PAIR_BITS, "bits of the binary pair's numerator or denominator")
     bands = res["bands"]
     if len(bands) > MAX_BANDS:
         raise Unchecked(R + "/bands", len(bands), MAX_BANDS, "bands")
-    layers = Layers(res, report, R)
+    layers = Layers(inp, res, report, R)
     refuse_kernels(sigma2, max(abs(layers.low - 3), abs(layers.high + 3)), layers.high - layers.low + 7,
-                   layers.S.bit_length() + 64, R + "/sigma2", R + "/box")
+                   layers.S.bit_length() + 64, I + "/sigma2", I + "/box")
     if not layers.check_against(sigma2, report, R, undecided):
         return
     top = res["top"]

@@ -50,34 +50,47 @@ class Source:
 
 
 def read_source(src, pointer, report, undecided, sigma2=None, radius=None, scale=None):
-    """Read and check a ``dg_source`` block; return a :class:`Source` (None when a claim of it is false).
+    """Read and check a source block; return a :class:`Source` (None when a claim of it is false).
+
+    Two shapes: the typed lower kinds' ``{weights, tau}``, whose σ², L and S are
+    the request's (``sigma2``, ``radius``, ``scale``, all required then; the
+    offset is −L), and the older ``dg_source`` (workload/1) that also carries
+    ``sigma2``, ``radius``, ``scale`` and ``offset``, each compared with the
+    request's value when it is given.
 
     Pointers of claims neither proved nor disproved are appended to ``undecided``.
     Refused (UNCHECKED) first beyond :data:`MAX_SCALE_BITS`, :data:`MAX_RADIUS` and the
     enclosure limits of :func:`auditor.enclosure_limits.refuse_dg_source`.
-
-    ``sigma2``, ``radius``, ``scale`` are the request's values when it fixes them.
     """
-    s2 = inputs.positive(src["sigma2"], pointer + "/sigma2", "sigma2")
-    L = src["radius"]
-    S = inputs.integer(src["scale"], pointer + "/scale", "scale", minimum=1)
+    carried = "sigma2" in src
+    if carried:
+        s2 = inputs.positive(src["sigma2"], pointer + "/sigma2", "sigma2")
+        L = src["radius"]
+        S = inputs.integer(src["scale"], pointer + "/scale", "scale", minimum=1)
+        where = {"sigma2": pointer + "/sigma2", "radius": pointer + "/radius", "scale": pointer + "/scale"}
+    else:
+        s2, L, S = sigma2, radius, scale
+        where = {"sigma2": "/input/sigma2", "radius": "/input/radius", "scale": "/input/scale"}
     if S.bit_length() > MAX_SCALE_BITS:
-        raise Unchecked(pointer + "/scale", S.bit_length(), MAX_SCALE_BITS, "bits of the source scale")
+        raise Unchecked(where["scale"], S.bit_length(), MAX_SCALE_BITS, "bits of the source scale")
     if L > MAX_RADIUS:
-        raise Unchecked(pointer + "/radius", L, MAX_RADIUS, "source radius")
-    refuse_dg_source(s2, L, S, len(src["weights"]), pointer + "/sigma2", pointer)
+        raise Unchecked(where["radius"], L, MAX_RADIUS, "source radius")
+    refuse_dg_source(s2, L, S, len(src["weights"]), where["sigma2"], pointer)
     weights = [inputs.integer(w, f"{pointer}/weights/{i}", "weight", minimum=0)
                for i, w in enumerate(src["weights"])]
     tau = inputs.nonnegative(src["tau"], pointer + "/tau", "tau")
-    if sigma2 is not None:
-        report.equal(pointer + "/sigma2", s2, sigma2, "source σ² (the request's)")
-    if radius is not None:
-        report.equal(pointer + "/radius", L, radius, "source radius (the request's)")
-    if scale is not None:
-        report.equal(pointer + "/scale", S, scale, "source scale (the request's)")
-    ok = report.equal(pointer + "/weights", len(weights), 2 * L + 1, "number of weights (2L + 1)")
-    ok &= report.equal(pointer + "/offset", src["offset"], -L, "offset (−L)")
-    ok &= report.equal(pointer + "/scale", S, sum(weights), "scale S (the sum of the weights)")
+    ok = True
+    if carried:
+        if sigma2 is not None:
+            report.equal(pointer + "/sigma2", s2, sigma2, "source σ² (the request's)")
+        if radius is not None:
+            report.equal(pointer + "/radius", L, radius, "source radius (the request's)")
+        if scale is not None:
+            report.equal(pointer + "/scale", S, scale, "source scale (the request's)")
+        ok &= report.equal(pointer + "/offset", src["offset"], -L, "offset (−L)")
+    ok &= report.equal(pointer + "/weights", len(weights), 2 * L + 1, "number of weights (2L + 1)")
+    ok &= report.equal(pointer + "/weights" if not carried else pointer + "/scale", sum(weights), S,
+                       "the sum of the weights (the scale S)")
     ok &= report.check(tau < 1, pointer + "/tau", tau, "< 1", "tau must be below one")
     if not ok:
         return None

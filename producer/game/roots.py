@@ -5,7 +5,7 @@ in the engine's notation the alternative is the residue r = a·z mod B^c with
 j (producer/game/engine.py).  A *root cover* is a set of such alternatives
 proved to contain a maximiser for every query point, at every level c.  The
 engine takes one cover and asks it, level by level, for its alternatives;
-producer/game/api.py only chooses which cover to use.
+producer/game/values.py only chooses which cover to use.
 
 - :class:`AllRoots` (``enumerate``): every residue mod B^c (R1); one sign for
   symmetric laws (reflection pairs (r, j) with (−r, −j)).

@@ -262,9 +262,9 @@ def _stated_bounds(text):
     return [(op, _decimal(num)) for op, num in re.findall(r"(<=|>=) ([-0-9][-0-9.e+/]*)", text)]
 
 
-def _separation_bounds(res):
+def _separation_bounds(cert):
     from fractions import Fraction
-    claim = res["claim"]
+    res, claim = cert["result"], cert["input"]["claim"]
     if claim == "renyi-cover":
         # "alpha >= <first band's left end>", then the order-16 lower bound
         return [(">=", Fraction(res["bands"][0]["left"])), (">=", Fraction(res["top"]["lower"]))]
@@ -289,7 +289,9 @@ def _certified_bounds(cert):
         exact = res["epsilon"] if "delta" in cert["input"]["query"] else res["upper"]
         return [("<=", Fraction(exact))]
     if kind == "deadline-witness/1":
-        return [(">=", Fraction(d["lower"])) for d in res["deadlines"][:claims.MAX_LISTED]]
+        reference = res["reference"]
+        reference = [] if reference is None else [("<=", Fraction(reference["result"]["interval"]["upper"]))]
+        return [(">=", Fraction(d["lower"])) for d in res["deadlines"][:claims.MAX_LISTED]] + reference
     if kind == "workload/1":
         return [("<=", Fraction(res["delta_upper"]))]
     if kind == "calibration-lower/1":
@@ -301,7 +303,7 @@ def _certified_bounds(cert):
             [("<=", Fraction(res["upper"]["upper"]))]
     if kind == "minimum-depth/1":
         return [(">=", Fraction(res["lower"]["lower"])), ("<=", Fraction(res["upper"]["upper"]))]
-    return _separation_bounds(res)
+    return _separation_bounds(cert)
 
 
 ONE_SIDED = ("hierarchy/1", "deadline-witness/1", "workload/1", "separation/1", "calibration-lower/1",

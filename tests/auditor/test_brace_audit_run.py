@@ -144,7 +144,7 @@ def test_random_runs_verify(tmp_path_factory, pts, q, r2, kappa, T, seed):
     from gmpy2 import mpq
 
     from producer.brace.bank import Bank
-    from producer.brace.record import Request
+    from producer.kinds.brace_run import Request
     from producer.commands.brace import certificate_for
 
     def m(x):

@@ -42,9 +42,9 @@ def test_small_line_tree_verifies(tmp_path, lines):
 
 
 def _claims(cert):
-    """Every number but the informational request and node labels (a relabelled node that the
-    exact rebuild never reaches changes nothing; a reached one is caught as a missing child)."""
-    return [p for p, _ in number_leaves(cert) if p[:2] != ("input", "parameters") and "node" not in p]
+    """Every number but the node labels (a relabelled node that the exact rebuild never reaches
+    changes nothing; a reached one is caught as a missing child)."""
+    return [p for p, _ in number_leaves(cert) if "node" not in p]
 
 
 @pytest.mark.parametrize("which,limit", [("capped", 30), ("lines", 12)])
@@ -63,7 +63,7 @@ def test_every_number_mutated_is_rejected(tmp_path, capped, lines, which, limit)
 def test_changed_action_is_rejected(tmp_path, lines):
     bad = copy.deepcopy(lines)
     node = next(n for n in bad["result"]["nodes"] if n["node"] == [2])
-    node["actions"] = f"y{bad['result']['grid']['count']}"   # reject at the root (a sign flip is only a mirror)
+    node["actions"] = f"y{bad['input']['grid_count']}"   # reject at the root (a sign flip is only a mirror)
     status, report = run(tmp_path, seal(bad))
     assert status == 1 and "/result/root/a" in pointers(report)
 
@@ -99,6 +99,37 @@ def test_overstated_epsilon_is_rejected(tmp_path, capped):
     assert status == 1 and "/result/epsilon_lower" in pointers(report)
 
 
+def test_signs_beyond_the_budget_are_an_illegal_program(tmp_path, capped):
+    """The suffix participates more often than C allows: not a program of the question, FAIL."""
+    bad = copy.deepcopy(capped)
+    bad["input"]["budget"] = sum(1 for j in capped["input"]["signs"] if j) - 1
+    status, report = run(tmp_path, seal(bad))
+    assert status == 1 and "/input/signs" in pointers(report)
+
+
+def test_horizon_shorter_than_the_program_is_rejected(tmp_path, capped):
+    bad = copy.deepcopy(capped)
+    bad["input"]["horizon"] = capped["input"]["cap"] + len(capped["input"]["signs"]) - 1
+    status, report = run(tmp_path, seal(bad))
+    assert status == 1 and "/input/horizon" in pointers(report)
+
+
+def test_other_target_is_rejected(tmp_path, capped):
+    """The hit probability is that of reaching input.target from 0."""
+    bad = copy.deepcopy(capped)
+    bad["input"]["target"] = capped["input"]["target"] - 1
+    status, report = run(tmp_path, seal(bad))
+    assert status == 1 and "/result/hit" in pointers(report)
+
+
+def test_smaller_budget_of_the_lines_is_rejected(tmp_path, lines):
+    """The line tree's root is [C]: with a smaller C its lines use participations the question lacks."""
+    bad = copy.deepcopy(lines)
+    bad["input"]["budget"] = lines["input"]["budget"] - 1
+    status, _ = run(tmp_path, seal(bad))
+    assert status in (1, 2)
+
+
 def test_wrong_version_is_malformed(tmp_path, capped):
     bad = copy.deepcopy(capped)
     bad["schema"] = "calibration-lower/2"
@@ -108,7 +139,7 @@ def test_wrong_version_is_malformed(tmp_path, capped):
 def test_reference_size_line_tree_is_unchecked(tmp_path, lines):
     """A line tree beyond the pure-Python limit is refused before any work (exit 3)."""
     bad = copy.deepcopy(lines)
-    bad["result"]["grid"]["count"] = 10 ** 7
+    bad["input"]["grid_count"] = 10 ** 7
     status, report = run(tmp_path, seal(bad))
     assert status == 3 and "line-tree work" in report.unchecked
 
@@ -117,12 +148,12 @@ def test_reference_size_line_tree_is_unchecked(tmp_path, lines):
 
 def test_packed_ranges_equal_memoised_lines(lines):
     """The packed range computation and the line-by-line memoised recursion give the same root line."""
-    res = lines["result"]
+    inp, res = lines["input"], lines["result"]
     src = res["source"]
-    g = Fraction(res["gamma"])
-    law = Law([int(w) for w in src["weights"]], src["offset"], g.numerator, g.denominator)
-    n, beta, bits = res["grid"]["count"], Fraction(res["grid"]["ratio"]), res["scale_bits"]
-    root = (res["budget"],)
+    g = Fraction(inp["gamma"])
+    law = Law([int(w) for w in src["weights"]], -inp["radius"], g.numerator, g.denominator)
+    n, beta, bits = inp["grid_count"], Fraction(inp["grid_ratio"]), inp["scale_bits"]
+    root = (inp["budget"],)
     packed = PackedLines(law, res["nodes"], n, beta, bits, Report("p"))
     memo = LineTree(law, res["nodes"], n, beta, bits, Report("m"))
     for index in (0, n // 3, res["root"]["index"], n - 1):

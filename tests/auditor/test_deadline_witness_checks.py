@@ -12,11 +12,12 @@ from math import gcd
 import pytest
 from hypothesis import given, strategies as st
 
-from auditor.checks.deadline_witness import MAX_WORK, estimated_work
+from auditor.checks.deadline_witness import MAX_WORK, RATIO_PLACES, estimated_work
+from auditor.lower.display import UP, outward_decimal
 from auditor.lower.suffix import SuffixTests, brute_force
 from auditor.lower.waiting import Waiting, window_rows
 from auditor.rows import Law
-from tests.auditor.lower_corpus import (get_at, number_leaves, pointers, produce, run, seal,
+from tests.auditor.lower_corpus import (get_at, number_leaves, pointers, produce, reseal, run, seal,
                                         with_mutation)
 
 PUBLISHED_UPPER = "0.000084311988530665157923"
@@ -24,17 +25,23 @@ PUBLISHED_UPPER = "0.000084311988530665157923"
 
 @pytest.fixture(scope="module")
 def small(tmp_path_factory):
-    return produce(tmp_path_factory, "small", "deadline", "--gamma", "1/3", "--sigma2", "1",
+    return produce(tmp_path_factory, "small", "deadline", "--gamma", "1/3", "--sigma2", "1", "--budget", "2",
                    "--epsilon", "1/2", "--radius", "3", "--scale", "1000", "--threshold-denominator", "1000",
-                   "--deadline", "3", "--deadline", "5", "--reading", "max", "--reference-upper", "1/2",
-                   "--quiet")
+                   "--deadline", "3", "--deadline", "5", "--reading", "max", "--reference", "--quiet")
+
+
+@pytest.fixture(scope="module")
+def other_epsilon(tmp_path_factory):
+    """A valid dg-interval/1 of the small certificate's mechanism and source, but for ε = 1."""
+    return produce(tmp_path_factory, "other", "dg", "--gamma", "1/3", "--sigma2", "1", "--budget", "2",
+                   "--epsilon", "1", "--radius", "3", "--scale", "1000", "--quiet")
 
 
 @pytest.fixture(scope="module")
 def published(tmp_path_factory):
     return produce(tmp_path_factory, "published", "deadline", "--gamma", "1/3", "--sigma2", "9",
-                   "--epsilon", "2", "--radius", "24", "--scale", "1e24", "--deadline", "3",
-                   "--deadline", "44", "--deadline", "100", "--reference-upper", PUBLISHED_UPPER, "--quiet")
+                   "--budget", "2", "--epsilon", "2", "--radius", "24", "--scale", "1e24", "--deadline", "3",
+                   "--deadline", "44", "--deadline", "100", "--reference", "--quiet")
 
 
 def test_small_certificate_verifies(tmp_path, small):
@@ -46,7 +53,10 @@ def test_published_values_are_proved(tmp_path, published):
     """The auditor accepts the T = 3, 44, 100 witnesses, and each proved LB_T is >= the published digits."""
     status, report = run(tmp_path, published)
     assert status == 0, report.failures
-    claimed = {d["T"]: Fraction(d["lower"]) for d in published["result"]["deadlines"]}
+    claimed = {T: Fraction(d["lower"]) for T, d in zip(published["input"]["deadlines"],
+                                                         published["result"]["deadlines"])}
+    reference_upper = Fraction(published["result"]["reference"]["result"]["interval"]["upper"])
+    assert reference_upper <= Fraction(PUBLISHED_UPPER)
     assert claimed[3] >= Fraction("0.000082848959100245135254")
     assert claimed[44] >= Fraction("0.000084231758498895252560")
     assert claimed[100] >= Fraction("0.000084311323694656676833")
@@ -65,6 +75,84 @@ def test_every_number_mutated_is_rejected(tmp_path, small):
         if status not in (1, 2):
             accepted.append(path)
     assert accepted == []
+
+
+def _without_reference(cert):
+    bad = copy.deepcopy(cert)
+    bad["input"]["reference"] = False
+    bad["result"]["reference"] = None
+    for entry in bad["result"]["deadlines"]:
+        entry["ratio_display"] = None
+    return seal(bad)
+
+
+def test_certificate_without_reference_verifies(tmp_path, small):
+    status, report = run(tmp_path, _without_reference(small))
+    assert status == 0, report.failures
+
+
+def test_pattern_beyond_the_budget_is_an_illegal_program(tmp_path, small):
+    """With C = 1 a pattern of two nonzero signs participates twice: not a program of the question."""
+    bad = _without_reference(small)
+    bad["input"]["budget"] = 1
+    status, report = run(tmp_path, seal(bad))
+    over = {f"/input/patterns/{i}" for i, p in enumerate(small["input"]["patterns"]) if sum(map(abs, p)) > 1}
+    assert status == 1 and over and over <= pointers(report)
+
+
+def test_reference_for_another_question_is_rejected(tmp_path, small, other_epsilon):
+    """A valid dg-interval/1 for ε = 1 bounds another question: FAIL, though it verifies on its own."""
+    status, _ = run(tmp_path, other_epsilon, "other.json")
+    assert status == 0
+    bad = copy.deepcopy(small)
+    bad["result"]["reference"] = other_epsilon
+    status, report = run(tmp_path, seal(bad))
+    assert status == 1 and "/result/reference/input/epsilon" in pointers(report)
+
+
+@pytest.mark.parametrize("key, value", [("budget", 3), ("method", "enumerate")])
+def test_reference_input_changed_is_rejected(tmp_path, small, key, value):
+    bad = copy.deepcopy(small)
+    bad["result"]["reference"]["input"][key] = value
+    status, report = run(tmp_path, reseal(bad))
+    assert status in (1, 2) and (status == 2 or f"/result/reference/input/{key}" in pointers(report))
+
+
+def test_missing_or_unasked_reference_is_malformed(tmp_path, small):
+    """The schema ties result.reference to input.reference (a certificate or null)."""
+    missing = copy.deepcopy(small)
+    missing["result"]["reference"] = None
+    assert run(tmp_path, seal(missing))[0] == 2
+    unasked = copy.deepcopy(small)
+    unasked["input"]["reference"] = False
+    assert run(tmp_path, seal(unasked))[0] == 2
+
+
+def test_ratio_without_reference_is_rejected(tmp_path, small):
+    bad = _without_reference(small)
+    bad["result"]["deadlines"][0]["ratio_display"] = small["result"]["deadlines"][0]["ratio_display"]
+    status, report = run(tmp_path, seal(bad))
+    assert status == 1 and "/result/deadlines/0/ratio_display" in pointers(report)
+
+
+def test_wrong_ratio_display_is_rejected(tmp_path, small):
+    bad = copy.deepcopy(small)
+    entry = bad["result"]["deadlines"][0]
+    upper = Fraction(small["result"]["reference"]["result"]["interval"]["upper"])
+    ratio = Fraction(entry["lower"]) / upper
+    entry["ratio_display"] = outward_decimal(ratio, RATIO_PLACES, UP)   # rounded up: claims too much
+    assert entry["ratio_display"] != small["result"]["deadlines"][0]["ratio_display"]
+    status, report = run(tmp_path, seal(bad))
+    assert status == 1 and "/result/deadlines/0/ratio_display" in pointers(report)
+
+
+def test_lower_end_above_the_reference_upper_end_fails(tmp_path, small, monkeypatch):
+    """Were a verified reference's upper end below a proved lower end, one of them would be false: FAIL."""
+    import auditor.checks.deadline_witness as checks
+    lowest = min(Fraction(d["lower"]) for d in small["result"]["deadlines"])
+    monkeypatch.setattr(checks, "verify_privacy_bound", lambda *args: lowest / 2)
+    status, report = run(tmp_path, small)
+    assert status == 1 and "/result/deadlines/0/lower" in pointers(report)
 
 
 def test_stopping_decision_flip_is_rejected(tmp_path, small):

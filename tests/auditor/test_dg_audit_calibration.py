@@ -8,8 +8,8 @@ from gmpy2 import mpq
 
 from auditor.certificate import digest
 from auditor.cli import verify_file
-from producer.certificates.calibration import CalibrationRequest, build
-from producer.certificates.dg_interval import DgRequest, build as build_dg
+from producer.kinds.calibration import Request as CalibrationRequest, build
+from producer.kinds.dg_interval import Request as DgRequest, build as build_dg
 from producer.rationals import format_rational
 
 

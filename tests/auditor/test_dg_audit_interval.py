@@ -14,9 +14,9 @@ from gmpy2 import mpq
 
 from auditor.certificate import digest
 from auditor.cli import verify_file
-from producer.certificates.dg_interval import DgRequest, build, display_digits
+from producer.kinds.dg_interval import Request as DgRequest, build, display_digits
 from producer.rationals import decimal_outward
-from producer.game.api import root_value
+from producer.game.values import root_value
 from producer.laws import FiniteLaw, Gamma
 from producer.rationals import format_rational
 from producer.sources.transfer import dg_interval, transfer_term

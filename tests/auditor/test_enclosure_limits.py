@@ -81,8 +81,8 @@ def test_hierarchy_huge_epsilon_is_unchecked():
 
 def test_deadline_witness_huge_sigma2_is_unchecked():
     def edit(bad):
-        bad["input"]["sigma2"] = bad["result"]["source"]["sigma2"] = HUGE_SIGMA2
-    assert_unchecked(resealed(load("deadline-witness-d2-law.json"), edit), "/result/source/sigma2",
+        bad["input"]["sigma2"] = HUGE_SIGMA2
+    assert_unchecked(resealed(load("deadline-witness-d2-law.json"), edit), "/input/sigma2",
                      "normaliser terms")
 
 
@@ -122,14 +122,14 @@ def test_separation_huge_d_infinity_bound_is_unchecked():
 
 def test_separation_offset_event_huge_sigma2_is_unchecked():
     cert = load("separation-offset-event-eps2.json")
-    assert rational(cert["result"]["sigma2"]) > 0
+    assert rational(cert["input"]["sigma2"]) > 0
 
     def edit(bad):
-        bad["result"]["sigma2"] = HUGE_SIGMA2
-    assert_unchecked(resealed(cert, edit), "/result/sigma2", "normaliser terms")
+        bad["input"]["sigma2"] = HUGE_SIGMA2
+    assert_unchecked(resealed(cert, edit), "/input/sigma2", "normaliser terms")
 
 
 def test_separation_renyi_cover_huge_sigma2_is_unchecked():
     def edit(bad):
-        bad["result"]["sigma2"] = HUGE_SIGMA2
-    assert_unchecked(resealed(load("separation-renyi-cover.json"), edit), "/result/sigma2", "normaliser terms")
+        bad["input"]["sigma2"] = HUGE_SIGMA2
+    assert_unchecked(resealed(load("separation-renyi-cover.json"), edit), "/input/sigma2", "normaliser terms")

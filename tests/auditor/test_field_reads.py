@@ -54,9 +54,8 @@ MADE = {
 
 PROVENANCE = {("producer", "name"), ("producer", "version")}
 
-# Fields no check reads today, by kind, each with its reason.  The entries of calibration-lower/1,
-# separation/1 and deadline-witness/1 go when those kinds' question moves into typed input fields
-# (issue 19, items 1-3 and 6); the others are prose for people, documented as outside the claims.
+# Fields no check reads today, by kind, each with its reason: prose for people and labels, documented
+# as outside the claims.
 UNREAD_TODAY = {
     "brace-run/1": {
         ("input", "bank", "name"): "a label of the input (the bank's file name): names it, claims nothing",
@@ -65,14 +64,6 @@ UNREAD_TODAY = {
     "brace-compare/1": {
         ("input", "bank", "name"): "a label of the input (the bank's file name): names it, claims nothing",
         ("result", "brace", "claim", "reason"): "prose for people, outside the claims (as in brace-run/1)",
-    },
-    "calibration-lower/1": {
-        ("input", "parameters"): "the producer's request, free-form and 'informational': the question is "
-                                 "read from result's copies (to become typed input fields, issue 19)",
-    },
-    "separation/1": {
-        ("input", "parameters"): "the producer's request, free-form and 'informational': the question is "
-                                 "read from result's copies (to become typed input fields, issue 19)",
     },
     "hierarchy/1": {
         ("input", "numerics", "logit_range"): "how the producer chose the grid; outside the claims "
@@ -84,9 +75,15 @@ UNREAD_TODAY = {
 _WITNESS_SOURCE = ("the calibration's witnesses always have width-based sources; an explicit source of a "
                    "dg-interval/1 is read by the same checks (verify_dg), exercised by "
                    "dg-interval-c1-explicit-source.json")
+_SAME_MECHANISM = ("an embedded bound must be for the discrete Gaussian and the enclosing input's source "
+                   "{radius, scale}: a discrete-Laplace or width-sourced dg-interval/1 is rejected for being "
+                   "one (auditor.lower.embedded.check_question), so no valid certificate holds these fields")
 NOT_EXERCISED = {
     "calibration/1": {("result", witness, "input", "source", key): _WITNESS_SOURCE
                       for witness in ("lower_witness", "upper_witness") for key in ("radius", "scale")},
+    **{kind: {(("result", bound) + rest): _SAME_MECHANISM
+              for rest in (("input", "noise", "t"), ("input", "source", "width"), ("result", "source", "noise", "t"))}
+       for kind, bound in (("deadline-witness/1", "reference"), ("separation/1", "privacy_bound"))},
 }
 
 

@@ -226,8 +226,8 @@ def test_brace_envelope_equals_the_loop_over_every_k():
 def test_calibration_lower_huge_draws_are_unchecked():
     """r >= 1 − (1 − τ)^draws is exact: draws × bits(τ) beyond the limit is refused before the source."""
     cert = reference("calibration-lower-k2-capped-c4.json")
-    everywhere(cert, "draws", 10 ** 12)
-    refused(cert, "UNCHECKED", "/result/draws", "(1 − τ)^draws")
+    everywhere(cert, "horizon", 10 ** 12)
+    refused(cert, "UNCHECKED", "/input/horizon", "(1 − τ)^draws")
 
 
 @pytest.fixture(scope="module")
@@ -253,24 +253,23 @@ def test_target_zero_reference_verifies(target_zero):
 def test_target_zero_huge_scale_bits_are_unchecked(target_zero):
     cert = _copy(target_zero)
     everywhere(cert, "scale_bits", 10 ** 9)
-    refused(cert, "UNCHECKED", "/result/scale_bits")
+    refused(cert, "UNCHECKED", "/input/scale_bits")
 
 
 def test_target_zero_long_grid_ratio_is_unchecked(target_zero):
     """The snapping rule compares with β^{−n−1} .. β^{n+1} exactly: a β of 3000 digits is refused."""
     cert = _copy(target_zero)
-    everywhere(cert, "ratio", f"{10 ** 3000 + 1}/{10 ** 3000}")
     everywhere(cert, "grid_ratio", f"{10 ** 3000 + 1}/{10 ** 3000}")
-    refused(cert, "UNCHECKED", "/result/grid/ratio", "grid ratio")
+    refused(cert, "UNCHECKED", "/input/grid_ratio", "grid ratio")
 
 
 def test_target_zero_many_priors_of_a_long_ratio_are_unchecked(target_zero):
     """(n + 2) × bits(β) beyond 10^6: a 60-bit β with 20,000 priors (the actions widened to match)."""
     cert = _copy(target_zero)
     n = 20_000
-    everywhere(cert, "ratio", f"{2 ** 30 + 1}/{2 ** 30}")
-    everywhere(cert, "count", n)
-    refused(cert, "UNCHECKED", "/result/grid", "grid's powers")
+    everywhere(cert, "grid_ratio", f"{2 ** 30 + 1}/{2 ** 30}")
+    everywhere(cert, "grid_count", n)
+    refused(cert, "UNCHECKED", "/input/grid_count", "grid's powers")
 
 
 # ---- separation/1: the Rényi cover -------------------------------------------------------------
@@ -291,11 +290,18 @@ def test_renyi_order_with_long_digits_is_unchecked():
     refused(cert, "UNCHECKED", "/result/top/order", "bits of a Rényi order")
 
 
+def test_renyi_box_beyond_the_limit_is_unchecked():
+    """The moments sum over box³: a box wider than 400 (high − low) is refused before the layer weights."""
+    cert = reference("separation-renyi-cover.json")
+    cert["input"]["box"] = {"low": -200, "high": 201}
+    refused(cert, "UNCHECKED", "/input/box", "box width")
+
+
 @pytest.mark.parametrize("name", ["p", "q"])
 def test_renyi_binary_pair_with_long_digits_is_unchecked(name):
     cert = reference("separation-renyi-cover.json")
     everywhere(cert, name, "1/" + LONG)
-    refused(cert, "UNCHECKED", f"/result/{name}", "binary pair")
+    refused(cert, "UNCHECKED", f"/input/{name}", "binary pair")
 
 
 def test_renyi_largest_dyadic_order_takes_the_cheap_route():

@@ -37,11 +37,14 @@ def test_published_exact_chain(certs):
 
 
 def _mutable(cert):
-    """Number leaves that carry a claim: not the informational request, not the free separator, and
-    not the law's offset (translating the law keeps all three game values: preparation is free)."""
+    """Number leaves that carry a claim or a question: not the free separator, not the law's offset
+    (translating the law keeps all three game values: preparation is free), and not the offset event's
+    box (it only bounds where the listed atoms lie: any event is a witness, so a box that still holds
+    them leaves every claim true)."""
+    offset_event = cert["input"]["claim"] == "offset-event"
     return [path for path, _ in number_leaves(cert)
-            if path[:2] != ("input", "parameters") and path[-1] != "separator"
-            and path != ("result", "law", "offset") and path[:2] != ("result", "privacy_bound")]
+            if path[-1] != "separator" and path != ("input", "law", "offset")
+            and path[:2] != ("result", "privacy_bound") and not (offset_event and path[:2] == ("input", "box"))]
 
 
 SLOW = pytest.mark.slow   # each run re-verifies an embedded radius-24 dg-interval
@@ -71,12 +74,19 @@ def test_every_number_mutated_is_rejected(tmp_path, certs, claim, limit):
                                            ("dg-relaxation:one-digit", "/result/relaxation_interval/lower")])
 def test_separator_outside_the_gap_is_rejected(tmp_path, certs, claim, pointer):
     cert = copy.deepcopy(certs[claim])
-    cert["result"]["separator"] = "1/1000"      # above every lower end here
+    cert["input"]["separator"] = "1/1000"      # above every lower end here
     status, report = run(tmp_path, seal(cert))
     assert status == 1 and pointer in pointers(report)
-    cert["result"]["separator"] = "1/100000"    # below the privacy bound Δ*_2(2) ≈ 8.43e−5
+    cert["input"]["separator"] = "1/100000"    # below the privacy bound Δ*_2(2) ≈ 8.43e−5
     status, report = run(tmp_path, seal(cert))
-    assert status == 1 and "/result/separator" in pointers(report)
+    assert status == 1 and "/input/separator" in pointers(report)
+
+
+def test_box_without_a_listed_atom_is_rejected(tmp_path, certs):
+    cert = copy.deepcopy(certs["offset-event"])
+    cert["input"]["box"]["high"] = max(max(atom) for atom in cert["result"]["atoms"]) - 1
+    status, report = run(tmp_path, seal(cert))
+    assert status == 1 and "/result/atoms" in pointers(report)
 
 
 def test_swapped_payoff_bounds_are_rejected(tmp_path, certs):
@@ -120,6 +130,38 @@ def test_tampered_embedded_privacy_bound_is_rejected(tmp_path, certs):
     bad = with_mutation(cert, ("result", "privacy_bound", "result", "interval", "upper"))
     status, report = run(tmp_path, bad)
     assert status == 1 and any(p.startswith("/result/privacy_bound") for p in pointers(report))
+
+
+@pytest.fixture(scope="module")
+def other_bounds(tmp_path_factory):
+    """Valid dg-interval/1 certificates of the references' source and ε for another mechanism:
+    γ = 0 (plain composition, a smaller Δ*) and σ² = 10."""
+    common = ("--budget", "2", "--epsilon", "2", "--radius", "24", "--scale", str(10 ** 24), "--quiet")
+    return {"gamma": produce(tmp_path_factory, "g0", "dg", "--gamma", "0", "--sigma2", "9", *common),
+            "sigma2": produce(tmp_path_factory, "s10", "dg", "--gamma", "1/3", "--sigma2", "10", *common)}
+
+
+@pytest.mark.parametrize("claim", ["binary-pair", pytest.param("offset-event", marks=SLOW),
+                                   pytest.param("dg-relaxation:one-digit", marks=SLOW)])
+@pytest.mark.parametrize("field", ["gamma", "sigma2"])
+def test_privacy_bound_of_another_mechanism_is_rejected(tmp_path, certs, other_bounds, claim, field):
+    """A valid bound for γ = 0 or another σ² bounds another mechanism: FAIL, though it verifies alone."""
+    assert run(tmp_path, other_bounds[field], "bound.json")[0] == 0
+    cert = copy.deepcopy(certs[claim])
+    cert["result"]["privacy_bound"] = other_bounds[field]
+    status, report = run(tmp_path, seal(cert))
+    assert status == 1 and f"/result/privacy_bound/input/{field}" in pointers(report)
+
+
+@pytest.mark.parametrize("path,value", [(("input", "budget"), 3), (("input", "method"), "enumerate"),
+                                        (("input", "source", "radius"), 23)])
+def test_privacy_bound_of_another_question_is_rejected(tmp_path, certs, path, value):
+    from tests.auditor.lower_corpus import reseal, set_at
+    cert = copy.deepcopy(certs["binary-pair"])
+    set_at(cert["result"]["privacy_bound"], path, value)
+    status, report = run(tmp_path, reseal(cert))
+    assert status in (1, 2) and (status == 2 or "/result/privacy_bound/" + "/".join(map(str, path))
+                                 in pointers(report))
 
 
 def test_wrong_version_is_malformed(tmp_path, certs):

@@ -44,7 +44,7 @@ def test_undecided_embedded_privacy_bound_is_unchecked(coarse_dg):
 def test_false_claim_after_an_undecided_embedded_bound_fails(coarse_dg):
     """The separator at the witness's lower end (checked after the embedded dg-interval): FAIL."""
     bad = copy.deepcopy(load("separation-offset-event-eps2.json"))
-    bad["result"]["separator"] = bad["result"]["payoff"]["lower"]
+    bad["input"]["separator"] = bad["result"]["payoff"]["lower"]
     report = verify_certificate(seal(bad))
     assert report.status == FAIL, report.unchecked
     assert "/result/payoff/lower" in {f["pointer"] for f in report.failures}
@@ -88,11 +88,11 @@ def _renyi_enclosures(cert):
     from auditor.decide import RETRY_FACTOR
     from auditor.lower import renyi
     from auditor.report import Report
-    res = cert["result"]
-    layers = renyi.Layers(res, Report("c"), "/result")
+    inp, res = cert["input"], cert["result"]
+    layers = renyi.Layers(inp, res, Report("c"), "/result")
     band = res["bands"][BAND]
     left, right = read_rational(band["left"], "l"), read_rational(band["right"], "r")
-    p, q = read_rational(res["p"], "p"), read_rational(res["q"], "q")
+    p, q = read_rational(inp["p"], "p"), read_rational(inp["q"], "q")
     precisions = (renyi.BITS, renyi.BITS * RETRY_FACTOR)
     moments = [(renyi.renyi_lower(layers, left, b), renyi.renyi_upper(layers, left, b)) for b in precisions]
     binary = [(renyi.binary_lower(p, q, right, b), renyi.binary_upper(p, q, right, b)) for b in precisions]

@@ -2,7 +2,7 @@
 size limit, at which the auditor still verifies.
 
 The largest radius the producer accepts per root method (uniform law on [-r, r], γ = 86/257, C = 2) is found
-by bisection over the producer CLI's refusals only (a refused request exits 2 with "exceeds the limit" before
+by bisection over the producer CLI's refusals only (a refused request exits 2 with "exceeds its limit" before
 any work; an accepted probe is stopped after a few seconds), then the certificate at that radius is produced
 and must verify (auditor exit 0).
 """
@@ -91,7 +91,7 @@ def _refused(radius, method, tmp_path):
                               text=True, timeout=PROBE_SECONDS)
     except subprocess.TimeoutExpired:
         return False                      # still working: the request was accepted
-    if done.returncode == 2 and "exceeds the limit" in done.stderr:
+    if done.returncode == 2 and ("exceeds the limit" in done.stderr or "exceeds its limit" in done.stderr):
         return True
     assert done.returncode == 0, done.stderr
     return False
