@@ -38,9 +38,12 @@ SLOW_NAMES = {"dg-interval-published-c3-eps2.json", "dg-interval-published-c3-ga
               "deadline-witness-published-max.json",
               "calibration-published-c4-delta1e-4.json", "envelope-sign-t3-n3-k2-j3.json",
               "envelope-t3-n4-k3-j2.json", "separation-one-digit-dg-c2-eps2.json"}
-QUICK = sorted(p for d in ("certificates", "certificates/plain") for p in (ROOT / d).glob("*.json")
+SLOW_NAMES |= {"minimum-depth-c8-g1_3-sigma2_9-eps4_91.json"}
+QUICK = sorted(p for d in ("certificates", "certificates/plain", "certificates/resource", "certificates/dpsgd",
+                           "certificates/paper") for p in (ROOT / d).glob("*.json")
                if p.name not in SLOW_NAMES) + [ROOT / "certificates" / "hierarchy" / "hierarchy-c3-p2-eps2-small.json"]
-EVERY = sorted(p for d in ("certificates", "certificates/plain", "certificates/hierarchy", "certificates/slow")
+EVERY = sorted(p for d in ("certificates", "certificates/plain", "certificates/hierarchy", "certificates/slow",
+                           "certificates/resource", "certificates/dpsgd", "certificates/paper")
                for p in (ROOT / d).glob("*.json"))
 
 # Small certificates made here with the producer's command line (a black box), for fields the quick
@@ -50,6 +53,8 @@ MADE = {
                              "--delta", "1/20", "--priors", "60", "--radius", "10", "--source-scale", "2^24"),
     "target-zero": ("calibrate-lower", "--claim", "target-zero", "--budget", "2", "--radius", "6",
                     "--priors", "101", "--scale", "2^30"),
+    "blocks-finite-law": ("blocks", "--gamma", "2/5", "--weights", "3,1,2", "--offset", "0", "--budget", "2",
+                          "--epsilon", "1/3", "--splits", "1+1", "--targets", "1/2"),
 }
 
 PROVENANCE = {("producer", "name"), ("producer", "version")}
@@ -69,6 +74,9 @@ UNREAD_TODAY = {
         ("input", "numerics", "logit_range"): "how the producer chose the grid; outside the claims "
                                               "(docs/certificates.md, hierarchy/1): every grid is checked as given",
     },
+    **{kind: {("input", "numerics", f"{side}_logit_range"): "how the producer chose the grid, as hierarchy/1's "
+              "logit_range: every grid is checked as given" for side in ("lower", "upper")}
+       for kind in ("minimum-deletion/1", "minimum-depth/1")},
 }
 
 # Schema leaves that no certificate used here holds, by kind, each with its reason.
@@ -79,6 +87,14 @@ _SAME_MECHANISM = ("an embedded bound must be for the discrete Gaussian and the 
                    "{radius, scale}: a discrete-Laplace or width-sourced dg-interval/1 is rejected for being "
                    "one (auditor.lower.embedded.check_question), so no valid certificate holds these fields")
 NOT_EXERCISED = {
+    "dpsgd/1": {("result", "discretisation", "windows", "add", "lower") + rest:
+                "the add order's lower side is computed only when it can decide the answer (the remove order "
+                "gives it at every reference); it is read by the same checks as the remove order's"
+                for rest in (("combine", "[]", "[]"), ("stages", "[]", "[]", "[]"))},
+    "finite-budget/1": {("result", "rewards", "[]", "lo"): "the bound needs the rewards' upper ends only: the "
+                        "producer writes hi alone (lo is optional in the schema, checked when present)"},
+    "minimum-deletion/1": {("result", "lowers", "[]", "removed", "[]"): "every reference removes one cut, so the "
+                           "only model with one cut fewer removed is S_all itself (removed = [])"},
     "calibration/1": {("result", witness, "input", "source", key): _WITNESS_SOURCE
                       for witness in ("lower_witness", "upper_witness") for key in ("radius", "scale")},
     **{kind: {(("result", bound) + rest): _SAME_MECHANISM
