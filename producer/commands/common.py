@@ -12,7 +12,8 @@ from producer.game.values import METHODS
 from producer.output import write_output
 
 PAPER = "Exact Compilation and Resource Laws for Hidden Integer Feedback"
-GAMMA_HELP = ("feedback coefficient γ = A/B, reduced, 0 < A < B (e.g. 1/3), or 0 for no hidden feedback "
+GAMMA_HELP = ("feedback coefficient γ = A/B, reduced, 0 < A < B (e.g. 1/3; an exact decimal such as 0.5 is read as "
+              "1/2), or 0 for no hidden feedback "
               "(plain adaptive composition)")
 
 

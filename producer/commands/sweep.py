@@ -28,6 +28,8 @@ USAGE = ("producer sweep (--epsilons E,... | --epsilon-range A:B:N | --deltas D,
          "[--workers N | --scheduler ADDRESS] [--quiet]")
 
 DEFAULT_WORKERS = 2
+OUTPUT_FILES = ()  # producer.cli checks these before the run: no -o file, the --out folder
+OUTPUT_FOLDERS = ("out",)
 DEFAULT_WIDTH = "1/1000000"
 
 
@@ -117,9 +119,7 @@ def run(args):
     if workers < 0:
         raise InputError(f"--workers: must be >= 0, got {workers}")
     points = grid_from_args(args)
-    out = Path(args.out)
-    if out.exists() and not out.is_dir():
-        raise InputError(f"--out: {args.out} exists and is not a directory")
+    out = Path(args.out)  # checked by producer.cli before the run (OUTPUT_FOLDERS)
     results = run_sweep(groups_of(points), workers=workers, scheduler=args.scheduler, quiet=args.quiet)
     rows = write_results(out, results)
     plotted = write_plots(out, rows)

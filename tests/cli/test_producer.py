@@ -83,6 +83,44 @@ def test_bad_output_path_is_one_line_and_leaves_nothing(where, tmp_path):
     assert sorted(os.listdir(tmp_path)) == before
 
 
+@pytest.mark.parametrize("args", [
+    CALIBRATE,
+    ["plain", "--sigma2", "9", "--budget", "8", "--epsilons", "1/2,1,2,4"],
+    ["dpsgd", "--sampling-rate", "0.01", "--noise-multiplier", "1", "--steps", "100", "--delta", "1e-5"],
+    ["hierarchy", "--gamma", "1/3", "--sigma2", "9", "--budget", "3", "--depth", "2", "--epsilon", "2",
+     "--priors", "100", "--radius", "12", "--source-scale", "2^40", "--logit-range", "8"],
+    ["plot", os.path.join(ROOT, "README.md")],
+    ["bracket", os.path.join(ROOT, "README.md"), os.path.join(ROOT, "README.md")],
+])
+def test_a_missing_output_folder_is_reported_before_the_work(args, tmp_path):
+    # one line (no progress lines of a computation that could not be written), exit 2, nothing made
+    p = producer(*args, "-o", str(tmp_path / "missing" / "out.json"))
+    line = one_error_line(p)
+    assert "cannot write" in line and "missing does not exist" in line and p.stdout == ""
+    assert os.listdir(tmp_path) == []
+
+
+def test_brace_plot_and_sweep_outputs_are_checked_first(tmp_path):
+    (tmp_path / "file").write_text("x")
+    p = producer("brace-plot", "--compare", "none.json", "--trajectories", str(tmp_path / "no" / "t.png"),
+                 "--errors", str(tmp_path / "e.png"))
+    assert "no does not exist" in one_error_line(p)
+    p = producer("sweep", "--epsilons", "1", "--budgets", "1", "--sigma2s", "9", "--workers", "0",
+                 "--out", str(tmp_path / "file"))
+    assert "exists and is not a folder" in one_error_line(p)
+
+
+@pytest.mark.parametrize("args", [GAME, DG, CALIBRATE])
+def test_decimal_gamma_is_read_exactly_like_its_fraction(args):
+    # --gamma 0.5 is 1/2 (as --gamma 0.0 is 0): the same certificate bytes
+    fraction, decimal = list(args), list(args)
+    fraction[fraction.index("--gamma") + 1] = "1/2"
+    decimal[decimal.index("--gamma") + 1] = "0.5"
+    a, b = producer(*fraction, "--quiet"), producer(*decimal, "--quiet")
+    assert a.returncode == 0 and b.returncode == 0, b.stderr
+    assert a.stdout == b.stdout
+
+
 @pytest.mark.skipif(hasattr(os, "geteuid") and os.geteuid() == 0, reason="root may write anywhere")
 def test_output_without_permission(tmp_path):
     folder = tmp_path / "ro"
