@@ -11,6 +11,7 @@ grid gives byte-identical certificates and summaries whatever ``--workers``.
 
 from pathlib import Path
 
+from producer.commands.common import GAME_MAX_BUDGET
 from producer.errors import InputError
 from producer.output import write_file_atomic
 from producer.rationals import parse_integer, parse_rational
@@ -39,7 +40,9 @@ def add_arguments(parser):
     values.add_argument("--epsilons", metavar="E,...", help="ε values (dg-interval/1 certificates)")
     values.add_argument("--epsilon-range", metavar="A:B:N", help="N evenly spaced ε from A to B")
     values.add_argument("--deltas", metavar="D,...", help="δ values (calibration/1 certificates)")
-    grid.add_argument("--budgets", required=True, metavar="C,...", help="budgets C (integers >= 0)")
+    grid.add_argument("--budgets", required=True, metavar="C,...",
+                      help=f"budgets C, integers 0 <= C <= {GAME_MAX_BUDGET} (each point is a dg or calibrate "
+                           "request of the exact game)")
     law = grid.add_mutually_exclusive_group(required=True)
     law.add_argument("--sigma2s", metavar="Q,...", help="σ² values of the discrete-Gaussian innovations")
     law.add_argument("--laplace", metavar="T,...",

@@ -2,6 +2,7 @@
 line, bad output paths, broken pipes, digit limits, the same γ error everywhere."""
 
 import os
+import re
 import subprocess
 import sys
 
@@ -275,3 +276,28 @@ def test_a_closed_stderr_keeps_progress_out_of_the_certificate():
 def test_long_numbers_in_error_lines_are_shortened(args):
     line = one_error_line(producer(*args))
     assert "(5000 digits)" in line and len(line) < 300
+
+
+def help_lines(command, monkeypatch):
+    """The lines of ``producer COMMAND --help``, one line per option (a wide terminal)."""
+    from producer.cli import build_parser
+    monkeypatch.setenv("COLUMNS", "1000")
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command")
+    return sub.choices[command].format_help().splitlines()
+
+
+@pytest.mark.parametrize("command, limit", [
+    ("dg", "0 <= C <= 6"), ("calibrate", "0 <= C <= 6"), ("game", "0 <= C <= 6"), ("plain", "1 <= C <= 1024"),
+    ("hierarchy-exact", "1 <= C <= 6"), ("blocks", "1 <= C <= 4"), ("calibrate-lower", "1 <= C <= 24"),
+    ("sweep", "0 <= C <= 6"), ("finite-budget", "1 <= C <= 10^15"), ("hierarchy", "no fixed upper limit"),
+    ("minimum-deletion", "no fixed upper limit"), ("minimum-depth", "no fixed upper limit"),
+])
+def test_help_states_the_budget_limit(command, limit, monkeypatch):
+    budget = [line for line in help_lines(command, monkeypatch) if re.match(r"\s+--budgets? C", line)]
+    assert budget and limit in budget[0], budget
+
+
+def test_hierarchy_help_guides_the_choice_of_depth(monkeypatch):
+    depth = [line for line in help_lines("hierarchy", monkeypatch) if line.strip().startswith("--depth H")][0]
+    assert "H = 4 at C = 8" in depth and "H = 3 at C = 16" in depth and "--cuts" in depth
