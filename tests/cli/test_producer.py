@@ -301,3 +301,27 @@ def test_help_states_the_budget_limit(command, limit, monkeypatch):
 def test_hierarchy_help_guides_the_choice_of_depth(monkeypatch):
     depth = [line for line in help_lines("hierarchy", monkeypatch) if line.strip().startswith("--depth H")][0]
     assert "H = 4 at C = 8" in depth and "H = 3 at C = 16" in depth and "--cuts" in depth
+
+
+def _readme_command(question):
+    """The first ``producer ...`` command of the README's row for ``question``, as argv (after 'producer')."""
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as fh:
+        row = next(line for line in fh if line.startswith(f"| {question}"))
+    return re.search(r"`producer ([^`]*)`", row).group(1).split()
+
+
+def _options(argv):
+    return {argv[i]: argv[i + 1] for i in range(len(argv) - 1) if argv[i].startswith("--")}
+
+
+def test_the_readme_calibrate_lower_row_shows_its_question_and_matches_the_upper_row():
+    from producer.kinds.calibration_lower import Request
+    lower = _options(_readme_command("how tight is that"))
+    upper = _options(_readme_command("what ε at δ for C = 8, 16"))
+    shown = {"--gamma", "--sigma2", "--budget", "--delta"}
+    assert shown <= set(lower), "the row relies on defaults it does not show"
+    assert {k: lower[k] for k in shown} == {k: upper[k] for k in shown}
+    # the shown values are the defaults (the row writes the reference certificate's question)
+    given = Request.from_strings("target-zero", gamma=lower["--gamma"], sigma2=lower["--sigma2"],
+                                 budget=lower["--budget"], delta=lower["--delta"])
+    assert given.as_json() == Request.from_strings("target-zero").as_json()
