@@ -60,7 +60,8 @@ with one line on stderr that echoes the parsed inputs and states the answer
 exit status:
   0    success
   2    bad input, a size beyond a documented limit, or an output that cannot
-       be written (one line on stderr)
+       be written (one line on stderr; -o FILE's folder is checked before the
+       work starts)
   70   internal error (one line; set {DEBUG_VARIABLE}=1 for the traceback)
   130  interrupted
 """
