@@ -65,10 +65,13 @@ def load(path):
 
 def schema_of(cert):
     """The (kind, version) named by ``cert['schema']``, with its JSON Schema."""
-    name = cert.get("schema")
-    if not isinstance(name, str) or name.count("/") != 1 or not re.fullmatch(r"[a-z0-9-]+/[0-9]+", name):
-        raise Malformed(f"/schema: {show(name) if not isinstance(name, str) else repr(name[:80])} "
-                        "is not 'kind/version'")
+    if "schema" not in cert:
+        raise Malformed("/schema: missing field schema (every certificate names its kind, e.g. 'finite-game/1')")
+    name = cert["schema"]
+    if not isinstance(name, str):  # shown as JSON (null, 3, [...]), not as a Python value
+        raise Malformed(f"/schema: {show(json.dumps(name))[:80]} is not a string 'kind/version'")
+    if name.count("/") != 1 or not re.fullmatch(r"[a-z0-9-]+/[0-9]+", name):
+        raise Malformed(f"/schema: {name[:80]!r} is not 'kind/version'")
     kind, version = name.split("/")
     path = schema_dir() / f"{kind}-{version}.schema.json"
     if not path.is_file():

@@ -202,6 +202,15 @@ def scientific(value, direction, digits=10):
     return f"{text[0]}.{text[1:]}e{exponent:+03d}"
 
 
+def show_width(text):
+    """A width for the prose: ``1e-40`` for 1/10^40 (never forty zeros), else the exact fraction."""
+    value = Fraction(text)
+    digits = str(value.denominator)
+    if value.numerator == 1 and digits == "1" + "0" * (len(digits) - 1):
+        return f"1e-{len(digits) - 1}"
+    return str(value)
+
+
 def show(cell, note=""):
     if cell.missing:
         return cell.missing
@@ -543,8 +552,8 @@ def document(plain, laplace, hidden, sgd=()):
         "- **certified δ(ε)**: the producer's certified enclosure of the hockey-stick divergence "
         "δ(ε) = sup_S P(S) − e^ε Q(S) of the exact adaptive C-fold composition of the law against its shift "
         "by 1 (plain composition, no feedback; `producer plain`), with width below "
-        f"{PRODUCT_WIDTH}; the true value lies in it. The adaptive composition is dominated by the product "
-        "pair (P^C, Q^C), whose likelihood ratio depends only on the sum of the outputs (discrete Gaussian) "
+        f"{show_width(PRODUCT_WIDTH)}; the true value lies in it. The adaptive composition is dominated by the "
+        "product pair (P^C, Q^C), whose likelihood ratio depends only on the sum of the outputs (discrete Gaussian) "
         "or on how many are at most 0 (discrete Laplace), so δ(ε) is a finite sum over that statistic's law, "
         "enclosed with arb balls (docs/plain-composition.md). Every certificate is re-checked here by the "
         "auditor by its own route (exact integer convolutions, its own exponential bounds); a certificate "

@@ -18,6 +18,7 @@ import traceback
 
 from producer.version import __version__
 from producer.errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_SOFTWARE, InputError
+from producer.output import check_output_file, check_output_folder
 
 # (subcommand, module) in the order shown by --help.
 COMMANDS = [
@@ -59,7 +60,8 @@ with one line on stderr that echoes the parsed inputs and states the answer
 exit status:
   0    success
   2    bad input, a size beyond a documented limit, or an output that cannot
-       be written (one line on stderr)
+       be written (one line on stderr; -o FILE's folder is checked before the
+       work starts)
   70   internal error (one line; set {DEBUG_VARIABLE}=1 for the traceback)
   130  interrupted
 """
@@ -92,8 +94,26 @@ def build_parser():
         p = sub.add_parser(name, help=module.HELP, description=getattr(module, "DESCRIPTION", module.HELP),
                            usage=getattr(module, "USAGE", None), allow_abbrev=False)
         module.add_arguments(p)
-        p.set_defaults(_run=module.run)
+        p.set_defaults(_run=module.run, _files=getattr(module, "OUTPUT_FILES", ("output",)),
+                       _folders=getattr(module, "OUTPUT_FOLDERS", ()))
     return parser
+
+
+def check_outputs(args):
+    """Every file and folder the command will write can be written: refused now, not after the work.
+
+    A command's files are the options named by its ``OUTPUT_FILES`` (default
+    ``("output",)``: ``-o FILE``; ``-`` is standard output), its folders those
+    named by ``OUTPUT_FOLDERS``.
+    """
+    for dest in args._files:
+        path = getattr(args, dest, None)
+        if path is not None and path != "-":
+            check_output_file(path)
+    for dest in args._folders:
+        path = getattr(args, dest, None)
+        if path is not None:
+            check_output_folder(path)
 
 
 _LONG_NUMBER = re.compile(r"\d{61,}")
@@ -144,6 +164,7 @@ def main(argv=None):
         parser = build_parser()
         args = parser.parse_args(argv)
         command = f"producer {args.command}"
+        check_outputs(args)
         status = args._run(args)
         sys.stdout.flush()
         return status

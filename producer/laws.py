@@ -7,21 +7,16 @@ row is ν itself and the game is the plain adaptive composition of ν's shift
 experiments; docs/plain-composition.md).
 """
 
-import re
 from fractions import Fraction
 from math import gcd
 
 from gmpy2 import mpq, mpz
 
 from producer.errors import InputError, LimitError
-from producer.rationals import parse_integer
+from producer.rationals import parse_integer, parse_rational
 
 MAX_LAW_LENGTH = 4097  # documented limit on the support length of a finite law
 MAX_OFFSET = 10**6  # |offset| of a law read from input (the engine's work grows with it)
-
-
-# γ = 0 may be written 0, 0/1, or a decimal of zeros (0.0); it is always shown "0"
-ZERO_PATTERN = re.compile(r"0(/1|\.0+)?")
 
 
 class Gamma:
@@ -47,10 +42,11 @@ class Gamma:
     @classmethod
     def from_string(cls, text):
         text = str(text).strip()
-        if ZERO_PATTERN.fullmatch(text):
-            return cls(0, 1)
-        if "/" not in text:
-            raise InputError(f"gamma: {text!r} must be written a/B, e.g. 1/3")
+        if "/" not in text:  # 0, or an exact decimal (0.5 is 1/2, 0.0 is 0), read like every other rational
+            value = parse_rational(text, "gamma")
+            if value.denominator == 1 and value != 0:
+                raise InputError(f"gamma: {text!r} is not in (0, 1): write γ = a/B with 0 < a < B, e.g. 1/3")
+            return cls(value.numerator, value.denominator)
         num, den = text.split("/", 1)
         return cls(parse_integer(num, "gamma numerator"), parse_integer(den, "gamma denominator"))
 
@@ -77,8 +73,9 @@ class Gamma:
 def parse_gamma(value):
     """γ from ``"a/B"``, a ``Fraction`` (or gmpy2 mpq) or a :class:`Gamma`.
 
-    The string must be reduced with 0 < a < B ("2/6" and "3/3" are refused with
-    the same message everywhere), or zero ("0", "0/1", "0.0"); a Fraction is
+    A string ``a/B`` must be reduced with 0 < a < B ("2/6" and "3/3" are refused
+    with the same message everywhere); an exact decimal is read exactly like any
+    other rational ("0.5" is 1/2, "0.25" is 1/4, "0.0" is γ = 0); a Fraction is
     reduced by construction (Fraction(0) is γ = 0, as is the integer 0).
     """
     if isinstance(value, Gamma):

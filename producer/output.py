@@ -22,12 +22,12 @@ def stderr_progress(prefix=None):
     return report
 
 
-def write_file_atomic(path, data):
-    """Write the bytes ``data`` to ``path`` atomically (temp file + os.replace).
+def check_output_file(path):
+    """The file ``path`` can be written (its folder exists and is writable): the same
+    :class:`OutputError` :func:`write_file_atomic` would raise, before any work starts.
 
-    A symbolic link is followed (its target is replaced, not the link); an
-    existing non-regular file (``/dev/null``, a named pipe) is written to
-    directly, since it cannot be replaced - and must not be.
+    Returns the path to write (a symbolic link resolved) and whether it is an
+    existing non-regular file (``/dev/null``, a named pipe), written directly.
     """
     path = os.fspath(path)
     if os.path.isdir(path):
@@ -35,12 +35,44 @@ def write_file_atomic(path, data):
     if os.path.islink(path):
         path = os.path.realpath(path)
     if os.path.exists(path) and not stat.S_ISREG(os.stat(path).st_mode):
-        _write_special(path, data)
-        return
+        return path, True
     folder = os.path.dirname(path) or "."
     if not os.path.isdir(folder):
         problem = "is not a folder" if os.path.exists(folder) else "does not exist"
         raise OutputError(f"output: cannot write {path}: {folder} {problem}")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise OutputError(f"output: cannot write {path}: {folder} is not writable (permission denied)")
+    return path, False
+
+
+def check_output_folder(path):
+    """The folder ``path`` exists, or can be made: its nearest existing ancestor is a writable folder."""
+    path = os.path.abspath(os.fspath(path))
+    if os.path.exists(path):
+        if not os.path.isdir(path):
+            raise OutputError(f"output: {path} exists and is not a folder")
+        return
+    ancestor = os.path.dirname(path)
+    while not os.path.exists(ancestor):
+        ancestor = os.path.dirname(ancestor)
+    if not os.path.isdir(ancestor):
+        raise OutputError(f"output: cannot make the folder {path}: {ancestor} is not a folder")
+    if not os.access(ancestor, os.W_OK | os.X_OK):
+        raise OutputError(f"output: cannot make the folder {path}: {ancestor} is not writable (permission denied)")
+
+
+def write_file_atomic(path, data):
+    """Write the bytes ``data`` to ``path`` atomically (temp file + os.replace).
+
+    A symbolic link is followed (its target is replaced, not the link); an
+    existing non-regular file (``/dev/null``, a named pipe) is written to
+    directly, since it cannot be replaced - and must not be.
+    """
+    path, special = check_output_file(path)
+    if special:
+        _write_special(path, data)
+        return
+    folder = os.path.dirname(path) or "."
     try:
         fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".part", dir=folder)
     except OSError as exc:

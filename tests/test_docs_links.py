@@ -95,3 +95,20 @@ def test_no_reference_to_material_outside_the_repository(page):
     found = [f"line {text.count(chr(10), 0, m.start()) + 1}: {m.group(0)!r} ({what})"
              for what, pattern in FORBIDDEN.items() for m in pattern.finditer(text)]
     assert not found, f"{_name(page)}: " + "; ".join(found)
+
+
+# notes addressed to the developers who wrote a page, not to its reader
+DRAFTING = {
+    "a note to the producer's developers": re.compile(r"for the producer to mirror", re.I),
+    "text meant to be pasted into other pages": re.compile(r"text for the shared pages", re.I),
+    "a to-do marker": re.compile(r"\b(TODO|FIXME|XXX)\b"),
+    "a sentence broken off after 'of'": re.compile(r"\bof\n(The|A) "),
+}
+
+
+@pytest.mark.parametrize("page", [pytest.param(p, id=_name(p)) for p in PAGES])
+def test_no_drafting_notes_or_broken_sentences(page):
+    text = FENCE.sub("", page.read_text(encoding="utf-8"))
+    found = [f"line {text.count(chr(10), 0, m.start()) + 1}: {m.group(0)!r} ({what})"
+             for what, pattern in DRAFTING.items() for m in pattern.finditer(text)]
+    assert not found, f"{_name(page)}: " + "; ".join(found)

@@ -7,6 +7,7 @@ from producer.errors import InputError
 
 HELP = "draw trajectory and error PNGs from a brace-compare certificate (needs matplotlib)"
 MAX_CERTIFICATE_BYTES = 256 * 2**20
+OUTPUT_FILES = ("trajectories", "errors")  # checked by producer.cli before drawing
 
 
 def add_arguments(p):

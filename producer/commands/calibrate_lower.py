@@ -5,7 +5,7 @@ import sys
 from producer import api, brackets
 from producer.commands.common import add_output_arguments, finish, progress_of
 from producer.errors import InputError
-from producer.kinds.calibration_lower import CLAIMS
+from producer.kinds.calibration_lower import CLAIMS, MAX_TARGET_BUDGET
 
 HELP = ("a certified lower end of ε*_C(δ) from a physical witness line: K.2 capped preparation or target-{0} lines "
         "(calibration-lower)")
@@ -15,7 +15,8 @@ def add_arguments(parser):
     parser.add_argument("--claim", required=True, choices=CLAIMS,
                         help="capped-preparation: the fixed K.2 program (γ = 1/2, σ² = 1, C = 4; only --delta "
                              "may change); target-zero: target-{0} line trees (C >= 8 takes minutes)")
-    parser.add_argument("--budget", metavar="C", help="C (target-zero; default 8)")
+    parser.add_argument("--budget", metavar="C",
+                        help=f"C (target-zero; 1 <= C <= {MAX_TARGET_BUDGET}, default 8; capped-preparation is C = 4)")
     parser.add_argument("--delta", metavar="δ", help="δ in (0, 1) (default 1e-4)")
     parser.add_argument("--sigma2", metavar="Q", help="σ² (target-zero; default 9)")
     parser.add_argument("--gamma", metavar="A/B", help="γ = A/B (target-zero; default 1/3)")

@@ -9,11 +9,29 @@ line on stderr echoes the parsed inputs and states the answer, unless
 import sys
 
 from producer.game.values import METHODS
+from producer.game.work import MAX_BUDGET as GAME_MAX_BUDGET
+from producer.kinds.plain_composition import MAX_BUDGET as PLAIN_MAX_BUDGET
 from producer.output import write_output
 
 PAPER = "Exact Compilation and Resource Laws for Hidden Integer Feedback"
-GAMMA_HELP = ("feedback coefficient γ = A/B, reduced, 0 < A < B (e.g. 1/3), or 0 for no hidden feedback "
+GAMMA_HELP = ("feedback coefficient γ = A/B, reduced, 0 < A < B (e.g. 1/3; an exact decimal such as 0.5 is read as "
+              "1/2), or 0 for no hidden feedback "
               "(plain adaptive composition)")
+
+
+GAME_BUDGET_HELP = (f"C: the number of participations, an integer 0 <= C <= {GAME_MAX_BUDGET} (the exact game's "
+                    f"limit; beyond it: `producer hierarchy` for γ > 0, `producer plain` for δ(ε) at γ = 0 up to "
+                    f"C = {PLAIN_MAX_BUDGET})")
+
+
+MODEL_BUDGET_HELP = ("C: participations, C >= 2 (no fixed upper limit: the models' work and audit limits are "
+                     "checked at once, naming the estimate)")
+
+
+def power_of_ten(n):
+    """``10^k`` when n is a power of ten, else n with thousands separators (for help texts)."""
+    text = str(n)
+    return f"10^{len(text) - 1}" if text == "1" + "0" * (len(text) - 1) else f"{n:,}"
 
 
 def add_output_arguments(parser, what="the certificate"):
@@ -38,8 +56,7 @@ def add_mechanism_arguments(parser):
     law.add_argument("--laplace", metavar="T",
                      help="discrete-Laplace innovations L_T(n) ∝ e^{−|n|/T} instead, scale T > 0 rational "
                           "(e.g. 2 or 5/2)")
-    group.add_argument("--budget", required=True, metavar="C",
-                       help="C: the number of participations (integer >= 0)")
+    group.add_argument("--budget", required=True, metavar="C", help=GAME_BUDGET_HELP)
     group.add_argument("--method", choices=METHODS,
                        help="how the finite game's root preparations are searched (default: the "
                             "smallest proved method); the value does not depend on it")

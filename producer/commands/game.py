@@ -1,7 +1,7 @@
 """``producer game``: exact values of the finite-law game as a certificate."""
 
 from producer import api
-from producer.commands.common import GAMMA_HELP, PAPER, add_output_arguments, finish, progress_of
+from producer.commands.common import GAME_MAX_BUDGET, GAMMA_HELP, PAPER, add_output_arguments, finish, progress_of
 from producer.game.values import METHODS
 
 HELP = ("exact G_C (or F_C at a pending state) of the hidden integer feedback mechanism with a finite "
@@ -17,7 +17,8 @@ def add_arguments(p):
                    help="nonnegative integer weights of the innovation law, comma-separated")
     p.add_argument("--offset", metavar="O", help="support point of the first weight (default −(len−1)//2)")
     p.add_argument("--budget", required=True, metavar="C",
-                   help="C: participations (those left, with --pending)")
+                   help=f"C: participations (those left, with --pending), an integer 0 <= C <= {GAME_MAX_BUDGET} "
+                        f"(the exact game's limit)")
     p.add_argument("--threshold", action="append", default=[], metavar="L",
                    help="query (x, y) = (1, L), L >= 0; repeatable")
     p.add_argument("--point", action="append", default=[], metavar="X,Y",

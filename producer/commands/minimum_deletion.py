@@ -2,7 +2,7 @@
 certify δ at ε (minimum-deletion/1)."""
 
 from producer import api
-from producer.commands.common import add_output_arguments, finish, progress_of
+from producer.commands.common import MODEL_BUDGET_HELP, add_output_arguments, finish, progress_of
 
 HELP = ("how many cuts must be removed from S_all before the cut-game model certifies δ at ε: a proof-function "
         "lower above δ and a certified upper below it (statements about the models)")
@@ -19,7 +19,7 @@ def add_arguments(parser):
     group = parser.add_argument_group("question")
     group.add_argument("--gamma", required=True, metavar="A/B", help="feedback coefficient γ = A/B, 0 < A < B")
     group.add_argument("--sigma2", required=True, metavar="Q", help="σ² of the discrete-Gaussian innovations")
-    group.add_argument("--budget", required=True, metavar="C", help="C: participations (>= 2)")
+    group.add_argument("--budget", required=True, metavar="C", help=MODEL_BUDGET_HELP)
     group.add_argument("--epsilon", required=True, metavar="E", help="ε of the query")
     group.add_argument("--delta", required=True, metavar="D", help="the risk target δ in (0, 1)")
     group.add_argument("--remove", default="1", metavar="B,...",

@@ -11,6 +11,7 @@ grid gives byte-identical certificates and summaries whatever ``--workers``.
 
 from pathlib import Path
 
+from producer.commands.common import GAME_MAX_BUDGET
 from producer.errors import InputError
 from producer.output import write_file_atomic
 from producer.rationals import parse_integer, parse_rational
@@ -28,6 +29,8 @@ USAGE = ("producer sweep (--epsilons E,... | --epsilon-range A:B:N | --deltas D,
          "[--workers N | --scheduler ADDRESS] [--quiet]")
 
 DEFAULT_WORKERS = 2
+OUTPUT_FILES = ()  # producer.cli checks these before the run: no -o file, the --out folder
+OUTPUT_FOLDERS = ("out",)
 DEFAULT_WIDTH = "1/1000000"
 
 
@@ -37,7 +40,9 @@ def add_arguments(parser):
     values.add_argument("--epsilons", metavar="E,...", help="ε values (dg-interval/1 certificates)")
     values.add_argument("--epsilon-range", metavar="A:B:N", help="N evenly spaced ε from A to B")
     values.add_argument("--deltas", metavar="D,...", help="δ values (calibration/1 certificates)")
-    grid.add_argument("--budgets", required=True, metavar="C,...", help="budgets C (integers >= 0)")
+    grid.add_argument("--budgets", required=True, metavar="C,...",
+                      help=f"budgets C, integers 0 <= C <= {GAME_MAX_BUDGET} (each point is a dg or calibrate "
+                           "request of the exact game)")
     law = grid.add_mutually_exclusive_group(required=True)
     law.add_argument("--sigma2s", metavar="Q,...", help="σ² values of the discrete-Gaussian innovations")
     law.add_argument("--laplace", metavar="T,...",
@@ -117,9 +122,7 @@ def run(args):
     if workers < 0:
         raise InputError(f"--workers: must be >= 0, got {workers}")
     points = grid_from_args(args)
-    out = Path(args.out)
-    if out.exists() and not out.is_dir():
-        raise InputError(f"--out: {args.out} exists and is not a directory")
+    out = Path(args.out)  # checked by producer.cli before the run (OUTPUT_FOLDERS)
     results = run_sweep(groups_of(points), workers=workers, scheduler=args.scheduler, quiet=args.quiet)
     rows = write_results(out, results)
     plotted = write_plots(out, rows)

@@ -162,8 +162,6 @@ def _value_text(point):
 def claim(cert):
     inp, pts = cert["input"], cert["result"]["points"]
     C = inp["budget"]
-    parts = [f"δ_{C}({show(rational(p['epsilon']))}) {_value_text(p)}" for p in pts[:2]]
-    if len(pts) > 2:
-        parts.append(f"and {len(pts) - 2} more point{'s' if len(pts) > 3 else ''}")
+    parts = [f"δ_{C}({show(rational(p['epsilon']))}) {_value_text(p)}" for p in pts]  # every requested ε
     return (f"{'; '.join(parts)} for the {C}-fold plain composition of the {_noise_text(inp['noise'])}, "
             f"sensitivity 1 (product pair; width ≤ {show(rational(inp['width']))})")

@@ -71,6 +71,10 @@ def test_a_false_claim_is_a_failure_with_its_pointer():
     ("\ud800", "lone surrogate"),
     (b"\xff", "not UTF-8"),
     (42, "not a certificate: a int"),
+    ({"input": {}, "result": {}}, "/schema: missing field schema"),
+    ("{}", "/schema: missing field schema"),
+    ({"schema": None}, "/schema: null is not a string 'kind/version'"),
+    ({"schema": ["finite-game/1"]}, "is not a string 'kind/version'"),
 ])
 def test_malformed_in_memory_certificates(cert, phrase):
     r = api.verify_certificate(cert)

@@ -32,6 +32,15 @@ def test_plain_writes_the_certificate_and_one_answer_line(tmp_path):
     assert last.startswith("δ_8(1) ∈ [") and "δ_8(4) = 0" in last and "discrete Laplace t = 2" in last
 
 
+def test_the_answer_line_states_every_requested_point():
+    p = run("--sigma2", "9", "--budget", "8", "--epsilons", "1/2,1,2,4,6")
+    assert p.returncode == 0, p.stderr
+    last = p.stderr.strip().splitlines()[-1]
+    assert "more point" not in last
+    for epsilon in ("0.5", "1", "2", "4", "6"):
+        assert f"δ_8({epsilon}) " in last
+
+
 def main(capsys, *args):
     status = None
     try:

@@ -2,6 +2,7 @@
 line, bad output paths, broken pipes, digit limits, the same γ error everywhere."""
 
 import os
+import re
 import subprocess
 import sys
 
@@ -81,6 +82,44 @@ def test_bad_output_path_is_one_line_and_leaves_nothing(where, tmp_path):
     p = producer(*GAME, "-o", str(target))
     assert "cannot write" in one_error_line(p) or "directory" in p.stderr
     assert sorted(os.listdir(tmp_path)) == before
+
+
+@pytest.mark.parametrize("args", [
+    CALIBRATE,
+    ["plain", "--sigma2", "9", "--budget", "8", "--epsilons", "1/2,1,2,4"],
+    ["dpsgd", "--sampling-rate", "0.01", "--noise-multiplier", "1", "--steps", "100", "--delta", "1e-5"],
+    ["hierarchy", "--gamma", "1/3", "--sigma2", "9", "--budget", "3", "--depth", "2", "--epsilon", "2",
+     "--priors", "100", "--radius", "12", "--source-scale", "2^40", "--logit-range", "8"],
+    ["plot", os.path.join(ROOT, "README.md")],
+    ["bracket", os.path.join(ROOT, "README.md"), os.path.join(ROOT, "README.md")],
+])
+def test_a_missing_output_folder_is_reported_before_the_work(args, tmp_path):
+    # one line (no progress lines of a computation that could not be written), exit 2, nothing made
+    p = producer(*args, "-o", str(tmp_path / "missing" / "out.json"))
+    line = one_error_line(p)
+    assert "cannot write" in line and "missing does not exist" in line and p.stdout == ""
+    assert os.listdir(tmp_path) == []
+
+
+def test_brace_plot_and_sweep_outputs_are_checked_first(tmp_path):
+    (tmp_path / "file").write_text("x")
+    p = producer("brace-plot", "--compare", "none.json", "--trajectories", str(tmp_path / "no" / "t.png"),
+                 "--errors", str(tmp_path / "e.png"))
+    assert "no does not exist" in one_error_line(p)
+    p = producer("sweep", "--epsilons", "1", "--budgets", "1", "--sigma2s", "9", "--workers", "0",
+                 "--out", str(tmp_path / "file"))
+    assert "exists and is not a folder" in one_error_line(p)
+
+
+@pytest.mark.parametrize("args", [GAME, DG, CALIBRATE])
+def test_decimal_gamma_is_read_exactly_like_its_fraction(args):
+    # --gamma 0.5 is 1/2 (as --gamma 0.0 is 0): the same certificate bytes
+    fraction, decimal = list(args), list(args)
+    fraction[fraction.index("--gamma") + 1] = "1/2"
+    decimal[decimal.index("--gamma") + 1] = "0.5"
+    a, b = producer(*fraction, "--quiet"), producer(*decimal, "--quiet")
+    assert a.returncode == 0 and b.returncode == 0, b.stderr
+    assert a.stdout == b.stdout
 
 
 @pytest.mark.skipif(hasattr(os, "geteuid") and os.geteuid() == 0, reason="root may write anywhere")
@@ -237,3 +276,52 @@ def test_a_closed_stderr_keeps_progress_out_of_the_certificate():
 def test_long_numbers_in_error_lines_are_shortened(args):
     line = one_error_line(producer(*args))
     assert "(5000 digits)" in line and len(line) < 300
+
+
+def help_lines(command, monkeypatch):
+    """The lines of ``producer COMMAND --help``, one line per option (a wide terminal)."""
+    from producer.cli import build_parser
+    monkeypatch.setenv("COLUMNS", "1000")
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command")
+    return sub.choices[command].format_help().splitlines()
+
+
+@pytest.mark.parametrize("command, limit", [
+    ("dg", "0 <= C <= 6"), ("calibrate", "0 <= C <= 6"), ("game", "0 <= C <= 6"), ("plain", "1 <= C <= 1024"),
+    ("hierarchy-exact", "1 <= C <= 6"), ("blocks", "1 <= C <= 4"), ("calibrate-lower", "1 <= C <= 24"),
+    ("sweep", "0 <= C <= 6"), ("finite-budget", "1 <= C <= 10^15"), ("hierarchy", "no fixed upper limit"),
+    ("minimum-deletion", "no fixed upper limit"), ("minimum-depth", "no fixed upper limit"),
+])
+def test_help_states_the_budget_limit(command, limit, monkeypatch):
+    budget = [line for line in help_lines(command, monkeypatch) if re.match(r"\s+--budgets? C", line)]
+    assert budget and limit in budget[0], budget
+
+
+def test_hierarchy_help_guides_the_choice_of_depth(monkeypatch):
+    depth = [line for line in help_lines("hierarchy", monkeypatch) if line.strip().startswith("--depth H")][0]
+    assert "H = 4 at C = 8" in depth and "H = 3 at C = 16" in depth and "--cuts" in depth
+
+
+def _readme_command(question):
+    """The first ``producer ...`` command of the README's row for ``question``, as argv (after 'producer')."""
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as fh:
+        row = next(line for line in fh if line.startswith(f"| {question}"))
+    return re.search(r"`producer ([^`]*)`", row).group(1).split()
+
+
+def _options(argv):
+    return {argv[i]: argv[i + 1] for i in range(len(argv) - 1) if argv[i].startswith("--")}
+
+
+def test_the_readme_calibrate_lower_row_shows_its_question_and_matches_the_upper_row():
+    from producer.kinds.calibration_lower import Request
+    lower = _options(_readme_command("how tight is that"))
+    upper = _options(_readme_command("what ε at δ for C = 8, 16"))
+    shown = {"--gamma", "--sigma2", "--budget", "--delta"}
+    assert shown <= set(lower), "the row relies on defaults it does not show"
+    assert {k: lower[k] for k in shown} == {k: upper[k] for k in shown}
+    # the shown values are the defaults (the row writes the reference certificate's question)
+    given = Request.from_strings("target-zero", gamma=lower["--gamma"], sigma2=lower["--sigma2"],
+                                 budget=lower["--budget"], delta=lower["--delta"])
+    assert given.as_json() == Request.from_strings("target-zero").as_json()

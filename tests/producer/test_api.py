@@ -276,3 +276,50 @@ def test_answer_lines_round_outward(name):
         exact, mark, sign = parse_rational(cert.result["delta_upper"]), " ≤ ", +1
     shown = _shown_number(cert.claim, mark)
     assert (shown - exact) * sign >= 0 and abs(shown - exact) < exact / 10**9
+
+
+# every producer command and the API function making its certificate (None: the document says it has none)
+COMMAND_FUNCTIONS = {
+    "game": "finite_game", "dg": "dg_interval", "calibrate": "calibration", "envelope": "pmw_envelope",
+    "envelope-sample": "pmw_sample", "brace": "brace_run", "brace-compare": "brace_compare", "brace-plot": None,
+    "hierarchy": "hierarchy_upper", "deadline": "deadline_witness", "workload": "workload",
+    "separation": "separation", "calibrate-lower": "calibration_lower", "bracket": "bracket", "sweep": None,
+    "plot": None, "plain": "plain_composition", "rate": "rate", "frontier": "frontier", "window": "window_request",
+    "finite-budget": "finite_budget", "dpsgd": "dpsgd", "hierarchy-exact": "hierarchy_exact",
+    "blocks": "block_composition", "minimum-deletion": "minimum_deletion", "minimum-depth": "minimum_depth",
+}
+
+
+def _python_api_text():
+    with open(os.path.join(ROOT, "docs", "python-api.md"), encoding="utf-8") as fh:
+        return fh.read()
+
+
+def test_the_python_api_table_lists_every_function_and_each_is_importable():
+    text = _python_api_text()
+    for name in api.__all__:
+        if name in ("Certificate", "InputError", "pmw_parameters", "pmw_sample"):
+            continue
+        assert f"| `producer.{name}(" in text, f"{name} is missing from the table of docs/python-api.md"
+        assert getattr(producer, name) is getattr(api, name)
+        assert name in producer.__all__
+
+
+def test_the_python_api_document_names_the_commands_without_a_function():
+    from producer.cli import COMMANDS
+    text = _python_api_text()
+    assert set(COMMAND_FUNCTIONS) == {name for name, _ in COMMANDS}
+    assert "Everything the `producer` command line computes" not in text
+    for command, function in COMMAND_FUNCTIONS.items():
+        if function is None:
+            assert f"`producer {command}`" in text.split("## Certificates")[0], command
+        else:
+            assert function in api.__all__, command
+
+
+def test_the_python_api_examples_read_no_repository_files():
+    # a pip-installed package has no certificates/ folder beside it: the examples build what they use
+    code = [line for line in _python_api_text().splitlines() if line.startswith((">>> ", "... "))]
+    assert code
+    for line in code:
+        assert "__file__" not in line and "certificates" not in line, line

@@ -11,11 +11,21 @@ def test_default_offset_centres_the_law():
 
 @pytest.mark.parametrize("text, fragment", [
     ("2/4", "not reduced"), ("3/3", "0 < a < B"), ("0/3", "0 < a < B"), ("1/1", "at least 2"),
-    ("1/x", "not an integer"), ("3", "a/B"),
+    ("1/x", "not an integer"), ("3", "not in \\(0, 1\\)"), ("1.5", "not in \\(0, 1\\)"),
+    ("-0.5", "not in \\(0, 1\\)"), ("0.5x", "not a rational"),
 ])
 def test_bad_gamma(text, fragment):
     with pytest.raises(InputError, match=fragment):
         Gamma.from_string(text)
+
+
+@pytest.mark.parametrize("text, reduced", [
+    ("0.5", "1/2"), ("0.25", "1/4"), ("0.333", "333/1000"), ("5e-1", "1/2"), ("1/2", "1/2"),
+    ("0", "0"), ("0.0", "0"), ("0/1", "0"), ("0.000", "0"),
+])
+def test_decimals_are_read_exactly_like_fractions(text, reduced):
+    # one reading for every decimal: 0.5 is accepted exactly as 0.0 is (README: decimals are read exactly)
+    assert str(Gamma.from_string(text)) == reduced
 
 
 @pytest.mark.parametrize("text, fragment", [
