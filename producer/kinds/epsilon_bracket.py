@@ -112,7 +112,10 @@ class Request(Immutable):
         if pw < plain_composition.MIN_WIDTH:
             raise LimitError(f"delta: δ·width = {describe_rational(self.delta * self.width)} needs plain enclosures "
                              f"below the plain-composition width limit 10^-60; ask for a larger --width")
-        self.plain = plain_composition.Request(budget, [0], pw, sigma2=sigma2, laplace=laplace)
+        try:
+            self.plain = plain_composition.Request(budget, [0], pw, sigma2=sigma2, laplace=laplace)
+        except LimitError as error:
+            raise LimitError(f"{error} (route product-pair: the limits of producer plain)") from None
         self.budget = self.plain.budget
         self.lower = self.lower_reason = None
 
@@ -120,15 +123,15 @@ class Request(Immutable):
         self.plain = None
         self.budget = budget
         hierarchy.Request(self.gamma, self.parameter, budget, depth=DEPTHS[-1], delta=self.delta)  # its checks
-        self.lower, self.lower_reason = None, None
         if budget > calibration_lower.MAX_TARGET_BUDGET:
+            self.lower = None
             self.lower_reason = (f"no lower construction: the target-zero witness line reaches "
                                  f"C <= {calibration_lower.MAX_TARGET_BUDGET} (calibration-lower/1), here C = {budget}")
             return
         fields = dict(calibration_lower.TARGET_C8, gamma=self.gamma, sigma2=self.parameter, budget=budget,
                       delta=self.delta)
         fields.pop("claim")
-        self.lower = calibration_lower.TargetZeroRequest(**fields)
+        self.lower, self.lower_reason = calibration_lower.TargetZeroRequest(**fields), None
 
     @classmethod
     def from_strings(cls, gamma, budget, delta, *, width=None, sigma2=None, laplace=None):
