@@ -9,7 +9,8 @@ The Python API (see docs/python-api.md) is re-exported here::
 Functions: :func:`finite_game`, :func:`dg_interval`, :func:`calibration`,
 :func:`pmw_envelope`, :func:`brace_run`, :func:`brace_compare`, :func:`hierarchy_upper`,
 :func:`deadline_witness`, :func:`workload`, :func:`separation`,
-:func:`calibration_lower`, :func:`plain_composition`, :func:`dpsgd`, each returning an
+:func:`calibration_lower`, :func:`plain_composition`, :func:`dpsgd`, :func:`epsilon_bracket`,
+:func:`calibrate` (ε*_C(δ) by the route that reaches C), each returning an
 immutable :class:`Certificate`; bad input raises :class:`InputError`.
 """
 
@@ -17,7 +18,8 @@ from producer.version import NAME, __version__  # noqa: F401  (re-exported)
 
 _API = ("Certificate", "finite_game", "dg_interval", "calibration", "pmw_envelope", "pmw_parameters", "pmw_sample",
         "brace_run", "brace_compare", "bracket", "hierarchy_upper", "deadline_witness", "workload", "separation",
-        "calibration_lower", "plain_composition", "dpsgd", "InputError", "LimitError")
+        "calibration_lower", "plain_composition", "dpsgd", "epsilon_bracket", "calibrate", "InputError",
+        "LimitError")
 __all__ = list(_API)
 
 

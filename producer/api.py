@@ -36,8 +36,8 @@ function                   certificate kind          what it certifies
 =========================  ========================  =========================================
 
 Besides: :func:`calibrate` (ε*_C(δ) by the route that reaches C: ``calibration/1`` or
-``epsilon-bracket/1``, as ``producer calibrate``), :func:`bracket` (two certificates side by side), :func:`pmw_parameters`
-and :func:`pmw_sample` (the envelope's parameter proposal and one exact draw).
+``epsilon-bracket/1``, as ``producer calibrate``), :func:`bracket` (two certificates side by side),
+:func:`pmw_parameters` and :func:`pmw_sample` (the envelope's parameter proposal and one exact draw).
 Bad input raises :class:`producer.errors.InputError` (a ``ValueError``; its
 subclass :class:`~producer.errors.LimitError` for a size beyond a documented
 limit) with a message naming the value.  ``progress``: False (silent), True

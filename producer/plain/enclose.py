@@ -76,7 +76,7 @@ def _gaussian_points(request, log):
     k = grid_bits(W)
     for _ in range(MAX_DOUBLINGS + 1):
         log(f"discrete Gaussian: L = {radius}, about {length} coefficients, {bits} bits")
-        balls = gaussian.Enclosures(sigma2, C, W, bits, radius)
+        balls = gaussian.SumEnclosures(sigma2, C, W, bits, radius)
         points = [_gaussian_point(balls, e, k) for e in request.epsilons]
         if all(p.width <= W for p in points):
             return points
@@ -90,7 +90,7 @@ def _laplace_points(request, log):
     bits = _laplace_start(request)
     for _ in range(MAX_DOUBLINGS + 1):
         log(f"discrete Laplace: closed form at {bits} bits")
-        balls = laplace.Enclosures(t, C, bits)
+        balls = laplace.TailEnclosures(t, C, bits)
         points = [_laplace_point(balls, e, k) for e in request.epsilons]
         if all(p.width <= W for p in points):
             return points
@@ -134,10 +134,10 @@ class SingleEpsilon:
             if r.family == GAUSSIAN:
                 radius, length, bits = self._start
                 self.log(f"discrete Gaussian: L = {radius}, about {length} coefficients, {bits} bits")
-                self._balls = gaussian.Enclosures(r.parameter, r.budget, r.width, bits, radius)
+                self._balls = gaussian.SumEnclosures(r.parameter, r.budget, r.width, bits, radius)
             else:
                 self.log(f"discrete Laplace: closed form at {self._start} bits")
-                self._balls = laplace.Enclosures(r.parameter, r.budget, self._start)
+                self._balls = laplace.TailEnclosures(r.parameter, r.budget, self._start)
         return self._balls
 
     def point(self, epsilon):

@@ -176,7 +176,7 @@ class RegionSums:
         return self.a[last] - scale * self.b[last]
 
 
-class Enclosures:
+class SumEnclosures:
     """The sum's law built once at ``bits`` bits; :meth:`at` gives the balls of one ε at a time.
 
     The balls of an ε do not depend on which other ε were asked before (the
@@ -203,5 +203,5 @@ class Enclosures:
 
 def enclosures(sigma2, budget, epsilons, width, bits, radius):
     """[(lower ball, missing mass ball)] for each ε at ``bits`` bits (δ ∈ [lower, lower.upper + missing])."""
-    balls = Enclosures(sigma2, budget, width, bits, radius)
+    balls = SumEnclosures(sigma2, budget, width, bits, radius)
     return [balls.at(epsilon) for epsilon in epsilons]

@@ -57,7 +57,7 @@ class TailSums:
         return self.u[first] - scale * self.v[first]
 
 
-class Enclosures:
+class TailEnclosures:
     """The suffix sums built once at ``bits`` bits; :meth:`at` gives the ball of one ε at a time."""
 
     def __init__(self, t, budget, bits):
@@ -78,5 +78,5 @@ class Enclosures:
 
 def enclosures(t, budget, epsilons, bits):
     """For each ε an arb ball containing δ(ε), or None when δ(ε) = 0 exactly (ε >= C/t)."""
-    balls = Enclosures(t, budget, bits)
+    balls = TailEnclosures(t, budget, bits)
     return [balls.at(epsilon) for epsilon in epsilons]

@@ -83,7 +83,7 @@ def dl_delta(t, budget, epsilon):
         return total / (1 + a) ** budget
 
 
-def reference_epsilon(delta_of, delta, hi=mpq(20)):
+def reference_epsilon(delta_of, delta, hi):
     """ε* with δ(ε*) = δ by bisection of the mpmath reference to 10^-9 (δ(ε) is non-increasing)."""
     lo = mpq(0)
     while hi - lo > mpq(1, 10**9):
