@@ -113,9 +113,11 @@ def calibrate(gamma, sigma2, budget, delta, *, width=None, method=None, progress
     an explicit ``method``) within the exact game's reach: calibration/1, as
     :func:`calibration`.  γ > 0 beyond it (C above the game's limit, or the
     game refusing the size before it is solved), discrete Gaussian, no
-    ``method``: epsilon-bracket/1, route hierarchy-witness.
+    ``method``: epsilon-bracket/1, route hierarchy-witness.  Only the game's size
+    limits (:class:`producer.errors.ReachError`) send a request on to the
+    hierarchy; any other refusal stands.
     """
-    from producer.errors import LimitError
+    from producer.errors import LimitError, ReachError
     from producer.game.work import MAX_BUDGET
     from producer.laws import parse_gamma
     from producer.rationals import parse_integer
@@ -127,7 +129,7 @@ def calibrate(gamma, sigma2, budget, delta, *, width=None, method=None, progress
     try:
         return calibration(gamma, sigma2, budget, delta, width=width, method=method, progress=progress,
                            laplace=laplace)
-    except LimitError as error:
+    except ReachError as error:  # the game's size limits, refused before it is solved
         if method is not None and beyond:
             raise LimitError(f"{error}; without --method, calibrate answers beyond C = {MAX_BUDGET} "
                              f"(route {'product-pair' if zero else 'hierarchy-witness'})") from None

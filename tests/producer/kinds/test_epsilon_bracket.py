@@ -107,18 +107,13 @@ def test_product_pair_contains_the_binomial_reference_for_the_discrete_laplace(b
     assert lo <= ref_hi and ref_lo <= hi
 
 
-def test_product_pair_overlaps_the_exact_game_at_c2():
-    game = calibration.build(calibration.Request("0", mpq(9), 2, mpq(1, 10**4), width=mpq(1, 10**3),
-                                                 method="reduced"))
-    lo, hi = check_product_pair(bracket(budget=2, delta="1e-4", sigma2="9", width="1e-3"))
-    g_lo, g_hi = mpq(game["result"]["epsilon_lo"]), mpq(game["result"]["epsilon_hi"])
-    assert lo <= g_hi and g_lo <= hi
-
-
-def test_product_pair_overlaps_the_exact_game_at_c3():
-    game = calibration.build(calibration.Request("0", mpq(4), 3, mpq(1, 10**3), width=mpq(1, 10**2),
-                                                 method="enumerate"))
-    lo, hi = check_product_pair(bracket(budget=3, delta="1e-3", sigma2="4", width="1e-3"))
+@pytest.mark.parametrize("sigma2, budget, delta, game_width, method", [
+    (9, 2, mpq(1, 10**4), mpq(1, 10**3), "reduced"),
+    (4, 3, mpq(1, 10**3), mpq(1, 10**2), "enumerate"),
+])
+def test_product_pair_overlaps_the_exact_game(sigma2, budget, delta, game_width, method):
+    game = calibration.build(calibration.Request("0", mpq(sigma2), budget, delta, width=game_width, method=method))
+    lo, hi = check_product_pair(bracket(budget=budget, delta=delta, sigma2=sigma2, width="1e-3"))
     g_lo, g_hi = mpq(game["result"]["epsilon_lo"]), mpq(game["result"]["epsilon_hi"])
     assert lo <= g_hi and g_lo <= hi
 
