@@ -259,3 +259,17 @@ def test_the_schema_embeds_the_three_kinds_schemas_unchanged():
     defs = SCHEMA["$defs"]
     for name, subschema in embedded_defs().items():
         assert defs[name] == subschema, f"{name}: run python -m tests.producer.kinds.embedded_schemas"
+
+
+def test_calibrate_routes_by_the_request(monkeypatch):
+    """api.calibrate: the game's size refusal (ReachError) goes on to the hierarchy; other refusals stand."""
+    from producer import api
+    calls = []
+    monkeypatch.setattr(api, "epsilon_bracket", lambda *a, **kw: calls.append((a, kw)) or "bracket")
+    assert api.calibrate("1/3", 9, 6, "1e-4") == "bracket"        # the game refuses its size (C = 6, σ² = 9)
+    assert api.calibrate("1/3", 9, 8, "1e-4") == "bracket"        # beyond C = 6
+    assert api.calibrate("0", 9, 2, "1e-4") == "bracket"          # γ = 0 without a method
+    assert len(calls) == 3
+    with pytest.raises(LimitError, match="8C/σ²"):                # an input limit, not the game's reach
+        api.calibrate("1/3", "1/1251", 5, "1/1000")
+    assert len(calls) == 3
