@@ -11,7 +11,8 @@ Functions: :func:`finite_game`, :func:`dg_interval`, :func:`calibration`,
 :func:`deadline_witness`, :func:`workload`, :func:`separation`,
 :func:`calibration_lower`, :func:`plain_composition`, :func:`rate`, :func:`frontier`,
 :func:`window_request`, :func:`finite_budget`, :func:`dpsgd`, :func:`hierarchy_exact`,
-:func:`block_composition`, :func:`minimum_deletion`, :func:`minimum_depth`, each returning an
+:func:`block_composition`, :func:`minimum_deletion`, :func:`minimum_depth`, :func:`epsilon_bracket`,
+:func:`calibrate` (ε*_C(δ) by the route that reaches C), each returning an
 immutable :class:`Certificate`; bad input raises :class:`InputError`.
 """
 
@@ -20,7 +21,8 @@ from producer.version import NAME, __version__  # noqa: F401  (re-exported)
 _API = ("Certificate", "finite_game", "dg_interval", "calibration", "pmw_envelope", "pmw_parameters", "pmw_sample",
         "brace_run", "brace_compare", "bracket", "hierarchy_upper", "deadline_witness", "workload", "separation",
         "calibration_lower", "plain_composition", "rate", "frontier", "window_request", "finite_budget", "dpsgd",
-        "hierarchy_exact", "block_composition", "minimum_deletion", "minimum_depth", "InputError", "LimitError")
+        "hierarchy_exact", "block_composition", "minimum_deletion", "minimum_depth", "epsilon_bracket", "calibrate",
+        "InputError", "LimitError")
 __all__ = list(_API)
 
 

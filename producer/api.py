@@ -14,6 +14,7 @@ function                   certificate kind          what it certifies
 :func:`finite_game`        ``finite-game/1``         exact G_C (or F_C) values of a finite law
 :func:`dg_interval`        ``dg-interval/1``         an interval for Δ*_C(ε), discrete Gaussian
 :func:`calibration`        ``calibration/1``         an enclosure of ε*_C(δ), discrete Gaussian
+:func:`epsilon_bracket`    ``epsilon-bracket/1``     ε*_C(δ) at any C: product pair or hierarchy + witness
 :func:`pmw_envelope`       ``envelope/1``            PMW envelope claims on a small instance
 :func:`brace_run`          ``brace-run/1``           a BRACE retrieval run and its calibration
 :func:`brace_compare`      ``brace-compare/1``       BRACE against its baselines
@@ -34,8 +35,9 @@ function                   certificate kind          what it certifies
 :func:`minimum_depth`      ``minimum-depth/1``       the smallest proof depth that certifies δ
 =========================  ========================  =========================================
 
-Besides: :func:`bracket` (two certificates side by side), :func:`pmw_parameters`
-and :func:`pmw_sample` (the envelope's parameter proposal and one exact draw).
+Besides: :func:`calibrate` (ε*_C(δ) by the route that reaches C: ``calibration/1`` or
+``epsilon-bracket/1``, as ``producer calibrate``), :func:`bracket` (two certificates side by side),
+:func:`pmw_parameters` and :func:`pmw_sample` (the envelope's parameter proposal and one exact draw).
 Bad input raises :class:`producer.errors.InputError` (a ``ValueError``; its
 subclass :class:`~producer.errors.LimitError` for a size beyond a documented
 limit) with a message naming the value.  ``progress``: False (silent), True
@@ -94,6 +96,49 @@ def calibration(gamma, sigma2, budget, delta, *, width=None, method=None, progre
     from producer.kinds import calibration as kind
     request = kind.Request.from_strings(gamma, sigma2, budget, delta, width=width, method=method, laplace=laplace)
     return Certificate(kind.build(request, _reporter(progress, "calibrate")))
+
+
+def epsilon_bracket(gamma, budget, delta, *, sigma2=None, laplace=None, width=None, progress=False):
+    """ε_lo <= ε*_C(δ) <= ε_hi at any budget (epsilon-bracket/1): γ = 0 by the product pair (C <= 1024,
+    ``width`` default 10^-6), γ > 0 by the hierarchy's upper end and the target-zero witness line."""
+    from producer.kinds import epsilon_bracket as kind
+    request = kind.Request.from_strings(gamma, budget, delta, width=width, sigma2=sigma2, laplace=laplace)
+    return Certificate(kind.build(request, _reporter(progress, "calibrate")))
+
+
+def calibrate(gamma, sigma2, budget, delta, *, width=None, method=None, progress=False, laplace=None):
+    """ε*_C(δ) by the route that reaches C (what ``producer calibrate`` writes).
+
+    γ = 0 without ``method``: epsilon-bracket/1, route product-pair.  γ > 0 (or
+    an explicit ``method``) within the exact game's reach: calibration/1, as
+    :func:`calibration`.  γ > 0 beyond it (C above the game's limit, or the
+    game refusing the size before it is solved), discrete Gaussian, no
+    ``method``: epsilon-bracket/1, route hierarchy-witness.  Only the game's size
+    limits (:class:`producer.errors.ReachError`) send a request on to the
+    hierarchy; any other refusal stands.
+    """
+    from producer.errors import LimitError, ReachError
+    from producer.game.work import MAX_BUDGET
+    from producer.laws import parse_gamma
+    from producer.rationals import parse_integer
+    zero = parse_gamma(gamma).is_zero
+    beyond = parse_integer(budget, "budget") > MAX_BUDGET
+    if method is None and (zero or beyond):
+        return epsilon_bracket(gamma, budget, delta, sigma2=sigma2, laplace=laplace,
+                               width=width, progress=progress)
+    try:
+        return calibration(gamma, sigma2, budget, delta, width=width, method=method, progress=progress,
+                           laplace=laplace)
+    except ReachError as error:  # the game's size limits, refused before it is solved
+        if method is not None and beyond:
+            raise LimitError(f"{error}; without --method, calibrate answers beyond C = {MAX_BUDGET} "
+                             f"(route {'product-pair' if zero else 'hierarchy-witness'})") from None
+        if zero or method is not None or laplace is not None:
+            raise
+        report = _reporter(progress, "calibrate")
+        if report:
+            report(f"the exact game does not reach this request ({error}); route hierarchy-witness")
+        return epsilon_bracket(gamma, budget, delta, sigma2=sigma2, progress=progress)
 
 
 def plain_composition(sigma2, budget, epsilons, *, width="1/1000000000000000", laplace=None, progress=False):

@@ -20,5 +20,10 @@ class LimitError(InputError):
     """A request whose estimated work or size exceeds a documented resource limit."""
 
 
+class ReachError(LimitError):
+    """A request beyond the exact game's reach (its budget, work or memory limits, or the auditor's for the game):
+    ``producer calibrate`` then answers by another route."""
+
+
 class OutputError(InputError):
     """The result cannot be written where it was asked to go (missing folder, permission, closed pipe)."""

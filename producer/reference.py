@@ -9,7 +9,7 @@ import sys
 import time
 
 TOPICS = ["finite_game", "dg", "calibration", "general_budget", "envelope", "brace", "lower"]
-SLOW_TOPICS = ["lower_slow"]  # only when named (their certificates live in certificates/slow/)
+SLOW_TOPICS = ["lower_slow", "bracket_slow"]  # only when named (their certificates live in certificates/slow/)
 
 
 def main(argv=None):

@@ -1,25 +1,32 @@
-"""``producer calibrate``: a certified enclosure of ε*_C(δ), the smallest ε with Δ*_C(ε) <= δ."""
+"""``producer calibrate``: a certified enclosure of ε*_C(δ), the smallest ε with Δ*_C(ε) <= δ, at any budget."""
 
 from producer import api
 from producer.commands.common import PAPER, add_mechanism_arguments, add_output_arguments, finish, progress_of
 
 HELP = ("certified enclosure [ε_lo, ε_hi] of the smallest ε with Δ*_C(ε) <= δ, for the hidden integer "
         "feedback mechanism with discrete-Gaussian (or discrete-Laplace) innovations; γ = 0 is plain "
-        "composition (calibration/1)")
+        "composition; the route is chosen by the request and named on the answer line")
 DESCRIPTION = (f"{HELP}.  Answers 'what ε at δ for C participations?' for the mechanism of "
-               f"'{PAPER}'.  The certificate carries the two dg-interval certificates that prove "
-               "Δ*_C(ε_lo) > δ and Δ*_C(ε_hi) <= δ.")
+               f"'{PAPER}'.  Routes: γ = 0 (no --method): product-pair, an epsilon-bracket/1 certificate "
+               "holding two plain-composition certificates at ε_lo and ε_hi (1 <= C <= 1024); γ > 0 within "
+               "the exact game's reach (C <= 6 and the auditor's work limits) or an explicit --method: the "
+               "game, a calibration/1 certificate carrying the two dg-interval certificates that prove "
+               "Δ*_C(ε_lo) > δ and Δ*_C(ε_hi) <= δ; γ > 0 beyond it (discrete Gaussian): hierarchy-witness, "
+               "an epsilon-bracket/1 certificate holding a hierarchy/1 upper end (proof depth H chosen: the "
+               "deepest of 4..1 within its work) and a calibration-lower/1 target-zero lower end "
+               "(C <= 24; beyond, the lower end is absent and the certificate says why).  The width of that "
+               "route is what the two constructions give (minutes at C = 8).")
 
 
 def add_arguments(parser):
     add_mechanism_arguments(parser)
     parser.add_argument("--delta", required=True, metavar="D", help="δ in (0, 1), read exactly (e.g. 1e-6)")
     parser.add_argument("--width", metavar="Z",
-                        help="the enclosure must be narrower than Z (default 1e-6)")
+                        help="the enclosure must be at most Z wide (default 1e-6; not on the "
+                             "hierarchy-witness route)")
     add_output_arguments(parser)
 
 
 def run(args):
-    return finish(args, api.calibration(args.gamma, args.sigma2, args.budget, args.delta, width=args.width,
-                                        method=args.method, progress=progress_of(args),
-                                        laplace=args.laplace))
+    return finish(args, api.calibrate(args.gamma, args.sigma2, args.budget, args.delta, width=args.width,
+                                      method=args.method, progress=progress_of(args), laplace=args.laplace))

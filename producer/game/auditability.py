@@ -29,7 +29,7 @@ Lower levels use P_c = min(B^c, ⌈P_C^(c/C)⌉).
 
 from gmpy2 import iroot, mpq, mpz
 
-from producer.errors import LimitError
+from producer.errors import LimitError, ReachError
 
 MAX_WORK = 15 * 10 ** 7
 MAX_QUERIES = 10_000
@@ -148,13 +148,13 @@ def check_auditable_game(law, gamma, budget, queries, curve=False, pending=False
         raise LimitError(f"queries: {queries} thresholds and points exceed the auditor's limit {MAX_QUERIES}")
     level = budget + (1 if curve else 0)
     if level > MAX_LEVEL:
-        raise LimitError(f"budget: C = {budget} exceeds the auditor's limit {MAX_LEVEL}")
+        raise ReachError(f"budget: C = {budget} exceeds the auditor's limit {MAX_LEVEL}")
     one = query_work(law, gamma, level, pending)
     if one > MAX_WORK:
-        raise LimitError(f"estimated work {one} of the auditor for one query (B = {gamma.B}, support width "
+        raise ReachError(f"estimated work {one} of the auditor for one query (B = {gamma.B}, support width "
                          f"{support_width(law)}, C = {level}) exceeds its limit {MAX_WORK}; reduce the budget, "
                          f"the support or B")
     work = one * max(1, queries)
     if work > MAX_WORK:
-        raise LimitError(f"estimated work {work} of the auditor ({queries} queries × {one}) exceeds its limit "
+        raise ReachError(f"estimated work {work} of the auditor ({queries} queries × {one}) exceeds its limit "
                          f"{MAX_WORK} for one certificate; ask at most {MAX_WORK // one} queries per certificate")

@@ -24,7 +24,7 @@ the model only has to be right within a small factor, and it is evaluated in
 well under a second for any request.
 """
 
-from producer.errors import InputError, LimitError
+from producer.errors import InputError, ReachError
 
 MAX_BUDGET = 6
 MAX_WORK = 5 * 10**8           # units of about 0.26 µs: about two minutes here
@@ -122,15 +122,15 @@ def check_budget(budget):
     if budget < 0:
         raise InputError(f"budget: must be >= 0, got {budget}")
     if budget > MAX_BUDGET:
-        raise LimitError(f"budget: C = {budget} exceeds the limit C <= {MAX_BUDGET}")
+        raise ReachError(f"budget: C = {budget} exceeds the limit C <= {MAX_BUDGET}")
 
 
 def check_estimate(estimate, law, gamma, budget, what):
     """Refuse a request whose estimate exceeds MAX_WORK or MAX_MEMORY, stating both."""
     size = (f"B = {gamma.B}, support length {len(law.trimmed().weights)}, C = {budget}")
     if estimate.work > MAX_WORK:
-        raise LimitError(f"estimated work {estimate.work:.3g} units for {what} ({size}) exceeds the limit "
+        raise ReachError(f"estimated work {estimate.work:.3g} units for {what} ({size}) exceeds the limit "
                          f"{MAX_WORK:.0e}; reduce the budget, the support or B")
     if estimate.memory > MAX_MEMORY:
-        raise LimitError(f"estimated memory {estimate.memory / 2**30:.2f} GiB for {what} ({size}) exceeds the "
+        raise ReachError(f"estimated memory {estimate.memory / 2**30:.2f} GiB for {what} ({size}) exceeds the "
                          f"limit {MAX_MEMORY / 2**30:.2f} GiB; reduce the budget, the support or B")

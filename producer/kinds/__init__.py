@@ -26,6 +26,7 @@ MODULES = {
     "dg-interval/1": "producer.kinds.dg_interval",
     "dpsgd/1": "producer.kinds.dpsgd",
     "envelope/1": "producer.kinds.envelope",
+    "epsilon-bracket/1": "producer.kinds.epsilon_bracket",
     "finite-budget/1": "producer.kinds.finite_budget",
     "finite-game/1": "producer.kinds.finite_game",
     "frontier/1": "producer.kinds.frontier",

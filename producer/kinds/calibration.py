@@ -139,4 +139,4 @@ def claim(cert):
     else:
         answer = f"ε*_{C}({delta}) ∈ {show_interval(rational(res['epsilon_lo']), rational(res['epsilon_hi']))}"
     return (f"{answer} for {mechanism_inputs(inp)}, δ = {delta}: the smallest ε with Δ*_{C}(ε) ≤ δ "
-            f"({law_name(inp)})")
+            f"({law_name(inp)}; route exact game)")

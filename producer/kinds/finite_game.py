@@ -19,7 +19,7 @@ from gmpy2 import mpq, mpz
 
 from producer.certificates.canonical import make_certificate
 from producer.display import MECHANISM, law_text, rational, show, show_value
-from producer.errors import InputError, LimitError
+from producer.errors import InputError, LimitError, ReachError
 from producer.game.auditability import check_auditable_game
 from producer.game.engine import FiniteGame
 from producer.game.values import check_method, choose_method, pending_curve, pending_value, root_curve, root_value
@@ -39,7 +39,7 @@ def check_budget(budget):
     if budget < 0:
         raise InputError(f"budget: C must be >= 0, got {mpz(budget)}")
     if budget > MAX_BUDGET:
-        raise LimitError(f"budget: C = {mpz(budget)} exceeds the limit C <= {MAX_BUDGET}")
+        raise ReachError(f"budget: C = {mpz(budget)} exceeds the limit C <= {MAX_BUDGET}")
     return int(budget)
 
 

@@ -52,7 +52,8 @@ class Request(Immutable):
         self.gamma = parse_gamma(gamma)
         if self.gamma.is_zero:  # hierarchy/1 is defined for hidden feedback only
             raise InputError("gamma: the hierarchy needs hidden feedback, 0 < γ < 1 (γ = 0 is plain "
-                             "composition: use producer dg or calibrate)")
+                             "composition: producer calibrate --gamma 0 answers ε at δ, producer plain δ at ε, "
+                             "C <= 1024)")
         self.sigma2 = check_sigma2(sigma2)
         self.budget = int(budget)
         if self.budget < 1:
@@ -123,14 +124,8 @@ def _numerics(given):
     return n
 
 
-def build(request, progress=None):
-    """The hierarchy/1 certificate for ``request`` (each step, with the time so far, to ``progress``)."""
-    start = time.monotonic()
-
-    def log(message):
-        if progress:
-            progress(f"{message} ({time.monotonic() - start:.1f} s)")
-
+def prepare(request, log=lambda message: None):
+    """(source, grid, sandwich) of ``request``, every limit checked: what is left is solving the tables."""
     n = request.numerics
     source = DiscreteGaussianSource.from_radius_scale(request.sigma2, n["radius"], n["source_scale"])
     grid = log_odds_grid(n["priors"], n["grid_bits"], float(n["logit_range"]))
@@ -143,6 +138,19 @@ def build(request, progress=None):
         raise LimitError(f"work: {sandwich.graph.counts()['branches']} branches × {len(grid)} priors = "
                          f"{sandwich.work():.3e} terms exceed the limit {MAX_WORK:.0e} "
                          "(fewer priors or a smaller model)")
+    return source, grid, sandwich
+
+
+def build(request, progress=None):
+    """The hierarchy/1 certificate for ``request`` (each step, with the time so far, to ``progress``)."""
+    start = time.monotonic()
+
+    def log(message):
+        if progress:
+            progress(f"{message} ({time.monotonic() - start:.1f} s)")
+
+    n = request.numerics
+    source, grid, sandwich = prepare(request, log)
     table = [int(e) for e in sandwich.solve()]
 
     def evaluate(epsilon):

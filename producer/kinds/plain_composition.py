@@ -107,6 +107,11 @@ class Request(Immutable):
                    sigma2=None if sigma2 is None else parse_rational(sigma2, "sigma2"),
                    laplace=None if laplace is None else parse_rational(laplace, "laplace"))
 
+    def with_epsilons(self, epsilons):
+        """The same noise, C and W at other ε (validated again)."""
+        key = "sigma2" if self.family == GAUSSIAN else "laplace"
+        return type(self)(self.budget, epsilons, self.width, **{key: self.parameter})
+
     def noise_json(self):
         key = "sigma2" if self.family == GAUSSIAN else "t"
         return {"family": self.family, key: format_rational(self.parameter)}
@@ -141,8 +146,13 @@ def point_json(point, digits):
 
 def build(request, progress=None):
     """The plain-composition certificate (a dict) for ``request``."""
+    return certificate_of(request, points(request, progress or (lambda message: None)))
+
+
+def certificate_of(request, computed):
+    """The sealed certificate of ``request`` from its points (:func:`producer.plain.enclose.points`)."""
     digits = display_digits(request.width)
-    result = {"points": [point_json(p, digits) for p in points(request, progress or (lambda message: None))]}
+    result = {"points": [point_json(p, digits) for p in computed]}
     return make_certificate(KIND, VERSION, request.as_json(), result)
 
 

@@ -176,18 +176,32 @@ class RegionSums:
         return self.a[last] - scale * self.b[last]
 
 
+class SumEnclosures:
+    """The sum's law built once at ``bits`` bits; :meth:`at` gives the balls of one ε at a time.
+
+    The balls of an ε do not depend on which other ε were asked before (the
+    prefix sums are extended in order, each value computed once), so one ε here
+    is the same as that ε in any list given to :func:`enclosures`.
+    """
+
+    def __init__(self, sigma2, budget, width, bits, radius):
+        self.sigma2, self.budget, self.bits = mpq(sigma2), budget, bits
+        with working_precision(bits):
+            self.law = sum_law(sigma2, budget, radius, mpq(width) / PRUNING_SHARE)
+            ratio = to_arb(1 / self.sigma2).exp()
+            first = to_arb(mpq(self.law.offset) / self.sigma2).exp()
+            self.sums = RegionSums(self.law.coefficients, first, ratio, arb(0))
+
+    def at(self, epsilon):
+        """(lower ball, missing mass ball) at ε: δ(ε) ∈ [lower.lower, lower.upper + missing.upper]."""
+        with working_precision(self.bits):
+            last = threshold_sum(self.budget, self.sigma2, epsilon) - self.law.offset
+            scale = to_arb(mpq(epsilon) - mpq(self.budget) / (2 * self.sigma2)).exp()
+            value = self.sums.value(last, scale)
+            return (arb(0) if value is None else value, self.law.missing)
+
+
 def enclosures(sigma2, budget, epsilons, width, bits, radius):
     """[(lower ball, missing mass ball)] for each ε at ``bits`` bits (δ ∈ [lower, lower.upper + missing])."""
-    with working_precision(bits):
-        law = sum_law(sigma2, budget, radius, mpq(width) / PRUNING_SHARE)
-        ratio = to_arb(1 / mpq(sigma2)).exp()
-        first = to_arb(mpq(law.offset) / mpq(sigma2)).exp()
-        sums = RegionSums(law.coefficients, first, ratio, arb(0))
-        out = []
-        for epsilon in epsilons:
-            last = threshold_sum(budget, sigma2, epsilon) - law.offset
-            scale = to_arb(mpq(epsilon) - mpq(budget) / (2 * mpq(sigma2))).exp()
-            value = sums.value(last, scale)
-            out.append((arb(0) if value is None else value, law.missing))
-        return out
-
+    balls = SumEnclosures(sigma2, budget, width, bits, radius)
+    return [balls.at(epsilon) for epsilon in epsilons]

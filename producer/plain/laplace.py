@@ -57,18 +57,26 @@ class TailSums:
         return self.u[first] - scale * self.v[first]
 
 
+class TailEnclosures:
+    """The suffix sums built once at ``bits`` bits; :meth:`at` gives the ball of one ε at a time."""
+
+    def __init__(self, t, budget, bits):
+        self.t, self.budget, self.bits = mpq(t), budget, bits
+        with working_precision(bits):
+            self.sums = TailSums(budget, lambda j: to_arb(-mpq(budget - j) / self.t).exp(),
+                                 lambda j: to_arb(-mpq(j) / self.t).exp(), arb(0))
+            self.norm = 1 / (1 + to_arb(-1 / self.t).exp()) ** budget
+
+    def at(self, epsilon):
+        """An arb ball containing δ(ε), or None when δ(ε) = 0 exactly (ε >= C/t)."""
+        first = first_index(self.budget, self.t, epsilon)
+        if first > self.budget:
+            return None
+        with working_precision(self.bits):
+            return self.sums.value(first, to_arb(mpq(epsilon)).exp()) * self.norm
+
+
 def enclosures(t, budget, epsilons, bits):
     """For each ε an arb ball containing δ(ε), or None when δ(ε) = 0 exactly (ε >= C/t)."""
-    t = mpq(t)
-    with working_precision(bits):
-        sums = TailSums(budget, lambda j: to_arb(-mpq(budget - j) / t).exp(),
-                        lambda j: to_arb(-mpq(j) / t).exp(), arb(0))
-        norm = 1 / (1 + to_arb(-1 / t).exp()) ** budget
-        out = []
-        for epsilon in epsilons:
-            first = first_index(budget, t, epsilon)
-            if first > budget:
-                out.append(None)
-                continue
-            out.append(sums.value(first, to_arb(mpq(epsilon)).exp()) * norm)
-        return out
+    balls = TailEnclosures(t, budget, bits)
+    return [balls.at(epsilon) for epsilon in epsilons]

@@ -9,14 +9,15 @@ regenerates and verifies them; ``make plain-references`` only these).
 - a plain discrete-Laplace calibration, t = 2, C = 2, δ = 10^-6;
 - plain-composition/1 (the product route, any C): discrete Gaussian σ² = 9, C = 2,
   W = 10^-20; σ² ∈ {1, 4, 9}, C = 8, W = 10^-15; σ² = 1, C = 64, W = 10^-15;
-  discrete Laplace t ∈ {1, 2, 4}, C = 8, W = 10^-15.
+  discrete Laplace t ∈ {1, 2, 4}, C = 8, W = 10^-15;
+- epsilon-bracket/1 (route product-pair): ε*_1000(10^-5) of the discrete Gaussian σ² = 9, width 10^-3.
 """
 
 import sys
 
 from gmpy2 import mpq
 
-from producer.kinds import calibration, dg_interval, finite_game, plain_composition
+from producer.kinds import calibration, dg_interval, epsilon_bracket, finite_game, plain_composition
 from producer.laws import FiniteLaw, Gamma
 from producer.output import stderr_progress
 from producer.references import write_all
@@ -51,6 +52,11 @@ PRODUCT = [
      dict(sigma2=mpq(1), budget=64, epsilons=[mpq(1), mpq(2), mpq(4), mpq(8)], width=WIDTH)),
 ]
 
+BRACKETS = [
+    ("epsilon-bracket-dg-sigma2_9-c1000-delta1e-5.json",
+     dict(gamma="0", sigma2=mpq(9), budget=1000, delta=mpq(1, 10**5), width=mpq(1, 10**3))),
+]
+
 
 def generate(outdir):
     paths = write_all(outdir, "plain", GAMES, lambda spec: finite_game.build(finite_game.Request(*spec)))
@@ -61,6 +67,9 @@ def generate(outdir):
     paths += write_all(outdir, "plain", PRODUCT,
                        lambda fields: plain_composition.build(plain_composition.Request(**fields),
                                                               stderr_progress("plain")))
+    paths += write_all(outdir, "plain", BRACKETS,
+                       lambda fields: epsilon_bracket.build(epsilon_bracket.Request(**fields),
+                                                            stderr_progress("calibrate")))
     return paths
 
 

@@ -11,7 +11,7 @@ from hypothesis import given, settings, strategies as st
 from producer import api
 from producer.kinds import claim_of
 from producer.errors import InputError, LimitError
-from producer.game import api as game_api
+from producer.game import values as game_values
 from producer.hierarchy.grid import log_odds_grid
 from producer.kinds import hierarchy_exact as kind
 from producer.laws import FiniteLaw, Gamma
@@ -98,7 +98,7 @@ def test_full_game_equals_the_exact_game_engine(instance):
     cert = api.hierarchy_exact(str(gamma), [int(w) for w in law.weights], budget, [t], "G,P1",
                                offset=law.offset)
     v = values(cert)
-    assert v[f"G_{budget}"][0] == game_api.root_value(law, gamma, budget, t, 1 - t).value
+    assert v[f"G_{budget}"][0] == game_values.root_value(law, gamma, budget, t, 1 - t).value
     assert v["P_1"][0] >= v[f"G_{budget}"][0]
 
 

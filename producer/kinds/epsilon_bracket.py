@@ -1,0 +1,268 @@
+"""The ``epsilon-bracket/1`` certificate: ε_lo <= ε*_C(δ) <= ε_hi, found by the route that reaches C.
+
+ε*_C(δ) = inf{ε >= 0 : Δ*_C(ε) <= δ}.  Question (``input``): γ, the noise
+(discrete Gaussian σ² or discrete Laplace t), C, δ and, on the product-pair
+route, the width asked for.  The route is fixed by γ:
+
+- ``product-pair`` (γ = 0, plain composition, 1 <= C <= 1024): two
+  plain-composition/1 certificates at single ε values, ``upper_witness`` at
+  ε_hi with δ(ε_hi) <= upper <= δ and ``lower_witness`` at ε_lo with
+  δ(ε_lo) >= lower > δ; since δ(ε) is non-increasing, ε_lo <= ε* <= ε_hi.
+  ε_hi − ε_lo <= width.  The ε are found by bisection on the grid of the
+  largest power of ten h <= width/4 (:func:`producer.brackets.bisect_grid`),
+  every step decided by a certified δ-enclosure; the plain certificates use
+  the δ-width :func:`plain_width` (10^-15, the plain command's default, unless
+  δ·width/1000 is smaller) and are byte for byte what ``producer plain
+  --epsilons ε --width W`` writes.  ε_lo = 0 may come without a witness
+  (ε* >= 0 always; ``lower_reason`` says so), and status "zero" means
+  δ(0) <= δ is certified (ε_hi = 0).
+- ``hierarchy-witness`` (0 < γ < 1, discrete Gaussian, any C the hierarchy
+  reaches): a hierarchy/1 certificate of the proof hierarchy P_H answering
+  the δ query (ε_hi, *Exact Compilation and Resource Laws for Hidden Integer
+  Feedback*, §5 and Appendix E) and a calibration-lower/1 target-zero witness
+  line (ε_lo, Appendix G.5).  H is the deepest of 4, 3, 2, 1 whose
+  perspective-sum work stays within :data:`DEPTH_WORK`; the numerics are the
+  hierarchy's defaults and the target-zero line's published program
+  (radius 28, S = 2^60, 4001 geometric priors).  Where no target-zero line
+  can be built (C > 24, or one of its limits), ε_lo is null and
+  ``lower_reason`` says why.  The width is what the two constructions give.
+
+Limits: those of the embedded kinds, checked before any work.
+"""
+
+from gmpy2 import mpq, mpz
+
+from producer.plain.inverse import bisect_grid
+from producer.certificates.canonical import make_certificate
+from producer.display import rational, show, show_interval, up
+from producer.errors import InputError, LimitError
+from producer.immutable import Immutable
+from producer.kinds import calibration_lower, hierarchy, plain_composition
+from producer.laws import parse_gamma
+from producer.plain.enclose import GAUSSIAN, SingleEpsilon
+from producer.rationals import decimal_outward, describe_rational, format_rational, parse_integer, parse_rational
+
+KIND, VERSION = "epsilon-bracket", 1
+PRODUCT_PAIR, HIERARCHY_WITNESS = "product-pair", "hierarchy-witness"
+DEFAULT_WIDTH = mpq(1, 10**6)  # as calibration/1
+EPSILON_DIGITS = 12             # displays, as calibration/1
+PLAIN_WIDTH = mpq(1, 10**15)    # the plain command's default δ-width
+DEPTH_WORK = 4 * 10**8          # the hierarchy's perspective-sum terms the default depth may take
+DEPTHS = (4, 3, 2, 1)
+
+
+def plain_width(delta, width):
+    """The δ-width of the embedded plain certificates: the largest 10^-k <= min(10^-15, δ·width/1000)."""
+    target = min(PLAIN_WIDTH, mpq(delta) * mpq(width) / 1000)
+    k = 15
+    while mpq(1, mpz(10) ** k) > target:
+        k += 1
+    return mpq(1, mpz(10) ** k)
+
+
+def grid_step(width):
+    """h = the largest power of ten (at most 1) with h <= width/4: the grid the bisection walks."""
+    k = 0
+    while mpq(1, mpz(10) ** k) > mpq(width) / 4:
+        k += 1
+    return mpq(1, mpz(10) ** k)
+
+
+class Request(Immutable):
+    """γ, the noise (``sigma2`` or ``laplace``), C, δ and the width (product-pair only); validated here.
+
+    The embedded requests are made (and so checked) here too: ``plain`` (the
+    one-ε plain-composition template) on the product-pair route; on the
+    hierarchy-witness route the hierarchy's checks and ``lower`` (the
+    target-zero request) or ``lower_reason``.
+    """
+
+    __slots__ = ("gamma", "family", "parameter", "budget", "delta", "width", "route", "plain", "lower", "lower_reason")
+
+    def __init__(self, gamma, budget, delta, width=None, sigma2=None, laplace=None):
+        self.gamma = parse_gamma(gamma)
+        if (sigma2 is None) == (laplace is None):
+            raise InputError("give exactly one noise law: sigma2=Q (discrete Gaussian) or laplace=T "
+                             "(discrete Laplace), the other None")
+        self.family = GAUSSIAN if sigma2 is not None else "discrete-laplace"
+        self.parameter = mpq(sigma2 if sigma2 is not None else laplace)
+        self.delta = mpq(delta)
+        if not 0 < self.delta < 1:
+            raise InputError(f"delta: need 0 < δ < 1, got {describe_rational(self.delta)}")
+        budget = int(budget)
+        if self.gamma.is_zero:
+            self.route = PRODUCT_PAIR
+            self.width = DEFAULT_WIDTH if width is None else mpq(width)
+            if self.width <= 0:
+                raise InputError(f"width: must be positive, got {describe_rational(self.width)}")
+            self._set_plain(budget, sigma2, laplace)
+        else:
+            self.route = HIERARCHY_WITNESS
+            if width is not None:
+                raise InputError("width: with hidden feedback beyond the exact game (route hierarchy-witness) the "
+                                 "width is what the hierarchy and the target-zero witness give; omit it")
+            if laplace is not None:
+                raise InputError("laplace: with hidden feedback (γ > 0) beyond the exact game (C > 6) only the "
+                                 "discrete Gaussian has a route (the hierarchy); give --sigma2")
+            self.width = None
+            self._set_hierarchy(budget)
+
+    def _set_plain(self, budget, sigma2, laplace):
+        pw = plain_width(self.delta, self.width)
+        if pw < plain_composition.MIN_WIDTH:
+            raise LimitError(f"delta: δ·width = {describe_rational(self.delta * self.width)} needs plain enclosures "
+                             f"below the plain-composition width limit 10^-60; ask for a larger --width")
+        try:
+            self.plain = plain_composition.Request(budget, [0], pw, sigma2=sigma2, laplace=laplace)
+        except LimitError as error:
+            raise LimitError(f"{error} (route product-pair: the limits of producer plain)") from None
+        self.budget = self.plain.budget
+        self.lower = self.lower_reason = None
+
+    def _set_hierarchy(self, budget):
+        self.plain = None
+        self.budget = budget
+        hierarchy.Request(self.gamma, self.parameter, budget, depth=DEPTHS[-1], delta=self.delta)  # its checks
+        if budget > calibration_lower.MAX_TARGET_BUDGET:
+            self.lower = None
+            self.lower_reason = (f"no lower construction: the target-zero witness line reaches "
+                                 f"C <= {calibration_lower.MAX_TARGET_BUDGET} (calibration-lower/1), here C = {budget}")
+            return
+        fields = dict(calibration_lower.TARGET_C8, gamma=self.gamma, sigma2=self.parameter, budget=budget,
+                      delta=self.delta)
+        fields.pop("claim")
+        self.lower, self.lower_reason = calibration_lower.TargetZeroRequest(**fields), None
+
+    @classmethod
+    def from_strings(cls, gamma, budget, delta, *, width=None, sigma2=None, laplace=None):
+        """Parse user text (or Python numbers) exactly; exactly one of ``sigma2`` and ``laplace``."""
+        return cls(parse_gamma(gamma), parse_integer(budget, "budget"), parse_rational(delta, "delta"),
+                   width=None if width is None else parse_rational(width, "width"),
+                   sigma2=None if sigma2 is None else parse_rational(sigma2, "sigma2"),
+                   laplace=None if laplace is None else parse_rational(laplace, "laplace"))
+
+    def noise_json(self):
+        key = "sigma2" if self.family == GAUSSIAN else "t"
+        return {"family": self.family, key: format_rational(self.parameter)}
+
+    def as_json(self):
+        return {"gamma": str(self.gamma), "noise": self.noise_json(), "budget": self.budget,
+                "delta": format_rational(self.delta),
+                "width": None if self.width is None else format_rational(self.width)}
+
+
+def _result(status, eps_lo, eps_hi, lower, lower_reason, upper):
+    return {
+        "route": None, "status": status,
+        "epsilon_lo": None if eps_lo is None else format_rational(eps_lo),
+        "epsilon_lo_display": None if eps_lo is None else decimal_outward(eps_lo, EPSILON_DIGITS, -1),
+        "epsilon_hi": format_rational(eps_hi),
+        "epsilon_hi_display": decimal_outward(eps_hi, EPSILON_DIGITS, +1),
+        "lower_witness": lower, "lower_reason": lower_reason, "upper_witness": upper,
+    }
+
+
+def product_pair(request, log):
+    """The product-pair result: bisection over single-ε plain enclosures, one law built for all of them."""
+    delta, step = request.delta, grid_step(request.width)
+    oracle = SingleEpsilon(request.plain, log)
+    points = {}
+
+    def point(k):
+        if k not in points:
+            points[k] = oracle.point(k * step)
+        return points[k]
+
+    def side(k):
+        p = point(k)
+        return +1 if p.lower > delta else -1 if p.upper <= delta else 0
+
+    def witness(k):
+        return plain_composition.certificate_of(request.plain.with_epsilons([k * step]), [point(k)])
+
+    limit = int(plain_composition.MAX_EPSILON / step)
+    lo, hi = bisect_grid(side, int(request.width / step), int(1 / step), limit, log=log, unit=float(step))
+    if hi == 0:
+        return _result("zero", mpq(0), mpq(0), None, "status zero: δ(0) ≤ δ is certified, so ε* = 0",
+                       witness(0))
+    if side(lo) > 0:
+        lower, reason = witness(lo), None
+    else:  # lo = 0 with δ(0) not certified above δ: the trivial end
+        lower, reason = None, "ε_lo = 0 without a witness: ε* ≥ 0 always"
+    return _result("enclosed", lo * step, hi * step, lower, reason, witness(hi))
+
+
+def default_depth(request, log):
+    """The hierarchy/1 request at the deepest H in 4, 3, 2, 1 whose work (branches × priors) is <= DEPTH_WORK.
+
+    Each candidate's graph is built and checked against the hierarchy's limits
+    (:func:`producer.kinds.hierarchy.prepare`, about a second) before any table is solved.
+    """
+    for depth in DEPTHS:
+        upper = hierarchy.Request(request.gamma, request.parameter, request.budget, depth=depth, delta=request.delta)
+        try:
+            work = hierarchy.prepare(upper)[2].work()
+        except LimitError:
+            if depth == DEPTHS[-1]:
+                raise
+            continue
+        if work <= DEPTH_WORK or depth == DEPTHS[-1]:
+            log(f"hierarchy depth H = {depth} ({work:.2e} terms)")
+            return upper
+    raise AssertionError("unreachable")
+
+
+def hierarchy_witness(request, log):
+    """The hierarchy-witness result: P_H upper for the δ query, target-zero line lower."""
+    upper = hierarchy.build(default_depth(request, log), lambda message: log(f"upper: {message}"))
+    eps_hi = rational(upper["result"]["epsilon"])
+    lower, reason, eps_lo = None, request.lower_reason, None
+    if request.lower is not None:
+        try:
+            lower = calibration_lower.build(request.lower, lambda message: log(f"lower: {message}"))
+        except (InputError, LimitError) as error:  # no witness line within its limits
+            reason = f"no lower construction: the target-zero witness line: {error}"
+        else:
+            eps_lo = rational(lower["result"]["epsilon_lower"])
+    if eps_lo is not None and eps_lo > eps_hi:
+        raise ArithmeticError(f"epsilon-bracket: ε_lo = {eps_lo} exceeds ε_hi = {eps_hi}")
+    return _result("enclosed", eps_lo, eps_hi, lower, reason, upper)
+
+
+def build(request, progress=None):
+    """The epsilon-bracket certificate for ``request`` (progress lines to ``progress``)."""
+    log = progress or (lambda message: None)
+    log(f"route {request.route}")
+    result = product_pair(request, log) if request.route == PRODUCT_PAIR else hierarchy_witness(request, log)
+    result["route"] = request.route
+    return make_certificate(KIND, VERSION, request.as_json(), result)
+
+
+def _noise_text(inp):
+    noise = inp["noise"]
+    if noise["family"] == GAUSSIAN:
+        return f"σ² = {show(rational(noise['sigma2']))}"
+    return f"discrete Laplace t = {show(rational(noise['t']))}"
+
+
+def _route_text(res):
+    if res["route"] == PRODUCT_PAIR:
+        return "route product-pair"
+    depth = res["upper_witness"]["input"]["model"]["depth"]
+    lower = "target-zero witness lower" if res["lower_witness"] is not None else "no lower witness"
+    return f"route hierarchy-witness: hierarchy P_{depth} upper, {lower}"
+
+
+def claim(cert):
+    inp, res = cert["input"], cert["result"]
+    C, delta = inp["budget"], show(rational(inp["delta"]))
+    head = f"ε*_{C}({delta})"
+    if res["status"] == "zero":
+        answer = f"{head} = 0 (δ(0) ≤ δ already)"
+    elif res["epsilon_lo"] is None:
+        answer = f"{head} ≤ {up(res['epsilon_hi'])} (lower end: {res['lower_reason']})"
+    else:
+        answer = f"{head} ∈ {show_interval(rational(res['epsilon_lo']), rational(res['epsilon_hi']))}"
+    law = f"plain composition, {_noise_text(inp)}" if inp["gamma"] == "0" else \
+        f"γ = {inp['gamma']}, {_noise_text(inp)}"
+    return f"{answer} ({law}; {_route_text(res)})"

@@ -1,0 +1,57 @@
+"""``producer calibrate`` chooses the route and names it: product-pair, exact game, hierarchy-witness."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def run(*args):
+    return subprocess.run([sys.executable, "-m", "producer", *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=300)
+
+
+def test_gamma_zero_is_the_product_pair_at_c1000(tmp_path):
+    out = tmp_path / "c.json"
+    p = run("calibrate", "--gamma", "0", "--sigma2", "9", "--budget", "1000", "--delta", "1e-5", "--width", "1e-3",
+            "-o", str(out))
+    assert p.returncode == 0, p.stderr
+    assert out.read_bytes() == open(os.path.join(ROOT, "certificates", "plain",
+                                                 "epsilon-bracket-dg-sigma2_9-c1000-delta1e-5.json"), "rb").read()
+    last = p.stderr.strip().splitlines()[-1]
+    assert last.startswith("ε*_1000(1e-05) ∈ [99.67") and last.endswith("route product-pair)")
+    assert "calibrate: eps = " in p.stderr  # progress lines
+
+
+def test_gamma_zero_with_a_method_keeps_the_game_route():
+    p = run("calibrate", "--gamma", "0", "--sigma2", "9", "--budget", "1", "--delta", "1e-3", "--width", "1e-2",
+            "--method", "reduced", "--quiet")
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["schema"] == "calibration/1"
+
+
+def test_feedback_within_the_game_is_calibration_1_and_says_so():
+    p = run("calibrate", "--gamma", "1/2", "--sigma2", "1", "--budget", "1", "--delta", "1e-3", "--width", "1e-2")
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["schema"] == "calibration/1"
+    assert p.stderr.strip().splitlines()[-1].endswith("route exact game)")
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["calibrate", "--gamma", "0", "--sigma2", "9", "--budget", "2000", "--delta", "1e-5"], "route product-pair"),
+    (["calibrate", "--gamma", "1/3", "--laplace", "2", "--budget", "8", "--delta", "1e-4"], "give --sigma2"),
+    (["calibrate", "--gamma", "1/3", "--sigma2", "9", "--budget", "8", "--delta", "1e-4", "--width", "1e-3"],
+     "omit it"),
+    (["calibrate", "--gamma", "1/3", "--sigma2", "9", "--budget", "8", "--delta", "1e-4", "--method", "reduced"],
+     "without --method, calibrate answers beyond C = 6 (route hierarchy-witness)"),
+    (["hierarchy", "--gamma", "0", "--sigma2", "9", "--budget", "8", "--depth", "2", "--delta", "1e-4"],
+     "producer calibrate --gamma 0"),
+])
+def test_refusals_are_one_line_and_point_to_the_route(argv, fragment):
+    p = run(*argv)
+    assert p.returncode == 2 and p.stdout == ""
+    assert len(p.stderr.strip().splitlines()) == 1 and fragment in p.stderr, p.stderr

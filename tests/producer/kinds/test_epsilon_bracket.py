@@ -1,0 +1,275 @@
+"""producer.kinds.epsilon_bracket: ε*_C(δ) by the product pair and by hierarchy + witness line.
+
+The product-pair ends are compared with the exact game's calibration/1 (small C),
+with an independent mpmath reference (a direct sum over Z^2 and the discrete
+Laplace's binomial form, then a float-free bisection in mpmath), and every
+embedded certificate with what ``producer plain`` writes for the same ε.
+"""
+
+import json
+import os
+
+import jsonschema
+import mpmath
+import pytest
+from gmpy2 import mpq
+
+from producer.certificates.canonical import render
+from producer.errors import InputError, LimitError
+from producer.kinds import calibration, epsilon_bracket as kind, plain_composition
+from producer.plain.enclose import SingleEpsilon, points
+from producer.plain.inverse import bisect_grid
+from tests.producer.kinds.embedded_schemas import SCHEMAS, embedded_defs
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+SCHEMA = json.loads((SCHEMAS / "epsilon-bracket-1.schema.json").read_text(encoding="utf-8"))
+
+
+def bracket(gamma="0", budget=2, delta="1e-4", **kw):
+    return kind.build(kind.Request.from_strings(gamma, budget, delta, **kw))
+
+
+def ends(cert):
+    res = cert["result"]
+    return (None if res["epsilon_lo"] is None else mpq(res["epsilon_lo"])), mpq(res["epsilon_hi"])
+
+
+def check_product_pair(cert):
+    """What the auditor will check, restated: the witnesses, the question, the width."""
+    jsonschema.validate(cert, SCHEMA)
+    inp, res = cert["input"], cert["result"]
+    lo, hi = ends(cert)
+    delta = mpq(inp["delta"])
+    assert res["route"] == "product-pair" and lo <= hi and hi - lo <= mpq(inp["width"])
+    up = res["upper_witness"]
+    assert up["input"]["noise"] == inp["noise"] and up["input"]["budget"] == inp["budget"]
+    assert up["input"]["epsilons"] == [res["epsilon_hi"]] and mpq(up["result"]["points"][0]["upper"]) <= delta
+    if res["lower_witness"] is None:
+        assert lo == 0 and res["lower_reason"]
+    else:
+        low = res["lower_witness"]
+        assert low["input"]["epsilons"] == [res["epsilon_lo"]] and mpq(low["result"]["points"][0]["lower"]) > delta
+    for witness in (res["upper_witness"], res["lower_witness"]):  # byte for byte what producer plain writes
+        if witness is not None:
+            i = witness["input"]
+            noise = i["noise"]
+            again = plain_composition.Request.from_strings(i["budget"], i["epsilons"], i["width"],
+                                                           sigma2=noise.get("sigma2"), laplace=noise.get("t"))
+            assert render(witness) == render(plain_composition.build(again))
+    return lo, hi
+
+
+# ---- independent references -------------------------------------------------------------------------------
+
+
+def dg_delta_c2(sigma2, epsilon, radius=60):
+    """δ(ε) of the 2-fold discrete Gaussian product pair by a direct sum over [−L, L]^2 (mpmath, 60 digits)."""
+    with mpmath.workdps(60):
+        s2 = mpmath.mpf(sigma2.numerator) / sigma2.denominator
+        f = {n: mpmath.exp(-mpmath.mpf(n) ** 2 / (2 * s2)) for n in range(-radius - 1, radius + 2)}
+        z = mpmath.fsum(f[n] for n in range(-radius, radius + 1))
+        e = mpmath.exp(mpmath.mpf(epsilon.numerator) / epsilon.denominator)
+        return mpmath.fsum(max(0, f[x] * f[y] - e * f[x - 1] * f[y - 1]) for x in range(-radius, radius + 1)
+                           for y in range(-radius, radius + 1)) / z ** 2
+
+
+def dl_delta(t, budget, epsilon):
+    """δ(ε) of the C-fold discrete Laplace product pair, sum over K = #{x_i <= 0} (mpmath, 60 digits)."""
+    with mpmath.workdps(60):
+        a = mpmath.exp(-1 / (mpmath.mpf(t.numerator) / t.denominator))
+        e = mpmath.exp(mpmath.mpf(epsilon.numerator) / epsilon.denominator)
+        total = mpmath.fsum(mpmath.binomial(budget, k) * max(0, a ** (budget - k) - e * a ** k)
+                            for k in range(budget + 1))
+        return total / (1 + a) ** budget
+
+
+def reference_epsilon(delta_of, delta, hi):
+    """ε* with δ(ε*) = δ by bisection of the mpmath reference to 10^-9 (δ(ε) is non-increasing)."""
+    lo = mpq(0)
+    while hi - lo > mpq(1, 10**9):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if delta_of(mid) > delta else (lo, mid)
+    return lo, hi
+
+
+def test_product_pair_contains_the_direct_sum_reference():
+    cert = bracket(budget=2, delta="1e-4", sigma2="9", width="1e-4")
+    lo, hi = check_product_pair(cert)
+    ref_lo, ref_hi = reference_epsilon(lambda e: dg_delta_c2(mpq(9), e), mpmath.mpf("1e-4"), hi=mpq(4))
+    assert lo <= ref_hi and ref_lo <= hi
+
+
+@pytest.mark.parametrize("budget", [1, 5, 40])
+def test_product_pair_contains_the_binomial_reference_for_the_discrete_laplace(budget):
+    cert = bracket(budget=budget, delta="1e-6", laplace="2", width="1e-5")
+    lo, hi = check_product_pair(cert)
+    ref_lo, ref_hi = reference_epsilon(lambda e: dl_delta(mpq(2), budget, e), mpmath.mpf("1e-6"), hi=mpq(budget))
+    assert lo <= ref_hi and ref_lo <= hi
+
+
+@pytest.mark.parametrize("sigma2, budget, delta, game_width, method", [
+    (9, 2, mpq(1, 10**4), mpq(1, 10**3), "reduced"),
+    (4, 3, mpq(1, 10**3), mpq(1, 10**2), "enumerate"),
+])
+def test_product_pair_overlaps_the_exact_game(sigma2, budget, delta, game_width, method):
+    game = calibration.build(calibration.Request("0", mpq(sigma2), budget, delta, width=game_width, method=method))
+    lo, hi = check_product_pair(bracket(budget=budget, delta=delta, sigma2=sigma2, width="1e-3"))
+    g_lo, g_hi = mpq(game["result"]["epsilon_lo"]), mpq(game["result"]["epsilon_hi"])
+    assert lo <= g_hi and g_lo <= hi
+
+
+def test_product_pair_overlaps_the_stored_laplace_game_calibration():
+    path = os.path.join(ROOT, "certificates", "plain", "calibration-plain-laplace-t2-c2-delta1e-6.json")
+    game = json.load(open(path, encoding="utf-8"))["result"]
+    lo, hi = check_product_pair(bracket(budget=2, delta="1e-6", laplace="2", width="1e-6"))
+    assert lo <= mpq(game["epsilon_hi"]) and mpq(game["epsilon_lo"]) <= hi
+
+
+def test_bisection_over_producer_plain_agrees():
+    """A scan of producer plain on the grid k/10: ε* lies between the last point certified above δ and the
+    first certified below, so both ends of the bracket are within its width of that gap."""
+    cert = bracket(budget=64, delta="1e-5", sigma2="1", width="1e-2")
+    lo, hi = check_product_pair(cert)
+    grid = [mpq(k, 10) for k in range(0, 1000)]
+    pts = plain_composition.build(plain_composition.Request(64, grid, mpq(1, 10**15), sigma2=mpq(1)))
+    below = [mpq(p["epsilon"]) for p in pts["result"]["points"] if mpq(p["upper"]) <= mpq(1, 10**5)]
+    above = [mpq(p["epsilon"]) for p in pts["result"]["points"] if mpq(p["lower"]) > mpq(1, 10**5)]
+    assert above and below and max(above) < min(below) <= max(above) + mpq(2, 10)
+    assert max(above) < hi and lo < min(below) and max(above) <= lo + mpq(1, 100) and hi <= min(below) + mpq(1, 100)
+
+
+# ---- the route's parts -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("noise", [dict(sigma2=mpq(9)), dict(laplace=mpq(3, 2))])
+def test_single_epsilon_points_are_those_of_a_list(noise):
+    request = plain_composition.Request(50, [mpq(1, 3), mpq(1), mpq(5, 2), mpq(7)], mpq(1, 10**15), **noise)
+    single = SingleEpsilon(request)
+    for expected in points(request):
+        got = single.point(expected.epsilon)
+        assert (got.epsilon, got.lower, got.upper) == (expected.epsilon, expected.lower, expected.upper)
+
+
+def test_bisect_grid_decides_only_on_decided_points_and_crosses_an_undecided_zone():
+    star = 1234
+
+    def side(k):  # undecided within 3 of the true crossing
+        return 0 if abs(k - star) <= 3 else (+1 if k < star else -1)
+
+    lo, hi = bisect_grid(side, span=10, first=100, limit=10**6)
+    assert side(hi) == -1 and side(lo) == +1 and hi - lo <= 10 and lo < star < hi
+    with pytest.raises(LimitError, match="cannot separate"):
+        bisect_grid(side, span=5, first=100, limit=10**6)
+    assert bisect_grid(lambda k: -1, span=1, first=1, limit=10) == (0, 0)
+    with pytest.raises(LimitError, match="ε limit"):
+        bisect_grid(lambda k: +1, span=1, first=1, limit=64)
+
+
+def test_plain_width_and_grid_step():
+    assert kind.plain_width(mpq(1, 10**5), mpq(1, 10**3)) == mpq(1, 10**15)
+    assert kind.plain_width(mpq(1, 10**20), mpq(1, 10**6)) == mpq(1, 10**29)
+    assert kind.grid_step(mpq(1, 10**3)) == mpq(1, 10**4) and kind.grid_step(mpq(1, 10**6)) == mpq(1, 10**7)
+    assert kind.grid_step(mpq(4)) == 1
+
+
+def test_zero_status_and_a_trivial_lower_end():
+    cert = bracket(budget=2, delta="1/2", sigma2="9")
+    check_product_pair(cert)
+    res = cert["result"]
+    assert res["status"] == "zero" and ends(cert) == (0, 0) and res["lower_witness"] is None
+    assert "status zero" in res["lower_reason"]
+    assert kind.claim(cert).startswith("ε*_2(0.5) = 0")
+
+
+def test_the_c1000_reference_is_reproduced():
+    path = os.path.join(ROOT, "certificates", "plain", "epsilon-bracket-dg-sigma2_9-c1000-delta1e-5.json")
+    cert = bracket(budget=1000, delta="1e-5", sigma2="9", width="1e-3")
+    assert render(cert) == open(path, "rb").read()
+    lo, hi = check_product_pair(cert)
+    assert mpq(99) < lo < hi < mpq(100)
+    line = kind.claim(cert)
+    assert line.startswith("ε*_1000(1e-05) ∈ [") and line.endswith("(plain composition, σ² = 9; route product-pair)")
+
+
+def test_default_width_is_that_of_calibration():
+    cert = bracket(budget=8, delta="1e-5", laplace="2")
+    assert cert["input"]["width"] == "1/1000000" and check_product_pair(cert)
+
+
+# ---- hierarchy-witness: requests (the builds take a minute: the slow test below) -----------------------------
+
+
+def test_hierarchy_witness_requests():
+    request = kind.Request.from_strings("1/3", 8, "1e-4", sigma2="9")
+    assert request.route == "hierarchy-witness" and request.width is None
+    assert request.lower.budget == 8 and request.lower.CLAIM == "target-zero" and request.lower_reason is None
+    assert request.as_json() == {"gamma": "1/3", "noise": {"family": "discrete-gaussian", "sigma2": "9"},
+                                 "budget": 8, "delta": "1/10000", "width": None}
+    beyond = kind.Request.from_strings("1/3", 32, "1e-4", sigma2="9")
+    assert beyond.lower is None and "C <= 24" in beyond.lower_reason
+
+
+def test_claim_with_no_lower_end():
+    cert = {"input": {"gamma": "1/3", "noise": {"family": "discrete-gaussian", "sigma2": "9"}, "budget": 32,
+                      "delta": "1/10000", "width": None},
+            "result": {"route": "hierarchy-witness", "status": "enclosed", "epsilon_lo": None,
+                       "epsilon_lo_display": None, "epsilon_hi": "10", "epsilon_hi_display": "10.000000000000",
+                       "lower_witness": None, "lower_reason": "no lower construction: why",
+                       "upper_witness": {"input": {"model": {"game": "depth", "depth": 2}}}}}
+    assert kind.claim(cert) == ("ε*_32(0.0001) ≤ 10.000000000 (lower end: no lower construction: why) "
+                                "(γ = 1/3, σ² = 9; route hierarchy-witness: hierarchy P_2 upper, no lower witness)")
+
+
+@pytest.mark.slow
+def test_hierarchy_witness_at_c8_embeds_the_reference_certificates():
+    cert = bracket(gamma="1/3", budget=8, delta="1e-4", sigma2="9")
+    jsonschema.validate(cert, SCHEMA)
+    res = cert["result"]
+    for witness, path in ((res["upper_witness"], "hierarchy/hierarchy-c8-p4-delta1e-4.json"),
+                          (res["lower_witness"], "slow/calibration-lower-target-zero-c8.json")):
+        assert render(witness) == open(os.path.join(ROOT, "certificates", path), "rb").read()
+    path = os.path.join(ROOT, "certificates", "slow",
+                        "epsilon-bracket-hierarchy-witness-g1_3-sigma2_9-c8-delta1e-4.json")
+    assert render(cert) == open(path, "rb").read()
+    assert kind.claim(cert) == ("ε*_8(0.0001) ∈ [4.8341641956, 4.8677670000] (γ = 1/3, σ² = 9; route "
+                                "hierarchy-witness: hierarchy P_4 upper, target-zero witness lower)")
+
+
+# ---- refusals (before any work) ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("args, kw, error, fragment", [
+    (("0", 2000, "1e-5"), dict(sigma2="9"), LimitError, "route product-pair"),
+    (("0", 8, "0"), dict(sigma2="9"), InputError, "0 < δ < 1"),
+    (("0", 8, "1"), dict(sigma2="9"), InputError, "0 < δ < 1"),
+    (("0", 8, "1e-70"), dict(sigma2="9"), LimitError, "width limit"),
+    (("0", 8, "1e-5"), dict(sigma2="9", width="0"), InputError, "width"),
+    (("0", 8, "1e-5"), dict(sigma2="1/1000"), LimitError, "sigma2"),
+    (("1/3", 8, "1e-4"), dict(laplace="2"), InputError, "give --sigma2"),
+    (("1/3", 8, "1e-4"), dict(sigma2="9", width="1e-3"), InputError, "omit it"),
+    (("1/3", 8, "1e-4"), dict(), InputError, "exactly one noise law"),
+    (("1/2", 0, "1e-4"), dict(sigma2="9"), InputError, "budget"),
+])
+def test_refusals(args, kw, error, fragment):
+    with pytest.raises(error, match=fragment):
+        kind.Request.from_strings(*args, **kw)
+
+
+def test_the_schema_embeds_the_three_kinds_schemas_unchanged():
+    defs = SCHEMA["$defs"]
+    for name, subschema in embedded_defs().items():
+        assert defs[name] == subschema, f"{name}: run python -m tests.producer.kinds.embedded_schemas"
+
+
+def test_calibrate_routes_by_the_request(monkeypatch):
+    """api.calibrate: the game's size refusal (ReachError) goes on to the hierarchy; other refusals stand."""
+    from producer import api
+    calls = []
+    monkeypatch.setattr(api, "epsilon_bracket", lambda *a, **kw: calls.append((a, kw)) or "bracket")
+    assert api.calibrate("1/3", 9, 6, "1e-4") == "bracket"        # the game refuses its size (C = 6, σ² = 9)
+    assert api.calibrate("1/3", 9, 8, "1e-4") == "bracket"        # beyond C = 6
+    assert api.calibrate("0", 9, 2, "1e-4") == "bracket"          # γ = 0 without a method
+    assert len(calls) == 3
+    with pytest.raises(LimitError, match="8C/σ²"):                # an input limit, not the game's reach
+        api.calibrate("1/3", "1/1251", 5, "1/1000")
+    assert len(calls) == 3
