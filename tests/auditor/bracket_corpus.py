@@ -1,0 +1,94 @@
+"""Builds ``epsilon-bracket/1`` certificates for the auditor tests.
+
+The embedded certificates come from the producer as a black box: its command
+line (``producer plain``) for the product-pair witnesses, the committed
+references for the hierarchy-witness route.  The bracket around them is
+assembled here by hand: canonical JSON, outward displays of the auditor's own
+:func:`auditor.checks.common.outward_decimal`, and the digest of
+:func:`auditor.certificate.digest` (:func:`tests.reseal.seal`).
+"""
+
+import json
+import subprocess
+import sys
+from fractions import Fraction
+from functools import lru_cache
+from pathlib import Path
+
+from auditor.checks.common import outward_decimal
+from auditor.rationals import write_rational
+from tests.reseal import seal
+
+ROOT = Path(__file__).resolve().parents[2]
+PRODUCER = {"name": "dp-certify-tests", "version": "0"}
+HIERARCHY_C8 = ROOT / "certificates" / "hierarchy" / "hierarchy-c8-p4-delta1e-4.json"
+TARGET_ZERO_C8 = ROOT / "certificates" / "slow" / "calibration-lower-target-zero-c8.json"
+
+# The product pair of the tests: C = 8, σ² = 9, δ = 10^-5; δ(81/20) ≈ 1.207e-5 > δ >= δ(41/10) ≈ 9.43e-6
+# (found with a few `producer plain` calls: δ(4) ≈ 1.46e-5, δ(4.5) ≈ 1.44e-6).
+SIGMA2, BUDGET, DELTA = "9", 8, "1/100000"
+EPS_LO, EPS_HI, WIDTH = "81/20", "41/10", "1/10"
+DISPLAY_PLACES = 6
+
+
+@lru_cache(maxsize=None)
+def _plain_text(sigma2, budget, epsilon):
+    done = subprocess.run([sys.executable, "-m", "producer", "plain", "--sigma2", sigma2, "--budget", str(budget),
+                           "--epsilons", epsilon, "--quiet"], capture_output=True, text=True, timeout=600,
+                          cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def plain(epsilon, sigma2=SIGMA2, budget=BUDGET):
+    """A fresh plain-composition/1 certificate at the single ε ``epsilon``, written by the producer."""
+    return json.loads(_plain_text(sigma2, budget, epsilon))
+
+
+def load(path):
+    return json.loads(Path(path).read_text(encoding="utf-8"))
+
+
+def display(value, direction):
+    return None if value is None else outward_decimal(Fraction(value), DISPLAY_PLACES, direction)
+
+
+def bracket(inp, route, eps_lo, eps_hi, upper, lower, reason=None):
+    """The sealed bracket of ``inp`` with the given ends and witnesses (status from ε_hi)."""
+    lo = None if eps_lo is None else write_rational(Fraction(eps_lo))
+    hi = write_rational(Fraction(eps_hi))
+    cert = {"schema": "epsilon-bracket/1", "producer": PRODUCER, "input": inp,
+            "result": {"route": route, "status": "zero" if Fraction(hi) == 0 else "enclosed",
+                       "epsilon_lo": lo, "epsilon_lo_display": display(lo, -1),
+                       "epsilon_hi": hi, "epsilon_hi_display": display(hi, +1),
+                       "lower_witness": lower, "lower_reason": reason, "upper_witness": upper}}
+    return seal(cert)
+
+
+def product_pair_input(delta=DELTA, width=WIDTH, sigma2=SIGMA2, budget=BUDGET):
+    return {"gamma": "0", "noise": {"family": "discrete-gaussian", "sigma2": sigma2}, "budget": budget,
+            "delta": delta, "width": width}
+
+
+def product_pair():
+    """C = 8, σ² = 9, δ = 10^-5: ε* in [81/20, 41/10]."""
+    return bracket(product_pair_input(), "product-pair", EPS_LO, EPS_HI, plain(EPS_HI), plain(EPS_LO))
+
+
+def product_pair_zero():
+    """δ = 1/2 >= δ(0) ≈ 0.362: ε* = 0, no lower witness."""
+    return bracket(product_pair_input(delta="1/2"), "product-pair", "0", "0", plain("0"), None,
+                   reason="status zero: epsilon* = 0 is the least possible value")
+
+
+def hierarchy_witness(lower=True):
+    """γ = 1/3, σ² = 9, C = 8, δ = 10^-4 from the committed references (or with a null lower end)."""
+    upper = load(HIERARCHY_C8)
+    inp = {"gamma": "1/3", "noise": {"family": "discrete-gaussian", "sigma2": "9"}, "budget": 8,
+           "delta": "1/10000", "width": None}
+    hi = upper["result"]["epsilon"]
+    if not lower:
+        return bracket(inp, "hierarchy-witness", None, hi, upper, None,
+                       reason="beyond the target-zero witness's budget limit")
+    witness = load(TARGET_ZERO_C8)
+    return bracket(inp, "hierarchy-witness", witness["result"]["epsilon_lower"], hi, upper, witness)
