@@ -24,10 +24,11 @@ PRODUCER = {"name": "dp-certify-tests", "version": "0"}
 HIERARCHY_C8 = ROOT / "certificates" / "hierarchy" / "hierarchy-c8-p4-delta1e-4.json"
 TARGET_ZERO_C8 = ROOT / "certificates" / "slow" / "calibration-lower-target-zero-c8.json"
 
-# The product pair of the tests: C = 8, σ² = 9, δ = 10^-5; δ(81/20) ≈ 1.207e-5 > δ >= δ(41/10) ≈ 9.43e-6
-# (found with a few `producer plain` calls: δ(4) ≈ 1.46e-5, δ(4.5) ≈ 1.44e-6).
+# The product pair of the tests: C = 8, σ² = 9, δ = 10^-5, found with a few `producer plain` calls:
+# δ(4) ≈ 1.46e-5, δ(81/20) ≈ 1.207e-5, δ(41/10) ≈ 9.43e-6, δ(4.5) ≈ 1.44e-6, so δ(85/21) > δ >= δ(37/9)
+# (ends without a finite decimal, so that a display rounded the wrong way differs).
 SIGMA2, BUDGET, DELTA = "9", 8, "1/100000"
-EPS_LO, EPS_HI, WIDTH = "81/20", "41/10", "1/10"
+EPS_LO, EPS_HI, WIDTH = "85/21", "37/9", "1/10"
 DISPLAY_PLACES = 6
 
 
@@ -71,7 +72,7 @@ def product_pair_input(delta=DELTA, width=WIDTH, sigma2=SIGMA2, budget=BUDGET):
 
 
 def product_pair():
-    """C = 8, σ² = 9, δ = 10^-5: ε* in [81/20, 41/10]."""
+    """C = 8, σ² = 9, δ = 10^-5: ε* in [85/21, 37/9]."""
     return bracket(product_pair_input(), "product-pair", EPS_LO, EPS_HI, plain(EPS_HI), plain(EPS_LO))
 
 
@@ -92,3 +93,45 @@ def hierarchy_witness(lower=True):
                        reason="beyond the target-zero witness's budget limit")
     witness = load(TARGET_ZERO_C8)
     return bracket(inp, "hierarchy-witness", witness["result"]["epsilon_lower"], hi, upper, witness)
+
+
+# A small hierarchy-witness question (C = 2, δ = 1/1000), fast to make and to verify: the producer's
+# `hierarchy` δ query (cut game, ε_hi ≈ 1.59) and `calibrate-lower --claim target-zero` (here ε_lo = 0).
+SMALL = {"gamma": "1/3", "sigma2": "9", "budget": 2, "delta": "1/1000"}
+SMALL_UPPER = ("hierarchy", "--gamma", "1/3", "--sigma2", "9", "--budget", "2", "--cuts", "0", "--delta", "1/1000",
+               "--priors", "200", "--radius", "24", "--source-scale", "2^48")
+SMALL_LOWER = ("calibrate-lower", "--claim", "target-zero", "--gamma", "1/3", "--sigma2", "9", "--budget", "2",
+               "--delta", "1/1000", "--radius", "20", "--priors", "401", "--scale", "2^50")
+
+
+@lru_cache(maxsize=None)
+def _produced(args):
+    done = subprocess.run([sys.executable, "-m", "producer", *args, "--quiet"], capture_output=True, text=True,
+                          timeout=600, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def small_input(gamma=SMALL["gamma"], sigma2=SMALL["sigma2"], delta=SMALL["delta"]):
+    return {"gamma": gamma, "noise": {"family": "discrete-gaussian", "sigma2": sigma2}, "budget": SMALL["budget"],
+            "delta": delta, "width": None}
+
+
+def small_upper():
+    return json.loads(_produced(SMALL_UPPER))
+
+
+def small_lower():
+    return json.loads(_produced(SMALL_LOWER))
+
+
+def small_hierarchy_witness(lower=True, inp=None):
+    """The C = 2 bracket with the target-zero lower witness, or with a null lower end and its reason."""
+    upper = small_upper()
+    inp = small_input() if inp is None else inp
+    if not lower:
+        return bracket(inp, "hierarchy-witness", None, upper["result"]["epsilon"], upper, None,
+                       reason="no lower construction requested")
+    witness = small_lower()
+    return bracket(inp, "hierarchy-witness", witness["result"]["epsilon_lower"], upper["result"]["epsilon"],
+                   upper, witness)
