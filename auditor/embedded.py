@@ -4,8 +4,8 @@ An embedded certificate went through the strict reader (:mod:`auditor.reader`)
 as part of the enclosing file, so the reader's limits (size, nesting, count of
 values, numbers, strings) already hold for it.  Then, in order:
 
-1. :func:`validated`: its ``schema`` names one of the kinds the enclosing claim
-   allows, and it validates against that kind's own JSON Schema (MALFORMED
+1. :func:`validated`: its ``schema`` names one of the kinds and versions the
+   enclosing claim allows, and it validates against that kind's own JSON Schema (MALFORMED
    otherwise, with the pointer prefixed by where it sits), before any of its
    fields is read;
 2. :func:`check_digest`: its digest is recomputed (a mismatch is a false
@@ -24,21 +24,23 @@ UNCHECKED (the same rule as :func:`auditor.decide.raise_undecided`).
 
 from auditor.certificate import Malformed, digest, validate
 from auditor.outcomes import MalformedInput, Unchecked
+from auditor.rationals import show
 from auditor.report import Report
 
 
-def validated(cert, pointer, kinds, what):
-    """The kind of ``cert``, an embedded certificate of one of ``kinds`` valid against its own schema."""
+def validated(cert, pointer, schemas, what):
+    """The kind of ``cert``: an embedded certificate whose ``schema`` is one of ``schemas`` ("kind/version"),
+    valid against that schema."""
     if not isinstance(cert, dict):
         raise Malformed(f"{pointer}: {what} must be a certificate object")
+    name = cert.get("schema")
+    if name not in schemas:
+        wanted = " or ".join(f"a {s}" for s in schemas)
+        raise Malformed(f"{pointer}/schema: {what} must be {wanted} certificate, not {show(name)}")
     try:
-        kind = validate(cert)
+        return validate(cert)
     except Malformed as exc:
         raise Malformed(f"{pointer}{exc}") from None
-    if kind not in kinds:
-        wanted = " or ".join(f"a {k}" for k in kinds)
-        raise Malformed(f"{pointer}/schema: {what} must be {wanted} certificate, not {kind!r}")
-    return kind
 
 
 def check_digest(cert, pointer, report, kind):

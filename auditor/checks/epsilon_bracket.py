@@ -85,9 +85,9 @@ def verify(cert, report):
         return
     upper, lower = res["upper_witness"], res["lower_witness"]
     upper_kind, lower_kind = WITNESS_KINDS[route]
-    validated(upper, UPPER, (upper_kind,), "the upper witness")
+    validated(upper, UPPER, (upper_kind + "/1",), "the upper witness")
     if lower is not None:
-        validated(lower, LOWER, (lower_kind,), "the lower witness")
+        validated(lower, LOWER, (lower_kind + "/1",), "the lower witness")
     eps_lo = None if res["epsilon_lo"] is None else read_rational(res["epsilon_lo"], R + "/epsilon_lo")
     eps_hi = read_rational(res["epsilon_hi"], R + "/epsilon_hi")
     _check_ends(res, q, eps_lo, eps_hi, report)

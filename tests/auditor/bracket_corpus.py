@@ -33,17 +33,18 @@ DISPLAY_PLACES = 6
 
 
 @lru_cache(maxsize=None)
-def _plain_text(sigma2, budget, epsilon):
-    done = subprocess.run([sys.executable, "-m", "producer", "plain", "--sigma2", sigma2, "--budget", str(budget),
-                           "--epsilons", epsilon, "--quiet"], capture_output=True, text=True, timeout=600,
-                          cwd=ROOT)
+def _produced(args):
+    done = subprocess.run([sys.executable, "-m", "producer", *args, "--quiet"], capture_output=True, text=True,
+                          timeout=600, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     return done.stdout
 
 
-def plain(epsilon, sigma2=SIGMA2, budget=BUDGET):
-    """A fresh plain-composition/1 certificate at the single ε ``epsilon``, written by the producer."""
-    return json.loads(_plain_text(sigma2, budget, epsilon))
+def plain(epsilon, sigma2=SIGMA2, budget=BUDGET, laplace=None):
+    """A fresh plain-composition/1 certificate at the single ε ``epsilon``, written by the producer
+    (the discrete Gaussian σ², or the discrete Laplace of scale ``laplace``)."""
+    noise = ("--laplace", laplace) if laplace is not None else ("--sigma2", sigma2)
+    return json.loads(_produced(("plain", *noise, "--budget", str(budget), "--epsilons", epsilon)))
 
 
 def load(path):
@@ -82,6 +83,18 @@ def product_pair_zero():
                    reason="status zero: epsilon* = 0 is the least possible value")
 
 
+# The discrete Laplace t = 2, C = 2, δ = 10^-6: the ends of
+# certificates/plain/calibration-plain-laplace-t2-c2-delta1e-6.json.
+LAPLACE_LO, LAPLACE_HI = "33554339/33554432", "67108727/67108864"
+
+
+def laplace_pair():
+    inp = {"gamma": "0", "noise": {"family": "discrete-laplace", "t": "2"}, "budget": 2, "delta": "1/1000000",
+           "width": "1/1000000"}
+    return bracket(inp, "product-pair", LAPLACE_LO, LAPLACE_HI, plain(LAPLACE_HI, budget=2, laplace="2"),
+                   plain(LAPLACE_LO, budget=2, laplace="2"))
+
+
 def hierarchy_witness(lower=True):
     """γ = 1/3, σ² = 9, C = 8, δ = 10^-4 from the committed references (or with a null lower end)."""
     upper = load(HIERARCHY_C8)
@@ -102,14 +115,6 @@ SMALL_UPPER = ("hierarchy", "--gamma", "1/3", "--sigma2", "9", "--budget", "2", 
                "--priors", "200", "--radius", "24", "--source-scale", "2^48")
 SMALL_LOWER = ("calibrate-lower", "--claim", "target-zero", "--gamma", "1/3", "--sigma2", "9", "--budget", "2",
                "--delta", "1/1000", "--radius", "20", "--priors", "401", "--scale", "2^50")
-
-
-@lru_cache(maxsize=None)
-def _produced(args):
-    done = subprocess.run([sys.executable, "-m", "producer", *args, "--quiet"], capture_output=True, text=True,
-                          timeout=600, cwd=ROOT)
-    assert done.returncode == 0, done.stderr
-    return done.stdout
 
 
 def small_input(gamma=SMALL["gamma"], sigma2=SMALL["sigma2"], delta=SMALL["delta"]):

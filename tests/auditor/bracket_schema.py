@@ -97,7 +97,8 @@ RESULT = {
         "lower_witness": {"oneOf": [{"type": "null"}, {"$ref": "#/$defs/plain_composition"},
                                     {"$ref": "#/$defs/calibration_lower"}],
                           "description": "product-pair: plain-composition/1 at [ε_lo] with lower > δ; "
-                                         "hierarchy-witness: calibration-lower/1 target-zero with epsilon_lower = ε_lo"},
+                                         "hierarchy-witness: calibration-lower/1 target-zero with "
+                                         "epsilon_lower = ε_lo"},
         "lower_reason": {"oneOf": [{"type": "null"}, {"type": "string", "minLength": 1}],
                          "description": "why there is no lower witness (null when there is one)"},
         "upper_witness": {"oneOf": [{"$ref": "#/$defs/plain_composition"}, {"$ref": "#/$defs/hierarchy"}],

@@ -76,6 +76,12 @@ def test_product_pair_verifies_with_its_claim(pair):
                             "route product-pair)")
 
 
+def test_discrete_laplace_pair_verifies():
+    report = verify_certificate(bc.laplace_pair())
+    assert report.outcome == "OK", (report.failures, report.error, report.unchecked)
+    assert "the discrete Laplace t = 2; route product-pair" in report.claim
+
+
 def test_status_zero_verifies():
     report = verify_certificate(bc.product_pair_zero())
     assert report.outcome == "OK", (report.failures, report.error, report.unchecked)
@@ -231,6 +237,12 @@ def test_route_must_follow_gamma(pair, small):
     def product_route(inp, res):
         res["route"] = "product-pair"
     rejected(edited(small, product_route), "FAIL", "/result/route")
+
+
+def test_a_witness_of_another_version_is_malformed(pair):
+    def edit(inp, res):
+        res["upper_witness"]["schema"] = "plain-composition/2"
+    rejected(edited(pair, edit), "MALFORMED", "/result/upper_witness")
 
 
 def test_witness_of_the_other_route_is_malformed(pair, small):

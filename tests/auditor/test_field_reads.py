@@ -29,6 +29,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.auditor import bracket_corpus
 from tests.auditor.field_reads import INDEX, present_paths, read_paths, schema_leaves, schema_of
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -78,15 +79,34 @@ UNREAD_TODAY = {
         ("input", "numerics", "logit_range"): "how the producer chose the grid; outside the claims "
                                               "(docs/certificates.md, hierarchy/1): every grid is checked as given",
     },
+    "epsilon-bracket/1": {
+        ("result", "upper_witness", "input", "numerics", "logit_range"): "the embedded hierarchy/1's (see there)",
+    },
 }
 
 # Schema leaves that no certificate used here holds, by kind, each with its reason.
 _WITNESS_SOURCE = ("the calibration's witnesses always have width-based sources; an explicit source of a "
                    "dg-interval/1 is read by the same checks (verify_dg), exercised by "
                    "dg-interval-c1-explicit-source.json")
+_CAPPED_LOWER = ("a hierarchy-witness bracket's lower witness is a target-zero calibration-lower/1 (another claim "
+                 "is a false claim); the capped-preparation fields are read by the same calibration-lower/1 checks, "
+                 "exercised by calibration-lower-k2-capped-c4.json")
 NOT_EXERCISED = {
     "calibration/1": {("result", witness, "input", "source", key): _WITNESS_SOURCE
                       for witness in ("lower_witness", "upper_witness") for key in ("radius", "scale")},
+    "epsilon-bracket/1": {
+        **{("result", "lower_witness", "input", key): _CAPPED_LOWER
+           for key in ("cap", "event_threshold", "horizon", "target")},
+        ("result", "lower_witness", "input", "signs", INDEX): _CAPPED_LOWER,
+        **{("result", "lower_witness", "result", key): _CAPPED_LOWER
+           for key in ("atoms", "hit", "suffix_p", "suffix_q")},
+        **{("result", "lower_witness", "result", "window", key): _CAPPED_LOWER for key in ("low", "high")},
+        ("result", "upper_witness", "input", "model", "depth"): "the quick hierarchy-witness bracket's hierarchy "
+            "is a cut game; a depth model is read by the same hierarchy/1 checks (hierarchy-c8-p4-delta1e-4.json, and "
+            "the slow bracket of the c8 references in test_epsilon_bracket_checks.py)",
+        ("result", "upper_witness", "input", "query", "epsilon"): "an upper witness answers the δ query (an ε "
+            "query is a false claim); an ε query is read by the same hierarchy/1 checks",
+    },
 }
 
 
@@ -100,6 +120,11 @@ def made(tmp_path_factory):
                               capture_output=True, text=True, timeout=600)
         assert done.returncode == 0, done.stderr
         out[name] = json.loads(path.read_text())
+    # epsilon-bracket/1 has no reference yet: brackets assembled around the producer's witnesses
+    out["bracket-product-pair"] = bracket_corpus.product_pair()
+    out["bracket-laplace-pair"] = bracket_corpus.laplace_pair()
+    out["bracket-hierarchy-null-lower"] = bracket_corpus.small_hierarchy_witness(lower=False)
+    out["bracket-hierarchy-target-zero"] = bracket_corpus.small_hierarchy_witness()
     return out
 
 
