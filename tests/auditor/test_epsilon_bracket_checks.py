@@ -48,6 +48,12 @@ def edited(cert, edit):
     return reseal(bad)
 
 
+def with_input(cert, field, value):
+    def edit(inp, res):
+        inp[field] = value
+    return edited(cert, edit)
+
+
 def rejected(cert, outcome, pointer):
     """Verify ``cert``; assert ``outcome`` and that ``pointer`` is named (a failure, the error or the limit)."""
     report = verify_certificate(cert)
@@ -114,16 +120,32 @@ def test_the_c8_references_make_a_bracket():
 
 # ---- product-pair: the same question, the relations ------------------------------------------
 
-def test_epsilon_hi_not_the_witness_epsilon(pair):
-    def edit(inp, res):
-        res["epsilon_hi"], res["epsilon_hi_display"] = "33/8", "4.125"
-    rejected(edited(pair, edit), "FAIL", UP + "/input/epsilons")
+# one change of the bracket's own fields (or its question) and the pointer of the claim it makes false
+PAIR_EDITS = {
+    "epsilon_hi not the witness's ε": ("result", {"epsilon_hi": "33/8", "epsilon_hi_display": "4.125"},
+                                       UP + "/input/epsilons"),
+    "epsilon_lo not the witness's ε": ("result", {"epsilon_lo": "4", "epsilon_lo_display": "4"},
+                                       LO + "/input/epsilons"),
+    # δ = 1/50000 lies above δ(85/21) ≈ 1.2e-5: the lower witness proves nothing
+    "lower witness not above δ": ("input", {"delta": "1/50000"}, LO + "/result/points/0/lower"),
+    # δ = 1/200000 lies below δ(37/9) ≈ 9.4e-6: the upper witness does not reach it
+    "upper witness above δ": ("input", {"delta": "1/200000"}, UP + "/result/points/0/upper"),
+    "width exceeded": ("input", {"width": "1/100"}, "/result/epsilon_hi"),
+    "null lower with epsilon_lo > 0": ("result", {"lower_witness": None, "lower_reason": "none made"},
+                                       "/result/epsilon_lo"),
+    "a reason beside a witness": ("result", {"lower_reason": "none made"}, "/result/lower_reason"),
+    "epsilon_lo null on the product pair": ("result", {"epsilon_lo": None, "epsilon_lo_display": None},
+                                            "/result/epsilon_lo"),
+}
 
 
-def test_epsilon_lo_not_the_witness_epsilon(pair):
+@pytest.mark.parametrize("name", sorted(PAIR_EDITS))
+def test_a_wrong_product_pair(pair, name):
+    part, changes, pointer = PAIR_EDITS[name]
+
     def edit(inp, res):
-        res["epsilon_lo"], res["epsilon_lo_display"] = "4", "4"
-    rejected(edited(pair, edit), "FAIL", LO + "/input/epsilons")
+        (inp if part == "input" else res).update(changes)
+    rejected(edited(pair, edit), "FAIL", pointer)
 
 
 @pytest.mark.parametrize("where, witness, pointer", [
@@ -142,26 +164,6 @@ def test_a_witness_with_two_epsilons(pair):
     def edit(inp, res):
         res["upper_witness"] = bc.plain(f"4,{bc.EPS_HI}")
     rejected(edited(pair, edit), "FAIL", UP + "/input/epsilons")
-
-
-def test_lower_witness_not_above_delta(pair):
-    # δ = 1/50000 lies above δ(85/21) ≈ 1.2e-5: the lower witness proves nothing
-    def edit(inp, res):
-        inp["delta"] = "1/50000"
-    rejected(edited(pair, edit), "FAIL", LO + "/result/points/0/lower")
-
-
-def test_upper_witness_above_delta(pair):
-    # δ = 1/200000 lies below δ(37/9): the upper witness does not reach it
-    def edit(inp, res):
-        inp["delta"] = "1/200000"
-    rejected(edited(pair, edit), "FAIL", UP + "/result/points/0/upper")
-
-
-def test_width_exceeded(pair):
-    def edit(inp, res):
-        inp["width"] = "1/100"
-    rejected(edited(pair, edit), "FAIL", "/result/epsilon_hi")
 
 
 def test_ends_out_of_order(pair):
@@ -201,24 +203,6 @@ def test_null_lower_without_reason():
     def edit(inp, res):
         res["lower_reason"] = None
     rejected(edited(bc.product_pair_zero(), edit), "FAIL", "/result/lower_reason")
-
-
-def test_product_pair_null_lower_needs_epsilon_lo_zero(pair):
-    def edit(inp, res):
-        res["lower_witness"], res["lower_reason"] = None, "none made"
-    rejected(edited(pair, edit), "FAIL", "/result/epsilon_lo")
-
-
-def test_a_reason_beside_a_witness(pair):
-    def edit(inp, res):
-        res["lower_reason"] = "none made"
-    rejected(edited(pair, edit), "FAIL", "/result/lower_reason")
-
-
-def test_product_pair_epsilon_lo_null(pair):
-    def edit(inp, res):
-        res["epsilon_lo"] = res["epsilon_lo_display"] = None
-    rejected(edited(pair, edit), "FAIL", "/result/epsilon_lo")
 
 
 def test_a_display_without_its_value(small):
@@ -263,9 +247,7 @@ def test_witness_of_the_other_route_is_malformed(pair, small):
     ("gamma", "2/4", "/input/gamma"),
 ])
 def test_outside_the_domain(pair, field, value, pointer):
-    def edit(inp, res):
-        inp[field] = value
-    rejected(edited(pair, edit), "MALFORMED", pointer)
+    rejected(with_input(pair, field, value), "MALFORMED", pointer)
 
 
 def test_a_width_on_the_hierarchy_route_is_malformed(small):
@@ -339,9 +321,7 @@ def test_hierarchy_epsilon_hi_not_its_epsilon(small):
     ("gamma", "1/2", UP + "/input/gamma"),
 ])
 def test_hierarchy_for_another_question(small, field, value, pointer):
-    def edit(inp, res):
-        inp[field] = value
-    rejected(edited(small, edit), "FAIL", pointer)
+    rejected(with_input(small, field, value), "FAIL", pointer)
 
 
 def test_hierarchy_for_another_sigma2(small):
