@@ -513,6 +513,7 @@ SUMMARIES = {
     "block-composition": _claim_of_checks("block-composition"),
     "minimum-deletion": _claim_of_checks("minimum-deletion"),
     "minimum-depth": _claim_of_checks("minimum-depth"),
+    "epsilon-bracket": _claim_of_checks("epsilon-bracket"),
 }
 
 

@@ -31,6 +31,7 @@ KINDS = {
     "block-composition": "auditor.checks.block_composition",
     "minimum-deletion": "auditor.checks.minimum_deletion",
     "minimum-depth": "auditor.checks.minimum_depth",
+    "epsilon-bracket": "auditor.checks.epsilon_bracket",
 }
 
 

@@ -29,6 +29,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.auditor import bracket_corpus
 from tests.auditor.field_reads import INDEX, present_paths, read_paths, schema_leaves, schema_of
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -77,6 +78,9 @@ UNREAD_TODAY = {
     **{kind: {("input", "numerics", f"{side}_logit_range"): "how the producer chose the grid, as hierarchy/1's "
               "logit_range: every grid is checked as given" for side in ("lower", "upper")}
        for kind in ("minimum-deletion/1", "minimum-depth/1")},
+    "epsilon-bracket/1": {
+        ("result", "upper_witness", "input", "numerics", "logit_range"): "the embedded hierarchy/1's (see there)",
+    },
 }
 
 # Schema leaves that no certificate used here holds, by kind, each with its reason.
@@ -86,6 +90,9 @@ _WITNESS_SOURCE = ("the calibration's witnesses always have width-based sources;
 _SAME_MECHANISM = ("an embedded bound must be for the discrete Gaussian and the enclosing input's source "
                    "{radius, scale}: a discrete-Laplace or width-sourced dg-interval/1 is rejected for being "
                    "one (auditor.lower.embedded.check_question), so no valid certificate holds these fields")
+_CAPPED_LOWER = ("a hierarchy-witness bracket's lower witness is a target-zero calibration-lower/1 (another claim "
+                 "is a false claim); the capped-preparation fields are read by the same calibration-lower/1 checks, "
+                 "exercised by calibration-lower-k2-capped-c4.json")
 NOT_EXERCISED = {
     "dpsgd/1": {("result", "discretisation", "windows", "add", "lower") + rest:
                 "the add order's lower side is computed only when it can decide the answer (the remove order "
@@ -100,6 +107,19 @@ NOT_EXERCISED = {
     **{kind: {(("result", bound) + rest): _SAME_MECHANISM
               for rest in (("input", "noise", "t"), ("input", "source", "width"), ("result", "source", "noise", "t"))}
        for kind, bound in (("deadline-witness/1", "reference"), ("separation/1", "privacy_bound"))},
+    "epsilon-bracket/1": {
+        **{("result", "lower_witness", "input", key): _CAPPED_LOWER
+           for key in ("cap", "event_threshold", "horizon", "target")},
+        ("result", "lower_witness", "input", "signs", INDEX): _CAPPED_LOWER,
+        **{("result", "lower_witness", "result", key): _CAPPED_LOWER
+           for key in ("atoms", "hit", "suffix_p", "suffix_q")},
+        **{("result", "lower_witness", "result", "window", key): _CAPPED_LOWER for key in ("low", "high")},
+        ("result", "upper_witness", "input", "model", "depth"): "the quick hierarchy-witness bracket's hierarchy "
+            "is a cut game; a depth model is read by the same hierarchy/1 checks (hierarchy-c8-p4-delta1e-4.json, and "
+            "the slow bracket of the c8 references in test_epsilon_bracket_checks.py)",
+        ("result", "upper_witness", "input", "query", "epsilon"): "an upper witness answers the δ query (an ε "
+            "query is a false claim); an ε query is read by the same hierarchy/1 checks",
+    },
 }
 
 
@@ -113,6 +133,11 @@ def made(tmp_path_factory):
                               capture_output=True, text=True, timeout=600)
         assert done.returncode == 0, done.stderr
         out[name] = json.loads(path.read_text())
+    # epsilon-bracket/1 has no reference yet: brackets assembled around the producer's witnesses
+    out["bracket-product-pair"] = bracket_corpus.product_pair()
+    out["bracket-laplace-pair"] = bracket_corpus.laplace_pair()
+    out["bracket-hierarchy-null-lower"] = bracket_corpus.small_hierarchy_witness(lower=False)
+    out["bracket-hierarchy-target-zero"] = bracket_corpus.small_hierarchy_witness()
     return out
 
 
