@@ -235,11 +235,8 @@ def claim(cert):
         answer = f"ε({delta}) ∈ [{res['epsilon_lo_display']}, {res['epsilon_hi_display']}]"
     else:
         points = res["points"]
-        shown = [f"δ({describe_rational(_q(p['epsilon']))}) ∈ [{p['lower_display']}, {p['upper_display']}]"
-                 for p in points[:2]]
-        if len(points) > 2:
-            shown.append(f"and {len(points) - 2} more point{'s' if len(points) > 3 else ''}")
-        answer = "; ".join(shown)
+        answer = "; ".join(f"δ({describe_rational(_q(p['epsilon']))}) ∈ [{p['lower_display']}, {p['upper_display']}]"
+                           for p in points)
     return (f"{answer} for DP-SGD with {_schedule_text(inp)} (Poisson-subsampled Gaussian, sensitivity 1, "
             f"add/remove; {route})")
 

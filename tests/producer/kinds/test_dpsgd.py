@@ -122,6 +122,13 @@ def test_gaussian_schedules_take_the_closed_form():
     assert "Gaussian closed form" in cert.claim
 
 
+def test_the_claim_line_states_every_requested_point():
+    cert = api.dpsgd(stages=["1:2x10"], epsilons="1/2,1,2,4")
+    assert cert.claim.count("δ(") == 4 and "more point" not in cert.claim
+    for point in cert.result["points"]:
+        assert f"[{point['lower_display']}, {point['upper_display']}]" in cert.claim
+
+
 def _replay(attempt, outcome, order, side, perturb):
     """The chain of ``order``/``side`` from perturbed single-step arrays, with the certificate's windows."""
     from producer.pld import composition as comp
