@@ -110,10 +110,16 @@ def test_zero_gamma_numbers(value):
     assert str(parse_gamma(value)) == "0"
 
 
-@pytest.mark.parametrize("text", ["0/5", "0/0", "00", "0.", "1/1", "-1/3"])
+@pytest.mark.parametrize("text", ["0/5", "0/0", "1/1", "-1/3"])
 def test_other_zero_like_gammas_are_refused(text):
     with pytest.raises(InputError):
         parse_gamma(text)
+
+
+@pytest.mark.parametrize("text", ["00", "0.", "0.0"])
+def test_zero_decimals_are_read_as_every_other_rational(text):
+    """A γ without "/" is an exact decimal, read as σ² and δ are (issue 22: one rule for decimals)."""
+    assert parse_gamma(text) == parse_gamma("0")
 
 
 def test_game_certificate_writes_gamma_zero_canonically():
