@@ -173,10 +173,18 @@ def _show(paths):
     return sorted("/".join(p) for p in paths)
 
 
-def _assert_every_field_is_read(judged):
+# NOT_EXERCISED entries that only the slow references exercise: the survey over every reference drops them.
+SLOW_EXERCISES = {
+    "epsilon-bracket/1": {("result", "upper_witness", "input", "model", "depth")},   # the C = 8 P_4 bracket
+}
+
+
+def _assert_every_field_is_read(judged, every=False):
     problems = []
     for kind, (unread, absent) in sorted(judged.items()):
         allowed, skipped = set(UNREAD_TODAY.get(kind, {})), set(NOT_EXERCISED.get(kind, {}))
+        if every:
+            skipped -= SLOW_EXERCISES.get(kind, set())
         if unread - allowed:
             problems.append(f"{kind}: no check reads {_show(unread - allowed)}")
         if allowed - unread:
@@ -201,7 +209,7 @@ def test_every_field_of_every_kind_is_read_by_its_checks(made):
 
 @pytest.mark.slow
 def test_every_field_is_read_over_every_reference(made):
-    _assert_every_field_is_read(_judge(_survey(_files(EVERY) + sorted(made.items()))))
+    _assert_every_field_is_read(_judge(_survey(_files(EVERY) + sorted(made.items()))), every=True)
 
 
 def test_every_kind_is_surveyed(made):
