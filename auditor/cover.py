@@ -1,4 +1,4 @@
-"""A small set of root preparations that contains an optimal one (SPEC 3.3).
+"""A small set of root preparations that contains an optimal one (*Hidden Integer Feedback* §4, App. A, C).
 
 At a synchronised node with ``c`` participations left the evaluator maximises
 over preparations k = B*z, 0 <= z < B^c (fact R1).  This module derives, by

@@ -1,4 +1,4 @@
-"""Independent exact evaluator of the finite-law game G_C / F_q (SPEC 3.1).
+"""Independent exact evaluator of the finite-law game G_C / F_q (*Hidden Integer Feedback* §3.1).
 
 Definitions (x, y >= 0; rows from :mod:`auditor.rows`):
 
@@ -10,7 +10,7 @@ Definitions (x, y >= 0; rows from :mod:`auditor.rows`):
                               sum_o G_q(x row_kP(o), y row_kQ(o)),                     [echo]
                               q >= 1: sum_o F_{q-1}((o-j, o); x row_kP(o-j), y row_kQ(o))) [participate j]
 
-Facts used, exactly as SPEC 3.2 states them:
+Facts used, as *Hidden Integer Feedback* §3–4 states them:
   R1  at a synchronised node with c participations left the maximum over k may
       be restricted to k = B*z, 0 <= z < B^c (both signs);
   R2  F_q((k-j, k); .) depends on k only through k mod B^(q+1) (and j).

@@ -1,4 +1,4 @@
-"""Testing curves as exact convex chains (SPEC section 2), the auditor's own code.
+"""Testing curves as exact convex chains (*Hidden Integer Feedback* §3), the auditor's own code.
 
 A testing curve V(x, y) = max over supporting points (A, B') of x*A + y*B'
 (x, y >= 0) is stored as its *upper-right chain*: the vertices that are the

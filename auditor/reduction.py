@@ -1,6 +1,6 @@
-"""The C2 support reduction (SPEC 3.3), re-derived from the carry-cell cover.
+"""The C2 support reduction (*Hidden Integer Feedback* §4, App. A, C), re-derived from the carry-cell cover.
 
-SPEC 3.3 states: for a law symmetric around 0 with support in [-L, L] and a
+*Hidden Integer Feedback* §4, App. A, C states: for a law symmetric around 0 with support in [-L, L] and a
 root with c <= 2 participations left, the root phase beta may be restricted to
 
     K0 = {-m*gamma mod 1 : -L-1 <= m <= L+1}
@@ -38,9 +38,9 @@ chi = ((-phi_2) mod B)/B = frac(w*gamma) with -2L-1 <= w <= 2L+1, in K2.
 So every carried cover word is a pair of K0 x K2, and the maximum over
 K0 x K2 equals the maximum over all preparations (it is a subset of them
 containing an optimal one).  For c = 1 only beta matters (K0 alone).  The
-containment argument needs only the support bound; like the SPEC we use it
+containment argument needs only the support bound; like the paper we use it
 only for symmetric laws (lo = -hi) and c <= 2.  The sets are slightly
-larger than the cover's (the SPEC's margins), so the evaluator uses them
+larger than the cover's (the paper's margins), so the evaluator uses them
 only when they are smaller than the cover it would otherwise search.
 """
 

@@ -1,4 +1,4 @@
-"""Hidden-rounding rows, rebuilt by counting the hidden uniform draws (SPEC 1.2).
+"""Hidden-rounding rows, rebuilt by counting the hidden uniform draws (*Hidden Integer Feedback* §3.1).
 
 One step of the mechanism maps a hidden state k to
 

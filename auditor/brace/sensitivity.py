@@ -1,4 +1,5 @@
-"""The count envelope of the BRACE sensitivity (SPEC 5, universal non-activation).
+"""The count envelope of the BRACE sensitivity (universal non-activation;
+*BRACE: Differential Privacy for Dense Associative Memory with LSR Energy*, the sensitivity function).
 
 When (2t+1)^2 <= κT no bank activates a correction, L_t(B) = 2r/max(1, |I(B, y)|)
 and, with m = |I(D, y_{t-1})|,

@@ -1,4 +1,5 @@
-"""Checks of ``brace-run/1`` certificates (SPEC 5): see :mod:`auditor.brace.replay`."""
+"""Checks of ``brace-run/1`` certificates (*BRACE: Differential Privacy for Dense Associative
+Memory with LSR Energy*, Algorithm 1): see :mod:`auditor.brace.replay`."""
 
 from auditor.brace.replay import verify_run
 

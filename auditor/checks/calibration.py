@@ -1,4 +1,4 @@
-"""Checks of ``calibration/1`` certificates: an enclosure of ε*_C(δ) (SPEC section 4).
+"""Checks of ``calibration/1`` certificates: an enclosure of ε*_C(δ) (*Hidden Integer Feedback* §3.2, §4.3).
 
 Δ*_C(ε) is non-increasing in ε, so with ε*_C(δ) = inf{ε >= 0 : Δ*_C(ε) <= δ}:
 

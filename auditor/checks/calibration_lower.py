@@ -1,4 +1,5 @@
-"""Checks of ``calibration-lower/1`` certificates (SPEC-lower 7.0, 7.5; docs/lower-certificates.md §3).
+"""Checks of ``calibration-lower/1`` certificates (*Hidden Integer Feedback* §5.2, §7.1–7.2,
+App. G.5, K.2; docs/lower-certificates.md §3).
 
 Claim: ε*_C(δ) >= epsilon_lower for the discrete Gaussian, from one witness
 line (p, q): with r >= 1 − (1 − τ)^draws (draws = T, Coupling B, for the

@@ -16,9 +16,9 @@
 * Root-search method labels (finite-game, dg-interval, calibration) name how
   the producer searched the root preparations:
 
-  - ``enumerate``: all B^C pure roots (SPEC 3.2, R1) - proved for any law;
-  - ``compiled``: the closed carry-cell cover (SPEC 3.3) - proved for any law;
-  - ``reduced``: the C2 support reduction (SPEC 3.3) - proved only for a law
+  - ``enumerate``: all B^C pure roots (*Hidden Integer Feedback* §3–4, pure roots) - proved for any law;
+  - ``compiled``: the closed carry-cell cover (*Hidden Integer Feedback* §4, App. A, C) - proved for any law;
+  - ``reduced``: the C2 support reduction (*Hidden Integer Feedback* §4, App. A, C) - proved only for a law
     symmetric around 0 (w_z = w_{-z}) and budget C <= 2.
 
   A name outside these three is malformed; ``reduced`` outside its domain is a

@@ -1,4 +1,5 @@
-"""Checks of ``deadline-witness/1`` certificates (SPEC-lower 7.1, docs/lower-certificates.md §1).
+"""Checks of ``deadline-witness/1`` certificates (*Hidden Integer Feedback* §7.1, App. D.1;
+docs/lower-certificates.md §1).
 
 Claim: for each deadline T, LB_T <= H_{e^ε}(P_g,T ‖ Q_g,T) for the physical
 discrete-Gaussian program with T releases (a lower bound; the certificate's

@@ -1,4 +1,4 @@
-"""Checks of ``dg-interval/1`` certificates (SPEC section 4).
+"""Checks of ``dg-interval/1`` certificates (*Hidden Integer Feedback* §3.2, §4.3).
 
 Re-proved by the auditor's own routes:
 
@@ -320,7 +320,8 @@ def _settle(items, report, undecided, pointer_of, claimed_of, shown, reason):
 
 
 def _check_source(weights, L, S, sigma2, tau, report, R, undecided):
-    """Atoms below the DG masses and τ >= TV(ν, g) (SPEC 4, docs §2), by :func:`auditor.decide.source_states`.
+    """Atoms below the DG masses and τ >= TV(ν, g) (*Hidden Integer Feedback* §3.2, docs §2),
+    by :func:`auditor.decide.source_states`.
 
     Atom n: proved when w_n·Z⁺ <= S·f⁻(n) (w_n/S <= g(n)), disproved when
     w_n·Z⁻ > S·f⁺(n).  τ: proved when τ >= w_0/S − 1/Z⁺ (Lemma 2), disproved when

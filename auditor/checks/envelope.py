@@ -1,4 +1,4 @@
-"""Checks for ``envelope/1`` certificates (SPEC §6, seed 003).
+"""Checks for ``envelope/1`` certificates (*Pure-DP Statistical Query Release*).
 
 Rules (docs/envelope.md states them for users):
 

@@ -1,4 +1,4 @@
-"""Checks for ``finite-game/1`` certificates (SPEC section 3).
+"""Checks for ``finite-game/1`` certificates (*Hidden Integer Feedback* §3–4).
 
 Every number is recomputed by :mod:`auditor.game` (hidden-rounding rows by
 counting, the auditor's own hull code) and compared exactly:

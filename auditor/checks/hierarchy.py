@@ -1,4 +1,4 @@
-"""Checks of ``hierarchy/1`` certificates (SPEC-hierarchy section 8, docs/hierarchy.md).
+"""Checks of ``hierarchy/1`` certificates (*Hidden Integer Feedback* §5, App. E, G, docs/hierarchy.md).
 
 Re-proved by the auditor's own routes, in this order:
 

@@ -1,4 +1,5 @@
-"""Checks of ``separation/1`` certificates (SPEC-lower 7.2–7.4, docs/lower-certificates.md §2).
+"""Checks of ``separation/1`` certificates (*Hidden Integer Feedback* §3.3, §4.1, App. A.4, B;
+docs/lower-certificates.md §2).
 
 Every separation is a certified lower end strictly above a certified upper
 end.  The roles: a *witness* or *relaxation value* contributes its lower end,

@@ -1,4 +1,4 @@
-"""Checks of ``workload/1`` certificates (SPEC-lower 7.6, docs/lower-certificates.md §4).
+"""Checks of ``workload/1`` certificates (*Hidden Integer Feedback* §7.4, App. G.6, J, docs/lower-certificates.md §4).
 
 Claim: δ(ε) <= delta_upper for the finite matrix program releasing A·x plus
 ``dimension`` independent draws of the finite source ν, A = d·I + e·J, and

@@ -1,4 +1,4 @@
-"""The auditor's own recomputation of envelope certificates (SPEC §6, seed 003).
+"""The auditor's own recomputation of envelope certificates (*Pure-DP Statistical Query Release*).
 
 No floats and no shared code with the producer: intervals of Fractions with
 directed rounding (:mod:`.interval`), exp / log / sqrt by rational series with

@@ -6,7 +6,7 @@ Given true answers F, the logits of (q, ±1) are ±η·(F_q − q(μ)); the sele
 variant normalises over all 2k signed queries, the sign variant picks q with
 probability 1/k and normalises each pair.  p_h(ω) multiplies the J conditional
 probabilities.  Envelope, normalisers, answers and expected errors follow
-SPEC §6 (see docs/envelope.md for the formulas).
+*Pure-DP Statistical Query Release* (see docs/envelope.md for the formulas).
 """
 
 import itertools

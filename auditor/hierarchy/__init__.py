@@ -1,6 +1,6 @@
 """The auditor's own re-computation of ``hierarchy/1`` certificates.
 
-SPEC-hierarchy section 8 and docs/hierarchy.md: a game above G_C (cut games
+*Hidden Integer Feedback* §5, App. E, G and docs/hierarchy.md: a game above G_C (cut games
 U_S, proof hierarchies P_H) whose node functions are sampled at a grid of
 priors with upper values in integer fixed point.  Modules:
 

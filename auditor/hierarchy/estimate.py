@@ -3,7 +3,7 @@
 Computed before any work (docs/hierarchy.md, auditor section):
 
 - pending keys <= 2·Σ_{c=0}^{C−1} Σ_{j=1}^{h(c)} B^j with h(c) the longest word at
-  level c (min(H, c+1) for P_H; a block length for U_S): SPEC-hierarchy 8.6;
+  level c (min(H, c+1) for P_H; a block length for U_S): *Hidden Integer Feedback* Theorem 6, App. E.2, G.1;
 - alternatives <= 3·pending + Σ_c Σ_{ℓ ∈ A(G_c)} 2·B^ℓ;
 - outputs per row <= len(weights) + 3;
 - work = alternatives × outputs × (M + 1) × ceil((bits(D) + F + K)/64)

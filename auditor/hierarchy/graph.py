@@ -1,4 +1,5 @@
-"""The reachable graph of a game above G_C (SPEC-hierarchy 8.1-8.2, docs/hierarchy.md §2-3).
+"""The reachable graph of a game above G_C (*Hidden Integer Feedback* §3.1, (27), App. E.1, G.1;
+docs/hierarchy.md §2-3).
 
 Node keys: ``("G", c)`` synchronised with c participations left;
 ``("P", c, d, v)`` pending, previous sign d, committed word v for positions
@@ -9,7 +10,7 @@ hidden states, as integer numerators over D = B·S, indexed by the offset n of
 the output from the successor base:
 
 - root participation j (prepared state k = 0, b(0) = 0): output n has
-  P = row_0(n − j), Q = row_0(n) (any k = B·z gives the same row, SPEC R1);
+  P = row_0(n − j), Q = row_0(n) (any k = B·z gives the same row: rule R1 of :mod:`auditor.game`);
 - pending state with Q-state y (first digit z = a·y mod B) and P-state y − d,
   action j (0 = echo): P = row_{y−d}(b(y) + n − j), Q = row_y(b(y) + n).
 

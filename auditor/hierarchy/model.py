@@ -1,4 +1,4 @@
-"""Allowed group lengths of the games of SPEC-hierarchy 8.2 (docs/hierarchy.md §2).
+"""Allowed group lengths of the games of *Hidden Integer Feedback* (27), App. G.1 (docs/hierarchy.md §2).
 
     P_H:  A(G_c) = {1..min(H, c)},   A(R_{c,d}) = {1..min(H, c+1)}
     U_S:  A(G_c) = {ℓ_S(c−1)},       A(R_{c,d}) = {ℓ_S(c)},

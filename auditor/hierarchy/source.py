@@ -1,4 +1,4 @@
-"""The discrete-Gaussian side of a hierarchy/1 bound (SPEC §4, SPEC-hierarchy 8.8).
+"""The discrete-Gaussian side of a hierarchy/1 bound (*Hidden Integer Feedback* §3.2, (29), App. E.2).
 
 By the auditor's own enclosures (:mod:`auditor.enclosures`, integer Taylor
 bounds, no floats):

@@ -1,4 +1,4 @@
-"""Digit words of hidden integer states (SPEC-hierarchy 8.1), by integer arithmetic.
+"""Digit words of hidden integer states (*Hidden Integer Feedback* §3.1, App. E.1), by integer arithmetic.
 
 The successor base of a hidden state k is b(k) = −floor(a·k/B); the length-q
 word of k is z_i = a·b^i(k) mod B, i = 0..q−1, and words of length q are in

@@ -1,4 +1,5 @@
-"""The auditor's own machinery for the lower-certificate kinds (SPEC-lower §7).
+"""The auditor's own machinery for the lower-certificate kinds (*Hidden Integer Feedback* §3.3,
+§4.1, §5.2, §7, App. B, D, G.5–G.6, J, K.2).
 
 - :mod:`.inputs`: reading and domain-checking request fields (raising Malformed);
 - :mod:`.source`: the discrete-Gaussian source block and the threshold enclosure;

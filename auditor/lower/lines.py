@@ -1,4 +1,5 @@
-"""Target-{0} line trees of ``calibration-lower/1`` (SPEC-lower 7.5, docs/lower-certificates.md §3.2).
+"""Target-{0} line trees of ``calibration-lower/1`` (*Hidden Integer Feedback* §7.2, App. G.5, K.2;
+docs/lower-certificates.md §3.2).
 
 A line ℓ(N, i) = (a, c) at node N (``[c]`` synchronised at state 0 with c
 participations left, or ``[q, kP, kQ]`` pending) and grid prior i claims a

@@ -1,4 +1,4 @@
-"""The G.6 mean-square identity, recomputed by an exact moment recursion (SPEC-lower 7.6).
+"""The G.6 mean-square identity, recomputed by an exact moment recursion (*Hidden Integer Feedback* §7.4, App. G.6, J).
 
 The chain K_0 = 0, K_t = η_t − floor((a·K_{t−1} + U_t)/B) has rows
 row_k(n) (counted hidden draws, :mod:`auditor.rows`).  For S_t = Σ_{s<=t} h_s·K_s

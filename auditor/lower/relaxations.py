@@ -1,4 +1,4 @@
-"""Values of the two relaxations of the budget-two game (SPEC-lower 7.2, 7.3), exactly.
+"""Values of the two relaxations of the budget-two game (*Hidden Integer Feedback* §3.3, §4.1, App. B.4–B.5), exactly.
 
 **Offset class** (7.2).  K_t = η_t − floor((a·K_{t−1} + U_t + s_t)/B) with a
 public predictable offset s_t.  Writing a·K^Q + s = B·m + R (0 <= R < B),
@@ -152,7 +152,7 @@ def offset_value(weights, offset, a, B, x, y):
 
 
 class BudgetOne:
-    """F_0 and G_1 testing curves and F_1 point values of the finite-law game (SPEC §3.1).
+    """F_0 and G_1 testing curves and F_1 point values of the finite-law game (*Hidden Integer Feedback* §3.1).
 
     F_0((kP, kQ)) = max(stop, the testing curve of the pair (row_kP, row_kQ));
     G_1 = envelope(stop, over k = B·z, z ∈ [0, B) (R1), j = ±1, of

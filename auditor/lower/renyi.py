@@ -1,4 +1,4 @@
-"""The 29-band Rényi domination of ``separation/1`` renyi-cover (SPEC-lower 7.4, seed 004 B.1–B.3).
+"""The 29-band Rényi domination of ``separation/1`` renyi-cover (*Hidden Integer Feedback* §3.3, App. B.1–B.3).
 
 P_3/Q_3 is the three-layer experiment of B.2 with the exact discrete
 Gaussian g (σ², γ = 1/3): the marginalised kernel

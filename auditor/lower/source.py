@@ -1,4 +1,4 @@
-"""The discrete-Gaussian source block and the threshold enclosure (SPEC §4).
+"""The discrete-Gaussian source block and the threshold enclosure (*Hidden Integer Feedback* §3.2).
 
 Source: weights w_{−L..L} at offset −L with S = Σ w, ν(n) = w_n/S.  The claims
 a lower certificate relies on are

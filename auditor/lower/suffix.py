@@ -1,4 +1,4 @@
-"""Exact likelihood tests of a fixed sign suffix from a synchronised state (SPEC-lower 7.1).
+"""Exact likelihood tests of a fixed sign suffix from a synchronised state (*Hidden Integer Feedback* §7.1, App. D.1).
 
 A suffix π = (j_1..j_m) from states (k, k) has transcripts o = (y_1..y_m) with
 

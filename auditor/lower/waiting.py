@@ -1,4 +1,4 @@
-"""The waiting recursion of the finite-deadline witness (SPEC-lower 7.1).
+"""The waiting recursion of the finite-deadline witness (*Hidden Integer Feedback* §7.1, App. D.1).
 
 States k in an invariant window K = [low, high] (row_k(n) > 0, k ∈ K imply
 n ∈ K).  With h, p, q the suffix test values of each state,
