@@ -41,6 +41,21 @@ _CANONICAL = re.compile(r"(-?)(0|[1-9][0-9]*)(?:/([1-9][0-9]*))?")
 _LONG_DIGITS = re.compile(r"[0-9]{%d,}" % (SHOWN_DIGITS + 1))
 
 
+def ceil_div(a, b):
+    """ceil(a / b) for integers a and b > 0 (exact: floor division of the negation)."""
+    return -((-a) // b)
+
+
+def ceil(q):
+    """ceil(q) for a rational q (Fraction or mpq)."""
+    return -((-q.numerator) // q.denominator)
+
+
+def floor(q):
+    """floor(q) for a rational q (Fraction or mpq)."""
+    return q.numerator // q.denominator
+
+
 class MalformedNumber(MalformedInput, ValueError):
     """A certificate number not in canonical ``p/q`` form, or beyond the digit limit."""
 
