@@ -4,7 +4,7 @@
 continuous in ε, ε*_C(δ) <= E holds iff δ_C(E) <= δ, and ε*_C(δ) > E iff
 δ_C(E) > δ.  Question (``input``): the family (discrete Gaussian σ² or
 discrete Laplace t), γ, C, E, δ and R.  Result: two neighbouring points of
-the relative grid of :mod:`producer.noise.grid` (below < noise <=
+the relative grid of :mod:`producer.noise_level.grid` (below < noise <=
 below·(1 + R)) and two complete certificates of δ_C(E):
 
 - route ``product-pair`` (γ = 0): plain-composition/1 in the single-law form
@@ -17,8 +17,8 @@ below·(1 + R)) and two complete certificates of δ_C(E):
   10^-k <= δ/10, narrowed by 10^-1 while the interval straddles δ; ``meets``
   has interval.upper <= δ, ``misses`` interval.lower > δ.
 
-The search (:mod:`producer.noise.search`) starts at a float estimate
-(:mod:`producer.noise.hints`) and decides every grid point it keeps by a
+The search (:mod:`producer.noise_level.search`) starts at a float estimate
+(:mod:`producer.noise_level.hints`) and decides every grid point it keeps by a
 certificate.  Limits: those of the embedded kinds (plain: C <= 1024,
 ε <= 10^4, noise in [1/100, 10^6], widths >= 10^-60; dg-interval: C <= 6,
 ε <= 64, σ² in [10^-6, 10^6], t in [1/1000, 1000], the game's work), and
@@ -35,9 +35,9 @@ from producer.immutable import Immutable
 from producer.kinds import dg_interval, plain_composition
 from producer.kinds.finite_game import check_budget as game_budget
 from producer.laws import parse_gamma
-from producer.noise import hints
-from producer.noise.grid import RelativeGrid
-from producer.noise.search import MEETS, MISSES, NoCrossing, crossing
+from producer.noise_level import hints
+from producer.noise_level.grid import RelativeGrid
+from producer.noise_level.search import MEETS, MISSES, NoCrossing, crossing
 from producer.plain.enclose import GAUSSIAN, LAPLACE, points
 from producer.rationals import describe_rational, format_rational, parse_integer, parse_rational
 from producer.sources import discrete_gaussian, discrete_laplace

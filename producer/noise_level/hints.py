@@ -1,7 +1,7 @@
 """Float estimates of δ_C(ε) for the plain composition, used only to steer the noise search.
 
 Nothing here decides anything: every grid point the search keeps is decided
-by an exact certificate (:mod:`producer.noise.search`).
+by an exact certificate (:mod:`producer.noise_level.search`).
 
 - Discrete Gaussian σ²: the continuous Gaussian's C-fold composition is the
   Gaussian pair with μ = sqrt(C/σ²), δ(ε) = Φ(μ/2 − ε/μ) − e^ε Φ(−μ/2 − ε/μ)

@@ -1,10 +1,10 @@
-"""producer.noise.grid: short decimals, consecutive points within relative R, exact index <-> value."""
+"""producer.noise_level.grid: short decimals, consecutive points within relative R, exact index <-> value."""
 
 import pytest
 from gmpy2 import mpq
 
 from producer.errors import InputError
-from producer.noise.grid import RelativeGrid, unit_of
+from producer.noise_level.grid import RelativeGrid, unit_of
 
 
 @pytest.mark.parametrize("precision, unit", [("1/1000", "1/1000"), ("1/300", "1/500"), ("1/2", "1/2"),

@@ -1,11 +1,11 @@
-"""producer.noise.hints: the float estimates agree with mpmath references (they only steer the search)."""
+"""producer.noise_level.hints: the float estimates agree with mpmath references (they only steer the search)."""
 
 import math
 
 import mpmath
 import pytest
 
-from producer.noise import hints
+from producer.noise_level import hints
 
 
 @pytest.mark.parametrize("sigma2, budget, epsilon", [(9, 1, 1.0), (400, 100, 2.0), (4000, 1000, 2.0), (1, 4, 0.5)])

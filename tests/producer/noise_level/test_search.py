@@ -1,8 +1,8 @@
-"""producer.noise.search: a miss and a meet on neighbouring indices, from any start, monotone or not."""
+"""producer.noise_level.search: a miss and a meet on neighbouring indices, from any start, monotone or not."""
 
 import pytest
 
-from producer.noise.search import MEETS, MISSES, NoCrossing, crossing
+from producer.noise_level.search import MEETS, MISSES, NoCrossing, crossing
 
 
 def threshold(t, calls=None):

@@ -1,8 +1,0 @@
-"""The noise calibration: the smallest noise on a relative grid at which ε*_C(δ) <= ε is certified.
-
-:mod:`producer.noise.grid` is the grid (short decimals, relative step at most R),
-:mod:`producer.noise.search` finds two neighbouring grid points, the upper
-one certified to meet the target and the lower one certified to miss it, and
-:mod:`producer.noise.hints` gives the float estimates that only steer where
-the search looks.  The certificate: :mod:`producer.kinds.noise`.
-"""
