@@ -26,6 +26,8 @@ R >= 10^-12, checked before the search where they depend on the question
 only; the game's work at a σ² is checked at that σ².
 """
 
+import math
+
 from gmpy2 import mpq, mpz
 
 from producer.certificates.canonical import make_certificate
@@ -149,16 +151,23 @@ class Request(Immutable):
 
 
 class Decisions:
-    """Each grid point decided once, by a certificate; the certificates kept for the answer."""
+    """Each grid point decided once, by a certificate; the certificates kept for the answer.
+
+    ``guide(n)`` is the float log(midpoint/δ) of a decided point's enclosure: it
+    only steers the search (:mod:`producer.noise_level.search`).
+    """
 
     def __init__(self, request, log):
         self.request, self.log = request, log
-        self.found = {}  # index -> (side, certificate)
+        self.found = {}  # index -> (side, certificate, float log(midpoint/δ) or None)
 
     def __call__(self, index):
         if index not in self.found:
             self.found[index] = self._decide(index)
         return self.found[index][0]
+
+    def guide(self, index):
+        return self.found[index][2] if index in self.found else None
 
     def _decide(self, index):
         r = self.request
@@ -171,7 +180,8 @@ class Decisions:
             self.log(f"{symbol} = {show(noise)}: delta in [{float(lower):.6e}, {float(upper):.6e}] "
                      f"(width {float(width):.0e}) -> {('straddles delta', 'meets', 'misses')[side or 0]}")
             if side is not None:
-                return side, cert
+                middle = (lower + upper) / 2
+                return side, cert, math.log(middle / r.delta) if middle > 0 else None
             width *= factor
         raise LimitError(f"noise: at {symbol} = {show(noise)} δ_{r.budget}({show(r.epsilon)}) cannot be separated "
                          f"from δ = {show(r.delta)} (it lies within {describe_rational(width / factor)} of it); "
@@ -213,7 +223,7 @@ def build(request, progress=None):
     decide = Decisions(request, log)
     start = request.grid.index_above(mpq(hint))
     try:
-        below, noise = crossing(decide, start, request.bottom, request.top)
+        below, noise = crossing(decide, start, request.bottom, request.top, decide.guide)
     except NoCrossing as error:
         raise _no_crossing(request, error) from None
     except ReachError as error:

@@ -37,3 +37,23 @@ def test_no_crossing_in_the_range():
     with pytest.raises(NoCrossing) as info:
         crossing(threshold(50), 3, 0, 10)
     assert not info.value.meets and info.value.index == 10
+
+
+def test_a_guide_cuts_the_probes_and_keeps_the_answer():
+    """g(n) = log δ(n)/δ for δ(n) = e^{−n/50}: the secant walks to the crossing in a few probes."""
+    target, calls, plain = 7 * 50 + 3, [], []
+
+    def guide(n):
+        return (target - n - 0.5) / 50
+
+    with_guide = crossing(threshold(target, calls), 10, 0, 10**6, guide)
+    without = crossing(threshold(target, plain), 10, 0, 10**6)
+    assert with_guide == without == (target - 1, target)
+    assert len(set(calls)) <= 6 < len(set(plain))
+
+
+def test_a_wrong_guide_only_costs_probes():
+    def guide(n):
+        return 1.0 if n % 2 else -1.0   # nonsense: the safeguards still end at a miss and a meet
+    assert crossing(threshold(77), 3, 0, 1000, guide) == (76, 77)
+    assert crossing(threshold(2), 900, 0, 1000, guide) == (1, 2)
