@@ -175,7 +175,10 @@ class Decisions:
         share, factor, narrowings = WIDTHS[r.route]
         width = first_width(r.delta, share)
         for _ in range(narrowings + 1):
-            cert, lower, upper = r.probe(noise, width)
+            try:
+                cert, lower, upper = r.probe(noise, width)
+            except LimitError as error:  # the embedded kind's reach at this noise (ReachError stays one)
+                raise type(error)(f"at {symbol} = {show(noise)}: {error}") from None
             side = MEETS if upper <= r.delta else MISSES if lower > r.delta else None
             self.log(f"{symbol} = {show(noise)}: delta in [{float(lower):.6e}, {float(upper):.6e}] "
                      f"(width {float(width):.0e}) -> {('straddles delta', 'meets', 'misses')[side or 0]}")
@@ -206,13 +209,13 @@ def _no_crossing(request, error):
 
 def _beyond_reach(request, error):
     symbol = NAMES[request.family][0]
-    where = "the exact game (`producer calibrate` answers ε*_C(δ) at a given noise by the hierarchy)" \
+    where = "the exact game (`producer calibrate` answers ε*_C(δ) at a given noise, by the hierarchy beyond it)" \
         if request.route == EXACT_GAME else "producer plain"
-    reason = str(error).split("; ask for")[0]  # the embedded kind's advice concerns its own options
+    reason = str(error).split("; ask for")[0].split("; reduce")[0]  # that advice concerns the embedded kind's options
     zero = " (at ε = 0, δ_C(0) is the total variation distance, which falls only like 1/σ)" \
         if request.epsilon == 0 and request.family == GAUSSIAN else ""
-    return LimitError(f"noise: no {symbol} within the reach of {where} is certified to meet "
-                      f"ε*_{request.budget}({show(request.delta)}) ≤ {show(request.epsilon)}{zero}: {reason}")
+    return LimitError(f"noise: the search for the {symbol} that meets ε*_{request.budget}({show(request.delta)}) "
+                      f"≤ {show(request.epsilon)}{zero} went beyond the reach of {where}: {reason}")
 
 
 def build(request, progress=None):

@@ -185,3 +185,13 @@ def test_no_noise_meets_at_epsilon_zero():
 def test_the_smallest_noise_already_meets():
     with pytest.raises(LimitError, match="already certifies"):
         build(2, "500", "1e-5", laplace=True)
+
+
+@pytest.mark.parametrize("args, kw, where", [
+    ((1000, "0", "1e-5"), {}, "producer plain: at σ² = 1000000"),
+    ((4, "2", "1e-4"), dict(gamma="1/3", precision="1/100"), "the exact game (`producer calibrate`"),
+])
+def test_beyond_the_embedded_kinds_reach_is_one_line(args, kw, where):
+    with pytest.raises(LimitError) as info:
+        build(*args, **kw)
+    assert where in str(info.value) and "\n" not in str(info.value) and "; reduce" not in str(info.value)
