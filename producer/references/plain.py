@@ -12,8 +12,8 @@ regenerates and verifies them; ``make plain-references`` only these).
   discrete Laplace t ∈ {1, 2, 4}, C = 8, W = 10^-15;
 - epsilon-bracket/1 (route product-pair): ε*_1000(10^-5) of the discrete Gaussian σ² = 9, width 10^-3;
 - noise/1, one per route and law: the σ² (route product-pair, C = 100, ε = 2, δ = 10^-5), the discrete
-  Laplace's t (product-pair, C = 100, ε = 1, δ = 10^-5), both to R = 1/1000, and the σ² at γ = 1/2 (route
-  exact-game, C = 2, ε = 1, δ = 10^-3, R = 1/10).
+  Laplace's t (product-pair, C = 100, ε = 1, δ = 10^-5), both to R = 1/1000, and the σ² and t at γ = 1/2
+  (route exact-game, C = 2, ε = 1, δ = 10^-3, R = 1/10).
 """
 
 import sys
@@ -65,6 +65,8 @@ NOISE = [
     ("noise-dl-c100-eps1-delta1e-5.json", dict(budget=100, epsilon=mpq(1), delta=mpq(1, 10**5), laplace=True)),
     ("noise-dg-g1_2-c2-eps1-delta1e-3.json",
      dict(budget=2, epsilon=mpq(1), delta=mpq(1, 10**3), gamma="1/2", precision=mpq(1, 10))),
+    ("noise-dl-g1_2-c2-eps1-delta1e-3.json",
+     dict(budget=2, epsilon=mpq(1), delta=mpq(1, 10**3), gamma="1/2", precision=mpq(1, 10), laplace=True)),
 ]
 
 
