@@ -194,6 +194,14 @@ class Decisions:
         return self.found[index][1]
 
 
+def _at_zero(request):
+    """Why ε = 0 needs so much noise (said beside a refusal)."""
+    if request.epsilon != 0:
+        return ""
+    scale = "σ" if request.family == GAUSSIAN else "t"
+    return f" (at ε = 0, δ_C(0) is the total variation distance, which falls only like 1/{scale})"
+
+
 def _no_crossing(request, error):
     symbol = NAMES[request.family][0]
     at = show(request.grid.value(error.index))
@@ -201,8 +209,7 @@ def _no_crossing(request, error):
     if error.meets:
         return LimitError(f"noise: {symbol} = {at}, the smallest the route {request.route} takes, already "
                           f"certifies {head}; no smaller grid point can be certified to miss it")
-    zero = " (at ε = 0, δ_C(0) is the total variation distance, which falls only like 1/σ)" \
-        if request.epsilon == 0 and request.family == GAUSSIAN else ""
+    zero = _at_zero(request)
     return LimitError(f"noise: no {symbol} up to {at} (the largest the route {request.route} takes) meets "
                       f"{head}{zero}: at {symbol} = {at} δ_C(ε) > δ is certified")
 
@@ -212,8 +219,7 @@ def _beyond_reach(request, error):
     where = "the exact game (`producer calibrate` answers ε*_C(δ) at a given noise, by the hierarchy beyond it)" \
         if request.route == EXACT_GAME else "producer plain"
     reason = str(error).split("; ask for")[0].split("; reduce")[0]  # that advice concerns the embedded kind's options
-    zero = " (at ε = 0, δ_C(0) is the total variation distance, which falls only like 1/σ)" \
-        if request.epsilon == 0 and request.family == GAUSSIAN else ""
+    zero = _at_zero(request)
     return LimitError(f"noise: the search for the {symbol} that meets ε*_{request.budget}({show(request.delta)}) "
                       f"≤ {show(request.epsilon)}{zero} went beyond the reach of {where}: {reason}")
 

@@ -195,3 +195,14 @@ def test_beyond_the_embedded_kinds_reach_is_one_line(args, kw, where):
     with pytest.raises(LimitError) as info:
         build(*args, **kw)
     assert where in str(info.value) and "\n" not in str(info.value) and "; reduce" not in str(info.value)
+
+
+def test_at_the_budget_limit_the_certificate_is_made_and_its_embedded_certificates_verify(tmp_path):
+    from auditor.cli import verify_file
+    cert = build(1024, "2", "1e-5", laplace=True)
+    check(cert)
+    for name in ("meets", "misses"):
+        path = tmp_path / f"{name}.json"
+        path.write_bytes(render(cert["result"][name]))
+        status, report = verify_file(str(path))
+        assert status == 0, report.failures
