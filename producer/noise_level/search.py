@@ -6,9 +6,10 @@ target (ε*_C(δ) <= ε: its upper end of δ_C(ε) is <= δ), −1 when it misse
 a miss at index a and a meet at index b > a, bisection on the indices keeps
 one of each and ends at b = a + 1: whatever the values between, some pair of
 neighbours changes from miss to meet, so the answer needs no monotonicity;
-both ends are certified, which is all the certificate claims.  When δ_C(ε)
-falls with the noise (as it does for these laws) the crossing is unique, so
-the answer does not depend on the order of the probes.
+both ends are certified, which is all the certificate claims.  Where δ_C(ε)
+falls with the noise (as every computed case here does; nothing relies on
+it) the crossing is unique, so the answer does not depend on the order of
+the probes.
 
 The order is steered by floats only.  The search starts at a hint index and
 walks away from it until the other side is found; ``guide(n)``, when given,
