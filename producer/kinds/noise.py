@@ -14,7 +14,7 @@ below·(1 + R)) and two complete certificates of δ_C(E):
   10^-k <= δ/1000, narrowed by 10^-3 while the enclosure straddles δ.
 - route ``exact-game`` (0 < γ < 1, C within the exact game's reach):
   dg-interval/1 at (γ, noise, C, E), method null, width the largest
-  10^-k <= δ/10, narrowed by 10^-1 while the interval straddles δ; ``meets``
+  10^-k <= δ/100, narrowed by 10^-1 while the interval straddles δ; ``meets``
   has interval.upper <= δ, ``misses`` interval.lower > δ.
 
 The search (:mod:`producer.noise_level.search`) starts at a float estimate
@@ -49,7 +49,7 @@ PRODUCT_PAIR, EXACT_GAME = "product-pair", "exact-game"
 DEFAULT_PRECISION = mpq(1, 1000)
 MIN_PRECISION = mpq(1, 10**12)
 # route -> (first width as a share of δ, narrowing factor, narrowings)
-WIDTHS = {PRODUCT_PAIR: (mpq(1, 1000), mpq(1, 1000), 4), EXACT_GAME: (mpq(1, 10), mpq(1, 10), 3)}
+WIDTHS = {PRODUCT_PAIR: (mpq(1, 1000), mpq(1, 1000), 4), EXACT_GAME: (mpq(1, 100), mpq(1, 10), 3)}
 RANGES = {  # (route, family) -> the noise range the embedded kind takes
     (PRODUCT_PAIR, GAUSSIAN): (plain_composition.MIN_PARAMETER, plain_composition.MAX_PARAMETER),
     (PRODUCT_PAIR, LAPLACE): (plain_composition.MIN_PARAMETER, plain_composition.MAX_PARAMETER),
