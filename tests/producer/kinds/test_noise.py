@@ -206,3 +206,17 @@ def test_at_the_budget_limit_the_certificate_is_made_and_its_embedded_certificat
         path.write_bytes(render(cert["result"][name]))
         status, report = verify_file(str(path))
         assert status == 0, report.failures
+
+
+def test_the_schema_wants_exactly_the_familys_pair():
+    cert = json.loads((SCHEMAS.parent / "certificates" / "plain" / "noise-dg-c100-eps2-delta1e-5.json").read_text())
+    jsonschema.validate(cert, SCHEMA)
+    both = json.loads(json.dumps(cert))
+    both["result"]["laplace"] = both["result"]["sigma2"]
+    half = json.loads(json.dumps(cert))
+    del half["result"]["sigma2_below"]
+    other = json.loads(json.dumps(cert))
+    other["result"]["meets"]["schema"] = "calibration/1"
+    for bad in (both, half, other):
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate(bad, SCHEMA)
