@@ -13,7 +13,8 @@ DESCRIPTION = (f"{HELP}.  γ = 0 (route product-pair): two plain-composition/1 c
                f"dg-interval/1 certificates, C <= {GAME_MAX_BUDGET} (the exact game's reach; beyond it "
                "`producer calibrate` answers ε*_C(δ) at a given σ²).  The grid points are short decimals "
                "(R = 1/1000: four significant digits) and noise <= below·(1 + R).  Limits: those of the "
-               "embedded kinds (ε <= 10^4 plain, <= 64 exact-game; δ down to about 10^-45 plain), R >= 10^-12.")
+               "embedded kinds (plain: ε <= 10^4, δ >= 10^-45; exact game: ε <= 64 and the game's and the "
+               "auditor's work at each σ² the search reaches), R >= 10^-12.")
 USAGE = ("producer noise --epsilon E --delta D --budget C [--gamma A/B] [--laplace] [--precision R] "
          "[-o FILE] [--quiet]")
 
