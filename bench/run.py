@@ -1,6 +1,6 @@
 """Benchmarks: wall time, CPU time and peak memory of whole producer and auditor processes.
 
-    python bench/run.py [targets|growth|game|dg|hierarchy|plain|product|resource|dpsgd|paper|all]
+    python bench/run.py [targets|growth|game|dg|hierarchy|plain|product|noise|resource|dpsgd|paper|all]
         [--runs N] [--auditor-timeout S | --no-auditor]
 
 Each producer figure is the median over N runs (default 3) of a fresh process,
@@ -256,6 +256,32 @@ def product_table(args):
     _write(args.out, "product", rows)
 
 
+NOISE_CASES = [  # (label, producer noise arguments); issue 22's target: a noise calibration <= 30 s
+    ("σ², C = 100, ε = 2", ["--epsilon", "2", "--budget", "100"]),
+    ("σ², C = 1000, ε = 2", ["--epsilon", "2", "--budget", "1000"]),
+    ("σ², C = 1000, ε = 1", ["--epsilon", "1", "--budget", "1000"]),
+    ("t, C = 1000, ε = 2", ["--epsilon", "2", "--budget", "1000", "--laplace"]),
+    ("σ², γ = 1/3, C = 2, ε = 1", ["--epsilon", "1", "--budget", "2", "--gamma", "1/3"]),
+]
+
+
+def noise_table(args):
+    """`producer noise` (noise/1) at δ = 10^-5, R = 1/1000: the answer, the producer's and the auditor's times."""
+    import json
+    rows = ["| question | answer (noise / below) | producer wall / cpu s | producer MiB | auditor wall / cpu s "
+            "| auditor MiB |", "|---|---|---|---|---|---|"]
+    with tempfile.TemporaryDirectory() as tmp:
+        for label, noise_args in NOISE_CASES:
+            cert = os.path.join(tmp, "noise.json")
+            run = median_of(producer("noise", *noise_args, "--delta", "1e-5", "--quiet", "-o", cert), args.runs)
+            res = json.load(open(cert))["result"] if run.status == 0 else None
+            key = "laplace" if "--laplace" in noise_args else "sigma2"
+            shown = " / ".join(f"{float(Fraction(res[k])):.6g}" for k in (key, key + "_below")) if res else "?"
+            rows.append(f"| {label} | {shown} | {fmt(run)} {fmt(audit(cert, args), args.auditor_timeout)}")
+            print(rows[-1], flush=True)
+    _write(args.out, "noise", rows)
+
+
 RESOURCE_CASES = [
     ("rate, γ = 1/2, σ² = 1, period 32", ["rate", "--gamma", "1/2", "--sigma2", "1"], "≤ 5 s"),
     ("rate, γ = 1/2, σ² = 1/4, period 32", ["rate", "--gamma", "1/2", "--sigma2", "1/4"], "≤ 5 s"),
@@ -369,8 +395,8 @@ def _write(out, name, rows):
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("which", nargs="?", default="default",
-                   choices=["default", "targets", "growth", "game", "dg", "hierarchy", "plain", "product", "resource",
-                            "dpsgd", "paper", "all"])
+                   choices=["default", "targets", "growth", "game", "dg", "hierarchy", "plain", "product", "noise",
+                            "resource", "dpsgd", "paper", "all"])
     p.add_argument("--runs", type=int, default=3)
     p.add_argument("--auditor-timeout", type=float, default=120.0, help="seconds per auditor run (default 120)")
     p.add_argument("--no-auditor", action="store_true", help="do not run the auditor")
@@ -378,12 +404,12 @@ def main():
     args = p.parse_args()
     print(f"# benchmarks ({args.runs} runs each, median; {os.cpu_count()} cores)", flush=True)
     which = {"default": ("targets", "growth"), "all": ("targets", "growth", "game", "dg", "hierarchy",
-                                                                        "plain", "product", "resource", "dpsgd",
-                                                                        "paper")}.get(
+                                                                        "plain", "product", "noise", "resource",
+                                                                        "dpsgd", "paper")}.get(
         args.which, (args.which,))
     tables = {"targets": targets_table, "growth": growth_table, "game": game_table, "dg": dg_table,
-              "hierarchy": hierarchy_table, "plain": plain_table,
-              "product": product_table, "resource": resource_table, "dpsgd": dpsgd_table, "paper": paper_table}
+              "hierarchy": hierarchy_table, "plain": plain_table, "product": product_table, "noise": noise_table,
+              "resource": resource_table, "dpsgd": dpsgd_table, "paper": paper_table}
     for name in which:
         print(f"\n## {name}", flush=True)
         tables[name](args)

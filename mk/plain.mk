@@ -1,4 +1,4 @@
-## plain-references: γ = 0, discrete-Laplace and plain-composition/1 (product route) reference certificates in certificates/plain/
+## plain-references: γ = 0, discrete-Laplace, plain-composition/1 (product route) and noise/1 reference certificates in certificates/plain/
 ## (seconds; verified once the auditor checks γ = 0 and the discrete Laplace)
 .PHONY: plain-references
 plain-references: $(STAMP)

@@ -33,6 +33,7 @@ function                   certificate kind          what it certifies
 :func:`block_composition`  ``block-composition/1``   block accounting beside the full computation
 :func:`minimum_deletion`   ``minimum-deletion/1``    the fewest cuts removed before a model certifies δ
 :func:`minimum_depth`      ``minimum-depth/1``       the smallest proof depth that certifies δ
+:func:`noise`              ``noise/1``               the noise that certifies ε*_C(δ) <= ε, tight to R
 =========================  ========================  =========================================
 
 Besides: :func:`calibrate` (ε*_C(δ) by the route that reaches C: ``calibration/1`` or
@@ -52,7 +53,7 @@ __all__ = ["Certificate", "bracket", "finite_game", "dg_interval", "calibration"
            "pmw_parameters", "pmw_sample", "brace_run", "brace_compare", "hierarchy_upper", "deadline_witness",
            "workload", "separation", "calibration_lower", "plain_composition", "rate", "frontier", "window_request",
            "finite_budget", "dpsgd", "hierarchy_exact", "block_composition", "minimum_deletion", "minimum_depth",
-           "InputError"]
+           "noise", "InputError"]
 
 
 def _reporter(progress, prefix=None):
@@ -378,3 +379,13 @@ def minimum_depth(gamma, sigma2, budget, epsilon, delta, depth, *, upper_priors=
     request = kind.Request.from_strings(gamma, sigma2, budget, epsilon, delta, depth, upper_priors=upper_priors,
                                         lower_priors=lower_priors, radius=radius, scale=scale)
     return Certificate(kind.build(request, progress=_reporter(progress, "minimum-depth")))
+
+
+def noise(epsilon, delta, budget, *, gamma="0", laplace=False, precision=None, progress=False):
+    """The smallest noise on a relative grid of step ``precision`` R (default 1/1000) at which ε*_C(δ) <= ε
+    is certified, with the grid point below certified not to meet it (noise/1): the discrete Gaussian's σ²
+    (or ``laplace=True``: the discrete Laplace's t); γ = 0 by the product pair (C <= 1024), γ > 0 by the
+    exact game (C <= 6)."""
+    from producer.kinds import noise as kind
+    request = kind.Request.from_strings(budget, epsilon, delta, gamma=gamma, precision=precision, laplace=laplace)
+    return Certificate(kind.build(request, _reporter(progress, "noise")))

@@ -48,6 +48,7 @@ COMMANDS = [
     ("blocks", "producer.commands.blocks"),
     ("minimum-deletion", "producer.commands.minimum_deletion"),
     ("minimum-depth", "producer.commands.minimum_depth"),
+    ("noise", "producer.commands.noise"),
 ]
 
 DEBUG_VARIABLE = "DP_CERTIFY_DEBUG"

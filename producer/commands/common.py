@@ -28,6 +28,28 @@ MODEL_BUDGET_HELP = ("C: participations, C >= 2 (no fixed upper limit: the model
                      "checked at once, naming the estimate)")
 
 
+def add_model_question(parser):
+    """The ``question`` group of the cut-game model commands (``minimum-deletion``, ``minimum-depth``):
+    γ, σ², C, ε and δ; the caller adds its own options to the returned group."""
+    group = parser.add_argument_group("question")
+    group.add_argument("--gamma", required=True, metavar="A/B", help="feedback coefficient γ = A/B, 0 < A < B")
+    group.add_argument("--sigma2", required=True, metavar="Q", help="σ² of the discrete-Gaussian innovations")
+    group.add_argument("--budget", required=True, metavar="C", help=MODEL_BUDGET_HELP)
+    group.add_argument("--epsilon", required=True, metavar="E", help="ε of the query")
+    group.add_argument("--delta", required=True, metavar="D", help="the risk target δ in (0, 1)")
+    return group
+
+
+def add_model_numerics(parser):
+    """The grid and source options of the cut-game model commands (``minimum-deletion``, ``minimum-depth``)."""
+    numerics = parser.add_argument_group("numerics")
+    numerics.add_argument("--upper-priors", metavar="N", help="interior grid priors of the upper (default 6000)")
+    numerics.add_argument("--lower-priors", metavar="N", help="interior grid priors of the lower lines (default 1500)")
+    numerics.add_argument("--radius", metavar="L", help="source radius L (default 24)")
+    numerics.add_argument("--source-scale", metavar="S", help="source scale S, an integer or 2^k (default 2^48)")
+    return numerics
+
+
 def power_of_ten(n):
     """``10^k`` when n is a power of ten, else n with thousands separators (for help texts)."""
     text = str(n)

@@ -2,7 +2,7 @@
 certify δ at ε (minimum-deletion/1)."""
 
 from producer import api
-from producer.commands.common import MODEL_BUDGET_HELP, add_output_arguments, finish, progress_of
+from producer.commands.common import add_model_numerics, add_model_question, add_output_arguments, finish, progress_of
 
 HELP = ("how many cuts must be removed from S_all before the cut-game model certifies δ at ε: a proof-function "
         "lower above δ and a certified upper below it (statements about the models)")
@@ -16,25 +16,11 @@ USAGE = ("producer minimum-deletion --gamma A/B --sigma2 Q --budget C --epsilon 
 
 
 def add_arguments(parser):
-    group = parser.add_argument_group("question")
-    group.add_argument("--gamma", required=True, metavar="A/B", help="feedback coefficient γ = A/B, 0 < A < B")
-    group.add_argument("--sigma2", required=True, metavar="Q", help="σ² of the discrete-Gaussian innovations")
-    group.add_argument("--budget", required=True, metavar="C", help=MODEL_BUDGET_HELP)
-    group.add_argument("--epsilon", required=True, metavar="E", help="ε of the query")
-    group.add_argument("--delta", required=True, metavar="D", help="the risk target δ in (0, 1)")
+    group = add_model_question(parser)
     group.add_argument("--remove", default="1", metavar="B,...",
                        help="cuts removed from S_all = {0..C−2} for the certified upper (default 1)")
-    add_numerics(parser)
+    add_model_numerics(parser)
     add_output_arguments(parser)
-
-
-def add_numerics(parser):
-    """The grid and source options (shared with producer minimum-depth)."""
-    numerics = parser.add_argument_group("numerics")
-    numerics.add_argument("--upper-priors", metavar="N", help="interior grid priors of the upper (default 6000)")
-    numerics.add_argument("--lower-priors", metavar="N", help="interior grid priors of the lower lines (default 1500)")
-    numerics.add_argument("--radius", metavar="L", help="source radius L (default 24)")
-    numerics.add_argument("--source-scale", metavar="S", help="source scale S, an integer or 2^k (default 2^48)")
 
 
 def run(args):

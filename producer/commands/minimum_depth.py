@@ -1,8 +1,7 @@
 """``producer minimum-depth``: the smallest proof depth whose model certifies δ at ε (minimum-depth/1)."""
 
 from producer import api
-from producer.commands.common import MODEL_BUDGET_HELP, add_output_arguments, finish, progress_of
-from producer.commands.minimum_deletion import add_numerics
+from producer.commands.common import add_model_numerics, add_model_question, add_output_arguments, finish, progress_of
 
 HELP = ("the smallest proof depth H whose model P_H certifies δ at ε: a proof-function lower of P_{H−1} above δ "
         "and a certified upper of P_H below it (statements about the models)")
@@ -13,14 +12,9 @@ USAGE = ("producer minimum-depth --gamma A/B --sigma2 Q --budget C --epsilon E -
 
 
 def add_arguments(parser):
-    group = parser.add_argument_group("question")
-    group.add_argument("--gamma", required=True, metavar="A/B", help="feedback coefficient γ = A/B, 0 < A < B")
-    group.add_argument("--sigma2", required=True, metavar="Q", help="σ² of the discrete-Gaussian innovations")
-    group.add_argument("--budget", required=True, metavar="C", help=MODEL_BUDGET_HELP)
-    group.add_argument("--epsilon", required=True, metavar="E", help="ε of the query")
-    group.add_argument("--delta", required=True, metavar="D", help="the risk target δ in (0, 1)")
+    group = add_model_question(parser)
     group.add_argument("--depth", required=True, metavar="H", help="the depth claimed minimal (2 <= H <= C)")
-    add_numerics(parser)
+    add_model_numerics(parser)
     add_output_arguments(parser)
 
 

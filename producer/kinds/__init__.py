@@ -34,6 +34,7 @@ MODULES = {
     "hierarchy/1": "producer.kinds.hierarchy",
     "minimum-deletion/1": "producer.kinds.minimum_deletion",
     "minimum-depth/1": "producer.kinds.minimum_depth",
+    "noise/1": "producer.kinds.noise",
     "plain-composition/1": "producer.kinds.plain_composition",
     "rate/1": "producer.kinds.rate",
     "separation/1": "producer.kinds.separation",

@@ -10,14 +10,17 @@ regenerates and verifies them; ``make plain-references`` only these).
 - plain-composition/1 (the product route, any C): discrete Gaussian σ² = 9, C = 2,
   W = 10^-20; σ² ∈ {1, 4, 9}, C = 8, W = 10^-15; σ² = 1, C = 64, W = 10^-15;
   discrete Laplace t ∈ {1, 2, 4}, C = 8, W = 10^-15;
-- epsilon-bracket/1 (route product-pair): ε*_1000(10^-5) of the discrete Gaussian σ² = 9, width 10^-3.
+- epsilon-bracket/1 (route product-pair): ε*_1000(10^-5) of the discrete Gaussian σ² = 9, width 10^-3;
+- noise/1, one per route and law: the σ² (route product-pair, C = 100, ε = 2, δ = 10^-5), the discrete
+  Laplace's t (product-pair, C = 100, ε = 1, δ = 10^-5), both to R = 1/1000, and the σ² and t at γ = 1/2
+  (route exact-game, C = 2, ε = 1, δ = 10^-3, R = 1/10).
 """
 
 import sys
 
 from gmpy2 import mpq
 
-from producer.kinds import calibration, dg_interval, epsilon_bracket, finite_game, plain_composition
+from producer.kinds import calibration, dg_interval, epsilon_bracket, finite_game, noise, plain_composition
 from producer.laws import FiniteLaw, Gamma
 from producer.output import stderr_progress
 from producer.references import write_all
@@ -57,6 +60,15 @@ BRACKETS = [
      dict(gamma="0", sigma2=mpq(9), budget=1000, delta=mpq(1, 10**5), width=mpq(1, 10**3))),
 ]
 
+NOISE = [
+    ("noise-dg-c100-eps2-delta1e-5.json", dict(budget=100, epsilon=mpq(2), delta=mpq(1, 10**5))),
+    ("noise-dl-c100-eps1-delta1e-5.json", dict(budget=100, epsilon=mpq(1), delta=mpq(1, 10**5), laplace=True)),
+    ("noise-dg-g1_2-c2-eps1-delta1e-3.json",
+     dict(budget=2, epsilon=mpq(1), delta=mpq(1, 10**3), gamma="1/2", precision=mpq(1, 10))),
+    ("noise-dl-g1_2-c2-eps1-delta1e-3.json",
+     dict(budget=2, epsilon=mpq(1), delta=mpq(1, 10**3), gamma="1/2", precision=mpq(1, 10), laplace=True)),
+]
+
 
 def generate(outdir):
     paths = write_all(outdir, "plain", GAMES, lambda spec: finite_game.build(finite_game.Request(*spec)))
@@ -70,6 +82,8 @@ def generate(outdir):
     paths += write_all(outdir, "plain", BRACKETS,
                        lambda fields: epsilon_bracket.build(epsilon_bracket.Request(**fields),
                                                             stderr_progress("calibrate")))
+    paths += write_all(outdir, "plain", NOISE,
+                       lambda fields: noise.build(noise.Request(**fields), stderr_progress("noise")))
     return paths
 
 

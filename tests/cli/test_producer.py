@@ -292,6 +292,7 @@ def help_lines(command, monkeypatch):
     ("hierarchy-exact", "1 <= C <= 6"), ("blocks", "1 <= C <= 4"), ("calibrate-lower", "1 <= C <= 24"),
     ("sweep", "0 <= C <= 6"), ("finite-budget", "1 <= C <= 10^15"), ("hierarchy", "no fixed upper limit"),
     ("minimum-deletion", "no fixed upper limit"), ("minimum-depth", "no fixed upper limit"),
+    ("noise", "1 <= C <= 1024 at γ = 0"),
 ])
 def test_help_states_the_budget_limit(command, limit, monkeypatch):
     budget = [line for line in help_lines(command, monkeypatch) if re.match(r"\s+--budgets? C", line)]

@@ -1,17 +1,23 @@
-"""The epsilon-bracket/1 schema embeds the plain-composition/1, hierarchy/1 and calibration-lower/1 schemas.
+"""Host schemas that embed other kinds' schemas: epsilon-bracket/1 and noise/1.
 
-Each embedded schema is copied whole into ``$defs`` (its own ``$defs`` renamed
-with a prefix, its ``$ref`` rewritten), so the file stays self-contained;
-:func:`embedded_defs` rebuilds those ``$defs`` from the schemas they come
-from, and the test compares them (``python -m tests.producer.kinds.embedded_schemas``
-rewrites them after a change of an embedded schema).
+Each embedded schema is copied whole into the host's ``$defs`` (its own
+``$defs`` renamed with a prefix, its ``$ref`` rewritten), so every file stays
+self-contained; :func:`embedded_defs` rebuilds those ``$defs`` from the
+schemas they come from, and the tests compare them
+(``python -m tests.producer.kinds.embedded_schemas`` rewrites every host after
+a change of an embedded schema).
 """
 
 import json
 from pathlib import Path
 
 SCHEMAS = Path(__file__).resolve().parents[3] / "schemas"
-EMBEDDED = {"plain": "plain-composition-1", "hierarchy": "hierarchy-1", "lower": "calibration-lower-1"}
+# host schema -> {prefix: embedded schema}
+HOSTS = {
+    "epsilon-bracket-1": {"plain": "plain-composition-1", "hierarchy": "hierarchy-1", "lower": "calibration-lower-1"},
+    "noise-1": {"plain": "plain-composition-1", "dg": "dg-interval-1"},
+}
+EMBEDDED = HOSTS["epsilon-bracket-1"]
 TOP = ("$schema", "$id", "title", "description", "$defs")
 
 
@@ -29,10 +35,10 @@ def _renamed(node, prefix):
     return node
 
 
-def embedded_defs():
-    """{name: subschema} for every embedded kind: ``<prefix>_certificate`` and its renamed ``$defs``."""
+def embedded_defs(host="epsilon-bracket-1"):
+    """{name: subschema} for every kind ``host`` embeds: ``<prefix>_certificate`` and its renamed ``$defs``."""
     defs = {}
-    for prefix, name in EMBEDDED.items():
+    for prefix, name in HOSTS[host].items():
         schema = json.loads((SCHEMAS / f"{name}.schema.json").read_text(encoding="utf-8"))
         top = {k: v for k, v in schema.items() if k not in TOP}
         top["description"] = f"a complete {name.rsplit('-', 1)[0]}/1 certificate (schemas/{name}.schema.json)"
@@ -42,12 +48,19 @@ def embedded_defs():
     return defs
 
 
-def rewrite(path=SCHEMAS / "epsilon-bracket-1.schema.json"):
+def own_defs(host, schema):
+    """The host's own ``$defs`` (those not copied from an embedded schema)."""
+    prefixes = tuple(f"{p}_" for p in HOSTS[host])
+    return {k: v for k, v in schema["$defs"].items() if not k.startswith(prefixes)}
+
+
+def rewrite(host="epsilon-bracket-1"):
+    path = SCHEMAS / f"{host}.schema.json"
     schema = json.loads(path.read_text(encoding="utf-8"))
-    own = {k: v for k, v in schema["$defs"].items() if not k.startswith(tuple(f"{p}_" for p in EMBEDDED))}
-    schema["$defs"] = {**own, **embedded_defs()}
+    schema["$defs"] = {**own_defs(host, schema), **embedded_defs(host)}
     path.write_text(json.dumps(schema, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":
-    rewrite()
+    for name in HOSTS:
+        rewrite(name)

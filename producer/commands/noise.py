@@ -1,0 +1,42 @@
+"""``producer noise``: the noise a target (ε, δ) after C releases needs, tight to a relative precision
+(noise/1)."""
+
+from producer import api
+from producer.commands.common import GAMMA_HELP, add_output_arguments, finish, progress_of
+from producer.game.work import MAX_BUDGET as GAME_MAX_BUDGET
+from producer.kinds.plain_composition import MAX_BUDGET as PLAIN_MAX_BUDGET
+
+HELP = ("the smallest noise (discrete Gaussian σ² or discrete Laplace t) on a relative grid of step R at which "
+        "ε*_C(δ) <= ε is certified, with the grid point below certified not to meet it (noise/1)")
+DESCRIPTION = (f"{HELP}.  γ = 0 (route product-pair): two plain-composition/1 certificates of δ_C(ε) at the one "
+               f"ε, any C <= {PLAIN_MAX_BUDGET}, noise in [1/100, 10^6]; γ > 0 (route exact-game): two "
+               f"dg-interval/1 certificates, C <= {GAME_MAX_BUDGET} (the exact game's reach; beyond it "
+               "`producer calibrate` answers ε*_C(δ) at a given σ²).  The grid points are short decimals "
+               "(R = 1/1000: four significant digits) and noise <= below·(1 + R).  Limits: those of the "
+               "embedded kinds (plain: ε <= 10^4, δ >= 10^-45; exact game: ε <= 64 and the game's and the "
+               "auditor's work at each σ² the search reaches), R >= 10^-12.")
+USAGE = ("producer noise --epsilon E --delta D --budget C [--gamma A/B] [--laplace] [--precision R] "
+         "[-o FILE] [--quiet]")
+
+
+def add_arguments(parser):
+    group = parser.add_argument_group("target")
+    group.add_argument("--epsilon", required=True, metavar="E", help="the target ε >= 0: ε*_C(δ) <= E")
+    group.add_argument("--delta", required=True, metavar="D", help="the target δ, 0 < D < 1")
+    group.add_argument("--budget", required=True, metavar="C",
+                       help=f"C: the number of releases (participations), 1 <= C <= {PLAIN_MAX_BUDGET} at γ = 0, "
+                            f"C <= {GAME_MAX_BUDGET} at γ > 0")
+    law = parser.add_argument_group("mechanism")
+    law.add_argument("--gamma", default="0", metavar="A/B", help=f"{GAMMA_HELP} (default 0)")
+    law.add_argument("--laplace", action="store_true",
+                     help="calibrate the discrete Laplace's scale t (L_t(n) ∝ e^{−|n|/t}) instead of the "
+                          "discrete Gaussian's σ²")
+    law.add_argument("--precision", default="1/1000", metavar="R",
+                     help="relative grid step: noise <= below·(1 + R), 0 < R < 1 (default 1/1000)")
+    add_output_arguments(parser)
+
+
+def run(args):
+    certificate = api.noise(args.epsilon, args.delta, args.budget, gamma=args.gamma, laplace=args.laplace,
+                            precision=args.precision, progress=progress_of(args))
+    return finish(args, certificate)

@@ -1,0 +1,261 @@
+"""The ``noise/1`` certificate: how much noise ε*_C(δ) <= ε needs, to a relative precision R.
+
+ε*_C(δ) = inf{ε' >= 0 : δ_C(ε') <= δ}; since δ_C is non-increasing and
+continuous in ε, ε*_C(δ) <= E holds iff δ_C(E) <= δ, and ε*_C(δ) > E iff
+δ_C(E) > δ.  Question (``input``): the family (discrete Gaussian σ² or
+discrete Laplace t), γ, C, E, δ and R.  Result: two neighbouring points of
+the relative grid of :mod:`producer.noise_level.grid` (below < noise <=
+below·(1 + R)) and two complete certificates of δ_C(E):
+
+- route ``product-pair`` (γ = 0): plain-composition/1 in the single-law form
+  at the one ε = E; ``meets`` at the noise has points[0].upper <= δ,
+  ``misses`` at the noise below has points[0].lower > δ.  Each is byte for
+  byte what ``producer plain --epsilon E --width W`` writes, W the largest
+  10^-k <= δ/1000, narrowed by 10^-3 while the enclosure straddles δ.
+- route ``exact-game`` (0 < γ < 1, C within the exact game's reach):
+  dg-interval/1 at (γ, noise, C, E), method null, width the largest
+  10^-k <= δ/100, narrowed by 10^-1 while the interval straddles δ; ``meets``
+  has interval.upper <= δ, ``misses`` interval.lower > δ.
+
+The search (:mod:`producer.noise_level.search`) starts at a float estimate
+(:mod:`producer.noise_level.hints`) and decides every grid point it keeps by a
+certificate.  Limits: those of the embedded kinds (plain: C <= 1024,
+ε <= 10^4, noise in [1/100, 10^6], widths >= 10^-60; dg-interval: C <= 6,
+ε <= 64, σ² in [10^-6, 10^6], t in [1/1000, 1000], the game's work), and
+R >= 10^-12, checked before the search where they depend on the question
+only; the game's work at a σ² is checked at that σ².
+"""
+
+import math
+
+from gmpy2 import mpq, mpz
+
+from producer.certificates.canonical import make_certificate
+from producer.display import rational, show
+from producer.errors import InputError, LimitError, ReachError
+from producer.immutable import Immutable
+from producer.kinds import dg_interval, plain_composition
+from producer.kinds.finite_game import check_budget as game_budget
+from producer.laws import parse_gamma
+from producer.noise_level import hints
+from producer.noise_level.grid import RelativeGrid
+from producer.noise_level.search import MEETS, MISSES, NoCrossing, crossing
+from producer.plain.enclose import GAUSSIAN, LAPLACE, points
+from producer.rationals import describe_rational, format_rational, parse_integer, parse_rational
+from producer.sources import discrete_gaussian, discrete_laplace
+
+KIND, VERSION = "noise", 1
+PRODUCT_PAIR, EXACT_GAME = "product-pair", "exact-game"
+DEFAULT_PRECISION = mpq(1, 1000)
+MIN_PRECISION = mpq(1, 10**12)
+# route -> (first width as a share of δ, narrowing factor, narrowings)
+WIDTHS = {PRODUCT_PAIR: (mpq(1, 1000), mpq(1, 1000), 4), EXACT_GAME: (mpq(1, 100), mpq(1, 10), 3)}
+RANGES = {  # (route, family) -> the noise range the embedded kind takes
+    (PRODUCT_PAIR, GAUSSIAN): (plain_composition.MIN_PARAMETER, plain_composition.MAX_PARAMETER),
+    (PRODUCT_PAIR, LAPLACE): (plain_composition.MIN_PARAMETER, plain_composition.MAX_PARAMETER),
+    (EXACT_GAME, GAUSSIAN): (discrete_gaussian.MIN_SIGMA2, mpq(discrete_gaussian.MAX_SIGMA2)),
+    (EXACT_GAME, LAPLACE): (discrete_laplace.MIN_T, discrete_laplace.MAX_T),
+}
+NAMES = {GAUSSIAN: ("σ²", "sigma2"), LAPLACE: ("t", "laplace")}
+
+
+def first_width(delta, share):
+    """The largest 10^-k (k >= 1) with 10^-k <= δ·share."""
+    k = 1
+    while mpq(1, mpz(10) ** k) > delta * share:
+        k += 1
+    return mpq(1, mpz(10) ** k)
+
+
+class Request(Immutable):
+    """A validated noise request: family, γ, C, E, δ, R (and the route, grid and range they fix)."""
+
+    __slots__ = ("family", "gamma", "budget", "epsilon", "delta", "precision", "route", "grid", "bottom", "top")
+
+    def __init__(self, budget, epsilon, delta, gamma=0, precision=DEFAULT_PRECISION, laplace=False):
+        self.family = LAPLACE if laplace else GAUSSIAN
+        self.gamma = parse_gamma(gamma)
+        self.route = PRODUCT_PAIR if self.gamma.is_zero else EXACT_GAME
+        self.epsilon, self.delta, self.precision = mpq(epsilon), mpq(delta), mpq(precision)
+        if self.epsilon < 0:
+            raise InputError(f"epsilon: must be >= 0, got {describe_rational(self.epsilon)}")
+        if not 0 < self.delta < 1:
+            raise InputError(f"delta: need 0 < δ < 1, got {describe_rational(self.delta)}")
+        if not 0 < self.precision < 1:
+            raise InputError(f"precision: need 0 < R < 1, got {describe_rational(self.precision)}")
+        if self.precision < MIN_PRECISION:
+            raise LimitError(f"precision: R = {describe_rational(self.precision)} is below the limit 10^-12")
+        budget = int(budget)
+        if budget < 1:
+            raise InputError(f"budget: C must be at least 1, got {budget}")
+        if self.route == PRODUCT_PAIR:
+            self._check_plain(budget)
+        else:
+            self._check_game(budget)
+        self.grid = RelativeGrid(self.precision)
+        low, high = RANGES[self.route, self.family]
+        self.bottom, self.top = self.grid.index_above(low), self.grid.index_below(high)
+
+    def _check_plain(self, budget):
+        self.budget = plain_composition.check_budget(budget)
+        if self.epsilon > plain_composition.MAX_EPSILON:
+            raise LimitError(f"epsilon: {describe_rational(self.epsilon)} exceeds the limit 10^4 "
+                             f"(route product-pair: the limits of producer plain)")
+        share, factor, narrowings = WIDTHS[PRODUCT_PAIR]
+        if first_width(self.delta, share) * factor ** narrowings < plain_composition.MIN_WIDTH:
+            raise LimitError(f"delta: δ = {describe_rational(self.delta)} needs plain enclosures narrower than the "
+                             f"plain-composition width limit 10^-60 (route product-pair: δ >= 10^-45)")
+
+    def _check_game(self, budget):
+        try:
+            self.budget = game_budget(budget)
+        except ReachError as error:
+            raise ReachError(f"{error} (route exact-game, γ > 0); beyond it no noise calibration is certified: "
+                             f"`producer calibrate` answers ε*_C(δ) at a given σ² (hierarchy route)") from None
+        if self.epsilon > dg_interval.MAX_EPSILON:
+            raise LimitError(f"epsilon: {describe_rational(self.epsilon)} exceeds the limit "
+                             f"{dg_interval.MAX_EPSILON} of dg-interval (route exact-game)")
+
+    @classmethod
+    def from_strings(cls, budget, epsilon, delta, *, gamma="0", precision=None, laplace=False):
+        """Parse user text (or Python numbers) exactly; ``laplace=True`` for the discrete Laplace."""
+        return cls(parse_integer(budget, "budget"), parse_rational(epsilon, "epsilon"),
+                   parse_rational(delta, "delta"), gamma=parse_gamma(gamma),
+                   precision=DEFAULT_PRECISION if precision is None else parse_rational(precision, "precision"),
+                   laplace=bool(laplace))
+
+    def as_json(self):
+        return {"family": self.family, "gamma": str(self.gamma), "budget": self.budget,
+                "epsilon": format_rational(self.epsilon), "delta": format_rational(self.delta),
+                "precision": format_rational(self.precision)}
+
+    def probe(self, noise, width):
+        """(certificate, lower, upper) of δ_C(E) at the noise, enclosed to ``width`` by the route's kind."""
+        if self.route == PRODUCT_PAIR:
+            key = NAMES[self.family][1]
+            plain = plain_composition.Request(self.budget, [self.epsilon], width, **{key: noise})
+            point = points(plain)[0]
+            return plain_composition.certificate_of(plain, [point]), point.lower, point.upper
+        laplace = noise if self.family == LAPLACE else None
+        sigma2 = noise if self.family == GAUSSIAN else None
+        game = dg_interval.Request(self.gamma, sigma2, self.budget, self.epsilon, width=width, laplace=laplace)
+        result = dg_interval.evaluate(game)
+        return dg_interval.certificate_of(result), result.lower, result.upper
+
+    def hint(self):
+        """The float estimate of the noise (the plain composition's, also for γ > 0: feedback only adds)."""
+        low, high = (float(v) for v in RANGES[self.route, self.family])
+        E, C, D = float(self.epsilon), self.budget, float(self.delta)
+        estimate = hints.gaussian_delta if self.family == GAUSSIAN else hints.laplace_delta
+        return hints.solve(lambda x: estimate(x, C, E), D, low, high)
+
+
+class Decisions:
+    """Each grid point decided once, by a certificate; the certificates kept for the answer.
+
+    ``guide(n)`` is the float log(midpoint/δ) of a decided point's enclosure: it
+    only steers the search (:mod:`producer.noise_level.search`).
+    """
+
+    def __init__(self, request, log):
+        self.request, self.log = request, log
+        self.found = {}  # index -> (side, certificate, float log(midpoint/δ) or None)
+
+    def __call__(self, index):
+        if index not in self.found:
+            self.found[index] = self._decide(index)
+        return self.found[index][0]
+
+    def guide(self, index):
+        return self.found[index][2] if index in self.found else None
+
+    def _decide(self, index):
+        r = self.request
+        noise, symbol = r.grid.value(index), NAMES[r.family][0]
+        share, factor, narrowings = WIDTHS[r.route]
+        width = first_width(r.delta, share)
+        for _ in range(narrowings + 1):
+            try:
+                cert, lower, upper = r.probe(noise, width)
+            except LimitError as error:  # the embedded kind's reach at this noise (ReachError stays one)
+                raise type(error)(f"at {symbol} = {show(noise)}: {error}") from None
+            side = MEETS if upper <= r.delta else MISSES if lower > r.delta else None
+            self.log(f"{symbol} = {show(noise)}: delta in [{float(lower):.6e}, {float(upper):.6e}] "
+                     f"(width {float(width):.0e}) -> {('straddles delta', 'meets', 'misses')[side or 0]}")
+            if side is not None:
+                middle = (lower + upper) / 2
+                return side, cert, math.log(middle / r.delta) if middle > 0 else None
+            width *= factor
+        raise LimitError(f"noise: at {symbol} = {show(noise)} δ_{r.budget}({show(r.epsilon)}) cannot be separated "
+                         f"from δ = {show(r.delta)} (it lies within {describe_rational(width / factor)} of it); "
+                         f"ask for another --precision")
+
+    def certificate(self, index):
+        return self.found[index][1]
+
+
+def _at_zero(request):
+    """Why ε = 0 needs so much noise (said beside a refusal)."""
+    if request.epsilon != 0:
+        return ""
+    scale = "σ" if request.family == GAUSSIAN else "t"
+    return f" (at ε = 0, δ_C(0) is the total variation distance, which falls only like 1/{scale})"
+
+
+def _no_crossing(request, error):
+    symbol = NAMES[request.family][0]
+    at = show(request.grid.value(error.index))
+    head = f"ε*_{request.budget}({show(request.delta)}) ≤ {show(request.epsilon)}"
+    if error.meets:
+        return LimitError(f"noise: {symbol} = {at}, the smallest the route {request.route} takes, already "
+                          f"certifies {head}; no smaller grid point can be certified to miss it")
+    zero = _at_zero(request)
+    return LimitError(f"noise: no {symbol} up to {at} (the largest the route {request.route} takes) meets "
+                      f"{head}{zero}: at {symbol} = {at} δ_C(ε) > δ is certified")
+
+
+def _beyond_reach(request, error):
+    symbol = NAMES[request.family][0]
+    where = "the exact game (`producer calibrate` answers ε*_C(δ) at a given noise, by the hierarchy beyond it)" \
+        if request.route == EXACT_GAME else "producer plain"
+    reason = str(error).split("; ask for")[0].split("; reduce")[0]  # that advice concerns the embedded kind's options
+    zero = _at_zero(request)
+    return LimitError(f"noise: the search for the {symbol} that meets ε*_{request.budget}({show(request.delta)}) "
+                      f"≤ {show(request.epsilon)}{zero} went beyond the reach of {where}: {reason}")
+
+
+def build(request, progress=None):
+    """The noise certificate for ``request`` (each decided grid point reported to ``progress``)."""
+    log = progress or (lambda message: None)
+    hint = request.hint()
+    log(f"route {request.route}; float estimate {NAMES[request.family][0]} ~ {hint:.6g}")
+    decide = Decisions(request, log)
+    start = request.grid.index_above(mpq(hint))
+    try:
+        below, noise = crossing(decide, start, request.bottom, request.top, decide.guide)
+    except NoCrossing as error:
+        raise _no_crossing(request, error) from None
+    except ReachError as error:
+        raise _beyond_reach(request, error) from None
+    except LimitError as error:
+        if str(error).startswith("noise:"):
+            raise
+        raise _beyond_reach(request, error) from None
+    key = NAMES[request.family][1]
+    result = {"route": request.route,
+              key: format_rational(request.grid.value(noise)),
+              f"{key}_below": format_rational(request.grid.value(below)),
+              "meets": decide.certificate(noise), "misses": decide.certificate(below)}
+    return make_certificate(KIND, VERSION, request.as_json(), result)
+
+
+def claim(cert):
+    inp, res = cert["input"], cert["result"]
+    key = "sigma2" if inp["family"] == GAUSSIAN else "laplace"
+    symbol = "σ²" if key == "sigma2" else "discrete Laplace t"
+    short = "σ²" if key == "sigma2" else "t"
+    gamma = "" if inp["gamma"] == "0" else f" at γ = {inp['gamma']}"
+    return (f"{symbol} = {show(rational(res[key]))} suffices for "
+            f"ε*_{inp['budget']}({show(rational(inp['delta']))}) ≤ {show(rational(inp['epsilon']))}{gamma} "
+            f"({short} = {show(rational(res[key + '_below']))} does not; precision "
+            f"{show(rational(inp['precision']))}); route {res['route']}")

@@ -1,0 +1,8 @@
+"""The noise calibration: the smallest noise on a relative grid at which ε*_C(δ) <= ε is certified.
+
+:mod:`producer.noise_level.grid` is the grid (short decimals, relative step at most R),
+:mod:`producer.noise_level.search` finds two neighbouring grid points, the upper
+one certified to meet the target and the lower one certified to miss it, and
+:mod:`producer.noise_level.hints` gives the float estimates that only steer where
+the search looks.  The certificate: :mod:`producer.kinds.noise`.
+"""

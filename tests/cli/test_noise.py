@@ -1,0 +1,98 @@
+"""``producer noise`` on the command line: the reference bytes, one answer line, one-line errors (exit 2)."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from producer import cli
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+REFERENCE = os.path.join(ROOT, "certificates", "plain")
+
+
+def run(*args):
+    return subprocess.run([sys.executable, "-m", "producer", "noise", *args], cwd=ROOT, capture_output=True,
+                          text=True, timeout=300)
+
+
+@pytest.mark.parametrize("args, name", [
+    (("--epsilon", "2", "--delta", "1e-5", "--budget", "100"), "noise-dg-c100-eps2-delta1e-5.json"),
+    (("--epsilon", "1", "--delta", "1e-5", "--budget", "100", "--laplace"), "noise-dl-c100-eps1-delta1e-5.json"),
+])
+def test_noise_writes_the_reference_bytes(tmp_path, args, name):
+    out = tmp_path / "n.json"
+    p = run(*args, "-o", str(out), "--quiet")
+    assert p.returncode == 0 and p.stderr == "" and p.stdout == ""
+    assert out.read_bytes() == open(os.path.join(REFERENCE, name), "rb").read()
+
+
+def test_the_answer_line_names_both_noises_and_the_route():
+    p = run("--epsilon", "2", "--delta", "1e-5", "--budget", "100")
+    assert p.returncode == 0, p.stderr
+    res = json.loads(p.stdout)["result"]
+    last = p.stderr.strip().splitlines()[-1]
+    assert last == ("σ² = 397.6 suffices for ε*_100(1e-05) ≤ 2 (σ² = 397.5 does not; precision 0.001); "
+                    "route product-pair")
+    assert (res["sigma2"], res["sigma2_below"]) == ("1988/5", "795/2")
+
+
+def test_the_exact_game_route_and_precision():
+    p = run("--epsilon", "1", "--delta", "1e-2", "--budget", "1", "--gamma", "1/2", "--precision", "1/10")
+    assert p.returncode == 0, p.stderr
+    cert = json.loads(p.stdout)
+    assert cert["input"]["precision"] == "1/10" and cert["result"]["route"] == "exact-game"
+    assert p.stderr.strip().splitlines()[-1].endswith("; route exact-game")
+
+
+def main(capsys, *args):
+    status = None
+    try:
+        status = cli.main(["noise", *args])
+    except SystemExit as exc:      # argparse usage errors exit directly
+        status = exc.code
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+BASE = ("--epsilon", "1", "--delta", "1e-5")
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (("--epsilon", "-1", "--delta", "1e-5", "--budget", "2"), "epsilon: must be >= 0"),
+    (("--epsilon", "1", "--delta", "0", "--budget", "2"), "0 < δ < 1"),
+    (("--epsilon", "1", "--delta", "1", "--budget", "2"), "0 < δ < 1"),
+    ((*BASE, "--budget", "2", "--precision", "1"), "0 < R < 1"),
+    ((*BASE, "--budget", "2", "--precision", "0"), "0 < R < 1"),
+    ((*BASE, "--budget", "2", "--precision", "1e-13"), "10^-12"),
+    ((*BASE, "--budget", "0"), "C must be at least 1"),
+    ((*BASE, "--budget", "1025"), "C <= 1024"),
+    ((*BASE, "--budget", "2.5"), "not an integer"),
+    ((*BASE, "--budget", "7", "--gamma", "1/3"), "producer calibrate"),
+    ((*BASE, "--budget", "2", "--gamma", "2/4"), "gamma"),
+    (("--epsilon", "20000", "--delta", "1e-5", "--budget", "2"), "10^4"),
+    (("--epsilon", "1", "--delta", "1e-50", "--budget", "2"), "10^-45"),
+    ((*BASE, "--budget", "2", "-o", "/nonexistent-folder/n.json"), "does not exist"),
+])
+def test_bad_input_is_one_line_and_exit_2_before_any_work(capsys, args, fragment):
+    status, out, err = main(capsys, *args)
+    assert status == 2 and out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and fragment in lines[0], err
+    assert "float estimate" not in err  # refused before the search started
+
+
+def test_no_noise_meets_is_said_clearly(capsys):
+    status, out, err = main(capsys, "--epsilon", "0", "--delta", "1e-5", "--budget", "1", "--quiet")
+    assert status == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and "total variation" in err and "no σ² up to" in err
+
+
+def test_the_help_states_the_limits(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["noise", "--help"])
+    text = capsys.readouterr().out
+    for words in ("1024", "exact game", "--precision", "--laplace", "producer calibrate"):
+        assert words in " ".join(text.split()), words
