@@ -39,7 +39,7 @@ from fractions import Fraction
 
 from auditor.certificate import Malformed
 from auditor.checks import common
-from auditor.claims import rational_text
+from auditor.claims import lower_text, rational_text
 from auditor.embedded import check_digest, raise_pending, validated, verify_embedded
 from auditor.rationals import read_rational
 
@@ -185,21 +185,27 @@ def _game_answers(witness, pointer, q, scale, report, meets):
 
 # ---- the one-line claim --------------------------------------------------------------------
 
+def _exact(text):
+    """The exact value of a canonical rational: a short decimal when it has one (20.51), else ``p/q``."""
+    q = read_rational(text, "")
+    shown = lower_text(q)
+    return shown if Fraction(shown) == q else rational_text(q)
+
+
 def _level(family, value):
     name = "sigma^2" if family == GAUSSIAN else "t"
-    return f"{name} = {rational_text(read_rational(value, ''))}"
+    return f"{name} = {_exact(value)}"
 
 
 def claim(cert):
-    """``sigma^2 = 2051/100 suffices for eps*_100(1/100000) <= 2 (sigma^2 = 2049/100 does not;
-    the discrete Gaussian, plain composition; route product-pair)``."""
+    """``sigma^2 = 20.51 suffices for eps*_100(0.00001) <= 2 (sigma^2 = 20.49 does not;
+    the discrete Gaussian, plain composition; route product-pair)``: every number exact."""
     inp, res = cert["input"], cert["result"]
     family = inp["family"]
     key = RESULT_KEY[family]
     law = "the discrete Gaussian" if family == GAUSSIAN else "the discrete Laplace"
-    mechanism = ("plain composition" if inp["gamma"] == "0"
-                 else f"gamma = {rational_text(read_rational(inp['gamma'], ''))}")
-    question = (f"eps*_{inp['budget']}({rational_text(read_rational(inp['delta'], ''))}) <= "
-                f"{rational_text(read_rational(inp['epsilon'], ''))}")
+    gamma = rational_text(read_rational(inp["gamma"], ""))
+    mechanism = "plain composition" if inp["gamma"] == "0" else f"gamma = {gamma}"
+    question = f"eps*_{inp['budget']}({_exact(inp['delta'])}) <= {_exact(inp['epsilon'])}"
     return (f"{_level(family, res[key])} suffices for {question} ({_level(family, res[key + '_below'])} does not; "
             f"{law}, {mechanism}; route {res['route']})")

@@ -85,7 +85,7 @@ def test_true_certificate_verifies(certs, name):
 
 def test_claim_line_states_both_levels_and_the_route(pair, game):
     assert verify_certificate(pair).claim == (
-        "sigma^2 = 9 suffices for eps*_8(1467/100000000) <= 4 (sigma^2 = 1124/125 does not; "
+        "sigma^2 = 9 suffices for eps*_8(0.00001467) <= 4 (sigma^2 = 8.992 does not; "
         "the discrete Gaussian, plain composition; route product-pair)")
     assert verify_certificate(game).claim.endswith("(sigma^2 = 10/11 does not; the discrete Gaussian, "
                                                    "gamma = 1/2; route exact-game)")
