@@ -47,6 +47,8 @@ LAPLACE_PAIR = Case("discrete-laplace", "0", 2, "1/2", "3051/20000", "1/1000", "
 GAUSSIAN_GAME = Case("discrete-gaussian", "1/2", 2, "1/2", "11/20", "1/10", "1", "10/11")
 LAPLACE_GAME = Case("discrete-laplace", "1/3", 2, "1/2", "1/5", "1/10", "2", "20/11")
 GAME_WIDTH = "1/10000"
+# an explicit source {radius, scale} instead of a width (the producer's choice; any source is checked as given)
+EXPLICIT_SOURCE = ("6", "1073741824")
 
 
 def _law(family, scale):
@@ -59,9 +61,10 @@ def _plain_text(family, scale, budget, epsilon):
 
 
 @lru_cache(maxsize=None)
-def _dg_text(gamma, family, scale, budget, epsilon, width=GAME_WIDTH):
+def _dg_text(gamma, family, scale, budget, epsilon, source=None):
+    chosen = ("--width", GAME_WIDTH) if source is None else ("--radius", source[0], "--scale", source[1])
     return _produced(("dg", "--gamma", gamma, *_law(family, scale), "--budget", str(budget), "--epsilon", epsilon,
-                      "--width", width))
+                      *chosen))
 
 
 def plain(family, scale, budget, epsilon):
@@ -69,16 +72,17 @@ def plain(family, scale, budget, epsilon):
     return json.loads(_plain_text(family, scale, str(budget), epsilon))
 
 
-def dg(gamma, family, scale, budget, epsilon):
-    """A fresh dg-interval/1 certificate (the producer's), method null, source of width 1/10000."""
-    return json.loads(_dg_text(gamma, family, scale, str(budget), epsilon))
+def dg(gamma, family, scale, budget, epsilon, source=None):
+    """A fresh dg-interval/1 certificate (the producer's), method null, source of width 1/10000 or the
+    explicit ``source`` (radius, scale)."""
+    return json.loads(_dg_text(gamma, family, scale, str(budget), epsilon, source))
 
 
-def embedded(case, scale):
+def embedded(case, scale, source=None):
     """The certificate of the case's route at the noise level ``scale``."""
     if case.gamma == "0":
         return plain(case.family, scale, case.budget, case.epsilon)
-    return dg(case.gamma, case.family, scale, case.budget, case.epsilon)
+    return dg(case.gamma, case.family, scale, case.budget, case.epsilon, source)
 
 
 def assemble(inp, key, noise, below, route, meets, misses):
@@ -87,11 +91,12 @@ def assemble(inp, key, noise, below, route, meets, misses):
     return seal({"schema": "noise/1", "producer": PRODUCER, "input": inp, "result": result})
 
 
-def certificate(case):
-    """The true noise/1 certificate of ``case``."""
+def certificate(case, source=None):
+    """The true noise/1 certificate of ``case`` (on the exact-game route, sources of width 1/10000 or the
+    explicit ``source``)."""
     route = "product-pair" if case.gamma == "0" else "exact-game"
     return assemble(case.input(), KEY[case.family], case.noise, case.below, route,
-                    embedded(case, case.noise), embedded(case, case.below))
+                    embedded(case, case.noise, source), embedded(case, case.below, source))
 
 
 def references():

@@ -83,6 +83,13 @@ def test_true_certificate_verifies(certs, name):
     assert report.outcome == "OK", (report.failures[:3], report.error, report.unchecked)
 
 
+def test_explicit_source_game_verifies():
+    cert = nc.certificate(nc.GAUSSIAN_GAME, nc.EXPLICIT_SOURCE)
+    assert cert["result"]["meets"]["input"]["source"] == {"radius": 6, "scale": "1073741824"}
+    report = verify_certificate(cert)
+    assert report.outcome == "OK", (report.failures[:3], report.error, report.unchecked)
+
+
 def test_claim_line_states_both_levels_and_the_route(pair, game):
     assert verify_certificate(pair).claim == (
         "sigma^2 = 9 suffices for eps*_8(0.00001467) <= 4 (sigma^2 = 8.992 does not; "
