@@ -10,10 +10,12 @@ import copy
 from fractions import Fraction
 
 import pytest
+from hypothesis import HealthCheck, given, settings
 
 from auditor.api import verify_certificate
 from auditor.rationals import write_rational
 from tests.auditor import noise_corpus as nc
+from tests.auditor.mutation import BUILT, mutants
 from tests.reseal import reseal, seal
 
 M, X = "/result/meets", "/result/misses"
@@ -300,3 +302,14 @@ def test_embedded_schema_violation_is_malformed(pair):
                                          ("delta", "5/4"), ("gamma", "2/4"), ("gamma", "3/2")])
 def test_outside_the_domain_is_malformed(pair, field, value):
     rejected(with_input(pair, field, value), "MALFORMED", f"/input/{field}")
+
+
+# ---- every mutation of the true certificates (tests/auditor/mutation.py) ------------------------------
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mutants(sources=sorted(BUILT)))
+def test_mutated_noise_certificates_never_verify_nor_crash(mutant):
+    label, data, may_verify = mutant
+    report = verify_certificate(data, name=label)
+    assert report.status in ({0, 1, 2, 3} if may_verify else {1, 2, 3}), (label, report.as_dict())
+    assert report.error is None or "\n" not in report.error
