@@ -313,3 +313,22 @@ def test_mutated_noise_certificates_never_verify_nor_crash(mutant):
     report = verify_certificate(data, name=label)
     assert report.status in ({0, 1, 2, 3} if may_verify else {1, 2, 3}), (label, report.as_dict())
     assert report.error is None or "\n" not in report.error
+
+
+# ---- an embedded kind's limit: UNCHECKED unless something is false -------------------------------------
+
+@pytest.fixture
+def tight_plain_limit(monkeypatch):
+    """The plain-composition/1 checks refuse every discrete-Gaussian enclosure (a limit of 1 coefficient)."""
+    from auditor.checks import plain_composition
+    monkeypatch.setattr(plain_composition, "MAX_COEFFICIENTS", 1)
+
+
+def test_embedded_limit_makes_the_certificate_unchecked(pair, tight_plain_limit):
+    report = verify_certificate(pair)
+    assert report.outcome == "UNCHECKED", (report.failures[:3], report.error)
+    assert report.unchecked.startswith(M + "/input/noise"), report.unchecked
+
+
+def test_embedded_limit_does_not_hide_a_false_claim(pair, tight_plain_limit):
+    rejected(with_input(pair, "precision", "1/10000"), "FAIL", "/result/sigma2")
