@@ -514,6 +514,7 @@ SUMMARIES = {
     "minimum-deletion": _claim_of_checks("minimum-deletion"),
     "minimum-depth": _claim_of_checks("minimum-depth"),
     "epsilon-bracket": _claim_of_checks("epsilon-bracket"),
+    "noise": _claim_of_checks("noise"),
 }
 
 

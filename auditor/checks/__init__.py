@@ -32,6 +32,7 @@ KINDS = {
     "minimum-deletion": "auditor.checks.minimum_deletion",
     "minimum-depth": "auditor.checks.minimum_depth",
     "epsilon-bracket": "auditor.checks.epsilon_bracket",
+    "noise": "auditor.checks.noise",
 }
 
 

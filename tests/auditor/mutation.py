@@ -173,6 +173,30 @@ RULES += [
 ]
 
 
+# noise/1 (no reference of its own yet): assembled around the producer's embedded certificates
+# (tests/auditor/noise_corpus.py), one per route.
+BUILT = {"built:noise-gaussian-pair": "GAUSSIAN_PAIR", "built:noise-laplace-game": "LAPLACE_GAME"}
+SOURCES = QUICK + sorted(MADE) + sorted(BUILT)
+_EMBEDDED = "result/m*"   # noise/1's meets and misses
+RULES += [
+    ("noise/1", "input/delta", "*", "any",
+     "δ is compared with the embedded ends (meets' upper <= δ < misses' lower): moved a little it can stay "
+     "in that gap"),
+    ("noise/1", "input/precision", "*", "up",
+     "R is an inequality on the relative gap: a larger R keeps noise <= below·(1 + R) true"),
+    ("noise/1", _EMBEDDED + "/input/width", "*", "any",
+     "the embedded plain-composition/1's W (as for that kind): a W still above every width keeps it true"),
+    ("noise/1", _EMBEDDED + "/result/points/#/lower", "*", "any", "the embedded plain-composition/1's " + _SLACK),
+    ("noise/1", _EMBEDDED + "/result/points/#/upper", "*", "any", "the embedded plain-composition/1's " + _SLACK),
+    ("noise/1", _EMBEDDED + "/input/source/width", "*", "any",
+     "the embedded dg-interval/1's requested width is an inequality (interval narrower than W): a W still above "
+     "the interval's width keeps it true"),
+    ("dg-interval/1", "input/source/width", "*", "any",
+     "the requested width is an inequality (interval narrower than W): a W still above the interval's width "
+     "keeps it true"),
+]
+
+
 def _number(value):
     if isinstance(value, bool) or value is None:
         return None
@@ -243,6 +267,15 @@ def still_true(cert, path, action, old, new):
 
 # ---- the references -----------------------------------------------------------------------------------
 
+_BUILT_CACHE = {}
+
+
+def _built(name, noise_corpus):
+    if name not in _BUILT_CACHE:
+        _BUILT_CACHE[name] = noise_corpus.certificate(getattr(noise_corpus, BUILT[name]))
+    return _BUILT_CACHE[name]
+
+
 @lru_cache(maxsize=None)
 def _made(name):
     folder = Path(tempfile.mkdtemp(prefix="mutation-"))
@@ -255,6 +288,9 @@ def _made(name):
 
 
 def reference(name):
+    if name in BUILT:
+        from tests.auditor import noise_corpus   # lazy: it runs the producer's command line
+        return copy.deepcopy(_built(name, noise_corpus))
     if name in MADE:
         return json.loads(_made(name))
     return json.loads((ROOT / "certificates" / name).read_text(encoding="utf-8"))
@@ -308,8 +344,8 @@ def _number_variants(text, heavy):
 
 
 @st.composite
-def mutants(draw, heavy=False):
-    name = draw(st.sampled_from(SOURCES))
+def mutants(draw, heavy=False, sources=None):
+    name = draw(st.sampled_from(SOURCES if sources is None else sources))
     original = reference(name)
     cert = copy.deepcopy(original)
     reseal_it = draw(st.booleans())

@@ -29,7 +29,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.auditor import bracket_corpus
+from tests.auditor import bracket_corpus, noise_corpus
 from tests.auditor.field_reads import INDEX, present_paths, read_paths, schema_leaves, schema_of
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -138,6 +138,12 @@ def made(tmp_path_factory):
     out["bracket-laplace-pair"] = bracket_corpus.laplace_pair()
     out["bracket-hierarchy-null-lower"] = bracket_corpus.small_hierarchy_witness(lower=False)
     out["bracket-hierarchy-target-zero"] = bracket_corpus.small_hierarchy_witness()
+    # noise/1: assembled around the producer's plain-composition/1 and dg-interval/1 certificates
+    for name, case in (("gaussian-pair", noise_corpus.GAUSSIAN_PAIR), ("laplace-pair", noise_corpus.LAPLACE_PAIR),
+                       ("gaussian-game", noise_corpus.GAUSSIAN_GAME), ("laplace-game", noise_corpus.LAPLACE_GAME)):
+        out[f"noise-{name}"] = noise_corpus.certificate(case)
+    out["noise-gaussian-game-explicit-source"] = noise_corpus.certificate(noise_corpus.GAUSSIAN_GAME,
+                                                                          noise_corpus.EXPLICIT_SOURCE)
     return out
 
 

@@ -1,0 +1,111 @@
+"""Builds ``noise/1`` certificates for the auditor tests.
+
+The embedded certificates come from the producer as a black box: its command
+line (``producer plain`` on the product-pair route, ``producer dg`` on the
+exact-game route).  The noise certificate around them is assembled here by
+hand (canonical JSON, the digest of :func:`auditor.certificate.digest` through
+:func:`tests.reseal.seal`), so these tests do not depend on the producer's
+``noise`` command; :func:`references` adds every ``noise/1`` certificate
+committed under ``certificates/`` once there are some.
+
+Each question below was set up with a few producer calls: at the noise level
+the certified δ_C(ε) is below δ, at the level below it is above, so δ lies in
+the gap (e.g. σ² = 9, C = 8, ε = 4: δ ∈ [1.45744629e-5, 1.45744630e-5] at 9,
+δ ∈ [1.47850708e-5, 1.47850709e-5] at 1124/125; δ = 1.467e-5 in between).
+"""
+
+import json
+from functools import lru_cache
+from pathlib import Path
+
+from tests.auditor.bracket_corpus import _produced
+from tests.reseal import seal
+
+ROOT = Path(__file__).resolve().parents[2]
+PRODUCER = {"name": "dp-certify-tests", "version": "0"}
+KEY = {"discrete-gaussian": "sigma2", "discrete-laplace": "laplace"}
+
+
+class Case:
+    """One question (family, γ, C, ε, δ, R) and its answer (noise, below)."""
+
+    __slots__ = ("family", "gamma", "budget", "epsilon", "delta", "precision", "noise", "below")
+
+    def __init__(self, family, gamma, budget, epsilon, delta, precision, noise, below):
+        self.family, self.gamma, self.budget, self.epsilon = family, gamma, budget, epsilon
+        self.delta, self.precision, self.noise, self.below = delta, precision, noise, below
+
+    def input(self):
+        return {"family": self.family, "gamma": self.gamma, "budget": self.budget, "epsilon": self.epsilon,
+                "delta": self.delta, "precision": self.precision}
+
+
+# product-pair (γ = 0): plain-composition/1 at [ε]
+GAUSSIAN_PAIR = Case("discrete-gaussian", "0", 8, "4", "1467/100000000", "1/1000", "9", "1124/125")
+LAPLACE_PAIR = Case("discrete-laplace", "0", 2, "1/2", "3051/20000", "1/1000", "2", "1999/1000")
+# exact-game (γ > 0): dg-interval/1 at ε, method null (a coarse R keeps the game's intervals apart)
+GAUSSIAN_GAME = Case("discrete-gaussian", "1/2", 2, "1/2", "11/20", "1/10", "1", "10/11")
+LAPLACE_GAME = Case("discrete-laplace", "1/3", 2, "1/2", "1/5", "1/10", "2", "20/11")
+GAME_WIDTH = "1/10000"
+# an explicit source {radius, scale} instead of a width (the producer's choice; any source is checked as given)
+EXPLICIT_SOURCE = ("6", "1073741824")
+
+
+def _law(family, scale):
+    return ("--sigma2", scale) if family == "discrete-gaussian" else ("--laplace", scale)
+
+
+@lru_cache(maxsize=None)
+def _plain_text(family, scale, budget, epsilon):
+    return _produced(("plain", *_law(family, scale), "--budget", str(budget), "--epsilons", epsilon))
+
+
+@lru_cache(maxsize=None)
+def _dg_text(gamma, family, scale, budget, epsilon, source=None):
+    chosen = ("--width", GAME_WIDTH) if source is None else ("--radius", source[0], "--scale", source[1])
+    return _produced(("dg", "--gamma", gamma, *_law(family, scale), "--budget", str(budget), "--epsilon", epsilon,
+                      *chosen))
+
+
+def plain(family, scale, budget, epsilon):
+    """A fresh plain-composition/1 certificate (the producer's) at the single ε ``epsilon``."""
+    return json.loads(_plain_text(family, scale, str(budget), epsilon))
+
+
+def dg(gamma, family, scale, budget, epsilon, source=None):
+    """A fresh dg-interval/1 certificate (the producer's), method null, source of width 1/10000 or the
+    explicit ``source`` (radius, scale)."""
+    return json.loads(_dg_text(gamma, family, scale, str(budget), epsilon, source))
+
+
+def embedded(case, scale, source=None):
+    """The certificate of the case's route at the noise level ``scale``."""
+    if case.gamma == "0":
+        return plain(case.family, scale, case.budget, case.epsilon)
+    return dg(case.gamma, case.family, scale, case.budget, case.epsilon, source)
+
+
+def assemble(inp, key, noise, below, route, meets, misses):
+    """The sealed noise/1 certificate of ``inp`` with the given answer and embedded certificates."""
+    result = {"route": route, key: noise, key + "_below": below, "meets": meets, "misses": misses}
+    return seal({"schema": "noise/1", "producer": PRODUCER, "input": inp, "result": result})
+
+
+def certificate(case, source=None):
+    """The true noise/1 certificate of ``case`` (on the exact-game route, sources of width 1/10000 or the
+    explicit ``source``)."""
+    route = "product-pair" if case.gamma == "0" else "exact-game"
+    return assemble(case.input(), KEY[case.family], case.noise, case.below, route,
+                    embedded(case, case.noise, source), embedded(case, case.below, source))
+
+
+def references():
+    """Every committed noise/1 certificate under certificates/ as (name, certificate)."""
+    out = []
+    for path in sorted((ROOT / "certificates").rglob("*.json")):
+        text = path.read_text(encoding="utf-8")
+        if '"schema":"noise/1"' in text.replace(" ", ""):
+            cert = json.loads(text)
+            if cert.get("schema") == "noise/1":
+                out.append((str(path.relative_to(ROOT)), cert))
+    return out
