@@ -1,4 +1,4 @@
-"""The pruned hull routes of auditor.hull against the plain ones.
+"""The pruned hull routes of auditor.game.curves against the plain ones.
 
 ``envelope`` drops runs of a large chain whose triangle lies in the region of
 the other chains, and ``sum_scaled`` sorts edges by integer floors of their
@@ -12,8 +12,8 @@ from fractions import Fraction
 from gmpy2 import mpq
 from hypothesis import given, settings, strategies as st
 
-from auditor import hull
-from auditor.hull import Chain, dominated, envelope, run_apex, sum_scaled
+from auditor.game import curves as hull
+from auditor.game.curves import Chain, dominated, envelope, run_apex, sum_scaled
 from tests.auditor.test_hull import brute_vertices
 
 

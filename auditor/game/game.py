@@ -1,6 +1,6 @@
 """Independent exact evaluator of the finite-law game G_C / F_q (*Hidden Integer Feedback* §3.1).
 
-Definitions (x, y >= 0; rows from :mod:`auditor.rows`):
+Definitions (x, y >= 0; rows from :mod:`auditor.game.rows`):
 
     G_0(x, y) = max(x, y)
     G_c(x, y) = max(max(x, y),
@@ -15,15 +15,15 @@ Facts used, as *Hidden Integer Feedback* §3–4 states them:
       be restricted to k = B*z, 0 <= z < B^c (both signs);
   R2  F_q((k-j, k); .) depends on k only through k mod B^(q+1) (and j).
 Where it is smaller than B^c, the z of R1 range only over the closed-carry-cell
-cover of :mod:`auditor.cover` (derived and proved there), which contains an
+cover of :mod:`auditor.game.cover` (derived and proved there), which contains an
 optimal preparation, and for symmetric laws at c <= 2 the support reduction
-of :mod:`auditor.reduction` may be used where it is smaller; ``Game.roots``
+of :mod:`auditor.game.reduction` may be used where it is smaller; ``Game.roots``
 chooses ("auto", the default), or forces "cover" / "reduced" / "all" for tests
-(set it before the first query: values are cached).
+(``Routes.roots``, fixed when the Game is built).
 
 Route.  Every value is positively homogeneous, so a point (x, y) with x > 0 is
 reduced to the ratio t = y/x: V(x, y) = x * V(1, t).  Low levels are built as
-whole testing curves (:mod:`auditor.hull`): G_c is the hull envelope over root
+whole testing curves (:mod:`auditor.game.curves`): G_c is the hull envelope over root
 choices of Minkowski sums of scaled F_{c-1} curves, F_q the envelope of stop,
 echo and the two participations.  For a query at budget C the curves are
 F_0..F_{C-2} and G_1..G_{C-1} (C <= 2) or G_1..G_{C-2} (C >= 3; at C = 3 the
@@ -31,7 +31,7 @@ G_2 curve is built once enough point echoes need it); the levels
 above are evaluated by direct recursion at the ratios the query reaches,
 memoised by (level, residue, sign, ratio), echoes by (level, echo shape,
 ratio).  A large echo (the Minkowski sum of scaled G_q curves inside an F_q
-curve) is never built whole: :func:`auditor.hull.envelope_with_sum` explores
+curve) is never built whole: :func:`auditor.game.curves.envelope_with_sum` explores
 it by slope and drops every slope range whose enclosing triangle lies in the
 region of stop and the participations (a sound geometric bound, so the
 envelope is exactly the same); G_c curves are folded one root alternative
@@ -39,7 +39,7 @@ at a time, so only one participation curve is alive (memory).  Two sound
 bounds skip work without changing a value: an echo at a point level is
 proved below the node's other options by an upper bound on G there
 (:meth:`Game.echo_upper`), and many root alternatives are discarded by the
-integer fixed-point enclosures of :mod:`auditor.root_screen`.  Exact
+integer fixed-point enclosures of :mod:`auditor.game.screen`.  Exact
 invariances (echo shapes, the mirror of symmetric laws; see :class:`Game`)
 merge equal sub-problems.  Which levels use curves only
 changes the speed, never a value (the tests compare the routes).
@@ -49,23 +49,18 @@ All arithmetic is exact (gmpy2 mpz/mpq internally, Fraction at the API).
 
 from bisect import bisect_left
 from collections import defaultdict
-from fractions import Fraction
 from functools import partial
+from typing import NamedTuple
 
-from gmpy2 import iroot, mpq, mpz
+from gmpy2 import mpq, mpz
 
-from auditor.cover import cover_size, root_cover
-from auditor import hull
-from auditor.hull import Chain, dominating_chain, envelope, envelope_with_sum, sum_scaled
-from auditor.reduction import reduced_preparations, reduced_size
-from auditor.root_screen import screened_alternatives
-from auditor.rows import Law
+from auditor.game import curves
+from auditor.game.cover import cover_size, root_cover
+from auditor.game.curves import Chain, dominating_chain, envelope, envelope_with_sum, sum_scaled
+from auditor.game.reduction import reduced_preparations, reduced_size
+from auditor.game.screen import screened_alternatives
 
-__all__ = [
-    "root_value", "pending_value", "root_action_value", "pending_action_value",
-    "root_curve", "pending_curve", "Game", "game_for", "estimated_work",
-    "root_preparation_count", "support_width", "root_ratio_groups", "root_point_bound",
-]
+__all__ = ["Game", "Routes"]
 
 
 KEY_BITS = 64
@@ -87,15 +82,6 @@ def _none():
 _ONE = mpq(1)
 
 
-def _frac(q):
-    return Fraction(int(q.numerator), int(q.denominator))
-
-
-def _mpq(x):
-    x = Fraction(x)
-    return mpq(x.numerator, x.denominator)
-
-
 # closes every list of floor keys, so that a bisection result always indexes
 # it: no key reaches 2^(2^20) (keys have a few thousand bits at most; larger
 # ones are refused where they are made), and comparing with it is O(1)
@@ -113,6 +99,36 @@ def _lookup_entry(chain):
     return keys, xs, ys, chain
 
 
+ROOT_MODES = ("auto", "cover", "all", "reduced")
+
+
+class Routes(NamedTuple):
+    """How a :class:`Game` evaluates, fixed when it is built (immutable).
+
+    Every route is exact and gives the same values (the tests compare them);
+    they only change the speed.  ``roots``: the preparations searched at a
+    root (:meth:`Game.root_preparations`); ``screening``: discard root
+    alternatives by :mod:`auditor.game.screen`; ``echo_bounds``: skip echoes
+    proved below the other options (:meth:`Game.echo_upper`); ``lazy_echo``:
+    explore large echoes by slope (:func:`auditor.game.curves.envelope_with_sum`);
+    ``eager_level``: build a whole F level at once when it has at most this
+    many residue curves; ``mirror``: use the mirror invariance of symmetric
+    laws (see :class:`Game`); ``preset_roots``: ((level, preparations), ...) to
+    search instead (tests that must be able to fail).
+    """
+
+    roots: str = "auto"
+    screening: bool = True
+    echo_bounds: bool = True
+    lazy_echo: bool = True
+    eager_level: int = 4096
+    mirror: bool = True
+    preset_roots: tuple = ()
+
+
+DEFAULT_ROUTES = Routes()
+
+
 class Game:
     """Evaluator for one law and feedback fraction; caches curves and values.
 
@@ -120,7 +136,7 @@ class Game:
     route with a brute force):
 
     * echo shapes: with a*k = B*m + rho, row_k(n) = f_rho(n + m)
-      (:meth:`auditor.rows.Law.shifted_row`), and G_q does not depend on
+      (:meth:`auditor.game.rows.Law.shifted_row`), and G_q does not depend on
       states, so an echo from (kP, kQ) depends only on (rho_P, rho_Q,
       m_P - m_Q): relabelling the outputs by the common shift m_Q changes no
       probability.  Echo curves and echo point values are keyed by this shape.
@@ -134,21 +150,23 @@ class Game:
 
     __slots__ = ("law", "B", "D", "g_curve_max", "f_curve_max", "symmetric",
                  "_F_curves", "_G_curves", "_F_memo", "_G_memo",
-                 "_echo_memo", "_echo_curves", "_powers", "roots", "_root_sets",
-                 "_rel", "_split", "_F_tables", "eager_level", "lazy_echo",
-                 "echo_bounds", "_G_bar", "_envelopes", "g_curve_switch", "_point_echoes",
-                 "screening")
+                 "_echo_memo", "_echo_curves", "_powers", "routes", "_root_sets",
+                 "_rel", "_split", "_F_tables",
+                 "_G_bar", "_envelopes", "g_curve_switch", "_point_echoes")
 
     # echo curves of one level are large; a few suffice (shapes recur in order)
     ECHO_CURVE_CACHE = 64
 
-    def __init__(self, law):
+    def __init__(self, law, routes=DEFAULT_ROUTES):
+        if routes.roots not in ROOT_MODES:
+            raise ValueError(f"unknown root mode {routes.roots!r}")
+        self.routes = routes
         self.law = law
         self.B = law.B
         self.D = mpz(law.D)
         self.g_curve_max = 0
         self.f_curve_max = -1
-        self.symmetric = law.is_symmetric()
+        self.symmetric = routes.mirror and law.is_symmetric()
         self._F_curves = {}
         self._G_curves = {0: Chain.stop(1)}
         self._F_memo = {}
@@ -158,21 +176,12 @@ class Game:
         self._rel = {}
         self._split = {}
         self._F_tables = {}
-        self.eager_level = self.EAGER_LEVEL
-        self.lazy_echo = True      # tests switch it off to compare the routes
-        self.echo_bounds = True    # likewise
-        self.screening = True      # likewise (auditor.root_screen)
         self.g_curve_switch = None
         self._point_echoes = 0
         self._G_bar = {}
         self._envelopes = {}
         self._powers = [1]
-        self.roots = "auto"
-        self._root_sets = {}
-
-    @classmethod
-    def from_parameters(cls, weights, offset, a, B):
-        return cls(Law(weights, offset, a, B))
+        self._root_sets = {c: tuple(zs) for c, zs in routes.preset_roots}
 
     def use_curves_below(self, budget):
         """Point queries at ``budget`` read curves for F_{<budget-1} and for
@@ -201,23 +210,18 @@ class Game:
     def root_preparations(self, c):
         """The z (root state k = B*z) searched at a synchronised node of level c.
 
-        ``roots`` = "all": every 0 <= z < B^c (R1); "cover": the cover of
-        :mod:`auditor.cover`; "reduced": the support reduction of
-        :mod:`auditor.reduction` (symmetric laws, c <= 2); "auto": the
-        smallest of those that apply.  :meth:`preset_roots` overrides a level.
+        ``Routes.roots`` = "all": every 0 <= z < B^c (R1); "cover": the cover of
+        :mod:`auditor.game.cover`; "reduced": the support reduction of
+        :mod:`auditor.game.reduction` (symmetric laws, c <= 2); "auto": the
+        smallest of those that apply.  ``Routes.preset_roots`` overrides a level.
         """
-        key = (c, self.roots)
-        zs = self._root_sets.get(key)
+        zs = self._root_sets.get(c)
         if zs is None:
-            if self.roots not in ("auto", "cover", "all", "reduced"):
-                raise ValueError(f"unknown root mode {self.roots!r}")
-            zs = self._root_set(c, self.roots)
-            self._root_sets[key] = zs
+            zs = self._root_sets[c] = self._root_set(c, self.routes.roots)
         return zs
 
     def _root_set(self, c, mode):
-        law = self.law
-        args = (law.weights, law.offset, law.a, self.B, c)
+        args = (self.law, c)
         if mode == "all":
             return range(self.B ** c)
         if mode == "cover":
@@ -231,10 +235,6 @@ class Game:
         if reducible:
             sizes["reduced"] = reduced_size(*args)
         return self._root_set(c, min(sizes, key=lambda m: (sizes[m], m)))
-
-    def preset_roots(self, c, zs):
-        """Search exactly the preparations ``zs`` at level c (tests; before any query)."""
-        self._root_sets[(c, self.roots)] = tuple(zs)
 
     def root_alternatives(self, c):
         """(k, j) root participations searched at level c: k = B*z for the
@@ -326,7 +326,7 @@ class Game:
         v = self._G_memo.get(key)
         if v is None:
             v = max(mpq(1), t)
-            alts = screened_alternatives(self, c, t) if self.screening else None
+            alts = screened_alternatives(self, c, t) if self.routes.screening else None
             for k, j in self.root_alternatives(c) if alts is None else alts:
                 v = max(v, self.participate_ratio(c, k, k, j, t))
             self._G_memo[key] = v
@@ -370,7 +370,7 @@ class Game:
     def _bounds_apply(self, q):
         """Echo bounds at level q need every F_(q-1) residue curve (B^q of each
         sign): only where the level is small enough to be built whole."""
-        return self.echo_bounds and 2 * self._power(q) <= self.eager_level
+        return self.routes.echo_bounds and 2 * self._power(q) <= self.routes.eager_level
 
     def echo_upper(self, q, kP, kQ, t):
         """An upper bound on the echo at (q, kP, kQ, t), or None where the echo
@@ -437,7 +437,7 @@ class Game:
 
     def _residue_envelope(self, q, j):
         """(floor keys, xs, ys, chain) of a curve above every F_q((r - j, r))
-        curve: the envelope of their outer simplifications (:func:`auditor.hull.dominating_chain`,
+        curve: the envelope of their outer simplifications (:func:`auditor.game.curves.dominating_chain`,
         about BOUND_POINTS runs each)."""
         entry = self._envelopes.get((q, j))
         if entry is None:
@@ -640,8 +640,8 @@ class Game:
         """Curve of F_q((kP, kQ); .) for any pair of states.
 
         When the echo's Minkowski sum is large (its G_q curve times the
-        outputs reaches :data:`auditor.hull.PRUNE_MIN` points), it is not
-        built: :func:`auditor.hull.envelope_with_sum` explores it by slope
+        outputs reaches :data:`auditor.game.curves.PRUNE_MIN` points), it is not
+        built: :func:`auditor.game.curves.envelope_with_sum` explores it by slope
         and builds only the parts outside the region of stop and the
         participations (the same envelope, exactly)."""
         rest = [Chain.stop(1)]
@@ -650,7 +650,7 @@ class Game:
         G = self.G_curve(q)
         items = [(p, qq) for _o, p, qq in self.transition(kP, kQ, 0)]
         den = G.den * self.D
-        if (self.lazy_echo and len(G) * len(items) >= hull.PRUNE_MIN
+        if (self.routes.lazy_echo and len(G) * len(items) >= curves.PRUNE_MIN
                 and all(den % c.den == 0 for c in rest)):
             rest = [c.rescaled(den) for c in rest]
             return envelope_with_sum(G, items, rest, den)
@@ -659,16 +659,13 @@ class Game:
     # about this many runs per curve in the outer simplification behind the echo bounds
     BOUND_POINTS = 64
 
-    # levels with at most this many residue curves are built all at once
-    EAGER_LEVEL = 4096
-
     def F_curve(self, q, r, j):
         """Curve of F_q((r - j, r); .) for a residue r mod B^(q+1)."""
         r, j = self._f_key(q, r, j)
         key = (q, r, j)
         c = self._F_curves.get(key)
         if c is None:
-            if q >= 1 and 2 * self._power(q + 1) <= self.eager_level:
+            if q >= 1 and 2 * self._power(q + 1) <= self.routes.eager_level:
                 self._build_F_level(q)
                 return self._F_curves[key]
             c = self.general_curve(q, r - j, r)
@@ -700,228 +697,3 @@ class Game:
                 curve = envelope([curve, self.participate_curve(c, k, k, j)])
             self._G_curves[c] = curve
         return curve
-
-
-def _level_counts(B, budget, preparations):
-    """Upper estimates of the preparations searched at levels 1..budget.
-
-    ``preparations`` is None (B^c, R1), the top level's count (lower levels
-    then get min(B^c, P^(c/C)): the cover's size is a product of per-step
-    factors that do not shrink from one step to the next), or a sequence of
-    per-level counts.
-    """
-    if preparations is None:
-        return [B ** c for c in range(1, budget + 1)]
-    if not isinstance(preparations, int):
-        counts = [int(n) for n in preparations]
-        if len(counts) != budget:
-            raise ValueError(f"need {budget} per-level counts, got {len(counts)}")
-        return counts
-    top = min(int(preparations), B ** budget)
-    counts = []
-    for c in range(1, budget):
-        root, exact = iroot(mpz(top) ** c, budget)
-        counts.append(min(B ** c, int(root) + (0 if exact else 1)))
-    return counts + [top]
-
-
-def estimated_work(n_weights, B, budget, preparations=None, pending=False, root_ratios=None):
-    """Upper-bound-ish count of work units (curve points built or looked up)
-    for one query at this budget, from sizes alone (used to refuse huge
-    requests before any work).  One unit is roughly 0.1-0.6 microseconds.
-
-    With l = n_weights + 2 outputs per transition (n_weights: the support
-    width, :func:`support_width`), P_c the preparations at
-    level c (:func:`root_preparation_count`; B^c without ``preparations``)
-    and R_q = 2 min(B^(q+1), P_(q+1) l) the F_q residue curves that can be
-    reached:
-
-    * curve levels: each G_c curve (c <= C-1 for C <= 3, else c <= C-2)
-      merges 2 P_c Minkowski sums of about l^(c+1) points; each F_q curve
-      (q <= C-2) about l^(q+2) points (its echo), F_0 about l;
-    * the top: 2 P_C root participations with l outputs each, reaching at
-      most E distinct F_(C-1) point values (memoised by (residue mod B^C,
-      sign, ratio)), E = 2 P_C l in general; each costs 3 l look-ups
-      (C <= 3); from C = 4 on, 2 l look-ups plus the echoes of
-      F_(C-1), memoised by shape (at most min(2 P_C l, 2 B l) of them), each
-      l points of G_(C-1) at 2 P_(C-1) l look-ups;
-    * ``root_ratios`` (:func:`root_ratio_groups`): the sizes n of the groups
-      of root outputs with one likelihood ratio.  Every root row is pure
-      (k = B z gives a k = B (a z)), so a root transition with sign j has the
-      same (P, Q) items for every preparation, only shifted; the outputs of
-      one group reach the ratio t q/p alike, and the memo then holds at most
-      min(n P_C, B^C) values per group (B^C residues): E = sum of those,
-      which is never more than 2 P_C l;
-    * ``pending``: F_C at a given pair needs G_C at about l points: times l.
-    """
-    if budget < 0:
-        raise ValueError("budget must be >= 0")
-    if budget == 0:
-        return 1
-    if budget > 64:  # far beyond any limit; avoid building giant powers
-        return 2 ** 256
-    l = n_weights + 2
-    C = budget
-    P = [None] + _level_counts(B, C, preparations)
-
-    def residues(q):
-        return 2 * min(B ** (q + 1), P[q + 1] * l)
-
-    top_points = root_point_bound(l, B, C, P[C], root_ratios)
-    top_lookups = 0 if root_ratios is None else 2 * P[C] * l      # memo hits at the root
-    work = residues(0) * l
-    if C == 1:
-        work += 2 * P[1] * l
-    else:
-        g_top = C - 1 if C <= 3 else C - 2
-        for c in range(1, g_top + 1):
-            work += 2 * P[c] * l ** (c + 1)
-        for q in range(1, C - 1):
-            work += residues(q) * l ** (q + 2)
-        if C <= 3:
-            work += top_lookups + top_points * 3 * l
-        else:
-            echoes = min(2 * P[C] * l, 2 * B * l)
-            work += top_lookups + top_points * 2 * l + echoes * l * 2 * P[C - 1] * l
-    return work * l if pending else work
-
-
-def root_point_bound(l, B, budget, preparations, root_ratios=None):
-    """At most this many distinct F_(budget-1) point values are evaluated for
-    one query at a synchronised root (``l`` outputs per transition, that many
-    ``preparations``): 2 P l, or with ``root_ratios`` the sum over the ratio
-    groups of min(n P, B^budget) (see :func:`estimated_work`)."""
-    bound = 2 * preparations * l
-    if root_ratios is not None:
-        bound = min(bound, sum(min(int(n) * preparations, B ** budget) for n in root_ratios))
-    return bound
-
-
-def root_ratio_groups(weights, offset, a, B):
-    """Sizes of the groups of equal likelihood ratio q/p among the outputs of
-    the root transitions (both signs) with p*q != 0 (those with p*q = 0 need
-    no look-up).  Every root state k = B z has a pure row (phase 0), so this
-    does not depend on the preparation (see :func:`estimated_work`)."""
-    law = Law(weights, offset, a, B)
-    _m, f = law.shifted_row(0)
-    sizes = []
-    for j in (-1, 1):
-        groups = {}
-        for u, qq in f.items():
-            p = f.get(u - j, 0)   # P row of state -j: f[u - j] at output u (d = -j)
-            if p and qq:
-                r = mpq(qq, p)
-                groups[r] = groups.get(r, 0) + 1
-        sizes.extend(groups.values())
-    return tuple(sizes)
-
-
-def support_width(weights):
-    """hi - lo + 1 over the nonzero weights: zeros outside the support produce
-    no outputs, so the work estimate counts this width, not len(weights)."""
-    nz = [i for i, w in enumerate(weights) if w]
-    return nz[-1] - nz[0] + 1 if nz else 0
-
-
-def root_preparation_count(weights, offset, a, B, c):
-    """How many preparations the evaluator searches at a level-c root:
-    min(B^c, cover, reduction where it applies)."""
-    if c <= 0:
-        return 1
-    if c > 64:
-        return B ** 64
-    n = min(B ** c, cover_size(weights, offset, a, B, c))
-    if c <= 2 and Law(weights, offset, a, B).is_symmetric():
-        n = min(n, reduced_size(weights, offset, a, B, c))
-    return n
-
-
-_GAMES = {}
-
-
-def game_for(weights, offset, a, B):
-    """A cached :class:`Game` for these parameters."""
-    key = (tuple(int(w) for w in weights), int(offset), int(a), int(B))
-    g = _GAMES.get(key)
-    if g is None:
-        if len(_GAMES) > 16:
-            _GAMES.clear()
-        g = Game.from_parameters(*key)
-        _GAMES[key] = g
-    return g
-
-
-def _check_budget(budget):
-    if budget < 0:
-        raise ValueError("budget must be >= 0")
-
-
-def root_value(weights, offset, a, B, budget, x, y):
-    """G_budget(x, y) as a Fraction."""
-    _check_budget(budget)
-    x, y = Fraction(x), Fraction(y)
-    if x == 0 or y == 0:
-        return x + y
-    g = game_for(weights, offset, a, B)
-    g.use_curves_below(budget)
-    return x * _frac(g.G_ratio(budget, _mpq(y / x)))
-
-
-def pending_value(weights, offset, a, B, budget, kP, kQ, x, y):
-    """F_budget((kP, kQ); x, y) as a Fraction."""
-    _check_budget(budget)
-    x, y = Fraction(x), Fraction(y)
-    if x == 0 or y == 0:
-        return x + y
-    g = game_for(weights, offset, a, B)
-    g.use_curves_below(budget)
-    return x * _frac(g.F_general(budget, int(kP), int(kQ), _mpq(y / x)))
-
-
-def root_action_value(weights, offset, a, B, budget, x, y, k, sign):
-    """Value at the root of preparing state k and participating with ``sign``."""
-    if budget < 1:
-        raise ValueError("no participation is possible with budget 0")
-    if sign not in (-1, 1):
-        raise ValueError("sign must be -1 or +1")
-    x, y = Fraction(x), Fraction(y)
-    if x == 0 or y == 0:
-        return x + y
-    g = game_for(weights, offset, a, B)
-    g.use_curves_below(budget)
-    return x * _frac(g.participate_ratio(budget, int(k), int(k), sign, _mpq(y / x)))
-
-
-def pending_action_value(weights, offset, a, B, budget, kP, kQ, x, y, action, sign=None):
-    """Value at pending state (kP, kQ) of ``action`` in stop / echo / participate."""
-    _check_budget(budget)
-    x, y = Fraction(x), Fraction(y)
-    if action == "stop":
-        return max(x, y)
-    if action not in ("echo", "participate"):
-        raise ValueError(f"unknown action {action!r}")
-    if action == "participate":
-        if budget < 1:
-            raise ValueError("no participation is possible with budget 0")
-        if sign not in (-1, 1):
-            raise ValueError("sign must be -1 or +1")
-    if x == 0 or y == 0:
-        return x + y
-    g = game_for(weights, offset, a, B)
-    g.use_curves_below(budget)
-    t = _mpq(y / x)
-    if action == "echo":
-        return x * _frac(g.echo_ratio(budget, int(kP), int(kQ), t))
-    return x * _frac(g.participate_ratio(budget, int(kP), int(kQ), sign, t))
-
-
-def root_curve(weights, offset, a, B, budget):
-    """Canonical vertex list of the G_budget curve (Fractions)."""
-    _check_budget(budget)
-    return game_for(weights, offset, a, B).G_curve(budget).vertices()
-
-
-def pending_curve(weights, offset, a, B, budget, kP, kQ):
-    """Canonical vertex list of the F_budget((kP, kQ); .) curve (Fractions)."""
-    _check_budget(budget)
-    return game_for(weights, offset, a, B).general_curve(budget, int(kP), int(kQ)).vertices()

@@ -16,12 +16,15 @@ Coordinates are integers over one common positive denominator ``den``; every
 operation is exact.  gmpy2 is used for speed only (mpz/mpq are exact).
 """
 
+import math
 from bisect import bisect_left
 from fractions import Fraction
 from itertools import accumulate, compress, repeat
 from operator import eq, floordiv, itemgetter, lshift, mul, sub
 
-from gmpy2 import mpq, mpz
+from gmpy2 import gcd, mpq, mpz
+
+from auditor.rationals import ceil
 
 __all__ = ["Chain", "dominating_chain", "envelope", "envelope_with_sum", "minkowski_sum", "sum_scaled", "dominated",
            "run_apex"]
@@ -107,8 +110,8 @@ class Chain:
         """Chain from (Fraction, Fraction) points (common denominator taken)."""
         den = 1
         for a, b in vertices:
-            den = den * Fraction(a).denominator // _gcd(den, Fraction(a).denominator)
-            den = den * Fraction(b).denominator // _gcd(den, Fraction(b).denominator)
+            den = den * Fraction(a).denominator // math.gcd(den, Fraction(a).denominator)
+            den = den * Fraction(b).denominator // math.gcd(den, Fraction(b).denominator)
         pts = [(int(Fraction(a) * den), int(Fraction(b) * den)) for a, b in vertices]
         return cls.from_points(pts, den)
 
@@ -190,16 +193,10 @@ class Chain:
         return f"Chain({[(str(a), str(b)) for a, b in self.vertices()]})"
 
 
-def _gcd(a, b):
-    while b:
-        a, b = b, a % b
-    return a
-
-
 def _common(chains):
     den = mpz(1)
     for c in chains:
-        den = den * c.den // _gcd(den, c.den)
+        den = den * c.den // gcd(den, c.den)
     return [c.rescaled(den) for c in chains], den
 
 
@@ -301,10 +298,6 @@ def run_apex(chain, i, k):
     return xs[i] + s * ua, ys[i] + s * ub
 
 
-def _ceil(q):
-    return -((-q.numerator) // q.denominator)
-
-
 def dominating_chain(chain, run):
     """A chain of at most about 2 len/run vertices whose curve is >= ``chain``'s
     everywhere (same denominator): an outer simplification, for upper bounds.
@@ -327,7 +320,7 @@ def dominating_chain(chain, run):
         k = min(i + run, n - 1)
         if k - i >= 2:
             ax, ay = run_apex(chain, i, k)
-            points.append((_ceil(ax), _ceil(ay)))
+            points.append((ceil(ax), ceil(ay)))
         points.append((xs[k], ys[k]))
         i = k
     return _hull_of_points(points, chain.den)
