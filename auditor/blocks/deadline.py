@@ -16,7 +16,8 @@ k_P − k_Q ∈ {−1, 0, +1}.
 
 from gmpy2 import mpz
 
-from auditor.game.curves import Chain, envelope, sum_scaled
+from auditor.game.curves import Chain, envelope
+from auditor.game.sums import sum_scaled
 from auditor.game.rows import Law
 
 __all__ = ["DeadlineGame"]

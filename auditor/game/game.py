@@ -31,7 +31,7 @@ G_2 curve is built once enough point echoes need it); the levels
 above are evaluated by direct recursion at the ratios the query reaches,
 memoised by (level, residue, sign, ratio), echoes by (level, echo shape,
 ratio).  A large echo (the Minkowski sum of scaled G_q curves inside an F_q
-curve) is never built whole: :func:`auditor.game.curves.envelope_with_sum` explores
+curve) is never built whole: :func:`auditor.game.sums.envelope_with_sum` explores
 it by slope and drops every slope range whose enclosing triangle lies in the
 region of stop and the participations (a sound geometric bound, so the
 envelope is exactly the same); G_c curves are folded one root alternative
@@ -56,7 +56,8 @@ from gmpy2 import mpq, mpz
 
 from auditor.game import curves
 from auditor.game.cover import cover_size, root_cover
-from auditor.game.curves import Chain, dominating_chain, envelope, envelope_with_sum, sum_scaled
+from auditor.game.curves import Chain, dominating_chain, envelope
+from auditor.game.sums import envelope_with_sum, sum_scaled
 from auditor.game.reduction import reduced_preparations, reduced_size
 from auditor.game.screen import screened_alternatives
 
@@ -110,7 +111,7 @@ class Routes(NamedTuple):
     root (:meth:`Game.root_preparations`); ``screening``: discard root
     alternatives by :mod:`auditor.game.screen`; ``echo_bounds``: skip echoes
     proved below the other options (:meth:`Game.echo_upper`); ``lazy_echo``:
-    explore large echoes by slope (:func:`auditor.game.curves.envelope_with_sum`);
+    explore large echoes by slope (:func:`auditor.game.sums.envelope_with_sum`);
     ``eager_level``: build a whole F level at once when it has at most this
     many residue curves; ``mirror``: use the mirror invariance of symmetric
     laws (see :class:`Game`); ``preset_roots``: ((level, preparations), ...) to
@@ -641,7 +642,7 @@ class Game:
 
         When the echo's Minkowski sum is large (its G_q curve times the
         outputs reaches :data:`auditor.game.curves.PRUNE_MIN` points), it is not
-        built: :func:`auditor.game.curves.envelope_with_sum` explores it by slope
+        built: :func:`auditor.game.sums.envelope_with_sum` explores it by slope
         and builds only the parts outside the region of stop and the
         participations (the same envelope, exactly)."""
         rest = [Chain.stop(1)]

@@ -22,7 +22,8 @@ maxima and minima); values at a prior do not depend on the representation.
 
 from gmpy2 import mpq, mpz
 
-from auditor.game.curves import Chain, envelope, sum_scaled
+from auditor.game.curves import Chain, envelope
+from auditor.game.sums import sum_scaled
 
 __all__ = ["stop", "perspective_sum", "maximum", "convex_minimum", "value_at", "vertex_count",
            "same_function", "t_vertices", "lower_hull", "segment_line"]

@@ -33,7 +33,8 @@ from fractions import Fraction
 from gmpy2 import mpq
 
 from auditor.game import values
-from auditor.game.curves import Chain, envelope, sum_scaled
+from auditor.game.curves import Chain, envelope
+from auditor.game.sums import sum_scaled
 from auditor.game.rows import Law, count
 
 

@@ -228,7 +228,7 @@ def test_root_ratio_groups_of_a_uniform_law():
 @settings(max_examples=25, deadline=None)
 @given(laws(max_B=5, max_len=4), st.sampled_from([2, 3]), points)
 def test_lazy_echo_route_equals_the_built_echo(law, q, pt):
-    """F_q curves with the echo explored by slope (auditor.game.curves.envelope_with_sum,
+    """F_q curves with the echo explored by slope (auditor.game.sums.envelope_with_sum,
     forced by a threshold of 1) equal those built from the whole echo curve."""
     from auditor.game import curves as hull
     weights, offset, a, B = law

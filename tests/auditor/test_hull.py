@@ -5,7 +5,8 @@ from itertools import combinations
 
 from hypothesis import given, strategies as st
 
-from auditor.game.curves import Chain, envelope, minkowski_sum, sum_scaled
+from auditor.game.curves import Chain, envelope
+from auditor.game.sums import minkowski_sum, sum_scaled
 
 
 def brute_vertices(points):
