@@ -17,9 +17,9 @@ Facts used, as *Hidden Integer Feedback* §3–4 states them:
 Where it is smaller than B^c, the z of R1 range only over the closed-carry-cell
 cover of :mod:`auditor.game.cover` (derived and proved there), which contains an
 optimal preparation, and for symmetric laws at c <= 2 the support reduction
-of :mod:`auditor.game.reduction` may be used where it is smaller; ``Game.roots``
+of :mod:`auditor.game.reduction` may be used where it is smaller; ``Routes.roots``
 chooses ("auto", the default), or forces "cover" / "reduced" / "all" for tests
-(``Routes.roots``, fixed when the Game is built).
+(every route is fixed when the Game is built).
 
 Route.  Every value is positively homogeneous, so a point (x, y) with x > 0 is
 reduced to the ratio t = y/x: V(x, y) = x * V(1, t).  Low levels are built as
@@ -38,66 +38,33 @@ envelope is exactly the same); G_c curves are folded one root alternative
 at a time, so only one participation curve is alive (memory).  Two sound
 bounds skip work without changing a value: an echo at a point level is
 proved below the node's other options by an upper bound on G there
-(:meth:`Game.echo_upper`), and many root alternatives are discarded by the
+(:mod:`auditor.game.bounds`), and many root alternatives are discarded by the
 integer fixed-point enclosures of :mod:`auditor.game.screen`.  Exact
 invariances (echo shapes, the mirror of symmetric laws; see :class:`Game`)
-merge equal sub-problems.  Which levels use curves only
+merge equal sub-problems.  Sums over residue curves are integer vertex
+searches (:mod:`auditor.game.lookups`).  Which levels use curves only
 changes the speed, never a value (the tests compare the routes).
 
 All arithmetic is exact (gmpy2 mpz/mpq internally, Fraction at the API).
 """
 
-from bisect import bisect_left
-from collections import defaultdict
 from functools import partial
 from typing import NamedTuple
 
 from gmpy2 import mpq, mpz
 
-from auditor.game import curves
+from auditor.game.bounds import EchoBounds
 from auditor.game.cover import cover_size, root_cover
-from auditor.game.curves import Chain, dominating_chain, envelope
-from auditor.game.sums import envelope_with_sum, sum_scaled
+from auditor.game.curves import Chain
+from auditor.game.levels import CurveLevels
+from auditor.game.lookups import Lookups
 from auditor.game.reduction import reduced_preparations, reduced_size
 from auditor.game.screen import screened_alternatives
 
 __all__ = ["Game", "Routes"]
 
 
-KEY_BITS = 64
-
-
-def _floor_key(x):
-    """floor(x * 2^KEY_BITS) for an mpq x >= 0: an exact integer stand-in for
-    comparisons (ties are settled on the rationals); below _KEY_CAP."""
-    k = (mpz(x.numerator) << KEY_BITS) // x.denominator
-    if k >= _KEY_CAP:
-        raise ValueError(f"a ratio with {k.bit_length()} bits is beyond the evaluator's range")
-    return k
-
-
-def _none():
-    return None
-
-
 _ONE = mpq(1)
-
-
-# closes every list of floor keys, so that a bisection result always indexes
-# it: no key reaches 2^(2^20) (keys have a few thousand bits at most; larger
-# ones are refused where they are made), and comparing with it is O(1)
-_KEY_CAP = mpz(1) << (1 << 20)
-
-
-def _lookup_entry(chain):
-    """(floor keys + [_KEY_CAP], xs, ys, chain) for the vertex searches of
-    :meth:`Game._sum_F_num`: floor(dB/dA * 2^KEY_BITS) of each edge, which
-    is the :func:`_floor_key` of the edge ratio (the rational keys are built
-    only if a tie needs them)."""
-    xs, ys = chain.xs, chain.ys
-    keys = [((y0 - y1) << KEY_BITS) // (x1 - x0) for x0, x1, y0, y1 in zip(xs, xs[1:], ys, ys[1:])]
-    keys.append(_KEY_CAP)
-    return keys, xs, ys, chain
 
 
 ROOT_MODES = ("auto", "cover", "all", "reduced")
@@ -130,8 +97,12 @@ class Routes(NamedTuple):
 DEFAULT_ROUTES = Routes()
 
 
-class Game:
+class Game(CurveLevels, Lookups, EchoBounds):
     """Evaluator for one law and feedback fraction; caches curves and values.
+
+    Whole curves are built by :class:`auditor.game.levels.CurveLevels`, the
+    integer curve look-ups come from :class:`auditor.game.lookups.Lookups`,
+    the echo bounds from :class:`auditor.game.bounds.EchoBounds`.
 
     Besides R1/R2 two exact invariances shrink the work (tests compare every
     route with a brute force):
@@ -154,9 +125,6 @@ class Game:
                  "_echo_memo", "_echo_curves", "_powers", "routes", "_root_sets",
                  "_rel", "_split", "_F_tables",
                  "_G_bar", "_envelopes", "g_curve_switch", "_point_echoes")
-
-    # echo curves of one level are large; a few suffice (shapes recur in order)
-    ECHO_CURVE_CACHE = 64
 
     def __init__(self, law, routes=DEFAULT_ROUTES):
         if routes.roots not in ROOT_MODES:
@@ -368,36 +336,6 @@ class Game:
             return v              # the echo cannot raise the maximum
         return max(v, self.echo_ratio(q, kP, kQ, t))
 
-    def _bounds_apply(self, q):
-        """Echo bounds at level q need every F_(q-1) residue curve (B^q of each
-        sign): only where the level is small enough to be built whole."""
-        return self.routes.echo_bounds and 2 * self._power(q) <= self.routes.eager_level
-
-    def echo_upper(self, q, kP, kQ, t):
-        """An upper bound on the echo at (q, kP, kQ, t), or None where the echo
-        is cheap (a G_q curve) or no bound applies; :meth:`F_general` skips
-        the exact echo when the bound is at most the node's other options.
-
-        Where the echo is expensive, G_q is evaluated point by point with root
-        participations read from F_(q-1) curves.  There, for every root
-        alternative (B z, j), sum_o p_o F_(q-1)((o - j, o); 1, s q_o/p_o) is at
-        most the same sum over a curve E_j above every F_(q-1)((r - j, r))
-        (each term is replaced by a bound on the maximum over residues), so
-
-            G_q(1, s) <= max(1, s, max_j sum_o p_o E_j(1, s q_o/p_o) / D)
-                      =: Gbar_q(s),
-
-        and echo <= sum_o p_o Gbar_q(t qq_o/p_o) / D.  The memoised exact echo
-        is returned when it is already known.
-        """
-        if not self._bounds_apply(q) or q <= self.g_curve_max or q - 1 > self.f_curve_max:
-            return None
-        key = (q, self._shape(kP, kQ), t)
-        exact = self._echo_memo.get(key)
-        if exact is not None:
-            return exact
-        return self._echo_sum(kP, kQ, t, partial(self._G_upper, q))
-
     def _echo_sum(self, kP, kQ, t, value):
         """sum_o V(row_kP(o), t row_kQ(o)) / D over the echo outputs, with
         V(p, s p) = p value(s) and V(p, tq) = p + tq when p q = 0."""
@@ -410,47 +348,6 @@ class Game:
             else:
                 total += p * value(t * qq / p)
         return total / self.D
-
-    def _G_upper(self, c, s):
-        """Gbar_c(s) of :meth:`echo_upper` (an upper bound on G_c(1, s)), memoised."""
-        key = (c, s)
-        v = self._G_bar.get(key)
-        if v is None:
-            v = max(mpq(1), s)
-            for j in (-1, 1):
-                v = max(v, self._sum_envelope(c - 1, j, s))
-            if len(self._G_bar) > 400000:
-                self._G_bar.clear()
-            self._G_bar[key] = v
-        return v
-
-    def _sum_envelope(self, level, j, s):
-        """sum_o p_o E_j(1, s q_o/p_o) / D over a root transition with sign j
-        (every root row is pure, so all root states give these items), E_j an
-        upper bound on every F_level((r - j, r)) curve (:meth:`_residue_envelope`):
-        :meth:`_vertex_sums` with that one curve."""
-        shift, split = self._scaled(0, 0, j, s)
-        entry = self._residue_envelope(level, j)
-        den = entry[3].den
-        # one curve for every output: a table of period 1
-        n = self._vertex_sums((entry,), 1, den, shift, split, s, level, j)
-        return mpq(n, s.denominator * den * self.D)
-
-    def _residue_envelope(self, q, j):
-        """(floor keys, xs, ys, chain) of a curve above every F_q((r - j, r))
-        curve: the envelope of their outer simplifications (:func:`auditor.game.curves.dominating_chain`,
-        about BOUND_POINTS runs each)."""
-        entry = self._envelopes.get((q, j))
-        if entry is None:
-            # folded one curve at a time: the same hull, without holding every
-            # vertex of the level in one list (memory)
-            c = Chain.stop(1)
-            for r in range(self._power(q + 1)):
-                f = self.F_curve(q, r, j)
-                c = envelope([c, dominating_chain(f, max(2, len(f) // self.BOUND_POINTS))])
-            entry = _lookup_entry(c)
-            self._envelopes[(q, j)] = entry
-        return entry
 
     def echo_ratio(self, q, kP, kQ, t):
         """sum_o G_q(row_kP(o), t row_kQ(o)) / D, memoised by echo shape."""
@@ -484,217 +381,8 @@ class Game:
                 total += p * self.F_ratio(q - 1, o, j, t * qq / p)
         return total / self.D
 
-    def _sum_at(self, chain, kP, kQ, j, t):
-        """sum_o V(p_o, t q_o) / D over the outputs of transition (kP, kQ, j),
-        V the curve ``chain`` (an echo of a G curve): one binary search per
-        output.  Sums over F residue curves are :meth:`_sum_F_num`'s."""
-        _shift, items = self._relative(kP, kQ, j)
-        inv_t = 1 / t
-        cx = cy = sa = sb = mpz(0)
-        keys, xs, ys = chain.keys(), chain.xs, chain.ys
-        for _u, p, qq, r in items:
-            if r is None:
-                cx += p
-                cy += qq
-                continue
-            i = bisect_left(keys, r * inv_t)
-            sa += p * xs[i]
-            sb += qq * ys[i]
-        return (cx + t * cy + (sa + t * sb) / chain.den) / self.D
-
-    def _sum_F_table(self, level, kP, kQ, j, t):
-        """sum_o V_o(p_o, t q_o) / D over the outputs of transition (kP, kQ, j),
-        V_o the F_level curve at (o - j, o), as an mpq (see :meth:`_sum_F_num`)."""
-        return mpq(self._sum_F_num(level, kP, kQ, j, t), t.denominator * self._F_table(level, j)[3])
-
-    def _sum_F_num(self, level, kP, kQ, j, t):
-        """The numerator N of :meth:`_sum_F_table` over
-        the common denominator t.denominator * D^(2 level + 2): integers only,
-        so that the options of one node compare without reducing fractions.
-
-        It runs on the split items of :meth:`_scaled` (the ratios p/(t*qq) are
-        shared by every state pair with the same relative shape, so they are
-        computed once per ratio).  With t = tn/td and every curve of the level
-        over den = D^(2 level + 1), the sum is
-        (cx + t cy + (sa + t sb)/den)/D = ((cx den + sa) td + (cy den + sb) tn) / (td den D).
-
-        The vertex search runs on integer floors first (see :func:`_floor_key`):
-        with K = floor(key * 2^KEY_BITS) and X = floor(x * 2^KEY_BITS), K < X
-        implies key < x and K > X implies key > x, so bisecting the K for X
-        gives the exact position unless the K found equals X; only then are
-        the rationals compared."""
-        shift, split = self._scaled(kP, kQ, j, t)
-        table, period, den, _full = self._F_table(level, j)
-        return self._vertex_sums(table, period, den, shift, split, t, level, j)
-
-    def _vertex_sums(self, table, period, den, shift, split, t, level, j):
-        """((cx den + sa) td + (cy den + sb) tn) of :meth:`_sum_F_num`, the
-        curve of output u read from table[(u + shift) mod period] (filled
-        from the F_level curves with sign j when empty)."""
-        cx, cy, us, ps, qs, rs, ixs = split
-        sa = cx * den
-        sb = cy * den
-        for u, p, qq, ratio, ix in zip(us, ps, qs, rs, ixs):
-            r = (u + shift) % period
-            entry = table[r]
-            if entry is None:
-                entry = self._fill_F_table(level, r, j)
-            ikeys, xs, ys, chain = entry
-            i = bisect_left(ikeys, ix)
-            if ikeys[i] == ix:
-                i = bisect_left(chain.keys(), ratio / t)
-            sa += p * xs[i]
-            sb += qq * ys[i]
-        return sa * t.denominator + sb * t.numerator
-
-    def _scaled(self, kP, kQ, j, t):
-        """(shift, (cx, cy, us, ps, qqs, ratios, floor keys)) of one
-        transition at ratio t: cx, cy the summed p, qq of outputs with
-        p*qq = 0 (their value is p + t*qq), and for the others u, p, qq, p/qq
-        and the :func:`_floor_key` of the bisection key (p/qq)/t (only the
-        integer is kept: the rational is rebuilt for a tie).  Cached by (relative shape, t)."""
-        a, B = self.law.a, self.B
-        mP, rP = divmod(a * kP, B)
-        mQ, rQ = divmod(a * kQ, B)
-        key = (rP, rQ, mP - j - mQ, t)
-        split = self._split.get(key)
-        if split is None:
-            shift, items = self._relative(kP, kQ, j)
-            inv_t = 1 / t
-            cx = cy = mpz(0)
-            us, ps, qs, rs, ixs = [], [], [], [], []
-            for u, p, qq, r in items:
-                if r is None:
-                    cx += p
-                    cy += qq
-                else:
-                    us.append(u)
-                    ps.append(p)
-                    qs.append(qq)
-                    rs.append(r)
-                    ixs.append(_floor_key(r * inv_t))
-            split = (cx, cy, us, ps, qs, rs, ixs)
-            if len(self._split) > 100000:
-                self._split.clear()
-            self._split[key] = split
-        return -mQ, split
-
-    def _F_table(self, q, j):
-        """([r mod B^(q+1) -> (floor keys, xs, ys, chain) of the F_q((r - j, r)) curve, or None],
-        B^(q+1), D^(2q+1), D^(2q+2)): a direct lookup in front of :meth:`F_curve`'s canonical
-        (mirrored) keys.  All curves of one level share the denominator
-        D^(2q+1), which is checked when an entry is filled."""
-        key = (q, j)
-        found = self._F_tables.get(key)
-        if found is None:
-            period = self._power(q + 1)
-            # a list for small periods (fastest); else a dict answering None when absent
-            table = [None] * period if period <= 1 << 16 else defaultdict(_none)
-            den = self.D ** (2 * q + 1)
-            found = self._F_tables[key] = (table, period, den, den * self.D)
-        return found
-
-    def _fill_F_table(self, q, r, j):
-        c = self.F_curve(q, r, j)
-        if c.den != self.D ** (2 * q + 1):
-            raise AssertionError(f"F_{q} curve over {c.den}, not D^{2 * q + 1}")
-        # the mirror twin (or another residue of the same canonical key) may
-        # have made the entry already: the table cells then share it
-        twin = self._F_table(q, -j)[0][(-r) % self._power(q + 1)] if self.symmetric else None
-        if twin is not None and twin[3] is c:
-            entry = twin
-        else:
-            entry = _lookup_entry(c)
-            c._edges = None   # memory: the edge lists are rebuilt if ever needed again
-        self._F_table(q, j)[0][r] = entry
-        return entry
-
     def _power(self, e):
         pw = self._powers
         while len(pw) <= e:
             pw.append(pw[-1] * self.B)
         return pw[e]
-
-    # -- whole curves ---------------------------------------------------------
-    def _sum_curve(self, terms):
-        """Curve of sum_o V_o(p_o x / D, q_o y / D) for (chain, p, q) terms of one level."""
-        s = sum_scaled(terms, terms[0][0].den)
-        return Chain(s.xs, s.ys, s.den * self.D)
-
-    def echo_curve(self, q, kP, kQ):
-        """Curve of the echo sum_o G_q(x row_kP(o), y row_kQ(o)), cached by shape."""
-        key = (q, self._shape(kP, kQ))
-        c = self._echo_curves.get(key)
-        if c is None:
-            G = self.G_curve(q)
-            c = self._sum_curve([(G, p, qq) for _o, p, qq in self.transition(kP, kQ, 0)])
-            if len(self._echo_curves) >= self.ECHO_CURVE_CACHE:
-                self._echo_curves.clear()
-            self._echo_curves[key] = c
-        return c
-
-    def participate_curve(self, q, kP, kQ, j):
-        return self._sum_curve([(self.F_curve(q - 1, *self._f_key(q - 1, o, j)), p, qq)
-                                for o, p, qq in self.transition(kP, kQ, j)])
-
-    def general_curve(self, q, kP, kQ):
-        """Curve of F_q((kP, kQ); .) for any pair of states.
-
-        When the echo's Minkowski sum is large (its G_q curve times the
-        outputs reaches :data:`auditor.game.curves.PRUNE_MIN` points), it is not
-        built: :func:`auditor.game.sums.envelope_with_sum` explores it by slope
-        and builds only the parts outside the region of stop and the
-        participations (the same envelope, exactly)."""
-        rest = [Chain.stop(1)]
-        if q >= 1:
-            rest += [self.participate_curve(q, kP, kQ, j) for j in (-1, 1)]
-        G = self.G_curve(q)
-        items = [(p, qq) for _o, p, qq in self.transition(kP, kQ, 0)]
-        den = G.den * self.D
-        if (self.routes.lazy_echo and len(G) * len(items) >= curves.PRUNE_MIN
-                and all(den % c.den == 0 for c in rest)):
-            rest = [c.rescaled(den) for c in rest]
-            return envelope_with_sum(G, items, rest, den)
-        return envelope(rest + [self.echo_curve(q, kP, kQ)])
-
-    # about this many runs per curve in the outer simplification behind the echo bounds
-    BOUND_POINTS = 64
-
-    def F_curve(self, q, r, j):
-        """Curve of F_q((r - j, r); .) for a residue r mod B^(q+1)."""
-        r, j = self._f_key(q, r, j)
-        key = (q, r, j)
-        c = self._F_curves.get(key)
-        if c is None:
-            if q >= 1 and 2 * self._power(q + 1) <= self.routes.eager_level:
-                self._build_F_level(q)
-                return self._F_curves[key]
-            c = self.general_curve(q, r - j, r)
-            self._F_curves[key] = c
-        return c
-
-    def _build_F_level(self, q):
-        """Every F_q residue curve, grouped by echo shape so that only one
-        (large) echo curve is alive at a time."""
-        period = self._power(q + 1)
-        groups = {}
-        for r in range(period):
-            for j in (-1, 1):
-                key = self._f_key(q, r, j)
-                if (q,) + key not in self._F_curves:
-                    groups.setdefault(self._shape(key[0] - key[1], key[0]), set()).add(key)
-        for keys in groups.values():
-            for r, j in sorted(keys):
-                self._F_curves[(q, r, j)] = self.general_curve(q, r - j, r)
-            self._echo_curves.clear()
-
-    def G_curve(self, c):
-        curve = self._G_curves.get(c)
-        if curve is None:
-            # folded one alternative at a time: only the running envelope and
-            # one participation curve are alive (memory), same hull of the union
-            curve = Chain.stop(1)
-            for k, j in self.root_alternatives(c):
-                curve = envelope([curve, self.participate_curve(c, k, k, j)])
-            self._G_curves[c] = curve
-        return curve

@@ -13,7 +13,7 @@ import pytest
 from gmpy2 import mpq
 from hypothesis import given, settings, strategies as st
 
-from auditor.game import cover, game, reduction, work
+from auditor.game import cover, lookups, reduction, work
 from auditor.game.game import Game, Routes
 from auditor.game.rows import Law
 
@@ -99,10 +99,10 @@ def test_integer_floor_vertex_search_matches_coarse_floors(law, ts):
     ties on the rationals: with 0 fractional bits almost every search ties,
     so both branches are exercised and must give the same values."""
     fine = _values(*law, 2, ts, "all")
-    saved = game.KEY_BITS
+    saved = lookups.KEY_BITS
     try:
-        game.KEY_BITS = 0
+        lookups.KEY_BITS = 0
         coarse = _values(*law, 2, ts, "all")
     finally:
-        game.KEY_BITS = saved
+        lookups.KEY_BITS = saved
     assert coarse == fine
