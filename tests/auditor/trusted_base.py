@@ -70,7 +70,8 @@ def _with_packages(found, known):
 
 def closure(start, known):
     """Every auditor module ``start`` depends on, itself included."""
-    seen, todo = {start}, [start]
+    seen = _with_packages({start}, known)
+    todo = list(seen)
     while todo:
         for m in _with_packages(_imported(todo[-1], known[todo.pop()], known), known):
             if m not in seen:
