@@ -3,7 +3,7 @@
 At a synchronised node of level c evaluated point by point (F_(c-1) at
 points, its participations read from F_(c-2) curves), G_c(1, t) is the
 larger of the stop max(1, t) and of A(z, j) over the root alternatives
-(B z, j) of :meth:`auditor.game.Game.root_alternatives`.  Every root row is
+(B z, j) of :meth:`auditor.game.game.Game.root_alternatives`.  Every root row is
 pure (k = B z gives a k = B (a z)), so the transition of (B z, j) has the same
 items (u, p, qq) for every z, at the outputs o = u - a z; with t_u = t qq/p,
 
