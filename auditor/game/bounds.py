@@ -49,7 +49,7 @@ class EchoBounds:
 
     def echo_upper(self, q, kP, kQ, t):
         """An upper bound on the echo at (q, kP, kQ, t), or None where the echo
-        is cheap (a G_q curve) or no bound applies; :meth:`F_general` skips
+        is cheap (a G_q curve) or no bound applies; :meth:`auditor.game.game.Game.F_general` skips
         the exact echo when the bound is at most the node's other options.
 
         Where the echo is expensive, G_q is evaluated point by point with root
@@ -89,7 +89,7 @@ class EchoBounds:
         """sum_o p_o E_j(1, s q_o/p_o) / D over a root transition with sign j
         (every root row is pure, so all root states give these items), E_j an
         upper bound on every F_level((r - j, r)) curve (:meth:`_residue_envelope`):
-        :meth:`_vertex_sums` with that one curve."""
+        :meth:`auditor.game.lookups.Lookups._vertex_sums` with that one curve."""
         shift, split = self._scaled(0, 0, j, s)
         entry = self._residue_envelope(level, j)
         den = entry[3].den

@@ -77,7 +77,7 @@ class Routes(NamedTuple):
     they only change the speed.  ``roots``: the preparations searched at a
     root (:meth:`Game.root_preparations`); ``screening``: discard root
     alternatives by :mod:`auditor.game.screen`; ``echo_bounds``: skip echoes
-    proved below the other options (:meth:`Game.echo_upper`); ``lazy_echo``:
+    proved below the other options (:mod:`auditor.game.bounds`); ``lazy_echo``:
     explore large echoes by slope (:func:`auditor.game.sums.envelope_with_sum`);
     ``eager_level``: build a whole F level at once when it has at most this
     many residue curves; ``mirror``: use the mirror invariance of symmetric
