@@ -82,7 +82,9 @@ class Routes(NamedTuple):
     ``eager_level``: build a whole F level at once when it has at most this
     many residue curves; ``mirror``: use the mirror invariance of symmetric
     laws (see :class:`Game`); ``preset_roots``: ((level, preparations), ...) to
-    search instead (tests that must be able to fail).
+    search instead (tests that must be able to fail); ``g_curves``: read G
+    curves up to this level at every budget instead of the choice of
+    :meth:`Game.use_curves_below` (tests compare the point and curve levels).
     """
 
     roots: str = "auto"
@@ -92,6 +94,7 @@ class Routes(NamedTuple):
     eager_level: int = 4096
     mirror: bool = True
     preset_roots: tuple = ()
+    g_curves: int | None = None
 
 
 DEFAULT_ROUTES = Routes()
@@ -175,6 +178,9 @@ class Game(CurveLevels, Lookups, EchoBounds):
             # about as much as the curve would (see :meth:`echo_ratio`)
             self.g_curve_switch = 2
             self.g_curve_max = 1
+        if self.routes.g_curves is not None:
+            self.g_curve_max = self.routes.g_curves
+            self.g_curve_switch = None
 
     def root_preparations(self, c):
         """The z (root state k = B*z) searched at a synchronised node of level c.

@@ -104,9 +104,9 @@ def test_point_and_curve_levels_agree_at_budget_four(law, pt):
     points_route = Game(Law(*law))
     points_route.use_curves_below(4)
     assert points_route.g_curve_max == 2
-    curve_route = Game(Law(*law))
+    curve_route = Game(Law(*law), Routes(g_curves=3))
     curve_route.use_curves_below(4)
-    curve_route.g_curve_max = 3
+    assert curve_route.g_curve_max == 3
     assert points_route.G_ratio(4, t) == curve_route.G_ratio(4, t)
 
 

@@ -104,10 +104,9 @@ def test_no_screening_below_the_threshold(monkeypatch):
 def test_echo_upper_bounds_the_echo(law, q, k, pt):
     """Gbar bounds G_q at points, so the echo bound is >= the exact echo."""
     t = _mpq(pt[1] / pt[0])
-    g = Game(Law(*law))
+    g = Game(Law(*law), Routes(g_curves=q - 1))     # G_q at points, so the bound applies
     g.use_curves_below(q + 1)
-    g.g_curve_max = q - 1            # G_q at points, so the bound applies
-    g.g_curve_switch = None
+    assert (g.g_curve_max, g.g_curve_switch) == (q - 1, None)
     bound = g.echo_upper(q, k + 1, k, t)
     exact = Game(Law(*law), Routes(echo_bounds=False))
     exact.use_curves_below(q + 1)
