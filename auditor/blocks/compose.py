@@ -19,7 +19,8 @@ the last two blocks first composed once as a Minkowski sum of scaled chains.
 
 from gmpy2 import mpq
 
-from auditor.hull import envelope, sum_scaled, Chain
+from auditor.game.curves import envelope, Chain
+from auditor.game.sums import sum_scaled
 
 __all__ = ["block_curve", "atoms", "product_value"]
 

@@ -5,7 +5,7 @@
                                max over j ∈ {−1, 0, +1} of Σ_y W_{n−1}(y − j, y)(x·row_{k_P}(y − j), y·row_{k_Q}(y)) )
 
 Output y is the Q world's new state; a release with difference j has P-mass
-row_{k_P}(y − j) (rows counted over the hidden draws, :mod:`auditor.rows`) and
+row_{k_P}(y − j) (rows counted over the hidden draws, :mod:`auditor.game.rows`) and
 leads to the states (y − j, y).  W_n is a chain with integer coordinates over
 D^n (rows over D = B·S; one Minkowski sum of scaled child chains per action).
 
@@ -16,8 +16,9 @@ k_P − k_Q ∈ {−1, 0, +1}.
 
 from gmpy2 import mpz
 
-from auditor.hull import Chain, envelope, sum_scaled
-from auditor.rows import Law
+from auditor.game.curves import Chain, envelope
+from auditor.game.sums import sum_scaled
+from auditor.game.rows import Law
 
 __all__ = ["DeadlineGame"]
 

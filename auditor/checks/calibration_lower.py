@@ -61,7 +61,7 @@ from auditor.lower.suffix import SuffixTests
 from auditor.lower.waiting import window_rows
 from auditor.outcomes import Unchecked
 from auditor.rationals import read_rational
-from auditor.rows import Law
+from auditor.game.rows import Law
 
 I, R = "/input", "/result"
 START = 0   # K_0 = 0: the mechanism's start, where every program begins

@@ -58,7 +58,7 @@ from auditor.lower.suffix import SuffixTests
 from auditor.lower.waiting import Waiting, window_rows
 from auditor.outcomes import Unchecked
 from auditor.rationals import read_rational
-from auditor.rows import Law
+from auditor.game.rows import Law
 
 LOWER_PLACES = 28
 RATIO_PLACES = 12

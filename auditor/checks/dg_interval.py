@@ -11,7 +11,7 @@ Re-proved by the auditor's own routes:
    v = G_C(1, λ₋) − λ₋; the witness (the optimising first action at the
    root) must be legal and attain that value (``stop`` gives max(1, λ₋); a
    participation from preparation k with its sign is re-valued by
-   :func:`auditor.game.root_action_value`);
+   :func:`auditor.game.values.root_action_value`);
 5. b = (1 + λ₊)(1 − (1 − τ)^{2C}) and the interval
    [max(0, v − (λ₊ − λ₋) − b), min(1, v + b)], exactly, with its width and
    outward-rounded displays; a requested width W must exceed the width;
@@ -51,7 +51,9 @@ atoms x bits <= :data:`MAX_SOURCE_WORK` for the source check.
 
 from fractions import Fraction
 
-from auditor import game
+from auditor.game import values
+from auditor.game.rows import Law
+from auditor.game.work import estimated_work, root_preparation_count, root_ratio_groups, support_width
 from auditor.certificate import Malformed
 from auditor.checks import common
 from auditor.checks.common import check_display, outward_decimal  # re-exported
@@ -255,8 +257,8 @@ def verify_dg(cert, report, prefix, undecided):
     report.equal(R + "/finite/y", read_rational(fin["y"], R + "/finite/y"), lam_lo, "query y (λ₋)")
     claimed_value = read_rational(fin["value"], R + "/finite/value")
     refuse_beyond_limit(_game_work(weights, p), I + "/budget")
-    law = (weights, offset, a, B)
-    value = Fraction(game.root_value(*law, budget, Fraction(1), lam_lo))
+    law = Law(weights, offset, a, B)
+    value = Fraction(values.root_value(law, budget, Fraction(1), lam_lo))
     report.equal(R + "/finite/value", claimed_value, value, f"G_{budget}(1, λ₋)")
     wptr = R + "/finite/witness"
     wv = witness_value(law, budget, None, fin["witness"], Fraction(1), lam_lo, report, wptr)
@@ -288,10 +290,10 @@ def verify_dg(cert, report, prefix, undecided):
 
 
 def finite_work(weights, offset, a, B, budget):
-    """Estimated work of recomputing G_budget for this law (auditor.game's estimate)."""
-    return game.estimated_work(game.support_width(weights), B, budget,
-                               preparations=game.root_preparation_count(weights, offset, a, B, budget),
-                               root_ratios=game.root_ratio_groups(weights, offset, a, B))
+    """Estimated work of recomputing G_budget for this law (auditor.game.work's estimate)."""
+    law = Law(weights, offset, a, B)
+    return estimated_work(support_width(weights), B, budget, preparations=root_preparation_count(law, budget),
+                          root_ratios=root_ratio_groups(law))
 
 
 def finite_value(weights, offset, a, B, budget, x, y):
@@ -300,7 +302,7 @@ def finite_value(weights, offset, a, B, budget, x, y):
     work = finite_work(weights, offset, a, B, budget)
     if work > MAX_WORK:
         raise ValueError(f"estimated work {common.magnitude(work)} > limit {MAX_WORK}, not recomputed")
-    return Fraction(game.root_value(weights, offset, a, B, budget, x, y))
+    return Fraction(values.root_value(Law(weights, offset, a, B), budget, x, y))
 
 
 def _check_methods(requested, used, weights, offset, budget, report, I, R):

@@ -34,7 +34,7 @@ from auditor.resource.rewards import START_BITS, check_rewards, read_rewards
 from auditor.resource.rows import denominator, window_rows
 from auditor.resource.source import read_common_source
 from auditor.resource.tails import exit_probability_claim, log_claim
-from auditor.rows import count
+from auditor.game.rows import count
 
 
 def verify(cert, report):

@@ -1,6 +1,6 @@
 """Checks for ``finite-game/1`` certificates (*Hidden Integer Feedback* §3–4).
 
-Every number is recomputed by :mod:`auditor.game` (hidden-rounding rows by
+Every number is recomputed by :mod:`auditor.game` (the package; hidden-rounding rows by
 counting, the auditor's own hull code) and compared exactly:
 
 * ``input``: gamma = a/B must be reduced with 0 < a < B, or exactly "0" (plain
@@ -30,13 +30,13 @@ Work limits, checked from the input alone before any game is built (the
 certificate is then UNCHECKED, exit 3; nothing is claimed about its truth):
 budget (plus one for a curve) at most :data:`MAX_BUDGET`, at most
 :data:`MAX_WEIGHTS` weights, at most :data:`MAX_QUERIES` queries, and the
-estimated work (:func:`auditor.game.estimated_work` of the preparations
+estimated work (:func:`auditor.game.work.estimated_work` of the preparations
 actually searched, times the number of queries) at most :data:`MAX_WORK`.
 The estimate counts B^C or the smaller closed-carry-cell cover of
-:mod:`auditor.cover`, and a pending query (F_C at given states, which needs
+:mod:`auditor.game.cover`, and a pending query (F_C at given states, which needs
 G_C at about l points) is counted l times.  The top level is counted by
 the distinct F_(C-1) values the root can reach: root outputs with one
-likelihood ratio share them (:func:`auditor.game.root_ratio_groups`), so a
+likelihood ratio share them (:func:`auditor.game.work.root_ratio_groups`), so a
 uniform law of radius 50 or 52 at B = 257, C = 2 (the largest the producer
 accepts with --method reduced / compiled) is about 5e7 units (a few seconds,
 under 100 MB).  For scale: law radius 24, B = 3,
@@ -48,7 +48,9 @@ C = 4 is about 9.7e7 (under the limit); radius 24, B = 3, C = 4 is about
 
 from fractions import Fraction
 
-from auditor import game
+from auditor.game import values
+from auditor.game.rows import Law
+from auditor.game.work import estimated_work, root_preparation_count, root_ratio_groups, support_width
 from auditor.certificate import Malformed
 from auditor.checks import common
 from auditor.outcomes import Unchecked
@@ -98,14 +100,14 @@ def _parse_input(inp):
 
 
 def _law(p):
-    return (p["weights"], p["offset"], p["a"], p["B"])
+    return Law(p["weights"], p["offset"], p["a"], p["B"])
 
 
 def _value(p, x, y):
     if p["pending"] is None:
-        return game.root_value(*_law(p), p["budget"], x, y)
+        return values.root_value(_law(p), p["budget"], x, y)
     kP, kQ = p["pending"]
-    return game.pending_value(*_law(p), p["budget"], kP, kQ, x, y)
+    return values.pending_value(_law(p), p["budget"], kP, kQ, x, y)
 
 
 def _witness_value(p, witness, x, y, report, ptr):
@@ -116,7 +118,7 @@ def _witness_value(p, witness, x, y, report, ptr):
 def witness_value(law, budget, pending, witness, x, y, report, ptr):
     """Value of the witnessed first action, or None after recording why it is illegal.
 
-    ``law`` is (weights, offset, a, B); ``pending`` None (synchronised root) or
+    ``law`` is the :class:`auditor.game.rows.Law`; ``pending`` None (synchronised root) or
     [kP, kQ].  Shared with the dg-interval checks.
     """
     action = witness["action"]
@@ -132,7 +134,7 @@ def witness_value(law, budget, pending, witness, x, y, report, ptr):
                         "no echo at the synchronised root")
             return None
         kP, kQ = pending
-        return game.pending_action_value(*law, budget, kP, kQ, x, y, "echo")
+        return values.pending_action_value(law, budget, kP, kQ, x, y, "echo")
     # participate
     if budget < 1:
         report.fail(ptr + "/action", "participate", "stop" if at_root else "stop or echo",
@@ -145,13 +147,13 @@ def witness_value(law, budget, pending, witness, x, y, report, ptr):
                         "a root participation needs its preparation k")
             return None
         k = common.integer(witness["k"], ptr + "/k")
-        return game.root_action_value(*law, budget, x, y, k, sign)
+        return values.root_action_value(law, budget, x, y, k, sign)
     if "k" in witness:
         report.fail(ptr + "/k", common.magnitude(witness["k"]) if isinstance(witness["k"], int) else "present",
                     "absent", "no preparation when pending (the states are given)")
         return None
     kP, kQ = pending
-    return game.pending_action_value(*law, budget, kP, kQ, x, y, "participate", sign)
+    return values.pending_action_value(law, budget, kP, kQ, x, y, "participate", sign)
 
 
 def _check_query(p, i, entry, expected, report):
@@ -188,10 +190,10 @@ def _check_curve(p, claimed, report):
                         "input.curve is true, so result.curve must hold the curve"):
         return
     if p["pending"] is None:
-        curve = game.root_curve(*_law(p), p["budget"])
+        curve = values.root_curve(_law(p), p["budget"])
     else:
         kP, kQ = p["pending"]
-        curve = game.pending_curve(*_law(p), p["budget"], kP, kQ)
+        curve = values.pending_curve(_law(p), p["budget"], kP, kQ)
     vertices = [(read_rational(a, f"/result/curve/{i}/0"), read_rational(b, f"/result/curve/{i}/1"))
                 for i, (a, b) in enumerate(claimed)]
     report.equal("/result/curve", len(vertices), len(curve), "number of curve vertices")
@@ -201,19 +203,19 @@ def _check_curve(p, claimed, report):
 
 
 def work_estimate(weights, offset, a, B, level, pointer="/input/budget", pending=False):
-    """auditor.game's estimate for one query at ``level`` (``pending``: F at given
+    """auditor.game.work's estimate for one query at ``level`` (``pending``: F at given
     states rather than G at the root); Unchecked beyond MAX_BUDGET first."""
     if level > MAX_BUDGET:
         raise Unchecked(pointer, level, MAX_BUDGET, "budget")
     # every estimate is at least 2·(len + 2)^max(2, level) (one preparation): refusing on this
     # floor first keeps the cover count itself cheap (it grows with level·len)
-    width = game.support_width(weights)   # zeros outside the support cost nothing
+    width = support_width(weights)   # zeros outside the support cost nothing
     floor = 2 * common.bounded_power(width + 2, max(2, level), MAX_WORK)
     if floor > MAX_WORK:
         raise Unchecked(pointer, f"at least {common.magnitude(floor)}", common.magnitude(MAX_WORK), "estimated work")
-    return game.estimated_work(width, B, level,
-                               preparations=game.root_preparation_count(weights, offset, a, B, level),
-                               pending=pending, root_ratios=game.root_ratio_groups(weights, offset, a, B))
+    law = Law(weights, offset, a, B)
+    return estimated_work(width, B, level, preparations=root_preparation_count(law, level),
+                          pending=pending, root_ratios=root_ratio_groups(law))
 
 
 def refuse_beyond_limit(work, pointer):

@@ -47,7 +47,7 @@ from auditor.lower.display import UP, check_display
 from auditor.lower.source import exp_enclosure_check, read_source
 from auditor.outcomes import Unchecked
 from auditor.rationals import read_rational
-from auditor.rows import Law
+from auditor.game.rows import Law
 
 DELTA_PLACES = 18
 # Identity cases: the moment recursion does about steps² · len² row products.

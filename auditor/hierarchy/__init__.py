@@ -8,7 +8,7 @@ priors with upper values in integer fixed point.  Modules:
   arithmetic (the successor base b(k) = −floor(a·k/B));
 - :mod:`.model`: the allowed group lengths of each game;
 - :mod:`.graph`: the reachable graph, its counts and every alternative's row
-  and children, rows counted over the hidden draws (:mod:`auditor.rows`);
+  and children, rows counted over the hidden draws (:mod:`auditor.game.rows`);
 - :mod:`.grid`: the grid, the interval locating each term, the one-step excess;
 - :mod:`.limbs`: exact weighted sums of gathered tables in int64 limbs;
 - :mod:`.tables`: the integer recursion of docs/hierarchy.md §4;

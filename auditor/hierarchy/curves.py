@@ -2,14 +2,14 @@
 
 Every node value u(t) of a hierarchy game with a finite law is convex and
 piecewise linear in the prior t, and is stored here by its *testing curve*
-(:class:`auditor.hull.Chain`): V(x, y) = (x + y)·u(x/(x + y)) = max over the
+(:class:`auditor.game.curves.Chain`): V(x, y) = (x + y)·u(x/(x + y)) = max over the
 chain's points (A, B') of x·A + y·B', so u(t) = max (t·A + (1 − t)·B').  In that
 dual form the game's operations are the chain algebra of the finite game:
 
 - stop: max(t, 1 − t), the points (1, 0) and (0, 1);
 - an alternative's perspective sum Σ_n u_n(t·p_n, (1 − t)·q_n): the Minkowski
   sum of the children's chains scaled by (P_n, Q_n) (rows over D);
-- a pointwise maximum: the upper hull of the union (:func:`auditor.hull.envelope`);
+- a pointwise maximum: the upper hull of the union (:func:`auditor.game.curves.envelope`);
 - Cvx(min over groups): the convex envelope of a minimum of convex functions
   is the lower convex hull of the union of their graphs' vertices (each
   epigraph over [0, 1] is the hull of its vertices plus the upward ray, and
@@ -22,7 +22,8 @@ maxima and minima); values at a prior do not depend on the representation.
 
 from gmpy2 import mpq, mpz
 
-from auditor.hull import Chain, envelope, sum_scaled
+from auditor.game.curves import Chain, envelope
+from auditor.game.sums import sum_scaled
 
 __all__ = ["stop", "perspective_sum", "maximum", "convex_minimum", "value_at", "vertex_count",
            "same_function", "t_vertices", "lower_hull", "segment_line"]

@@ -5,7 +5,7 @@ Node keys: ``("G", c)`` synchronised with c participations left;
 ``("P", c, d, v)`` pending, previous sign d, committed word v for positions
 c, c−1, …; ``("R", c, d)`` free (a block was exhausted).
 
-Rows are counted over the hidden draws by :func:`auditor.rows.row`, at concrete
+Rows are counted over the hidden draws by :func:`auditor.game.rows.row`, at concrete
 hidden states, as integer numerators over D = B·S, indexed by the offset n of
 the output from the successor base:
 
@@ -17,7 +17,7 @@ the output from the successor base:
 Only outputs with P + Q > 0 are kept; every row must sum to D on both sides.
 """
 
-from auditor.rows import row as counted_row
+from auditor.game.rows import row as counted_row
 
 __all__ = ["Row", "Graph"]
 

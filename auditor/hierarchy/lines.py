@@ -41,7 +41,7 @@ from gmpy2 import mpq
 from auditor.hierarchy.curves import lower_hull, segment_line, t_vertices
 from auditor.hierarchy.limbs import plan, recombine, split_signed
 from auditor.hierarchy.tables import RowCache
-from auditor.hull import Chain
+from auditor.game.curves import Chain
 
 __all__ = ["solve_lines", "KEY_BITS"]
 

@@ -1,7 +1,7 @@
 """The G.6 mean-square identity, recomputed by an exact moment recursion (*Hidden Integer Feedback* §7.4, App. G.6, J).
 
 The chain K_0 = 0, K_t = η_t − floor((a·K_{t−1} + U_t)/B) has rows
-row_k(n) (counted hidden draws, :mod:`auditor.rows`).  For S_t = Σ_{s<=t} h_s·K_s
+row_k(n) (counted hidden draws, :mod:`auditor.game.rows`).  For S_t = Σ_{s<=t} h_s·K_s
 the auditor propagates, per state k, the mass m_t(k) = Pr[K_t = k] and the
 partial moments M1_t(k) = E[S_t; K_t = k], M2_t(k) = E[S_t²; K_t = k]:
 

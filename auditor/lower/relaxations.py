@@ -16,7 +16,7 @@ K^P_new + m = η − e − floor((R′ + U)/B) and Y = x^P + K^P_new).  The valu
 
 is evaluated with every residue R ∈ [0, B) (no residue reduction is
 assumed).  Levels with c <= 1 except W(1, ±1) are testing curves
-(:mod:`auditor.hull`); W(1, ±1) and W(2, 0) are evaluated at points.
+(:mod:`auditor.game.curves`); W(1, ±1) and W(2, 0) are evaluated at points.
 
 **One-digit relaxation** (7.3).
 
@@ -32,9 +32,10 @@ from fractions import Fraction
 
 from gmpy2 import mpq
 
-from auditor import game
-from auditor.hull import Chain, envelope, sum_scaled
-from auditor.rows import Law, count
+from auditor.game import values
+from auditor.game.curves import Chain, envelope
+from auditor.game.sums import sum_scaled
+from auditor.game.rows import Law, count
 
 
 class OffsetClass:
@@ -234,4 +235,4 @@ def one_digit_value(weights, offset, a, B, x, y):
 
 def autonomous_value(weights, offset, a, B, x, y):
     """G_2(x, y) by the auditor's game evaluator."""
-    return Fraction(game.root_value(weights, offset, a, B, 2, x, y))
+    return Fraction(values.root_value(Law(weights, offset, a, B), 2, x, y))

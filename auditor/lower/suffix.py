@@ -5,7 +5,7 @@ A suffix π = (j_1..j_m) from states (k, k) has transcripts o = (y_1..y_m) with
     P_k(o) = Π_t row_{kP_{t−1}}(y_t − j_t),   Q_k(o) = Π_t row_{kQ_{t−1}}(y_t),
     (kP_t, kQ_t) = (y_t − j_t, y_t),          (kP_0, kQ_0) = (k, k),
 
-rows rebuilt by counting hidden draws (:mod:`auditor.rows`).  The likelihood
+rows rebuilt by counting hidden draws (:mod:`auditor.game.rows`).  The likelihood
 test at λ accepts A = {o : P_k(o) > λ·Q_k(o)}; p = P_k(A), q = Q_k(A) and
 h = Σ_o max(P_k(o) − λQ_k(o), 0) = p − λq.
 

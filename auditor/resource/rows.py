@@ -1,7 +1,7 @@
 """Rows of the resource-law certificates, rebuilt from the source by counting the hidden draw U.
 
 From hidden state k the step is K' = η − floor((a·k + U)/B), η ~ ν, U uniform
-on {0, …, B−1}; :func:`auditor.rows.row` gives Pr(K' = n | k) as integer
+on {0, …, B−1}; :func:`auditor.game.rows.row` gives Pr(K' = n | k) as integer
 numerators over D = B·S (S the source scale).  Three kinds of rows:
 
 - residue rows (``rate/1``): P_N(t|s) = Pr(K' ≡ t mod N | k = s) for
@@ -15,7 +15,7 @@ numerators over D = B·S (S the source scale).  Three kinds of rows:
 Every row is a list (or a dict of its nonzero entries) of integer numerators over D.
 """
 
-from auditor.rows import row
+from auditor.game.rows import row
 
 __all__ = ["denominator", "residue_rows", "window_rows", "descent_rows"]
 

@@ -12,7 +12,7 @@ from auditor.checks.calibration_lower import first_hit
 from auditor.lower.lines import LineTree, PackedLines, Shifts
 from auditor.report import Report
 from auditor.lower.waiting import window_rows
-from auditor.rows import Law
+from auditor.game.rows import Law
 from tests.auditor.lower_corpus import (get_at, number_leaves, nudged, pointers, produce, run, sample_paths,
                                         seal, with_mutation)
 

@@ -1,4 +1,4 @@
-"""auditor.cover: the closed-carry-cell cover of root preparations.
+"""auditor.game.cover: the closed-carry-cell cover of root preparations.
 
 The cover is forced even where B^c is smaller, and every value is compared
 exactly with the evaluator enumerating all B^c preparations (fact R1).  A
@@ -13,9 +13,9 @@ import pytest
 from gmpy2 import mpq
 from hypothesis import given, settings, strategies as st
 
-from auditor import cover, game
-from auditor.game import Game
-from auditor.rows import Law
+from auditor.game import cover, values, work
+from auditor.game.game import Game, Routes
+from auditor.game.rows import Law
 
 
 @st.composite
@@ -34,8 +34,7 @@ ratios = st.fractions(min_value=Fraction(1, 12), max_value=12, max_denominator=1
 
 
 def value(law, c, t, roots, budget_curves=True):
-    g = Game(Law(*law))
-    g.roots = roots
+    g = Game(Law(*law), Routes(roots=roots))
     g.use_curves_below(c if budget_curves else 0)
     return g.G_ratio(c, mpq(t.numerator, t.denominator))
 
@@ -60,11 +59,11 @@ def test_words_are_a_bijection_of_the_period():
 
 def test_digits_are_the_phases_of_the_actual_states():
     """From k = B*z, every state k_i reached at step i has a*k_i = a*w + d_i (mod B)
-    with w = k_i - beta_i, and that own offset lies in W_i (rows from auditor.rows)."""
+    with w = k_i - beta_i, and that own offset lies in W_i (rows from auditor.game.rows)."""
     for weights, offset, a, B, c in [([1, 0, 2, 1], -2, 3, 7, 3), ([2, 1, 0, 0, 3], -1, 5, 8, 3),
                                      ([1, 2, 1], -1, 1, 3, 3), ([0, 1, 1, 0, 1], -2, 7, 12, 2)]:
         law = Law(weights, offset, a, B)
-        ranges = cover.own_offset_ranges(weights, offset, a, B, c)
+        ranges = cover.own_offset_ranges(Law(weights, offset, a, B), c)
         for z in range(B ** c):
             word = cover.word_of_preparation(z, a, B, c)
             beta = -a * z
@@ -110,19 +109,16 @@ def test_cover_equals_all_roots_point_recursion(law, t):
 def test_cover_gives_the_same_root_curve(law):
     curves = []
     for roots in ("cover", "all"):
-        g = Game(Law(*law))
-        g.roots = roots
+        g = Game(Law(*law), Routes(roots=roots))
         curves.append(g.G_curve(2).vertices())
     assert curves[0] == curves[1]
 
 
 def test_published_values_with_the_forced_cover():
-    g = Game(Law([1, 2, 1], -1, 1, 3))
-    g.roots = "cover"
+    g = Game(Law([1, 2, 1], -1, 1, 3), Routes(roots="cover"))
     g.use_curves_below(2)
     assert g.G_ratio(2, mpq(1, 2)) - mpq(1, 2) == mpq(5, 6)
-    g = Game(Law([1, 1, 1], -1, 1, 2))
-    g.roots = "cover"
+    g = Game(Law([1, 1, 1], -1, 1, 2), Routes(roots="cover"))
     g.use_curves_below(4)
     assert g.G_ratio(4, mpq(1)) / 2 == mpq(3737, 3888)
 
@@ -131,7 +127,7 @@ def test_size_bound_and_automatic_choice():
     for L in (1, 3, 6):
         weights = [1] * (2 * L + 1)
         for c in (1, 2, 3):
-            assert cover.cover_size(weights, -L, 336, 1009, c) <= (2 * (c + 1) * (L + 3)) ** c
+            assert cover.cover_size(Law(weights, -L, 336, 1009), c) <= (2 * (c + 1) * (L + 3)) ** c
     g = Game(Law([1] * 13, -6, 336, 1009))
     assert len(g.root_preparations(2)) < 1009 ** 2
     small = Game(Law([1, 2, 1], -1, 1, 3))
@@ -142,13 +138,13 @@ def test_size_bound_and_automatic_choice():
 
 def _shifted_vertices(law, c):
     weights, offset, a, B = law
-    T = [sorted({(x + 1) % (B + 1) for x in t}) for t in cover.vertex_sets(weights, offset, a, B, c)]
+    T = [sorted({(x + 1) % (B + 1) for x in t}) for t in cover.vertex_sets(Law(weights, offset, a, B), c)]
     return tuple(sorted({cover.preparation_for_word(cover.carry(th, a, B), a, B) for th in product(*T)}))
 
 
 def _shifted_preparations(law, c):
     B = law[3]
-    return tuple(sorted({(z + 1) % B ** c for z in cover.root_cover(*law, c, force=True)}))
+    return tuple(sorted({(z + 1) % B ** c for z in cover.root_cover(Law(*law), c, force=True)}))
 
 
 @pytest.mark.parametrize("wrong", [_shifted_vertices, _shifted_preparations])
@@ -157,8 +153,7 @@ def test_a_shifted_cover_is_detected(wrong):
                  (([1, 2, 1], -1, 2, 7), Fraction(1, 2)), (([3, 0, 1], -1, 3, 8), Fraction(2))]
     detected = 0
     for law, t in instances:
-        g = Game(Law(*law))
-        g._root_sets[(2, "auto")] = wrong(law, 2)
+        g = Game(Law(*law), Routes(preset_roots=((2, wrong(law, 2)),)))
         g.use_curves_below(2)
         right = value(law, 2, t, "cover")
         assert right == value(law, 2, t, "all")
@@ -171,9 +166,8 @@ def test_a_shifted_cover_is_detected(wrong):
 def test_public_root_value_uses_the_cover_for_large_B():
     """G_3 at B = 1009 (10^9 preparations) is answered through the cover."""
     weights = [1, 2, 1]
-    v = game.root_value(weights, -1, 336, 1009, 2, 1, Fraction(1, 2))
-    g = Game(Law(weights, -1, 336, 1009))
-    g.roots = "cover"
+    v = values.root_value(Law(weights, -1, 336, 1009), 2, 1, Fraction(1, 2))
+    g = Game(Law(weights, -1, 336, 1009), Routes(roots="cover"))
     g.use_curves_below(2)
     assert Fraction(v) == Fraction(int(g.G_ratio(2, mpq(1, 2)).numerator), int(g.G_ratio(2, mpq(1, 2)).denominator))
 
@@ -182,9 +176,9 @@ def test_public_root_value_uses_the_cover_for_large_B():
 
 def test_work_estimates_accept_covered_and_refuse_huge_instances():
     from auditor.checks import dg_interval, finite_game
-    ok = game.estimated_work(13, 1009, 3, preparations=game.root_preparation_count([1] * 13, -6, 336, 1009, 3))
+    ok = work.estimated_work(13, 1009, 3, preparations=work.root_preparation_count(Law([1] * 13, -6, 336, 1009), 3))
     assert ok <= dg_interval.MAX_WORK and ok <= finite_game.MAX_WORK
-    assert game.estimated_work(13, 1009, 3) > dg_interval.MAX_WORK  # B^C alone would refuse
+    assert work.estimated_work(13, 1009, 3) > dg_interval.MAX_WORK  # B^C alone would refuse
     with pytest.raises(ValueError, match="estimated work"):
         dg_interval.finite_value([1] * 81, -40, 336, 1009, 3, 1, Fraction(2))
     with pytest.raises(ValueError, match="estimated work"):

@@ -16,7 +16,7 @@ from auditor.checks.deadline_witness import MAX_WORK, RATIO_PLACES, estimated_wo
 from auditor.lower.display import UP, outward_decimal
 from auditor.lower.suffix import SuffixTests, brute_force
 from auditor.lower.waiting import Waiting, window_rows
-from auditor.rows import Law
+from auditor.game.rows import Law
 from tests.auditor.lower_corpus import (get_at, number_leaves, pointers, produce, reseal, run, seal,
                                         with_mutation)
 

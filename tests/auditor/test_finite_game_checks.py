@@ -12,7 +12,8 @@ from fractions import Fraction
 
 import pytest
 
-from auditor import game
+from auditor.game import values, work
+from auditor.game.rows import Law
 from auditor.certificate import digest
 from auditor.cli import main
 from auditor.rationals import write_rational
@@ -26,14 +27,14 @@ def _best_witness(weights, offset, a, B, budget, pending, x, y, value):
     if pending is None:
         for z in range(B ** budget):
             for sign in (-1, 1):
-                if game.root_action_value(weights, offset, a, B, budget, x, y, B * z, sign) == value:
+                if values.root_action_value(Law(weights, offset, a, B), budget, x, y, B * z, sign) == value:
                     return {"action": "participate", "sign": sign, "k": B * z}
     else:
         kP, kQ = pending
-        if game.pending_action_value(weights, offset, a, B, budget, kP, kQ, x, y, "echo") == value:
+        if values.pending_action_value(Law(weights, offset, a, B), budget, kP, kQ, x, y, "echo") == value:
             return {"action": "echo"}
         for sign in (-1, 1):
-            if game.pending_action_value(weights, offset, a, B, budget, kP, kQ, x, y,
+            if values.pending_action_value(Law(weights, offset, a, B), budget, kP, kQ, x, y,
                                          "participate", sign) == value:
                 return {"action": "participate", "sign": sign}
     raise AssertionError("no witness attains the value")
@@ -47,17 +48,17 @@ def build(weights, offset, gamma, budget, thresholds, points, pending=None, curv
     out = []
     for x, y in queries:
         if pending is None:
-            v = game.root_value(weights, offset, a, B, budget, x, y)
+            v = values.root_value(Law(weights, offset, a, B), budget, x, y)
         else:
-            v = game.pending_value(weights, offset, a, B, budget, *pending, x, y)
+            v = values.pending_value(Law(weights, offset, a, B), budget, *pending, x, y)
         q = {"x": write_rational(x), "y": write_rational(y), "value": write_rational(v),
              "witness": _best_witness(weights, offset, a, B, budget, pending, x, y, v)}
         if x == 1:
             q["hockey_stick"] = write_rational(v - y)
         out.append(q)
     if curve:
-        verts = (game.root_curve(weights, offset, a, B, budget) if pending is None
-                 else game.pending_curve(weights, offset, a, B, budget, *pending))
+        verts = (values.root_curve(Law(weights, offset, a, B), budget) if pending is None
+                 else values.pending_curve(Law(weights, offset, a, B), budget, *pending))
         curve_out = [[write_rational(u), write_rational(v)] for u, v in verts]
     else:
         curve_out = None
@@ -192,8 +193,8 @@ def test_every_number_mutated_is_rejected(name, request, tmp_path):
 
 def test_mirror_equivalence_really_holds():
     for x, y in [(Fraction(1), Fraction(1, 2)), (Fraction(2, 3), Fraction(5, 4))]:
-        assert (game.root_action_value([1, 2, 1], -1, 1, 3, 2, x, y, 0, 1)
-                == game.root_action_value([1, 2, 1], -1, 1, 3, 2, x, y, 0, -1))
+        assert (values.root_action_value(Law([1, 2, 1], -1, 1, 3), 2, x, y, 0, 1)
+                == values.root_action_value(Law([1, 2, 1], -1, 1, 3), 2, x, y, 0, -1))
 
 
 def test_bad_digest_is_a_failed_claim(root_cert, tmp_path):
@@ -254,7 +255,7 @@ def test_wrong_and_illegal_witnesses(root_cert, pending_cert, tmp_path):
     x, y = Fraction(q0["x"]), Fraction(q0["y"])
     value = Fraction(q0["value"])
     for k in range(-4, 10):
-        if game.root_action_value(*law, 2, x, y, k, 1) < value:
+        if values.root_action_value(Law(*law), 2, x, y, k, 1) < value:
             cases.append({"action": "participate", "sign": 1, "k": k})
             break
     for w in cases:
@@ -268,7 +269,7 @@ def test_wrong_and_illegal_witnesses(root_cert, pending_cert, tmp_path):
     x, y, value = Fraction(q0["x"]), Fraction(q0["y"]), Fraction(q0["value"])
     for w in others:
         wv = (max(x, y) if w["action"] == "stop" else
-              game.pending_action_value(*law, 2, 1, 0, x, y, w["action"], w.get("sign")))
+              values.pending_action_value(Law(*law), 2, 1, 0, x, y, w["action"], w.get("sign")))
         bad = copy.deepcopy(pending_cert)
         bad["result"]["queries"][0]["witness"] = w
         assert run(seal(bad), tmp_path) == (0 if wv == value else 1), w
@@ -372,8 +373,8 @@ def test_zero_weights_outside_the_support_do_not_count_as_work():
     from auditor.checks import finite_game
     w = [1] * 33
     padded = [0] * 40 + w + [0] * 40
-    assert game.support_width(padded) == 33
-    assert game.support_width([0, 2, 0, 1, 0]) == 3
+    assert work.support_width(padded) == 33
+    assert work.support_width([0, 2, 0, 1, 0]) == 3
     assert (finite_game.work_estimate(padded, -56, 86, 257, 2)
             == finite_game.work_estimate(w, -16, 86, 257, 2))
     assert finite_game.work_estimate(padded, -56, 86, 257, 2) <= finite_game.MAX_WORK

@@ -12,8 +12,9 @@ from math import gcd
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from auditor import game
-from auditor.hull import Chain
+from auditor.game import values
+from auditor.game.curves import Chain
+from auditor.game.rows import Law
 
 
 class BruteGame:
@@ -97,46 +98,46 @@ positive = st.fractions(min_value=Fraction(1, 6), max_value=3, max_denominator=6
 @settings(max_examples=40)
 def test_budget_at_most_one_matches_brute_force(law, C, x, y, kP, kQ, k):
     brute = BruteGame(*law)
-    assert game.root_value(*law, C, x, y) == brute.G(C, x, y)
-    assert game.pending_value(*law, C, kP, kQ, x, y) == brute.F(C, kP, kQ, x, y)
-    assert game.pending_action_value(*law, C, kP, kQ, x, y, "stop") == max(x, y)
+    assert values.root_value(Law(*law), C, x, y) == brute.G(C, x, y)
+    assert values.pending_value(Law(*law), C, kP, kQ, x, y) == brute.F(C, kP, kQ, x, y)
+    assert values.pending_action_value(Law(*law), C, kP, kQ, x, y, "stop") == max(x, y)
     if x and y:
-        assert game.pending_action_value(*law, C, kP, kQ, x, y, "echo") == brute.echo(C, kP, kQ, x, y)
+        assert values.pending_action_value(Law(*law), C, kP, kQ, x, y, "echo") == brute.echo(C, kP, kQ, x, y)
     if C >= 1:
         for j in (-1, 1):
             want = brute.part(C, k, k, j, x, y) if x and y else x + y
-            assert game.root_action_value(*law, C, x, y, k, j) == want
+            assert values.root_action_value(Law(*law), C, x, y, k, j) == want
             want = brute.part(C, kP, kQ, j, x, y) if x and y else x + y
-            assert game.pending_action_value(*law, C, kP, kQ, x, y, "participate", j) == want
+            assert values.pending_action_value(Law(*law), C, kP, kQ, x, y, "participate", j) == want
 
 
 @given(laws(max_B=3, max_len=3), positive, positive, st.integers(-4, 4))
 @settings(max_examples=6)
 def test_budget_two_matches_brute_force(law, x, y, kQ):
     brute = BruteGame(*law)
-    assert game.root_value(*law, 2, x, y) == brute.G(2, x, y)
+    assert values.root_value(Law(*law), 2, x, y) == brute.G(2, x, y)
     for j in (-1, 1):
-        assert game.pending_value(*law, 2, kQ - j, kQ, x, y) == brute.F(2, kQ - j, kQ, x, y)
+        assert values.pending_value(Law(*law), 2, kQ - j, kQ, x, y) == brute.F(2, kQ - j, kQ, x, y)
 
 
 @given(laws(max_B=2, max_len=3), positive, positive)
 @settings(max_examples=3)
 def test_budget_three_base_two_matches_brute_force(law, x, y):
     brute = BruteGame(*law)
-    assert game.root_value(*law, 3, x, y) == brute.G(3, x, y)
-    assert game.pending_value(*law, 3, 1, 0, x, y) == brute.F(3, 1, 0, x, y)
+    assert values.root_value(Law(*law), 3, x, y) == brute.G(3, x, y)
+    assert values.pending_value(Law(*law), 3, 1, 0, x, y) == brute.F(3, 1, 0, x, y)
 
 
 @given(laws(max_B=4, max_len=3), st.integers(0, 2), st.lists(st.tuples(positive, positive), min_size=1, max_size=4))
 @settings(max_examples=15)
 def test_curves_agree_with_point_values(law, C, pts):
-    root = Chain.from_fractions(game.root_curve(*law, C))
-    pend = Chain.from_fractions(game.pending_curve(*law, C, 1, 0))
+    root = Chain.from_fractions(values.root_curve(Law(*law), C))
+    pend = Chain.from_fractions(values.pending_curve(Law(*law), C, 1, 0))
     for x, y in pts:
-        assert root.value(x, y) == game.root_value(*law, C, x, y)
-        assert pend.value(x, y) == game.pending_value(*law, C, 1, 0, x, y)
+        assert root.value(x, y) == values.root_value(Law(*law), C, x, y)
+        assert pend.value(x, y) == values.pending_value(Law(*law), C, 1, 0, x, y)
     # a testing curve of laws: both ends at 1, canonical order
-    v = game.root_curve(*law, C)
+    v = values.root_curve(Law(*law), C)
     assert v[0][1] == 1 and v[-1][0] == 1
     assert all(a[0] < b[0] and a[1] > b[1] for a, b in zip(v, v[1:]))
 
@@ -144,15 +145,15 @@ def test_curves_agree_with_point_values(law, C, pts):
 def test_zero_coordinates():
     law = ([1, 2, 1], -1, 1, 3)
     for C in range(3):
-        assert game.root_value(*law, C, Fraction(0), Fraction(5, 3)) == Fraction(5, 3)
-        assert game.pending_value(*law, C, 4, 3, Fraction(7, 2), Fraction(0)) == Fraction(7, 2)
-    assert game.root_value(*law, 0, Fraction(2), Fraction(3)) == 3
+        assert values.root_value(Law(*law), C, Fraction(0), Fraction(5, 3)) == Fraction(5, 3)
+        assert values.pending_value(Law(*law), C, 4, 3, Fraction(7, 2), Fraction(0)) == Fraction(7, 2)
+    assert values.root_value(Law(*law), 0, Fraction(2), Fraction(3)) == 3
 
 
 # -- SPEC 3.4 published values ------------------------------------------------
 
 def test_published_c2_hockey_stick():
-    v = game.root_value([1, 2, 1], -1, 1, 3, 2, Fraction(1), Fraction(1, 2))
+    v = values.root_value(Law([1, 2, 1], -1, 1, 3), 2, Fraction(1), Fraction(1, 2))
     assert v - Fraction(1, 2) == Fraction(5, 6)
 
 
@@ -163,8 +164,8 @@ def test_published_c2_hockey_stick_by_brute_force():
 
 def test_published_pending_values():
     law = ([1, 2, 1], -1, 1, 3)
-    assert game.pending_value(*law, 2, 1, 0, Fraction(1), Fraction(2)) == Fraction(4723, 1728)
-    assert game.pending_value(*law, 2, 10, 9, Fraction(1), Fraction(2)) == Fraction(2351, 864)
+    assert values.pending_value(Law(*law), 2, 1, 0, Fraction(1), Fraction(2)) == Fraction(4723, 1728)
+    assert values.pending_value(Law(*law), 2, 10, 9, Fraction(1), Fraction(2)) == Fraction(2351, 864)
 
 
 def test_published_pending_values_by_brute_force():
@@ -174,15 +175,15 @@ def test_published_pending_values_by_brute_force():
 
 
 def test_published_budget_four():
-    v = game.root_value([1, 1, 1], -1, 1, 2, 4, Fraction(1, 2), Fraction(1, 2))
+    v = values.root_value(Law([1, 1, 1], -1, 1, 2), 4, Fraction(1, 2), Fraction(1, 2))
     assert v == Fraction(3737, 3888)
 
 
 def test_two_digits_do_not_suffice_for_budget_three():
     """SPEC R2: F_2 at k = 0 and k = 9 (B = 3) are different functions."""
     law = ([1, 2, 1], -1, 1, 3)
-    c0 = game.pending_curve(*law, 2, 1, 0)
-    c9 = game.pending_curve(*law, 2, 10, 9)
+    c0 = values.pending_curve(Law(*law), 2, 1, 0)
+    c9 = values.pending_curve(Law(*law), 2, 10, 9)
     assert c0 != c9
 
 
@@ -198,16 +199,16 @@ def test_reference_size_point_route_equals_curve_route():
     G_2 curve (built from F_1 curves) are two different code paths."""
     w = _gaussian_weights(24, 18, 10 ** 6)
     law = (w, -24, 1, 3)
-    curve = Chain.from_fractions(game.root_curve(*law, 2))
+    curve = Chain.from_fractions(values.root_curve(Law(*law), 2))
     for x, y in [(Fraction(1), Fraction(3)), (Fraction(1), Fraction(1, 2)), (Fraction(2), Fraction(7))]:
-        assert curve.value(x, y) == game.root_value(*law, 2, x, y)
+        assert curve.value(x, y) == values.root_value(Law(*law), 2, x, y)
 
 
 def test_api_rejects_illegal_actions():
     law = ([1, 1], 0, 1, 2)
     with pytest.raises(ValueError):
-        game.root_action_value(*law, 0, Fraction(1), Fraction(1), 0, 1)
+        values.root_action_value(Law(*law), 0, Fraction(1), Fraction(1), 0, 1)
     with pytest.raises(ValueError):
-        game.pending_action_value(*law, 0, 1, 0, Fraction(1), Fraction(1), "participate", 1)
+        values.pending_action_value(Law(*law), 0, 1, 0, Fraction(1), Fraction(1), "participate", 1)
     with pytest.raises(ValueError):
-        game.pending_action_value(*law, 1, 1, 0, Fraction(1), Fraction(1), "jump")
+        values.pending_action_value(Law(*law), 1, 1, 0, Fraction(1), Fraction(1), "jump")

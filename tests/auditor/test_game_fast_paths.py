@@ -18,9 +18,9 @@ import pytest
 from gmpy2 import mpq
 from hypothesis import given, settings, strategies as st
 
-from auditor import game
-from auditor.game import Game
-from auditor.rows import Law
+from auditor.game import values, work
+from auditor.game.game import Game, Routes
+from auditor.game.rows import Law
 from tests.reference_game import ReferenceGame
 
 
@@ -63,15 +63,15 @@ def test_budgets_one_and_two_equal_the_plain_reference(law, C, pt, k):
     """Large B (up to 12), asymmetric or symmetric laws with zeros."""
     x, y = pt
     ref = ReferenceGame(*law)
-    assert game.root_value(*law, C, x, y) == ref.G(C, x, y)
-    assert game.pending_value(*law, C - 1, k - 1, k, x, y) == ref.F(C - 1, k - 1, k, x, y)
+    assert values.root_value(Law(*law), C, x, y) == ref.G(C, x, y)
+    assert values.pending_value(Law(*law), C - 1, k - 1, k, x, y) == ref.F(C - 1, k - 1, k, x, y)
 
 
 @given(laws(max_B=3, max_len=3), points)
 @settings(max_examples=6, deadline=None)
 def test_budget_three_equals_the_plain_reference(law, pt):
     x, y = pt
-    assert game.root_value(*law, 3, x, y) == ReferenceGame(*law).G(3, x, y)
+    assert values.root_value(Law(*law), 3, x, y) == ReferenceGame(*law).G(3, x, y)
 
 
 @given(laws(max_B=2, max_len=2), points)
@@ -79,7 +79,7 @@ def test_budget_three_equals_the_plain_reference(law, pt):
 def test_budget_four_point_route_equals_the_plain_reference(law, pt):
     """At C = 4 the evaluator reads G_3 at points, not from a curve."""
     x, y = pt
-    assert game.root_value(*law, 4, x, y) == ReferenceGame(*law).G(4, x, y)
+    assert values.root_value(Law(*law), 4, x, y) == ReferenceGame(*law).G(4, x, y)
 
 
 @given(laws(max_B=3, max_len=3, symmetric=True), st.integers(1, 3), points, st.integers(-9, 9))
@@ -87,9 +87,8 @@ def test_budget_four_point_route_equals_the_plain_reference(law, pt):
 def test_mirror_shortcut_changes_no_value(law, C, pt, k):
     """The same symmetric law with the mirror switched off gives equal values."""
     t = _mpq(pt[1] / pt[0])
-    on, off = Game(Law(*law)), Game(Law(*law))
-    assert on.symmetric
-    off.symmetric = False
+    on, off = Game(Law(*law)), Game(Law(*law), Routes(mirror=False))
+    assert on.symmetric and not off.symmetric
     for g in (on, off):
         g.use_curves_below(C)
     assert on.G_ratio(C, t) == off.G_ratio(C, t)
@@ -105,9 +104,9 @@ def test_point_and_curve_levels_agree_at_budget_four(law, pt):
     points_route = Game(Law(*law))
     points_route.use_curves_below(4)
     assert points_route.g_curve_max == 2
-    curve_route = Game(Law(*law))
+    curve_route = Game(Law(*law), Routes(g_curves=3))
     curve_route.use_curves_below(4)
-    curve_route.g_curve_max = 3
+    assert curve_route.g_curve_max == 3
     assert points_route.G_ratio(4, t) == curve_route.G_ratio(4, t)
 
 
@@ -115,8 +114,7 @@ def test_point_and_curve_levels_agree_at_budget_four(law, pt):
 @settings(max_examples=8, deadline=None)
 def test_eager_levels_equal_lazy_curves(law, C, pt):
     t = _mpq(pt[1] / pt[0])
-    eager, lazy = Game(Law(*law)), Game(Law(*law))
-    lazy.eager_level = 0
+    eager, lazy = Game(Law(*law)), Game(Law(*law), Routes(eager_level=0))
     for g in (eager, lazy):
         g.use_curves_below(C)
     assert eager.G_ratio(C, t) == lazy.G_ratio(C, t)
@@ -130,7 +128,7 @@ def test_echo_shape_keys_are_sound(law, q, kP, kQ, s, pt):
     """Shifting both states by B*s keeps the shape; the echo is the brute sum."""
     ref = ReferenceGame(*law)
     x, y = pt
-    g = game.game_for(*law)
+    g = values.game_for(Law(*law))
     g.use_curves_below(q + 1)
     B = law[3]
     t = _mpq(y / x)
@@ -179,25 +177,25 @@ def test_published_values_through_every_route():
 def test_work_estimate_is_cheap_and_monotone():
     import time
     del time  # nothing is timed here; sizes only
-    base = game.estimated_work(25, 3, 4, preparations=81)
-    assert game.estimated_work(33, 3, 4, preparations=81) > base
-    assert game.estimated_work(25, 3, 5, preparations=243) > base
-    assert game.estimated_work(25, 3, 4, preparations=81, pending=True) == 27 * base
+    base = work.estimated_work(25, 3, 4, preparations=81)
+    assert work.estimated_work(33, 3, 4, preparations=81) > base
+    assert work.estimated_work(25, 3, 5, preparations=243) > base
+    assert work.estimated_work(25, 3, 4, preparations=81, pending=True) == 27 * base
     # per-level counts may replace the top count; the top count bounds lower levels
-    per_level = game.estimated_work(25, 3, 4, preparations=[3, 9, 27, 81])
+    per_level = work.estimated_work(25, 3, 4, preparations=[3, 9, 27, 81])
     assert per_level <= base
     # huge requests are answered from sizes alone (no giant powers)
-    assert game.estimated_work(4097, 10 ** 12, 64) > 10 ** 30
-    assert game.estimated_work(3, 2, 10 ** 9) == 2 ** 256
+    assert work.estimated_work(4097, 10 ** 12, 64) > 10 ** 30
+    assert work.estimated_work(3, 2, 10 ** 9) == 2 ** 256
     with pytest.raises(ValueError):
-        game.estimated_work(3, 2, 4, preparations=[1, 2])
+        work.estimated_work(3, 2, 4, preparations=[1, 2])
 
 
 def test_work_estimate_orders_the_reference_rows():
     """The rows issue 10 names, by their estimates (documented in the report)."""
     def est(L, a, B, C):
         w = [1] * (2 * L + 1)
-        return game.estimated_work(len(w), B, C, preparations=game.root_preparation_count(w, -L, a, B, C))
+        return work.estimated_work(len(w), B, C, preparations=work.root_preparation_count(Law(w, -L, a, B), C))
     c2, c3, c4_12, c4_16 = est(24, 1, 3, 2), est(24, 1, 3, 3), est(12, 1, 3, 4), est(16, 1, 3, 4)
     assert c2 < c3 < c4_12 < c4_16 < 2 * 10 ** 8
     assert est(16, 86, 257, 2) < c4_12
@@ -215,24 +213,24 @@ def test_root_point_bound_counts_the_values_the_root_reaches(law, C, pt):
     g.use_curves_below(C)
     g.G_ratio(C, _mpq(pt[1] / pt[0]))
     reached = sum(1 for key in g._F_memo if key[0] == C - 1)
-    l = game.support_width(weights) + 2
+    l = work.support_width(weights) + 2
     P = len(g.root_preparations(C))
-    groups = game.root_ratio_groups(weights, offset, a, B)
-    assert reached <= game.root_point_bound(l, B, C, P, groups) <= game.root_point_bound(l, B, C, P)
+    groups = work.root_ratio_groups(Law(weights, offset, a, B))
+    assert reached <= work.root_point_bound(l, B, C, P, groups) <= work.root_point_bound(l, B, C, P)
 
 
 def test_root_ratio_groups_of_a_uniform_law():
     # a uniform law has one ratio (1) on the outputs both shifted rows share, per sign
-    assert game.root_ratio_groups([1] * 7, -3, 1, 3) == (6, 6)
-    assert sum(game.root_ratio_groups([1, 2, 1], -1, 1, 3)) == 4
+    assert work.root_ratio_groups(Law([1] * 7, -3, 1, 3)) == (6, 6)
+    assert sum(work.root_ratio_groups(Law([1, 2, 1], -1, 1, 3))) == 4
 
 
 @settings(max_examples=25, deadline=None)
 @given(laws(max_B=5, max_len=4), st.sampled_from([2, 3]), points)
 def test_lazy_echo_route_equals_the_built_echo(law, q, pt):
-    """F_q curves with the echo explored by slope (auditor.hull.envelope_with_sum,
+    """F_q curves with the echo explored by slope (auditor.game.sums.envelope_with_sum,
     forced by a threshold of 1) equal those built from the whole echo curve."""
-    from auditor import hull
+    from auditor.game import curves as hull
     weights, offset, a, B = law
     old = hull.PRUNE_MIN
     try:
@@ -243,8 +241,7 @@ def test_lazy_echo_route_equals_the_built_echo(law, q, pt):
         value = lazy.G_ratio(q + 1, _mpq(pt[1] / pt[0]))
     finally:
         hull.PRUNE_MIN = old
-    plain = Game(Law(*law))
-    plain.lazy_echo = False
+    plain = Game(Law(*law), Routes(lazy_echo=False))
     plain.use_curves_below(q + 1)
     want = [plain.general_curve(q, kP, kQ) for kP, kQ in ((0, 0), (1, 0), (-1, 2))]
     assert [c.vertices() for c in got] == [c.vertices() for c in want]

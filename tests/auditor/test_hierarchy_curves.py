@@ -20,7 +20,7 @@ from auditor.hierarchy.exact import ExactGame
 from auditor.hierarchy.graph import Graph, Row
 from auditor.hierarchy.model import Model
 from auditor.hierarchy.words import Words
-from auditor.hull import Chain
+from auditor.game.curves import Chain
 from tests.reference_game import ReferenceGame
 from tests.reference_hierarchy import PlainCheck, PlainLines
 

@@ -209,13 +209,14 @@ def test_dg_witness_is_checked(tmp_path, witness, pointer):
 
 
 def test_dg_witness_with_a_non_optimal_preparation_fails(tmp_path):
-    from auditor import game
+    from auditor.game import values
+    from auditor.game.rows import Law
     cert = reference(DG)
     fin, src = cert["result"]["finite"], cert["result"]["source"]
     weights = [int(w) for w in src["weights"]]
     value, y = Fraction(fin["value"]), Fraction(fin["y"])
     k = next(k for k in range(fin["witness"]["k"] + 1, fin["witness"]["k"] + 50)
-             if game.root_action_value(weights, src["offset"], 1, 3, 1, 1, y, k, 1) != value)
+             if values.root_action_value(Law(weights, src["offset"], 1, 3), 1, 1, y, k, 1) != value)
     fin["witness"]["k"] = k
     status, pointers = run(tmp_path, seal(cert))
     assert status == FAIL and pointers == {"/result/finite/witness"}

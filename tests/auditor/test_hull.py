@@ -1,11 +1,12 @@
-"""Hull operations of auditor.hull against brute force on small instances."""
+"""Hull operations of auditor.game.curves against brute force on small instances."""
 
 from fractions import Fraction
 from itertools import combinations
 
 from hypothesis import given, strategies as st
 
-from auditor.hull import Chain, envelope, minkowski_sum, sum_scaled
+from auditor.game.curves import Chain, envelope
+from auditor.game.sums import minkowski_sum, sum_scaled
 
 
 def brute_vertices(points):

@@ -1,4 +1,4 @@
-"""The pruned hull routes of auditor.hull against the plain ones.
+"""The pruned hull routes of auditor.game.curves against the plain ones.
 
 ``envelope`` drops runs of a large chain whose triangle lies in the region of
 the other chains, and ``sum_scaled`` sorts edges by integer floors of their
@@ -12,8 +12,9 @@ from fractions import Fraction
 from gmpy2 import mpq
 from hypothesis import given, settings, strategies as st
 
-from auditor import hull
-from auditor.hull import Chain, dominated, envelope, run_apex, sum_scaled
+from auditor.game import curves as hull, sums
+from auditor.game.curves import Chain, dominated, envelope, run_apex
+from auditor.game.sums import sum_scaled
 from tests.auditor.test_hull import brute_vertices
 
 
@@ -44,7 +45,7 @@ def chains(draw, n=12):
 def _plain_envelope(chain_list):
     pts = [p for c in chain_list for p in zip(c.xs, c.ys)]
     den = chain_list[0].den
-    return hull._hull_of_points(pts, den)
+    return hull.hull_of_points(pts, den)
 
 
 @settings(max_examples=150)
@@ -116,16 +117,16 @@ def test_sum_scaled_with_coarse_floors_equals_brute_force(terms, bits):
     """Few sort bits force many equal floors (the exact re-sort path); repeated
     terms exercise the merging of equal-ratio terms."""
     terms = terms + terms[:1]
-    old = hull.SORT_BITS
+    old = sums.SORT_BITS
     try:
-        hull.SORT_BITS = bits
+        sums.SORT_BITS = bits
         s = sum_scaled([(Chain.from_points(p), a, b) for p, a, b in terms], 1)
     finally:
-        hull.SORT_BITS = old
-    sums = [(0, 0)]
+        sums.SORT_BITS = old
+    points = [(0, 0)]
     for pts, a, b in terms:
-        sums = [(u + a * x, v + b * y) for u, v in sums for x, y in pts]
-    assert s.vertices() == brute_vertices(sums)
+        points = [(u + a * x, v + b * y) for u, v in points for x, y in pts]
+    assert s.vertices() == brute_vertices(points)
     xs, ys = s.xs, s.ys
     assert all(p < q for p, q in zip(xs, xs[1:])) and all(p > q for p, q in zip(ys, ys[1:]))
     keys = s.keys()
@@ -142,12 +143,12 @@ def test_envelope_with_sum_equals_the_built_sum(base, terms, rest, leaf, den):
     chain = Chain.from_points(base, den)
     others = [Chain.stop(den)] + [Chain.from_points(p, den) for p in rest]
     built = sum_scaled([(chain, p, q) for p, q in terms], chain.den)
-    old = hull.SUM_LEAF
+    old = sums.SUM_LEAF
     try:
-        hull.SUM_LEAF = leaf
-        lazy = hull.envelope_with_sum(chain, terms, others, chain.den)
+        sums.SUM_LEAF = leaf
+        lazy = sums.envelope_with_sum(chain, terms, others, chain.den)
     finally:
-        hull.SUM_LEAF = old
+        sums.SUM_LEAF = old
     assert lazy.den == chain.den
     assert lazy.vertices() == envelope(others + [built]).vertices()
 
@@ -157,5 +158,5 @@ def test_envelope_with_sum_alone_is_the_sum(base, terms):
     # with only the point (0, 0) as the rest nothing can be dropped: the sum itself
     chain = Chain.from_points(base)
     built = sum_scaled([(chain, p, q) for p, q in terms], 1)
-    lazy = hull.envelope_with_sum(chain, terms, [Chain([mpq(0)], [mpq(0)], 1)], 1)
+    lazy = sums.envelope_with_sum(chain, terms, [Chain([mpq(0)], [mpq(0)], 1)], 1)
     assert lazy.vertices() == envelope([built, Chain([mpq(0)], [mpq(0)], 1)]).vertices()

@@ -101,7 +101,7 @@ def test_detector_catches(source):
 
 @pytest.mark.parametrize("source", [
     "from fractions import Fraction\nFraction(1, 3)",
-    "from auditor.rows import row",
+    "from auditor.game.rows import row",
     "import math\nmath.gcd(4, 6)",
     "x = 'the producer writes certificates'",
 ])

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from auditor import game, rows
+from auditor.game import rows, values
 from auditor.api import verify_certificate
 from auditor.certificate import digest
 from auditor.checks import common
@@ -168,10 +168,10 @@ def test_gamma_zero_game_is_adaptive_composition(law, budget, y):
     S = sum(weights)
     nu = {offset + i: Fraction(w, S) for i, w in enumerate(weights) if w}
     expected = adaptive_composition(nu, budget, 1, y)
-    assert game.root_value(weights, offset, 0, 1, budget, Fraction(1), y) == expected
+    assert values.root_value(rows.Law(weights, offset, 0, 1), budget, Fraction(1), y) == expected
     assert ReferenceGame(weights, offset, 0, 1).G(budget, 1, y) == expected
     if budget >= 1:  # any preparation k attains the same (rows do not depend on k)
-        best = max(game.root_action_value(weights, offset, 0, 1, budget, Fraction(1), y, k, j)
+        best = max(values.root_action_value(rows.Law(weights, offset, 0, 1), budget, Fraction(1), y, k, j)
                    for j in (1, -1) for k in (0, 5))
         assert max(best, max(Fraction(1), y)) == expected
 
@@ -182,7 +182,7 @@ def test_gamma_zero_curve_is_adaptive_composition(law, budget):
     weights, offset = law
     S = sum(weights)
     nu = {offset + i: Fraction(w, S) for i, w in enumerate(weights) if w}
-    curve = game.root_curve(weights, offset, 0, 1, budget)
+    curve = values.root_curve(rows.Law(weights, offset, 0, 1), budget)
     for y in (Fraction(1, 3), Fraction(1), Fraction(5, 2)):
         assert max(A + y * Bq for A, Bq in curve) == adaptive_composition(nu, budget, 1, y)
 

@@ -1,4 +1,4 @@
-"""The C2 support reduction (auditor.reduction) against the full enumeration of R1.
+"""The C2 support reduction (auditor.game.reduction) against the full enumeration of R1.
 
 The reduced preparations must give exactly the value of all B^c
 preparations on symmetric laws; a deliberately shifted candidate set must
@@ -13,8 +13,9 @@ import pytest
 from gmpy2 import mpq
 from hypothesis import given, settings, strategies as st
 
-from auditor import cover, game, reduction
-from auditor.game import Game
+from auditor.game import cover, lookups, reduction, work
+from auditor.game.game import Game, Routes
+from auditor.game.rows import Law
 
 
 @st.composite
@@ -33,10 +34,8 @@ ratios = st.lists(st.fractions(min_value=Fraction(1, 6), max_value=4, max_denomi
 
 
 def _values(weights, offset, a, B, C, ts, roots, preset=None):
-    g = Game.from_parameters(weights, offset, a, B)
-    g.roots = roots
-    if preset is not None:
-        g.preset_roots(C, preset)
+    presets = () if preset is None else ((C, tuple(preset)),)
+    g = Game(Law(weights, offset, a, B), Routes(roots=roots, preset_roots=presets))
     g.use_curves_below(C)
     return [g.G_ratio(C, mpq(t.numerator, t.denominator)) for t in ts]
 
@@ -51,17 +50,17 @@ def test_reduced_value_equals_full_enumeration(law, C, ts):
 @given(symmetric_laws(max_B=60, max_radius=4), st.sampled_from([1, 2]))
 def test_reduced_set_contains_every_carried_cover_vertex(law, C):
     weights, offset, a, B = law
-    reduced = set(reduction.reduced_preparations(weights, offset, a, B, C))
-    for theta in product(*cover.vertex_sets(weights, offset, a, B, C)):
+    reduced = set(reduction.reduced_preparations(Law(weights, offset, a, B), C))
+    for theta in product(*cover.vertex_sets(Law(weights, offset, a, B), C)):
         assert cover.preparation_for_word(cover.carry(theta, a, B), a, B) in reduced
-    assert len(reduced) <= reduction.reduced_size(weights, offset, a, B, C)
+    assert len(reduced) <= reduction.reduced_size(Law(weights, offset, a, B), C)
 
 
 def test_reduction_refuses_what_it_does_not_cover():
     with pytest.raises(ValueError):
-        reduction.reduced_preparations([1, 2, 3], -1, 1, 5, 2)   # not symmetric
+        reduction.reduced_preparations(Law([1, 2, 3], -1, 1, 5), 2)   # not symmetric
     with pytest.raises(ValueError):
-        reduction.reduced_preparations([1, 2, 1], -1, 1, 5, 3)   # budget three
+        reduction.reduced_preparations(Law([1, 2, 1], -1, 1, 5), 3)   # budget three
 
 
 def test_a_shifted_candidate_set_is_caught():
@@ -74,7 +73,7 @@ def test_a_shifted_candidate_set_is_caught():
         for shift in ({"beta_shift": B // 2}, {"chi_shift": B // 2}):
             if C == 1 and "chi_shift" in shift:
                 continue
-            wrong = reduction.reduced_preparations(weights, offset, a, B, C, **shift)
+            wrong = reduction.reduced_preparations(Law(weights, offset, a, B), C, **shift)
             full = _values(weights, offset, a, B, C, ts, "all")
             bad = _values(weights, offset, a, B, C, ts, "all", preset=wrong)
             assert all(b <= f for b, f in zip(bad, full))   # a subset never exceeds the maximum
@@ -84,13 +83,13 @@ def test_a_shifted_candidate_set_is_caught():
 
 def test_auto_uses_the_smallest_applicable_set():
     w = [1] * 33
-    count = game.root_preparation_count(w, -16, 86, 257, 2)
-    assert count == min(257 ** 2, cover.cover_size(w, -16, 86, 257, 2),
-                        reduction.reduced_size(w, -16, 86, 257, 2))
+    count = work.root_preparation_count(Law(w, -16, 86, 257), 2)
+    assert count == min(257 ** 2, cover.cover_size(Law(w, -16, 86, 257), 2),
+                        reduction.reduced_size(Law(w, -16, 86, 257), 2))
     # B = 1009 with radius 2 at C = 2: the reduction (7 x 15) is below the cover grid? either way
     # the evaluator searches no more than the count it reports
-    g = Game.from_parameters([1, 1, 1, 1, 1], -2, 336, 1009)
-    assert len(g.root_preparations(2)) <= game.root_preparation_count([1] * 5, -2, 336, 1009, 2)
+    g = Game(Law([1, 1, 1, 1, 1], -2, 336, 1009))
+    assert len(g.root_preparations(2)) <= work.root_preparation_count(Law([1] * 5, -2, 336, 1009), 2)
 
 
 @settings(max_examples=15, deadline=None)
@@ -100,10 +99,10 @@ def test_integer_floor_vertex_search_matches_coarse_floors(law, ts):
     ties on the rationals: with 0 fractional bits almost every search ties,
     so both branches are exercised and must give the same values."""
     fine = _values(*law, 2, ts, "all")
-    saved = game.KEY_BITS
+    saved = lookups.KEY_BITS
     try:
-        game.KEY_BITS = 0
+        lookups.KEY_BITS = 0
         coarse = _values(*law, 2, ts, "all")
     finally:
-        game.KEY_BITS = saved
+        lookups.KEY_BITS = saved
     assert coarse == fine

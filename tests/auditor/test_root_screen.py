@@ -1,8 +1,8 @@
 """The integer root screening and the echo bounds against the plain routes.
 
-auditor.root_screen discards root alternatives whose fixed-point upper bound
+auditor.game.screen discards root alternatives whose fixed-point upper bound
 is below another's lower bound; auditor.game proves echoes below the other
-options with an outer envelope of the residue curves (auditor.hull's
+options with an outer envelope of the residue curves (auditor.game.curves's
 dominating_chain).  Neither may change a value: each test compares the
 evaluator with the shortcut on and off, or with the plain Fraction
 reference, on small random laws (the screening threshold lowered to 0 so
@@ -15,10 +15,10 @@ import pytest
 from gmpy2 import mpq
 from hypothesis import given, settings, strategies as st
 
-from auditor import root_screen
-from auditor.game import Game
-from auditor.hull import Chain, dominating_chain
-from auditor.rows import Law
+from auditor.game import screen as root_screen
+from auditor.game.game import Game, Routes
+from auditor.game.curves import Chain, dominating_chain
+from auditor.game.rows import Law
 from tests.auditor.test_game_fast_paths import laws, points, _mpq
 from tests.reference_game import ReferenceGame
 
@@ -33,9 +33,7 @@ def screen_everything():
 
 
 def _pair(law, C):
-    on, off = Game(Law(*law)), Game(Law(*law))
-    off.screening = False
-    off.echo_bounds = False
+    on, off = Game(Law(*law)), Game(Law(*law), Routes(screening=False, echo_bounds=False))
     for g in (on, off):
         g.use_curves_below(C)
     return on, off
@@ -106,14 +104,12 @@ def test_no_screening_below_the_threshold(monkeypatch):
 def test_echo_upper_bounds_the_echo(law, q, k, pt):
     """Gbar bounds G_q at points, so the echo bound is >= the exact echo."""
     t = _mpq(pt[1] / pt[0])
-    g = Game(Law(*law))
+    g = Game(Law(*law), Routes(g_curves=q - 1))     # G_q at points, so the bound applies
     g.use_curves_below(q + 1)
-    g.g_curve_max = q - 1            # G_q at points, so the bound applies
-    g.g_curve_switch = None
+    assert (g.g_curve_max, g.g_curve_switch) == (q - 1, None)
     bound = g.echo_upper(q, k + 1, k, t)
-    exact = Game(Law(*law))
+    exact = Game(Law(*law), Routes(echo_bounds=False))
     exact.use_curves_below(q + 1)
-    exact.echo_bounds = False
     assert bound is not None
     assert bound >= exact.echo_ratio(q, k + 1, k, t)
 
@@ -126,8 +122,7 @@ def test_budget_three_switch_changes_no_value(law, pt):
     points_route = Game(Law(*law))
     points_route.use_curves_below(3)
     assert points_route.g_curve_max == 1 and points_route.g_curve_switch == 2
-    curve_route = Game(Law(*law))
-    curve_route.echo_bounds = False
+    curve_route = Game(Law(*law), Routes(echo_bounds=False))
     curve_route.use_curves_below(3)
     assert curve_route.g_curve_max == 2
     assert points_route.G_ratio(3, t) == curve_route.G_ratio(3, t)

@@ -6,7 +6,7 @@ from math import gcd
 import pytest
 from hypothesis import given, strategies as st
 
-from auditor.rows import Law, count, row, row_denominator
+from auditor.game.rows import Law, count, row, row_denominator
 
 
 def brute_row(weights, offset, a, B, k):

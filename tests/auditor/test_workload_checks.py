@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from auditor.lower import moments
-from auditor.rows import Law
+from auditor.game.rows import Law
 from tests.auditor.lower_corpus import get_at, number_leaves, pointers, produce, run, seal, with_mutation
 
 

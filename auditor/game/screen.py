@@ -3,7 +3,7 @@
 At a synchronised node of level c evaluated point by point (F_(c-1) at
 points, its participations read from F_(c-2) curves), G_c(1, t) is the
 larger of the stop max(1, t) and of A(z, j) over the root alternatives
-(B z, j) of :meth:`auditor.game.Game.root_alternatives`.  Every root row is
+(B z, j) of :meth:`auditor.game.game.Game.root_alternatives`.  Every root row is
 pure (k = B z gives a k = B (a z)), so the transition of (B z, j) has the same
 items (u, p, qq) for every z, at the outputs o = u - a z; with t_u = t qq/p,
 
@@ -40,6 +40,8 @@ The enclosure of one F node F = max(stop, echo, part_-1, part_+1):
 
 from gmpy2 import mpz
 
+from auditor.rationals import ceil_div
+
 # numpy is imported inside the methods that use it: most checks never screen,
 # and importing it costs about 0.07 s of every auditor run
 
@@ -58,10 +60,6 @@ MAX_RESIDUES = 1 << 16
 CHUNK = 4096
 PB, VB, R = 33, 29, 62
 _ONE62 = mpz(1) << 62
-
-
-def _ceil_div(a, b):
-    return -((-a) // b)
 
 
 def screened_alternatives(game, c, t):
@@ -144,7 +142,7 @@ class _Screen:
         for j, (_us, _ps, _tids, cx, cy) in self.roots.items():
             const = (cx + t * cy) / D
             c_num = const.numerator * D * _ONE62
-            rest[j] = (_ceil_div(c_num, const.denominator), c_num // const.denominator)
+            rest[j] = (ceil_div(c_num, const.denominator), c_num // const.denominator)
         hi, lo = [], []
         for (_k, j), row in zip(self.alts, node_of):
             ps = self.roots[j][1]
@@ -215,12 +213,12 @@ class _Screen:
         for i, us, ps, qs, cx, cy in rels.values():
             m = len(us)
             U[i, :m] = us
-            PH[i, :m] = [_ceil_div(p << PB, D) for p in ps]
+            PH[i, :m] = [ceil_div(p << PB, D) for p in ps]
             PL[i, :m] = [(p << PB) // D for p in ps]
-            QH[i, :m] = [_ceil_div(qq << PB, D) for qq in qs]
+            QH[i, :m] = [ceil_div(qq << PB, D) for qq in qs]
             QL[i, :m] = [(qq << PB) // D for qq in qs]
             valid[i, :m] = True
-            rest[:, i] = (_ceil_div(cx << R, D), (cx << R) // D, _ceil_div(cy << R, D), (cy << R) // D)
+            rest[:, i] = (ceil_div(cx << R, D), (cx << R) // D, ceil_div(cy << R, D), (cy << R) // D)
         return np.array(rel_of, dtype=np.int64), raw, n_max, (U, PH, PL, QH, QL, valid, rest)
 
     def _curves(self, items, rows, level):
@@ -269,9 +267,9 @@ class _Screen:
             voff.append(nv)
             base = ci << km
             gkeys.extend(base + min(int(k >> drop), kmax) for k in ikeys[:-1])
-            xh.extend(_ceil_div(x << VB, den) for x in xs)
+            xh.extend(ceil_div(x << VB, den) for x in xs)
             xl.extend((x << VB) // den for x in xs)
-            yh.extend(_ceil_div(y << VB, den) for y in ys)
+            yh.extend(ceil_div(y << VB, den) for y in ys)
             yl.extend((y << VB) // den for y in ys)
             ne += len(ikeys) - 1
             nv += len(xs)
@@ -327,13 +325,13 @@ class _Screen:
             if cheap_echo:
                 e = g.echo_ratio(q, kP, kQ, t)
                 e_num = e.numerator * td << R
-                hi = max(hi, _ceil_div(e_num, e.denominator))
+                hi = max(hi, ceil_div(e_num, e.denominator))
                 lo = max(lo, e_num // e.denominator)
             else:
                 e = g.echo_upper(q, kP, kQ, t)
                 if e is None:
                     return None
-                hi = max(hi, _ceil_div(e.numerator * td << R, e.denominator))
-            n_hi.append(_ceil_div(hi, td))
+                hi = max(hi, ceil_div(e.numerator * td << R, e.denominator))
+            n_hi.append(ceil_div(hi, td))
             n_lo.append(lo // td)
         return n_hi, n_lo

@@ -87,38 +87,38 @@ the full enumeration, and that a shifted cover is caught.)
 
 from itertools import product
 
+from auditor.rationals import ceil_div
+
 __all__ = [
     "own_offset_ranges", "vertex_sets", "carry", "word_of_preparation",
     "preparation_for_word", "cover_size", "root_cover",
 ]
 
 
-def _support(weights, offset):
+def _support(law):
     """[lo, hi]: the own offsets with positive weight after the root output."""
-    nz = [i for i, w in enumerate(weights) if w]
+    nz = [i for i, w in enumerate(law.weights) if w]
     if not nz:
         raise ValueError("weights must not all be zero")
-    return offset + nz[0], offset + nz[-1]
+    return law.offset + nz[0], law.offset + nz[-1]
 
 
-def _ceil_div(n, d):
-    return -((-n) // d)
-
-
-def own_offset_ranges(weights, offset, a, B, c):
+def own_offset_ranges(law, c):
     """[(min W_i, max W_i) for i = 1..c], supersets of the reachable own offsets."""
-    lo, hi = _support(weights, offset)
+    a, B = law.a, law.B
+    lo, hi = _support(law)
     ranges = [(lo, hi)]
     while len(ranges) < c:
         l, h = ranges[-1]
-        ranges.append((lo - _ceil_div(a * h, B) - 1, hi - (a * l) // B))
+        ranges.append((lo - ceil_div(a * h, B) - 1, hi - (a * l) // B))
     return ranges[:c]
 
 
-def vertex_sets(weights, offset, a, B, c):
+def vertex_sets(law, c):
     """T_1, ..., T_c: sorted walls of the closed carry cells in [0, B]."""
+    a, B = law.a, law.B
     sets = []
-    for l, h in own_offset_ranges(weights, offset, a, B, c):
+    for l, h in own_offset_ranges(law, c):
         if h - l + 1 >= B:
             sets.append(tuple(range(B + 1)))
         else:
@@ -126,10 +126,10 @@ def vertex_sets(weights, offset, a, B, c):
     return sets
 
 
-def cover_size(weights, offset, a, B, c):
+def cover_size(law, c):
     """Number of grid vertices prod |T_i| (an upper bound on the cover size)."""
     n = 1
-    for t in vertex_sets(weights, offset, a, B, c):
+    for t in vertex_sets(law, c):
         n *= len(t)
     return n
 
@@ -178,17 +178,18 @@ def preparation_for_word(word, a, B):
     return (-beta * pow(a, -1, period)) % period if c else 0
 
 
-def root_cover(weights, offset, a, B, c, force=False):
+def root_cover(law, c, force=False):
     """Sorted z in [0, B^c) containing an optimal preparation at level c.
 
     Returns every z when the grid is not smaller than B^c, unless ``force``
     (tests use it to exercise the cover where B^c is small).
     """
+    a, B = law.a, law.B
     if c <= 0:
         return (0,)
-    if not force and cover_size(weights, offset, a, B, c) >= B ** c:
+    if not force and cover_size(law, c) >= B ** c:
         return tuple(range(B ** c))
     zs = set()
-    for theta in product(*vertex_sets(weights, offset, a, B, c)):
+    for theta in product(*vertex_sets(law, c)):
         zs.add(preparation_for_word(carry(theta, a, B), a, B))
     return tuple(sorted(zs))

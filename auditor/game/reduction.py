@@ -10,7 +10,7 @@ and the second phase chi to
     K2 = {n*gamma mod 1 : -2L-3 <= n <= 2L+4}.
 
 Phases as the auditor defines them.  Use the preparation word of
-:mod:`auditor.cover`: k = B*z, beta_1 = -a*z, d_1 = a*beta_1 mod B,
+:mod:`auditor.game.cover`: k = B*z, beta_1 = -a*z, d_1 = a*beta_1 mod B,
 beta_2 = -floor(a*beta_1 / B), d_2 = a*beta_2 mod B.  The root output leaves a
 world in state w + beta_1 (w its own innovation), whose first phase is
 frac(gamma*(w + beta_1)) = frac(w*gamma + d_1/B); the root phase is therefore
@@ -18,9 +18,9 @@ beta = d_1/B.  With a*beta_1 = B*m + d_1 the next step's common base is
 beta_2 = -m, and its phase frac(m*gamma) = frac(-d_2/B) is the second phase
 chi = ((-d_2) mod B)/B.  So the pair (beta, chi) is the word
 (d_1, d_2) = (B*beta, (-B*chi) mod B), and z -> (d_1, d_2) is a bijection of
-Z/B^2 (:func:`auditor.cover.preparation_for_word` inverts it).
+Z/B^2 (:func:`auditor.game.cover.preparation_for_word` inverts it).
 
-Why K0 x K2 contains an optimal preparation.  :mod:`auditor.cover` proves
+Why K0 x K2 contains an optimal preparation.  :mod:`auditor.game.cover` proves
 that the words carried from the grid T_1 x T_2 attain the maximum over all
 0 <= z < B^c, with T_i = {0, B} u {(-a*w) mod B : w in W_i},
 W_1 = [lo, hi] (the support) and
@@ -44,22 +44,17 @@ larger than the cover's (the paper's margins), so the evaluator uses them
 only when they are smaller than the cover it would otherwise search.
 """
 
-from auditor.cover import preparation_for_word
+from auditor.game.cover import preparation_for_word
 
 __all__ = ["radius", "root_phases", "second_phases", "reduced_size", "reduced_preparations"]
 
 
-def radius(weights, offset):
+def radius(law):
     """L = max |w| over the support (the law's nonzero weights)."""
-    support = [offset + i for i, w in enumerate(weights) if w]
+    support = [law.offset + i for i, w in enumerate(law.weights) if w]
     if not support:
         raise ValueError("weights must not all be zero")
     return max(-support[0], support[-1])
-
-
-def _symmetric(weights, offset):
-    w = {offset + i: x for i, x in enumerate(weights) if x}
-    return all(w.get(-z) == x for z, x in w.items())
 
 
 def root_phases(a, B, L):
@@ -72,29 +67,30 @@ def second_phases(a, B, L):
     return tuple(sorted({(n * a) % B for n in range(-2 * L - 3, 2 * L + 5)}))
 
 
-def _check(weights, offset, c):
+def _check(law, c):
     if c not in (1, 2):
         raise ValueError(f"the support reduction is for c = 1 or 2, not {c}")
-    if not _symmetric(weights, offset):
+    if not law.is_symmetric():
         raise ValueError("the support reduction is used only for laws symmetric around 0")
 
 
-def reduced_size(weights, offset, a, B, c):
+def reduced_size(law, c):
     """|K0| (c = 1) or |K0| * |K2| (c = 2): the number of preparations searched."""
-    _check(weights, offset, c)
-    L = radius(weights, offset)
-    n = len(root_phases(a, B, L))
-    return n if c == 1 else n * len(second_phases(a, B, L))
+    _check(law, c)
+    L = radius(law)
+    n = len(root_phases(law.a, law.B, L))
+    return n if c == 1 else n * len(second_phases(law.a, law.B, L))
 
 
-def reduced_preparations(weights, offset, a, B, c, beta_shift=0, chi_shift=0):
+def reduced_preparations(law, c, beta_shift=0, chi_shift=0):
     """Sorted z in [0, B^c) whose phases (beta, chi) lie in K0 (x K2).
 
     ``beta_shift`` / ``chi_shift`` move every candidate numerator by that many
     steps of 1/B: a deliberately wrong set, for tests that must be able to fail.
     """
-    _check(weights, offset, c)
-    L = radius(weights, offset)
+    _check(law, c)
+    a, B = law.a, law.B
+    L = radius(law)
     d1s = [(d + beta_shift) % B for d in root_phases(a, B, L)]
     if c == 1:
         return tuple(sorted({preparation_for_word((d1,), a, B) for d1 in d1s}))

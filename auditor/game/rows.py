@@ -89,10 +89,6 @@ class Law:
         self._rows = {}
         self._phase_rows = {}
 
-    @classmethod
-    def from_parameters(cls, weights, offset, a, B):
-        return cls(weights, offset, a, B)
-
     def row(self, k):
         """Row of state k as a dict n -> numerator over D."""
         r = self._rows.get(k)

@@ -1,0 +1,122 @@
+"""The values a check asks of the finite game, at the API (Fractions in, Fractions out).
+
+Each function takes the :class:`auditor.game.rows.Law` and a budget C and
+answers from a cached :class:`auditor.game.game.Game` with the default routes:
+G_C(x, y) (:func:`root_value`), F_C((kP, kQ); x, y) (:func:`pending_value`),
+the value of one first action (:func:`root_action_value`,
+:func:`pending_action_value`) and the canonical vertex lists of the curves
+(:func:`root_curve`, :func:`pending_curve`).  A point with x*y = 0 is
+answered x + y (every value is x + y there; *Hidden Integer Feedback* §3.1).
+Every value is positively homogeneous, so V(x, y) = x V(1, y/x) for x > 0.
+"""
+
+from fractions import Fraction
+
+from gmpy2 import mpq
+
+from auditor.game.game import Game
+
+__all__ = [
+    "game_for", "root_value", "pending_value", "root_action_value", "pending_action_value",
+    "root_curve", "pending_curve",
+]
+
+
+def _frac(q):
+    return Fraction(int(q.numerator), int(q.denominator))
+
+
+def _mpq(x):
+    x = Fraction(x)
+    return mpq(x.numerator, x.denominator)
+
+
+_GAMES = {}
+
+
+def game_for(law):
+    """A cached :class:`Game` (default routes) for this :class:`Law`."""
+    key = (law.weights, law.offset, law.a, law.B)
+    g = _GAMES.get(key)
+    if g is None:
+        if len(_GAMES) > 16:
+            _GAMES.clear()
+        g = Game(law)
+        _GAMES[key] = g
+    return g
+
+
+def _check_budget(budget):
+    if budget < 0:
+        raise ValueError("budget must be >= 0")
+
+
+def root_value(law, budget, x, y):
+    """G_budget(x, y) as a Fraction."""
+    _check_budget(budget)
+    x, y = Fraction(x), Fraction(y)
+    if x == 0 or y == 0:
+        return x + y
+    g = game_for(law)
+    g.use_curves_below(budget)
+    return x * _frac(g.G_ratio(budget, _mpq(y / x)))
+
+
+def pending_value(law, budget, kP, kQ, x, y):
+    """F_budget((kP, kQ); x, y) as a Fraction."""
+    _check_budget(budget)
+    x, y = Fraction(x), Fraction(y)
+    if x == 0 or y == 0:
+        return x + y
+    g = game_for(law)
+    g.use_curves_below(budget)
+    return x * _frac(g.F_general(budget, int(kP), int(kQ), _mpq(y / x)))
+
+
+def root_action_value(law, budget, x, y, k, sign):
+    """Value at the root of preparing state k and participating with ``sign``."""
+    if budget < 1:
+        raise ValueError("no participation is possible with budget 0")
+    if sign not in (-1, 1):
+        raise ValueError("sign must be -1 or +1")
+    x, y = Fraction(x), Fraction(y)
+    if x == 0 or y == 0:
+        return x + y
+    g = game_for(law)
+    g.use_curves_below(budget)
+    return x * _frac(g.participate_ratio(budget, int(k), int(k), sign, _mpq(y / x)))
+
+
+def pending_action_value(law, budget, kP, kQ, x, y, action, sign=None):
+    """Value at pending state (kP, kQ) of ``action`` in stop / echo / participate."""
+    _check_budget(budget)
+    x, y = Fraction(x), Fraction(y)
+    if action == "stop":
+        return max(x, y)
+    if action not in ("echo", "participate"):
+        raise ValueError(f"unknown action {action!r}")
+    if action == "participate":
+        if budget < 1:
+            raise ValueError("no participation is possible with budget 0")
+        if sign not in (-1, 1):
+            raise ValueError("sign must be -1 or +1")
+    if x == 0 or y == 0:
+        return x + y
+    g = game_for(law)
+    g.use_curves_below(budget)
+    t = _mpq(y / x)
+    if action == "echo":
+        return x * _frac(g.echo_ratio(budget, int(kP), int(kQ), t))
+    return x * _frac(g.participate_ratio(budget, int(kP), int(kQ), sign, t))
+
+
+def root_curve(law, budget):
+    """Canonical vertex list of the G_budget curve (Fractions)."""
+    _check_budget(budget)
+    return game_for(law).G_curve(budget).vertices()
+
+
+def pending_curve(law, budget, kP, kQ):
+    """Canonical vertex list of the F_budget((kP, kQ); .) curve (Fractions)."""
+    _check_budget(budget)
+    return game_for(law).general_curve(budget, int(kP), int(kQ)).vertices()
