@@ -167,7 +167,7 @@ def test_laplace_closed_form_meets_the_game_route_at_c2(t, epsilon):
 
 def test_laplace_reference_meets_the_game_reference():
     game = interval(load("dg-interval-plain-laplace-t2-c2-eps1_2.json"))
-    ours = point_at(api.plain_composition(None, 2, ["1/2"], laplace=2), "1/2")
+    ours = point_at(api.plain_composition(None, 2, ["1/2"], laplace=2, width="1e-15"), "1/2")
     assert game[0] <= ours[0] <= ours[1] <= game[1]
 
 
@@ -237,14 +237,16 @@ def test_api_returns_an_immutable_certificate_with_a_claim():
     assert cert.kind == "plain-composition/1"
     assert cert.input["epsilons"] == ["1/2", "1", "2"]          # sorted
     assert cert.input["noise"] == {"family": "discrete-gaussian", "sigma2": "9"}
-    assert cert.input["width"] == "1/1000000000000000"
+    assert cert.input["width"] is None and cert.input["rel_width"] == "1/1000"   # the relative default
+    assert "relative width ≤ 0.001" in cert.claim
+    assert "rel_width" not in producer.plain_composition(9, 8, "2", width="1e-15").input
     assert "δ_8(0.5) ∈ [" in cert.claim and "discrete Gaussian σ² = 9" in cert.claim
     with pytest.raises(AttributeError):
         cert.kind = "x"
 
 
 def test_api_certificate_matches_the_reference_bytes():
-    cert = api.plain_composition(None, 8, [Fraction(1, 2), 1, 2], laplace=2)
+    cert = api.plain_composition(None, 8, [Fraction(1, 2), 1, 2], laplace=2, width="1e-15")
     assert cert.to_json() == (PLAIN / "plain-composition-dl-t2-c8.json").read_bytes()
     assert "= 0" not in cert.claim and "discrete Laplace t = 2" in cert.claim
 
