@@ -63,7 +63,7 @@ def lattice_step(releases):
     return mpq(numerator, denominator)
 
 
-class Plan:
+class LatticePlan:
     """The truncation radii and the estimated lattice length of a request at absolute target w (no arb work)."""
 
     def __init__(self, releases, target):

@@ -62,7 +62,7 @@ def _single_law(request, target, log):
 def _releases_law(request, target, log):
     """A point function at target w for the releases form (:mod:`producer.plain.lattice`)."""
     k = grid_bits(target)
-    plan = lattice.Plan(request.releases, target)
+    plan = lattice.LatticePlan(request.releases, target)
     bits = _bits(target, plan.length)
     lattice.check_work(plan, bits, gaussian.MAX_WORK)
     log(f"{len(request.releases)} releases: loss lattice step {plan.step}, about {plan.length} points, {bits} bits")
