@@ -195,11 +195,13 @@ def reference_files():
 @pytest.mark.parametrize("path", reference_files(), ids=lambda p: p.name)
 def test_reference_points_are_narrow_ordered_and_monotone(path):
     cert = json.loads(path.read_text(encoding="utf-8"))
-    W = q(cert["input"]["width"])
+    W, R = (None if cert["input"].get(k) is None else q(cert["input"][k]) for k in ("width", "rel_width"))
     pts = cert["result"]["points"]
     assert [p["epsilon"] for p in pts] == cert["input"]["epsilons"]
     for p in pts:
-        assert 0 <= q(p["lower"]) <= q(p["upper"]) <= 1 and q(p["upper"]) - q(p["lower"]) <= W
+        lower, upper = q(p["lower"]), q(p["upper"])
+        assert 0 <= lower <= upper <= 1
+        assert (W is not None and upper - lower <= W) or (R is not None and upper - lower <= R * lower)
         assert Fraction(p["lower_display"]) <= q(p["lower"]) and q(p["upper"]) <= Fraction(p["upper_display"])
     # δ is non-increasing in ε: a later lower end never exceeds an earlier upper end
     for before, after in zip(pts, pts[1:]):
@@ -212,7 +214,9 @@ def test_reference_set_is_the_documented_one():
     assert names == {"plain-composition-dg-sigma2_9-c2.json", "plain-composition-dg-sigma2_1-c8.json",
                      "plain-composition-dg-sigma2_4-c8.json", "plain-composition-dg-sigma2_9-c8.json",
                      "plain-composition-dl-t1-c8.json", "plain-composition-dl-t2-c8.json",
-                     "plain-composition-dl-t4-c8.json", "plain-composition-dg-sigma2_1-c64.json"}
+                     "plain-composition-dl-t4-c8.json", "plain-composition-dg-sigma2_1-c64.json",
+                     "plain-composition-releases-dg9x100-dl2x5-dg4s2x20.json",
+                     "plain-composition-dg-sigma2_100-c1-rel1e-3.json"}
 
 
 def test_gaussian_enclosure_narrows_with_the_width_and_stays_nested():

@@ -10,6 +10,7 @@ it, which bounds what the box misses ((P − e^ε Q)₊ <= P), is below 10^-25.
 import itertools
 from fractions import Fraction
 from functools import lru_cache
+from pathlib import Path
 
 import mpmath
 import pytest
@@ -20,6 +21,8 @@ from producer.errors import LimitError
 from producer.plain import lattice
 from producer.plain.outward import ball_lower, ball_upper
 from producer.plain.releases import Release
+
+ROOT = Path(__file__).resolve().parents[3]
 
 TOLERANCE = mpmath.mpf(10) ** -24     # the box's missing mass (< 10^-25) and mpmath's rounding (10^-40)
 mpmath.mp.dps = 40
@@ -135,3 +138,9 @@ def test_an_incommensurable_composition_is_refused_before_the_work():
     # steps 1000/1000003 and 1000/999983: their gcd is 1000/(1000003·999983), about 10^9 lattice points
     with pytest.raises(LimitError, match="lattice points"):
         api.plain_composition(None, None, [1], releases=["dg:1000003/1000x100", "dg:999983/1000x100"])
+
+
+def test_the_releases_reference_is_reproduced_byte_for_byte():
+    name = "plain-composition-releases-dg9x100-dl2x5-dg4s2x20.json"
+    cert = api.plain_composition(None, None, "4,2,1", releases=["dl:2x5", "dg:4:2x20", "dg:9x100"], width="1e-15")
+    assert cert.to_json() == (ROOT / "certificates" / "plain" / name).read_bytes()

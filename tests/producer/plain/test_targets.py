@@ -1,6 +1,7 @@
 """The width rules of plain-composition/1: W (absolute), R (relative), both; the rounds that meet R."""
 
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from gmpy2 import mpq
@@ -10,6 +11,8 @@ from producer.errors import LimitError
 from producer.kinds.plain_composition import Request
 from producer.plain import targets
 from producer.plain.enclose import Point
+
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def ends(cert, index=0):
@@ -74,3 +77,9 @@ def test_the_relative_points_do_not_depend_on_the_other_epsilons_asked_in_a_roun
         lower, upper = ends(alone)
         both = ends(together, index)
         assert max(lower, both[0]) <= min(upper, both[1])
+
+
+def test_the_relative_reference_is_reproduced_byte_for_byte():
+    name = "plain-composition-dg-sigma2_100-c1-rel1e-3.json"
+    cert = api.plain_composition(100, 1, "2", rel_width="1/1000")
+    assert cert.to_json() == (ROOT / "certificates" / "plain" / name).read_bytes()
