@@ -94,3 +94,10 @@ def test_releases_exclude_the_single_law_arguments(kwargs, fragment):
 def test_a_release_scale_outside_the_limits_is_refused():
     with pytest.raises(LimitError, match="limits"):
         Request(None, [1], mpq(1, 10**6), releases=["dg:1/1000x2", "dl:1x1"])
+
+
+def test_the_api_takes_releases_by_keyword_and_needs_epsilons():
+    keyword = api.plain_composition(epsilons=EPSILONS, releases=["dg:9x3", "dl:1:2x1"], width="1e-12")
+    assert keyword.to_json() == cert(["dl:1:2x1", "dg:9x3"]).to_json()
+    with pytest.raises(InputError, match="at least one ε"):
+        api.plain_composition(releases=["dg:9x3"])
