@@ -101,3 +101,15 @@ def test_the_api_takes_releases_by_keyword_and_needs_epsilons():
     assert keyword.to_json() == cert(["dl:1:2x1", "dg:9x3"]).to_json()
     with pytest.raises(InputError, match="at least one ε"):
         api.plain_composition(releases=["dg:9x3"])
+
+
+def test_the_width_limits_are_at_their_edges():
+    assert Request(2, [1], None, sigma2=9, rel_width=mpq(1, 10**30)).rel_width == mpq(1, 10**30)
+    with pytest.raises(LimitError, match="10\\^-30"):
+        Request(2, [1], None, sigma2=9, rel_width=mpq(1, 10**30) - mpq(1, 10**40))
+    assert Request(2, [1], mpq(1, 10**60), sigma2=9).width == mpq(1, 10**60)
+    with pytest.raises(InputError, match="width: give an absolute width W, a relative width R, or both"):
+        Request(2, [1], None, sigma2=9)
+    both = Request(None, [1], mpq(1, 10**9), releases=["dg:9x2", "dl:2x1"], rel_width=mpq(1, 10))
+    assert both.as_json()["width"] == "1/1000000000" and both.as_json()["rel_width"] == "1/10"
+    assert "rel_width" not in Request(2, [1], mpq(1, 10**9), sigma2=9).as_json()
