@@ -142,14 +142,25 @@ def calibrate(gamma, sigma2, budget, delta, *, width=None, method=None, progress
         return epsilon_bracket(gamma, budget, delta, sigma2=sigma2, progress=progress)
 
 
-def plain_composition(sigma2, budget, epsilons, *, width="1/1000000000000000", laplace=None, progress=False):
-    """Certified δ(ε) of the C-fold plain composition, 1 <= C <= 1024 (plain-composition/1).
+def plain_composition(sigma2=None, budget=None, epsilons=None, *, width=None, laplace=None, releases=None,
+                      rel_width=None, progress=False):
+    """Certified δ(ε) of a plain composition, total C <= 1024 (plain-composition/1).
 
-    Noise: the discrete Gaussian σ² (or ``sigma2=None, laplace=t``); ``epsilons``
-    one value, ``"a,b,c"`` or a list; every point enclosed to ``width`` (default 10^-15).
+    Noise: C = ``budget`` releases of the discrete Gaussian σ² (or ``sigma2=None,
+    laplace=t``), sensitivity 1; or ``sigma2=None, budget=None, releases=[...]``, a list
+    of ``"law:scale[:sensitivity]xcount"`` texts (``"dg:9x100"``, ``"dl:2x5"``,
+    ``"dg:4:2x20"``), e.g. ``plain_composition(epsilons="1,2", releases=[...])``.
+    ``epsilons`` one value, ``"a,b,c"`` or a list.  Every point
+    meets the absolute ``width`` W (upper − lower <= W) or the relative ``rel_width``
+    R (upper − lower <= R·lower); with neither, R = 1/1000.
     """
     from producer.kinds import plain_composition as kind
-    request = kind.Request.from_strings(budget, epsilons, width, sigma2=sigma2, laplace=laplace)
+    if epsilons is None:
+        raise InputError("epsilons: give at least one ε, e.g. epsilons=\"1/2,1,2\"")
+    if width is None and rel_width is None:
+        rel_width = kind.DEFAULT_REL_WIDTH
+    request = kind.Request.from_strings(budget, epsilons, width, sigma2=sigma2, laplace=laplace, releases=releases,
+                                        rel_width=rel_width)
     return Certificate(kind.build(request, _reporter(progress, "plain")))
 
 

@@ -5,45 +5,72 @@ from producer import api
 from producer.commands.common import add_output_arguments, finish, progress_of
 from producer.errors import InputError
 
-HELP = ("certified δ(ε) of the C-fold plain (feedback-free) composition of a sensitivity-1 "
-        "discrete-Gaussian or discrete-Laplace release, any C <= 1024 (plain-composition/1)")
-DESCRIPTION = (f"{HELP}.  δ(ε) = Σ_x (N^C(x) − e^ε N(· − 1)^C(x))₊ is the hockey-stick divergence of "
-               "the product pair, which dominates the adaptive C-fold composition.  The discrete Gaussian "
-               "goes through the law of the sum of the C coordinates (a certified truncated C-fold "
-               "convolution), the discrete Laplace through a closed binomial form (δ = 0 exactly for "
-               "ε >= C/t).  The ε are sorted; a repeated ε is refused.  Limits: C <= 1024, at most 1000 ε, "
-               "0 <= ε <= 10^4, 10^-60 <= W < 1, σ² and t in [1/100, 10^6].")
-USAGE = ("producer plain (--sigma2 Q | --laplace T) --budget C (--epsilon E ... | --epsilons E,...) "
-         "[--width W] [-o FILE] [--quiet]")
-DEFAULT_WIDTH = "1e-15"
+HELP = ("certified δ(ε) of the plain (feedback-free) composition of discrete-Gaussian and discrete-Laplace "
+        "releases, C releases of one law (sensitivity 1) or a list of releases with integer sensitivities, "
+        "any total C <= 1024 (plain-composition/1)")
+DESCRIPTION = (f"{HELP}.  δ(ε) = Σ_x (P(x) − e^ε Q(x))₊ is the hockey-stick divergence of the product pair "
+               "(each release N against N(· − s)), which dominates the adaptive composition.  One law: the "
+               "discrete Gaussian goes through the law of the sum of the C coordinates (a certified truncated "
+               "C-fold convolution), the discrete Laplace through a closed binomial form (δ = 0 exactly for "
+               "ε >= C/t); a list of releases goes through the law of the total privacy loss on a common "
+               "lattice.  The ε are sorted; a repeated ε is refused.  Width: every point meets --width W "
+               "(upper − lower <= W) or --rel-width R (upper − lower <= R·lower); with neither, R = 1/1000.  "
+               "Limits: total C <= 1024, sensitivity <= 1000, at most 1000 ε, 0 <= ε <= 10^4, "
+               "10^-60 <= W < 1, 10^-30 <= R < 1, σ² and t in [1/100, 10^6].")
+USAGE = ("producer plain ((--sigma2 Q | --laplace T) --budget C | --release LAW:SCALE[:S]xK ...) "
+         "(--epsilon E ... | --epsilons E,...) [--width W] [--rel-width R] [-o FILE] [--quiet]")
+DEFAULT_REL_WIDTH = "1/1000"
 
 
 def add_arguments(parser):
-    group = parser.add_argument_group("release")
-    law = group.add_mutually_exclusive_group(required=True)
+    group = parser.add_argument_group("release (one law with --budget, or --release, repeatable)")
+    law = group.add_mutually_exclusive_group()
     law.add_argument("--sigma2", metavar="Q",
                      help="variance parameter σ² of the discrete-Gaussian noise (the square: σ = 3 is "
                           "--sigma2 9); a rational in [1/100, 10^6]")
     law.add_argument("--laplace", metavar="T",
                      help="discrete-Laplace noise L_T(n) ∝ e^{−|n|/T} instead, scale T in [1/100, 10^6]")
-    group.add_argument("--budget", required=True, metavar="C",
+    group.add_argument("--budget", metavar="C",
                        help="C: the number of composed releases (integer, 1 <= C <= 1024)")
+    group.add_argument("--release", action="append", metavar="LAW:SCALE[:S]xK",
+                       help="K releases of LAW (dg: discrete Gaussian σ² = SCALE, dl: discrete Laplace t = SCALE) "
+                            "with integer sensitivity S >= 1 (default 1), e.g. dg:9x100, dl:2x5, dg:4:2x20; "
+                            "repeat for more; the total K is at most 1024; excludes --sigma2, --laplace, --budget")
     points = parser.add_argument_group("points (give --epsilon, repeatable, or --epsilons)")
     forms = points.add_mutually_exclusive_group(required=True)
     forms.add_argument("--epsilon", action="append", metavar="E",
                        help="an ε >= 0 where δ(ε) is enclosed, read exactly; repeat for more points")
     forms.add_argument("--epsilons", metavar="E,...", help="comma-separated ε values, e.g. 1/2,1,2,4")
-    points.add_argument("--width", default=DEFAULT_WIDTH, metavar="W",
-                        help="every enclosure has upper − lower <= W (default 10^-15; at least 10^-60)")
+    points.add_argument("--width", metavar="W",
+                        help="absolute width: a point may have upper − lower <= W (at least 10^-60)")
+    points.add_argument("--rel-width", metavar="R",
+                        help="relative width: a point may have upper − lower <= R·lower (at least 10^-30); "
+                             "with neither --width nor --rel-width, R = 1/1000")
     add_output_arguments(parser)
 
 
+def _check_law(args):
+    """The one-law options and --release exclude each other; one of them is needed."""
+    if args.release is not None:
+        for name, value in (("--sigma2", args.sigma2), ("--laplace", args.laplace), ("--budget", args.budget)):
+            if value is not None:
+                raise InputError(f"argument --release: not allowed with {name} (a release states its law, "
+                                 f"scale and count: dg:9x100)")
+        return
+    if args.sigma2 is None and args.laplace is None:
+        raise InputError("one of the arguments --sigma2, --laplace or --release is required")
+    if args.budget is None:
+        raise InputError("argument --budget is required with --sigma2 or --laplace")
+
+
 def certificate_from_args(args):
+    _check_law(args)
     epsilons = args.epsilon if args.epsilon is not None else args.epsilons
     if isinstance(epsilons, str) and not epsilons.strip():
         raise InputError("--epsilons: give at least one ε, e.g. --epsilons 1/2,1,2")
-    return api.plain_composition(args.sigma2, args.budget, epsilons, width=args.width,
-                                 laplace=args.laplace, progress=progress_of(args))
+    rel_width = DEFAULT_REL_WIDTH if args.width is None and args.rel_width is None else args.rel_width
+    return api.plain_composition(args.sigma2, args.budget, epsilons, width=args.width, rel_width=rel_width,
+                                 laplace=args.laplace, releases=args.release, progress=progress_of(args))
 
 
 def run(args):

@@ -1,15 +1,21 @@
-"""The ``plain-composition/1`` certificate: certified δ(ε) of the C-fold plain composition.
+"""The ``plain-composition/1`` certificate: certified δ(ε) of a plain composition.
 
-Question (``input``): the noise (discrete Gaussian σ² or discrete Laplace t),
-the budget C, the strictly increasing ε and the width W.  Result: one point
-per ε with exact rationals lower <= δ(ε) <= upper, upper − lower <= W, and
-decimal displays rounded outward (lower down, upper up) at the places of
-:func:`producer.display.display_digits` (8 places beyond the first
-significant place of W, at least 12).  The maths and the proofs of the
-enclosures: :mod:`producer.plain`.
+Question (``input``), two forms: the single-law form (the noise, discrete
+Gaussian σ² or discrete Laplace t, and the budget C: C releases of sensitivity
+1) or the releases form (``releases``: noise, integer sensitivity s >= 1 and
+count of each, canonical as :mod:`producer.plain.releases` says); then the
+strictly increasing ε, the absolute width W and the relative width R (each
+may be null, not both; ``rel_width`` is written only when R is given).
+Result: one point per ε with exact rationals lower <= δ(ε) <= upper meeting
+W (upper − lower <= W) or R (upper − lower <= R·lower), and decimal displays
+rounded outward (lower down, upper up) at the places of :func:`point_digits`
+(those of :func:`producer.display.display_digits` for W: 8 places beyond the
+first significant place of W, at least 12; for R the same rule on R·lower).
+The maths and the proofs of the enclosures: :mod:`producer.plain`.
 
-Limits (shared with the auditor's documentation): 1 <= C <= 1024, 1 to 1000
-values of ε with 0 <= ε <= 10^4, 10^-60 <= W < 1, σ² and t in [1/100, 10^6].
+Limits (shared with the auditor's documentation): 1 <= C <= 1024 (the total
+count in the releases form), sensitivity <= 1000, 1 to 1000 values of ε with
+0 <= ε <= 10^4, 10^-60 <= W < 1, 10^-30 <= R < 1, σ² and t in [1/100, 10^6].
 The ε are sorted increasingly; a repeated ε is refused (the certificate's
 points are one per distinct ε, strictly increasing).
 """
@@ -20,7 +26,9 @@ from producer.certificates.canonical import make_certificate
 from producer.display import display_digits, rational, show, show_interval
 from producer.errors import InputError, LimitError
 from producer.immutable import Immutable
-from producer.plain.enclose import GAUSSIAN, LAPLACE, points
+from producer.plain.enclose import GAUSSIAN, LAPLACE
+from producer.plain.releases import Release, canonical_releases, parse_release
+from producer.plain.targets import meets, points
 from producer.rationals import decimal_outward, describe_rational, format_rational, parse_integer, parse_rational
 
 KIND, VERSION = "plain-composition", 1
@@ -29,6 +37,8 @@ MAX_BUDGET = 1024
 MAX_POINTS = 1000
 MAX_EPSILON = mpq(10) ** 4
 MIN_WIDTH = mpq(1, mpz(10) ** 60)
+MIN_REL_WIDTH = mpq(1, mpz(10) ** 30)
+DEFAULT_REL_WIDTH = "1/1000"
 MIN_PARAMETER = mpq(1, 100)
 MAX_PARAMETER = mpq(10) ** 6
 
@@ -71,6 +81,18 @@ def check_epsilons(epsilons):
     return tuple(values)
 
 
+def check_rel_width(rel_width):
+    """R: a fraction 10^-30 <= R < 1."""
+    rel_width = mpq(rel_width)
+    if rel_width <= 0:
+        raise InputError(f"rel-width: must be positive, got {format_rational(rel_width)}")
+    if rel_width >= 1:
+        raise InputError(f"rel-width: must be below 1, got {describe_rational(rel_width)}")
+    if rel_width < MIN_REL_WIDTH:
+        raise LimitError(f"rel-width: {describe_rational(rel_width)} is below the limit 10^-30")
+    return rel_width
+
+
 def check_width(width):
     width = mpq(width)
     if width <= 0:
@@ -83,46 +105,90 @@ def check_width(width):
 
 
 class Request(Immutable):
-    """A validated plain-composition request: noise family and parameter (σ² or t), C, the sorted ε, W."""
+    """A validated plain-composition request: the releases, the sorted ε, W and R.
 
-    __slots__ = ("family", "parameter", "budget", "epsilons", "width")
+    Single-law form (``sigma2=`` or ``laplace=`` with ``budget``): C releases of one
+    law, sensitivity 1; ``family``, ``parameter`` and ``budget`` are set.  Releases
+    form (``releases=``, see :mod:`producer.plain.releases`): canonicalised (equal
+    (noise, sensitivity) merged, sorted); one release of sensitivity 1 becomes the
+    single-law form (same question, same certificate).  Otherwise ``family`` and
+    ``parameter`` are None and ``budget`` is the total count.  ``releases`` is always
+    the canonical tuple of :class:`producer.plain.releases.Release`.
+    W (``width``) and R (``rel_width``) may each be None, not both.
+    """
 
-    def __init__(self, budget, epsilons, width, sigma2=None, laplace=None):
-        if (sigma2 is None) == (laplace is None):
-            raise InputError("give exactly one noise law: sigma2=Q (discrete Gaussian) or laplace=T "
-                             "(discrete Laplace), the other None")
-        if sigma2 is not None:
-            self.family, self.parameter = GAUSSIAN, _parameter(sigma2, "sigma2")
+    __slots__ = ("family", "parameter", "budget", "epsilons", "width", "rel_width", "releases")
+
+    def __init__(self, budget, epsilons, width, sigma2=None, laplace=None, *, releases=None, rel_width=None):
+        if releases is not None:
+            if budget is not None or sigma2 is not None or laplace is not None:
+                raise InputError("releases: give either releases or one noise law with a budget, not both")
+            self.releases = canonical_releases(releases, MAX_BUDGET)
         else:
-            self.family, self.parameter = LAPLACE, _parameter(laplace, "laplace")
-        self.budget = check_budget(budget)
+            if (sigma2 is None) == (laplace is None):
+                raise InputError("give exactly one noise law: sigma2=Q (discrete Gaussian) or laplace=T "
+                                 "(discrete Laplace), the other None")
+            family, parameter = (GAUSSIAN, sigma2) if sigma2 is not None else (LAPLACE, laplace)
+            parameter = _parameter(parameter, "sigma2" if family == GAUSSIAN else "laplace")
+            self.releases = (Release(family, parameter, 1, check_budget(budget)),)
+        for release in self.releases:
+            _parameter(release.parameter, "sigma2" if release.family == GAUSSIAN else "laplace")
+        if self.single:
+            only = self.releases[0]
+            self.family, self.parameter, self.budget = only.family, only.parameter, only.count
+        else:
+            self.family = self.parameter = None
+            self.budget = sum(r.count for r in self.releases)
         self.epsilons = check_epsilons(epsilons)
-        self.width = check_width(width)
+        if width is None and rel_width is None:
+            raise InputError("width: give an absolute width W, a relative width R, or both")
+        self.width = None if width is None else check_width(width)
+        self.rel_width = None if rel_width is None else check_rel_width(rel_width)
+
+    @property
+    def single(self):
+        """True for the single-law form: one release of sensitivity 1."""
+        return len(self.releases) == 1 and self.releases[0].sensitivity == 1
 
     @classmethod
-    def from_strings(cls, budget, epsilons, width=DEFAULT_WIDTH, *, sigma2=None, laplace=None):
-        """Parse user text exactly: ``epsilons`` one value, ``"a,b,c"`` or a sequence."""
-        return cls(parse_integer(budget, "budget"), [parse_rational(e, "epsilon") for e in _items(epsilons)],
-                   parse_rational(width, "width"),
+    def from_strings(cls, budget, epsilons, width=DEFAULT_WIDTH, *, sigma2=None, laplace=None, releases=None,
+                     rel_width=None):
+        """Parse user text exactly: ``epsilons`` one value, ``"a,b,c"`` or a sequence; ``releases`` a sequence
+        of ``law:scale[:sensitivity]xcount`` texts (or :class:`Release`); ``width``/``rel_width`` may be None."""
+        return cls(None if budget is None else parse_integer(budget, "budget"),
+                   [parse_rational(e, "epsilon") for e in _items(epsilons)],
+                   None if width is None else parse_rational(width, "width"),
                    sigma2=None if sigma2 is None else parse_rational(sigma2, "sigma2"),
-                   laplace=None if laplace is None else parse_rational(laplace, "laplace"))
+                   laplace=None if laplace is None else parse_rational(laplace, "laplace"),
+                   releases=None if releases is None else [parse_release(r) for r in releases],
+                   rel_width=None if rel_width is None else parse_rational(rel_width, "rel-width"))
 
     def with_epsilons(self, epsilons):
-        """The same noise, C and W at other ε (validated again)."""
-        key = "sigma2" if self.family == GAUSSIAN else "laplace"
-        return type(self)(self.budget, epsilons, self.width, **{key: self.parameter})
+        """The same releases, W and R at other ε (validated again)."""
+        if self.single:
+            key = "sigma2" if self.family == GAUSSIAN else "laplace"
+            return type(self)(self.budget, epsilons, self.width, rel_width=self.rel_width, **{key: self.parameter})
+        return type(self)(None, epsilons, self.width, releases=self.releases, rel_width=self.rel_width)
 
     def noise_json(self):
-        key = "sigma2" if self.family == GAUSSIAN else "t"
-        return {"family": self.family, key: format_rational(self.parameter)}
+        return noise_json(self.family, self.parameter)
 
     def as_json(self):
-        return {
-            "noise": self.noise_json(),
-            "budget": self.budget,
-            "epsilons": [format_rational(e) for e in self.epsilons],
-            "width": format_rational(self.width),
-        }
+        if self.single:
+            head = {"noise": self.noise_json(), "budget": self.budget}
+        else:
+            head = {"releases": [{"noise": noise_json(r.family, r.parameter), "sensitivity": r.sensitivity,
+                                  "count": r.count} for r in self.releases]}
+        out = {**head, "epsilons": [format_rational(e) for e in self.epsilons],
+               "width": None if self.width is None else format_rational(self.width)}
+        if self.rel_width is not None:  # optional key: absent in the absolute form (older certificates)
+            out["rel_width"] = format_rational(self.rel_width)
+        return out
+
+
+def noise_json(family, parameter):
+    key = "sigma2" if family == GAUSSIAN else "t"
+    return {"family": family, key: format_rational(parameter)}
 
 
 def _items(epsilons):
@@ -150,10 +216,24 @@ def build(request, progress=None):
 
 
 def certificate_of(request, computed):
-    """The sealed certificate of ``request`` from its points (:func:`producer.plain.enclose.points`)."""
-    digits = display_digits(request.width)
-    result = {"points": [point_json(p, digits) for p in computed]}
+    """The sealed certificate of ``request`` from its points (:func:`producer.plain.targets.points`)."""
+    for point in computed:  # a claim of the certificate: checked here too, so a broken point never ships
+        if not meets(point, request.width, request.rel_width):
+            raise AssertionError(f"point at ε = {point.epsilon} does not meet its width")
+    result = {"points": [point_json(p, point_digits(request, p)) for p in computed]}
     return make_certificate(KIND, VERSION, request.as_json(), result)
+
+
+def point_digits(request, point):
+    """Display places: those of W when the point meets W, else 8 beyond the first significant place of R·lower."""
+    if request.width is not None and point.width <= request.width:
+        return display_digits(request.width)
+    scale, places = request.rel_width * point.lower, 0
+    if scale <= 0:
+        return 12
+    while mpq(1, mpz(10) ** places) > scale:
+        places += 1
+    return max(12, places + 8)
 
 
 def _noise_text(noise):
@@ -169,9 +249,27 @@ def _value_text(point):
     return f"∈ {show_interval(lower, upper)}"
 
 
+def _width_text(inp):
+    parts = []
+    if inp["width"] is not None:
+        parts.append(f"width ≤ {show(rational(inp['width']))}")
+    if inp.get("rel_width") is not None:
+        parts.append(f"relative width ≤ {show(rational(inp['rel_width']))}")
+    return " or ".join(parts)
+
+
+def _release_text(release):
+    s = release["sensitivity"]
+    return f"{release['count']} × {_noise_text(release['noise'])}" + ("" if s == 1 else f" (sensitivity {s})")
+
+
 def claim(cert):
     inp, pts = cert["input"], cert["result"]["points"]
-    C = inp["budget"]
+    if "releases" in inp:
+        C = sum(r["count"] for r in inp["releases"])
+        what = f"plain composition of {', '.join(_release_text(r) for r in inp['releases'])}"
+    else:
+        C = inp["budget"]
+        what = f"{C}-fold plain composition of the {_noise_text(inp['noise'])}, sensitivity 1"
     parts = [f"δ_{C}({show(rational(p['epsilon']))}) {_value_text(p)}" for p in pts]  # every requested ε
-    return (f"{'; '.join(parts)} for the {C}-fold plain composition of the {_noise_text(inp['noise'])}, "
-            f"sensitivity 1 (product pair; width ≤ {show(rational(inp['width']))})")
+    return f"{'; '.join(parts)} for the {what} (product pair; {_width_text(inp)})"

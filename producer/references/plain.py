@@ -10,6 +10,9 @@ regenerates and verifies them; ``make plain-references`` only these).
 - plain-composition/1 (the product route, any C): discrete Gaussian σ² = 9, C = 2,
   W = 10^-20; σ² ∈ {1, 4, 9}, C = 8, W = 10^-15; σ² = 1, C = 64, W = 10^-15;
   discrete Laplace t ∈ {1, 2, 4}, C = 8, W = 10^-15;
+  the releases form dg:9x100, dl:2x5, dg:4:2x20 (100 discrete-Gaussian σ² = 9, 5 discrete-Laplace
+  t = 2 and 20 discrete-Gaussian σ² = 4 releases of sensitivity 2) at ε ∈ {1, 2, 4}, W = 10^-15;
+  a relative width: σ² = 100, C = 1, ε = 2 (δ ≈ 4.16e-91), R = 1/1000;
 - epsilon-bracket/1 (route product-pair): ε*_1000(10^-5) of the discrete Gaussian σ² = 9, width 10^-3;
 - noise/1, one per route and law: the σ² (route product-pair, C = 100, ε = 2, δ = 10^-5), the discrete
   Laplace's t (product-pair, C = 100, ε = 1, δ = 10^-5), both to R = 1/1000, and the σ² and t at γ = 1/2
@@ -53,6 +56,10 @@ PRODUCT = [
       for t in (1, 2, 4)),
     ("plain-composition-dg-sigma2_1-c64.json",
      dict(sigma2=mpq(1), budget=64, epsilons=[mpq(1), mpq(2), mpq(4), mpq(8)], width=WIDTH)),
+    ("plain-composition-releases-dg9x100-dl2x5-dg4s2x20.json",
+     dict(budget=None, releases=["dg:9x100", "dl:2x5", "dg:4:2x20"], epsilons=[mpq(1), mpq(2), mpq(4)], width=WIDTH)),
+    ("plain-composition-dg-sigma2_100-c1-rel1e-3.json",
+     dict(sigma2=mpq(100), budget=1, epsilons=[mpq(2)], width=None, rel_width=mpq(1, 1000))),
 ]
 
 BRACKETS = [

@@ -2,6 +2,7 @@
 
 import json
 import os
+from fractions import Fraction
 import subprocess
 import sys
 
@@ -73,6 +74,18 @@ def main(capsys, *args):
     (("--sigma2", "9", "--budget", "2", "--epsilon", "1", "--epsilons", "2"), "not allowed with"),
     (("--sigma2", "9", "--budget", "2", "--epsilon", "1", "--eps", "2"), "unrecognized"),
     (("--sigma2", "1000000", "--budget", "1024", "--epsilon", "1"), "coefficients"),
+    (("--release", "dg:9x8", "--sigma2", "9", "--epsilon", "1"), "--release: not allowed with --sigma2"),
+    (("--release", "dg:9x8", "--laplace", "2", "--epsilon", "1"), "--release: not allowed with --laplace"),
+    (("--release", "dg:9x8", "--budget", "8", "--epsilon", "1"), "--release: not allowed with --budget"),
+    (("--sigma2", "9", "--epsilon", "1"), "--budget is required"),
+    (("--release", "dg:9", "--epsilon", "1"), "not of the form"),
+    (("--release", "dg:9x8", "--release", "dx:2x1", "--epsilon", "1"), "not of the form"),
+    (("--release", "dg:9:0x8", "--epsilon", "1"), "sensitivity must be an integer >= 1"),
+    (("--release", "dg:9x0", "--epsilon", "1"), "count must be an integer >= 1"),
+    (("--release", "dg:9x1000", "--release", "dl:2x25", "--epsilon", "1"), "1025 exceeds the limit of 1024"),
+    (("--release", "dg:9x2", "--release", "dl:2x1", "--epsilon", "1", "--rel-width", "1"), "below 1"),
+    (("--release", "dg:9x2", "--release", "dl:2x1", "--epsilon", "1", "--rel-width", "1e-31"), "10^-30"),
+    (("--sigma2", "9", "--budget", "2", "--epsilon", "1", "--rel-width", "0"), "rel-width: must be positive"),
 ])
 def test_bad_input_is_one_line_and_status_2(capsys, args, fragment):
     status, out, err = main(capsys, *args)
@@ -85,3 +98,26 @@ def test_a_bad_input_from_a_real_process_has_no_traceback():
     p = run("--sigma2", "9", "--budget", "2", "--epsilons", "1,1")
     assert p.returncode == 2 and p.stdout == ""
     assert p.stderr == "producer plain: error: epsilon: 1 is given twice (each ε once)\n"
+
+
+def test_a_heterogeneous_composition_on_the_command_line(tmp_path):
+    out = tmp_path / "h.json"
+    p = run("--release", "dg:4:2x2", "--release", "dl:2x5", "--release", "dg:9x10", "--epsilons", "1,2", "-o", str(out))
+    assert p.returncode == 0, p.stderr
+    cert = json.loads(out.read_text(encoding="utf-8"))
+    assert [r["count"] for r in cert["input"]["releases"]] == [2, 10, 5]
+    assert cert["input"]["width"] is None and cert["input"]["rel_width"] == "1/1000"
+    last = p.stderr.strip().splitlines()[-1]
+    assert last.startswith("δ_17(1) ∈ [") and "5 × discrete Laplace t = 2" in last and "(sensitivity 2)" in last
+    same = run("--release", "dg:9x4", "--release", "dl:2x5", "--release", "dg:4:2x2", "--release", "dg:9x6",
+               "--epsilons", "2,1", "--quiet")
+    assert same.returncode == 0 and same.stdout.encode() == out.read_bytes()
+
+
+def test_width_alone_keeps_the_absolute_form_and_the_default_is_relative():
+    absolute = json.loads(run("--sigma2", "9", "--budget", "2", "--epsilon", "1", "--width", "1e-15").stdout)
+    assert absolute["input"]["width"] == "1/1000000000000000" and "rel_width" not in absolute["input"]
+    default = json.loads(run("--sigma2", "100", "--budget", "1", "--epsilon", "2").stdout)
+    assert default["input"]["width"] is None and default["input"]["rel_width"] == "1/1000"
+    point = default["result"]["points"][0]
+    assert 0 < Fraction(point["lower"]) and Fraction(point["upper"]) <= Fraction(point["lower"]) * Fraction(1001, 1000)

@@ -167,7 +167,7 @@ def test_laplace_closed_form_meets_the_game_route_at_c2(t, epsilon):
 
 def test_laplace_reference_meets_the_game_reference():
     game = interval(load("dg-interval-plain-laplace-t2-c2-eps1_2.json"))
-    ours = point_at(api.plain_composition(None, 2, ["1/2"], laplace=2), "1/2")
+    ours = point_at(api.plain_composition(None, 2, ["1/2"], laplace=2, width="1e-15"), "1/2")
     assert game[0] <= ours[0] <= ours[1] <= game[1]
 
 
@@ -195,11 +195,13 @@ def reference_files():
 @pytest.mark.parametrize("path", reference_files(), ids=lambda p: p.name)
 def test_reference_points_are_narrow_ordered_and_monotone(path):
     cert = json.loads(path.read_text(encoding="utf-8"))
-    W = q(cert["input"]["width"])
+    W, R = (None if cert["input"].get(k) is None else q(cert["input"][k]) for k in ("width", "rel_width"))
     pts = cert["result"]["points"]
     assert [p["epsilon"] for p in pts] == cert["input"]["epsilons"]
     for p in pts:
-        assert 0 <= q(p["lower"]) <= q(p["upper"]) <= 1 and q(p["upper"]) - q(p["lower"]) <= W
+        lower, upper = q(p["lower"]), q(p["upper"])
+        assert 0 <= lower <= upper <= 1
+        assert (W is not None and upper - lower <= W) or (R is not None and upper - lower <= R * lower)
         assert Fraction(p["lower_display"]) <= q(p["lower"]) and q(p["upper"]) <= Fraction(p["upper_display"])
     # δ is non-increasing in ε: a later lower end never exceeds an earlier upper end
     for before, after in zip(pts, pts[1:]):
@@ -212,7 +214,9 @@ def test_reference_set_is_the_documented_one():
     assert names == {"plain-composition-dg-sigma2_9-c2.json", "plain-composition-dg-sigma2_1-c8.json",
                      "plain-composition-dg-sigma2_4-c8.json", "plain-composition-dg-sigma2_9-c8.json",
                      "plain-composition-dl-t1-c8.json", "plain-composition-dl-t2-c8.json",
-                     "plain-composition-dl-t4-c8.json", "plain-composition-dg-sigma2_1-c64.json"}
+                     "plain-composition-dl-t4-c8.json", "plain-composition-dg-sigma2_1-c64.json",
+                     "plain-composition-releases-dg9x100-dl2x5-dg4s2x20.json",
+                     "plain-composition-dg-sigma2_100-c1-rel1e-3.json"}
 
 
 def test_gaussian_enclosure_narrows_with_the_width_and_stays_nested():
@@ -237,14 +241,16 @@ def test_api_returns_an_immutable_certificate_with_a_claim():
     assert cert.kind == "plain-composition/1"
     assert cert.input["epsilons"] == ["1/2", "1", "2"]          # sorted
     assert cert.input["noise"] == {"family": "discrete-gaussian", "sigma2": "9"}
-    assert cert.input["width"] == "1/1000000000000000"
+    assert cert.input["width"] is None and cert.input["rel_width"] == "1/1000"   # the relative default
+    assert "relative width ≤ 0.001" in cert.claim
+    assert "rel_width" not in producer.plain_composition(9, 8, "2", width="1e-15").input
     assert "δ_8(0.5) ∈ [" in cert.claim and "discrete Gaussian σ² = 9" in cert.claim
     with pytest.raises(AttributeError):
         cert.kind = "x"
 
 
 def test_api_certificate_matches_the_reference_bytes():
-    cert = api.plain_composition(None, 8, [Fraction(1, 2), 1, 2], laplace=2)
+    cert = api.plain_composition(None, 8, [Fraction(1, 2), 1, 2], laplace=2, width="1e-15")
     assert cert.to_json() == (PLAIN / "plain-composition-dl-t2-c8.json").read_bytes()
     assert "= 0" not in cert.claim and "discrete Laplace t = 2" in cert.claim
 
