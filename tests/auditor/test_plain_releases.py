@@ -296,7 +296,7 @@ def _releases_edit(edit):
     (_releases_edit(lambda r: r[0].__setitem__("sensitivity", 0)), "/input/releases/0/sensitivity"),
     (_releases_edit(lambda r: r[0].__setitem__("count", 1021)), "total count 1025 is above the limit 1024"),
     (_releases_edit(lambda r: r.__delitem__(slice(1, None))), "single-law form"),
-    (lambda c: c["input"].update(width=None, rel_width=None), "both null"),
+    (lambda c: c["input"].update(width=None, rel_width=None), "/input/rel_width"),   # the schema: one non-null
     (lambda c: c["input"].update(budget=2), "/input"),
     (lambda c: c["input"].update(rel_width="1/" + "1" + "0" * 61), "below the limit"),
 ])
