@@ -47,6 +47,8 @@ QUICK = [
     "separation-offset-event-eps2.json", "separation-offset-dg-c2-eps2.json", "separation-renyi-cover.json",
     "workload-published-static.json",
     "plain/plain-composition-dg-sigma2_9-c2.json", "plain/plain-composition-dl-t4-c8.json",
+    "plain/plain-composition-dg-sigma2_100-c1-rel1e-3.json",
+    "plain/plain-composition-releases-dg9x100-dl2x5-dg4s2x20.json",
 ]
 # Small certificates made with the producer's command line, for claims no quick reference has.
 MADE = {

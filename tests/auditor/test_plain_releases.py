@@ -8,7 +8,9 @@ docs/plain-composition-audit.md §7 says.
 """
 
 import copy
+import json
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -191,3 +193,35 @@ def test_laplace_base_list_bounds_the_law_from_above():
         p = law[Fraction(-4 + 2 * m) / Fraction(3, 2)][0]
         assert p * 2 ** 80 <= vm <= p * 2 ** 80 + 2
     assert excess == sum(v) - 2 ** 80 and 0 <= excess <= len(v) + 1
+
+
+# ---- the producer's references (black boxes: their bytes, never their code) ------------------------
+
+REFERENCES = Path(__file__).resolve().parents[2] / "certificates" / "plain"
+RELEASES_REFERENCE = REFERENCES / "plain-composition-releases-dg9x100-dl2x5-dg4s2x20.json"
+RELATIVE_REFERENCE = REFERENCES / "plain-composition-dg-sigma2_100-c1-rel1e-3.json"
+
+
+def _reference(path):
+    if not path.exists():
+        pytest.skip(f"{path.name} is not in this tree")
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def test_producer_relative_reference_contains_the_brute_force():
+    """δ(2) about 4.16·10^-91 for σ² = 100, C = 1: both ends positive, around the brute force."""
+    cert = _reference(RELATIVE_REFERENCE)
+    assert status(cert)[:2] == (OK, set())
+    lo, hi = ends(cert, 0)
+    v = brute_delta((("dg", 100, 1, 1),), Fraction(2))
+    assert 0 < lo and _mp(lo) <= v <= _mp(hi) and hi - lo <= lo / 1000
+
+
+@pytest.mark.parametrize("side", ["lower", "upper"])
+def test_producer_releases_reference_verifies_and_a_moved_end_fails(side):
+    cert = _reference(RELEASES_REFERENCE)
+    assert status(cert)[:2] == (OK, set())
+    lo, hi = ends(cert, 1)
+    d = Fraction(1, 10 ** 16)
+    bad = set_point(cert, 1, hi + d, hi + 2 * d) if side == "lower" else set_point(cert, 1, lo - 2 * d, lo - d)
+    assert status(bad)[:2] == (FAIL, {f"/result/points/1/{side}"})
