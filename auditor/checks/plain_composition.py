@@ -2,11 +2,17 @@
 
 Claim of point i: lower_i <= δ(ε_i) <= upper_i, with δ(ε) = Σ_{x ∈ ℤ^C}
 (P^C(x) − e^ε Q^C(x))_+, P = N the noise law (discrete Gaussian N_Z(0, σ²)
-or discrete Laplace L_t) and Q = N(· − 1).  Re-checked, in this order:
+or discrete Laplace L_t) and Q = N(· − 1) - or, in the releases form, the
+product over releases r of N_r^{k_r} against N_r(· − s_r)^{k_r}
+(:mod:`auditor.plain.releases`).  Re-checked, in this order:
 
 1. Domain (MALFORMED, exit 2, outside it): 1 <= C <= 1024, 1..1000 values of
    ε, strictly increasing, each 0 <= ε <= 10^4; σ² or t in [1/100, 10^6];
-   W >= 10^-60.
+   W and R (when non-null) >= 10^-60, not both null.  The releases form must
+   be canonical: sorted strictly by (family, scale, sensitivity) (so equal
+   releases merged), total count <= 1024, and not one release of sensitivity
+   1 (that question has the single-law form); each of these is MALFORMED - a
+   question written outside its one form, as unsorted epsilons are.
 2. Work (UNCHECKED, exit 3, raised before any enclosure is computed): σ² or
    t with a numerator or a denominator of more than 256 bits
    (:data:`auditor.checks.common.MAX_PARAMETER_BITS`); for the
@@ -17,8 +23,11 @@ or discrete Laplace L_t) and Q = N(· − 1).  Re-checked, in this order:
    packed product; for the discrete Laplace the fixed-point scale at most
    :data:`MAX_LAPLACE_SCALE` bits.  The Gaussian sizes grow like
    σ·sqrt(C·log2(1/W)) and do not depend on ε (docs/plain-composition-audit.md §5).
+   The releases form: the same two limits over every product of its lattice
+   enclosure (:func:`auditor.plain.releases.plan`; docs/plain-composition-audit.md §7).
 3. Shape (FAIL): one point per input ε in the same order, each point's
-   ``epsilon`` the input's; lower <= upper; upper − lower <= W exactly;
+   ``epsilon`` the input's; lower <= upper; the width claim exactly:
+   (W non-null and upper − lower <= W) or (R non-null and upper − lower <= R·lower);
    ``lower_display`` / ``upper_display`` the exact ends rounded down / up at
    the display's own number of places.
 4. Containment (FAIL only when disproved): the auditor's own enclosure
