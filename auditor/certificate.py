@@ -107,7 +107,7 @@ def validate(cert):
     validator = _Validator(schema)
     errors = sorted(validator.iter_errors(cert), key=_first_by_path)
     if errors:
-        error = errors[0]
+        error = _within_branch(errors[0])
         pointer = "/" + "/".join(str(p) for p in error.absolute_path)
         raise Malformed(f"{pointer}: {_message(error)}")
     return kind
@@ -115,6 +115,25 @@ def validate(cert):
 
 def _first_by_path(error):
     return [str(p) for p in error.absolute_path]
+
+
+def _within_branch(error):
+    """The error inside the one ``oneOf`` branch whose shape the value has, else ``error`` itself.
+
+    A branch has the value's shape when none of its errors is at the value
+    itself (a missing or unexpected key, a wrong type or constant): e.g. a
+    single-law input with budget 0 reports "/input/budget: 0 is less than the
+    minimum of 1", not that the input matches neither form.
+    """
+    while error.validator == "oneOf" and error.context:
+        branches = {}
+        for inner in error.context:
+            branches.setdefault(inner.schema_path[0], []).append(inner)
+        shaped = [errs for errs in branches.values() if all(e.relative_path for e in errs)]
+        if len(shaped) != 1:
+            break
+        error = sorted(shaped[0], key=_first_by_path)[0]
+    return error
 
 
 def canonical_json(value):

@@ -483,6 +483,10 @@ def plain_composition(cert):
     inp, points = cert["input"], cert["result"]["points"]
     listed = [f"eps = {rational_text(_q(p['epsilon']))}: delta in "
               f"{interval_text(_q(p['lower']), _q(p['upper']))}" for p in points]
+    if "releases" in inp:
+        parts = [f"{r['count']} x {_noise_text(r['noise'])}"
+                 + (f" (sensitivity {r['sensitivity']})" if r["sensitivity"] != 1 else "") for r in inp["releases"]]
+        return f"delta(eps) of the plain composition of {', '.join(parts)}: {_listed(listed)}"
     return (f"delta(eps) of the {inp['budget']}-fold plain composition of {_noise_text(inp['noise'])}: "
             f"{_listed(listed)}")
 

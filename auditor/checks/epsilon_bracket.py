@@ -148,6 +148,10 @@ def _check_ends(res, q, eps_lo, eps_hi, report):
 def _plain_question(witness, pointer, q, epsilon, report):
     """Same noise and budget, and the single ε of the bracket end; the witness's one point (or None)."""
     inner = witness["input"]
+    if "releases" in inner:       # a composition of other releases answers another question
+        report.check(False, pointer + "/input/releases", "the releases form", "the single-law form",
+                     "the witness must be for the bracket's noise and budget (the single-law form)")
+        return None
     noise = inner["noise"]
     key = "sigma2" if noise["family"] == "discrete-gaussian" else "t"
     same_noise = noise["family"] == q.family and read_rational(noise[key], f"{pointer}/input/noise/{key}") == \

@@ -2,11 +2,17 @@
 
 Claim of point i: lower_i <= δ(ε_i) <= upper_i, with δ(ε) = Σ_{x ∈ ℤ^C}
 (P^C(x) − e^ε Q^C(x))_+, P = N the noise law (discrete Gaussian N_Z(0, σ²)
-or discrete Laplace L_t) and Q = N(· − 1).  Re-checked, in this order:
+or discrete Laplace L_t) and Q = N(· − 1) - or, in the releases form, the
+product over releases r of N_r^{k_r} against N_r(· − s_r)^{k_r}
+(:mod:`auditor.plain.releases`).  Re-checked, in this order:
 
 1. Domain (MALFORMED, exit 2, outside it): 1 <= C <= 1024, 1..1000 values of
    ε, strictly increasing, each 0 <= ε <= 10^4; σ² or t in [1/100, 10^6];
-   W >= 10^-60.
+   W and R (when non-null) >= 10^-60, not both null.  The releases form must
+   be canonical: sorted strictly by (family, scale, sensitivity) (so equal
+   releases merged), total count <= 1024, and not one release of sensitivity
+   1 (that question has the single-law form); each of these is MALFORMED - a
+   question written outside its one form, as unsorted epsilons are.
 2. Work (UNCHECKED, exit 3, raised before any enclosure is computed): σ² or
    t with a numerator or a denominator of more than 256 bits
    (:data:`auditor.checks.common.MAX_PARAMETER_BITS`); for the
@@ -17,8 +23,11 @@ or discrete Laplace L_t) and Q = N(· − 1).  Re-checked, in this order:
    packed product; for the discrete Laplace the fixed-point scale at most
    :data:`MAX_LAPLACE_SCALE` bits.  The Gaussian sizes grow like
    σ·sqrt(C·log2(1/W)) and do not depend on ε (docs/plain-composition-audit.md §5).
+   The releases form: the same two limits over every product of its lattice
+   enclosure (:func:`auditor.plain.releases.plan`; docs/plain-composition-audit.md §7).
 3. Shape (FAIL): one point per input ε in the same order, each point's
-   ``epsilon`` the input's; lower <= upper; upper − lower <= W exactly;
+   ``epsilon`` the input's; lower <= upper; the width claim exactly:
+   (W non-null and upper − lower <= W) or (R non-null and upper − lower <= R·lower);
    ``lower_display`` / ``upper_display`` the exact ends rounded down / up at
    the display's own number of places.
 4. Containment (FAIL only when disproved): the auditor's own enclosure
@@ -46,7 +55,7 @@ from auditor.claims import outward
 from auditor.checks import common
 from auditor.decide import DISPROVED, OPEN, PROVED, raise_undecided, state
 from auditor.outcomes import Unchecked
-from auditor.plain import gaussian, laplace
+from auditor.plain import gaussian, laplace, releases
 from auditor.rationals import read_rational
 
 MAX_BUDGET = 1024
@@ -72,8 +81,8 @@ _FAMILIES = {"discrete-gaussian": "sigma2", "discrete-laplace": "t"}
 def verify(cert, report):
     p = parse(cert)
     claims = _check_shape(cert, p, report)
-    bits = _bits_for(p["width"])
     open_claims = [c for c in claims if OPEN in c["sides"].values()]
+    bits = _first_bits(p, open_claims)
     if open_claims:
         _refuse_work(p, bits, _boost(open_claims))
     undecided = _check_containment(p, claims, bits, report)
@@ -83,21 +92,23 @@ def verify(cert, report):
 # ---- 1. domain ----------------------------------------------------------------------
 
 def parse(cert):
-    """The request, validated against the kind's domain (Malformed outside it)."""
+    """The request, validated against the kind's domain (Malformed outside it).
+
+    Two forms: the single-law form (``noise``, ``budget``: C releases of one law
+    with sensitivity 1) and the releases form (``releases``, checked to be
+    canonical by :func:`_releases`).  The width claims: ``width`` W and the
+    optional ``rel_width`` R, each a fraction or null, at least one non-null.
+    """
     inp = cert["input"]
-    noise = inp["noise"]
-    family = noise["family"]
-    key = _FAMILIES.get(family)
-    if key is None:
-        raise Malformed(f"/input/noise/family: unknown noise family {family!r}")
-    parameter = read_rational(noise[key], f"/input/noise/{key}")
-    if not NOISE_MIN <= parameter <= NOISE_MAX:
-        raise Malformed(f"/input/noise/{key}: {common.show(parameter)} is outside the domain "
-                        f"[1/100, 1000000]")
-    common.refuse_size(parameter, f"/input/noise/{key}", key)
-    budget = common.integer(inp["budget"], "/input/budget", 1)
-    if budget > MAX_BUDGET:
-        raise Malformed(f"/input/budget: {common.magnitude(budget)} is above the limit {MAX_BUDGET}")
+    if "releases" in inp:
+        p = {"form": "releases", "releases": _releases(inp["releases"])}
+        p["budget"] = sum(r.count for r in p["releases"])
+    else:
+        family, parameter = _noise(inp["noise"], "/input/noise")
+        budget = common.integer(inp["budget"], "/input/budget", 1)
+        if budget > MAX_BUDGET:
+            raise Malformed(f"/input/budget: {common.magnitude(budget)} is above the limit {MAX_BUDGET}")
+        p = {"form": "single", "family": family, "parameter": parameter, "budget": budget}
     epsilons = [read_rational(e, f"/input/epsilons/{i}") for i, e in enumerate(inp["epsilons"])]
     for i, e in enumerate(epsilons):
         if not 0 <= e <= MAX_EPSILON:
@@ -105,11 +116,70 @@ def parse(cert):
         if i and e <= epsilons[i - 1]:
             raise Malformed(f"/input/epsilons/{i}: {common.show(e)} does not exceed the previous "
                             f"{common.show(epsilons[i - 1])} (the epsilons must be strictly increasing)")
-    width = read_rational(inp["width"], "/input/width")
+    p["epsilons"] = epsilons
+    p["width"] = _width(inp["width"], "/input/width")
+    p["relative"] = "rel_width" in inp
+    p["rel_width"] = _width(inp["rel_width"], "/input/rel_width") if p["relative"] else None
+    if p["width"] is None and p["rel_width"] is None:
+        raise Malformed("/input/width: width and rel_width are both null (at least one width is claimed)")
+    return p
+
+
+def _width(text, pointer):
+    if text is None:
+        return None
+    width = read_rational(text, pointer)
     if width < MIN_WIDTH:
-        raise Malformed(f"/input/width: {common.show(width)} is below the limit 1/10^60")
-    return {"family": family, "parameter": parameter, "budget": budget, "epsilons": epsilons,
-            "width": width}
+        raise Malformed(f"{pointer}: {common.show(width)} is below the limit 1/10^60")
+    return width
+
+
+def _noise(noise, pointer):
+    """(family, σ² or t) of one noise object, inside the domain."""
+    family = noise["family"]
+    key = _FAMILIES.get(family)
+    if key is None:
+        raise Malformed(f"{pointer}/family: unknown noise family {family!r}")
+    parameter = read_rational(noise[key], f"{pointer}/{key}")
+    if not NOISE_MIN <= parameter <= NOISE_MAX:
+        raise Malformed(f"{pointer}/{key}: {common.show(parameter)} is outside the domain "
+                        f"[1/100, 1000000]")
+    common.refuse_size(parameter, f"{pointer}/{key}", key)
+    return family, parameter
+
+
+def _releases(items):
+    """The releases, checked canonical (MALFORMED otherwise: the question is not written in its one form).
+
+    Canonical: sorted strictly by (family, scale, sensitivity) - so equal
+    (noise, sensitivity) are merged, counts added -, total count <= 1024, and
+    not a single release of sensitivity 1 (that question is written in the
+    single-law form, the same bytes as before the releases form existed).
+    """
+    out, keys = [], []
+    for i, item in enumerate(items):
+        P = f"/input/releases/{i}"
+        family, scale = _noise(item["noise"], P + "/noise")
+        sensitivity = common.integer(item["sensitivity"], P + "/sensitivity", 1)
+        count = common.integer(item["count"], P + "/count", 1)
+        key = (family, scale, sensitivity)
+        if keys and key == keys[-1]:
+            raise Malformed(f"{P}: the same noise and sensitivity as the release before (equal releases "
+                            f"are merged, their counts added)")
+        if keys and key < keys[-1]:
+            raise Malformed(f"{P}: releases must be sorted by (family, scale, sensitivity)")
+        keys.append(key)
+        out.append(releases.Release(family, scale, sensitivity, count))
+    if not out:
+        raise Malformed("/input/releases: no release")
+    total = sum(r.count for r in out)
+    if total > MAX_BUDGET:
+        raise Malformed(f"/input/releases: the total count {common.magnitude(total)} is above the limit "
+                        f"{MAX_BUDGET}")
+    if len(out) == 1 and out[0].sensitivity == 1:
+        raise Malformed("/input/releases: one release with sensitivity 1 is written in the single-law form "
+                        "(noise, budget)")
+    return out
 
 
 # ---- 2. work --------------------------------------------------------------------------
@@ -117,6 +187,15 @@ def parse(cert):
 def _bits_for(width):
     """Target precision (bits) for an enclosure narrower than ``width`` with room to spare."""
     return max(MIN_BITS, (width.denominator // width.numerator + 1).bit_length() + 8)
+
+
+def _first_bits(p, open_claims):
+    """The first level's precision: from W (as before relative widths); with R also what the claims
+    suggest (a relative claim near δ = 10^-91 needs about 300 bits, which W does not say)."""
+    bits = _bits_for(p["width"]) if p["width"] is not None else MIN_BITS
+    if p["rel_width"] is not None and open_claims:
+        bits = min(MAX_BITS, max([bits] + [_claim_bits(c) for c in open_claims]))
+    return bits
 
 
 def _claim_bits(claim):
@@ -130,6 +209,10 @@ def _claim_bits(claim):
 def _work(p, bits, boost):
     """[(what, estimate, limit)] of one enclosure at ``bits`` with e^ε <= 2^boost (the Gaussian's sizes
     do not depend on ε)."""
+    if p["form"] == "releases":
+        plan = releases.plan(p["releases"], bits)
+        return [("convolution coefficients", plan.coefficients, MAX_COEFFICIENTS),
+                ("bits of the largest product", plan.product_bits, MAX_PRODUCT_BITS)]
     if p["family"] == "discrete-laplace":
         return [("fixed-point scale in bits", laplace.scale_bits(p["budget"], bits, boost),
                  MAX_LAPLACE_SCALE)]
@@ -144,7 +227,10 @@ def _within_limits(p, bits, boost):
 
 def _refuse_work(p, bits, boost):
     """Unchecked before any work when the first enclosure would exceed a limit."""
-    pointer = "/input/noise" if p["family"] == "discrete-gaussian" else "/input/budget"
+    if p["form"] == "releases":
+        pointer = "/input/releases"
+    else:
+        pointer = "/input/noise" if p["family"] == "discrete-gaussian" else "/input/budget"
     for what, estimate, limit in _work(p, bits, boost):
         if estimate > limit:
             raise Unchecked(pointer, estimate, limit, f"estimated {what}")
@@ -169,8 +255,7 @@ def _check_shape(cert, p, report):
                      "the point's epsilon is not the input epsilon at the same index")
         report.check(lower <= upper, P, common.span(lower, upper), "lower <= upper",
                      "the enclosure's ends are swapped")
-        report.check(upper - lower <= p["width"], P, upper - lower, p["width"],
-                     "upper − lower exceeds the requested width W")
+        _check_width(p, P, lower, upper, report)
         common.check_display(point["lower_display"], lower, -1, P + "/lower_display", report)
         common.check_display(point["upper_display"], upper, +1, P + "/upper_display", report)
         if aligned:
@@ -179,6 +264,21 @@ def _check_shape(cert, p, report):
                            "sides": sides, "rule": rule,
                            "exact": {side for side, st in sides.items() if st != OPEN}})
     return claims
+
+
+def _check_width(p, P, lower, upper, report):
+    """(W non-null and upper − lower <= W) or (R non-null and upper − lower <= R·lower)."""
+    W, R = p["width"], p["rel_width"]
+    if not p["relative"]:           # the form before relative widths: the same check and message
+        report.check(upper - lower <= W, P, upper - lower, W, "upper − lower exceeds the requested width W")
+        return
+    meets = (W is not None and upper - lower <= W) or (R is not None and upper - lower <= R * lower)
+    bounds = [f"W = {common.show(W)}"] if W is not None else []
+    bounds += [f"R·lower = {common.show(R * lower)}"] if R is not None else []
+    report.check(meets, P, upper - lower, " or ".join(bounds),
+                 "upper − lower exceeds both the absolute width W and the relative width R·lower"
+                 if W is not None and R is not None else
+                 "upper − lower exceeds the requested width " + ("W" if R is None else "R·lower"))
 
 
 # ---- 4. containment ----------------------------------------------------------------------
@@ -192,7 +292,12 @@ def _exact_sides(p, epsilon, lower, upper):
     some admissible term is positive (the discrete Gaussian: any s <= s*, with
     p(s) > 0; the discrete Laplace: k = C, as C/t > ε).
     """
-    if p["family"] == "discrete-laplace" and laplace.first_count(p["parameter"], p["budget"], epsilon) > p["budget"]:
+    if p["form"] == "releases":
+        zero = releases.zero_from(p["releases"])
+        if zero is not None and epsilon >= zero:
+            return ({"lower": state(lower <= 0, lower > 0), "upper": PROVED},
+                    "δ(ε) = 0 exactly (ε >= Σ k·s/t, every release a discrete Laplace)")
+    elif p["family"] == "discrete-laplace" and laplace.first_count(p["parameter"], p["budget"], epsilon) > p["budget"]:
         return {"lower": state(lower <= 0, lower > 0), "upper": PROVED}, "δ(ε) = 0 exactly (ε >= C/t)"
     lower_side = PROVED if lower == 0 else DISPROVED if lower >= 1 else OPEN
     upper_side = PROVED if upper >= 1 else DISPROVED if upper == 0 else OPEN
@@ -200,6 +305,8 @@ def _exact_sides(p, epsilon, lower, upper):
 
 
 def _enclose(p, epsilons, bits, boost):
+    if p["form"] == "releases":
+        return releases.delta_bounds(p["releases"], epsilons, bits)
     if p["family"] == "discrete-gaussian":
         return gaussian.delta_bounds(p["parameter"], p["budget"], epsilons, bits)
     return laplace.delta_bounds(p["parameter"], p["budget"], epsilons, bits, boost)

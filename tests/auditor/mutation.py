@@ -47,6 +47,8 @@ QUICK = [
     "separation-offset-event-eps2.json", "separation-offset-dg-c2-eps2.json", "separation-renyi-cover.json",
     "workload-published-static.json",
     "plain/plain-composition-dg-sigma2_9-c2.json", "plain/plain-composition-dl-t4-c8.json",
+    "plain/plain-composition-dg-sigma2_100-c1-rel1e-3.json",
+    "plain/plain-composition-releases-dg9x100-dl2x5-dg4s2x20.json",
 ]
 # Small certificates made with the producer's command line, for claims no quick reference has.
 MADE = {
@@ -130,6 +132,9 @@ RULES = [
      "the containment rule: " + _SLACK + " (and upper − lower <= W is checked)"),
     ("plain-composition/1", "result/points/#/upper", "*", "any",
      "the containment rule: " + _SLACK + " (and upper − lower <= W is checked)"),
+    ("plain-composition/1", "input/rel_width", "*", "any",
+     "R is an inequality on every point's relative width: an R still above every point's keeps the claims true "
+     "(and a point may meet W instead)"),
     ("plain-composition/1", "input/budget", "*", "laplace-parity",
      "the discrete Laplace has δ_C(ε) = δ_{C−1}(ε) when C + tε is an even integer "
      "(test_plain_composition.test_laplace_odd_even_identity checks it with mpmath)"),
@@ -145,7 +150,12 @@ QUICK += [
     "dpsgd/dpsgd-q0_01-s1-t1000-delta1e-5.json",
     "paper/block-composition-table2-g1_2-sigma2_4-c3-eps5.json",
 ]
-SOURCES = QUICK + sorted(MADE)
+# Certificates of forms no quick reference has, built by the tests themselves (never the producer).
+BUILT = {
+    "built:plain-releases-mixed": ("mixed",),
+    "built:plain-releases-relative": ("tiny-relative",),
+}
+SOURCES = QUICK + sorted(MADE) + sorted(BUILT)
 _POTENTIAL = ("a potential moved slightly at a state whose rows are slack is another valid potential "
               "(tests/auditor/resource_corpus.py moves them where the rows are tight)")
 RULES += [
@@ -293,6 +303,9 @@ def reference(name):
         return copy.deepcopy(_built(name, noise_corpus))
     if name in MADE:
         return json.loads(_made(name))
+    if name in BUILT:
+        from tests.auditor import plain_releases_corpus
+        return plain_releases_corpus.built(*BUILT[name])
     return json.loads((ROOT / "certificates" / name).read_text(encoding="utf-8"))
 
 

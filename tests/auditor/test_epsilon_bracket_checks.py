@@ -153,6 +153,15 @@ def test_a_witness_for_another_question(pair, where, witness, pointer):
     rejected(edited(pair, edit), "FAIL", pointer)
 
 
+def test_a_witness_of_the_releases_form_answers_another_question(pair):
+    """A composition written in the releases form (here the bracket's law with sensitivity 2) is not the
+    bracket's product pair, whatever its points say."""
+    def edit(inp, res):
+        inner = res["upper_witness"]["input"]
+        inner["releases"] = [{"noise": inner.pop("noise"), "sensitivity": 2, "count": inner.pop("budget")}]
+    rejected(edited(pair, edit), "FAIL", UP + "/input/releases")
+
+
 def test_a_witness_with_two_epsilons(pair):
     def edit(inp, res):
         res["upper_witness"] = bc.plain(f"4,{bc.EPS_HI}")

@@ -29,7 +29,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.auditor import bracket_corpus, noise_corpus
+from tests.auditor import bracket_corpus, noise_corpus, plain_releases_corpus
 from tests.auditor.field_reads import INDEX, present_paths, read_paths, schema_leaves, schema_of
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -93,6 +93,11 @@ _SAME_MECHANISM = ("an embedded bound must be for the discrete Gaussian and the 
 _CAPPED_LOWER = ("a hierarchy-witness bracket's lower witness is a target-zero calibration-lower/1 (another claim "
                  "is a false claim); the capped-preparation fields are read by the same calibration-lower/1 checks, "
                  "exercised by calibration-lower-k2-capped-c4.json")
+_BRACKET_RELEASES = ("a product-pair witness in the releases form answers another question (FAIL in "
+                     "auditor.checks.epsilon_bracket); the releases form's fields are read by the same "
+                     "plain-composition/1 checks, exercised by tests/auditor/plain_releases_corpus.py")
+_BRACKET_REL_WIDTH = ("the bracket references' witnesses claim an absolute width; a rel_width is read by the same "
+                      "plain-composition/1 checks, exercised by tests/auditor/plain_releases_corpus.py")
 NOT_EXERCISED = {
     "dpsgd/1": {("result", "discretisation", "windows", "add", "lower") + rest:
                 "the add order's lower side is computed only when it can decide the answer (the remove order "
@@ -119,6 +124,11 @@ NOT_EXERCISED = {
             "the slow bracket of the c8 references in test_epsilon_bracket_checks.py)",
         ("result", "upper_witness", "input", "query", "epsilon"): "an upper witness answers the δ query (an ε "
             "query is a false claim); an ε query is read by the same hierarchy/1 checks",
+        **{("result", witness, "input", "releases", INDEX) + rest: _BRACKET_RELEASES
+           for witness in ("lower_witness", "upper_witness")
+           for rest in (("count",), ("sensitivity",), ("noise", "family"), ("noise", "sigma2"), ("noise", "t"))},
+        **{("result", witness, "input", "rel_width"): _BRACKET_REL_WIDTH
+           for witness in ("lower_witness", "upper_witness")},
     },
 }
 
@@ -144,6 +154,9 @@ def made(tmp_path_factory):
         out[f"noise-{name}"] = noise_corpus.certificate(case)
     out["noise-gaussian-game-explicit-source"] = noise_corpus.certificate(noise_corpus.GAUSSIAN_GAME,
                                                                           noise_corpus.EXPLICIT_SOURCE)
+    # plain-composition/1's releases form and relative widths: no reference holds them yet (brute-force built)
+    out["plain-releases-mixed"] = plain_releases_corpus.built("mixed")
+    out["plain-releases-relative"] = plain_releases_corpus.built("tiny-relative")
     return out
 
 
