@@ -96,8 +96,9 @@ _CAPPED_LOWER = ("a hierarchy-witness bracket's lower witness is a target-zero c
 _BRACKET_RELEASES = ("a product-pair witness in the releases form answers another question (FAIL in "
                      "auditor.checks.epsilon_bracket); the releases form's fields are read by the same "
                      "plain-composition/1 checks, exercised by tests/auditor/plain_releases_corpus.py")
-_BRACKET_REL_WIDTH = ("the bracket references' witnesses claim an absolute width; a rel_width is read by the same "
-                      "plain-composition/1 checks, exercised by tests/auditor/plain_releases_corpus.py")
+_NOISE_RELEASES = ("noise/1 embeds plain-composition/1 in its single-law form (a releases form answers another "
+                   "question: FAIL in auditor.checks.noise); the releases form's fields are read by the same "
+                   "plain-composition/1 checks, exercised by tests/auditor/plain_releases_corpus.py")
 NOT_EXERCISED = {
     "dpsgd/1": {("result", "discretisation", "windows", "add", "lower") + rest:
                 "the add order's lower side is computed only when it can decide the answer (the remove order "
@@ -127,9 +128,10 @@ NOT_EXERCISED = {
         **{("result", witness, "input", "releases", INDEX) + rest: _BRACKET_RELEASES
            for witness in ("lower_witness", "upper_witness")
            for rest in (("count",), ("sensitivity",), ("noise", "family"), ("noise", "sigma2"), ("noise", "t"))},
-        **{("result", witness, "input", "rel_width"): _BRACKET_REL_WIDTH
-           for witness in ("lower_witness", "upper_witness")},
     },
+    "noise/1": {("result", side, "input", "releases", INDEX) + rest: _NOISE_RELEASES
+                for side in ("meets", "misses")
+                for rest in (("count",), ("sensitivity",), ("noise", "family"), ("noise", "sigma2"), ("noise", "t"))},
 }
 
 
