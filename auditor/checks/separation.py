@@ -40,15 +40,16 @@ certificate UNCHECKED (exit 3) when nothing is false, never FAIL.
 
 from fractions import Fraction
 
-from auditor.decide import PROVED, exp_states, raise_undecided, retried, settle, state
+from auditor.decide import raise_undecided, retried, settle, state
 from auditor.enclosure_limits import refuse_bits, refuse_exponent, refuse_kernels
 from auditor.enclosures import exp_bounds, kernel_bounds, normaliser_bounds
 from auditor.lower import inputs, relaxations
 from auditor.lower.display import DOWN, UP, check_display, dyadic_down, dyadic_up
 from auditor.lower.embedded import Question, verify_privacy_bound
+from auditor.lower.renyi import check_exp_dominates, verify_cover
 from auditor.lower.source import read_source, read_threshold
 from auditor.outcomes import Unchecked
-from auditor.rationals import read_rational, show
+from auditor.rationals import read_rational
 
 R = "/result"
 MAX_LAW_LENGTH = 80        # finite laws whose relaxations are recomputed (radius 24 DG: 49 atoms)
@@ -243,19 +244,6 @@ def _binary_pair(inp, res, report, undecided):
     _separates(inp, upper, lo_c, report, R + "/payoff/lower")
 
 
-def check_exp_dominates(U, ratio, pointer, report, undecided):
-    """U >= log(ratio) decided three-way, as ratio <= e^U.
-
-    Proved when e⁻(U) >= ratio, disproved when e⁺(U) < ratio (:func:`auditor.decide.exp_states`).
-    """
-    bits = max(ratio.numerator.bit_length(), ratio.denominator.bit_length(), U.denominator.bit_length()) + 48
-    refuse_exponent(U, pointer, "e^U")
-    refuse_bits(bits, pointer)
-    decision, _, _ = exp_states(U, ratio, None, bits=bits)
-    settle(decision, report, undecided, pointer, U, f"log {show(ratio)}", "below the logarithm")
-    return decision == PROVED
-
-
 def _payoff_decisions(lo_c, hi_c, proved_lo, proved_hi):
     """(lower, upper) decisions of a payoff enclosure against the proved [proved_lo, proved_hi] ∋ payoff.
 
@@ -301,7 +289,6 @@ def _settle_payoff(decisions, lo_c, hi_c, proved_lo, proved_hi, report, undecide
 
 
 def _renyi_cover(inp, res, report, undecided):
-    from auditor.lower.renyi import verify_cover
     verify_cover(inp, res, report, undecided)
 
 
