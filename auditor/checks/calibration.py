@@ -33,6 +33,8 @@ from auditor.certificate import Malformed, digest
 from auditor.checks import common
 from auditor.checks.dg_interval import (MAX_EXP_ARGUMENT, check_display, estimate_dg, noise_parameters,
                                         raise_undecided, verify_dg)
+from auditor.checks.dg_interval import parameters_text
+from auditor.claims import interval_text, number as _q, rational_text
 from auditor.decide import retried_claim, settle, state
 from auditor.enclosures import exp_bounds, log_bounds
 from auditor.outcomes import Unchecked
@@ -159,3 +161,16 @@ def _check_envelope(envelope, sigma2, budget, delta, report, undecided):
 def _check_displays(res, eps_lo, eps_hi, report):
     check_display(res["epsilon_lo_display"], eps_lo, -1, "/result/epsilon_lo_display", report)
     check_display(res["epsilon_hi_display"], eps_hi, +1, "/result/epsilon_hi_display", report)
+
+
+# ---- the claim: the one-line summary of a verified certificate (auditor.api states it) ----
+
+def claim(cert):
+    """``eps*_2(1/10000) in [lo, hi] for gamma = 1/3, sigma^2 = 9, C = 2``."""
+    inp, res = cert["input"], cert["result"]
+    head = f"eps*_{inp['budget']}({rational_text(_q(inp['delta']))})"
+    if res.get("status") == "zero":
+        body = f"{head} = 0"
+    else:
+        body = f"{head} in {interval_text(_q(res['epsilon_lo']), _q(res['epsilon_hi']))}"
+    return f"{body} for {parameters_text(inp)}"

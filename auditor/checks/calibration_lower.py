@@ -51,6 +51,7 @@ certificate UNCHECKED (exit 3) when nothing is false, never FAIL.
 from fractions import Fraction
 
 from auditor.checks.common import refuse_size
+from auditor.claims import gamma_sigma2_text, lower_text, number as _q, rational_text
 from auditor.decide import exp_states, raise_undecided, settle
 from auditor.enclosure_limits import refuse_bits, refuse_exponent
 from auditor.lower import inputs
@@ -244,3 +245,18 @@ def _check_line(res, common, witness, report):
     _, decision, _ = exp_states(eps, None, lam, bits=bits)
     settle(decision, report, common["undecided"], R + "/epsilon_lower", eps, lam,
            "e^{epsilon_lower} above λ_crit")
+
+
+# ---- the claim: the one-line summary of a verified certificate (auditor.api states it) ----
+
+def claim(cert):
+    """``eps*_8(1/10000) >= 4.834164195612 for gamma = 1/3, sigma^2 = 9 (target-{0} witness lines)``."""
+    inp, res = cert["input"], cert["result"]
+    if inp["claim"] == "target-zero":
+        witness = "target-{0} witness lines"
+    else:
+        witness = (f"capped preparation of state {inp['target']} from 0 within {inp['cap']} "
+                   f"releases, T = {inp['horizon']}")
+    return (f"eps*_{inp['budget']}({rational_text(_q(inp['delta']))}) >= "
+            f"{lower_text(_q(res['epsilon_lower']))} for {gamma_sigma2_text(inp['gamma'], inp['sigma2'])} "
+            f"({witness})")

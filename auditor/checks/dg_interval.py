@@ -56,6 +56,7 @@ from auditor.certificate import Malformed
 from auditor.checks import common
 from auditor.checks.common import check_display, outward_decimal  # re-exported
 from auditor.checks.finite_game import MAX_WEIGHTS, MAX_WORK, refuse_beyond_limit, witness_value, work_estimate
+from auditor.claims import interval_text, number as _q, rational_text
 from auditor.decide import RETRY_FACTOR, exp_states, raise_undecided, retried, source_states, state
 from auditor.checks.common import refuse_size
 from auditor.enclosures import laplace
@@ -389,3 +390,22 @@ def _check_threshold(epsilon, lam_lo, lam_hi, report, R, undecided):
                      common.span(e_lo, e_hi), f"e^ε is not {'above λ₋' if key == 'lower' else 'below λ₊'}")
         if st == "open":
             undecided.append(f"{R}/threshold/{key}")
+
+
+# ---- the claim: the one-line summary of a verified certificate (auditor.api states it) ----
+
+def parameters_text(inp):
+    """``gamma = 1/3, sigma^2 = 9, C = 2`` (or the discrete Laplace's t): the mechanism of an input."""
+    noise = inp.get("noise")
+    law = (f"sigma^2 = {rational_text(_q(inp['sigma2']))}" if noise is None
+           else f"discrete Laplace t = {rational_text(_q(noise['t']))}")
+    return f"gamma = {rational_text(_q(inp['gamma']))}, {law}, C = {inp['budget']}"
+
+
+def claim(cert):
+    """``Delta*_2(2) in [lo, hi] for gamma = 1/3, sigma^2 = 9, C = 2``."""
+    inp, iv = cert["input"], cert["result"]["interval"]
+    return (f"Delta*_{inp['budget']}({rational_text(_q(inp['epsilon']))}) in "
+            f"{interval_text(_q(iv['lower']), _q(iv['upper']))} "
+            f"({'discrete Gaussian' if inp.get('noise') is None else 'discrete Laplace'}) "
+            f"for {parameters_text(inp)}")

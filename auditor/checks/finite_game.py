@@ -51,6 +51,7 @@ from fractions import Fraction
 from auditor import game
 from auditor.certificate import Malformed
 from auditor.checks import common
+from auditor.claims import law_text, listed, number as _q, rational_text, value_text
 from auditor.outcomes import Unchecked
 from auditor.rationals import read_rational, write_rational
 
@@ -236,3 +237,25 @@ def verify(cert, report):
     for i, (entry, want) in enumerate(zip(entries, expected)):
         _check_query(p, i, entry, want, report)
     _check_curve(p, result["curve"], report)
+
+
+# ---- the claim: the one-line summary of a verified certificate (auditor.api states it) ----
+
+def claim(cert):
+    """``G_2(1, 1/2) = 4/3 for gamma = 1/3, law (1,2,1)/4 on [-1..1], C = 2``."""
+    inp, res = cert["input"], cert["result"]
+    C = inp["budget"]
+    pending = inp.get("pending")
+    if pending is None:
+        head = f"G_{C}"
+        prefix = ""
+    else:
+        head = f"F_{C}"
+        prefix = f"({pending[0]}, {pending[1]}); "
+    queries = [f"{head}({prefix}{rational_text(_q(q['x']))}, {rational_text(_q(q['y']))}) "
+               f"{value_text(_q(q['value']))}" for q in res["queries"]]
+    text = listed(queries) if queries else "no query"
+    if res.get("curve") is not None:
+        text += f", with the testing curve of {head} ({len(res['curve'])} points)"
+    return (f"{text} for gamma = {rational_text(_q(inp['gamma']))}, "
+            f"law {law_text(inp['law'])}, C = {C}")

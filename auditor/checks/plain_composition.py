@@ -42,8 +42,8 @@ or discrete Laplace L_t) and Q = N(· − 1).  Re-checked, in this order:
 from fractions import Fraction
 
 from auditor.certificate import Malformed
-from auditor.claims import outward
 from auditor.checks import common
+from auditor.claims import interval_text, listed, number as _q, outward, rational_text
 from auditor.decide import DISPROVED, OPEN, PROVED, raise_undecided, state
 from auditor.outcomes import Unchecked
 from auditor.plain import gaussian, laplace
@@ -275,3 +275,23 @@ def _settle(claim, enclosure, report, undecided):
         else:
             shown, how = f"δ(ε) in {_decimal_span(*enclosure)}", "disproved by the auditor's enclosure"
         report.check(decision == PROVED, f"{P}/{side}", value, shown, f"{reason} ({how})")
+
+
+# ---- the claim: the one-line summary of a verified certificate (auditor.api states it) ----
+
+def _noise_text(noise):
+    if noise["family"] == "discrete-gaussian":
+        return f"the discrete Gaussian sigma^2 = {rational_text(_q(noise['sigma2']))}"
+    return f"the discrete Laplace t = {rational_text(_q(noise['t']))}"
+
+
+def claim(cert):
+    """The points of a plain-composition certificate, e.g.
+
+    ``delta(eps) of the 8-fold plain composition of the discrete Gaussian sigma^2 = 9: eps = 1/2: delta in [..]; ...``.
+    """
+    inp, points = cert["input"], cert["result"]["points"]
+    stated = [f"eps = {rational_text(_q(p['epsilon']))}: delta in "
+              f"{interval_text(_q(p['lower']), _q(p['upper']))}" for p in points]
+    return (f"delta(eps) of the {inp['budget']}-fold plain composition of {_noise_text(inp['noise'])}: "
+            f"{listed(stated)}")

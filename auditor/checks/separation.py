@@ -40,6 +40,7 @@ certificate UNCHECKED (exit 3) when nothing is false, never FAIL.
 
 from fractions import Fraction
 
+from auditor.claims import gamma_sigma2_text, law_text, lower_text, number as _q, rational_text, upper_text
 from auditor.decide import raise_undecided, retried, settle, state
 from auditor.enclosure_limits import refuse_bits, refuse_exponent, refuse_kernels
 from auditor.enclosures import exp_bounds, kernel_bounds, normaliser_bounds
@@ -299,3 +300,88 @@ CHECKS = {
     "binary-pair": _binary_pair,
     "renyi-cover": _renyi_cover,
 }
+
+
+# ---- the claim: the one-line summary of a verified certificate (auditor.api states it) ----
+
+def _separated(privacy, upper, separator, witness, lower):
+    """``privacy < s < witness (privacy <= upper, witness >= lower)``, every part true."""
+    return (f"{privacy} < {rational_text(separator)} < {witness} "
+            f"({privacy} <= {upper_text(upper)}, {witness} >= {lower_text(lower)})")
+
+
+def _privacy_bound(res):
+    """Name and certified upper end of the embedded dg-interval/1 certificate."""
+    embedded = res["privacy_bound"]["input"]
+    name = f"Delta*_{embedded['budget']}({rational_text(_q(embedded['epsilon']))})"
+    return name, _q(res["privacy_bound"]["result"]["interval"]["upper"]), embedded
+
+
+def _mechanism(inp):
+    """``gamma = 1/3, sigma^2 = 9, C = 2, eps = 2``: the mechanism and question of a separation."""
+    return (f"{gamma_sigma2_text(inp['gamma'], inp['sigma2'])}, C = 2, "
+            f"eps = {rational_text(_q(inp['epsilon']))}")
+
+
+def _finite_relaxation_claim(inp, res):
+    return (f"G_2({rational_text(_q(inp['x']))}, {rational_text(_q(inp['y']))}) - {rational_text(_q(inp['y']))} "
+            f"= {rational_text(_q(res['autonomous']))} < {rational_text(_q(res['one_digit']))} "
+            f"(one-digit relaxation) < {rational_text(_q(res['offset']))} (offset relaxation) "
+            f"for gamma = {rational_text(_q(inp['gamma']))}, law {law_text(inp['law'])}")
+
+
+def _dg_relaxation_claim(inp, res):
+    privacy, upper, embedded = _privacy_bound(res)
+    level = RELAXATION_LEVELS.get(inp["relaxation"], "?")
+    witness = f"Delta^({level})_{embedded['budget']}({rational_text(_q(embedded['epsilon']))})"
+    return (_separated(privacy, upper, _q(inp["separator"]), witness,
+                       _q(res["relaxation_interval"]["lower"]))
+            + f" for the {inp['relaxation']} relaxation {witness}, {_mechanism(inp)}")
+
+
+RELAXATION_LEVELS = {"one-digit": 1, "offset": 0}
+"""The paper's names Delta^(1) (one re-chosen digit) and Delta^(0) (free offsets)."""
+
+
+def _offset_event_claim(inp, res):
+    privacy, upper, embedded = _privacy_bound(res)
+    eps = rational_text(_q(inp["epsilon"]))
+    witness = f"P(A) - e^{eps} Q(A)"
+    return (_separated(privacy, upper, _q(inp["separator"]), witness, _q(res["payoff"]["lower"]))
+            + f" for an offset-class event A of {res['count']} atoms, {_mechanism(inp)}")
+
+
+def _binary_pair_claim(inp, res):
+    privacy, upper, embedded = _privacy_bound(res)
+    eps = rational_text(_q(inp["epsilon"]))
+    witness = f"H_{{e^{eps}}}(P_b || Q_b)"
+    return (_separated(privacy, upper, _q(inp["separator"]), witness, _q(res["payoff"]["lower"]))
+            + f", D_inf(P_b, Q_b) <= {upper_text(_q(res['d_infinity_upper']))} "
+            f"for the binary pair p = {rational_text(_q(inp['p']))}, q = {rational_text(_q(inp['q']))}, "
+            f"{_mechanism(inp)}")
+
+
+def _renyi_cover_claim(inp, res):
+    bands, top = res["bands"], res["top"]
+    order = rational_text(_q(top["order"]))
+    return (f"D_alpha(P_3 || Q_3) > D_alpha of the binary pair (both directions) for every "
+            f"order alpha >= {rational_text(_q(bands[0]['left']))} ({len(bands)} bands up to "
+            f"{rational_text(_q(bands[-1]['right']))}; D_{order}(P_3 || Q_3) >= "
+            f"{lower_text(_q(top['lower']))} > {upper_text(_q(top['d_infinity_upper']))} >= D_inf) "
+            f"for the (+1,+1,echo) suffix, {gamma_sigma2_text(inp['gamma'], inp['sigma2'])}, "
+            f"p = {rational_text(_q(inp['p']))}, q = {rational_text(_q(inp['q']))}")
+
+
+CLAIMS = {
+    "finite-relaxation": _finite_relaxation_claim,
+    "dg-relaxation": _dg_relaxation_claim,
+    "offset-event": _offset_event_claim,
+    "binary-pair": _binary_pair_claim,
+    "renyi-cover": _renyi_cover_claim,
+}
+
+
+def claim(cert):
+    """A certified privacy upper end strictly below a certified witness/relaxation lower end."""
+    inp = cert["input"]
+    return CLAIMS[inp["claim"]](inp, cert["result"])
