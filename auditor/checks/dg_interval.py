@@ -78,10 +78,21 @@ __all__ = ["verify", "verify_dg", "estimate_dg", "check_display", "outward_decim
 
 
 def verify(cert, report):
-    estimate_dg(cert, "")
     undecided = []
-    verify_dg(cert, report, "", undecided)
+    verify_open(cert, report, undecided)
     raise_undecided(undecided, report)
+
+
+def verify_open(cert, report, undecided):
+    """Every claim, limits first; the pointers of undecided claims are left in ``undecided``, not raised
+    (so an enclosing certificate, :func:`auditor.embedded.verify_embedded`, keeps one list of them)."""
+    estimate_dg(cert, "")
+    verify_dg(cert, report, "", undecided)
+
+
+def estimate(cert, prefix):
+    """The limits of a dg-interval whose pointers start at ``prefix`` (:func:`auditor.embedded.refuse`)."""
+    estimate_dg(cert, prefix)
 
 
 def _source_bits(S):
