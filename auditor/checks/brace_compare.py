@@ -14,7 +14,7 @@ from fractions import Fraction
 from auditor.brace.geometry import on_grid_round, sqdist, update
 from auditor.brace.replay import noise_matches, raise_undecided, vector, verify_run
 from auditor.certificate import Malformed
-from auditor.checks import common
+from auditor import common
 from auditor.checks.brace_run import run_text
 from auditor.claims import enclosure_text, number as _q
 from auditor.rationals import read_rational

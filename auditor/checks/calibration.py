@@ -30,7 +30,7 @@ exit 3, refused before any work): those of each embedded dg-interval
 from fractions import Fraction
 
 from auditor.certificate import Malformed
-from auditor.checks import common
+from auditor import common
 from auditor.checks.dg_interval import (MAX_EXP_ARGUMENT, check_display, estimate_dg, noise_parameters,
                                         parameters_text, raise_undecided)
 from auditor.claims import interval_text, number as _q, rational_text

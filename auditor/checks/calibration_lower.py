@@ -38,7 +38,7 @@ target-{0} nodes × priors × M <= :data:`MAX_LINE_WORK`, the lines' scale b <=
 of at most :data:`MAX_RATIO_BITS` bits and the grid's powers (n + 2)·bits(β)
 <= :data:`MAX_GRID_BITS`; for both, draws × bits(τ) <= :data:`MAX_COUPLING_BITS`
 (the exact (1 − τ)^draws), γ's denominator within
-:data:`auditor.checks.common.MAX_GAMMA_BITS`, and the enclosure limits of the
+:data:`auditor.common.MAX_GAMMA_BITS`, and the enclosure limits of the
 source and of e^{epsilon_lower} (:mod:`auditor.enclosure_limits`).
 
 Enclosure claims (atoms below their discrete-Gaussian masses, τ >= TV, e^ε
@@ -50,7 +50,7 @@ certificate UNCHECKED (exit 3) when nothing is false, never FAIL.
 
 from fractions import Fraction
 
-from auditor.checks.common import refuse_size
+from auditor.common import refuse_size
 from auditor.claims import gamma_sigma2_text, lower_text, number as _q, rational_text
 from auditor.decide import exp_states, raise_undecided, settle
 from auditor.enclosure_limits import refuse_bits, refuse_exponent

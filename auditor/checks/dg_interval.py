@@ -16,7 +16,7 @@ Re-proved by the auditor's own routes:
    [max(0, v − (λ₊ − λ₋) − b), min(1, v + b)], exactly, with its width and
    outward-rounded displays; a requested width W must exceed the width;
 6. method labels: ``result.finite.method`` is a known label, ``reduced`` only
-   for a symmetric source and C <= 2 (:mod:`auditor.checks.common`); a
+   for a symmetric source and C <= 2 (:mod:`auditor.common`); a
    requested ``input.method`` must be the one used.
 
 γ, σ² > 0 and the structural integers are the domain: outside it the
@@ -53,27 +53,22 @@ from fractions import Fraction
 
 from auditor import game
 from auditor.certificate import Malformed
-from auditor.checks import common
-from auditor.checks.common import check_display, outward_decimal  # re-exported
+from auditor import common
+from auditor.common import check_display, outward_decimal  # re-exported
 from auditor.checks.finite_game import MAX_WEIGHTS, MAX_WORK, refuse_beyond_limit, witness_value, work_estimate
 from auditor.claims import interval_text, number as _q, rational_text
 from auditor.decide import RETRY_FACTOR, exp_states, raise_undecided, retried, source_states, state
-from auditor.checks.common import refuse_size
+from auditor.common import refuse_size
+# the enclosure limits of dg-interval/1 (stated once, with every kind that uses them)
+from auditor.enclosure_limits import MAX_BITS, MAX_EXP_ARGUMENT, MAX_SOURCE_WORK, MAX_TERMS
 from auditor.enclosures import laplace
 from auditor.enclosures.gaussian import summation_length
 from auditor.outcomes import Unchecked
 from auditor.rationals import read_rational
 
-# Largest |x| of an e^x the checks evaluate: e^x then has about 1.44|x| bits.
-MAX_EXP_ARGUMENT = 50_000
-# Largest working precision (bits) of an enclosure check, retries included.
-MAX_BITS = 1 << 14
-# Largest atoms x bits (retry included) of the source check: one kernel enclosure per atom.
-MAX_SOURCE_WORK = 4_000_000
-# Largest number of kernel terms summed for the normaliser enclosure.
-MAX_TERMS = 20_000
 
-__all__ = ["verify", "verify_dg", "estimate_dg", "check_display", "outward_decimal", "MAX_WORK",
+__all__ = ["verify", "verify_open", "estimate", "claim", "verify_dg", "estimate_dg", "MAX_EXP_ARGUMENT", "MAX_BITS",
+           "MAX_SOURCE_WORK", "MAX_TERMS", "check_display", "outward_decimal", "MAX_WORK",
            "finite_work", "finite_value", "raise_undecided", "RETRY_FACTOR"]
 
 

@@ -45,7 +45,7 @@ grow with the instance).
 """
 
 from auditor.certificate import Malformed
-from auditor.checks import common
+from auditor import common
 from auditor.claims import number as _q, rational_text
 from auditor.envelope.interval import Interval
 from auditor.envelope.model import Model, neighbour_pairs

@@ -19,7 +19,7 @@ counting, the auditor's own hull code) and compared exactly:
   a participation needs budget >= 1.
 * ``result.curve``: null when ``input.curve`` is false; otherwise the exact
   canonical vertex list of the root's curve (G_C, or F_C at the pending pair).
-* ``result.method``: a known root-search label (:mod:`auditor.checks.common`);
+* ``result.method``: a known root-search label (:mod:`auditor.common`);
   ``reduced`` only for a law symmetric around 0 and C <= 2.  The label is
   otherwise not used: every value is recomputed by the auditor's own route.
 
@@ -50,7 +50,7 @@ from fractions import Fraction
 
 from auditor import game
 from auditor.certificate import Malformed
-from auditor.checks import common
+from auditor import common
 from auditor.claims import law_text, listed, number as _q, rational_text, value_text
 from auditor.outcomes import Unchecked
 from auditor.rationals import read_rational, write_rational

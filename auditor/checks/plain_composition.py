@@ -9,7 +9,7 @@ or discrete Laplace L_t) and Q = N(· − 1).  Re-checked, in this order:
    W >= 10^-60.
 2. Work (UNCHECKED, exit 3, raised before any enclosure is computed): σ² or
    t with a numerator or a denominator of more than 256 bits
-   (:data:`auditor.checks.common.MAX_PARAMETER_BITS`); for the
+   (:data:`auditor.common.MAX_PARAMETER_BITS`); for the
    discrete Gaussian the first enclosure's windowed C-fold convolution
    (:func:`auditor.plain.gaussian.plan`, sizes computed exactly before the
    work) must have at most :data:`MAX_COEFFICIENTS` coefficients in its
@@ -42,7 +42,7 @@ or discrete Laplace L_t) and Q = N(· − 1).  Re-checked, in this order:
 from fractions import Fraction
 
 from auditor.certificate import Malformed
-from auditor.checks import common
+from auditor import common
 from auditor.claims import interval_text, listed, number as _q, outward, rational_text
 from auditor.decide import DISPROVED, OPEN, PROVED, raise_undecided, state
 from auditor.outcomes import Unchecked
