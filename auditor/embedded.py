@@ -102,9 +102,12 @@ def verify_embedded(cert, pointer, kind, report, pending, undecided=None):
         else:
             checker.verify_open(cert, inner, open_claims)
     except MalformedInput as exc:
+        if undecided is not None:  # checked as part of the enclosing certificate: its checks so far count there
+            report.checked += inner.checked
         raise Malformed(f"{pointer}{exc}") from None
     except Unchecked as exc:
         if pending is None:
+            report.checked += inner.checked
             raise Unchecked(pointer + (exc.pointer or ""), exc.estimate, exc.limit, exc.what) from None
         pending.append((pointer, exc))
         refused = True
