@@ -9,8 +9,8 @@ reader (:mod:`auditor.reader`) as a file given to ``auditor verify``.
   is True exactly for OK.
 * ``report.kind``: ``"finite-game/1"``, ... (None when the file had no
   readable kind).
-* ``report.claim``: the one-line certified claim (:mod:`auditor.claims`),
-  only when OK.
+* ``report.claim``: the one-line certified claim (the ``claim(cert)`` of the
+  kind's checks module, :func:`certified_claim`), only when OK.
 * ``report.failures``: the false claims, each a dict with ``pointer``,
   ``claimed``, ``recomputed`` and ``reason``.
 * ``report.unchecked``: the limit that stopped the check, when UNCHECKED.
@@ -53,7 +53,6 @@ Malformed input is a status, not an exception:
 
 import os
 
-from auditor import claims
 from auditor.certificate import Malformed, canonical_json, digest, load, validate
 from auditor.checks import checker_for
 from auditor.outcomes import ERROR, FAIL, MALFORMED, OK, UNCHECKED, MalformedInput, Unchecked
@@ -170,5 +169,23 @@ def _verify(name, read):
     else:
         report.status = OK if not report.failures else FAIL
         if report.status == OK:
-            report.claim = claims.summary(kind, cert)
+            report.claim = certified_claim(kind, cert)
     return report
+
+
+def certified_claim(kind, cert):
+    """The one-line certified claim of a *verified* certificate of ``kind``: its checks' ``claim(cert)``.
+
+    A field the claim needs but cannot find (a format changed) gives a
+    shorter line naming the kind only; the verdict never depends on this.
+
+    >>> certified_claim("finite-game", {"input": {}})
+    'a finite-game certificate (no summary of this form)'
+    """
+    build = getattr(checker_for(kind), "claim", None)
+    if build is None:
+        return f"a {kind} certificate"
+    try:
+        return build(cert)
+    except Exception:  # a claim must never change a verdict
+        return f"a {kind} certificate (no summary of this form)"

@@ -1,25 +1,42 @@
-"""Certificates embedded in another: checked in full by their own kind's checks.
+"""Certificates embedded in another: checked in full by their own kind's checks (the one route).
 
-An embedded certificate went through the strict reader (:mod:`auditor.reader`)
-as part of the enclosing file, so the reader's limits (size, nesting, count of
-values, numbers, strings) already hold for it.  Then, in order:
+Every embedded certificate (an epsilon-bracket's witnesses, a calibration's
+dg-interval witnesses, a separation's privacy bound, a deadline witness's
+reference, ...) goes through this module.  It went through the strict reader
+(:mod:`auditor.reader`) as part of the enclosing file, so the reader's limits
+(size, nesting, count of values, numbers, strings) already hold for it.  Then,
+in order:
 
 1. :func:`validated`: its ``schema`` names one of the kinds and versions the
    enclosing claim allows, and it validates against that kind's own JSON Schema (MALFORMED
    otherwise, with the pointer prefixed by where it sits), before any of its
    fields is read;
-2. :func:`check_digest`: its digest is recomputed (a mismatch is a false
+2. :func:`refuse` (for an enclosing kind that refuses before any work): the
+   embedded kind's limits, ``estimate(cert, prefix)`` of its checks module,
+   raised at once as UNCHECKED;
+3. :func:`check_digest`: its digest is recomputed (a mismatch is a false
    claim: the embedded certificate was changed after it was sealed);
-3. :func:`verify_embedded`: every claim is re-checked by its kind's own
-   ``verify(cert, report)`` (:func:`auditor.checks.checker_for`), into a report
-   of its own whose failures join the enclosing report with their pointers
-   prefixed.
+4. :func:`verify_embedded`: every claim is re-checked by its kind's own
+   checks, into a report of its own whose failures join the enclosing report
+   with their pointers prefixed.
+
+Whether it answers the enclosing certificate's question (the same γ, σ², C,
+ε, source, ...) is the enclosing kind's check, next to its other claims.
 
 A limit of the embedded kind (UNCHECKED, raised by its checks before the work)
 or a claim it leaves undecided does not stop the enclosing check: it is kept
 as *pending*, the remaining claims are still checked, so a false one makes the
 certificate FAIL; only when nothing is false does :func:`raise_pending` make it
-UNCHECKED (the same rule as :func:`auditor.decide.raise_undecided`).
+UNCHECKED (the same rule as :func:`auditor.decide.raise_undecided`).  An
+enclosing kind that keeps one list of undecided claims passes it as
+``undecided``: the embedded kind's undecided pointers join that list (its checks
+module then provides ``verify_open(cert, report, undecided)``, which leaves them
+there rather than raising).
+
+The checks modules are found through :func:`register`, which
+:mod:`auditor.checks` calls with its ``checker_for`` when it is imported (every
+embedding kind is such a module, so the registration precedes every use): this
+module, like all the shared machinery, never imports :mod:`auditor.checks`.
 """
 
 from auditor.certificate import Malformed, digest, validate
@@ -44,25 +61,54 @@ def validated(cert, pointer, schemas, what):
 
 
 def check_digest(cert, pointer, report, kind):
+    """Record whether the embedded ``cert`` (of ``kind``) still has the digest it was sealed with."""
     recomputed = digest(cert)
     return report.check(cert["digest"] == recomputed, pointer + "/digest", cert["digest"], recomputed,
                         f"embedded {kind} digest does not match its body")
 
 
-def verify_embedded(cert, pointer, kind, report, pending):
+_registry = []  # [checker_for] once auditor.checks is imported
+
+
+def register(checker_for):
+    """Record ``checker_for(kind)`` (the checks module of a kind), called by :mod:`auditor.checks`."""
+    _registry[:] = [checker_for]
+
+
+def _checker(kind):
+    if not _registry:
+        raise RuntimeError("auditor.checks is not imported: no checks registered for embedded certificates")
+    return _registry[0](kind)
+
+
+def refuse(cert, pointer, kind):
+    """UNCHECKED at once (before any work) when the embedded ``cert`` is beyond a limit of ``kind``."""
+    _checker(kind).estimate(cert, pointer)
+
+
+def verify_embedded(cert, pointer, kind, report, pending, undecided=None):
     """Every claim of the embedded ``cert`` (of ``kind``, already validated) by its kind's checks.
 
     Returns True when all of them hold; False when one is false, refused by a
     limit or undecided (the last two appended to ``pending`` as (pointer,
-    Unchecked)).
+    Unchecked); with an ``undecided`` list, the undecided claims' pointers join
+    it instead, and a refusal is raised when ``pending`` is None).
     """
-    from auditor.checks import checker_for  # at call time: the kinds' checks import this module
-    inner = Report(pointer)
+    checker = _checker(kind)
+    inner, open_claims = Report(pointer), []
     try:
-        checker_for(kind).verify(cert, inner)
+        if undecided is None:
+            checker.verify(cert, inner)
+        else:
+            checker.verify_open(cert, inner, open_claims)
     except MalformedInput as exc:
+        if undecided is not None:  # checked as part of the enclosing certificate: its checks so far count there
+            report.checked += inner.checked
         raise Malformed(f"{pointer}{exc}") from None
     except Unchecked as exc:
+        if pending is None:
+            report.checked += inner.checked
+            raise Unchecked(pointer + (exc.pointer or ""), exc.estimate, exc.limit, exc.what) from None
         pending.append((pointer, exc))
         refused = True
     else:
@@ -70,7 +116,9 @@ def verify_embedded(cert, pointer, kind, report, pending):
     for failure in inner.failures:
         report.failures.append(dict(failure, pointer=pointer + failure["pointer"]))
     report.checked += inner.checked
-    return not refused and not inner.failures
+    if undecided is not None:
+        undecided.extend(pointer + p for p in open_claims)
+    return not refused and not inner.failures and not open_claims
 
 
 def raise_pending(pending, report):

@@ -5,24 +5,32 @@ kernel f(n) = exp(−n²/(2σ²)) and the normaliser Z = Σ_n f(n) at a precisio
 the sizes of the certificate's rationals, then at RETRY_FACTOR times it.  Their
 cost is unbounded in the certificate's numbers (e^x has about 1.44|x| bits; Z sums
 about σ·sqrt(bits) terms), so a kind using them first refuses, with the limits of
-``dg-interval/1`` (:mod:`auditor.checks.dg_interval`):
+``dg-interval/1`` (stated here; ``auditor/checks/dg_interval.py`` uses the same):
 
 - every exponent |x| <= MAX_EXP_ARGUMENT: ε of a threshold, L²/(2σ²) at the
   source radius, (N + 1)²/(2σ²) at the end of the normaliser sum;
 - working precision, retry included, <= MAX_BITS;
 - at most MAX_TERMS normaliser terms; atoms × bits, retry included, <= MAX_SOURCE_WORK;
 - σ² with a numerator and a denominator of at most
-  :data:`auditor.checks.common.MAX_PARAMETER_BITS` bits: every
+  :data:`auditor.common.MAX_PARAMETER_BITS` bits: every
   kernel enclosure divides by 2σ², so its digits enter every Taylor term.
 """
 
 from fractions import Fraction
 
-from auditor.checks.common import magnitude, refuse_size
-from auditor.checks.dg_interval import MAX_BITS, MAX_EXP_ARGUMENT, MAX_SOURCE_WORK, MAX_TERMS
+from auditor.common import magnitude, refuse_size
 from auditor.decide import RETRY_FACTOR, exp_bits, source_bits
 from auditor.enclosures.gaussian import summation_length
 from auditor.outcomes import Unchecked
+
+# Largest |x| of an e^x the checks evaluate: e^x then has about 1.44|x| bits.
+MAX_EXP_ARGUMENT = 50_000
+# Largest working precision (bits) of an enclosure check, retries included.
+MAX_BITS = 1 << 14
+# Largest atoms x bits (retry included) of the source check: one kernel enclosure per atom.
+MAX_SOURCE_WORK = 4_000_000
+# Largest number of kernel terms summed for the normaliser enclosure.
+MAX_TERMS = 20_000
 
 __all__ = ["refuse_exponent", "refuse_bits", "refuse_dg_source", "refuse_kernels", "refuse_normaliser",
            "refuse_threshold", "refuse_size"]

@@ -37,7 +37,7 @@ from auditor.brace.enclosures import exp_bounds
 from auditor.brace.geometry import project_inside, release, sqnorm, update
 from auditor.brace.sensitivity import envelope, inactive_at_history, inactive_everywhere
 from auditor.certificate import Malformed
-from auditor.checks import common
+from auditor import common
 from auditor.outcomes import Unchecked
 from auditor.rationals import MalformedNumber, read_rational
 

@@ -3,10 +3,21 @@
 Each module provides ``verify(cert, report)``: it recomputes every claim of a
 schema-valid certificate by the auditor's own route and records failures in
 ``report``.  It may raise :class:`auditor.rationals.MalformedNumber` for a
-number that is not canonical.
+number that is not canonical.  After OK, ``claim(cert)`` gives the one-line
+certified claim (:func:`auditor.api.certified_claim`).  A kind whose
+certificates are embedded in others with one list of undecided claims also
+provides ``verify_open(cert, report, undecided)`` and ``estimate(cert,
+prefix)`` (:mod:`auditor.embedded`).
+
+This package sits above the shared machinery: nothing else in ``auditor/``
+(but :mod:`auditor.api` and :mod:`auditor.cli`) imports it
+(``tests/auditor/test_layering.py``); :mod:`auditor.embedded` finds the checks
+of an embedded kind through the :func:`checker_for` registered below.
 """
 
 import importlib
+
+from auditor import embedded
 
 # certificate kind -> module of checks
 KINDS = {
@@ -42,3 +53,6 @@ def checker_for(kind):
     if module_name is None:
         return None
     return importlib.import_module(module_name)
+
+
+embedded.register(checker_for)

@@ -23,7 +23,7 @@ from fractions import Fraction
 from auditor.blocks.compose import block_curve, product_value
 from auditor.blocks.deadline import DeadlineGame
 from auditor.certificate import Malformed
-from auditor.checks.common import check_display, gamma as read_gamma, integer
+from auditor.common import check_display, gamma as read_gamma, integer
 from auditor.claims import rational_text, upper_text
 from auditor.decide import raise_undecided
 from auditor.enclosure_limits import refuse_dg_source, refuse_threshold

@@ -14,7 +14,9 @@ from fractions import Fraction
 from auditor.brace.geometry import on_grid_round, sqdist, update
 from auditor.brace.replay import noise_matches, raise_undecided, vector, verify_run
 from auditor.certificate import Malformed
-from auditor.checks import common
+from auditor import common
+from auditor.checks.brace_run import run_text
+from auditor.claims import enclosure_text, number as _q
 from auditor.rationals import read_rational
 
 METHOD = ("BRACE and the section 6 baselines with shared standard-normal draws; errors are per-coordinate "
@@ -104,3 +106,15 @@ def _verify_baselines(res, run, report):
     for kind in ("naive", "global", "endpoint"):
         _check_baseline(report, f"/result/baselines/{kind}", res["baselines"][kind], ri, consts,
                         clean, run["zetas"], kind)
+
+
+# ---- the claim: the one-line summary of a verified certificate (auditor.api states it) ----
+
+def claim(cert):
+    """The run's claim and the final-step squared errors of BRACE and each baseline."""
+    res = cert["result"]
+    finals = [("BRACE", res["brace_errors"])]
+    finals += [(name, res["baselines"][name]["errors"]) for name in sorted(res["baselines"])]
+    errors = ", ".join(f"{name} {enclosure_text(_q(errs[-1]), 4)}" for name, errs in finals if errs)
+    return (f"BRACE run {run_text(cert['input'], res['brace'])}; "
+            f"squared error per coordinate at the last step: {errors}")

@@ -6,8 +6,8 @@
 - status "enclosed": a dg-interval at ε_lo with lower end > δ proves
   ε* >= ε_lo, one at ε_hi with upper end <= δ proves ε* <= ε_hi.
 
-Each embedded dg-interval is re-verified in full (digest included) by
-:mod:`auditor.checks.dg_interval`; it must answer the same question (γ, σ²,
+Each embedded dg-interval is re-verified in full (digest included) by its
+own kind's checks (:mod:`auditor.embedded`); it must answer the same question (γ, σ²,
 C, method) at the stated ε.  The bracket must be narrower than ζ, and the
 moment envelope E >= log(1 + (e^{8C/σ²} − 1)/(4δ)) is re-proved with the
 auditor's Taylor bounds (it is where the search started, so ε_hi <= E).
@@ -29,11 +29,13 @@ exit 3, refused before any work): those of each embedded dg-interval
 
 from fractions import Fraction
 
-from auditor.certificate import Malformed, digest
-from auditor.checks import common
+from auditor.certificate import Malformed
+from auditor import common
 from auditor.checks.dg_interval import (MAX_EXP_ARGUMENT, check_display, estimate_dg, noise_parameters,
-                                        raise_undecided, verify_dg)
+                                        parameters_text, raise_undecided)
+from auditor.claims import interval_text, number as _q, rational_text
 from auditor.decide import retried_claim, settle, state
+from auditor.embedded import check_digest, verify_embedded
 from auditor.enclosures import exp_bounds, log_bounds
 from auditor.outcomes import Unchecked
 from auditor.rationals import read_rational
@@ -122,15 +124,14 @@ def _verify(cert, report, undecided):
 
 def _check_witness(witness, pointer, outer_input, epsilon, report, undecided):
     """An embedded dg-interval: same question at ``epsilon``, valid digest, verified in full."""
-    report.check(witness["digest"] == digest(witness), pointer + "/digest", witness["digest"],
-                 digest(witness), "embedded dg-interval digest does not match its body")
+    check_digest(witness, pointer, report, "dg-interval")
     inner = witness["input"]
     for key in ("gamma", "sigma2", "budget", "method"):
         report.equal(f"{pointer}/input/{key}", inner[key], outer_input[key], f"{key} (the calibration's)")
     report.equal(f"{pointer}/input/noise", inner.get("noise"), outer_input.get("noise"), "noise (the calibration's)")
     report.equal(pointer + "/input/epsilon", read_rational(inner["epsilon"], pointer + "/input/epsilon"),
                  epsilon, "epsilon of the witness (the bracket end)")
-    verify_dg(witness, report, pointer, undecided)
+    verify_embedded(witness, pointer, "dg-interval", report, None, undecided)  # limits: refused in _estimate
 
 
 def _check_envelope(envelope, sigma2, budget, delta, report, undecided):
@@ -159,3 +160,16 @@ def _check_envelope(envelope, sigma2, budget, delta, report, undecided):
 def _check_displays(res, eps_lo, eps_hi, report):
     check_display(res["epsilon_lo_display"], eps_lo, -1, "/result/epsilon_lo_display", report)
     check_display(res["epsilon_hi_display"], eps_hi, +1, "/result/epsilon_hi_display", report)
+
+
+# ---- the claim: the one-line summary of a verified certificate (auditor.api states it) ----
+
+def claim(cert):
+    """``eps*_2(1/10000) in [lo, hi] for gamma = 1/3, sigma^2 = 9, C = 2``."""
+    inp, res = cert["input"], cert["result"]
+    head = f"eps*_{inp['budget']}({rational_text(_q(inp['delta']))})"
+    if res.get("status") == "zero":
+        body = f"{head} = 0"
+    else:
+        body = f"{head} in {interval_text(_q(res['epsilon_lo']), _q(res['epsilon_hi']))}"
+    return f"{body} for {parameters_text(inp)}"

@@ -38,7 +38,7 @@ target-{0} nodes × priors × M <= :data:`MAX_LINE_WORK`, the lines' scale b <=
 of at most :data:`MAX_RATIO_BITS` bits and the grid's powers (n + 2)·bits(β)
 <= :data:`MAX_GRID_BITS`; for both, draws × bits(τ) <= :data:`MAX_COUPLING_BITS`
 (the exact (1 − τ)^draws), γ's denominator within
-:data:`auditor.checks.common.MAX_GAMMA_BITS`, and the enclosure limits of the
+:data:`auditor.common.MAX_GAMMA_BITS`, and the enclosure limits of the
 source and of e^{epsilon_lower} (:mod:`auditor.enclosure_limits`).
 
 Enclosure claims (atoms below their discrete-Gaussian masses, τ >= TV, e^ε
@@ -50,7 +50,8 @@ certificate UNCHECKED (exit 3) when nothing is false, never FAIL.
 
 from fractions import Fraction
 
-from auditor.checks.common import refuse_size
+from auditor.common import refuse_size
+from auditor.claims import gamma_sigma2_text, lower_text, number as _q, rational_text
 from auditor.decide import exp_states, raise_undecided, settle
 from auditor.enclosure_limits import refuse_bits, refuse_exponent
 from auditor.lower import inputs
@@ -244,3 +245,18 @@ def _check_line(res, common, witness, report):
     _, decision, _ = exp_states(eps, None, lam, bits=bits)
     settle(decision, report, common["undecided"], R + "/epsilon_lower", eps, lam,
            "e^{epsilon_lower} above λ_crit")
+
+
+# ---- the claim: the one-line summary of a verified certificate (auditor.api states it) ----
+
+def claim(cert):
+    """``eps*_8(1/10000) >= 4.834164195612 for gamma = 1/3, sigma^2 = 9 (target-{0} witness lines)``."""
+    inp, res = cert["input"], cert["result"]
+    if inp["claim"] == "target-zero":
+        witness = "target-{0} witness lines"
+    else:
+        witness = (f"capped preparation of state {inp['target']} from 0 within {inp['cap']} "
+                   f"releases, T = {inp['horizon']}")
+    return (f"eps*_{inp['budget']}({rational_text(_q(inp['delta']))}) >= "
+            f"{lower_text(_q(res['epsilon_lower']))} for {gamma_sigma2_text(inp['gamma'], inp['sigma2'])} "
+            f"({witness})")

@@ -49,6 +49,7 @@ certificate UNCHECKED (exit 3) when nothing is false, never FAIL.
 
 from fractions import Fraction
 
+from auditor.claims import MAX_LISTED, gamma_sigma2_text, lower_text, number as _q, rational_text, upper_text
 from auditor.decide import raise_undecided
 from auditor.lower import inputs
 from auditor.lower.display import DOWN, check_display
@@ -246,3 +247,36 @@ def _check_deadline(entry, ptr, T, s, prob_p, prob_q, lam_lo, lam_hi, tau, refer
         else:
             report.check(False, ptr + "/ratio_display", entry["ratio_display"], None,
                          "no ratio to a zero upper end")
+
+
+# ---- the claim: the one-line summary of a verified certificate (auditor.api states it) ----
+
+def _sign(j):
+    return {1: "+1", -1: "-1", 0: "0"}.get(j, str(j))
+
+
+def claim(cert):
+    """``H_{e^2}(P_T || Q_T) >= 0.00008284895910 at T = 3; ... for gamma = 1/3, sigma^2 = 9, C = 2 (...)``.
+
+    P_T, Q_T: the discrete-Gaussian transcripts of the certificate's stopping
+    program with T releases; each stated bound is the certified one rounded down.
+    With a reference, its certified upper end Delta*_C(eps) <= u (rounded up).
+    """
+    inp, res = cert["input"], cert["result"]
+    eps = rational_text(_q(inp["epsilon"]))
+    bounds = [f"{lower_text(_q(d['lower']))} at T = {T}" for d, T in zip(res["deadlines"], inp["deadlines"])]
+    shown = ", >= ".join(bounds[:MAX_LISTED])
+    if len(bounds) > MAX_LISTED:
+        shown += f" and {len(bounds) - MAX_LISTED} more deadlines"
+    patterns = inp["patterns"]
+    if len(patterns) == 1:
+        program = f"suffix ({','.join(_sign(j) for j in patterns[0])})"
+    else:
+        program = f"best of {len(patterns)} suffixes of length {len(patterns[0])}"
+    head = f"H_{{e^{eps}}}(P_T || Q_T) >= {shown}" if bounds else "no deadline"
+    reference = res["reference"]
+    if reference is not None:
+        upper = _q(reference["result"]["interval"]["upper"])
+        program += f"; reference Delta*_{inp['budget']}({eps}) <= {upper_text(upper)}"
+    return (f"{head} for "
+            f"{gamma_sigma2_text(inp['gamma'], inp['sigma2'])}, C = {inp['budget']} (deadline witness, {program})")

@@ -16,7 +16,7 @@ Re-proved by the auditor's own routes:
    [max(0, v − (λ₊ − λ₋) − b), min(1, v + b)], exactly, with its width and
    outward-rounded displays; a requested width W must exceed the width;
 6. method labels: ``result.finite.method`` is a known label, ``reduced`` only
-   for a symmetric source and C <= 2 (:mod:`auditor.checks.common`); a
+   for a symmetric source and C <= 2 (:mod:`auditor.common`); a
    requested ``input.method`` must be the one used.
 
 γ, σ² > 0 and the structural integers are the domain: outside it the
@@ -55,34 +55,41 @@ from auditor.game import values
 from auditor.game.rows import Law
 from auditor.game.work import estimated_work, root_preparation_count, root_ratio_groups, support_width
 from auditor.certificate import Malformed
-from auditor.checks import common
-from auditor.checks.common import check_display, outward_decimal  # re-exported
+from auditor import common
+from auditor.common import check_display, outward_decimal  # re-exported
 from auditor.checks.finite_game import MAX_WEIGHTS, MAX_WORK, refuse_beyond_limit, witness_value, work_estimate
+from auditor.claims import interval_text, number as _q, rational_text
 from auditor.decide import RETRY_FACTOR, exp_states, raise_undecided, retried, source_states, state
-from auditor.checks.common import refuse_size
+from auditor.common import refuse_size
+# the enclosure limits of dg-interval/1 (stated once, with every kind that uses them)
+from auditor.enclosure_limits import MAX_BITS, MAX_EXP_ARGUMENT, MAX_SOURCE_WORK, MAX_TERMS
 from auditor.enclosures import laplace
 from auditor.enclosures.gaussian import summation_length
 from auditor.outcomes import Unchecked
 from auditor.rationals import read_rational
 
-# Largest |x| of an e^x the checks evaluate: e^x then has about 1.44|x| bits.
-MAX_EXP_ARGUMENT = 50_000
-# Largest working precision (bits) of an enclosure check, retries included.
-MAX_BITS = 1 << 14
-# Largest atoms x bits (retry included) of the source check: one kernel enclosure per atom.
-MAX_SOURCE_WORK = 4_000_000
-# Largest number of kernel terms summed for the normaliser enclosure.
-MAX_TERMS = 20_000
 
-__all__ = ["verify", "verify_dg", "estimate_dg", "check_display", "outward_decimal", "MAX_WORK",
+__all__ = ["verify", "verify_open", "estimate", "claim", "verify_dg", "estimate_dg", "MAX_EXP_ARGUMENT", "MAX_BITS",
+           "MAX_SOURCE_WORK", "MAX_TERMS", "check_display", "outward_decimal", "MAX_WORK",
            "finite_work", "finite_value", "raise_undecided", "RETRY_FACTOR"]
 
 
 def verify(cert, report):
-    estimate_dg(cert, "")
     undecided = []
-    verify_dg(cert, report, "", undecided)
+    verify_open(cert, report, undecided)
     raise_undecided(undecided, report)
+
+
+def verify_open(cert, report, undecided):
+    """Every claim, limits first; the pointers of undecided claims are left in ``undecided``, not raised
+    (so an enclosing certificate, :func:`auditor.embedded.verify_embedded`, keeps one list of them)."""
+    estimate_dg(cert, "")
+    verify_dg(cert, report, "", undecided)
+
+
+def estimate(cert, prefix):
+    """The limits of a dg-interval whose pointers start at ``prefix`` (:func:`auditor.embedded.refuse`)."""
+    estimate_dg(cert, prefix)
 
 
 def _source_bits(S):
@@ -391,3 +398,22 @@ def _check_threshold(epsilon, lam_lo, lam_hi, report, R, undecided):
                      common.span(e_lo, e_hi), f"e^ε is not {'above λ₋' if key == 'lower' else 'below λ₊'}")
         if st == "open":
             undecided.append(f"{R}/threshold/{key}")
+
+
+# ---- the claim: the one-line summary of a verified certificate (auditor.api states it) ----
+
+def parameters_text(inp):
+    """``gamma = 1/3, sigma^2 = 9, C = 2`` (or the discrete Laplace's t): the mechanism of an input."""
+    noise = inp.get("noise")
+    law = (f"sigma^2 = {rational_text(_q(inp['sigma2']))}" if noise is None
+           else f"discrete Laplace t = {rational_text(_q(noise['t']))}")
+    return f"gamma = {rational_text(_q(inp['gamma']))}, {law}, C = {inp['budget']}"
+
+
+def claim(cert):
+    """``Delta*_2(2) in [lo, hi] for gamma = 1/3, sigma^2 = 9, C = 2``."""
+    inp, iv = cert["input"], cert["result"]["interval"]
+    return (f"Delta*_{inp['budget']}({rational_text(_q(inp['epsilon']))}) in "
+            f"{interval_text(_q(iv['lower']), _q(iv['upper']))} "
+            f"({'discrete Gaussian' if inp.get('noise') is None else 'discrete Laplace'}) "
+            f"for {parameters_text(inp)}")

@@ -45,7 +45,7 @@ from fractions import Fraction
 
 from auditor import claims as summaries
 from auditor.certificate import Malformed
-from auditor.checks import common
+from auditor import common
 from auditor.decide import OPEN, PROVED, raise_undecided, state
 from auditor.enclosures import exp_bounds
 from auditor.outcomes import Unchecked

@@ -45,7 +45,8 @@ grow with the instance).
 """
 
 from auditor.certificate import Malformed
-from auditor.checks import common
+from auditor import common
+from auditor.claims import number as _q, rational_text
 from auditor.envelope.interval import Interval
 from auditor.envelope.model import Model, neighbour_pairs
 from auditor.envelope.pmw import Recomputation, constants_only
@@ -443,3 +444,21 @@ def verify(cert, report):
         raise Unchecked(pointer, f"more than {bits} bits", f"{bits} bits (the refinement cap)",
                         f"precision needed to decide {len(audit.undecided)} stored enclosure(s) (the auditor's "
                         "enclosure is neither inside nor disjoint from it):")
+
+
+# ---- the claim: the one-line summary of a verified certificate (auditor.api states it) ----
+
+def claim(cert):
+    """The instance and the status of each of its three claims."""
+    inp, claims = cert["input"], cert["result"].get("claims", {})
+    parts = []
+    for name, label in (("pure_dp", f"pure {rational_text(_q(inp['epsilon']))}-DP"),
+                        ("normaliser_bounds", "1 <= Z_x <= 1 + 2e"),
+                        ("error_bound", "error bound")):
+        status = claims.get(name, {}).get("status")
+        if status is not None:
+            parts.append(f"{label} {status}")
+    k = len(inp["queries"])
+    return (f"PMW envelope ({inp.get('variant', 'selection')}): {', '.join(parts) or 'no claim'} "
+            f"for T = {inp['universe']}, n = {inp['records']}, k = {k}, J = {inp['rounds']}, "
+            f"hedge {rational_text(_q(inp['hedge']))}, select {rational_text(_q(inp['select']))}")

@@ -19,7 +19,7 @@ counting, the auditor's own hull code) and compared exactly:
   a participation needs budget >= 1.
 * ``result.curve``: null when ``input.curve`` is false; otherwise the exact
   canonical vertex list of the root's curve (G_C, or F_C at the pending pair).
-* ``result.method``: a known root-search label (:mod:`auditor.checks.common`);
+* ``result.method``: a known root-search label (:mod:`auditor.common`);
   ``reduced`` only for a law symmetric around 0 and C <= 2.  The label is
   otherwise not used: every value is recomputed by the auditor's own route.
 
@@ -52,7 +52,8 @@ from auditor.game import values
 from auditor.game.rows import Law
 from auditor.game.work import estimated_work, root_preparation_count, root_ratio_groups, support_width
 from auditor.certificate import Malformed
-from auditor.checks import common
+from auditor import common
+from auditor.claims import law_text, listed, number as _q, rational_text, value_text
 from auditor.outcomes import Unchecked
 from auditor.rationals import read_rational, write_rational
 
@@ -238,3 +239,25 @@ def verify(cert, report):
     for i, (entry, want) in enumerate(zip(entries, expected)):
         _check_query(p, i, entry, want, report)
     _check_curve(p, result["curve"], report)
+
+
+# ---- the claim: the one-line summary of a verified certificate (auditor.api states it) ----
+
+def claim(cert):
+    """``G_2(1, 1/2) = 4/3 for gamma = 1/3, law (1,2,1)/4 on [-1..1], C = 2``."""
+    inp, res = cert["input"], cert["result"]
+    C = inp["budget"]
+    pending = inp.get("pending")
+    if pending is None:
+        head = f"G_{C}"
+        prefix = ""
+    else:
+        head = f"F_{C}"
+        prefix = f"({pending[0]}, {pending[1]}); "
+    queries = [f"{head}({prefix}{rational_text(_q(q['x']))}, {rational_text(_q(q['y']))}) "
+               f"{value_text(_q(q['value']))}" for q in res["queries"]]
+    text = listed(queries) if queries else "no query"
+    if res.get("curve") is not None:
+        text += f", with the testing curve of {head} ({len(res['curve'])} points)"
+    return (f"{text} for gamma = {rational_text(_q(inp['gamma']))}, "
+            f"law {law_text(inp['law'])}, C = {C}")

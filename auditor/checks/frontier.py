@@ -193,7 +193,7 @@ def claim(cert):
     values = [f"Phi({claims.rational_text(q(v['tau']))}) in {claims.interval_text(q(v['lower']), q(v['upper']))}"
               for v in res["values"]]
     low = res["lower"]
-    return (f"{claims._listed(values)}; the affine bounds u + tau*a >= Phi (every tau > 0) and u + tau*b <= Phi "
+    return (f"{claims.listed(values)}; the affine bounds u + tau*a >= Phi (every tau > 0) and u + tau*b <= Phi "
             f"(tau in [{claims.rational_text(q(low['tau_min']))}, {claims.rational_text(q(low['tau_max']))}]) "
             f"differ by at most {claims.upper_text(q(res['gap']['value']))} for gamma = "
             f"{claims.rational_text(q(inp['gamma']))}, sigma^2 = {claims.rational_text(q(inp['sigma2']))} "

@@ -28,6 +28,7 @@ starting precision makes the certificate UNCHECKED (exit 3) when nothing is fals
 
 
 from auditor.certificate import Malformed
+from auditor.claims import MAX_LISTED, gamma_sigma2_text, number as _q, rational_text, upper_text
 from auditor.hierarchy.estimate import refuse_beyond_limits
 from auditor.hierarchy.graph import Graph
 from auditor.hierarchy.model import Model
@@ -164,3 +165,44 @@ def _display(text, value, pointer, report):
     digits = len(text.split(".")[1]) if "." in text else 0
     expected = ceil_decimal(value, digits)
     report.check(text == expected, pointer, text, expected, "display is not the exact value rounded up")
+
+
+# ---- the claim: the one-line summary of a verified certificate (auditor.api states it) ----
+
+def cut_set_text(cuts, budget):
+    """``S = {0..6} without {1}`` or ``23 of the cuts 0..30`` (all cuts are 0..C-2).
+
+    >>> cut_set_text([0, 2, 3, 4, 5, 6], 8)
+    'S = {0..6} without {1}'
+    >>> cut_set_text(list(range(0, 31, 2)), 32)
+    'S = 16 of the cuts 0..30'
+    """
+    every = range(budget - 1)
+    missing = [b for b in every if b not in set(cuts)]
+    if not cuts:
+        return "S empty"
+    if not missing:
+        return f"S = all cuts 0..{budget - 2}"
+    if len(missing) <= MAX_LISTED:
+        return f"S = {{0..{budget - 2}}} without {{{', '.join(map(str, missing))}}}"
+    if len(cuts) <= MAX_LISTED:
+        return f"S = {{{', '.join(map(str, cuts))}}}"
+    return f"S = {len(cuts)} of the cuts 0..{budget - 2}"
+
+
+def claim(cert):
+    """``eps*_8(1/10000) <= 4.867767 for gamma = 1/3, sigma^2 = 9 (depth-4 proof hierarchy)``.
+
+    An epsilon query states ``Delta*_C(eps) <= upper`` instead (rounded up).
+    """
+    inp, res = cert["input"], cert["result"]
+    C, model = inp["budget"], inp["model"]
+    if model["game"] == "depth":
+        game = f"depth-{model['depth']} proof hierarchy"
+    else:
+        game = f"cut game U_S, {cut_set_text(model['cuts'], C)}"
+    if "delta" in inp["query"]:
+        head = f"eps*_{C}({rational_text(_q(inp['query']['delta']))}) <= {upper_text(_q(res['epsilon']))}"
+    else:
+        head = f"Delta*_{C}({rational_text(_q(inp['query']['epsilon']))}) <= {upper_text(_q(res['upper']))}"
+    return f"{head} for {gamma_sigma2_text(inp['gamma'], inp['sigma2'])} ({game})"

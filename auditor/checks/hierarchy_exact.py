@@ -25,7 +25,7 @@ import json
 from fractions import Fraction
 
 from auditor.certificate import Malformed
-from auditor.checks.common import integer
+from auditor.common import integer
 from auditor.claims import law_text, rational_text
 from auditor.hierarchy.curves import convex_minimum, value_at
 from auditor.hierarchy.exact import ExactGame, distinct_functions

@@ -29,7 +29,7 @@ The functions :func:`read_question`, :func:`refuse_model` and
 from itertools import combinations
 
 from auditor.certificate import Malformed
-from auditor.checks.common import bounded_binomial
+from auditor.common import bounded_binomial
 from auditor.claims import lower_text, rational_text, upper_text
 from auditor.decide import raise_undecided
 from auditor.enclosure_limits import refuse_dg_source, refuse_threshold

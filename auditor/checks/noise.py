@@ -38,7 +38,7 @@ makes the certificate UNCHECKED unless some claim is false (then FAIL).
 from fractions import Fraction
 
 from auditor.certificate import Malformed
-from auditor.checks import common
+from auditor import common
 from auditor.claims import lower_text, rational_text
 from auditor.embedded import check_digest, raise_pending, validated, verify_embedded
 from auditor.rationals import read_rational

@@ -15,7 +15,7 @@ product over releases r of N_r^{k_r} against N_r(· − s_r)^{k_r}
    question written outside its one form, as unsorted epsilons are.
 2. Work (UNCHECKED, exit 3, raised before any enclosure is computed): σ² or
    t with a numerator or a denominator of more than 256 bits
-   (:data:`auditor.checks.common.MAX_PARAMETER_BITS`); for the
+   (:data:`auditor.common.MAX_PARAMETER_BITS`); for the
    discrete Gaussian the first enclosure's windowed C-fold convolution
    (:func:`auditor.plain.gaussian.plan`, sizes computed exactly before the
    work) must have at most :data:`MAX_COEFFICIENTS` coefficients in its
@@ -51,8 +51,8 @@ product over releases r of N_r^{k_r} against N_r(· − s_r)^{k_r}
 from fractions import Fraction
 
 from auditor.certificate import Malformed
-from auditor.claims import outward
-from auditor.checks import common
+from auditor import common
+from auditor.claims import interval_text, listed, number as _q, outward, rational_text
 from auditor.decide import DISPROVED, OPEN, PROVED, raise_undecided, state
 from auditor.outcomes import Unchecked
 from auditor.plain import gaussian, laplace, releases
@@ -382,3 +382,27 @@ def _settle(claim, enclosure, report, undecided):
         else:
             shown, how = f"δ(ε) in {_decimal_span(*enclosure)}", "disproved by the auditor's enclosure"
         report.check(decision == PROVED, f"{P}/{side}", value, shown, f"{reason} ({how})")
+
+
+# ---- the claim: the one-line summary of a verified certificate (auditor.api states it) ----
+
+def _noise_text(noise):
+    if noise["family"] == "discrete-gaussian":
+        return f"the discrete Gaussian sigma^2 = {rational_text(_q(noise['sigma2']))}"
+    return f"the discrete Laplace t = {rational_text(_q(noise['t']))}"
+
+
+def claim(cert):
+    """The points of a plain-composition certificate, e.g.
+
+    ``delta(eps) of the 8-fold plain composition of the discrete Gaussian sigma^2 = 9: eps = 1/2: delta in [..]; ...``.
+    """
+    inp, points = cert["input"], cert["result"]["points"]
+    stated = [f"eps = {rational_text(_q(p['epsilon']))}: delta in "
+              f"{interval_text(_q(p['lower']), _q(p['upper']))}" for p in points]
+    if "releases" in inp:
+        parts = [f"{r['count']} x {_noise_text(r['noise'])}"
+                 + (f" (sensitivity {r['sensitivity']})" if r["sensitivity"] != 1 else "") for r in inp["releases"]]
+        return f"delta(eps) of the plain composition of {', '.join(parts)}: {listed(stated)}"
+    return (f"delta(eps) of the {inp['budget']}-fold plain composition of {_noise_text(inp['noise'])}: "
+            f"{listed(stated)}")

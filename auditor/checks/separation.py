@@ -40,15 +40,17 @@ certificate UNCHECKED (exit 3) when nothing is false, never FAIL.
 
 from fractions import Fraction
 
-from auditor.decide import PROVED, exp_states, raise_undecided, retried, settle, state
+from auditor.claims import gamma_sigma2_text, law_text, lower_text, number as _q, rational_text, upper_text
+from auditor.decide import raise_undecided, retried, settle, state
 from auditor.enclosure_limits import refuse_bits, refuse_exponent, refuse_kernels
 from auditor.enclosures import exp_bounds, kernel_bounds, normaliser_bounds
 from auditor.lower import inputs, relaxations
 from auditor.lower.display import DOWN, UP, check_display, dyadic_down, dyadic_up
 from auditor.lower.embedded import Question, verify_privacy_bound
+from auditor.lower.renyi import check_exp_dominates, verify_cover
 from auditor.lower.source import read_source, read_threshold
 from auditor.outcomes import Unchecked
-from auditor.rationals import read_rational, show
+from auditor.rationals import read_rational
 
 R = "/result"
 MAX_LAW_LENGTH = 80        # finite laws whose relaxations are recomputed (radius 24 DG: 49 atoms)
@@ -243,19 +245,6 @@ def _binary_pair(inp, res, report, undecided):
     _separates(inp, upper, lo_c, report, R + "/payoff/lower")
 
 
-def check_exp_dominates(U, ratio, pointer, report, undecided):
-    """U >= log(ratio) decided three-way, as ratio <= e^U.
-
-    Proved when e⁻(U) >= ratio, disproved when e⁺(U) < ratio (:func:`auditor.decide.exp_states`).
-    """
-    bits = max(ratio.numerator.bit_length(), ratio.denominator.bit_length(), U.denominator.bit_length()) + 48
-    refuse_exponent(U, pointer, "e^U")
-    refuse_bits(bits, pointer)
-    decision, _, _ = exp_states(U, ratio, None, bits=bits)
-    settle(decision, report, undecided, pointer, U, f"log {show(ratio)}", "below the logarithm")
-    return decision == PROVED
-
-
 def _payoff_decisions(lo_c, hi_c, proved_lo, proved_hi):
     """(lower, upper) decisions of a payoff enclosure against the proved [proved_lo, proved_hi] ∋ payoff.
 
@@ -301,7 +290,6 @@ def _settle_payoff(decisions, lo_c, hi_c, proved_lo, proved_hi, report, undecide
 
 
 def _renyi_cover(inp, res, report, undecided):
-    from auditor.lower.renyi import verify_cover
     verify_cover(inp, res, report, undecided)
 
 
@@ -312,3 +300,88 @@ CHECKS = {
     "binary-pair": _binary_pair,
     "renyi-cover": _renyi_cover,
 }
+
+
+# ---- the claim: the one-line summary of a verified certificate (auditor.api states it) ----
+
+def _separated(privacy, upper, separator, witness, lower):
+    """``privacy < s < witness (privacy <= upper, witness >= lower)``, every part true."""
+    return (f"{privacy} < {rational_text(separator)} < {witness} "
+            f"({privacy} <= {upper_text(upper)}, {witness} >= {lower_text(lower)})")
+
+
+def _privacy_bound(res):
+    """Name and certified upper end of the embedded dg-interval/1 certificate."""
+    embedded = res["privacy_bound"]["input"]
+    name = f"Delta*_{embedded['budget']}({rational_text(_q(embedded['epsilon']))})"
+    return name, _q(res["privacy_bound"]["result"]["interval"]["upper"]), embedded
+
+
+def _mechanism(inp):
+    """``gamma = 1/3, sigma^2 = 9, C = 2, eps = 2``: the mechanism and question of a separation."""
+    return (f"{gamma_sigma2_text(inp['gamma'], inp['sigma2'])}, C = 2, "
+            f"eps = {rational_text(_q(inp['epsilon']))}")
+
+
+def _finite_relaxation_claim(inp, res):
+    return (f"G_2({rational_text(_q(inp['x']))}, {rational_text(_q(inp['y']))}) - {rational_text(_q(inp['y']))} "
+            f"= {rational_text(_q(res['autonomous']))} < {rational_text(_q(res['one_digit']))} "
+            f"(one-digit relaxation) < {rational_text(_q(res['offset']))} (offset relaxation) "
+            f"for gamma = {rational_text(_q(inp['gamma']))}, law {law_text(inp['law'])}")
+
+
+def _dg_relaxation_claim(inp, res):
+    privacy, upper, embedded = _privacy_bound(res)
+    level = RELAXATION_LEVELS.get(inp["relaxation"], "?")
+    witness = f"Delta^({level})_{embedded['budget']}({rational_text(_q(embedded['epsilon']))})"
+    return (_separated(privacy, upper, _q(inp["separator"]), witness,
+                       _q(res["relaxation_interval"]["lower"]))
+            + f" for the {inp['relaxation']} relaxation {witness}, {_mechanism(inp)}")
+
+
+RELAXATION_LEVELS = {"one-digit": 1, "offset": 0}
+"""The paper's names Delta^(1) (one re-chosen digit) and Delta^(0) (free offsets)."""
+
+
+def _offset_event_claim(inp, res):
+    privacy, upper, embedded = _privacy_bound(res)
+    eps = rational_text(_q(inp["epsilon"]))
+    witness = f"P(A) - e^{eps} Q(A)"
+    return (_separated(privacy, upper, _q(inp["separator"]), witness, _q(res["payoff"]["lower"]))
+            + f" for an offset-class event A of {res['count']} atoms, {_mechanism(inp)}")
+
+
+def _binary_pair_claim(inp, res):
+    privacy, upper, embedded = _privacy_bound(res)
+    eps = rational_text(_q(inp["epsilon"]))
+    witness = f"H_{{e^{eps}}}(P_b || Q_b)"
+    return (_separated(privacy, upper, _q(inp["separator"]), witness, _q(res["payoff"]["lower"]))
+            + f", D_inf(P_b, Q_b) <= {upper_text(_q(res['d_infinity_upper']))} "
+            f"for the binary pair p = {rational_text(_q(inp['p']))}, q = {rational_text(_q(inp['q']))}, "
+            f"{_mechanism(inp)}")
+
+
+def _renyi_cover_claim(inp, res):
+    bands, top = res["bands"], res["top"]
+    order = rational_text(_q(top["order"]))
+    return (f"D_alpha(P_3 || Q_3) > D_alpha of the binary pair (both directions) for every "
+            f"order alpha >= {rational_text(_q(bands[0]['left']))} ({len(bands)} bands up to "
+            f"{rational_text(_q(bands[-1]['right']))}; D_{order}(P_3 || Q_3) >= "
+            f"{lower_text(_q(top['lower']))} > {upper_text(_q(top['d_infinity_upper']))} >= D_inf) "
+            f"for the (+1,+1,echo) suffix, {gamma_sigma2_text(inp['gamma'], inp['sigma2'])}, "
+            f"p = {rational_text(_q(inp['p']))}, q = {rational_text(_q(inp['q']))}")
+
+
+CLAIMS = {
+    "finite-relaxation": _finite_relaxation_claim,
+    "dg-relaxation": _dg_relaxation_claim,
+    "offset-event": _offset_event_claim,
+    "binary-pair": _binary_pair_claim,
+    "renyi-cover": _renyi_cover_claim,
+}
+
+
+def claim(cert):
+    """A certified privacy upper end strictly below a certified witness/relaxation lower end."""
+    inp = cert["input"]
+    return CLAIMS[inp["claim"]](inp, cert["result"])

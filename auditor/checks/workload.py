@@ -40,6 +40,7 @@ certificate UNCHECKED (exit 3) when nothing is false, never FAIL.
 from fractions import Fraction
 
 from auditor.certificate import Malformed
+from auditor.claims import number as _q, rational_text, upper_text
 from auditor.decide import exp_states, raise_undecided, settle
 from auditor.enclosure_limits import refuse_bits, refuse_exponent
 from auditor.lower import inputs, moments
@@ -196,3 +197,17 @@ def _equal_list(texts, values, ptr, what, report):
         return
     for j, (t, v) in enumerate(zip(texts, values)):
         report.equal(f"{ptr}/{j}", read_rational(t, f"{ptr}/{j}"), v, what)
+
+
+# ---- the claim: the one-line summary of a verified certificate (auditor.api states it) ----
+
+def claim(cert):
+    """``delta(2) <= ... for the static workload with A = 15I + J (n = 100), sigma^2 = 1444, ...``."""
+    inp, res = cert["input"], cert["result"]
+    ones = _q(inp["ones"])
+    matrix = f"{rational_text(_q(inp['diagonal']))}I + {'' if ones == 1 else rational_text(ones)}J"
+    cases = len(res["identity_checks"])
+    return (f"delta({rational_text(_q(inp['epsilon']))}) <= {upper_text(_q(res['delta_upper']))} "
+            f"for the static workload with A = {matrix} (dimension {inp['dimension']}), "
+            f"sigma^2 = {rational_text(_q(inp['sigma2']))}, theta = {inp['theta']}; "
+            f"the G.6 mean-square identity on {cases} small law{'s' if cases != 1 else ''}")

@@ -11,7 +11,7 @@ import itertools
 from fractions import Fraction
 
 from auditor.certificate import Malformed
-from auditor.checks.common import bounded_binomial, bounded_power  # sizes by formula
+from auditor.common import bounded_binomial, bounded_power  # sizes by formula
 from auditor.rationals import read_rational
 
 

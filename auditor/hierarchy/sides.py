@@ -20,7 +20,7 @@ not be recomputed, which is then a recorded failure).
 import json
 from fractions import Fraction
 
-from auditor.checks.common import check_display
+from auditor.common import check_display
 from auditor.hierarchy.graph import Graph
 from auditor.hierarchy.grid import Grid, grid_problems
 from auditor.hierarchy.lines import solve_lines

@@ -1,8 +1,9 @@
 """Embedded dg-interval/1 certificates (a separation's privacy bound, a deadline witness's reference).
 
-An embedded certificate is validated against its own schema, its digest is
-recomputed, and it is re-verified in full by :mod:`auditor.checks.dg_interval`
-with every pointer prefixed by where it sits.  It must answer the enclosing
+An embedded certificate goes the one route of :mod:`auditor.embedded`: it is
+validated against its own schema, refused at once beyond a dg-interval limit,
+its digest is recomputed, and it is re-verified in full by its own kind's
+checks with every pointer prefixed by where it sits.  It must answer the enclosing
 certificate's question about the same mechanism: the same γ (> 0, the
 enclosing one's), σ², budget C and ε; the discrete Gaussian (no ``noise``);
 the source {radius, scale} of the enclosing input; ``method`` null.  A bound
@@ -14,21 +15,10 @@ later in the certificate makes it FAIL (more severe than UNCHECKED); only when
 nothing is false does the list make it UNCHECKED (:func:`auditor.decide.raise_undecided`).
 """
 
-from auditor.certificate import Malformed, digest, validate
+from auditor import embedded
 from auditor.rationals import read_rational
 
-
-def validated(cert, pointer):
-    """``cert`` validated as an embedded dg-interval/1 certificate (Malformed otherwise), before any of
-    its fields is read."""
-    try:
-        kind = validate(cert)
-    except Malformed as exc:
-        raise Malformed(f"{pointer}{exc}") from None
-    if kind != "dg-interval":
-        raise Malformed(f"{pointer}/schema: the embedded certificate must be a dg-interval certificate, "
-                        f"not {kind!r}")
-    return cert
+KIND = "dg-interval"
 
 
 class Question:
@@ -75,15 +65,13 @@ def verify_privacy_bound(cert, pointer, report, question, undecided):
     question (the pointers of undecided claims are appended to ``undecided``):
     then Δ⁺ is not certified for this question.
     """
-    from auditor.checks.dg_interval import estimate_dg, verify_dg
-    validated(cert, pointer)
-    estimate_dg(cert, pointer)  # refuse (UNCHECKED) before any work beyond the dg-interval limits
-    report.check(cert["digest"] == digest(cert), pointer + "/digest", cert["digest"], digest(cert),
-                 "embedded dg-interval digest does not match its body")
+    embedded.validated(cert, pointer, (KIND + "/1",), "the embedded certificate")
+    embedded.refuse(cert, pointer, KIND)  # UNCHECKED before any work beyond the dg-interval limits
+    embedded.check_digest(cert, pointer, report, KIND)
     failures = len(report.failures)
     check_question(cert, pointer, question, report)
     open_claims = []
-    verify_dg(cert, report, pointer, open_claims)
+    embedded.verify_embedded(cert, pointer, KIND, report, None, open_claims)
     undecided.extend(open_claims)
     if len(report.failures) > failures or open_claims:
         return None

@@ -8,13 +8,13 @@ claims nothing that could be checked, so it is *malformed* (exit 2).
 from math import gcd
 
 from auditor.certificate import Malformed
-from auditor.checks.common import refuse_gamma_size
+from auditor.common import refuse_gamma_size
 from auditor.rationals import read_rational
 
 
 def gamma(text, pointer):
     """(a, B) of γ = a/B, reduced with 0 < a < B; UNCHECKED when B has more than
-    :data:`auditor.checks.common.MAX_GAMMA_BITS` bits."""
+    :data:`auditor.common.MAX_GAMMA_BITS` bits."""
     value = read_rational(text, pointer)
     a, B = value.numerator, value.denominator
     if not (0 < a < B and gcd(a, B) == 1):

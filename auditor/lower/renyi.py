@@ -53,13 +53,13 @@ else is undecided, which makes the certificate UNCHECKED when nothing is false.
 from fractions import Fraction
 from math import isqrt
 
-from auditor.decide import DISPROVED, OPEN, PROVED, retried, settle, state
-from auditor.enclosure_limits import refuse_kernels
+from auditor.decide import DISPROVED, OPEN, PROVED, exp_states, retried, settle, state
+from auditor.enclosure_limits import refuse_bits, refuse_exponent, refuse_kernels
 from auditor.enclosures import exp_bounds, kernel_bounds, log_bounds, normaliser_bounds
 from auditor.lower import inputs
 from auditor.lower.display import DOWN, UP, check_display
 from auditor.outcomes import Unchecked
-from auditor.rationals import read_rational
+from auditor.rationals import read_rational, show
 
 LAYERS = ((0, 1), (1, 1), (1, 0))
 BITS = 96
@@ -365,9 +365,21 @@ def _refuse_orders(bands, order, R):
             raise Unchecked(pointer, size, MAX_ORDER_BITS, "bits of a Rényi order's numerator or denominator")
 
 
+def check_exp_dominates(U, ratio, pointer, report, undecided):
+    """U >= log(ratio) decided three-way, as ratio <= e^U.
+
+    Proved when e⁻(U) >= ratio, disproved when e⁺(U) < ratio (:func:`auditor.decide.exp_states`).
+    """
+    bits = max(ratio.numerator.bit_length(), ratio.denominator.bit_length(), U.denominator.bit_length()) + 48
+    refuse_exponent(U, pointer, "e^U")
+    refuse_bits(bits, pointer)
+    decision, _, _ = exp_states(U, ratio, None, bits=bits)
+    settle(decision, report, undecided, pointer, U, f"log {show(ratio)}", "below the logarithm")
+    return decision == PROVED
+
+
 def verify_cover(inp, res, report, undecided):
     """The cover's claims; the question (σ², γ, p, q, the layer scale and box) is ``inp``."""
-    from auditor.checks.separation import check_exp_dominates
     R, I = "/result", "/input"
     sigma2 = inputs.positive(inp["sigma2"], I + "/sigma2", "sigma2")
     inputs.require(inp["gamma"] == "1/3", I + "/gamma", "the B.2 layers are those of γ = 1/3")

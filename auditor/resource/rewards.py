@@ -22,7 +22,7 @@ it a valid row of the true rewards.
 from fractions import Fraction
 
 from auditor.certificate import Malformed
-from auditor.checks.common import span
+from auditor.common import span
 from auditor.decide import DISPROVED, OPEN, RETRY_FACTOR, settle, state
 from auditor.rationals import read_rational
 from auditor.resource.kl import RewardEnclosures, reward_key

@@ -20,7 +20,7 @@ is never disproved.
 
 from fractions import Fraction
 
-from auditor.checks.dg_interval import MAX_EXP_ARGUMENT
+from auditor.enclosure_limits import MAX_EXP_ARGUMENT
 from auditor.decide import retried_claim, settle, state
 from auditor.enclosures.exponential import exp_bounds, log_bounds
 

@@ -4,7 +4,7 @@ The embedded certificates come from the producer as a black box: its command
 line (``producer plain``) for the product-pair witnesses, the committed
 references for the hierarchy-witness route.  The bracket around them is
 assembled here by hand: canonical JSON, outward displays of the auditor's own
-:func:`auditor.checks.common.outward_decimal`, and the digest of
+:func:`auditor.common.outward_decimal`, and the digest of
 :func:`auditor.certificate.digest` (:func:`tests.reseal.seal`).
 """
 
@@ -15,7 +15,7 @@ from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
 
-from auditor.checks.common import outward_decimal
+from auditor.common import outward_decimal
 from auditor.rationals import write_rational
 from tests.reseal import seal
 

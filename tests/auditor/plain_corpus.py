@@ -14,7 +14,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from auditor.certificate import digest
-from auditor.checks.common import outward_decimal
+from auditor.common import outward_decimal
 from auditor.plain import gaussian, laplace
 from auditor.rationals import write_rational
 

@@ -17,7 +17,7 @@ from functools import lru_cache
 
 import mpmath
 
-from auditor.checks.common import outward_decimal
+from auditor.common import outward_decimal
 from auditor.rationals import write_rational
 from tests.reseal import seal
 

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from auditor.game import rows, values
 from auditor.api import verify_certificate
 from auditor.certificate import digest
-from auditor.checks import common
+from auditor import common
 from auditor.enclosures import laplace
 from auditor.outcomes import FAIL, MALFORMED, OK, UNCHECKED, MalformedInput
 from tests.reference_game import ReferenceGame

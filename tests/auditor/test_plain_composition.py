@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from auditor.api import verify_certificate
 from auditor.checks import plain_composition
-from auditor.checks.common import outward_decimal
+from auditor.common import outward_decimal
 from auditor.outcomes import FAIL, MALFORMED, OK, UNCHECKED
 from auditor.plain import gaussian, laplace
 from auditor.plain.polynomial import exact_product, power
