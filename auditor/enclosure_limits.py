@@ -23,6 +23,7 @@ from auditor.checks.dg_interval import MAX_BITS, MAX_EXP_ARGUMENT, MAX_SOURCE_WO
 from auditor.decide import RETRY_FACTOR, exp_bits, source_bits
 from auditor.enclosures.gaussian import summation_length
 from auditor.outcomes import Unchecked
+from auditor.rationals import floor
 
 __all__ = ["refuse_exponent", "refuse_bits", "refuse_dg_source", "refuse_kernels", "refuse_normaliser",
            "refuse_threshold", "refuse_size"]
@@ -32,7 +33,7 @@ def refuse_exponent(x, pointer, what):
     """UNCHECKED when |x| > MAX_EXP_ARGUMENT (an e^x of more than about 72,000 bits)."""
     x = abs(Fraction(x))
     if x > MAX_EXP_ARGUMENT:
-        raise Unchecked(pointer, magnitude(x.numerator // x.denominator), MAX_EXP_ARGUMENT, f"exponent of {what}")
+        raise Unchecked(pointer, magnitude(floor(x)), MAX_EXP_ARGUMENT, f"exponent of {what}")
 
 
 def refuse_bits(bits, pointer):

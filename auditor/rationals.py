@@ -23,8 +23,6 @@ from math import gcd
 
 from gmpy2 import mpq, mpz
 
-from auditor.outcomes import MalformedInput
-
 MAX_DIGITS = 10_000
 """Most decimal digits accepted in a numerator or a denominator."""
 
@@ -54,6 +52,15 @@ def ceil(q):
 def floor(q):
     """floor(q) for a rational q (Fraction or mpq)."""
     return q.numerator // q.denominator
+
+
+class MalformedInput(Exception):
+    """The input is not a well-formed certificate (exit status 2).
+
+    The message is one line naming the JSON pointer (where there is one) and
+    the offending value.  Defined here, below every other auditor module, and
+    re-exported by :mod:`auditor.outcomes` with the exit statuses.
+    """
 
 
 class MalformedNumber(MalformedInput, ValueError):

@@ -61,7 +61,7 @@ from auditor.checks.common import refuse_size
 from auditor.enclosures import laplace
 from auditor.enclosures.gaussian import summation_length
 from auditor.outcomes import Unchecked
-from auditor.rationals import read_rational
+from auditor.rationals import floor, read_rational
 
 # Largest |x| of an e^x the checks evaluate: e^x then has about 1.44|x| bits.
 MAX_EXP_ARGUMENT = 50_000
@@ -94,7 +94,7 @@ def _threshold_bits(lam_lo, lam_hi):
 
 def _refuse_exponent(x, pointer, what):
     if abs(x) > MAX_EXP_ARGUMENT:
-        raise Unchecked(pointer, common.magnitude(abs(x).numerator // abs(x).denominator),
+        raise Unchecked(pointer, common.magnitude(floor(abs(x))),
                         MAX_EXP_ARGUMENT, f"exponent of {what}")
 
 

@@ -47,7 +47,7 @@ from auditor.checks import common
 from auditor.decide import DISPROVED, OPEN, PROVED, raise_undecided, state
 from auditor.outcomes import Unchecked
 from auditor.plain import gaussian, laplace
-from auditor.rationals import read_rational
+from auditor.rationals import read_rational, show
 
 MAX_BUDGET = 1024
 NOISE_MIN, NOISE_MAX = Fraction(1, 100), Fraction(10 ** 6)
@@ -92,7 +92,7 @@ def parse(cert):
         raise Malformed(f"/input/noise/family: unknown noise family {family!r}")
     parameter = read_rational(noise[key], f"/input/noise/{key}")
     if not NOISE_MIN <= parameter <= NOISE_MAX:
-        raise Malformed(f"/input/noise/{key}: {common.show(parameter)} is outside the domain "
+        raise Malformed(f"/input/noise/{key}: {show(parameter)} is outside the domain "
                         f"[1/100, 1000000]")
     common.refuse_size(parameter, f"/input/noise/{key}", key)
     budget = common.integer(inp["budget"], "/input/budget", 1)
@@ -101,13 +101,13 @@ def parse(cert):
     epsilons = [read_rational(e, f"/input/epsilons/{i}") for i, e in enumerate(inp["epsilons"])]
     for i, e in enumerate(epsilons):
         if not 0 <= e <= MAX_EPSILON:
-            raise Malformed(f"/input/epsilons/{i}: {common.show(e)} is outside [0, 10000]")
+            raise Malformed(f"/input/epsilons/{i}: {show(e)} is outside [0, 10000]")
         if i and e <= epsilons[i - 1]:
-            raise Malformed(f"/input/epsilons/{i}: {common.show(e)} does not exceed the previous "
-                            f"{common.show(epsilons[i - 1])} (the epsilons must be strictly increasing)")
+            raise Malformed(f"/input/epsilons/{i}: {show(e)} does not exceed the previous "
+                            f"{show(epsilons[i - 1])} (the epsilons must be strictly increasing)")
     width = read_rational(inp["width"], "/input/width")
     if width < MIN_WIDTH:
-        raise Malformed(f"/input/width: {common.show(width)} is below the limit 1/10^60")
+        raise Malformed(f"/input/width: {show(width)} is below the limit 1/10^60")
     return {"family": family, "parameter": parameter, "budget": budget, "epsilons": epsilons,
             "width": width}
 
