@@ -1,4 +1,6 @@
-"""Reading the exact numbers written in certificates, and showing numbers safely.
+"""The auditor's arithmetic kernel: reading, rounding and showing exact numbers.
+
+This module imports no other auditor module; every other module may import it.
 
 Certificates write rationals as ``"p/q"`` (reduced, q > 1) or ``"n"``.  The
 auditor insists on that canonical form, matched against the *whole* string
@@ -10,6 +12,17 @@ Limit: at most :data:`MAX_DIGITS` = 10,000 decimal digits in the numerator
 and in the denominator.  The length is checked *before* any conversion, and
 the conversion goes through gmpy2, so Python's own int/str digit limit
 (4,300 by default) never decides anything.
+
+Rounding (the one statement of it in the auditor): for integers a and b > 0,
+Python's ``a // b`` is floor(a/b), and ceil(a/b) = −floor(−a/b) since
+ceil(t) = −floor(−t) for every real t; :func:`ceil_div`, :func:`ceil` and
+:func:`floor` are these, for integers and for rationals p/q (q > 0).  For the
+fixed-point code, floor(floor(x)/n) = floor(x/n) and ceil(ceil(x)/n) = ceil(x/n)
+for every integer n > 0, so roundings may be nested.
+
+:class:`MalformedInput` is the base of every malformed-input error (exit 2);
+it lives here, below :mod:`auditor.outcomes`, which re-exports it, so that the
+two modules do not import each other.
 
 :func:`show` turns any number (or a number string) into text of bounded
 length for messages and failure reports: integers of more than

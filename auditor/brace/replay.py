@@ -259,7 +259,11 @@ def noise_matches(variance, zeta, xi, tol):
 
 
 def verify_steps(ri, res, consts, report, base):
-    """Replay every step; return (clean trajectory z_0..z_T, released Y_1..Y_T, zetas)."""
+    """Replay every step; return (clean trajectory z_0..z_T, released Y_1..Y_T, zetas, eq8_all, gp_max).
+
+    ``eq8_all``: every step claims eq. (8) and its γ'_t is within the certified
+    admissible bound; ``gp_max``: the largest γ'_t (None when there is no step).
+    """
     steps = res["steps"]
     T, n, g, d = ri.horizon, len(ri.points), ri.grid_bits, len(ri.query)
     report.check(len(steps) == T, f"{base}/steps", len(steps), T, "one step per t = 1..T")

@@ -3,7 +3,8 @@
 Each module provides ``verify(cert, report)``: it recomputes every claim of a
 schema-valid certificate by the auditor's own route and records failures in
 ``report``.  It may raise :class:`auditor.rationals.MalformedNumber` for a
-number that is not canonical.
+number that is not canonical.  :mod:`.common` holds the readers and
+displays the kinds share.
 """
 
 import importlib

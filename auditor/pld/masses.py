@@ -25,7 +25,6 @@ enclosures are narrow enough (:func:`working_bits`) that they are the
 producer's up to a unit or so, which its margins absorb.
 """
 
-from fractions import Fraction
 
 from auditor.pld.preimages import arguments, exp_grid
 from auditor.pld.tails import TailTable
@@ -66,13 +65,6 @@ def working_bits(stage, N, K, K_q):
     guard = (24 + (q.denominator // q.numerator).bit_length()
              + 2 * (floor(sigma) + 1).bit_length())
     return need + guard
-
-
-def _scale(interval, factor, W):
-    """(lo, hi)·factor for a Fraction factor >= 0, rounded outward."""
-    lo, hi = interval
-    n, d = factor.numerator, factor.denominator
-    return (lo * n) // d, ceil_div(hi * n, d)
 
 
 def _tails(table, points):
@@ -185,8 +177,3 @@ def _bucket_laws(P, Q, Q_low, P_high, Q_high, W, K, K_q):
     lower_q = [-((-q_hi) >> sq) for _, q_hi in Q] + [0]
     lower_q[0] += -((-Q_low[1]) >> sq)
     return lower_p, lower_q, -((-Q_high[1]) >> sq)
-
-
-def fraction_of(value, W):
-    """value/2^W as a Fraction (for tests and reports)."""
-    return Fraction(value, 1 << W)
