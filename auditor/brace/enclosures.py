@@ -21,7 +21,8 @@ All arithmetic is on Python integers and Fractions.  A *fixed-point pair* at
 from fractions import Fraction
 from math import isqrt
 
-from auditor.enclosures.exponential import atanh_series_fixed, binary_split, exp_series_fixed, halvings, square
+from auditor.enclosures.exponential import (atanh_series_fixed, binary_split, exp_series_fixed, fixed_rounding,
+                                            halvings, square)
 from auditor.rationals import ceil, ceil_div, floor
 
 GUARD = 24
@@ -62,8 +63,7 @@ def exp_bounds(x, bits):
     w = bits + 2 * k + GUARD + max(0, ceil(x) * 2)
     ylo, yhi = _fixed(y, w)
     lo, hi = exp_series_fixed(ylo, yhi, 1 << w, w)
-    one = 1 << w
-    lo, hi = square(lo, hi, k, lambda v: v >> w, lambda v: ceil_div(v, one))
+    lo, hi = square(lo, hi, k, *fixed_rounding(w))
     return _pair(lo, hi, w)
 
 

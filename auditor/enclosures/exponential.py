@@ -35,7 +35,7 @@ from fractions import Fraction
 from auditor.rationals import ceil_div, floor
 
 __all__ = ["exp_bounds", "log_bounds", "halvings", "exp_series_fixed", "exp_series_horner", "square",
-           "binary_split", "atanh_series_fixed", "atanh_series_exact"]
+           "fixed_rounding", "binary_split", "atanh_series_fixed", "atanh_series_exact"]
 
 HALF = Fraction(1, 2)
 
@@ -92,7 +92,7 @@ def square(lo, hi, times, down, up):
     return lo, hi
 
 
-def _fixed_rounding(w):
+def fixed_rounding(w):
     """Directed rounding of a product of two w-bit fixed-point integers back to w bits."""
     one = 1 << w
     return (lambda v: v >> w), (lambda v: ceil_div(v, one))
@@ -111,7 +111,7 @@ def exp_bounds(x, bits=128):
     P = bits + 2 * r_bits + 16
     r, y = halvings(magnitude)
     lo, hi = exp_series_fixed(y.numerator, y.numerator, y.denominator, P, min_terms=2)
-    lo, hi = square(lo, hi, r, *_fixed_rounding(P))
+    lo, hi = square(lo, hi, r, *fixed_rounding(P))
     if x > 0:
         return Fraction(lo, 1 << P), Fraction(hi, 1 << P)
     # step 4: e^x lies in [2^P/hi, 2^P/lo]; round outward to a 2^-Q grid fine
