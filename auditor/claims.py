@@ -20,7 +20,7 @@ written by :func:`law_text`, a long list cut at :data:`MAX_LISTED`
 
 from fractions import Fraction
 
-from auditor.rationals import read_rational, show, write_rational
+from auditor.rationals import ceil, floor, read_rational, show, write_rational
 
 DIGITS = 10
 """Significant digits of a decimal enclosure in a summary."""
@@ -59,14 +59,6 @@ def _exponent(q):
     return e
 
 
-def _floor(q):
-    return q.numerator // q.denominator
-
-
-def _ceil(q):
-    return -((-q.numerator) // q.denominator)
-
-
 def outward(q, digits=DIGITS):
     """Decimal texts (lo, hi) of ``digits`` significant digits with lo <= q <= hi."""
     q = Fraction(q)
@@ -75,11 +67,11 @@ def outward(q, digits=DIGITS):
     e = _exponent(q)
     if e > 12 or e < -12:  # scientific: mantissa d.ddd...
         scaled = q / Fraction(10) ** e * 10 ** (digits - 1)
-        return (f"{_decimal(_floor(scaled), digits - 1)}e{e:+d}",
-                f"{_decimal(_ceil(scaled), digits - 1)}e{e:+d}")
+        return (f"{_decimal(floor(scaled), digits - 1)}e{e:+d}",
+                f"{_decimal(ceil(scaled), digits - 1)}e{e:+d}")
     places = digits - 1 - e
     scaled = q * Fraction(10) ** places
-    return _decimal(_floor(scaled), places), _decimal(_ceil(scaled), places)
+    return _decimal(floor(scaled), places), _decimal(ceil(scaled), places)
 
 
 def enclosure_text(q, digits=DIGITS):

@@ -32,7 +32,7 @@ from gmpy2 import mpz
 
 from auditor.certificate import Malformed
 from auditor.outcomes import Unchecked
-from auditor.rationals import MalformedNumber, read_rational
+from auditor.rationals import MalformedNumber, ceil, floor, read_rational, show
 
 METHODS = ("enumerate", "reduced", "compiled")
 
@@ -132,7 +132,7 @@ def outward_decimal(value, digits, direction):
     decides (a display may stand beside a value of thousands of digits).
     """
     scaled = Fraction(value) * 10 ** digits
-    n = scaled.numerator // scaled.denominator if direction < 0 else -((-scaled.numerator) // scaled.denominator)
+    n = floor(scaled) if direction < 0 else ceil(scaled)
     sign = "-" if n < 0 else ""
     text = mpz(abs(n)).digits(10).zfill(digits + 1)
     return f"{sign}{text[:-digits]}.{text[-digits:]}" if digits else f"{sign}{text}"
@@ -189,16 +189,8 @@ def magnitude(n):
     return f"about 2^{n.bit_length()}"
 
 
-def show(q):
-    """str(q) for a rational, or a size description beyond str()'s digit limit."""
-    q = Fraction(q)
-    if max(q.numerator.bit_length(), q.denominator.bit_length()) <= 12_000:
-        return str(q)
-    return f"<a rational of {q.numerator.bit_length()}/{q.denominator.bit_length()} bits>"
-
-
 def span(lo, hi):
-    """Text of an interval [lo, hi] for a report."""
+    """Text of an interval [lo, hi] for a report (each end by :func:`auditor.rationals.show`)."""
     return f"[{show(lo)}, {show(hi)}]"
 
 

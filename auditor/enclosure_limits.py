@@ -22,6 +22,7 @@ from auditor.common import magnitude, refuse_size
 from auditor.decide import RETRY_FACTOR, exp_bits, source_bits
 from auditor.enclosures.gaussian import summation_length
 from auditor.outcomes import Unchecked
+from auditor.rationals import floor
 
 # Largest |x| of an e^x the checks evaluate: e^x then has about 1.44|x| bits.
 MAX_EXP_ARGUMENT = 50_000
@@ -40,7 +41,7 @@ def refuse_exponent(x, pointer, what):
     """UNCHECKED when |x| > MAX_EXP_ARGUMENT (an e^x of more than about 72,000 bits)."""
     x = abs(Fraction(x))
     if x > MAX_EXP_ARGUMENT:
-        raise Unchecked(pointer, magnitude(x.numerator // x.denominator), MAX_EXP_ARGUMENT, f"exponent of {what}")
+        raise Unchecked(pointer, magnitude(floor(x)), MAX_EXP_ARGUMENT, f"exponent of {what}")
 
 
 def refuse_bits(bits, pointer):

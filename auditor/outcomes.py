@@ -24,7 +24,16 @@ hides behind a verdict, and a malformed file is never outvoted.
 Checks signal malformed input by raising a subclass of :class:`MalformedInput`
 (:class:`auditor.certificate.Malformed`, :class:`auditor.rationals.MalformedNumber`)
 and a refused check by raising :class:`Unchecked` *before* the work starts.
+:class:`MalformedInput` is defined in :mod:`auditor.rationals`, the module
+below every other (the first malformed thing a reader meets is a number), and
+is re-exported here; :class:`Unchecked` shows its numbers with
+:func:`auditor.rationals.show`.
 """
+
+from auditor.rationals import MalformedInput, show
+
+__all__ = ["OK", "FAIL", "MALFORMED", "UNCHECKED", "ERROR", "NAMES", "SEVERITY", "worst", "MalformedInput",
+           "Unchecked"]
 
 OK = 0
 FAIL = 1
@@ -53,14 +62,6 @@ def worst(statuses):
     return OK
 
 
-class MalformedInput(Exception):
-    """The input is not a well-formed certificate (exit status 2).
-
-    The message is one line naming the JSON pointer (where there is one) and
-    the offending value.
-    """
-
-
 class Unchecked(Exception):
     """Checking this certificate would exceed a documented limit.
 
@@ -75,8 +76,6 @@ class Unchecked(Exception):
     """
 
     def __init__(self, pointer, estimate, limit, what="estimated work"):
-        from auditor.rationals import show  # lazy: rationals imports this module
-
         self.pointer = pointer
         self.estimate = estimate
         self.limit = limit

@@ -1,4 +1,6 @@
-"""Reading the exact numbers written in certificates, and showing numbers safely.
+"""The auditor's arithmetic kernel: reading, rounding and showing exact numbers.
+
+This module imports no other auditor module; every other module may import it.
 
 Certificates write rationals as ``"p/q"`` (reduced, q > 1) or ``"n"``.  The
 auditor insists on that canonical form, matched against the *whole* string
@@ -11,6 +13,17 @@ and in the denominator.  The length is checked *before* any conversion, and
 the conversion goes through gmpy2, so Python's own int/str digit limit
 (4,300 by default) never decides anything.
 
+Rounding (the one statement of it in the auditor): for integers a and b > 0,
+Python's ``a // b`` is floor(a/b), and ceil(a/b) = −floor(−a/b) since
+ceil(t) = −floor(−t) for every real t; :func:`ceil_div`, :func:`ceil` and
+:func:`floor` are these, for integers and for rationals p/q (q > 0).  For the
+fixed-point code, floor(floor(x)/n) = floor(x/n) and ceil(ceil(x)/n) = ceil(x/n)
+for every integer n > 0, so roundings may be nested.
+
+:class:`MalformedInput` is the base of every malformed-input error (exit 2);
+it lives here, below :mod:`auditor.outcomes`, which re-exports it, so that the
+two modules do not import each other.
+
 :func:`show` turns any number (or a number string) into text of bounded
 length for messages and failure reports: integers of more than
 :data:`SHOWN_DIGITS` digits are shown by their first and last digits and
@@ -22,8 +35,6 @@ from fractions import Fraction
 from math import gcd
 
 from gmpy2 import mpq, mpz
-
-from auditor.outcomes import MalformedInput
 
 MAX_DIGITS = 10_000
 """Most decimal digits accepted in a numerator or a denominator."""
@@ -54,6 +65,15 @@ def ceil(q):
 def floor(q):
     """floor(q) for a rational q (Fraction or mpq)."""
     return q.numerator // q.denominator
+
+
+class MalformedInput(Exception):
+    """The input is not a well-formed certificate (exit status 2).
+
+    The message is one line naming the JSON pointer (where there is one) and
+    the offending value.  Defined here, below every other auditor module, and
+    re-exported by :mod:`auditor.outcomes` with the exit statuses.
+    """
 
 
 class MalformedNumber(MalformedInput, ValueError):

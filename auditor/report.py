@@ -20,10 +20,6 @@ from auditor.outcomes import NAMES, OK
 from auditor.rationals import show
 
 
-def _show(value):
-    return value if isinstance(value, str) and len(value) <= 200 else show(value)
-
-
 class Report:
     """Everything found about one certificate, failures in the order they were found.
 
@@ -55,8 +51,8 @@ class Report:
     def fail(self, pointer, claimed, recomputed, reason):
         self.failures.append({
             "pointer": pointer,
-            "claimed": _show(claimed),
-            "recomputed": _show(recomputed),
+            "claimed": show(claimed),
+            "recomputed": show(recomputed),
             "reason": reason if isinstance(reason, str) and len(reason) <= 400 else show(reason),
         })
 

@@ -35,7 +35,3 @@ class Enclosures:
         self.L, self.rho, self.alpha = L, rho, alpha
         self.bound_alpha = outward(*b_alpha, w)
         self.bound_divergence = outward(n_lo / den_hi, n_hi / den_lo, w)
-
-    def admissible_lower(self):
-        """A certified lower bound of min(1/4, 1/(8(α-1)), F)."""
-        return min(Fraction(1, 4), self.bound_alpha[0], self.bound_divergence[0])

@@ -11,6 +11,8 @@ also truncates an inside offset toward zero, so the result stays in the ball.
 from fractions import Fraction
 from math import isqrt
 
+from auditor.rationals import floor
+
 
 def sqdist(u, v):
     return sum(((a - b) ** 2 for a, b in zip(u, v)), Fraction(0))
@@ -44,7 +46,7 @@ def _radial(w, R2, g):
     out = []
     for c in w:
         x = R2 * c * c * (1 << (2 * g)) / n2
-        k = isqrt(x.numerator // x.denominator)
+        k = isqrt(floor(x))
         out.append(Fraction(-k if c < 0 else k, 1 << g))
     return out
 

@@ -39,7 +39,7 @@ from auditor.brace.sensitivity import envelope, inactive_at_history, inactive_ev
 from auditor.certificate import Malformed
 from auditor import common
 from auditor.outcomes import Unchecked
-from auditor.rationals import MalformedNumber, read_rational
+from auditor.rationals import MalformedNumber, floor, read_rational, show
 
 MAX_NOISE_TOLERANCE = Fraction(1, 2 ** 40)
 AUTO_GAMMA_GRID = Fraction(1, 10 ** 12)
@@ -137,7 +137,7 @@ def refuse_constants(ri, res, base):
             continue
         gamma = read_rational(text, pointer) if isinstance(text, str) else text
         if abs(gamma) > MAX_GAMMA:
-            raise Unchecked(pointer, common.magnitude(abs(gamma.numerator) // gamma.denominator), MAX_GAMMA,
+            raise Unchecked(pointer, common.magnitude(floor(abs(gamma))), MAX_GAMMA,
                             "gamma (the exponent of e^-gamma)")
     pointer = f"{base}/constants/exp_neg_gamma"
     for i, end in enumerate(_pair(res["constants"]["exp_neg_gamma"], pointer)):
@@ -205,7 +205,7 @@ def verify_constants(ri, res, report, base):
         report.equal(f"{base}/gamma", gamma, ri.gamma, "gamma")
     r = _pair(c["r"], f"{p}/r")
     report.check(0 <= r[0] and r[0] ** 2 <= ri.r2 <= r[1] ** 2 and r[1] >= 0, f"{p}/r",
-                 common.span(*r), f"r^2 = {common.show(ri.r2)}", "r bounds do not enclose sqrt(r^2)")
+                 common.span(*r), f"r^2 = {show(ri.r2)}", "r bounds do not enclose sqrt(r^2)")
     E = _pair(c["exp_neg_gamma"], f"{p}/exp_neg_gamma")
     report.check(E[0] > 0, f"{p}/exp_neg_gamma/0", E[0], "> 0", "lower bound of e^-gamma must be positive")
     _contains(report, f"{p}/exp_neg_gamma", E, lambda b: exp_bounds(-gamma, b), "e^-gamma", undecided)
@@ -259,7 +259,11 @@ def noise_matches(variance, zeta, xi, tol):
 
 
 def verify_steps(ri, res, consts, report, base):
-    """Replay every step; return (clean trajectory z_0..z_T, released Y_1..Y_T, zetas)."""
+    """Replay every step; return (clean trajectory z_0..z_T, released Y_1..Y_T, zetas, eq8_all, gp_max).
+
+    ``eq8_all``: every step claims eq. (8) and its γ'_t is within the certified
+    admissible bound; ``gp_max``: the largest γ'_t (None when there is no step).
+    """
     steps = res["steps"]
     T, n, g, d = ri.horizon, len(ri.points), ri.grid_bits, len(ri.query)
     report.check(len(steps) == T, f"{base}/steps", len(steps), T, "one step per t = 1..T")
@@ -313,18 +317,18 @@ def verify_steps(ri, res, consts, report, base):
         if rule != "fallback":
             up, arg = envelope(len(J), n, r[1], E[1])
             # the exact envelopes carry powers of e^-gamma: shown by size when beyond str()'s limit
-            report.check(up <= hi, f"{sp}/bracket/hi", hi, common.show(up), "upper end below the certified envelope")
+            report.check(up <= hi, f"{sp}/bracket/hi", hi, show(up), "upper end below the certified envelope")
             report.check(hi <= up * (1 + Fraction(1, 2 ** p)), f"{sp}/bracket/hi", hi,
-                         common.show(up * (1 + Fraction(1, 2 ** p))),
+                         show(up * (1 + Fraction(1, 2 ** p))),
                          "upper end above envelope*(1+2^-p): smoothness lost")
             if E[0] > 0:  # otherwise e^-gamma's stored lower end is already a false claim
                 down, _ = envelope(len(J), n, r[0], E[0])
-                report.check(lo <= down, f"{sp}/bracket/lo", lo, common.show(down),
+                report.check(lo <= down, f"{sp}/bracket/lo", lo, show(down),
                              "lower end above the certified envelope")
             report.equal(f"{sp}/bracket/argmax_k", b["argmax_k"], arg, "maximising k")
             need = gamma + (hi / lo - 1) + Fraction(1, 2 ** p) if lo > 0 else None
             report.check(need is not None and gp >= need, f"{sp}/gamma_prime", gp,
-                         None if need is None else common.show(need),
+                         None if need is None else show(need),
                          "gamma' must be at least gamma + (hi/lo - 1) + 2^-p >= gamma + log(hi/lo)")
         else:
             report.check(lo <= 2 * r[0] / n, f"{sp}/bracket/lo", lo, 2 * r[0] / n,

@@ -38,7 +38,7 @@ from auditor.decide import retried_claim, settle, state
 from auditor.embedded import check_digest, verify_embedded
 from auditor.enclosures import exp_bounds, log_bounds
 from auditor.outcomes import Unchecked
-from auditor.rationals import read_rational
+from auditor.rationals import floor, read_rational
 
 ENVELOPE_BITS = 96
 
@@ -66,7 +66,7 @@ def _estimate(cert):
     sigma2 = law[0]
     x = Fraction(8 * budget) / sigma2 if sigma2 is not None else Fraction(0)
     if x > MAX_EXP_ARGUMENT:
-        raise Unchecked("/input/sigma2", common.magnitude(x.numerator // x.denominator), MAX_EXP_ARGUMENT,
+        raise Unchecked("/input/sigma2", common.magnitude(floor(x)), MAX_EXP_ARGUMENT,
                         "exponent 8C/sigma2 of the moment envelope")
     for name in ("upper_witness", "lower_witness"):
         if res[name] is not None:

@@ -66,7 +66,7 @@ from auditor.enclosure_limits import MAX_BITS, MAX_EXP_ARGUMENT, MAX_SOURCE_WORK
 from auditor.enclosures import laplace
 from auditor.enclosures.gaussian import summation_length
 from auditor.outcomes import Unchecked
-from auditor.rationals import read_rational
+from auditor.rationals import floor, read_rational
 
 
 __all__ = ["verify", "verify_open", "estimate", "claim", "verify_dg", "estimate_dg", "MAX_EXP_ARGUMENT", "MAX_BITS",
@@ -103,7 +103,7 @@ def _threshold_bits(lam_lo, lam_hi):
 
 def _refuse_exponent(x, pointer, what):
     if abs(x) > MAX_EXP_ARGUMENT:
-        raise Unchecked(pointer, common.magnitude(abs(x).numerator // abs(x).denominator),
+        raise Unchecked(pointer, common.magnitude(floor(abs(x))),
                         MAX_EXP_ARGUMENT, f"exponent of {what}")
 
 

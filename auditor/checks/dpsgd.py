@@ -50,7 +50,7 @@ from auditor.decide import OPEN, PROVED, raise_undecided, state
 from auditor.enclosures import exp_bounds
 from auditor.outcomes import Unchecked
 from auditor.pld import answer, composition, gaussian, masses
-from auditor.rationals import read_rational
+from auditor.rationals import ceil_div, read_rational, show
 
 # ---- the domain ---------------------------------------------------------------------------
 MAX_STEPS = 10 ** 6
@@ -117,7 +117,7 @@ def verify(cert, report):
 
 def _bounded(value, lo, hi, pointer, text, hi_open=False):
     if value < lo or value > hi or (hi_open and value == hi):
-        raise Malformed(f"{pointer}: {common.show(value)} is outside the domain {text}")
+        raise Malformed(f"{pointer}: {show(value)} is outside the domain {text}")
     return value
 
 
@@ -149,8 +149,8 @@ def parse(cert):
         for i, e in enumerate(epsilons):
             _bounded(e, Fraction(0), EPSILON_INPUT_MAX, f"/input/epsilons/{i}", "[0, 500]")
             if i and e <= epsilons[i - 1]:
-                raise Malformed(f"/input/epsilons/{i}: {common.show(e)} does not exceed the previous "
-                                f"{common.show(epsilons[i - 1])} (the epsilons must be strictly increasing)")
+                raise Malformed(f"/input/epsilons/{i}: {show(e)} does not exceed the previous "
+                                f"{show(epsilons[i - 1])} (the epsilons must be strictly increasing)")
         p["epsilons"] = epsilons
         if "points" not in res:
             raise Malformed("/result: the question asks for δ at the input epsilons (result.points)")
@@ -240,7 +240,7 @@ def _refuse_work(p, plan):
     P = "/result/discretisation"
     buckets = mass_work = 0
     for s, st in enumerate(stages):
-        loss = -((-max(abs(st.lo), abs(st.hi))) // N)
+        loss = ceil_div(max(abs(st.lo), abs(st.hi)), N)
         if loss > MAX_LOSS:
             raise Unchecked(f"{P}/ranges/{s}", loss, MAX_LOSS, "largest |loss| of the single-step range")
         bits = masses.working_bits(st, N, K, K_q) + RETRY_GUARD
@@ -355,8 +355,8 @@ def _exact_claims(p, cert, report):
         lo = read_rational(res["epsilon_lo"], "/result/epsilon_lo")
         hi = read_rational(res["epsilon_hi"], "/result/epsilon_hi")
         report.check(lo <= hi, "/result", common.span(lo, hi), "epsilon_lo <= epsilon_hi", "the ends are swapped")
-        report.check(hi - lo <= p["width"] * hi, "/result/epsilon_hi", common.show(hi - lo),
-                     f"at most R·epsilon_hi = {common.show(p['width'] * hi)}",
+        report.check(hi - lo <= p["width"] * hi, "/result/epsilon_hi", show(hi - lo),
+                     f"at most R·epsilon_hi = {show(p['width'] * hi)}",
                      "epsilon_hi − epsilon_lo exceeds the requested relative width")
         _display(res["epsilon_lo_display"], lo, -1, "/result/epsilon_lo_display", report)
         _display(res["epsilon_hi_display"], hi, +1, "/result/epsilon_hi_display", report)
@@ -382,8 +382,8 @@ def _exact_claims(p, cert, report):
                      "the point's epsilon is not the input epsilon at the same index")
         report.check(lower <= upper, P, common.span(lower, upper), "lower <= upper", "the ends are swapped")
         report.check(upper <= 1, P + "/upper", upper, "at most 1", "upper exceeds 1")
-        report.check(upper - lower <= p["width"] * upper or upper <= TINY, P + "/upper", common.show(upper - lower),
-                     f"at most R·upper = {common.show(p['width'] * upper)} (or upper <= 10^-30)",
+        report.check(upper - lower <= p["width"] * upper or upper <= TINY, P + "/upper", show(upper - lower),
+                     f"at most R·upper = {show(p['width'] * upper)} (or upper <= 10^-30)",
                      "upper − lower exceeds the requested relative width")
         _display(point["lower_display"], lower, -1, P + "/lower_display", report)
         _display(point["upper_display"], upper, +1, P + "/upper_display", report)
@@ -514,7 +514,7 @@ def _pld_bounds(plan, pending, guard):
 
 def common_exp_bits(epsilon):
     """An integer b >= log2 e^ε (log2 e < 1.45)."""
-    return -((-epsilon.numerator * 145) // (100 * epsilon.denominator)) + 1
+    return ceil_div(epsilon.numerator * 145, 100 * epsilon.denominator) + 1
 
 
 # ---- the summary ----------------------------------------------------------------------------------

@@ -52,7 +52,7 @@ from auditor.envelope.model import Model, neighbour_pairs
 from auditor.envelope.pmw import Recomputation, constants_only
 from auditor.envelope.rules import PROVED, REFUTED, UNRESOLVED, at_most, combine, ratio_range, ratio_status
 from auditor.outcomes import Unchecked
-from auditor.rationals import read_rational
+from auditor.rationals import floor, read_rational
 
 MAX_STORED = 20_000
 MAX_ENVELOPE = 1_000_000
@@ -162,7 +162,7 @@ class Audit:
         for pointer, x in (("/input/hedge", m.gamma * m.J), ("/input/select", m.eta),
                            ("/input/epsilon", m.eps * max(m.n, 2) / 2)):
             if x > MAX_EXPONENT:
-                raise Unchecked(pointer, common.magnitude(x.numerator // x.denominator), MAX_EXPONENT,
+                raise Unchecked(pointer, common.magnitude(floor(x)), MAX_EXPONENT,
                                 "exponent of an exp the recomputation needs")
         self.H, self.N = H, N
         if self.work(2 * self.bits) > MAX_WORK:

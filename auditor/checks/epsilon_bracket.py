@@ -37,7 +37,7 @@ from auditor.certificate import Malformed
 from auditor import common
 from auditor.claims import lower_text, rational_text, upper_text
 from auditor.embedded import check_digest, raise_pending, validated, verify_embedded
-from auditor.rationals import read_rational
+from auditor.rationals import read_rational, show
 
 __all__ = ["verify", "claim"]
 
@@ -159,8 +159,8 @@ def _plain_question(witness, pointer, q, epsilon, report):
     report.check(same_noise, pointer + "/input/noise", noise["family"], q.family, "noise (the bracket's)")
     report.equal(pointer + "/input/budget", inner["budget"], q.budget, "budget (the bracket's)")
     epsilons = [read_rational(e, f"{pointer}/input/epsilons/{i}") for i, e in enumerate(inner["epsilons"])]
-    ok = report.check(epsilons == [epsilon], pointer + "/input/epsilons", [common.show(e) for e in epsilons],
-                      [common.show(epsilon)], "the witness must be at the single ε of the bracket end")
+    ok = report.check(epsilons == [epsilon], pointer + "/input/epsilons", [show(e) for e in epsilons],
+                      [show(epsilon)], "the witness must be at the single ε of the bracket end")
     points = witness["result"]["points"]
     return points[0] if ok and len(points) == 1 else None
 

@@ -23,6 +23,7 @@ Re-proved by the auditor's own route, in this order:
 
 import json
 from fractions import Fraction
+from math import lcm
 
 from auditor.certificate import Malformed
 from auditor.common import integer
@@ -248,7 +249,7 @@ def claim(cert):
         column = [read_rational(m["values"][j], "") for m in res["models"]]
         den = 1
         for v in column:
-            den = den * v.denominator // _gcd(den, v.denominator)
+            den = lcm(den, v.denominator)
         if all(len(str(v * den)) <= 12 for v in column) and den < 10 ** 12:
             shown = f"({', '.join(str(v * den) for v in column)})/{den}" if den > 1 else \
                 f"({', '.join(str(v) for v in column)})"
@@ -260,9 +261,3 @@ def claim(cert):
     text = "; ".join(parts[:3]) + (f"; and {len(parts) - 3} more priors" if len(parts) > 3 else "")
     return (f"{text} for gamma = {rational_text(read_rational(inp['gamma'], ''))}, law {law_text(inp['law'])}, "
             f"C = {inp['budget']} (exact hierarchy values)")
-
-
-def _gcd(a, b):
-    while b:
-        a, b = b, a % b
-    return a

@@ -41,7 +41,7 @@ from auditor.certificate import Malformed
 from auditor import common
 from auditor.claims import lower_text, rational_text
 from auditor.embedded import check_digest, raise_pending, validated, verify_embedded
-from auditor.rationals import read_rational
+from auditor.rationals import read_rational, show
 
 __all__ = ["verify", "claim"]
 
@@ -62,7 +62,7 @@ class Question:
     def __init__(self, inp):
         self.family = inp["family"]
         if self.family not in RESULT_KEY:
-            raise Malformed(f"{I}/family: unknown family {common.show(self.family)}")
+            raise Malformed(f"{I}/family: unknown family {show(self.family)}")
         a, B = common.gamma(inp["gamma"], I + "/gamma")
         self.gamma = Fraction(a, B)
         self.budget = common.integer(inp["budget"], I + "/budget", 1)
@@ -142,12 +142,12 @@ def _plain_answers(witness, pointer, q, scale, report, meets):
     noise = inner["noise"]
     param = "sigma2" if noise["family"] == GAUSSIAN else "t"
     same = noise["family"] == q.family and read_rational(noise[param], f"{pointer}/input/noise/{param}") == scale
-    report.check(same, pointer + "/input/noise", noise, {"family": q.family, param: common.show(scale)},
+    report.check(same, pointer + "/input/noise", noise, {"family": q.family, param: show(scale)},
                  "the noise must be the certificate's family at its noise level")
     report.equal(pointer + "/input/budget", inner["budget"], q.budget, "budget (the noise certificate's)")
     epsilons = [read_rational(e, f"{pointer}/input/epsilons/{i}") for i, e in enumerate(inner["epsilons"])]
-    ok = report.check(epsilons == [q.epsilon], pointer + "/input/epsilons", [common.show(e) for e in epsilons],
-                      [common.show(q.epsilon)], "the embedded certificate must be at the single ε of the question")
+    ok = report.check(epsilons == [q.epsilon], pointer + "/input/epsilons", [show(e) for e in epsilons],
+                      [show(q.epsilon)], "the embedded certificate must be at the single ε of the question")
     points = witness["result"]["points"]
     if ok and len(points) == 1:
         end = "upper" if meets else "lower"
@@ -165,13 +165,13 @@ def _game_answers(witness, pointer, q, scale, report, meets):
     noise = inner.get("noise")
     if q.family == GAUSSIAN:
         sigma2 = None if inner["sigma2"] is None else read_rational(inner["sigma2"], P + "/sigma2")
-        report.check(noise is None and sigma2 == scale, P + "/sigma2", inner["sigma2"], common.show(scale),
+        report.check(noise is None and sigma2 == scale, P + "/sigma2", inner["sigma2"], show(scale),
                      "the discrete Gaussian at the noise level (σ², no other law)")
     else:
         t = None
         if isinstance(noise, dict) and noise.get("family") == LAPLACE:
             t = read_rational(noise["t"], P + "/noise/t")
-        report.check(t == scale, P + "/noise", noise, {"family": LAPLACE, "t": common.show(scale)},
+        report.check(t == scale, P + "/noise", noise, {"family": LAPLACE, "t": show(scale)},
                      "the discrete Laplace at the noise level")
     report.equal(P + "/budget", inner["budget"], q.budget, "budget (the noise certificate's)")
     report.equal(P + "/epsilon", read_rational(inner["epsilon"], P + "/epsilon"), q.epsilon,

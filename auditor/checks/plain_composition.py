@@ -56,7 +56,7 @@ from auditor.claims import interval_text, listed, number as _q, outward, rationa
 from auditor.decide import DISPROVED, OPEN, PROVED, raise_undecided, state
 from auditor.outcomes import Unchecked
 from auditor.plain import gaussian, laplace, releases
-from auditor.rationals import read_rational
+from auditor.rationals import read_rational, show
 
 MAX_BUDGET = 1024
 NOISE_MIN, NOISE_MAX = Fraction(1, 100), Fraction(10 ** 6)
@@ -112,10 +112,10 @@ def parse(cert):
     epsilons = [read_rational(e, f"/input/epsilons/{i}") for i, e in enumerate(inp["epsilons"])]
     for i, e in enumerate(epsilons):
         if not 0 <= e <= MAX_EPSILON:
-            raise Malformed(f"/input/epsilons/{i}: {common.show(e)} is outside [0, 10000]")
+            raise Malformed(f"/input/epsilons/{i}: {show(e)} is outside [0, 10000]")
         if i and e <= epsilons[i - 1]:
-            raise Malformed(f"/input/epsilons/{i}: {common.show(e)} does not exceed the previous "
-                            f"{common.show(epsilons[i - 1])} (the epsilons must be strictly increasing)")
+            raise Malformed(f"/input/epsilons/{i}: {show(e)} does not exceed the previous "
+                            f"{show(epsilons[i - 1])} (the epsilons must be strictly increasing)")
     p["epsilons"] = epsilons
     p["width"] = _width(inp["width"], "/input/width")
     p["relative"] = "rel_width" in inp
@@ -130,7 +130,7 @@ def _width(text, pointer):
         return None
     width = read_rational(text, pointer)
     if width < MIN_WIDTH:
-        raise Malformed(f"{pointer}: {common.show(width)} is below the limit 1/10^60")
+        raise Malformed(f"{pointer}: {show(width)} is below the limit 1/10^60")
     return width
 
 
@@ -142,7 +142,7 @@ def _noise(noise, pointer):
         raise Malformed(f"{pointer}/family: unknown noise family {family!r}")
     parameter = read_rational(noise[key], f"{pointer}/{key}")
     if not NOISE_MIN <= parameter <= NOISE_MAX:
-        raise Malformed(f"{pointer}/{key}: {common.show(parameter)} is outside the domain "
+        raise Malformed(f"{pointer}/{key}: {show(parameter)} is outside the domain "
                         f"[1/100, 1000000]")
     common.refuse_size(parameter, f"{pointer}/{key}", key)
     return family, parameter
@@ -273,8 +273,8 @@ def _check_width(p, P, lower, upper, report):
         report.check(upper - lower <= W, P, upper - lower, W, "upper − lower exceeds the requested width W")
         return
     meets = (W is not None and upper - lower <= W) or (R is not None and upper - lower <= R * lower)
-    bounds = [f"W = {common.show(W)}"] if W is not None else []
-    bounds += [f"R·lower = {common.show(R * lower)}"] if R is not None else []
+    bounds = [f"W = {show(W)}"] if W is not None else []
+    bounds += [f"R·lower = {show(R * lower)}"] if R is not None else []
     report.check(meets, P, upper - lower, " or ".join(bounds),
                  "upper − lower exceeds both the absolute width W and the relative width R·lower"
                  if W is not None and R is not None else

@@ -13,6 +13,7 @@ from fractions import Fraction
 from math import isqrt
 
 from auditor.enclosures.exponential import exp_bounds
+from auditor.rationals import floor
 
 
 def kernel_bounds(n, sigma2, bits=128):
@@ -34,7 +35,7 @@ def summation_length(sigma2, bits):
     """N with (N+1)²/(2σ²) >= 0.7·(bits + 8 + log2 σ²): the neglected tail is below 2^-bits."""
     sigma2 = Fraction(sigma2)
     need = 2 * sigma2 * Fraction(7, 10) * (bits + 8 + max(1, sigma2.numerator.bit_length()))
-    return isqrt(need.numerator // need.denominator + 1) + 1
+    return isqrt(floor(need) + 1) + 1
 
 
 def normaliser_bounds(sigma2, bits=128):

@@ -19,12 +19,13 @@ Every function returns Fractions (lo, hi) with lo <= true value <= hi.
 from fractions import Fraction
 
 from auditor.enclosures.exponential import exp_bounds
+from auditor.rationals import floor
 
 
 def extra_bits(t):
     """Bits lost to cancellation in 1 − r ≈ 1/t (for large t): about log2(t) + 2."""
     t = Fraction(t)
-    return max(0, (t.numerator // t.denominator).bit_length()) + 2
+    return max(0, floor(t).bit_length()) + 2
 
 
 def ratio_bounds(t, bits=128):

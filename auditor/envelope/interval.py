@@ -7,6 +7,8 @@ significant bits, so an enclosure of the exact result is returned.
 
 from fractions import Fraction
 
+from auditor.rationals import ceil_div
+
 ZERO = Fraction(0)
 ONE = Fraction(1)
 
@@ -37,8 +39,8 @@ def up(q, bits):
     num, den = q.numerator, q.denominator
     e = num.bit_length() - den.bit_length() - bits
     if e >= 0:
-        return _dyadic(-((-num) // (den << e)), e)
-    return _dyadic(-((-(num << -e)) // den), e)
+        return _dyadic(ceil_div(num, den << e), e)
+    return _dyadic(ceil_div(num << -e, den), e)
 
 
 class Interval:

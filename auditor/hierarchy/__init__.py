@@ -18,7 +18,8 @@ priors with upper values in integer fixed point.  Modules:
   (``hierarchy-exact/1``);
 - :mod:`.lines`: proof-function lower lines (``minimum-deletion/1``,
   ``minimum-depth/1``);
-- :mod:`.sides`: the upper and lower side of a model-capacity statement.
+- :mod:`.sides`: the upper and lower side of a model-capacity statement;
+- :mod:`.source`: the discrete-Gaussian side of the bound (atoms, τ, λ±).
 
 No floating point anywhere: numpy is used only with int64 arrays whose sums
 are proved (by explicit bounds checked at run time) never to overflow.

@@ -20,7 +20,7 @@ The producer works in the t-domain (perspective breakpoints, crossings of
 maxima and minima); values at a prior do not depend on the representation.
 """
 
-from gmpy2 import mpq, mpz
+from gmpy2 import lcm, mpq, mpz
 
 from auditor.game.curves import Chain, envelope
 from auditor.game.sums import sum_scaled
@@ -39,7 +39,7 @@ def perspective_sum(row, kids, curves, D):
     chains = [curves[k] for k in kids]
     den = mpz(1)
     for c in {id(c): c for c in chains}.values():
-        den = den * c.den // _gcd(den, c.den)
+        den = lcm(den, c.den)
     terms = [(c.rescaled(den), p, q) for c, p, q in zip(chains, row.P, row.Q)]
     total = sum_scaled(terms, den)
     return Chain(total.xs, total.ys, den * D)
@@ -100,7 +100,7 @@ def convex_minimum(chains):
     den = mpz(1)
     for a, b in lines:
         for q in (a, b):
-            den = den * q.denominator // _gcd(den, q.denominator)
+            den = lcm(den, q.denominator)
     return Chain.from_points([(mpz(a * den), mpz(b * den)) for a, b in lines], den)
 
 
@@ -121,9 +121,3 @@ def same_function(c1, c2):
         return False
     return all(a * c2.den == b * c1.den for a, b in zip(c1.xs, c2.xs)) and \
         all(a * c2.den == b * c1.den for a, b in zip(c1.ys, c2.ys))
-
-
-def _gcd(a, b):
-    while b:
-        a, b = b, a % b
-    return a

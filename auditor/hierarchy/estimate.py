@@ -15,6 +15,7 @@ and MAX_WORDS (graph and word tables), MAX_LEVEL_ENTRIES (int64 limb tables of o
 """
 
 from auditor.outcomes import Unchecked
+from auditor.rationals import ceil_div
 
 __all__ = ["MAX_WORK", "MAX_PENDING", "MAX_WORDS", "MAX_LEVEL_ENTRIES", "estimates", "refuse_beyond_limits"]
 
@@ -44,7 +45,7 @@ def estimates(model, B, n_weights, grid_points, bits):
     out["pending"] = sum(per_level)
     roots = sum(2 * B ** ell for c in range(1, C + 1) for ell in model.root_groups(c))
     out["level_entries"] = max(per_level) * grid_points
-    out["work"] = (3 * out["pending"] + roots) * (n_weights + 3) * grid_points * (-(-bits // 64))
+    out["work"] = (3 * out["pending"] + roots) * (n_weights + 3) * grid_points * ceil_div(bits, 64)
     return out
 
 

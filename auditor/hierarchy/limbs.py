@@ -16,6 +16,8 @@ and no int64 operation overflows.  The recombination is in Python integers.
 
 import numpy as np
 
+from auditor.rationals import ceil_div
+
 __all__ = ["plan", "split_signed", "weight_matrix", "recombine"]
 
 INT64_BITS = 62        # |every partial sum| < 2^62 < 2^63
@@ -31,11 +33,11 @@ def plan(value_bits, numerator_bits, outputs):
     room = INT64_BITS - outputs.bit_length()
     best = None
     for nl in range(1, 16):
-        ba = -(-(value_bits + 1) // nl)
+        ba = ceil_div(value_bits + 1, nl)
         bp = room - ba
         if bp < 1:
             continue
-        n_p = max(1, -(-numerator_bits // bp))
+        n_p = max(1, ceil_div(numerator_bits, bp))
         key = (nl * n_p, nl)
         if best is None or key < best[0]:
             best = (key, (ba, nl, bp, n_p))

@@ -42,6 +42,7 @@ from auditor.hierarchy.curves import lower_hull, segment_line, t_vertices
 from auditor.hierarchy.limbs import plan, recombine, split_signed
 from auditor.hierarchy.tables import RowCache
 from auditor.game.curves import Chain
+from auditor.rationals import floor
 
 __all__ = ["solve_lines", "KEY_BITS"]
 
@@ -167,7 +168,7 @@ def _tangents(groups, grid, stop):
         t = mpq(x, grid.top)
         k = min(bisect_right(ts, t) - 1, len(hull) - 2)
         alpha, beta = segment_line(hull[k], hull[k + 1])
-        a, b = int(alpha.numerator // alpha.denominator), int(beta.numerator // beta.denominator)
+        a, b = int(floor(alpha)), int(floor(beta))
         if a < 0 or b < 0:
             a, b = stop[0][i], stop[1][i]
         A.append(a)

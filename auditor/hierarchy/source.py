@@ -18,7 +18,7 @@ starting precision and at four times it, when its pointer is appended to
 from fractions import Fraction
 
 from auditor.decide import exp_states, settle, source_states
-from auditor.rationals import read_rational
+from auditor.rationals import ceil, read_rational
 
 __all__ = ["check_source", "check_threshold", "check_dg_source", "ceil_decimal", "threshold_pair"]
 
@@ -82,7 +82,7 @@ def threshold_pair(threshold, epsilon, report, undecided, pointer):
 def ceil_decimal(value, digits):
     """The decimal string of ``value`` rounded up at ``digits`` places."""
     scaled = Fraction(value) * 10 ** digits
-    n = -((-scaled.numerator) // scaled.denominator)
+    n = ceil(scaled)
     sign = "-" if n < 0 else ""
     whole, frac = divmod(abs(n), 10 ** digits)
     return f"{sign}{whole}.{frac:0{digits}d}" if digits else f"{sign}{whole}"

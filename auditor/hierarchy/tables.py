@@ -26,13 +26,9 @@ non-negative quantities, so each table is an upper table of its node.
 import numpy as np
 
 from auditor.hierarchy.limbs import plan, recombine, split_signed, weight_matrix
+from auditor.rationals import ceil_div
 
 __all__ = ["solve", "chord_coefficients", "lower_hull_excess", "RowCache"]
-
-
-def _ceil_div(num, den):
-    """ceil(num/den) for den > 0."""
-    return -((-num) // den)
 
 
 def chord_coefficients(E, grid):
@@ -70,7 +66,7 @@ def lower_hull_excess(m, grid, F):
         span = g[right] - g[left]
         for i in range(left + 1, right):
             num = h[left] * (g[right] - g[i]) + h[right] * (g[i] - g[left]) - side[i] * span
-            out[i] = -((-num) // (span << K))
+            out[i] = ceil_div(num, span << K)
     return out
 
 
@@ -131,7 +127,7 @@ def _alternative(row_key, kids, packed, rows, grid, F, den):
     Wp, Wq = rows.weights(row_key, packed.plan)
     sa = recombine(packed.alpha.take(flat, axis=0).reshape(grid.M + 1, width) @ Wp, *packed.plan)
     sb = recombine(packed.beta.take(flat, axis=0).reshape(grid.M + 1, width) @ Wq, *packed.plan)
-    return [-((-((t << F) + gi * a + hi * b)) // den)
+    return [ceil_div((t << F) + gi * a + hi * b, den)
             for t, gi, hi, a, b in zip(rows.excess(row_key), grid.g, grid.gbar, sa, sb)]
 
 

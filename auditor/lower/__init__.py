@@ -6,7 +6,11 @@
 - :mod:`.display`: outward decimal displays;
 - :mod:`.suffix`: exact likelihood tests of fixed sign suffixes (hockey-stick sums);
 - :mod:`.waiting`: the waiting recursion of the finite-deadline witness;
-- :mod:`.moments`: the G.6 mean-square identity by an exact moment recursion.
+- :mod:`.moments`: the G.6 mean-square identity by an exact moment recursion;
+- :mod:`.renyi`: the 29-band Rényi domination of ``separation/1`` renyi-cover;
+- :mod:`.relaxations`: the values of the two relaxations of the budget-two game;
+- :mod:`.lines`: the target-{0} line trees of ``calibration-lower/1``;
+- :mod:`.embedded`: embedded ``dg-interval/1`` certificates.
 
 Nothing here imports the producer or uses floats; every decision is exact.
 

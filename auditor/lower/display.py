@@ -8,6 +8,8 @@ from fractions import Fraction
 
 from gmpy2 import mpz
 
+from auditor.rationals import ceil, ceil_div, floor
+
 DOWN, UP = -1, +1
 
 
@@ -15,9 +17,9 @@ def outward_decimal(value, places, direction):
     """``value`` written with ``places`` decimals, rounded down (−1) or up (+1)."""
     scaled = Fraction(value) * 10 ** places
     if direction < 0:
-        n = scaled.numerator // scaled.denominator
+        n = floor(scaled)
     else:
-        n = -((-scaled.numerator) // scaled.denominator)
+        n = ceil(scaled)
     sign = "-" if n < 0 else ""
     digits = mpz(abs(n)).digits(10).zfill(places + 1)  # gmpy2: no int <-> str digit limit
     if not places:
@@ -44,4 +46,4 @@ def dyadic_down(value, bits):
 def dyadic_up(value, bits):
     """The smallest m/2^bits >= value."""
     value = Fraction(value)
-    return Fraction(-((-(value.numerator << bits)) // value.denominator), 1 << bits)
+    return Fraction(ceil_div(value.numerator << bits, value.denominator), 1 << bits)

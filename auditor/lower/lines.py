@@ -29,6 +29,7 @@ from fractions import Fraction
 from gmpy2 import mpz
 
 from auditor.certificate import Malformed
+from auditor.rationals import ceil_div
 
 ACTIONS = set("xye+-")
 
@@ -160,7 +161,7 @@ class LineTree:
                 sp += rp * sub[0]
                 sq += rq * sub[1]
             D = self.law.D
-            got = (sp // D, -((-sq) // D))
+            got = (sp // D, ceil_div(sq, D))
         self._lines[key] = got
         return got
 
@@ -231,7 +232,7 @@ class PackedLines(LineTree):
                     got = ranges.get(child)
                     ranges[child] = [c0, c1] if got is None else [min(got[0], c0), max(got[1], c1)]
         self.ranges = ranges
-        self.W = -(-(self.law.D.bit_length() + self.bits + 4) // 8) * 8
+        self.W = ceil_div(self.law.D.bit_length() + self.bits + 4, 8) * 8
         values = {}
         for node in reversed(order):
             if node in ranges:
@@ -269,7 +270,7 @@ class PackedLines(LineTree):
                 sp += rp * cp
                 sq += rq * cq
             P.extend((x + accept) // D for x in _unpack(sp, length, W))
-            Q.extend(-((-x) // D) for x in _unpack(sq, length, W))
+            Q.extend(ceil_div(x, D) for x in _unpack(sq, length, W))
         return P, Q
 
     def _packed(self, child, values, first, length):

@@ -59,7 +59,7 @@ from auditor.enclosures import exp_bounds, kernel_bounds, log_bounds, normaliser
 from auditor.lower import inputs
 from auditor.lower.display import DOWN, UP, check_display
 from auditor.outcomes import Unchecked
-from auditor.rationals import read_rational, show
+from auditor.rationals import ceil, ceil_div, floor, read_rational, show
 
 LAYERS = ((0, 1), (1, 1), (1, 0))
 BITS = 96
@@ -74,10 +74,6 @@ MAX_POWER_BITS = 1 << 16
 MAX_PAIR_BITS = 256
 
 
-def _ceil_div(a, b):
-    return -((-a) // b)
-
-
 def _outward(x, bits):
     """(x⁻, x⁺): x > 0 rounded down and up to ``bits`` significant bits (dyadic), so that the
     cost of a power no longer depends on the digits of x."""
@@ -86,8 +82,8 @@ def _outward(x, bits):
         scaled, unit = Fraction(x.numerator << shift, x.denominator), Fraction(1, 1 << shift)
     else:
         scaled, unit = Fraction(x.numerator, x.denominator << -shift), Fraction(1 << -shift)
-    down = scaled.numerator // scaled.denominator          # >= 2^(bits − 1): never 0
-    up = -((-scaled.numerator) // scaled.denominator)
+    down = floor(scaled)          # >= 2^(bits − 1): never 0
+    up = ceil(scaled)
     return down * unit, up * unit
 
 
@@ -118,7 +114,7 @@ def _power_bounds(x, a, bits):
         y = x ** a.numerator
         shift = bits << k
         lo = (y.numerator << shift) // y.denominator
-        hi = _ceil_div(y.numerator << shift, y.denominator)
+        hi = ceil_div(y.numerator << shift, y.denominator)
         for _ in range(k):
             lo = isqrt(lo)
             s = isqrt(hi)
@@ -224,7 +220,7 @@ class Layers:
             key = f1 % 9
             if key not in middle:
                 e1 = (-f1) % 3
-                c1 = _ceil_div(f1, 3)
+                c1 = ceil_div(f1, 3)
                 middle[key] = sum(T[1][e1][i2] * inner[(c1 - low - i2) % 3] for i2 in range(width))
             total += T[0][0][i1] * middle[key]
         return Fraction(total, 1 << (3 * bits))
@@ -257,14 +253,14 @@ def _term(P, Q, S, a, bits, direction=DOWN):
             for _ in range(k):
                 x = isqrt(x)                           # floor of the root stays a lower bound
             return Q * x // S
-        x = _ceil_div(num, den)
+        x = ceil_div(num, den)
         for _ in range(k):
             x = _root_up(x)                            # ceiling of the root stays an upper bound
-        return _ceil_div(Q * x, S)
+        return ceil_div(Q * x, S)
     lo, hi = power_bounds(Fraction(P, Q), a, bits)
     if direction == DOWN:
         return (Q * lo.numerator << bits) // (S * lo.denominator)
-    return _ceil_div(Q * hi.numerator << bits, S * hi.denominator)
+    return ceil_div(Q * hi.numerator << bits, S * hi.denominator)
 
 
 def renyi_lower(layers, a, bits=BITS):
@@ -359,7 +355,7 @@ def _refuse_orders(bands, order, R):
             orders.append((f"{R}/bands/{i}/{end}", read_rational(band[end], f"{R}/bands/{i}/{end}")))
     for pointer, a in orders:
         if abs(a) > MAX_ORDER:
-            raise Unchecked(pointer, abs(a.numerator) // a.denominator, MAX_ORDER, "Rényi order")
+            raise Unchecked(pointer, floor(abs(a)), MAX_ORDER, "Rényi order")
         size = max(a.numerator.bit_length(), a.denominator.bit_length())
         if size > MAX_ORDER_BITS:
             raise Unchecked(pointer, size, MAX_ORDER_BITS, "bits of a Rényi order's numerator or denominator")

@@ -92,6 +92,7 @@ from math import isqrt
 from auditor.enclosures import exp_bounds
 from auditor.enclosures.gaussian import kernel_tail_upper
 from auditor.plain.polynomial import power_schedule, slot_width, windowed_lengths, windowed_power
+from auditor.rationals import ceil, ceil_div, floor
 
 __all__ = ["Plan", "plan", "delta_bounds", "split_point", "exp_boost", "SumLaw", "sum_law"]
 
@@ -106,17 +107,13 @@ WINDOW_GUARD = 8
 def exp_boost(epsilon):
     """An integer b with e^ε <= 2^b (ε >= 0), from log2 e < 14427/10000."""
     x = Fraction(epsilon) * _LOG2_E_UP
-    return -((-x.numerator) // x.denominator)
+    return ceil(x)
 
 
 def split_point(sigma2, budget, epsilon):
     """s* = ⌈(C − 2σ²ε)/2⌉ − 1: the largest integer s with C − 2s > 2σ²ε."""
     h = (budget - 2 * Fraction(sigma2) * Fraction(epsilon)) / 2
-    return -((-h.numerator) // h.denominator) - 1
-
-
-def _ceil(x):
-    return -((-x.numerator) // x.denominator)
+    return ceil(h) - 1
 
 
 class Plan:
@@ -136,10 +133,10 @@ class Plan:
             return None
         steps = len(power_schedule(self.budget)) + 1
         # a_c = 1.4·(bits + guard + log2(C·steps/c)) >= 2 ln 2·(...), log2 rounded up
-        ratio = -(-self.budget * steps // copies)
+        ratio = ceil_div(self.budget * steps, copies)
         a = Fraction(14, 10) * (self.bits + WINDOW_GUARD + (ratio - 1).bit_length())
         need = self.sigma2 * copies * a
-        return isqrt(_ceil(need)) + 1
+        return isqrt(ceil(need)) + 1
 
     def lengths(self):
         """[(first factor, second factor, kept)] list lengths of every product, before the work."""
@@ -178,9 +175,9 @@ def plan(sigma2, budget, bits):
     """
     sigma2 = Fraction(sigma2)
     two_s2 = 2 * sigma2
-    extra = (two_s2.numerator // two_s2.denominator + 2).bit_length()
+    extra = (floor(two_s2) + 2).bit_length()
     need = two_s2 * _LN2_UP * (bits + budget.bit_length() + 6 + extra)
-    radius = max(1, isqrt(need.numerator // need.denominator + 1))
+    radius = max(1, isqrt(floor(need) + 1))
     n = budget * (2 * radius + 1)
     steps = len(power_schedule(budget)) + 1
     scale = bits + n.bit_length() + steps.bit_length() + 14
@@ -192,7 +189,7 @@ def plan(sigma2, budget, bits):
 def _fixed(value, scale, direction):
     """floor (−1) or ceil (+1) of value·2^scale."""
     x = Fraction(value) * (1 << scale)
-    return x.numerator // x.denominator if direction < 0 else -((-x.numerator) // x.denominator)
+    return floor(x) if direction < 0 else ceil(x)
 
 
 def _kernel(sigma2, radius, R):

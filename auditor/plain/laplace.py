@@ -42,6 +42,7 @@ from math import comb
 
 from auditor.enclosures import exp_bounds
 from auditor.plain.gaussian import exp_boost
+from auditor.rationals import ceil, floor
 
 __all__ = ["first_count", "delta_bounds", "scale_bits"]
 
@@ -49,7 +50,7 @@ __all__ = ["first_count", "delta_bounds", "scale_bits"]
 def first_count(t, budget, epsilon):
     """k₀ = ⌊(C + tε)/2⌋ + 1: the least count with (2k − C)/t > ε."""
     x = (budget + Fraction(t) * Fraction(epsilon)) / 2
-    return x.numerator // x.denominator + 1
+    return floor(x) + 1
 
 
 def scale_bits(budget, bits, boost):
@@ -59,7 +60,7 @@ def scale_bits(budget, bits, boost):
 
 def _fixed(value, scale, direction):
     x = Fraction(value) * (1 << scale)
-    return x.numerator // x.denominator if direction < 0 else -((-x.numerator) // x.denominator)
+    return floor(x) if direction < 0 else ceil(x)
 
 
 def _powers(base, count, P, direction):

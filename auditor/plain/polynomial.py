@@ -37,6 +37,8 @@ known exactly before it starts.
 
 from gmpy2 import f_mod_2exp, mpz
 
+from auditor.rationals import ceil_div
+
 __all__ = ["exact_product", "product", "power", "slot_bits", "power_schedule", "windowed_lengths",
            "slot_width", "windowed_power"]
 
@@ -262,6 +264,6 @@ def windowed_power(upper, first, exponent, scale, half_width, excess, width):
         total = _slot_sum(rounded, width)
         kept_total = _slot_sum(kept, width)
         lost = (lost if with_base else 2 * lost) + total - kept_total
-        excess = excess + other_excess + -(-excess * other_excess // unit) + (stop - start)
+        excess = excess + other_excess + ceil_div(excess * other_excess, unit) + (stop - start)
         hi, first = _Packed(kept, stop - start, kept_total), product_first + start
     return _unpack(hi.value, hi.length, nbytes), first, lost, excess

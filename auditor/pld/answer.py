@@ -23,13 +23,14 @@ along that hull the edge slopes decrease, so a binary search finds it.
 from fractions import Fraction
 
 from auditor.enclosures import exp_bounds
+from auditor.rationals import floor
 
 __all__ = ["UpperTail", "LowerEvents"]
 
 
 def _floor_fixed(x, bits):
     y = Fraction(x) * (1 << bits)
-    return y.numerator // y.denominator
+    return floor(y)
 
 
 class UpperTail:

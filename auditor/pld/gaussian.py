@@ -29,20 +29,9 @@ from math import isqrt
 
 from auditor.enclosures import exp_bounds
 from auditor.pld.tails import TailTable, inv_sqrt_2pi
+from auditor.rationals import ceil, floor
 
 __all__ = ["delta_bounds", "mills_bounds"]
-
-
-def _ceil_div(a, b):
-    return -((-a) // b)
-
-
-def _floor(x):
-    return x.numerator // x.denominator
-
-
-def _ceil(x):
-    return _ceil_div(x.numerator, x.denominator)
 
 
 def mills_bounds(z, terms):
@@ -71,13 +60,13 @@ def _mills_terms(z, bits):
 def _sqrt_bounds(x, W):
     """(lo, hi) integers with lo <= 2^W·√x <= hi for a Fraction x >= 0."""
     y = x * (1 << (2 * W))
-    return isqrt(_floor(y)), isqrt(_ceil(y)) + 1
+    return isqrt(floor(y)), isqrt(ceil(y)) + 1
 
 
 def delta_bounds(mu2, epsilon, bits):
     """(lo, hi) Fractions with lo <= δ(ε) <= hi, absolute error about 2^−bits (μ² > 0, ε >= 0)."""
     mu2, epsilon = Fraction(mu2), Fraction(epsilon)
-    boost = _ceil(epsilon * Fraction(145, 100)) + 8      # e^ε < 2^boost
+    boost = ceil(epsilon * Fraction(145, 100)) + 8      # e^ε < 2^boost
     W_mu = bits + boost + 96
     m_lo, m_hi = _sqrt_bounds(mu2, W_mu)
     mu_lo, mu_hi = Fraction(m_lo, 1 << W_mu), Fraction(m_hi, 1 << W_mu)
@@ -89,12 +78,12 @@ def delta_bounds(mu2, epsilon, bits):
     table = TailTable(bits + 8 if asymptotic else bits + boost)
     W = table.bits
     unit = Fraction(1, 1 << W)
-    t1_lo, t1_hi = table.at(_floor(a_lo * (1 << W)), _ceil(a_hi * (1 << W)))
+    t1_lo, t1_hi = table.at(floor(a_lo * (1 << W)), ceil(a_hi * (1 << W)))
     first = (t1_lo * unit, t1_hi * unit)
     if asymptotic:
         second = _phi_mills(mu2, epsilon, b_lo, b_hi, bits)
     else:
-        t2_lo, t2_hi = table.at(_floor(b_lo * (1 << W)), _ceil(b_hi * (1 << W)))
+        t2_lo, t2_hi = table.at(floor(b_lo * (1 << W)), ceil(b_hi * (1 << W)))
         e_lo, e_hi = exp_bounds(epsilon, W + 16)
         second = (e_lo * t2_lo * unit, e_hi * t2_hi * unit)
     lo, hi = first[0] - second[1], first[1] - second[0]

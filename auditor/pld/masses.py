@@ -25,16 +25,12 @@ enclosures are narrow enough (:func:`working_bits`) that they are the
 producer's up to a unit or so, which its margins absorb.
 """
 
-from fractions import Fraction
 
 from auditor.pld.preimages import arguments, exp_grid
 from auditor.pld.tails import TailTable
+from auditor.rationals import ceil_div, floor
 
 __all__ = ["Stage", "SingleStep", "working_bits", "single_step", "exp_bits_needed"]
-
-
-def _ceil_div(a, b):
-    return -((-a) // b)
 
 
 class Stage:
@@ -52,7 +48,7 @@ class Stage:
 def exp_bits_needed(N, lo, hi):
     """An integer b >= log2 e^{jh} for every |j| <= max(|lo|, |hi|) + 1 (log2 e < 1.45)."""
     m = max(abs(lo), abs(hi)) + 1
-    return _ceil_div(145 * m, 100 * N) + 1
+    return ceil_div(145 * m, 100 * N) + 1
 
 
 def working_bits(stage, N, K, K_q):
@@ -67,15 +63,8 @@ def working_bits(stage, N, K, K_q):
     need = max(K_q + 8, K + 8 + N.bit_length() + exp_bits_needed(N, stage.lo, stage.hi))
     q, sigma = stage.q, stage.sigma
     guard = (24 + (q.denominator // q.numerator).bit_length()
-             + 2 * (sigma.numerator // sigma.denominator + 1).bit_length())
+             + 2 * (floor(sigma) + 1).bit_length())
     return need + guard
-
-
-def _scale(interval, factor, W):
-    """(lo, hi)·factor for a Fraction factor >= 0, rounded outward."""
-    lo, hi = interval
-    n, d = factor.numerator, factor.denominator
-    return (lo * n) // d, _ceil_div(hi * n, d)
 
 
 def _tails(table, points):
@@ -113,7 +102,7 @@ def _sum_mixture(q, first, second):
     """(1 − q)·first + q·second, intervals of nonnegative integers, rounded outward."""
     n, d = q.numerator, q.denominator
     lo = ((d - n) * first[0] + n * second[0]) // d
-    hi = _ceil_div((d - n) * first[1] + n * second[1], d)
+    hi = ceil_div((d - n) * first[1] + n * second[1], d)
     return lo, hi
 
 
@@ -141,7 +130,7 @@ def single_step(stage, N, K, K_q, orders=("remove", "add"), lower=(), guard=0):
     one = 1 << Wt
     em_lo, em_hi = exp_grid(N, -1, -1, Wt)[0]  # e^{−h}
     D_lo = (one << Wt) // (one - em_lo)          # 2^W/(1 − e^{−h}), rounded outward
-    D_hi = _ceil_div(one << Wt, one - em_hi)
+    D_hi = ceil_div(one << Wt, one - em_hi)
     out = {}
     for order in orders:
         if order == "remove":
@@ -167,10 +156,10 @@ def _connect_the_dots(P, Q, P_low, P_high, LO, exps, first, D, W, K):
     a_hi, b_hi = [], []
     for j, ((p_lo, p_hi), (q_lo, q_hi)) in enumerate(zip(P, Q)):
         e_lo, e_hi = exps[LO + j - first]
-        num_lo = p_lo - _ceil_div(e_hi * q_hi, 1 << W)
+        num_lo = p_lo - ceil_div(e_hi * q_hi, 1 << W)
         num_hi = p_hi - ((e_lo * q_lo) >> W)
         b_low = (max(0, num_lo) * D_lo) >> W
-        b_high = min(p_hi, _ceil_div(max(0, num_hi) * D_hi, 1 << W))
+        b_high = min(p_hi, ceil_div(max(0, num_hi) * D_hi, 1 << W))
         a_hi.append(max(0, p_hi - min(b_low, b_high)))
         b_hi.append(max(0, b_high))
     n = len(P)
@@ -188,8 +177,3 @@ def _bucket_laws(P, Q, Q_low, P_high, Q_high, W, K, K_q):
     lower_q = [-((-q_hi) >> sq) for _, q_hi in Q] + [0]
     lower_q[0] += -((-Q_low[1]) >> sq)
     return lower_p, lower_q, -((-Q_high[1]) >> sq)
-
-
-def fraction_of(value, W):
-    """value/2^W as a Fraction (for tests and reports)."""
-    return Fraction(value, 1 << W)

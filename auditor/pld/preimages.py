@@ -33,6 +33,7 @@ from fractions import Fraction
 
 from auditor.enclosures import exp_bounds, log_bounds
 from auditor.outcomes import Unchecked
+from auditor.rationals import ceil, ceil_div, floor
 
 __all__ = ["BLOCK", "block", "exp_grid", "arguments", "MAX_SIGN_BITS"]
 
@@ -51,13 +52,9 @@ MAX_SIGN_BITS = 1 << 14
 _QUARTER_SHIFT = 2  # ζ <= 2^W/4
 
 
-def _ceil_div(a, b):
-    return -((-a) // b)
-
-
 def _fixed(x, W, direction):
     y = Fraction(x) * (1 << W)
-    return y.numerator // y.denominator if direction < 0 else _ceil_div(y.numerator, y.denominator)
+    return floor(y) if direction < 0 else ceil(y)
 
 
 def _exp_fixed(x, W):
@@ -74,7 +71,7 @@ def exp_grid(N, first, last, W):
         if (j - first) % every == 0:
             lo, hi = _exp_fixed(Fraction(j, N), W)
         else:
-            lo, hi = (lo * r_lo) >> W, _ceil_div(hi * r_hi, one)
+            lo, hi = (lo * r_lo) >> W, ceil_div(hi * r_hi, one)
         out.append((lo, hi))
     return out
 
@@ -147,13 +144,13 @@ def _log_v(N, q, lo, hi, W):
         logs = None
         if previous is not None and (i - lo) % BLOCK and v_lo > 0:
             (pe_lo, pe_hi), (pv_lo, pv_hi), (pl_lo, pl_hi) = previous
-            d_lo, d_hi = (pe_lo * m_lo) >> W, _ceil_div(pe_hi * m_hi, one)
+            d_lo, d_hi = (pe_lo * m_lo) >> W, ceil_div(pe_hi * m_hi, one)
             s_lo, s_hi = pv_lo + v_lo, pv_hi + v_hi
-            z_lo, z_hi = (d_lo << W) // s_hi, _ceil_div(d_hi << W, s_lo)
+            z_lo, z_hi = (d_lo << W) // s_hi, ceil_div(d_hi << W, s_lo)
             if z_hi <= one >> _QUARTER_SHIFT:
                 mid = (z_lo + z_hi) >> 1
                 a_lo, a_hi = _atanh_fixed(mid, W)
-                slack = _ceil_div(16 * (z_hi - mid), 15) + 1
+                slack = ceil_div(16 * (z_hi - mid), 15) + 1
                 logs = (pl_lo + 2 * (a_lo - slack), pl_hi + 2 * (a_hi + slack))
         if logs is None:
             if v_lo > 0:
@@ -179,12 +176,12 @@ def arguments(q, sigma, N, lo, hi, W):
         for i in range(lo, hi + 1):
             a = one * (sd * sd * N + 2 * sn * sn * i)   # 2^W·z·den
             b = one * (2 * sn * sn * i - sd * sd * N)   # 2^W·z′·den
-            z.append((a // den, _ceil_div(a, den)))
-            zp.append((b // den, _ceil_div(b, den)))
+            z.append((a // den, ceil_div(a, den)))
+            zp.append((b // den, ceil_div(b, den)))
         return z, zp
     lq_lo, lq_hi = _log_fixed(q, q, W)
-    half_lo, half_hi = (one * sd) // (2 * sn), _ceil_div(one * sd, 2 * sn)    # 2^W/(2σ)
-    inv_lo, inv_hi = (one * sd) // sn, _ceil_div(one * sd, sn)                # 2^W/σ
+    half_lo, half_hi = (one * sd) // (2 * sn), ceil_div(one * sd, 2 * sn)    # 2^W/(2σ)
+    inv_lo, inv_hi = (one * sd) // sn, ceil_div(one * sd, sn)                # 2^W/σ
     z, zp = [], []
     for logs in _log_v(N, q, lo, hi, W):
         if logs is None:
@@ -193,7 +190,7 @@ def arguments(q, sigma, N, lo, hi, W):
             continue
         a, b = logs[0] - lq_hi, logs[1] - lq_lo        # 2^W·log(v/q)
         z_lo = (a * sn) // sd + half_lo
-        z_hi = _ceil_div(b * sn, sd) + half_hi
+        z_hi = ceil_div(b * sn, sd) + half_hi
         z.append((z_lo, z_hi))
         zp.append((z_lo - inv_hi, z_hi - inv_lo))
     return z, zp

@@ -51,6 +51,7 @@ from fractions import Fraction
 from math import isqrt
 
 from auditor.enclosures import exp_bounds
+from auditor.rationals import ceil, ceil_div, floor
 
 __all__ = ["pi_bounds", "inv_sqrt_2pi", "TailTable", "CENTRE_BITS"]
 
@@ -59,10 +60,6 @@ CENTRE_BITS = 6
 
 _R = 2
 _EXP_R2_OVER_SQRT_2PI = 22  # e^4/√(2π) = 21.78... < 22
-
-
-def _ceil_div(a, b):
-    return -((-a) // b)
 
 
 def _atan_inverse(m, bits):
@@ -88,7 +85,7 @@ def pi_bounds(bits):
     a_lo, a_hi = _atan_inverse(5, extra)
     b_lo, b_hi = _atan_inverse(239, extra)
     lo, hi = 16 * a_lo - 4 * b_hi, 16 * a_hi - 4 * b_lo
-    return lo >> 8, _ceil_div(hi, 1 << 8)
+    return lo >> 8, ceil_div(hi, 1 << 8)
 
 
 def inv_sqrt_2pi(bits):
@@ -100,14 +97,14 @@ def inv_sqrt_2pi(bits):
     p_lo, p_hi = pi_bounds(bits)
     big = 1 << (3 * bits)
     lo = isqrt(big // (2 * p_hi))
-    hi = isqrt(_ceil_div(big, 2 * p_lo)) + 1
+    hi = isqrt(ceil_div(big, 2 * p_lo)) + 1
     return lo, hi
 
 
 def _fixed(x, bits, direction):
     """floor (−1) or ceil (+1) of x·2^bits for a Fraction x."""
     y = Fraction(x) * (1 << bits)
-    return y.numerator // y.denominator if direction < 0 else _ceil_div(y.numerator, y.denominator)
+    return floor(y) if direction < 0 else ceil(y)
 
 
 def _terms_for(bits, tau):
@@ -124,7 +121,7 @@ def _terms_for(bits, tau):
 def _last_centre(bits):
     """The least C with (C/64)² >= 1.4·(bits + 1) > 2·ln 2·(bits + 1): beyond C/64, ΦC < 2^−(bits+1)."""
     need = Fraction(14, 10) * (bits + 1)
-    return isqrt(_ceil_div(need.numerator << (2 * CENTRE_BITS), need.denominator)) + 1
+    return isqrt(ceil_div(need.numerator << (2 * CENTRE_BITS), need.denominator)) + 1
 
 
 class _Centre:
@@ -179,7 +176,7 @@ class TailTable:
         """(lo, hi) of 2^W·φ(z0) at the newest centre."""
         W = self.bits
         f_lo, f_hi = self._factor
-        return (self._phi[0] * f_lo) >> W, _ceil_div(self._phi[1] * f_hi, 1 << W)
+        return (self._phi[0] * f_lo) >> W, ceil_div(self._phi[1] * f_hi, 1 << W)
 
     def _make(self, c, tail_lo, tail_hi):
         W, d = self.bits, CENTRE_BITS
@@ -195,9 +192,9 @@ class TailTable:
             den = self._denominators[n]
             lo, hi = (phi_lo * a, phi_hi * a) if a >= 0 else (phi_hi * a, phi_lo * a)
             lows.append(lo // den)
-            highs.append(_ceil_div(hi, den))
+            highs.append(ceil_div(hi, den))
             mids.append((s * a) // (2 * den))
-            errors.append(_ceil_div(w * abs(a), 2 * den) + 1)
+            errors.append(ceil_div(w * abs(a), 2 * den) + 1)
         # trailing coefficients too small to matter at |t| <= τ are dropped into the radius
         e = self._eval_terms
         radius = 2 + self._eval_rem
@@ -215,8 +212,8 @@ class TailTable:
         centre_next = (tail_lo - step_hi, tail_hi - step_lo)
         # φ at the next centre
         o_lo, o_hi = self._omega
-        self._phi = [(self._phi[0] * self._w[0]) >> W, _ceil_div(self._phi[1] * self._w[1], 1 << W)]
-        self._w = [(self._w[0] * o_lo) >> W, _ceil_div(self._w[1] * o_hi, 1 << W)]
+        self._phi = [(self._phi[0] * self._w[0]) >> W, ceil_div(self._phi[1] * self._w[1], 1 << W)]
+        self._w = [(self._w[0] * o_lo) >> W, ceil_div(self._w[1] * o_hi, 1 << W)]
         self._next = centre_next
         return centre
 

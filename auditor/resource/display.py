@@ -10,6 +10,7 @@ import re
 from fractions import Fraction
 
 from auditor.certificate import Malformed
+from auditor.rationals import ceil, floor
 
 __all__ = ["DOWN", "UP", "check_display"]
 
@@ -39,7 +40,7 @@ def check_display(text, value, direction, pointer, report):
     """``text`` must be ``value`` rounded down (−1) or up (+1) at the display's own unit."""
     shown, unit = _read(text, pointer)
     scaled = Fraction(value) / unit
-    n = scaled.numerator // scaled.denominator if direction < 0 else -((-scaled.numerator) // scaled.denominator)
+    n = floor(scaled) if direction < 0 else ceil(scaled)
     expected = n * unit
     return report.check(shown == expected, pointer, text, expected,
                         "display is not the exact value rounded " + ("down" if direction < 0 else "up"))

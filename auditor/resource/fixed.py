@@ -21,14 +21,11 @@ recurrences, every step rounded in its own direction:
 from fractions import Fraction
 
 from auditor.enclosures.exponential import log_bounds
+from auditor.rationals import ceil_div
 
-__all__ = ["floor_fixed", "ceil_fixed", "ceil_div", "FixedLog", "progression"]
+__all__ = ["floor_fixed", "ceil_fixed", "FixedLog", "progression"]
 
 TABLE_BITS = 6  # m is reduced by c = 1 + i/2^TABLE_BITS
-
-
-def ceil_div(a, b):
-    return -((-a) // b)
 
 
 def floor_fixed(x, P):

@@ -41,7 +41,8 @@ from math import isqrt
 
 from auditor.enclosures.exponential import exp_bounds
 from auditor.enclosures.gaussian import kernel_tail_upper
-from auditor.resource.fixed import FixedLog, ceil_div, ceil_fixed, floor_fixed, progression
+from auditor.rationals import ceil_div, floor
+from auditor.resource.fixed import FixedLog, ceil_fixed, floor_fixed, progression
 
 __all__ = ["offsets", "reward_key", "tail_length", "RewardEnclosures"]
 
@@ -82,7 +83,7 @@ def tail_length(sigma2, bits):
     """Y with the tail bound (D = o* = 3, the largest) at most 2^-(bits + 2); from a formula, then confirmed."""
     sigma2 = Fraction(sigma2)
     need = 2 * sigma2 * LN2_UPPER * (bits + 16)
-    m0 = isqrt(need.numerator // need.denominator) + 2
+    m0 = isqrt(floor(need)) + 2
     target = Fraction(1, 1 << (bits + 2))
     while _tail_upper(3, 3, m0 + 2, sigma2, 64) > target:
         m0 += max(1, m0 // 16)

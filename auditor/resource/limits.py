@@ -23,6 +23,7 @@ from fractions import Fraction
 from math import isqrt
 
 from auditor.outcomes import Unchecked
+from auditor.rationals import floor
 from auditor.resource.kl import LN2_UPPER
 
 __all__ = ["MAX_REWARD_WORK", "MAX_REWARD_BITS", "MAX_ROW_WORK", "MAX_PERIOD_COLUMNS", "reward_work", "refuse_rewards",
@@ -36,7 +37,7 @@ MAX_PERIOD_COLUMNS = 1000
 
 def _length(sigma2, bits):
     need = 2 * Fraction(sigma2) * LN2_UPPER * (bits + 16)
-    return isqrt(need.numerator // need.denominator) + 8
+    return isqrt(floor(need)) + 8
 
 
 def reward_work(params, residues, bits):
