@@ -98,16 +98,23 @@ def calibration(gamma, sigma2, budget, delta, *, width=None, method=None, progre
     return Certificate(kind.build(request, _reporter(progress, "calibrate")))
 
 
-def epsilon_bracket(gamma, budget, delta, *, sigma2=None, laplace=None, width=None, progress=False):
+def epsilon_bracket(gamma, budget, delta, *, sigma2=None, laplace=None, width=None, releases=None, progress=False):
     """ε_lo <= ε*_C(δ) <= ε_hi at any budget (epsilon-bracket/1): γ = 0 by the product pair (C <= 1024,
-    ``width`` default 10^-6), γ > 0 by the hierarchy's upper end and the target-zero witness line."""
+    ``width`` default 10^-6), γ > 0 by the hierarchy's upper end and the target-zero witness line.
+    ``releases`` (γ = 0, ``budget`` and the law None): a list of ``"law:scale[:sensitivity]xcount"`` texts
+    (``"dg:9x100"``, ``"dl:2x5"``, ``"dg:4:2x20"``), composed by the product pair."""
     from producer.kinds import epsilon_bracket as kind
-    request = kind.Request.from_strings(gamma, budget, delta, width=width, sigma2=sigma2, laplace=laplace)
+    request = kind.Request.from_strings(gamma, budget, delta, width=width, sigma2=sigma2, laplace=laplace,
+                                        releases=releases)
     return Certificate(kind.build(request, _reporter(progress, "calibrate")))
 
 
-def calibrate(gamma, sigma2, budget, delta, *, width=None, method=None, progress=False, laplace=None):
+def calibrate(gamma, sigma2, budget, delta, *, width=None, method=None, progress=False, laplace=None,
+              releases=None):
     """ε*_C(δ) by the route that reaches C (what ``producer calibrate`` writes).
+
+    ``releases`` (γ = 0 only; ``sigma2``, ``budget`` None): a list of plain releases
+    (as :func:`plain_composition`), epsilon-bracket/1 by the product pair.
 
     γ = 0 without ``method``: epsilon-bracket/1, route product-pair.  γ > 0 (or
     an explicit ``method``) within the exact game's reach: calibration/1, as
@@ -121,6 +128,12 @@ def calibrate(gamma, sigma2, budget, delta, *, width=None, method=None, progress
     from producer.game.work import MAX_BUDGET
     from producer.laws import parse_gamma
     from producer.rationals import parse_integer
+    if releases is not None:
+        if method is not None:
+            raise InputError("method: a list of releases is answered by the product pair (no finite game); "
+                             "omit --method")
+        return epsilon_bracket(gamma, budget, delta, sigma2=sigma2, laplace=laplace, width=width,
+                               releases=releases, progress=progress)
     zero = parse_gamma(gamma).is_zero
     beyond = parse_integer(budget, "budget") > MAX_BUDGET
     if method is None and (zero or beyond):

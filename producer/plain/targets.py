@@ -111,3 +111,26 @@ def points(request, log=lambda message: None):
     raise LimitError(f"δ(ε) at ε = {describe_rational(worst.epsilon)} lies in [{describe_rational(worst.lower)}, "
                      f"{describe_rational(worst.upper)}]: could not enclose it within {rule} at an absolute "
                      f"precision down to 10^-400; ask for an absolute width (--width W)")
+
+
+class SingleEpsilonReleases:
+    """The point that :func:`points` gives for ``request.with_epsilons([ε])`` (releases form, W only), for any ε.
+
+    The loss law is built once at target W, lazily (the first round of
+    :func:`points` for a one-ε request builds exactly that law); an ε whose
+    point meets W there is answered from it, any other by :func:`points` itself.
+    """
+
+    def __init__(self, request, log=lambda message: None):
+        if request.single or request.width is None or request.rel_width is not None:
+            raise ValueError("SingleEpsilonReleases: the releases form with an absolute width only")
+        self.request, self.log, self._point_at = request, log, None
+
+    def point(self, epsilon):
+        """The certified :class:`Point` at ε (exactly what a single-ε plain request gives)."""
+        if self._point_at is None:
+            self._point_at = _releases_law(self.request, self.request.width, self.log)
+        point = self._point_at(mpq(epsilon))
+        if meets(point, self.request.width, None):
+            return point
+        return points(self.request.with_epsilons([epsilon]), self.log)[0]
