@@ -164,13 +164,13 @@ def plain_composition(sigma2=None, budget=None, epsilons=None, *, width=None, la
     ``"dg:4:2x20"``), e.g. ``plain_composition(epsilons="1,2", releases=[...])``.
     ``epsilons`` one value, ``"a,b,c"`` or a list.  Every point
     meets the absolute ``width`` W (upper − lower <= W) or the relative ``rel_width``
-    R (upper − lower <= R·lower); with neither, R = 1/1000.
+    R (upper − lower <= R·lower); R is sought first when given, W is then a floor; with neither,
+    R = 1/1000 and W = 10^-60 (a δ too small for R, e.g. e^-1800, comes back as [0, <= 10^-60]).
     """
     from producer.kinds import plain_composition as kind
     if epsilons is None:
         raise InputError("epsilons: give at least one ε, e.g. epsilons=\"1/2,1,2\"")
-    if width is None and rel_width is None:
-        rel_width = kind.DEFAULT_REL_WIDTH
+    width, rel_width = kind.default_widths(width, rel_width)
     request = kind.Request.from_strings(budget, epsilons, width, sigma2=sigma2, laplace=laplace, releases=releases,
                                         rel_width=rel_width)
     return Certificate(kind.build(request, _reporter(progress, "plain")))
