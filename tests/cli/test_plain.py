@@ -86,6 +86,8 @@ def main(capsys, *args):
     (("--release", "dg:9x2", "--release", "dl:2x1", "--epsilon", "1", "--rel-width", "1"), "below 1"),
     (("--release", "dg:9x2", "--release", "dl:2x1", "--epsilon", "1", "--rel-width", "1e-31"), "10^-30"),
     (("--sigma2", "9", "--budget", "2", "--epsilon", "1", "--rel-width", "0"), "rel-width: must be positive"),
+    (("--release", "dg:9x100", "--delta", "1e-5"), "producer calibrate --gamma 0 --release ... --delta 1e-5"),
+    (("--sigma2", "9", "--budget", "2", "--epsilon", "1", "--delta", "1e-5"), "producer calibrate --gamma 0"),
 ])
 def test_bad_input_is_one_line_and_status_2(capsys, args, fragment):
     status, out, err = main(capsys, *args)
