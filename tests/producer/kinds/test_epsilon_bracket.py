@@ -84,8 +84,11 @@ def dl_delta(t, budget, epsilon):
         return total / (1 + a) ** budget
 
 
-def reference_epsilon(delta_of, delta, hi, tolerance=mpq(1, 10**9)):
-    """ε* with δ(ε*) = δ by bisection of the mpmath reference to 10^-9 (δ(ε) is non-increasing)."""
+REFERENCE_TOLERANCE = mpq(1, 10**9)
+
+
+def reference_epsilon(delta_of, delta, hi, tolerance=REFERENCE_TOLERANCE):
+    """ε* with δ(ε*) = δ by bisection of the mpmath reference to ``tolerance`` (δ(ε) is non-increasing)."""
     lo = mpq(0)
     while hi - lo > tolerance:
         mid = (lo + hi) / 2
