@@ -216,7 +216,8 @@ def test_reference_set_is_the_documented_one():
                      "plain-composition-dl-t1-c8.json", "plain-composition-dl-t2-c8.json",
                      "plain-composition-dl-t4-c8.json", "plain-composition-dg-sigma2_1-c64.json",
                      "plain-composition-releases-dg9x100-dl2x5-dg4s2x20.json",
-                     "plain-composition-dg-sigma2_100-c1-rel1e-3.json"}
+                     "plain-composition-dg-sigma2_100-c1-rel1e-3.json",
+                     "plain-composition-dg-sigma2_9-c1-eps20-default.json"}
 
 
 def test_gaussian_enclosure_narrows_with_the_width_and_stays_nested():
