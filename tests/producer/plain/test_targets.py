@@ -98,3 +98,16 @@ def test_the_relative_reference_is_reproduced_byte_for_byte():
     name = "plain-composition-dg-sigma2_100-c1-rel1e-3.json"
     cert = api.plain_composition(100, 1, "2", rel_width="1/1000")
     assert cert.to_json() == (ROOT / "certificates" / "plain" / name).read_bytes()
+
+
+def test_single_epsilon_releases_points_are_those_of_one_epsilon_requests():
+    request = Request(None, [mpq(0)], mpq(1, 10**15), releases=["dg:4:2x3", "dl:2x2", "dg:9x5"])
+    single = targets.SingleEpsilonReleases(request)
+    for epsilon in (mpq(0), mpq(1, 3), mpq(2), mpq(9), mpq(40)):
+        expected = targets.points(request.with_epsilons([epsilon]))[0]
+        got = single.point(epsilon)
+        assert (got.epsilon, got.lower, got.upper) == (expected.epsilon, expected.lower, expected.upper)
+    for bad in (Request(3, [mpq(1)], mpq(1, 10**15), sigma2=mpq(9)),
+                Request(None, [mpq(1)], None, releases=["dg:4:2x3"], rel_width=mpq(1, 1000))):
+        with pytest.raises(ValueError, match="absolute width only"):
+            targets.SingleEpsilonReleases(bad)
