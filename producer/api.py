@@ -99,16 +99,23 @@ def calibration(gamma, sigma2, budget, delta, *, width=None, method=None, progre
     return Certificate(kind.build(request, _reporter(progress, "calibrate")))
 
 
-def epsilon_bracket(gamma, budget, delta, *, sigma2=None, laplace=None, width=None, progress=False):
+def epsilon_bracket(gamma, budget, delta, *, sigma2=None, laplace=None, width=None, releases=None, progress=False):
     """ε_lo <= ε*_C(δ) <= ε_hi at any budget (epsilon-bracket/1): γ = 0 by the product pair (C <= 1024,
-    ``width`` default 10^-6), γ > 0 by the hierarchy's upper end and the target-zero witness line."""
+    ``width`` default 10^-6), γ > 0 by the hierarchy's upper end and the target-zero witness line.
+    ``releases`` (γ = 0, ``budget`` and the law None): a list of ``"law:scale[:sensitivity]xcount"`` texts
+    (``"dg:9x100"``, ``"dl:2x5"``, ``"dg:4:2x20"``), composed by the product pair."""
     from producer.kinds import epsilon_bracket as kind
-    request = kind.Request.from_strings(gamma, budget, delta, width=width, sigma2=sigma2, laplace=laplace)
+    request = kind.Request.from_strings(gamma, budget, delta, width=width, sigma2=sigma2, laplace=laplace,
+                                        releases=releases)
     return Certificate(kind.build(request, _reporter(progress, "calibrate")))
 
 
-def calibrate(gamma, sigma2, budget, delta, *, width=None, method=None, progress=False, laplace=None):
+def calibrate(gamma, sigma2, budget, delta, *, width=None, method=None, progress=False, laplace=None,
+              releases=None):
     """ε*_C(δ) by the route that reaches C (what ``producer calibrate`` writes).
+
+    ``releases`` (γ = 0 only; ``sigma2``, ``budget`` None): a list of plain releases
+    (as :func:`plain_composition`), epsilon-bracket/1 by the product pair.
 
     γ = 0 without ``method``: epsilon-bracket/1, route product-pair.  γ > 0 (or
     an explicit ``method``) within the exact game's reach: calibration/1, as
@@ -122,6 +129,12 @@ def calibrate(gamma, sigma2, budget, delta, *, width=None, method=None, progress
     from producer.game.work import MAX_BUDGET
     from producer.laws import parse_gamma
     from producer.rationals import parse_integer
+    if releases is not None:
+        if method is not None:
+            raise InputError("method: a list of releases is answered by the product pair (no finite game); "
+                             "omit --method")
+        return epsilon_bracket(gamma, budget, delta, sigma2=sigma2, laplace=laplace, width=width,
+                               releases=releases, progress=progress)
     zero = parse_gamma(gamma).is_zero
     beyond = parse_integer(budget, "budget") > MAX_BUDGET
     if method is None and (zero or beyond):
@@ -152,13 +165,13 @@ def plain_composition(sigma2=None, budget=None, epsilons=None, *, width=None, la
     ``"dg:4:2x20"``), e.g. ``plain_composition(epsilons="1,2", releases=[...])``.
     ``epsilons`` one value, ``"a,b,c"`` or a list.  Every point
     meets the absolute ``width`` W (upper − lower <= W) or the relative ``rel_width``
-    R (upper − lower <= R·lower); with neither, R = 1/1000.
+    R (upper − lower <= R·lower); R is sought first when given, W is then a floor; with neither,
+    R = 1/1000 and W = 10^-60 (a δ too small for R, e.g. e^-1800, comes back as [0, <= 10^-60]).
     """
     from producer.kinds import plain_composition as kind
     if epsilons is None:
         raise InputError("epsilons: give at least one ε, e.g. epsilons=\"1/2,1,2\"")
-    if width is None and rel_width is None:
-        rel_width = kind.DEFAULT_REL_WIDTH
+    width, rel_width = kind.default_widths(width, rel_width)
     request = kind.Request.from_strings(budget, epsilons, width, sigma2=sigma2, laplace=laplace, releases=releases,
                                         rel_width=rel_width)
     return Certificate(kind.build(request, _reporter(progress, "plain")))

@@ -1,6 +1,7 @@
 """``producer calibrate``: a certified enclosure of ε*_C(δ), the smallest ε with Δ*_C(ε) <= δ, at any budget."""
 
 from producer import api
+from producer.errors import InputError
 from producer.commands.common import PAPER, add_mechanism_arguments, add_output_arguments, finish, progress_of
 
 HELP = ("certified enclosure [ε_lo, ε_hi] of the smallest ε with Δ*_C(ε) <= δ, for the hidden integer "
@@ -15,11 +16,14 @@ DESCRIPTION = (f"{HELP}.  Answers 'what ε at δ for C participations?' for the 
                "an epsilon-bracket/1 certificate holding a hierarchy/1 upper end (proof depth H chosen: the "
                "deepest of 4..1 within its work) and a calibration-lower/1 target-zero lower end "
                "(C <= 24; beyond, the lower end is absent and the certificate says why).  The width of that "
-               "route is what the two constructions give (minutes at C = 8).")
+               "route is what the two constructions give (minutes at C = 8).  With --release (γ = 0 only) "
+               "the question is a plain composition of different releases (discrete Gaussian and discrete "
+               "Laplace, integer sensitivities), answered by the product pair (epsilon-bracket/1 in its "
+               "releases form, total C <= 1024).")
 
 
 def add_arguments(parser):
-    add_mechanism_arguments(parser)
+    add_mechanism_arguments(parser, releases=True)
     parser.add_argument("--delta", required=True, metavar="D", help="δ in (0, 1), read exactly (e.g. 1e-6)")
     parser.add_argument("--width", metavar="Z",
                         help="the enclosure must be at most Z wide (default 1e-6; not on the "
@@ -27,6 +31,17 @@ def add_arguments(parser):
     add_output_arguments(parser)
 
 
+def _check_law(args):
+    """--release states its own counts (no --budget); one law needs --budget."""
+    if args.release is not None and args.budget is not None:
+        raise InputError("argument --release: not allowed with --budget (a release states its law, scale and "
+                         "count: dg:9x100)")
+    if args.release is None and args.budget is None:
+        raise InputError("argument --budget is required with --sigma2 or --laplace")
+
+
 def run(args):
+    _check_law(args)
     return finish(args, api.calibrate(args.gamma, args.sigma2, args.budget, args.delta, width=args.width,
-                                      method=args.method, progress=progress_of(args), laplace=args.laplace))
+                                      method=args.method, progress=progress_of(args), laplace=args.laplace,
+                                      releases=args.release))

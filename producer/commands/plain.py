@@ -14,12 +14,12 @@ DESCRIPTION = (f"{HELP}.  δ(ε) = Σ_x (P(x) − e^ε Q(x))₊ is the hockey-st
                "C-fold convolution), the discrete Laplace through a closed binomial form (δ = 0 exactly for "
                "ε >= C/t); a list of releases goes through the law of the total privacy loss on a common "
                "lattice.  The ε are sorted; a repeated ε is refused.  Width: every point meets --width W "
-               "(upper − lower <= W) or --rel-width R (upper − lower <= R·lower); with neither, R = 1/1000.  "
+               "(upper − lower <= W) or --rel-width R (upper − lower <= R·lower), R first and W the floor; with "
+               "neither, R = 1/1000 and W = 10^-60.  "
                "Limits: total C <= 1024, sensitivity <= 1000, at most 1000 ε, 0 <= ε <= 10^4, "
                "10^-60 <= W < 1, 10^-30 <= R < 1, σ² and t in [1/100, 10^6].")
 USAGE = ("producer plain ((--sigma2 Q | --laplace T) --budget C | --release LAW:SCALE[:S]xK ...) "
          "(--epsilon E ... | --epsilons E,...) [--width W] [--rel-width R] [-o FILE] [--quiet]")
-DEFAULT_REL_WIDTH = "1/1000"
 
 
 def add_arguments(parser):
@@ -37,7 +37,7 @@ def add_arguments(parser):
                             "with integer sensitivity S >= 1 (default 1), e.g. dg:9x100, dl:2x5, dg:4:2x20; "
                             "repeat for more; the total K is at most 1024; excludes --sigma2, --laplace, --budget")
     points = parser.add_argument_group("points (give --epsilon, repeatable, or --epsilons)")
-    forms = points.add_mutually_exclusive_group(required=True)
+    forms = points.add_mutually_exclusive_group()
     forms.add_argument("--epsilon", action="append", metavar="E",
                        help="an ε >= 0 where δ(ε) is enclosed, read exactly; repeat for more points")
     forms.add_argument("--epsilons", metavar="E,...", help="comma-separated ε values, e.g. 1/2,1,2,4")
@@ -45,8 +45,22 @@ def add_arguments(parser):
                         help="absolute width: a point may have upper − lower <= W (at least 10^-60)")
     points.add_argument("--rel-width", metavar="R",
                         help="relative width: a point may have upper − lower <= R·lower (at least 10^-30); "
-                             "with neither --width nor --rel-width, R = 1/1000")
+                             "R is sought first, --width is then a floor; with neither, R = 1/1000 and W = 10^-60 "
+                             "(a δ too small for R comes back as [0, <= 10^-60])")
+    parser.add_argument("--delta", metavar="D",
+                        help="not here: ε at δ (the inverse, ε*(δ)) is `producer calibrate --gamma 0 "
+                             "--release ... --delta D` (or --sigma2/--laplace with --budget), epsilon-bracket/1")
     add_output_arguments(parser)
+
+
+def _check_points(args):
+    """δ(ε) at given ε only; ε*(δ) has its own command (one question, one certificate kind)."""
+    if args.delta is not None:
+        raise InputError(f"argument --delta: producer plain encloses δ(ε) at given ε; ε at δ = {args.delta} is "
+                         f"answered by `producer calibrate --gamma 0 --release ... --delta {args.delta}` (or "
+                         f"--sigma2/--laplace with --budget) (epsilon-bracket/1)")
+    if args.epsilon is None and args.epsilons is None:
+        raise InputError("one of the arguments --epsilon --epsilons is required")
 
 
 def _check_law(args):
@@ -64,12 +78,12 @@ def _check_law(args):
 
 
 def certificate_from_args(args):
+    _check_points(args)
     _check_law(args)
     epsilons = args.epsilon if args.epsilon is not None else args.epsilons
     if isinstance(epsilons, str) and not epsilons.strip():
         raise InputError("--epsilons: give at least one ε, e.g. --epsilons 1/2,1,2")
-    rel_width = DEFAULT_REL_WIDTH if args.width is None and args.rel_width is None else args.rel_width
-    return api.plain_composition(args.sigma2, args.budget, epsilons, width=args.width, rel_width=rel_width,
+    return api.plain_composition(args.sigma2, args.budget, epsilons, width=args.width, rel_width=args.rel_width,
                                  laplace=args.laplace, releases=args.release, progress=progress_of(args))
 
 

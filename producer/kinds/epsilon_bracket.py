@@ -9,11 +9,15 @@ route, the width asked for.  The route is fixed by γ:
   ε_hi with δ(ε_hi) <= upper <= δ and ``lower_witness`` at ε_lo with
   δ(ε_lo) >= lower > δ; since δ(ε) is non-increasing, ε_lo <= ε* <= ε_hi.
   ε_hi − ε_lo <= width.  The ε are found by bisection on the grid of the
-  largest power of ten h <= width/4 (:func:`producer.brackets.bisect_grid`),
+  largest power of ten h <= width/4 (:func:`producer.plain.inverse.bisect_grid`),
   every step decided by a certified δ-enclosure; the plain certificates use
   the δ-width :func:`plain_width` (10^-15, the plain command's default, unless
   δ·width/1000 is smaller) and are byte for byte what ``producer plain
-  --epsilons ε --width W`` writes.  ε_lo = 0 may come without a witness
+  --epsilons ε --width W`` writes.  The question may be a list of releases
+  instead of one law (``releases``, the releases form of plain-composition/1:
+  canonical, and one release of sensitivity 1 is the single-law form, so its
+  bracket is the single-law bracket byte for byte); the embedded certificates
+  are then in the releases form, with the same releases.  ε_lo = 0 may come without a witness
   (ε* >= 0 always; ``lower_reason`` says so), and status "zero" means
   δ(0) <= δ is certified (ε_hi = 0).
 - ``hierarchy-witness`` (0 < γ < 1, discrete Gaussian, any C the hierarchy
@@ -40,6 +44,8 @@ from producer.immutable import Immutable
 from producer.kinds import calibration_lower, hierarchy, plain_composition
 from producer.laws import parse_gamma
 from producer.plain.enclose import GAUSSIAN, SingleEpsilon
+from producer.plain.releases import parse_release
+from producer.plain.targets import SingleEpsilonReleases
 from producer.rationals import decimal_outward, describe_rational, format_rational, parse_integer, parse_rational
 
 KIND, VERSION = "epsilon-bracket", 1
@@ -69,7 +75,8 @@ def grid_step(width):
 
 
 class Request(Immutable):
-    """γ, the noise (``sigma2`` or ``laplace``), C, δ and the width (product-pair only); validated here.
+    """γ, the noise (``sigma2`` or ``laplace`` with C, or ``releases`` at γ = 0), δ and the width
+    (product-pair only); validated here.
 
     The embedded requests are made (and so checked) here too: ``plain`` (the
     one-ε plain-composition template) on the product-pair route; on the
@@ -79,8 +86,11 @@ class Request(Immutable):
 
     __slots__ = ("gamma", "family", "parameter", "budget", "delta", "width", "route", "plain", "lower", "lower_reason")
 
-    def __init__(self, gamma, budget, delta, width=None, sigma2=None, laplace=None):
+    def __init__(self, gamma, budget, delta, width=None, sigma2=None, laplace=None, *, releases=None):
         self.gamma = parse_gamma(gamma)
+        if releases is not None:
+            self._init_releases(budget, delta, width, sigma2, laplace, releases)
+            return
         if (sigma2 is None) == (laplace is None):
             raise InputError("give exactly one noise law: sigma2=Q (discrete Gaussian) or laplace=T "
                              "(discrete Laplace), the other None")
@@ -107,13 +117,32 @@ class Request(Immutable):
             self.width = None
             self._set_hierarchy(budget)
 
-    def _set_plain(self, budget, sigma2, laplace):
+    def _init_releases(self, budget, delta, width, sigma2, laplace, releases):
+        """The releases form: γ = 0 only; canonical as plain-composition/1 (one release of sensitivity 1 is
+        the single-law form: family, parameter and budget set, the same question and bytes)."""
+        if budget is not None or sigma2 is not None or laplace is not None:
+            raise InputError("releases: give either releases or one noise law with a budget, not both")
+        if not self.gamma.is_zero:
+            raise InputError(f"release: a list of releases is a plain composition (γ = 0), got γ = {self.gamma}; "
+                             f"with hidden feedback give one law: --sigma2 Q (or --laplace T) --budget C")
+        self.delta = mpq(delta)
+        if not 0 < self.delta < 1:
+            raise InputError(f"delta: need 0 < δ < 1, got {describe_rational(self.delta)}")
+        self.route = PRODUCT_PAIR
+        self.width = DEFAULT_WIDTH if width is None else mpq(width)
+        if self.width <= 0:
+            raise InputError(f"width: must be positive, got {describe_rational(self.width)}")
+        self._set_plain(None, None, None, releases)
+        self.family, self.parameter = self.plain.family, self.plain.parameter
+
+    def _set_plain(self, budget, sigma2, laplace, releases=None):
         pw = plain_width(self.delta, self.width)
         if pw < plain_composition.MIN_WIDTH:
             raise LimitError(f"delta: δ·width = {describe_rational(self.delta * self.width)} needs plain enclosures "
                              f"below the plain-composition width limit 10^-60; ask for a larger --width")
         try:
-            self.plain = plain_composition.Request(budget, [0], pw, sigma2=sigma2, laplace=laplace)
+            self.plain = plain_composition.Request(budget, [0], pw, sigma2=sigma2, laplace=laplace,
+                                                   releases=releases)
         except LimitError as error:
             raise LimitError(f"{error} (route product-pair: the limits of producer plain)") from None
         self.budget = self.plain.budget
@@ -134,18 +163,24 @@ class Request(Immutable):
         self.lower, self.lower_reason = calibration_lower.TargetZeroRequest(**fields), None
 
     @classmethod
-    def from_strings(cls, gamma, budget, delta, *, width=None, sigma2=None, laplace=None):
-        """Parse user text (or Python numbers) exactly; exactly one of ``sigma2`` and ``laplace``."""
-        return cls(parse_gamma(gamma), parse_integer(budget, "budget"), parse_rational(delta, "delta"),
+    def from_strings(cls, gamma, budget, delta, *, width=None, sigma2=None, laplace=None, releases=None):
+        """Parse user text (or Python numbers) exactly; exactly one of ``sigma2`` and ``laplace`` with
+        ``budget``, or ``releases`` (``law:scale[:sensitivity]xcount`` texts) with ``budget`` None."""
+        return cls(parse_gamma(gamma), None if budget is None else parse_integer(budget, "budget"),
+                   parse_rational(delta, "delta"),
                    width=None if width is None else parse_rational(width, "width"),
                    sigma2=None if sigma2 is None else parse_rational(sigma2, "sigma2"),
-                   laplace=None if laplace is None else parse_rational(laplace, "laplace"))
+                   laplace=None if laplace is None else parse_rational(laplace, "laplace"),
+                   releases=None if releases is None else [parse_release(r) for r in releases])
 
     def noise_json(self):
         key = "sigma2" if self.family == GAUSSIAN else "t"
         return {"family": self.family, key: format_rational(self.parameter)}
 
     def as_json(self):
+        if self.plain is not None and not self.plain.single:  # the releases form, as the embedded ones
+            return {"gamma": str(self.gamma), "releases": self.plain.as_json()["releases"],
+                    "delta": format_rational(self.delta), "width": format_rational(self.width)}
         return {"gamma": str(self.gamma), "noise": self.noise_json(), "budget": self.budget,
                 "delta": format_rational(self.delta),
                 "width": None if self.width is None else format_rational(self.width)}
@@ -165,7 +200,7 @@ def _result(status, eps_lo, eps_hi, lower, lower_reason, upper):
 def product_pair(request, log):
     """The product-pair result: bisection over single-ε plain enclosures, one law built for all of them."""
     delta, step = request.delta, grid_step(request.width)
-    oracle = SingleEpsilon(request.plain, log)
+    oracle = (SingleEpsilon if request.plain.single else SingleEpsilonReleases)(request.plain, log)
     points = {}
 
     def point(k):
@@ -239,10 +274,17 @@ def build(request, progress=None):
 
 
 def _noise_text(inp):
+    if "releases" in inp:
+        return ", ".join(_release_text(r) for r in inp["releases"])
     noise = inp["noise"]
     if noise["family"] == GAUSSIAN:
         return f"σ² = {show(rational(noise['sigma2']))}"
     return f"discrete Laplace t = {show(rational(noise['t']))}"
+
+
+def _release_text(release):
+    s = release["sensitivity"]
+    return f"{release['count']} × {_noise_text(release)}" + ("" if s == 1 else f" (sensitivity {s})")
 
 
 def _route_text(res):
@@ -255,7 +297,8 @@ def _route_text(res):
 
 def claim(cert):
     inp, res = cert["input"], cert["result"]
-    C, delta = inp["budget"], show(rational(inp["delta"]))
+    C = inp["budget"] if "releases" not in inp else sum(r["count"] for r in inp["releases"])
+    delta = show(rational(inp["delta"]))
     head = f"ε*_{C}({delta})"
     if res["status"] == "zero":
         answer = f"{head} = 0 (δ(0) ≤ δ already)"

@@ -9,8 +9,12 @@ may be null, not both; ``rel_width`` is written only when R is given).
 Result: one point per ε with exact rationals lower <= δ(ε) <= upper meeting
 W (upper − lower <= W) or R (upper − lower <= R·lower), and decimal displays
 rounded outward (lower down, upper up) at the places of :func:`point_digits`
-(those of :func:`producer.display.display_digits` for W: 8 places beyond the
-first significant place of W, at least 12; for R the same rule on R·lower).
+(for R, when the point meets it: 8 places beyond the first significant place of
+R·lower, at least 12; else those of :func:`producer.display.display_digits` for
+W, the same rule on W).  With R asked, R comes first and W is a floor for the
+points R cannot reach; the default (neither asked, :func:`default_widths`) is
+R = 1/1000 with the floor W = 10^-60, so a tiny δ comes back within R and an
+astronomically small one (e.g. e^-1800) as [0 or tiny, <= 10^-60].
 The maths and the proofs of the enclosures: :mod:`producer.plain`.
 
 Limits (shared with the auditor's documentation): 1 <= C <= 1024 (the total
@@ -39,6 +43,7 @@ MAX_EPSILON = mpq(10) ** 4
 MIN_WIDTH = mpq(1, mpz(10) ** 60)
 MIN_REL_WIDTH = mpq(1, mpz(10) ** 30)
 DEFAULT_REL_WIDTH = "1/1000"
+FLOOR_WIDTH = "1/" + "1" + "0" * 60   # with the default R: the absolute width of a δ too small for R (10^-60)
 MIN_PARAMETER = mpq(1, 100)
 MAX_PARAMETER = mpq(10) ** 6
 
@@ -186,6 +191,13 @@ class Request(Immutable):
         return out
 
 
+def default_widths(width, rel_width):
+    """(W, R) as asked; with neither, R = 1/1000 and the floor W = 10^-60 (a δ below R's reach meets W)."""
+    if width is None and rel_width is None:
+        return FLOOR_WIDTH, DEFAULT_REL_WIDTH
+    return width, rel_width
+
+
 def noise_json(family, parameter):
     key = "sigma2" if family == GAUSSIAN else "t"
     return {"family": family, key: format_rational(parameter)}
@@ -225,8 +237,10 @@ def certificate_of(request, computed):
 
 
 def point_digits(request, point):
-    """Display places: those of W when the point meets W, else 8 beyond the first significant place of R·lower."""
-    if request.width is not None and point.width <= request.width:
+    """Display places: 8 beyond the first significant place of R·lower when the point meets R (R asked, the
+    rounds' first choice), else those of W (W alone, or the floor W of a point R cannot reach)."""
+    meets_r = request.rel_width is not None and meets(point, None, request.rel_width)
+    if request.width is not None and (not meets_r or request.rel_width is None):
         return display_digits(request.width)
     scale, places = request.rel_width * point.lower, 0
     if scale <= 0:

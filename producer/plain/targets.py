@@ -8,8 +8,10 @@ The single-law form with W alone keeps its own precision loop
 through rounds at an absolute target w: the law is built so that every point
 comes out within about w (truncation, pruning and the 2^-k grid as in
 :mod:`producer.plain.enclose`, with w in the place of W), and the points that
-meet their rule are kept.  The first round takes w = W (or R² when W is None: enough for every
-δ >= R/4 at once, and a too-large request is refused before any work);
+meet their rule are kept: R when R was asked (W is then a floor, kept only for
+the points R cannot reach), else W.  The first round takes w = W when R is not
+asked, else max(W, R²) (R²: enough for every δ >= R/4 at once, and a
+too-large request is refused before any work);
 a point that fails asks for w = R·lower/8 when it has lower > 0 and R was
 asked for, else for w² (so δ = 10^-91 is reached from w = 10^-3 in six rounds).
 Below :data:`MIN_TARGET` the request fails with a message naming ``--width``.
@@ -84,30 +86,67 @@ def _wanted(point, target, rel_width):
     return target * target
 
 
+def _accepted(point, width, rel_width):
+    """A round keeps a point meeting R when R was asked (W is then the floor, see :func:`points`), else W."""
+    return meets(point, None, rel_width) if rel_width is not None else meets(point, width, None)
+
+
 def points(request, log=lambda message: None):
-    """The certified :class:`Point` of every ε of ``request``, each meeting W or R."""
+    """The certified :class:`Point` of every ε of ``request``, each meeting W or R.
+
+    With R asked, R is sought first (rounds from w = max(W, R²)) and W is the floor: a point that
+    cannot be brought within R (the rounds reach 10^-400, or the work limit) is kept if it meets W.
+    """
     if request.single and request.rel_width is None:
         return enclose.points(request, log)
     W, R = request.width, request.rel_width
     make = _single_law if request.single else _releases_law
-    target, done, pending = (W if W is not None else R * R), {}, list(request.epsilons)
+    target = W if R is None else max(W or 0, R * R)
+    done, failed = {}, [Point(e, 0, 1) for e in request.epsilons]
     for _ in range(MAX_ROUNDS):
-        point_at = make(request, target, log)
-        failed = []
-        for epsilon in pending:
-            point = point_at(epsilon)
-            if meets(point, W, R):
-                done[epsilon] = point
-            else:
-                failed.append(point)
+        try:
+            point_at = make(request, target, log)
+        except LimitError:
+            if R is None or W is None or not all(meets(p, W, None) for p in failed):
+                raise
+            break  # the floor W holds for every point left
+        points_now = [point_at(p.epsilon) for p in failed]
+        failed = [p for p in points_now if not _accepted(p, W, R)]
+        done.update((p.epsilon, p) for p in points_now if _accepted(p, W, R))
         if not failed:
-            return [done[e] for e in request.epsilons]
-        pending = [p.epsilon for p in failed]
+            break
         target = min(_wanted(p, target, R) for p in failed)
         if target < MIN_TARGET:
             break
-    worst = failed[0]
+    kept = [p for p in failed if R is not None and W is not None and meets(p, W, None)]
+    done.update((p.epsilon, p) for p in kept)
+    if len(done) == len(request.epsilons):
+        return [done[e] for e in request.epsilons]
+    worst = next(p for p in failed if p.epsilon not in done)
     rule = "the width" if R is None else "the relative width (δ is too small)"
     raise LimitError(f"δ(ε) at ε = {describe_rational(worst.epsilon)} lies in [{describe_rational(worst.lower)}, "
                      f"{describe_rational(worst.upper)}]: could not enclose it within {rule} at an absolute "
                      f"precision down to 10^-400; ask for an absolute width (--width W)")
+
+
+class SingleEpsilonReleases:
+    """The point that :func:`points` gives for ``request.with_epsilons([ε])`` (releases form, W only), for any ε.
+
+    The loss law is built once at target W, lazily (the first round of
+    :func:`points` for a one-ε request builds exactly that law); an ε whose
+    point meets W there is answered from it, any other by :func:`points` itself.
+    """
+
+    def __init__(self, request, log=lambda message: None):
+        if request.single or request.width is None or request.rel_width is not None:
+            raise ValueError("SingleEpsilonReleases: the releases form with an absolute width only")
+        self.request, self.log, self._point_at = request, log, None
+
+    def point(self, epsilon):
+        """The certified :class:`Point` at ε (exactly what a single-ε plain request gives)."""
+        if self._point_at is None:
+            self._point_at = _releases_law(self.request, self.request.width, self.log)
+        point = self._point_at(mpq(epsilon))
+        if meets(point, self.request.width, None):
+            return point
+        return points(self.request.with_epsilons([epsilon]), self.log)[0]

@@ -13,7 +13,9 @@ regenerates and verifies them; ``make plain-references`` only these).
   the releases form dg:9x100, dl:2x5, dg:4:2x20 (100 discrete-Gaussian σ² = 9, 5 discrete-Laplace
   t = 2 and 20 discrete-Gaussian σ² = 4 releases of sensitivity 2) at ε ∈ {1, 2, 4}, W = 10^-15;
   a relative width: σ² = 100, C = 1, ε = 2 (δ ≈ 4.16e-91), R = 1/1000;
+  the default widths (R = 1/1000, floor W = 10^-60) at σ² = 9, C = 1, ε = 20 (δ ≈ e^-1800: meets W);
 - epsilon-bracket/1 (route product-pair): ε*_1000(10^-5) of the discrete Gaussian σ² = 9, width 10^-3;
+  ε*_125(10^-5) of the releases dg:9x100, dl:2x5, dg:4:2x20 (default width 10^-6).
 - noise/1, one per route and law: the σ² (route product-pair, C = 100, ε = 2, δ = 10^-5), the discrete
   Laplace's t (product-pair, C = 100, ε = 1, δ = 10^-5), both to R = 1/1000, and the σ² and t at γ = 1/2
   (route exact-game, C = 2, ε = 1, δ = 10^-3, R = 1/10).
@@ -60,11 +62,16 @@ PRODUCT = [
      dict(budget=None, releases=["dg:9x100", "dl:2x5", "dg:4:2x20"], epsilons=[mpq(1), mpq(2), mpq(4)], width=WIDTH)),
     ("plain-composition-dg-sigma2_100-c1-rel1e-3.json",
      dict(sigma2=mpq(100), budget=1, epsilons=[mpq(2)], width=None, rel_width=mpq(1, 1000))),
+    ("plain-composition-dg-sigma2_9-c1-eps20-default.json",
+     dict(sigma2=mpq(9), budget=1, epsilons=[mpq(20)], width=mpq(plain_composition.FLOOR_WIDTH),
+          rel_width=mpq(plain_composition.DEFAULT_REL_WIDTH))),
 ]
 
 BRACKETS = [
     ("epsilon-bracket-dg-sigma2_9-c1000-delta1e-5.json",
      dict(gamma="0", sigma2=mpq(9), budget=1000, delta=mpq(1, 10**5), width=mpq(1, 10**3))),
+    ("epsilon-bracket-releases-dg9x100-dl2x5-dg4s2x20-delta1e-5.json",
+     dict(gamma="0", budget=None, releases=["dg:9x100", "dl:2x5", "dg:4:2x20"], delta=mpq(1, 10**5))),
 ]
 
 NOISE = [

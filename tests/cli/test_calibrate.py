@@ -27,6 +27,26 @@ def test_gamma_zero_is_the_product_pair_at_c1000(tmp_path):
     assert "calibrate: eps = " in p.stderr  # progress lines
 
 
+def test_gamma_zero_with_releases_is_the_product_pair_in_the_releases_form(tmp_path):
+    out = tmp_path / "r.json"
+    p = run("calibrate", "--gamma", "0", "--release", "dg:9x100", "--release", "dl:2x5", "--release", "dg:4:2x20",
+            "--delta", "1e-5", "-o", str(out))
+    assert p.returncode == 0, p.stderr
+    assert out.read_bytes() == open(os.path.join(ROOT, "certificates", "plain",
+                                                 "epsilon-bracket-releases-dg9x100-dl2x5-dg4s2x20-delta1e-5.json"),
+                                    "rb").read()
+    last = p.stderr.strip().splitlines()[-1]
+    assert last.startswith("ε*_125(1e-05) ∈ [39.6264") and last.endswith("route product-pair)")
+    assert "5 × discrete Laplace t = 2" in last
+
+
+def test_one_release_is_the_single_law_certificate():
+    one = run("calibrate", "--gamma", "0", "--release", "dl:2x4", "--delta", "1e-4", "--width", "1e-3", "--quiet")
+    law = run("calibrate", "--gamma", "0", "--laplace", "2", "--budget", "4", "--delta", "1e-4", "--width", "1e-3",
+              "--quiet")
+    assert one.returncode == law.returncode == 0 and one.stdout == law.stdout and '"noise"' in one.stdout
+
+
 def test_gamma_zero_with_a_method_keeps_the_game_route():
     p = run("calibrate", "--gamma", "0", "--sigma2", "9", "--budget", "1", "--delta", "1e-3", "--width", "1e-2",
             "--method", "reduced", "--quiet")
@@ -48,6 +68,14 @@ def test_feedback_within_the_game_is_calibration_1_and_says_so():
      "omit it"),
     (["calibrate", "--gamma", "1/3", "--sigma2", "9", "--budget", "8", "--delta", "1e-4", "--method", "reduced"],
      "without --method, calibrate answers beyond C = 6 (route hierarchy-witness)"),
+    (["calibrate", "--gamma", "1/3", "--release", "dg:9x8", "--delta", "1e-4"],
+     "--sigma2 Q (or --laplace T) --budget C"),
+    (["calibrate", "--gamma", "0", "--release", "dg:9x8", "--budget", "8", "--delta", "1e-4"],
+     "--release: not allowed with --budget"),
+    (["calibrate", "--gamma", "0", "--release", "dg:9x8", "--sigma2", "9", "--delta", "1e-4"], "not allowed with"),
+    (["calibrate", "--gamma", "0", "--sigma2", "9", "--delta", "1e-4"], "--budget is required"),
+    (["calibrate", "--gamma", "0", "--release", "dg:9x8", "--delta", "1e-4", "--method", "reduced"], "omit --method"),
+    (["calibrate", "--gamma", "0", "--release", "dg:9x1000", "--release", "dl:2x25", "--delta", "1e-4"], "1024"),
     (["hierarchy", "--gamma", "0", "--sigma2", "9", "--budget", "8", "--depth", "2", "--delta", "1e-4"],
      "producer calibrate --gamma 0"),
 ])

@@ -86,6 +86,8 @@ def main(capsys, *args):
     (("--release", "dg:9x2", "--release", "dl:2x1", "--epsilon", "1", "--rel-width", "1"), "below 1"),
     (("--release", "dg:9x2", "--release", "dl:2x1", "--epsilon", "1", "--rel-width", "1e-31"), "10^-30"),
     (("--sigma2", "9", "--budget", "2", "--epsilon", "1", "--rel-width", "0"), "rel-width: must be positive"),
+    (("--release", "dg:9x100", "--delta", "1e-5"), "producer calibrate --gamma 0 --release ... --delta 1e-5"),
+    (("--sigma2", "9", "--budget", "2", "--epsilon", "1", "--delta", "1e-5"), "producer calibrate --gamma 0"),
 ])
 def test_bad_input_is_one_line_and_status_2(capsys, args, fragment):
     status, out, err = main(capsys, *args)
@@ -106,7 +108,7 @@ def test_a_heterogeneous_composition_on_the_command_line(tmp_path):
     assert p.returncode == 0, p.stderr
     cert = json.loads(out.read_text(encoding="utf-8"))
     assert [r["count"] for r in cert["input"]["releases"]] == [2, 10, 5]
-    assert cert["input"]["width"] is None and cert["input"]["rel_width"] == "1/1000"
+    assert cert["input"]["width"] == "1/1" + "0" * 60 and cert["input"]["rel_width"] == "1/1000"
     last = p.stderr.strip().splitlines()[-1]
     assert last.startswith("δ_17(1) ∈ [") and "5 × discrete Laplace t = 2" in last and "(sensitivity 2)" in last
     same = run("--release", "dg:9x4", "--release", "dl:2x5", "--release", "dg:4:2x2", "--release", "dg:9x6",
@@ -118,6 +120,6 @@ def test_width_alone_keeps_the_absolute_form_and_the_default_is_relative():
     absolute = json.loads(run("--sigma2", "9", "--budget", "2", "--epsilon", "1", "--width", "1e-15").stdout)
     assert absolute["input"]["width"] == "1/1000000000000000" and "rel_width" not in absolute["input"]
     default = json.loads(run("--sigma2", "100", "--budget", "1", "--epsilon", "2").stdout)
-    assert default["input"]["width"] is None and default["input"]["rel_width"] == "1/1000"
+    assert default["input"]["width"] == "1/1" + "0" * 60 and default["input"]["rel_width"] == "1/1000"
     point = default["result"]["points"][0]
     assert 0 < Fraction(point["lower"]) and Fraction(point["upper"]) <= Fraction(point["lower"]) * Fraction(1001, 1000)

@@ -7,6 +7,7 @@ embedded certificate with what ``producer plain`` writes for the same ε.
 """
 
 import json
+from fractions import Fraction
 import os
 
 import jsonschema
@@ -83,10 +84,13 @@ def dl_delta(t, budget, epsilon):
         return total / (1 + a) ** budget
 
 
-def reference_epsilon(delta_of, delta, hi):
-    """ε* with δ(ε*) = δ by bisection of the mpmath reference to 10^-9 (δ(ε) is non-increasing)."""
+REFERENCE_TOLERANCE = mpq(1, 10**9)
+
+
+def reference_epsilon(delta_of, delta, hi, tolerance=REFERENCE_TOLERANCE):
+    """ε* with δ(ε*) = δ by bisection of the mpmath reference to ``tolerance`` (δ(ε) is non-increasing)."""
     lo = mpq(0)
-    while hi - lo > mpq(1, 10**9):
+    while hi - lo > tolerance:
         mid = (lo + hi) / 2
         lo, hi = (mid, hi) if delta_of(mid) > delta else (lo, mid)
     return lo, hi
@@ -273,3 +277,101 @@ def test_calibrate_routes_by_the_request(monkeypatch):
     with pytest.raises(LimitError, match="8C/σ²"):                # an input limit, not the game's reach
         api.calibrate("1/3", "1/1251", 5, "1/1000")
     assert len(calls) == 3
+
+
+# ---- the releases form (a list of different releases) ---------------------------------------------------------
+
+
+def check_releases(cert):
+    """The releases form restated: the same releases in both witnesses, each what producer plain writes."""
+    jsonschema.validate(cert, SCHEMA)
+    inp, res = cert["input"], cert["result"]
+    assert set(inp) == {"gamma", "releases", "delta", "width"} and inp["gamma"] == "0"
+    lo, hi = ends(cert)
+    delta = mpq(inp["delta"])
+    assert res["route"] == "product-pair" and lo <= hi and hi - lo <= mpq(inp["width"])
+    for witness, epsilon in ((res["upper_witness"], res["epsilon_hi"]), (res["lower_witness"], res["epsilon_lo"])):
+        if witness is None:
+            assert lo == 0 and res["lower_reason"]
+            continue
+        i = witness["input"]
+        assert i["releases"] == inp["releases"] and i["epsilons"] == [epsilon] and "rel_width" not in i
+        again = plain_composition.Request(None, [mpq(epsilon)], mpq(i["width"]), releases=[
+            ("dg" if r["noise"]["family"] == "discrete-gaussian" else "dl",
+             mpq(r["noise"].get("sigma2", r["noise"].get("t"))), r["sensitivity"], r["count"])
+            for r in i["releases"]])
+        assert render(witness) == render(plain_composition.build(again))   # the full rounds, not the oracle
+    assert mpq(res["upper_witness"]["result"]["points"][0]["upper"]) <= delta
+    if res["lower_witness"] is not None:
+        assert mpq(res["lower_witness"]["result"]["points"][0]["lower"]) > delta
+    return lo, hi
+
+
+TINY = (("dg", 1, 1, 1), ("dl", Fraction(1, 2), 2, 1))    # two coordinates: two laws, sensitivities 1 and 2
+
+
+def test_releases_bracket_contains_the_brute_force_epsilon():
+    """A small composition (three coordinates): ε*(δ) by bisection of the mpmath sum over the box."""
+    from tests.producer.plain.test_lattice import brute_delta, texts
+    cert = bracket(budget=None, delta="1e-3", releases=texts(TINY), width="1e-4")
+    lo, hi = check_releases(cert)
+    ref_lo, ref_hi = reference_epsilon(lambda e: brute_delta(TINY, Fraction(int(e.numerator), int(e.denominator))),
+                                       mpmath.mpf("1e-3"), hi=mpq(16), tolerance=mpq(1, 10**4))
+    assert 0 < lo and lo <= ref_hi and ref_lo <= hi
+
+
+def test_the_releases_reference_is_reproduced_and_agrees_with_a_scan_of_producer_plain():
+    path = os.path.join(ROOT, "certificates", "plain", "epsilon-bracket-releases-dg9x100-dl2x5-dg4s2x20-delta1e-5.json")
+    releases = ["dg:9x100", "dl:2x5", "dg:4:2x20"]
+    cert = bracket(budget=None, delta="1e-5", releases=releases)
+    assert render(cert) == open(path, "rb").read()
+    lo, hi = check_releases(cert)
+    grid = [mpq(k, 10) for k in range(380, 420)]        # a scan on the grid 1/10 around ε*
+    scan = plain_composition.build(plain_composition.Request.from_strings(None, grid, "1e-15", releases=releases))
+    delta = mpq(1, 10**5)
+    below = [mpq(p["epsilon"]) for p in scan["result"]["points"] if mpq(p["upper"]) <= delta]
+    above = [mpq(p["epsilon"]) for p in scan["result"]["points"] if mpq(p["lower"]) > delta]
+    assert above and below and max(above) < lo <= hi < min(below) == max(above) + mpq(1, 10)
+    assert kind.claim(cert).startswith("ε*_125(1e-05) ∈ [39.6264") and "20 × σ² = 4 (sensitivity 2)" in kind.claim(cert)
+
+
+def test_one_release_of_sensitivity_1_is_the_single_law_bracket_byte_for_byte():
+    single = bracket(budget=8, delta="1e-5", laplace="2", width="1e-4")
+    for releases in (["dl:2x8"], ["dl:2x3", "dl:2x5"]):
+        assert render(bracket(budget=None, delta="1e-5", releases=releases, width="1e-4")) == render(single)
+    shifted = bracket(budget=None, delta="1e-5", releases=["dl:2:2x8"], width="1e-4")   # sensitivity 2: releases
+    assert "releases" in shifted["input"] and check_releases(shifted)
+    assert ends(shifted)[0] > ends(single)[1]           # twice the shift: a larger ε*
+
+
+def test_the_releases_are_canonical_in_the_bracket():
+    a = bracket(budget=None, delta="1e-4", releases=["dl:2x2", "dg:4:2x1", "dl:2x1"], width="1e-3")
+    b = bracket(budget=None, delta="1e-4", releases=["dg:4:2x1", "dl:2x3"], width="1e-3")
+    assert render(a) == render(b)
+    assert [r["count"] for r in a["input"]["releases"]] == [1, 3]
+
+
+@pytest.mark.parametrize("kw, error, fragment", [
+    (dict(gamma="1/3"), InputError, "--sigma2 Q"),
+    (dict(budget=4), InputError, "not both"),
+    (dict(sigma2="9"), InputError, "not both"),
+    (dict(releases=["dg:9x1000", "dl:2x100"]), LimitError, "route product-pair"),
+    (dict(releases=["dq:9x10"]), InputError, "release"),
+    (dict(delta="1"), InputError, "0 < δ < 1"),
+    (dict(width="0"), InputError, "width"),
+])
+def test_releases_refusals(kw, error, fragment):
+    fields = dict(gamma="0", budget=None, delta="1e-5", releases=["dg:9x10", "dl:2x5"])
+    fields.update(kw)
+    with pytest.raises(error, match=fragment):
+        kind.Request.from_strings(fields.pop("gamma"), fields.pop("budget"), fields.pop("delta"), **fields)
+
+
+def test_calibrate_with_releases_goes_to_the_bracket(monkeypatch):
+    from producer import api
+    calls = []
+    monkeypatch.setattr(api, "epsilon_bracket", lambda *a, **kw: calls.append(kw) or "bracket")
+    assert api.calibrate("0", None, None, "1e-4", releases=["dg:9x10"]) == "bracket"
+    assert calls[0]["releases"] == ["dg:9x10"]
+    with pytest.raises(InputError, match="omit --method"):
+        api.calibrate("0", None, None, "1e-4", releases=["dg:9x10"], method="reduced")

@@ -216,7 +216,8 @@ def test_reference_set_is_the_documented_one():
                      "plain-composition-dl-t1-c8.json", "plain-composition-dl-t2-c8.json",
                      "plain-composition-dl-t4-c8.json", "plain-composition-dg-sigma2_1-c64.json",
                      "plain-composition-releases-dg9x100-dl2x5-dg4s2x20.json",
-                     "plain-composition-dg-sigma2_100-c1-rel1e-3.json"}
+                     "plain-composition-dg-sigma2_100-c1-rel1e-3.json",
+                     "plain-composition-dg-sigma2_9-c1-eps20-default.json"}
 
 
 def test_gaussian_enclosure_narrows_with_the_width_and_stays_nested():
@@ -241,7 +242,7 @@ def test_api_returns_an_immutable_certificate_with_a_claim():
     assert cert.kind == "plain-composition/1"
     assert cert.input["epsilons"] == ["1/2", "1", "2"]          # sorted
     assert cert.input["noise"] == {"family": "discrete-gaussian", "sigma2": "9"}
-    assert cert.input["width"] is None and cert.input["rel_width"] == "1/1000"   # the relative default
+    assert cert.input["width"] == "1/1" + "0" * 60 and cert.input["rel_width"] == "1/1000"   # R, floor W
     assert "relative width ≤ 0.001" in cert.claim
     assert "rel_width" not in producer.plain_composition(9, 8, "2", width="1e-15").input
     assert "δ_8(0.5) ∈ [" in cert.claim and "discrete Gaussian σ² = 9" in cert.claim

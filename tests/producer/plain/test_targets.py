@@ -56,11 +56,26 @@ def test_every_point_meets_r_for_a_heterogeneous_composition(rel_width):
         assert 0 < lower and upper - lower <= R * lower
 
 
-def test_both_widths_each_point_meets_one():
+def test_both_widths_r_first_w_the_floor():
     cert = api.plain_composition(9, 4, "1,6", width="1e-10", rel_width="1/1000")
-    (l1, u1), (l6, u6) = ends(cert, 0), ends(cert, 1)
-    assert u1 - l1 <= Fraction(1, 10**10)
-    assert u6 - l6 <= Fraction(1, 10**10) or u6 - l6 <= l6 / 1000
+    for index in range(2):                      # R reachable at both: each point meets R, both ends positive
+        lower, upper = ends(cert, index)
+        assert 0 < lower and upper - lower <= lower / 1000
+    tiny = api.plain_composition(9, 1, "2,20", width="1e-50", rel_width="1/1000")
+    (l2, u2), (l20, u20) = ends(tiny, 0), ends(tiny, 1)
+    assert 0 < l2 and u2 - l2 <= l2 / 1000
+    assert u20 - l20 <= Fraction(1, 10**50) and not (0 < l20 and u20 - l20 <= l20 / 1000)
+
+
+def test_the_default_answers_an_astronomically_small_delta_under_the_floor():
+    # δ(20) at σ² = 9, C = 1 is about e^{−1800}: R cannot be reached (see below); the floor W = 10^-60 holds
+    cert = api.plain_composition(9, 1, "20")
+    assert cert.input["width"] == "1/1" + "0" * 60 and cert.input["rel_width"] == "1/1000"
+    lower, upper = ends(cert)
+    assert 0 <= lower <= upper <= Fraction(1, 10**300)
+    point = cert.result["points"][0]
+    assert Fraction(point["lower_display"]) <= lower and upper <= Fraction(point["upper_display"])
+    assert Fraction(point["upper_display"]) <= Fraction(1, 10**60)
 
 
 def test_a_relative_width_below_what_can_be_reached_names_the_absolute_width():
@@ -83,3 +98,16 @@ def test_the_relative_reference_is_reproduced_byte_for_byte():
     name = "plain-composition-dg-sigma2_100-c1-rel1e-3.json"
     cert = api.plain_composition(100, 1, "2", rel_width="1/1000")
     assert cert.to_json() == (ROOT / "certificates" / "plain" / name).read_bytes()
+
+
+def test_single_epsilon_releases_points_are_those_of_one_epsilon_requests():
+    request = Request(None, [mpq(0)], mpq(1, 10**15), releases=["dg:4:2x3", "dl:2x2", "dg:9x5"])
+    single = targets.SingleEpsilonReleases(request)
+    for epsilon in (mpq(0), mpq(1, 3), mpq(2), mpq(9), mpq(40)):
+        expected = targets.points(request.with_epsilons([epsilon]))[0]
+        got = single.point(epsilon)
+        assert (got.epsilon, got.lower, got.upper) == (expected.epsilon, expected.lower, expected.upper)
+    for bad in (Request(3, [mpq(1)], mpq(1, 10**15), sigma2=mpq(9)),
+                Request(None, [mpq(1)], None, releases=["dg:4:2x3"], rel_width=mpq(1, 1000))):
+        with pytest.raises(ValueError, match="absolute width only"):
+            targets.SingleEpsilonReleases(bad)
