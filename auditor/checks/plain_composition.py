@@ -96,12 +96,12 @@ def parse(cert):
 
     Two forms: the single-law form (``noise``, ``budget``: C releases of one law
     with sensitivity 1) and the releases form (``releases``, checked to be
-    canonical by :func:`_releases`).  The width claims: ``width`` W and the
+    canonical by :func:`canonical_releases`).  The width claims: ``width`` W and the
     optional ``rel_width`` R, each a fraction or null, at least one non-null.
     """
     inp = cert["input"]
     if "releases" in inp:
-        p = {"form": "releases", "releases": _releases(inp["releases"])}
+        p = {"form": "releases", "releases": canonical_releases(inp["releases"])}
         p["budget"] = sum(r.count for r in p["releases"])
     else:
         family, parameter = _noise(inp["noise"], "/input/noise")
@@ -148,7 +148,7 @@ def _noise(noise, pointer):
     return family, parameter
 
 
-def _releases(items):
+def canonical_releases(items):
     """The releases, checked canonical (MALFORMED otherwise: the question is not written in its one form).
 
     Canonical: sorted strictly by (family, scale, sensitivity) - so equal
