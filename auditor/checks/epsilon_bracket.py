@@ -8,7 +8,12 @@ upper end needs one certified δ_C(ε_hi) <= δ and a lower end one certified
   ``plain-composition/1`` certificates for the same noise and budget, each at
   the single ε ``[ε_hi]`` (with ``points[0].upper <= δ``) or ``[ε_lo]`` (with
   ``points[0].lower > δ``); the lower witness may be null only when ε_lo = 0;
-  ε_hi − ε_lo <= ``input.width`` (required on this route).
+  ε_hi − ε_lo <= ``input.width`` (required on this route).  The releases form
+  of the input (``releases`` instead of ``noise`` and ``budget``, C = Σ count)
+  is this route only (γ = "0") and canonical exactly as plain-composition/1's
+  releases form (the same check, MALFORMED otherwise); both witnesses are then
+  in the releases form with the same canonical list (another form or list
+  answers another question: FAIL).
 - ``hierarchy-witness`` (exactly when γ > 0, discrete Gaussian only): the upper
   end is a ``hierarchy/1`` δ query for the same γ, σ², C and δ, with
   ε_hi = its ``result.epsilon`` (``meets_delta`` true); the lower end is a
@@ -24,8 +29,8 @@ there is no lower witness; ε_lo <= ε_hi; ``status`` is ``zero`` exactly when
 number of places (as calibration/1).
 
 Domain (MALFORMED): γ ``"0"`` or reduced a/B with 0 < a < B, 0 < δ < 1, σ² or
-t > 0, width null exactly when γ > 0.  Limits (UNCHECKED): those of the
-embedded kinds, applied by their own checks; the reader's limits hold for the
+t > 0 (or canonical releases with γ = "0"), width null exactly when γ > 0.
+Limits (UNCHECKED): those of the embedded kinds, applied by their own checks; the reader's limits hold for the
 whole file, embedded certificates included.  An embedded claim that is
 refused or undecided makes the certificate UNCHECKED unless some claim is
 false (then FAIL).
