@@ -8,7 +8,12 @@ upper end needs one certified δ_C(ε_hi) <= δ and a lower end one certified
   ``plain-composition/1`` certificates for the same noise and budget, each at
   the single ε ``[ε_hi]`` (with ``points[0].upper <= δ``) or ``[ε_lo]`` (with
   ``points[0].lower > δ``); the lower witness may be null only when ε_lo = 0;
-  ε_hi − ε_lo <= ``input.width`` (required on this route).
+  ε_hi − ε_lo <= ``input.width`` (required on this route).  The releases form
+  of the input (``releases`` instead of ``noise`` and ``budget``, C = Σ count)
+  is this route only (γ = "0") and canonical exactly as plain-composition/1's
+  releases form (the same check, MALFORMED otherwise); both witnesses are then
+  in the releases form with the same canonical list (another form or list
+  answers another question: FAIL).
 - ``hierarchy-witness`` (exactly when γ > 0, discrete Gaussian only): the upper
   end is a ``hierarchy/1`` δ query for the same γ, σ², C and δ, with
   ε_hi = its ``result.epsilon`` (``meets_delta`` true); the lower end is a
@@ -24,8 +29,8 @@ there is no lower witness; ε_lo <= ε_hi; ``status`` is ``zero`` exactly when
 number of places (as calibration/1).
 
 Domain (MALFORMED): γ ``"0"`` or reduced a/B with 0 < a < B, 0 < δ < 1, σ² or
-t > 0, width null exactly when γ > 0.  Limits (UNCHECKED): those of the
-embedded kinds, applied by their own checks; the reader's limits hold for the
+t > 0 (or canonical releases with γ = "0"), width null exactly when γ > 0.
+Limits (UNCHECKED): those of the embedded kinds, applied by their own checks; the reader's limits hold for the
 whole file, embedded certificates included.  An embedded claim that is
 refused or undecided makes the certificate UNCHECKED unless some claim is
 false (then FAIL).
@@ -35,6 +40,7 @@ from fractions import Fraction
 
 from auditor.certificate import Malformed
 from auditor import common
+from auditor.checks.plain_composition import canonical_releases
 from auditor.claims import lower_text, rational_text, upper_text
 from auditor.embedded import check_digest, raise_pending, validated, verify_embedded
 from auditor.rationals import read_rational, show
@@ -49,20 +55,17 @@ WITNESS_KINDS = {PRODUCT_PAIR: ("plain-composition", "plain-composition"),
 
 
 class Question:
-    """The question of the input: γ, the noise (σ² or t), C, δ and the requested width."""
+    """The question of the input: γ, the noise (σ² or t) and C - or the releases -, δ and the width."""
 
-    __slots__ = ("gamma", "family", "parameter", "budget", "delta", "width")
+    __slots__ = ("gamma", "family", "parameter", "budget", "releases", "delta", "width")
 
     def __init__(self, inp):
         a, B = common.gamma(inp["gamma"], I + "/gamma")
         self.gamma = Fraction(a, B)
-        noise = inp["noise"]
-        self.family = noise["family"]
-        key = "sigma2" if self.family == "discrete-gaussian" else "t"
-        self.parameter = read_rational(noise[key], f"{I}/noise/{key}")
-        if self.parameter <= 0:
-            raise Malformed(f"{I}/noise/{key}: {noise[key]} is not positive")
-        self.budget = common.integer(inp["budget"], I + "/budget", 1)
+        if "releases" in inp:
+            self._releases(inp)
+        else:
+            self._single_law(inp)
         self.delta = read_rational(inp["delta"], I + "/delta")
         if not 0 < self.delta < 1:
             raise Malformed(f"{I}/delta: {inp['delta']} is not in (0, 1)")
@@ -73,6 +76,29 @@ class Question:
         self.width = None if width is None else read_rational(width, I + "/width")
         if self.width is not None and self.width <= 0:
             raise Malformed(f"{I}/width: {width} is not positive")
+
+    def _single_law(self, inp):
+        noise = inp["noise"]
+        self.family, self.releases = noise["family"], None
+        key = "sigma2" if self.family == "discrete-gaussian" else "t"
+        self.parameter = read_rational(noise[key], f"{I}/noise/{key}")
+        if self.parameter <= 0:
+            raise Malformed(f"{I}/noise/{key}: {noise[key]} is not positive")
+        self.budget = common.integer(inp["budget"], I + "/budget", 1)
+
+    def _releases(self, inp):
+        # Product pair only (the schema's const "0"; kept here so the domain does not rest on it): no route
+        # composes feedback with a list of releases.
+        if self.gamma != 0:
+            raise Malformed(f"{I}/gamma: the releases form is for γ = 0 only (route product-pair)")
+        # Canonical exactly as plain-composition/1's releases form (MALFORMED otherwise): the same checks.
+        self.releases = [_release_key(r) for r in canonical_releases(inp["releases"])]
+        self.family = self.parameter = None
+        self.budget = sum(r[3] for r in self.releases)
+
+
+def _release_key(release):
+    return (release.family, release.scale, release.sensitivity, release.count)
 
 
 def verify(cert, report):
@@ -146,23 +172,50 @@ def _check_ends(res, q, eps_lo, eps_hi, report):
 # ---- product-pair -----------------------------------------------------------------------
 
 def _plain_question(witness, pointer, q, epsilon, report):
-    """Same noise and budget, and the single ε of the bracket end; the witness's one point (or None)."""
+    """Same noise and budget (or the same releases), and the single ε of the bracket end; the witness's one
+    point (or None)."""
     inner = witness["input"]
-    if "releases" in inner:       # a composition of other releases answers another question
-        report.check(False, pointer + "/input/releases", "the releases form", "the single-law form",
-                     "the witness must be for the bracket's noise and budget (the single-law form)")
+    if not _same_composition(inner, pointer, q, report):
         return None
+    epsilons = [read_rational(e, f"{pointer}/input/epsilons/{i}") for i, e in enumerate(inner["epsilons"])]
+    ok = report.check(epsilons == [epsilon], pointer + "/input/epsilons", [show(e) for e in epsilons],
+                      [show(epsilon)], "the witness must be at the single ε of the bracket end")
+    points = witness["result"]["points"]
+    return points[0] if ok and len(points) == 1 else None
+
+
+def _same_composition(inner, pointer, q, report):
+    """The witness composes what the bracket does: the same form, and the same noise and budget or the same
+    canonical releases (False, with a failure, otherwise)."""
+    if ("releases" in inner) != (q.releases is not None):   # the other form answers another question
+        forms = ("the releases form", "the single-law form")
+        got, want = forms if "releases" in inner else forms[::-1]
+        return report.check(False, pointer + "/input/" + ("releases" if "releases" in inner else "noise"),
+                            got, want, "the witness must be in the bracket's form, for the bracket's "
+                            + ("releases" if q.releases is not None else "noise and budget"))
+    if q.releases is not None:
+        # Both lists canonical (the witness's by its own check), so equal lists are exactly the same question.
+        theirs = [_witness_release(r, f"{pointer}/input/releases/{i}") for i, r in enumerate(inner["releases"])]
+        return report.check(theirs == q.releases, pointer + "/input/releases", _show_releases(theirs),
+                            _show_releases(q.releases), "releases (the bracket's: the same canonical list)")
     noise = inner["noise"]
     key = "sigma2" if noise["family"] == "discrete-gaussian" else "t"
     same_noise = noise["family"] == q.family and read_rational(noise[key], f"{pointer}/input/noise/{key}") == \
         q.parameter
     report.check(same_noise, pointer + "/input/noise", noise["family"], q.family, "noise (the bracket's)")
     report.equal(pointer + "/input/budget", inner["budget"], q.budget, "budget (the bracket's)")
-    epsilons = [read_rational(e, f"{pointer}/input/epsilons/{i}") for i, e in enumerate(inner["epsilons"])]
-    ok = report.check(epsilons == [epsilon], pointer + "/input/epsilons", [show(e) for e in epsilons],
-                      [show(epsilon)], "the witness must be at the single ε of the bracket end")
-    points = witness["result"]["points"]
-    return points[0] if ok and len(points) == 1 else None
+    return True
+
+
+def _witness_release(item, pointer):
+    noise = item["noise"]
+    key = "sigma2" if noise["family"] == "discrete-gaussian" else "t"
+    return (noise["family"], read_rational(noise[key], f"{pointer}/noise/{key}"), item["sensitivity"],
+            item["count"])
+
+
+def _show_releases(keys):
+    return [f"{family} {show(scale)} s={s} x{k}" for family, scale, s, k in keys]
 
 
 def _plain_upper(witness, q, eps_hi, report):
@@ -221,14 +274,20 @@ def _target_zero_lower(witness, q, eps_lo, report):
 # ---- the one-line claim --------------------------------------------------------------------
 
 def _mechanism(inp):
-    noise = inp["noise"]
-    if noise["family"] == "discrete-gaussian":
-        law = f"sigma^2 = {rational_text(read_rational(noise['sigma2'], ''))}"
-    else:
-        law = f"the discrete Laplace t = {rational_text(read_rational(noise['t'], ''))}"
+    if "releases" in inp:
+        parts = [f"{r['count']} x {_law(r['noise'])}" + (f" (sensitivity {r['sensitivity']})"
+                                                         if r["sensitivity"] != 1 else "") for r in inp["releases"]]
+        return f"plain composition of {', '.join(parts)}"
+    law = _law(inp["noise"])
     if inp["gamma"] == "0":
         return f"plain composition, {law}"
     return f"gamma = {rational_text(read_rational(inp['gamma'], ''))}, {law}"
+
+
+def _law(noise):
+    if noise["family"] == "discrete-gaussian":
+        return f"sigma^2 = {rational_text(read_rational(noise['sigma2'], ''))}"
+    return f"the discrete Laplace t = {rational_text(read_rational(noise['t'], ''))}"
 
 
 def _route_text(res):
@@ -243,7 +302,8 @@ def _route_text(res):
 def claim(cert):
     """``eps*_8(1/10000) in [4.834164195612, 4.867767] (gamma = 1/3, sigma^2 = 9; route hierarchy-witness: ...)``."""
     inp, res = cert["input"], cert["result"]
-    head = f"eps*_{inp['budget']}({rational_text(read_rational(inp['delta'], ''))})"
+    budget = inp["budget"] if "releases" not in inp else sum(r["count"] for r in inp["releases"])
+    head = f"eps*_{budget}({rational_text(read_rational(inp['delta'], ''))})"
     hi = read_rational(res["epsilon_hi"], "")
     tail = f"({_mechanism(inp)}; {_route_text(res)})"
     if res["status"] == "zero":

@@ -40,7 +40,9 @@ product over releases r of N_r^{k_r} against N_r(· − s_r)^{k_r}
    and upper >= 1 hold and lower >= 1 is false; for the discrete Laplace at
    ε >= C/t, δ(ε) = 0 exactly, so the claim holds exactly when lower = 0;
    otherwise δ(ε) > 0, so upper = 0 is false.
-   Sides left open are retried at higher precision (the first level from W,
+   Sides left open are retried at higher precision (the first level from W
+   alone, or with R from the open claims - their widths and ends'
+   denominators, what decides each point - never from the floor W;
    at least :data:`MIN_BITS`; the next at least twice that and what the open
    claims suggest - the bits of their widths and of their ends' denominators;
    then twice that; within the work limits and :data:`MAX_BITS`); a side
@@ -96,12 +98,12 @@ def parse(cert):
 
     Two forms: the single-law form (``noise``, ``budget``: C releases of one law
     with sensitivity 1) and the releases form (``releases``, checked to be
-    canonical by :func:`_releases`).  The width claims: ``width`` W and the
+    canonical by :func:`canonical_releases`).  The width claims: ``width`` W and the
     optional ``rel_width`` R, each a fraction or null, at least one non-null.
     """
     inp = cert["input"]
     if "releases" in inp:
-        p = {"form": "releases", "releases": _releases(inp["releases"])}
+        p = {"form": "releases", "releases": canonical_releases(inp["releases"])}
         p["budget"] = sum(r.count for r in p["releases"])
     else:
         family, parameter = _noise(inp["noise"], "/input/noise")
@@ -148,7 +150,7 @@ def _noise(noise, pointer):
     return family, parameter
 
 
-def _releases(items):
+def canonical_releases(items):
     """The releases, checked canonical (MALFORMED otherwise: the question is not written in its one form).
 
     Canonical: sorted strictly by (family, scale, sensitivity) - so equal
@@ -190,12 +192,14 @@ def _bits_for(width):
 
 
 def _first_bits(p, open_claims):
-    """The first level's precision: from W (as before relative widths); with R also what the claims
-    suggest (a relative claim near δ = 10^-91 needs about 300 bits, which W does not say)."""
-    bits = _bits_for(p["width"]) if p["width"] is not None else MIN_BITS
-    if p["rel_width"] is not None and open_claims:
-        bits = min(MAX_BITS, max([bits] + [_claim_bits(c) for c in open_claims]))
-    return bits
+    """The first level's precision.  W alone: from W (as before relative widths).  With R: from the open
+    claims only - their widths and their ends' denominators, which are what decides each point (R·lower
+    when it meets R, W when it meets only W) - never from W alone: the default floor W = 10^-60 beside
+    R = 1/1000 would otherwise size every point at 10^-60 where R·lower is about 10^-8 (and a relative
+    claim near δ = 10^-91 needs about 300 bits, which W does not say)."""
+    if p["rel_width"] is not None:
+        return min(MAX_BITS, max([MIN_BITS] + [_claim_bits(c) for c in open_claims]))
+    return _bits_for(p["width"])
 
 
 def _claim_bits(claim):

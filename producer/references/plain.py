@@ -15,7 +15,7 @@ regenerates and verifies them; ``make plain-references`` only these).
   a relative width: σ² = 100, C = 1, ε = 2 (δ ≈ 4.16e-91), R = 1/1000;
   the default widths (R = 1/1000, floor W = 10^-60) at σ² = 9, C = 1, ε = 20 (δ ≈ e^-1800: meets W);
 - epsilon-bracket/1 (route product-pair): ε*_1000(10^-5) of the discrete Gaussian σ² = 9, width 10^-3;
-  ε*_125(10^-5) of the releases dg:9x100, dl:2x5, dg:4:2x20 (default width 10^-6).
+  ε*_125(10^-5) of the releases dg:9x100, dl:2x5, dg:4:2x20 (default width 10^-6);
 - noise/1, one per route and law: the σ² (route product-pair, C = 100, ε = 2, δ = 10^-5), the discrete
   Laplace's t (product-pair, C = 100, ε = 1, δ = 10^-5), both to R = 1/1000, and the σ² and t at γ = 1/2
   (route exact-game, C = 2, ε = 1, δ = 10^-3, R = 1/10).

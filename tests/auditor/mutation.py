@@ -49,6 +49,10 @@ QUICK = [
     "plain/plain-composition-dg-sigma2_9-c2.json", "plain/plain-composition-dl-t4-c8.json",
     "plain/plain-composition-dg-sigma2_100-c1-rel1e-3.json",
     "plain/plain-composition-releases-dg9x100-dl2x5-dg4s2x20.json",
+    # epsilon-bracket/1's releases form (both witnesses in the releases form).  Not the default-widths
+    # plain-composition-dg-sigma2_9-c1-eps20-default.json: its point [0, 4.8e-386] is so far above
+    # δ ≈ e^-1800 that a changed σ² or C still leaves it true (a true claim of another question).
+    "plain/epsilon-bracket-releases-dg9x100-dl2x5-dg4s2x20-delta1e-5.json",
 ]
 # Small certificates made with the producer's command line, for claims no quick reference has.
 MADE = {
@@ -135,6 +139,10 @@ RULES = [
     ("plain-composition/1", "input/rel_width", "*", "any",
      "R is an inequality on every point's relative width: an R still above every point's keeps the claims true "
      "(and a point may meet W instead)"),
+    ("epsilon-bracket/1", "input/width", "*", "any",
+     "the width is an inequality on ε_hi − ε_lo: a width still above it keeps the claims true"),
+    ("epsilon-bracket/1", "result/*_witness/input/width", "*", "any",
+     "a product-pair witness's W is an inequality on its point's width: a W still above it keeps it true"),
     ("plain-composition/1", "input/budget", "*", "laplace-parity",
      "the discrete Laplace has δ_C(ε) = δ_{C−1}(ε) when C + tε is an even integer "
      "(test_plain_composition.test_laplace_odd_even_identity checks it with mpmath)"),

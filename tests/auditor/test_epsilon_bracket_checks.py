@@ -380,3 +380,101 @@ def test_target_zero_tampered(small_with_lower):
 def test_bracket_is_canonical_json(pair):
     text = json.dumps(pair, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     assert verify_certificate(text).outcome == "OK"
+
+
+# ---- the releases form (route product-pair only) ---------------------------------------------
+
+RELEASES_REFERENCE = bc.ROOT / "certificates" / "plain" / \
+    "epsilon-bracket-releases-dg9x100-dl2x5-dg4s2x20-delta1e-5.json"
+
+
+@pytest.fixture(scope="module")
+def releases_pair():
+    """The producer's releases-form bracket: ε*_125(10^-5) of 20 x σ² = 4 (s = 2), 100 x σ² = 9, 5 x t = 2."""
+    return bc.load(RELEASES_REFERENCE)
+
+
+def test_the_releases_bracket_verifies_with_its_claim(releases_pair):
+    report = verify_certificate(releases_pair)
+    assert report.outcome == "OK", (report.failures, report.error, report.unchecked)
+    assert report.claim.startswith("eps*_125(1/100000) in [39.6264075, 39.6264084] (plain composition of "
+                                   "20 x sigma^2 = 4 (sensitivity 2), 100 x sigma^2 = 9, 5 x the discrete "
+                                   "Laplace t = 2; route product-pair)"), report.claim
+
+
+@pytest.mark.parametrize("where", ["upper_witness", "lower_witness"])
+def test_a_witness_with_other_releases(releases_pair, where):
+    """One count changed in one witness (resealed): a composition of other releases, another question."""
+    def edit(inp, res):
+        res[where]["input"]["releases"][1]["count"] -= 1
+    rejected(edited(releases_pair, edit), "FAIL", f"/result/{where}/input/releases")
+
+
+def test_a_single_law_witness_for_a_releases_bracket(releases_pair):
+    def edit(inp, res):
+        res["upper_witness"] = bc.plain(res["epsilon_hi"])
+    rejected(edited(releases_pair, edit), "FAIL", UP + "/input/noise")
+
+
+def test_a_lower_witness_at_another_epsilon(releases_pair):
+    def edit(inp, res):
+        lower = res["lower_witness"]
+        lower["input"]["epsilons"] = [res["epsilon_hi"]]
+        lower["result"]["points"][0]["epsilon"] = res["epsilon_hi"]
+    rejected(edited(releases_pair, edit), "FAIL", LO + "/input/epsilons")
+
+
+def test_epsilon_lo_above_the_truth(releases_pair):
+    """ε_lo moved to ε_hi (above ε*: the upper witness proves δ(ε_hi) <= δ) with a lower witness re-sealed for
+    that ε, claiming δ(ε_hi) > δ: every bracket-level claim holds, the embedded lower end is false."""
+    def edit(inp, res):
+        res["epsilon_lo"], res["epsilon_lo_display"] = res["epsilon_hi"], res["epsilon_hi_display"]
+        lower = res["lower_witness"]
+        lower["input"]["epsilons"] = [res["epsilon_hi"]]
+        lower["result"]["points"][0]["epsilon"] = res["epsilon_hi"]
+    report = rejected(edited(releases_pair, edit), "FAIL", LO + "/result/points/0/lower")
+    assert {f["pointer"] for f in report.failures} == {LO + "/result/points/0/lower"}, report.failures
+
+
+def _releases_edit(releases_pair, change):
+    def edit(inp, res):
+        inp["releases"] = change(inp["releases"])
+    return edited(releases_pair, edit)
+
+
+@pytest.mark.parametrize("name, change, pointer", [
+    ("unsorted", lambda rs: [rs[1], rs[0], rs[2]], "/input/releases/1"),
+    ("not merged", lambda rs: [rs[0], dict(rs[1], count=60), dict(rs[1], count=40), rs[2]], "/input/releases/2"),
+    ("one release of sensitivity 1", lambda rs: [rs[1]], "/input/releases"),
+])
+def test_non_canonical_releases_are_malformed(releases_pair, name, change, pointer):
+    """As plain-composition/1's releases form: a question written outside its one form."""
+    rejected(_releases_edit(releases_pair, change), "MALFORMED", pointer)
+
+
+def test_gamma_above_zero_with_releases_is_malformed(releases_pair):
+    rejected(with_input(releases_pair, "gamma", "1/3"), "MALFORMED", "/input/gamma")
+
+
+def test_the_releases_form_needs_its_width(releases_pair):
+    rejected(with_input(releases_pair, "width", None), "MALFORMED", "/input/width")
+
+
+def test_a_releases_bracket_with_a_budget_is_malformed(releases_pair):
+    rejected(with_input(releases_pair, "budget", 125), "MALFORMED", "/input")
+
+
+def test_releases_witness_digest_broken(releases_pair):
+    bad = copy.deepcopy(releases_pair)
+    bad["result"]["lower_witness"]["producer"]["version"] = "9.9"
+    seal(bad)   # the bracket resealed, the witness not
+    report = rejected(bad, "FAIL", LO + "/digest")
+    assert [f["pointer"] for f in report.failures] == [LO + "/digest"]
+
+
+def test_releases_bracket_digest_broken(releases_pair):
+    bad = copy.deepcopy(releases_pair)
+    bad["result"]["epsilon_hi_display"] = "39.626408500000"    # not resealed
+    report = verify_certificate(bad)
+    assert report.outcome == "FAIL"
+    assert "/digest" in [f["pointer"] for f in report.failures], report.failures

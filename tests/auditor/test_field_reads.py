@@ -93,9 +93,6 @@ _SAME_MECHANISM = ("an embedded bound must be for the discrete Gaussian and the 
 _CAPPED_LOWER = ("a hierarchy-witness bracket's lower witness is a target-zero calibration-lower/1 (another claim "
                  "is a false claim); the capped-preparation fields are read by the same calibration-lower/1 checks, "
                  "exercised by calibration-lower-k2-capped-c4.json")
-_BRACKET_RELEASES = ("a product-pair witness in the releases form answers another question (FAIL in "
-                     "auditor.checks.epsilon_bracket); the releases form's fields are read by the same "
-                     "plain-composition/1 checks, exercised by tests/auditor/plain_releases_corpus.py")
 _NOISE_RELEASES = ("noise/1 embeds plain-composition/1 in its single-law form (a releases form answers another "
                    "question: FAIL in auditor.checks.noise); the releases form's fields are read by the same "
                    "plain-composition/1 checks, exercised by tests/auditor/plain_releases_corpus.py")
@@ -125,9 +122,6 @@ NOT_EXERCISED = {
             "the slow bracket of the c8 references in test_epsilon_bracket_checks.py)",
         ("result", "upper_witness", "input", "query", "epsilon"): "an upper witness answers the δ query (an ε "
             "query is a false claim); an ε query is read by the same hierarchy/1 checks",
-        **{("result", witness, "input", "releases", INDEX) + rest: _BRACKET_RELEASES
-           for witness in ("lower_witness", "upper_witness")
-           for rest in (("count",), ("sensitivity",), ("noise", "family"), ("noise", "sigma2"), ("noise", "t"))},
     },
     "noise/1": {("result", side, "input", "releases", INDEX) + rest: _NOISE_RELEASES
                 for side in ("meets", "misses")
@@ -156,7 +150,7 @@ def made(tmp_path_factory):
         out[f"noise-{name}"] = noise_corpus.certificate(case)
     out["noise-gaussian-game-explicit-source"] = noise_corpus.certificate(noise_corpus.GAUSSIAN_GAME,
                                                                           noise_corpus.EXPLICIT_SOURCE)
-    # plain-composition/1's releases form and relative widths: no reference holds them yet (brute-force built)
+    # plain-composition/1's releases form and relative widths, beside their references (brute-force built)
     out["plain-releases-mixed"] = plain_releases_corpus.built("mixed")
     out["plain-releases-relative"] = plain_releases_corpus.built("tiny-relative")
     return out

@@ -445,3 +445,23 @@ def test_plain_reference_files_verify(path):
         pytest.skip(f"{kind} checks are not in this auditor yet (they arrive with the auditor branch)")
     report = verify_certificate(path.read_bytes(), name=path.name)
     assert report.status == OK, report.failures or report.error
+
+
+def test_with_r_the_first_level_is_sized_from_the_claims_not_the_floor_w():
+    """The default widths: W = 10^-60 is a floor beside R = 1/1000.  A point meeting R at δ ≈ 10^-5 (the
+    releases bracket's upper witness, resealed with both widths) starts at far fewer bits than W alone asks
+    (208), and still verifies; a point meeting only W ([0, 4.8e-386]) starts from its own claimed width."""
+    from auditor.checks import plain_composition as pc
+    from auditor.report import Report
+    root = Path(__file__).resolve().parents[2] / "certificates" / "plain"
+    bracket = json.loads((root / "epsilon-bracket-releases-dg9x100-dl2x5-dg4s2x20-delta1e-5.json").read_text())
+    witness = bracket["result"]["upper_witness"]
+    witness["input"].update(width="1/1" + "0" * 60, rel_width="1/1000")
+    witness["digest"] = digest(witness)
+    default = json.loads((root / "plain-composition-dg-sigma2_9-c1-eps20-default.json").read_text())
+    for cert, at_most in ((witness, 100), (default, 2000)):
+        p = pc.parse(cert)
+        claims = [c for c in pc._check_shape(cert, p, Report("")) if pc.OPEN in c["sides"].values()]
+        assert pc.MIN_BITS <= pc._first_bits(p, claims) <= at_most
+        assert verify_certificate(cert).status == OK
+    assert pc._first_bits(pc.parse(default), claims) > pc._bits_for(pc.MIN_WIDTH)   # what W decides, not R
