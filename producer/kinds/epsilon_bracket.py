@@ -23,8 +23,9 @@ route, the width asked for.  The route is fixed by γ:
   line (ε_lo, Appendix G.5).  H is the deepest of 4, 3, 2, 1 whose
   perspective-sum work stays within :data:`DEPTH_WORK`; the numerics are the
   hierarchy's defaults and the target-zero line's published program
-  (radius 28, S = 2^60, 4001 geometric priors).  Where no target-zero line
-  can be built (C > 24, or one of its limits), ε_lo is null and
+  (radius 28, S = 2^60, 4001 geometric priors from 10^-10; from 10^-6 beyond
+  C = 24).  Where no target-zero line can be built (C > 64, or one of its
+  limits), ε_lo is null and
   ``lower_reason`` says why.  The width is what the two constructions give.
 
 Limits: those of the embedded kinds, checked before any work.
@@ -128,7 +129,7 @@ class Request(Immutable):
             self.lower_reason = (f"no lower construction: the target-zero witness line reaches "
                                  f"C <= {calibration_lower.MAX_TARGET_BUDGET} (calibration-lower/1), here C = {budget}")
             return
-        fields = dict(calibration_lower.TARGET_C8, gamma=self.gamma, sigma2=self.parameter, budget=budget,
+        fields = dict(calibration_lower.target_program(budget), gamma=self.gamma, sigma2=self.parameter,
                       delta=self.delta)
         fields.pop("claim")
         self.lower, self.lower_reason = calibration_lower.TargetZeroRequest(**fields), None
