@@ -276,3 +276,18 @@ def test_calibrate_routes_by_the_request(monkeypatch):
     with pytest.raises(LimitError, match="8C/σ²"):                # an input limit, not the game's reach
         api.calibrate("1/3", "1/1251", 5, "1/1000")
     assert len(calls) == 3
+
+
+def test_beyond_24_the_upper_numerics_hold_the_prior_and_the_transfer():
+    """Up to C = 24 the published defaults (the references stay); beyond, the grid reaches logit −ε and
+    (C > 32) the source is fine enough that (1 + e^19)·2C·τ is far below δ = 10^-4."""
+    from producer.sources.discrete_gaussian import DiscreteGaussianSource
+    assert kind.wide_numerics(8) == kind.wide_numerics(24) == {} and kind.wide_cuts(24) is None
+    assert kind.wide_numerics(32)["logit_range"] >= 13 and kind.wide_cuts(32) is None
+    n64 = kind.wide_numerics(64)
+    assert n64["logit_range"] >= 20
+    source = DiscreteGaussianSource.from_radius_scale(9, n64["radius"], n64["source_scale"])
+    assert (1 + mpmath.e ** 19) * 128 * mpmath.mpf(float(source.tau)) < mpmath.mpf("1e-6")
+    cuts = kind.wide_cuts(64)
+    assert cuts == list(range(0, 63, 2))     # S_all minus the odd cuts: blocks of at most two digits
+    assert all(b - a <= 2 for a, b in zip([-1] + cuts, cuts + [63]))
