@@ -347,15 +347,15 @@ TARGET_GRID = dict(grid_first=mpq(1, 10 ** 10), grid_ratio=mpq(87, 86), grid_cou
 TARGET_C8 = dict(claim="target-zero", gamma="1/3", sigma2=mpq(9), budget=8, delta=mpq(1, 10 ** 4),
                  radius=28, scale=2 ** 60, scale_bits=60, **TARGET_GRID)
 TARGET_C16 = dict(TARGET_C8, budget=16)
-# Beyond C = 24 the root prior ρ ≈ e^{ε_lo} (C = 64: about e^18.6 ≈ 10^8) comes close to the top
+# Beyond C = 32 the root prior ρ ≈ e^{ε_lo} (C = 64: about e^18.6 ≈ 10^8) comes close to the top
 # of [10^-10, 10^10], where child lines are clipped; the same 4001 geometric priors from 10^-6
 # cover [10^-6, 10^14] (clipping is sound either way: any child line is a feasible line).
-WIDE_BUDGET = 24
+WIDE_BUDGET = 32
 TARGET_GRID_WIDE = dict(TARGET_GRID, grid_first=mpq(1, 10 ** 6))
 
 
 def target_program(budget):
-    """The default target-zero program at budget C: the published grid for C <= 24, the wide one beyond."""
+    """The default target-zero program at budget C: the published grid for C <= 32, the wide one beyond."""
     grid = TARGET_GRID if int(budget) <= WIDE_BUDGET else TARGET_GRID_WIDE
     return dict(TARGET_C8, budget=budget, **grid)
 

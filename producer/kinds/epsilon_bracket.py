@@ -24,7 +24,7 @@ route, the width asked for.  The route is fixed by γ:
   perspective-sum work stays within :data:`DEPTH_WORK`; the numerics are the
   hierarchy's defaults and the target-zero line's published program
   (radius 28, S = 2^60, 4001 geometric priors from 10^-10; from 10^-6 beyond
-  C = 24).  Where no target-zero line can be built (C > 64, or one of its
+  C = 32).  Where no target-zero line can be built (C > 64, or one of its
   limits), ε_lo is null and
   ``lower_reason`` says why.  The width is what the two constructions give.
 
@@ -201,7 +201,7 @@ def wide_numerics(budget):
     hence at C > 32 the source L = 26, S = 2^72 (τ ≈ 7·10^-19) and 64 fraction bits, as the E.5
     reference certificates.
     """
-    if budget <= calibration_lower.WIDE_BUDGET:
+    if budget <= 24:
         return {}
     if budget <= 32:
         return {"logit_range": mpq(16)}

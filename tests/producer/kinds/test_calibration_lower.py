@@ -350,18 +350,18 @@ def test_capped_preparation_work_estimate_is_the_auditors():
 # ---- budgets beyond 24: the wide grid -------------------------------------------------------
 
 
-def test_the_default_program_keeps_the_published_grid_up_to_24_and_shifts_it_beyond():
-    for C in (1, 8, 16, 24):
+def test_the_default_program_keeps_the_published_grid_up_to_32_and_shifts_it_beyond():
+    for C in (1, 8, 16, 24, 32):
         assert cl.target_program(C) == dict(cl.TARGET_C8, budget=C)   # the references' bytes stay
-    wide = cl.target_program(25)
-    assert wide["grid_first"] == mpq(1, 10 ** 6) and wide["budget"] == 25
+    wide = cl.target_program(33)
+    assert wide["grid_first"] == mpq(1, 10 ** 6) and wide["budget"] == 33
     assert {k: v for k, v in wide.items() if k not in ("grid_first", "budget")} == \
         {k: v for k, v in cl.TARGET_C8.items() if k not in ("grid_first", "budget")}
 
 
 def test_the_cli_defaults_follow_the_budget():
-    assert cl.Request.from_strings("target-zero", budget="32").grid_first == mpq(1, 10 ** 6)
-    assert cl.Request.from_strings("target-zero", budget="16").grid_first == mpq(1, 10 ** 10)
+    assert cl.Request.from_strings("target-zero", budget="64").grid_first == mpq(1, 10 ** 6)
+    assert cl.Request.from_strings("target-zero", budget="32").grid_first == mpq(1, 10 ** 10)
     assert cl.Request.from_strings("target-zero").budget == 8
 
 

@@ -205,8 +205,8 @@ def test_hierarchy_witness_requests():
     assert request.lower.budget == 8 and request.lower.CLAIM == "target-zero" and request.lower_reason is None
     assert request.as_json() == {"gamma": "1/3", "noise": {"family": "discrete-gaussian", "sigma2": "9"},
                                  "budget": 8, "delta": "1/10000", "width": None}
-    wide = kind.Request.from_strings("1/3", 32, "1e-4", sigma2="9")
-    assert wide.lower.budget == 32 and wide.lower_reason is None
+    wide = kind.Request.from_strings("1/3", 64, "1e-4", sigma2="9")
+    assert wide.lower.budget == 64 and wide.lower_reason is None
     assert wide.lower.grid_first == mpq(1, 10 ** 6) and request.lower.grid_first == mpq(1, 10 ** 10)
     beyond = kind.Request.from_strings("1/3", 65, "1e-4", sigma2="9")
     assert beyond.lower is None and "C <= 64" in beyond.lower_reason
