@@ -15,7 +15,7 @@ DESCRIPTION = (f"{HELP}.  Answers 'what ε at δ for C participations?' for the 
                "Δ*_C(ε_lo) > δ and Δ*_C(ε_hi) <= δ; γ > 0 beyond it (discrete Gaussian): hierarchy-witness, "
                "an epsilon-bracket/1 certificate holding a hierarchy/1 upper end (proof depth H chosen: the "
                "deepest of 4..1 within its work) and a calibration-lower/1 target-zero lower end "
-               "(C <= 24; beyond, the lower end is absent and the certificate says why).  The width of that "
+               "(C <= 64; beyond, the lower end is absent and the certificate says why).  The width of that "
                "route is what the two constructions give (minutes at C = 8).  With --release (γ = 0 only) "
                "the question is a plain composition of different releases (discrete Gaussian and discrete "
                "Laplace, integer sensitivities), answered by the product pair (epsilon-bracket/1 in its "

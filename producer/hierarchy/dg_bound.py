@@ -75,7 +75,8 @@ def smallest_epsilon(delta, evaluate):
     while evaluate(mpq(hi)).upper > delta:
         hi *= 2
         if hi > MAX_EPSILON:
-            raise InputError(f"delta: the hierarchy bound stays above δ = {delta} up to ε = {MAX_EPSILON}")
+            hi = _integer_scan(delta, evaluate)
+            break
     lo, hi = 0, hi * 10 ** EPSILON_PLACES
     best = evaluate(hi * unit)
     while hi - lo > 1:
@@ -86,3 +87,16 @@ def smallest_epsilon(delta, evaluate):
         else:
             lo = mid
     return best
+
+
+def _integer_scan(delta, evaluate):
+    """The first integer ε in 1..MAX_EPSILON whose bound meets δ (when doubling jumped over the window).
+
+    At large C the transfer term (1 + λ₊)·2C·τ grows like e^ε, so the bound
+    meets δ only on a window of ε that doubling can step over (C = 64:
+    about [18.9, 25] between 16 and 32).
+    """
+    for hi in range(1, MAX_EPSILON + 1):
+        if evaluate(mpq(hi)).upper <= delta:
+            return hi
+    raise InputError(f"delta: the hierarchy bound stays above δ = {delta} up to ε = {MAX_EPSILON}")

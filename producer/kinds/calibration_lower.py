@@ -44,7 +44,7 @@ from producer.sources.enclosures import exp_enclosure, log_enclosure
 
 KIND, VERSION = "calibration-lower", 1
 EPSILON_DIGITS = 12
-MAX_TARGET_BUDGET = 24
+MAX_TARGET_BUDGET = 64
 MAX_GRID = 20001
 MAX_LINE_WORK = 3 * 10 ** 9  # the auditor's limit on nodes × priors × outputs (docs/certificates.md)
 MAX_CAPPED_WORK = 5 * 10 ** 7  # the auditor's limit on a capped-preparation check (docs/certificates.md)
@@ -106,12 +106,12 @@ class Request(Immutable):
                                  f"got {', '.join(given)}")
             fields = dict(K2)
         else:
-            fields = dict(TARGET_C8)
             parse = dict(budget=parse_whole, sigma2=parse_rational, gamma=lambda v, what: parse_gamma(v),
                          radius=parse_whole, scale=lambda v, what: parse_scale(v), priors=parse_whole)
-            for key, value in changes.items():
-                if value is not None:
-                    fields["grid_count" if key == "priors" else key] = parse[key](value, key)
+            given = {("grid_count" if key == "priors" else key): parse[key](value, key)
+                     for key, value in changes.items() if value is not None}
+            fields = target_program(given.get("budget", TARGET_C8["budget"]))
+            fields.update(given)
         if delta is not None:
             fields["delta"] = parse_rational(delta, "delta")
         return cls.of(fields.pop("claim"), **fields)
@@ -347,6 +347,17 @@ TARGET_GRID = dict(grid_first=mpq(1, 10 ** 10), grid_ratio=mpq(87, 86), grid_cou
 TARGET_C8 = dict(claim="target-zero", gamma="1/3", sigma2=mpq(9), budget=8, delta=mpq(1, 10 ** 4),
                  radius=28, scale=2 ** 60, scale_bits=60, **TARGET_GRID)
 TARGET_C16 = dict(TARGET_C8, budget=16)
+# Beyond C = 32 the root prior ρ ≈ e^{ε_lo} (C = 64: about e^18.6 ≈ 10^8) comes close to the top
+# of [10^-10, 10^10], where child lines are clipped; the same 4001 geometric priors from 10^-6
+# cover [10^-6, 10^14] (clipping is sound either way: any child line is a feasible line).
+WIDE_BUDGET = 32
+TARGET_GRID_WIDE = dict(TARGET_GRID, grid_first=mpq(1, 10 ** 6))
+
+
+def target_program(budget):
+    """The default target-zero program at budget C: the published grid for C <= 32, the wide one beyond."""
+    grid = TARGET_GRID if int(budget) <= WIDE_BUDGET else TARGET_GRID_WIDE
+    return dict(TARGET_C8, budget=budget, **grid)
 
 REFERENCES = [("calibration-lower-k2-capped-c4.json", K2)]
 SLOW_REFERENCES = [("calibration-lower-target-zero-c8.json", TARGET_C8),

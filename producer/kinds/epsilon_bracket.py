@@ -27,8 +27,9 @@ route, the width asked for.  The route is fixed by γ:
   line (ε_lo, Appendix G.5).  H is the deepest of 4, 3, 2, 1 whose
   perspective-sum work stays within :data:`DEPTH_WORK`; the numerics are the
   hierarchy's defaults and the target-zero line's published program
-  (radius 28, S = 2^60, 4001 geometric priors).  Where no target-zero line
-  can be built (C > 24, or one of its limits), ε_lo is null and
+  (radius 28, S = 2^60, 4001 geometric priors from 10^-10; from 10^-6 beyond
+  C = 32).  Where no target-zero line can be built (C > 64, or one of its
+  limits), ε_lo is null and
   ``lower_reason`` says why.  The width is what the two constructions give.
 
 Limits: those of the embedded kinds, checked before any work.
@@ -157,7 +158,7 @@ class Request(Immutable):
             self.lower_reason = (f"no lower construction: the target-zero witness line reaches "
                                  f"C <= {calibration_lower.MAX_TARGET_BUDGET} (calibration-lower/1), here C = {budget}")
             return
-        fields = dict(calibration_lower.TARGET_C8, gamma=self.gamma, sigma2=self.parameter, budget=budget,
+        fields = dict(calibration_lower.target_program(budget), gamma=self.gamma, sigma2=self.parameter,
                       delta=self.delta)
         fields.pop("claim")
         self.lower, self.lower_reason = calibration_lower.TargetZeroRequest(**fields), None
@@ -227,14 +228,43 @@ def product_pair(request, log):
     return _result("enclosed", lo * step, hi * step, lower, reason, witness(hi))
 
 
+def wide_numerics(budget):
+    """The hierarchy's numerics beyond C = 24 (the published defaults up to 24: those certificates stay).
+
+    The prior t₋ = 1/(1 + e^ε) must lie inside the log-odds grid (ε*_32 ≈ 12, ε*_64 ≈ 19), hence the
+    logit range 16 (C <= 32) or 24 (C <= 64); the transfer (1 + λ₊)·2C·τ must stay well below δ,
+    hence at C > 32 the source L = 26, S = 2^72 (τ ≈ 7·10^-19) and 64 fraction bits, as the E.5
+    reference certificates.
+    """
+    if budget <= 24:
+        return {}
+    if budget <= 32:
+        return {"logit_range": mpq(16)}
+    return {"logit_range": mpq(24), "radius": 26, "source_scale": mpz(2) ** 72, "scale_bits": 64}
+
+
+def wide_cuts(budget):
+    """Beyond C = 32 the cut game U_S with S = S_all minus the odd cuts (blocks of at most two digits,
+    so P_2 <= U_S; [paper App. E.5]): P_2 itself would exceed DEPTH_WORK there."""
+    return [b for b in range(budget - 1) if b % 2 == 0] if budget > 32 else None
+
+
 def default_depth(request, log):
     """The hierarchy/1 request at the deepest H in 4, 3, 2, 1 whose work (branches × priors) is <= DEPTH_WORK.
 
     Each candidate's graph is built and checked against the hierarchy's limits
     (:func:`producer.kinds.hierarchy.prepare`, about a second) before any table is solved.
+    Beyond C = 32 the cut game of :func:`wide_cuts` instead, with :func:`wide_numerics`.
     """
+    numerics = wide_numerics(request.budget)
+    cuts = wide_cuts(request.budget)
+    if cuts is not None:
+        log(f"hierarchy cut game U_S, S = S_all minus the odd cuts ({len(cuts)} cuts)")
+        return hierarchy.Request(request.gamma, request.parameter, request.budget, cuts=cuts, delta=request.delta,
+                                 **numerics)
     for depth in DEPTHS:
-        upper = hierarchy.Request(request.gamma, request.parameter, request.budget, depth=depth, delta=request.delta)
+        upper = hierarchy.Request(request.gamma, request.parameter, request.budget, depth=depth, delta=request.delta,
+                                  **numerics)
         try:
             work = hierarchy.prepare(upper)[2].work()
         except LimitError:
@@ -290,9 +320,10 @@ def _release_text(release):
 def _route_text(res):
     if res["route"] == PRODUCT_PAIR:
         return "route product-pair"
-    depth = res["upper_witness"]["input"]["model"]["depth"]
+    model = res["upper_witness"]["input"]["model"]
+    upper = f"hierarchy P_{model['depth']}" if model["game"] == "depth" else "hierarchy cut game U_S"
     lower = "target-zero witness lower" if res["lower_witness"] is not None else "no lower witness"
-    return f"route hierarchy-witness: hierarchy P_{depth} upper, {lower}"
+    return f"route {HIERARCHY_WITNESS}: {upper} upper, {lower}"
 
 
 def claim(cert):

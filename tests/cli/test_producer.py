@@ -289,7 +289,7 @@ def help_lines(command, monkeypatch):
 
 @pytest.mark.parametrize("command, limit", [
     ("dg", "0 <= C <= 6"), ("calibrate", "0 <= C <= 6"), ("game", "0 <= C <= 6"), ("plain", "1 <= C <= 1024"),
-    ("hierarchy-exact", "1 <= C <= 6"), ("blocks", "1 <= C <= 4"), ("calibrate-lower", "1 <= C <= 24"),
+    ("hierarchy-exact", "1 <= C <= 6"), ("blocks", "1 <= C <= 4"), ("calibrate-lower", "1 <= C <= 64"),
     ("sweep", "0 <= C <= 6"), ("finite-budget", "1 <= C <= 10^15"), ("hierarchy", "no fixed upper limit"),
     ("minimum-deletion", "no fixed upper limit"), ("minimum-depth", "no fixed upper limit"),
     ("noise", "1 <= C <= 1024 at γ = 0"),

@@ -345,3 +345,42 @@ def test_capped_preparation_work_estimate_is_the_auditors():
     from auditor.checks import calibration_lower as audit
     assert MAX_CAPPED_WORK == audit.MAX_CAPPED_WORK
     assert capped_work(29, 33, 8, 5, 2) == 29 * 33 * 18 + 18 ** 3 * 20 + 2 ** 2 * 18 ** 2
+
+
+# ---- budgets beyond 24: the wide grid -------------------------------------------------------
+
+
+def test_the_default_program_keeps_the_published_grid_up_to_32_and_shifts_it_beyond():
+    for C in (1, 8, 16, 24, 32):
+        assert cl.target_program(C) == dict(cl.TARGET_C8, budget=C)   # the references' bytes stay
+    wide = cl.target_program(33)
+    assert wide["grid_first"] == mpq(1, 10 ** 6) and wide["budget"] == 33
+    assert {k: v for k, v in wide.items() if k not in ("grid_first", "budget")} == \
+        {k: v for k, v in cl.TARGET_C8.items() if k not in ("grid_first", "budget")}
+
+
+def test_the_cli_defaults_follow_the_budget():
+    assert cl.Request.from_strings("target-zero", budget="64").grid_first == mpq(1, 10 ** 6)
+    assert cl.Request.from_strings("target-zero", budget="32").grid_first == mpq(1, 10 ** 10)
+    assert cl.Request.from_strings("target-zero").budget == 8
+
+
+def test_budgets_up_to_64_are_accepted_and_beyond_refused():
+    fields = cl.target_program(64)
+    fields.pop("claim")
+    assert cl.Request.of("target-zero", **fields).budget == 64
+    with pytest.raises(LimitError, match="C <= 64"):
+        cl.Request.of("target-zero", **dict(fields, budget=65))
+
+
+def test_the_c64_tree_is_within_the_auditors_line_work():
+    """nodes × priors × (2L + 2) at C = 64 with the default program (the tree's nodes only, no lines)."""
+    from auditor.checks.calibration_lower import MAX_LINE_WORK
+    from producer.sources.discrete_gaussian import DiscreteGaussianSource
+    fields = cl.target_program(64)
+    source = DiscreteGaussianSource.from_radius_scale(fields["sigma2"], fields["radius"], fields["scale"])
+    grid = tl.Grid(fields["grid_first"], fields["grid_ratio"], fields["grid_count"])
+    game = tl.TargetZeroGame(source.law, Gamma(1, 3), 64, grid, fields["scale_bits"])
+    work = len(game.nodes) * fields["grid_count"] * (2 * fields["radius"] + 2)
+    assert work <= MAX_LINE_WORK
+    cl._check_line_work(len(game.nodes), fields["grid_count"], fields["radius"])

@@ -209,8 +209,11 @@ def test_hierarchy_witness_requests():
     assert request.lower.budget == 8 and request.lower.CLAIM == "target-zero" and request.lower_reason is None
     assert request.as_json() == {"gamma": "1/3", "noise": {"family": "discrete-gaussian", "sigma2": "9"},
                                  "budget": 8, "delta": "1/10000", "width": None}
-    beyond = kind.Request.from_strings("1/3", 32, "1e-4", sigma2="9")
-    assert beyond.lower is None and "C <= 24" in beyond.lower_reason
+    wide = kind.Request.from_strings("1/3", 64, "1e-4", sigma2="9")
+    assert wide.lower.budget == 64 and wide.lower_reason is None
+    assert wide.lower.grid_first == mpq(1, 10 ** 6) and request.lower.grid_first == mpq(1, 10 ** 10)
+    beyond = kind.Request.from_strings("1/3", 65, "1e-4", sigma2="9")
+    assert beyond.lower is None and "C <= 64" in beyond.lower_reason
 
 
 def test_claim_with_no_lower_end():
@@ -375,3 +378,18 @@ def test_calibrate_with_releases_goes_to_the_bracket(monkeypatch):
     assert calls[0]["releases"] == ["dg:9x10"]
     with pytest.raises(InputError, match="omit --method"):
         api.calibrate("0", None, None, "1e-4", releases=["dg:9x10"], method="reduced")
+
+
+def test_beyond_24_the_upper_numerics_hold_the_prior_and_the_transfer():
+    """Up to C = 24 the published defaults (the references stay); beyond, the grid reaches logit −ε and
+    (C > 32) the source is fine enough that (1 + e^19)·2C·τ is far below δ = 10^-4."""
+    from producer.sources.discrete_gaussian import DiscreteGaussianSource
+    assert kind.wide_numerics(8) == kind.wide_numerics(24) == {} and kind.wide_cuts(24) is None
+    assert kind.wide_numerics(32)["logit_range"] >= 13 and kind.wide_cuts(32) is None
+    n64 = kind.wide_numerics(64)
+    assert n64["logit_range"] >= 20
+    source = DiscreteGaussianSource.from_radius_scale(9, n64["radius"], n64["source_scale"])
+    assert (1 + mpmath.e ** 19) * 128 * mpmath.mpf(float(source.tau)) < mpmath.mpf("1e-6")
+    cuts = kind.wide_cuts(64)
+    assert cuts == list(range(0, 63, 2))     # S_all minus the odd cuts: blocks of at most two digits
+    assert all(b - a <= 2 for a, b in zip([-1] + cuts, cuts + [63]))
