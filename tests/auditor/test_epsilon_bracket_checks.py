@@ -478,3 +478,20 @@ def test_releases_bracket_digest_broken(releases_pair):
     report = verify_certificate(bad)
     assert report.outcome == "FAIL"
     assert "/digest" in [f["pointer"] for f in report.failures], report.failures
+
+
+@pytest.mark.slow
+def test_the_c32_reference_with_an_overstated_lower_end_fails():
+    """The C = 32 line tree (about 5,000 nodes) is checked as at C = 8: a lower end raised by 1/1000 in the
+    witness and the bracket (both displays kept consistent, every digest resealed) is a FAIL of the witness."""
+    path = bc.ROOT / "certificates" / "slow" / "epsilon-bracket-hierarchy-witness-g1_3-sigma2_9-c32-delta1e-4.json"
+    cert = json.loads(path.read_text())
+
+    def edit(inp, res):
+        raised = Fraction(res["epsilon_lo"]) + Fraction(1, 1000)
+        res["epsilon_lo"] = res["lower_witness"]["result"]["epsilon_lower"] = write_rational(raised)
+        shown = f"{float(raised):.12f}"[:-1]           # rounded down at 11 places: still below raised
+        res["epsilon_lo_display"] = res["lower_witness"]["result"]["epsilon_lower_display"] = shown
+    report = verify_certificate(edited(cert, edit))
+    assert report.outcome == "FAIL", (report.error, report.unchecked)
+    assert any(f["pointer"].startswith("/result/lower_witness") for f in report.failures), report.failures[:3]

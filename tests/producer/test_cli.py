@@ -46,9 +46,15 @@ def test_dg_and_calibrate_share_one_declaration_of_the_mechanism_options():
     _, commands = subparsers()
 
     def described(name):
-        return {a.dest: (a.help, a.metavar, a.required, a.choices) for a in commands[name]._actions
+        return {a.dest: (a.help, a.metavar, a.required and a.dest != "budget", a.choices)
+                for a in commands[name]._actions
                 if a.dest in ("gamma", "sigma2", "budget", "method", "output", "quiet")}
     assert described("dg") == described("calibrate") and len(described("dg")) == 6
+
+    def budget_required(name):
+        return next(a.required for a in commands[name]._actions if a.dest == "budget")
+    # calibrate takes a list of releases instead of a budget (--release), dg never does
+    assert budget_required("dg") and not budget_required("calibrate")
 
 
 def _fail_with(exc):
