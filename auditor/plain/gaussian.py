@@ -274,14 +274,14 @@ class SumLaw:
                 out.append((Fraction(0), min(Fraction(1), self.missing)))
                 continue
             total, d_lo, d_hi = sums[u]
-            g_lo, g_hi = _tilt_bounds(epsilon + Fraction(2 * u - C) / (2 * s2), bits)
+            g_lo, g_hi = tilt_bounds(epsilon + Fraction(2 * u - C) / (2 * s2), bits)
             lo = Fraction(total - E, den) - g_hi * Fraction(d_hi, den)
             hi = Fraction(total + E, den) - g_lo * Fraction(d_lo, den) + self.missing
             out.append((max(Fraction(0), lo), min(Fraction(1), hi)))
         return out
 
 
-def _tilt_bounds(x, bits):
+def tilt_bounds(x, bits):
     """(g⁻, g⁺) around g = e^x for x < 0, with g⁺ <= 1; below −(bits + 16) the lower end is 0."""
     floor_x = -Fraction(bits + 16)
     if x < floor_x:

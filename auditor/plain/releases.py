@@ -238,15 +238,6 @@ def law_of_loss(releases, p):
     return hi, start, excess, missing
 
 
-def _tilt_bounds(x, bits):
-    """(g⁻, g⁺) around e^x for x < 0, with g⁺ <= 1; below −(bits + 16) the lower end is 0."""
-    floor_x = -Fraction(bits + 16)
-    if x < floor_x:
-        return Fraction(0), min(Fraction(1), exp_bounds(floor_x, bits + 8)[1])
-    g_lo, g_hi = exp_bounds(x, bits + 8)
-    return g_lo, min(Fraction(1), g_hi)
-
-
 def _suffixes(hi, starts, p, h):
     """{i: (Tail, D⁻, D⁺)} at list positions i (one backward pass down to the smallest)."""
     R = p.ratio_scale
@@ -286,7 +277,7 @@ def delta_bounds(releases, epsilons, bits, p=None):
             out.append((Fraction(0), min(Fraction(1), M)))
             continue
         total, d_lo, d_hi = sums[u - first]
-        g_lo, g_hi = _tilt_bounds(Fraction(epsilon) - A - h * u, bits)
+        g_lo, g_hi = gaussian.tilt_bounds(Fraction(epsilon) - A - h * u, bits)
         lo = Fraction(total - E, den) - g_hi * Fraction(d_hi, den)
         up = Fraction(total + E, den) - g_lo * Fraction(d_lo, den) + M
         out.append((max(Fraction(0), lo), min(Fraction(1), up)))
