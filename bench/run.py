@@ -1,6 +1,6 @@
 """Benchmarks: wall time, CPU time and peak memory of whole producer and auditor processes.
 
-    python bench/run.py [targets|growth|game|dg|hierarchy|plain|product|noise|resource|dpsgd|paper|all]
+    python bench/run.py [targets|growth|game|dg|hierarchy|plain|product|noise|calibrate|resource|dpsgd|paper|all]
         [--runs N] [--auditor-timeout S | --no-auditor]
 
 Each producer figure is the median over N runs (default 3) of a fresh process,
@@ -262,6 +262,8 @@ NOISE_CASES = [  # (label, producer noise arguments); issue 22's target: a noise
     ("σ², C = 1000, ε = 1", ["--epsilon", "1", "--budget", "1000"]),
     ("t, C = 1000, ε = 2", ["--epsilon", "2", "--budget", "1000", "--laplace"]),
     ("σ², γ = 1/3, C = 2, ε = 1", ["--epsilon", "1", "--budget", "2", "--gamma", "1/3"]),
+    ("factor f, dg:9x100 + dl:2x5 + dg:4:2x20, ε = 2", ["--epsilon", "2", "--release", "dg:9x100", "--release",
+                                                       "dl:2x5", "--release", "dg:4:2x20"]),
 ]
 
 
@@ -275,11 +277,36 @@ def noise_table(args):
             cert = os.path.join(tmp, "noise.json")
             run = median_of(producer("noise", *noise_args, "--delta", "1e-5", "--quiet", "-o", cert), args.runs)
             res = json.load(open(cert))["result"] if run.status == 0 else None
-            key = "laplace" if "--laplace" in noise_args else "sigma2"
+            key = "laplace" if "--laplace" in noise_args else "factor" if "--release" in noise_args else "sigma2"
             shown = " / ".join(f"{float(Fraction(res[k])):.6g}" for k in (key, key + "_below")) if res else "?"
             rows.append(f"| {label} | {shown} | {fmt(run)} {fmt(audit(cert, args), args.auditor_timeout)}")
             print(rows[-1], flush=True)
     _write(args.out, "noise", rows)
+
+
+CALIBRATE_CASES = [  # (label, producer calibrate arguments); issue 22's targets: C = 1000 plain <= 5 s (auditor
+    # <= 2x that), the two-sided C = 8 feedback answer <= 60 s for the producer and for the auditor each
+    ("plain σ² = 9, C = 1000, δ = 10^-5", ["--gamma", "0", "--sigma2", "9", "--budget", "1000", "--delta", "1e-5"]),
+    ("plain dg:9x100 + dl:2x5 + dg:4:2x20, δ = 10^-5", ["--gamma", "0", "--release", "dg:9x100", "--release",
+                                                        "dl:2x5", "--release", "dg:4:2x20", "--delta", "1e-5"]),
+    ("γ = 1/3, σ² = 9, C = 8, δ = 10^-4", ["--gamma", "1/3", "--sigma2", "9", "--budget", "8", "--delta", "1e-4"]),
+]
+
+
+def calibrate_table(args):
+    """`producer calibrate` (epsilon-bracket/1) on each route: the answer, the producer's and the auditor's times."""
+    rows = ["| question | route | ε* ∈ | producer wall / cpu s | producer MiB | auditor wall / cpu s | auditor MiB |",
+            "|---|---|---|---|---|---|---|"]
+    with tempfile.TemporaryDirectory() as tmp:
+        for label, calibrate_args in CALIBRATE_CASES:
+            cert = os.path.join(tmp, "bracket.json")
+            run = median_of(producer("calibrate", *calibrate_args, "--quiet", "-o", cert), args.runs)
+            res = json.load(open(cert))["result"] if run.status == 0 else None
+            shown = f"[{res['epsilon_lo_display']}, {res['epsilon_hi_display']}]" if res else "?"
+            route = res["route"] if res else "?"
+            rows.append(f"| {label} | {route} | {shown} | {fmt(run)} {fmt(audit(cert, args), args.auditor_timeout)}")
+            print(rows[-1], flush=True)
+    _write(args.out, "calibrate", rows)
 
 
 RESOURCE_CASES = [
@@ -396,7 +423,7 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("which", nargs="?", default="default",
                    choices=["default", "targets", "growth", "game", "dg", "hierarchy", "plain", "product", "noise",
-                            "resource", "dpsgd", "paper", "all"])
+                            "calibrate", "resource", "dpsgd", "paper", "all"])
     p.add_argument("--runs", type=int, default=3)
     p.add_argument("--auditor-timeout", type=float, default=120.0, help="seconds per auditor run (default 120)")
     p.add_argument("--no-auditor", action="store_true", help="do not run the auditor")
@@ -404,11 +431,12 @@ def main():
     args = p.parse_args()
     print(f"# benchmarks ({args.runs} runs each, median; {os.cpu_count()} cores)", flush=True)
     which = {"default": ("targets", "growth"), "all": ("targets", "growth", "game", "dg", "hierarchy",
-                                                                        "plain", "product", "noise", "resource",
-                                                                        "dpsgd", "paper")}.get(
+                                                                        "plain", "product", "noise", "calibrate",
+                                                                        "resource", "dpsgd", "paper")}.get(
         args.which, (args.which,))
     tables = {"targets": targets_table, "growth": growth_table, "game": game_table, "dg": dg_table,
               "hierarchy": hierarchy_table, "plain": plain_table, "product": product_table, "noise": noise_table,
+              "calibrate": calibrate_table,
               "resource": resource_table, "dpsgd": dpsgd_table, "paper": paper_table}
     for name in which:
         print(f"\n## {name}", flush=True)

@@ -17,6 +17,13 @@ below·(1 + R)) and two complete certificates of δ_C(E):
   10^-k <= δ/100, narrowed by 10^-1 while the interval straddles δ; ``meets``
   has interval.upper <= δ, ``misses`` interval.lower > δ.
 
+The releases form (γ = 0 only): ``releases`` (a canonical list of
+:mod:`producer.plain.releases`, one release of sensitivity 1 included) in the
+place of the family and C, and the answer is one common factor f on every
+release's scale (σ² -> f·σ², t -> f·t; :mod:`producer.noise_level.factor`):
+``factor``/``factor_below`` on the same grid, ``meets``/``misses`` the
+plain-composition/1 certificates of the scaled releases, as above.
+
 The search (:mod:`producer.noise_level.search`) starts at a float estimate
 (:mod:`producer.noise_level.hints`) and decides every grid point it keeps by a
 certificate.  Limits: those of the embedded kinds (plain: C <= 1024,
@@ -37,10 +44,13 @@ from producer.immutable import Immutable
 from producer.kinds import dg_interval, plain_composition
 from producer.kinds.finite_game import check_budget as game_budget
 from producer.laws import parse_gamma
+from producer.noise_level import factor as common_factor
 from producer.noise_level import hints
 from producer.noise_level.grid import RelativeGrid
 from producer.noise_level.search import MEETS, MISSES, NoCrossing, crossing
-from producer.plain.enclose import GAUSSIAN, LAPLACE, points
+from producer.plain.enclose import GAUSSIAN, LAPLACE
+from producer.plain.releases import canonical_releases, parse_release
+from producer.plain.targets import points
 from producer.rationals import describe_rational, format_rational, parse_integer, parse_rational
 from producer.sources import discrete_gaussian, discrete_laplace
 
@@ -56,7 +66,7 @@ RANGES = {  # (route, family) -> the noise range the embedded kind takes
     (EXACT_GAME, GAUSSIAN): (discrete_gaussian.MIN_SIGMA2, mpq(discrete_gaussian.MAX_SIGMA2)),
     (EXACT_GAME, LAPLACE): (discrete_laplace.MIN_T, discrete_laplace.MAX_T),
 }
-NAMES = {GAUSSIAN: ("σ²", "sigma2"), LAPLACE: ("t", "laplace")}
+NAMES = {GAUSSIAN: ("σ²", "sigma2"), LAPLACE: ("t", "laplace"), None: ("factor", "factor")}  # None: releases
 
 
 def first_width(delta, share):
@@ -68,13 +78,22 @@ def first_width(delta, share):
 
 
 class Request(Immutable):
-    """A validated noise request: family, γ, C, E, δ, R (and the route, grid and range they fix)."""
+    """A validated noise request: family, γ, C, E, δ, R (and the route, grid and range they fix).
 
-    __slots__ = ("family", "gamma", "budget", "epsilon", "delta", "precision", "route", "grid", "bottom", "top")
+    The releases form (``releases=``, ``budget`` None, γ = 0): ``family`` is None, ``releases`` the
+    canonical tuple and ``budget`` its total count; the noise searched is the common factor.
+    """
 
-    def __init__(self, budget, epsilon, delta, gamma=0, precision=DEFAULT_PRECISION, laplace=False):
-        self.family = LAPLACE if laplace else GAUSSIAN
+    __slots__ = ("family", "gamma", "budget", "epsilon", "delta", "precision", "route", "grid", "bottom", "top",
+                 "releases")
+
+    def __init__(self, budget, epsilon, delta, gamma=0, precision=DEFAULT_PRECISION, laplace=False, *,
+                 releases=None):
         self.gamma = parse_gamma(gamma)
+        if releases is None:
+            self.family, self.releases = LAPLACE if laplace else GAUSSIAN, None
+        else:
+            self._init_releases(budget, laplace, releases)
         self.route = PRODUCT_PAIR if self.gamma.is_zero else EXACT_GAME
         self.epsilon, self.delta, self.precision = mpq(epsilon), mpq(delta), mpq(precision)
         if self.epsilon < 0:
@@ -85,19 +104,52 @@ class Request(Immutable):
             raise InputError(f"precision: need 0 < R < 1, got {describe_rational(self.precision)}")
         if self.precision < MIN_PRECISION:
             raise LimitError(f"precision: R = {describe_rational(self.precision)} is below the limit 10^-12")
-        budget = int(budget)
-        if budget < 1:
-            raise InputError(f"budget: C must be at least 1, got {budget}")
+        if self.releases is None:
+            budget = int(budget)
+            if budget < 1:
+                raise InputError(f"budget: C must be at least 1, got {budget}")
         if self.route == PRODUCT_PAIR:
             self._check_plain(budget)
         else:
             self._check_game(budget)
         self.grid = RelativeGrid(self.precision)
+        if self.releases is not None:
+            self._set_factor_range()
+            return
         low, high = RANGES[self.route, self.family]
         self.bottom, self.top = self.grid.index_above(low), self.grid.index_below(high)
 
+    def _init_releases(self, budget, laplace, releases):
+        if budget is not None or laplace:
+            raise InputError("release: give either releases or one law (--budget C, with --laplace for t), "
+                             "not both")
+        if not self.gamma.is_zero:
+            raise InputError(f"release: a list of releases is a plain composition (γ = 0), got γ = {self.gamma}; "
+                             f"with hidden feedback give one law and --budget C (C <= 6)")
+        self.family, self.releases = None, canonical_releases(releases, plain_composition.MAX_BUDGET)
+        for release in self.releases:
+            if release.parameter <= 0:
+                raise InputError(f"release {release.text()}: the scale must be positive")
+
+    def _set_factor_range(self):
+        low, high = RANGES[PRODUCT_PAIR, GAUSSIAN]
+        try:
+            self.bottom, self.top = common_factor.index_range(self.grid, self.releases, low, high)
+        except ValueError:
+            raise LimitError(f"release: no common factor puts every release's scale within the limits of "
+                             f"producer plain ([1/100, 10^6] for σ² and t): the scales of "
+                             f"{', '.join(r.text() for r in self.releases)} lie too far apart") from None
+
+    @property
+    def symbol(self):
+        """What is searched, as the messages name it: σ², t or the factor."""
+        return NAMES[self.family][0]
+
     def _check_plain(self, budget):
-        self.budget = plain_composition.check_budget(budget)
+        if self.releases is None:
+            self.budget = plain_composition.check_budget(budget)
+        else:
+            self.budget = sum(r.count for r in self.releases)
         if self.epsilon > plain_composition.MAX_EPSILON:
             raise LimitError(f"epsilon: {describe_rational(self.epsilon)} exceeds the limit 10^4 "
                              f"(route product-pair: the limits of producer plain)")
@@ -117,20 +169,30 @@ class Request(Immutable):
                              f"{dg_interval.MAX_EPSILON} of dg-interval (route exact-game)")
 
     @classmethod
-    def from_strings(cls, budget, epsilon, delta, *, gamma="0", precision=None, laplace=False):
-        """Parse user text (or Python numbers) exactly; ``laplace=True`` for the discrete Laplace."""
-        return cls(parse_integer(budget, "budget"), parse_rational(epsilon, "epsilon"),
+    def from_strings(cls, budget, epsilon, delta, *, gamma="0", precision=None, laplace=False, releases=None):
+        """Parse user text (or Python numbers) exactly; ``laplace=True`` for the discrete Laplace;
+        ``releases`` (``law:scale[:sensitivity]xcount`` texts) with ``budget`` None for the releases form."""
+        return cls(None if budget is None else parse_integer(budget, "budget"), parse_rational(epsilon, "epsilon"),
                    parse_rational(delta, "delta"), gamma=parse_gamma(gamma),
                    precision=DEFAULT_PRECISION if precision is None else parse_rational(precision, "precision"),
-                   laplace=bool(laplace))
+                   laplace=bool(laplace), releases=None if releases is None else [parse_release(r) for r in releases])
 
     def as_json(self):
-        return {"family": self.family, "gamma": str(self.gamma), "budget": self.budget,
-                "epsilon": format_rational(self.epsilon), "delta": format_rational(self.delta),
+        tail = {"epsilon": format_rational(self.epsilon), "delta": format_rational(self.delta),
                 "precision": format_rational(self.precision)}
+        if self.releases is not None:
+            return {"gamma": "0", "releases": [{"noise": plain_composition.noise_json(r.family, r.parameter),
+                                                "sensitivity": r.sensitivity, "count": r.count}
+                                               for r in self.releases], **tail}
+        return {"family": self.family, "gamma": str(self.gamma), "budget": self.budget, **tail}
 
     def probe(self, noise, width):
         """(certificate, lower, upper) of δ_C(E) at the noise, enclosed to ``width`` by the route's kind."""
+        if self.releases is not None:
+            scaled = common_factor.scaled(self.releases, noise)
+            plain = plain_composition.Request(None, [self.epsilon], width, releases=scaled)
+            point = points(plain)[0]
+            return plain_composition.certificate_of(plain, [point]), point.lower, point.upper
         if self.route == PRODUCT_PAIR:
             key = NAMES[self.family][1]
             plain = plain_composition.Request(self.budget, [self.epsilon], width, **{key: noise})
@@ -144,8 +206,11 @@ class Request(Immutable):
 
     def hint(self):
         """The float estimate of the noise (the plain composition's, also for γ > 0: feedback only adds)."""
-        low, high = (float(v) for v in RANGES[self.route, self.family])
         E, C, D = float(self.epsilon), self.budget, float(self.delta)
+        if self.releases is not None:
+            low, high = float(self.grid.value(self.bottom)), float(self.grid.value(self.top))
+            return hints.solve(lambda m: common_factor.delta_hint(self.releases, m, E), D, low, high)
+        low, high = (float(v) for v in RANGES[self.route, self.family])
         estimate = hints.gaussian_delta if self.family == GAUSSIAN else hints.laplace_delta
         return hints.solve(lambda x: estimate(x, C, E), D, low, high)
 
@@ -171,7 +236,7 @@ class Decisions:
 
     def _decide(self, index):
         r = self.request
-        noise, symbol = r.grid.value(index), NAMES[r.family][0]
+        noise, symbol = r.grid.value(index), r.symbol
         share, factor, narrowings = WIDTHS[r.route]
         width = first_width(r.delta, share)
         for _ in range(narrowings + 1):
@@ -198,12 +263,12 @@ def _at_zero(request):
     """Why ε = 0 needs so much noise (said beside a refusal)."""
     if request.epsilon != 0:
         return ""
-    scale = "σ" if request.family == GAUSSIAN else "t"
+    scale = {GAUSSIAN: "σ", LAPLACE: "t", None: "the factor"}[request.family]
     return f" (at ε = 0, δ_C(0) is the total variation distance, which falls only like 1/{scale})"
 
 
 def _no_crossing(request, error):
-    symbol = NAMES[request.family][0]
+    symbol = request.symbol
     at = show(request.grid.value(error.index))
     head = f"ε*_{request.budget}({show(request.delta)}) ≤ {show(request.epsilon)}"
     if error.meets:
@@ -215,7 +280,7 @@ def _no_crossing(request, error):
 
 
 def _beyond_reach(request, error):
-    symbol = NAMES[request.family][0]
+    symbol = request.symbol
     where = "the exact game (`producer calibrate` answers ε*_C(δ) at a given noise, by the hierarchy beyond it)" \
         if request.route == EXACT_GAME else "producer plain"
     reason = str(error).split("; ask for")[0].split("; reduce")[0]  # that advice concerns the embedded kind's options
@@ -228,7 +293,7 @@ def build(request, progress=None):
     """The noise certificate for ``request`` (each decided grid point reported to ``progress``)."""
     log = progress or (lambda message: None)
     hint = request.hint()
-    log(f"route {request.route}; float estimate {NAMES[request.family][0]} ~ {hint:.6g}")
+    log(f"route {request.route}; float estimate {request.symbol} ~ {hint:.6g}")
     decide = Decisions(request, log)
     start = request.grid.index_above(mpq(hint))
     try:
@@ -249,8 +314,26 @@ def build(request, progress=None):
     return make_certificate(KIND, VERSION, request.as_json(), result)
 
 
+def _release_text(release):
+    noise, s = release["noise"], release["sensitivity"]
+    law = f"σ² = {show(rational(noise['sigma2']))}" if noise["family"] == GAUSSIAN else \
+        f"discrete Laplace t = {show(rational(noise['t']))}"
+    return f"{release['count']} × {law}" + ("" if s == 1 else f" (sensitivity {s})")
+
+
+def _releases_claim(inp, res):
+    C = sum(r["count"] for r in inp["releases"])
+    releases = ", ".join(_release_text(r) for r in inp["releases"])
+    return (f"factor f = {show(rational(res['factor']))} on every release's scale suffices for "
+            f"ε*_{C}({show(rational(inp['delta']))}) ≤ {show(rational(inp['epsilon']))} "
+            f"(f = {show(rational(res['factor_below']))} does not; precision {show(rational(inp['precision']))}): "
+            f"plain composition of {releases}, each σ² and t times f; route {res['route']}")
+
+
 def claim(cert):
     inp, res = cert["input"], cert["result"]
+    if "releases" in inp:
+        return _releases_claim(inp, res)
     key = "sigma2" if inp["family"] == GAUSSIAN else "laplace"
     symbol = "σ²" if key == "sigma2" else "discrete Laplace t"
     short = "σ²" if key == "sigma2" else "t"

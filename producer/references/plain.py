@@ -18,7 +18,8 @@ regenerates and verifies them; ``make plain-references`` only these).
   ε*_125(10^-5) of the releases dg:9x100, dl:2x5, dg:4:2x20 (default width 10^-6);
 - noise/1, one per route and law: the σ² (route product-pair, C = 100, ε = 2, δ = 10^-5), the discrete
   Laplace's t (product-pair, C = 100, ε = 1, δ = 10^-5), both to R = 1/1000, and the σ² and t at γ = 1/2
-  (route exact-game, C = 2, ε = 1, δ = 10^-3, R = 1/10).
+  (route exact-game, C = 2, ε = 1, δ = 10^-3, R = 1/10); the releases form: the factor f on every scale
+  of dg:9x100, dl:2x5, dg:4:2x20 for ε*_125(10^-5) <= 2 (R = 1/1000).
 """
 
 import sys
@@ -81,6 +82,8 @@ NOISE = [
      dict(budget=2, epsilon=mpq(1), delta=mpq(1, 10**3), gamma="1/2", precision=mpq(1, 10))),
     ("noise-dl-g1_2-c2-eps1-delta1e-3.json",
      dict(budget=2, epsilon=mpq(1), delta=mpq(1, 10**3), gamma="1/2", precision=mpq(1, 10), laplace=True)),
+    ("noise-releases-dg9x100-dl2x5-dg4s2x20-eps2-delta1e-5.json",
+     dict(budget=None, epsilon=mpq(2), delta=mpq(1, 10**5), releases=["dg:9x100", "dl:2x5", "dg:4:2x20"])),
 ]
 
 

@@ -21,6 +21,8 @@ def run(*args):
 @pytest.mark.parametrize("args, name", [
     (("--epsilon", "2", "--delta", "1e-5", "--budget", "100"), "noise-dg-c100-eps2-delta1e-5.json"),
     (("--epsilon", "1", "--delta", "1e-5", "--budget", "100", "--laplace"), "noise-dl-c100-eps1-delta1e-5.json"),
+    (("--epsilon", "2", "--delta", "1e-5", "--release", "dl:2x5", "--release", "dg:4:2x20", "--release", "dg:9x100"),
+     "noise-releases-dg9x100-dl2x5-dg4s2x20-eps2-delta1e-5.json"),
 ])
 def test_noise_writes_the_reference_bytes(tmp_path, args, name):
     out = tmp_path / "n.json"
@@ -75,6 +77,12 @@ BASE = ("--epsilon", "1", "--delta", "1e-5")
     (("--epsilon", "20000", "--delta", "1e-5", "--budget", "2"), "10^4"),
     (("--epsilon", "1", "--delta", "1e-50", "--budget", "2"), "10^-45"),
     ((*BASE, "--budget", "2", "-o", "/nonexistent-folder/n.json"), "does not exist"),
+    (BASE, "--budget is required"),
+    ((*BASE, "--release", "dg:9x10", "--budget", "10"), "not allowed with --budget"),
+    ((*BASE, "--release", "dg:9x10", "--laplace"), "not allowed with --budget or --laplace"),
+    ((*BASE, "--release", "dg:9x10", "--gamma", "1/3"), "γ = 0"),
+    ((*BASE, "--release", "dg:9"), "law:scale[:sensitivity]xcount"),
+    ((*BASE, "--release", "dg:9x1000", "--release", "dl:1x25"), "1024"),
 ])
 def test_bad_input_is_one_line_and_exit_2_before_any_work(capsys, args, fragment):
     status, out, err = main(capsys, *args)
@@ -94,5 +102,5 @@ def test_the_help_states_the_limits(capsys):
     with pytest.raises(SystemExit):
         cli.main(["noise", "--help"])
     text = capsys.readouterr().out
-    for words in ("1024", "exact game", "--precision", "--laplace", "producer calibrate"):
+    for words in ("1024", "exact game", "--precision", "--laplace", "producer calibrate", "--release", "f·σ²"):
         assert words in " ".join(text.split()), words

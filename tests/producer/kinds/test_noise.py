@@ -10,6 +10,7 @@ Gaussian at C = 1) puts δ_C(ε) on the same sides of δ.
 
 import json
 import re
+from fractions import Fraction
 
 import jsonschema
 import mpmath
@@ -220,3 +221,110 @@ def test_the_schema_wants_exactly_the_familys_pair():
     for bad in (both, half, other):
         with pytest.raises(jsonschema.ValidationError):
             jsonschema.validate(bad, SCHEMA)
+
+
+# ---- the releases form: one common factor f on every release's scale ---------------------------------------
+
+
+def check_releases(cert):
+    """The releases form restated: the embedded certificates are producer plain's at the scaled releases."""
+    jsonschema.validate(cert, SCHEMA)
+    inp, res = cert["input"], cert["result"]
+    assert set(inp) == {"gamma", "releases", "epsilon", "delta", "precision"} and inp["gamma"] == "0"
+    assert set(res) == {"route", "factor", "factor_below", "meets", "misses"} and res["route"] == "product-pair"
+    factor, below = mpq(res["factor"]), mpq(res["factor_below"])
+    assert 0 < below < factor <= below * (1 + mpq(inp["precision"]))
+    for cert_, at in ((res["meets"], factor), (res["misses"], below)):
+        scaled = [("dg" if r["noise"]["family"] == "discrete-gaussian" else "dl",
+                   mpq(r["noise"].get("sigma2", r["noise"].get("t"))) * at, r["sensitivity"], r["count"])
+                  for r in inp["releases"]]
+        i = cert_["input"]
+        assert i["epsilons"] == [inp["epsilon"]]
+        again = plain_composition.Request(None, [mpq(inp["epsilon"])], mpq(i["width"]), releases=scaled)
+        assert render(cert_) == render(plain_composition.build(again))   # what producer plain writes
+    delta = mpq(inp["delta"])
+    assert mpq(res["meets"]["result"]["points"][0]["upper"]) <= delta
+    assert mpq(res["misses"]["result"]["points"][0]["lower"]) > delta
+    return factor, below
+
+
+def scaled_brute(releases, factor, epsilon):
+    from tests.producer.plain.test_lattice import brute_delta
+    return brute_delta(tuple((f, s * factor, k, c) for f, s, k, c in releases), epsilon)
+
+
+TINY = (("dg", Fraction(1), 1, 1), ("dl", Fraction(1, 2), 2, 1))   # two laws, sensitivities 1 and 2
+
+
+def test_the_releases_factor_meets_and_the_one_below_misses_by_brute_force():
+    """Two coordinates enumerated over Z² in mpmath: δ at f·scales <= δ < δ at f_below·scales."""
+    from tests.producer.plain.test_lattice import texts
+    cert = build(None, "1", "1e-2", releases=texts(TINY), precision="1/100")
+    factor, below = check_releases(cert)
+    target = mpmath.mpf(1) / 100
+    ff, fb = (Fraction(int(x.numerator), int(x.denominator)) for x in (factor, below))
+    assert scaled_brute(TINY, ff, 1) <= target < scaled_brute(TINY, fb, 1)
+
+
+def test_the_releases_reference_is_reproduced():
+    path = SCHEMAS.parent / "certificates" / "plain" / "noise-releases-dg9x100-dl2x5-dg4s2x20-eps2-delta1e-5.json"
+    cert = build(None, "2", "1e-5", releases=["dg:9x100", "dl:2x5", "dg:4:2x20"])
+    assert render(cert) == path.read_bytes()
+    factor, below = check_releases(cert)
+    assert below == factor - mpq(1, 10)   # four significant digits in [100, 1000)
+    line = kind.claim(cert)
+    assert line.startswith(f"factor f = {describe_rational(factor)} on every release's scale suffices for "
+                           f"ε*_125(1e-05) ≤ 2 (f = {describe_rational(below)} does not")
+    assert "20 × σ² = 4 (sensitivity 2), 100 × σ² = 9, 5 × discrete Laplace t = 2" in line
+
+
+def test_one_release_agrees_with_the_single_law_answer():
+    """dl:2x8 asks for f with t = 2f; the single-law t* for the same target brackets the same crossing."""
+    single = build(8, "1", "1e-4", laplace=True, precision="1/100")
+    t, t_below = check(single)
+    cert = build(None, "1", "1e-4", releases=["dl:2x8"], precision="1/100")
+    factor, below = check_releases(cert)
+    assert "noise" in cert["result"]["meets"]["input"]       # one release of sensitivity 1: the single-law form
+    assert max(2 * below, t_below) < min(2 * factor, t)      # both intervals hold the crossing (δ falls with t)
+
+
+def test_the_releases_are_canonical():
+    a = build(None, "1", "1e-3", releases=["dl:2x2", "dg:4:2x1", "dl:2x1"], precision="1/100")
+    b = build(None, "1", "1e-3", releases=["dg:4:2x1", "dl:2x3"], precision="1/100")
+    assert render(a) == render(b)
+    assert [r["count"] for r in a["input"]["releases"]] == [1, 3]
+
+
+def test_the_factor_grid_is_bounded_by_every_scaled_scale():
+    request = kind.Request.from_strings(None, "1", "1e-3", releases=["dg:1/50x1", "dl:10000x1"])
+    low, high = (request.grid.value(n) for n in (request.bottom, request.top))
+    assert low * mpq(1, 50) >= mpq(1, 100) > request.grid.value(request.bottom - 1) * mpq(1, 50)
+    assert high * 10000 <= 10**6 < request.grid.value(request.top + 1) * 10000
+
+
+@pytest.mark.parametrize("kw, error, fragment", [
+    (dict(budget=4), InputError, "not both"),
+    (dict(laplace=True), InputError, "not both"),
+    (dict(gamma="1/3"), InputError, "γ = 0"),
+    (dict(releases=["dg:9x1000", "dl:2x25"]), LimitError, "1024"),
+    (dict(releases=["dg:1/1000000x1", "dg:1000000x1"]), LimitError, "too far apart"),
+    (dict(releases=["dg:0x1"]), InputError, "positive"),
+    (dict(releases=["dg:9"]), InputError, "form"),
+])
+def test_bad_releases_requests_are_refused_in_one_line(kw, error, fragment):
+    fields = {"budget": None, "releases": ["dg:9x10"], **kw}
+    with pytest.raises(error, match=re.escape(fragment)) as info:
+        kind.Request.from_strings(fields.pop("budget"), "1", "1e-5", **fields)
+    assert "\n" not in str(info.value)
+
+
+def test_the_releases_form_is_deterministic_and_its_embedded_certificates_verify(tmp_path):
+    from auditor.cli import verify_file
+    cert = build(None, "1", "1e-3", releases=["dg:4x3", "dl:1:2x2"], precision="1/100")
+    assert render(cert) == render(build(None, "1", "1e-3", releases=["dl:1:2x2", "dg:4x3"], precision="1/100"))
+    check_releases(cert)
+    for name in ("meets", "misses"):
+        path = tmp_path / f"{name}.json"
+        path.write_bytes(render(cert["result"][name]))
+        status, report = verify_file(str(path))
+        assert status == 0, report.failures
