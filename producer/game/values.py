@@ -9,6 +9,7 @@ and whether the request is within the limits (producer/game/work.py); the
 engine (producer/game/engine.py) does the rest.
 """
 
+import threading
 from math import lcm
 
 from gmpy2 import invert, mpq, mpz
@@ -92,22 +93,23 @@ def _root_witness(game, budget, witness):
     return {"action": "participate", "k": int(game.B * z), "sign": j}
 
 
-_LAST_GAME = {}  # (method, law, gamma) -> the most recent game, so repeated queries reuse its curves
+# Per thread: a FiniteGame's memo tables are filled as it is queried, so one game must never serve two
+# threads at once (a sweep on Dask workers with several threads each, or an in-process cluster).
+_LAST_GAME = threading.local()
 
 
 def shared_game(method, law, gamma):
     """A game for (law, gamma) and the method's root cover that keeps its memoised
-    curves between calls.
+    curves between calls (of this thread).
 
     Repeated queries on one law (a threshold search, a calibration) then pay
     for the curves once.  Only the most recent game is kept, to bound memory.
     """
     key = (method, law, gamma)
-    game = _LAST_GAME.get(key)
-    if game is None:
-        _LAST_GAME.clear()
-        game = _LAST_GAME[key] = FiniteGame(law, gamma, cover=cover_named(method))
-    return game
+    last = getattr(_LAST_GAME, "entry", None)
+    if last is None or last[0] != key:
+        last = _LAST_GAME.entry = (key, FiniteGame(law, gamma, cover=cover_named(method)))
+    return last[1]
 
 
 def game_for(method, law, gamma, game=None):

@@ -128,3 +128,17 @@ def test_game_certificate_writes_gamma_zero_canonically():
         assert cert.input["gamma"] == "0"
         assert cert.result["queries"][0]["witness"] == {"action": "participate", "k": 0, "sign": 1}
         assert cert.result["method"] == "enumerate"
+
+
+def test_the_shared_game_serves_one_thread_only():
+    """Its memo tables fill as it is queried: two threads (a threaded Dask worker) never share one."""
+    import threading
+    from producer.game.values import shared_game
+    law, gamma = FiniteLaw([1, 2, 1], 0), parse_gamma("1/3")
+    mine = shared_game("reduced", law, gamma)
+    assert shared_game("reduced", law, gamma) is mine
+    theirs = []
+    worker = threading.Thread(target=lambda: theirs.append(shared_game("reduced", law, gamma)))
+    worker.start()
+    worker.join()
+    assert theirs and theirs[0] is not mine and shared_game("reduced", law, gamma) is mine
