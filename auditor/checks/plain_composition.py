@@ -150,13 +150,15 @@ def _noise(noise, pointer):
     return family, parameter
 
 
-def canonical_releases(items):
+def canonical_releases(items, allow_single=False):
     """The releases, checked canonical (MALFORMED otherwise: the question is not written in its one form).
 
     Canonical: sorted strictly by (family, scale, sensitivity) - so equal
     (noise, sensitivity) are merged, counts added -, total count <= 1024, and
     not a single release of sensitivity 1 (that question is written in the
     single-law form, the same bytes as before the releases form existed).
+    ``allow_single``: one release of sensitivity 1 is canonical too (noise/1's
+    releases form, whose question is a factor on the scales, not a scale).
     """
     out, keys = [], []
     for i, item in enumerate(items):
@@ -178,7 +180,7 @@ def canonical_releases(items):
     if total > MAX_BUDGET:
         raise Malformed(f"/input/releases: the total count {common.magnitude(total)} is above the limit "
                         f"{MAX_BUDGET}")
-    if len(out) == 1 and out[0].sensitivity == 1:
+    if len(out) == 1 and out[0].sensitivity == 1 and not allow_single:
         raise Malformed("/input/releases: one release with sensitivity 1 is written in the single-law form "
                         "(noise, budget)")
     return out
