@@ -159,11 +159,10 @@ QUICK += [
     "paper/block-composition-table2-g1_2-sigma2_4-c3-eps5.json",
 ]
 # Certificates of forms no quick reference has, built by the tests themselves (never the producer).
-BUILT = {
+PLAIN_BUILT = {
     "built:plain-releases-mixed": ("mixed",),
     "built:plain-releases-relative": ("tiny-relative",),
 }
-SOURCES = QUICK + sorted(MADE) + sorted(BUILT)
 _POTENTIAL = ("a potential moved slightly at a state whose rows are slack is another valid potential "
               "(tests/auditor/resource_corpus.py moves them where the rows are tight)")
 RULES += [
@@ -193,7 +192,8 @@ RULES += [
 
 # noise/1 (no reference of its own yet): assembled around the producer's embedded certificates
 # (tests/auditor/noise_corpus.py), one per route.
-BUILT = {"built:noise-gaussian-pair": "GAUSSIAN_PAIR", "built:noise-laplace-game": "LAPLACE_GAME"}
+NOISE_BUILT = {"built:noise-gaussian-pair": "GAUSSIAN_PAIR", "built:noise-laplace-game": "LAPLACE_GAME"}
+BUILT = {**PLAIN_BUILT, **NOISE_BUILT}
 SOURCES = QUICK + sorted(MADE) + sorted(BUILT)
 _EMBEDDED = "result/m*"   # noise/1's meets and misses
 RULES += [
@@ -290,7 +290,7 @@ _BUILT_CACHE = {}
 
 def _built(name, noise_corpus):
     if name not in _BUILT_CACHE:
-        _BUILT_CACHE[name] = noise_corpus.certificate(getattr(noise_corpus, BUILT[name]))
+        _BUILT_CACHE[name] = noise_corpus.certificate(getattr(noise_corpus, NOISE_BUILT[name]))
     return _BUILT_CACHE[name]
 
 
@@ -306,14 +306,14 @@ def _made(name):
 
 
 def reference(name):
-    if name in BUILT:
+    if name in NOISE_BUILT:
         from tests.auditor import noise_corpus   # lazy: it runs the producer's command line
         return copy.deepcopy(_built(name, noise_corpus))
     if name in MADE:
         return json.loads(_made(name))
-    if name in BUILT:
+    if name in PLAIN_BUILT:
         from tests.auditor import plain_releases_corpus
-        return plain_releases_corpus.built(*BUILT[name])
+        return plain_releases_corpus.built(*PLAIN_BUILT[name])
     return json.loads((ROOT / "certificates" / name).read_text(encoding="utf-8"))
 
 

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from auditor.api import verify_certificate
 from auditor.rationals import write_rational
 from tests.auditor import noise_corpus as nc
-from tests.auditor.mutation import BUILT, mutants
+from tests.auditor.mutation import NOISE_BUILT, mutants
 from tests.reseal import reseal, seal
 
 M, X = "/result/meets", "/result/misses"
@@ -574,7 +574,7 @@ def test_releases_embedded_false_claim_fails(mixed):
 # ---- every mutation of the true certificates (tests/auditor/mutation.py) ------------------------------
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(mutants(sources=sorted(BUILT)))
+@given(mutants(sources=sorted(NOISE_BUILT)))
 def test_mutated_noise_certificates_never_verify_nor_crash(mutant):
     label, data, may_verify = mutant
     report = verify_certificate(data, name=label)
