@@ -190,9 +190,11 @@ RULES += [
 ]
 
 
-# noise/1 (no reference of its own yet): assembled around the producer's embedded certificates
-# (tests/auditor/noise_corpus.py), one per route.
-NOISE_BUILT = {"built:noise-gaussian-pair": "GAUSSIAN_PAIR", "built:noise-laplace-game": "LAPLACE_GAME"}
+# noise/1 (no releases-form reference yet): assembled around the producer's embedded certificates
+# (tests/auditor/noise_corpus.py), one per route and two of the releases form (the releases form, and one
+# release of sensitivity 1 with single-law embedded certificates).
+NOISE_BUILT = {"built:noise-gaussian-pair": "GAUSSIAN_PAIR", "built:noise-laplace-game": "LAPLACE_GAME",
+               "built:noise-releases-mixed": "MIXED_RELEASES", "built:noise-releases-one-laplace": "ONE_LAPLACE"}
 BUILT = {**PLAIN_BUILT, **NOISE_BUILT}
 SOURCES = QUICK + sorted(MADE) + sorted(BUILT)
 _EMBEDDED = "result/m*"   # noise/1's meets and misses
@@ -200,10 +202,14 @@ RULES += [
     ("noise/1", "input/delta", "*", "any",
      "δ is compared with the embedded ends (meets' upper <= δ < misses' lower): moved a little it can stay "
      "in that gap"),
-    ("noise/1", "input/precision", "*", "up",
-     "R is an inequality on the relative gap: a larger R keeps noise <= below·(1 + R) true"),
+    ("noise/1", "input/precision", "*", "any",
+     "R is an inequality on the relative gap: a larger R, or a smaller one still at least noise/below − 1, "
+     "keeps noise <= below·(1 + R) true (e.g. 9 <= 8.992·(1 + 1/1001))"),
     ("noise/1", _EMBEDDED + "/input/width", "*", "any",
      "the embedded plain-composition/1's W (as for that kind): a W still above every width keeps it true"),
+    ("noise/1", _EMBEDDED + "/input/rel_width", "*", "any",
+     "the embedded plain-composition/1's R (as for that kind): an R still above its point's relative width keeps "
+     "it true"),
     ("noise/1", _EMBEDDED + "/result/points/#/lower", "*", "any", "the embedded plain-composition/1's " + _SLACK),
     ("noise/1", _EMBEDDED + "/result/points/#/upper", "*", "any", "the embedded plain-composition/1's " + _SLACK),
     ("noise/1", _EMBEDDED + "/input/source/width", "*", "any",
