@@ -26,11 +26,11 @@ route's kind:
   ``interval.upper <= δ``, ``misses`` ``interval.lower > δ``.
 
 The releases form (``releases`` instead of ``family`` and ``budget``, C = Σ
-count; γ = "0", route ``product-pair``): the answer is one factor m on every
-release's noise scale, σ² ↦ m²·σ² and t ↦ m·t, sensitivities and counts
-unchanged.  Each embedded ``plain-composition/1`` composes the question's
+count; γ = "0", route ``product-pair``): the answer is one factor f on every
+release's stated scale, σ² ↦ f·σ² and t ↦ f·t, sensitivities and counts
+unchanged (every release's privacy loss divided by f).  Each embedded ``plain-composition/1`` composes the question's
 releases so scaled (by ``factor``, by ``factor_below``), compared release by
-release: both lists are canonical, and scaling by m > 0 keeps the order.  It
+release: both lists are canonical, and scaling by f > 0 keeps the order.  It
 is in the form plain-composition/1 has for that list: the single-law form
 (noise, budget = count) for one release of sensitivity 1, else the releases
 form.  Another list or form answers another question (FAIL).
@@ -110,12 +110,11 @@ class Question:
 
     def composition(self, level):
         """What the embedded plain-composition/1 at ``level`` composes, as [(family, scale, sensitivity,
-        count)]: C releases of the law at scale ``level``, or every release with its σ² times level² and its
-        t times level (the factor m = level), sensitivities and counts unchanged."""
+        count)]: C releases of the law at scale ``level``, or every release with its scale (σ² or t) times
+        the factor f = ``level``, sensitivities and counts unchanged."""
         if self.releases is None:
             return [(self.family, level, 1, self.budget)]
-        return [(r.family, r.scale * level ** 2 if r.family == GAUSSIAN else r.scale * level, r.sensitivity,
-                 r.count) for r in self.releases]
+        return [(r.family, r.scale * level, r.sensitivity, r.count) for r in self.releases]
 
 
 def _open_unit(text, pointer):
@@ -221,7 +220,7 @@ def _same_composition(inner, pointer, wanted, report):
 
 def _same_releases(items, pointer, wanted, report):
     """Release by release: the same law at the scaled scale, the same sensitivity and count.  Both lists are
-    canonical (the embedded one by its own check; scaling by m > 0 keeps the order), so equal lists are
+    canonical (the embedded one by its own check; scaling by f > 0 keeps the order), so equal lists are
     exactly the same question."""
     theirs = [_read(item, f"{pointer}/{i}") for i, item in enumerate(items)]
     if not report.check(len(theirs) == len(wanted), pointer, [_shown(*r) for r in theirs], [_shown(*w) for w in wanted],
@@ -231,7 +230,7 @@ def _same_releases(items, pointer, wanted, report):
         P = f"{pointer}/{i}"
         report.check(mine[:2] == (family, scale), P + "/noise", item["noise"],
                      {"family": family, SCALE_KEY[family]: show(scale)},
-                     "the noise must be the question's release with σ² times factor² (t times factor)")
+                     "the noise must be the question's release with its scale (σ² or t) times the factor")
         report.equal(P + "/sensitivity", mine[2], sensitivity, "sensitivity (the question's release's)")
         report.equal(P + "/count", mine[3], count, "count (the question's release's)")
 
@@ -303,15 +302,14 @@ def _release_text(release):
 
 def _releases_claim(inp, res):
     """``factor = 1.25 suffices for eps*_125(0.00001) <= 2 (factor = 1.249 does not; plain composition of
-    100 x discrete Gaussian sigma^2 = 9, ..., each sigma^2 times factor^2 and t times factor; route product-pair)``."""
+    100 x discrete Gaussian sigma^2 = 9, ..., each sigma^2 and t times factor; route product-pair)``."""
     releases = inp["releases"]
     parts = [_release_text(r) for r in releases]
     families = {r["noise"]["family"] for r in releases}
-    scaled = " and ".join(text for family, text in ((GAUSSIAN, "sigma^2 times factor^2"), (LAPLACE, "t times factor"))
-                          if family in families)
+    scaled = " and ".join(name for family, name in ((GAUSSIAN, "sigma^2"), (LAPLACE, "t")) if family in families)
     question = _question(inp, sum(r["count"] for r in releases))
     return (f"factor = {_exact(res[FACTOR])} suffices for {question} (factor = {_exact(res[FACTOR + '_below'])} "
-            f"does not; plain composition of {', '.join(parts)}, each {scaled}; route {res['route']})")
+            f"does not; plain composition of {', '.join(parts)}, each {scaled} times factor; route {res['route']})")
 
 
 def claim(cert):

@@ -14,9 +14,9 @@ the gap (e.g. σ² = 9, C = 8, ε = 4: δ ∈ [1.45744629e-5, 1.45744630e-5] at 
 δ ∈ [1.47850708e-5, 1.47850709e-5] at 1124/125; δ = 1.467e-5 in between).
 
 The releases form (:class:`ReleasesCase`) is set up the same way, with
-``producer plain --release ...`` at the releases scaled by the factor m (σ²
-times m², t times m), e.g. dg:9x10, dl:2x3, dg:4:2x5 at ε = 2: δ ∈
-[9.8979e-4, 9.8998e-4] at m = 3.78, δ ∈ [1.01876e-3, 1.01889e-3] at m = 3.77;
+``producer plain --release ...`` at the releases scaled by the factor f
+(every σ² and t times f), e.g. dg:9x10, dl:2x3, dg:4:2x5 at ε = 2: δ ∈
+[9.9384e-4, 9.9397e-4] at f = 12.9, δ ∈ [1.03694e-3, 1.03707e-3] at f = 12.8;
 δ = 1/1000 in between.
 """
 
@@ -90,27 +90,24 @@ def release(law, scale, sensitivity, count):
     return {"noise": noise, "sensitivity": sensitivity, "count": count}
 
 
-def scaled(releases, factor, power=None):
-    """The releases with every σ² times factor² and every t times factor (``power`` forces one exponent on
-    both, for certificates of another question)."""
-    m = Fraction(factor)
-    out = []
-    for law, scale, sensitivity, count in releases:
-        k = power if power is not None else (2 if law == "dg" else 1)
-        out.append((law, write_rational(Fraction(scale) * m ** k), sensitivity, count))
-    return tuple(out)
+def scaled(releases, factor, powers=(1, 1)):
+    """The releases with every scale (σ² or t) times the factor; ``powers`` (of the σ² and of the t) other
+    than (1, 1) scale by another power of it, for certificates of another question."""
+    f = Fraction(factor)
+    return tuple((law, write_rational(Fraction(scale) * f ** powers[law == "dl"]), sensitivity, count)
+                 for law, scale, sensitivity, count in releases)
 
 
 # The releases form (γ = 0; plain-composition/1 at [ε] on the releases scaled by the factor):
-# three laws with a sensitivity 2, on the grid of R = 1/100 (3.78 <= 3.77·1.01)
+# three laws with a sensitivity 2, on the grid of R = 1/100 (12.9 <= 12.8·1.01)
 MIXED_RELEASES = ReleasesCase((("dg", "9", 1, 10), ("dl", "2", 1, 3), ("dg", "4", 2, 5)), "2", "1/1000", "1/100",
-                              "189/50", "377/100")
+                              "129/10", "64/5")
 # one release of sensitivity 1: its embedded certificates are in the single-law form (δ in [0.0199128,
 # 0.0199129] at m = 2.66, [0.0201356, 0.0201358] at 2.65; at ε = 1/2, δ = 0 exactly from m = 4 on)
 ONE_LAPLACE = ReleasesCase((("dl", "2", 1, 4),), "1/2", "1/50", "1/100", "133/50", "53/20")
-# one release of sensitivity 2: the releases form (δ in [0.0068641, 0.0068643] at 3.46, [0.0070066,
-# 0.0070068] at 3.45)
-ONE_SENSITIVITY_2 = ReleasesCase((("dg", "4", 2, 3),), "1", "7/1000", "1/100", "173/50", "69/20")
+# one release of sensitivity 2: the releases form (δ in [0.0068045, 0.0068048] at 12, [0.0070117, 0.0070119]
+# at 11.9)
+ONE_SENSITIVITY_2 = ReleasesCase((("dg", "4", 2, 3),), "1", "7/1000", "1/100", "12", "119/10")
 
 
 def _law(family, scale):

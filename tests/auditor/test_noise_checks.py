@@ -313,9 +313,9 @@ def mixed(certs):
     return certs["mixed-releases"]
 
 
-def _scaled_plain(case, factor, power=None, releases=None):
+def _scaled_plain(case, factor, powers=(1, 1), releases=None):
     """The producer's plain-composition/1 of ``releases`` (the case's by default) scaled by ``factor``."""
-    return nc.plain_releases(nc.scaled(case.releases if releases is None else releases, factor, power),
+    return nc.plain_releases(nc.scaled(case.releases if releases is None else releases, factor, powers),
                              case.epsilon)
 
 
@@ -326,21 +326,21 @@ def test_releases_embedded_forms(certs):
                                                                                    "t": "133/25"}
     assert "releases" in certs["sensitivity-2-releases"]["result"]["misses"]["input"]
     assert [r["noise"] for r in certs["mixed-releases"]["result"]["misses"]["input"]["releases"]] == [
-        {"family": "discrete-gaussian", "sigma2": "142129/2500"},    # 4 · 3.77²
-        {"family": "discrete-gaussian", "sigma2": "1279161/10000"},  # 9 · 3.77²
-        {"family": "discrete-laplace", "t": "377/50"}]               # 2 · 3.77
+        {"family": "discrete-gaussian", "sigma2": "256/5"},     # 4 · 12.8
+        {"family": "discrete-gaussian", "sigma2": "576/5"},     # 9 · 12.8
+        {"family": "discrete-laplace", "t": "128/5"}]           # 2 · 12.8
 
 
 def test_releases_claim_lines(certs):
     assert verify_certificate(certs["mixed-releases"]).claim == (
-        "factor = 3.78 suffices for eps*_18(0.001) <= 2 (factor = 3.77 does not; plain composition of "
+        "factor = 12.9 suffices for eps*_18(0.001) <= 2 (factor = 12.8 does not; plain composition of "
         "5 x discrete Gaussian sigma^2 = 4 (sensitivity 2), 10 x discrete Gaussian sigma^2 = 9, "
-        "3 x discrete Laplace t = 2, each sigma^2 times factor^2 and t times factor; route product-pair)")
+        "3 x discrete Laplace t = 2, each sigma^2 and t times factor; route product-pair)")
     assert verify_certificate(certs["one-laplace-releases"]).claim == (
         "factor = 2.66 suffices for eps*_4(0.02) <= 0.5 (factor = 2.65 does not; plain composition of "
         "4 x discrete Laplace t = 2, each t times factor; route product-pair)")
     assert verify_certificate(certs["sensitivity-2-releases"]).claim.endswith(
-        "plain composition of 3 x discrete Gaussian sigma^2 = 4 (sensitivity 2), each sigma^2 times factor^2; "
+        "plain composition of 3 x discrete Gaussian sigma^2 = 4 (sensitivity 2), each sigma^2 times factor; "
         "route product-pair)")
 
 
@@ -363,15 +363,15 @@ def test_releases_factor_numbers_swapped_fail(mixed):
 
 
 def test_releases_gap_beyond_precision_fails(mixed):
-    # 3.78 > 3.77·(1 + 1/1000)
+    # 12.9 > 12.8·(1 + 1/1000)
     rejected(with_input(mixed, "precision", "1/1000"), "FAIL", "/result/factor")
 
 
 def test_releases_factor_below_too_far_fails(mixed):
-    """A true misses certificate at 3.7 (δ(2) >= 0.001245 > δ there), but 3.78 > 3.7·(1 + 1/100)."""
+    """A true misses certificate at 12.7 (δ(2) >= 0.001082 > δ there), but 12.9 > 12.7·(1 + 1/100)."""
     def far(inp, res):
-        res["factor_below"] = "37/10"
-        res["misses"] = _scaled_plain(nc.MIXED_RELEASES, "37/10")
+        res["factor_below"] = "127/10"
+        res["misses"] = _scaled_plain(nc.MIXED_RELEASES, "127/10")
     report = rejected(edited(mixed, far), "FAIL", "/result/factor")
     assert [f["pointer"] for f in report.failures] == ["/result/factor"], report.failures
 
@@ -386,23 +386,23 @@ def test_releases_factor_below_equal_fails(mixed):
 
 def test_releases_factor_below_above_fails(mixed):
     def above(inp, res):
-        res["factor_below"] = "379/100"
-        res["misses"] = _scaled_plain(nc.MIXED_RELEASES, "379/100")
+        res["factor_below"] = "13"
+        res["misses"] = _scaled_plain(nc.MIXED_RELEASES, "13")
     rejected(edited(mixed, above), "FAIL", "/result/factor_below")
 
 
 # each embedded certificate: the question's releases scaled by its factor, release by release
 
-def test_releases_sigma2_times_factor_fails(mixed):
-    """σ² scaled by m instead of m² (t by m as it should be): every Gaussian release differs."""
-    bad = _scaled_plain(nc.MIXED_RELEASES, nc.MIXED_RELEASES.factor, power=1)
+def test_releases_sigma2_times_factor_squared_fails(mixed):
+    """σ² scaled by f² (σ times f) instead of f, t by f as it should be: every Gaussian release differs."""
+    bad = _scaled_plain(nc.MIXED_RELEASES, nc.MIXED_RELEASES.factor, powers=(2, 1))
     report = rejected(with_result(mixed, "meets", bad), "FAIL", f"{M}/input/releases/0/noise")
     pointers = {f["pointer"] for f in report.failures}
     assert f"{M}/input/releases/1/noise" in pointers and f"{M}/input/releases/2/noise" not in pointers
 
 
 def test_releases_t_times_factor_squared_fails(mixed):
-    bad = _scaled_plain(nc.MIXED_RELEASES, nc.MIXED_RELEASES.factor, power=2)
+    bad = _scaled_plain(nc.MIXED_RELEASES, nc.MIXED_RELEASES.factor, powers=(1, 2))
     report = rejected(with_result(mixed, "meets", bad), "FAIL", f"{M}/input/releases/2/noise")
     assert f"{M}/input/releases/0/noise" not in [f["pointer"] for f in report.failures]
 
@@ -415,13 +415,13 @@ def test_releases_unscaled_fails(mixed):
 
 def test_releases_another_sensitivity_fails(mixed):
     other = (("dg", "9", 1, 10), ("dl", "2", 1, 3), ("dg", "4", 3, 5))
-    rejected(with_result(mixed, "meets", _scaled_plain(nc.MIXED_RELEASES, "189/50", releases=other)), "FAIL",
+    rejected(with_result(mixed, "meets", _scaled_plain(nc.MIXED_RELEASES, "129/10", releases=other)), "FAIL",
              f"{M}/input/releases/0/sensitivity")
 
 
 def test_releases_another_count_fails(mixed):
     other = (("dg", "9", 1, 11), ("dl", "2", 1, 3), ("dg", "4", 2, 5))
-    rejected(with_result(mixed, "misses", _scaled_plain(nc.MIXED_RELEASES, "377/100", releases=other)), "FAIL",
+    rejected(with_result(mixed, "misses", _scaled_plain(nc.MIXED_RELEASES, "64/5", releases=other)), "FAIL",
              f"{X}/input/releases/1/count")
 
 
@@ -434,13 +434,13 @@ def test_releases_count_in_the_question_fails(mixed):
 
 def test_releases_missing_release_fails(mixed):
     fewer = (("dg", "9", 1, 10), ("dg", "4", 2, 5))
-    rejected(with_result(mixed, "meets", _scaled_plain(nc.MIXED_RELEASES, "189/50", releases=fewer)), "FAIL",
+    rejected(with_result(mixed, "meets", _scaled_plain(nc.MIXED_RELEASES, "129/10", releases=fewer)), "FAIL",
              f"{M}/input/releases")
 
 
 def test_releases_extra_release_fails(mixed):
     more = nc.MIXED_RELEASES.releases + (("dl", "2", 2, 1),)
-    rejected(with_result(mixed, "meets", _scaled_plain(nc.MIXED_RELEASES, "189/50", releases=more)), "FAIL",
+    rejected(with_result(mixed, "meets", _scaled_plain(nc.MIXED_RELEASES, "129/10", releases=more)), "FAIL",
              f"{M}/input/releases")
 
 
@@ -454,12 +454,12 @@ def test_releases_another_base_scale_in_the_question_fails(mixed):
 
 def test_releases_single_law_where_releases_are_asked_fails(certs):
     """One release of sensitivity 2: the single-law form (sensitivity 1) is another question."""
-    single = nc.plain("discrete-gaussian", "29929/625", 3, "1")       # σ² = 4 · 3.46², C = 3, sensitivity 1
+    single = nc.plain("discrete-gaussian", "48", 3, "1")              # σ² = 4 · 12, C = 3, sensitivity 1
     rejected(with_result(certs["sensitivity-2-releases"], "meets", single), "FAIL", f"{M}/input")
 
 
 def test_releases_single_law_for_a_list_fails(mixed):
-    single = nc.plain("discrete-gaussian", "321489/2500", 18, "2")    # σ² = 9 · 3.78², C = 18
+    single = nc.plain("discrete-gaussian", "1161/10", 18, "2")        # σ² = 9 · 12.9, C = 18
     rejected(with_result(mixed, "meets", single), "FAIL", f"{M}/input")
 
 
@@ -495,7 +495,7 @@ def test_releases_another_epsilon_fails(mixed):
 
 
 def test_releases_several_epsilons_fail(mixed):
-    wide = nc.plain_releases(nc.scaled(nc.MIXED_RELEASES.releases, "189/50"), "2,3")
+    wide = nc.plain_releases(nc.scaled(nc.MIXED_RELEASES.releases, "129/10"), "2,3")
     rejected(with_result(mixed, "meets", wide), "FAIL", f"{M}/input/epsilons")
 
 
