@@ -43,7 +43,7 @@ only the relative gap is checked.  Every decision is exact (Fractions).
 Domain (MALFORMED): γ ``"0"`` or reduced a/B with 0 < a < B, C >= 1, ε >= 0,
 0 < δ < 1, 0 < R < 1; in the releases form γ = "0" and the releases canonical
 as plain-composition/1's (the same check; one release of sensitivity 1
-allowed).  Limits (UNCHECKED): those of the embedded kinds, applied by their
+allowed, and any positive base scale).  Limits (UNCHECKED): those of the embedded kinds, applied by their
 own checks; an embedded claim that is refused or undecided makes the
 certificate UNCHECKED unless some claim is false (then FAIL).
 """
@@ -99,8 +99,9 @@ class Question:
                             f"(route product-pair)")
         self.family, self.gamma = None, Fraction(0)
         # canonical as plain-composition/1's releases form, by the same check; one release of sensitivity 1
-        # stays in this form (the question is the factor, not the scale)
-        self.releases = canonical_releases(inp["releases"], allow_single=True)
+        # stays in this form (the question is the factor, not the scale), and a base scale need not lie in
+        # [1/100, 10^6] (the scaled ones must: the embedded certificates' own domain)
+        self.releases = canonical_releases(inp["releases"], allow_single=True, scale_domain=False)
         self.budget = sum(r.count for r in self.releases)
 
     @property

@@ -108,6 +108,12 @@ ONE_LAPLACE = ReleasesCase((("dl", "2", 1, 4),), "1/2", "1/50", "1/100", "133/50
 # one release of sensitivity 2: the releases form (δ in [0.0068045, 0.0068048] at 12, [0.0070117, 0.0070119]
 # at 11.9)
 ONE_SENSITIVITY_2 = ReleasesCase((("dg", "4", 2, 3),), "1", "7/1000", "1/100", "12", "119/10")
+# base scales outside plain-composition/1's domain [1/100, 10^6], brought into it by the factor: the questions
+# of GAUSSIAN_PAIR (σ² = 2·10^6 · 9/(2·10^6) = 9) and LAPLACE_PAIR (t = 1/200 · 400 = 2), the same embedded
+# certificates
+LARGE_BASE = ReleasesCase((("dg", "2000000", 1, 8),), "4", "1467/100000000", "1/1000", "9/2000000",
+                          "281/62500000")
+SMALL_BASE = ReleasesCase((("dl", "1/200", 1, 2),), "1/2", "3051/20000", "1/1000", "400", "1999/5")
 
 
 def _law(family, scale):

@@ -22,7 +22,8 @@ M, X = "/result/meets", "/result/misses"
 CASES = {"gaussian-pair": nc.GAUSSIAN_PAIR, "laplace-pair": nc.LAPLACE_PAIR,
          "gaussian-game": nc.GAUSSIAN_GAME, "laplace-game": nc.LAPLACE_GAME,
          "mixed-releases": nc.MIXED_RELEASES, "one-laplace-releases": nc.ONE_LAPLACE,
-         "sensitivity-2-releases": nc.ONE_SENSITIVITY_2}
+         "sensitivity-2-releases": nc.ONE_SENSITIVITY_2, "large-base-releases": nc.LARGE_BASE,
+         "small-base-releases": nc.SMALL_BASE}
 
 
 @pytest.fixture(scope="module")
@@ -545,10 +546,36 @@ def test_releases_beyond_the_total_count_are_malformed(mixed):
     rejected(edited(mixed, many), "MALFORMED", "/input/releases")
 
 
-def test_releases_scale_outside_the_domain_is_malformed(mixed):
+def test_releases_base_scales_outside_the_plain_domain_verify(certs):
+    """The domain [1/100, 10^6] binds the scaled releases (the embedded certificates' own), not the base."""
+    for name, noise in (("large-base-releases", {"family": "discrete-gaussian", "sigma2": "2000000"}),
+                        ("small-base-releases", {"family": "discrete-laplace", "t": "1/200"})):
+        assert certs[name]["input"]["releases"][0]["noise"] == noise
+        assert verify_certificate(certs[name]).outcome == "OK"
+
+
+def test_releases_base_scale_of_many_bits_verifies(certs):
+    """Nor do its size limits: a 300-bit base σ², the embedded certificates at σ² = 9 (GAUSSIAN_PAIR's)."""
+    def wide(inp, res):
+        inp["releases"][0]["noise"]["sigma2"] = str(9 * 2 ** 300)
+        res["factor"], res["factor_below"] = write_rational(Fraction(1, 2 ** 300)), write_rational(
+            Fraction(1124, 125 * 9 * 2 ** 300))
+    report = verify_certificate(edited(certs["large-base-releases"], wide))
+    assert report.outcome == "OK", (report.failures[:3], report.error, report.unchecked)
+
+
+def test_releases_base_scale_moved_out_of_the_domain_fails(mixed):
     def tiny(inp, res):
         inp["releases"][2]["noise"]["t"] = "1/101"
-    rejected(edited(mixed, tiny), "MALFORMED", "/input/releases/2/noise/t")
+    rejected(edited(mixed, tiny), "FAIL", f"{M}/input/releases/2/noise")
+
+
+def test_releases_scaled_outside_the_domain_is_malformed(certs):
+    """An embedded certificate is in its own kind's domain: σ² = 2·10^6 at factor 1 is MALFORMED there."""
+    def unscaled(inp, res):
+        inner = res["meets"]["input"]
+        inner["noise"]["sigma2"] = "2000000"
+    rejected(edited(certs["large-base-releases"], unscaled), "MALFORMED", f"{M}/input/noise/sigma2")
 
 
 def test_no_release_is_malformed(mixed):
