@@ -136,13 +136,17 @@ def _width(text, pointer):
     return width
 
 
-def _noise(noise, pointer):
-    """(family, σ² or t) of one noise object, inside the domain."""
+def _noise(noise, pointer, domain=True):
+    """(family, σ² or t) of one noise object, inside the domain (``domain`` False: any positive scale)."""
     family = noise["family"]
     key = _FAMILIES.get(family)
     if key is None:
         raise Malformed(f"{pointer}/family: unknown noise family {family!r}")
     parameter = read_rational(noise[key], f"{pointer}/{key}")
+    if not domain:
+        if parameter <= 0:
+            raise Malformed(f"{pointer}/{key}: {show(parameter)} is not positive")
+        return family, parameter
     if not NOISE_MIN <= parameter <= NOISE_MAX:
         raise Malformed(f"{pointer}/{key}: {show(parameter)} is outside the domain "
                         f"[1/100, 1000000]")
@@ -150,18 +154,23 @@ def _noise(noise, pointer):
     return family, parameter
 
 
-def canonical_releases(items):
+def canonical_releases(items, allow_single=False, scale_domain=True):
     """The releases, checked canonical (MALFORMED otherwise: the question is not written in its one form).
 
     Canonical: sorted strictly by (family, scale, sensitivity) - so equal
     (noise, sensitivity) are merged, counts added -, total count <= 1024, and
     not a single release of sensitivity 1 (that question is written in the
     single-law form, the same bytes as before the releases form existed).
+    For noise/1's releases form, whose question is a factor on the scales:
+    ``allow_single``, one release of sensitivity 1 is canonical too (the
+    question is not a scale); ``scale_domain`` False, any positive scale (the
+    domain and the size limits bind the scaled releases, which its embedded
+    certificates of this kind compose).
     """
     out, keys = [], []
     for i, item in enumerate(items):
         P = f"/input/releases/{i}"
-        family, scale = _noise(item["noise"], P + "/noise")
+        family, scale = _noise(item["noise"], P + "/noise", scale_domain)
         sensitivity = common.integer(item["sensitivity"], P + "/sensitivity", 1)
         count = common.integer(item["count"], P + "/count", 1)
         key = (family, scale, sensitivity)
@@ -178,7 +187,7 @@ def canonical_releases(items):
     if total > MAX_BUDGET:
         raise Malformed(f"/input/releases: the total count {common.magnitude(total)} is above the limit "
                         f"{MAX_BUDGET}")
-    if len(out) == 1 and out[0].sensitivity == 1:
+    if len(out) == 1 and out[0].sensitivity == 1 and not allow_single:
         raise Malformed("/input/releases: one release with sensitivity 1 is written in the single-law form "
                         "(noise, budget)")
     return out

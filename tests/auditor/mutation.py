@@ -159,11 +159,10 @@ QUICK += [
     "paper/block-composition-table2-g1_2-sigma2_4-c3-eps5.json",
 ]
 # Certificates of forms no quick reference has, built by the tests themselves (never the producer).
-BUILT = {
+PLAIN_BUILT = {
     "built:plain-releases-mixed": ("mixed",),
     "built:plain-releases-relative": ("tiny-relative",),
 }
-SOURCES = QUICK + sorted(MADE) + sorted(BUILT)
 _POTENTIAL = ("a potential moved slightly at a state whose rows are slack is another valid potential "
               "(tests/auditor/resource_corpus.py moves them where the rows are tight)")
 RULES += [
@@ -191,19 +190,26 @@ RULES += [
 ]
 
 
-# noise/1 (no reference of its own yet): assembled around the producer's embedded certificates
-# (tests/auditor/noise_corpus.py), one per route.
-BUILT = {"built:noise-gaussian-pair": "GAUSSIAN_PAIR", "built:noise-laplace-game": "LAPLACE_GAME"}
+# noise/1 (no releases-form reference yet): assembled around the producer's embedded certificates
+# (tests/auditor/noise_corpus.py), one per route and two of the releases form (the releases form, and one
+# release of sensitivity 1 with single-law embedded certificates).
+NOISE_BUILT = {"built:noise-gaussian-pair": "GAUSSIAN_PAIR", "built:noise-laplace-game": "LAPLACE_GAME",
+               "built:noise-releases-mixed": "MIXED_RELEASES", "built:noise-releases-one-laplace": "ONE_LAPLACE"}
+BUILT = {**PLAIN_BUILT, **NOISE_BUILT}
 SOURCES = QUICK + sorted(MADE) + sorted(BUILT)
 _EMBEDDED = "result/m*"   # noise/1's meets and misses
 RULES += [
     ("noise/1", "input/delta", "*", "any",
      "δ is compared with the embedded ends (meets' upper <= δ < misses' lower): moved a little it can stay "
      "in that gap"),
-    ("noise/1", "input/precision", "*", "up",
-     "R is an inequality on the relative gap: a larger R keeps noise <= below·(1 + R) true"),
+    ("noise/1", "input/precision", "*", "any",
+     "R is an inequality on the relative gap: a larger R, or a smaller one still at least noise/below − 1, "
+     "keeps noise <= below·(1 + R) true (e.g. 9 <= 8.992·(1 + 1/1001))"),
     ("noise/1", _EMBEDDED + "/input/width", "*", "any",
      "the embedded plain-composition/1's W (as for that kind): a W still above every width keeps it true"),
+    ("noise/1", _EMBEDDED + "/input/rel_width", "*", "any",
+     "the embedded plain-composition/1's R (as for that kind): an R still above its point's relative width keeps "
+     "it true"),
     ("noise/1", _EMBEDDED + "/result/points/#/lower", "*", "any", "the embedded plain-composition/1's " + _SLACK),
     ("noise/1", _EMBEDDED + "/result/points/#/upper", "*", "any", "the embedded plain-composition/1's " + _SLACK),
     ("noise/1", _EMBEDDED + "/input/source/width", "*", "any",
@@ -290,7 +296,7 @@ _BUILT_CACHE = {}
 
 def _built(name, noise_corpus):
     if name not in _BUILT_CACHE:
-        _BUILT_CACHE[name] = noise_corpus.certificate(getattr(noise_corpus, BUILT[name]))
+        _BUILT_CACHE[name] = noise_corpus.certificate(getattr(noise_corpus, NOISE_BUILT[name]))
     return _BUILT_CACHE[name]
 
 
@@ -306,14 +312,14 @@ def _made(name):
 
 
 def reference(name):
-    if name in BUILT:
+    if name in NOISE_BUILT:
         from tests.auditor import noise_corpus   # lazy: it runs the producer's command line
         return copy.deepcopy(_built(name, noise_corpus))
     if name in MADE:
         return json.loads(_made(name))
-    if name in BUILT:
+    if name in PLAIN_BUILT:
         from tests.auditor import plain_releases_corpus
-        return plain_releases_corpus.built(*BUILT[name])
+        return plain_releases_corpus.built(*PLAIN_BUILT[name])
     return json.loads((ROOT / "certificates" / name).read_text(encoding="utf-8"))
 
 

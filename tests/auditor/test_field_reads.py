@@ -93,9 +93,6 @@ _SAME_MECHANISM = ("an embedded bound must be for the discrete Gaussian and the 
 _CAPPED_LOWER = ("a hierarchy-witness bracket's lower witness is a target-zero calibration-lower/1 (another claim "
                  "is a false claim); the capped-preparation fields are read by the same calibration-lower/1 checks, "
                  "exercised by calibration-lower-k2-capped-c4.json")
-_NOISE_RELEASES = ("noise/1 embeds plain-composition/1 in its single-law form (a releases form answers another "
-                   "question: FAIL in auditor.checks.noise); the releases form's fields are read by the same "
-                   "plain-composition/1 checks, exercised by tests/auditor/plain_releases_corpus.py")
 NOT_EXERCISED = {
     "dpsgd/1": {("result", "discretisation", "windows", "add", "lower") + rest:
                 "the add order's lower side is computed only when it can decide the answer (the remove order "
@@ -123,9 +120,6 @@ NOT_EXERCISED = {
         ("result", "upper_witness", "input", "query", "epsilon"): "an upper witness answers the δ query (an ε "
             "query is a false claim); an ε query is read by the same hierarchy/1 checks",
     },
-    "noise/1": {("result", side, "input", "releases", INDEX) + rest: _NOISE_RELEASES
-                for side in ("meets", "misses")
-                for rest in (("count",), ("sensitivity",), ("noise", "family"), ("noise", "sigma2"), ("noise", "t"))},
 }
 
 
@@ -150,6 +144,9 @@ def made(tmp_path_factory):
         out[f"noise-{name}"] = noise_corpus.certificate(case)
     out["noise-gaussian-game-explicit-source"] = noise_corpus.certificate(noise_corpus.GAUSSIAN_GAME,
                                                                           noise_corpus.EXPLICIT_SOURCE)
+    # noise/1's releases form: the factor, the question's releases, embedded releases-form certificates
+    out["noise-releases-mixed"] = noise_corpus.certificate(noise_corpus.MIXED_RELEASES)
+    out["noise-releases-one-laplace"] = noise_corpus.certificate(noise_corpus.ONE_LAPLACE)
     # plain-composition/1's releases form and relative widths, beside their references (brute-force built)
     out["plain-releases-mixed"] = plain_releases_corpus.built("mixed")
     out["plain-releases-relative"] = plain_releases_corpus.built("tiny-relative")

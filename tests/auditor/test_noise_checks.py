@@ -15,12 +15,15 @@ from hypothesis import HealthCheck, given, settings
 from auditor.api import verify_certificate
 from auditor.rationals import write_rational
 from tests.auditor import noise_corpus as nc
-from tests.auditor.mutation import BUILT, mutants
+from tests.auditor.mutation import NOISE_BUILT, mutants
 from tests.reseal import reseal, seal
 
 M, X = "/result/meets", "/result/misses"
 CASES = {"gaussian-pair": nc.GAUSSIAN_PAIR, "laplace-pair": nc.LAPLACE_PAIR,
-         "gaussian-game": nc.GAUSSIAN_GAME, "laplace-game": nc.LAPLACE_GAME}
+         "gaussian-game": nc.GAUSSIAN_GAME, "laplace-game": nc.LAPLACE_GAME,
+         "mixed-releases": nc.MIXED_RELEASES, "one-laplace-releases": nc.ONE_LAPLACE,
+         "sensitivity-2-releases": nc.ONE_SENSITIVITY_2, "large-base-releases": nc.LARGE_BASE,
+         "small-base-releases": nc.SMALL_BASE}
 
 
 @pytest.fixture(scope="module")
@@ -304,10 +307,301 @@ def test_outside_the_domain_is_malformed(pair, field, value):
     rejected(with_input(pair, field, value), "MALFORMED", f"/input/{field}")
 
 
+# ---- the releases form: one factor on every release's noise scale -----------------------------------
+
+@pytest.fixture(scope="module")
+def mixed(certs):
+    return certs["mixed-releases"]
+
+
+def _scaled_plain(case, factor, powers=(1, 1), releases=None):
+    """The producer's plain-composition/1 of ``releases`` (the case's by default) scaled by ``factor``."""
+    return nc.plain_releases(nc.scaled(case.releases if releases is None else releases, factor, powers),
+                             case.epsilon)
+
+
+def test_releases_embedded_forms(certs):
+    """The form plain-composition/1 has: single-law for one release of sensitivity 1, else releases."""
+    assert set(certs["one-laplace-releases"]["result"]["meets"]["input"]) >= {"noise", "budget"}
+    assert certs["one-laplace-releases"]["result"]["meets"]["input"]["noise"] == {"family": "discrete-laplace",
+                                                                                   "t": "133/25"}
+    assert "releases" in certs["sensitivity-2-releases"]["result"]["misses"]["input"]
+    assert [r["noise"] for r in certs["mixed-releases"]["result"]["misses"]["input"]["releases"]] == [
+        {"family": "discrete-gaussian", "sigma2": "256/5"},     # 4 · 12.8
+        {"family": "discrete-gaussian", "sigma2": "576/5"},     # 9 · 12.8
+        {"family": "discrete-laplace", "t": "128/5"}]           # 2 · 12.8
+
+
+def test_releases_claim_lines(certs):
+    assert verify_certificate(certs["mixed-releases"]).claim == (
+        "factor = 12.9 suffices for eps*_18(0.001) <= 2 (factor = 12.8 does not; plain composition of "
+        "5 x discrete Gaussian sigma^2 = 4 (sensitivity 2), 10 x discrete Gaussian sigma^2 = 9, "
+        "3 x discrete Laplace t = 2, each sigma^2 and t times factor; route product-pair)")
+    assert verify_certificate(certs["one-laplace-releases"]).claim == (
+        "factor = 2.66 suffices for eps*_4(0.02) <= 0.5 (factor = 2.65 does not; plain composition of "
+        "4 x discrete Laplace t = 2, each t times factor; route product-pair)")
+    assert verify_certificate(certs["sensitivity-2-releases"]).claim.endswith(
+        "plain composition of 3 x discrete Gaussian sigma^2 = 4 (sensitivity 2), each sigma^2 times factor; "
+        "route product-pair)")
+
+
+# the gap: 0 < factor_below < factor <= factor_below·(1 + R)
+
+def test_releases_factors_swapped_fail(mixed):
+    def swap(inp, res):
+        res["factor"], res["factor_below"] = res["factor_below"], res["factor"]
+        res["meets"], res["misses"] = res["misses"], res["meets"]
+    report = rejected(edited(mixed, swap), "FAIL", "/result/factor_below")
+    assert f"{M}/result/points/0/upper" in [f["pointer"] for f in report.failures]
+
+
+def test_releases_factor_numbers_swapped_fail(mixed):
+    """Only the two numbers swapped: the gap fails, and each embedded certificate is at the other factor."""
+    def swap(inp, res):
+        res["factor"], res["factor_below"] = res["factor_below"], res["factor"]
+    report = rejected(edited(mixed, swap), "FAIL", "/result/factor_below")
+    assert {f"{M}/input/releases/0/noise", f"{X}/input/releases/0/noise"} <= {f["pointer"] for f in report.failures}
+
+
+def test_releases_gap_beyond_precision_fails(mixed):
+    # 12.9 > 12.8·(1 + 1/1000)
+    rejected(with_input(mixed, "precision", "1/1000"), "FAIL", "/result/factor")
+
+
+def test_releases_factor_below_too_far_fails(mixed):
+    """A true misses certificate at 12.7 (δ(2) >= 0.001082 > δ there), but 12.9 > 12.7·(1 + 1/100)."""
+    def far(inp, res):
+        res["factor_below"] = "127/10"
+        res["misses"] = _scaled_plain(nc.MIXED_RELEASES, "127/10")
+    report = rejected(edited(mixed, far), "FAIL", "/result/factor")
+    assert [f["pointer"] for f in report.failures] == ["/result/factor"], report.failures
+
+
+def test_releases_factor_below_equal_fails(mixed):
+    def equal(inp, res):
+        res["factor_below"] = res["factor"]
+        res["misses"] = copy.deepcopy(res["meets"])
+    report = rejected(edited(mixed, equal), "FAIL", "/result/factor_below")
+    assert f"{X}/result/points/0/lower" in [f["pointer"] for f in report.failures]
+
+
+def test_releases_factor_below_above_fails(mixed):
+    def above(inp, res):
+        res["factor_below"] = "13"
+        res["misses"] = _scaled_plain(nc.MIXED_RELEASES, "13")
+    rejected(edited(mixed, above), "FAIL", "/result/factor_below")
+
+
+# each embedded certificate: the question's releases scaled by its factor, release by release
+
+def test_releases_sigma2_times_factor_squared_fails(mixed):
+    """σ² scaled by f² (σ times f) instead of f, t by f as it should be: every Gaussian release differs."""
+    bad = _scaled_plain(nc.MIXED_RELEASES, nc.MIXED_RELEASES.factor, powers=(2, 1))
+    report = rejected(with_result(mixed, "meets", bad), "FAIL", f"{M}/input/releases/0/noise")
+    pointers = {f["pointer"] for f in report.failures}
+    assert f"{M}/input/releases/1/noise" in pointers and f"{M}/input/releases/2/noise" not in pointers
+
+
+def test_releases_t_times_factor_squared_fails(mixed):
+    bad = _scaled_plain(nc.MIXED_RELEASES, nc.MIXED_RELEASES.factor, powers=(1, 2))
+    report = rejected(with_result(mixed, "meets", bad), "FAIL", f"{M}/input/releases/2/noise")
+    assert f"{M}/input/releases/0/noise" not in [f["pointer"] for f in report.failures]
+
+
+def test_releases_unscaled_fails(mixed):
+    """The base releases themselves (factor 1): another question."""
+    rejected(with_result(mixed, "misses", _scaled_plain(nc.MIXED_RELEASES, "1")), "FAIL",
+             f"{X}/input/releases/0/noise")
+
+
+def test_releases_another_sensitivity_fails(mixed):
+    other = (("dg", "9", 1, 10), ("dl", "2", 1, 3), ("dg", "4", 3, 5))
+    rejected(with_result(mixed, "meets", _scaled_plain(nc.MIXED_RELEASES, "129/10", releases=other)), "FAIL",
+             f"{M}/input/releases/0/sensitivity")
+
+
+def test_releases_another_count_fails(mixed):
+    other = (("dg", "9", 1, 11), ("dl", "2", 1, 3), ("dg", "4", 2, 5))
+    rejected(with_result(mixed, "misses", _scaled_plain(nc.MIXED_RELEASES, "64/5", releases=other)), "FAIL",
+             f"{X}/input/releases/1/count")
+
+
+def test_releases_count_in_the_question_fails(mixed):
+    def count(inp, res):
+        inp["releases"][2]["count"] = 4
+    report = rejected(edited(mixed, count), "FAIL", f"{M}/input/releases/2/count")
+    assert f"{X}/input/releases/2/count" in [f["pointer"] for f in report.failures]
+
+
+def test_releases_missing_release_fails(mixed):
+    fewer = (("dg", "9", 1, 10), ("dg", "4", 2, 5))
+    rejected(with_result(mixed, "meets", _scaled_plain(nc.MIXED_RELEASES, "129/10", releases=fewer)), "FAIL",
+             f"{M}/input/releases")
+
+
+def test_releases_extra_release_fails(mixed):
+    more = nc.MIXED_RELEASES.releases + (("dl", "2", 2, 1),)
+    rejected(with_result(mixed, "meets", _scaled_plain(nc.MIXED_RELEASES, "129/10", releases=more)), "FAIL",
+             f"{M}/input/releases")
+
+
+def test_releases_another_base_scale_in_the_question_fails(mixed):
+    def base(inp, res):
+        inp["releases"][1]["noise"]["sigma2"] = "10"
+    rejected(edited(mixed, base), "FAIL", f"{M}/input/releases/1/noise")
+
+
+# the form: releases, or single-law for one release of sensitivity 1
+
+def test_releases_single_law_where_releases_are_asked_fails(certs):
+    """One release of sensitivity 2: the single-law form (sensitivity 1) is another question."""
+    single = nc.plain("discrete-gaussian", "48", 3, "1")              # σ² = 4 · 12, C = 3, sensitivity 1
+    rejected(with_result(certs["sensitivity-2-releases"], "meets", single), "FAIL", f"{M}/input")
+
+
+def test_releases_single_law_for_a_list_fails(mixed):
+    single = nc.plain("discrete-gaussian", "1161/10", 18, "2")        # σ² = 9 · 12.9, C = 18
+    rejected(with_result(mixed, "meets", single), "FAIL", f"{M}/input")
+
+
+def test_releases_form_where_single_law_is_asked_fails(certs):
+    """One release of sensitivity 1 is answered in the single-law form: a releases form is another question."""
+    other = _scaled_plain(nc.ONE_LAPLACE, "133/50", releases=(("dl", "2", 2, 4),))
+    rejected(with_result(certs["one-laplace-releases"], "meets", other), "FAIL", f"{M}/input")
+
+
+def test_releases_form_of_one_unit_release_embedded_is_malformed(certs):
+    """The same release written in plain-composition/1's releases form: not that kind's canonical form (its
+    own check: MALFORMED), and not the form this question asks (FAIL) - the certificate is MALFORMED."""
+    def releases_form(inp, res):
+        inner = res["meets"]["input"]
+        inner["releases"] = [{"noise": inner.pop("noise"), "sensitivity": 1, "count": inner.pop("budget")}]
+    rejected(edited(certs["one-laplace-releases"], releases_form), "MALFORMED", f"{M}/input/releases")
+
+
+def test_releases_one_laplace_at_another_scale_fails(certs):
+    rejected(with_result(certs["one-laplace-releases"], "misses", nc.plain("discrete-laplace", "53/20", 4, "1/2")),
+             "FAIL", f"{X}/input/noise")    # t = 2.65 (the factor itself), not 2 · 2.65
+
+
+def test_releases_one_laplace_another_budget_fails(certs):
+    rejected(with_result(certs["one-laplace-releases"], "misses", nc.plain("discrete-laplace", "53/10", 5, "1/2")),
+             "FAIL", f"{X}/input/budget")
+
+
+# ε and δ
+
+def test_releases_another_epsilon_fails(mixed):
+    rejected(with_input(mixed, "epsilon", "21/10"), "FAIL", f"{M}/input/epsilons")
+
+
+def test_releases_several_epsilons_fail(mixed):
+    wide = nc.plain_releases(nc.scaled(nc.MIXED_RELEASES.releases, "129/10"), "2,3")
+    rejected(with_result(mixed, "meets", wide), "FAIL", f"{M}/input/epsilons")
+
+
+# the answer's keys and the route
+
+def test_releases_with_sigma2_keys_fail(mixed):
+    def keys(inp, res):
+        res["sigma2"], res["sigma2_below"] = res.pop("factor"), res.pop("factor_below")
+    rejected(edited(mixed, keys), "FAIL", "/result/factor")
+
+
+def test_single_law_with_factor_keys_fails(pair):
+    def keys(inp, res):
+        res["factor"], res["factor_below"] = res.pop("sigma2"), res.pop("sigma2_below")
+    rejected(edited(pair, keys), "FAIL", "/result/sigma2")
+
+
+def test_releases_on_the_exact_game_route_fails(mixed):
+    rejected(with_result(mixed, "route", "exact-game"), "FAIL", "/result/route")
+
+
+# the domain: γ = "0", canonical releases
+
+def test_releases_with_positive_gamma_is_malformed(mixed):
+    rejected(with_input(mixed, "gamma", "1/3"), "MALFORMED", "/input/gamma")
+
+
+def test_releases_unsorted_are_malformed(mixed):
+    def unsorted(inp, res):
+        inp["releases"][1], inp["releases"][2] = inp["releases"][2], inp["releases"][1]
+    report = rejected(edited(mixed, unsorted), "MALFORMED", "/input/releases/2")
+    assert "sorted" in report.error
+
+
+def test_releases_duplicated_are_malformed(mixed):
+    def split(inp, res):
+        first = copy.deepcopy(inp["releases"][1])
+        first["count"], inp["releases"][1]["count"] = 4, 6          # 10 = 4 + 6: equal releases not merged
+        inp["releases"].insert(1, first)
+    report = rejected(edited(mixed, split), "MALFORMED", "/input/releases/2")
+    assert "merged" in report.error
+
+
+def test_releases_beyond_the_total_count_are_malformed(mixed):
+    def many(inp, res):
+        inp["releases"][1]["count"] = 1020                         # 5 + 1020 + 3 > 1024
+    rejected(edited(mixed, many), "MALFORMED", "/input/releases")
+
+
+def test_releases_base_scales_outside_the_plain_domain_verify(certs):
+    """The domain [1/100, 10^6] binds the scaled releases (the embedded certificates' own), not the base."""
+    for name, noise in (("large-base-releases", {"family": "discrete-gaussian", "sigma2": "2000000"}),
+                        ("small-base-releases", {"family": "discrete-laplace", "t": "1/200"})):
+        assert certs[name]["input"]["releases"][0]["noise"] == noise
+        assert verify_certificate(certs[name]).outcome == "OK"
+
+
+def test_releases_base_scale_of_many_bits_verifies(certs):
+    """Nor do its size limits: a 300-bit base σ², the embedded certificates at σ² = 9 (GAUSSIAN_PAIR's)."""
+    def wide(inp, res):
+        inp["releases"][0]["noise"]["sigma2"] = str(9 * 2 ** 300)
+        res["factor"], res["factor_below"] = write_rational(Fraction(1, 2 ** 300)), write_rational(
+            Fraction(1124, 125 * 9 * 2 ** 300))
+    report = verify_certificate(edited(certs["large-base-releases"], wide))
+    assert report.outcome == "OK", (report.failures[:3], report.error, report.unchecked)
+
+
+def test_releases_base_scale_moved_out_of_the_domain_fails(mixed):
+    def tiny(inp, res):
+        inp["releases"][2]["noise"]["t"] = "1/101"
+    rejected(edited(mixed, tiny), "FAIL", f"{M}/input/releases/2/noise")
+
+
+def test_releases_scaled_outside_the_domain_is_malformed(certs):
+    """An embedded certificate is in its own kind's domain: σ² = 2·10^6 at factor 1 is MALFORMED there."""
+    def unscaled(inp, res):
+        inner = res["meets"]["input"]
+        inner["noise"]["sigma2"] = "2000000"
+    rejected(edited(certs["large-base-releases"], unscaled), "MALFORMED", f"{M}/input/noise/sigma2")
+
+
+def test_no_release_is_malformed(mixed):
+    rejected(with_input(mixed, "releases", []), "MALFORMED", "/input")
+
+
+# each embedded certificate verified in full
+
+def test_releases_embedded_digest_broken_fails(mixed):
+    bad = copy.deepcopy(mixed)
+    bad["result"]["misses"]["result"]["points"][0]["upper_display"] = "1"   # changed after sealing
+    rejected(seal(bad), "FAIL", f"{X}/digest")
+
+
+def test_releases_embedded_false_claim_fails(mixed):
+    def upper(inp, res):
+        point = res["meets"]["result"]["points"][0]
+        point["lower"] = "0"
+        point["upper"] = write_rational(Fraction(point["upper"]) / 2)
+    rejected(edited(mixed, upper), "FAIL", f"{M}/result/points/0/upper")
+
+
 # ---- every mutation of the true certificates (tests/auditor/mutation.py) ------------------------------
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(mutants(sources=sorted(BUILT)))
+@given(mutants(sources=sorted(NOISE_BUILT)))
 def test_mutated_noise_certificates_never_verify_nor_crash(mutant):
     label, data, may_verify = mutant
     report = verify_certificate(data, name=label)
