@@ -190,9 +190,10 @@ RULES += [
 ]
 
 
-# noise/1 (no releases-form reference yet): assembled around the producer's embedded certificates
+# noise/1: its releases-form reference, and certificates assembled around the producer's embedded certificates
 # (tests/auditor/noise_corpus.py), one per route and two of the releases form (the releases form, and one
 # release of sensitivity 1 with single-law embedded certificates).
+QUICK += ["plain/noise-releases-dg9x100-dl2x5-dg4s2x20-eps2-delta1e-5.json"]
 NOISE_BUILT = {"built:noise-gaussian-pair": "GAUSSIAN_PAIR", "built:noise-laplace-game": "LAPLACE_GAME",
                "built:noise-releases-mixed": "MIXED_RELEASES", "built:noise-releases-one-laplace": "ONE_LAPLACE"}
 BUILT = {**PLAIN_BUILT, **NOISE_BUILT}
