@@ -3,6 +3,11 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
+# Processes for the tests (pytest-xdist) and for verifying the references (auditor --workers);
+# JOBS=1 runs everything in one process.
+JOBS   ?= 2
+PYTEST_JOBS  = $(if $(filter-out 0 1,$(JOBS)),-n $(JOBS))
+VERIFY_JOBS  = $(if $(filter-out 0 1,$(JOBS)),--workers $(JOBS))
 
 .PHONY: all certificates certificates-fast certificates-large verify test references bench clean-venv
 
@@ -27,7 +32,7 @@ VERIFY_PART = $(PY) -m auditor verify --quiet
 ## certificates: regenerate every reference certificate deterministically, then verify them all (once)
 certificates: VERIFY_PART = @true
 certificates: certificates-fast certificates-large paper-references
-	$(PY) -m auditor verify --quiet $(ALL_CERTIFICATES)
+	$(PY) -m auditor verify --quiet $(VERIFY_JOBS) $(ALL_CERTIFICATES)
 
 ## certificates-fast: regenerate certificates/*.json, certificates/plain/ and certificates/dpsgd/ (a few minutes), then verify them
 ## (under `make certificates`: verified with all the others at the end)
@@ -43,16 +48,16 @@ certificates-large: $(STAMP)
 
 ## verify: run the auditor over every reference certificate
 verify: $(STAMP)
-	$(PY) -m auditor verify $(ALL_CERTIFICATES)
+	$(PY) -m auditor verify $(VERIFY_JOBS) $(ALL_CERTIFICATES)
 
 ## test: ruff (the rule set in pyproject.toml), then the default (fast) test suite
 test: $(STAMP)
 	$(PY) -m ruff check .
-	$(PY) -m pytest
+	$(PY) -m pytest $(PYTEST_JOBS)
 
 ## references: the reproductions of published values and the other long tests (CI runs these too)
 references: $(STAMP)
-	$(PY) -m pytest -m "slow or reference"
+	$(PY) -m pytest $(PYTEST_JOBS) -m "slow or reference"
 
 ## bench: timing and memory tables (never part of the tests)
 bench: $(STAMP)

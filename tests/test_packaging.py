@@ -4,8 +4,9 @@ The JSON Schemas live once, in the repository's ``schemas/``; pyproject.toml
 ships them as the data package ``auditor.schemas``.  The slow test builds the
 wheel from a copy of the repository, installs it into a fresh virtual
 environment and runs the installed ``auditor`` over every reference
-certificate from an unrelated working directory, so nothing can be picked up
-from the checkout by accident.
+certificate (but the two largest brackets, :data:`LARGE_BRACKETS`) from an
+unrelated working directory, so nothing can be picked up from the checkout by
+accident.
 """
 
 import json
@@ -32,7 +33,10 @@ def _auditor_checks(path):
     return checker_for(kind) is not None
 
 
-VERIFIABLE = [p for p in CERTIFICATES if _auditor_checks(p)]
+# Every reference but the C = 32 and C = 64 hierarchy-witness brackets (about 5 minutes of checking, the
+# kind and route of the C = 8 bracket verified here): `make certificates` verifies those from the same source.
+LARGE_BRACKETS = {f"epsilon-bracket-hierarchy-witness-g1_3-sigma2_9-c{c}-delta1e-4.json" for c in (32, 64)}
+VERIFIABLE = [p for p in CERTIFICATES if _auditor_checks(p) and p.name not in LARGE_BRACKETS]
 SKIP_WHEN_COPYING = shutil.ignore_patterns(
     ".git", ".venv", "build", "*.egg-info", "__pycache__", ".pytest_cache", ".hypothesis")
 
