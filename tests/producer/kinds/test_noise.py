@@ -69,6 +69,16 @@ def check(cert):
     return noise, below
 
 
+def embedded_verify(cert, folder):
+    """Both embedded certificates, written as files, verify with the auditor's command line."""
+    from auditor.cli import verify_file
+    for name in ("meets", "misses"):
+        path = folder / f"{name}.json"
+        path.write_bytes(render(cert["result"][name]))
+        status, report = verify_file(str(path))
+        assert status == 0, report.failures
+
+
 def laplace_delta(t, budget, epsilon, dps=60):
     """δ_C(ε) of the discrete Laplace product pair in mpmath: the privacy loss is ±1/t, binomially."""
     with mpmath.workdps(dps):
@@ -120,13 +130,8 @@ def test_the_exact_game_route():
 
 
 def test_every_embedded_certificate_verifies_with_the_auditor(tmp_path):
-    from auditor.cli import verify_file
     for cert in (build(4, "1", "1e-3", laplace=True), build(1, "1", "1e-2", gamma="1/2", precision="1/10")):
-        for name in ("meets", "misses"):
-            path = tmp_path / f"{name}.json"
-            path.write_bytes(render(cert["result"][name]))
-            status, report = verify_file(str(path))
-            assert status == 0, report.failures
+        embedded_verify(cert, tmp_path)
 
 
 def test_deterministic():
@@ -199,14 +204,9 @@ def test_beyond_the_embedded_kinds_reach_is_one_line(args, kw, where):
 
 
 def test_at_the_budget_limit_the_certificate_is_made_and_its_embedded_certificates_verify(tmp_path):
-    from auditor.cli import verify_file
     cert = build(1024, "2", "1e-5", laplace=True)
     check(cert)
-    for name in ("meets", "misses"):
-        path = tmp_path / f"{name}.json"
-        path.write_bytes(render(cert["result"][name]))
-        status, report = verify_file(str(path))
-        assert status == 0, report.failures
+    embedded_verify(cert, tmp_path)
 
 
 def test_the_schema_wants_exactly_the_familys_pair():
@@ -319,12 +319,7 @@ def test_bad_releases_requests_are_refused_in_one_line(kw, error, fragment):
 
 
 def test_the_releases_form_is_deterministic_and_its_embedded_certificates_verify(tmp_path):
-    from auditor.cli import verify_file
     cert = build(None, "1", "1e-3", releases=["dg:4x3", "dl:1:2x2"], precision="1/100")
     assert render(cert) == render(build(None, "1", "1e-3", releases=["dl:1:2x2", "dg:4x3"], precision="1/100"))
     check_releases(cert)
-    for name in ("meets", "misses"):
-        path = tmp_path / f"{name}.json"
-        path.write_bytes(render(cert["result"][name]))
-        status, report = verify_file(str(path))
-        assert status == 0, report.failures
+    embedded_verify(cert, tmp_path)
