@@ -76,6 +76,15 @@ def mechanism_inputs(inp):
     return f"γ = {inp['gamma']}, {law}, C = {inp['budget']}"
 
 
+def release_text(release):
+    """One release of a plain composition's releases form: ``20 × σ² = 4 (sensitivity 2)``,
+    ``5 × discrete Laplace t = 2``."""
+    noise, s = release["noise"], release["sensitivity"]
+    law = f"σ² = {show(rational(noise['sigma2']))}" if noise["family"] == "discrete-gaussian" else \
+        f"discrete Laplace t = {show(rational(noise['t']))}"
+    return f"{release['count']} × {law}" + ("" if s == 1 else f" (sensitivity {s})")
+
+
 def law_name(inp):
     """The innovation law and, at γ = 0, that this is plain composition."""
     name = "discrete Gaussian" if inp.get("noise") is None else "discrete Laplace"

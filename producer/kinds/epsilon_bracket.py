@@ -39,7 +39,7 @@ from gmpy2 import mpq, mpz
 
 from producer.plain.inverse import bisect_grid
 from producer.certificates.canonical import make_certificate
-from producer.display import rational, show, show_interval, up
+from producer.display import rational, release_text, show, show_interval, up
 from producer.errors import InputError, LimitError
 from producer.immutable import Immutable
 from producer.kinds import calibration_lower, hierarchy, plain_composition
@@ -305,16 +305,11 @@ def build(request, progress=None):
 
 def _noise_text(inp):
     if "releases" in inp:
-        return ", ".join(_release_text(r) for r in inp["releases"])
+        return ", ".join(release_text(r) for r in inp["releases"])
     noise = inp["noise"]
     if noise["family"] == GAUSSIAN:
         return f"σ² = {show(rational(noise['sigma2']))}"
     return f"discrete Laplace t = {show(rational(noise['t']))}"
-
-
-def _release_text(release):
-    s = release["sensitivity"]
-    return f"{release['count']} × {_noise_text(release)}" + ("" if s == 1 else f" (sensitivity {s})")
 
 
 def _route_text(res):

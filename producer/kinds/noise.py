@@ -38,7 +38,7 @@ import math
 from gmpy2 import mpq, mpz
 
 from producer.certificates.canonical import make_certificate
-from producer.display import rational, show
+from producer.display import rational, release_text, show
 from producer.errors import InputError, LimitError, ReachError
 from producer.immutable import Immutable
 from producer.kinds import dg_interval, plain_composition
@@ -188,14 +188,8 @@ class Request(Immutable):
 
     def probe(self, noise, width):
         """(certificate, lower, upper) of δ_C(E) at the noise, enclosed to ``width`` by the route's kind."""
-        if self.releases is not None:
-            scaled = common_factor.scaled(self.releases, noise)
-            plain = plain_composition.Request(None, [self.epsilon], width, releases=scaled)
-            point = points(plain)[0]
-            return plain_composition.certificate_of(plain, [point]), point.lower, point.upper
         if self.route == PRODUCT_PAIR:
-            key = NAMES[self.family][1]
-            plain = plain_composition.Request(self.budget, [self.epsilon], width, **{key: noise})
+            plain = self._plain_request(noise, width)
             point = points(plain)[0]
             return plain_composition.certificate_of(plain, [point]), point.lower, point.upper
         laplace = noise if self.family == LAPLACE else None
@@ -203,6 +197,14 @@ class Request(Immutable):
         game = dg_interval.Request(self.gamma, sigma2, self.budget, self.epsilon, width=width, laplace=laplace)
         result = dg_interval.evaluate(game)
         return dg_interval.certificate_of(result), result.lower, result.upper
+
+    def _plain_request(self, noise, width):
+        """The one-ε plain-composition request at the noise: the law at that scale, or the releases scaled."""
+        if self.releases is not None:
+            scaled = common_factor.scaled(self.releases, noise)
+            return plain_composition.Request(None, [self.epsilon], width, releases=scaled)
+        key = NAMES[self.family][1]
+        return plain_composition.Request(self.budget, [self.epsilon], width, **{key: noise})
 
     def hint(self):
         """The float estimate of the noise (the plain composition's, also for γ > 0: feedback only adds)."""
@@ -314,16 +316,9 @@ def build(request, progress=None):
     return make_certificate(KIND, VERSION, request.as_json(), result)
 
 
-def _release_text(release):
-    noise, s = release["noise"], release["sensitivity"]
-    law = f"σ² = {show(rational(noise['sigma2']))}" if noise["family"] == GAUSSIAN else \
-        f"discrete Laplace t = {show(rational(noise['t']))}"
-    return f"{release['count']} × {law}" + ("" if s == 1 else f" (sensitivity {s})")
-
-
 def _releases_claim(inp, res):
     C = sum(r["count"] for r in inp["releases"])
-    releases = ", ".join(_release_text(r) for r in inp["releases"])
+    releases = ", ".join(release_text(r) for r in inp["releases"])
     return (f"factor f = {show(rational(res['factor']))} on every release's scale suffices for "
             f"ε*_{C}({show(rational(inp['delta']))}) ≤ {show(rational(inp['epsilon']))} "
             f"(f = {show(rational(res['factor_below']))} does not; precision {show(rational(inp['precision']))}): "
