@@ -11,8 +11,10 @@ reader (:mod:`auditor.reader`) as a file given to ``auditor verify``.
   readable kind).
 * ``report.claim``: the one-line certified claim (the ``claim(cert)`` of the
   kind's checks module, :func:`certified_claim`), only when OK.
-* ``report.failures``: the false claims, each a dict with ``pointer``,
-  ``claimed``, ``recomputed`` and ``reason``.
+* ``report.failures``: the failed claims, each a dict with ``pointer``,
+  ``claimed``, ``recomputed``, ``reason`` and ``verdict`` (``"disproved"``, or
+  ``"not established"`` for a claim the certificate's own recipe neither
+  proves nor disproves).
 * ``report.unchecked``: the limit that stopped the check, when UNCHECKED.
 * ``report.error``: the reason, when MALFORMED or ERROR.
 * ``report.as_dict()``: all of it, ready for ``json.dumps``.
@@ -55,7 +57,7 @@ import os
 
 from auditor.certificate import Malformed, canonical_json, digest, load, validate
 from auditor.checks import checker_for
-from auditor.outcomes import ERROR, FAIL, MALFORMED, OK, UNCHECKED, MalformedInput, Unchecked
+from auditor.outcomes import ERROR, FAIL, MALFORMED, OK, UNCHECKED, MalformedInput, NotEstablished, Unchecked
 from auditor.reader import MAX_DEPTH, STDIN, parse
 from auditor.report import Report
 
@@ -159,6 +161,9 @@ def _verify(name, read):
     except MalformedInput as exc:
         report.failures.clear()
         report.status, report.error = MALFORMED, _one_line(exc)
+    except NotEstablished as exc:
+        report.not_established(exc.pointer, "(see the pointer)", exc.found, exc.what)
+        report.status = FAIL
     except Unchecked as exc:
         # a false claim found before the limit still makes the certificate FAIL
         report.status = FAIL if report.failures else UNCHECKED

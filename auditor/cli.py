@@ -12,8 +12,9 @@ file on standard output:
 ``--json`` prints instead one JSON object: ``ok``, ``status``, ``outcome`` and
 ``files`` (each file's :meth:`auditor.report.Report.as_dict`).  While a file
 takes longer than :data:`PROGRESS_SECONDS`, a line ``auditor: verifying FILE
-... 10 s`` goes to standard error every :data:`PROGRESS_SECONDS` (not with
-``--quiet``).
+... 10 s`` goes to standard error every :data:`PROGRESS_SECONDS`.  ``--quiet``
+prints only the lines of the files that are not OK and, at the end, one line
+``auditor: N files: K OK, ...`` (the count of each outcome); no progress lines.
 
 ``--workers N`` verifies the files on a local Dask cluster of N worker
 processes, ``--scheduler ADDRESS`` on an existing Dask cluster
@@ -35,7 +36,7 @@ import time
 
 from auditor import __version__
 from auditor import api
-from auditor.outcomes import FAIL, MALFORMED, NAMES, OK, UNCHECKED, worst as worst_status
+from auditor.outcomes import FAIL, MALFORMED, NAMES, OK, SEVERITY, UNCHECKED, worst as worst_status
 
 PROGRESS_SECONDS = 10
 
@@ -104,7 +105,8 @@ def _parser():
                                    "Exit status: 0 OK, 1 FAIL, 2 MALFORMED, 3 UNCHECKED, 4 auditor error.")
     v.add_argument("files", nargs="+", metavar="FILE", help="certificate file, or - for standard input")
     v.add_argument("--json", action="store_true", help="print a machine-readable report")
-    v.add_argument("--quiet", action="store_true", help="no progress lines on standard error")
+    v.add_argument("--quiet", action="store_true",
+                   help="print only the files that are not OK and one summary line; no progress lines")
     v.add_argument("--workers", type=_count, default=0, metavar="N",
                    help="verify on a local Dask cluster of N worker processes (0: in this process)")
     v.add_argument("--scheduler", metavar="ADDRESS",
@@ -153,7 +155,7 @@ def _run(args):
     def on_report(index, report):
         statuses.append(report.status)
         reports.append(report.as_dict())
-        if not args.json:
+        if not args.json and not (args.quiet and report.status == OK):
             for line in text_lines(report):
                 print(line, flush=True)
 
@@ -166,7 +168,20 @@ def _run(args):
         json.dump({"ok": worst == OK, "status": worst, "outcome": NAMES[worst], "files": reports},
                   sys.stdout, indent=2, sort_keys=True)
         print(flush=True)
+    elif args.quiet:
+        print(summary_line(statuses), flush=True)
     return worst
+
+
+def summary_line(statuses):
+    """``auditor: 3 files: 2 OK, 1 FAIL``: the count of each outcome, most severe last.
+
+    >>> summary_line([OK, FAIL, OK])
+    'auditor: 3 files: 2 OK, 1 FAIL'
+    """
+    counts = [(NAMES[s], statuses.count(s)) for s in reversed(SEVERITY) if s in statuses]
+    noun = "file" if len(statuses) == 1 else "files"
+    return f"auditor: {len(statuses)} {noun}: " + ", ".join(f"{n} {name}" for name, n in counts)
 
 
 def _parallel_unavailable():

@@ -10,19 +10,21 @@ certificate with a number the auditor only knows inside an enclosure
   true number makes it false,
 - *open* otherwise.
 
-Open claims are retried once at four times the precision.  A disproved claim
-is a FAIL (with its pointer and both sides); one still open after the retry
-is recorded as undecided, and :func:`raise_undecided` then makes the
-certificate UNCHECKED (exit 3) when nothing is false - never FAIL, because a
-claim the auditor cannot decide has not been shown false, and never OK.
+Open claims are retried once at four times the precision (the one bounded
+refinement beyond the certificate's own numbers; docs/certificates.md).  A
+disproved claim is a FAIL (with its pointer and both sides); one still open
+after the retry is recorded as undecided, and :func:`fail_undecided` then
+records it as a FAIL of verdict "not established by the certificate's
+recipe": a certificate is a proof, and a claim its recipe does not establish
+is a failed proof, whether or not it happens to be true.  UNCHECKED is kept
+for a documented limit, raised before the work starts.
 """
 
 from fractions import Fraction
 
 from auditor.enclosures import exp_bounds, kernel_bounds, normaliser_bounds
-from auditor.outcomes import Unchecked
 
-__all__ = ["PROVED", "DISPROVED", "OPEN", "RETRY_FACTOR", "state", "settle", "raise_undecided",
+__all__ = ["PROVED", "DISPROVED", "OPEN", "RETRY_FACTOR", "state", "settle", "fail_undecided",
            "retried", "retried_claim", "source_bits", "exp_bits", "source_states", "exp_states"]
 
 PROVED, DISPROVED, OPEN = "proved", "disproved", "open"
@@ -44,11 +46,36 @@ def settle(decision, report, undecided, pointer, claimed, shown, reason):
     report.check(decision == PROVED, pointer, claimed, shown, reason + " (disproved)")
 
 
-def raise_undecided(undecided, report):
-    """UNCHECKED when a claim stayed undecided at the highest precision and nothing is false."""
-    if undecided and report.ok:
-        raise Unchecked(undecided[0], "more than the retry's", f"{RETRY_FACTOR} x the starting precision",
-                        f"precision needed to decide {len(undecided)} claim(s) (neither proved nor disproved):")
+UNDECIDED_FOUND = f"neither proved nor disproved, also at {RETRY_FACTOR} x the starting precision"
+
+
+def fail_undecided(undecided, report, cert, found=UNDECIDED_FOUND, what="the stated bound"):
+    """Record every claim still undecided (pointers into ``cert``) as not established: a failed proof.
+
+    >>> from auditor.report import Report
+    >>> report = Report("t")
+    >>> fail_undecided(["/result/tau"], report, {"result": {"tau": "1/3"}})
+    >>> report.failures[0]["claimed"], report.failures[0]["verdict"]
+    ('1/3', 'not established')
+    """
+    for pointer in undecided:
+        report.not_established(pointer, stated_at(cert, pointer), found, what)
+
+
+def stated_at(cert, pointer):
+    """What ``cert`` (None: unknown) states at the JSON pointer ``pointer``, or "(see the pointer)"."""
+    if cert is None:
+        return "(see the pointer)"
+    node = cert
+    for part in pointer.split("/")[1:]:
+        part = part.replace("~1", "/").replace("~0", "~")
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            return "(see the pointer)"
+    return node if isinstance(node, str) else "(see the pointer)"
 
 
 def retried(decide_at, keys, bits):

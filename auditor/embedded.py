@@ -24,14 +24,16 @@ Whether it answers the enclosing certificate's question (the same γ, σ², C,
 ε, source, ...) is the enclosing kind's check, next to its other claims.
 
 A limit of the embedded kind (UNCHECKED, raised by its checks before the work)
-or a claim it leaves undecided does not stop the enclosing check: it is kept
-as *pending*, the remaining claims are still checked, so a false one makes the
-certificate FAIL; only when nothing is false does :func:`raise_pending` make it
-UNCHECKED (the same rule as :func:`auditor.decide.raise_undecided`).  An
-enclosing kind that keeps one list of undecided claims passes it as
-``undecided``: the embedded kind's undecided pointers join that list (its checks
-module then provides ``verify_open(cert, report, undecided)``, which leaves them
-there rather than raising).
+does not stop the enclosing check: it is kept as *pending*, the remaining
+claims are still checked, so a false one makes the certificate FAIL; only when
+nothing is false does :func:`raise_pending` make it UNCHECKED.  A claim the
+embedded certificate's recipe does not establish is a failure of the
+embedded certificate (verdict "not established"), joining the enclosing
+report like any other.  An enclosing kind that keeps one list of undecided
+claims passes it as ``undecided``: the embedded kind's undecided pointers
+join that list (its checks module then provides ``verify_open(cert, report,
+undecided)``, which leaves them there), and the enclosing kind records them
+all as not established (:func:`auditor.decide.fail_undecided`).
 
 The checks modules are found through :func:`register`, which
 :mod:`auditor.checks` calls with its ``checker_for`` when it is imported (every
@@ -40,7 +42,7 @@ module, like all the shared machinery, never imports :mod:`auditor.checks`.
 """
 
 from auditor.certificate import Malformed, digest, validate
-from auditor.outcomes import MalformedInput, Unchecked
+from auditor.outcomes import MalformedInput, NotEstablished, Unchecked
 from auditor.rationals import show
 from auditor.report import Report
 
@@ -105,6 +107,9 @@ def verify_embedded(cert, pointer, kind, report, pending, undecided=None):
         if undecided is not None:  # checked as part of the enclosing certificate: its checks so far count there
             report.checked += inner.checked
         raise Malformed(f"{pointer}{exc}") from None
+    except NotEstablished as exc:
+        inner.not_established(exc.pointer, "(see the pointer)", exc.found, exc.what)
+        refused = False
     except Unchecked as exc:
         if pending is None:
             report.checked += inner.checked
@@ -122,7 +127,7 @@ def verify_embedded(cert, pointer, kind, report, pending, undecided=None):
 
 
 def raise_pending(pending, report):
-    """UNCHECKED when an embedded certificate was refused or left a claim undecided and nothing is false."""
+    """UNCHECKED when an embedded certificate was refused by a limit and nothing is false."""
     if pending and report.ok:
         pointer, exc = pending[0]
         raise Unchecked(pointer + (exc.pointer or ""), exc.estimate, exc.limit, exc.what)

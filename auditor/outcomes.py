@@ -16,14 +16,21 @@ exit   outcome     meaning
                    claimed about the certificate -- report it as a bug
 =====  ==========  =====================================================
 
-Within one file a false claim found before a limit was reached still makes
-the file FAIL.  With several files the exit status is the most severe one, in
+FAIL has two verdicts: a claim *disproved* (shown false) and a claim *not
+established by the certificate's recipe* (neither proved nor disproved from
+the certificate's own numbers and the auditor's bounded refinement): a
+certificate is a proof, and a proof that does not verify is rejected, not
+abstained from.  UNCHECKED is only a refusal before the work, from an
+estimate of the work.  Within one file a false claim found before a limit was
+reached still makes the file FAIL.  With several files the exit status is the most severe one, in
 the order ERROR > MALFORMED > FAIL > UNCHECKED > OK: an auditor error never
 hides behind a verdict, and a malformed file is never outvoted.
 
 Checks signal malformed input by raising a subclass of :class:`MalformedInput`
-(:class:`auditor.certificate.Malformed`, :class:`auditor.rationals.MalformedNumber`)
-and a refused check by raising :class:`Unchecked` *before* the work starts.
+(:class:`auditor.certificate.Malformed`, :class:`auditor.rationals.MalformedNumber`),
+a refused check by raising :class:`Unchecked` *before* the work starts, and a
+recipe found mid-work to need more than the auditor's bounded refinement by
+raising :class:`NotEstablished` (a FAIL of that verdict).
 :class:`MalformedInput` is defined in :mod:`auditor.rationals`, the module
 below every other (the first malformed thing a reader meets is a number), and
 is re-exported here; :class:`Unchecked` shows its numbers with
@@ -33,7 +40,7 @@ is re-exported here; :class:`Unchecked` shows its numbers with
 from auditor.rationals import MalformedInput, show
 
 __all__ = ["OK", "FAIL", "MALFORMED", "UNCHECKED", "ERROR", "NAMES", "SEVERITY", "worst", "MalformedInput",
-           "Unchecked"]
+           "Unchecked", "NotEstablished"]
 
 OK = 0
 FAIL = 1
@@ -82,3 +89,17 @@ class Unchecked(Exception):
         self.what = what
         where = f"{pointer}: " if pointer else "the file: "
         super().__init__(f"{where}{what} {show(estimate)} exceeds the limit {show(limit)}")
+
+
+class NotEstablished(Exception):
+    """Found during the work: the certificate's recipe does not establish the claim at ``pointer``.
+
+    For the rare check whose need is known only mid-way (a grid point of the
+    recipe that bounded precision cannot place, a curve beyond the kind's
+    size rule): the file FAILs with the verdict "not established", as a claim
+    left undecided does; the limits known in advance raise :class:`Unchecked`.
+    """
+
+    def __init__(self, pointer, found, what):
+        self.pointer, self.found, self.what = pointer, found, what
+        super().__init__(f"{pointer}: {what}: {found}")

@@ -12,12 +12,25 @@ where they are numbers (abbreviated, with their digit counts, beyond
 >>> r = Report("cert.json")
 >>> r.equal("/result/value", Fraction(6, 7), Fraction(5, 6))
 False
->>> r.failures[0]["claimed"], r.failures[0]["recomputed"], r.ok
-('6/7', '5/6', False)
+>>> r.failures[0]["claimed"], r.failures[0]["recomputed"], r.failures[0]["verdict"], r.ok
+('6/7', '5/6', 'disproved', False)
+
+A claim the auditor can neither prove nor disprove from the certificate's own
+recipe (its discretisation, its precision, its named lower orders) is a failed
+proof, not an abstention: :meth:`Report.not_established` records it as a
+failure of verdict ``"not established"`` (exit 1 like a disproved one).
+
+>>> r.not_established("/result/epsilon_hi", Fraction(2), "upper bound 201/100", "δ(ε_hi) <= δ")
+>>> r.failures[1]["reason"], r.failures[1]["verdict"]
+("not established by the certificate's recipe: δ(ε_hi) <= δ", 'not established')
 """
 
 from auditor.outcomes import NAMES, OK
 from auditor.rationals import show
+
+DISPROVED = "disproved"
+NOT_ESTABLISHED = "not established"
+NOT_ESTABLISHED_TEXT = "not established by the certificate's recipe"
 
 
 class Report:
@@ -48,13 +61,24 @@ class Report:
         """"OK", "FAIL", "MALFORMED", "UNCHECKED" or "ERROR" (None while running)."""
         return NAMES.get(self.status)
 
-    def fail(self, pointer, claimed, recomputed, reason):
+    def fail(self, pointer, claimed, recomputed, reason, verdict=DISPROVED):
+        """Record a false claim (``verdict`` "disproved") or an unproved one ("not established")."""
         self.failures.append({
             "pointer": pointer,
             "claimed": show(claimed),
             "recomputed": show(recomputed),
             "reason": reason if isinstance(reason, str) and len(reason) <= 400 else show(reason),
+            "verdict": verdict,
         })
+
+    def not_established(self, pointer, claimed, found, what):
+        """Record a claim that the certificate's own recipe neither proves nor disproves: a failed proof.
+
+        ``found`` is what the auditor reached (its bound, or the precision it
+        tried); ``what`` the claim in words.  Counts as a check that failed.
+        """
+        self.checked += 1
+        self.fail(pointer, claimed, found, f"{NOT_ESTABLISHED_TEXT}: {what}", NOT_ESTABLISHED)
 
     def check(self, condition, pointer, claimed, recomputed, reason):
         """Record a failure unless ``condition`` holds; return ``condition``."""

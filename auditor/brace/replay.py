@@ -11,7 +11,7 @@ Every stored enclosure [lo, hi] of a constant claims "the true value lies in
 [lo, hi]": proved when the auditor's own enclosure lies inside it, disproved
 (FAIL) when the two are disjoint, refined by doubling the auditor's
 precision from 160 up to :data:`MAX_BITS` bits otherwise; still undecided
-there, the certificate is UNCHECKED (exit 3), never OK.  Decimal displays
+there, the stored enclosure is not established (a FAIL, exit 1), never OK.  Decimal displays
 (a bracket's ``display`` pair, ``admissible_display``) are the exact values
 rounded outward (down for lower ends and for the admissible bound, up for
 upper ends) at their own number of places.  ``result.method`` is the fixed
@@ -37,7 +37,7 @@ from auditor.brace.enclosures import exp_bounds
 from auditor.brace.geometry import project_inside, release, sqnorm, update
 from auditor.brace.sensitivity import envelope, inactive_at_history, inactive_everywhere
 from auditor.certificate import Malformed
-from auditor import common
+from auditor import common, decide
 from auditor.outcomes import Unchecked
 from auditor.rationals import MalformedNumber, floor, read_rational, show
 
@@ -366,8 +366,8 @@ def verify_steps(ri, res, consts, report, base):
 def verify_run(inp, res, report, base="/result", settle=True):
     """All checks of one BRACE run; returns the auditor's recomputation.
 
-    With ``settle`` false the caller raises :func:`raise_undecided` itself after
-    its own checks (so that a false claim elsewhere is not hidden behind UNCHECKED).
+    With ``settle`` false the caller records the undecided enclosures itself
+    (:func:`fail_undecided`) after its own checks.
     """
     ri = RunInput(inp)
     if res["method"] != METHOD:
@@ -405,14 +405,13 @@ def verify_run(inp, res, report, base="/result", settle=True):
                      "calibrated" if calibrated else "allow_uncalibrated is false",
                      "'not private' needs a failed calibration and --allow-uncalibrated")
     if settle:
-        raise_undecided(consts["undecided"], report)
+        fail_undecided(consts["undecided"], report)
     return {"undecided": consts["undecided"], "input": ri, "constants": consts, "clean": clean,
             "released": released, "zetas": zetas}
 
 
-def raise_undecided(undecided, report):
-    """UNCHECKED when some enclosure stayed undecided and nothing is false."""
-    if undecided and report.ok:
-        raise Unchecked(undecided[0], f"more than {MAX_BITS} bits", f"{MAX_BITS} bits",
-                        f"precision needed to decide {len(undecided)} stored enclosure(s) (the auditor's "
-                        "enclosure is neither inside nor disjoint from it):")
+def fail_undecided(undecided, report):
+    """Record every stored enclosure still undecided at MAX_BITS: not established (a FAIL)."""
+    decide.fail_undecided(undecided, report, None,
+                          found=f"an enclosure neither inside nor disjoint from it, also at {MAX_BITS} bits",
+                          what="the stored enclosure of a constant")

@@ -25,7 +25,7 @@ from auditor.blocks.deadline import DeadlineGame
 from auditor.certificate import Malformed
 from auditor.common import check_display, gamma as read_gamma, integer
 from auditor.claims import rational_text, upper_text
-from auditor.decide import raise_undecided
+from auditor.decide import fail_undecided
 from auditor.enclosure_limits import refuse_dg_source, refuse_threshold
 from auditor.hierarchy.source import check_dg_source, threshold_pair
 from auditor.outcomes import Unchecked
@@ -50,7 +50,7 @@ def verify(cert, report):
     law = _source(inp, res, report, undecided)
     if law is not None:
         _verify(res, law, a, B, T, eps, types, splits, targets, report, undecided)
-    raise_undecided(undecided, report)
+    fail_undecided(undecided, report, cert)
 
 
 # 1. input ----------------------------------------------------------------

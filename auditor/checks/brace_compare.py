@@ -12,7 +12,7 @@ baseline's rule is a false claim.
 from fractions import Fraction
 
 from auditor.brace.geometry import on_grid_round, sqdist, update
-from auditor.brace.replay import noise_matches, raise_undecided, vector, verify_run
+from auditor.brace.replay import noise_matches, fail_undecided, vector, verify_run
 from auditor.certificate import Malformed
 from auditor import common
 from auditor.checks.brace_run import run_text
@@ -92,7 +92,7 @@ def verify(cert, report):
                      "the rule of another baseline")
     run = verify_run(cert["input"], res["brace"], report, "/result/brace", settle=False)
     _verify_baselines(res, run, report)
-    raise_undecided(run["undecided"], report)
+    fail_undecided(run["undecided"], report)
 
 
 def _verify_baselines(res, run, report):

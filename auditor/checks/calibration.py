@@ -32,7 +32,7 @@ from fractions import Fraction
 from auditor.certificate import Malformed
 from auditor import common
 from auditor.checks.dg_interval import (MAX_EXP_ARGUMENT, check_display, estimate_dg, noise_parameters,
-                                        parameters_text, raise_undecided)
+                                        parameters_text, fail_undecided)
 from auditor.claims import interval_text, number as _q, rational_text
 from auditor.decide import retried_claim, settle, state
 from auditor.embedded import check_digest, verify_embedded
@@ -77,7 +77,7 @@ def _estimate(cert):
 def verify(cert, report):
     undecided = []
     _verify(cert, report, undecided)
-    raise_undecided(undecided, report)
+    fail_undecided(undecided, report, cert)
 
 
 def _verify(cert, report, undecided):

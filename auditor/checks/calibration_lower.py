@@ -44,15 +44,15 @@ source and of e^{epsilon_lower} (:mod:`auditor.enclosure_limits`).
 Enclosure claims (atoms below their discrete-Gaussian masses, τ >= TV, e^ε
 against its rational bounds, e^{epsilon_lower} <= λ_crit) are decided three-way (:mod:`auditor.decide`):
 FAIL only when the auditor's own enclosure disproves one; one neither proved
-nor disproved after the retry at four times the precision makes the
-certificate UNCHECKED (exit 3) when nothing is false, never FAIL.
+nor disproved after the retry at four times the precision is not established by
+   the certificate's recipe: a FAIL too.
 """
 
 from fractions import Fraction
 
 from auditor.common import refuse_size
 from auditor.claims import gamma_sigma2_text, lower_text, number as _q, rational_text
-from auditor.decide import exp_states, raise_undecided, settle
+from auditor.decide import exp_states, fail_undecided, settle
 from auditor.enclosure_limits import refuse_bits, refuse_exponent
 from auditor.lower import inputs
 from auditor.lower.display import DOWN, check_display
@@ -89,7 +89,7 @@ def verify(cert, report):
         law, witness = _target_zero(inp, res, common, report)
     if witness is not None:
         _check_line(res, common, witness, report)
-    raise_undecided(common["undecided"], report)
+    fail_undecided(common["undecided"], report, cert)
 
 
 def _read_common(inp, res):

@@ -43,14 +43,14 @@ Work is estimated from the certificate's sizes before anything is computed
 Enclosure claims (atoms below their discrete-Gaussian masses, τ >= TV, e^ε
 against its rational bounds) are decided three-way (:mod:`auditor.decide`):
 FAIL only when the auditor's own enclosure disproves one; one neither proved
-nor disproved after the retry at four times the precision makes the
-certificate UNCHECKED (exit 3) when nothing is false, never FAIL.
+nor disproved after the retry at four times the precision is not established by
+   the certificate's recipe: a FAIL too.
 """
 
 from fractions import Fraction
 
 from auditor.claims import MAX_LISTED, gamma_sigma2_text, lower_text, number as _q, rational_text, upper_text
-from auditor.decide import raise_undecided
+from auditor.decide import fail_undecided
 from auditor.lower import inputs
 from auditor.lower.display import DOWN, check_display
 from auditor.lower.embedded import Question, verify_privacy_bound
@@ -112,7 +112,7 @@ def _read_input(inp):
 def verify(cert, report):
     undecided = []  # pointers of claims neither proved nor disproved
     _verify(cert, report, undecided)
-    raise_undecided(undecided, report)
+    fail_undecided(undecided, report, cert)
 
 
 def _verify(cert, report, undecided):

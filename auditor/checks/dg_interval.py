@@ -38,7 +38,8 @@ Enclosure checks run at a precision derived from the sizes of the numbers
 (bits of S, of λ) and are retried once at four times that precision
 (:func:`auditor.decide.retried`).  Each such claim (an atom below its mass, τ >= TV, λ₋ <= e^ε <= λ₊) FAILS only when
 the auditor's enclosures disprove it; one neither proved nor disproved after
-the retry makes the certificate UNCHECKED (exit 3), never OK.
+the retry is not established by the certificate's recipe: a FAIL (exit 1),
+never OK.
 
 Work limits, all checked from the input alone before any enclosure or game is
 computed (beyond them the certificate is UNCHECKED, exit 3): the game work of
@@ -59,7 +60,7 @@ from auditor import common
 from auditor.common import check_display, outward_decimal  # re-exported
 from auditor.checks.finite_game import MAX_WEIGHTS, MAX_WORK, refuse_beyond_limit, witness_value, work_estimate
 from auditor.claims import interval_text, number as _q, rational_text
-from auditor.decide import RETRY_FACTOR, exp_states, raise_undecided, retried, source_states, state
+from auditor.decide import RETRY_FACTOR, exp_states, fail_undecided, retried, source_states, state
 from auditor.common import refuse_size
 # the enclosure limits of dg-interval/1 (stated once, with every kind that uses them)
 from auditor.enclosure_limits import MAX_BITS, MAX_EXP_ARGUMENT, MAX_SOURCE_WORK, MAX_TERMS
@@ -71,13 +72,13 @@ from auditor.rationals import floor, read_rational
 
 __all__ = ["verify", "verify_open", "estimate", "claim", "verify_dg", "estimate_dg", "MAX_EXP_ARGUMENT", "MAX_BITS",
            "MAX_SOURCE_WORK", "MAX_TERMS", "check_display", "outward_decimal", "MAX_WORK",
-           "finite_work", "finite_value", "raise_undecided", "RETRY_FACTOR"]
+           "finite_work", "finite_value", "fail_undecided", "RETRY_FACTOR"]
 
 
 def verify(cert, report):
     undecided = []
     verify_open(cert, report, undecided)
-    raise_undecided(undecided, report)
+    fail_undecided(undecided, report, cert)
 
 
 def verify_open(cert, report, undecided):

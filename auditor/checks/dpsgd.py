@@ -38,7 +38,8 @@ numbers fix the auditor's route; nothing stored is trusted).  In order:
    bounds L (:mod:`auditor.pld.answer`).  An upper claim is proved by
    max F <= value and disproved by L > value; a lower claim is proved by the
    named order's L, disproved by max F below the value.  Open claims are
-   retried once with more guard bits; still open, the file is UNCHECKED.
+   retried once with more guard bits; still open, the claim is not
+   established by the certificate's recipe: a FAIL, like a disproved one.
 """
 
 from fractions import Fraction
@@ -46,7 +47,7 @@ from fractions import Fraction
 from auditor import claims as summaries
 from auditor.certificate import Malformed
 from auditor import common
-from auditor.decide import OPEN, PROVED, raise_undecided, state
+from auditor.decide import OPEN, PROVED, state
 from auditor.enclosures import exp_bounds
 from auditor.outcomes import Unchecked
 from auditor.pld import answer, composition, gaussian, masses
@@ -102,15 +103,9 @@ def verify(cert, report):
     if plan is not None:
         _refuse_work(p, plan)
     if p["route"] == "gaussian":
-        undecided = _decide_gaussian(p, pending, report)
-        if undecided:
-            raise_undecided(undecided, report)
+        _decide_gaussian(p, pending, report)
     else:
-        undecided = _decide_pld(p, plan, pending, report)
-        if undecided and report.ok:
-            raise Unchecked(undecided[0], len(undecided), 0,
-                            "undecided claims (neither proved nor disproved by the recorded recipe's bounds, "
-                            f"even with {RETRY_GUARD} more guard bits):")
+        _decide_pld(p, plan, pending, report)
 
 
 # ---- 1. domain ------------------------------------------------------------------------------
@@ -422,6 +417,11 @@ def _decide(claim, lower_bound, upper_bound):
     return state(lower_bound is not None and lower_bound >= v, upper_bound is not None and upper_bound < v)
 
 
+_UNPROVED = {
+    "upper": "the recipe's upper bounds (both orders, retried with more guard bits) do not prove δ(ε) <= the claim",
+    "lower": "the named order's lower bound (retried with more guard bits) does not prove δ(ε) >= the claim",
+}
+
 _REASONS = {
     "upper": "δ(ε) exceeds the claimed upper end (the auditor's lower bound is above it)",
     "lower": "δ(ε) is below the claimed lower end (the auditor's upper bound is below it)",
@@ -429,19 +429,21 @@ _REASONS = {
 
 
 def _settle(pending, report):
-    undecided = []
+    """Record every claim: a check when proved, a failure when disproved or not established."""
     for c in pending:
         if c.decision == OPEN:
-            undecided.append(c.pointer)
+            report.not_established(c.pointer, c.stated, c.shown or "no bound at the largest precision",
+                                   _UNPROVED[c.side])
             continue
         report.check(c.decision == PROVED, c.pointer, c.stated, c.shown or "", c.reason)
-    return undecided
 
 
 def _decide_gaussian(p, pending, report):
     """The closed form at a precision from the claims' sizes, then at 4x (at most MAX_GAUSSIAN_BITS)."""
     mu2 = sum(Fraction(steps) / (sigma * sigma) for _, sigma, steps in p["stages"])
     bits = _start_bits(pending)
+    if pending and bits > MAX_GAUSSIAN_BITS:  # refused before any enclosure is computed
+        raise Unchecked(pending[0].pointer, bits, MAX_GAUSSIAN_BITS, "starting precision of the closed form (bits)")
     for _ in range(2):
         open_claims = [c for c in pending if c.decision == OPEN]
         if not open_claims or bits > MAX_GAUSSIAN_BITS:

@@ -13,8 +13,8 @@ Rules (docs/envelope.md states them for users):
    not beyond max(2 x stated, :data:`MAX_REFINE_BITS`) bits, and only while the
    estimated work stays below :data:`MAX_WORK`.  A claim still undecided
    there - e.g. a stored point or an interval narrower than anything the
-   auditor can reach around the true value - is UNCHECKED (exit 3), never
-   OK.  The comparison constants (e^ε, 1 + 2e, the theorem bound, the §7
+   auditor can reach around the true value - is not established by the
+   certificate's recipe: a FAIL (exit 1), never OK.  The comparison constants (e^ε, 1 + 2e, the theorem bound, the §7
    bound) follow the same rule, starting at twice the stated precision plus
    64 bits.
 3. Every status must be what the decision rules (auditor.envelope.rules) give
@@ -45,7 +45,7 @@ grow with the instance).
 """
 
 from auditor.certificate import Malformed
-from auditor import common
+from auditor import common, decide
 from auditor.claims import number as _q, rational_text
 from auditor.envelope.interval import Interval
 from auditor.envelope.model import Model, neighbour_pairs
@@ -439,11 +439,10 @@ def verify(cert, report):
         audit.claims()
     except _Stop:
         return
-    if audit.undecided and report.ok:
-        pointer, bits = audit.undecided[0]
-        raise Unchecked(pointer, f"more than {bits} bits", f"{bits} bits (the refinement cap)",
-                        f"precision needed to decide {len(audit.undecided)} stored enclosure(s) (the auditor's "
-                        "enclosure is neither inside nor disjoint from it):")
+    for pointer, bits in audit.undecided:
+        report.not_established(pointer, decide.stated_at(cert, pointer),
+                               f"an enclosure neither inside nor disjoint from it, also at {bits} bits "
+                               "(the refinement cap)", "the stored enclosure")
 
 
 # ---- the claim: the one-line summary of a verified certificate (auditor.api states it) ----

@@ -31,9 +31,9 @@ number of places (as calibration/1).
 Domain (MALFORMED): γ ``"0"`` or reduced a/B with 0 < a < B, 0 < δ < 1, σ² or
 t > 0 (or canonical releases with γ = "0"), width null exactly when γ > 0.
 Limits (UNCHECKED): those of the embedded kinds, applied by their own checks; the reader's limits hold for the
-whole file, embedded certificates included.  An embedded claim that is
-refused or undecided makes the certificate UNCHECKED unless some claim is
-false (then FAIL).
+whole file, embedded certificates included.  An embedded certificate refused
+by a limit makes the certificate UNCHECKED unless some claim is false (then
+FAIL); an embedded claim its recipe does not establish is a FAIL.
 """
 
 from fractions import Fraction

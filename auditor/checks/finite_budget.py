@@ -23,7 +23,7 @@ from fractions import Fraction
 
 from auditor import claims
 from auditor.certificate import Malformed
-from auditor.decide import raise_undecided
+from auditor.decide import fail_undecided
 from auditor.rationals import read_rational
 from auditor.resource.bellman import bellman_rows
 from auditor.resource.display import UP, check_display
@@ -40,7 +40,7 @@ from auditor.game.rows import count
 def verify(cert, report):
     undecided = []
     _verify(cert, report, undecided)
-    raise_undecided(undecided, report)
+    fail_undecided(undecided, report, cert)
 
 
 def offset_diameter(a, B):

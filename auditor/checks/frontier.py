@@ -29,7 +29,7 @@ from fractions import Fraction
 
 from auditor import claims
 from auditor.certificate import Malformed
-from auditor.decide import raise_undecided
+from auditor.decide import fail_undecided
 from auditor.rationals import read_rational
 from auditor.resource.bellman import bellman_rows, policy_rows
 from auditor.resource.display import DOWN, UP, check_display
@@ -47,7 +47,7 @@ NAMES = ("always-plus", "optimal-low-participation")
 def verify(cert, report):
     undecided = []
     _verify(cert, report, undecided)
-    raise_undecided(undecided, report)
+    fail_undecided(undecided, report, cert)
 
 
 def _q(block, key, pointer):

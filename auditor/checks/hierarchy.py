@@ -23,7 +23,7 @@ Re-proved by the auditor's own routes, in this order:
 The enclosure claims of 3 and 6 (atoms, τ, λ₋ <= e^ε <= λ₊) are decided
 three-way (:mod:`auditor.hierarchy.source`): FAIL only when the auditor's
 enclosure disproves one; one neither proved nor disproved at four times the
-starting precision makes the certificate UNCHECKED (exit 3) when nothing is false.
+starting precision is not established by the certificate's recipe: a FAIL too.
 """
 
 
@@ -32,7 +32,7 @@ from auditor.claims import MAX_LISTED, gamma_sigma2_text, number as _q, rational
 from auditor.hierarchy.estimate import refuse_beyond_limits
 from auditor.hierarchy.graph import Graph
 from auditor.hierarchy.model import Model
-from auditor.decide import raise_undecided
+from auditor.decide import fail_undecided
 from auditor.enclosure_limits import refuse_dg_source, refuse_threshold
 from auditor.hierarchy.source import ceil_decimal, check_dg_source, threshold_pair
 from auditor.hierarchy.sides import chord_upper, upper_table
@@ -48,7 +48,7 @@ def verify(cert, report):
     _refuse_beyond_limits(inp, res, model, B)
     undecided = []  # pointers of claims neither proved nor disproved at the highest precision
     _verify(inp, res, a, B, sigma2, model, delta, report, undecided)
-    raise_undecided(undecided, report)
+    fail_undecided(undecided, report, cert)
 
 
 def _verify(inp, res, a, B, sigma2, model, delta, report, undecided):

@@ -31,7 +31,7 @@ from itertools import combinations
 from auditor.certificate import Malformed
 from auditor.common import bounded_binomial
 from auditor.claims import lower_text, rational_text, upper_text
-from auditor.decide import raise_undecided
+from auditor.decide import fail_undecided
 from auditor.enclosure_limits import refuse_dg_source, refuse_threshold
 from auditor.hierarchy.estimate import MAX_PENDING, estimates, refuse_beyond_limits
 from auditor.hierarchy.model import Model
@@ -94,7 +94,7 @@ def verify(cert, report):
         expected = len(removed) if below and all(above) else None
         report.check(res["minimum_removed"] == expected, R + "/minimum_removed", res["minimum_removed"], expected,
                      "minimum_removed is |R| exactly when the upper is below δ and every lower above it")
-    raise_undecided(undecided, report)
+    fail_undecided(undecided, report, cert)
 
 
 # shared with minimum-depth/1 ---------------------------------------------------------

@@ -13,7 +13,7 @@ from auditor.certificate import Malformed
 from auditor.checks.minimum_deletion import (capacity_text, check_common, count_line_terms, read_question,
                                              refuse_model)
 from auditor.claims import rational_text
-from auditor.decide import raise_undecided
+from auditor.decide import fail_undecided
 from auditor.hierarchy.model import Model
 from auditor.hierarchy.sides import check_lower, check_upper
 from auditor.rationals import read_rational
@@ -45,7 +45,7 @@ def verify(cert, report):
         expected = H if below and above else None
         report.check(res["minimum_depth"] == expected, R + "/minimum_depth", res["minimum_depth"], expected,
                      "minimum_depth is H exactly when the upper is below δ and the lower above it")
-    raise_undecided(undecided, report)
+    fail_undecided(undecided, report, cert)
 
 
 def claim(cert):

@@ -44,8 +44,9 @@ Domain (MALFORMED): γ ``"0"`` or reduced a/B with 0 < a < B, C >= 1, ε >= 0,
 0 < δ < 1, 0 < R < 1; in the releases form γ = "0" and the releases canonical
 as plain-composition/1's (the same check; one release of sensitivity 1
 allowed, and any positive base scale).  Limits (UNCHECKED): those of the embedded kinds, applied by their
-own checks; an embedded claim that is refused or undecided makes the
-certificate UNCHECKED unless some claim is false (then FAIL).
+own checks; an embedded certificate refused by a limit makes the
+certificate UNCHECKED unless some claim is false (then FAIL); an embedded claim
+its recipe does not establish is a FAIL.
 """
 
 from fractions import Fraction
@@ -302,19 +303,21 @@ def _release_text(release):
 
 
 def _releases_claim(inp, res):
-    """``factor = 1.25 suffices for eps*_125(0.00001) <= 2 (factor = 1.249 does not; plain composition of
-    100 x discrete Gaussian sigma^2 = 9, ..., each sigma^2 and t times factor; route product-pair)``."""
+    """``factor = 1.25 suffices for eps*_125(0.00001) <= 2 (the grid point below, factor = 1.249, does not;
+    plain composition of 100 x discrete Gaussian sigma^2 = 9, ..., each sigma^2 and t times factor;
+    route product-pair)``."""
     releases = inp["releases"]
     parts = [_release_text(r) for r in releases]
     families = {r["noise"]["family"] for r in releases}
     scaled = " and ".join(name for family, name in ((GAUSSIAN, "sigma^2"), (LAPLACE, "t")) if family in families)
     question = _question(inp, sum(r["count"] for r in releases))
-    return (f"factor = {_exact(res[FACTOR])} suffices for {question} (factor = {_exact(res[FACTOR + '_below'])} "
-            f"does not; plain composition of {', '.join(parts)}, each {scaled} times factor; route {res['route']})")
+    return (f"factor = {_exact(res[FACTOR])} suffices for {question} (the grid point below, "
+            f"factor = {_exact(res[FACTOR + '_below'])}, does not; plain composition of {', '.join(parts)}, "
+            f"each {scaled} times factor; route {res['route']})")
 
 
 def claim(cert):
-    """``sigma^2 = 20.51 suffices for eps*_100(0.00001) <= 2 (sigma^2 = 20.49 does not;
+    """``sigma^2 = 20.51 suffices for eps*_100(0.00001) <= 2 (the grid point below, sigma^2 = 20.49, does not;
     the discrete Gaussian, plain composition; route product-pair)``: every number exact (the releases form:
     :func:`_releases_claim`)."""
     inp, res = cert["input"], cert["result"]
@@ -326,5 +329,6 @@ def claim(cert):
     gamma = rational_text(read_rational(inp["gamma"], ""))
     mechanism = "plain composition" if inp["gamma"] == "0" else f"gamma = {gamma}"
     question = _question(inp, inp["budget"])
-    return (f"{_level(family, res[key])} suffices for {question} ({_level(family, res[key + '_below'])} does not; "
+    return (f"{_level(family, res[key])} suffices for {question} (the grid point below, "
+            f"{_level(family, res[key + '_below'])}, does not; "
             f"{law}, {mechanism}; route {res['route']})")

@@ -30,7 +30,7 @@ product over releases r of N_r^{k_r} against N_r(· − s_r)^{k_r}
    (W non-null and upper − lower <= W) or (R non-null and upper − lower <= R·lower);
    ``lower_display`` / ``upper_display`` the exact ends rounded down / up at
    the display's own number of places.
-4. Containment (FAIL only when disproved): the auditor's own enclosure
+4. Containment (FAIL when disproved or not established): the auditor's own enclosure
    [a, b] of δ(ε) (:mod:`auditor.plain`, exact integer and rational
    arithmetic, a route independent of the producer's arb) proves
    lower <= a and b <= upper, or disproves a side by upper < a or lower > b.
@@ -46,8 +46,8 @@ product over releases r of N_r^{k_r} against N_r(· − s_r)^{k_r}
    at least :data:`MIN_BITS`; the next at least twice that and what the open
    claims suggest - the bits of their widths and of their ends' denominators;
    then twice that; within the work limits and :data:`MAX_BITS`); a side
-   still open then makes the certificate
-   UNCHECKED when nothing is false - never OK, never FAIL.
+   still open then is not established by the certificate's recipe: a FAIL
+   (exit 1), never OK.
 """
 
 from fractions import Fraction
@@ -55,7 +55,7 @@ from fractions import Fraction
 from auditor.certificate import Malformed
 from auditor import common
 from auditor.claims import interval_text, listed, number as _q, outward, rational_text
-from auditor.decide import DISPROVED, OPEN, PROVED, raise_undecided, state
+from auditor.decide import DISPROVED, OPEN, PROVED, fail_undecided, state
 from auditor.outcomes import Unchecked
 from auditor.plain import gaussian, laplace, releases
 from auditor.rationals import read_rational, show
@@ -88,7 +88,7 @@ def verify(cert, report):
     if open_claims:
         _refuse_work(p, bits, _boost(open_claims))
     undecided = _check_containment(p, claims, bits, report)
-    raise_undecided(undecided, report)
+    fail_undecided(undecided, report, cert)
 
 
 # ---- 1. domain ----------------------------------------------------------------------
@@ -387,8 +387,13 @@ def _settle(claim, enclosure, report, undecided):
     for side, value, reason in (("lower", claim["lower"], "lower is above δ(ε)"),
                                 ("upper", claim["upper"], "upper is below δ(ε)")):
         decision = claim["sides"][side]
-        if decision == OPEN:
+        if decision == OPEN and enclosure is None:
             undecided.append(f"{P}/{side}")
+            continue
+        if decision == OPEN:
+            report.not_established(f"{P}/{side}", value, f"δ(ε) in {_decimal_span(*enclosure)}",
+                                   f"the {side} end is not decided by the auditor's enclosure "
+                                   "at its largest precision")
             continue
         if side in claim["exact"]:
             shown, how = claim["rule"], "disproved by an exact rule"

@@ -29,7 +29,7 @@ from math import lcm
 
 from auditor import claims
 from auditor.certificate import Malformed
-from auditor.decide import raise_undecided
+from auditor.decide import fail_undecided
 from auditor.rationals import read_rational
 from auditor.resource.display import DOWN, UP, check_display
 from auditor.resource.limits import refuse_period, refuse_rewards, refuse_rows
@@ -44,7 +44,7 @@ from auditor.resource.tails import p_out_claim
 def verify(cert, report):
     undecided = []
     _verify(cert, report, undecided)
-    raise_undecided(undecided, report)
+    fail_undecided(undecided, report, cert)
 
 
 def _period_exponent(N, B):

@@ -34,14 +34,14 @@ Enclosure claims (atoms below their discrete-Gaussian masses, τ >= TV, e^ε
 against its rational bounds, payoff enclosures, e^U against likelihood ratios)
 are decided three-way (:mod:`auditor.decide`):
 FAIL only when the auditor's own enclosure disproves one; one neither proved
-nor disproved after the retry at four times the precision makes the
-certificate UNCHECKED (exit 3) when nothing is false, never FAIL.
+nor disproved after the retry at four times the precision is not established by
+   the certificate's recipe: a FAIL too.
 """
 
 from fractions import Fraction
 
 from auditor.claims import gamma_sigma2_text, law_text, lower_text, number as _q, rational_text, upper_text
-from auditor.decide import raise_undecided, retried, settle, state
+from auditor.decide import fail_undecided, retried, settle, state
 from auditor.enclosure_limits import refuse_bits, refuse_exponent, refuse_kernels
 from auditor.enclosures import exp_bounds, kernel_bounds, normaliser_bounds
 from auditor.lower import inputs, relaxations
@@ -66,7 +66,7 @@ def verify(cert, report):
     inp = cert["input"]
     undecided = []  # pointers of claims neither proved nor disproved at the highest precision
     CHECKS[inp["claim"]](inp, cert["result"], report, undecided)
-    raise_undecided(undecided, report)
+    fail_undecided(undecided, report, cert)
 
 
 def _question(inp, sigma2, epsilon):

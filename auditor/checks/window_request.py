@@ -25,7 +25,7 @@ from fractions import Fraction
 
 from auditor import claims
 from auditor.certificate import Malformed
-from auditor.decide import raise_undecided
+from auditor.decide import fail_undecided
 from auditor.rationals import read_rational
 from auditor.resource.bellman import bellman_rows
 from auditor.resource.display import DOWN, UP, check_display
@@ -41,7 +41,7 @@ from auditor.resource.tails import exit_residual_claim
 def verify(cert, report):
     undecided = []
     _verify(cert, report, undecided)
-    raise_undecided(undecided, report)
+    fail_undecided(undecided, report, cert)
 
 
 def _verify(cert, report, undecided):

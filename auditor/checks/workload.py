@@ -33,15 +33,15 @@ Enclosure claims (atoms below their discrete-Gaussian masses, τ >= TV, e^ε
 against its rational bounds, the Gaussian term against θ^θ/(θ+1)^{θ+1}·e^x)
 are decided three-way (:mod:`auditor.decide`):
 FAIL only when the auditor's own enclosure disproves one; one neither proved
-nor disproved after the retry at four times the precision makes the
-certificate UNCHECKED (exit 3) when nothing is false, never FAIL.
+nor disproved after the retry at four times the precision is not established by
+   the certificate's recipe: a FAIL too.
 """
 
 from fractions import Fraction
 
 from auditor.certificate import Malformed
 from auditor.claims import number as _q, rational_text, upper_text
-from auditor.decide import exp_states, raise_undecided, settle
+from auditor.decide import exp_states, fail_undecided, settle
 from auditor.enclosure_limits import refuse_bits, refuse_exponent
 from auditor.lower import inputs, moments
 from auditor.lower.display import UP, check_display
@@ -60,7 +60,7 @@ MAX_THETA = 10 ** 4
 def verify(cert, report):
     undecided = []  # pointers of claims neither proved nor disproved
     _verify(cert, report, undecided)
-    raise_undecided(undecided, report)
+    fail_undecided(undecided, report, cert)
 
 
 def _verify(cert, report, undecided):

@@ -17,14 +17,15 @@ so every node curve is computed once per distinct choice at the levels it can
 see (the choices made below it).
 
 Every node curve is counted on its minimal t-domain representation and the
-computation is refused (UNCHECKED) beyond ``max_vertices`` — the producer's own
-rule for these curves.
+computation stops beyond ``max_vertices`` — the kind's own rule for these
+curves, which the producer keeps — with the verdict "not established" (a FAIL:
+a certificate of this kind never needs such a curve).
 """
 
 from itertools import product
 
 from auditor.hierarchy.curves import convex_minimum, maximum, perspective_sum, same_function, stop, vertex_count
-from auditor.outcomes import Unchecked
+from auditor.outcomes import NotEstablished
 
 __all__ = ["ExactGame", "MAX_VERTICES"]
 
@@ -52,7 +53,8 @@ class ExactGame:
     def _limit(self, chain, node):
         n = vertex_count(chain)
         if n > self.max_vertices:
-            raise Unchecked(self.pointer, n, self.max_vertices, f"vertices of the node curve {node}")
+            raise NotEstablished(self.pointer, f"a node curve {node} of {n} vertices",
+                                 f"the kind's rule allows at most {self.max_vertices} vertices per node curve")
         return chain
 
     def _g_curve(self, c, lengths, below):

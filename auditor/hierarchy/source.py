@@ -12,7 +12,7 @@ Each claim is decided three-way (:mod:`auditor.decide`): proved; disproved by
 the other side of the enclosure (an atom with w_n·Z⁻ > S·f⁺(n), τ <
 w_0/S − 1/Z⁻, λ₋ > e⁺ or λ₊ < e⁻), which is a FAIL; or neither at the
 starting precision and at four times it, when its pointer is appended to
-``undecided`` (the certificate is then UNCHECKED unless something is false).
+``undecided`` (then a FAIL: not established by the certificate's recipe).
 """
 
 from fractions import Fraction

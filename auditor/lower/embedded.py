@@ -10,9 +10,9 @@ the source {radius, scale} of the enclosing input; ``method`` null.  A bound
 for another question bounds nothing here, so a mismatch is a FAIL.
 
 Its undecided claims join the enclosing certificate's ``undecided`` list rather
-than stopping the check: the remaining claims are still checked, so a false one
-later in the certificate makes it FAIL (more severe than UNCHECKED); only when
-nothing is false does the list make it UNCHECKED (:func:`auditor.decide.raise_undecided`).
+than stopping the check: the remaining claims are still checked, and at the end
+every undecided claim is recorded as not established by the certificate's
+recipe (:func:`auditor.decide.fail_undecided`), a FAIL.
 """
 
 from auditor import embedded

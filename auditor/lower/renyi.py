@@ -47,7 +47,7 @@ the enclosure of p (q) and disproved against the better one.  The ends are
 compared with enclosures [lo, hi] of log(M_a^low)/(a − 1) and of max D_r(binary):
 a claimed lower end L is proved when L <= lo, disproved (FAIL) when L > hi; a
 claimed upper end U is proved when U >= hi, disproved when U < lo.  Anything
-else is undecided, which makes the certificate UNCHECKED when nothing is false.
+else is undecided: not established by the certificate's recipe (a FAIL).
 """
 
 from fractions import Fraction

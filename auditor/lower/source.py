@@ -18,7 +18,7 @@ Each claim is decided three-way (:mod:`auditor.decide`): proved (OK),
 disproved by the other side of the auditor's enclosure (FAIL: e.g. an atom
 with w_n·Z⁻ > S·f⁺(n)), or neither after the retry at four times the
 precision - then its pointer is appended to the caller's ``undecided`` list,
-which makes the certificate UNCHECKED (exit 3) when nothing is false.
+and the claim is not established by the certificate's recipe (a FAIL).
 """
 
 from fractions import Fraction

@@ -32,7 +32,7 @@ z = x/σ and z′ = (x − 1)/σ (:func:`arguments`).
 from fractions import Fraction
 
 from auditor.enclosures import exp_bounds, log_bounds
-from auditor.outcomes import Unchecked
+from auditor.outcomes import NotEstablished
 from auditor.rationals import ceil, ceil_div, floor
 
 __all__ = ["BLOCK", "block", "exp_grid", "arguments", "MAX_SIGN_BITS"]
@@ -104,8 +104,8 @@ def _sign_of_v(i, N, c):
         if hi <= c:
             return -1
         bits *= 2
-    raise Unchecked("/result/discretisation/ranges", bits, MAX_SIGN_BITS,
-                    f"precision needed to decide whether e^({i}/{N}) exceeds 1 - q, in bits")
+    raise NotEstablished("/result/discretisation/ranges", f"undecided at {MAX_SIGN_BITS} bits",
+                         f"the recipe's grid point {i}/{N} is too close to log(1 - q) to place")
 
 
 def _v_fractions(i, N, c, W):

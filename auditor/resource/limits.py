@@ -11,7 +11,7 @@ lie within every one of them (docs/certificates.md).
   tabulated, k the residues of the table; about a microsecond a unit) at most
   :data:`MAX_REWARD_WORK`.  The retry at RETRY_FACTOR·p is estimated the same
   way for the entries still open, before it starts; beyond the limit they stay
-  undecided (UNCHECKED, never FAIL).
+  undecided, so not established (FAIL).
 - Rows (:mod:`auditor.resource.rows`): hidden states × (2L + 1) weights at most
   :data:`MAX_ROW_WORK`.
 - ``rate/1``: the period N with 6BN + 2N <= :data:`MAX_PERIOD_COLUMNS` (the

@@ -11,8 +11,8 @@ decided three-way against the auditor's own enclosure [g⁻, g⁺]
 lo <= g⁻ and disproved when lo > g⁺ (hi likewise; |value − g| <= η is proved
 when value − η <= g⁻ and value + η >= g⁺, disproved when value − η > g⁺ or
 value + η < g⁻).  Open claims are retried once at RETRY_FACTOR times the
-precision (only their entries); still open, they are undecided (UNCHECKED
-when nothing is false).
+precision (only their entries); still open, they are undecided: not
+established by the certificate's recipe (FAIL).
 
 The checks then use the stored bounds (g_hi in upper constructions, g_lo in
 lower ones): a stored bound on the safe side of g makes every row that uses

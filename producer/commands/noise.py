@@ -7,8 +7,9 @@ from producer.commands.common import GAMMA_HELP, add_output_arguments, finish, p
 from producer.game.work import MAX_BUDGET as GAME_MAX_BUDGET
 from producer.kinds.plain_composition import MAX_BUDGET as PLAIN_MAX_BUDGET
 
-HELP = ("the smallest noise (discrete Gaussian σ² or discrete Laplace t) on a relative grid of step R at which "
-        "ε*_C(δ) <= ε is certified, with the grid point below certified not to meet it (noise/1)")
+HELP = ("a noise (discrete Gaussian σ² or discrete Laplace t) on a relative grid of step R at which "
+        "ε*_C(δ) <= ε is certified, with the grid point just below certified not to meet it (noise/1; a crossing "
+        "of the grid, not a claim that no smaller noise meets it)")
 DESCRIPTION = (f"{HELP}.  γ = 0 (route product-pair): two plain-composition/1 certificates of δ_C(ε) at the one "
                f"ε, any C <= {PLAIN_MAX_BUDGET}, noise in [1/100, 10^6]; γ > 0 (route exact-game): two "
                f"dg-interval/1 certificates, C <= {GAME_MAX_BUDGET} (the exact game's reach; beyond it "

@@ -321,7 +321,8 @@ def _releases_claim(inp, res):
     releases = ", ".join(release_text(r) for r in inp["releases"])
     return (f"factor f = {show(rational(res['factor']))} on every release's scale suffices for "
             f"ε*_{C}({show(rational(inp['delta']))}) ≤ {show(rational(inp['epsilon']))} "
-            f"(f = {show(rational(res['factor_below']))} does not; precision {show(rational(inp['precision']))}): "
+            f"(the grid point below, f = {show(rational(res['factor_below']))}, does not; "
+            f"precision {show(rational(inp['precision']))}): "
             f"plain composition of {releases}, each σ² and t times f; route {res['route']}")
 
 
@@ -335,5 +336,5 @@ def claim(cert):
     gamma = "" if inp["gamma"] == "0" else f" at γ = {inp['gamma']}"
     return (f"{symbol} = {show(rational(res[key]))} suffices for "
             f"ε*_{inp['budget']}({show(rational(inp['delta']))}) ≤ {show(rational(inp['epsilon']))}{gamma} "
-            f"({short} = {show(rational(res[key + '_below']))} does not; precision "
+            f"(the grid point below, {short} = {show(rational(res[key + '_below']))}, does not; precision "
             f"{show(rational(inp['precision']))}); route {res['route']}")

@@ -1,4 +1,5 @@
-"""The noise calibration: the smallest noise on a relative grid at which ε*_C(δ) <= ε is certified.
+"""The noise calibration: a crossing on a relative grid - a noise at which ε*_C(δ) <= ε is certified, the point
+below at which it is certified not to hold (not a proof that no smaller noise meets the target).
 
 :mod:`producer.noise_level.grid` is the grid (short decimals, relative step at most R),
 :mod:`producer.noise_level.search` finds two neighbouring grid points, the upper

@@ -24,6 +24,7 @@ from auditor.checks import dpsgd
 from auditor.claims import outward
 from auditor.rationals import write_rational
 from tests.auditor.dpsgd_reference import delta_gaussian, mp
+from tests.auditor.verdicts import only_unproved
 
 ROOT = Path(__file__).resolve().parents[2]
 REFERENCES = sorted((ROOT / "certificates" / "dpsgd").glob("*.json"))
@@ -107,10 +108,10 @@ def _ends(cert):
     return Fraction(cert["result"]["epsilon_lo"]), Fraction(cert["result"]["epsilon_hi"])
 
 
-def test_epsilon_hi_lowered_by_a_millionth_is_refused(delta_cert):
+def test_epsilon_hi_lowered_by_a_millionth_is_not_established(delta_cert):
     lo, hi = _ends(delta_cert)
     r = _verify(_with_epsilons(delta_cert, lo, hi * (1 - Fraction(1, 10 ** 6))))
-    assert r.outcome == "UNCHECKED" and "/result/epsilon_hi" in r.unchecked
+    assert only_unproved(r) == ["/result/epsilon_hi"]
 
 
 def test_epsilon_hi_moved_just_inside_the_lower_end_is_false(delta_cert):
@@ -120,23 +121,60 @@ def test_epsilon_hi_moved_just_inside_the_lower_end_is_false(delta_cert):
     assert r.outcome == "FAIL" and r.failures[0]["pointer"] == "/result/epsilon_hi", r.as_dict()
 
 
-def test_epsilon_lo_raised_is_refused_and_beyond_the_upper_end_false(delta_cert):
+def test_epsilon_lo_raised_is_not_established_and_beyond_the_upper_end_false(delta_cert):
     lo, hi = _ends(delta_cert)
-    assert _verify(_with_epsilons(delta_cert, lo * (1 + Fraction(1, 10 ** 5)), hi)).outcome == "UNCHECKED"
+    assert only_unproved(_verify(_with_epsilons(delta_cert, lo * (1 + Fraction(1, 10 ** 5)), hi))) == \
+        ["/result/epsilon_lo"]
     beyond = hi * (1 + Fraction(1, 10 ** 6))
     r = _verify(_with_epsilons(delta_cert, beyond, beyond * (1 + Fraction(1, 10 ** 4))))
     assert r.outcome == "FAIL" and r.failures[0]["pointer"] == "/result/epsilon_lo", r.as_dict()
 
 
-def test_point_ends_moved_inward_are_refused_and_across_false(points_cert):
+def test_point_ends_moved_inward_are_not_established_and_across_false(points_cert):
     point = points_cert["result"]["points"][1]
     lower, upper = Fraction(point["lower"]), Fraction(point["upper"])
     million = Fraction(1, 10 ** 6)
-    assert _verify(_with_point(points_cert, 1, upper=upper * (1 - million))).outcome == "UNCHECKED"
-    assert _verify(_with_point(points_cert, 1, lower=lower * (1 + million))).outcome == "UNCHECKED"
+    assert only_unproved(_verify(_with_point(points_cert, 1, upper=upper * (1 - million)))) == \
+        ["/result/points/1/upper"]
+    assert only_unproved(_verify(_with_point(points_cert, 1, lower=lower * (1 + million)))) == \
+        ["/result/points/1/lower"]
     for moved in (_with_point(points_cert, 1, upper=lower), _with_point(points_cert, 1, lower=upper)):
         r = _verify(moved)
         assert r.outcome == "FAIL" and r.failures[0]["pointer"].startswith("/result/points/1/"), r.as_dict()
+
+
+# ---- edited inputs under an unchanged result: the recipe is rebuilt from the input, so they FAIL ------
+
+def _failed_at(report, pointer):
+    """FAIL (never UNCHECKED) with a failure, disproved or not established, at ``pointer``."""
+    assert report.outcome == "FAIL", report.as_dict()
+    assert pointer in {f["pointer"] for f in report.failures}, report.failures
+
+
+def test_a_larger_sampling_rate_under_the_same_result_fails(delta_cert):
+    """q = 0.01 -> 1/90 with ε ∈ [1.82798, 1.82874] kept: the truth for 1/90 is near 2.05, 12 % higher."""
+    edited = copy.deepcopy(delta_cert)
+    edited["input"]["stages"][0]["sampling_rate"] = "1/90"
+    _failed_at(_verify(edited), "/result/epsilon_hi")
+
+
+def test_a_doubled_second_stage_under_the_same_result_fails():
+    """The two-stage schedule (0.01:1x500, 0.02:0.8x300) with the second q doubled and ε_hi kept."""
+    edited = _reference("dpsgd-schedule-two-stages-delta1e-6.json")
+    stage = edited["input"]["stages"][1]
+    stage["sampling_rate"] = write_rational(2 * Fraction(stage["sampling_rate"]))
+    _failed_at(_verify(edited), "/result/epsilon_hi")
+
+
+def test_a_tiny_upper_end_under_the_exemption_is_not_taken_on_trust():
+    """T = 1, q = 1/2, σ = 1/2 at ε = 20: δ(20) ≈ 3.9·10^-22, so upper = 10^-40 (width-exempt, <= 10^-30) is
+    false; the recipe's bounds cannot prove it, and the point FAILs."""
+    cert = producer.dpsgd("1/2", "1/2", 1, epsilons="20").as_dict()
+    point = cert["result"]["points"][0]
+    assert Fraction(1, 10 ** 23) < Fraction(point["upper"]) < Fraction(1, 10 ** 20)
+    edited = _with_point(cert, 0, lower=Fraction(0), upper=Fraction(1, 10 ** 40))
+    edited["result"]["points"][0]["lower_order"] = None
+    _failed_at(_verify(edited), "/result/points/0/upper")
 
 
 def _gaussian_epsilon(mu2, delta):
@@ -192,7 +230,7 @@ def test_tampered_windows(points_cert):
     chain = ("result", "discretisation", "windows", "remove", "upper", "stages", 0)
     narrowed = copy.deepcopy(points_cert)
     _set(narrowed, chain + (1,), [0, 3])           # the last product keeps 4 entries: the rest goes to +∞
-    assert _verify(narrowed).outcome in ("UNCHECKED", "FAIL")
+    assert _verify(narrowed).outcome == "FAIL"
     missing = copy.deepcopy(points_cert)
     missing["result"]["discretisation"]["windows"]["remove"]["upper"]["stages"][0].pop()
     assert _verify(missing).outcome == "MALFORMED"
@@ -201,7 +239,7 @@ def test_tampered_windows(points_cert):
     assert _verify(swapped).outcome == "MALFORMED"
     far = copy.deepcopy(points_cert)
     _set(far, chain + (0,), [10 ** 30, 10 ** 30 + 1])   # short arrays at absurd indices: cheap, and no proof
-    assert _verify(far).outcome == "UNCHECKED"
+    assert _verify(far).outcome == "FAIL"   # a recipe that proves nothing establishes nothing
     extra = copy.deepcopy(points_cert)
     extra["result"]["discretisation"]["windows"]["add"]["lower"]["combine"].append([0, 1])
     assert _verify(extra).outcome == "MALFORMED"
@@ -210,7 +248,7 @@ def test_tampered_windows(points_cert):
 def test_tampered_ranges_and_precisions(points_cert):
     cut = copy.deepcopy(points_cert)
     _set(cut, ("result", "discretisation", "ranges", 0, 1), 20)   # most of the high tail charged to +∞
-    assert _verify(cut).outcome in ("UNCHECKED", "FAIL")
+    assert _verify(cut).outcome == "FAIL"
     coarse = copy.deepcopy(points_cert)
     _set(coarse, ("result", "discretisation", "q_bits"), 8)
     r = _verify(coarse)
@@ -226,7 +264,7 @@ def test_wrong_lower_orders(points_cert, delta_cert):
     assert r.outcome == "FAIL" and r.failures[0]["pointer"] == "/result/lower_order"
     swapped = copy.deepcopy(points_cert)
     swapped["result"]["points"][2]["lower_order"] = "add"  # at ε = 1/5 the add order's lower bound is smaller
-    assert _verify(swapped).outcome == "UNCHECKED"
+    assert only_unproved(_verify(swapped)) == ["/result/points/2/lower"]
     zero = _with_point(points_cert, 2, lower=Fraction(0))
     assert _verify(zero).outcome == "FAIL"                 # lower = 0 must name no order
 

@@ -10,6 +10,7 @@ import pytest
 
 from tests.auditor.paper_corpus import (hierarchy_exact_corpus, hierarchy_exact_malformed, produce, reference,
                                         refused, verdict)
+from tests.auditor.verdicts import only_unproved
 from tests.reseal import resealed, with_value
 
 CHAIN = "hierarchy-exact-c4-uniform-g1_2-chain.json"
@@ -96,8 +97,9 @@ def test_too_many_selectors_are_refused_before_any_curve():
     assert time.process_time() - start < 1.0
 
 
-def test_a_node_curve_beyond_the_vertex_limit_is_unchecked(monkeypatch):
+def test_a_node_curve_beyond_the_vertex_limit_is_not_established(monkeypatch):
     import auditor.hierarchy.exact as exact
     monkeypatch.setattr(exact, "MAX_VERTICES", 8)
     report = verdict(reference(DEPTHS))
-    assert report.outcome == "UNCHECKED" and "vertices of the node curve" in report.unchecked
+    only_unproved(report)
+    assert "vertices per node curve" in report.failures[0]["reason"]

@@ -76,6 +76,14 @@ def refused(tmp_path, cert, pointer):
     return out
 
 
+def not_established(tmp_path, cert, pointer):
+    """FAIL (exit 1) with the one failure at ``pointer`` marked as not established by the recipe."""
+    status, out, _ = run_cli(tmp_path, seal(cert))
+    assert status == FAIL, out
+    assert f"FAIL {pointer}: not established by the certificate's recipe" in out, out
+    return out
+
+
 # ---- envelope/1: a stored enclosure must contain the true value -------------
 
 ENV = "envelope-t2-n2-k1-j1-refuted.json"   # T = 2, n = 2, k = 1, J = 1; db 0 has E = 1/2 exactly
@@ -109,11 +117,10 @@ def test_envelope_point_enclosure_excluding_the_true_value_fails(tmp_path):
     assert "/result/databases/0/error_linf" in pointers
 
 
-def test_envelope_point_enclosure_of_the_true_value_is_unchecked_never_ok(tmp_path):
-    # [1/2, 1/2] is true, but no enclosure the auditor can reach lies inside a point
+def test_envelope_point_enclosure_of_the_true_value_is_not_established_never_ok(tmp_path):
+    # [1/2, 1/2] is true, but no enclosure the auditor can reach lies inside a point: a failed proof
     cert = _set_error(reference(ENV), Fraction(1, 2), Fraction(1, 2))
-    out = refused(tmp_path, cert, "/result/databases/0/error_linf")
-    assert "precision needed" in out
+    not_established(tmp_path, cert, "/result/databases/0/error_linf")
 
 
 def test_envelope_constant_narrowed_to_a_false_point_fails(tmp_path):
@@ -455,13 +462,13 @@ def test_brace_enclosure_narrowed_to_a_false_point_fails(tmp_path):
     assert status == FAIL and "/result/constants/log_inv_delta" in pointers
 
 
-def test_brace_enclosure_too_narrow_to_decide_is_unchecked(tmp_path):
+def test_brace_enclosure_too_narrow_to_decide_is_not_established(tmp_path):
     from auditor.brace.calibration import Enclosures
     cert = reference(RUN)
     inp = cert["input"]
     tight = Enclosures(Fraction(inp["epsilon"]), Fraction(inp["delta"]), inp["horizon"], 2, 8192).L
     cert["result"]["constants"]["log_inv_delta"] = [fmt(tight[0]), fmt(tight[1])]
-    refused(tmp_path, cert, "/result/constants/log_inv_delta")
+    not_established(tmp_path, cert, "/result/constants/log_inv_delta")
 
 
 def test_brace_delta_next_to_one_is_answered_without_a_crash(tmp_path):
@@ -518,7 +525,7 @@ def _reseal_dg_interval(cert):
     return seal(cert)
 
 
-def test_dg_tau_true_but_too_tight_to_decide_is_unchecked_never_ok(tmp_path):
+def test_dg_tau_true_but_too_tight_to_decide_is_not_established_never_ok(tmp_path):
     from auditor.enclosures import normaliser_bounds
     cert = reference(DG)
     src = cert["result"]["source"]
@@ -529,7 +536,7 @@ def test_dg_tau_true_but_too_tight_to_decide_is_unchecked_never_ok(tmp_path):
     k = 16 * bits
     tau = Fraction(-((-exact.numerator << k) // exact.denominator), 1 << k)   # rounded up: still >= TV
     cert["result"]["tau"] = fmt(tau)
-    refused(tmp_path, _reseal_dg_interval(cert), "/result/tau")
+    not_established(tmp_path, _reseal_dg_interval(cert), "/result/tau")
 
 
 def test_dg_tau_just_below_tv_fails(tmp_path):

@@ -97,10 +97,10 @@ def test_explicit_source_game_verifies():
 
 def test_claim_line_states_both_levels_and_the_route(pair, game):
     assert verify_certificate(pair).claim == (
-        "sigma^2 = 9 suffices for eps*_8(0.00001467) <= 4 (sigma^2 = 8.992 does not; "
+        "sigma^2 = 9 suffices for eps*_8(0.00001467) <= 4 (the grid point below, sigma^2 = 8.992, does not; "
         "the discrete Gaussian, plain composition; route product-pair)")
-    assert verify_certificate(game).claim.endswith("(sigma^2 = 10/11 does not; the discrete Gaussian, "
-                                                   "gamma = 1/2; route exact-game)")
+    assert verify_certificate(game).claim.endswith(
+        "(the grid point below, sigma^2 = 10/11, does not; the discrete Gaussian, gamma = 1/2; route exact-game)")
 
 
 def test_committed_noise_certificates_verify():
@@ -334,12 +334,12 @@ def test_releases_embedded_forms(certs):
 
 def test_releases_claim_lines(certs):
     assert verify_certificate(certs["mixed-releases"]).claim == (
-        "factor = 12.9 suffices for eps*_18(0.001) <= 2 (factor = 12.8 does not; plain composition of "
-        "5 x discrete Gaussian sigma^2 = 4 (sensitivity 2), 10 x discrete Gaussian sigma^2 = 9, "
+        "factor = 12.9 suffices for eps*_18(0.001) <= 2 (the grid point below, factor = 12.8, does not; "
+        "plain composition of 5 x discrete Gaussian sigma^2 = 4 (sensitivity 2), 10 x discrete Gaussian sigma^2 = 9, "
         "3 x discrete Laplace t = 2, each sigma^2 and t times factor; route product-pair)")
     assert verify_certificate(certs["one-laplace-releases"]).claim == (
-        "factor = 2.66 suffices for eps*_4(0.02) <= 0.5 (factor = 2.65 does not; plain composition of "
-        "4 x discrete Laplace t = 2, each t times factor; route product-pair)")
+        "factor = 2.66 suffices for eps*_4(0.02) <= 0.5 (the grid point below, factor = 2.65, does not; "
+        "plain composition of 4 x discrete Laplace t = 2, each t times factor; route product-pair)")
     assert verify_certificate(certs["sensitivity-2-releases"]).claim.endswith(
         "plain composition of 3 x discrete Gaussian sigma^2 = 4 (sensitivity 2), each sigma^2 times factor; "
         "route product-pair)")

@@ -1,5 +1,5 @@
 """Three-way enclosure claims in the hierarchy and lower kinds: proved -> OK, disproved -> FAIL,
-neither -> UNCHECKED (never FAIL).
+neither -> FAIL as "not established by the certificate's recipe" (never OK, never UNCHECKED).
 
 A claim "tighter than the auditor can decide" is made by widening the auditor's own
 enclosures (Z of the normaliser, e^x) by a relative 2^-20 around their true value: each
@@ -19,8 +19,9 @@ import pytest
 from auditor import decide
 from auditor.api import verify_certificate
 from auditor.checks import separation
-from auditor.outcomes import FAIL, OK, UNCHECKED
+from auditor.outcomes import FAIL, OK
 from auditor.rationals import read_rational, write_rational
+from tests.auditor.verdicts import only_unproved
 from tests.reseal import seal
 
 ROOT = Path(__file__).resolve().parents[2] / "certificates"
@@ -80,14 +81,10 @@ def test_reference_certificate_is_ok(kind):
 
 
 @pytest.mark.parametrize("kind", sorted(SOURCE_KINDS))
-def test_undecided_atom_is_unchecked_and_disproved_atom_fails(kind, coarse):
+def test_undecided_atom_is_not_established_and_disproved_atom_fails(kind, coarse):
     name, source = SOURCE_KINDS[kind]
     cert = load(name)
-    report = verify_certificate(cert)
-    assert report.status == UNCHECKED, report.failures
-    pointer = report.unchecked.split(":")[0]
-    assert pointer.startswith(source + "/weights/"), report.unchecked
-    assert "neither proved nor disproved" in report.unchecked
+    pointer = only_unproved(verify_certificate(cert), source + "/weights/")[0]
     bad = doubled_atom(cert, source, int(pointer.rsplit("/", 1)[1]))
     failed = verify_certificate(bad)
     assert failed.status == FAIL
@@ -106,12 +103,10 @@ def test_disproved_atom_fails_at_full_precision(kind):
 
 
 def test_hierarchy_threshold_three_way(monkeypatch):
-    """With a decided source, a λ₋ the auditor cannot separate from e^ε is UNCHECKED; λ₋ > e^ε FAILS."""
+    """With a decided source, a λ₋ the auditor cannot separate from e^ε is not established; λ₋ > e^ε FAILS."""
     monkeypatch.setattr(decide, "exp_bounds", widened(decide.exp_bounds))
     cert = load(SOURCE_KINDS["hierarchy"][0])
-    report = verify_certificate(cert)
-    assert report.status == UNCHECKED
-    assert report.unchecked.startswith("/result/threshold/lower"), report.unchecked
+    only_unproved(verify_certificate(cert), "/result/threshold/lower")
     bad = copy.deepcopy(cert)
     for side in ("lower", "upper"):  # both doubled: still an interval, λ₋ now far above e^ε
         lam = read_rational(bad["result"]["threshold"][side], side)
@@ -123,9 +118,7 @@ def test_hierarchy_threshold_three_way(monkeypatch):
 
 def test_binary_pair_payoff_three_way(coarse):
     cert = load("separation-binary-pair-eps2.json")
-    report = verify_certificate(cert)
-    assert report.status == UNCHECKED
-    assert report.unchecked.startswith("/result/payoff/"), report.unchecked
+    only_unproved(verify_certificate(cert), "/result/payoff/")
     bad = copy.deepcopy(cert)
     payoff = bad["result"]["payoff"]
     payoff["lower"] = write_rational(read_rational(payoff["upper"], "u") + 1)

@@ -1,12 +1,12 @@
 """Three-way decisions of the remaining enclosure claims: proved -> OK, disproved -> FAIL,
-neither -> UNCHECKED (never FAIL).
+neither -> FAIL as "not established by the certificate's recipe" (never OK, never UNCHECKED).
 
 The claims: hierarchy/1's τ, calibration/1's moment envelope, calibration-lower/1's
 e^{epsilon_lower} <= λ_crit, workload/1's Gaussian term and separation/1's offset-event
 payoff and D_∞ bound.  One claim at a time is made undecidable by widening the auditor's
 enclosure of e^x at that claim's argument x only (by a relative 2^-20, so it still contains
 e^x), wherever in the auditor e^x is enclosed: every other claim stays decided, so the
-certificate is UNCHECKED at exactly that pointer.  The same claim made clearly false
+certificate FAILs, not established, at exactly that pointer.  The same claim made clearly false
 must FAIL there (disproved), with the widened enclosure too.
 """
 
@@ -20,10 +20,11 @@ import pytest
 from auditor import decide, enclosures
 from auditor.api import verify_certificate
 from auditor.hierarchy.source import check_source
-from auditor.outcomes import FAIL, OK, UNCHECKED
+from auditor.outcomes import FAIL, OK
 from auditor.rationals import read_rational, write_rational
 from auditor.report import Report
 from tests.auditor.test_threeway import widened
+from tests.auditor.verdicts import only_unproved
 from tests.reseal import display, resealed, with_value
 
 ROOT = Path(__file__).resolve().parents[2] / "certificates"
@@ -54,11 +55,9 @@ def widen_everywhere(monkeypatch, name, original, at=None):
             monkeypatch.setattr(module, name, wide)
 
 
-def assert_unchecked_at(cert, pointer):
-    report = verify_certificate(cert)
-    assert report.status == UNCHECKED, report.failures
-    assert report.unchecked.startswith(pointer + ":"), report.unchecked
-    assert "neither proved nor disproved" in report.unchecked
+def assert_not_established_at(cert, pointer):
+    """Not established, first at ``pointer`` (the claim made undecidable; its sibling end may follow)."""
+    assert only_unproved(verify_certificate(cert))[0] == pointer
 
 
 def assert_disproved_at(cert, pointer):
@@ -86,10 +85,10 @@ def _envelope_exponent(cert):
     return Fraction(8 * cert["input"]["budget"]) / rational(cert["input"]["sigma2"])
 
 
-def test_calibration_envelope_undecided_is_unchecked(monkeypatch):
+def test_calibration_envelope_undecided_is_not_established(monkeypatch):
     cert = load(CALIBRATION)
     widen_everywhere(monkeypatch, "exp_bounds", enclosures.exp_bounds, at=_envelope_exponent(cert))
-    assert_unchecked_at(cert, "/result/envelope")
+    assert_not_established_at(cert, "/result/envelope")
 
 
 def test_calibration_envelope_below_the_bound_fails_when_widened(monkeypatch):
@@ -108,10 +107,10 @@ def test_calibration_envelope_below_the_bound_fails_when_widened(monkeypatch):
 CAL_LOWER = "calibration-lower-k2-capped-c4.json"
 
 
-def test_calibration_lower_exponential_undecided_is_unchecked(monkeypatch):
+def test_calibration_lower_exponential_undecided_is_not_established(monkeypatch):
     cert = load(CAL_LOWER)
     widen_everywhere(monkeypatch, "exp_bounds", enclosures.exp_bounds, at=rational(cert["result"]["epsilon_lower"]))
-    assert_unchecked_at(cert, "/result/epsilon_lower")
+    assert_not_established_at(cert, "/result/epsilon_lower")
 
 
 def test_calibration_lower_exponential_above_lambda_crit_fails_when_widened(monkeypatch):
@@ -137,10 +136,10 @@ def _gaussian_exponent(cert):
     return -theta * rational(inp["epsilon"]) + Fraction(theta * (theta + 1) * norm2) / (2 * rational(inp["sigma2"]))
 
 
-def test_workload_gaussian_term_undecided_is_unchecked(monkeypatch):
+def test_workload_gaussian_term_undecided_is_not_established(monkeypatch):
     cert = load(WORKLOAD)
     widen_everywhere(monkeypatch, "exp_bounds", enclosures.exp_bounds, at=_gaussian_exponent(cert))
-    assert_unchecked_at(cert, "/result/gaussian_term")
+    assert_not_established_at(cert, "/result/gaussian_term")
 
 
 def test_workload_gaussian_term_below_the_bound_fails_when_widened(monkeypatch):
@@ -160,10 +159,10 @@ def _d_infinity(cert):
     return rational(cert["result"]["d_infinity_upper"])
 
 
-def test_d_infinity_bound_undecided_is_unchecked(monkeypatch):
+def test_d_infinity_bound_undecided_is_not_established(monkeypatch):
     cert = load(BINARY)
     widen_everywhere(monkeypatch, "exp_bounds", enclosures.exp_bounds, at=_d_infinity(cert))
-    assert_unchecked_at(cert, "/result/d_infinity_upper")
+    assert_not_established_at(cert, "/result/d_infinity_upper")
 
 
 def test_d_infinity_bound_below_the_logarithm_fails_when_widened(monkeypatch):
@@ -177,11 +176,11 @@ def test_d_infinity_bound_below_the_logarithm_fails_when_widened(monkeypatch):
     assert_disproved_at(resealed(cert, edit), "/result/d_infinity_upper")
 
 
-def test_offset_event_payoff_undecided_is_unchecked(monkeypatch):
+def test_offset_event_payoff_undecided_is_not_established(monkeypatch):
     """The payoff's own enclosures of Z and g, widened (the embedded dg-interval stays exact)."""
     from auditor.checks import separation
     monkeypatch.setattr(separation, "normaliser_bounds", widened(separation.normaliser_bounds))
-    assert_unchecked_at(load(OFFSET), "/result/payoff/lower")
+    assert_not_established_at(load(OFFSET), "/result/payoff/lower")
 
 
 def test_offset_event_payoff_above_the_truth_fails_when_widened(monkeypatch):

@@ -1,9 +1,9 @@
 """Three-way decisions in the lower kinds: an undecided claim never hides a false one.
 
 Undecided claims (neither proved nor disproved after the precision retry) are
-collected while every remaining claim is still checked; at the end they make
-the certificate UNCHECKED only when nothing is false (FAIL is more severe than
-UNCHECKED, auditor/outcomes.py).  "Undecided" is produced as in
+collected while every remaining claim is still checked; at the end each is
+recorded as not established by the certificate's recipe (a FAIL), beside the
+disproved claims (auditor/outcomes.py).  "Undecided" is produced as in
 tests/auditor/test_threeway.py: the auditor's own enclosures are widened by a
 relative 2^-20 (still enclosures), so claims tighter than that cannot be decided.
 """
@@ -17,9 +17,10 @@ from hypothesis import assume, given, strategies as st
 from auditor import decide
 from auditor.api import verify_certificate
 from auditor.checks import dg_interval
-from auditor.outcomes import FAIL, OK, UNCHECKED
+from auditor.outcomes import FAIL, OK
 from auditor.rationals import read_rational, write_rational
 from tests.auditor.test_threeway import load, widened
+from tests.auditor.verdicts import disproved, only_unproved
 from tests.reseal import seal
 
 
@@ -35,10 +36,8 @@ def coarse_dg(monkeypatch):
                 monkeypatch.setattr(module, name, widened(getattr(module, name)))
 
 
-def test_undecided_embedded_privacy_bound_is_unchecked(coarse_dg):
-    report = verify_certificate(load("separation-offset-event-eps2.json"))
-    assert report.status == UNCHECKED, report.failures
-    assert report.unchecked.startswith("/result/privacy_bound/result/"), report.unchecked
+def test_undecided_embedded_privacy_bound_is_not_established(coarse_dg):
+    only_unproved(verify_certificate(load("separation-offset-event-eps2.json")), "/result/privacy_bound/result/")
 
 
 def test_false_claim_after_an_undecided_embedded_bound_fails(coarse_dg):
@@ -47,19 +46,19 @@ def test_false_claim_after_an_undecided_embedded_bound_fails(coarse_dg):
     bad["input"]["separator"] = bad["result"]["payoff"]["lower"]
     report = verify_certificate(seal(bad))
     assert report.status == FAIL, report.unchecked
-    assert "/result/payoff/lower" in {f["pointer"] for f in report.failures}
+    assert "/result/payoff/lower" in disproved(report)
 
 
 def test_false_claim_after_an_undecided_source_fails(coarse_dg):
     """A deadline witness whose source is undecided: its later false lower end still FAILS."""
     cert = load("deadline-witness-d2-law.json")
-    assert verify_certificate(cert).status == UNCHECKED
+    only_unproved(verify_certificate(cert))
     bad = copy.deepcopy(cert)
     deadline = bad["result"]["deadlines"][0]
     deadline["lower"] = write_rational(read_rational(deadline["lower"], "l") * 2)
     report = verify_certificate(seal(bad))
     assert report.status == FAIL, report.unchecked
-    assert "/result/deadlines/0/lower" in {f["pointer"] for f in report.failures}
+    assert "/result/deadlines/0/lower" in disproved(report)
 
 
 def test_false_relaxation_value_after_an_undecided_embedded_bound_fails(coarse_dg):
@@ -105,28 +104,24 @@ def _with_band_end(cert, end, value):
     return seal(bad)
 
 
-def test_band_lower_end_at_the_enclosure_edge_is_unchecked_and_above_it_fails():
+def test_band_lower_end_at_the_enclosure_edge_is_not_established_and_above_it_fails():
     cert = load(RENYI)
     assert read_rational(cert["result"]["bands"][BAND]["left"], "l") > 1
     moments, _ = _renyi_enclosures(cert)
     edge = min(hi for _, hi in moments)          # inside every enclosure, above every lower end
     assert max(lo for lo, _ in moments) < edge
-    report = verify_certificate(_with_band_end(cert, "lower", edge))
-    assert report.status == UNCHECKED, report.failures
-    assert report.unchecked.startswith(f"/result/bands/{BAND}/lower"), report.unchecked
+    only_unproved(verify_certificate(_with_band_end(cert, "lower", edge)), f"/result/bands/{BAND}/lower")
     failed = verify_certificate(_with_band_end(cert, "lower", edge + Fraction(1, 10 ** 6)))
     assert failed.status == FAIL
     assert f"/result/bands/{BAND}/lower" in {f["pointer"] for f in failed.failures}
 
 
-def test_band_upper_end_at_the_enclosure_edge_is_unchecked_and_below_it_fails():
+def test_band_upper_end_at_the_enclosure_edge_is_not_established_and_below_it_fails():
     cert = load(RENYI)
     _, binary = _renyi_enclosures(cert)
     edge = max(lo for lo, _ in binary)           # inside every enclosure, below every upper end
     assert edge < min(hi for _, hi in binary)
-    report = verify_certificate(_with_band_end(cert, "upper", edge))
-    assert report.status == UNCHECKED, report.failures
-    assert report.unchecked.startswith(f"/result/bands/{BAND}/upper"), report.unchecked
+    only_unproved(verify_certificate(_with_band_end(cert, "upper", edge)), f"/result/bands/{BAND}/upper")
     failed = verify_certificate(_with_band_end(cert, "upper", edge - Fraction(1, 10 ** 6)))
     assert failed.status == FAIL
     assert f"/result/bands/{BAND}/upper" in {f["pointer"] for f in failed.failures}
@@ -156,14 +151,12 @@ def test_term_bounds_bracket_the_exact_dyadic_term(P, Q, S, m, k, bits):
     assert lo ** n <= exact <= hi ** n
 
 
-def test_layer_weights_undecided_are_unchecked_and_disproved_fail(monkeypatch):
-    """Layer weights against a too coarse normaliser: UNCHECKED; a doubled P-weight: FAIL there."""
+def test_layer_weights_undecided_are_not_established_and_disproved_fail(monkeypatch):
+    """Layer weights against a too coarse normaliser: not established; a doubled P-weight: disproved there."""
     from auditor.lower import renyi
     monkeypatch.setattr(renyi, "normaliser_bounds", widened(renyi.normaliser_bounds))
     cert = load(RENYI)
-    report = verify_certificate(cert)
-    assert report.status == UNCHECKED, report.failures
-    assert report.unchecked.startswith("/result/layers/"), report.unchecked
+    only_unproved(verify_certificate(cert), "/result/layers/")
     bad = copy.deepcopy(cert)
     row = bad["result"]["layers"][0]["p"][0]
     i = max(range(len(row)), key=lambda j: read_rational(row[j], "w"))

@@ -29,7 +29,7 @@ TIMEOUT = 20  # seconds; each of these runs takes well under one on an idle mach
 
 
 def auditor(*args, stdin=None):
-    return subprocess.run([sys.executable, "-m", "auditor", "verify", "--quiet", *args],
+    return subprocess.run([sys.executable, "-m", "auditor", "verify", *args],
                           input=stdin, capture_output=True, timeout=TIMEOUT, cwd=ROOT)
 
 
@@ -153,7 +153,7 @@ def test_internal_error_is_one_line_and_status_4(monkeypatch, capsys):
     def crash(cert, report):
         raise RecursionError("maximum recursion depth exceeded")
     monkeypatch.setattr(finite_game, "verify", crash)
-    assert cli.main(["verify", "--quiet", str(REFERENCE)]) == 4
+    assert cli.main(["verify", str(REFERENCE)]) == 4
     out = capsys.readouterr()
     assert out.out == f"{REFERENCE}: ERROR internal: RecursionError: maximum recursion depth exceeded\n"
     assert "Traceback" not in out.err
@@ -196,3 +196,18 @@ def _one_verdict_or_failures(run, name, statuses):
     assert lines and all(line.startswith(f"{name}: ") for line in lines)
     if run.returncode != 1:  # only a FAIL may take one line per false claim
         assert len(lines) == 1
+
+
+def test_quiet_prints_only_what_is_not_ok_and_one_summary(tmp_path, capsys):
+    """--quiet: no line for an OK file, the failure lines of a bad one, then the count of each outcome."""
+    bad = json.loads(REFERENCE.read_text())
+    bad["result"]["queries"][0]["value"] = "5/3"
+    bad_path = tmp_path / "bad.json"
+    bad_path.write_text(json.dumps(bad))
+    assert cli.main(["verify", "--quiet", str(REFERENCE), str(bad_path)]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert not any(line.startswith(f"{REFERENCE}:") for line in lines), lines
+    assert lines[0].startswith(f"{bad_path}: FAIL ")
+    assert lines[-1] == "auditor: 2 files: 1 OK, 1 FAIL"
+    assert cli.main(["verify", "--quiet", str(REFERENCE)]) == 0
+    assert capsys.readouterr().out == "auditor: 1 file: 1 OK\n"

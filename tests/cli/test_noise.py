@@ -36,8 +36,8 @@ def test_the_answer_line_names_both_noises_and_the_route():
     assert p.returncode == 0, p.stderr
     res = json.loads(p.stdout)["result"]
     last = p.stderr.strip().splitlines()[-1]
-    assert last == ("σ² = 397.6 suffices for ε*_100(1e-05) ≤ 2 (σ² = 397.5 does not; precision 0.001); "
-                    "route product-pair")
+    assert last == ("σ² = 397.6 suffices for ε*_100(1e-05) ≤ 2 (the grid point below, σ² = 397.5, does not; "
+                    "precision 0.001); route product-pair")
     assert (res["sigma2"], res["sigma2_below"]) == ("1988/5", "795/2")
 
 

@@ -145,7 +145,7 @@ def test_the_answer_line():
     noise, below = (describe_rational(mpq(res[k])) for k in ("sigma2", "sigma2_below"))
     assert "/" not in noise + below  # short decimals
     assert line.startswith(f"σ² = {noise} suffices for ε*_100(1e-05) ≤ 2 ")
-    assert line.endswith(f"(σ² = {below} does not; precision 0.001); route product-pair")
+    assert line.endswith(f"(the grid point below, σ² = {below}, does not; precision 0.001); route product-pair")
 
 
 @pytest.mark.parametrize("args, kw", [
@@ -274,7 +274,7 @@ def test_the_releases_reference_is_reproduced():
     assert below == factor - mpq(1, 10)   # four significant digits in [100, 1000)
     line = kind.claim(cert)
     assert line.startswith(f"factor f = {describe_rational(factor)} on every release's scale suffices for "
-                           f"ε*_125(1e-05) ≤ 2 (f = {describe_rational(below)} does not")
+                           f"ε*_125(1e-05) ≤ 2 (the grid point below, f = {describe_rational(below)}, does not")
     assert "20 × σ² = 4 (sensitivity 2), 100 × σ² = 9, 5 × discrete Laplace t = 2" in line
 
 
@@ -323,3 +323,16 @@ def test_the_releases_form_is_deterministic_and_its_embedded_certificates_verify
     assert render(cert) == render(build(None, "1", "1e-3", releases=["dl:1:2x2", "dg:4x3"], precision="1/100"))
     check_releases(cert)
     embedded_verify(cert, tmp_path)
+
+
+def test_the_answer_is_a_grid_crossing_not_the_smallest_noise():
+    """δ_C(ε) is not monotone in σ² for the discrete Gaussian at small σ²: at C = 1, ε = 2, δ = 0.12 the
+    search answers σ² = 0.5637 (0.5636 misses), yet σ² = 1/4 also meets the target.  The claim states a
+    level that suffices and the grid point below that does not, never that the level is the smallest."""
+    cert = build(1, "2", "0.12")
+    noise, below = check(cert)
+    assert (noise, below) == (mpq("0.5637"), mpq("0.5636"))
+    smaller = plain_composition.build(plain_composition.Request.from_strings(1, ["2"], "1e-6", sigma2="1/4"))
+    assert mpq(smaller["result"]["points"][0]["upper"]) < mpq("0.12")  # a quarter of the noise meets too
+    line = kind.claim(cert)
+    assert "smallest" not in line and "the grid point below, σ² = 0.5636, does not" in line
