@@ -410,8 +410,8 @@ def noise(epsilon, delta, budget=None, *, gamma="0", laplace=False, precision=No
     """A noise on a relative grid of step ``precision`` R (default 1/1000) at which ε*_C(δ) <= ε is certified,
     with the grid point just below certified not to meet it (noise/1; a crossing, not a minimality claim):
     the discrete Gaussian's σ² (or ``laplace=True``: the discrete Laplace's t); γ = 0 by the product pair
-    (C <= 1024), γ > 0 by the exact game (C <= 6).  ``releases`` (``["dg:9x100", "dl:2x5"]``, budget None, γ = 0): the common
-    factor f on every release's scale (σ² -> f·σ², t -> f·t) instead."""
+    (C <= 1024), γ > 0 by the exact game (C <= 6).  ``releases`` (``["dg:9x100", "dl:2x5"]``, budget None,
+    γ = 0): the common factor f on every release's scale (σ² -> f·σ², t -> f·t) instead."""
     from producer.kinds import noise as kind
     request = kind.Request.from_strings(budget, epsilon, delta, gamma=gamma, precision=precision, laplace=laplace,
                                         releases=releases)
