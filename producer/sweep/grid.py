@@ -3,8 +3,9 @@
 A point is one certificate: a dg-interval/1 for Δ*_C(ε) when it carries an ε,
 a calibration/1 for ε*_C(δ) when it carries a δ.  The innovation law is the
 discrete Gaussian of parameter σ² (law "sigma2") or the discrete Laplace
-L_t(n) ∝ e^{−|n|/t} of scale t (law "laplace").  Every point has the same
-width W.  The file name is a function of the point alone (``dg-g1_3-s9-c2-e1_2.json``,
+L_t(n) ∝ e^{−|n|/t} of scale t (law "laplace").  Every point asks the same
+widths: an absolute width W alone, or a relative width R with W as its floor
+(:mod:`producer.sweep.refine`).  The file name is a function of the point alone (``dg-g1_3-s9-c2-e1_2.json``,
 ``dg-g1_3-t2-c2-e1_2.json`` for t = 2), so the same grid writes the same files
 whatever the order of the work.
 
@@ -39,20 +40,20 @@ class GridPoint:
     ``law`` is "laplace".
     """
 
-    __slots__ = ("kind", "gamma", "law_value", "budget", "value", "width", "law")
+    __slots__ = ("kind", "gamma", "law_value", "budget", "value", "width", "law", "rel_width")
 
-    def __init__(self, kind, gamma, law_value, budget, value, width, law=SIGMA2):
+    def __init__(self, kind, gamma, law_value, budget, value, width, law=SIGMA2, rel_width=None):
         if law not in LAWS:
             raise ValueError(f"unknown innovation law {law!r} (expected one of {sorted(LAWS)})")
         self.kind, self.gamma, self.law_value, self.law = kind, gamma, law_value, law
-        self.budget, self.value, self.width = budget, value, width
+        self.budget, self.value, self.width, self.rel_width = budget, value, width, rel_width
 
     def sort_key(self):
         return (self.kind, self.gamma, self.law, self.law_value, self.budget, self.value)
 
     def group_key(self):
         """Points with one key share a law, γ and C: one task."""
-        return (self.kind, self.gamma, self.law, self.law_value, self.budget, self.width)
+        return (self.kind, self.gamma, self.law, self.law_value, self.budget, self.width, self.rel_width)
 
     @property
     def parameter(self):
@@ -66,7 +67,8 @@ class GridPoint:
     def as_json(self):
         return {"kind": self.kind, "gamma": format_rational(self.gamma), self.law: format_rational(self.law_value),
                 "budget": self.budget, self.parameter: format_rational(self.value),
-                "width": format_rational(self.width)}
+                "width": format_rational(self.width),
+                "rel_width": None if self.rel_width is None else format_rational(self.rel_width)}
 
 
 def _token(value):
@@ -101,11 +103,12 @@ def parse_range(text, what):
     return sorted({mpq(lo) + i * mpq(step) for i in range(count)})
 
 
-def build_grid(gammas, sigma2s, budgets, width, epsilons=None, deltas=None, laplaces=None):
+def build_grid(gammas, sigma2s, budgets, width, epsilons=None, deltas=None, laplaces=None, rel_width=None):
     """Every point of the product, sorted; refused beyond MAX_POINTS before any work.
 
     The law axis is ``sigma2s`` (discrete Gaussian) or ``laplaces`` (discrete
-    Laplace scales t, with ``sigma2s`` None): exactly one of the two.
+    Laplace scales t, with ``sigma2s`` None): exactly one of the two.  A
+    relative width ``rel_width`` applies to an ε grid only (``width`` is then its floor).
     """
     if (epsilons is None) == (deltas is None):
         raise InputError("give the ε grid (--epsilons or --epsilon-range) or the δ grid (--deltas), not both")
@@ -113,6 +116,9 @@ def build_grid(gammas, sigma2s, budgets, width, epsilons=None, deltas=None, lapl
         raise InputError("give the σ² grid (--sigma2s) or the Laplace grid (--laplace), not both")
     law, law_values = (SIGMA2, sigma2s) if laplaces is None else (LAPLACE, laplaces)
     kind, values = ("dg", epsilons) if epsilons is not None else ("calibration", deltas)
+    if rel_width is not None and kind == "calibration":
+        raise InputError("--rel-width: a δ grid's ε* enclosures take the absolute --width only "
+                         "(--rel-width applies to an ε grid)")
     for value in values:
         if value < 0 or kind == "calibration" and not 0 < value < 1:
             raise InputError(f"--{'epsilons' if kind == 'dg' else 'deltas'}: {format_rational(value)} "
@@ -121,7 +127,7 @@ def build_grid(gammas, sigma2s, budgets, width, epsilons=None, deltas=None, lapl
     if size > MAX_POINTS:
         raise LimitError(f"grid: {size} points exceed the limit {MAX_POINTS} of one sweep "
                          f"(split it into several sweeps)")
-    points = [GridPoint(kind, g, s, c, v, width, law)
+    points = [GridPoint(kind, g, s, c, v, width, law, rel_width)
               for g, s, c, v in product(gammas, law_values, budgets, values)]
     return sorted(points, key=GridPoint.sort_key)
 

@@ -1,9 +1,10 @@
 """Computing a sweep: one task per group of points, serially or on a Dask cluster.
 
 A task returns, for each of its points, the certificate's canonical bytes and
-its summary row.  The bytes depend on the point alone (the producer is
-deterministic), so a serial run and a run on any number of workers write
-byte-identical files.  Dask is imported only for a parallel run.
+its summary row.  A point with a relative width runs its rounds inside the
+task (:mod:`producer.sweep.refine`).  The bytes depend on the point alone (the
+producer is deterministic), so a serial run and a run on any number of
+workers write byte-identical files.  Dask is imported only for a parallel run.
 """
 
 import sys
@@ -14,13 +15,14 @@ from producer.rationals import format_rational
 CONNECT_TIMEOUT_SECONDS = 20
 
 
-def certificate_of(point):
-    """The producer.api Certificate of one grid point (the same route as ``producer dg``/``calibrate``)."""
+def certificate_of(point, width=None):
+    """The producer.api Certificate of one grid point at the absolute ``width`` (default: the point's width),
+    by the same route as ``producer dg``/``calibrate``."""
     from producer import api
     from producer.sweep.grid import LAPLACE
     gamma, law_value = format_rational(point.gamma), format_rational(point.law_value)
     sigma2, laplace = (None, law_value) if point.law == LAPLACE else (law_value, None)
-    width = format_rational(point.width)
+    width = format_rational(point.width if width is None else width)
     if point.kind == "dg":
         return api.dg_interval(gamma, sigma2, point.budget, format_rational(point.value), width=width,
                                laplace=laplace)
@@ -45,26 +47,44 @@ def check_point(point):
         request.envelope()  # 2C/t, exact and immediate (the Gaussian moment envelope is not needed here)
 
 
-def row_of(point, certificate):
-    """The summary row: the point, its file, and the certified enclosure (exact and display)."""
-    result = certificate.result
-    row = dict(point.as_json(), file=point.file_name(), digest=certificate.digest)
-    if point.kind == "dg":
-        interval = result["interval"]
-        row.update(lower=interval["lower_display"], upper=interval["upper_display"],
-                   lower_exact=interval["lower"], upper_exact=interval["upper"])
-    else:
-        row.update(lower=result["epsilon_lo_display"], upper=result["epsilon_hi_display"],
-                   lower_exact=result["epsilon_lo"], upper_exact=result["epsilon_hi"])
+def row_of(point, refined):
+    """The summary row: the point, its file, its rounds, and the certified enclosure (exact and decimal)."""
+    from producer.display import down, up
+    from producer.sweep.refine import ends, status_of
+    certificate = refined.certificate
+    lower, upper = ends(point.kind, certificate)
+    source_width = (certificate.input["source"]["width"] if point.kind == "dg"
+                    else certificate.input["width"])
+    row = dict(point.as_json(), file=point.file_name(), digest=certificate.digest,
+               source_width=source_width, rounds=refined.rounds, stop=refined.stop,
+               status=status_of(lower, upper, point.rel_width, refined.stop))
+    row[f"{point.parameter}_decimal"] = decimal_of(point.value)
+    lower_exact, upper_exact = format_rational(lower), format_rational(upper)
+    row.update(lower=down(lower_exact), upper=up(upper_exact), lower_exact=lower_exact, upper_exact=upper_exact)
     return row
+
+
+DECIMAL_DIGITS = 12  # significant digits of the ε (or δ) column's decimal
+
+
+def decimal_of(value):
+    """An ε or δ of the grid as a decimal of 12 significant digits, rounded down (13/19 -> 0.684210526315;
+    exact when that is enough: 1/2 -> 0.5), trailing zeros removed."""
+    from producer.rationals import significant_outward
+    text = significant_outward(value, DECIMAL_DIGITS, -1)
+    mantissa, _, exponent = text.partition("e")
+    if "." in mantissa:
+        mantissa = mantissa.rstrip("0").rstrip(".")
+    return mantissa + ("e" + exponent if exponent else "")
 
 
 def run_group(points):
     """[(file name, certificate bytes, row)] for one group, in the group's order."""
+    from producer.sweep.refine import refine
     out = []
     for point in points:
-        certificate = certificate_of(point)
-        out.append((point.file_name(), certificate.to_json(), row_of(point, certificate)))
+        refined = refine(point, certificate_of)
+        out.append((point.file_name(), refined.certificate.to_json(), row_of(point, refined)))
     return out
 
 

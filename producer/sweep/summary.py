@@ -1,9 +1,20 @@
 """The summary table of a sweep: one row per grid point, sorted like the grid.
 
-``summary.json`` holds exact values (``lower_exact``, ``upper_exact``, "p/q"
-strings) and the outward-rounded decimals (``lower``, ``upper``) of every
-enclosure; ``summary.csv`` the same columns.  The law's parameter is the column
-``sigma2`` (discrete Gaussian) or ``laplace`` (the discrete-Laplace scale t).
+``summary.json`` and ``summary.csv`` hold the same columns:
+
+* the point: ``kind``, ``gamma``, ``sigma2`` or ``laplace``, ``budget``, and
+  ``epsilon`` (or ``delta``) exact ("p/q") with ``epsilon_decimal`` (or
+  ``delta_decimal``) beside it, 12 significant digits rounded down;
+* the widths asked, ``width`` (absolute; the floor when ``rel_width`` R is
+  given) and ``rel_width``, and what the kept certificate asked,
+  ``source_width``, after ``rounds`` rounds, stopped for ``stop`` (met, width,
+  floor, limit, rounds: :mod:`producer.sweep.refine`);
+* ``status``: ``two-sided`` (a positive lower end, and R met when asked) or
+  ``upper-only`` (only δ <= upper is useful);
+* the enclosure: ``lower_exact``, ``upper_exact`` ("p/q") and the decimals
+  ``lower`` (rounded down) and ``upper`` (rounded up), 11 significant digits;
+* ``file`` and ``digest`` of the certificate.
+
 Rows are sorted by (kind, γ, law, σ² or t, C, ε or δ) as exact rationals, so
 the bytes depend on the grid alone.
 """
@@ -13,7 +24,8 @@ import io
 import json
 from fractions import Fraction
 
-COLUMNS = ["kind", "gamma", "sigma2", "budget", "epsilon", "delta", "width", "lower", "upper",
+COLUMNS = ["kind", "gamma", "sigma2", "budget", "epsilon", "epsilon_decimal", "delta", "delta_decimal",
+           "width", "rel_width", "source_width", "rounds", "stop", "status", "lower", "upper",
            "lower_exact", "upper_exact", "file", "digest"]
 # The law's parameter column: σ² ("sigma2") of the discrete Gaussian or the scale t
 # ("laplace") of the discrete Laplace; a sweep over one law has only its own column.

@@ -8,6 +8,7 @@ default path, a LocalCluster of worker *processes*, runs once in a subprocess.
 import json
 import subprocess
 import sys
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,7 @@ import pytest
 from auditor import api as auditor_api
 from producer import cli
 from producer.sweep.grid import MAX_POINTS, GridPoint, build_grid, groups_of, parse_range
-from producer.sweep.run import run_sweep
+from producer.sweep.run import decimal_of, run_sweep
 
 distributed = pytest.importorskip("distributed")
 
@@ -122,8 +123,8 @@ def test_workers_subprocess_local_cluster_equals_serial(serial_run, tmp_path):
 
 @pytest.mark.slow
 def test_issue_grid_twenty_epsilons_cluster_equals_serial_all_verified(tmp_path):
-    """The documented grid (docs/sweep.md): 20 ε in [0, 2] at C = 2, σ² = 9, width 10^-6, serial and on a
-    2-process LocalCluster."""
+    """The documented grid (docs/sweep.md): 20 ε in [0, 2] at C = 2, σ² = 9, the default relative width 10^-3,
+    serial and on a 2-process LocalCluster."""
     grid = ["--epsilon-range", "0:2:20", "--budgets", "2", "--sigma2s", "9", "--quiet"]
     assert cli.main(["sweep", *grid, "--out", str(tmp_path / "serial"), "--workers", "0"]) == 0
     run = subprocess.run([sys.executable, "-m", "producer", "sweep", *grid, "--out", str(tmp_path / "cluster"),
@@ -134,3 +135,12 @@ def test_issue_grid_twenty_epsilons_cluster_equals_serial_all_verified(tmp_path)
     for name in serial:
         if name.startswith("dg-"):
             assert auditor_api.verify_file(str(tmp_path / "cluster" / name)).ok, name
+
+
+@pytest.mark.parametrize("value, text", [
+    (Fraction(1, 2), "0.5"), (Fraction(13, 19), "0.684210526315"), (Fraction(4), "4"),
+    (Fraction(1, 10 ** 6), "1e-06"), (Fraction(0), "0"), (Fraction(1, 3), "0.333333333333"),
+])
+def test_decimal_of(value, text):
+    assert decimal_of(value) == text
+    assert Fraction(text) <= value  # rounded down
