@@ -9,7 +9,7 @@ JOBS   ?= 2
 PYTEST_JOBS  = $(if $(filter-out 0 1,$(JOBS)),-n $(JOBS))
 VERIFY_JOBS  = $(if $(filter-out 0 1,$(JOBS)),--workers $(JOBS))
 
-.PHONY: all certificates certificates-fast certificates-large verify test references bench clean-venv
+.PHONY: all tour certificates certificates-fast certificates-large verify test references bench clean-venv
 
 all: certificates
 
@@ -28,6 +28,13 @@ ALL_CERTIFICATES = certificates/*.json certificates/plain/*.json certificates/hi
 # the parts skip that (a target-specific value reaches the prerequisites) and the last line verifies
 # everything once.
 VERIFY_PART = $(PY) -m auditor verify --quiet
+
+## tour: the main job in minutes - one reference certificate of every kind regenerated into build/tour/
+## (byte-identical to the committed one, or exit 1), then verified by the auditor, one claim line each
+TOUR_DIR := build/tour
+tour: $(STAMP)
+	$(PY) -m producer.references.tour $(TOUR_DIR)
+	$(PY) -m auditor verify $$($(PY) -m producer.references.tour --list $(TOUR_DIR))
 
 ## certificates: regenerate every reference certificate deterministically, then verify them all (once)
 certificates: VERIFY_PART = @true

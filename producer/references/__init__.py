@@ -1,7 +1,10 @@
 """Generators of the reference certificates in ``certificates/``.
 
-Each module provides ``generate(outdir) -> list of written paths``; it must be
+Each module provides ``generate(outdir, names=None) -> list of written paths``
+(``names``: only the certificates of those file names; None: all); it must be
 deterministic (same bytes on every run) and report progress on stderr.
+:mod:`producer.references.tour` regenerates one of every kind (the README's
+main job).
 """
 
 import os
@@ -10,10 +13,13 @@ import sys
 from producer.certificates.canonical import write_certificate
 
 
-def write_all(outdir, topic, items, build):
-    """Write ``build(fields)`` as ``outdir/name`` for each (name, fields); return the paths."""
+def write_all(outdir, topic, items, build, names=None):
+    """Write ``build(fields)`` as ``outdir/name`` for each (name, fields) (only those in ``names`` when given);
+    return the paths."""
     paths = []
     for name, fields in items:
+        if names is not None and name not in names:
+            continue
         print(f"reference {topic}: {name}", file=sys.stderr, flush=True)
         path = os.path.join(outdir, name)
         write_certificate(build(fields), path)

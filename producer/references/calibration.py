@@ -23,6 +23,6 @@ REFERENCES = [
 ]
 
 
-def generate(outdir):
+def generate(outdir, names=None):
     return write_all(outdir, "calibration", REFERENCES,
-                     lambda fields: build(Request(**fields), stderr_progress("calibrate")))
+                     lambda fields: build(Request(**fields), stderr_progress("calibrate")), names=names)

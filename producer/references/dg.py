@@ -24,5 +24,6 @@ REFERENCES = [
 ]
 
 
-def generate(outdir):
-    return write_all(outdir, "dg", REFERENCES, lambda fields: build(Request(**fields), stderr_progress("dg")))
+def generate(outdir, names=None):
+    return write_all(outdir, "dg", REFERENCES, lambda fields: build(Request(**fields), stderr_progress("dg")),
+    names=names)

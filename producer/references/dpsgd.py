@@ -31,9 +31,10 @@ REFERENCES = [
 ]
 
 
-def generate(outdir):
+def generate(outdir, names=None):
     return write_all(outdir, "dpsgd", REFERENCES,
-                     lambda fields: build(Request.from_strings(**fields), progress=progress_printer("dpsgd")))
+                     lambda fields: build(Request.from_strings(**fields), progress=progress_printer("dpsgd")),
+                     names=names)
 
 
 if __name__ == "__main__":

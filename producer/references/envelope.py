@@ -40,9 +40,11 @@ def reference_instances():
     return out
 
 
-def generate(outdir):
+def generate(outdir, names=None):
     paths = []
     for stem, inst in reference_instances():
+        if names is not None and f"{stem}.json" not in names:
+            continue
         path = os.path.join(outdir, f"{stem}.json")
         write_certificate(build(Request(inst)), path)
         paths.append(path)

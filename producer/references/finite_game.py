@@ -40,6 +40,6 @@ REFERENCES = {
 }
 
 
-def generate(outdir):
+def generate(outdir, names=None):
     items = [(f"{name}.json", spec) for name, spec in REFERENCES.items()]
-    return write_all(outdir, "finite_game", items, lambda spec: build(Request(*spec)))
+    return write_all(outdir, "finite_game", items, lambda spec: build(Request(*spec)), names=names)

@@ -28,9 +28,10 @@ CALIBRATIONS = [
 ]
 
 
-def generate(outdir):
+def generate(outdir, names=None):
     return (write_all(outdir, "general_budget", INTERVALS,
-                      lambda fields: dg_interval.build(dg_interval.Request(**fields), stderr_progress("dg")))
+                      lambda fields: dg_interval.build(dg_interval.Request(**fields), stderr_progress("dg")),
+                      names=names)
             + write_all(outdir, "general_budget", CALIBRATIONS,
                         lambda fields: calibration.build(calibration.Request(**fields),
-                                                          stderr_progress("calibrate"))))
+                                                          stderr_progress("calibrate")), names=names))

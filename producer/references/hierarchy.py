@@ -46,9 +46,10 @@ DEFAULT_DIR = os.path.join("certificates", "hierarchy")
 
 
 def generate(outdir, names=None):
-    items = [item for item in REFERENCES if names is None or item[0] in names]
+    items = REFERENCES
     os.makedirs(outdir, exist_ok=True)
-    return write_all(outdir, "hierarchy", items, lambda fields: build(Request(**fields), stderr_progress("hierarchy")))
+    return write_all(outdir, "hierarchy", items, lambda fields: build(Request(**fields), stderr_progress("hierarchy")),
+                     names=names)
 
 
 main = main_of("hierarchy", REFERENCES, DEFAULT_DIR, generate)

@@ -34,9 +34,9 @@ DEADLINES = [
 ]
 
 
-def generate(outdir):
+def generate(outdir, names=None):
     paths = write_all(outdir, "lower", DEADLINES,
-                      lambda fields: dw.build(dw.Request(**fields), stderr_progress("deadline")))
+                      lambda fields: dw.build(dw.Request(**fields), stderr_progress("deadline")), names=names)
     for module in (workload, separation, calibration_lower):
-        paths += write_all(outdir, "lower", module.REFERENCES, module.build_reference)
+        paths += write_all(outdir, "lower", module.REFERENCES, module.build_reference, names=names)
     return paths

@@ -64,9 +64,8 @@ def build(spec):
 
 
 def generate(outdir, names=None):
-    items = [item for item in REFERENCES if names is None or item[0] in names]
     os.makedirs(outdir, exist_ok=True)
-    return write_all(outdir, "paper", items, build)
+    return write_all(outdir, "paper", REFERENCES, build, names=names)
 
 
 main = main_of("paper", REFERENCES, DEFAULT_DIR, generate)

@@ -87,20 +87,22 @@ NOISE = [
 ]
 
 
-def generate(outdir):
-    paths = write_all(outdir, "plain", GAMES, lambda spec: finite_game.build(finite_game.Request(*spec)))
+def generate(outdir, names=None):
+    paths = write_all(outdir, "plain", GAMES, lambda spec: finite_game.build(finite_game.Request(*spec)), names=names)
     paths += write_all(outdir, "plain", DG,
-                       lambda fields: dg_interval.build(dg_interval.Request(**fields), stderr_progress("dg")))
+                       lambda fields: dg_interval.build(dg_interval.Request(**fields), stderr_progress("dg")),
+                       names=names)
     paths += write_all(outdir, "plain", CALIBRATIONS,
-                       lambda fields: calibration.build(calibration.Request(**fields), stderr_progress("calibrate")))
+                       lambda fields: calibration.build(calibration.Request(**fields), stderr_progress("calibrate")),
+                       names=names)
     paths += write_all(outdir, "plain", PRODUCT,
                        lambda fields: plain_composition.build(plain_composition.Request(**fields),
-                                                              stderr_progress("plain")))
+                                                              stderr_progress("plain")), names=names)
     paths += write_all(outdir, "plain", BRACKETS,
                        lambda fields: epsilon_bracket.build(epsilon_bracket.Request(**fields),
-                                                            stderr_progress("calibrate")))
+                                                            stderr_progress("calibrate")), names=names)
     paths += write_all(outdir, "plain", NOISE,
-                       lambda fields: noise.build(noise.Request(**fields), stderr_progress("noise")))
+                       lambda fields: noise.build(noise.Request(**fields), stderr_progress("noise")), names=names)
     return paths
 
 

@@ -43,12 +43,14 @@ FINITE = [
 ]
 
 
-def generate(outdir):
-    paths = write_all(outdir, "resource", RATE, lambda a: rate.build(rate.Request(*a)))
+def generate(outdir, names=None):
+    paths = write_all(outdir, "resource", RATE, lambda a: rate.build(rate.Request(*a)), names=names)
     paths += write_all(outdir, "resource", FRONTIER,
-                       lambda a: frontier.build(frontier.Request(a[0], a[1], a[2], a[3])))
-    paths += write_all(outdir, "resource", WINDOW, lambda a: window_request.build(window_request.Request(*a)))
-    paths += write_all(outdir, "resource", FINITE, lambda a: finite_budget.build(finite_budget.Request(*a)))
+                       lambda a: frontier.build(frontier.Request(a[0], a[1], a[2], a[3])), names=names)
+    paths += write_all(outdir, "resource", WINDOW, lambda a: window_request.build(window_request.Request(*a)),
+                       names=names)
+    paths += write_all(outdir, "resource", FINITE, lambda a: finite_budget.build(finite_budget.Request(*a)),
+                       names=names)
     return paths
 
 
