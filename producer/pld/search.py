@@ -322,7 +322,7 @@ class Search:
                 if not meets(p, R, AIM, NEGLIGIBLE_FLOAT):
                     ratios.append((p.width / (R * p.upper) if p.upper > 0 else math.inf, eps))
             return max(ratios, key=lambda item: item[0])
-        grids = sorted(set(_ladder()) | set(aligned_grids(request.epsilons, MAX_GRID)))
+        grids = sorted(g for g in set(_ladder()) | set(aligned_grids(request.epsilons, MAX_GRID)) if g >= MIN_GRID)
         needed = None
         for grid in grids:  # the coarsest grid that meets the width; finer ones only cost more
             plan = plan_of(grid)

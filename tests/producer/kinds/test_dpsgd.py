@@ -175,6 +175,13 @@ def test_one_step_with_every_epsilon_on_a_grid_point_takes_one_coarse_attempt(mo
     assert cert.result["points"][3]["upper_display"].endswith("e-39")
 
 
+def test_a_single_step_grid_is_never_below_the_schemas_minimum():
+    """ε = 3 and 17/3 are grid points of h = 1/3, but N >= 4: the next aligned grid, h = 1/6."""
+    cert = api.dpsgd(stages=["0.99999:0.5x1"], epsilons="0,3,17/3", rel_width="1e-6").as_dict()
+    VALIDATOR.validate(cert)
+    assert cert["result"]["discretisation"]["grid"] == 6
+
+
 def test_a_pld_epsilon_above_600_is_refused_before_the_work(monkeypatch):
     """q = 1/2, σ = 1/2, T = 850: ε(10^-5) is about 700 (the GDP estimate said 1220); two attempts, then a
     refusal, before."""
