@@ -11,7 +11,10 @@ DESCRIPTION = (f"{HELP}.  The upper end comes from a connect-the-dots discretisa
                "convolutions (Gaussian-only schedules, q = 1, use the closed form).  A schedule is given as "
                "repeated --stage q:σxT, composed in order.  Limits: at most 16 stages, at most 10^6 steps in "
                "all, 10^-5 <= q <= 1, 1/2 <= σ <= 100, 10^-30 <= δ < 1, at most 64 ε in [0, 500], "
-               "10^-6 <= R <= 1/2, and an estimated work limit (refused before the work).")
+               "10^-6 <= R <= 1/2.  Refused before the work: an ε(δ) above 2000 (the auditor's limit; above "
+               "about 600 on the PLD route), a computation beyond the work limit of the whole search or the "
+               "auditor's limits, and a single step's width out of reach (the refusal names a --rel-width in "
+               "reach).  A δ(ε) below 10^-100 is answered [0, 10^-100].")
 USAGE = ("producer dpsgd (--sampling-rate Q --noise-multiplier S --steps T | --stage Q:SxT ...) "
          "(--delta D | --epsilons E,...) [--rel-width R] [-o FILE] [--quiet]")
 

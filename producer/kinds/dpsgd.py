@@ -12,9 +12,13 @@ enclosures.  docs/dpsgd.md has the mathematics; docs/kinds.md the fields.
 
 Limits (the auditor's are the same): 1 to 16 stages; 1 <= T per stage and
 Σ T <= 10^6; 10^-5 <= q <= 1; 1/2 <= σ <= 100; 10^-30 <= δ < 1; 1 to 64
-values of ε in [0, 500], distinct; 10^-6 <= R <= 1/2; and an estimated work
-limit (:data:`producer.pld.enclose.MAX_WORK`), refused before the work;
-an ε(δ) that is not certified below 600 is refused after it.
+values of ε in [0, 500], distinct; 10^-6 <= R <= 1/2.  Refused before the
+work, in one line (docs/dpsgd.md §10): an ε(δ) above 2000 on the gaussian
+route (the largest ε the auditor evaluates), one estimated above 600 on the
+pld route, a first plan beyond the work budget of the whole search
+(:data:`producer.pld.search.MAX_WORK`) or the auditor's limits on a recipe,
+and a single step whose predicted width is out of reach.  A δ(ε) below
+10^-100 is written [0, 10^-100], so no number written is long.
 """
 
 import sys
@@ -22,7 +26,6 @@ import sys
 from gmpy2 import mpq
 
 from producer.certificates.canonical import make_certificate
-from producer.pld import parameters
 from producer.pld.enclose import certify
 from producer.pld.mechanism import ORDERS, Stage
 from producer.errors import InputError, LimitError
@@ -195,18 +198,8 @@ def result_json(outcome):
     return result
 
 
-def _check_before_work(request):
-    """Refuse, before any composition, a request whose estimated work is beyond the limit."""
-    if all(s.gaussian for s in request.stages):
-        return
-    from producer.pld.enclose import _check_work, first_plan
-    sizing = parameters.Sizing(request.stages)
-    _check_work(sizing, first_plan(request, sizing))
-
-
 def build(request, progress=None):
     """The sealed dpsgd/1 certificate (a dict) of a :class:`Request`; ``progress`` receives text lines."""
-    _check_before_work(request)
     log = progress if progress is not None else (lambda message: None)
     outcome = certify(request, log)
     return make_certificate(KIND, VERSION, request.as_json(), result_json(outcome))

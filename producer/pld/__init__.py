@@ -19,6 +19,9 @@ Modules, one per concept (docs/dpsgd.md has the proofs):
 - :mod:`convolution`: exact big-integer products (Kronecker substitution);
 - :mod:`composition`: repeated squaring with recorded truncation windows;
 - :mod:`parameters`: the grid, the truncation and the precision;
+- :mod:`one_step`: a single step's width, predicted from the bucket of ε;
+- :mod:`search`: the first plan, the refinements, one work budget for all
+  attempts, and the auditor's limits on a recipe, checked before the work;
 - :mod:`inversion`: δ(ε) bounds from the composed arrays, and ε(δ) by bisection;
 - :mod:`gaussian`: the closed form of Gaussian-only schedules;
 - :mod:`enclose`: the driver (plan, compute, check the width, refine).

@@ -12,7 +12,13 @@ a few masses the other way: F(ε_hi) <= δ − m_U and L(ε_lo) >= δ + m_L with
 m_U = 4·(the upper arrays' rounding excess, known exactly) + δ·2^-32 and
 m_L = 16·(that excess) + 4·e^ε·(the Q-array's excess) + δ·2^-32; points
 are widened by the same margins before they are rounded outward to short
-dyadic rationals.  This placement is a convention, not a claim.
+dyadic rationals (:func:`short_point`: an upper end below 10^-100 is
+written 10^-100, a lower end below it 0).  This placement is a convention,
+not a claim.
+
+Before any work: the Gaussian route decides with one enclosure whether
+ε(δ) <= 2000 (the auditor evaluates no larger ε); the pld route's checks are
+those of :class:`producer.pld.search.Search`.
 """
 
 import math
@@ -22,23 +28,21 @@ from gmpy2 import mpq
 from producer.pld import composition as comp
 from producer.pld.buckets import lower_values
 from producer.pld.connect_dots import PrecisionError, upper_values
-from producer.pld.gaussian import delta_enclosure, mu_squared
+from producer.pld.gaussian import delta_enclosure, mu_squared, proves_below
 from producer.pld.inversion import LowerProfile, UpperProfile, exp_upper, largest_lower, smallest_upper
 from producer.pld.masses import oriented, step_masses
-from producer.pld.mechanism import ADD, ORDERS, REMOVE, lowest_index
-from producer.pld.parameters import AIM, SPREAD, TRUNCATION_SHARE, Sizing, index_range, make_plan
+from producer.pld.mechanism import ADD, ORDERS, REMOVE
+from producer.pld.parameters import AIM, TRUNCATION_SHARE, Sizing
+from producer.pld.search import AUDIT_EPSILON, FLOOR_DIGITS, MAX_WORK, PLD_EPSILON, Search, mass_precision, \
+    recipe_excess, stage_ranges
 from producer.errors import LimitError
+from producer.rationals import describe_rational
 from producer.sources.enclosures import floor_log2
 
 MAX_ATTEMPTS = 5
-MAX_WORK = 4 * 10**10        # estimated entries × bits over all products of all chains (about a minute)
 MARGIN_BITS = 32
 NEGLIGIBLE = mpq(1, 10**30)  # a point with upper <= 10^-30 is answered whatever its lower end
-FLOOR_DELTA = 1e-20          # the first plan sizes its truncation for δ(ε) >= this (then it refines)
-FEW_STEPS = 64               # below this many steps the first grid is at most COARSE_GRID points per unit loss
-COARSE_GRID = 400
-MAX_EPSILON_ESTIMATE = 2000  # a Gaussian estimate of ε(δ) beyond this is refused before the work
-MAX_EPSILON_CAP = 800        # the largest ε the precisions are sized for
+FLOOR = mpq(1, 10**FLOOR_DIGITS)  # the smallest upper end written: a δ(ε) below it is answered [0, 10^-100]
 
 
 class DeltaPoint:
@@ -75,6 +79,19 @@ def round_out(value, significant_bits, direction):
     return mpq(n) / mpq(2) ** shift
 
 
+def short_point(epsilon, lower, upper, significant_bits, order):
+    """A :class:`DeltaPoint` from bounds lower <= δ(ε) <= upper, every number short.
+
+    Each end is rounded outward to ``significant_bits`` significant bits; an
+    upper end below 10^-100 is written as 10^-100 (still above δ(ε), and a
+    point with upper <= 10^-30 needs no relative width), a lower end below
+    10^-100 as 0.  So no number has more than about 120 digits, whatever δ(ε) is.
+    """
+    upper = min(mpq(1), round_out(upper, significant_bits, +1)) if upper >= FLOOR else FLOOR
+    lower = round_out(lower, significant_bits, -1) if lower >= FLOOR else mpq(0)
+    return DeltaPoint(epsilon, lower, upper, order if lower > 0 else None)
+
+
 def _significant(rel_width):
     return max(16, math.ceil(-math.log2(float(rel_width))) + 14)
 
@@ -86,26 +103,45 @@ def _gaussian(request, log):
     R = request.rel_width
     margin = min(mpq(1, 2**24), R / 64)
     sig = _significant(R)
+
+    def tiny(eps):  # δ(ε) <= 10^-100 by the Chernoff bound: no enclosure (it would be astronomically long)
+        return proves_below(mu2, eps, FLOOR_DIGITS)
+
+    def upper(eps):
+        return FLOOR if tiny(eps) else delta_enclosure(mu2, eps, margin / 4)[1]
+
+    def lower(eps):
+        return mpq(0) if tiny(eps) else delta_enclosure(mu2, eps, margin / 4)[0]
+    if request.delta is not None and upper(mpq(AUDIT_EPSILON)) > request.delta * (1 - margin):
+        # decided before the search, from one enclosure: ε(δ) would be above what the auditor evaluates
+        raise beyond_audited_epsilon(request.delta, lower(mpq(AUDIT_EPSILON)) > request.delta * (1 + margin))
     log(f"Gaussian closed form, μ² = {float(mu2):.6g}")
     if request.delta is None:
         points = []
         for eps in request.epsilons:
+            if tiny(eps):
+                points.append(DeltaPoint(eps, 0, FLOOR, None))
+                continue
             lo, hi = delta_enclosure(mu2, eps, margin / 4)
-            points.append(DeltaPoint(eps, round_out(lo * (1 - margin), sig, -1),
-                                min(mpq(1), round_out(hi * (1 + margin), sig, +1)), None))
+            points.append(short_point(eps, lo * (1 - margin), hi * (1 + margin), sig, None))
         return Outcome("gaussian", points=points)
     delta = request.delta
-
-    def upper(eps):
-        return delta_enclosure(mu2, eps, margin / 4)[1]
-
-    def lower(eps):
-        return delta_enclosure(mu2, eps, margin / 4)[0]
+    target = delta * (1 - margin)
     sizing_eps = Sizing(request.stages).epsilon(delta)
     step = _epsilon_step(R, sizing_eps)
-    hi = smallest_upper(upper, delta * (1 - margin), step, sizing_eps)
+    hi = smallest_upper(upper, target, step, sizing_eps, limit=AUDIT_EPSILON)
+    if hi is None:  # cannot happen after the check above (the bound is nonincreasing); never a TypeError
+        raise beyond_audited_epsilon(delta, False)
     lo = largest_lower(lower, delta * (1 + margin), step, sizing_eps)
     return Outcome("gaussian", epsilon_lo=lo, epsilon_hi=hi, lower_order=None)
+
+
+def beyond_audited_epsilon(delta, proved):
+    """The one-line refusal of an ε(δ) above the largest ε a dpsgd/1 certificate may state."""
+    where = "lies above" if proved else "is not certified at or below"
+    return LimitError(f"delta: ε({describe_rational(delta)}) {where} {AUDIT_EPSILON}, the largest ε a dpsgd/1 "
+                      f"certificate can state (the auditor evaluates none beyond); ask for δ at given ε instead "
+                      f"(--epsilons, each ε <= 500), or for a larger δ, more noise or fewer steps")
 
 
 def _epsilon_step(R, eps_hint):
@@ -128,13 +164,12 @@ class _Attempt:
         self.upper, self.lower, self.excess = {}, {}, {}
 
     # single-step arrays
-    def prepare(self):
+    def prepare(self, ranges=None):
+        """The single-step arrays on the ranges of :func:`producer.pld.search.stage_ranges` (computed if None)."""
         plan = self.plan
-        for stage in self.stages:
-            infimum = None if stage.gaussian else lowest_index(stage, self.h)
-            lo, hi = index_range(stage, plan.grid, plan.tail, infimum)
+        for stage, ((lo, hi), infimum) in zip(self.stages, ranges or stage_ranges(self.stages, plan)):
             self.ranges.append((lo, hi))
-            precision = plan.q_bits + 64 + plan.grid.bit_length() + math.ceil(max(abs(lo), hi) * 1.5 / plan.grid)
+            precision = mass_precision(plan, lo, hi)
             while True:
                 try:
                     masses = step_masses(stage, self.h, lo, hi, precision, infimum)
@@ -239,10 +274,12 @@ def _delta_answer(attempt, request, sizing):
     delta, R = request.delta, request.rel_width
     eps_hint = sizing.epsilon(delta)
     step = _epsilon_step(R, eps_hint)
-    hi = smallest_upper(lambda e: attempt.upper_bound(e), delta - attempt.upper_margin(delta), step, eps_hint)
+    hi = smallest_upper(lambda e: attempt.upper_bound(e), delta - attempt.upper_margin(delta), step, eps_hint,
+                        limit=PLD_EPSILON)
     if hi is None:
-        raise LimitError("no ε <= 600 certifies δ: ε(δ) is beyond this kind's range (or the truncated mass "
-                         "exceeds δ); ask for fewer steps, more noise or a larger δ")
+        raise LimitError(f"no ε <= {PLD_EPSILON} certifies δ: ε(δ) is beyond this kind's range (or the truncated "
+                         f"mass exceeds δ); ask for δ at given ε instead (--epsilons), fewer steps, more noise or a "
+                         f"larger δ")
     if hi == 0:
         return Outcome("pld", epsilon_lo=mpq(0), epsilon_hi=mpq(0), lower_order=None), True
     order = attempt.leading_order(hi)
@@ -260,78 +297,14 @@ def _points_answer(attempt, request):
     points, met = [], True
     for eps in request.epsilons:
         up = attempt.upper_bound(eps)
-        up = min(mpq(1), round_out(up + attempt.upper_margin(up), sig, +1))
         order = attempt.leading_order(eps)
         attempt.compose_lower(order)
         low = attempt.lower[order][0].value(eps)
-        low = round_out(low - attempt.lower_margin(order, eps, low), sig, -1) if low > 0 else mpq(0)
-        points.append(DeltaPoint(eps, low, up, order if low > 0 else None))
-        met = met and (up - low <= R * up or up <= NEGLIGIBLE)
+        low = low - attempt.lower_margin(order, eps, low) if low > 0 else mpq(0)
+        point = short_point(eps, low, up + attempt.upper_margin(up), sig, order)
+        points.append(point)
+        met = met and (point.upper - point.lower <= R * point.upper or point.upper <= NEGLIGIBLE)
     return Outcome("pld", points=points), met
-
-
-def _estimate(sizing, plan):
-    """(entries of the largest composed array, work units) of a plan, estimated in floats."""
-    z = math.sqrt(2 * math.log(max(1 / plan.tau, 2.0)))
-    spread = 2 * z * math.sqrt(sizing.mu2) + plan.epsilon_cap + 2
-    entries = spread * plan.grid
-    products = sum(2 * max(1, s.steps.bit_length()) for s in sizing.stages) + len(sizing.stages)
-    # four chains: two upper and the lower P at K bits, the lower Q at K' bits
-    return entries, entries * (3 * (2 * plan.p_bits + 24) + 2 * plan.q_bits + 24) * products
-
-
-def _check_work(sizing, plan):
-    entries, work = _estimate(sizing, plan)
-    if work > MAX_WORK:
-        raise LimitError(f"the composition would need about {entries:.3g} entries of {plan.q_bits} bits "
-                         f"(grid h = 1/{plan.grid}), above the work limit of {MAX_WORK:.0e} entry-bits; "
-                         f"ask for a larger --rel-width or fewer steps")
-
-
-def first_plan(request, sizing):
-    """The first :class:`Plan` of a request (float sizing: every choice is a hint).
-
-    The Gaussian approximation can be far off for few steps (a single step's
-    tail is not Gaussian) or far in the tail; such a first plan starts from
-    a coarse grid (coarsened further until its estimated work is a quarter
-    of the limit), and the driver refines from the certified widths.
-    Otherwise the plan is what the width needs, and a plan beyond the work
-    limit is refused before any work.
-    """
-    R, T = float(request.rel_width), sizing.steps
-    if request.delta is not None:
-        slope, eps = sizing.epsilon_slope(request.delta)
-        width = AIM * float(R) * max(eps, 1e-6)
-        h = math.sqrt(width / (slope * SPREAD * T))
-        tau = float(request.delta) * R / TRUNCATION_SHARE
-        if eps > MAX_EPSILON_ESTIMATE:
-            raise LimitError(f"ε({float(request.delta):g}) would be about {eps:.3g} (a Gaussian estimate), far beyond "
-                             f"the ε <= 500 this kind handles; ask for fewer steps or more noise")
-        cap = min(1.25 * eps + 1, MAX_EPSILON_CAP)
-    else:
-        slopes = [sizing.log_delta_slope(e) for e in request.epsilons]
-        h = min(math.sqrt(AIM * R / (s * SPREAD * T)) for s, _ in slopes)
-        tau = R * min(max(d, FLOOR_DELTA) for _, d in slopes) / TRUNCATION_SHARE
-        cap = float(max(request.epsilons))
-    unreliable = T < FEW_STEPS or (request.delta is None and min(d for _, d in slopes) < 1e-10)
-    if unreliable:
-        h = max(h, 1 / COARSE_GRID)  # start coarse, refine from the certified width
-    plan = _plan(sizing, h, tau, cap)
-    while unreliable and _estimate(sizing, plan)[1] > MAX_WORK / 4 and plan.grid > 64:
-        plan = _plan(sizing, 1.5 / plan.grid, tau, cap)
-    return plan
-
-
-def _plan(sizing, h, tau, cap):
-    z = math.sqrt(2 * math.log(max(1 / tau, 2.0)))
-    return make_plan(sizing, h, tau, cap, 2 * z * math.sqrt(sizing.mu2) + cap + 2)
-
-
-def _refine(plan, sizing, ratio, tau):
-    h = float(plan.h) * math.sqrt(AIM / max(ratio, 1e-9))
-    h = min(h, float(plan.h) / 1.05)
-    h = max(h, float(plan.h) / 16)
-    return _plan(sizing, h, tau, plan.epsilon_cap)
 
 
 def certify(request, log=lambda message: None, route=None):
@@ -339,6 +312,8 @@ def certify(request, log=lambda message: None, route=None):
 
     ``route`` forces "pld" or "gaussian" (tests compare the two on Gaussian
     schedules); by default Gaussian-only schedules take the closed form.
+    Every refusal a request can meet before the work is made before it: the
+    Gaussian route's ε limit, the pld route's first plan (:class:`Search`).
     """
     if route is None:
         route = "gaussian" if all(s.gaussian for s in request.stages) else "pld"
@@ -347,12 +322,13 @@ def certify(request, log=lambda message: None, route=None):
             raise ValueError("the closed form holds for Gaussian-only schedules (q = 1)")
         return _gaussian(request, log)
     sizing = Sizing(request.stages)
-    plan = first_plan(request, sizing)
+    search = Search(request, sizing)
+    plan = search.first
     for attempt_number in range(MAX_ATTEMPTS):
-        _check_work(sizing, plan)
+        ranges = search.admit(plan)
         log(f"attempt {attempt_number + 1}: {plan}")
         attempt = _Attempt(request, plan, log)
-        attempt.prepare()
+        attempt.prepare(ranges)
         attempt.compose_upper()
         if request.delta is not None:
             outcome, met = _delta_answer(attempt, request, sizing)
@@ -370,11 +346,16 @@ def certify(request, log=lambda message: None, route=None):
         if met:
             outcome.plan, outcome.ranges = plan, attempt.ranges
             outcome.windows = attempt.windows
+            excess = recipe_excess(request, outcome)
+            if excess:  # a backstop: every plan was checked before its attempt
+                raise LimitError(f"the certificate's recipe would exceed the auditor's limits ({'; '.join(excess)}); "
+                                 f"ask for a larger --rel-width or fewer steps")
             return outcome
         log(f"width {ratio:.3g}× the requested one; refining")
-        plan = _refine(plan, sizing, ratio, tau)
+        if attempt_number + 1 < MAX_ATTEMPTS:
+            plan = search.refine(plan, ratio, tau)
     raise LimitError(f"could not reach the relative width {float(request.rel_width):g} in {MAX_ATTEMPTS} attempts "
                      f"(ask for a larger --rel-width)")
 
 
-__all__ = ["certify", "Outcome", "DeltaPoint", "round_out", "ADD", "REMOVE"]
+__all__ = ["certify", "Outcome", "DeltaPoint", "round_out", "short_point", "MAX_WORK", "ADD", "REMOVE"]

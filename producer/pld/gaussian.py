@@ -13,6 +13,13 @@ and ("Gaussian Differential Privacy", Dong, Roth, Su 2022, Corollary 2.13)
 
 Both terms are enclosed with arb (Φ(z) = erfc(−z/√2)/2); the precision is
 raised until the ball is narrow relative to its value.
+
+Far in the tail that enclosure is the wrong tool (at μ = 1/100 and ε = 500,
+δ(ε) is about e^(−1.25·10^9), a number of half a billion digits), so a small
+δ(ε) is first bounded with exact rationals: the second term is >= 0, so with
+a = ε/μ − μ/2 >= 0, δ(ε) <= Φ(−a) <= e^(−a²/2) (the Chernoff bound of the
+normal tail), and e^(−a²/2) <= 10^-k as soon as a² >= 2k·log 10.  With
+μ·a = ε − μ²/2 this is decided on rationals alone (:func:`proves_below`).
 """
 
 from flint import arb
@@ -20,6 +27,19 @@ from gmpy2 import mpq
 
 from producer.plain.outward import ball_lower, ball_upper
 from producer.sources.enclosures import to_arb, working_precision
+
+
+LN10_UPPER = mpq(2302585093, 10**9)  # > log 10 = 2.302585092994...
+
+
+def proves_below(mu2, epsilon, digits):
+    """True when δ(ε) <= 10^-digits follows from the Chernoff bound (exact; False proves nothing).
+
+    a >= 0 and a² >= 2·digits·log 10, written with μ·a = ε − μ²/2 so that no
+    square root is needed.
+    """
+    excess = mpq(epsilon) - mpq(mu2) / 2
+    return excess >= 0 and excess * excess >= 2 * digits * LN10_UPPER * mpq(mu2)
 
 
 def mu_squared(stages):

@@ -66,6 +66,17 @@ def gdp_epsilon(mu2, delta):
     return hi
 
 
+def loss_delta(mean, variance, epsilon):
+    """δ(ε) = E[(1 − e^{ε − L})₊] of a loss L ~ N(mean, variance) under the first law, in floats (hint).
+
+    E[e^{−L}; L > ε] = e^{−mean + variance/2}·P(N(mean − variance, variance) > ε).
+    """
+    s = math.sqrt(variance)
+    first = phi_bar((epsilon - mean) / s)
+    exponent = epsilon - mean + variance / 2 + log_phi_bar((epsilon - mean + variance) / s)
+    return max(first - math.exp(min(exponent, 700)), 0.0)
+
+
 class Sizing:
     """Float summaries of a schedule: μ², the composed mean and the total steps."""
 
@@ -79,6 +90,21 @@ class Sizing:
 
     def epsilon(self, delta):
         return gdp_epsilon(self.mu2, float(delta))
+
+    def epsilon_estimate(self, delta):
+        """ε(δ) of a Gaussian loss with the composed loss's own mean and variance (a hint; the GDP form of
+        :meth:`epsilon` takes the mean to be μ²/2, far too large when q < 1 and the loss is large)."""
+        delta, lo, hi = float(delta), 0.0, 1.0
+        if loss_delta(self.mean, self.mu2, 0.0) <= delta:
+            return 0.0
+        while loss_delta(self.mean, self.mu2, hi) > delta:
+            lo, hi = hi, 2 * hi
+            if hi > 1e6:
+                return hi
+        for _ in range(60):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if loss_delta(self.mean, self.mu2, mid) > delta else (lo, mid)
+        return hi
 
     def epsilon_slope(self, delta):
         """∂ε(δ)/∂μ² of the Gaussian approximation (hint)."""
@@ -153,9 +179,9 @@ class Plan:
                 f"eps_cap={self.epsilon_cap:.3g})")
 
 
-def make_plan(sizing, h, tau, epsilon_cap, range_estimate):
-    """A :class:`Plan` from a grid spacing h (float), a truncation mass τ and ε_cap."""
-    grid = grid_for(h)
+def make_plan(sizing, h, tau, epsilon_cap, range_estimate, grid=None):
+    """A :class:`Plan` from a grid spacing h (float; or the ``grid`` N itself), a truncation mass τ and ε_cap."""
+    grid = grid_for(h) if grid is None else int(grid)
     steps = sizing.steps
     tail = tau * math.exp(-min(epsilon_cap, 600)) / (16 * steps)
     entries = max(range_estimate * grid, 16)

@@ -103,8 +103,93 @@ def test_work_beyond_the_limit_is_refused_before_the_work():
 
 
 def test_an_answer_far_beyond_the_epsilon_range_is_refused_before_the_work():
-    with pytest.raises(LimitError, match="far beyond the ε <= 500"):
+    with pytest.raises(LimitError, match="above the ε <= 600 the certified PLD reaches"):
         kind.build(kind.Request.from_strings("0.5", "0.5", 10**5, delta="1e-5"))
+
+
+def _counted(monkeypatch, module, name):
+    """Replace ``module.name`` by a wrapper that records every call's arguments (a work counter)."""
+    calls, original = [], getattr(module, name)
+
+    def counting(*args, **kwargs):
+        calls.append(args)
+        return original(*args, **kwargs)
+    monkeypatch.setattr(module, name, counting)
+    return calls
+
+
+def _numbers(cert):
+    res = cert.result
+    if "points" in res:
+        return [p[k] for p in res["points"] for k in ("epsilon", "lower", "upper")]
+    return [res["epsilon_lo"], res["epsilon_hi"]]
+
+
+def test_a_gaussian_epsilon_beyond_2000_is_refused_from_one_enclosure_at_2000(monkeypatch):
+    """q = 1, σ = 1/2, T = 1000, δ = 10^-5 (ε(δ) about 2270): refused before the search, which was a TypeError."""
+    from producer.pld import enclose
+    calls = _counted(monkeypatch, enclose, "delta_enclosure")
+    with pytest.raises(LimitError, match=r"ε\(1e-05\) lies above 2000, the largest ε a dpsgd/1 certificate"):
+        kind.build(kind.Request.from_strings("1", "0.5", 1000, delta="1e-5"))
+    assert 1 <= len(calls) <= 2 and all(args[1] == 2000 for args in calls)
+
+
+def test_a_negligible_gaussian_point_costs_no_enclosure_and_every_number_is_short(monkeypatch):
+    """σ = 100, T = 3: δ(10) and δ(500) are far below 10^-100, proved by the Chernoff bound on rationals;
+    only ε = 0 is enclosed, and no number written has more than about 120 digits."""
+    from producer.pld import enclose
+    calls = _counted(monkeypatch, enclose, "delta_enclosure")
+    cert = api.dpsgd("1", "100", 3, epsilons="0,10,500")
+    assert [args[1] for args in calls] == [0]
+    assert [p["upper"] for p in cert.result["points"][1:]] == ["1/1" + "0" * 100] * 2
+    assert max(len(n) for n in _numbers(cert)) <= 120
+
+
+def test_points_of_either_route_are_short_whatever_their_delta():
+    """Near the floor 10^-100 (closed form) and far in the tail (pld, ε = 500): every number is short."""
+    gaussian = api.dpsgd("1", "1", 1, epsilons="20,21,43/2,22")
+    assert [p["lower"] == "0" for p in gaussian.result["points"]] == [False, False, False, True]
+    assert max(len(n) for n in _numbers(gaussian)) <= 120
+    pld = api.dpsgd("0.5", "0.5", 1, epsilons="0,1,100,500")
+    assert all(mpq(p["upper"]) <= mpq(1, 10**30) for p in pld.result["points"][2:])
+    assert max(len(n) for n in _numbers(pld)) <= 120
+
+
+def test_an_unreachable_width_of_one_step_is_refused_before_any_mass(monkeypatch):
+    """q = 10^-5, σ = 1/2, T = 1, ε = 0, 10^-6, 1, 5, 20: the width at ε = 10^-6 needs h <= about 10^-6 and
+    ε = 20 a loss range of 13, over 10^7 buckets; refused before the first bucket mass (was 650 s)."""
+    from producer.pld import enclose
+    calls = _counted(monkeypatch, enclose, "step_masses")
+    request = kind.Request.from_strings(stages=["0.00001:0.5x1"], epsilons="0,0.000001,1,5,20")
+    with pytest.raises(LimitError, match=r"at ε = 1e-06 needs h = 1/\d+, which would need .* ask for --rel-width "
+                                         r"0\.02, or leave ε = 1e-06 out"):
+        kind.build(request)
+    assert calls == []
+
+
+def test_one_step_with_every_epsilon_on_a_grid_point_takes_one_coarse_attempt(monkeypatch):
+    from producer.pld import enclose
+    calls = _counted(monkeypatch, enclose, "step_masses")
+    cert = api.dpsgd(stages=["0.00001:0.5x1"], epsilons="0,1,5,20")
+    assert len(calls) == 1 and cert.result["discretisation"]["grid"] == 4
+    assert cert.result["points"][3]["upper_display"].endswith("e-39")
+
+
+def test_a_single_step_grid_is_never_below_the_schemas_minimum():
+    """ε = 3 and 17/3 are grid points of h = 1/3, but N >= 4: the next aligned grid, h = 1/6."""
+    cert = api.dpsgd(stages=["0.99999:0.5x1"], epsilons="0,3,17/3", rel_width="1e-6").as_dict()
+    VALIDATOR.validate(cert)
+    assert cert["result"]["discretisation"]["grid"] == 6
+
+
+def test_a_pld_epsilon_above_600_is_refused_before_the_work(monkeypatch):
+    """q = 1/2, σ = 1/2, T = 850: ε(10^-5) is about 700 (the GDP estimate said 1220); two attempts, then a
+    refusal, before."""
+    from producer.pld import enclose
+    calls = _counted(monkeypatch, enclose, "step_masses")
+    with pytest.raises(LimitError, match="would be about 756 .* above the ε <= 600"):
+        kind.build(kind.Request.from_strings("0.5", "0.5", 850, delta="1e-5"))
+    assert calls == []
 
 
 def test_command_line_refusal_is_one_line_with_exit_2():

@@ -1,0 +1,426 @@
+"""The attempts of the pld route: the first plan, each refinement, and what the whole search may cost.
+
+Nothing chosen here is a claim (any plan gives valid bounds).  What is
+decided here is whether a request is answered at all, and how much work it
+may take; both are decided before the work they bound, in one line naming
+the limit and the option that would answer instead.
+
+Work.  An attempt costs the composition (entries × bits over the products of
+the four chains, a float estimate, :func:`composition_work`) and the
+single-step masses: every bucket of every stage is enclosed with arb at the
+working precision, about :data:`MASS_COST` work units per bucket and bit
+(measured: about 2·10^-7 s a bucket-bit against about 1.4·10^-9 s a unit of
+the composition).  The buckets and the precision of a plan are not
+estimates: the ranges come from the plan alone (:func:`stage_ranges`,
+exactly as the attempt computes them).
+
+Budget.  All the attempts of one request together may cost at most
+:data:`MAX_WORK` (about a minute of one core).  The first attempt is checked
+before any work; every refinement is cut to what the budget has left, and
+when no grid finer than the last one fits, the search stops with a refusal
+naming ``--rel-width`` instead of starting an attempt it cannot pay for.
+For a single step the width is predicted exactly enough
+(:mod:`producer.pld.one_step`) that the first plan is the final one, and a
+width out of reach is refused before any work, with the width the finest
+admissible grid would reach.
+
+The auditor's limits.  The auditor answers UNCHECKED, before any work, a
+recipe beyond the limits stated in docs/certificates.md (dpsgd/1):
+Σ (hi − lo + 1) <= 2·10^6 buckets, the buckets times the mass precision
+<= 6·10^8, that precision <= 4096 bits, every window and product <= 2^22
+entries, the convolution work <= 4·10^11, 2^K >= 4·ΣT·(3n + 3), and
+|lo|, |hi| <= 1024·N.  They are restated here (:class:`Cost`, conservatively:
+the retry's 64 guard bits included) and checked for every plan before its
+attempt, and once more on the finished recipe (:func:`recipe_excess`).
+"""
+
+import math
+
+from gmpy2 import mpq
+
+from producer.errors import LimitError
+from producer.pld import composition as comp
+from producer.pld.gaussian import delta_enclosure, mu_squared, proves_below
+from producer.pld.mechanism import ORDERS, lowest_index
+from producer.pld.one_step import OneStep, aligned_grids, meets, predict
+from producer.pld.parameters import AIM, MAX_GRID, MIN_GRID, SPREAD, TRUNCATION_SHARE, index_range, make_plan
+from producer.rationals import describe_rational
+
+MAX_WORK = 4 * 10**10        # work units over all attempts of one request (about a minute)
+MASS_COST = 200              # work units per bucket and bit of the single-step masses
+NEGLIGIBLE_FLOAT = 1e-30     # a point with upper <= 10^-30 needs no relative width
+FLOOR_DIGITS = 100           # δ(ε) <= 10^-100 is written as the upper end 10^-100
+FLOOR_DELTA = 1e-20          # the first plan sizes its truncation for δ(ε) >= this (then it refines)
+FEW_STEPS = 64               # below this many steps the first grid is at most COARSE_GRID points per unit loss
+COARSE_GRID = 400
+MAX_EPSILON_ESTIMATE = 2000  # a Gaussian estimate of ε(δ) beyond this is refused before the work (AUDIT_EPSILON)
+MAX_EPSILON_CAP = 800        # the largest ε the precisions are sized for
+PLD_EPSILON = 600            # ε(δ) is searched up to here (the truncation is sized for e^ε <= e^600)
+
+AUDIT_EPSILON = 2000         # the auditor evaluates no ε above this
+AUDIT_BUCKETS = 2 * 10**6
+AUDIT_BUCKET_BITS = 6 * 10**8
+AUDIT_PRECISION = 4096
+AUDIT_ENTRIES = 2**22
+AUDIT_CONVOLUTION = 4 * 10**11
+AUDIT_LOSS = 1024            # |lo|, |hi| <= 1024·N
+AUDIT_RETRY = 64             # the auditor's retry adds these guard bits
+
+
+# ---- the first plan and the refinement (float sizing) ----------------------------
+
+def composition_work(sizing, plan):
+    """(entries of the largest composed array, work units of the composition) of a plan, in floats."""
+    z = math.sqrt(2 * math.log(max(1 / plan.tau, 2.0)))
+    spread = 2 * z * math.sqrt(sizing.mu2) + plan.epsilon_cap + 2
+    entries = spread * plan.grid
+    products = sum(2 * max(1, s.steps.bit_length()) for s in sizing.stages) + len(sizing.stages)
+    # four chains: two upper and the lower P at K bits, the lower Q at K' bits
+    return entries, entries * (3 * (2 * plan.p_bits + 24) + 2 * plan.q_bits + 24) * products
+
+
+def first_plan(request, sizing):
+    """The first :class:`Plan` of a request on the Gaussian model (float sizing: every choice is a hint).
+
+    The Gaussian approximation can be far off for few steps (a single step's
+    tail is not Gaussian) or far in the tail; such a first plan starts from
+    a coarse grid (coarsened further until its composition is a quarter of
+    the budget), and the search refines from the certified widths.
+    Otherwise the plan is what the width needs.
+    """
+    R, T = float(request.rel_width), sizing.steps
+    if request.delta is not None:
+        slope, eps = sizing.epsilon_slope(request.delta)
+        width = AIM * float(R) * max(eps, 1e-6)
+        h = math.sqrt(width / (slope * SPREAD * T))
+        tau = float(request.delta) * R / TRUNCATION_SHARE
+        if eps > MAX_EPSILON_ESTIMATE:
+            raise LimitError(f"ε({float(request.delta):g}) would be about {eps:.3g} (a Gaussian estimate), far beyond "
+                             f"the ε <= 500 this kind handles; ask for fewer steps or more noise")
+        cap = min(1.25 * eps + 1, MAX_EPSILON_CAP)
+    else:
+        slopes = [sizing.log_delta_slope(e) for e in request.epsilons]
+        h = min(math.sqrt(AIM * R / (s * SPREAD * T)) for s, _ in slopes)
+        tau = R * min(max(d, FLOOR_DELTA) for _, d in slopes) / TRUNCATION_SHARE
+        cap = float(max(request.epsilons))
+    unreliable = T < FEW_STEPS or (request.delta is None and min(d for _, d in slopes) < 1e-10)
+    if unreliable:
+        h = max(h, 1 / COARSE_GRID)  # start coarse, refine from the certified width
+    plan = plan_at(sizing, h, tau, cap)
+    while unreliable and composition_work(sizing, plan)[1] > MAX_WORK / 4 and plan.grid > 64:
+        plan = plan_at(sizing, 1.5 / plan.grid, tau, cap)
+    return plan
+
+
+def plan_at(sizing, h, tau, cap, grid=None):
+    """The plan of grid spacing h (or the ``grid`` N itself), truncation τ and ε_cap."""
+    z = math.sqrt(2 * math.log(max(1 / tau, 2.0)))
+    return make_plan(sizing, h, tau, cap, 2 * z * math.sqrt(sizing.mu2) + cap + 2, grid=grid)
+
+
+def refined(plan, sizing, ratio, tau):
+    """The next plan by the h² law: the width was ``ratio`` times the requested one."""
+    h = float(plan.h) * math.sqrt(AIM / max(ratio, 1e-9))
+    h = min(h, float(plan.h) / 1.05)
+    h = max(h, float(plan.h) / 16)
+    return plan_at(sizing, h, tau, plan.epsilon_cap)
+
+
+# ---- what a plan costs, and the auditor's limits ---------------------------------
+
+def stage_ranges(stages, plan):
+    """Per stage ((lo, hi), i₀): the single-step buckets of a plan (i₀ None for q = 1), before any mass."""
+    out = []
+    for stage in stages:
+        infimum = None if stage.gaussian else lowest_index(stage, plan.h)
+        out.append((index_range(stage, plan.grid, plan.tail, infimum), infimum))
+    return out
+
+
+def mass_precision(plan, lo, hi):
+    """The working precision of one stage's masses (the attempt starts here)."""
+    return plan.q_bits + 64 + plan.grid.bit_length() + math.ceil(max(abs(lo), hi) * 1.5 / plan.grid)
+
+
+def audit_precision(stage, plan, lo, hi):
+    """The auditor's mass precision for one stage (docs/certificates.md), its retry included."""
+    n = plan.grid
+    base = max(plan.q_bits + 8, plan.p_bits + 8 + n.bit_length() + math.ceil(1.45 * max(abs(lo), abs(hi) + 1) / n))
+    q, s = stage.rate, stage.noise
+    guard = 24 + int(q.denominator // q.numerator).bit_length() + 2 * int(s.numerator // s.denominator + 1).bit_length()
+    return base + guard + AUDIT_RETRY
+
+
+def _number_bits(stage):
+    """A quarter of the bits of q's and σ's numerators and denominators (the auditor adds them per bucket)."""
+    parts = (stage.rate.numerator, stage.rate.denominator, stage.noise.numerator, stage.noise.denominator)
+    return -(-sum(int(v).bit_length() for v in parts) // 4)
+
+
+def _products(stages):
+    return sum(comp.products_of(s.steps) for s in stages) + len(stages) - 1
+
+
+def _convolution_work(products, n, p_bits, q_bits):
+    """The auditor's convolution work over all products of the chains it may check (both lower chains)."""
+    def one(scale):
+        return 2 * n * (2 * (scale + 2) + int(n).bit_length())
+    return products * (2 * one(p_bits) + 2 * (one(p_bits) + one(q_bits)))
+
+
+class Cost:
+    """What one attempt at a plan takes: its ranges, buckets, precisions, work units; and the limits it breaks."""
+
+    __slots__ = ("plan", "ranges", "buckets", "mass_bits", "entries", "work", "excess")
+
+    def __init__(self, stages, sizing, plan):
+        self.plan = plan
+        self.ranges = stage_ranges(stages, plan)
+        sizes = [hi - lo + 1 for (lo, hi), _ in self.ranges]
+        self.buckets = sum(sizes)
+        self.mass_bits = sum(n * mass_precision(plan, lo, hi) for n, ((lo, hi), _) in zip(sizes, self.ranges))
+        entries, composition = composition_work(sizing, plan)
+        products = _products(stages)
+        self.entries = max(entries, 2 * max(sizes)) if products else max(sizes)
+        self.work = composition + MASS_COST * self.mass_bits
+        self.excess = self._audit(stages, sizes, products)
+
+    def _audit(self, stages, sizes, products):
+        """Phrases naming the auditor's limits this plan would break (none: the auditor can check it)."""
+        plan, out = self.plan, []
+        precisions = [audit_precision(s, plan, lo, hi) for s, ((lo, hi), _) in zip(stages, self.ranges)]
+        audit_bits = sum(n * (p + _number_bits(s)) for n, p, s in zip(sizes, precisions, stages))
+        loss = max(max(abs(lo), abs(hi)) for (lo, hi), _ in self.ranges)
+        if self.buckets > AUDIT_BUCKETS:
+            out.append(f"{self.buckets:.3g} single-step buckets (the auditor's limit: 2·10^6)")
+        if audit_bits > AUDIT_BUCKET_BITS:
+            out.append(f"{audit_bits:.3g} bucket-bits of masses (the auditor's limit: 6·10^8)")
+        if max(precisions) > AUDIT_PRECISION:
+            out.append(f"a mass precision of {max(precisions)} bits (the auditor's limit: 4096)")
+        if loss > AUDIT_LOSS * plan.grid:
+            out.append(f"losses up to {loss / plan.grid:.4g} (the auditor's limit: 1024)")
+        if products and self.entries > AUDIT_ENTRIES:
+            out.append(f"arrays of about {self.entries:.3g} entries (the auditor's limit: 2^22)")
+        if products and _convolution_work(products, self.entries, plan.p_bits, plan.q_bits) > AUDIT_CONVOLUTION:
+            out.append("a convolution work above the auditor's limit of 4·10^11")
+        if 2 ** plan.p_bits < 4 * sum(s.steps for s in stages) * (3 * self.entries + 3):
+            out.append(f"K = {plan.p_bits} bits, too few for arrays of {self.entries:.3g} entries")
+        return out
+
+    def broken(self, spent=0.0):
+        """Every limit an attempt at this plan would break, the budget's included, as phrases."""
+        over = [f"about {self.work:.2g} work units (the work limit: {MAX_WORK:.0e} for the whole search"
+                + (f", {MAX_WORK - spent:.2g} left" if spent else "") + ")"] if spent + self.work > MAX_WORK else []
+        return over + self.excess
+
+
+# ---- the search ----------------------------------------------------------------------
+
+class Search:
+    """The attempts of one pld request within one budget: :attr:`first`, then :meth:`refine` after each miss.
+
+    Constructing it makes every check that precedes the work: the first plan
+    within the budget and the auditor's limits, and, for a single step, the
+    predicted width within reach.
+    """
+
+    def __init__(self, request, sizing):
+        self.request, self.sizing = request, sizing
+        self.spent = 0.0
+        if request.delta is not None:
+            self._check_epsilon_range()
+        if request.delta is None and sizing.steps == 1:
+            plan = self._one_step_plan()
+        else:
+            plan = first_plan(request, sizing)
+        broken = self._cost(plan).broken()
+        if broken:
+            raise LimitError(f"the first attempt (h = 1/{plan.grid}) would need {' and '.join(broken)}; ask for a "
+                             f"larger --rel-width or fewer steps")
+        self.first = plan
+
+    def _check_epsilon_range(self):
+        """Refuse an ε(δ) above what the pld route certifies (about 600), unless proved below it.
+
+        Proved: the schedule with every q raised to 1 is a Gaussian mechanism
+        whose δ(ε) is at least this one's (the hockey-stick divergence is
+        jointly convex and the subsampled pair a mixture), and its closed form
+        at ε = 600 costs one enclosure.  Estimated: a Gaussian loss with the
+        composed loss's mean and variance.
+        """
+        delta = self.request.delta
+        estimate = self.sizing.epsilon_estimate(delta)
+        if estimate <= PLD_EPSILON:
+            return
+        mu2 = mu_squared(self.request.stages)
+        if proves_below(mu2, PLD_EPSILON, FLOOR_DIGITS) or delta_enclosure(mu2, PLD_EPSILON, mpq(1, 2**20))[1] <= delta:
+            return
+        raise LimitError(f"delta: ε({describe_rational(delta)}) would be about {estimate:.3g} (a Gaussian estimate), "
+                         f"above the ε <= {PLD_EPSILON} the certified PLD reaches; ask for δ at given ε instead "
+                         f"(--epsilons, each ε <= 500), or for a larger δ, more noise or fewer steps")
+
+    def _cost(self, plan):
+        return Cost(self.request.stages, self.sizing, plan)
+
+    def _fits(self, cost):
+        return not cost.excess and self.spent + cost.work <= MAX_WORK
+
+    def admit(self, plan):
+        """Charge an attempt at ``plan`` to the budget; its single-step ranges (computed once, here)."""
+        cost = self._cost(plan)
+        if not self._fits(cost):  # the first plan and every refinement were checked; a bug, not a request
+            raise LimitError(f"an attempt at h = 1/{plan.grid} would overrun the work limit")
+        self.spent += cost.work
+        return cost.ranges
+
+    def refine(self, plan, ratio, tau):
+        """The next plan after a width ``ratio`` times the requested one, cut to what the budget has left.
+
+        LimitError (one line, naming --rel-width) when no grid finer than
+        ``plan``'s fits: the search stops instead of starting an attempt it
+        cannot pay for.
+        """
+        wanted = refined(plan, self.sizing, ratio, tau)
+        broken = self._cost(wanted).broken(self.spent)
+        if not broken:
+            return wanted
+        # the finest grid between the last one and the wanted one that still fits
+        lo, hi, best = plan.grid, wanted.grid, None
+        while hi - lo > max(1, lo // 100):
+            mid = (lo + hi) // 2
+            candidate = plan_at(self.sizing, 1 / mid, tau, plan.epsilon_cap, grid=mid)
+            if self._fits(self._cost(candidate)):
+                best, lo = candidate, mid
+            else:
+                hi = mid
+        # the h² law, the fastest a width falls as the grid refines: a grid it says will miss is not tried
+        if best is None or best.grid < 1.05 * plan.grid or ratio * (plan.grid / best.grid) ** 2 > 1:
+            R = self.request.rel_width
+            raise LimitError(f"could not reach the relative width {describe_rational(R)}: at h = 1/{plan.grid} the "
+                             f"width was {ratio:.3g} times it, and h = 1/{wanted.grid} would need "
+                             f"{' and '.join(broken)}; {_suggest(ratio * float(R))}")
+        return best
+
+    # ---- a single step: the width predicted from the bucket of each ε ------------------
+
+    def _one_step_plan(self):
+        request, sizing = self.request, self.sizing
+        step = OneStep(request.stages[0])
+        R = float(request.rel_width)
+        deltas = [max(step.delta(o, e) for o in ORDERS) for e in request.epsilons]
+        tau = R * max(min(deltas), NEGLIGIBLE_FLOAT) / TRUNCATION_SHARE
+        cap = float(max(request.epsilons))
+
+        def plan_of(grid):
+            return plan_at(sizing, 1 / grid, tau, cap, grid=grid)
+
+        def worst(plan):
+            """(the largest predicted width ratio over the points that need one, its ε)."""
+            ratios = [(0.0, None)]
+            for eps in request.epsilons:
+                p = predict(step, eps, plan.grid, plan.tail)
+                if not meets(p, R, AIM, NEGLIGIBLE_FLOAT):
+                    ratios.append((p.width / (R * p.upper) if p.upper > 0 else math.inf, eps))
+            return max(ratios, key=lambda item: item[0])
+        grids = sorted(g for g in set(_ladder()) | set(aligned_grids(request.epsilons, MAX_GRID)) if g >= MIN_GRID)
+        needed = None
+        for grid in grids:  # the coarsest grid that meets the width; finer ones only cost more
+            plan = plan_of(grid)
+            if worst(plan)[1] is None:
+                if self._fits(self._cost(plan)):
+                    return plan
+                needed = plan
+                break
+        # out of reach: say what the finest admissible grid would reach, and where
+        finest = None
+        for grid in grids:
+            if needed is not None and grid >= needed.grid:
+                break
+            plan = plan_of(grid)
+            if not self._fits(self._cost(plan)):
+                break
+            finest = plan
+        ratio, eps = worst(finest) if finest is not None else (math.inf, None)
+        eps = request.epsilons[-1] if eps is None else eps
+        needs = (f"h = 1/{needed.grid}, which would need {' and '.join(self._cost(needed).broken())}"
+                 if needed is not None else f"a grid finer than h = 1/{MAX_GRID}")
+        reached = (f"the finest grid within the limits, h = 1/{finest.grid}, would reach about {ratio:.3g} times "
+                   f"that width there" if finest is not None else "no grid is within the limits")
+        raise LimitError(f"the relative width {describe_rational(request.rel_width)} at ε = {describe_rational(eps)} "
+                         f"needs {needs}; {reached}; {_suggest(ratio * R / AIM)}, "
+                         f"or leave ε = {describe_rational(eps)} out")
+
+
+def _ladder():
+    """Candidate grids for a single step: about 12 a decade, three significant digits, MIN_GRID .. MAX_GRID."""
+    mantissas = (100, 120, 150, 180, 220, 270, 330, 390, 470, 560, 680, 820)
+    grids = []
+    for exponent in range(-2, 5):
+        for m in mantissas:
+            n = m * 10**exponent if exponent >= 0 else m // 10**-exponent
+            if MIN_GRID <= n <= MAX_GRID:
+                grids.append(n)
+    return grids + [MAX_GRID]
+
+
+def _suggest(width):
+    """The part of a refusal that names the --rel-width in reach (or that none within 1/2 is)."""
+    if not width < 0.5:
+        return "no --rel-width up to 1/2 is in reach"
+    shown = float(f"{width:.1g}")
+    shown = shown if shown >= width else float(f"{width * 1.5:.1g}")
+    return f"ask for --rel-width {min(max(shown, 1e-6), 0.5):g}"
+
+
+# ---- the finished recipe, checked once more ----------------------------------------
+
+def recipe_excess(request, outcome):
+    """Phrases naming the auditor's limits the finished recipe breaks (a backstop: the plans were checked)."""
+    plan, stages, out = outcome.plan, request.stages, []
+    sizes = [hi - lo + 1 for lo, hi in outcome.ranges]
+    precisions = [audit_precision(s, plan, lo, hi) for s, (lo, hi) in zip(stages, outcome.ranges)]
+    if sum(sizes) > AUDIT_BUCKETS:
+        out.append(f"{sum(sizes)} buckets")
+    if sum(n * (p + _number_bits(s)) for n, p, s in zip(sizes, precisions, stages)) > AUDIT_BUCKET_BITS:
+        out.append("the bucket-bits of its masses")
+    if max(precisions) > AUDIT_PRECISION:
+        out.append(f"a mass precision of {max(precisions)} bits")
+    if any(max(abs(lo), abs(hi)) > AUDIT_LOSS * plan.grid for lo, hi in outcome.ranges):
+        out.append("its loss range")
+    work, longest = 0, max(sizes)
+    for order in ORDERS:
+        for side in ("upper", "lower"):
+            windows = outcome.windows[order][side]
+            if windows is None:
+                continue
+            scales = [plan.p_bits] if side == "upper" else [plan.p_bits, plan.q_bits]
+            for n_a, n_b in _product_lengths(stages, sizes, windows):
+                longest = max(longest, n_a + n_b - 1)
+                work += sum((n_a + n_b) * (2 * (s + 2) + min(n_a, n_b).bit_length()) for s in scales)
+    if longest > AUDIT_ENTRIES:
+        out.append(f"an array of {longest} entries")
+    if work > AUDIT_CONVOLUTION:
+        out.append(f"a convolution work of {work:.3g}")
+    if 2 ** plan.p_bits < 4 * sum(s.steps for s in stages) * (3 * longest + 3):
+        out.append(f"K = {plan.p_bits} bits for arrays of {longest} entries")
+    return out
+
+
+def _product_lengths(stages, sizes, windows):
+    """(n_A, n_B) of every product of one chain, replayed from its recorded windows."""
+    powers = []
+    for stage, size, recorded in zip(stages, sizes, windows["stages"]):
+        n, k = size, 0
+        for bit in bin(stage.steps)[3:]:
+            yield n, n
+            lo, hi = recorded[k]
+            n, k = hi - lo + 1, k + 1
+            if bit == "1":
+                yield n, size
+                lo, hi = recorded[k]
+                n, k = hi - lo + 1, k + 1
+        powers.append(n)
+    n = powers[0]
+    for other, (lo, hi) in zip(powers[1:], windows["combine"]):
+        yield n, other
+        n = hi - lo + 1
