@@ -176,6 +176,17 @@ def test_progress_callback_receives_game_progress():
     assert lines[-1] == "query 4/4 done"
 
 
+def test_the_hierarchy_witness_route_is_silent_unless_asked(capsys):
+    """The target-zero witness line's float phase reports through the progress callback only (C = 1: about
+    a second; every budget of the route goes through the same game)."""
+    silent = api.epsilon_bracket("1/3", 1, "1e-4", sigma2=9)
+    assert capsys.readouterr() == ("", "")
+    lines = []
+    assert api.epsilon_bracket("1/3", 1, "1e-4", sigma2=9, progress=lines.append) == silent
+    assert capsys.readouterr() == ("", "")
+    assert "lower: float lines 0/110 nodes" in [line.rsplit(",", 1)[0] for line in lines]
+
+
 def test_the_python_api_document_runs():
     path = os.path.join(ROOT, "docs", "python-api.md")
     failures, tried = doctest.testfile(path, module_relative=False,
