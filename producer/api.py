@@ -150,8 +150,9 @@ def calibrate(gamma, sigma2, budget, delta, *, width=None, method=None, progress
         if zero or method is not None or laplace is not None:
             raise
         report = _reporter(progress, "calibrate")
-        if report:
-            report(f"the exact game does not reach this request ({error}); route hierarchy-witness")
+        if report:  # the reason only: its advice was about the game, and the request goes on
+            report(f"the exact game does not reach this request ({error.reason}); answering it by the route "
+                   f"hierarchy-witness instead")
         return epsilon_bracket(gamma, budget, delta, sigma2=sigma2, progress=progress)
 
 

@@ -245,7 +245,7 @@ class Decisions:
             try:
                 cert, lower, upper = r.probe(noise, width)
             except LimitError as error:  # the embedded kind's reach at this noise (ReachError stays one)
-                raise type(error)(f"at {symbol} = {show(noise)}: {error}") from None
+                raise type(error)(f"at {symbol} = {show(noise)}: {error.reason}", error.advice) from None
             side = MEETS if upper <= r.delta else MISSES if lower > r.delta else None
             self.log(f"{symbol} = {show(noise)}: delta in [{float(lower):.6e}, {float(upper):.6e}] "
                      f"(width {float(width):.0e}) -> {('straddles delta', 'meets', 'misses')[side or 0]}")
@@ -285,7 +285,7 @@ def _beyond_reach(request, error):
     symbol = request.symbol
     where = "the exact game (`producer calibrate` answers ε*_C(δ) at a given noise, by the hierarchy beyond it)" \
         if request.route == EXACT_GAME else "producer plain"
-    reason = str(error).split("; ask for")[0].split("; reduce")[0]  # that advice concerns the embedded kind's options
+    reason = error.reason  # without its advice, which concerns the embedded kind's options
     zero = _at_zero(request)
     return LimitError(f"noise: the search for the {symbol} that meets ε*_{request.budget}({show(request.delta)}) "
                       f"≤ {show(request.epsilon)}{zero} went beyond the reach of {where}: {reason}")

@@ -126,7 +126,7 @@ def points(request, log=lambda message: None):
     rule = "the width" if R is None else "the relative width (δ is too small)"
     raise LimitError(f"δ(ε) at ε = {describe_rational(worst.epsilon)} lies in [{describe_rational(worst.lower)}, "
                      f"{describe_rational(worst.upper)}]: could not enclose it within {rule} at an absolute "
-                     f"precision down to 10^-400; ask for an absolute width (--width W)")
+                     f"precision down to 10^-400", "ask for an absolute width (--width W)")
 
 
 class SingleEpsilonReleases:

@@ -187,6 +187,20 @@ def test_the_hierarchy_witness_route_is_silent_unless_asked(capsys):
     assert "lower: float lines 0/110 nodes" in [line.rsplit(",", 1)[0] for line in lines]
 
 
+def test_calibrate_says_what_it_does_where_the_game_does_not_reach(monkeypatch):
+    """C = 5 at σ² = 9: the auditor's work for one game query exceeds its limit, found before the first
+    probe; calibrate goes on by the hierarchy-witness route (stubbed: its own tests build it) and says so,
+    without the game's advice to reduce the budget."""
+    calls = []
+    monkeypatch.setattr(api, "epsilon_bracket", lambda *args, **kwargs: calls.append((args, kwargs)) or "bracket")
+    lines = []
+    assert api.calibrate("1/3", 9, 5, "1e-4", progress=lines.append) == "bracket"
+    assert calls == [(("1/3", 5, "1e-4"), {"sigma2": 9, "progress": lines.append})]
+    (line,) = [line for line in lines if "does not reach" in line]
+    assert "estimated work" in line and "reduce" not in line
+    assert line.endswith("; answering it by the route hierarchy-witness instead")
+
+
 def test_the_python_api_document_runs():
     path = os.path.join(ROOT, "docs", "python-api.md")
     failures, tried = doctest.testfile(path, module_relative=False,
