@@ -47,13 +47,14 @@ limit) with a message naming the value.  ``progress``: False (silent), True
 
 from producer.certificates.sealed import Certificate
 from producer.errors import InputError
+from producer.names import entry, option
 from producer.output import stderr_progress
 
 __all__ = ["Certificate", "bracket", "finite_game", "dg_interval", "calibration", "pmw_envelope",
            "pmw_parameters", "pmw_sample", "brace_run", "brace_compare", "hierarchy_upper", "deadline_witness",
            "workload", "separation", "calibration_lower", "plain_composition", "rate", "frontier", "window_request",
            "finite_budget", "dpsgd", "hierarchy_exact", "block_composition", "minimum_deletion", "minimum_depth",
-           "noise", "InputError"]
+           "epsilon_bracket", "calibrate", "noise", "InputError"]
 
 
 def _reporter(progress, prefix=None):
@@ -131,8 +132,8 @@ def calibrate(gamma, sigma2, budget, delta, *, width=None, method=None, progress
     from producer.rationals import parse_integer
     if releases is not None:
         if method is not None:
-            raise InputError("method: a list of releases is answered by the product pair (no finite game); "
-                             "omit --method")
+            raise InputError(f"method: a list of releases is answered by the product pair (no finite game); "
+                             f"omit {option('method')}")
         return epsilon_bracket(gamma, budget, delta, sigma2=sigma2, laplace=laplace, width=width,
                                releases=releases, progress=progress)
     zero = parse_gamma(gamma).is_zero
@@ -145,8 +146,8 @@ def calibrate(gamma, sigma2, budget, delta, *, width=None, method=None, progress
                            laplace=laplace)
     except ReachError as error:  # the game's size limits, refused before it is solved
         if method is not None and beyond:
-            raise LimitError(f"{error}; without --method, calibrate answers beyond C = {MAX_BUDGET} "
-                             f"(route {'product-pair' if zero else 'hierarchy-witness'})") from None
+            raise LimitError(f"{error}; without {option('method')}, {entry('calibrate')} answers beyond "
+                             f"C = {MAX_BUDGET} (route {'product-pair' if zero else 'hierarchy-witness'})") from None
         if zero or method is not None or laplace is not None:
             raise
         report = _reporter(progress, "calibrate")

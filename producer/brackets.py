@@ -17,6 +17,7 @@ import json
 from dataclasses import dataclass
 
 from producer.errors import InputError
+from producer.names import option
 from producer.rationals import decimal_outward, parse_rational
 
 DIGITS = 6  # decimals shown; lower end rounded down, upper end rounded up
@@ -147,7 +148,7 @@ def upper_end(cert, name="upper"):
             delta = inp["query"].get("delta")
             if delta is None:
                 raise InputError(f"{name}: this hierarchy/1 certificate answers an ε query (input.query), "
-                                 f"not ε*_C(δ); use one made with --delta")
+                                 f"not ε*_C(δ); use one made with {option('delta', 'D')}")
             _agree(name, "delta", delta, res["delta"])
             _agree(name, "meets_delta", True, res["meets_delta"])
             return End(_question(inp, delta), parse_rational(res["epsilon"]), kind)

@@ -37,6 +37,7 @@ Limits: those of the embedded kinds, checked before any work.
 
 from gmpy2 import mpq, mpz
 
+from producer.names import entry, option
 from producer.plain.inverse import bisect_grid
 from producer.certificates.canonical import make_certificate
 from producer.display import rational, release_text, show, show_interval, up
@@ -93,8 +94,8 @@ class Request(Immutable):
             self._init_releases(budget, delta, width, sigma2, laplace, releases)
             return
         if (sigma2 is None) == (laplace is None):
-            raise InputError("give exactly one noise law: sigma2=Q (discrete Gaussian) or laplace=T "
-                             "(discrete Laplace), the other None")
+            raise InputError(f"give exactly one noise law: {option('sigma2', 'Q')} (discrete Gaussian) or "
+                             f"{option('laplace', 'T')} (discrete Laplace), not both")
         self.family = GAUSSIAN if sigma2 is not None else "discrete-laplace"
         self.parameter = mpq(sigma2 if sigma2 is not None else laplace)
         self.delta = mpq(delta)
@@ -113,8 +114,8 @@ class Request(Immutable):
                 raise InputError("width: with hidden feedback beyond the exact game (route hierarchy-witness) the "
                                  "width is what the hierarchy and the target-zero witness give; omit it")
             if laplace is not None:
-                raise InputError("laplace: with hidden feedback (γ > 0) beyond the exact game (C > 6) only the "
-                                 "discrete Gaussian has a route (the hierarchy); give --sigma2")
+                raise InputError(f"laplace: with hidden feedback (γ > 0) beyond the exact game (C > 6) only the "
+                                 f"discrete Gaussian has a route (the hierarchy); give {option('sigma2', 'Q')}")
             self.width = None
             self._set_hierarchy(budget)
 
@@ -125,7 +126,8 @@ class Request(Immutable):
             raise InputError("releases: give either releases or one noise law with a budget, not both")
         if not self.gamma.is_zero:
             raise InputError(f"release: a list of releases is a plain composition (γ = 0), got γ = {self.gamma}; "
-                             f"with hidden feedback give one law: --sigma2 Q (or --laplace T) --budget C")
+                             f"with hidden feedback give one law, {option('sigma2', 'Q')} (or "
+                             f"{option('laplace', 'T')}), and {option('budget', 'C')}")
         self.delta = mpq(delta)
         if not 0 < self.delta < 1:
             raise InputError(f"delta: need 0 < δ < 1, got {describe_rational(self.delta)}")
@@ -140,12 +142,12 @@ class Request(Immutable):
         pw = plain_width(self.delta, self.width)
         if pw < plain_composition.MIN_WIDTH:
             raise LimitError(f"delta: δ·width = {describe_rational(self.delta * self.width)} needs plain enclosures "
-                             f"below the plain-composition width limit 10^-60; ask for a larger --width")
+                             f"below the plain-composition width limit 10^-60; ask for a larger {option('width')}")
         try:
             self.plain = plain_composition.Request(budget, [0], pw, sigma2=sigma2, laplace=laplace,
                                                    releases=releases)
         except LimitError as error:
-            raise LimitError(f"{error} (route product-pair: the limits of producer plain)") from None
+            raise LimitError(f"{error} (route product-pair: the limits of {entry('plain')})") from None
         self.budget = self.plain.budget
         self.lower = self.lower_reason = None
 

@@ -19,6 +19,7 @@ import math
 
 from gmpy2 import mpq
 
+from producer.names import option
 from producer.pld import composition as comp
 from producer.pld.buckets import lower_values
 from producer.pld.connect_dots import PrecisionError, upper_values
@@ -285,7 +286,7 @@ def _check_work(sizing, plan):
     if work > MAX_WORK:
         raise LimitError(f"the composition would need about {entries:.3g} entries of {plan.q_bits} bits "
                          f"(grid h = 1/{plan.grid}), above the work limit of {MAX_WORK:.0e} entry-bits; "
-                         f"ask for a larger --rel-width or fewer steps")
+                         f"ask for a larger {option('rel_width')} or fewer steps")
 
 
 def first_plan(request, sizing):
@@ -374,7 +375,7 @@ def certify(request, log=lambda message: None, route=None):
         log(f"width {ratio:.3g}× the requested one; refining")
         plan = _refine(plan, sizing, ratio, tau)
     raise LimitError(f"could not reach the relative width {float(request.rel_width):g} in {MAX_ATTEMPTS} attempts "
-                     f"(ask for a larger --rel-width)")
+                     f"(ask for a larger {option('rel_width')})")
 
 
 __all__ = ["certify", "Outcome", "DeltaPoint", "round_out", "ADD", "REMOVE"]
