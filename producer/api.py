@@ -124,10 +124,13 @@ def calibrate(gamma, sigma2, budget, delta, *, width=None, method=None, progress
     game refusing the size before it is solved), discrete Gaussian, no
     ``method``: epsilon-bracket/1, route hierarchy-witness.  Only the game's size
     limits (:class:`producer.errors.ReachError`) send a request on to the
-    hierarchy; any other refusal stands.
+    hierarchy; any other refusal stands.  The hierarchy-witness route cannot aim
+    at a width: an explicit ``width`` there is refused (before the hierarchy's
+    work), never ignored.
     """
     from producer.errors import LimitError, ReachError
     from producer.game.work import MAX_BUDGET
+    from producer.kinds.epsilon_bracket import width_refused
     from producer.laws import parse_gamma
     from producer.rationals import parse_integer
     if releases is not None:
@@ -150,6 +153,8 @@ def calibrate(gamma, sigma2, budget, delta, *, width=None, method=None, progress
                              f"C = {MAX_BUDGET} (route {'product-pair' if zero else 'hierarchy-witness'})") from None
         if zero or method is not None or laplace is not None:
             raise
+        if width is not None:  # the hierarchy cannot aim at it: refused before its work, never ignored
+            raise width_refused(error.reason) from None
         report = _reporter(progress, "calibrate")
         if report:  # the reason only: its advice was about the game, and the request goes on
             report(f"the exact game does not reach this request ({error.reason}); answering it by the route "

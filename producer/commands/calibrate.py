@@ -26,8 +26,8 @@ def add_arguments(parser):
     add_mechanism_arguments(parser, releases=True)
     parser.add_argument("--delta", required=True, metavar="D", help="δ in (0, 1), read exactly (e.g. 1e-6)")
     parser.add_argument("--width", metavar="Z",
-                        help="the enclosure must be at most Z wide (default 1e-6; not on the "
-                             "hierarchy-witness route)")
+                        help="the enclosure must be at most Z wide (default 1e-6); refused on the "
+                             "hierarchy-witness route, which cannot aim at a width")
     add_output_arguments(parser)
 
 

@@ -30,7 +30,8 @@ route, the width asked for.  The route is fixed by γ:
   (radius 28, S = 2^60, 4001 geometric priors from 10^-10; from 10^-6 beyond
   C = 32).  Where no target-zero line can be built (C > 64, or one of its
   limits), ε_lo is null and
-  ``lower_reason`` says why.  The width is what the two constructions give.
+  ``lower_reason`` says why.  The width is what the two constructions give; a width
+  asked for is refused (:func:`width_refused`), since the route cannot aim at one.
 
 Limits: those of the embedded kinds, checked before any work.
 """
@@ -42,6 +43,7 @@ from producer.plain.inverse import bisect_grid
 from producer.certificates.canonical import make_certificate
 from producer.display import rational, release_text, show, show_interval, up
 from producer.errors import InputError, LimitError
+from producer.game.work import MAX_BUDGET as GAME_MAX_BUDGET
 from producer.immutable import Immutable
 from producer.kinds import calibration_lower, hierarchy, plain_composition
 from producer.laws import parse_gamma
@@ -74,6 +76,17 @@ def grid_step(width):
     while mpq(1, mpz(10) ** k) > mpq(width) / 4:
         k += 1
     return mpq(1, mpz(10) ** k)
+
+
+def width_refused(reason=None):
+    """The refusal of a width asked for on the hierarchy-witness route, which cannot aim at one: its width is
+    what its two constructions give.  ``reason``: why the request is on the route (the exact game's refusal).
+    A certificate never claims a width it does not meet, so the request is refused, not answered wider."""
+    why = (f"with hidden feedback beyond the exact game (C > {GAME_MAX_BUDGET})," if reason is None else
+           f"the exact game does not reach this request ({reason}), so")
+    return InputError(f"width: {why} the route is hierarchy-witness, which cannot aim at a width: its enclosure is "
+                      f"what its hierarchy upper end and target-zero lower end give (e.g. 0.034 wide at γ = 1/3, "
+                      f"σ² = 9, C = 8, δ = 10^-4; the answer line states it)", f"omit {option('width')}")
 
 
 class Request(Immutable):
@@ -111,11 +124,11 @@ class Request(Immutable):
         else:
             self.route = HIERARCHY_WITNESS
             if width is not None:
-                raise InputError("width: with hidden feedback beyond the exact game (route hierarchy-witness) the "
-                                 "width is what the hierarchy and the target-zero witness give; omit it")
+                raise width_refused()
             if laplace is not None:
-                raise InputError(f"laplace: with hidden feedback (γ > 0) beyond the exact game (C > 6) only the "
-                                 f"discrete Gaussian has a route (the hierarchy); give {option('sigma2', 'Q')}")
+                raise InputError(f"laplace: with hidden feedback (γ > 0) beyond the exact game "
+                                 f"(C > {GAME_MAX_BUDGET}) only the discrete Gaussian has a route (the hierarchy); "
+                                 f"give {option('sigma2', 'Q')}")
             self.width = None
             self._set_hierarchy(budget)
 

@@ -65,7 +65,11 @@ def test_feedback_within_the_game_is_calibration_1_and_says_so():
     (["calibrate", "--gamma", "0", "--sigma2", "9", "--budget", "2000", "--delta", "1e-5"], "route product-pair"),
     (["calibrate", "--gamma", "1/3", "--laplace", "2", "--budget", "8", "--delta", "1e-4"], "give --sigma2"),
     (["calibrate", "--gamma", "1/3", "--sigma2", "9", "--budget", "8", "--delta", "1e-4", "--width", "1e-3"],
-     "omit it"),
+     "cannot aim at a width"),
+    # C = 5 is within the game's budget, but the auditor's work for one query is not: refused before any probe
+    (["calibrate", "--gamma", "1/3", "--sigma2", "9", "--budget", "5", "--delta", "1e-4", "--width", "1e-6",
+      "--quiet"],
+     "the exact game does not reach this request (estimated work"),
     (["calibrate", "--gamma", "1/3", "--sigma2", "9", "--budget", "8", "--delta", "1e-4", "--method", "reduced"],
      "without --method, producer calibrate answers beyond C = 6 (route hierarchy-witness)"),
     (["calibrate", "--gamma", "1/3", "--release", "dg:9x8", "--delta", "1e-4"],
@@ -83,3 +87,18 @@ def test_refusals_are_one_line_and_point_to_the_route(argv, fragment):
     p = run(*argv)
     assert p.returncode == 2 and p.stdout == ""
     assert len(p.stderr.strip().splitlines()) == 1 and fragment in p.stderr, p.stderr
+    if "--width" in argv:
+        assert p.stderr.endswith("; omit --width\n")
+
+
+@pytest.mark.slow
+def test_a_width_is_refused_where_the_game_stops_after_its_first_probe(tmp_path):
+    """C = 4: the first probe's source already exceeds the auditor's work for one query (a few seconds); the
+    request would go on to the hierarchy-witness route, which cannot meet --width 1e-6: refused, nothing
+    written (without --width the same request is answered, about 5.5e-4 wide)."""
+    out = tmp_path / "c4.json"
+    p = run("calibrate", "--gamma", "1/3", "--sigma2", "9", "--budget", "4", "--delta", "1e-4", "--width", "1e-6",
+            "-o", str(out))
+    assert p.returncode == 2 and not out.exists()
+    assert "probe 1:" in p.stderr and "route is hierarchy-witness" in p.stderr.splitlines()[-1]
+    assert "upper:" not in p.stderr  # the hierarchy never started

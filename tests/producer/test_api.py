@@ -201,6 +201,17 @@ def test_calibrate_says_what_it_does_where_the_game_does_not_reach(monkeypatch):
     assert line.endswith("; answering it by the route hierarchy-witness instead")
 
 
+def test_calibrate_refuses_a_width_the_hierarchy_route_cannot_aim_at(monkeypatch):
+    """Where the game does not reach (C = 5 at σ² = 9) the route is hierarchy-witness, which cannot aim at a
+    width: a width asked for is refused before that route's work starts, never dropped."""
+    monkeypatch.setattr(api, "epsilon_bracket", lambda *args, **kwargs: pytest.fail("the hierarchy was started"))
+    with pytest.raises(InputError) as caught:
+        api.calibrate("1/3", 9, 5, "1e-4", width="1e-6")
+    message = str(caught.value)
+    assert message.startswith("width: the exact game does not reach this request (estimated work ")
+    assert "hierarchy-witness, which cannot aim at a width" in message and message.endswith("; omit width")
+
+
 def test_the_python_api_document_runs():
     path = os.path.join(ROOT, "docs", "python-api.md")
     failures, tried = doctest.testfile(path, module_relative=False,

@@ -253,7 +253,7 @@ def test_hierarchy_witness_at_c8_embeds_the_reference_certificates():
     (("0", 8, "1e-5"), dict(sigma2="9", width="0"), InputError, "width"),
     (("0", 8, "1e-5"), dict(sigma2="1/1000"), LimitError, "sigma2"),
     (("1/3", 8, "1e-4"), dict(laplace="2"), InputError, "give sigma2=Q"),
-    (("1/3", 8, "1e-4"), dict(sigma2="9", width="1e-3"), InputError, "omit it"),
+    (("1/3", 8, "1e-4"), dict(sigma2="9", width="1e-3"), InputError, "cannot aim at a width.*; omit width$"),
     (("1/3", 8, "1e-4"), dict(), InputError, "exactly one noise law"),
     (("1/2", 0, "1e-4"), dict(sigma2="9"), InputError, "budget"),
 ])
