@@ -149,7 +149,7 @@ def calibrate(gamma, sigma2, budget, delta, *, width=None, method=None, progress
                            laplace=laplace)
     except ReachError as error:  # the game's size limits, refused before it is solved
         if method is not None and beyond:
-            raise LimitError(f"{error}; without {option('method')}, {entry('calibrate')} answers beyond "
+            raise LimitError(f"{error.reason}; without {option('method')}, {entry('calibrate')} answers beyond "
                              f"C = {MAX_BUDGET} (route {'product-pair' if zero else 'hierarchy-witness'})") from None
         if zero or method is not None or laplace is not None:
             raise

@@ -33,7 +33,7 @@ from producer.game.values import check_method, root_value
 from producer.immutable import Immutable
 from producer.kinds.finite_game import check_budget
 from producer.laws import parse_gamma
-from producer.names import option
+from producer.names import entry, option
 from producer.rationals import decimal_outward, format_rational, parse_integer, parse_rational
 from producer.sources import discrete_gaussian, discrete_laplace
 from producer.sources.auditability import check_edge_radius
@@ -96,7 +96,9 @@ class Request(Immutable):
                              f"{option('scale', 'S')} (exactly one of the two)")
         self.gamma = parse_gamma(gamma)
         self.sigma2, self.noise = check_noise(sigma2, laplace)
-        self.budget = check_budget(budget)
+        beyond = (f"{entry('plain')} encloses it at γ = 0 (C <= 1024)" if self.gamma.is_zero else
+                  f"{entry('hierarchy')} bounds it from above")
+        self.budget = check_budget(budget, beyond=beyond)
         self.epsilon = mpq(epsilon)
         if self.epsilon < 0:
             raise InputError(f"epsilon: must be >= 0, got {self.epsilon}")

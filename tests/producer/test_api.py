@@ -11,7 +11,7 @@ import pytest
 
 import producer
 from producer import api
-from producer.errors import InputError, LimitError
+from producer.errors import InputError, LimitError, ReachError
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 QUERIES = os.path.join(ROOT, "data", "envelope", "t2-k1.json")
@@ -238,6 +238,19 @@ def test_sizes_are_refused_before_any_work(call, fragment):
     with pytest.raises(LimitError) as info:
         call()
     assert fragment in str(info.value)
+
+
+@pytest.mark.parametrize("call, answered_by", [
+    (lambda: api.calibration("1/3", 9, 1000, "1e-6"), "producer.calibrate answers it (route hierarchy-witness)"),
+    (lambda: api.calibration("0", 9, 1000, "1e-6"), "producer.calibrate answers it (route product-pair, C <= 1024)"),
+    (lambda: api.dg_interval("1/3", 9, 1000, 2, width="1e-3"), "producer.hierarchy_upper bounds it from above"),
+    (lambda: api.dg_interval("0", 9, 1000, 2, width="1e-3"),
+     "producer.plain_composition encloses it at γ = 0 (C <= 1024)"),
+])
+def test_beyond_the_game_the_refusal_names_the_function_that_answers(call, answered_by):
+    with pytest.raises(ReachError) as info:
+        call()
+    assert str(info.value) == f"budget: C = 1000 exceeds the exact game's limit C <= 6; {answered_by}"
 
 
 def test_size_bounds_do_not_refuse_what_is_small():
