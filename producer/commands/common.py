@@ -66,10 +66,10 @@ def add_output_arguments(parser, what="the certificate"):
     return group
 
 
-def add_mechanism_arguments(parser, releases=False):
+def add_mechanism_arguments(parser, releases=False, budget_help=GAME_BUDGET_HELP):
     """γ, σ², C and the finite-game method: the request of ``dg`` and ``calibrate`` (``releases``: also
     ``--release``, a list of plain releases in the place of one law and C; then --budget is checked by the
-    command)."""
+    command; ``budget_help`` states the command's own limits on C)."""
     group = parser.add_argument_group("mechanism")
     group.add_argument("--gamma", required=True, metavar="A/B",
                        help=GAMMA_HELP)
@@ -86,7 +86,7 @@ def add_mechanism_arguments(parser, releases=False):
                               "Laplace t = SCALE) with integer sensitivity S >= 1 (default 1), e.g. dg:9x100, "
                               "dl:2x5, dg:4:2x20; repeat for more; total K <= 1024; excludes --sigma2, "
                               "--laplace, --budget (as `producer plain --release`)")
-    group.add_argument("--budget", required=not releases, metavar="C", help=GAME_BUDGET_HELP)
+    group.add_argument("--budget", required=not releases, metavar="C", help=budget_help)
     group.add_argument("--method", choices=METHODS,
                        help="how the finite game's root preparations are searched (default: the "
                             "smallest proved method); the value does not depend on it")

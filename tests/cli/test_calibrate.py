@@ -1,6 +1,7 @@
 """``producer calibrate`` chooses the route and names it: product-pair, exact game, hierarchy-witness."""
 
 import json
+import re
 import os
 import subprocess
 import sys
@@ -102,3 +103,27 @@ def test_a_width_is_refused_where_the_game_stops_after_its_first_probe(tmp_path)
     assert p.returncode == 2 and not out.exists()
     assert "probe 1:" in p.stderr and "route is hierarchy-witness" in p.stderr.splitlines()[-1]
     assert "upper:" not in p.stderr  # the hierarchy never started
+
+
+def test_the_help_states_the_budgets_the_command_takes():
+    """The limits on C that `calibrate --help` states are where the command stops: the largest C it states
+    is answered (γ = 0 end to end, about a second; γ > 0 by its requests, the builds take minutes) and the
+    next one is refused in one line, or changes route as stated."""
+    from producer.kinds import calibration, epsilon_bracket
+    from producer.errors import ReachError
+    text = " ".join(run("calibrate", "--help").stdout.split())
+    plain = int(re.search(r"1 <= C <= (\d+) at γ = 0", text)[1])
+    game = int(re.search(r"at γ > 0, 0 <= C <= (\d+) by the exact game", text)[1])
+    target = int(re.search(r"a target-zero lower end up to C = (\d+)", text)[1])
+    args = ("calibrate", "--gamma", "0", "--sigma2", "9", "--delta", "1e-5", "--width", "1e-3", "--quiet")
+    largest = run(*args, "--budget", str(plain))
+    assert largest.returncode == 0 and json.loads(largest.stdout)["input"]["budget"] == plain, largest.stderr
+    for refused in (plain + 1, 0):
+        p = run(*args, "--budget", str(refused))
+        assert p.returncode == 2 and len(p.stderr.splitlines()) == 1 and f"{refused}" in p.stderr, p.stderr
+    calibration.Request.from_strings("1/3", 9, game, "1e-4")
+    with pytest.raises(ReachError):  # calibrate then goes on to the hierarchy-witness route
+        calibration.Request.from_strings("1/3", 9, game + 1, "1e-4")
+    assert epsilon_bracket.Request.from_strings("1/3", target, "1e-4", sigma2=9).lower is not None
+    beyond = epsilon_bracket.Request.from_strings("1/3", target + 1, "1e-4", sigma2=9)
+    assert beyond.lower is None and f"C <= {target}" in beyond.lower_reason
