@@ -50,8 +50,15 @@ class End:
 
 @dataclass(frozen=True)
 class Bracket:
+    """lo ≤ ε*_C(δ) ≤ hi from two certificates; ``claim`` is its one line, as a Certificate's."""
+
     lower: End
     upper: End
+
+    @property
+    def claim(self):
+        """The one-line statement the command line prints (what :meth:`line` returns)."""
+        return self.line()
 
     def line(self):
         q = self.lower.question

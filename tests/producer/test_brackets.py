@@ -35,6 +35,14 @@ def test_budget_four_bracket_from_witness_and_exact_calibration():
     assert b.line().startswith("14.643279 ≤ ε*_4(1/10000) ≤ 14.740489")
 
 
+def test_a_bracket_states_its_claim_as_a_certificate_does():
+    b = producer.bracket(K2, C4)
+    assert b.claim == b.line() == producer.bracket(load(K2), load(C4)).claim
+    assert b.claim.startswith("14.643279 ≤ ε*_4(1/10000) ≤ 14.740489") and "auditor verify" in b.claim
+    with pytest.raises(AttributeError):
+        b.claim = "something else"
+
+
 def test_budget_eight_bracket_meets_the_published_ends():
     d = bracket(load(LOWER8), load(UPPER8)).as_dict()
     assert Fraction(d["epsilon_lower"]) > Fraction("4.833477")   # published lower end
