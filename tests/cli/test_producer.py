@@ -206,8 +206,9 @@ def test_dg_usage_shows_the_required_source_forms():
     assert p.returncode == 0
     usage = " ".join(p.stdout.split("\n\n", 1)[0].split())
     assert "(--width W | --radius L --scale S)" in usage
-    for option in ("--gamma A/B", "--sigma2 Q", "--budget C", "--epsilon E"):
+    for option in ("--sigma2 Q", "--budget C", "--epsilon E"):
         assert option in usage and f"[{option}" not in usage
+    assert "[--gamma A/B]" in usage  # γ = 0 unless given, as for calibrate and noise
     text = " ".join(p.stdout.split())
     assert "discrete-Gaussian hockey-stick value" not in text and "not plain discrete-Gaussian" in text
 
