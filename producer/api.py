@@ -354,10 +354,10 @@ def dpsgd(sampling_rate=None, noise_multiplier=None, steps=None, *, stages=(), d
     (default 1/1000): ε_hi − ε_lo <= R·ε_hi, or upper − lower <= R·upper.
     Sensitivity 1, add/remove neighbours (δ is the larger of the two orders).
     """
-    from producer.kinds.dpsgd import Request, build, progress_printer
+    from producer.kinds.dpsgd import Request, build
     request = Request.from_strings(sampling_rate, noise_multiplier, steps, stages=stages, delta=delta,
                                    epsilons=epsilons, rel_width=rel_width)
-    return Certificate(build(request, progress=progress_printer() if progress else None))
+    return Certificate(build(request, progress=_reporter(progress, "dpsgd")))
 # ---- the paper's remaining claims: hierarchy-exact/1, block-composition/1, minimum-deletion/1, minimum-depth/1 --
 
 def hierarchy_exact(gamma, weights, budget, priors, models="G,P3,P2,Q2,P1", *, offset=None, progress=False):

@@ -212,6 +212,14 @@ def test_calibrate_refuses_a_width_the_hierarchy_route_cannot_aim_at(monkeypatch
     assert "hierarchy-witness, which cannot aim at a width" in message and message.endswith("; omit width")
 
 
+def test_a_progress_callback_receives_the_lines_instead_of_stderr(capsys):
+    lines = []
+    api.dpsgd("1", 1, 10, epsilons="1", progress=lines.append)
+    assert capsys.readouterr() == ("", "") and lines == ["Gaussian closed form, μ² = 10"]
+    api.dpsgd("1", 1, 10, epsilons="1", progress=True)
+    assert capsys.readouterr().err == "dpsgd: Gaussian closed form, μ² = 10\n"
+
+
 def test_the_python_api_document_runs():
     path = os.path.join(ROOT, "docs", "python-api.md")
     failures, tried = doctest.testfile(path, module_relative=False,
