@@ -47,13 +47,14 @@ limit) with a message naming the value.  ``progress``: False (silent), True
 
 from producer.certificates.sealed import Certificate
 from producer.errors import InputError
+from producer.names import entry, option
 from producer.output import stderr_progress
 
 __all__ = ["Certificate", "bracket", "finite_game", "dg_interval", "calibration", "pmw_envelope",
            "pmw_parameters", "pmw_sample", "brace_run", "brace_compare", "hierarchy_upper", "deadline_witness",
            "workload", "separation", "calibration_lower", "plain_composition", "rate", "frontier", "window_request",
            "finite_budget", "dpsgd", "hierarchy_exact", "block_composition", "minimum_deletion", "minimum_depth",
-           "noise", "InputError"]
+           "epsilon_bracket", "calibrate", "noise", "InputError"]
 
 
 def _reporter(progress, prefix=None):
@@ -123,16 +124,19 @@ def calibrate(gamma, sigma2, budget, delta, *, width=None, method=None, progress
     game refusing the size before it is solved), discrete Gaussian, no
     ``method``: epsilon-bracket/1, route hierarchy-witness.  Only the game's size
     limits (:class:`producer.errors.ReachError`) send a request on to the
-    hierarchy; any other refusal stands.
+    hierarchy; any other refusal stands.  The hierarchy-witness route cannot aim
+    at a width: an explicit ``width`` there is refused (before the hierarchy's
+    work), never ignored.
     """
     from producer.errors import LimitError, ReachError
     from producer.game.work import MAX_BUDGET
+    from producer.kinds.epsilon_bracket import width_refused
     from producer.laws import parse_gamma
     from producer.rationals import parse_integer
     if releases is not None:
         if method is not None:
-            raise InputError("method: a list of releases is answered by the product pair (no finite game); "
-                             "omit --method")
+            raise InputError(f"method: a list of releases is answered by the product pair (no finite game); "
+                             f"omit {option('method')}")
         return epsilon_bracket(gamma, budget, delta, sigma2=sigma2, laplace=laplace, width=width,
                                releases=releases, progress=progress)
     zero = parse_gamma(gamma).is_zero
@@ -145,13 +149,16 @@ def calibrate(gamma, sigma2, budget, delta, *, width=None, method=None, progress
                            laplace=laplace)
     except ReachError as error:  # the game's size limits, refused before it is solved
         if method is not None and beyond:
-            raise LimitError(f"{error}; without --method, calibrate answers beyond C = {MAX_BUDGET} "
-                             f"(route {'product-pair' if zero else 'hierarchy-witness'})") from None
+            raise LimitError(f"{error.reason}; without {option('method')}, {entry('calibrate')} answers beyond "
+                             f"C = {MAX_BUDGET} (route {'product-pair' if zero else 'hierarchy-witness'})") from None
         if zero or method is not None or laplace is not None:
             raise
+        if width is not None:  # the hierarchy cannot aim at it: refused before its work, never ignored
+            raise width_refused(error.reason) from None
         report = _reporter(progress, "calibrate")
-        if report:
-            report(f"the exact game does not reach this request ({error}); route hierarchy-witness")
+        if report:  # the reason only: its advice was about the game, and the request goes on
+            report(f"the exact game does not reach this request ({error.reason}); answering it by the route "
+                   f"hierarchy-witness instead")
         return epsilon_bracket(gamma, budget, delta, sigma2=sigma2, progress=progress)
 
 
@@ -347,10 +354,10 @@ def dpsgd(sampling_rate=None, noise_multiplier=None, steps=None, *, stages=(), d
     (default 1/1000): ε_hi − ε_lo <= R·ε_hi, or upper − lower <= R·upper.
     Sensitivity 1, add/remove neighbours (δ is the larger of the two orders).
     """
-    from producer.kinds.dpsgd import Request, build, progress_printer
+    from producer.kinds.dpsgd import Request, build
     request = Request.from_strings(sampling_rate, noise_multiplier, steps, stages=stages, delta=delta,
                                    epsilons=epsilons, rel_width=rel_width)
-    return Certificate(build(request, progress=progress_printer() if progress else None))
+    return Certificate(build(request, progress=_reporter(progress, "dpsgd")))
 # ---- the paper's remaining claims: hierarchy-exact/1, block-composition/1, minimum-deletion/1, minimum-depth/1 --
 
 def hierarchy_exact(gamma, weights, budget, priors, models="G,P3,P2,Q2,P1", *, offset=None, progress=False):

@@ -2,10 +2,12 @@
 
 A bracket is not a new claim.  It puts side by side a certified lower end of
 ε*_C(δ) (from ``calibration-lower/1``: a physical witness line proves
-ε*_C(δ) ≥ ε_lo; or from ``calibration/1``, whose enclosure has a lower end
-too) and a certified upper end (from ``calibration/1``, the exact game at small
-budgets, or ``hierarchy/1`` with a δ query, budgets 8 to 64), after checking
-that both answer the same question (γ, σ², C, δ).  The question is read from
+ε*_C(δ) ≥ ε_lo; or from ``calibration/1`` or ``epsilon-bracket/1``, whose
+enclosures have a lower end too) and a certified upper end (from
+``calibration/1``, the exact game at small budgets, ``hierarchy/1`` with a δ
+query, budgets 8 to 64, or ``epsilon-bracket/1``, what ``producer calibrate``
+writes beyond the exact game), after checking that both answer the same
+question (γ, σ², C, δ).  The question is read from
 each certificate's ``input``; a certificate whose result states something
 else (a hierarchy ``result.delta`` other than its ``input.query.delta``, a
 calibration witness for another γ, σ², C or ε) is refused, as are two
@@ -17,9 +19,11 @@ import json
 from dataclasses import dataclass
 
 from producer.errors import InputError
+from producer.names import option
 from producer.rationals import decimal_outward, parse_rational
 
 DIGITS = 6  # decimals shown; lower end rounded down, upper end rounded up
+EPSILON_BRACKET = "epsilon-bracket/1"
 
 
 @dataclass(frozen=True)
@@ -49,8 +53,15 @@ class End:
 
 @dataclass(frozen=True)
 class Bracket:
+    """lo ≤ ε*_C(δ) ≤ hi from two certificates; ``claim`` is its one line, as a Certificate's."""
+
     lower: End
     upper: End
+
+    @property
+    def claim(self):
+        """The one-line statement the command line prints (what :meth:`line` returns)."""
+        return self.line()
 
     def line(self):
         q = self.lower.question
@@ -114,6 +125,29 @@ def _witness_question(name, inp, witness, which, epsilon):
     _agree(name, f"{which}.input.epsilon", epsilon, w.get("epsilon"))
 
 
+def _bracket_question(name, inp):
+    """The Question of an epsilon-bracket/1 ``input``: one law, given as ``noise`` (σ² or t)."""
+    if "releases" in inp:
+        raise InputError(f"{name}: this epsilon-bracket/1 certificate is about a list of releases, not one law; "
+                         f"its own result states both ends of ε*(δ)")
+    noise = inp["noise"]
+    law = {"noise": noise} if noise["family"] == "discrete-laplace" else {"sigma2": noise["sigma2"]}
+    return _question(dict(law, gamma=inp["gamma"], budget=inp["budget"]), inp["delta"])
+
+
+def _bracket_agrees(name, res):
+    """The ends an epsilon-bracket/1 result states are those its embedded certificates state."""
+    upper, lower = res["upper_witness"], res["lower_witness"]
+    if res["route"] == "hierarchy-witness":
+        _agree(name, "upper_witness.result.epsilon", res["epsilon_hi"], upper["result"]["epsilon"])
+        if lower is not None:
+            _agree(name, "lower_witness.result.epsilon_lower", res["epsilon_lo"], lower["result"]["epsilon_lower"])
+        return
+    _agree(name, "upper_witness.input.epsilons", [res["epsilon_hi"]], upper["input"]["epsilons"])  # product pair
+    if lower is not None:
+        _agree(name, "lower_witness.input.epsilons", [res["epsilon_lo"]], lower["input"]["epsilons"])
+
+
 def lower_end(cert, name="lower"):
     """The certified lower end of ε*_C(δ) in ``cert``, with the question of its ``input``."""
     kind = cert.get("schema")
@@ -124,9 +158,18 @@ def lower_end(cert, name="lower"):
         if kind == "calibration/1":
             _calibration_agrees(name, inp, res)
             return End(_question(inp, inp["delta"]), parse_rational(res["epsilon_lo"]), kind)
+        if kind == EPSILON_BRACKET:
+            question = _bracket_question(name, inp)
+            if res["epsilon_lo"] is None:
+                raise InputError(f"{name}: this {kind} certificate has no lower end ({res['lower_reason']})")
+            _bracket_agrees(name, res)
+            return End(question, parse_rational(res["epsilon_lo"]), kind)
+    except InputError:  # a refusal of its own, already one line
+        raise
     except (KeyError, TypeError, ValueError) as exc:
         raise InputError(f"{name}: a {kind} certificate without its fields ({exc})") from None
-    raise InputError(f"{name}: {kind!r} gives no lower end of ε*_C(δ) (use calibration-lower/1 or calibration/1)")
+    raise InputError(f"{name}: {kind!r} gives no lower end of ε*_C(δ) (use calibration-lower/1, calibration/1 or "
+                     f"{EPSILON_BRACKET})")
 
 
 def _calibration_agrees(name, inp, res):
@@ -147,13 +190,20 @@ def upper_end(cert, name="upper"):
             delta = inp["query"].get("delta")
             if delta is None:
                 raise InputError(f"{name}: this hierarchy/1 certificate answers an ε query (input.query), "
-                                 f"not ε*_C(δ); use one made with --delta")
+                                 f"not ε*_C(δ); use one made with {option('delta', 'D')}")
             _agree(name, "delta", delta, res["delta"])
             _agree(name, "meets_delta", True, res["meets_delta"])
             return End(_question(inp, delta), parse_rational(res["epsilon"]), kind)
+        if kind == EPSILON_BRACKET:
+            question = _bracket_question(name, inp)
+            _bracket_agrees(name, res)
+            return End(question, parse_rational(res["epsilon_hi"]), kind)
+    except InputError:  # a refusal of its own, already one line
+        raise
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise InputError(f"{name}: a {kind} certificate without its fields ({exc})") from None
-    raise InputError(f"{name}: {kind!r} gives no upper end of ε*_C(δ) (use calibration/1 or hierarchy/1)")
+    raise InputError(f"{name}: {kind!r} gives no upper end of ε*_C(δ) (use calibration/1, hierarchy/1 or "
+                     f"{EPSILON_BRACKET})")
 
 
 def bracket(lower_cert, upper_cert):

@@ -3,10 +3,12 @@
 Each subcommand lives in ``producer/commands/<name>.py`` and provides
 ``HELP`` (optionally ``DESCRIPTION`` and ``USAGE``), ``add_arguments(parser)``
 and ``run(args) -> int``; the commands are thin layers over
-:mod:`producer.api`.  Options are never abbreviated (``--sigma`` is not
-``--sigma2``).  Bad input raises :class:`producer.errors.InputError`, which
-becomes one line on stderr and exit status 2; anything unexpected becomes one
-line and exit status 70 (the traceback with ``DP_CERTIFY_DEBUG=1``).
+:mod:`producer.api`, run inside :func:`producer.names.command_line` so that a
+refusal names the option (``--width``) where the API names the parameter.
+Options are never abbreviated (``--sigma`` is not ``--sigma2``).  Bad input
+raises :class:`producer.errors.InputError`, which becomes one line on stderr
+and exit status 2; anything unexpected becomes one line and exit status 70
+(the traceback with ``DP_CERTIFY_DEBUG=1``).
 """
 
 import argparse
@@ -18,6 +20,7 @@ import traceback
 
 from producer.version import __version__
 from producer.errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_SOFTWARE, InputError
+from producer.names import command_line
 from producer.output import check_output_file, check_output_folder
 
 # (subcommand, module) in the order shown by --help.
@@ -166,7 +169,8 @@ def main(argv=None):
         args = parser.parse_args(argv)
         command = f"producer {args.command}"
         check_outputs(args)
-        status = args._run(args)
+        with command_line():  # refusals name the command line's options, not the API's parameters
+            status = args._run(args)
         sys.stdout.flush()
         return status
     except InputError as exc:

@@ -24,6 +24,7 @@ import io
 from fractions import Fraction
 
 from producer.errors import InputError
+from producer.names import entry, option
 from producer.rationals import parse_rational
 
 SCHEMA = "finite-game/1"
@@ -84,12 +85,12 @@ def picture_of(cert, name="certificate"):
     schema = cert["schema"]
     if schema != SCHEMA:
         raise InputError(f"{name} is a {schema} certificate, which has no testing curve: only {SCHEMA} "
-                         f"certificates written with 'producer game --curve' have one")
+                         f"certificates written with '{entry('game', curve=True)}' have one")
     result = cert.get("result")
     curve = result.get("curve") if isinstance(result, dict) else None
     if curve is None:
-        raise InputError(f"{name}: this {SCHEMA} certificate was written without --curve (result.curve is null); "
-                         f"rerun 'producer game' with --curve")
+        raise InputError(f"{name}: this {SCHEMA} certificate was written without {option('curve', True)} "
+                         f"(result.curve is null); rerun '{entry('game')}' with {option('curve', True)}")
     if not isinstance(curve, list) or not curve:
         raise InputError(f"{name}: /result/curve must be a non-empty list of vertices [A, B']")
     vertices = [_pair(item, f"/result/curve/{i}") for i, item in enumerate(curve)]

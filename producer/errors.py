@@ -13,7 +13,17 @@ EXIT_INTERRUPTED = 130  # Ctrl-C (128 + SIGINT)
 
 
 class InputError(ValueError):
-    """A request that cannot be served as given; the message names the value."""
+    """A request that cannot be served as given; the message names the value.
+
+    ``advice`` (optional) says what the reader may change, after the ``reason``:
+    the message is ``"reason; advice"``.  A caller that serves the request
+    another way (``producer calibrate`` beyond the exact game) repeats the
+    reason without the advice, which was about the refused route.
+    """
+
+    def __init__(self, reason, advice=None):
+        super().__init__(reason if advice is None else f"{reason}; {advice}")
+        self.reason, self.advice = reason, advice
 
 
 class LimitError(InputError):

@@ -4,7 +4,8 @@ Every relative link in README.md, CONTRIBUTING.md and docs/*.md must name an exi
 the repository (and, with a ``#fragment``, one of that page's headings), and no
 page may send a reader to material a clone does not have: the project's
 private specification, its source-paper files ("seed 004") or its issue
-tracker ("issue 6").
+tracker ("issue 6").  Every table row sits under its table's header (a paragraph inside a table
+cuts the rows after it off), and prose names the rows it means rather than counting them.
 """
 
 import re
@@ -111,4 +112,65 @@ def test_no_drafting_notes_or_broken_sentences(page):
     text = FENCE.sub("", page.read_text(encoding="utf-8"))
     found = [f"line {text.count(chr(10), 0, m.start()) + 1}: {m.group(0)!r} ({what})"
              for what, pattern in DRAFTING.items() for m in pattern.finditer(text)]
+    assert not found, f"{_name(page)}: " + "; ".join(found)
+
+
+# a table row is a line that starts and ends with "|"; a run of them is a table only when its second
+# line is the delimiter row under its header: rows cut off by a paragraph render as plain text
+TABLE_LINE = re.compile(r"^ {0,3}\|.*\|\s*$")
+DELIMITER_ROW = re.compile(r"^ {0,3}\|?(\s*:?-+:?\s*\|)+\s*(:?-+:?\s*)?$")
+UNESCAPED_PIPE = re.compile(r"(?<!\\)\|")
+
+
+def tables(text):
+    """Each table of ``text`` outside fenced code: (line number of its first line, its lines)."""
+    lines = FENCE.sub(lambda m: "\n" * m.group(0).count("\n"), text).split("\n")
+    found, run = [], []
+    for number, line in enumerate(lines + [""], start=1):
+        if TABLE_LINE.match(line):
+            run.append((number, line))
+        elif run:
+            found.append((run[0][0], [row for _, row in run]))
+            run = []
+    return found
+
+
+def cells(row):
+    return len(UNESCAPED_PIPE.split(row.strip().strip("|")))
+
+
+def table_problems(text):
+    problems = []
+    for start, rows in tables(text):
+        if len(rows) < 2 or not DELIMITER_ROW.match(rows[1]):
+            problems.append(f"line {start}: table rows without a header and delimiter row ({rows[0][:60]!r})")
+            continue
+        width = cells(rows[0])
+        problems += [f"line {start + i}: {cells(row)} cells under a header of {width}"
+                     for i, row in enumerate(rows[2:], start=2) if cells(row) != width]
+    return problems
+
+
+def test_table_parsing_finds_a_headless_continuation():
+    text = "| a | b |\n|---|---|\n| 1 | 2 |\n\nA paragraph.\n| 3 | 4 |\n```\n| code |\n```\n"
+    assert [start for start, _ in tables(text)] == [1, 6]
+    assert table_problems(text) == ["line 6: table rows without a header and delimiter row ('| 3 | 4 |')"]
+    assert table_problems("| a | b |\n|---|:-:|\n| `x \\| y` | 2 |\n| 3 |\n") == ["line 4: 1 cells under a header of 2"]
+
+
+@pytest.mark.parametrize("page", [pytest.param(p, id=_name(p)) for p in PAGES])
+def test_every_table_row_follows_its_header(page):
+    problems = table_problems(page.read_text(encoding="utf-8"))
+    assert not problems, f"{_name(page)}: " + "; ".join(problems)
+
+
+# "(the last four rows)" silently points elsewhere once a row is added: name the rows instead
+POSITIONAL = re.compile(r"\(the\s+(first|last)\s+(two|three|four|five|six|seven|eight|nine|ten|\d+)(\s+rows)?\)",
+                        re.I)
+
+
+@pytest.mark.parametrize("page", [pytest.param(p, id=_name(p)) for p in PAGES])
+def test_no_reference_to_table_rows_by_position(page):
+    text = page.read_text(encoding="utf-8")
+    found = [f"line {text.count(chr(10), 0, m.start()) + 1}: {m.group(0)!r}" for m in POSITIONAL.finditer(text)]
     assert not found, f"{_name(page)}: " + "; ".join(found)

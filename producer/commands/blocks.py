@@ -1,7 +1,7 @@
 """``producer blocks``: block-composition baselines beside the full computation (block-composition/1)."""
 
 from producer import api
-from producer.commands.common import add_output_arguments, finish, progress_of
+from producer.commands.common import add_epsilon_argument, add_output_arguments, finish, progress_of
 
 HELP = "what block accounting certifies for T = C releases from the zero start, beside the full computation"
 DESCRIPTION = (f"{HELP} (block-composition/1).  Each split cuts the T releases into blocks; each block's exact "
@@ -24,7 +24,7 @@ def add_arguments(parser):
     group.add_argument("--scale", metavar="S", help="with --sigma2: source scale S, an integer or 2^k (default 2^64)")
     group.add_argument("--budget", required=True, metavar="C",
                        help="C = T: the number of releases, each a possible participation (1 <= C <= 4)")
-    group.add_argument("--epsilon", required=True, metavar="E", help="ε >= 0 where δ(ε) is bounded")
+    add_epsilon_argument(group, "ε >= 0 where δ(ε) is bounded", required=True)
     question = parser.add_argument_group("methods and targets")
     question.add_argument("--splits", metavar="K+K,...",
                           help="splits of the releases into blocks, e.g. 1+1+1,2+1,1+2,3 (default: all of them)")

@@ -6,6 +6,7 @@ line on stderr echoes the parsed inputs and states the answer, unless
 ``--quiet``.
 """
 
+import argparse
 import sys
 
 from producer.game.values import METHODS
@@ -35,7 +36,7 @@ def add_model_question(parser):
     group.add_argument("--gamma", required=True, metavar="A/B", help="feedback coefficient γ = A/B, 0 < A < B")
     group.add_argument("--sigma2", required=True, metavar="Q", help="σ² of the discrete-Gaussian innovations")
     group.add_argument("--budget", required=True, metavar="C", help=MODEL_BUDGET_HELP)
-    group.add_argument("--epsilon", required=True, metavar="E", help="ε of the query")
+    add_epsilon_argument(group, "ε of the query", required=True)
     group.add_argument("--delta", required=True, metavar="D", help="the risk target δ in (0, 1)")
     return group
 
@@ -66,13 +67,12 @@ def add_output_arguments(parser, what="the certificate"):
     return group
 
 
-def add_mechanism_arguments(parser, releases=False):
+def add_mechanism_arguments(parser, releases=False, budget_help=GAME_BUDGET_HELP):
     """γ, σ², C and the finite-game method: the request of ``dg`` and ``calibrate`` (``releases``: also
     ``--release``, a list of plain releases in the place of one law and C; then --budget is checked by the
-    command)."""
+    command; ``budget_help`` states the command's own limits on C)."""
     group = parser.add_argument_group("mechanism")
-    group.add_argument("--gamma", required=True, metavar="A/B",
-                       help=GAMMA_HELP)
+    group.add_argument("--gamma", default="0", metavar="A/B", help=f"{GAMMA_HELP} (default 0)")
     law = group.add_mutually_exclusive_group(required=True)
     law.add_argument("--sigma2", metavar="Q",
                      help="variance parameter σ² of the discrete-Gaussian innovations (the square: "
@@ -86,11 +86,53 @@ def add_mechanism_arguments(parser, releases=False):
                               "Laplace t = SCALE) with integer sensitivity S >= 1 (default 1), e.g. dg:9x100, "
                               "dl:2x5, dg:4:2x20; repeat for more; total K <= 1024; excludes --sigma2, "
                               "--laplace, --budget (as `producer plain --release`)")
-    group.add_argument("--budget", required=not releases, metavar="C", help=GAME_BUDGET_HELP)
+    group.add_argument("--budget", required=not releases, metavar="C", help=budget_help)
     group.add_argument("--method", choices=METHODS,
                        help="how the finite game's root preparations are searched (default: the "
                             "smallest proved method); the value does not depend on it")
     return group
+
+
+class _Epsilons(argparse.Action):
+    """--epsilon/--epsilons taking a list: comma-separated values, the option repeatable; a list of texts."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        setattr(namespace, self.dest, list(getattr(namespace, self.dest, None) or []) + _split(self, values))
+
+
+class _OneEpsilon(argparse.Action):
+    """--epsilon/--epsilons where the question has one ε: a list or a repeat is refused (one line, exit 2),
+    saying what answers several (``several``)."""
+
+    def __init__(self, *args, several="run the command once for each", **kwargs):
+        super().__init__(*args, **kwargs)
+        self.several = several
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        given = namespace.__dict__.setdefault("_epsilon_given", [])
+        given += _split(self, values)
+        if len(given) > 1:
+            raise argparse.ArgumentError(self, f"one ε per certificate here, got {len(given)} "
+                                               f"({', '.join(given)}); {self.several}")
+        setattr(namespace, self.dest, given[0])
+
+
+def _split(action, text):
+    values = [part.strip() for part in text.split(",")]
+    if not all(values):
+        raise argparse.ArgumentError(action, f"an empty ε in {text!r}: give numbers separated by commas, "
+                                             f"e.g. 1/2,1,2")
+    return values
+
+
+def add_epsilon_argument(group, help, *, many=False, **kwargs):
+    """The ε of the question, named --epsilon or --epsilons on every command (one option under both names).
+    ``many``: a comma list or the option repeated, ``args.epsilon`` a list of texts; otherwise exactly one ε,
+    ``args.epsilon`` a text, and a list or a repeat is refused in one line (``several=`` says what answers
+    several)."""
+    action, metavar = (_Epsilons, "E[,E...]") if many else (_OneEpsilon, "E")
+    return group.add_argument("--epsilon", "--epsilons", dest="epsilon", action=action, metavar=metavar,
+                              help=help, **kwargs)
 
 
 def progress_of(args):

@@ -1,7 +1,7 @@
 """``producer deadline``: finite-deadline physical lower witnesses (deadline-witness/1)."""
 
 from producer import api
-from producer.commands.common import add_output_arguments, finish, progress_of
+from producer.commands.common import add_epsilon_argument, add_output_arguments, finish, progress_of
 from producer.kinds.deadline_witness import READINGS
 
 HELP = "lower bounds H_{e^ε}(P_T‖Q_T) >= LB_T of the physical DG program at deadlines T (deadline-witness)"
@@ -13,7 +13,7 @@ def add_arguments(parser):
     parser.add_argument("--budget", required=True, metavar="C",
                         help="C: the participation budget of the question (each suffix participates at most C "
                              "times; both readings need C >= 2)")
-    parser.add_argument("--epsilon", required=True, metavar="ε", help="ε >= 0, read exactly")
+    add_epsilon_argument(parser, "ε >= 0, read exactly", required=True)
     parser.add_argument("--radius", required=True, metavar="L", help="L: source support [−L, L]")
     parser.add_argument("--scale", required=True, metavar="S",
                         help="S: integer total weight of the source (e.g. 10^24 as 1e24)")

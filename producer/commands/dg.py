@@ -2,7 +2,8 @@
 hidden integer feedback mechanism with discrete-Gaussian innovations."""
 
 from producer import api
-from producer.commands.common import PAPER, add_mechanism_arguments, add_output_arguments, finish, progress_of
+from producer.commands.common import (PAPER, add_epsilon_argument, add_mechanism_arguments, add_output_arguments,
+                                      finish, progress_of)
 from producer.errors import InputError
 
 HELP = ("certified interval for Δ*_C(ε): the hockey-stick profile of the hidden integer feedback "
@@ -13,15 +14,15 @@ DESCRIPTION = (f"{HELP}.  Δ*_C(ε) is the worst-case hockey-stick divergence at
                "with γ > 0 it is not plain discrete-Gaussian composition, with --gamma 0 it is exactly the "
                "adaptive C-fold composition.  The interval comes from an exact finite game on a truncated source "
                "plus a proved transfer bound.")
-USAGE = ("producer dg --gamma A/B (--sigma2 Q | --laplace T) --budget C --epsilon E (--width W | --radius L --scale S) "
-         "[--method M] [-o FILE] [--quiet]")
+USAGE = ("producer dg [--gamma A/B] (--sigma2 Q | --laplace T) --budget C --epsilon E "
+         "(--width W | --radius L --scale S) [--method M] [-o FILE] [--quiet]")
 SOURCE_FORMS = "give --width W, or --radius L with --scale S"
 
 
 def add_arguments(parser):
     add_mechanism_arguments(parser)
-    parser.add_argument("--epsilon", required=True, metavar="E",
-                        help="ε >= 0 where Δ*_C is evaluated, read exactly (e.g. 2 or 4.91)")
+    add_epsilon_argument(parser, "ε >= 0 where Δ*_C is evaluated, read exactly (e.g. 2 or 4.91)", required=True,
+                         several="`producer sweep --epsilons` certifies several")
     source = parser.add_argument_group(f"finite source ({SOURCE_FORMS})")
     forms = source.add_mutually_exclusive_group()
     forms.add_argument("--width", metavar="W",

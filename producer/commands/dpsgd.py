@@ -1,7 +1,7 @@
 """``producer dpsgd``: certified ε(δ) or δ(ε) of DP-SGD, the Poisson-subsampled Gaussian (dpsgd/1)."""
 
 from producer import api
-from producer.commands.common import add_output_arguments, finish, progress_of
+from producer.commands.common import add_epsilon_argument, add_output_arguments, finish, progress_of
 
 HELP = ("certified ε(δ) or δ(ε) of DP-SGD: T steps of the Poisson-subsampled Gaussian with sampling rate q "
         "and noise multiplier σ, sensitivity 1, add/remove neighbours (dpsgd/1)")
@@ -16,7 +16,7 @@ DESCRIPTION = (f"{HELP}.  The upper end comes from a connect-the-dots discretisa
                "auditor's limits, and a single step's width out of reach (the refusal names a --rel-width in "
                "reach).  A δ(ε) below 10^-100 is answered [0, 10^-100].")
 USAGE = ("producer dpsgd (--sampling-rate Q --noise-multiplier S --steps T | --stage Q:SxT ...) "
-         "(--delta D | --epsilons E,...) [--rel-width R] [-o FILE] [--quiet]")
+         "(--delta D | --epsilons E[,E...]) [--rel-width R] [-o FILE] [--quiet]")
 
 
 def add_arguments(parser):
@@ -33,8 +33,8 @@ def add_arguments(parser):
     forms = question.add_mutually_exclusive_group(required=True)
     forms.add_argument("--delta", metavar="D",
                        help="δ in [10^-30, 1): certify an enclosure [ε_lo, ε_hi] of the smallest ε with δ(ε) <= δ")
-    forms.add_argument("--epsilons", metavar="E,...",
-                       help="comma-separated ε in [0, 500]: certify an enclosure of δ(ε) at each")
+    add_epsilon_argument(forms, "ε in [0, 500], comma-separated and/or the option repeated: certify an "
+                                "enclosure of δ(ε) at each", many=True)
     question.add_argument("--rel-width", metavar="R",
                           help="relative width asked for: ε_hi − ε_lo <= R·ε_hi, or upper − lower <= R·upper "
                                "(default 1/1000)")
@@ -43,5 +43,5 @@ def add_arguments(parser):
 
 def run(args):
     cert = api.dpsgd(args.sampling_rate, args.noise_multiplier, args.steps, stages=args.stage, delta=args.delta,
-                     epsilons=args.epsilons, rel_width=args.rel_width, progress=progress_of(args))
+                     epsilons=args.epsilon, rel_width=args.rel_width, progress=progress_of(args))
     return finish(args, cert)

@@ -2,7 +2,8 @@
 
 from producer import api
 from producer.kinds.hierarchy import DEFAULTS, MAX_WORK
-from producer.commands.common import GAME_MAX_BUDGET, add_output_arguments, finish, power_of_ten, progress_of
+from producer.commands.common import (GAME_MAX_BUDGET, add_epsilon_argument, add_output_arguments, finish,
+                                      power_of_ten, progress_of)
 
 HELP = "certified upper bound on Δ*_C(ε) or ε*_C(δ) for large budgets (cut games U_S, proof hierarchy P_H)"
 
@@ -30,7 +31,7 @@ def add_arguments(parser):
                        help="cut set S of the cut game U_S: 0,2,5 | all | none | all-minus:1 | all-minus-mod:4:1")
     query = parser.add_argument_group("question (exactly one)").add_mutually_exclusive_group(required=True)
     query.add_argument("--delta", metavar="δ", help="δ in (0, 1): find ε_hi with ε*_C(δ) <= ε_hi")
-    query.add_argument("--epsilon", metavar="ε", help="ε >= 0: bound Δ*_C(ε)")
+    add_epsilon_argument(query, "ε >= 0: bound Δ*_C(ε)")
     numerics = parser.add_argument_group("numerics")
     numerics.add_argument("--priors", metavar="N", help=f"interior grid priors (default {DEFAULTS['priors']})")
     numerics.add_argument("--logit-range", metavar="R",

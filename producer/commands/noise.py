@@ -3,7 +3,7 @@
 
 from producer import api
 from producer.errors import InputError
-from producer.commands.common import GAMMA_HELP, add_output_arguments, finish, progress_of
+from producer.commands.common import GAMMA_HELP, add_epsilon_argument, add_output_arguments, finish, progress_of
 from producer.game.work import MAX_BUDGET as GAME_MAX_BUDGET
 from producer.kinds.plain_composition import MAX_BUDGET as PLAIN_MAX_BUDGET
 
@@ -25,7 +25,7 @@ USAGE = ("producer noise --epsilon E --delta D (--budget C [--gamma A/B] [--lapl
 
 def add_arguments(parser):
     group = parser.add_argument_group("target")
-    group.add_argument("--epsilon", required=True, metavar="E", help="the target ε >= 0: ε*_C(δ) <= E")
+    add_epsilon_argument(group, "the target ε >= 0: ε*_C(δ) <= E", required=True)
     group.add_argument("--delta", required=True, metavar="D", help="the target δ, 0 < D < 1")
     group.add_argument("--budget", metavar="C",
                        help=f"C: the number of releases (participations), 1 <= C <= {PLAIN_MAX_BUDGET} at γ = 0, "

@@ -2,7 +2,7 @@
 or discrete Laplace release (plain-composition/1), by the product pair."""
 
 from producer import api
-from producer.commands.common import add_output_arguments, finish, progress_of
+from producer.commands.common import add_epsilon_argument, add_output_arguments, finish, progress_of
 from producer.errors import InputError
 
 HELP = ("certified δ(ε) of the plain (feedback-free) composition of discrete-Gaussian and discrete-Laplace "
@@ -19,7 +19,7 @@ DESCRIPTION = (f"{HELP}.  δ(ε) = Σ_x (P(x) − e^ε Q(x))₊ is the hockey-st
                "Limits: total C <= 1024, sensitivity <= 1000, at most 1000 ε, 0 <= ε <= 10^4, "
                "10^-60 <= W < 1, 10^-30 <= R < 1, σ² and t in [1/100, 10^6].")
 USAGE = ("producer plain ((--sigma2 Q | --laplace T) --budget C | --release LAW:SCALE[:S]xK ...) "
-         "(--epsilon E ... | --epsilons E,...) [--width W] [--rel-width R] [-o FILE] [--quiet]")
+         "--epsilons E[,E...] ... [--width W] [--rel-width R] [-o FILE] [--quiet]")
 
 
 def add_arguments(parser):
@@ -36,11 +36,9 @@ def add_arguments(parser):
                        help="K releases of LAW (dg: discrete Gaussian σ² = SCALE, dl: discrete Laplace t = SCALE) "
                             "with integer sensitivity S >= 1 (default 1), e.g. dg:9x100, dl:2x5, dg:4:2x20; "
                             "repeat for more; the total K is at most 1024; excludes --sigma2, --laplace, --budget")
-    points = parser.add_argument_group("points (give --epsilon, repeatable, or --epsilons)")
-    forms = points.add_mutually_exclusive_group()
-    forms.add_argument("--epsilon", action="append", metavar="E",
-                       help="an ε >= 0 where δ(ε) is enclosed, read exactly; repeat for more points")
-    forms.add_argument("--epsilons", metavar="E,...", help="comma-separated ε values, e.g. 1/2,1,2,4")
+    points = parser.add_argument_group("points")
+    add_epsilon_argument(points, "the ε >= 0 where δ(ε) is enclosed, read exactly: comma-separated (1/2,1,2,4) "
+                                 "and/or the option repeated", many=True)
     points.add_argument("--width", metavar="W",
                         help="absolute width: a point may have upper − lower <= W (at least 10^-60)")
     points.add_argument("--rel-width", metavar="R",
@@ -59,8 +57,8 @@ def _check_points(args):
         raise InputError(f"argument --delta: producer plain encloses δ(ε) at given ε; ε at δ = {args.delta} is "
                          f"answered by `producer calibrate --gamma 0 --release ... --delta {args.delta}` (or "
                          f"--sigma2/--laplace with --budget) (epsilon-bracket/1)")
-    if args.epsilon is None and args.epsilons is None:
-        raise InputError("one of the arguments --epsilon --epsilons is required")
+    if args.epsilon is None:
+        raise InputError("the argument --epsilon/--epsilons is required")
 
 
 def _check_law(args):
@@ -80,10 +78,7 @@ def _check_law(args):
 def certificate_from_args(args):
     _check_points(args)
     _check_law(args)
-    epsilons = args.epsilon if args.epsilon is not None else args.epsilons
-    if isinstance(epsilons, str) and not epsilons.strip():
-        raise InputError("--epsilons: give at least one ε, e.g. --epsilons 1/2,1,2")
-    return api.plain_composition(args.sigma2, args.budget, epsilons, width=args.width, rel_width=args.rel_width,
+    return api.plain_composition(args.sigma2, args.budget, args.epsilon, width=args.width, rel_width=args.rel_width,
                                  laplace=args.laplace, releases=args.release, progress=progress_of(args))
 
 

@@ -1,7 +1,7 @@
 """``producer workload``: the static-workload matrix-mechanism bound and the G.6 identity (workload/1)."""
 
 from producer import api
-from producer.commands.common import add_output_arguments, finish
+from producer.commands.common import add_epsilon_argument, add_output_arguments, finish
 
 HELP = "δ(ε) upper bound of the matrix program A = dI + eJ with finite DG draws, and G.6 identity checks (workload)"
 
@@ -14,7 +14,7 @@ def add_arguments(parser):
     parser.add_argument("--sigma2", default="1444", metavar="Q", help="σ² of each DG draw (default 1444 = 38²)")
     parser.add_argument("--scale", default="8589934592", metavar="S",
                         help="S of the finite source (default 2^33)")
-    parser.add_argument("--epsilon", default="2", metavar="ε", help="ε (default 2)")
+    add_epsilon_argument(parser, "ε (default 2)", default="2")
     parser.add_argument("--theta", default="6", metavar="θ", help="θ of the moment bound (default 6)")
     parser.add_argument("--no-identity", action="store_true", help="omit the G.6 identity checks")
     add_output_arguments(parser)

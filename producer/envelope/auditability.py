@@ -20,6 +20,7 @@ universe size and b the certificate's precision:
 from gmpy2 import mpq
 
 from producer.errors import LimitError
+from producer.names import option
 
 MAX_CELLS = 2_000_000
 MAX_EXPONENT = 10_000
@@ -54,14 +55,15 @@ def check_auditable_instance(instance, precision=None):
         raise LimitError(f"universe: T·(H + N) = {T * (H + N)} table cells exceed the auditor's limit {MAX_CELLS}")
     exponents = (("hedge", "γJ", instance.hedge * instance.rounds), ("select", "η", instance.select),
                  ("epsilon", "ε·max(n, 2)/2", instance.epsilon * max(instance.records, 2) / 2))
-    for option, name, x in exponents:
+    for parameter, name, x in exponents:
         if mpq(x) > MAX_EXPONENT:
-            raise LimitError(f"--{option}: the exponent {name} = {float(x):.6g} exceeds the auditor's limit "
+            raise LimitError(f"{option(parameter)}: the exponent {name} = {float(x):.6g} exceeds the auditor's limit "
                              f"{MAX_EXPONENT} for an exp it recomputes")
     values = least_values(instance)
     if values > MAX_VALUES:
         raise LimitError(f"enumeration: the certificate would hold at least {values} JSON values, above the "
                          f"auditor's limit {MAX_VALUES}; reduce T, n, k or J")
     if precision is not None and not auditable_precision(instance, precision):
-        raise LimitError(f"--precision: {precision} bits needs auditor work {auditor_work(instance, precision)} "
+        raise LimitError(f"{option('precision')}: {precision} bits needs auditor work "
+                         f"{auditor_work(instance, precision)} "
                          f"(H²·N + 1000)·(2·bits/128)², above its limit {MAX_WORK}; use a lower precision")

@@ -15,6 +15,7 @@ from gmpy2 import mpq
 
 from producer.envelope.histograms import count_histograms
 from producer.errors import InputError, LimitError
+from producer.names import option
 from producer.rationals import format_rational, parse_integer, parse_rational
 
 MAX_STORED = 20_000
@@ -45,9 +46,9 @@ class Instance:
 
     def _validate(self):
         if self.universe < 1:
-            raise InputError(f"--universe: T = {self.universe} must be at least 1")
+            raise InputError(f"{option('universe')}: T = {self.universe} must be at least 1")
         if self.records < 1:
-            raise InputError(f"--records: n = {self.records} must be at least 1")
+            raise InputError(f"{option('records')}: n = {self.records} must be at least 1")
         if not self.queries:
             raise InputError("queries: need at least one query")
         for j, q in enumerate(self.queries):
@@ -57,15 +58,15 @@ class Instance:
                 if not 0 <= v <= 1:
                     raise InputError(f"queries: q_{j}({d}) = {format_rational(v)} is outside [0, 1]")
         if self.rounds < 1:
-            raise InputError(f"--rounds: J = {self.rounds} must be at least 1")
+            raise InputError(f"{option('rounds')}: J = {self.rounds} must be at least 1")
         if self.hedge <= 0:
-            raise InputError(f"--hedge: γ = {format_rational(self.hedge)} must be positive")
+            raise InputError(f"{option('hedge')}: γ = {format_rational(self.hedge)} must be positive")
         if self.select < 0:
-            raise InputError(f"--select: η = {format_rational(self.select)} must be non-negative")
+            raise InputError(f"{option('select')}: η = {format_rational(self.select)} must be non-negative")
         if self.epsilon <= 0:
-            raise InputError(f"--epsilon: ε = {format_rational(self.epsilon)} must be positive")
+            raise InputError(f"{option('epsilon')}: ε = {format_rational(self.epsilon)} must be positive")
         if self.variant not in VARIANTS:
-            raise InputError(f"--variant: {self.variant!r} is not one of {', '.join(VARIANTS)}")
+            raise InputError(f"{option('variant')}: {self.variant!r} is not one of {', '.join(VARIANTS)}")
 
     @classmethod
     def from_strings(cls, universe, records, queries_text, rounds, hedge, select, epsilon, variant="selection"):
@@ -81,9 +82,9 @@ class Instance:
             if not isinstance(row, list):
                 raise InputError(f"queries: query {j} is not a list of rationals")
             queries.append([parse_rational(v, f"queries: q_{j}({d})") for d, v in enumerate(row)])
-        return cls(parse_integer(universe, "--universe"), parse_integer(records, "--records"), queries,
-                   parse_integer(rounds, "--rounds"), parse_rational(hedge, "--hedge"),
-                   parse_rational(select, "--select"), parse_rational(epsilon, "--epsilon"), variant)
+        return cls(parse_integer(universe, option("universe")), parse_integer(records, option("records")), queries,
+                   parse_integer(rounds, option("rounds")), parse_rational(hedge, option("hedge")),
+                   parse_rational(select, option("select")), parse_rational(epsilon, option("epsilon")), variant)
 
     @classmethod
     def from_json(cls, doc):

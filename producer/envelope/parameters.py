@@ -25,6 +25,7 @@ from producer.envelope.histograms import count_histograms
 from producer.envelope.instance import MAX_ENVELOPE, MAX_STORED
 from producer.envelope.transcripts import to_arb
 from producer.errors import InputError
+from producer.names import option
 from producer.rationals import format_rational
 
 
@@ -44,9 +45,10 @@ def propose(universe, k, records, epsilon, alpha, bits=128):
     """The §8 parameters for target error α, with the checks that make them admissible."""
     alpha, epsilon = mpq(alpha), mpq(epsilon)
     if not 0 < alpha <= 1:
-        raise InputError(f"--propose: target error alpha = {format_rational(alpha)} must lie in (0, 1]")
+        raise InputError(f"{option('alpha', flag='--propose')}: target error alpha = {format_rational(alpha)} "
+                         f"must lie in (0, 1]")
     if k < 1 or universe < 1 or records < 1:
-        raise InputError("--propose: need T >= 1, n >= 1 and at least one query")
+        raise InputError(f"{option('alpha', flag='--propose')}: need T >= 1, n >= 1 and at least one query")
     LD = lambda: arb(2 * universe).log()          # noqa: E731
     LQ = lambda: arb(2 * k).log()                 # noqa: E731
     gamma = alpha / 10

@@ -19,6 +19,7 @@ from gmpy2 import mpq
 from producer.envelope.evaluation import Evaluation
 from producer.envelope.enclosures import decimal_display
 from producer.errors import InputError
+from producer.names import option
 
 
 CHUNK = 64
@@ -55,7 +56,8 @@ def sample(instance, histogram, seed, bits=128):
     u_int, m = 0, 0
     ev = Evaluation(instance, bits)
     if tuple(histogram) not in ev.hists:
-        raise InputError(f"--database: histogram {list(histogram)} does not have n = {instance.records} records")
+        raise InputError(f"{option('database')}: histogram {list(histogram)} does not have "
+                         f"n = {instance.records} records")
     index = ev.hists.index(tuple(histogram))
     while True:
         cum = _cumulative_bounds(ev.envelopes[index], ev.normalisers[index])

@@ -30,6 +30,7 @@ Lower levels use P_c = min(B^c, ⌈P_C^(c/C)⌉).
 from gmpy2 import iroot, mpq, mpz
 
 from producer.errors import LimitError, ReachError
+from producer.game.work import ADVICE
 
 MAX_WORK = 15 * 10 ** 7
 MAX_QUERIES = 10_000
@@ -152,9 +153,8 @@ def check_auditable_game(law, gamma, budget, queries, curve=False, pending=False
     one = query_work(law, gamma, level, pending)
     if one > MAX_WORK:
         raise ReachError(f"estimated work {one} of the auditor for one query (B = {gamma.B}, support width "
-                         f"{support_width(law)}, C = {level}) exceeds its limit {MAX_WORK}; reduce the budget, "
-                         f"the support or B")
+                         f"{support_width(law)}, C = {level}) exceeds its limit {MAX_WORK}", ADVICE)
     work = one * max(1, queries)
     if work > MAX_WORK:
         raise ReachError(f"estimated work {work} of the auditor ({queries} queries × {one}) exceeds its limit "
-                         f"{MAX_WORK} for one certificate; ask at most {MAX_WORK // one} queries per certificate")
+                         f"{MAX_WORK} for one certificate", f"ask at most {MAX_WORK // one} queries per certificate")

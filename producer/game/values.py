@@ -20,6 +20,7 @@ from producer.game.compilation import cover_size
 from producer.game.engine import FiniteGame
 from producer.game.roots import cover_named
 from producer.game.support import reduced_root_alternatives, reduction_applies
+from producer.names import option
 
 METHODS = ("enumerate", "reduced", "compiled")
 
@@ -65,7 +66,8 @@ def choose_method(law, gamma, budget, method=None):
     applies = reduction_applies(law.trimmed(), budget)
     if method == "reduced" and not applies:
         raise InputError("method: the support reduction needs a symmetric law and budget 1 or 2 "
-                         f"(law symmetric: {law.trimmed().is_symmetric()}, budget {budget}); use --method enumerate")
+                         f"(law symmetric: {law.trimmed().is_symmetric()}, budget {budget}); "
+                         f"use {option('method', 'enumerate')}")
     if method is None:
         fewer = applies and len(reduced_root_alternatives(law.trimmed(), gamma, budget)) < gamma.B ** budget
         if fewer:

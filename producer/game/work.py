@@ -33,6 +33,7 @@ BASE_MEMORY = 80 * 2**20       # interpreter, gmpy2, flint, numpy
 BLOCK_MEMORY = 160 * 2**20     # vectorised float blocks (points.CHUNK elements)
 EXACT_VERTEX = 300             # bytes of one exact curve vertex (two big integers and a slope)
 FLOAT_ENTRY = 24               # bytes of one float curve entry (slope, A, B)
+ADVICE = "reduce the budget, the support or B"  # what a refused game request may change
 
 
 class Estimate:
@@ -130,7 +131,7 @@ def check_estimate(estimate, law, gamma, budget, what):
     size = (f"B = {gamma.B}, support length {len(law.trimmed().weights)}, C = {budget}")
     if estimate.work > MAX_WORK:
         raise ReachError(f"estimated work {estimate.work:.3g} units for {what} ({size}) exceeds the limit "
-                         f"{MAX_WORK:.0e}; reduce the budget, the support or B")
+                         f"{MAX_WORK:.0e}", ADVICE)
     if estimate.memory > MAX_MEMORY:
         raise ReachError(f"estimated memory {estimate.memory / 2**30:.2f} GiB for {what} ({size}) exceeds the "
-                         f"limit {MAX_MEMORY / 2**30:.2f} GiB; reduce the budget, the support or B")
+                         f"limit {MAX_MEMORY / 2**30:.2f} GiB", ADVICE)

@@ -22,6 +22,7 @@ from producer.errors import LimitError
 from producer.hierarchy import pl
 from producer.hierarchy.graph import Graph, Rows
 from producer.hierarchy.models import DepthModel, SelectorModel
+from producer.names import entry
 
 
 def _alternative_curve(alt, rows, curves):
@@ -60,7 +61,7 @@ def solve(model, law, gamma, max_vertices=None, graph=None):
         curve = curves[node] = _node_curve(graph, node, curves)
         if max_vertices is not None and len(curve) > max_vertices:
             raise LimitError(f"{model}: the exact curve of node {node} has {len(curve)} vertices, beyond the "
-                             f"limit {max_vertices} (law too irregular for exact curves; producer hierarchy "
+                             f"limit {max_vertices} (law too irregular for exact curves; {entry('hierarchy')} "
                              "certifies sampled upper bounds instead)")
     return graph, curves
 

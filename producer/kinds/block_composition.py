@@ -33,6 +33,7 @@ from producer.blocks.deadline import DeadlineCurves
 from producer.certificates.canonical import make_certificate
 from producer.errors import InputError, LimitError
 from producer.laws import FiniteLaw, Gamma, parse_gamma
+from producer.names import option
 from producer.rationals import decimal_outward, describe_rational, format_rational, parse_integer, parse_rational
 from producer.sources.discrete_gaussian import DiscreteGaussianSource, check_sigma2
 from producer.sources.enclosures import exp_threshold
@@ -117,7 +118,7 @@ class Request:
             support = 2 * radius + 1
         else:
             if radius is not None or scale is not None:
-                raise InputError("radius/scale: only for the discrete Gaussian (--sigma2)")
+                raise InputError(f"radius/scale: only for the discrete Gaussian ({option('sigma2')})")
             support = len(law.weights)
         if support > MAX_SUPPORT:
             raise LimitError(f"support: {support} points exceed the limit of {MAX_SUPPORT} for block accounting")
@@ -148,7 +149,7 @@ class Request:
             text = ",".join(str(w) for w in weights) if isinstance(weights, (list, tuple)) else weights
             law = FiniteLaw.from_strings(text, offset)
         elif offset is not None:
-            raise InputError("offset: only with --weights")
+            raise InputError(f"offset: only with {option('weights')}")
         budget = parse_integer(budget, "budget")
         return cls(parse_gamma(gamma), budget, parse_rational(epsilon, "epsilon"),
                    splits=parse_splits(splits, budget), targets=parse_targets(targets),

@@ -28,6 +28,7 @@ from producer.certificates.canonical import make_certificate
 from producer.display import rational, show
 from producer.errors import InputError, LimitError
 from producer.immutable import Immutable
+from producer.names import option
 from producer.rationals import decimal_outward, format_rational, parse_integer, parse_rational, parse_seed
 
 KIND, VERSION = "brace-run", 1
@@ -77,7 +78,7 @@ class Request(Immutable):
         if gamma != "auto" and mpq(gamma) > MAX_GAMMA:
             raise LimitError(f"gamma: γ = {fr(mpq(gamma))} exceeds the limit {MAX_GAMMA} (e^-γ is published with "
                              f"{ENCLOSURE_BITS}-bit dyadic ends, whose lower end must stay positive; a private run "
-                             f"needs γ <= 1/4 anyway: use --gamma auto)")
+                             f"needs γ <= 1/4 anyway: use {option('gamma', 'auto')})")
         if not 1 <= grid_bits <= MAX_GRID_BITS:
             raise InputError(f"grid bits: {grid_bits} is outside 1..{MAX_GRID_BITS}")
         if noise_multiplier <= 0:
@@ -192,18 +193,19 @@ def result_json(req, cal, gamma, consts, steps):
     if not gamma_ok:
         problems.append(
             f"gamma {fr(gamma)} violates eq. (8): it exceeds the certified bound "
-            f"{decimal_outward(cal.admissible, 12, -1)} (use --gamma auto for {fr(cal.auto_gamma())})")
+            f"{decimal_outward(cal.admissible, 12, -1)} (use {option('gamma', 'auto')} for {fr(cal.auto_gamma())})")
     elif not eq8_ok:
         bad = [s for s in steps if not s.eq8][0]
         problems.append(
             f"gamma {fr(gamma)} violates eq. (8) at step {bad.t}: gamma' = "
             f"{decimal_outward(bad.bracket.gamma_prime, 12, 1)} exceeds the certified bound "
-            f"{decimal_outward(cal.admissible, 12, -1)} (use --gamma auto for {fr(cal.auto_gamma())})")
+            f"{decimal_outward(cal.admissible, 12, -1)} (use {option('gamma', 'auto')} for {fr(cal.auto_gamma())})")
     if not noise_ok:
         problems.append(f"noise multiplier {fr(req.noise_multiplier)} < 1 gives a variance below "
                         "the required T*hi^2/(2*rho_lo)")
     if problems and not req.allow_uncalibrated:
-        raise InputError("; ".join(problems) + " (pass --allow-uncalibrated to write a 'not private' certificate)")
+        raise InputError("; ".join(problems) + f" (pass {option('allow_uncalibrated', True)} to write a 'not private' "
+                         f"certificate)")
     if problems:
         claim = {"status": "not private", "epsilon": fr(req.epsilon), "delta": fr(req.delta),
                  "reason": "; ".join(problems)}

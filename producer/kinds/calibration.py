@@ -32,6 +32,7 @@ from producer.kinds import dg_interval
 from producer.kinds.dg_interval import MAX_EPSILON, certificate_of, check_noise, evaluate, parse_noise
 from producer.kinds.finite_game import check_budget
 from producer.laws import parse_gamma
+from producer.names import entry
 from producer.rationals import decimal_outward, format_rational, parse_integer, parse_rational
 from producer.sources.calibration import search
 from producer.sources.moment import envelope_upper
@@ -50,7 +51,8 @@ class Request(Immutable):
     def __init__(self, gamma, sigma2, budget, delta, width=None, method=None, laplace=None):
         self.gamma = parse_gamma(gamma)
         self.sigma2, self.noise = check_noise(sigma2, laplace)
-        self.budget = check_budget(budget)
+        route = "product-pair, C <= 1024" if self.gamma.is_zero else "hierarchy-witness"
+        self.budget = check_budget(budget, beyond=f"{entry('calibrate')} answers it (route {route})")
         self.delta = mpq(delta)
         if not 0 < self.delta < 1:
             raise InputError(f"delta: need 0 < δ < 1, got {self.delta}")

@@ -300,7 +300,7 @@ def target_zero(request, progress):
     grid = target_lines.Grid(request.grid_first, request.grid_ratio, request.grid_count)
     _check_line_digits(request, source, _digits(mpz(2) ** request.scale_bits), "scale bits")  # p, q over 2^b
     game = target_lines.TargetZeroGame(source.law, request.gamma, request.budget, grid, request.scale_bits,
-                                       quiet=progress is None)
+                                       progress=progress)
     _check_line_work(len(game.nodes), request.grid_count, source.radius)
     report = progress or (lambda message: None)
     report(f"{len(game.nodes)} nodes x {request.grid_count} priors: float lines")

@@ -42,6 +42,7 @@ from producer.lower.suffix import RowCache, SuffixTest
 from producer.lower.threshold import grid_threshold
 from producer.lower.waiting import StartTable, check_invariant, invariant_window, run_waiting
 from producer.laws import parse_gamma
+from producer.names import option
 from producer.rationals import decimal_outward, format_rational, parse_integer, parse_rational, parse_whole
 from producer.sources.auditability import check_edge_radius
 from producer.sources.discrete_gaussian import DiscreteGaussianSource, check_sigma2
@@ -140,7 +141,8 @@ def _check_patterns(patterns, budget):
         participations = sum(1 for j in p if j)
         if participations > budget:
             raise InputError(f"patterns: {list(p)} participates {participations} times, more than the budget "
-                             f"C = {budget} (an illegal program for C); give --budget {participations} or more")
+                             f"C = {budget} (an illegal program for C); "
+                             f"give {option('budget', participations)} or more")
 
 
 def suffix_tables(rows, patterns, low, high, lam):

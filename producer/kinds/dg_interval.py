@@ -33,6 +33,7 @@ from producer.game.values import check_method, root_value
 from producer.immutable import Immutable
 from producer.kinds.finite_game import check_budget
 from producer.laws import parse_gamma
+from producer.names import entry, option
 from producer.rationals import decimal_outward, format_rational, parse_integer, parse_rational
 from producer.sources import discrete_gaussian, discrete_laplace
 from producer.sources.auditability import check_edge_radius
@@ -55,8 +56,8 @@ def _solve(law, gamma, budget, x, y, method):
 def check_noise(sigma2, laplace):
     """(σ², noise): the discrete Gaussian (σ², None) or the discrete Laplace (None, LaplaceNoise(t))."""
     if (sigma2 is None) == (laplace is None):
-        raise InputError("give exactly one innovation law: sigma2=Q (discrete Gaussian) or laplace=T "
-                         "(discrete Laplace), the other None")
+        raise InputError(f"give exactly one innovation law: {option('sigma2', 'Q')} (discrete Gaussian) or "
+                         f"{option('laplace', 'T')} (discrete Laplace), not both")
     if laplace is None:
         return check_sigma2(sigma2), None
     return None, laplace if isinstance(laplace, LaplaceNoise) else LaplaceNoise(laplace)
@@ -91,10 +92,13 @@ class Request(Immutable):
                  laplace=None):
         explicit = radius is not None or scale is not None
         if explicit == (width is not None) or explicit and (radius is None or scale is None):
-            raise InputError("give width=W, or radius=L together with scale=S (exactly one of the two)")
+            raise InputError(f"give {option('width', 'W')}, or {option('radius', 'L')} together with "
+                             f"{option('scale', 'S')} (exactly one of the two)")
         self.gamma = parse_gamma(gamma)
         self.sigma2, self.noise = check_noise(sigma2, laplace)
-        self.budget = check_budget(budget)
+        beyond = (f"{entry('plain')} encloses it at γ = 0 (C <= 1024)" if self.gamma.is_zero else
+                  f"{entry('hierarchy')} bounds it from above")
+        self.budget = check_budget(budget, beyond=beyond)
         self.epsilon = mpq(epsilon)
         if self.epsilon < 0:
             raise InputError(f"epsilon: must be >= 0, got {self.epsilon}")

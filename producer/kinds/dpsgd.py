@@ -26,6 +26,7 @@ import sys
 from gmpy2 import mpq
 
 from producer.certificates.canonical import make_certificate
+from producer.names import option
 from producer.pld.enclose import certify
 from producer.pld.mechanism import ORDERS, Stage
 from producer.errors import InputError, LimitError
@@ -73,6 +74,11 @@ def parse_stage(text):
     return _stage(rate, noise, steps, f"stage {text}: ")
 
 
+def _stage_option():
+    """How the caller gives a stage: ``--stage q:σxT``, or ``stages=["q:σxT"]`` in Python."""
+    return option("stages", "q:σxT", flag="--stage", python='["q:σxT"]')
+
+
 class Request:
     """A validated dpsgd request (immutable): stages, δ or the ε, and the relative width R."""
 
@@ -81,14 +87,16 @@ class Request:
     def __init__(self, stages, delta=None, epsilons=None, rel_width=DEFAULT_REL_WIDTH):
         stages = tuple(stages)
         if not stages:
-            raise InputError("give a stage: --sampling-rate, --noise-multiplier and --steps, or --stage q:σxT")
+            raise InputError(f"give a stage: {option('sampling_rate')}, {option('noise_multiplier')} and "
+                             f"{option('steps')}, or {_stage_option()}")
         if len(stages) > MAX_STAGES:
             raise LimitError(f"stages: {len(stages)} stages exceed the limit of {MAX_STAGES}")
         total = sum(s.steps for s in stages)
         if total > MAX_TOTAL_STEPS:
             raise LimitError(f"steps: {total} steps in all exceed the limit of {MAX_TOTAL_STEPS}")
         if (delta is None) == (epsilons is None):
-            raise InputError("give exactly one question: --delta D or --epsilons E1,E2,...")
+            raise InputError(f"give exactly one question: {option('delta', 'D')} or "
+                             f"{option('epsilons', 'E1,E2,...')}")
         if delta is not None:
             delta = mpq(delta)
             if not 0 < delta < 1:
@@ -134,8 +142,8 @@ class Request:
         parsed = []
         if any(v is not None for v in single):
             if any(v is None for v in single):
-                raise InputError("give all three of --sampling-rate, --noise-multiplier and --steps "
-                                 "(or use --stage q:σxT)")
+                raise InputError(f"give all three of {option('sampling_rate')}, {option('noise_multiplier')} and "
+                                 f"{option('steps')} (or use {_stage_option()})")
             parsed.append(_stage(*single, ""))
         if isinstance(stages, str):
             stages = [stages]

@@ -30,17 +30,20 @@ route, the width asked for.  The route is fixed by γ:
   (radius 28, S = 2^60, 4001 geometric priors from 10^-10; from 10^-6 beyond
   C = 32).  Where no target-zero line can be built (C > 64, or one of its
   limits), ε_lo is null and
-  ``lower_reason`` says why.  The width is what the two constructions give.
+  ``lower_reason`` says why.  The width is what the two constructions give; a width
+  asked for is refused (:func:`width_refused`), since the route cannot aim at one.
 
 Limits: those of the embedded kinds, checked before any work.
 """
 
 from gmpy2 import mpq, mpz
 
+from producer.names import entry, option
 from producer.plain.inverse import bisect_grid
 from producer.certificates.canonical import make_certificate
 from producer.display import rational, release_text, show, show_interval, up
 from producer.errors import InputError, LimitError
+from producer.game.work import MAX_BUDGET as GAME_MAX_BUDGET
 from producer.immutable import Immutable
 from producer.kinds import calibration_lower, hierarchy, plain_composition
 from producer.laws import parse_gamma
@@ -75,6 +78,17 @@ def grid_step(width):
     return mpq(1, mpz(10) ** k)
 
 
+def width_refused(reason=None):
+    """The refusal of a width asked for on the hierarchy-witness route, which cannot aim at one: its width is
+    what its two constructions give.  ``reason``: why the request is on the route (the exact game's refusal).
+    A certificate never claims a width it does not meet, so the request is refused, not answered wider."""
+    why = (f"with hidden feedback beyond the exact game (C > {GAME_MAX_BUDGET})," if reason is None else
+           f"the exact game does not reach this request ({reason}), so")
+    return InputError(f"width: {why} the route is hierarchy-witness, which cannot aim at a width: its enclosure is "
+                      f"what its hierarchy upper end and target-zero lower end give (e.g. 0.034 wide at γ = 1/3, "
+                      f"σ² = 9, C = 8, δ = 10^-4; the answer line states it)", f"omit {option('width')}")
+
+
 class Request(Immutable):
     """γ, the noise (``sigma2`` or ``laplace`` with C, or ``releases`` at γ = 0), δ and the width
     (product-pair only); validated here.
@@ -93,8 +107,8 @@ class Request(Immutable):
             self._init_releases(budget, delta, width, sigma2, laplace, releases)
             return
         if (sigma2 is None) == (laplace is None):
-            raise InputError("give exactly one noise law: sigma2=Q (discrete Gaussian) or laplace=T "
-                             "(discrete Laplace), the other None")
+            raise InputError(f"give exactly one noise law: {option('sigma2', 'Q')} (discrete Gaussian) or "
+                             f"{option('laplace', 'T')} (discrete Laplace), not both")
         self.family = GAUSSIAN if sigma2 is not None else "discrete-laplace"
         self.parameter = mpq(sigma2 if sigma2 is not None else laplace)
         self.delta = mpq(delta)
@@ -110,11 +124,11 @@ class Request(Immutable):
         else:
             self.route = HIERARCHY_WITNESS
             if width is not None:
-                raise InputError("width: with hidden feedback beyond the exact game (route hierarchy-witness) the "
-                                 "width is what the hierarchy and the target-zero witness give; omit it")
+                raise width_refused()
             if laplace is not None:
-                raise InputError("laplace: with hidden feedback (γ > 0) beyond the exact game (C > 6) only the "
-                                 "discrete Gaussian has a route (the hierarchy); give --sigma2")
+                raise InputError(f"laplace: with hidden feedback (γ > 0) beyond the exact game "
+                                 f"(C > {GAME_MAX_BUDGET}) only the discrete Gaussian has a route (the hierarchy); "
+                                 f"give {option('sigma2', 'Q')}")
             self.width = None
             self._set_hierarchy(budget)
 
@@ -125,7 +139,8 @@ class Request(Immutable):
             raise InputError("releases: give either releases or one noise law with a budget, not both")
         if not self.gamma.is_zero:
             raise InputError(f"release: a list of releases is a plain composition (γ = 0), got γ = {self.gamma}; "
-                             f"with hidden feedback give one law: --sigma2 Q (or --laplace T) --budget C")
+                             f"with hidden feedback give one law, {option('sigma2', 'Q')} (or "
+                             f"{option('laplace', 'T')}), and {option('budget', 'C')}")
         self.delta = mpq(delta)
         if not 0 < self.delta < 1:
             raise InputError(f"delta: need 0 < δ < 1, got {describe_rational(self.delta)}")
@@ -140,12 +155,12 @@ class Request(Immutable):
         pw = plain_width(self.delta, self.width)
         if pw < plain_composition.MIN_WIDTH:
             raise LimitError(f"delta: δ·width = {describe_rational(self.delta * self.width)} needs plain enclosures "
-                             f"below the plain-composition width limit 10^-60; ask for a larger --width")
+                             f"below the plain-composition width limit 10^-60; ask for a larger {option('width')}")
         try:
             self.plain = plain_composition.Request(budget, [0], pw, sigma2=sigma2, laplace=laplace,
                                                    releases=releases)
         except LimitError as error:
-            raise LimitError(f"{error} (route product-pair: the limits of producer plain)") from None
+            raise LimitError(f"{error} (route product-pair: the limits of {entry('plain')})") from None
         self.budget = self.plain.budget
         self.lower = self.lower_reason = None
 

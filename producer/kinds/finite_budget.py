@@ -15,6 +15,7 @@ from gmpy2 import mpq
 from producer.certificates.canonical import make_certificate
 from producer.errors import InputError, LimitError
 from producer.kinds.resource_common import check_gamma, check_integer_range, check_sigma2, check_window_auditable
+from producer.names import option
 from producer.rationals import describe_rational, format_rational, parse_rational
 from producer.resource import auditability
 from producer.resource.certify import display, q, reward_bounds_json, source_json, state_list
@@ -49,7 +50,7 @@ class Request:
         if p_exit >= delta:
             enough = next((m for m in range(self.radius + 1, MAX_RADIUS + 1)
                            if constants.exit_probability(m, self.deadline) < delta), None)
-            advice = (f"use --radius {enough} or more" if enough is not None else
+            advice = (f"use {option('radius', enough)} or more" if enough is not None else
                       f"no radius up to the limit {MAX_RADIUS} does (a smaller T, a larger δ or a smaller σ² may)")
             raise LimitError(f"radius: the window-exit probability bound {float(p_exit):.3g} at M = {self.radius} "
                              f"and T = {self.deadline} is not below δ; {advice}")

@@ -33,13 +33,13 @@ MAX_PENDING_STATE = 10**6  # |kP|, |kQ|: 10^6 takes about a second, 10^8 half a 
 QUIET_QUERIES = 3  # so few queries finish quickly: no progress lines
 
 
-def check_budget(budget):
-    """C of a finite game: an integer 0 <= C <= MAX_BUDGET."""
+def check_budget(budget, beyond=None):
+    """C of a finite game: an integer 0 <= C <= MAX_BUDGET; ``beyond`` names what answers a larger C."""
     budget = parse_integer(budget, "budget")
     if budget < 0:
         raise InputError(f"budget: C must be >= 0, got {mpz(budget)}")
     if budget > MAX_BUDGET:
-        raise ReachError(f"budget: C = {mpz(budget)} exceeds the limit C <= {MAX_BUDGET}")
+        raise ReachError(f"budget: C = {mpz(budget)} exceeds the exact game's limit C <= {MAX_BUDGET}", beyond)
     return int(budget)
 
 

@@ -26,6 +26,7 @@ from producer.hierarchy.models import CutModel, DepthModel, parse_cuts
 from producer.hierarchy.sampled import Sandwich
 from producer.immutable import Immutable
 from producer.laws import parse_gamma
+from producer.names import entry, option
 from producer.rationals import decimal_outward, format_rational, parse_integer, parse_rational, parse_scale
 from producer.sources.discrete_gaussian import DiscreteGaussianSource, check_sigma2
 
@@ -46,14 +47,14 @@ class Request(Immutable):
 
     def __init__(self, gamma, sigma2, budget, depth=None, cuts=None, delta=None, epsilon=None, **numerics):
         if (depth is None) == (cuts is None):
-            raise InputError("model: give exactly one of depth=H (--depth) or cuts=S (--cuts)")
+            raise InputError(f"model: give exactly one of {option('depth', 'H')} or {option('cuts', 'S')}")
         if (delta is None) == (epsilon is None):
-            raise InputError("query: give exactly one of delta=δ (--delta) or epsilon=ε (--epsilon)")
+            raise InputError(f"query: give exactly one of {option('delta', 'δ')} or {option('epsilon', 'ε')}")
         self.gamma = parse_gamma(gamma)
         if self.gamma.is_zero:  # hierarchy/1 is defined for hidden feedback only
-            raise InputError("gamma: the hierarchy needs hidden feedback, 0 < γ < 1 (γ = 0 is plain "
-                             "composition: producer calibrate --gamma 0 answers ε at δ, producer plain δ at ε, "
-                             "C <= 1024)")
+            raise InputError(f"gamma: the hierarchy needs hidden feedback, 0 < γ < 1 (γ = 0 is plain "
+                             f"composition: {entry('calibrate', gamma=0)} answers ε at δ, {entry('plain')} δ at ε, "
+                             f"C <= 1024)")
         self.sigma2 = check_sigma2(sigma2)
         self.budget = int(budget)
         if self.budget < 1:

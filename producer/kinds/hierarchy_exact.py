@@ -32,6 +32,7 @@ from producer.hierarchy.auditability import auditor_estimates
 from producer.hierarchy.graph import Graph, Rows
 from producer.hierarchy.models import CutModel, DepthModel
 from producer.laws import FiniteLaw, Gamma, parse_gamma
+from producer.names import entry
 from producer.rationals import format_rational, parse_integer, parse_rational
 
 KIND, VERSION = "hierarchy-exact", 1
@@ -184,7 +185,7 @@ def _check_size(spec, B, budget, n_weights):
     est = auditor_estimates(model, B, n_weights, 1, 64)
     if est["pending"] > MAX_PENDING:
         raise LimitError(f"{spec.name(budget)}: the pending-key bound {est['pending']} exceeds the limit "
-                         f"{MAX_PENDING} of exact hierarchy curves (use producer hierarchy for a sampled bound)")
+                         f"{MAX_PENDING} of exact hierarchy curves (use {entry('hierarchy')} for a sampled bound)")
     if spec.game == "portfolio":
         count = 1
         for lengths in exact.selector_choices(budget, spec.depth)[1]:

@@ -44,6 +44,7 @@ from producer.immutable import Immutable
 from producer.kinds import dg_interval, plain_composition
 from producer.kinds.finite_game import check_budget as game_budget
 from producer.laws import parse_gamma
+from producer.names import entry, option
 from producer.noise_level import factor as common_factor
 from producer.noise_level import hints
 from producer.noise_level.grid import RelativeGrid
@@ -121,11 +122,11 @@ class Request(Immutable):
 
     def _init_releases(self, budget, laplace, releases):
         if budget is not None or laplace:
-            raise InputError("release: give either releases or one law (--budget C, with --laplace for t), "
-                             "not both")
+            raise InputError(f"release: give either releases or one law ({option('budget', 'C')}, with "
+                             f"{option('laplace', True)} for t), not both")
         if not self.gamma.is_zero:
             raise InputError(f"release: a list of releases is a plain composition (γ = 0), got γ = {self.gamma}; "
-                             f"with hidden feedback give one law and --budget C (C <= 6)")
+                             f"with hidden feedback give one law and {option('budget', 'C')} (C <= 6)")
         self.family, self.releases = None, canonical_releases(releases, plain_composition.MAX_BUDGET)
         for release in self.releases:
             if release.parameter <= 0:
@@ -137,7 +138,7 @@ class Request(Immutable):
             self.bottom, self.top = common_factor.index_range(self.grid, self.releases, low, high)
         except ValueError:
             raise LimitError(f"release: no common factor puts every release's scale within the limits of "
-                             f"producer plain ([1/100, 10^6] for σ² and t): the scales of "
+                             f"{entry('plain')} ([1/100, 10^6] for σ² and t): the scales of "
                              f"{', '.join(r.text() for r in self.releases)} lie too far apart") from None
 
     @property
@@ -152,7 +153,7 @@ class Request(Immutable):
             self.budget = sum(r.count for r in self.releases)
         if self.epsilon > plain_composition.MAX_EPSILON:
             raise LimitError(f"epsilon: {describe_rational(self.epsilon)} exceeds the limit 10^4 "
-                             f"(route product-pair: the limits of producer plain)")
+                             f"(route product-pair: the limits of {entry('plain')})")
         share, factor, narrowings = WIDTHS[PRODUCT_PAIR]
         if first_width(self.delta, share) * factor ** narrowings < plain_composition.MIN_WIDTH:
             raise LimitError(f"delta: δ = {describe_rational(self.delta)} needs plain enclosures narrower than the "
@@ -163,7 +164,7 @@ class Request(Immutable):
             self.budget = game_budget(budget)
         except ReachError as error:
             raise ReachError(f"{error} (route exact-game, γ > 0); beyond it no noise calibration is certified: "
-                             f"`producer calibrate` answers ε*_C(δ) at a given σ² (hierarchy route)") from None
+                             f"`{entry('calibrate')}` answers ε*_C(δ) at a given σ² (hierarchy route)") from None
         if self.epsilon > dg_interval.MAX_EPSILON:
             raise LimitError(f"epsilon: {describe_rational(self.epsilon)} exceeds the limit "
                              f"{dg_interval.MAX_EPSILON} of dg-interval (route exact-game)")
@@ -245,7 +246,7 @@ class Decisions:
             try:
                 cert, lower, upper = r.probe(noise, width)
             except LimitError as error:  # the embedded kind's reach at this noise (ReachError stays one)
-                raise type(error)(f"at {symbol} = {show(noise)}: {error}") from None
+                raise type(error)(f"at {symbol} = {show(noise)}: {error.reason}", error.advice) from None
             side = MEETS if upper <= r.delta else MISSES if lower > r.delta else None
             self.log(f"{symbol} = {show(noise)}: delta in [{float(lower):.6e}, {float(upper):.6e}] "
                      f"(width {float(width):.0e}) -> {('straddles delta', 'meets', 'misses')[side or 0]}")
@@ -255,7 +256,7 @@ class Decisions:
             width *= factor
         raise LimitError(f"noise: at {symbol} = {show(noise)} δ_{r.budget}({show(r.epsilon)}) cannot be separated "
                          f"from δ = {show(r.delta)} (it lies within {describe_rational(width / factor)} of it); "
-                         f"ask for another --precision")
+                         f"ask for another {option('precision')}")
 
     def certificate(self, index):
         return self.found[index][1]
@@ -283,9 +284,9 @@ def _no_crossing(request, error):
 
 def _beyond_reach(request, error):
     symbol = request.symbol
-    where = "the exact game (`producer calibrate` answers ε*_C(δ) at a given noise, by the hierarchy beyond it)" \
-        if request.route == EXACT_GAME else "producer plain"
-    reason = str(error).split("; ask for")[0].split("; reduce")[0]  # that advice concerns the embedded kind's options
+    where = f"the exact game (`{entry('calibrate')}` answers ε*_C(δ) at a given noise, by the hierarchy beyond " \
+        f"it)" if request.route == EXACT_GAME else entry("plain")
+    reason = error.reason  # without its advice, which concerns the embedded kind's options
     zero = _at_zero(request)
     return LimitError(f"noise: the search for the {symbol} that meets ε*_{request.budget}({show(request.delta)}) "
                       f"≤ {show(request.epsilon)}{zero} went beyond the reach of {where}: {reason}")

@@ -30,6 +30,7 @@ from producer.certificates.canonical import make_certificate
 from producer.display import display_digits, rational, show, show_interval
 from producer.errors import InputError, LimitError
 from producer.immutable import Immutable
+from producer.names import option
 from producer.plain.enclose import GAUSSIAN, LAPLACE
 from producer.plain.releases import Release, canonical_releases, parse_release
 from producer.plain.targets import meets, points
@@ -131,8 +132,8 @@ class Request(Immutable):
             self.releases = canonical_releases(releases, MAX_BUDGET)
         else:
             if (sigma2 is None) == (laplace is None):
-                raise InputError("give exactly one noise law: sigma2=Q (discrete Gaussian) or laplace=T "
-                                 "(discrete Laplace), the other None")
+                raise InputError(f"give exactly one noise law: {option('sigma2', 'Q')} (discrete Gaussian) or "
+                                 f"{option('laplace', 'T')} (discrete Laplace), not both")
             family, parameter = (GAUSSIAN, sigma2) if sigma2 is not None else (LAPLACE, laplace)
             parameter = _parameter(parameter, "sigma2" if family == GAUSSIAN else "laplace")
             self.releases = (Release(family, parameter, 1, check_budget(budget)),)

@@ -16,6 +16,7 @@ from gmpy2 import mpq
 from producer.certificates.canonical import make_certificate
 from producer.errors import InputError, LimitError
 from producer.kinds.resource_common import check_gamma, check_integer_range, check_sigma2
+from producer.names import option
 from producer.rationals import format_rational
 from producer.resource import auditability, rate
 from producer.resource.lp import MAX_PIVOTS, RepairTooLong
@@ -104,7 +105,7 @@ def build(request, progress=None):
     try:
         r, h, _solution = rate.period_upper(source.law, gamma, period, rewards, progress)
     except RepairTooLong:
-        smaller = f"use --period {period // gamma.B}" if period > 1 else "no smaller period exists"
+        smaller = f"use {option('period', period // gamma.B)}" if period > 1 else "no smaller period exists"
         raise LimitError(f"period: the exact LP repair at N = {period} exceeded {MAX_PIVOTS} pivots (the "
                          f"limit); {smaller}") from None
     worst, echo = rate.period_rows(source.law, gamma, period, rewards, r, h)

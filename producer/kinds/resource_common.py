@@ -8,6 +8,7 @@ from gmpy2 import mpq
 
 from producer.errors import InputError, LimitError
 from producer.laws import parse_gamma
+from producer.names import entry
 from producer.rationals import describe_rational, format_rational, parse_rational
 
 MIN_SIGMA2, MAX_SIGMA2 = mpq(1, 100), mpq(10) ** 4
@@ -17,8 +18,8 @@ MAX_B = 1000
 def check_gamma(value):
     gamma = parse_gamma(value)
     if gamma.is_zero:
-        raise InputError("gamma: the resource laws need hidden feedback, 0 < γ < 1 (γ = 0 is plain composition; "
-                         "use 'producer plain')")
+        raise InputError(f"gamma: the resource laws need hidden feedback, 0 < γ < 1 (γ = 0 is plain composition; "
+                         f"use '{entry('plain')}')")
     if gamma.B > MAX_B:
         raise LimitError(f"gamma: the denominator B = {gamma.B} exceeds the limit B <= {MAX_B}")
     return gamma

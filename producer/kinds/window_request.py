@@ -17,6 +17,7 @@ from producer.certificates.canonical import make_certificate
 from producer.errors import LimitError
 from producer.kinds.resource_common import (check_gamma, check_integer_range, check_positive, check_sigma2,
                                             check_window_auditable)
+from producer.names import entry
 from producer.rationals import format_rational
 from producer.resource import auditability
 from producer.resource import window_request as recipe
@@ -44,7 +45,7 @@ class Request:
         radius = recipe.window_radius(Constants(self.gamma, self.sigma2), tau, mpq(1, mpz(2) ** self.bits))
         if radius is None:
             raise LimitError(f"bits: width 2^-{self.bits} at τ = {format_rational(tau)} needs a window radius above "
-                             f"the limit {MAX_RADIUS}; ask for fewer bits (or use 'producer frontier')")
+                             f"the limit {MAX_RADIUS}; ask for fewer bits (or use '{entry('frontier')}')")
         self.radius = radius
 
     @classmethod

@@ -17,6 +17,7 @@ from gmpy2 import mpq, mpz
 
 from producer.errors import InputError
 from producer.laws import Gamma
+from producer.names import entry
 from producer.rationals import format_rational
 
 __all__ = ["positive_gamma", "dg_upper_certificate", "check_same_mechanism", "upper_end"]
@@ -27,8 +28,8 @@ def positive_gamma(gamma, what="gamma"):
     gamma = gamma if isinstance(gamma, Gamma) else Gamma.from_string(gamma)
     if gamma.a == 0:
         raise InputError(f"{what}: γ = 0 is plain composition, not the hidden feedback mechanism of this "
-                         f"certificate; need γ = a/B with 0 < a < B (for plain composition use `producer plain` "
-                         f"or `producer dg --gamma 0`)")
+                         f"certificate; need γ = a/B with 0 < a < B (for plain composition use `{entry('plain')}` "
+                         f"or `{entry('dg', gamma=0)}`)")
     return gamma
 
 

@@ -24,7 +24,6 @@ policy; Coupling A (2C draws) transfers it to the discrete Gaussian.
 """
 
 import math
-import sys
 import time
 
 import numpy as np
@@ -91,12 +90,12 @@ class Branch:
 class TargetZeroGame:
     """Nodes, branches, float choices and exact lines of the target-{0} class."""
 
-    def __init__(self, law, gamma, budget, grid, scale_bits=60, quiet=True):
+    def __init__(self, law, gamma, budget, grid, scale_bits=60, progress=None):
         self.rows = RowCache(law, gamma)
         self.D = self.rows.denominator
         self.budget, self.grid, self.bits = int(budget), grid, int(scale_bits)
         self.one = mpz(2) ** self.bits
-        self.quiet = quiet
+        self.progress = progress  # a callable receiving progress lines, or None: silent
         self.nodes = self._collect_nodes()
         self._branches = {}
         self.actions = {}
@@ -211,9 +210,8 @@ class TargetZeroGame:
                 choice[better] = code
             self.actions[node] = "".join(legal[c] for c in choice)
             lines[node] = (_padded(best_p), _padded(best_q))
-            if not self.quiet and count % 500 == 0:
-                print(f"target-zero: float lines {count}/{len(self.nodes)} nodes, "
-                      f"{time.monotonic() - start:.1f} s", file=sys.stderr, flush=True)
+            if self.progress is not None and count % 500 == 0:
+                self.progress(f"float lines {count}/{len(self.nodes)} nodes, {time.monotonic() - start:.1f} s")
         root_p, root_q = lines[self.root()]
         return root_p[n:2 * n], root_q[n:2 * n]
 

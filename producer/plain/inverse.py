@@ -53,7 +53,7 @@ def bisect_grid(side, span, first, limit, log=None, unit=1.0):
         left, right = a - lo, hi - b
         if left <= 1 and right <= 1:
             raise LimitError(f"width: the δ-enclosures cannot separate ε*(δ) closer than {(hi - lo) * unit:.3g} "
-                             f"(δ lies inside the enclosures there); ask for a larger width")
+                             f"(δ lies inside the enclosures there)", "ask for a larger width")
         m = (lo + a) // 2 if left >= right else (b + hi) // 2
         s = probe(m)
         if s > 0:

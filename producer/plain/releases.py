@@ -12,6 +12,7 @@ from gmpy2 import mpq
 
 from producer.errors import InputError, LimitError
 from producer.immutable import Immutable
+from producer.names import option
 from producer.plain.enclose import GAUSSIAN, LAPLACE
 from producer.rationals import format_rational, parse_integer, parse_rational
 
@@ -72,7 +73,8 @@ def canonical_releases(releases, max_total):
     for release in map(parse_release, releases):
         merged[release.key] = merged.get(release.key, 0) + release.count
     if not merged:
-        raise InputError("release: give at least one release, e.g. --release dg:9x100")
+        example = option("releases", "dg:9x100", flag="--release", python='["dg:9x100"]')
+        raise InputError(f"release: give at least one release, e.g. {example}")
     total = sum(merged.values())
     if total > max_total:
         raise LimitError(f"release: the total count {total} exceeds the limit of {max_total} releases")

@@ -20,6 +20,7 @@ Below :data:`MIN_TARGET` the request fails with a message naming ``--width``.
 from gmpy2 import mpq, mpz
 
 from producer.errors import LimitError
+from producer.names import option
 from producer.plain import enclose, gaussian, laplace, lattice
 from producer.plain.enclose import GAUSSIAN, GUARD_BITS, Point
 from producer.plain.outward import ball_lower, ball_upper, grid_bits, lower_end, upper_end
@@ -126,7 +127,7 @@ def points(request, log=lambda message: None):
     rule = "the width" if R is None else "the relative width (δ is too small)"
     raise LimitError(f"δ(ε) at ε = {describe_rational(worst.epsilon)} lies in [{describe_rational(worst.lower)}, "
                      f"{describe_rational(worst.upper)}]: could not enclose it within {rule} at an absolute "
-                     f"precision down to 10^-400; ask for an absolute width (--width W)")
+                     f"precision down to 10^-400", f"ask for an absolute width ({option('width', 'W')})")
 
 
 class SingleEpsilonReleases:

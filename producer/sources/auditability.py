@@ -69,11 +69,11 @@ def check_auditable_source(radius, scale, sigma2=None, t=None):
                          f"{bits} bits of precision, above its limit {MAX_BITS} (use a smaller scale)")
     if (2 * radius + 1) * bits > MAX_SOURCE_WORK:
         raise LimitError(f"radius: {2 * radius + 1} atoms at {bits} bits exceed the auditor's source-check "
-                         f"limit {MAX_SOURCE_WORK} (atoms x bits); use a smaller radius or scale")
+                         f"limit {MAX_SOURCE_WORK} (atoms x bits)", "use a smaller radius or scale")
     exponent = mpq(radius) / t if sigma2 is None else mpq(radius * radius) / (2 * mpq(sigma2))
     if exponent > MAX_EXPONENT:
         raise LimitError(f"radius: L = {radius} puts the kernel exponent {int(exponent)} in the source "
-                         f"check, above the auditor's limit {MAX_EXPONENT}; use a smaller radius")
+                         f"check, above the auditor's limit {MAX_EXPONENT}", "use a smaller radius")
     if sigma2 is not None and normaliser_terms(sigma2, bits) > MAX_TERMS:
         raise LimitError(f"sigma2: σ² = {sigma2} at {bits} bits needs {normaliser_terms(sigma2, bits)} "
                          f"normaliser terms in the auditor, above its limit {MAX_TERMS}; "

@@ -1,6 +1,7 @@
 """``producer calibrate`` chooses the route and names it: product-pair, exact game, hierarchy-witness."""
 
 import json
+import re
 import os
 import subprocess
 import sys
@@ -65,11 +66,15 @@ def test_feedback_within_the_game_is_calibration_1_and_says_so():
     (["calibrate", "--gamma", "0", "--sigma2", "9", "--budget", "2000", "--delta", "1e-5"], "route product-pair"),
     (["calibrate", "--gamma", "1/3", "--laplace", "2", "--budget", "8", "--delta", "1e-4"], "give --sigma2"),
     (["calibrate", "--gamma", "1/3", "--sigma2", "9", "--budget", "8", "--delta", "1e-4", "--width", "1e-3"],
-     "omit it"),
+     "cannot aim at a width"),
+    # C = 5 is within the game's budget, but the auditor's work for one query is not: refused before any probe
+    (["calibrate", "--gamma", "1/3", "--sigma2", "9", "--budget", "5", "--delta", "1e-4", "--width", "1e-6",
+      "--quiet"],
+     "the exact game does not reach this request (estimated work"),
     (["calibrate", "--gamma", "1/3", "--sigma2", "9", "--budget", "8", "--delta", "1e-4", "--method", "reduced"],
-     "without --method, calibrate answers beyond C = 6 (route hierarchy-witness)"),
+     "without --method, producer calibrate answers beyond C = 6 (route hierarchy-witness)"),
     (["calibrate", "--gamma", "1/3", "--release", "dg:9x8", "--delta", "1e-4"],
-     "--sigma2 Q (or --laplace T) --budget C"),
+     "--sigma2 Q (or --laplace T), and --budget C"),
     (["calibrate", "--gamma", "0", "--release", "dg:9x8", "--budget", "8", "--delta", "1e-4"],
      "--release: not allowed with --budget"),
     (["calibrate", "--gamma", "0", "--release", "dg:9x8", "--sigma2", "9", "--delta", "1e-4"], "not allowed with"),
@@ -83,3 +88,42 @@ def test_refusals_are_one_line_and_point_to_the_route(argv, fragment):
     p = run(*argv)
     assert p.returncode == 2 and p.stdout == ""
     assert len(p.stderr.strip().splitlines()) == 1 and fragment in p.stderr, p.stderr
+    if "--width" in argv:
+        assert p.stderr.endswith("; omit --width\n")
+
+
+@pytest.mark.slow
+def test_a_width_is_refused_where_the_game_stops_after_its_first_probe(tmp_path):
+    """C = 4: the first probe's source already exceeds the auditor's work for one query (a few seconds); the
+    request would go on to the hierarchy-witness route, which cannot meet --width 1e-6: refused, nothing
+    written (without --width the same request is answered, about 5.5e-4 wide)."""
+    out = tmp_path / "c4.json"
+    p = run("calibrate", "--gamma", "1/3", "--sigma2", "9", "--budget", "4", "--delta", "1e-4", "--width", "1e-6",
+            "-o", str(out))
+    assert p.returncode == 2 and not out.exists()
+    assert "probe 1:" in p.stderr and "route is hierarchy-witness" in p.stderr.splitlines()[-1]
+    assert "upper:" not in p.stderr  # the hierarchy never started
+
+
+def test_the_help_states_the_budgets_the_command_takes():
+    """The limits on C that `calibrate --help` states are where the command stops: the largest C it states
+    is answered (γ = 0 end to end, about a second; γ > 0 by its requests, the builds take minutes) and the
+    next one is refused in one line, or changes route as stated."""
+    from producer.kinds import calibration, epsilon_bracket
+    from producer.errors import ReachError
+    text = " ".join(run("calibrate", "--help").stdout.split())
+    plain = int(re.search(r"1 <= C <= (\d+) at γ = 0", text)[1])
+    game = int(re.search(r"at γ > 0, 0 <= C <= (\d+) by the exact game", text)[1])
+    target = int(re.search(r"a target-zero lower end up to C = (\d+)", text)[1])
+    args = ("calibrate", "--gamma", "0", "--sigma2", "9", "--delta", "1e-5", "--width", "1e-3", "--quiet")
+    largest = run(*args, "--budget", str(plain))
+    assert largest.returncode == 0 and json.loads(largest.stdout)["input"]["budget"] == plain, largest.stderr
+    for refused in (plain + 1, 0):
+        p = run(*args, "--budget", str(refused))
+        assert p.returncode == 2 and len(p.stderr.splitlines()) == 1 and f"{refused}" in p.stderr, p.stderr
+    calibration.Request.from_strings("1/3", 9, game, "1e-4")
+    with pytest.raises(ReachError):  # calibrate then goes on to the hierarchy-witness route
+        calibration.Request.from_strings("1/3", 9, game + 1, "1e-4")
+    assert epsilon_bracket.Request.from_strings("1/3", target, "1e-4", sigma2=9).lower is not None
+    beyond = epsilon_bracket.Request.from_strings("1/3", target + 1, "1e-4", sigma2=9)
+    assert beyond.lower is None and f"C <= {target}" in beyond.lower_reason

@@ -66,3 +66,11 @@ def test_bad_input_is_one_line_and_exit_2(args):
     assert p.returncode == 2
     lines = p.stderr.strip().splitlines()
     assert len(lines) == 1 and "error" in lines[0] and "Traceback" not in p.stderr
+
+
+def test_beyond_the_game_the_refusal_names_the_command_that_answers():
+    p = run("-m", "producer", "dg", "--gamma", "1/3", "--sigma2", "9", "--budget", "7", "--epsilon", "2",
+            "--width", "1e-3")
+    assert p.returncode == 2
+    assert p.stderr == ("producer dg: error: budget: C = 7 exceeds the exact game's limit C <= 6; "
+                        "producer hierarchy bounds it from above\n")

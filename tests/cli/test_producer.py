@@ -1,6 +1,7 @@
 """The producer's command line as a user meets it: refused abbreviations, one answer
 line, bad output paths, broken pipes, digit limits, the same γ error everywhere."""
 
+import json
 import os
 import re
 import subprocess
@@ -205,8 +206,9 @@ def test_dg_usage_shows_the_required_source_forms():
     assert p.returncode == 0
     usage = " ".join(p.stdout.split("\n\n", 1)[0].split())
     assert "(--width W | --radius L --scale S)" in usage
-    for option in ("--gamma A/B", "--sigma2 Q", "--budget C", "--epsilon E"):
+    for option in ("--sigma2 Q", "--budget C", "--epsilon E"):
         assert option in usage and f"[{option}" not in usage
+    assert "[--gamma A/B]" in usage  # γ = 0 unless given, as for calibrate and noise
     text = " ".join(p.stdout.split())
     assert "discrete-Gaussian hockey-stick value" not in text and "not plain discrete-Gaussian" in text
 
@@ -326,3 +328,32 @@ def test_the_readme_calibrate_lower_row_shows_its_question_and_matches_the_upper
     given = Request.from_strings("target-zero", gamma=lower["--gamma"], sigma2=lower["--sigma2"],
                                  budget=lower["--budget"], delta=lower["--delta"])
     assert given.as_json() == Request.from_strings("target-zero").as_json()
+
+
+@pytest.mark.parametrize("request_", [
+    ["dpsgd", "--sampling-rate", "1", "--noise-multiplier", "1", "--steps", "10", "--quiet"],
+    ["plain", "--sigma2", "9", "--budget", "2", "--quiet"],
+])
+def test_epsilon_and_epsilons_write_the_same_certificate(request_):
+    one = producer(*request_, "--epsilon", "1,2")
+    other = producer(*request_, "--epsilons", "1", "--epsilon", "2")
+    assert one.returncode == other.returncode == 0, one.stderr + other.stderr
+    assert one.stdout == other.stdout and len(json.loads(one.stdout)["result"]["points"]) == 2
+
+
+def test_a_single_epsilon_command_takes_either_name_and_refuses_a_list():
+    base = ["dg", "--sigma2", "9", "--budget", "1", "--width", "1e-6", "--quiet"]
+    one, other = producer(*base, "--epsilon", "2"), producer(*base, "--epsilons", "2")
+    assert one.returncode == other.returncode == 0 and one.stdout == other.stdout
+    line = one_error_line(producer(*base, "--epsilons", "1,2"))
+    assert line.endswith("one ε per certificate here, got 2 (1, 2); `producer sweep --epsilons` certifies several")
+
+
+@pytest.mark.parametrize("request_", [
+    ["calibrate", "--sigma2", "9", "--budget", "2", "--delta", "1e-4", "--width", "1e-3", "--quiet"],
+    ["dg", "--sigma2", "9", "--budget", "1", "--epsilon", "1", "--width", "1e-6", "--quiet"],
+])
+def test_gamma_defaults_to_plain_composition_as_noise_does(request_):
+    default, zero = producer(*request_), producer(*request_, "--gamma", "0")
+    assert default.returncode == zero.returncode == 0, default.stderr
+    assert default.stdout == zero.stdout and '"gamma":"0"' in default.stdout

@@ -11,7 +11,7 @@ import pytest
 
 import producer
 from producer import api
-from producer.errors import InputError, LimitError
+from producer.errors import InputError, LimitError, ReachError
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 QUERIES = os.path.join(ROOT, "data", "envelope", "t2-k1.json")
@@ -176,6 +176,50 @@ def test_progress_callback_receives_game_progress():
     assert lines[-1] == "query 4/4 done"
 
 
+def test_the_hierarchy_witness_route_is_silent_unless_asked(capsys):
+    """The target-zero witness line's float phase reports through the progress callback only (C = 1: about
+    a second; every budget of the route goes through the same game)."""
+    silent = api.epsilon_bracket("1/3", 1, "1e-4", sigma2=9)
+    assert capsys.readouterr() == ("", "")
+    lines = []
+    assert api.epsilon_bracket("1/3", 1, "1e-4", sigma2=9, progress=lines.append) == silent
+    assert capsys.readouterr() == ("", "")
+    assert "lower: float lines 0/110 nodes" in [line.rsplit(",", 1)[0] for line in lines]
+
+
+def test_calibrate_says_what_it_does_where_the_game_does_not_reach(monkeypatch):
+    """C = 5 at σ² = 9: the auditor's work for one game query exceeds its limit, found before the first
+    probe; calibrate goes on by the hierarchy-witness route (stubbed: its own tests build it) and says so,
+    without the game's advice to reduce the budget."""
+    calls = []
+    monkeypatch.setattr(api, "epsilon_bracket", lambda *args, **kwargs: calls.append((args, kwargs)) or "bracket")
+    lines = []
+    assert api.calibrate("1/3", 9, 5, "1e-4", progress=lines.append) == "bracket"
+    assert calls == [(("1/3", 5, "1e-4"), {"sigma2": 9, "progress": lines.append})]
+    (line,) = [line for line in lines if "does not reach" in line]
+    assert "estimated work" in line and "reduce" not in line
+    assert line.endswith("; answering it by the route hierarchy-witness instead")
+
+
+def test_calibrate_refuses_a_width_the_hierarchy_route_cannot_aim_at(monkeypatch):
+    """Where the game does not reach (C = 5 at σ² = 9) the route is hierarchy-witness, which cannot aim at a
+    width: a width asked for is refused before that route's work starts, never dropped."""
+    monkeypatch.setattr(api, "epsilon_bracket", lambda *args, **kwargs: pytest.fail("the hierarchy was started"))
+    with pytest.raises(InputError) as caught:
+        api.calibrate("1/3", 9, 5, "1e-4", width="1e-6")
+    message = str(caught.value)
+    assert message.startswith("width: the exact game does not reach this request (estimated work ")
+    assert "hierarchy-witness, which cannot aim at a width" in message and message.endswith("; omit width")
+
+
+def test_a_progress_callback_receives_the_lines_instead_of_stderr(capsys):
+    lines = []
+    api.dpsgd("1", 1, 10, epsilons="1", progress=lines.append)
+    assert capsys.readouterr() == ("", "") and lines == ["Gaussian closed form, μ² = 10"]
+    api.dpsgd("1", 1, 10, epsilons="1", progress=True)
+    assert capsys.readouterr().err == "dpsgd: Gaussian closed form, μ² = 10\n"
+
+
 def test_the_python_api_document_runs():
     path = os.path.join(ROOT, "docs", "python-api.md")
     failures, tried = doctest.testfile(path, module_relative=False,
@@ -202,6 +246,19 @@ def test_sizes_are_refused_before_any_work(call, fragment):
     with pytest.raises(LimitError) as info:
         call()
     assert fragment in str(info.value)
+
+
+@pytest.mark.parametrize("call, answered_by", [
+    (lambda: api.calibration("1/3", 9, 1000, "1e-6"), "producer.calibrate answers it (route hierarchy-witness)"),
+    (lambda: api.calibration("0", 9, 1000, "1e-6"), "producer.calibrate answers it (route product-pair, C <= 1024)"),
+    (lambda: api.dg_interval("1/3", 9, 1000, 2, width="1e-3"), "producer.hierarchy_upper bounds it from above"),
+    (lambda: api.dg_interval("0", 9, 1000, 2, width="1e-3"),
+     "producer.plain_composition encloses it at γ = 0 (C <= 1024)"),
+])
+def test_beyond_the_game_the_refusal_names_the_function_that_answers(call, answered_by):
+    with pytest.raises(ReachError) as info:
+        call()
+    assert str(info.value) == f"budget: C = 1000 exceeds the exact game's limit C <= 6; {answered_by}"
 
 
 def test_size_bounds_do_not_refuse_what_is_small():

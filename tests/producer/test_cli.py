@@ -45,8 +45,9 @@ def test_top_level_options_have_help():
 def test_dg_and_calibrate_share_one_declaration_of_the_mechanism_options():
     _, commands = subparsers()
 
-    def described(name):
-        return {a.dest: (a.help, a.metavar, a.required and a.dest != "budget", a.choices)
+    def described(name):  # C's help states each command's own limits (dg: the game's; calibrate: every route's)
+        return {a.dest: (a.help if a.dest != "budget" else None, a.metavar, a.required and a.dest != "budget",
+                         a.choices)
                 for a in commands[name]._actions
                 if a.dest in ("gamma", "sigma2", "budget", "method", "output", "quiet")}
     assert described("dg") == described("calibrate") and len(described("dg")) == 6
@@ -100,3 +101,71 @@ def test_usage_errors_exit_2(capsys):
     with pytest.raises(SystemExit) as stop:
         cli.main(["dg", "--sigma", "3"])
     assert stop.value.code == 2
+
+
+# ε is the privacy parameter of the mechanism here, not a point of the question; sweep has its own grid options
+EPSILON_ELSEWHERE = {"brace", "brace-compare", "envelope", "envelope-sample", "sweep"}
+# a minimal request of each command with an ε: the arguments before the ε
+EPSILON_COMMANDS = {
+    "dg": ["--sigma2", "9", "--budget", "2", "--width", "1e-3"],
+    "noise": ["--delta", "1e-5", "--budget", "10"],
+    "hierarchy": ["--gamma", "1/3", "--sigma2", "9", "--budget", "3", "--depth", "2"],
+    "blocks": ["--gamma", "1/2", "--sigma2", "4", "--budget", "3"],
+    "deadline": ["--gamma", "1/3", "--sigma2", "9", "--budget", "2", "--radius", "8", "--scale", "1e6",
+                 "--deadline", "3"],
+    "minimum-deletion": ["--gamma", "1/3", "--sigma2", "9", "--budget", "8", "--delta", "1e-4"],
+    "minimum-depth": ["--gamma", "1/3", "--sigma2", "9", "--budget", "8", "--delta", "1e-4", "--depth", "3"],
+    "workload": [],
+    "plain": ["--sigma2", "9", "--budget", "2"],
+    "dpsgd": ["--sampling-rate", "1", "--noise-multiplier", "1", "--steps", "10"],
+}
+MANY = {"plain", "dpsgd"}
+
+
+def test_every_epsilon_option_has_both_names():
+    """--epsilon and --epsilons are one option wherever the question has ε points: a user's first guess works."""
+    _, commands = subparsers()
+    with_epsilon = set()
+    for name, sub in commands.items():
+        names = {o for a in sub._actions for o in a.option_strings if o in ("--epsilon", "--epsilons")}
+        if names and name not in EPSILON_ELSEWHERE:
+            [action] = [a for a in sub._actions if "--epsilon" in a.option_strings]
+            assert set(action.option_strings) == {"--epsilon", "--epsilons"}, name
+            with_epsilon.add(name)
+    assert with_epsilon == set(EPSILON_COMMANDS)
+
+
+def parse(name, *args):
+    parser, _ = subparsers()
+    return parser.parse_args([name, *EPSILON_COMMANDS[name], *args])
+
+
+@pytest.mark.parametrize("name", sorted(EPSILON_COMMANDS))
+def test_both_names_give_the_same_request(name):
+    one = parse(name, "--epsilon", "2").epsilon
+    assert one == parse(name, "--epsilons", "2").epsilon == (["2"] if name in MANY else "2")
+
+
+@pytest.mark.parametrize("name", sorted(set(EPSILON_COMMANDS) - MANY))
+@pytest.mark.parametrize("given", [["--epsilons", "1,2"], ["--epsilon", "1", "--epsilons", "2"]])
+def test_a_list_where_one_epsilon_is_asked_is_refused_in_one_line(name, given, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        parse(name, *given)
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and len(err.splitlines()) == 1
+    assert "argument --epsilon/--epsilons: one ε per certificate here, got 2 (1, 2); " in err
+
+
+@pytest.mark.parametrize("name", sorted(MANY))
+def test_a_list_comes_by_commas_or_repeats_under_either_name(name, capsys):
+    assert parse(name, "--epsilon", "1/2,1", "--epsilons", "4").epsilon == ["1/2", "1", "4"]
+    with pytest.raises(SystemExit):
+        parse(name, "--epsilons", "1,,2")
+    assert "an empty ε in '1,,2'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", ["calibrate", "dg", "noise"])
+def test_gamma_defaults_to_zero_on_each_command_with_a_plain_route(name):
+    _, commands = subparsers()
+    [gamma] = [a for a in commands[name]._actions if "--gamma" in a.option_strings]
+    assert gamma.default == "0" and not gamma.required and "(default 0)" in gamma.help

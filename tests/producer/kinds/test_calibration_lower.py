@@ -92,6 +92,17 @@ def small_game(C=2, count=25):
     return law, gamma, game, P, Q
 
 
+def test_the_float_phase_reports_through_its_callback_only(capsys):
+    law, gamma = FiniteLaw([1, 2, 1], -1), Gamma(1, 3)
+    grid = tl.Grid(mpq(1, 100), mpq(3, 2), 25)
+    tl.TargetZeroGame(law, gamma, 2, grid, scale_bits=20).choose()
+    lines = []
+    game = tl.TargetZeroGame(law, gamma, 2, grid, scale_bits=20, progress=lines.append)
+    game.choose()
+    assert capsys.readouterr() == ("", "")
+    assert [line.rsplit(",", 1)[0] for line in lines] == [f"float lines 0/{len(game.nodes)} nodes"]
+
+
 def exact_policy(game, node, index, rhos, memo):
     """(P(A), Q(A)) of the line's policy with exact rationals and no rounding (test route)."""
     key = (node, index)

@@ -252,8 +252,8 @@ def test_hierarchy_witness_at_c8_embeds_the_reference_certificates():
     (("0", 8, "1e-70"), dict(sigma2="9"), LimitError, "width limit"),
     (("0", 8, "1e-5"), dict(sigma2="9", width="0"), InputError, "width"),
     (("0", 8, "1e-5"), dict(sigma2="1/1000"), LimitError, "sigma2"),
-    (("1/3", 8, "1e-4"), dict(laplace="2"), InputError, "give --sigma2"),
-    (("1/3", 8, "1e-4"), dict(sigma2="9", width="1e-3"), InputError, "omit it"),
+    (("1/3", 8, "1e-4"), dict(laplace="2"), InputError, "give sigma2=Q"),
+    (("1/3", 8, "1e-4"), dict(sigma2="9", width="1e-3"), InputError, "cannot aim at a width.*; omit width$"),
     (("1/3", 8, "1e-4"), dict(), InputError, "exactly one noise law"),
     (("1/2", 0, "1e-4"), dict(sigma2="9"), InputError, "budget"),
 ])
@@ -355,7 +355,7 @@ def test_the_releases_are_canonical_in_the_bracket():
 
 
 @pytest.mark.parametrize("kw, error, fragment", [
-    (dict(gamma="1/3"), InputError, "--sigma2 Q"),
+    (dict(gamma="1/3"), InputError, "sigma2=Q"),
     (dict(budget=4), InputError, "not both"),
     (dict(sigma2="9"), InputError, "not both"),
     (dict(releases=["dg:9x1000", "dl:2x100"]), LimitError, "route product-pair"),
@@ -376,7 +376,7 @@ def test_calibrate_with_releases_goes_to_the_bracket(monkeypatch):
     monkeypatch.setattr(api, "epsilon_bracket", lambda *a, **kw: calls.append(kw) or "bracket")
     assert api.calibrate("0", None, None, "1e-4", releases=["dg:9x10"]) == "bracket"
     assert calls[0]["releases"] == ["dg:9x10"]
-    with pytest.raises(InputError, match="omit --method"):
+    with pytest.raises(InputError, match="omit method"):
         api.calibrate("0", None, None, "1e-4", releases=["dg:9x10"], method="reduced")
 
 

@@ -163,7 +163,7 @@ def test_just_inside_every_limit_the_request_is_taken(args, kw):
 
 @pytest.mark.parametrize("args, kw, error, fragment", [
     ((1025, "1", "1e-5"), {}, LimitError, "C <= 1024"),
-    ((7, "1", "1e-5"), dict(gamma="1/3"), ReachError, "producer calibrate"),
+    ((7, "1", "1e-5"), dict(gamma="1/3"), ReachError, "producer.calibrate"),
     ((0, "1", "1e-5"), {}, InputError, "at least 1"),
     ((1, "10001", "1e-5"), {}, LimitError, "10^4"),
     ((1, "65", "1e-5"), dict(gamma="1/3"), LimitError, "limit 64"),
@@ -194,8 +194,8 @@ def test_the_smallest_noise_already_meets():
 
 
 @pytest.mark.parametrize("args, kw, where", [
-    ((1000, "0", "1e-5"), {}, "producer plain: at σ² = 1000000"),
-    ((4, "2", "1e-4"), dict(gamma="1/3", precision="1/100"), "the exact game (`producer calibrate`"),
+    ((1000, "0", "1e-5"), {}, "producer.plain_composition: at σ² = 1000000"),
+    ((4, "2", "1e-4"), dict(gamma="1/3", precision="1/100"), "the exact game (`producer.calibrate`"),
 ])
 def test_beyond_the_embedded_kinds_reach_is_one_line(args, kw, where):
     with pytest.raises(LimitError) as info:

@@ -81,7 +81,7 @@ def test_the_default_answers_an_astronomically_small_delta_under_the_floor():
 def test_a_relative_width_below_what_can_be_reached_names_the_absolute_width():
     # δ(20) at σ² = 9, C = 1 is about e^{−1800}: below the 10^-400 floor of the rounds
     request = Request(1, [mpq(20)], None, sigma2=mpq(9), rel_width=mpq(1, 1000))
-    with pytest.raises(LimitError, match="--width W"):
+    with pytest.raises(LimitError, match="width=W"):  # the command line: --width W
         targets.points(request)
 
 
