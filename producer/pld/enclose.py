@@ -38,6 +38,7 @@ from producer.pld.search import AUDIT_EPSILON, FLOOR_DIGITS, MAX_WORK, PLD_EPSIL
 from producer.errors import LimitError
 from producer.rationals import describe_rational
 from producer.sources.enclosures import floor_log2
+from producer.names import option
 
 MAX_ATTEMPTS = 5
 MARGIN_BITS = 32
@@ -141,7 +142,7 @@ def beyond_audited_epsilon(delta, proved):
     where = "lies above" if proved else "is not certified at or below"
     return LimitError(f"delta: ε({describe_rational(delta)}) {where} {AUDIT_EPSILON}, the largest ε a dpsgd/1 "
                       f"certificate can state (the auditor evaluates none beyond); ask for δ at given ε instead "
-                      f"(--epsilons, each ε <= 500), or for a larger δ, more noise or fewer steps")
+                      f"({option('epsilons')}, each ε <= 500), or for a larger δ, more noise or fewer steps")
 
 
 def _epsilon_step(R, eps_hint):
@@ -278,8 +279,8 @@ def _delta_answer(attempt, request, sizing):
                         limit=PLD_EPSILON)
     if hi is None:
         raise LimitError(f"no ε <= {PLD_EPSILON} certifies δ: ε(δ) is beyond this kind's range (or the truncated "
-                         f"mass exceeds δ); ask for δ at given ε instead (--epsilons), fewer steps, more noise or a "
-                         f"larger δ")
+                         f"mass exceeds δ); ask for δ at given ε instead ({option('epsilons')}), fewer steps, "
+                         f"more noise or a larger δ")
     if hi == 0:
         return Outcome("pld", epsilon_lo=mpq(0), epsilon_hi=mpq(0), lower_order=None), True
     order = attempt.leading_order(hi)
@@ -349,13 +350,13 @@ def certify(request, log=lambda message: None, route=None):
             excess = recipe_excess(request, outcome)
             if excess:  # a backstop: every plan was checked before its attempt
                 raise LimitError(f"the certificate's recipe would exceed the auditor's limits ({'; '.join(excess)}); "
-                                 f"ask for a larger --rel-width or fewer steps")
+                                 f"ask for a larger {option('rel_width')} or fewer steps")
             return outcome
         log(f"width {ratio:.3g}× the requested one; refining")
         if attempt_number + 1 < MAX_ATTEMPTS:
             plan = search.refine(plan, ratio, tau)
     raise LimitError(f"could not reach the relative width {float(request.rel_width):g} in {MAX_ATTEMPTS} attempts "
-                     f"(ask for a larger --rel-width)")
+                     f"(ask for a larger {option('rel_width')})")
 
 
 __all__ = ["certify", "Outcome", "DeltaPoint", "round_out", "short_point", "MAX_WORK", "ADD", "REMOVE"]

@@ -45,6 +45,7 @@ from producer.pld.mechanism import ORDERS, lowest_index
 from producer.pld.one_step import OneStep, aligned_grids, meets, predict
 from producer.pld.parameters import AIM, MAX_GRID, MIN_GRID, SPREAD, TRUNCATION_SHARE, index_range, make_plan
 from producer.rationals import describe_rational
+from producer.names import option
 
 MAX_WORK = 4 * 10**10        # work units over all attempts of one request (about a minute)
 MASS_COST = 200              # work units per bucket and bit of the single-step masses
@@ -236,7 +237,7 @@ class Search:
         broken = self._cost(plan).broken()
         if broken:
             raise LimitError(f"the first attempt (h = 1/{plan.grid}) would need {' and '.join(broken)}; ask for a "
-                             f"larger --rel-width or fewer steps")
+                             f"larger {option('rel_width')} or fewer steps")
         self.first = plan
 
     def _check_epsilon_range(self):
@@ -257,7 +258,7 @@ class Search:
             return
         raise LimitError(f"delta: ε({describe_rational(delta)}) would be about {estimate:.3g} (a Gaussian estimate), "
                          f"above the ε <= {PLD_EPSILON} the certified PLD reaches; ask for δ at given ε instead "
-                         f"(--epsilons, each ε <= 500), or for a larger δ, more noise or fewer steps")
+                         f"({option('epsilons')}, each ε <= 500), or for a larger δ, more noise or fewer steps")
 
     def _cost(self, plan):
         return Cost(self.request.stages, self.sizing, plan)
@@ -364,12 +365,12 @@ def _ladder():
 
 
 def _suggest(width):
-    """The part of a refusal that names the --rel-width in reach (or that none within 1/2 is)."""
+    """The part of a refusal that names the relative width in reach (or that none within 1/2 is)."""
     if not width < 0.5:
-        return "no --rel-width up to 1/2 is in reach"
+        return f"no {option('rel_width')} up to 1/2 is in reach"
     shown = float(f"{width:.1g}")
     shown = shown if shown >= width else float(f"{width * 1.5:.1g}")
-    return f"ask for --rel-width {min(max(shown, 1e-6), 0.5):g}"
+    return f"ask for {option('rel_width', f'{min(max(shown, 1e-6), 0.5):g}')}"
 
 
 # ---- the finished recipe, checked once more ----------------------------------------
