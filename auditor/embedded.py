@@ -13,7 +13,11 @@ in order:
    fields is read;
 2. :func:`refuse` (for an enclosing kind that refuses before any work): the
    embedded kind's limits, ``estimate(cert, prefix)`` of its checks module,
-   raised at once as UNCHECKED;
+   raised at once as UNCHECKED; otherwise the estimate is the certificate's
+   first pass (:class:`auditor.budget.Cost`), which the enclosing kind adds to
+   its own and reserves in the file's one budget (:mod:`auditor.budget`)
+   before any work, so that the whole file, embedded certificates included,
+   stays within one budget (:func:`cost`: the same, None when refused);
 3. :func:`check_digest`: its digest is recomputed (a mismatch is a false
    claim: the embedded certificate was changed after it was sealed);
 4. :func:`verify_embedded`: every claim is re-checked by its kind's own
@@ -41,6 +45,7 @@ embedding kind is such a module, so the registration precedes every use): this
 module, like all the shared machinery, never imports :mod:`auditor.checks`.
 """
 
+from auditor import budget
 from auditor.certificate import Malformed, digest, validate
 from auditor.outcomes import MalformedInput, NotEstablished, Unchecked
 from auditor.rationals import show
@@ -84,8 +89,28 @@ def _checker(kind):
 
 
 def refuse(cert, pointer, kind):
-    """UNCHECKED at once (before any work) when the embedded ``cert`` is beyond a limit of ``kind``."""
-    _checker(kind).estimate(cert, pointer)
+    """UNCHECKED at once (before any work) when the embedded ``cert`` is beyond a limit of ``kind``;
+    otherwise its estimated first pass (an :class:`auditor.budget.Cost`)."""
+    return _checker(kind).estimate(cert, pointer)
+
+
+def cost(cert, pointer, kind):
+    """The estimated first pass (:class:`auditor.budget.Cost`) of the embedded ``cert`` of ``kind``, from its
+    declared sizes; None when a limit of its own kind refuses it (no work is done for it: its check raises
+    that refusal in its turn, kept as pending by :func:`verify_embedded`)."""
+    try:
+        return refuse(cert, pointer, kind)
+    except Unchecked:
+        return None
+
+
+def reserve_embedded(report, parts):
+    """Reserve in the file's one budget (:mod:`auditor.budget`) the first passes of the embedded certificates
+    ``parts`` = [(cert, pointer, kind)] together, before any of them is checked: UNCHECKED when their sum is
+    beyond it.  One refused by its own kind's limits counts nothing here (its check says so in its turn)."""
+    costs = [(cert, cost(cert, pointer, kind)) for cert, pointer, kind in parts]
+    budget.reserve(report, [(cert, c) for cert, c in costs if c is not None],
+                   f"estimated total work of the {len(parts)} embedded certificates")
 
 
 def verify_embedded(cert, pointer, kind, report, pending, undecided=None):
@@ -98,6 +123,7 @@ def verify_embedded(cert, pointer, kind, report, pending, undecided=None):
     """
     checker = _checker(kind)
     inner, open_claims = Report(pointer), []
+    inner.budget = report.budget  # one budget for the whole file (auditor.budget)
     try:
         if undecided is None:
             checker.verify(cert, inner)

@@ -25,6 +25,7 @@ failure of verdict ``"not established"`` (exit 1 like a disproved one).
 ("not established by the certificate's recipe: δ(ε_hi) <= δ", 'not established')
 """
 
+from auditor.budget import Ledger
 from auditor.outcomes import NAMES, OK
 from auditor.rationals import show
 
@@ -37,9 +38,11 @@ class Report:
     """Everything found about one certificate, failures in the order they were found.
 
     ``status`` is None while the checks run; then ``ok`` means "no failure so far".
+    ``budget`` is the file's :class:`auditor.budget.Ledger` (shared with the
+    reports of its embedded certificates).
     """
 
-    __slots__ = ("path", "failures", "checked", "unchecked", "status", "kind", "claim", "error")
+    __slots__ = ("path", "failures", "checked", "unchecked", "status", "kind", "claim", "error", "budget")
 
     def __init__(self, path):
         self.path = path
@@ -50,6 +53,7 @@ class Report:
         self.kind = None       # "finite-game/1", ... once the schema is known
         self.claim = None      # the one-line certified claim, only when OK
         self.error = None      # the reason, when MALFORMED or ERROR
+        self.budget = Ledger()  # the work reserved so far (auditor.budget)
 
     @property
     def ok(self):

@@ -6,8 +6,10 @@ schema-valid certificate by the auditor's own route and records failures in
 number that is not canonical.  After OK, ``claim(cert)`` gives the one-line
 certified claim (:func:`auditor.api.certified_claim`).  A kind whose
 certificates are embedded in others with one list of undecided claims also
-provides ``verify_open(cert, report, undecided)`` and ``estimate(cert,
-prefix)`` (:mod:`auditor.embedded`).
+provides ``verify_open(cert, report, undecided)``; every kind that can be
+embedded provides ``estimate(cert, prefix)``: UNCHECKED beyond its own limits,
+otherwise its first pass in the file's one budget (an
+:class:`auditor.budget.Cost`; :mod:`auditor.embedded`).
 
 This package sits above the shared machinery: nothing else in ``auditor/``
 (but :mod:`auditor.api` and :mod:`auditor.cli`) imports it

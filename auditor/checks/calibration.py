@@ -23,7 +23,8 @@ The discrete Laplace (``input.noise``, σ² null; docs/plain-composition.md
 Domain (malformed, exit 2, as in every kind): γ reduced with 0 < a < B or "0",
 0 < δ < 1, ζ > 0, σ² > 0 (or t > 0 for the discrete Laplace), a known ``method`` label.  Limits (UNCHECKED,
 exit 3, refused before any work): those of each embedded dg-interval
-(:func:`auditor.checks.dg_interval.estimate_dg`) and 8C/σ² <=
+(:func:`auditor.checks.dg_interval.estimate`), both witnesses' estimated work
+together within the file's budget (:mod:`auditor.budget`), and 8C/σ² <=
 :data:`auditor.checks.dg_interval.MAX_EXP_ARGUMENT` for the envelope.
 """
 
@@ -31,8 +32,9 @@ from fractions import Fraction
 
 from auditor.certificate import Malformed
 from auditor import common
-from auditor.checks.dg_interval import (MAX_EXP_ARGUMENT, check_display, estimate_dg, noise_parameters,
-                                        parameters_text, fail_undecided)
+from auditor import budget as file_budget
+from auditor.checks.dg_interval import (MAX_EXP_ARGUMENT, check_display, estimate as estimate_dg,
+                                        noise_parameters, parameters_text, fail_undecided)
 from auditor.claims import interval_text, number as _q, rational_text
 from auditor.decide import retried_claim, settle, state
 from auditor.embedded import check_digest, verify_embedded
@@ -68,10 +70,10 @@ def _estimate(cert):
     if x > MAX_EXP_ARGUMENT:
         raise Unchecked("/input/sigma2", common.magnitude(floor(x)), MAX_EXP_ARGUMENT,
                         "exponent 8C/sigma2 of the moment envelope")
-    for name in ("upper_witness", "lower_witness"):
-        if res[name] is not None:
-            estimate_dg(res[name], f"/result/{name}")
-    return delta, width, law, budget
+    # both witnesses at once, in the file's one budget (auditor.budget), before either is checked
+    witnesses = [(res[name], estimate_dg(res[name], f"/result/{name}"))
+                 for name in ("upper_witness", "lower_witness") if res[name] is not None]
+    return delta, width, law, budget, witnesses
 
 
 def verify(cert, report):
@@ -82,7 +84,8 @@ def verify(cert, report):
 
 def _verify(cert, report, undecided):
     inp, res = cert["input"], cert["result"]
-    delta, width, (sigma2, t), budget = _estimate(cert)
+    delta, width, (sigma2, t), budget, witnesses = _estimate(cert)
+    file_budget.reserve(report, witnesses, "estimated total work of both witnesses")
     eps_lo = read_rational(res["epsilon_lo"], "/result/epsilon_lo")
     eps_hi = read_rational(res["epsilon_hi"], "/result/epsilon_hi")
     envelope = read_rational(res["envelope"], "/result/envelope")

@@ -39,7 +39,10 @@ of at most :data:`MAX_RATIO_BITS` bits and the grid's powers (n + 2)·bits(β)
 <= :data:`MAX_GRID_BITS`; for both, draws × bits(τ) <= :data:`MAX_COUPLING_BITS`
 (the exact (1 − τ)^draws), γ's denominator within
 :data:`auditor.common.MAX_GAMMA_BITS`, and the enclosure limits of the
-source and of e^{epsilon_lower} (:mod:`auditor.enclosure_limits`).
+source and of e^{epsilon_lower} (:mod:`auditor.enclosure_limits`).  And the
+work (:data:`LINE_NS` or :data:`CAPPED_NS` per unit) and the line tree's
+memory within the file's budget (:mod:`auditor.budget`), which binds the
+target-{0} lines before their own limit (about 8.6·10⁸ units).
 
 Enclosure claims (atoms below their discrete-Gaussian masses, τ >= TV, e^ε
 against its rational bounds, e^{epsilon_lower} <= λ_crit) are decided three-way (:mod:`auditor.decide`):
@@ -50,6 +53,8 @@ nor disproved after the retry at four times the precision is not established by
 
 from fractions import Fraction
 
+from auditor import budget
+from auditor.certificate import Malformed
 from auditor.common import refuse_size
 from auditor.claims import gamma_sigma2_text, lower_text, number as _q, rational_text
 from auditor.decide import exp_states, fail_undecided, settle
@@ -60,7 +65,7 @@ from auditor.lower.lines import PackedLines
 from auditor.lower.source import read_source
 from auditor.lower.suffix import SuffixTests
 from auditor.lower.waiting import window_rows
-from auditor.outcomes import Unchecked
+from auditor.outcomes import MalformedInput, Unchecked
 from auditor.rationals import read_rational
 from auditor.game.rows import Law
 
@@ -78,11 +83,18 @@ MAX_COUPLING_BITS = 4 * 10 ** 6
 MAX_SCALE_BITS = 4096
 MAX_RATIO_BITS = 64
 MAX_GRID_BITS = 10 ** 6
+# The whole check in the file's budget (auditor.budget), measured on the development machine: the line tree
+# took 28, 60 and 66 work units (about 1 ns) per unit of line work at C = 8, 16 and 64 (8 s, 35 s, about
+# 160 s) and held 0.6, 0.9 and 1.45 bytes per unit; the capped program's own limit is one whole budget.
+LINE_NS = 70
+LINE_BYTES = 3, 2
+CAPPED_NS = 1200
 
 
 def verify(cert, report):
     inp, res = cert["input"], cert["result"]
     common = _read_common(inp, res)
+    common["cert"] = cert  # the key of its part of the file's budget (auditor.budget)
     if inp["claim"] == "capped-preparation":
         law, witness = _capped(inp, res, common, report)
     else:
@@ -90,6 +102,46 @@ def verify(cert, report):
     if witness is not None:
         _check_line(res, common, witness, report)
     fail_undecided(common["undecided"], report, cert)
+
+
+def _capped_work(inp, res, B):
+    """The capped program's estimated work cap·|window|·M + M^max(0, m − 2)·20 + B²·M² (M = 2L + 2)."""
+    low, high = res["window"]["low"], res["window"]["high"]
+    M = 2 * inp["radius"] + 2
+    return inp["cap"] * max(0, high - low + 1) * M + M ** max(0, len(inp["signs"]) - 2) * 20 + B ** 2 * M ** 2
+
+
+def _line_work(inp, res):
+    """The line tree's work: nodes × priors × outputs (M = 2L + 2)."""
+    return len(res["nodes"]) * inp["grid_count"] * (2 * inp["radius"] + 2)
+
+
+def _cost(inp, work):
+    """The work (and memory) in the file's budget (:class:`auditor.budget.Cost`) of the claim's program."""
+    if inp["claim"] == "capped-preparation":
+        return budget.Cost(work * CAPPED_NS, 0, I, "the capped program's window, chain and suffix")
+    num, den = LINE_BYTES
+    return budget.Cost(work * LINE_NS, work * num // den, R + "/nodes", "the line tree")
+
+
+def estimate(cert, prefix=""):
+    """The work of the check in the file's budget (:class:`auditor.budget.Cost`) of a certificate embedded at
+    ``prefix`` (:func:`auditor.embedded.cost`); UNCHECKED beyond the kind's work limits, with the pointers
+    prefixed."""
+    inp, res = cert["input"], cert["result"]
+    try:
+        _, B = inputs.gamma(inp["gamma"], I + "/gamma")
+    except MalformedInput as exc:
+        raise Malformed(f"{prefix}{exc}") from None
+    if inp["claim"] == "capped-preparation":
+        work, limit, pointer, what = _capped_work(inp, res, B), MAX_CAPPED_WORK, I, "estimated work"
+    else:
+        work, limit, pointer, what = (_line_work(inp, res), MAX_LINE_WORK, R + "/nodes",
+                                      "line-tree work (nodes × priors × outputs)")
+    if work > limit:
+        raise Unchecked(prefix + pointer, work, limit, what)
+    cost = _cost(inp, work)
+    return budget.Cost(cost.work, cost.memory, prefix + cost.pointer, cost.what)
 
 
 def _read_common(inp, res):
@@ -128,10 +180,10 @@ def _capped(inp, res, common, report):
     low, high = res["window"]["low"], res["window"]["high"]
     inputs.require(low <= START <= high and low <= target <= high, R + "/window",
                    "the window must contain the start state 0 and the target")
-    M = 2 * common["radius"] + 2
-    work = cap * (high - low + 1) * M + M ** max(0, len(signs) - 2) * 20 + common["B"] ** 2 * M ** 2
+    work = _capped_work(inp, res, common["B"])
     if work > MAX_CAPPED_WORK:
         raise Unchecked(I, work, MAX_CAPPED_WORK, "estimated work")
+    budget.reserve(report, [(common["cert"], _cost(inp, work))])
     report.check(sum(1 for j in signs if j) <= common["budget"], I + "/signs", list(signs),
                  f"at most C = {common['budget']} nonzero signs",
                  "the suffix participates more often than the budget allows (an illegal program)")
@@ -189,10 +241,10 @@ def _target_zero(inp, res, common, report):
     beta = read_rational(inp["grid_ratio"], I + "/grid_ratio")
     inputs.require(beta > 1, I + "/grid_ratio", "the grid ratio must exceed one")
     bits = inp["scale_bits"]
-    M = 2 * common["radius"] + 2
-    work = len(res["nodes"]) * n * M
+    work = _line_work(inp, res)
     if work > MAX_LINE_WORK:
         raise Unchecked(R + "/nodes", work, MAX_LINE_WORK, "line-tree work (nodes × priors × outputs)")
+    budget.reserve(report, [(common["cert"], _cost(inp, work))])
     if bits > MAX_SCALE_BITS:
         raise Unchecked(I + "/scale_bits", bits, MAX_SCALE_BITS, "bits of the lines' fixed-point scale")
     refuse_size(beta, I + "/grid_ratio", "the grid ratio", MAX_RATIO_BITS)

@@ -38,7 +38,9 @@ the largest integers below S·g(n) (only <= is needed).
 
 Work is estimated from the certificate's sizes before anything is computed
 (:func:`estimated_work`); beyond :data:`MAX_WORK` the check is refused with
-:class:`auditor.outcomes.Unchecked`.
+:class:`auditor.outcomes.Unchecked`, and so it is when that work
+(:data:`WORK_NS` per unit) with the reference's exceeds the file's budget
+(:mod:`auditor.budget`), reserved together before either starts.
 
 Enclosure claims (atoms below their discrete-Gaussian masses, τ >= TV, e^ε
 against its rational bounds) are decided three-way (:mod:`auditor.decide`):
@@ -53,6 +55,8 @@ from auditor.claims import MAX_LISTED, gamma_sigma2_text, lower_text, number as 
 from auditor.decide import fail_undecided
 from auditor.lower import inputs
 from auditor.lower.display import DOWN, check_display
+from auditor import budget
+from auditor.embedded import cost as embedded_cost, validated
 from auditor.lower.embedded import Question, verify_privacy_bound
 from auditor.lower.source import read_source, read_threshold
 from auditor.lower.suffix import SuffixTests
@@ -67,6 +71,9 @@ RATIO_PLACES = 12
 # reference, T <= 100 with all four patterns, is about 4e6 units, well under 2 s).
 MAX_WORK = 3 * 10 ** 8
 MAX_WINDOW = 10 ** 5
+WORK_NS = 200
+"""Units of the file's budget (:mod:`auditor.budget`) per unit of :func:`estimated_work`: the kind's own limit
+is one whole budget."""
 
 
 def estimated_work(B, radius, scale, window, patterns, max_T):
@@ -126,6 +133,16 @@ def _verify(cert, report, undecided):
     work = estimated_work(p["B"], p["radius"], p["scale"], size, p["patterns"], max(p["deadlines"]))
     if work > MAX_WORK:
         raise Unchecked("/input", work, MAX_WORK, "estimated work")
+    # its own work and the reference's in the file's one budget (the reference reserves its part at its turn,
+    # before any of its work; every claim of this certificate comes after)
+    parts = [(cert, budget.Cost(work * WORK_NS, 0, "/input", "suffix experiments and the waiting recursion"))]
+    reference = res["reference"]
+    if p["reference"] and isinstance(reference, dict):
+        validated(reference, "/result/reference", ("dg-interval/1",), "the embedded certificate")
+        part = embedded_cost(reference, "/result/reference", "dg-interval")
+        if part is not None:
+            parts.append((reference, part))
+    budget.reserve(report, parts)
     for i, pattern in enumerate(p["patterns"]):
         report.check(sum(1 for j in pattern if j) <= p["budget"], f"/input/patterns/{i}", list(pattern),
                      f"at most C = {p['budget']} nonzero signs",

@@ -52,6 +52,7 @@ atoms x bits <= :data:`MAX_SOURCE_WORK` for the source check.
 
 from fractions import Fraction
 
+from auditor import budget
 from auditor.game import values
 from auditor.game.rows import Law
 from auditor.game.work import estimated_work, root_preparation_count, root_ratio_groups, support_width
@@ -69,6 +70,9 @@ from auditor.enclosures.gaussian import summation_length
 from auditor.outcomes import Unchecked
 from auditor.rationals import floor, read_rational
 
+GAME_NS = 400
+"""Work units of the file's budget (:mod:`auditor.budget`) per unit of the game's estimated work: the game's own
+limit (:data:`MAX_WORK`) is one whole budget (a unit is 0.1 to 0.7 µs, measured on the references)."""
 
 __all__ = ["verify", "verify_open", "estimate", "claim", "verify_dg", "estimate_dg", "MAX_EXP_ARGUMENT", "MAX_BITS",
            "MAX_SOURCE_WORK", "MAX_TERMS", "check_display", "outward_decimal", "MAX_WORK",
@@ -84,13 +88,16 @@ def verify(cert, report):
 def verify_open(cert, report, undecided):
     """Every claim, limits first; the pointers of undecided claims are left in ``undecided``, not raised
     (so an enclosing certificate, :func:`auditor.embedded.verify_embedded`, keeps one list of them)."""
-    estimate_dg(cert, "")
+    budget.reserve(report, [(cert, estimate(cert, ""))])
     verify_dg(cert, report, "", undecided)
 
 
 def estimate(cert, prefix):
-    """The limits of a dg-interval whose pointers start at ``prefix`` (:func:`auditor.embedded.refuse`)."""
-    estimate_dg(cert, prefix)
+    """The limits of a dg-interval whose pointers start at ``prefix`` (:func:`auditor.embedded.refuse`), and
+    its work in the file's budget (:class:`auditor.budget.Cost`): the game's estimated work times
+    :data:`GAME_NS` (a game at the game's own limit is one whole budget)."""
+    p = estimate_dg(cert, prefix)
+    return budget.Cost(p.get("work", 0) * GAME_NS, 0, prefix + "/input/budget", "the finite game")
 
 
 def _source_bits(S):
@@ -170,7 +177,8 @@ def estimate_dg(cert, prefix):
     weights = _weights(res["source"], R)
     if any(w < 0 for w in weights) or not any(weights):
         return p  # an empty source is a false claim, reported by verify_dg before any work
-    refuse_beyond_limit(_game_work(weights, p), prefix + "/input/budget")
+    p["work"] = _game_work(weights, p)
+    refuse_beyond_limit(p["work"], prefix + "/input/budget")
     if p["t"] is None:
         refuse_size(p["sigma2"], prefix + "/input/sigma2")
     else:

@@ -16,12 +16,20 @@ numbers fix the auditor's route; nothing stored is trusted).  In order:
    windows; a lower chain for every order a claim names.
 4. Work (UNCHECKED, before any enclosure is computed), from the recipe's
    numbers alone: |lo|, |hi| <= :data:`MAX_LOSS`·N; working precision <=
-   :data:`MAX_WORKING_BITS`; Σ (hi − lo + 1) <= :data:`MAX_BUCKETS` and
-   Σ (hi − lo + 1)·bits <= :data:`MAX_MASS_WORK`; every array (window, product)
-   <= :data:`MAX_ENTRIES` entries; Σ over the products of (n_A + n_B)·(field
-   bits) <= :data:`MAX_CONVOLUTION_WORK`; 2^K (2^K′) >= 4·ΣT·(3·n + 3) for the
-   longest array n, which keeps every rounded total below twice the scale
-   (so the field bits are as estimated); every ε evaluated <= :data:`MAX_EPSILON`.
+   :data:`MAX_WORKING_BITS`; Σ (hi − lo + 1) <= :data:`MAX_BUCKETS`; every
+   array (window, product) <= :data:`MAX_ENTRIES` entries; 2^K (2^K′) >=
+   4·ΣT·(3·n + 3) for the longest array n, which keeps every rounded total
+   below twice the scale (so the field bits are as estimated); every ε
+   evaluated <= :data:`MAX_EPSILON`.  And the whole check within the file's
+   budget (:mod:`auditor.budget`): the masses of every bucket, Σ_s n_s·(W_s +
+   ⌊W_s²/1024⌋ + ⌊parts_s/4⌋)·:data:`MASS_NS` work units (n_s the buckets of
+   stage s, W_s its working bits, parts_s the bits of q's and σ's numerators
+   and denominators), plus every product of the chains checked,
+   Σ (n_A + n_B)·(field bits)·:data:`CONVOLUTION_NS`; memory the larger of
+   Σ_s n_s·(1024 + 2·W_s) bytes (the masses) and Σ_s 6·(n_s + 1)·(64 +
+   max(K, K′)/8) bytes (the single-step arrays kept) plus (384 + field
+   bits/2) bytes per entry of the longest product (:func:`estimate`).  The retry is run only when the
+   file's budget affords it too (its masses at W_s + 64).
 5. Exact claims (FAIL): ε_lo <= ε_hi and ε_hi − ε_lo <= R·ε_hi, or one point
    per ε in order with lower <= upper <= 1 and upper − lower <= R·upper (or
    upper <= 10^−30); ``lower_order`` null exactly when the lower end is 0 (and
@@ -38,12 +46,14 @@ numbers fix the auditor's route; nothing stored is trusted).  In order:
    bounds L (:mod:`auditor.pld.answer`).  An upper claim is proved by
    max F <= value and disproved by L > value; a lower claim is proved by the
    named order's L, disproved by max F below the value.  Open claims are
-   retried once with more guard bits; still open, the claim is not
-   established by the certificate's recipe: a FAIL, like a disproved one.
+   retried once with more guard bits (when the file's budget affords it);
+   still open, the claim is not established by the certificate's recipe: a
+   FAIL, like a disproved one.
 """
 
 from fractions import Fraction
 
+from auditor import budget
 from auditor import claims as summaries
 from auditor.certificate import Malformed
 from auditor import common
@@ -73,13 +83,23 @@ MAX_WORKING_BITS = 4096
 """Largest working precision of the single-step masses (bits)."""
 MAX_BUCKETS = 2 * 10 ** 6
 """Most single-step buckets over all stages."""
-MAX_MASS_WORK = 6 * 10 ** 8
-"""Most Σ buckets × working bits (one to two minutes of masses)."""
 MAX_ENTRIES = 1 << 22
 """Longest array (a window or a product) of a composition chain."""
-MAX_CONVOLUTION_WORK = 4 * 10 ** 11
-"""Most Σ over the products of (n_A + n_B) × field bits, over the chains checked (about 3.5 s per 10^9
-on the development machine; the producer's largest requests, T = 10^6, need about 5·10^9)."""
+
+# ---- the whole check's work and memory (auditor.budget), measured on the development machine ----------
+MASS_NS = 160
+"""Work units per bucket and unit of W + W²/1024 (W the working bits): 250,000 buckets took 5.7 s at W = 138,
+16 s at W = 466 and 74 s at W = 1066 (the estimates: 6.2, 27 and 87 s)."""
+MASS_BYTES, MASS_BYTES_PER_BIT = 1024, 2
+"""Memory of the masses per bucket: 1024 + 2·W bytes (measured 1077, 1548 and 2604 bytes at those W)."""
+CONVOLUTION_NS = 3
+"""Work units per (n_A + n_B) × field bits of a product (measured 2.2 to 2.5; the producer's largest
+requests, T = 10^6, are about 5·10^9, 15 s)."""
+KEPT_ARRAYS, KEPT_BYTES = 6, 64
+"""The single-step arrays kept while the chains are composed: six per stage, 64 + K/8 bytes an entry."""
+PRODUCT_BYTES = 384
+"""Memory per entry of the longest product: 384 + field bits/2 bytes (measured 393 at 168-bit fields,
+679 at 856-bit ones: the packed integers, the unpacked and rounded lists, the kept window)."""
 MAX_GAUSSIAN_BITS = 1 << 13
 """Largest precision of the closed-form enclosure (bits)."""
 RETRY_GUARD = 64
@@ -101,11 +121,23 @@ def verify(cert, report):
         if c.epsilon > MAX_EPSILON:
             raise Unchecked(c.pointer, c.epsilon, MAX_EPSILON, "epsilon to evaluate")
     if plan is not None:
-        _refuse_work(p, plan)
+        budget.reserve(report, [(cert, estimate_plan(p, plan))])
     if p["route"] == "gaussian":
         _decide_gaussian(p, pending, report)
     else:
-        _decide_pld(p, plan, pending, report)
+        retried = _decide_pld(p, plan, pending, report)
+        _settle(pending, report, "" if retried else
+                f"; a retry with {RETRY_GUARD} more guard bits would exceed the file's budget")
+
+
+def estimate(cert, prefix=""):
+    """The estimated first pass of the whole check (:class:`auditor.budget.Cost`); UNCHECKED beyond a limit
+    of the kind.  Pointers start at ``prefix`` (an embedding certificate's place for this one)."""
+    p = parse(cert)
+    if p["route"] != "pld":
+        return budget.Cost(pointer=prefix + "/result/route", what="closed form")
+    cost = estimate_plan(p, _plan(p, cert))
+    return budget.Cost(cost.work, cost.memory, prefix + cost.pointer, cost.what)
 
 
 # ---- 1. domain ------------------------------------------------------------------------------
@@ -204,7 +236,7 @@ def _named_orders(cert):
 
 
 def _plan(p, cert):
-    """The recipe, checked for shape (Malformed); its work is refused separately (:func:`_refuse_work`)."""
+    """The recipe, checked for shape (Malformed); its work is estimated separately (:func:`estimate_plan`)."""
     d = cert["result"]["discretisation"]
     P = "/result/discretisation"
     N = common.integer(d["grid"], P + "/grid", 1)
@@ -229,43 +261,52 @@ def _plan(p, cert):
     return {"N": N, "K": K, "K_q": K_q, "stages": stages, "chains": chains, "named": named}
 
 
-def _refuse_work(p, plan):
-    """UNCHECKED, from the recipe's numbers alone, when the check would exceed a documented limit."""
+def estimate_plan(p, plan, guard=0):
+    """The work and memory of one pass at ``guard`` extra bits (:class:`auditor.budget.Cost`), from the
+    recipe's numbers alone; UNCHECKED beyond a limit of the kind (module docstring, step 4)."""
     N, K, K_q, stages = plan["N"], plan["K"], plan["K_q"], plan["stages"]
     P = "/result/discretisation"
-    buckets = mass_work = 0
+    buckets = mass_work = mass_memory = 0
     for s, st in enumerate(stages):
         loss = ceil_div(max(abs(st.lo), abs(st.hi)), N)
         if loss > MAX_LOSS:
             raise Unchecked(f"{P}/ranges/{s}", loss, MAX_LOSS, "largest |loss| of the single-step range")
-        bits = masses.working_bits(st, N, K, K_q) + RETRY_GUARD
-        if bits > MAX_WORKING_BITS:
-            raise Unchecked(P, bits, MAX_WORKING_BITS, "working precision of the single-step masses in bits")
+        bits = masses.working_bits(st, N, K, K_q)
+        if bits + RETRY_GUARD > MAX_WORKING_BITS:
+            raise Unchecked(P, bits + RETRY_GUARD, MAX_WORKING_BITS,
+                            "working precision of the single-step masses in bits")
+        bits += guard
         parts = sum(x.numerator.bit_length() + x.denominator.bit_length() for x in (st.q, st.sigma))
         n = st.hi - st.lo + 1
         buckets += n
-        mass_work += n * (bits + parts // 4)
+        mass_work += n * (bits + bits * bits // 1024 + parts // 4) * MASS_NS
+        mass_memory += n * (MASS_BYTES + MASS_BYTES_PER_BIT * bits)
     if buckets > MAX_BUCKETS:
         raise Unchecked(f"{P}/ranges", buckets, MAX_BUCKETS, "single-step buckets")
-    if mass_work > MAX_MASS_WORK:
-        raise Unchecked(f"{P}/ranges", mass_work, MAX_MASS_WORK, "single-step work (buckets x bits)")
-    work, longest = 0, max(st.hi - st.lo + 1 for st in stages)
+    work = memory = 0
+    longest = max(st.hi - st.lo + 1 for st in stages)
     for order in ORDERS:
         for side, scales in (("upper", (K,)), ("lower", (K, K_q))):
             chain = plan["chains"][order][side]
             if chain is None:
                 continue
             for scale in scales:
-                w, n = _chain_work(stages, chain, scale, f"{P}/windows/{order}/{side}")
+                w, n, m = _chain_work(stages, chain, scale, f"{P}/windows/{order}/{side}")
                 work += w
                 longest = max(longest, n)
-    if work > MAX_CONVOLUTION_WORK:
-        raise Unchecked(f"{P}/windows", work, MAX_CONVOLUTION_WORK, "convolution work (entries x bits)")
+                memory = max(memory, m)
     need = 4 * p["total"] * (3 * longest + 3)
     for scale, name in ((K, "p_bits"), (K_q, "q_bits")):
         if (1 << scale) < need:
             raise Unchecked(f"{P}/{name}", need, 1 << scale,
                             "rounding excess bound 4·ΣT·(3n + 1) against 2^bits (too few bits for the arrays)")
+    masses_cost = budget.Cost(mass_work, mass_memory, f"{P}/ranges", "single-step masses")
+    # the single-step arrays (at most six per stage, entries of about K bits) are kept while the chains are
+    # composed: their memory adds to the products'
+    kept = sum((st.hi - st.lo + 2) * KEPT_ARRAYS * (KEPT_BYTES + max(K, K_q) // 8) for st in stages)
+    chains_cost = budget.Cost(CONVOLUTION_NS * work, kept + memory, f"{P}/windows", "convolutions")
+    total = masses_cost + chains_cost
+    return budget.Cost(total.work, total.memory, total.pointer, "single-step masses and convolutions")
 
 
 def _field_bits(scale, n_a, n_b):
@@ -273,19 +314,22 @@ def _field_bits(scale, n_a, n_b):
 
 
 def _chain_work(stages, chain, scale, pointer):
-    """(Σ (n_A + n_B)·field bits, longest array) of one chain, from the window lengths alone."""
+    """(Σ (n_A + n_B)·field bits, longest array, bytes of the largest product) of one chain, from the window
+    lengths alone."""
     per_stage, combine = chain
-    work, longest, lengths = 0, 0, []
+    work, longest, memory, lengths = 0, 0, 0, []
 
     def step(n_a, n_b, window, where):
-        nonlocal work, longest
+        nonlocal work, longest, memory
         product = n_a + n_b - 1
         size = window[1] - window[0] + 1
         for n in (product, size):
             if n > MAX_ENTRIES:
                 raise Unchecked(where, n, MAX_ENTRIES, "entries of one array")
-        work += (n_a + n_b) * _field_bits(scale, n_a, n_b)
+        field = _field_bits(scale, n_a, n_b)
+        work += (n_a + n_b) * field
         longest = max(longest, product, size)
+        memory = max(memory, product * (PRODUCT_BYTES + field // 2))
         return size
 
     for s, (st, windows) in enumerate(zip(stages, per_stage)):
@@ -301,7 +345,7 @@ def _chain_work(stages, chain, scale, pointer):
     n = lengths[0]
     for i, (other, w) in enumerate(zip(lengths[1:], combine)):
         n = step(n, other, w, f"{pointer}/combine/{i}")
-    return work, longest
+    return work, longest, memory
 
 
 # ---- 5. exact claims --------------------------------------------------------------------------
@@ -428,12 +472,13 @@ _REASONS = {
 }
 
 
-def _settle(pending, report):
-    """Record every claim: a check when proved, a failure when disproved or not established."""
+def _settle(pending, report, note=""):
+    """Record every claim: a check when proved, a failure when disproved or not established (``note`` says
+    why no retry ran, when it did not)."""
     for c in pending:
         if c.decision == OPEN:
             report.not_established(c.pointer, c.stated, c.shown or "no bound at the largest precision",
-                                   _UNPROVED[c.side])
+                                   _UNPROVED[c.side] + note)
             continue
         report.check(c.decision == PROVED, c.pointer, c.stated, c.shown or "", c.reason)
 
@@ -461,10 +506,13 @@ def _span(lo, hi):
 
 
 def _decide_pld(p, plan, pending, report):
-    """Compose the recipe's arrays with the auditor's masses; decide; once more with more guard bits if open."""
+    """Compose the recipe's arrays with the auditor's masses; decide; once more with more guard bits if open
+    and the file's budget affords the retry.  False when a retry was needed but not affordable."""
     for guard in (0, RETRY_GUARD):
         if not any(c.decision == OPEN for c in pending):
             break
+        if guard and not budget.afford(report, estimate_plan(p, plan, guard)):
+            return False
         bounds = _pld_bounds(plan, pending, guard)
         for c in pending:
             if c.decision != OPEN:
@@ -480,7 +528,7 @@ def _decide_pld(p, plan, pending, report):
             c.decision = _decide(c, low, up)
             c.shown = f"δ(ε) in [{'?' if low is None else summaries.outward(max(low, Fraction(0)), 25)[0]}, " \
                       f"{summaries.outward(up, 25)[1]}]"
-    return _settle(pending, report)
+    return True
 
 
 def _pld_bounds(plan, pending, guard):

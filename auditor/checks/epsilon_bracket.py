@@ -30,9 +30,10 @@ number of places (as calibration/1).
 
 Domain (MALFORMED): γ ``"0"`` or reduced a/B with 0 < a < B, 0 < δ < 1, σ² or
 t > 0 (or canonical releases with γ = "0"), width null exactly when γ > 0.
-Limits (UNCHECKED): those of the embedded kinds, applied by their own checks; the reader's limits hold for the
-whole file, embedded certificates included.  An embedded certificate refused
-by a limit makes the certificate UNCHECKED unless some claim is false (then
+Limits (UNCHECKED): both witnesses' estimated work together within the file's one budget
+(:func:`auditor.embedded.reserve_embedded`, before either is checked); those of the embedded kinds, applied
+by their own checks; the reader's limits hold for the whole file, embedded certificates included.  An
+embedded certificate refused by a limit makes the certificate UNCHECKED unless some claim is false (then
 FAIL); an embedded claim its recipe does not establish is a FAIL.
 """
 
@@ -42,7 +43,7 @@ from auditor.certificate import Malformed
 from auditor import common
 from auditor.checks.plain_composition import canonical_releases
 from auditor.claims import lower_text, rational_text, upper_text
-from auditor.embedded import check_digest, raise_pending, validated, verify_embedded
+from auditor.embedded import check_digest, raise_pending, reserve_embedded, validated, verify_embedded
 from auditor.rationals import read_rational, show
 
 __all__ = ["verify", "claim"]
@@ -126,6 +127,8 @@ def verify(cert, report):
         if lower is not None:
             _target_zero_lower(lower, q, eps_lo, report)
     pending = []
+    reserve_embedded(report, [(upper, UPPER, upper_kind)] + ([(lower, LOWER, lower_kind)] if lower is not None
+                                                               else []))
     check_digest(upper, UPPER, report, upper_kind)
     if lower is not None:
         check_digest(lower, LOWER, report, lower_kind)

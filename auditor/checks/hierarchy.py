@@ -7,8 +7,11 @@ Re-proved by the auditor's own routes, in this order:
    malformed;
 2. the work estimate from the declared sizes (:mod:`auditor.hierarchy.estimate`)
    and the enclosure limits of the source and threshold claims
-   (:mod:`auditor.enclosure_limits`): beyond a limit the check is refused
-   before any work (UNCHECKED);
+   (:mod:`auditor.enclosure_limits`), and the recursion's work
+   (:data:`WORK_NS` × its estimate) and memory (:data:`ENTRY_BYTES` × the
+   table entries of one level) within the file's budget
+   (:mod:`auditor.budget`): beyond a limit the check is refused before any
+   work (UNCHECKED);
 3. the finite source and τ (the auditor's DG enclosures);
 4. the grid, and the graph rebuilt from the input with rows counted over the
    hidden draws: its four counts;
@@ -27,6 +30,7 @@ starting precision is not established by the certificate's recipe: a FAIL too.
 """
 
 
+from auditor import budget
 from auditor.certificate import Malformed
 from auditor.claims import MAX_LISTED, gamma_sigma2_text, number as _q, rational_text, upper_text
 from auditor.hierarchy.estimate import refuse_beyond_limits
@@ -37,15 +41,21 @@ from auditor.enclosure_limits import refuse_dg_source, refuse_threshold
 from auditor.hierarchy.source import ceil_decimal, check_dg_source, threshold_pair
 from auditor.hierarchy.sides import chord_upper, upper_table
 from auditor.hierarchy.words import Words
+from auditor.outcomes import MalformedInput, Unchecked
 from auditor.rationals import read_rational
 
 I, R = "/input", "/result"
+# The whole check in the file's budget (auditor.budget), measured on the development machine on the
+# references: 5 to 21 work units (about 1 ns; 25 with a margin) per unit of the recursion's estimated work
+# (C = 8, P_4 at 1503 priors: 1.2·10^9 units, 15 s), and 260 to 830 bytes per table entry of one level.
+WORK_NS = 25
+ENTRY_BYTES = 1024
 
 
 def verify(cert, report):
     inp, res = cert["input"], cert["result"]
     a, B, sigma2, model, delta = _input(inp)
-    _refuse_beyond_limits(inp, res, model, B)
+    budget.reserve(report, [(cert, _cost(_refuse_beyond_limits(inp, res, model, B)))])
     undecided = []  # pointers of claims neither proved nor disproved at the highest precision
     _verify(inp, res, a, B, sigma2, model, delta, report, undecided)
     fail_undecided(undecided, report, cert)
@@ -87,11 +97,33 @@ def _input(inp):
 
 
 # 2. limits ---------------------------------------------------------------
+def estimate(cert, prefix=""):
+    """The limits, and the work and memory in the file's budget (:class:`auditor.budget.Cost`), of a
+    certificate embedded at ``prefix`` (:func:`auditor.embedded.cost`), with the pointers prefixed."""
+    inp, res = cert["input"], cert["result"]
+    try:
+        _, B, _, model, _ = _input(inp)
+        cost = _cost(_refuse_beyond_limits(inp, res, model, B))
+    except MalformedInput as exc:
+        raise Malformed(f"{prefix}{exc}") from None
+    except Unchecked as exc:
+        raise Unchecked(prefix + exc.pointer, exc.estimate, exc.limit, exc.what) from None
+    return budget.Cost(cost.work, cost.memory, prefix + cost.pointer, cost.what)
+
+
+def _cost(est):
+    """The recursion's work and memory (:class:`auditor.budget.Cost`) from the estimates of
+    :mod:`auditor.hierarchy.estimate`: :data:`WORK_NS` units per unit of its work, :data:`ENTRY_BYTES` per table
+    entry of one level."""
+    return budget.Cost(est["work"] * WORK_NS, est["level_entries"] * ENTRY_BYTES, R + "/grid/numerators",
+                       "the integer recursion")
+
+
 def _refuse_beyond_limits(inp, res, model, B):
     numerics = inp["numerics"]
     S = int(read_rational(numerics["source_scale"], I + "/numerics/source_scale"))
     bits = (B * S).bit_length() + numerics["scale_bits"] + numerics["grid_bits"]
-    refuse_beyond_limits(model, B, len(res["source"]["weights"]), len(res["grid"]["numerators"]), bits)
+    est = refuse_beyond_limits(model, B, len(res["source"]["weights"]), len(res["grid"]["numerators"]), bits)
     # the enclosure claims of 3 and 6 (atoms, τ, λ₋ <= e^ε <= λ₊): the dg-interval/1 limits
     src = res["source"]
     refuse_dg_source(read_rational(inp["sigma2"], I + "/sigma2"), src["radius"],
@@ -99,6 +131,7 @@ def _refuse_beyond_limits(inp, res, model, B):
                      I + "/sigma2", R + "/source")
     sides = [read_rational(res["threshold"][side], f"{R}/threshold/{side}") for side in ("lower", "upper")]
     refuse_threshold(read_rational(res["epsilon"], R + "/epsilon"), sides, R + "/epsilon", R + "/threshold")
+    return est
 
 
 # 3. source and τ ---------------------------------------------------------

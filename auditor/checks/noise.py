@@ -43,10 +43,13 @@ only the relative gap is checked.  Every decision is exact (Fractions).
 Domain (MALFORMED): γ ``"0"`` or reduced a/B with 0 < a < B, C >= 1, ε >= 0,
 0 < δ < 1, 0 < R < 1; in the releases form γ = "0" and the releases canonical
 as plain-composition/1's (the same check; one release of sensitivity 1
-allowed, and any positive base scale).  Limits (UNCHECKED): those of the embedded kinds, applied by their
-own checks; an embedded certificate refused by a limit makes the
-certificate UNCHECKED unless some claim is false (then FAIL); an embedded claim
-its recipe does not establish is a FAIL.
+allowed, and any positive base scale).  Limits (UNCHECKED): both embedded
+certificates' estimated work together within the file's one budget
+(:func:`auditor.embedded.reserve_embedded`, before either is checked), and
+those of the embedded kinds, applied by their own checks; an embedded
+certificate refused by a limit makes the certificate UNCHECKED unless some
+claim is false (then FAIL); an embedded claim its recipe does not establish
+is a FAIL.
 """
 
 from fractions import Fraction
@@ -55,7 +58,7 @@ from auditor.certificate import Malformed
 from auditor import common
 from auditor.checks.plain_composition import canonical_releases
 from auditor.claims import lower_text, rational_text
-from auditor.embedded import check_digest, raise_pending, validated, verify_embedded
+from auditor.embedded import check_digest, raise_pending, reserve_embedded, validated, verify_embedded
 from auditor.rationals import read_rational, show
 
 __all__ = ["verify", "claim"]
@@ -152,6 +155,7 @@ def verify(cert, report):
     answers(meets, MEETS, q, noise, report, meets=True)
     answers(misses, MISSES, q, below, report, meets=False)
     pending = []
+    reserve_embedded(report, [(meets, MEETS, kind), (misses, MISSES, kind)])
     check_digest(meets, MEETS, report, kind)
     check_digest(misses, MISSES, report, kind)
     verify_embedded(meets, MEETS, kind, report, pending)

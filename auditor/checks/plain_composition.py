@@ -25,6 +25,9 @@ product over releases r of N_r^{k_r} against N_r(· − s_r)^{k_r}
    σ·sqrt(C·log2(1/W)) and do not depend on ε (docs/plain-composition-audit.md §5).
    The releases form: the same two limits over every product of its lattice
    enclosure (:func:`auditor.plain.releases.plan`; docs/plain-composition-audit.md §7).
+   And the whole level - every product of every list, not only the largest -
+   within the file's budget (:mod:`auditor.budget`; :func:`level_cost`, with
+   measured constants), reserved before the work.
 3. Shape (FAIL): one point per input ε in the same order, each point's
    ``epsilon`` the input's; lower <= upper; the width claim exactly:
    (W non-null and upper − lower <= W) or (R non-null and upper − lower <= R·lower);
@@ -45,20 +48,24 @@ product over releases r of N_r^{k_r} against N_r(· − s_r)^{k_r}
    denominators, what decides each point - never from the floor W;
    at least :data:`MIN_BITS`; the next at least twice that and what the open
    claims suggest - the bits of their widths and of their ends' denominators;
-   then twice that; within the work limits and :data:`MAX_BITS`); a side
-   still open then is not established by the certificate's recipe: a FAIL
-   (exit 1), never OK.
+   then twice that; within the work limits and :data:`MAX_BITS`, and each
+   level only when the file's budget affords it, estimated before it starts); a
+   side still open then is not established by the certificate's recipe: a
+   FAIL (exit 1), never OK.
 """
 
 from fractions import Fraction
 
+from auditor import budget
 from auditor.certificate import Malformed
 from auditor import common
 from auditor.claims import interval_text, listed, number as _q, outward, rational_text
 from auditor.decide import DISPROVED, OPEN, PROVED, fail_undecided, state
-from auditor.outcomes import Unchecked
+from auditor.outcomes import MalformedInput, Unchecked
 from auditor.plain import gaussian, laplace, releases
+from auditor.plain.polynomial import slot_width, windowed_lengths
 from auditor.rationals import read_rational, show
+from auditor.report import Report
 
 MAX_BUDGET = 1024
 NOISE_MIN, NOISE_MAX = Fraction(1, 100), Fraction(10 ** 6)
@@ -77,6 +84,27 @@ MAX_BITS = 1 << 13
 # Significant digits of the auditor's enclosure in a failure report.
 SHOWN_DIGITS = 25
 
+# ---- the whole check's work and memory (auditor.budget), measured on the development machine ---------
+PACKED_BIT_NS = 6
+"""Work units per bit of a packed product of a windowed power (one GMP product, a rounding and a cut on the
+packed integer): σ² = 10^6, C = 1024 at 58 bits took 1.9 s for 6.3·10^8 bits; σ² = 111,919 at 208 bits 3.6 s
+for 8.9·10^8."""
+PACKED_BYTES_PER_BIT = 3, 2
+"""Memory of a windowed power: 3/2 byte per bit of its largest packed product (the product, the rounding
+masks, the rounded and the kept integer; measured 1.2 and 1.3)."""
+COEFFICIENT_NS, COEFFICIENT_BYTES = 1000, 64
+"""Per coefficient read, unpacked or summed in Python (a base list, the final list and its discounted sums):
+1000 work units plus the bits of the scale, and 64 bytes plus the scale's bytes."""
+LIST_NS, LIST_BIT_NS = 400, 3
+"""Per coefficient of an unpacked product (the releases form's products: packed and unpacked coefficient by
+coefficient): 400 + 3·(slot bits) work units (measured 626 at 240-bit slots, 3360 at 1312-bit ones)."""
+LIST_BYTES, LIST_BYTES_PER_SLOT_BYTE = 256, 5
+"""Memory per coefficient of the largest unpacked product: 256 + 5·(slot bytes) (measured 247 and 933)."""
+EPSILON_NS = 10 ** 5
+"""Per ε evaluated: 10^5 + bits²/8 work units (the exponential enclosures of the tilt; 5 ms at 8200 bits)."""
+LAPLACE_NS = 16
+"""Per count and bit of the scale P of the discrete Laplace's closed form (its power lists and binomials)."""
+
 _FAMILIES = {"discrete-gaussian": "sigma2", "discrete-laplace": "t"}
 
 
@@ -87,8 +115,29 @@ def verify(cert, report):
     bits = _first_bits(p, open_claims)
     if open_claims:
         _refuse_work(p, bits, _boost(open_claims))
+        budget.reserve(report, [(cert, level_cost(p, bits, _level_boost(p, bits, open_claims), len(open_claims)))])
     undecided = _check_containment(p, claims, bits, report)
     fail_undecided(undecided, report, cert)
+
+
+def estimate(cert, prefix=""):
+    """The estimated first level of the check (:class:`auditor.budget.Cost`) of a certificate embedded at
+    ``prefix`` (:func:`auditor.embedded.cost`); UNCHECKED beyond a limit of the kind, MALFORMED outside its
+    domain, with the pointers prefixed."""
+    try:
+        p = parse(cert)
+        claims = _check_shape(cert, p, Report(prefix))
+        open_claims = [c for c in claims if OPEN in c["sides"].values()]
+        if not open_claims:
+            return budget.Cost(pointer=prefix + "/result/points", what="exact rules only")
+        bits = _first_bits(p, open_claims)
+        _refuse_work(p, bits, _boost(open_claims))
+        cost = level_cost(p, bits, _level_boost(p, bits, open_claims), len(open_claims))
+    except MalformedInput as exc:
+        raise Malformed(f"{prefix}{exc}") from None
+    except Unchecked as exc:
+        raise Unchecked(prefix + exc.pointer, exc.estimate, exc.limit, exc.what) from None
+    return budget.Cost(cost.work, cost.memory, prefix + cost.pointer, cost.what)
 
 
 # ---- 1. domain ----------------------------------------------------------------------
@@ -238,6 +287,70 @@ def _within_limits(p, bits, boost):
     return bits <= MAX_BITS and all(estimate <= limit for _, estimate, limit in _work(p, bits, boost))
 
 
+def _gaussian_cost(plan):
+    """(work, memory) of one windowed power of the discrete Gaussian (:func:`auditor.plain.gaussian.sum_law`)."""
+    lengths = plan.lengths()
+    base = 2 * plan.radius + 1
+    final = lengths[-1][2] if lengths else base
+    work = PACKED_BIT_NS * sum((a + b) * plan.slot_width for a, b, _ in lengths)
+    work += (base + final) * (COEFFICIENT_NS + plan.scale)
+    num, den = PACKED_BYTES_PER_BIT
+    memory = num * plan.product_bits // den + (base + final) * (COEFFICIENT_BYTES + plan.scale // 8)
+    return work, memory
+
+
+def _laplace_cost(release, scale):
+    """(work, memory) of a discrete-Laplace release's uncut power in the releases form (packed, as above)."""
+    s, k = release.sensitivity, release.count
+    unit = 1 << scale
+    width = slot_width(scale, unit + unit // 2)
+    lengths = windowed_lengths(s + 1, 0, k, lambda copies: None)
+    final = k * s + 1
+    work = PACKED_BIT_NS * sum((a + b) * width for a, b, _ in lengths) + final * (COEFFICIENT_NS + scale)
+    num, den = PACKED_BYTES_PER_BIT
+    memory = num * max([0] + [(a + b) * width for a, b, _ in lengths]) // den \
+        + final * (COEFFICIENT_BYTES + scale // 8)
+    return work, memory
+
+
+def _releases_cost(plan):
+    """(work, memory) of the releases form's enclosure (:func:`auditor.plain.releases.delta_bounds`): every
+    release's list, every product of the lattice (unpacked), the discounted sums of the final list."""
+    work = memory = 0
+    for i, release in enumerate(plan.releases):
+        if i in plan.gaussian_plans:
+            w, m = _gaussian_cost(plan.gaussian_plans[i])
+        else:
+            w, m = _laplace_cost(release, plan.scale)
+        work += w
+        memory = max(memory, m)
+    for a, b in plan.products:
+        slot = 8 * ((2 * plan.scale + 3 + min(a, b).bit_length() + 7) // 8)
+        work += (a + b) * (LIST_NS + LIST_BIT_NS * slot)
+        memory = max(memory, (a + b) * (LIST_BYTES + LIST_BYTES_PER_SLOT_BYTE * slot // 8))
+    final = sum(plan.lengths) - len(plan.lengths) + 1
+    work += (sum(plan.lengths) + final) * (COEFFICIENT_NS + 2 * plan.ratio_scale)
+    return work, memory + final * (COEFFICIENT_BYTES + plan.scale // 8)
+
+
+def level_cost(p, bits, boost, epsilons):
+    """The work and memory of one enclosure at ``bits`` (e^ε <= 2^boost) for ``epsilons`` open points
+    (:class:`auditor.budget.Cost`, from the sizes alone; docs/certificates.md, "The budget of one file")."""
+    if p["form"] == "releases":
+        work, memory = _releases_cost(releases.plan(p["releases"], bits))
+        pointer, what = "/input/releases", "the releases' lists and lattice products"
+    elif p["family"] == "discrete-laplace":
+        scale = laplace.scale_bits(p["budget"], bits, boost)
+        work = LAPLACE_NS * (p["budget"] + 1) * (scale + 1000)
+        memory = 6 * (p["budget"] + 1) * (COEFFICIENT_BYTES + scale // 8)
+        pointer, what = "/input/budget", "the discrete Laplace's closed form"
+    else:
+        work, memory = _gaussian_cost(gaussian.plan(p["parameter"], p["budget"], bits))
+        pointer, what = "/input/noise", "the windowed convolution power"
+    work += epsilons * (EPSILON_NS + bits * bits // 8)
+    return budget.Cost(work, memory, pointer, what)
+
+
 def _refuse_work(p, bits, boost):
     """Unchecked before any work when the first enclosure would exceed a limit."""
     if p["form"] == "releases":
@@ -359,7 +472,8 @@ def _check_containment(p, claims, bits, report):
         if not open_claims:
             break
         boost = _level_boost(p, bits, open_claims)
-        if level and not _within_limits(p, bits, boost):
+        if level and not (_within_limits(p, bits, boost)
+                          and budget.afford(report, level_cost(p, bits, boost, len(open_claims)))):
             break
         found = _enclose(p, [c["epsilon"] for c in open_claims], bits, boost)
         for claim, (a, b) in zip(open_claims, found):

@@ -480,10 +480,11 @@ def test_releases_bracket_digest_broken(releases_pair):
     assert "/digest" in [f["pointer"] for f in report.failures], report.failures
 
 
-@pytest.mark.slow
-def test_the_c32_reference_with_an_overstated_lower_end_fails():
-    """The C = 32 line tree (about 5,000 nodes) is checked as at C = 8: a lower end raised by 1/1000 in the
-    witness and the bracket (both displays kept consistent, every digest resealed) is a FAIL of the witness."""
+def test_the_c32_reference_is_beyond_the_files_budget_before_any_work():
+    """The C = 32 line tree (5,193 nodes: about 84 s and 1.8 GB by the budget's estimate, 110 s and 1.5 GB
+    measured) is beyond the file's budget (auditor/budget.py): UNCHECKED at the lower witness's nodes before
+    anything is computed, even with a lower end raised by 1/1000 in the witness and the bracket (the false
+    claim sits inside the witness, which is not checked)."""
     path = bc.ROOT / "certificates" / "slow" / "epsilon-bracket-hierarchy-witness-g1_3-sigma2_9-c32-delta1e-4.json"
     cert = json.loads(path.read_text())
 
@@ -492,6 +493,7 @@ def test_the_c32_reference_with_an_overstated_lower_end_fails():
         res["epsilon_lo"] = res["lower_witness"]["result"]["epsilon_lower"] = write_rational(raised)
         shown = f"{float(raised):.12f}"[:-1]           # rounded down at 11 places: still below raised
         res["epsilon_lo_display"] = res["lower_witness"]["result"]["epsilon_lower_display"] = shown
-    report = verify_certificate(edited(cert, edit))
-    assert report.outcome == "FAIL", (report.error, report.unchecked)
-    assert any(f["pointer"].startswith("/result/lower_witness") for f in report.failures), report.failures[:3]
+    for bracket in (cert, edited(cert, edit)):
+        report = verify_certificate(bracket)
+        assert report.outcome == "UNCHECKED", (report.error, report.failures[:3])
+        assert report.unchecked.startswith("/result/lower_witness/result/nodes: estimated peak memory")

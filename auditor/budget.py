@@ -1,0 +1,120 @@
+"""The budget of one file's check: its total work and its peak memory, estimated before the work.
+
+A kind's own limits bound single steps (one array, one product, one
+precision); they do not bound how many steps a file asks for.  This module
+bounds the whole: every check whose work is a sum of parts (the products of a
+convolution chain, the masses of every bucket, the refinement levels, the
+embedded certificates of a bracket) estimates, from the certificate's
+declared sizes alone, its total work in *work units* and its peak memory in
+bytes, and reserves them here before the work starts.  Beyond either limit
+the file is UNCHECKED (exit 3), before any of that work is done.
+
+* :data:`MAX_WORK`: work units of one file, all its checks together.  A unit
+  is calibrated to about one nanosecond of CPU on the development machine
+  (2 cores, Python 3.12, gmpy2), so the limit is about a minute.  Each kind's
+  estimate counts its dominant operations with measured constants
+  (docs/certificates.md, "The budget of one file"); the constants are
+  rounded up, so an estimate is meant to lie above the measured time.
+* :data:`MAX_MEMORY`: bytes the check may hold at once, beyond the
+  interpreter's own (about 50 MB): about 1.5 GB, so a check stays under
+  2 GB of resident memory.  Parts done one after another (two embedded
+  certificates, two refinement levels) free their memory in between, so the
+  peak is the largest part's, not the sum.
+
+The ledger lives on the file's :class:`auditor.report.Report`
+(``report.budget``), which :func:`auditor.embedded.verify_embedded` shares
+with the report of every embedded certificate: a bracket reserves its own
+work and its witnesses' first passes at once, each witness's check then finds
+its part already paid (:func:`reserve` is keyed by the certificate object),
+and a later refinement or retry (:func:`afford`) runs only while the whole
+file stays within the limits; otherwise its claims stay undecided.
+"""
+
+from auditor.outcomes import Unchecked
+
+__all__ = ["MAX_WORK", "MAX_MEMORY", "UNIT", "Cost", "Ledger", "reserve", "afford", "total"]
+
+MAX_WORK = 6 * 10 ** 10
+"""Work units of a whole file's check (about a minute of CPU)."""
+MAX_MEMORY = 15 * 10 ** 8
+"""Bytes a file's check may hold at once, beyond the interpreter's own."""
+UNIT = "work units of about 1 ns"
+
+
+class Cost:
+    """The estimated ``work`` (units) and peak ``memory`` (bytes) of a part of a check.
+
+    ``pointer`` names the field whose size drives the estimate (the field an
+    UNCHECKED line names) and ``what`` says what is counted.  Parts done one
+    after another add: the work sums, the memory is the larger peak, and the
+    pointer is that of the part with the most work.
+
+    >>> a = Cost(10, 500, "/a", "masses") + Cost(30, 200, "/b", "convolutions")
+    >>> a.work, a.memory, a.pointer, a.what
+    (40, 500, '/b', 'convolutions')
+    """
+
+    __slots__ = ("work", "memory", "pointer", "what")
+
+    def __init__(self, work=0, memory=0, pointer="", what=""):
+        self.work, self.memory, self.pointer, self.what = work, memory, pointer, what
+
+    def __add__(self, other):
+        lead = other if other.work > self.work else self
+        return Cost(self.work + other.work, max(self.memory, other.memory), lead.pointer, lead.what)
+
+    def __repr__(self):
+        return f"Cost(work={self.work}, memory={self.memory}, pointer={self.pointer!r})"
+
+
+def total(parts):
+    """The parts done one after another: one :class:`Cost` (zero for no parts)."""
+    out = Cost()
+    for part in parts:
+        out = out + part
+    return out
+
+
+class Ledger:
+    """What a file's check has reserved so far: work units, and the certificates whose first pass is paid."""
+
+    __slots__ = ("work", "paid")
+
+    def __init__(self):
+        self.work = 0
+        self.paid = set()
+
+
+def reserve(report, parts, what="estimated total work"):
+    """Reserve the first passes ``parts`` = [(certificate, Cost)] of ``report``'s file, or raise UNCHECKED.
+
+    A certificate already paid for (its enclosing certificate reserved it with
+    its own) adds nothing.  The rest must keep the file's reserved work within
+    :data:`MAX_WORK` and each part's memory within :data:`MAX_MEMORY`; the
+    refusal names the pointer of the part with the most work (or memory).
+    """
+    ledger = report.budget
+    new = [(cert, cost) for cert, cost in parts if id(cert) not in ledger.paid]
+    if not new:
+        return
+    costs = [cost for _, cost in new]
+    heavy = max(costs, key=lambda c: c.memory)
+    if heavy.memory > MAX_MEMORY:
+        raise Unchecked(heavy.pointer, heavy.memory, MAX_MEMORY,
+                        f"estimated peak memory in bytes ({heavy.what})")
+    lead = total(costs)
+    work = ledger.work + lead.work
+    if work > MAX_WORK:
+        raise Unchecked(lead.pointer, work, MAX_WORK, f"{what} in {UNIT} ({lead.what})")
+    ledger.work = work
+    ledger.paid.update(id(cert) for cert, _ in new)
+
+
+def afford(report, cost):
+    """True, with ``cost`` reserved, when one more pass (a retry, a finer level) keeps the file within the
+    limits; False otherwise (the pass is not run and its claims stay undecided)."""
+    ledger = report.budget
+    if cost.memory > MAX_MEMORY or ledger.work + cost.work > MAX_WORK:
+        return False
+    ledger.work += cost.work
+    return True
