@@ -112,7 +112,7 @@ def reserve(report, parts, what="estimated total work"):
 
 def afford(report, cost):
     """True, with ``cost`` reserved, when one more pass (a retry, a finer level) keeps the file within the
-    limits; False otherwise (the pass is not run and its claims stay undecided)."""
+    limits; False otherwise (the pass is not run; its claims stay undecided, so not established: FAIL)."""
     ledger = report.budget
     if cost.memory > MAX_MEMORY or ledger.work + cost.work > MAX_WORK:
         return False

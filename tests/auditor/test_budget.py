@@ -26,6 +26,7 @@ from auditor.claims import outward
 from auditor.outcomes import Unchecked
 from auditor.report import Report
 from tests.reseal import display, reseal
+from tests.auditor.verdicts import only_unproved
 
 ROOT = Path(__file__).resolve().parents[2]
 CERTS = ROOT / "certificates"
@@ -171,10 +172,11 @@ def test_dpsgd_retry_the_budget_cannot_afford_is_not_run(monkeypatch):
     monkeypatch.setattr(budget, "MAX_WORK", first + first // 2)   # the first pass fits, not both
     r = _verify(cert)
     assert passes == [0]
-    assert r.outcome == "UNCHECKED" and "budget" in r.unchecked, r.as_dict()
+    # not established by the recipe: a FAIL (a limit met mid-way never turns a tightened claim into UNCHECKED)
+    assert only_unproved(r) == ["/result/epsilon_hi"] and "budget" in r.failures[0]["reason"], r.as_dict()
     monkeypatch.setattr(budget, "MAX_WORK", 10 * first)
     passes.clear()
-    assert _verify(cert).outcome == "UNCHECKED" and passes == [0, dpsgd.RETRY_GUARD]
+    assert only_unproved(_verify(cert)) == ["/result/epsilon_hi"] and passes == [0, dpsgd.RETRY_GUARD]
 
 
 # ---- plain-composition/1 in the releases form: every product of the lattice ----------------------------
@@ -276,7 +278,7 @@ def test_a_finer_plain_level_the_budget_cannot_afford_is_not_run(monkeypatch):
     first = plain_composition.estimate(cert).work
     monkeypatch.setattr(budget, "MAX_WORK", first)           # exactly the first level
     r = verify_certificate(cert)
-    assert len(levels) == 1 and r.outcome == "UNCHECKED", (levels, r.as_dict())
+    assert len(levels) == 1 and only_unproved(r) == ["/result/points/0/upper"], (levels, r.as_dict())
     monkeypatch.setattr(budget, "MAX_WORK", 10 ** 6 * first)
     levels.clear()
     assert verify_certificate(cert).outcome in ("OK", "FAIL") and len(levels) >= 2
