@@ -55,6 +55,7 @@ Malformed input is a status, not an exception:
 
 import os
 
+from auditor.budget import MAX_SCALE, Ledger
 from auditor.certificate import Malformed, canonical_json, digest, load, validate
 from auditor.checks import checker_for
 from auditor.outcomes import ERROR, FAIL, MALFORMED, OK, UNCHECKED, MalformedInput, NotEstablished, Unchecked
@@ -66,25 +67,28 @@ STDIN_NAME = "<stdin>"
 __all__ = ["verify_file", "verify_certificate", "Report"]
 
 
-def verify_file(path):
+def verify_file(path, budget=1):
     """Verify the certificate file ``path`` (``"-"``: standard input); return its Report.
+
+    ``budget`` N multiplies the file's limits of work and memory by N
+    (:mod:`auditor.budget`; ``auditor verify --budget N``).
 
     >>> verify_file("/nonexistent/cert.json").error
     'cannot read: No such file or directory'
     """
     path = os.fsdecode(path)
     name = STDIN_NAME if path == STDIN else path
-    return _verify(name, lambda: load(path))
+    return _verify(name, lambda: load(path), budget)
 
 
-def verify_certificate(cert, name="<certificate>"):
+def verify_certificate(cert, name="<certificate>", budget=1):
     """Verify an in-memory certificate: a dict, a JSON ``str`` or UTF-8 ``bytes``.
 
     A dict is first written as canonical JSON and read back through the strict
     reader, so exactly the rules of a file apply (floats, NaN, non-string
     keys, too deep a nesting are all MALFORMED).
     """
-    return _verify(name, lambda: parse(_as_bytes(cert)))
+    return _verify(name, lambda: parse(_as_bytes(cert)), budget)
 
 
 # ---- turning the argument into bytes ---------------------------------------------------
@@ -153,8 +157,9 @@ def _run_checks(cert, report):
     return kind
 
 
-def _verify(name, read):
+def _verify(name, read, budget=1):
     report = Report(name)
+    report.budget = Ledger(_budget_scale(budget))
     try:
         cert = read()
         kind = _run_checks(cert, report)
@@ -176,6 +181,13 @@ def _verify(name, read):
         if report.status == OK:
             report.claim = certified_claim(kind, cert)
     return report
+
+
+def _budget_scale(budget):
+    """The ``budget`` multiplier, an integer 1 ... MAX_SCALE (a wrong one is the caller's error, not a verdict)."""
+    if isinstance(budget, bool) or not isinstance(budget, int) or not 1 <= budget <= MAX_SCALE:
+        raise ValueError(f"budget must be an integer from 1 to {MAX_SCALE}, not {budget!r}")
+    return budget
 
 
 def certified_claim(kind, cert):

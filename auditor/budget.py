@@ -21,6 +21,11 @@ the file is UNCHECKED (exit 3), before any of that work is done.
   certificates, two refinement levels) free their memory in between, so the
   peak is the largest part's, not the sum.
 
+``auditor verify --budget N`` (``verify_file(path, budget=N)``) multiplies
+both limits by N (1 <= N <= :data:`MAX_SCALE`): an explicit, documented
+opt-in for a large certificate whose check is known to take N minutes and
+N·1.5 GB, refused otherwise with a line that names the N it needs.
+
 The ledger lives on the file's :class:`auditor.report.Report`
 (``report.budget``), which :func:`auditor.embedded.verify_embedded` shares
 with the report of every embedded certificate: a bracket reserves its own
@@ -32,13 +37,15 @@ file stays within the limits; otherwise its claims stay undecided.
 
 from auditor.outcomes import Unchecked
 
-__all__ = ["MAX_WORK", "MAX_MEMORY", "UNIT", "Cost", "Ledger", "reserve", "afford", "total"]
+__all__ = ["MAX_WORK", "MAX_MEMORY", "MAX_SCALE", "UNIT", "Cost", "Ledger", "reserve", "afford", "total"]
 
 MAX_WORK = 6 * 10 ** 10
 """Work units of a whole file's check (about a minute of CPU)."""
 MAX_MEMORY = 15 * 10 ** 8
 """Bytes a file's check may hold at once, beyond the interpreter's own."""
 UNIT = "work units of about 1 ns"
+MAX_SCALE = 64
+"""The largest ``--budget`` multiplier (about an hour and 96 GB: beyond any machine this is meant for)."""
 
 
 class Cost:
@@ -76,13 +83,27 @@ def total(parts):
 
 
 class Ledger:
-    """What a file's check has reserved so far: work units, and the certificates whose first pass is paid."""
+    """What a file's check has reserved so far (work units, the certificates whose first pass is paid), and
+    its ``scale``: the multiple of :data:`MAX_WORK` and :data:`MAX_MEMORY` it may use (``--budget``)."""
 
-    __slots__ = ("work", "paid")
+    __slots__ = ("work", "paid", "scale")
 
-    def __init__(self):
+    def __init__(self, scale=1):
         self.work = 0
         self.paid = set()
+        self.scale = scale
+
+    def limits(self):
+        """(work, memory) this file may use."""
+        return self.scale * MAX_WORK, self.scale * MAX_MEMORY
+
+
+def _needed(estimate, limit, scale):
+    """The text naming the ``--budget`` that would admit ``estimate`` (or that none does)."""
+    need = -(-estimate * scale // limit)
+    if need > MAX_SCALE:
+        return f"beyond even auditor verify --budget {MAX_SCALE}"
+    return f"auditor verify --budget {need} checks it"
 
 
 def reserve(report, parts, what="estimated total work"):
@@ -98,14 +119,16 @@ def reserve(report, parts, what="estimated total work"):
     if not new:
         return
     costs = [cost for _, cost in new]
+    max_work, max_memory = ledger.limits()
     heavy = max(costs, key=lambda c: c.memory)
-    if heavy.memory > MAX_MEMORY:
-        raise Unchecked(heavy.pointer, heavy.memory, MAX_MEMORY,
-                        f"estimated peak memory in bytes ({heavy.what})")
+    if heavy.memory > max_memory:
+        raise Unchecked(heavy.pointer, heavy.memory, max_memory, f"estimated peak memory in bytes ({heavy.what}; "
+                        f"{_needed(heavy.memory, max_memory, ledger.scale)})")
     lead = total(costs)
     work = ledger.work + lead.work
-    if work > MAX_WORK:
-        raise Unchecked(lead.pointer, work, MAX_WORK, f"{what} in {UNIT} ({lead.what})")
+    if work > max_work:
+        raise Unchecked(lead.pointer, work, max_work,
+                        f"{what} in {UNIT} ({lead.what}; {_needed(work, max_work, ledger.scale)})")
     ledger.work = work
     ledger.paid.update(id(cert) for cert, _ in new)
 
@@ -114,7 +137,8 @@ def afford(report, cost):
     """True, with ``cost`` reserved, when one more pass (a retry, a finer level) keeps the file within the
     limits; False otherwise (the pass is not run; its claims stay undecided, so not established: FAIL)."""
     ledger = report.budget
-    if cost.memory > MAX_MEMORY or ledger.work + cost.work > MAX_WORK:
+    max_work, max_memory = ledger.limits()
+    if cost.memory > max_memory or ledger.work + cost.work > max_work:
         return False
     ledger.work += cost.work
     return True

@@ -16,6 +16,8 @@ takes longer than :data:`PROGRESS_SECONDS`, a line ``auditor: verifying FILE
 prints only the lines of the files that are not OK and, at the end, one line
 ``auditor: N files: K OK, ...`` (the count of each outcome); no progress lines.
 
+``--budget N`` allows N times the documented work and memory per file
+(:mod:`auditor.budget`; an explicit opt-in for a large certificate).
 ``--workers N`` verifies the files on a local Dask cluster of N worker
 processes, ``--scheduler ADDRESS`` on an existing Dask cluster
 (:mod:`auditor.parallel`; needs the ``sweep`` extra): same lines, same order,
@@ -36,6 +38,7 @@ import time
 
 from auditor import __version__
 from auditor import api
+from auditor.budget import MAX_SCALE
 from auditor.outcomes import FAIL, MALFORMED, NAMES, OK, SEVERITY, UNCHECKED, worst as worst_status
 
 PROGRESS_SECONDS = 10
@@ -107,6 +110,10 @@ def _parser():
     v.add_argument("--json", action="store_true", help="print a machine-readable report")
     v.add_argument("--quiet", action="store_true",
                    help="print only the files that are not OK and one summary line; no progress lines")
+    v.add_argument("--budget", type=_scale, default=1, metavar="N",
+                   help="allow N times the documented work and memory per file (about N minutes and N x 1.5 GB; "
+                        f"1 to {MAX_SCALE}, default 1): for a large certificate whose check was refused, UNCHECKED, "
+                        "naming the N it needs")
     v.add_argument("--workers", type=_count, default=0, metavar="N",
                    help="verify on a local Dask cluster of N worker processes (0: in this process)")
     v.add_argument("--scheduler", metavar="ADDRESS",
@@ -124,11 +131,18 @@ def _count(text):
     return value
 
 
+def _scale(text):
+    value = _count(text)
+    if not 1 <= value <= MAX_SCALE:
+        raise argparse.ArgumentTypeError(f"want a whole number from 1 to {MAX_SCALE}, not {text!r}")
+    return value
+
+
 def _serial_reports(args, on_report):
     for index, path in enumerate(args.files):
         name = api.STDIN_NAME if path == "-" else path
         with Progress(name, enabled=not args.quiet):
-            on_report(index, api.verify_file(path))
+            on_report(index, api.verify_file(path, args.budget))
 
 
 def _parallel_reports(args, on_report):
@@ -144,7 +158,7 @@ def _parallel_reports(args, on_report):
             print(f"auditor: verified {index + 1}/{total} files", file=sys.stderr, flush=True)
 
     try:
-        parallel.verify_files(args.files, client, on_report=counted)
+        parallel.verify_files(args.files, client, on_report=counted, budget=args.budget)
     finally:
         parallel.close_client(client)
 

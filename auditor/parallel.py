@@ -61,7 +61,7 @@ def close_client(client):
         cluster.close()
 
 
-def verify_files(paths, client, on_report=None):
+def verify_files(paths, client, on_report=None, budget=1):
     """Reports for ``paths`` in input order, computed on ``client``'s workers.
 
     ``on_report(index, report)`` is called for each report as soon as it and
@@ -73,11 +73,11 @@ def verify_files(paths, client, on_report=None):
     for index, path in enumerate(paths):
         if path != STDIN:
             # pure=False: the same path given twice is still verified twice, like a serial run
-            futures[client.submit(api.verify_file, path, pure=False)] = index
+            futures[client.submit(api.verify_file, path, budget, pure=False)] = index
     reports = [None] * len(paths)
     for index, path in enumerate(paths):
         if path == STDIN:
-            reports[index] = api.verify_file(path)
+            reports[index] = api.verify_file(path, budget)
     emitted = 0
 
     def emit_ready():

@@ -314,3 +314,25 @@ def test_deadline_witness_counts_its_own_work_with_its_reference(monkeypatch):
     monkeypatch.setattr(deadline_witness, "WORK_NS", rate)
     _forbid(monkeypatch, (deadline_witness, "window_rows"), (dg_interval.values, "root_value"))
     _unchecked_at(verify_certificate(cert), "/input")
+
+
+def test_the_budget_option_multiplies_both_limits_and_the_refusal_names_it(monkeypatch, tmp_path):
+    """A file refused at the documented budget names the --budget N that admits it; with N it is checked."""
+    from auditor import cli
+    cert = _reference(DPSGD)
+    first = dpsgd.estimate(cert).work
+    monkeypatch.setattr(budget, "MAX_WORK", (first + 2) // 3)       # the file needs between two and three budgets
+    r = _verify(cert)
+    assert r.outcome == "UNCHECKED" and "auditor verify --budget 3 checks it" in r.unchecked, r.unchecked
+    path = tmp_path / "c.json"
+    path.write_text(json.dumps(cert))
+    assert cli.main(["verify", "--quiet", "--budget", "3", str(path)]) == 0
+    assert cli.main(["verify", "--quiet", "--budget", "2", str(path)]) == 3
+
+
+@pytest.mark.parametrize("value", ["0", str(budget.MAX_SCALE + 1), "x"])
+def test_a_budget_outside_one_to_the_maximum_is_a_usage_error(value, capsys):
+    from auditor import cli
+    with pytest.raises(SystemExit) as info:
+        cli.main(["verify", "--budget", value, "c.json"])
+    assert info.value.code == 2 and "--budget" in capsys.readouterr().err
