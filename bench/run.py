@@ -1,6 +1,7 @@
 """Benchmarks: wall time, CPU time and peak memory of whole producer and auditor processes.
 
-    python bench/run.py [targets|growth|game|dg|hierarchy|plain|product|noise|calibrate|resource|dpsgd|paper|all]
+    python bench/run.py [targets|growth|game|dg|hierarchy|plain|product|noise|calibrate|resource|dpsgd|paper|
+                         refusals|all]
         [--runs N] [--auditor-timeout S | --no-auditor]
 
 Each producer figure is the median over N runs (default 3) of a fresh process,
@@ -15,7 +16,10 @@ decide anything.
 request as ``producer dg`` (the certified discrete-Gaussian source) and as
 ``producer game`` on that same reference law at the certificate's threshold
 λ₋.  ``growth`` is the C = 3 time against ℓ = 2L + 1 up to L = 32 with the
-fitted exponent.
+fitted exponent.  ``refusals`` is the CPU time the auditor takes to refuse
+hostile files, at the reader's limits and at a kind's limit after the schema
+(the figures of docs/certificates.md; the tests assert refusals by their
+outcome and the checks' work, never by a time).
 """
 
 import argparse
@@ -413,6 +417,112 @@ def paper_table(args):
     _write(args.out, "paper", rows)
 
 
+REFUSAL_PROBE = """
+import sys, time
+from auditor import api
+start = time.process_time()
+report = api.verify_file(sys.argv[1])
+print(f"{time.process_time() - start:.3f} {report.outcome} {report.unchecked or report.error or ''}")
+"""
+
+
+def _sealed(name, edit):
+    """A reference certificate from certificates/ with ``edit`` applied and its digest recomputed."""
+    from auditor.certificate import digest
+    with open(os.path.join(ROOT, "certificates", name), encoding="utf-8") as fh:
+        cert = json.load(fh)
+    edit(cert)
+    cert["digest"] = digest(cert)
+    return json.dumps(cert).encode()
+
+
+def _bank(points):
+    def edit(cert):
+        cert["input"]["bank"]["points"] = [cert["input"]["bank"]["points"][0]] * points
+    return edit
+
+
+def _weights(count):
+    def edit(cert):
+        cert["input"]["law"]["weights"] = ["1"] * count
+    return edit
+
+
+def _hostile_files(tmp):
+    """(label, path) of hostile files refused by the reader's limits and by a kind's limit after the schema.
+
+    Each file is built only when its turn comes, so that the children forked to measure it do not
+    inherit the others' bytes in their peak memory.
+    """
+    cap = 64 * 1024 * 1024
+    files = [
+        ("100 MiB sparse file (file size, from fstat)", None),
+        ("64 MiB: one string (string length, after parsing)", lambda: b'{"a": "' + b"1" * (cap - 10) + b'"}'),
+        ("64 MiB: 33.5 million zeros (value count, before parsing)",
+         lambda: b"[" + b"0," * (cap // 2 - 2) + b"0]"),
+        ("10^6 nested arrays (value count, before parsing)", lambda: b"[" * 10 ** 6 + b"]" * 10 ** 6),
+        ("JSON integer of 5000 digits", lambda: b'{"budget": ' + b"7" * 5000 + b"}"),
+        ("brace-run, 20,001 bank points (the kind's limit 20,000)",
+         lambda: _sealed("brace-synthetic.json", _bank(20_001))),
+        ("brace-run, 32,000 bank points", lambda: _sealed("brace-synthetic.json", _bank(32_000))),
+        ("finite-game, 99,900 weights (the kind's limit 5,000)",
+         lambda: _sealed("finite-game-c2-121-g1_3.json", _weights(99_900))),
+    ]
+    for i, (label, build) in enumerate(files):
+        path = os.path.join(tmp, f"hostile-{i}.json")
+        with open(path, "wb") as fh:
+            if build is None:
+                fh.truncate(100 * 1024 * 1024)
+            else:
+                fh.write(build())
+        yield label, path
+        os.remove(path)
+
+
+def refusals_table(args):
+    """Hostile files: the auditor's CPU seconds to refuse each (in the process, after the imports) and the
+    whole process; the JSON values the schema validates first when a kind's limit refuses (docs/certificates.md)."""
+    rows = ["| hostile file | outcome | refusal cpu s (in process) | JSON values | µs a value "
+            "| auditor wall / cpu s |", "|---|---|---|---|---|---|"]
+    with tempfile.TemporaryDirectory() as tmp:
+        for label, path in _hostile_files(tmp):
+            probes = [subprocess.run([PY, "-c", REFUSAL_PROBE, path], capture_output=True, text=True, cwd=ROOT)
+                      for _ in range(args.runs)]
+            cpu = statistics.median(float(p.stdout.split()[0]) for p in probes)
+            outcome = probes[0].stdout.split()[1]
+            values = _json_values(path) if outcome == "UNCHECKED" else None
+            count, per_value = (f"{values:,}", f"{cpu / values * 1e6:.0f}") if values else ("", "")
+            run = median_of([PY, "-m", "auditor", "verify", path], args.runs)
+            rows.append(f"| {label} | {outcome} | {cpu:.2f} | {count} | {per_value} | {run.wall:.2f} / {run.cpu:.2f} |")
+            print(rows[-1], flush=True)
+    rows.append("\nrefusal cpu s: `auditor.api.verify_file` alone (process_time, median); JSON values and µs a "
+                "value: of a certificate within the reader's limits refused by its kind after the schema; "
+                "auditor wall / cpu: the whole `auditor verify` process (start-up and imports included); no memory "
+                "column: a child's peak includes what this process held when it forked")
+    _write(args.out, "refusals", rows)
+
+
+def _json_values(path):
+    """The JSON values of a certificate the reader accepts (None for the others)."""
+    try:
+        with open(path, "rb") as fh:
+            if fh.read(1) != b"{":
+                return None
+            fh.seek(0)
+            value = json.load(fh)
+    except (ValueError, RecursionError):
+        return None
+    count, stack = 0, [value]
+    while stack:
+        item = stack.pop()
+        count += 1
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return count if "schema" in value else None
+
+
 def _write(out, name, rows):
     os.makedirs(out, exist_ok=True)
     with open(os.path.join(out, f"{name}.md"), "w", encoding="utf-8") as fh:
@@ -423,7 +533,7 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("which", nargs="?", default="default",
                    choices=["default", "targets", "growth", "game", "dg", "hierarchy", "plain", "product", "noise",
-                            "calibrate", "resource", "dpsgd", "paper", "all"])
+                            "calibrate", "resource", "dpsgd", "paper", "refusals", "all"])
     p.add_argument("--runs", type=int, default=3)
     p.add_argument("--auditor-timeout", type=float, default=120.0, help="seconds per auditor run (default 120)")
     p.add_argument("--no-auditor", action="store_true", help="do not run the auditor")
@@ -432,12 +542,13 @@ def main():
     print(f"# benchmarks ({args.runs} runs each, median; {os.cpu_count()} cores)", flush=True)
     which = {"default": ("targets", "growth"), "all": ("targets", "growth", "game", "dg", "hierarchy",
                                                                         "plain", "product", "noise", "calibrate",
-                                                                        "resource", "dpsgd", "paper")}.get(
+                                                                        "resource", "dpsgd", "paper",
+                                                                        "refusals")}.get(
         args.which, (args.which,))
     tables = {"targets": targets_table, "growth": growth_table, "game": game_table, "dg": dg_table,
               "hierarchy": hierarchy_table, "plain": plain_table, "product": product_table, "noise": noise_table,
               "calibrate": calibrate_table,
-              "resource": resource_table, "dpsgd": dpsgd_table, "paper": paper_table}
+              "resource": resource_table, "dpsgd": dpsgd_table, "paper": paper_table, "refusals": refusals_table}
     for name in which:
         print(f"\n## {name}", flush=True)
         tables[name](args)

@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from auditor.certificate import schema_dir
+from tests.untimed import HANG_GUARD_SECONDS
 
 REPO = Path(__file__).resolve().parent.parent
 CERTIFICATES = sorted((REPO / "certificates").rglob("*.json"))  # every reference, subfolders too
@@ -72,8 +73,8 @@ def test_environment_variable_overrides_the_schema_folder(monkeypatch, tmp_path)
     assert schema_dir() == tmp_path
 
 
-def _run(args, cwd, timeout):
-    done = subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=timeout)
+def _run(args, cwd):
+    done = subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=HANG_GUARD_SECONDS)
     assert done.returncode == 0, f"{' '.join(map(str, args))} exited {done.returncode}:\n" \
                                  f"{done.stdout[-2000:]}\n{done.stderr[-2000:]}"
     return done
@@ -85,13 +86,13 @@ def test_installed_wheel_verifies_every_reference_certificate(tmp_path):
     shutil.copytree(REPO, source, ignore=SKIP_WHEN_COPYING)
     wheels = tmp_path / "wheels"
     _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", wheels, source],
-         cwd=tmp_path, timeout=600)
+         cwd=tmp_path)
     (wheel,) = wheels.glob("dp_certify-*.whl")
 
     env_dir = tmp_path / "fresh-venv"
     venv.create(env_dir, with_pip=True)  # fresh: no system site-packages
     bin_dir = env_dir / ("Scripts" if os.name == "nt" else "bin")
-    _run([bin_dir / "python", "-m", "pip", "install", "--quiet", wheel], cwd=tmp_path, timeout=900)
+    _run([bin_dir / "python", "-m", "pip", "install", "--quiet", wheel], cwd=tmp_path)
 
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
@@ -99,7 +100,7 @@ def test_installed_wheel_verifies_every_reference_certificate(tmp_path):
                  if k not in ("DP_CERTIFY_SCHEMAS", "PYTHONPATH")}
     found = subprocess.run(
         [bin_dir / "python", "-c", "from auditor.certificate import schema_dir; print(schema_dir())"],
-        cwd=elsewhere, capture_output=True, text=True, timeout=60, env=clean_env)
+        cwd=elsewhere, capture_output=True, text=True, timeout=HANG_GUARD_SECONDS, env=clean_env)
     schemas = Path(found.stdout.strip()).resolve()
     assert schemas.is_relative_to(env_dir.resolve()), f"installed auditor reads schemas from {schemas}"
     assert sorted(p.name for p in schemas.glob("*.schema.json")) == \
@@ -109,13 +110,13 @@ def test_installed_wheel_verifies_every_reference_certificate(tmp_path):
         shutil.copy(cert, elsewhere / cert.name)
         copies.append(cert.name)
     done = subprocess.run([bin_dir / "auditor", "verify", *copies], cwd=elsewhere,
-                          capture_output=True, text=True, timeout=1800, env=clean_env)
+                          capture_output=True, text=True, timeout=HANG_GUARD_SECONDS, env=clean_env)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert done.stdout.count(": OK") == len(copies)
 
     # The installed producer works too, and its output verifies.
     _run([bin_dir / "producer", "game", "--gamma", "1/3", "--weights", "1,2,1", "--budget", "2",
-          "--threshold", "1/2", "-o", "example.json"], cwd=elsewhere, timeout=300)
+          "--threshold", "1/2", "-o", "example.json"], cwd=elsewhere)
     done = subprocess.run([bin_dir / "auditor", "verify", "example.json"], cwd=elsewhere,
-                          capture_output=True, text=True, timeout=300, env=clean_env)
+                          capture_output=True, text=True, timeout=HANG_GUARD_SECONDS, env=clean_env)
     assert done.returncode == 0, done.stdout + done.stderr

@@ -18,6 +18,7 @@ from pathlib import Path
 from auditor.common import outward_decimal
 from auditor.rationals import write_rational
 from tests.reseal import seal
+from tests.untimed import HANG_GUARD_SECONDS
 
 ROOT = Path(__file__).resolve().parents[2]
 PRODUCER = {"name": "dp-certify-tests", "version": "0"}
@@ -35,7 +36,7 @@ DISPLAY_PLACES = 6
 @lru_cache(maxsize=None)
 def _produced(args):
     done = subprocess.run([sys.executable, "-m", "producer", *args, "--quiet"], capture_output=True, text=True,
-                          timeout=600, cwd=ROOT)
+                          timeout=HANG_GUARD_SECONDS, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     return done.stdout
 

@@ -13,6 +13,7 @@ from fractions import Fraction
 from auditor.cli import verify_file
 from auditor.rationals import read_rational, write_rational
 from tests.reseal import get_at, reseal, seal, set_at, with_value
+from tests.untimed import HANG_GUARD_SECONDS
 
 __all__ = ["produce", "seal", "run", "pointers", "number_leaves", "mutated", "set_at", "get_at", "with_mutation",
            "reseal", "nudged", "sample_paths"]
@@ -22,7 +23,7 @@ def produce(tmp_path_factory, name, *args):
     """Run ``producer ARGS -o FILE`` and return the certificate."""
     path = tmp_path_factory.mktemp("lower") / f"{name}.json"
     cmd = [sys.executable, "-m", "producer", *args, "-o", str(path)]
-    done = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=HANG_GUARD_SECONDS)
     assert done.returncode == 0, done.stderr
     return json.loads(path.read_text())
 

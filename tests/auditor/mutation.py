@@ -31,6 +31,7 @@ from pathlib import Path
 from hypothesis import strategies as st
 
 from tests.reseal import reseal
+from tests.untimed import HANG_GUARD_SECONDS
 
 ROOT = Path(__file__).resolve().parents[2]
 QUICK = [
@@ -306,7 +307,7 @@ def _made(name):
     folder = Path(tempfile.mkdtemp(prefix="mutation-"))
     out = folder / "made.json"
     done = subprocess.run([sys.executable, "-m", "producer", *MADE[name], "-o", str(out), "--quiet"],
-                          capture_output=True, text=True, timeout=600)
+                          capture_output=True, text=True, timeout=HANG_GUARD_SECONDS)
     if done.returncode != 0:
         raise RuntimeError(f"producer failed for {name}: {done.stderr}")
     return out.read_text(encoding="utf-8")

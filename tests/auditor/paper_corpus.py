@@ -16,6 +16,7 @@ from pathlib import Path
 from auditor.api import verify_certificate
 from auditor.rationals import write_rational
 from tests.reseal import get_at, resealed, set_at, with_value
+from tests.untimed import HANG_GUARD_SECONDS
 
 ROOT = Path(__file__).resolve().parents[2]
 PAPER = ROOT / "certificates" / "paper"
@@ -30,7 +31,7 @@ def produce(tmp_dir, name, *args):
     """Run ``producer ARGS -o FILE --quiet`` and return the certificate."""
     path = Path(tmp_dir) / f"{name}.json"
     done = subprocess.run([sys.executable, "-m", "producer", *args, "-o", str(path), "--quiet"],
-                          capture_output=True, text=True, timeout=900, cwd=ROOT)
+                          capture_output=True, text=True, timeout=HANG_GUARD_SECONDS, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     return json.loads(path.read_text(encoding="utf-8"))
 

@@ -2,7 +2,6 @@
 
 import doctest
 import json
-import signal
 from pathlib import Path
 
 import pytest
@@ -14,6 +13,7 @@ from auditor.checks import checker_for, finite_game, hierarchy
 from auditor.outcomes import Unchecked
 from auditor.rationals import MalformedNumber
 from tests.auditor.mutation import QUICK, mutants, reference, seal
+from tests.untimed import cpu_bound, hang_guard
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -185,23 +185,13 @@ def test_mutated_certificates_many(mutant):
     _verify_mutant(*mutant)
 
 
-class _TooLong(BaseException):
-    """Raised by the alarm; a BaseException so that the API does not turn it into ERROR."""
-
-
 @pytest.mark.slow
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mutants(heavy=True))
 def test_mutated_certificates_with_large_numbers(mutant):
-    def alarm(signum, frame):
-        raise _TooLong(mutant[0])
-    previous = signal.signal(signal.SIGALRM, alarm)
-    signal.alarm(20)
-    try:
+    """Large numbers never blow up: the costliest of 100 such mutants took 0.3 CPU s (the bound is 20)."""
+    with hang_guard(), cpu_bound(20):
         _verify_mutant(*mutant)
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 REFERENCE_DIRS = ("certificates", "certificates/dpsgd", "certificates/hierarchy", "certificates/slow",

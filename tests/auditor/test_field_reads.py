@@ -31,6 +31,7 @@ import pytest
 
 from tests.auditor import bracket_corpus, noise_corpus, plain_releases_corpus
 from tests.auditor.field_reads import INDEX, present_paths, read_paths, schema_leaves, schema_of
+from tests.untimed import HANG_GUARD_SECONDS
 
 ROOT = Path(__file__).resolve().parents[2]
 # the references slowest to verify, whose fields the quicker ones of the same kind also hold (the slow
@@ -133,7 +134,7 @@ def made(tmp_path_factory):
     for name, args in MADE.items():
         path = folder / f"{name}.json"
         done = subprocess.run([sys.executable, "-m", "producer", *args, "-o", str(path), "--quiet"],
-                              capture_output=True, text=True, timeout=600)
+                              capture_output=True, text=True, timeout=HANG_GUARD_SECONDS)
         assert done.returncode == 0, done.stderr
         out[name] = json.loads(path.read_text())
     # epsilon-bracket/1 has no reference yet: brackets assembled around the producer's witnesses

@@ -24,6 +24,7 @@ from auditor.hierarchy.tables import solve
 from auditor.hierarchy.words import Words
 from tests.reference_game import ReferenceGame
 from tests.reseal import get_at, resealed, with_value
+from tests.untimed import HANG_GUARD_SECONDS
 
 ROOT = Path(__file__).resolve().parents[2]
 SMALL_REFERENCE = ROOT / "certificates" / "hierarchy" / "hierarchy-c3-p2-eps2-small.json"
@@ -39,7 +40,7 @@ ONE_SIDED = {("input", "numerics", "priors")}   # only a smaller value can be ca
 def _produce(tmp, name, *args):
     path = Path(tmp) / name
     subprocess.run([sys.executable, "-m", "producer", "hierarchy", *args, "-o", str(path), "--quiet"],
-                   check=True, cwd=ROOT, capture_output=True, timeout=600)
+                   check=True, cwd=ROOT, capture_output=True, timeout=HANG_GUARD_SECONDS)
     return path
 
 

@@ -4,9 +4,9 @@ same malformed input gets the same exit in every kind.
 
 Each certificate is a reference certificate from ``certificates/`` with fields
 edited and its digest recomputed (``auditor.certificate.digest``), so exactly
-the edited claim is at stake.  Refusals run the real command line in a
-subprocess whose timeout is the "refused within seconds" assertion (not a
-benchmark).
+the edited claim is at stake.  A refusal is asserted by the line the command
+prints (``auditor.cli.text_lines``) and by the work the kind's checks did
+before it (:func:`tests.untimed.check_calls`), never by a time.
 """
 
 import copy
@@ -19,12 +19,12 @@ from fractions import Fraction
 import pytest
 
 from auditor.certificate import digest
-from auditor.cli import verify_file
+from auditor.cli import text_lines, verify_file
+from tests.untimed import HANG_GUARD_SECONDS, check_calls
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CERTS = os.path.join(ROOT, "certificates")
 OK, FAIL, MALFORMED, UNCHECKED = 0, 1, 2, 3
-REFUSAL_SECONDS = 5
 
 
 def reference(name):
@@ -60,25 +60,36 @@ def run(tmp_path, cert, name="c.json"):
 
 
 def run_cli(tmp_path, cert, name="c.json"):
-    """The command line in a subprocess, bounded in time: (status, stdout, stderr)."""
+    """The command line in a subprocess: (status, stdout, stderr)."""
     path = tmp_path / name
     path.write_text(json.dumps(cert))
     done = subprocess.run([sys.executable, "-m", "auditor", "verify", str(path)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=REFUSAL_SECONDS)
+                          capture_output=True, text=True, timeout=HANG_GUARD_SECONDS)
     assert "Traceback" not in done.stderr, done.stderr
     return done.returncode, done.stdout, done.stderr
 
 
+def run_lines(tmp_path, cert, name="c.json"):
+    """In-process verification: (status, the lines the command prints, the checks' work)."""
+    path = tmp_path / name
+    path.write_text(json.dumps(cert))
+    with check_calls() as work:
+        status, report = verify_file(str(path))
+    return status, "\n".join(text_lines(report)), work
+
+
 def refused(tmp_path, cert, pointer):
-    status, out, _ = run_cli(tmp_path, seal(cert))
+    """UNCHECKED at ``pointer``, from the estimate: the kind's checks did no work before refusing."""
+    status, out, work = run_lines(tmp_path, seal(cert))
     assert status == UNCHECKED, out
     assert f"UNCHECKED {pointer}" in out, out
+    assert work.before_the_work, (work, out)
     return out
 
 
 def not_established(tmp_path, cert, pointer):
     """FAIL (exit 1) with the one failure at ``pointer`` marked as not established by the recipe."""
-    status, out, _ = run_cli(tmp_path, seal(cert))
+    status, out, _ = run_lines(tmp_path, seal(cert))
     assert status == FAIL, out
     assert f"FAIL {pointer}: not established by the certificate's recipe" in out, out
     return out
@@ -485,6 +496,8 @@ def test_brace_delta_next_to_one_is_answered_without_a_crash(tmp_path):
     ("dimension", 100, "/input/query"),
 ])
 def test_brace_huge_sizes_are_refused_at_once(tmp_path, field, value, pointer):
+    # 20,001 points: the schema first validates their 60,000 values (CPU seconds, docs/certificates.md),
+    # then the bank's limit refuses before any work of the kind's checks
     cert = reference(RUN)
     inp = cert["input"]
     if field == "horizon":

@@ -20,6 +20,7 @@ import auditor.checks.separation  # noqa: F401
 from auditor.api import verify_certificate
 from auditor.outcomes import FAIL
 from tests.reseal import seal
+from tests.untimed import HANG_GUARD_SECONDS
 
 ROOT = Path(__file__).resolve().parents[2]
 CERTS = ROOT / "certificates"
@@ -44,7 +45,7 @@ print(before, after_import, sys.get_int_max_str_digits(), *statuses)
 
 def _probe(limit, names):
     done = subprocess.run([sys.executable, "-c", _PROBE.format(limit=limit), *[str(CERTS / n) for n in names]],
-                          capture_output=True, text=True, timeout=600, cwd=ROOT)
+                          capture_output=True, text=True, timeout=HANG_GUARD_SECONDS, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     return [int(x) for x in done.stdout.split()]
 

@@ -1,16 +1,15 @@
 """minimum-deletion/1 checks: producer certificates verify (the statement established, or not), the root
 lines equal the plain brute force, every tampered claim is refused, questions outside the domain are
-MALFORMED and hostile sizes are refused (UNCHECKED) before any work, in well under a second.  The
+MALFORMED and hostile sizes are refused (UNCHECKED) before any work (by the checks' work).  The
 reference (C = 8, ε = 5) and its corpus are slow.
 """
-
-import time
 
 import pytest
 
 from tests.auditor.paper_corpus import (capacity_corpus, capacity_malformed, key_tampers, plain_root_lines, produce,
                                         reference, refused, verdict)
 from tests.reseal import resealed
+from tests.untimed import check_calls
 
 REFERENCE = "minimum-deletion-c8-g1_3-sigma2_9-eps5.json"
 SMALL = ("--gamma", "1/3", "--sigma2", "4", "--budget", "3", "--epsilon", "2", "--radius", "10",
@@ -77,15 +76,15 @@ HOSTILE = [
 
 
 @pytest.mark.parametrize("label, edit", HOSTILE, ids=[h[0] for h in HOSTILE])
-def test_hostile_sizes_are_refused_quickly(produced, label, edit):
+def test_hostile_sizes_are_refused_before_the_work(produced, label, edit):
     bad = resealed(produced["coarse"], lambda c: edit(c["input"]))
-    start = time.process_time()
-    report = verdict(bad)
+    with check_calls() as work:
+        report = verdict(bad)
     assert report.outcome == "UNCHECKED", (report.outcome, report.failures, report.error)
-    assert time.process_time() - start < 1.0
+    assert work.before_the_work, work
 
 
-def test_too_many_line_terms_are_refused_quickly(produced):
+def test_too_many_line_terms_are_refused_before_the_work(produced):
     cert = produced["coarse"]
 
     def edit(bad):
@@ -95,10 +94,10 @@ def test_too_many_line_terms_are_refused_quickly(produced):
         grid["numerators"] = [str(top * i // 20002) for i in range(20002)] + [str(top)]
         bad["input"]["budget"] = 40
         bad["input"]["removed"] = [1]
-    start = time.process_time()
-    report = verdict(resealed(cert, edit))
+    with check_calls() as work:
+        report = verdict(resealed(cert, edit))
     assert report.outcome == "UNCHECKED", (report.outcome, report.failures, report.error)
-    assert time.process_time() - start < 1.0
+    assert work.before_the_work, work
 
 
 @pytest.mark.slow

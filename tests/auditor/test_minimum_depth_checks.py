@@ -1,16 +1,15 @@
 """minimum-depth/1 checks: producer certificates verify (depth 2 with a one-group lower, depth 3 with the
 multi-group tangents of P_2), the root lines equal the plain brute force, every tampered claim is
-refused, questions outside the domain are MALFORMED and hostile sizes are refused quickly.  The two
+refused, questions outside the domain are MALFORMED and hostile sizes are refused before the work.  The two
 Table S1 references are slow.
 """
-
-import time
 
 import pytest
 
 from tests.auditor.paper_corpus import (capacity_corpus, capacity_malformed, key_tampers, plain_root_lines, produce,
                                         reference, refused, verdict)
 from tests.reseal import resealed
+from tests.untimed import check_calls
 
 SMALL = ("--gamma", "1/3", "--sigma2", "4", "--budget", "3", "--epsilon", "2", "--radius", "10",
          "--source-scale", "2^40")
@@ -60,12 +59,12 @@ HOSTILE = [
 
 
 @pytest.mark.parametrize("label, edit", HOSTILE, ids=[h[0] for h in HOSTILE])
-def test_hostile_sizes_are_refused_quickly(produced, label, edit):
+def test_hostile_sizes_are_refused_before_the_work(produced, label, edit):
     bad = resealed(produced["depth3"], lambda c: edit(c["input"]))
-    start = time.process_time()
-    report = verdict(bad)
+    with check_calls() as work:
+        report = verdict(bad)
     assert report.outcome == "UNCHECKED", (report.outcome, report.failures, report.error)
-    assert time.process_time() - start < 1.0
+    assert work.before_the_work, work
 
 
 @pytest.mark.slow

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from auditor import api, cli
+from tests.untimed import HANG_GUARD_SECONDS
 
 distributed = pytest.importorskip("distributed")
 
@@ -81,7 +82,7 @@ def test_negative_workers_refused(capsys):
 def test_workers_subprocess_local_cluster():
     """The default parallel path: a LocalCluster of two worker processes, same output as serial."""
     args = [sys.executable, "-m", "auditor", "verify", "--quiet", *FILES[:5]]
-    serial = subprocess.run(args, capture_output=True, timeout=120, cwd=ROOT)
-    run = subprocess.run([*args, "--workers", "2"], capture_output=True, timeout=120, cwd=ROOT)
+    serial = subprocess.run(args, capture_output=True, timeout=HANG_GUARD_SECONDS, cwd=ROOT)
+    run = subprocess.run([*args, "--workers", "2"], capture_output=True, timeout=HANG_GUARD_SECONDS, cwd=ROOT)
     assert b"Traceback" not in run.stderr, run.stderr
     assert (run.returncode, run.stdout) == (serial.returncode, serial.stdout)

@@ -1,8 +1,10 @@
 """``auditor verify`` as a process: hostile files, standard input, --json, progress, broken pipes.
 
-Every hostile file is given to a fresh ``python -m auditor verify`` with a
-timeout of a few seconds; the exit status must be in the expected set, the
-file must get exactly one line, and no traceback may appear anywhere.
+Every hostile file is given to a fresh ``python -m auditor verify`` (its
+timeout only a hang guard, :data:`tests.untimed.HANG_GUARD_SECONDS`); the exit
+status must be in the expected set, the file must get exactly one line, and no
+traceback may appear anywhere.  That a refusal comes before the work is
+asserted in-process, by the checks' work (:func:`tests.untimed.check_calls`).
 """
 
 import io
@@ -10,27 +12,27 @@ import json
 import os
 import subprocess
 import sys
-import time
+import threading
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from auditor import cli
+from auditor import api, cli
 from auditor.checks import finite_game
 from tests.auditor.mutation import mutants
+from tests.untimed import HANG_GUARD_SECONDS, check_calls
 
 ROOT = Path(__file__).resolve().parents[2]
 HOSTILE = ROOT / "tests" / "auditor" / "hostile"
 EXPECTED = json.loads((HOSTILE / "expected.json").read_text())
 REFERENCE = ROOT / "certificates" / "finite-game-c2-121-g1_3.json"
-TIMEOUT = 20  # seconds; each of these runs takes well under one on an idle machine
 
 
 
 def auditor(*args, stdin=None):
     return subprocess.run([sys.executable, "-m", "auditor", "verify", *args],
-                          input=stdin, capture_output=True, timeout=TIMEOUT, cwd=ROOT)
+                          input=stdin, capture_output=True, timeout=HANG_GUARD_SECONDS, cwd=ROOT)
 
 
 def _one_verdict(run, name, statuses, phrase=""):
@@ -54,6 +56,14 @@ def test_hostile_corpus(name):
         assert 1 in EXPECTED[name]["status"]
         return
     _one_verdict(run, str(path), EXPECTED[name]["status"], EXPECTED[name]["says"])
+
+
+@pytest.mark.parametrize("name", sorted(n for n, e in EXPECTED.items() if set(e["status"]) <= {2, 3}))
+def test_hostile_corpus_refusals_come_before_the_work(name):
+    with check_calls() as work:
+        report = api.verify_file(HOSTILE / name)
+    assert report.status in EXPECTED[name]["status"], (report.outcome, report.error or report.unchecked)
+    assert work.before_the_work, work
 
 
 def test_hostile_corpus_is_small():
@@ -130,7 +140,7 @@ def test_most_severe_status_wins_and_each_file_gets_its_line(tmp_path):
 def test_json_report(tmp_path):
     bad = _write(tmp_path, "bad.json", b'{"a": 1.5}')
     run = subprocess.run([sys.executable, "-m", "auditor", "verify", "--json", str(REFERENCE), bad],
-                         capture_output=True, timeout=TIMEOUT, cwd=ROOT)
+                         capture_output=True, timeout=HANG_GUARD_SECONDS, cwd=ROOT)
     report = json.loads(run.stdout)
     assert run.returncode == 2 and (report["status"], report["outcome"], report["ok"]) == (2, "MALFORMED", False)
     good, malformed = report["files"]
@@ -144,7 +154,7 @@ def test_broken_pipe_exits_quietly_with_status_2():
     proc = subprocess.Popen([sys.executable, "-m", "auditor", "verify", *[str(REFERENCE)] * 50],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
     proc.stdout.close()  # nobody reads: the first line written meets a broken pipe
-    _, err = proc.communicate(timeout=TIMEOUT)
+    _, err = proc.communicate(timeout=HANG_GUARD_SECONDS)
     assert proc.returncode == 2
     assert b"Traceback" not in err and b"BrokenPipe" not in err
 
@@ -165,17 +175,30 @@ def test_no_abbreviated_options(capsys):
     assert info.value.code == 2
 
 
+class _Lines(io.StringIO):
+    """A stream that signals its first complete line."""
+
+    def __init__(self):
+        super().__init__()
+        self.line = threading.Event()
+
+    def write(self, text):
+        written = super().write(text)
+        if "\n" in self.getvalue():
+            self.line.set()
+        return written
+
+
 def test_progress_lines_while_a_file_is_checked():
-    stream = io.StringIO()
+    stream = _Lines()
     with cli.Progress("cert.json", interval=0.01, stream=stream):
-        deadline = time.monotonic() + 10
-        while "auditor: verifying cert.json ... " not in stream.getvalue() and time.monotonic() < deadline:
-            time.sleep(0.01)
+        assert stream.line.wait(timeout=HANG_GUARD_SECONDS)     # waits for the line, however slow the machine
     assert stream.getvalue().startswith("auditor: verifying cert.json ... ")
-    assert stream.getvalue().rstrip().endswith(" s")
+    assert stream.getvalue().splitlines()[0].endswith(" s")
     quiet = io.StringIO()
+    before = set(threading.enumerate())
     with cli.Progress("cert.json", interval=0.01, stream=quiet, enabled=False):
-        time.sleep(0.05)
+        assert set(threading.enumerate()) <= before     # no thread was started to print
     assert quiet.getvalue() == ""
 
 

@@ -8,12 +8,14 @@ import sys
 
 import pytest
 
+from tests.untimed import HANG_GUARD_SECONDS
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def run(*args):
     return subprocess.run([sys.executable, "-m", "producer", *args], cwd=ROOT, capture_output=True, text=True,
-                          timeout=300)
+                          timeout=HANG_GUARD_SECONDS)
 
 
 def test_gamma_zero_is_the_product_pair_at_c1000(tmp_path):

@@ -7,11 +7,13 @@ import sys
 
 import pytest
 
+from tests.untimed import HANG_GUARD_SECONDS
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def run(*args):
-    return subprocess.run([sys.executable, *args], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    return subprocess.run([sys.executable, *args], cwd=ROOT, capture_output=True, text=True, timeout=HANG_GUARD_SECONDS)
 
 
 def test_dg_writes_a_verifiable_certificate_with_progress(tmp_path):

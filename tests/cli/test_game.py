@@ -13,6 +13,7 @@ from producer.kinds.finite_game import Request, build
 from producer.laws import FiniteLaw, Gamma
 from gmpy2 import mpq
 from tests.reseal import get_at, resealed, with_value
+from tests.untimed import HANG_GUARD_SECONDS
 
 RATIONAL = re.compile(r"^-?(0|[1-9][0-9]*)(/[1-9][0-9]*)?$")
 
@@ -114,7 +115,7 @@ def test_structural_mutations_are_rejected(case, tmp_path):
 
 
 def run(*args):
-    return subprocess.run([sys.executable, "-m", *args], capture_output=True, text=True, timeout=120)
+    return subprocess.run([sys.executable, "-m", *args], capture_output=True, text=True, timeout=HANG_GUARD_SECONDS)
 
 
 def test_reruns_are_byte_identical(tmp_path):

@@ -8,6 +8,8 @@ import sys
 import jsonschema
 import pytest
 
+from tests.untimed import HANG_GUARD_SECONDS
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCHEMA = json.load(open(os.path.join(ROOT, "schemas", "hierarchy-1.schema.json")))
 BASE = ("-m", "producer", "hierarchy", "--gamma", "1/3", "--sigma2", "9", "--radius", "16",
@@ -15,7 +17,7 @@ BASE = ("-m", "producer", "hierarchy", "--gamma", "1/3", "--sigma2", "9", "--rad
 
 
 def run(*args):
-    return subprocess.run([sys.executable, *args], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    return subprocess.run([sys.executable, *args], cwd=ROOT, capture_output=True, text=True, timeout=HANG_GUARD_SECONDS)
 
 
 def test_delta_query_gives_a_schema_valid_certificate():

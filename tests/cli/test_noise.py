@@ -8,6 +8,7 @@ import sys
 import pytest
 
 from producer import cli
+from tests.untimed import HANG_GUARD_SECONDS
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 REFERENCE = os.path.join(ROOT, "certificates", "plain")
@@ -15,7 +16,7 @@ REFERENCE = os.path.join(ROOT, "certificates", "plain")
 
 def run(*args):
     return subprocess.run([sys.executable, "-m", "producer", "noise", *args], cwd=ROOT, capture_output=True,
-                          text=True, timeout=300)
+                          text=True, timeout=HANG_GUARD_SECONDS)
 
 
 @pytest.mark.parametrize("args, name", [

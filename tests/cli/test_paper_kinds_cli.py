@@ -8,12 +8,14 @@ import sys
 import jsonschema
 import pytest
 
+from tests.untimed import HANG_GUARD_SECONDS
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def run(*args):
     return subprocess.run([sys.executable, "-m", "producer", *args], cwd=ROOT, capture_output=True, text=True,
-                          timeout=300)
+                          timeout=HANG_GUARD_SECONDS)
 
 
 def schema(name):

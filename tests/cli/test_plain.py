@@ -9,13 +9,14 @@ import sys
 import pytest
 
 from producer import cli
+from tests.untimed import HANG_GUARD_SECONDS
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def run(*args):
     return subprocess.run([sys.executable, "-m", "producer", "plain", *args], cwd=ROOT, capture_output=True,
-                          text=True, timeout=300)
+                          text=True, timeout=HANG_GUARD_SECONDS)
 
 
 def test_plain_writes_the_certificate_and_one_answer_line(tmp_path):

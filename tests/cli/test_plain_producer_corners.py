@@ -5,8 +5,8 @@ verify (exit 0).  The corners of the issue (σ² = 2000 up to 10^5 with
 C ∈ {1000, 1024}) were UNCHECKED before the auditor's convolution was cut to
 windows; the largest σ² the producer accepts at C = 1024 is found by
 bisection over its refusals (a refused request exits 2 before any work; an
-accepted probe is stopped after a few seconds) and its certificate must
-verify too.
+accepted probe, the same command line run in this process, is stopped where
+the sum's law would be built) and its certificate must verify too.
 """
 
 import subprocess
@@ -15,19 +15,24 @@ from pathlib import Path
 
 import pytest
 
+from tests.untimed import HANG_GUARD_SECONDS, reaches
+
 BIN = Path(sys.executable).parent
-PROBE_SECONDS = 5
 
 
-def _produce(sigma2, budget, width, out, timeout=600):
-    return subprocess.run([str(BIN / "producer"), "plain", "--sigma2", str(sigma2), "--budget", str(budget),
-                           "--epsilons", "0,1/2,1", "--width", width, "--quiet", "-o", str(out)],
-                          capture_output=True, text=True, timeout=timeout)
+def _arguments(sigma2, budget, width, out):
+    return ["plain", "--sigma2", str(sigma2), "--budget", str(budget), "--epsilons", "0,1/2,1",
+            "--width", width, "--quiet", "-o", str(out)]
+
+
+def _produce(sigma2, budget, width, out):
+    return subprocess.run([str(BIN / "producer"), *_arguments(sigma2, budget, width, out)],
+                          capture_output=True, text=True, timeout=HANG_GUARD_SECONDS)
 
 
 def _verify(path):
     done = subprocess.run([str(BIN / "auditor"), "verify", "--quiet", str(path)], capture_output=True, text=True,
-                          timeout=600)
+                          timeout=HANG_GUARD_SECONDS)
     return done.returncode, done.stdout + done.stderr
 
 
@@ -58,14 +63,13 @@ def test_the_smallest_width_verifies(budget, tmp_path):
 
 
 def _refused(sigma2, width, tmp_path):
-    try:
-        done = _produce(sigma2, 1024, width, tmp_path / "probe.json", timeout=PROBE_SECONDS)
-    except subprocess.TimeoutExpired:
-        return False                     # still working: the request was accepted
-    if done.returncode == 2:
-        return True
-    assert done.returncode == 0, done.stderr
-    return False
+    """Whether ``producer plain`` refuses σ² at C = 1024 before it builds the sum's law (exit 2)."""
+    from producer import cli
+    from producer.plain import gaussian
+    accepted, status = reaches(gaussian, "SumEnclosures",
+                               lambda: cli.main(_arguments(sigma2, 1024, width, tmp_path / "probe.json")))
+    assert accepted or status == 2, status
+    return not accepted
 
 
 @pytest.mark.slow

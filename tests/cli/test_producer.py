@@ -9,6 +9,8 @@ import sys
 
 import pytest
 
+from tests.untimed import HANG_GUARD_SECONDS
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 GAME = ["game", "--gamma", "1/3", "--weights", "1,2,1", "--budget", "2", "--threshold", "1/2"]
 DG = ["dg", "--gamma", "1/3", "--sigma2", "9", "--budget", "2", "--epsilon", "2", "--radius", "6",
@@ -23,7 +25,7 @@ ENVELOPE = ["envelope", "--universe", "2", "--records", "2", "--queries",
 def producer(*args, **kwargs):
     env = {k: v for k, v in os.environ.items() if k != "DP_CERTIFY_DEBUG"}
     return subprocess.run([sys.executable, "-m", "producer", *args], cwd=ROOT, capture_output=True,
-                          text=True, timeout=300, env=env, **kwargs)
+                          text=True, timeout=HANG_GUARD_SECONDS, env=env, **kwargs)
 
 
 def one_error_line(p, status=2):
@@ -149,7 +151,7 @@ def test_broken_pipe_is_one_line_and_exit_2():
     proc = subprocess.Popen([sys.executable, "-m", "producer", *GAME], cwd=ROOT, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, env=env)
     proc.stdout.close()  # the reader is gone before the producer writes
-    _, err = proc.communicate(timeout=300)
+    _, err = proc.communicate(timeout=HANG_GUARD_SECONDS)
     err = err.decode()
     assert proc.returncode == 2, err
     assert len(err.strip().splitlines()) == 1 and "broken pipe" in err and "Traceback" not in err
@@ -265,7 +267,7 @@ def test_output_dash_is_standard_output():
 def test_a_closed_stderr_keeps_progress_out_of_the_certificate():
     args = " ".join(["'%s'" % a for a in CALIBRATE])
     p = subprocess.run(["sh", "-c", f"exec 2>&-; '{sys.executable}' -m producer {args}"], cwd=ROOT,
-                       capture_output=True, text=True, timeout=300)
+                       capture_output=True, text=True, timeout=HANG_GUARD_SECONDS)
     assert p.returncode == 0
     assert p.stdout.startswith('{"digest":') and p.stdout.count("\n") == 1
 

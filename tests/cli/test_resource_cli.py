@@ -6,9 +6,12 @@ import sys
 
 import pytest
 
+from tests.untimed import HANG_GUARD_SECONDS
+
 
 def run(*args):
-    return subprocess.run([sys.executable, "-m", "producer", *args], capture_output=True, text=True, timeout=300)
+    return subprocess.run([sys.executable, "-m", "producer", *args], capture_output=True, text=True,
+                          timeout=HANG_GUARD_SECONDS)
 
 
 def test_window_writes_the_certificate_and_states_the_answer(tmp_path):

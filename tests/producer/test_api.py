@@ -12,6 +12,7 @@ import pytest
 import producer
 from producer import api
 from producer.errors import InputError, LimitError, ReachError
+from tests.untimed import HANG_GUARD_SECONDS
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 QUERIES = os.path.join(ROOT, "data", "envelope", "t2-k1.json")
@@ -73,7 +74,7 @@ CASES = {
 
 def producer_cli(*args):
     return subprocess.run([sys.executable, "-m", "producer", *args], cwd=ROOT, capture_output=True,
-                          timeout=300)
+                          timeout=HANG_GUARD_SECONDS)
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

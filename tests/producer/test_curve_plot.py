@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from producer import api, cli
 from producer.curve_plot import DPI, FIGURE_SIZE, picture_of, touching_vertices
+from tests.untimed import HANG_GUARD_SECONDS
 
 pytest.importorskip("matplotlib")
 
@@ -48,7 +49,8 @@ def test_plot_writes_a_png_of_the_figure_size(curve_certificate, tmp_path, capsy
 def test_plot_reads_standard_input(curve_certificate, tmp_path):
     out = tmp_path / "stdin.png"
     run = subprocess.run([sys.executable, "-m", "producer", "plot", "-", "-o", str(out), "--quiet"],
-                         input=curve_certificate.read_bytes(), capture_output=True, timeout=120, cwd=ROOT)
+                         input=curve_certificate.read_bytes(), capture_output=True, timeout=HANG_GUARD_SECONDS,
+                         cwd=ROOT)
     assert run.returncode == 0 and run.stderr == b"", run.stderr
     assert _png_size(out.read_bytes()) == (FIGURE_SIZE[0] * DPI, FIGURE_SIZE[1] * DPI)
 
@@ -58,7 +60,7 @@ def _refusal(tmp_path, cert_bytes, *extra):
     path.write_bytes(cert_bytes)
     out = tmp_path / "never.png"
     run = subprocess.run([sys.executable, "-m", "producer", "plot", str(path), "-o", str(out), *extra],
-                         capture_output=True, timeout=120, cwd=ROOT, text=True)
+                         capture_output=True, timeout=HANG_GUARD_SECONDS, cwd=ROOT, text=True)
     assert run.returncode == 2 and run.stderr.count("\n") == 1 and "Traceback" not in run.stderr, run.stderr
     assert not out.exists()
     return run.stderr

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from producer.errors import LimitError
+from tests.untimed import HANG_GUARD_SECONDS
 
 BIN = Path(sys.executable).parent
 ROOT = Path(__file__).resolve().parents[3]
@@ -22,12 +23,12 @@ ROOT = Path(__file__).resolve().parents[3]
 def run_producer(*args, out):
     """Run ``producer ARGS --quiet -o OUT`` (the installed command line)."""
     return subprocess.run([str(BIN / "producer"), *map(str, args), "--quiet", "-o", str(out)],
-                          capture_output=True, text=True, timeout=600)
+                          capture_output=True, text=True, timeout=HANG_GUARD_SECONDS)
 
 
 def verifies(path):
     audit = subprocess.run([str(BIN / "auditor"), "verify", "--quiet", str(path)],
-                           capture_output=True, text=True, timeout=900)
+                           capture_output=True, text=True, timeout=HANG_GUARD_SECONDS)
     assert audit.returncode == 0, audit.stdout + audit.stderr
 
 

@@ -20,6 +20,7 @@ from producer.errors import InputError, LimitError
 from producer.kinds.block_composition import all_splits
 from producer.laws import FiniteLaw, Gamma
 from producer.references import paper
+from tests.untimed import HANG_GUARD_SECONDS
 
 ROOT = Path(__file__).resolve().parents[3]
 SCHEMA = json.loads((ROOT / "schemas" / "block-composition-1.schema.json").read_text())
@@ -186,7 +187,8 @@ def test_limits_are_refused_before_the_work():
 
 def test_command_line_refuses_with_one_line():
     done = subprocess.run([sys.executable, "-m", "producer", "blocks", "--gamma", "1/2", "--sigma2", "4",
-                           "--budget", "9", "--epsilon", "5"], capture_output=True, text=True, timeout=120)
+                           "--budget", "9", "--epsilon", "5"],
+                          capture_output=True, text=True, timeout=HANG_GUARD_SECONDS)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.count("\n") == 1 and "T = C must lie in 1..4" in done.stderr
 

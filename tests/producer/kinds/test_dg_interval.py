@@ -23,6 +23,7 @@ from producer.sources.discrete_laplace import DiscreteLaplaceSource
 from producer.sources.transfer import transfer_term
 from tests.reference_game import ReferenceGame
 from tests.producer.kinds.edges import refused
+from tests.untimed import HANG_GUARD_SECONDS
 
 # *Exact Compilation and Resource Laws for Hidden Integer Feedback*, §4.3: γ = 1/3, σ = 3, C = 2, ε = 2
 PUBLISHED_C2 = (parse_rational("0.000084311988514885295528"), parse_rational("0.000084311988530665157923"))
@@ -235,7 +236,7 @@ def test_exactly_one_law(sigma2, laplace):
 
 def producer(*args):
     return subprocess.run([sys.executable, "-m", "producer", *args], capture_output=True, text=True,
-                          timeout=120, cwd=ROOT)
+                          timeout=HANG_GUARD_SECONDS, cwd=ROOT)
 
 
 def test_cli_laplace_and_sigma2_are_mutually_exclusive():

@@ -15,6 +15,7 @@ from producer.errors import InputError, LimitError
 from producer.kinds import dpsgd as kind
 from producer.references.dpsgd import REFERENCES
 from producer.rationals import significant_outward
+from tests.untimed import HANG_GUARD_SECONDS
 
 ROOT = Path(__file__).resolve().parents[3]
 SCHEMA = json.loads((ROOT / "schemas" / "dpsgd-1.schema.json").read_text(encoding="utf-8"))
@@ -63,7 +64,7 @@ def test_same_request_same_bytes_from_python_and_the_command_line(tmp_path):
     out = tmp_path / "c.json"
     done = subprocess.run([sys.executable, "-m", "producer", "dpsgd", "--stage", "1/20:1x7", "--stage", "1/10:2x3",
                            "--epsilons", "1,2", "--rel-width", "1/100", "-o", str(out)],
-                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+                          cwd=ROOT, capture_output=True, text=True, timeout=HANG_GUARD_SECONDS)
     assert done.returncode == 0, done.stderr
     assert "for DP-SGD with q = 0.05, σ = 1, T = 7; q = 0.1, σ = 2, T = 3" in done.stderr.splitlines()[-1]
     again = producer.dpsgd(stages=["1/20:1x7", "1/10:2x3"], epsilons=[1, 2], rel_width="1/100")
@@ -195,7 +196,7 @@ def test_a_pld_epsilon_above_600_is_refused_before_the_work(monkeypatch):
 def test_command_line_refusal_is_one_line_with_exit_2():
     done = subprocess.run([sys.executable, "-m", "producer", "dpsgd", "--sampling-rate", "0.01", "--noise-multiplier",
                            "1", "--steps", "1000000", "--delta", "1e-5", "--rel-width", "1e-6"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+                          cwd=ROOT, capture_output=True, text=True, timeout=HANG_GUARD_SECONDS)
     assert done.returncode == 2 and done.stdout == ""
     assert len(done.stderr.strip().splitlines()) == 1 and "work limit" in done.stderr
 

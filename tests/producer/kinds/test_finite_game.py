@@ -3,8 +3,8 @@ size limit, at which the auditor still verifies.
 
 The largest radius the producer accepts per root method (uniform law on [-r, r], γ = 86/257, C = 2) is found
 by bisection over the producer CLI's refusals only (a refused request exits 2 with "exceeds its limit" before
-any work; an accepted probe is stopped after a few seconds), then the certificate at that radius is produced
-and must verify (auditor exit 0).
+any work; an accepted probe, the same command line run in this process, is stopped where the game's first value
+would be computed), then the certificate at that radius is produced and must verify (auditor exit 0).
 """
 
 import subprocess
@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from tests.producer.kinds.edges import BIN, edge_verifies, refused
+from tests.untimed import HANG_GUARD_SECONDS, reaches
 
 
 # ---- the auditor's limits, restated (docs/certificates.md) ----------------------------------
@@ -76,7 +77,6 @@ def test_more_queries_than_the_auditor_reads_are_refused(tmp_path):
 
 # ---- the producer's own limit: the auditor verifies what it writes there -----------------------
 GAMMA, BUDGET, THRESHOLD = "86/257", 2, "7"
-PROBE_SECONDS = 5
 
 
 def _args(radius, method, out):
@@ -85,27 +85,27 @@ def _args(radius, method, out):
             "--budget", str(BUDGET), "--threshold", THRESHOLD, "--method", method, "--quiet", "-o", str(out)]
 
 
-def _refused(radius, method, tmp_path):
-    try:
-        done = subprocess.run(_args(radius, method, tmp_path / "probe.json"), capture_output=True,
-                              text=True, timeout=PROBE_SECONDS)
-    except subprocess.TimeoutExpired:
-        return False                      # still working: the request was accepted
-    if done.returncode == 2 and ("exceeds the limit" in done.stderr or "exceeds its limit" in done.stderr):
-        return True
-    assert done.returncode == 0, done.stderr
-    return False
+def _refused(radius, method, tmp_path, capsys):
+    """Whether ``producer game`` refuses the radius by a size limit (exit 2) before any game value."""
+    from producer import cli
+    from producer.game.engine import FiniteGame
+    accepted, status = reaches(FiniteGame, "g_value", lambda: cli.main(_args(radius, method, tmp_path / "p.json")[1:]))
+    err = capsys.readouterr().err
+    if accepted:
+        return False
+    assert status == 2 and ("exceeds the limit" in err or "exceeds its limit" in err), (status, err)
+    return True
 
 
-def largest_accepted_radius(method, tmp_path, hi=256):
+def largest_accepted_radius(method, tmp_path, capsys, hi=256):
     """Largest r in [0, hi] the producer accepts, assuming acceptance is monotone in r."""
-    if _refused(1, method, tmp_path):
+    if _refused(1, method, tmp_path, capsys):
         return 0
     lo = 1                                # accepted
-    assert _refused(hi, method, tmp_path), f"the producer accepts radius {hi}; raise hi"
+    assert _refused(hi, method, tmp_path, capsys), f"the producer accepts radius {hi}; raise hi"
     while hi - lo > 1:                    # invariant: lo accepted, hi refused
         mid = (lo + hi) // 2
-        if _refused(mid, method, tmp_path):
+        if _refused(mid, method, tmp_path, capsys):
             hi = mid
         else:
             lo = mid
@@ -118,11 +118,11 @@ def largest_accepted_radius(method, tmp_path, hi=256):
 # one such group per sign), about 5e7 units at radius 52, within its limit 1.5e8.
 @pytest.mark.slow
 @pytest.mark.parametrize("method", ["enumerate", "reduced", "compiled"])
-def test_auditor_verifies_the_producers_largest_certificate(method, tmp_path):
-    radius = largest_accepted_radius(method, tmp_path)
+def test_auditor_verifies_the_producers_largest_certificate(method, tmp_path, capsys):
+    radius = largest_accepted_radius(method, tmp_path, capsys)
     assert radius >= 1
     cert = tmp_path / f"{method}-r{radius}.json"
-    subprocess.run(_args(radius, method, cert), check=True, timeout=600)
+    subprocess.run(_args(radius, method, cert), check=True, timeout=HANG_GUARD_SECONDS)
     done = subprocess.run([str(BIN / "auditor"), "verify", str(cert)], capture_output=True,
-                          text=True, timeout=1200)
+                          text=True, timeout=HANG_GUARD_SECONDS)
     assert done.returncode == 0, f"radius {radius}: {done.stdout}{done.stderr}"

@@ -9,6 +9,7 @@ engine must agree from any starting basis, with either repair.
 
 from fractions import Fraction
 from itertools import combinations
+from types import SimpleNamespace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -168,8 +169,10 @@ def test_warm_start_is_called_only_when_no_proposal_is_exact():
     assert sol.value == 3 and sol.route.startswith("accepted")
 
 
-def test_progress_lines_name_the_limit_and_the_time_to_it():
-    line = exact_lp._pivot_report("dual simplex", [50, 5000, exact_lp.time.monotonic() - 10])
+def test_progress_lines_name_the_limit_and_the_time_to_it(monkeypatch):
+    # the test's own clock: 10.01 s after the start, so 4950 more pivots at 0.2002 s are 16.52 min
+    monkeypatch.setattr(exact_lp, "time", SimpleNamespace(monotonic=lambda: 1010.01))
+    line = exact_lp._pivot_report("dual simplex", [50, 5000, 1000.0])
     assert line.startswith("dual simplex: 50 of at most 5000 exact pivots, 10 s (0.2 s a pivot")
     assert "the limit would be 17 min more" in line
 

@@ -15,6 +15,7 @@ from gmpy2 import mpz
 from producer.errors import LimitError
 from producer.sources.auditability import (MAX_BITS, MAX_TERMS, auditor_precision,
                                            check_auditable_source, normaliser_terms)
+from tests.untimed import HANG_GUARD_SECONDS
 
 BIN = Path(sys.executable).parent
 LARGEST_SCALE_BITS = MAX_BITS // 4 - 64          # 4·(bits(S) + 64) <= 16,384
@@ -41,7 +42,7 @@ EDGES = [  # (label, law option, radius, scale, refused one step further by (rad
 def _dg(law, radius, scale, out):
     return subprocess.run([str(BIN / "producer"), "dg", "--gamma", "1/3", *law, "--budget", "1",
                            "--epsilon", "2", "--radius", str(radius), "--scale", str(scale), "--quiet",
-                           "-o", str(out)], capture_output=True, text=True, timeout=300)
+                           "-o", str(out)], capture_output=True, text=True, timeout=HANG_GUARD_SECONDS)
 
 
 def test_the_atoms_times_bits_edge_is_where_the_table_says():
@@ -54,7 +55,7 @@ def test_edge_certificate_verifies_and_one_step_beyond_is_refused(label, law, ra
     done = _dg(law, radius, scale, tmp_path / "edge.json")
     assert done.returncode == 0, done.stderr
     audit = subprocess.run([str(BIN / "auditor"), "verify", str(tmp_path / "edge.json")],
-                           capture_output=True, text=True, timeout=600)
+                           capture_output=True, text=True, timeout=HANG_GUARD_SECONDS)
     assert audit.returncode == 0, audit.stdout + audit.stderr
     refused = _dg(law, *beyond, tmp_path / "beyond.json")
     assert refused.returncode == 2
@@ -71,7 +72,7 @@ def test_largest_sigma2_verifies_and_the_next_is_refused(tmp_path):
     done = _dg(["--sigma2", str(sigma2)], 4, scale, tmp_path / "s.json")
     assert done.returncode == 0, done.stderr
     audit = subprocess.run([str(BIN / "auditor"), "verify", str(tmp_path / "s.json")],
-                           capture_output=True, text=True, timeout=600)
+                           capture_output=True, text=True, timeout=HANG_GUARD_SECONDS)
     assert audit.returncode == 0, audit.stdout + audit.stderr
 
 

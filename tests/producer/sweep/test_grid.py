@@ -17,6 +17,7 @@ import pytest
 from producer import cli
 from producer.sweep import plots
 from producer.sweep.grid import LAPLACE, GridPoint, build_grid, parse_list
+from tests.untimed import HANG_GUARD_SECONDS
 
 distributed = pytest.importorskip("distributed")
 
@@ -31,7 +32,7 @@ def _files(directory):
 def _audit(paths):
     """The auditor CLI on ``paths``: (exit status, output lines)."""
     run = subprocess.run([sys.executable, "-m", "auditor", "verify", *map(str, paths)],
-                         capture_output=True, timeout=300, cwd=ROOT, text=True)
+                         capture_output=True, timeout=HANG_GUARD_SECONDS, cwd=ROOT, text=True)
     return run.returncode, run.stdout.splitlines()
 
 
@@ -77,7 +78,7 @@ def test_sweep_point_is_the_dg_command_certificate(serial_run):
     """The same certified route as ``producer dg --laplace T``: the same bytes."""
     run = subprocess.run([sys.executable, "-m", "producer", "dg", "--gamma", "1/3", "--laplace", "2",
                           "--budget", "2", "--epsilon", "1/2", "--width", "1/100", "--quiet"],
-                         capture_output=True, timeout=120, cwd=ROOT)
+                         capture_output=True, timeout=HANG_GUARD_SECONDS, cwd=ROOT)
     assert run.returncode == 0, run.stderr
     assert run.stdout == (serial_run / "dg-g1_3-t2-c2-e1_2.json").read_bytes()
 
@@ -124,7 +125,7 @@ def test_laplace_and_gaussian_points_have_distinct_names():
 def test_bad_laplace_input_is_one_line_exit_2(args, phrase, tmp_path):
     out = tmp_path / "never"
     run = subprocess.run([sys.executable, "-m", "producer", "sweep", *args, "--budgets", "1",
-                          "--out", str(out), "--workers", "0"], capture_output=True, timeout=60, cwd=ROOT,
-                         text=True)
+                          "--out", str(out), "--workers", "0"],
+                         capture_output=True, timeout=HANG_GUARD_SECONDS, cwd=ROOT, text=True)
     assert run.returncode == 2 and run.stderr.count("\n") == 1 and phrase in run.stderr, run.stderr
     assert "Traceback" not in run.stderr and not out.exists()

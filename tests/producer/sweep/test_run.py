@@ -17,6 +17,7 @@ from auditor import api as auditor_api
 from producer import cli
 from producer.sweep.grid import MAX_POINTS, GridPoint, build_grid, groups_of, parse_range
 from producer.sweep.run import decimal_of, run_sweep
+from tests.untimed import HANG_GUARD_SECONDS
 
 distributed = pytest.importorskip("distributed")
 
@@ -109,13 +110,13 @@ def test_delta_grid_gives_calibrations(tmp_path):
 def test_other_commands_do_not_import_dask():
     code = ("import sys; from producer import cli; cli.build_parser(); "
             "import producer.api; assert 'distributed' not in sys.modules and 'dask' not in sys.modules")
-    subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT, timeout=60)
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT, timeout=HANG_GUARD_SECONDS)
 
 
 def test_workers_subprocess_local_cluster_equals_serial(serial_run, tmp_path):
     """The default path: a LocalCluster of two worker processes."""
     run = subprocess.run([sys.executable, "-m", "producer", "sweep", *GRID, "--out", str(tmp_path),
-                          "--workers", "2"], capture_output=True, timeout=180, cwd=ROOT)
+                          "--workers", "2"], capture_output=True, timeout=HANG_GUARD_SECONDS, cwd=ROOT)
     assert run.returncode == 0, run.stderr
     assert b"sweep: 24/24 grid points" in run.stderr
     assert _files(tmp_path) == _files(serial_run)
@@ -128,7 +129,7 @@ def test_issue_grid_twenty_epsilons_cluster_equals_serial_all_verified(tmp_path)
     grid = ["--epsilon-range", "0:2:20", "--budgets", "2", "--sigma2s", "9", "--quiet"]
     assert cli.main(["sweep", *grid, "--out", str(tmp_path / "serial"), "--workers", "0"]) == 0
     run = subprocess.run([sys.executable, "-m", "producer", "sweep", *grid, "--out", str(tmp_path / "cluster"),
-                          "--workers", "2"], capture_output=True, timeout=600, cwd=ROOT)
+                          "--workers", "2"], capture_output=True, timeout=HANG_GUARD_SECONDS, cwd=ROOT)
     assert run.returncode == 0, run.stderr
     serial = _files(tmp_path / "serial")
     assert len(serial) == 22 and _files(tmp_path / "cluster") == serial
