@@ -40,6 +40,7 @@ from pathlib import Path
 
 from auditor.rationals import write_rational
 from tests.reseal import get_at, set_at
+from tests.untimed import HANG_GUARD_SECONDS
 
 ROOT = Path(__file__).resolve().parents[2]
 CERTIFICATES = ROOT / "certificates"
@@ -78,7 +79,7 @@ MADE = {
 @lru_cache(maxsize=None)
 def _produced(args):
     done = subprocess.run([sys.executable, "-m", "producer", *args, "--quiet"], capture_output=True, text=True,
-                          timeout=600, cwd=ROOT)
+                          timeout=HANG_GUARD_SECONDS, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     return done.stdout
 

@@ -17,6 +17,7 @@ import pytest
 from producer import cli
 from producer.sweep import plots
 from producer.sweep import run as sweep_run
+from tests.untimed import HANG_GUARD_SECONDS
 
 ROOT = Path(__file__).resolve().parents[2]
 SMALL = ["--budgets", "2", "--sigma2s", "9", "--workers", "0"]
@@ -85,7 +86,7 @@ def test_laplace_points_with_delta_zero_stop_after_one_round(capsys, tmp_path):
 def test_bad_widths_are_one_line_before_any_work(args, phrase, tmp_path):
     out = tmp_path / "never"
     run = subprocess.run([sys.executable, "-m", "producer", "sweep", *args, *SMALL, "--out", str(out)],
-                         capture_output=True, timeout=60, cwd=ROOT, text=True)
+                         capture_output=True, timeout=HANG_GUARD_SECONDS, cwd=ROOT, text=True)
     assert run.returncode == 2 and run.stderr.count("\n") == 1 and phrase in run.stderr, run.stderr
     assert "Traceback" not in run.stderr and not out.exists()
 
@@ -143,8 +144,8 @@ def test_sweep_file_names_are_recognised():
 
 
 def test_help_names_the_widths_and_overwrite():
-    run = subprocess.run([sys.executable, "-m", "producer", "sweep", "--help"], capture_output=True, timeout=60,
-                         cwd=ROOT, text=True)
+    run = subprocess.run([sys.executable, "-m", "producer", "sweep", "--help"], capture_output=True,
+                         timeout=HANG_GUARD_SECONDS, cwd=ROOT, text=True)
     assert run.returncode == 0
     text = " ".join(run.stdout.split())
     assert "--rel-width R" in text and "--overwrite" in text and "R = 1/1000 and W = 10^-20" in text
