@@ -43,6 +43,7 @@ def test_producer_certificates_verify(produced, key):
     assert report.outcome == "OK", report.failures
 
 
+@pytest.mark.slow  # in make references (CI); the default suite stays within minutes
 def test_every_tampered_claim_is_refused():
     assert refused(block_composition_corpus(reference(TABLE2))) == []
 

@@ -47,7 +47,7 @@ def _claims(cert):
     return [p for p, _ in number_leaves(cert) if "node" not in p]
 
 
-@pytest.mark.parametrize("which,limit", [("capped", 30), ("lines", 12)])
+@pytest.mark.parametrize("which,limit", [("capped", 30), pytest.param("lines", 12, marks=pytest.mark.slow)])
 def test_every_number_mutated_is_rejected(tmp_path, capped, lines, which, limit):
     """Each number moved both ways by about 2%: at least the unsafe direction is rejected."""
     cert = {"capped": capped, "lines": lines}[which]

@@ -91,6 +91,7 @@ def test_cover_equals_all_roots_budget_two(law, t):
     assert value(law, 2, t, "cover") == value(law, 2, t, "all")
 
 
+@pytest.mark.slow  # in make references (CI); the default suite stays within minutes
 @given(laws(min_B=5, max_B=10, max_radius=2), ratios)
 @settings(max_examples=40, deadline=None)
 def test_cover_equals_all_roots_budget_three(law, t):

@@ -219,6 +219,7 @@ def _files(paths):
     return [(p.name, json.loads(p.read_text(encoding="utf-8"))) for p in paths]
 
 
+@pytest.mark.slow  # in make references (CI); the default suite stays within minutes
 def test_every_field_of_every_kind_is_read_by_its_checks(made):
     _assert_every_field_is_read(_judge(_survey(_files(QUICK) + sorted(made.items()))))
 

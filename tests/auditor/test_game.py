@@ -120,6 +120,7 @@ def test_budget_two_matches_brute_force(law, x, y, kQ):
         assert values.pending_value(Law(*law), 2, kQ - j, kQ, x, y) == brute.F(2, kQ - j, kQ, x, y)
 
 
+@pytest.mark.slow  # in make references (CI); the default suite stays within minutes
 @given(laws(max_B=2, max_len=3), positive, positive)
 @settings(max_examples=3)
 def test_budget_three_base_two_matches_brute_force(law, x, y):

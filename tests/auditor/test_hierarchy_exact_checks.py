@@ -51,7 +51,8 @@ def test_producer_certificates_verify(produced, key):
     assert report.outcome == "OK", report.failures
 
 
-@pytest.mark.parametrize("name", [CHAIN, DEPTHS, CUTS])
+@pytest.mark.parametrize("name", [pytest.param(CHAIN, marks=pytest.mark.slow), DEPTHS,
+                                  pytest.param(CUTS, marks=pytest.mark.slow)])
 def test_every_tampered_claim_is_refused(name):
     assert refused(hierarchy_exact_corpus(reference(name))) == []
 

@@ -50,6 +50,7 @@ def test_root_lines_equal_the_plain_brute_force(produced):
         assert plain_root_lines(cert, entry) == entry["root_lines"]
 
 
+@pytest.mark.slow  # in make references (CI); the default suite stays within minutes
 def test_every_tampered_claim_is_refused(produced):
     assert refused(capacity_corpus(produced["two-removed"])) == []
 

@@ -50,7 +50,7 @@ def _mutable(cert):
 SLOW = pytest.mark.slow   # each run re-verifies an embedded radius-24 dg-interval
 
 
-@pytest.mark.parametrize("claim,limit", [("finite-relaxation", 100), ("renyi-cover", 40),
+@pytest.mark.parametrize("claim,limit", [("finite-relaxation", 100), pytest.param("renyi-cover", 40, marks=SLOW),
                                          pytest.param("binary-pair", 40, marks=SLOW),
                                          pytest.param("offset-event", 40, marks=SLOW),
                                          pytest.param("dg-relaxation:offset", 25, marks=SLOW),

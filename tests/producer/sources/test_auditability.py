@@ -37,6 +37,7 @@ EDGES = [  # (label, law option, radius, scale, refused one step further by (rad
     ("precision", ["--sigma2", "9"], 4, 2 ** (LARGEST_SCALE_BITS - 1), (4, 2 ** LARGEST_SCALE_BITS)),
     ("atoms x bits", ["--sigma2", "1000"], 1369, 2 ** 300, (1370, 2 ** 300)),
 ]
+SLOW_EDGES = {"atoms x bits"}  # about half a minute: make references (CI) runs it
 
 
 def _dg(law, radius, scale, out):
@@ -50,7 +51,9 @@ def test_the_atoms_times_bits_edge_is_where_the_table_says():
     assert (2 * 1369 + 1) * bits <= 4_000_000 < (2 * 1370 + 1) * bits
 
 
-@pytest.mark.parametrize("label,law,radius,scale,beyond", EDGES, ids=[e[0] for e in EDGES])
+@pytest.mark.parametrize("label,law,radius,scale,beyond",
+                         [pytest.param(*e, id=e[0], marks=[pytest.mark.slow] if e[0] in SLOW_EDGES else [])
+                          for e in EDGES])
 def test_edge_certificate_verifies_and_one_step_beyond_is_refused(label, law, radius, scale, beyond, tmp_path):
     done = _dg(law, radius, scale, tmp_path / "edge.json")
     assert done.returncode == 0, done.stderr
