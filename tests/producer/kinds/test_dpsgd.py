@@ -162,7 +162,7 @@ def test_an_unreachable_width_of_one_step_is_refused_before_any_mass(monkeypatch
     from producer.pld import enclose
     calls = _counted(monkeypatch, enclose, "step_masses")
     request = kind.Request.from_strings(stages=["0.00001:0.5x1"], epsilons="0,0.000001,1,5,20")
-    with pytest.raises(LimitError, match=r"at ε = 1e-06 needs h = 1/\d+, which would need .* ask for --rel-width "
+    with pytest.raises(LimitError, match=r"at ε = 1e-06 needs h = 1/\d+, which would need .* ask for rel_width="
                                          r"0\.02, or leave ε = 1e-06 out"):
         kind.build(request)
     assert calls == []
