@@ -37,6 +37,7 @@ import math
 
 from gmpy2 import mpq, mpz
 
+from producer.audit_budget import together
 from producer.certificates.canonical import make_certificate
 from producer.display import rational, release_text, show
 from producer.errors import InputError, LimitError, ReachError
@@ -199,6 +200,10 @@ class Request(Immutable):
         result = dg_interval.evaluate(game)
         return dg_interval.certificate_of(result), result.lower, result.upper
 
+    def plain_at(self, noise):
+        """The plain-composition request of the first probe at the noise (its first width)."""
+        return self._plain_request(noise, first_width(self.delta, WIDTHS[PRODUCT_PAIR][0]))
+
     def _plain_request(self, noise, width):
         """The one-ε plain-composition request at the noise: the law at that scale, or the releases scaled."""
         if self.releases is not None:
@@ -299,6 +304,8 @@ def build(request, progress=None):
     log(f"route {request.route}; float estimate {request.symbol} ~ {hint:.6g}")
     decide = Decisions(request, log)
     start = request.grid.index_above(mpq(hint))
+    if request.route == PRODUCT_PAIR:  # both witnesses in one file, estimated at the first probe's request
+        plain_composition.check_auditable(request.plain_at(request.grid.value(start)), copies=2)
     try:
         below, noise = crossing(decide, start, request.bottom, request.top, decide.guide)
     except NoCrossing as error:
@@ -315,6 +322,13 @@ def build(request, progress=None):
               f"{key}_below": format_rational(request.grid.value(below)),
               "meets": decide.certificate(noise), "misses": decide.certificate(below)}
     return make_certificate(KIND, VERSION, request.as_json(), result)
+
+
+def auditor_cost(cert):
+    """The auditor's budget estimate: both embedded certificates together (docs/certificates.md, noise/1)."""
+    res = cert["result"]
+    kind = plain_composition if res["route"] == PRODUCT_PAIR else dg_interval
+    return together([kind.auditor_cost(res["meets"]), kind.auditor_cost(res["misses"])])
 
 
 def _releases_claim(inp, res):
