@@ -80,8 +80,9 @@ def check(cost, subject=None):
                 f"memory {_shown(cost.memory)} bytes" if -(-cost.memory // MEMORY) > MAX_MULTIPLE else None]
         head = f"{subject}: " if subject else ""
         raise LimitError(f"{head}the auditor's estimate for {cost.what} ({' and '.join(o for o in over if o)}) "
-                         f"needs {n} times its budget of one file (6·10^10 work units, 1.5·10^9 bytes), beyond the "
-                         f"{MAX_MULTIPLE} the producer writes for (`auditor verify --budget {MAX_MULTIPLE}`)",
+                         f"needs {n} times its budget of one file ({_power(WORK)} work units, {_power(MEMORY)} "
+                         f"bytes), beyond the {MAX_MULTIPLE} the producer writes for "
+                         f"(`auditor verify --budget {MAX_MULTIPLE}`)",
                          f"use {cost.advice}")
     return n
 
@@ -95,8 +96,11 @@ def notice(n):
 
 
 def cost_of(certificate):
-    """The auditor's estimate for a certificate dict (its kind's ``auditor_cost``), or None (no cost counted)."""
-    from producer.kinds import module_of
+    """The auditor's estimate for a certificate dict (its kind's ``auditor_cost``), or None (no cost counted:
+    a kind the budget does not count, or none of the producer's)."""
+    from producer.kinds import MODULES, module_of
+    if certificate["schema"] not in MODULES:
+        return None
     estimate = getattr(module_of(certificate["schema"]), "auditor_cost", None)
     return None if estimate is None else estimate(certificate)
 
@@ -114,3 +118,11 @@ def check_certificate(certificate):
 def _shown(n):
     text = str(n)
     return text if len(text) <= 12 else f"{text[0]}.{text[1:3]}·10^{len(text) - 1}"
+
+
+def _power(n):
+    """A limit as m·10^k (6·10^10, 1.5·10^9)."""
+    text = str(n)
+    digits = text.rstrip("0") or "0"
+    mantissa = digits[0] + ("." + digits[1:] if len(digits) > 1 else "")
+    return f"{mantissa}·10^{len(text) - 1}" if len(text) > 4 else text

@@ -230,7 +230,7 @@ def _check_capped_work(request, low, high, spent=None):
     if work > MAX_CAPPED_WORK:
         raise LimitError(f"cap: {request.cap} releases over a window of {high - low + 1} states need auditor work "
                          f"{work}, above its limit {MAX_CAPPED_WORK}; use a smaller cap, radius or suffix")
-    audit_budget.check(audit_budget.together([spent, capped_cost(work)]), "cap")
+    audit_budget.check(_with_spent(capped_cost(work), spent), "cap")
 
 
 def _digits(n):
@@ -283,7 +283,14 @@ def _check_line_work(nodes, priors, radius, spent=None):
     if work > MAX_LINE_WORK:
         raise LimitError(f"priors: {nodes} nodes × {priors} priors × {2 * radius + 2} outputs = {work} exceed the "
                          f"auditor's line-tree limit {MAX_LINE_WORK}; use fewer priors, a smaller radius or C")
-    audit_budget.check(audit_budget.together([spent, target_zero_cost(nodes, priors, radius)]), "priors")
+    audit_budget.check(_with_spent(target_zero_cost(nodes, priors, radius), spent), "priors")
+
+
+def _with_spent(own, spent):
+    """This certificate's cost with the rest of the file (``spent``), named and advised as this one's."""
+    if spent is None:
+        return own
+    return audit_budget.together([spent, own], f"{own.what} with the rest of its file", own.advice)
 
 
 def check_line_tree(game):

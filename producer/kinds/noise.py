@@ -30,7 +30,11 @@ certificate.  Limits: those of the embedded kinds (plain: C <= 1024,
 ε <= 10^4, noise in [1/100, 10^6], widths >= 10^-60; dg-interval: C <= 6,
 ε <= 64, σ² in [10^-6, 10^6], t in [1/1000, 1000], the game's work), and
 R >= 10^-12, checked before the search where they depend on the question
-only; the game's work at a σ² is checked at that σ².
+only; the game's work at a σ² is checked at that σ².  The auditor's budget of
+one file counts both embedded certificates (:func:`auditor_cost`): on the
+product pair each probe is checked, before its enclosure, as one of such a
+pair (:func:`producer.kinds.plain_composition.check_auditable`); on the exact
+game each is within one budget, so the pair within two.
 """
 
 import math
@@ -192,6 +196,9 @@ class Request(Immutable):
         """(certificate, lower, upper) of δ_C(E) at the noise, enclosed to ``width`` by the route's kind."""
         if self.route == PRODUCT_PAIR:
             plain = self._plain_request(noise, width)
+            # the answer holds two such certificates, neighbours on the grid: a probe whose pair the auditor
+            # could not check within the budgets the producer writes for is beyond reach, before its work
+            plain_composition.check_auditable(plain, copies=2)
             point = points(plain)[0]
             return plain_composition.certificate_of(plain, [point]), point.lower, point.upper
         laplace = noise if self.family == LAPLACE else None
@@ -199,10 +206,6 @@ class Request(Immutable):
         game = dg_interval.Request(self.gamma, sigma2, self.budget, self.epsilon, width=width, laplace=laplace)
         result = dg_interval.evaluate(game)
         return dg_interval.certificate_of(result), result.lower, result.upper
-
-    def plain_at(self, noise):
-        """The plain-composition request of the first probe at the noise (its first width)."""
-        return self._plain_request(noise, first_width(self.delta, WIDTHS[PRODUCT_PAIR][0]))
 
     def _plain_request(self, noise, width):
         """The one-ε plain-composition request at the noise: the law at that scale, or the releases scaled."""
@@ -304,8 +307,6 @@ def build(request, progress=None):
     log(f"route {request.route}; float estimate {request.symbol} ~ {hint:.6g}")
     decide = Decisions(request, log)
     start = request.grid.index_above(mpq(hint))
-    if request.route == PRODUCT_PAIR:  # both witnesses in one file, estimated at the first probe's request
-        plain_composition.check_auditable(request.plain_at(request.grid.value(start)), copies=2)
     try:
         below, noise = crossing(decide, start, request.bottom, request.top, decide.guide)
     except NoCrossing as error:

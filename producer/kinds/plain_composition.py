@@ -38,7 +38,7 @@ from producer.names import option
 from producer.plain import auditability
 from producer.plain.enclose import GAUSSIAN, LAPLACE
 from producer.plain.releases import Release, canonical_releases, parse_release
-from producer.plain.targets import meets, points
+from producer.plain.targets import check_first_round, meets, points
 from producer.rationals import decimal_outward, describe_rational, format_rational, parse_integer, parse_rational
 
 KIND, VERSION = "plain-composition", 1
@@ -231,7 +231,9 @@ def point_json(point, digits):
 def check_auditable(request, copies=1):
     """The auditor's estimate of ``copies`` certificates of ``request`` checked in one file (an embedding
     kind's witnesses), before any enclosure: LimitError beyond the auditor's step limits or the budgets
-    the producer writes for; the :class:`producer.audit_budget.AuditCost` otherwise."""
+    the producer writes for (after the producer's own size limits, whose refusals are the more specific);
+    the :class:`producer.audit_budget.AuditCost` otherwise."""
+    check_first_round(request)
     cost = auditability.request_cost(request.as_json())
     cost = audit_budget.together([cost] * copies)
     audit_budget.check(cost, "release" if not request.single else "budget")
