@@ -32,9 +32,10 @@ auditor's own estimate on a corpus; they equal it on most): b when a relative
 width R is present (the auditor sizes it from the open points' claimed
 widths and their ends' denominators: here max(72, bits(den) + 16, bits of the
 claimed width + 8)), and the releases form's common scale K
-(b + bits(Σ ℓ_r) + bits(C) + bits(m) + 15 for m releases of total count C)
-and ratio scale Rq (K + bits(max d_r) + 10).  Before the work (the ends are
-not known yet) b is the smallest first level (64, or W's).
+(b + bits(Σ ℓ_r) + bits(C) + bits(m) + 18 for m releases of total count C)
+and ratio scale Rq (K + bits(max d_r) + 12), a few bits above what fits the
+auditor's estimates measured.  Before the work (the ends are not known yet)
+b is the smallest first level: W's, or 72 under a relative width.
 
 The auditor's own step limits on the same plan are restated too
 (:func:`check_step_limits`): at most 2²⁰ coefficients in any list or product
@@ -315,8 +316,8 @@ def certificate_cost(cert):
 
 
 def request_cost(inp):
-    """The estimate before the work, from the request's JSON ``input``: every point open, b the smallest
-    first level the widths allow (the ends are not known yet), so never above the finished certificate's."""
+    """The estimate before the work, from the request's JSON ``input``: every point not decided by the exact
+    rules counted open, b the smallest first level the widths allow (the ends are not known yet)."""
     if inp.get("rel_width") is None:
         b = max(MIN_BITS, width_bits(inp["width"]))
     else:

@@ -43,7 +43,8 @@ all divisions rounding down (:func:`budget_cost`, exact on a finished
 recipe).  They are restated here (:class:`Cost`) and checked for every plan
 before its attempt — the products' lengths then estimated from the plan, both
 lower chains counted — and once more on the finished recipe
-(:func:`recipe_excess`, :func:`recipe_cost`).  A recipe within
+(:func:`recipe_excess`; the budget on the sealed certificate,
+:func:`certificate_cost`).  A recipe within
 :data:`producer.audit_budget.MAX_MULTIPLE` budgets is written, and its
 certificate names the ``auditor verify --budget N`` that checks it; beyond,
 it is refused.  (The auditor's former separate limits, buckets × precision
@@ -83,7 +84,6 @@ AUDIT_LOSS = 1024            # |lo|, |hi| <= 1024·N
 AUDIT_RETRY = 64             # the auditor's retry adds these guard bits
 MASS_UNITS = 160             # the budget's work units per bucket and (W + W²/1024 + parts/4)
 PRODUCT_UNITS = 3            # the budget's work units per entry and field bit of a product
-BUDGET_ADVICE = f"a larger {option('rel_width')}, fewer steps or fewer stages"
 
 
 # ---- the first plan and the refinement (float sizing) ----------------------------
@@ -197,7 +197,8 @@ def budget_cost(stages, grid, p_bits, q_bits, ranges, products):
     memory = max(sum(n * (1024 + 2 * w) for n, w in zip(sizes, bits)),
                  sum(6 * (n + 1) * (64 + max(p_bits, q_bits) // 8) for n in sizes) + largest)
     what = "the single-step masses" if masses >= convolution else "the convolutions"
-    return audit_budget.AuditCost(masses + convolution, memory, what, BUDGET_ADVICE)
+    advice = f"a larger {option('rel_width')}, fewer steps or fewer stages"  # named where it is read
+    return audit_budget.AuditCost(masses + convolution, memory, what, advice)
 
 
 def _products(stages):
