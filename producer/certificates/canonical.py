@@ -11,6 +11,7 @@ import hashlib
 import json
 
 from producer.version import NAME, __version__
+from producer.audit_budget import check_certificate
 from producer.certificates.readability import check_readable
 
 
@@ -30,6 +31,7 @@ def make_certificate(kind, version, input_, result):
     }
     text = canonical_json(cert)
     check_readable(cert, text)  # never seal a file the auditor's reader would refuse
+    check_certificate(cert)     # nor one beyond the budgets the producer writes for (a backstop)
     cert["digest"] = hashlib.sha256(text.encode("utf-8")).hexdigest()
     return cert
 

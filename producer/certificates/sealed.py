@@ -2,6 +2,7 @@
 
 import copy
 
+from producer.audit_budget import multiple_of, notice
 from producer.certificates.canonical import render
 from producer.kinds import claim_of
 from producer.output import write_file_atomic
@@ -13,17 +14,23 @@ class Certificate:
     ``kind`` is its schema name (``"finite-game/1"``, ...); ``input`` and
     ``result`` are (copies of) its two JSON objects; ``digest`` its SHA-256;
     ``claim`` the one-line human summary the command line prints.
+    ``auditor_budget`` is N, the multiple of the auditor's budget of one file
+    that checking it needs (docs/certificates.md, "The budget of one file"):
+    1 for a plain ``auditor verify``, else at most 8, and ``notice`` then the
+    line saying ``verify it with `auditor verify --budget N``` (None when
+    N = 1; the command line prints it on standard error, the API only here).
     ``to_json()`` gives the exact canonical bytes the command line writes,
     ``write(path)`` writes them atomically, ``as_dict()`` the whole JSON object.
     """
 
-    __slots__ = ("_data", "_bytes", "_claim")
+    __slots__ = ("_data", "_bytes", "_claim", "_budget")
 
     def __init__(self, data):
         data = copy.deepcopy(data)
         object.__setattr__(self, "_data", data)
         object.__setattr__(self, "_bytes", render(data))
         object.__setattr__(self, "_claim", claim_of(data))
+        object.__setattr__(self, "_budget", multiple_of(data))
 
     def __setattr__(self, name, value):
         raise AttributeError("a Certificate is immutable")
@@ -36,6 +43,8 @@ class Certificate:
     result = property(lambda self: copy.deepcopy(self._data["result"]))
     digest = property(lambda self: self._data["digest"])
     claim = property(lambda self: self._claim)
+    auditor_budget = property(lambda self: self._budget)
+    notice = property(lambda self: notice(self._budget))
 
     def as_dict(self):
         """The whole certificate as a (fresh) JSON-ready dict."""

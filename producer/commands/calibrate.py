@@ -20,7 +20,9 @@ DESCRIPTION = (f"{HELP}.  Answers 'what ε at δ for C participations?' for the 
                "(proof depth H chosen: the deepest of 4..1 within its work) and a calibration-lower/1 "
                f"target-zero lower end (C <= {MAX_TARGET_BUDGET}; beyond, the lower end is absent and the "
                "certificate says why); its width is what the two constructions give, and it takes about 25 s "
-               "at C = 8, minutes at C = 32 and 64.  With --release (γ = 0 only) the question is a plain "
+               "at C = 8, minutes at C = 32 and 64 (whose checks need the auditor's opt-in `auditor verify "
+               "--budget 2` and `--budget 4`: a certificate beyond the auditor's default budget of one file is "
+               "followed by a line saying which).  With --release (γ = 0 only) the question is a plain "
                "composition of different releases (discrete Gaussian and discrete Laplace, integer "
                "sensitivities), answered by the product pair (epsilon-bracket/1 in its releases form, total "
                f"C <= {PLAIN_MAX_BUDGET}).")

@@ -2,8 +2,9 @@
 
 Every command ends the same way (:func:`finish`): the certificate's canonical
 bytes go to ``-o FILE`` (atomically) or to standard output, then one human
-line on stderr echoes the parsed inputs and states the answer, unless
-``--quiet``.
+line on stderr echoes the parsed inputs and states the answer, and for a
+certificate beyond the auditor's default budget one more names the
+``auditor verify --budget N`` that checks it, unless ``--quiet``.
 """
 
 import argparse
@@ -147,7 +148,13 @@ def say(args, line):
 
 
 def finish(args, certificate):
-    """Write ``certificate`` (a producer.api.Certificate) and state its claim; exit status 0."""
+    """Write ``certificate`` (a producer.api.Certificate) and state its claim; exit status 0.
+
+    A certificate whose check needs more than the auditor's default budget of one file is followed by its
+    notice, the ``auditor verify --budget N`` that checks it (:mod:`producer.audit_budget`).
+    """
     write_output(certificate.to_json(), args.output)
     say(args, certificate.claim)
+    if certificate.notice:
+        say(args, certificate.notice)
     return 0

@@ -25,18 +25,26 @@ preparations searched at level c: min(B^c, the carry-cell vertex count
 - C = 1: R_0·ℓ + 2·P_1·ℓ.
 
 Lower levels use P_c = min(B^c, ⌈P_C^(c/C)⌉).
+
+The file's budget (docs/certificates.md, "The budget of one file"): a
+``dg-interval/1`` (and every embedded one) counts 400 × the estimated work of
+its one query (so the query limit above is one whole budget) and no memory;
+:func:`dg_interval_cost` restates it for :mod:`producer.audit_budget`.
 """
 
 from gmpy2 import iroot, mpq, mpz
 
+from producer.audit_budget import AuditCost
 from producer.errors import LimitError, ReachError
 from producer.game.work import ADVICE
+from producer.laws import FiniteLaw, parse_gamma
 
 MAX_WORK = 15 * 10 ** 7
 MAX_QUERIES = 10_000
 MAX_LEVEL = 64
+DG_INTERVAL_UNITS = 400   # budget work units per unit of the game's estimate, for a dg-interval/1
 
-__all__ = ["auditor_work", "check_auditable_game", "MAX_WORK", "MAX_QUERIES"]
+__all__ = ["auditor_work", "check_auditable_game", "dg_interval_cost", "MAX_WORK", "MAX_QUERIES"]
 
 
 def _support(law):
@@ -158,3 +166,11 @@ def check_auditable_game(law, gamma, budget, queries, curve=False, pending=False
     if work > MAX_WORK:
         raise ReachError(f"estimated work {work} of the auditor ({queries} queries × {one}) exceeds its limit "
                          f"{MAX_WORK} for one certificate", f"ask at most {MAX_WORK // one} queries per certificate")
+
+
+def dg_interval_cost(certificate):
+    """The auditor's budget estimate of a ``dg-interval/1`` certificate (dict): 400 × its one query's work."""
+    inp, source = certificate["input"], certificate["result"]["source"]
+    law = FiniteLaw([int(w) for w in source["weights"]], source["offset"])
+    work = query_work(law, parse_gamma(inp["gamma"]), inp["budget"])
+    return AuditCost(DG_INTERVAL_UNITS * work, 0, "the finite game", "a smaller C, width or source")

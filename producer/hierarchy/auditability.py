@@ -12,19 +12,31 @@ and answers UNCHECKED when pending > 2·10⁵, B^(longest word) > 10⁶, the
 entries of one level (max per-level pending × priors) > 10⁷ or work > 1.5·10¹⁰.
 The producer restates the estimate and refuses the same requests, with one
 line naming the limit, before the game graph is built.
+
+The file's budget (docs/certificates.md, "The budget of one file") binds
+before the work limit: the auditor counts 25 × work units and 1024 bytes per
+table entry of one level, so work <= 2.4·10⁹ and <= 1,464,843 entries fit the
+default budget.  :func:`budget_cost` restates it; within the limits above it
+is at most 7 budgets, which the producer writes with the notice
+``auditor verify --budget N`` (:mod:`producer.audit_budget`).
 """
 
 from gmpy2 import mpz
 
+from producer import audit_budget
 from producer.errors import LimitError
-from producer.hierarchy.models import DepthModel, block_length
+from producer.hierarchy.models import CutModel, DepthModel, block_length
+from producer.laws import parse_gamma
 
 MAX_WORK = 15 * 10 ** 9
 MAX_PENDING = 200_000
 MAX_WORDS = 10 ** 6
 MAX_LEVEL_ENTRIES = 10 ** 7
+WORK_UNITS = 25        # budget work units per unit of the work estimate
+ENTRY_BYTES = 1024     # budget bytes per table entry of one level
+ADVICE = "fewer priors or a smaller model"
 
-__all__ = ["auditor_estimates", "check_auditable_hierarchy"]
+__all__ = ["auditor_estimates", "check_auditable_hierarchy", "budget_cost", "certificate_cost"]
 
 
 def _longest_words(model):
@@ -65,14 +77,37 @@ _LIMITS = (("pending", MAX_PENDING, "pending-node bound", "a smaller budget, dep
            ("work", MAX_WORK, "work (alternatives × outputs × priors × limbs)", "fewer priors or a smaller model"))
 
 
+def budget_cost(estimates):
+    """The file's budget cost of a hierarchy/1 from :func:`auditor_estimates`: 25 × work, 1024 B an entry."""
+    return audit_budget.AuditCost(WORK_UNITS * estimates["work"], ENTRY_BYTES * estimates["level_entries"],
+                                  "the hierarchy's tables", ADVICE)
+
+
 def check_auditable_hierarchy(model, B, n_weights, grid_points, scale, scale_bits, grid_bits):
-    """LimitError (one line, naming the estimate and the limit) if the auditor would answer UNCHECKED."""
+    """The file's budget cost (an :class:`producer.audit_budget.AuditCost`) of the certificate; LimitError (one
+    line, naming the estimate and the limit) if the auditor would answer UNCHECKED at any budget it is
+    written for."""
     bits = int(mpz(B) * mpz(scale)).bit_length() + scale_bits + grid_bits
     est = auditor_estimates(model, B, n_weights, grid_points, bits)
     for key, limit, what, advice in _LIMITS:
         if key in est and est[key] > limit:
             raise LimitError(f"{model}: the auditor's {what} {_shown(est[key])} exceeds its limit {limit}; "
                              f"use {advice}")
+    cost = budget_cost(est)
+    audit_budget.check(cost, str(model))
+    return cost
+
+
+def certificate_cost(cert):
+    """The file's budget cost of a finished hierarchy/1 certificate (dict), from its declared sizes."""
+    inp, res = cert["input"], cert["result"]
+    C, model, numerics = inp["budget"], inp["model"], inp["numerics"]
+    model = DepthModel(C, model["depth"]) if model["game"] == "depth" else CutModel(C, model["cuts"])
+    B = parse_gamma(inp["gamma"]).B
+    bits = (int(mpz(B) * mpz(numerics["source_scale"])).bit_length() + res["scale_bits"]
+            + res["grid"]["bits"])
+    est = auditor_estimates(model, B, len(res["source"]["weights"]), len(res["grid"]["numerators"]), bits)
+    return budget_cost(est) if "work" in est else audit_budget.AuditCost(0)
 
 
 def _shown(n):

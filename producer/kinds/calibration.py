@@ -18,18 +18,22 @@ docs/plain-composition.md §2.5).
 
 Limits: those of dg-interval/1, 0 < δ < 1, and the auditor's limit on the
 envelope's exponent 8C/σ² (:data:`MAX_ENVELOPE_EXPONENT`), refused before the
-search starts.
+search starts.  The auditor's budget of one file counts both witnesses'
+games together (:func:`auditor_cost`): each is within one budget (its game's
+query limit), so the two need at most two (:mod:`producer.audit_budget`).
 """
 
 from gmpy2 import mpq
 
+from producer.audit_budget import together
 from producer.certificates.canonical import make_certificate
 from producer.display import law_name, mechanism_inputs, rational, show, show_interval
 from producer.errors import InputError, LimitError
 from producer.game.values import check_method
 from producer.immutable import Immutable
 from producer.kinds import dg_interval
-from producer.kinds.dg_interval import MAX_EPSILON, certificate_of, check_noise, evaluate, parse_noise
+from producer.kinds.dg_interval import MAX_EPSILON, auditor_cost as witness_cost, certificate_of, check_noise, \
+    evaluate, parse_noise
 from producer.kinds.finite_game import check_budget
 from producer.laws import parse_gamma
 from producer.names import entry
@@ -142,3 +146,10 @@ def claim(cert):
         answer = f"ε*_{C}({delta}) ∈ {show_interval(rational(res['epsilon_lo']), rational(res['epsilon_hi']))}"
     return (f"{answer} for {mechanism_inputs(inp)}, δ = {delta}: the smallest ε with Δ*_{C}(ε) ≤ δ "
             f"({law_name(inp)}; route exact game)")
+
+
+def auditor_cost(cert):
+    """The auditor's budget estimate: both witnesses' games together (docs/certificates.md, calibration/1)."""
+    res = cert["result"]
+    return together([witness_cost(w) for w in (res["lower_witness"], res["upper_witness"]) if w is not None],
+                    advice="a smaller C or width")

@@ -19,7 +19,14 @@ and the program's parameters); the ``result`` holds only computed claims.
 Limits: target-zero budgets C <= :data:`MAX_TARGET_BUDGET` and at most
 :data:`MAX_GRID` priors; the auditor's line-tree and capped-preparation work
 and its reader's digits (:data:`MAX_LINE_WORK`, :data:`MAX_CAPPED_WORK`,
-:data:`MAX_DIGITS`), refused before the witness is computed.
+:data:`MAX_DIGITS`), refused before the witness is computed.  The auditor's
+budget of one file (:mod:`producer.lower.auditability`) binds the line tree
+first: beyond nodes × priors × (2L + 2) = 857,142,857 the certificate needs
+``auditor verify --budget N`` (N <= 4 within the line limit; the published
+program at C = 32 and 64 needs 2 and 3), which the producer states
+(:mod:`producer.audit_budget`); it is checked, with the budget ``spent`` by a
+certificate embedding this one, once the nodes are known and before the
+lines are computed.
 """
 
 import time
@@ -31,7 +38,9 @@ from producer.certificates.canonical import make_certificate
 from producer.display import rational, show
 from producer.errors import InputError, LimitError
 from producer.immutable import Immutable
+from producer import audit_budget
 from producer.lower import capped, target_lines
+from producer.lower.auditability import capped_cost, target_zero_cost
 from producer.lower.bounds import positive_gamma
 from producer.lower.fields import source_claims
 from producer.lower.suffix import RowCache
@@ -216,11 +225,12 @@ def capped_work(cap, window, radius, m, B):
     return cap * window * M + M ** max(0, m - 2) * 20 + B ** 2 * M ** 2
 
 
-def _check_capped_work(request, low, high):
+def _check_capped_work(request, low, high, spent=None):
     work = capped_work(request.cap, high - low + 1, request.radius, len(request.signs), request.gamma.B)
     if work > MAX_CAPPED_WORK:
         raise LimitError(f"cap: {request.cap} releases over a window of {high - low + 1} states need auditor work "
                          f"{work}, above its limit {MAX_CAPPED_WORK}; use a smaller cap, radius or suffix")
+    audit_budget.check(_with_spent(capped_cost(work), spent), "cap")
 
 
 def _digits(n):
@@ -246,14 +256,14 @@ def _check_line_digits(request, source, witness_digits, what):
                          f"reader limit of {MAX_DIGITS}; use a smaller {what}")
 
 
-def capped_preparation(request, progress):
+def capped_preparation(request, progress, spent=None):
     source = DiscreteGaussianSource.from_radius_scale(request.sigma2, request.radius, request.scale)
     rows = RowCache(source.law, request.gamma)
     low, high = invariant_window(rows, 0)
     if not low <= request.target <= high:
         raise InputError(f"target: {request.target} is outside the window [{low}, {high}] of states reachable "
                          f"from 0 (the hit probability would be 0)")
-    _check_capped_work(request, low, high)
+    _check_capped_work(request, low, high, spent)
     # hit is over D^cap and the suffix masses over D^m
     _check_line_digits(request, source, (request.cap + len(request.signs)) * _digits(rows.denominator) + 1, "cap")
     hit, _ = capped.first_hit_probability(rows, 0, request.target, request.cap)   # the mechanism starts at K_0 = 0
@@ -266,12 +276,21 @@ def capped_preparation(request, progress):
     return fields
 
 
-def _check_line_work(nodes, priors, radius):
-    """Refuse a line tree the auditor would answer UNCHECKED: nodes × priors × (2L + 2) <= MAX_LINE_WORK."""
+def _check_line_work(nodes, priors, radius, spent=None):
+    """Refuse a line tree the auditor would answer UNCHECKED: nodes × priors × (2L + 2) <= MAX_LINE_WORK, and
+    the file's budget (with ``spent``, an embedding certificate's other parts) within the producer's multiple."""
     work = nodes * priors * (2 * radius + 2)
     if work > MAX_LINE_WORK:
         raise LimitError(f"priors: {nodes} nodes × {priors} priors × {2 * radius + 2} outputs = {work} exceed the "
                          f"auditor's line-tree limit {MAX_LINE_WORK}; use fewer priors, a smaller radius or C")
+    audit_budget.check(_with_spent(target_zero_cost(nodes, priors, radius), spent), "priors")
+
+
+def _with_spent(own, spent):
+    """This certificate's cost with the rest of the file (``spent``), named and advised as this one's."""
+    if spent is None:
+        return own
+    return audit_budget.together([spent, own], f"{own.what} with the rest of its file", own.advice)
 
 
 def check_line_tree(game):
@@ -294,14 +313,14 @@ def check_line_tree(game):
             raise ArithmeticError(f"line tree: node {list(node)} has illegal actions {sorted(illegal)}")
 
 
-def target_zero(request, progress):
+def target_zero(request, progress, spent=None):
     start = time.monotonic()
     source = DiscreteGaussianSource.from_radius_scale(request.sigma2, request.radius, request.scale)
     grid = target_lines.Grid(request.grid_first, request.grid_ratio, request.grid_count)
     _check_line_digits(request, source, _digits(mpz(2) ** request.scale_bits), "scale bits")  # p, q over 2^b
     game = target_lines.TargetZeroGame(source.law, request.gamma, request.budget, grid, request.scale_bits,
                                        progress=progress)
-    _check_line_work(len(game.nodes), request.grid_count, source.radius)
+    _check_line_work(len(game.nodes), request.grid_count, source.radius, spent)
     report = progress or (lambda message: None)
     report(f"{len(game.nodes)} nodes x {request.grid_count} priors: float lines")
     P, Q = game.choose()
@@ -334,10 +353,24 @@ REQUESTS = {"capped-preparation": CappedRequest, "target-zero": TargetZeroReques
 BUILDERS = {"capped-preparation": capped_preparation, "target-zero": target_zero}
 
 
-def build(request, progress=None):
-    """The calibration-lower certificate of ``request`` (progress lines to ``progress``)."""
-    fields = BUILDERS[request.CLAIM](request, progress)
+def build(request, progress=None, spent=None):
+    """The calibration-lower certificate of ``request`` (progress lines to ``progress``).
+
+    ``spent``: the auditor's budget cost of the other certificates checked in the same file (an embedding
+    epsilon-bracket's upper end), counted with this one's before its work.
+    """
+    fields = BUILDERS[request.CLAIM](request, progress, spent)
     return make_certificate(KIND, VERSION, request.as_json(), fields)
+
+
+def auditor_cost(cert):
+    """The auditor's budget estimate of a calibration-lower certificate (producer.lower.auditability)."""
+    inp, res = cert["input"], cert["result"]
+    if inp["claim"] == "target-zero":
+        return target_zero_cost(len(res["nodes"]), inp["grid_count"], inp["radius"])
+    window = res["window"]["high"] - res["window"]["low"] + 1
+    return capped_cost(capped_work(inp["cap"], window, inp["radius"], len(inp["signs"]),
+                                   parse_gamma(inp["gamma"]).B))
 
 
 K2 = dict(claim="capped-preparation", gamma="1/2", sigma2=mpq(1), budget=4, delta=mpq(1, 10 ** 4),

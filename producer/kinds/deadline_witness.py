@@ -35,7 +35,7 @@ from producer.certificates.canonical import make_certificate
 from producer.display import down, rational, show, up
 from producer.errors import InputError, LimitError
 from producer.immutable import Immutable
-from producer.lower.auditability import check_auditable_deadlines
+from producer.lower.auditability import check_auditable_deadlines, deadline_cost
 from producer.lower.bounds import dg_upper_certificate, positive_gamma, upper_end
 from producer.lower.fields import source_claims
 from producer.lower.suffix import RowCache, SuffixTest
@@ -275,3 +275,9 @@ def claim(cert):
         reference = f"; reference Δ*_{C}({eps}) ≤ {up(upper)}, ratio ≥ {res['deadlines'][-1]['ratio_display']}"
     return (f"{'; '.join(parts)} for γ = {inp['gamma']}, σ² = {show(rational(inp['sigma2']))}, C = {C}, "
             f"source L = {inp['radius']}{reference} (deadline witness of the physical program, {reading})")
+
+
+def auditor_cost(cert):
+    """The auditor's budget estimate of a deadline-witness certificate (producer.lower.auditability): at most
+    two budgets (its own work and its reference's, each within one by its own limits), so never refused."""
+    return deadline_cost(cert)

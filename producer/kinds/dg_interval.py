@@ -28,7 +28,7 @@ from gmpy2 import mpq, mpz
 from producer.certificates.canonical import make_certificate
 from producer.display import display_digits, law_name, mechanism_inputs, rational, show, show_interval
 from producer.errors import InputError, LimitError
-from producer.game.auditability import check_auditable_game
+from producer.game.auditability import check_auditable_game, dg_interval_cost
 from producer.game.values import check_method, root_value
 from producer.immutable import Immutable
 from producer.kinds.finite_game import check_budget
@@ -241,3 +241,8 @@ def claim(cert):
     return (f"Δ*_{inp['budget']}({show(rational(inp['epsilon']))}) "
             f"∈ {show_interval(rational(interval['lower']), rational(interval['upper']))} "
             f"for {mechanism_inputs(inp)} ({law_name(inp)})")
+
+
+def auditor_cost(cert):
+    """The auditor's budget estimate of a dg-interval certificate (producer.game.auditability)."""
+    return dg_interval_cost(cert)

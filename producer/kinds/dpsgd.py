@@ -16,9 +16,11 @@ values of ε in [0, 500], distinct; 10^-6 <= R <= 1/2.  Refused before the
 work, in one line (docs/dpsgd.md §10): an ε(δ) above 2000 on the gaussian
 route (the largest ε the auditor evaluates), one estimated above 600 on the
 pld route, a first plan beyond the work budget of the whole search
-(:data:`producer.pld.search.MAX_WORK`) or the auditor's limits on a recipe,
-and a single step whose predicted width is out of reach.  A δ(ε) below
-10^-100 is written [0, 10^-100], so no number written is long.
+(:data:`producer.pld.search.MAX_WORK`) or the auditor's limits on a recipe
+(its budget of one file among them, :mod:`producer.audit_budget`), and a
+single step whose predicted width is out of reach; the finished recipe is
+checked once more.  A δ(ε) below 10^-100 is written [0, 10^-100], so no
+number written is long.
 """
 
 import sys
@@ -29,6 +31,7 @@ from producer.certificates.canonical import make_certificate
 from producer.names import option
 from producer.pld.enclose import certify
 from producer.pld.mechanism import ORDERS, Stage
+from producer.pld.search import certificate_cost
 from producer.errors import InputError, LimitError
 from producer.rationals import describe_rational, format_rational, parse_integer, parse_rational, \
     significant_outward
@@ -211,6 +214,17 @@ def build(request, progress=None):
     log = progress if progress is not None else (lambda message: None)
     outcome = certify(request, log)
     return make_certificate(KIND, VERSION, request.as_json(), result_json(outcome))
+
+
+def auditor_cost(cert):
+    """The auditor's budget estimate of a dpsgd/1 certificate (producer.pld.search); the gaussian route is a
+    closed form and counts nothing."""
+    inp, res = cert["input"], cert["result"]
+    if res["route"] != "pld":
+        return None
+    stages = [Stage(_q(s["sampling_rate"]), _q(s["noise_multiplier"]), s["steps"]) for s in inp["stages"]]
+    orders = [res["lower_order"]] if "points" not in res else [p["lower_order"] for p in res["points"]]
+    return certificate_cost(stages, res["discretisation"], {o for o in orders if o is not None})
 
 
 def _q(text):

@@ -33,11 +33,21 @@ route, the width asked for.  The route is fixed by γ:
   ``lower_reason`` says why.  The width is what the two constructions give; a width
   asked for is refused (:func:`width_refused`), since the route cannot aim at one.
 
-Limits: those of the embedded kinds, checked before any work.
+Limits: those of the embedded kinds, checked before any work, and the
+auditor's budget of one file for both witnesses together (the sum of their
+estimates, :func:`auditor_cost`): on the hierarchy-witness route the upper
+end's estimate is known before its tables are solved and the lower end's
+once its line tree is enumerated, before its lines; a lower witness that
+would take the file beyond the multiple the producer writes for
+(:mod:`producer.audit_budget`) is left out, and ``lower_reason`` says why.
+The published program at C = 32 and C = 64 needs ``auditor verify --budget 2``
+and ``--budget 4`` (its target-zero line trees of 5,193 and 10,473 nodes),
+which the producer states when it writes them.
 """
 
 from gmpy2 import mpq, mpz
 
+from producer.audit_budget import together
 from producer.names import entry, option
 from producer.plain.inverse import bisect_grid
 from producer.certificates.canonical import make_certificate
@@ -216,6 +226,7 @@ def _result(status, eps_lo, eps_hi, lower, lower_reason, upper):
 def product_pair(request, log):
     """The product-pair result: bisection over single-ε plain enclosures, one law built for all of them."""
     delta, step = request.delta, grid_step(request.width)
+    plain_composition.check_auditable(request.plain, copies=2)  # both witnesses in one file, before any point
     oracle = (SingleEpsilon if request.plain.single else SingleEpsilonReleases)(request.plain, log)
     points = {}
 
@@ -298,8 +309,9 @@ def hierarchy_witness(request, log):
     eps_hi = rational(upper["result"]["epsilon"])
     lower, reason, eps_lo = None, request.lower_reason, None
     if request.lower is not None:
-        try:
-            lower = calibration_lower.build(request.lower, lambda message: log(f"lower: {message}"))
+        try:  # the file's budget holds both: the upper end's estimate is spent before the lower's work
+            lower = calibration_lower.build(request.lower, lambda message: log(f"lower: {message}"),
+                                            spent=hierarchy.auditor_cost(upper))
         except (InputError, LimitError) as error:  # no witness line within its limits
             reason = f"no lower construction: the target-zero witness line: {error}"
         else:
@@ -316,6 +328,17 @@ def build(request, progress=None):
     result = product_pair(request, log) if request.route == PRODUCT_PAIR else hierarchy_witness(request, log)
     result["route"] = request.route
     return make_certificate(KIND, VERSION, request.as_json(), result)
+
+
+def auditor_cost(cert):
+    """The auditor's budget estimate: both witnesses together (docs/certificates.md, epsilon-bracket/1)."""
+    res = cert["result"]
+    upper, lower = ((plain_composition, plain_composition) if res["route"] == PRODUCT_PAIR
+                    else (hierarchy, calibration_lower))
+    parts = [upper.auditor_cost(res["upper_witness"])]
+    if res["lower_witness"] is not None:
+        parts.append(lower.auditor_cost(res["lower_witness"]))
+    return together(parts)
 
 
 def _noise_text(inp):

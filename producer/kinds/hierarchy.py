@@ -19,7 +19,7 @@ from gmpy2 import mpq, mpz
 from producer.certificates.canonical import make_certificate
 from producer.display import mechanism_inputs, rational, show, up
 from producer.errors import InputError, LimitError
-from producer.hierarchy.auditability import check_auditable_hierarchy
+from producer.hierarchy.auditability import certificate_cost, check_auditable_hierarchy
 from producer.hierarchy.dg_bound import bound_at, smallest_epsilon
 from producer.hierarchy.grid import log_odds_grid
 from producer.hierarchy.models import CutModel, DepthModel, parse_cuts
@@ -202,3 +202,8 @@ def claim(cert):
     else:
         answer = f"Δ*_{C}({show(rational(query['epsilon']))}) ≤ {up(res['upper'])}"
     return f"{answer} for {mechanism_inputs(inp)} ({_model_text(inp['model'])})"
+
+
+def auditor_cost(cert):
+    """The auditor's budget estimate of a hierarchy/1 certificate (producer.hierarchy.auditability)."""
+    return certificate_cost(cert)

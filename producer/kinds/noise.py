@@ -30,13 +30,18 @@ certificate.  Limits: those of the embedded kinds (plain: C <= 1024,
 ε <= 10^4, noise in [1/100, 10^6], widths >= 10^-60; dg-interval: C <= 6,
 ε <= 64, σ² in [10^-6, 10^6], t in [1/1000, 1000], the game's work), and
 R >= 10^-12, checked before the search where they depend on the question
-only; the game's work at a σ² is checked at that σ².
+only; the game's work at a σ² is checked at that σ².  The auditor's budget of
+one file counts both embedded certificates (:func:`auditor_cost`): on the
+product pair each probe is checked, before its enclosure, as one of such a
+pair (:func:`producer.kinds.plain_composition.check_auditable`); on the exact
+game each is within one budget, so the pair within two.
 """
 
 import math
 
 from gmpy2 import mpq, mpz
 
+from producer.audit_budget import together
 from producer.certificates.canonical import make_certificate
 from producer.display import rational, release_text, show
 from producer.errors import InputError, LimitError, ReachError
@@ -191,6 +196,9 @@ class Request(Immutable):
         """(certificate, lower, upper) of δ_C(E) at the noise, enclosed to ``width`` by the route's kind."""
         if self.route == PRODUCT_PAIR:
             plain = self._plain_request(noise, width)
+            # the answer holds two such certificates, neighbours on the grid: a probe whose pair the auditor
+            # could not check within the budgets the producer writes for is beyond reach, before its work
+            plain_composition.check_auditable(plain, copies=2)
             point = points(plain)[0]
             return plain_composition.certificate_of(plain, [point]), point.lower, point.upper
         laplace = noise if self.family == LAPLACE else None
@@ -315,6 +323,13 @@ def build(request, progress=None):
               f"{key}_below": format_rational(request.grid.value(below)),
               "meets": decide.certificate(noise), "misses": decide.certificate(below)}
     return make_certificate(KIND, VERSION, request.as_json(), result)
+
+
+def auditor_cost(cert):
+    """The auditor's budget estimate: both embedded certificates together (docs/certificates.md, noise/1)."""
+    res = cert["result"]
+    kind = plain_composition if res["route"] == PRODUCT_PAIR else dg_interval
+    return together([kind.auditor_cost(res["meets"]), kind.auditor_cost(res["misses"])])
 
 
 def _releases_claim(inp, res):

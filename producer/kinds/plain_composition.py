@@ -21,19 +21,24 @@ Limits (shared with the auditor's documentation): 1 <= C <= 1024 (the total
 count in the releases form), sensitivity <= 1000, 1 to 1000 values of ε with
 0 <= ε <= 10^4, 10^-60 <= W < 1, 10^-30 <= R < 1, σ² and t in [1/100, 10^6].
 The ε are sorted increasingly; a repeated ε is refused (the certificate's
-points are one per distinct ε, strictly increasing).
+points are one per distinct ε, strictly increasing).  The auditor's estimate
+of its check (:mod:`producer.plain.auditability`) is held to the budgets the
+producer writes for (:mod:`producer.audit_budget`) before any enclosure
+(:func:`check_auditable`) and on the finished certificate.
 """
 
 from gmpy2 import mpq, mpz
 
+from producer import audit_budget
 from producer.certificates.canonical import make_certificate
 from producer.display import display_digits, rational, show, show_interval
 from producer.errors import InputError, LimitError
 from producer.immutable import Immutable
 from producer.names import option
+from producer.plain import auditability
 from producer.plain.enclose import GAUSSIAN, LAPLACE
 from producer.plain.releases import Release, canonical_releases, parse_release
-from producer.plain.targets import meets, points
+from producer.plain.targets import check_first_round, meets, points
 from producer.rationals import decimal_outward, describe_rational, format_rational, parse_integer, parse_rational
 
 KIND, VERSION = "plain-composition", 1
@@ -223,9 +228,27 @@ def point_json(point, digits):
     }
 
 
+def check_auditable(request, copies=1):
+    """The auditor's estimate of ``copies`` certificates of ``request`` checked in one file (an embedding
+    kind's witnesses), before any enclosure: LimitError beyond the auditor's step limits or the budgets
+    the producer writes for (after the producer's own size limits, whose refusals are the more specific);
+    the :class:`producer.audit_budget.AuditCost` otherwise."""
+    check_first_round(request)
+    cost = auditability.request_cost(request.as_json())
+    cost = audit_budget.together([cost] * copies)
+    audit_budget.check(cost, "release" if not request.single else "budget")
+    return cost
+
+
 def build(request, progress=None):
     """The plain-composition certificate (a dict) for ``request``."""
+    check_auditable(request)
     return certificate_of(request, points(request, progress or (lambda message: None)))
+
+
+def auditor_cost(cert):
+    """The auditor's budget estimate of a plain-composition certificate (producer.plain.auditability)."""
+    return auditability.certificate_cost(cert)
 
 
 def certificate_of(request, computed):

@@ -41,18 +41,47 @@ def _bits(target, length):
     return -floor_log2(target) + GUARD_BITS + 2 * int(length).bit_length()
 
 
+def _gaussian_size(request, target):
+    """(L, estimated length, bits) of the single-law discrete Gaussian at target w; refuses a too large law."""
+    sigma2, C = request.parameter, request.budget
+    radius = gaussian.truncation_radius(sigma2, C, target / gaussian.TRUNCATION_SHARE)
+    length = gaussian.estimated_length(radius, C)
+    bits = _bits(target, length)
+    if length * bits > gaussian.MAX_WORK:
+        raise LimitError(f"the sum's law would need about {length} coefficients of {bits} bits "
+                         f"(L = {radius}, C = {C}), above the limit of {gaussian.MAX_WORK} coefficient-bits; "
+                         f"ask for a larger width or a smaller C·σ²")
+    return radius, length, bits
+
+
+def _lattice_size(request, target):
+    """(plan, bits) of the releases form's loss lattice at target w; refuses a too large lattice."""
+    plan = lattice.LatticePlan(request.releases, target)
+    bits = _bits(target, plan.length)
+    lattice.check_work(plan, bits, gaussian.MAX_WORK)
+    return plan, bits
+
+
+def check_first_round(request):
+    """The producer's own size limits on the first round of :func:`points` (and of the absolute single law's
+    enclosure), refused before any enclosure: the same cheap checks the round makes."""
+    if request.single and request.rel_width is None:
+        if request.family == GAUSSIAN:
+            enclose._gaussian_start(request)
+        return
+    target = request.width if request.rel_width is None else max(request.width or 0, request.rel_width ** 2)
+    if not request.single:
+        _lattice_size(request, target)
+    elif request.family == GAUSSIAN:
+        _gaussian_size(request, target)
+
+
 def _single_law(request, target, log):
     """A point function at target w for the single-law form (the family modules with w for W)."""
     k = grid_bits(target)
     if request.family == GAUSSIAN:
         sigma2, C = request.parameter, request.budget
-        radius = gaussian.truncation_radius(sigma2, C, target / gaussian.TRUNCATION_SHARE)
-        length = gaussian.estimated_length(radius, C)
-        bits = _bits(target, length)
-        if length * bits > gaussian.MAX_WORK:
-            raise LimitError(f"the sum's law would need about {length} coefficients of {bits} bits "
-                             f"(L = {radius}, C = {C}), above the limit of {gaussian.MAX_WORK} coefficient-bits; "
-                             f"ask for a larger width or a smaller C·σ²")
+        radius, length, bits = _gaussian_size(request, target)
         log(f"discrete Gaussian: L = {radius}, about {length} coefficients, {bits} bits")
         balls = gaussian.SumEnclosures(sigma2, C, target, bits, radius)
         return lambda epsilon: enclose._gaussian_point(balls, epsilon, k)
@@ -65,9 +94,7 @@ def _single_law(request, target, log):
 def _releases_law(request, target, log):
     """A point function at target w for the releases form (:mod:`producer.plain.lattice`)."""
     k = grid_bits(target)
-    plan = lattice.LatticePlan(request.releases, target)
-    bits = _bits(target, plan.length)
-    lattice.check_work(plan, bits, gaussian.MAX_WORK)
+    plan, bits = _lattice_size(request, target)
     log(f"{len(request.releases)} releases: loss lattice step {plan.step}, about {plan.length} points, {bits} bits")
     law = lattice.LossLaw(plan, bits)
 

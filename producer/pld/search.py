@@ -26,18 +26,36 @@ admissible grid would reach.
 
 The auditor's limits.  The auditor answers UNCHECKED, before any work, a
 recipe beyond the limits stated in docs/certificates.md (dpsgd/1):
-Σ (hi − lo + 1) <= 2·10^6 buckets, the buckets times the mass precision
-<= 6·10^8, that precision <= 4096 bits, every window and product <= 2^22
-entries, the convolution work <= 4·10^11, 2^K >= 4·ΣT·(3n + 3), and
-|lo|, |hi| <= 1024·N.  They are restated here (:class:`Cost`, conservatively:
-the retry's 64 guard bits included) and checked for every plan before its
-attempt, and once more on the finished recipe (:func:`recipe_excess`).
+Σ (hi − lo + 1) <= 2·10^6 buckets, the mass precision <= 4096 bits (the
+retry's 64 guard bits included), every window and product <= 2^22 entries,
+2^K >= 4·ΣT·(3n + 3), |lo|, |hi| <= 1024·N, and the file's budget ("The
+budget of one file"): with W_s the working bits of stage s (without the
+retry's guard bits), parts_s the bits of q_s's and σ_s's numerators and
+denominators, and for every product of the chains checked (the upper chains
+of both orders at scale K, the lower chains of the orders a claim names at K
+and K′) f = 2·(scale + 2) + bits(min(n_A, n_B)),
+
+    work   = 160·Σ_s n_s·(W_s + W_s²/1024 + parts_s/4) + 3·Σ (n_A + n_B)·f,
+    memory = max(Σ_s n_s·(1024 + 2·W_s),
+                 Σ_s 6·(n_s + 1)·(64 + max(K, K′)/8) + max (n_A + n_B − 1)·(384 + f/2)),
+
+all divisions rounding down (:func:`budget_cost`, exact on a finished
+recipe).  They are restated here (:class:`Cost`) and checked for every plan
+before its attempt — the products' lengths then estimated from the plan, both
+lower chains counted — and once more on the finished recipe
+(:func:`recipe_excess`; the budget on the sealed certificate,
+:func:`certificate_cost`).  A recipe within
+:data:`producer.audit_budget.MAX_MULTIPLE` budgets is written, and its
+certificate names the ``auditor verify --budget N`` that checks it; beyond,
+it is refused.  (The auditor's former separate limits, buckets × precision
+<= 6·10^8 and a convolution work <= 4·10^11, are replaced by the budget.)
 """
 
 import math
 
 from gmpy2 import mpq
 
+from producer import audit_budget
 from producer.errors import LimitError
 from producer.pld import composition as comp
 from producer.pld.gaussian import delta_enclosure, mu_squared, proves_below
@@ -60,12 +78,12 @@ PLD_EPSILON = 600            # ε(δ) is searched up to here (the truncation is 
 
 AUDIT_EPSILON = 2000         # the auditor evaluates no ε above this
 AUDIT_BUCKETS = 2 * 10**6
-AUDIT_BUCKET_BITS = 6 * 10**8
 AUDIT_PRECISION = 4096
 AUDIT_ENTRIES = 2**22
-AUDIT_CONVOLUTION = 4 * 10**11
 AUDIT_LOSS = 1024            # |lo|, |hi| <= 1024·N
 AUDIT_RETRY = 64             # the auditor's retry adds these guard bits
+MASS_UNITS = 160             # the budget's work units per bucket and (W + W²/1024 + parts/4)
+PRODUCT_UNITS = 3            # the budget's work units per entry and field bit of a product
 
 
 # ---- the first plan and the refinement (float sizing) ----------------------------
@@ -143,30 +161,55 @@ def mass_precision(plan, lo, hi):
     return plan.q_bits + 64 + plan.grid.bit_length() + math.ceil(max(abs(lo), hi) * 1.5 / plan.grid)
 
 
-def audit_precision(stage, plan, lo, hi):
-    """The auditor's mass precision for one stage (docs/certificates.md), its retry included."""
-    n = plan.grid
-    base = max(plan.q_bits + 8, plan.p_bits + 8 + n.bit_length() + math.ceil(1.45 * max(abs(lo), abs(hi) + 1) / n))
+def working_bits(stage, grid, p_bits, q_bits, lo, hi):
+    """W_s: the auditor's working bits of one stage's masses, without the retry's guard bits."""
+    # ⌈1.45·max(|lo|, |hi| + 1)/N⌉ in docs/certificates.md; the auditor's estimates of the reference recipes
+    # are one more (measured), so one more is counted, as ⌊·⌋ + 2 (never below either reading)
+    spread = 145 * max(abs(lo), abs(hi) + 1) // (100 * grid) + 2
+    base = max(q_bits + 8, p_bits + 8 + grid.bit_length() + spread)
     q, s = stage.rate, stage.noise
     guard = 24 + int(q.denominator // q.numerator).bit_length() + 2 * int(s.numerator // s.denominator + 1).bit_length()
-    return base + guard + AUDIT_RETRY
+    return base + guard
 
 
-def _number_bits(stage):
-    """A quarter of the bits of q's and σ's numerators and denominators (the auditor adds them per bucket)."""
-    parts = (stage.rate.numerator, stage.rate.denominator, stage.noise.numerator, stage.noise.denominator)
-    return -(-sum(int(v).bit_length() for v in parts) // 4)
+def audit_precision(stage, plan, lo, hi):
+    """The auditor's mass precision for one stage (docs/certificates.md), its retry included."""
+    return working_bits(stage, plan.grid, plan.p_bits, plan.q_bits, lo, hi) + AUDIT_RETRY
+
+
+def _parts(stage):
+    """parts_s: the bits of q's and σ's numerators and denominators."""
+    return sum(int(v).bit_length() for v in (stage.rate.numerator, stage.rate.denominator,
+                                              stage.noise.numerator, stage.noise.denominator))
+
+
+def budget_cost(stages, grid, p_bits, q_bits, ranges, products):
+    """The auditor's budget estimate (docs/certificates.md, dpsgd/1) of a recipe: single-step ``ranges``
+    [(lo, hi)] per stage and ``products`` [(n_A, n_B, scale)], one per product of a chain checked at a scale."""
+    sizes = [hi - lo + 1 for lo, hi in ranges]
+    bits = [working_bits(st, grid, p_bits, q_bits, lo, hi) for st, (lo, hi) in zip(stages, ranges)]
+    masses = MASS_UNITS * sum(n * (w + w * w // 1024 + _parts(st) // 4) for n, w, st in zip(sizes, bits, stages))
+    convolution, largest = 0, 0
+    for n_a, n_b, scale in products:
+        field = 2 * (scale + 2) + min(n_a, n_b).bit_length()
+        convolution += PRODUCT_UNITS * (n_a + n_b) * field
+        largest = max(largest, (n_a + n_b - 1) * (384 + field // 2))
+    memory = max(sum(n * (1024 + 2 * w) for n, w in zip(sizes, bits)),
+                 sum(6 * (n + 1) * (64 + max(p_bits, q_bits) // 8) for n in sizes) + largest)
+    what = "the single-step masses" if masses >= convolution else "the convolutions"
+    advice = f"a larger {option('rel_width')}, fewer steps or fewer stages"  # named where it is read
+    return audit_budget.AuditCost(masses + convolution, memory, what, advice)
 
 
 def _products(stages):
     return sum(comp.products_of(s.steps) for s in stages) + len(stages) - 1
 
 
-def _convolution_work(products, n, p_bits, q_bits):
-    """The auditor's convolution work over all products of the chains it may check (both lower chains)."""
-    def one(scale):
-        return 2 * n * (2 * (scale + 2) + int(n).bit_length())
-    return products * (2 * one(p_bits) + 2 * (one(p_bits) + one(q_bits)))
+def _estimated_products(count, entries, p_bits, q_bits):
+    """The products of a plan before its attempt, every one at the estimated largest array (the windows are
+    not known yet): the upper chains of both orders at K, the lower chains of both orders at K and K′."""
+    n = int(math.ceil(entries))
+    return [(n, n, p_bits)] * (4 * count) + [(n, n, q_bits)] * (2 * count)
 
 
 class Cost:
@@ -190,22 +233,22 @@ class Cost:
         """Phrases naming the auditor's limits this plan would break (none: the auditor can check it)."""
         plan, out = self.plan, []
         precisions = [audit_precision(s, plan, lo, hi) for s, ((lo, hi), _) in zip(stages, self.ranges)]
-        audit_bits = sum(n * (p + _number_bits(s)) for n, p, s in zip(sizes, precisions, stages))
         loss = max(max(abs(lo), abs(hi)) for (lo, hi), _ in self.ranges)
         if self.buckets > AUDIT_BUCKETS:
             out.append(f"{self.buckets:.3g} single-step buckets (the auditor's limit: 2·10^6)")
-        if audit_bits > AUDIT_BUCKET_BITS:
-            out.append(f"{audit_bits:.3g} bucket-bits of masses (the auditor's limit: 6·10^8)")
         if max(precisions) > AUDIT_PRECISION:
             out.append(f"a mass precision of {max(precisions)} bits (the auditor's limit: 4096)")
         if loss > AUDIT_LOSS * plan.grid:
             out.append(f"losses up to {loss / plan.grid:.4g} (the auditor's limit: 1024)")
         if products and self.entries > AUDIT_ENTRIES:
             out.append(f"arrays of about {self.entries:.3g} entries (the auditor's limit: 2^22)")
-        if products and _convolution_work(products, self.entries, plan.p_bits, plan.q_bits) > AUDIT_CONVOLUTION:
-            out.append("a convolution work above the auditor's limit of 4·10^11")
         if 2 ** plan.p_bits < 4 * sum(s.steps for s in stages) * (3 * self.entries + 3):
             out.append(f"K = {plan.p_bits} bits, too few for arrays of {self.entries:.3g} entries")
+        cost = budget_cost(stages, plan.grid, plan.p_bits, plan.q_bits, [r for r, _ in self.ranges],
+                           _estimated_products(products, self.entries, plan.p_bits, plan.q_bits))
+        if audit_budget.multiple(cost) > audit_budget.MAX_MULTIPLE:
+            out.append(f"about {audit_budget.multiple(cost)} times the auditor's budget of one file for "
+                       f"{cost.what} (the producer writes up to {audit_budget.MAX_MULTIPLE})")
         return out
 
     def broken(self, spent=0.0):
@@ -376,35 +419,47 @@ def _suggest(width):
 # ---- the finished recipe, checked once more ----------------------------------------
 
 def recipe_excess(request, outcome):
-    """Phrases naming the auditor's limits the finished recipe breaks (a backstop: the plans were checked)."""
+    """Phrases naming the auditor's limits the finished recipe breaks (a backstop: the plans were checked;
+    the file's budget is checked on the sealed certificate, :func:`certificate_cost`)."""
     plan, stages, out = outcome.plan, request.stages, []
     sizes = [hi - lo + 1 for lo, hi in outcome.ranges]
     precisions = [audit_precision(s, plan, lo, hi) for s, (lo, hi) in zip(stages, outcome.ranges)]
     if sum(sizes) > AUDIT_BUCKETS:
         out.append(f"{sum(sizes)} buckets")
-    if sum(n * (p + _number_bits(s)) for n, p, s in zip(sizes, precisions, stages)) > AUDIT_BUCKET_BITS:
-        out.append("the bucket-bits of its masses")
     if max(precisions) > AUDIT_PRECISION:
         out.append(f"a mass precision of {max(precisions)} bits")
     if any(max(abs(lo), abs(hi)) > AUDIT_LOSS * plan.grid for lo, hi in outcome.ranges):
         out.append("its loss range")
-    work, longest = 0, max(sizes)
+    longest = max(sizes)
     for order in ORDERS:
         for side in ("upper", "lower"):
             windows = outcome.windows[order][side]
-            if windows is None:
-                continue
-            scales = [plan.p_bits] if side == "upper" else [plan.p_bits, plan.q_bits]
-            for n_a, n_b in _product_lengths(stages, sizes, windows):
-                longest = max(longest, n_a + n_b - 1)
-                work += sum((n_a + n_b) * (2 * (s + 2) + min(n_a, n_b).bit_length()) for s in scales)
+            if windows is not None:
+                for n_a, n_b in _product_lengths(stages, sizes, windows):
+                    longest = max(longest, n_a + n_b - 1)
     if longest > AUDIT_ENTRIES:
         out.append(f"an array of {longest} entries")
-    if work > AUDIT_CONVOLUTION:
-        out.append(f"a convolution work of {work:.3g}")
     if 2 ** plan.p_bits < 4 * sum(s.steps for s in stages) * (3 * longest + 3):
         out.append(f"K = {plan.p_bits} bits for arrays of {longest} entries")
     return out
+
+
+def certificate_cost(stages, discretisation, named):
+    """The auditor's budget estimate of a finished pld recipe (the certificate's ``discretisation``): the
+    upper chains of both orders at K, the lower chains of the ``named`` orders at K and K′."""
+    d = discretisation
+    ranges = [tuple(r) for r in d["ranges"]]
+    sizes = [hi - lo + 1 for lo, hi in ranges]
+    products = []
+    for order in ORDERS:
+        chains = [("upper", (d["p_bits"],))] + ([("lower", (d["p_bits"], d["q_bits"]))] if order in named else [])
+        for side, scales in chains:
+            windows = d["windows"][order][side]
+            if windows is None:
+                continue
+            lengths = list(_product_lengths(stages, sizes, windows))
+            products += [(n_a, n_b, scale) for scale in scales for n_a, n_b in lengths]
+    return budget_cost(stages, d["grid"], d["p_bits"], d["q_bits"], ranges, products)
 
 
 def _product_lengths(stages, sizes, windows):

@@ -129,3 +129,27 @@ def test_the_help_states_the_budgets_the_command_takes():
     assert epsilon_bracket.Request.from_strings("1/3", target, "1e-4", sigma2=9).lower is not None
     beyond = epsilon_bracket.Request.from_strings("1/3", target + 1, "1e-4", sigma2=9)
     assert beyond.lower is None and f"C <= {target}" in beyond.lower_reason
+
+
+def test_a_certificate_beyond_the_auditors_default_budget_is_written_with_the_notice(tmp_path, monkeypatch, capsys):
+    """Both halves' budget scaled below a C = 2 calibration's estimate (its two witnesses' games): the file is
+    written, the last line on stderr says which `auditor verify --budget N` checks it; --quiet says nothing."""
+    from auditor import budget
+    from producer import audit_budget
+    from producer.cli import main
+    out = tmp_path / "c.json"
+    args = ["calibrate", "--gamma", "1/3", "--sigma2", "9", "--budget", "2", "--delta", "1e-4", "-o", str(out)]
+    assert main(args) == 0
+    written = json.loads(out.read_text())
+    work = audit_budget.cost_of(written).work
+    for module, name in ((audit_budget, "WORK"), (budget, "MAX_WORK")):
+        monkeypatch.setattr(module, name, (work - 1) // 2)
+    capsys.readouterr()
+    assert main(args) == 0 and json.loads(out.read_text()) == written
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert last.endswith("verify it with `auditor verify --budget 3`")
+    from auditor.cli import main as auditor_main
+    assert auditor_main(["verify", "--quiet", str(out)]) == 3
+    assert auditor_main(["verify", "--quiet", "--budget", "3", str(out)]) == 0
+    capsys.readouterr()
+    assert main([*args, "--quiet"]) == 0 and capsys.readouterr().err == ""

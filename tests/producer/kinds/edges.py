@@ -57,3 +57,46 @@ def refused(args, out, words="auditor"):
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and words in lines[0], done.stderr
     assert not out.exists()
+
+
+# ---- the auditor's budget of one file (producer.audit_budget) -------------------------------------
+
+def auditor_estimate(cert):
+    """(work, memory): the auditor's own estimates of a certificate (dict), read from its UNCHECKED line with
+    each limit of its budget set to 1 in turn (the other out of reach); 0 where it counts nothing."""
+    import re
+    from auditor import budget
+    from auditor.api import verify_certificate
+    saved, found = (budget.MAX_WORK, budget.MAX_MEMORY), []
+    try:
+        for work, memory in ((1, 10 ** 30), (10 ** 30, 1)):
+            budget.MAX_WORK, budget.MAX_MEMORY = work, memory
+            line = verify_certificate(cert).as_dict()["unchecked"] or ""
+            match = re.search(r" (\d+) exceeds the limit 1$", line)
+            found.append(int(match.group(1)) if match else 0)
+    finally:
+        budget.MAX_WORK, budget.MAX_MEMORY = saved
+    return tuple(found)
+
+
+def scaled_budget(monkeypatch, work, memory=None):
+    """Both halves' budget of one file scaled down to ``work`` units (and ``memory`` bytes): a cheap
+    certificate then sits at the edge, and the producer's multiple N can be held to the auditor's."""
+    from auditor import budget
+    from producer import audit_budget
+    memory = audit_budget.MEMORY if memory is None else memory
+    monkeypatch.setattr(audit_budget, "WORK", work)
+    monkeypatch.setattr(audit_budget, "MEMORY", memory)
+    monkeypatch.setattr(budget, "MAX_WORK", work)
+    monkeypatch.setattr(budget, "MAX_MEMORY", memory)
+
+
+def least_auditor_budget(cert, n):
+    """The auditor accepts ``cert`` (dict) at ``auditor verify --budget n`` and answers UNCHECKED at n − 1:
+    n is the least multiple it needs (the file is checked in full at n)."""
+    from auditor.api import verify_certificate
+    report = verify_certificate(cert, budget=n)
+    assert report.outcome == "OK", report.as_dict()
+    if n > 1:
+        below = verify_certificate(cert, budget=n - 1).as_dict()
+        assert below["outcome"] == "UNCHECKED" and "budget" in below["unchecked"], below

@@ -77,3 +77,20 @@ def test_calibration_envelope_limit_is_the_auditors():
     from auditor.checks.dg_interval import MAX_EXP_ARGUMENT
     from producer.kinds.calibration import MAX_ENVELOPE_EXPONENT
     assert MAX_ENVELOPE_EXPONENT == MAX_EXP_ARGUMENT == 8 * 5 * 1250
+
+
+# ---- the auditor's budget of one file ---------------------------------------------------------------
+
+def test_both_witnesses_count_and_the_calibration_states_the_budget(monkeypatch):
+    """The two witnesses' games together (each within one budget, so at most two: never refused)."""
+    from producer import api
+    from producer.kinds import calibration, dg_interval
+    from tests.producer.kinds.edges import least_auditor_budget, scaled_budget
+    cert = api.calibration("1/3", 9, 2, "1e-4")
+    res = cert.result
+    witnesses = [dg_interval.auditor_cost(res[k]).work for k in ("lower_witness", "upper_witness")]
+    assert calibration.auditor_cost(cert.as_dict()).work == sum(witnesses)
+    scaled_budget(monkeypatch, max(witnesses))
+    again = api.calibration("1/3", 9, 2, "1e-4")
+    assert again == cert and again.auditor_budget == 2
+    least_auditor_budget(cert.as_dict(), 2)

@@ -19,7 +19,8 @@ from producer.lower.capped import first_hit_probability
 from producer.lower.suffix import RowCache
 from producer.rationals import decimal_outward
 from producer.errors import LimitError
-from tests.producer.kinds.edges import built_edge_verifies, built_refused, refused
+from tests.producer.kinds.edges import built_edge_verifies, built_refused, least_auditor_budget, refused, \
+    scaled_budget
 
 ROOT = Path(__file__).resolve().parents[3]
 SCHEMA = json.loads((ROOT / "schemas" / "calibration-lower-1.schema.json").read_text())
@@ -322,12 +323,22 @@ def test_target_zero_input_is_typed_and_legal():
 
 
 def test_target_zero_line_work_limit_is_the_auditors():
+    """The auditor's own line limit (3·10⁹) and, before it, its budget of one file: 70 × nodes × priors ×
+    (2L + 2) work units and 3/2 byte a unit, so 857,142,857 units fit one budget; the C = 16 tree at 20001
+    priors (2.96·10⁹ units) needs four, which the producer writes and says."""
     from auditor.checks.calibration_lower import MAX_LINE_WORK
-    from producer.kinds.calibration_lower import _check_line_work
-    _check_line_work(2553, 20001, 28)                 # C = 16, radius 28: 2.96·10⁹ <= 3·10⁹
-    with pytest.raises(LimitError, match="auditor"):
-        _check_line_work(2553, 20001, 30)             # 3.17·10⁹
+    from producer.audit_budget import AuditCost, multiple
+    from producer.lower.auditability import target_zero_cost
     assert 2553 * 20001 * 58 <= MAX_LINE_WORK < 2553 * 20001 * 62
+    with pytest.raises(LimitError, match="auditor"):
+        cl._check_line_work(2553, 20001, 30)             # 3.17·10⁹: beyond the line limit
+    cl._check_line_work(2553, 20001, 28)                 # C = 16, radius 28: 2.96·10⁹ <= 3·10⁹
+    assert multiple(target_zero_cost(2553, 20001, 28)) == 4
+    inside, beyond = target_zero_cost(1, 428571428, 0), target_zero_cost(1, 428571429, 0)   # 2 outputs a prior
+    assert (inside.work, inside.memory) == (59999999920, 1285714284) and multiple(inside) == 1
+    assert beyond.work == 60000000060 and multiple(beyond) == 2
+    with pytest.raises(LimitError, match=r"^priors: the auditor's estimate for the line tree .* needs 9 times"):
+        cl._check_line_work(2553, 20001, 28, spent=AuditCost(5 * 6 * 10**10))   # an embedding bracket's upper end
 
 
 def test_target_zero_beyond_the_line_work_limit_is_refused(tmp_path):
@@ -385,13 +396,68 @@ def test_budgets_up_to_64_are_accepted_and_beyond_refused():
 
 
 def test_the_c64_tree_is_within_the_auditors_line_work():
-    """nodes × priors × (2L + 2) at C = 64 with the default program (the tree's nodes only, no lines)."""
+    """nodes × priors × (2L + 2) at C = 64 with the default program (the tree's nodes only, no lines): within
+    the auditor's line limit, and three budgets of one file by itself (its memory; four with the hierarchy's
+    upper end of the bracket, docs/certificates.md)."""
     from auditor.checks.calibration_lower import MAX_LINE_WORK
+    from producer.audit_budget import multiple
+    from producer.lower.auditability import target_zero_cost
     from producer.sources.discrete_gaussian import DiscreteGaussianSource
     fields = cl.target_program(64)
     source = DiscreteGaussianSource.from_radius_scale(fields["sigma2"], fields["radius"], fields["scale"])
     grid = tl.Grid(fields["grid_first"], fields["grid_ratio"], fields["grid_count"])
     game = tl.TargetZeroGame(source.law, Gamma(1, 3), 64, grid, fields["scale_bits"])
     work = len(game.nodes) * fields["grid_count"] * (2 * fields["radius"] + 2)
-    assert work <= MAX_LINE_WORK
+    assert len(game.nodes) == 10473 and work <= MAX_LINE_WORK
     cl._check_line_work(len(game.nodes), fields["grid_count"], fields["radius"])
+    assert multiple(target_zero_cost(len(game.nodes), fields["grid_count"], fields["radius"])) == 3
+
+
+# ---- the auditor's budget of one file ---------------------------------------------------------------
+
+def _target_zero(budget, priors=4001):
+    fields = dict(cl.target_program(budget), grid_count=priors)
+    return cl.Request.of(fields.pop("claim"), **fields)
+
+
+def test_target_zero_needs_the_budget_the_producer_states(monkeypatch):
+    """Both halves' budget scaled down to just below a C = 2 tree's estimate: the producer writes it, its
+    notice names --budget 2, and that is the least budget the auditor checks it at."""
+    cert = cl.build(_target_zero(2))
+    cost = cl.auditor_cost(cert)
+    scaled_budget(monkeypatch, cost.work - 1)
+    from producer.api import Certificate
+    written = Certificate(cl.build(_target_zero(2)))
+    assert written.auditor_budget == 2 and "`auditor verify --budget 2`" in written.notice
+    least_auditor_budget(written.as_dict(), 2)
+    scaled_budget(monkeypatch, cost.work)
+    assert Certificate(cert).auditor_budget == 1 and Certificate(cert).notice is None
+
+
+def test_target_zero_beyond_eight_budgets_is_refused_before_the_lines(monkeypatch):
+    cost = cl.auditor_cost(cl.build(_target_zero(2)))
+    scaled_budget(monkeypatch, cost.work // 8 - 1)
+
+    def never(*args, **kwargs):
+        raise AssertionError("the lines were computed")
+    monkeypatch.setattr(tl.TargetZeroGame, "choose", never)
+    with pytest.raises(LimitError, match=r"^priors: the auditor's estimate for the line tree .* needs 9 times") as info:
+        cl.build(_target_zero(2))
+    assert "\n" not in str(info.value) and "fewer priors" in str(info.value)
+
+
+def test_capped_preparation_is_within_one_budget():
+    """1200 × its work, whose own limit 5·10⁷ is one whole budget: never more than one."""
+    from producer.audit_budget import multiple
+    from producer.lower.auditability import capped_cost
+    assert multiple(capped_cost(cl.MAX_CAPPED_WORK)) == 1 and multiple(capped_cost(cl.MAX_CAPPED_WORK + 1)) == 2
+
+
+@pytest.mark.slow
+def test_target_zero_at_the_budgets_edge_verifies_and_one_prior_beyond_needs_two(tmp_path):
+    """C = 16 (2553 nodes, 58 outputs): 5788 priors are 857,052,312 units (5.9994·10¹⁰ work units), within
+    one budget: the plain auditor checks it (about a minute); 5789 are 857,200,386 (6.0004·10¹⁰): two."""
+    from producer.lower.auditability import target_zero_cost
+    from producer.audit_budget import multiple
+    assert multiple(target_zero_cost(2553, 5788, 28)) == 1 < multiple(target_zero_cost(2553, 5789, 28)) == 2
+    built_edge_verifies(lambda: cl.build(_target_zero(16, 5788)), tmp_path / "inside.json")

@@ -317,3 +317,19 @@ def test_deadline_work_estimate_is_the_auditors():
     for args in ((3, 24, 10 ** 24, 73, ((1, 1, 0),), 100), (1009, 150, 10 ** 10, 451, ((1, 1, 0), (1, -1, 0)), 234),
                  (7, 5, 2 ** 60, 11, ((1, -1, 0, 1),), 2000)):
         assert estimated_work(*args) == auditors(*args)
+
+
+# ---- the auditor's budget of one file ---------------------------------------------------------------
+
+def test_the_witness_and_its_reference_count_together(monkeypatch):
+    """200 × its own work and 400 × its reference's game work (each within one budget: at most two)."""
+    from producer.audit_budget import AuditCost, multiple
+    from producer.lower.auditability import DEADLINE_UNITS, MAX_WORK
+    from tests.producer.kinds.edges import least_auditor_budget, scaled_budget
+    assert multiple(AuditCost(DEADLINE_UNITS * MAX_WORK)) == 1
+    cert = producer_api.deadline_witness("1/3", 9, 2, 24, "1e24", [3, 44], budget=2, reference=True)
+    cost = dw.auditor_cost(cert.as_dict())
+    scaled_budget(monkeypatch, cost.work - 1)
+    again = producer_api.deadline_witness("1/3", 9, 2, 24, "1e24", [3, 44], budget=2, reference=True)
+    assert again == cert and again.auditor_budget == 2
+    least_auditor_budget(cert.as_dict(), 2)

@@ -280,3 +280,22 @@ def test_plain_references_regenerate_byte_identically(tmp_path):
 def test_dg_interval_whose_game_is_beyond_the_auditor_is_refused(tmp_path):
     refused(["dg", "--gamma", "2/5", "--sigma2", 9, "--budget", 4, "--epsilon", 2, "--radius", 12,
               "--scale", 10 ** 24], tmp_path / "beyond.json", "of the auditor for one query")
+
+
+# ---- the auditor's budget of one file ---------------------------------------------------------------
+
+def test_a_dg_interval_needs_at_most_one_budget():
+    """400 × its one query's game work, whose own limit (1.5·10⁸) is one whole budget."""
+    from producer.audit_budget import AuditCost, multiple
+    from producer.game.auditability import DG_INTERVAL_UNITS, MAX_WORK
+    most = DG_INTERVAL_UNITS * MAX_WORK
+    assert multiple(AuditCost(most)) == 1 < multiple(AuditCost(most + 1))
+
+
+def test_a_dg_interval_states_the_budget_the_auditor_needs(monkeypatch):
+    from tests.producer.kinds.edges import least_auditor_budget, scaled_budget
+    cert = api.dg_interval("1/3", 9, 2, 2, width="1e-6")
+    scaled_budget(monkeypatch, dgi.auditor_cost(cert.as_dict()).work - 1)
+    again = api.dg_interval("1/3", 9, 2, 2, width="1e-6")
+    assert again == cert and again.auditor_budget == 2 and "--budget 2" in again.notice
+    least_auditor_budget(cert.as_dict(), 2)

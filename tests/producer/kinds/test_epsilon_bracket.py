@@ -393,3 +393,55 @@ def test_beyond_24_the_upper_numerics_hold_the_prior_and_the_transfer():
     cuts = kind.wide_cuts(64)
     assert cuts == list(range(0, 63, 2))     # S_all minus the odd cuts: blocks of at most two digits
     assert all(b - a <= 2 for a, b in zip([-1] + cuts, cuts + [63]))
+
+
+# ---- the auditor's budget of one file: both witnesses together ------------------------------------
+
+def test_the_witnesses_together_need_the_budget_the_bracket_states(monkeypatch):
+    """Hierarchy-witness at C = 2 (a hierarchy upper end and a target-zero line, about 4.8·10⁹ units), with
+    both halves' budget scaled below it: written, its notice names the least budget the auditor checks it at."""
+    from producer.api import Certificate
+    from tests.producer.kinds.edges import least_auditor_budget, scaled_budget
+    cert = bracket("1/3", 2, "1e-4", sigma2="9")
+    cost = kind.auditor_cost(cert)
+    upper = kind.hierarchy.auditor_cost(cert["result"]["upper_witness"])
+    lower = kind.calibration_lower.auditor_cost(cert["result"]["lower_witness"])
+    assert cost.work == upper.work + lower.work and cost.memory == max(upper.memory, lower.memory)
+    scaled_budget(monkeypatch, (cost.work - 1) // 2)
+    written = Certificate(bracket("1/3", 2, "1e-4", sigma2="9"))
+    assert written.as_dict() == cert and written.auditor_budget == 3
+    least_auditor_budget(cert, 3)
+
+
+def test_a_lower_witness_beyond_the_files_budget_is_left_out_before_its_lines(monkeypatch):
+    """The upper end alone within eight budgets, the two together beyond: the target-zero line is refused once
+    its tree is known, before any line is computed, and the bracket says why."""
+    from producer.lower import target_lines
+    from tests.producer.kinds.edges import scaled_budget
+    cert = bracket("1/3", 2, "1e-4", sigma2="9")
+    upper = kind.hierarchy.auditor_cost(cert["result"]["upper_witness"])
+    total = kind.auditor_cost(cert)
+    scaled_budget(monkeypatch, max(upper.work // 8 + 1, total.work // 9 + 1))
+    assert upper.work <= 8 * (total.work // 9 + 1) < total.work
+
+    def never(*args, **kwargs):
+        raise AssertionError("the lines were computed")
+    monkeypatch.setattr(target_lines.TargetZeroGame, "choose", never)
+    left = bracket("1/3", 2, "1e-4", sigma2="9")
+    res = left["result"]
+    assert res["lower_witness"] is None and res["epsilon_lo"] is None
+    assert res["upper_witness"] == cert["result"]["upper_witness"]
+    assert "the line tree with the rest of its file" in res["lower_reason"] and "needs 9 times" in res["lower_reason"]
+
+
+def test_a_product_pair_beyond_eight_budgets_is_refused_before_any_point(monkeypatch):
+    from tests.producer.kinds.edges import scaled_budget
+    cert = bracket("0", 1000, "1e-5", sigma2="9", width="1e-3")
+    witness = plain_composition.auditor_cost(cert["result"]["upper_witness"])
+    scaled_budget(monkeypatch, 2 * witness.work // 9)
+
+    def never(*args, **kwargs):
+        raise AssertionError("a point was computed")
+    monkeypatch.setattr(kind.SingleEpsilon, "point", never)
+    with pytest.raises(LimitError, match=r"^budget: the auditor's estimate for the plain enclosure .* needs 9 times"):
+        bracket("0", 1000, "1e-5", sigma2="9", width="1e-3")

@@ -16,7 +16,8 @@ from producer.certificates.canonical import canonical_json
 from producer.kinds.hierarchy import Request as HierarchyRequest, build
 from producer.rationals import parse_rational
 from producer.references.hierarchy import REFERENCES
-from tests.producer.kinds.edges import ROOT, refused
+from producer.errors import LimitError
+from tests.producer.kinds.edges import ROOT, least_auditor_budget, refused, scaled_budget
 
 DIRECTORY = Path(__file__).resolve().parents[3] / "certificates" / "hierarchy"
 FIELDS = dict(REFERENCES)
@@ -121,6 +122,48 @@ def test_hierarchy_beyond_the_auditors_work_limit_is_refused(tmp_path):
     # P_7 at C = 8 with the default 1500 priors: estimated auditor work 1.54·10¹⁰ > 1.5·10¹⁰
     refused(["hierarchy", "--gamma", "1/3", "--sigma2", 9, "--budget", 8, "--depth", 7, "--epsilon", 2],
              tmp_path / "beyond.json", "work")
+
+
+def test_the_budget_binds_the_work_at_2_4e9_and_the_entries_at_1464843():
+    """25 × work and 1024 bytes a table entry of one level against 6·10¹⁰ units and 1.5·10⁹ bytes; within
+    the auditor's own limits (1.5·10¹⁰, 10⁷ entries) a hierarchy needs at most 7 budgets."""
+    from producer.audit_budget import multiple
+    from producer.hierarchy.auditability import MAX_LEVEL_ENTRIES, MAX_WORK, budget_cost
+
+    def n(work, entries=0):
+        return multiple(budget_cost({"work": work, "level_entries": entries}))
+    assert n(24 * 10**8) == 1 and n(24 * 10**8 + 1) == 2
+    assert n(0, 1464843) == 1 and n(0, 1464844) == 2
+    assert n(MAX_WORK, MAX_LEVEL_ENTRIES) == 7
+
+
+SMALL = FIELDS["hierarchy-c3-p2-eps2-small.json"]
+
+
+def test_a_hierarchy_beyond_the_default_budget_is_written_with_its_notice(monkeypatch):
+    """Both halves' budget scaled to just below the small reference's estimate: written, the notice names
+    --budget 2, and the auditor checks it at 2 and not at 1."""
+    from producer.api import Certificate
+    from producer.kinds.hierarchy import auditor_cost
+    cert = load("hierarchy-c3-p2-eps2-small.json")
+    scaled_budget(monkeypatch, auditor_cost(cert).work - 1)
+    written = Certificate(build(HierarchyRequest(**SMALL)))
+    assert written.to_json() == (DIRECTORY / "hierarchy-c3-p2-eps2-small.json").read_bytes()
+    assert written.auditor_budget == 2 and written.notice.endswith("`auditor verify --budget 2`")
+    least_auditor_budget(written.as_dict(), 2)
+
+
+def test_a_hierarchy_beyond_eight_budgets_is_refused_before_its_tables(monkeypatch):
+    from producer.hierarchy.sampled import Sandwich
+    from producer.kinds.hierarchy import auditor_cost
+    scaled_budget(monkeypatch, auditor_cost(load("hierarchy-c3-p2-eps2-small.json")).work // 8 - 1)
+
+    def never(self):
+        raise AssertionError("the tables were solved")
+    monkeypatch.setattr(Sandwich, "solve", never)
+    with pytest.raises(LimitError, match=r"^P_2: the auditor's estimate for the hierarchy's tables .* needs 9 "
+                                         r"times .*; use fewer priors or a smaller model$"):
+        build(HierarchyRequest(**SMALL))
 
 
 def test_hierarchy_references_are_within_the_auditors_limits():

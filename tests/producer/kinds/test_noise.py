@@ -336,3 +336,36 @@ def test_the_answer_is_a_grid_crossing_not_the_smallest_noise():
     assert mpq(smaller["result"]["points"][0]["upper"]) < mpq("0.12")  # a quarter of the noise meets too
     line = kind.claim(cert)
     assert "smallest" not in line and "the grid point below, σ² = 0.5636, does not" in line
+
+
+# ---- the auditor's budget of one file ---------------------------------------------------------------
+
+def test_both_embedded_certificates_count_and_the_notice_follows(monkeypatch):
+    from producer import api
+    from tests.producer.kinds.edges import least_auditor_budget, scaled_budget
+    cert = api.noise(1, "1e-3", 2, gamma="1/2", precision="1/10")
+    cost = kind.auditor_cost(cert.as_dict())
+    parts = [dg_interval.auditor_cost(cert.result[k]) for k in ("meets", "misses")]
+    assert cost.work == sum(p.work for p in parts)
+    scaled_budget(monkeypatch, cost.work - 1)
+    again = api.noise(1, "1e-3", 2, gamma="1/2", precision="1/10")
+    assert again == cert and again.auditor_budget == 2
+    least_auditor_budget(cert.as_dict(), 2)
+
+
+def test_a_product_pair_probe_beyond_eight_budgets_is_refused_before_its_work(monkeypatch):
+    from producer import api
+    from tests.producer.kinds.edges import scaled_budget
+    cert = api.noise(2, "1e-5", 100)
+    witness = plain_composition.auditor_cost(cert.result["meets"])
+    scaled_budget(monkeypatch, 2 * witness.work // 9)
+
+    def never(*args, **kwargs):
+        raise AssertionError("a probe was computed")
+    monkeypatch.setattr(kind, "points", never)
+    with pytest.raises(LimitError) as info:
+        api.noise(2, "1e-5", 100)
+    text = str(info.value)
+    assert text.startswith("noise: the search for the σ² that meets ε*_100(1e-05) ≤ 2 went beyond the reach of "
+                           "producer.plain_composition: at σ² = ")
+    assert "the auditor's estimate for the plain enclosure" in text and "\n" not in text

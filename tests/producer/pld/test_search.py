@@ -83,3 +83,56 @@ def test_the_width_suggested_is_in_reach_and_short(width, text):
     assert search._suggest(width) == text
     with names.command_line():
         assert search._suggest(width) == text.replace("rel_width=", "--rel-width ").replace("rel_width", "--rel-width")
+
+
+# ---- the auditor's budget of one file (docs/certificates.md, dpsgd/1) ------------------------------------
+
+def test_the_budget_estimate_of_a_recipe_is_the_auditors():
+    """Every reference recipe: the masses (160 × n·(W + W²/1024 + parts/4)) and the products of the chains
+    checked (3 × (n_A + n_B)·f), memory the larger of the masses' and the chains' (the auditor's own numbers,
+    read from its refusal at a budget of 1: tests/producer/test_audit_budget.py), here one by hand."""
+    import json
+    from pathlib import Path
+    from producer.kinds.dpsgd import auditor_cost
+    cert = json.loads((Path(__file__).resolve().parents[3] / "certificates" / "dpsgd" /
+                       "dpsgd-q0_01-s1-t1000-delta1e-5.json").read_text())
+    d = cert["result"]["discretisation"]
+    assert (d["grid"], d["p_bits"], d["q_bits"], d["ranges"]) == (1180, 72, 88, [[-12, 3990]])
+    # W = max(88 + 8, 72 + 8 + bits(1180) + 5 + 1) + 24 + bits(100) + 2·bits(2) = 97 + 35 (the auditor counts
+    # ⌈1.45·3991/1180⌉ + 1 = 6 bits of spread, one more than docs/certificates.md's formula)
+    assert search.working_bits(parse_stage("1/100:1x1000"), 1180, 72, 88, -12, 3990) == 132
+    cost = auditor_cost(cert)
+    assert (cost.work, cost.memory) == (325511134, 7629480) and cost.what == "the convolutions"
+    assert auditor_cost(json.loads((Path(__file__).resolve().parents[3] / "certificates" / "dpsgd" /
+                                    "dpsgd-gaussian-s2-t10-delta1e-5.json").read_text())) is None
+
+
+def test_a_recipe_beyond_the_default_budget_is_written_with_its_notice(monkeypatch):
+    from producer import api
+    from producer.kinds.dpsgd import auditor_cost
+    from tests.producer.kinds.edges import least_auditor_budget, scaled_budget
+    kw = dict(sampling_rate="1/100", noise_multiplier=1, steps=1000, delta="1e-5")
+    cert = api.dpsgd(**kw)
+    cost = auditor_cost(cert.as_dict())
+    scaled_budget(monkeypatch, cost.work - 1, cost.memory)
+    again = api.dpsgd(**kw)
+    assert again == cert and again.auditor_budget == 2 and again.notice.endswith("`auditor verify --budget 2`")
+    least_auditor_budget(cert.as_dict(), 2)
+
+
+def test_a_plan_beyond_eight_budgets_is_refused_before_any_mass(monkeypatch):
+    from producer.pld import enclose
+    from tests.producer.kinds.edges import scaled_budget
+    request = _request(["1/100:1x1000"], delta=mpq(1, 10**5))
+    plan = search.Search(request, Sizing(request.stages)).first
+    first = search.Cost(request.stages, Sizing(request.stages), plan)
+    estimate = search.budget_cost(request.stages, plan.grid, plan.p_bits, plan.q_bits, [r for r, _ in first.ranges],
+                                  search._estimated_products(search._products(request.stages), first.entries,
+                                                             plan.p_bits, plan.q_bits))
+    scaled_budget(monkeypatch, estimate.work // 9, estimate.memory)
+    calls = []
+    monkeypatch.setattr(enclose, "step_masses", lambda *args, **kw: calls.append(args))
+    with pytest.raises(LimitError, match=r"^the first attempt \(h = 1/\d+\) would need about \d+ times the auditor's "
+                                         r"budget of one file for the (convolutions|single-step masses)"):
+        certify(request)
+    assert calls == []

@@ -1,0 +1,128 @@
+"""The auditor's budget of one file, restated: how many times that budget checking a certificate needs.
+
+docs/certificates.md, "The budget of one file": before any work, the auditor
+estimates from a certificate's declared sizes alone the total work of its
+whole check (every product, bucket, refinement level and embedded
+certificate) and the peak memory of its largest part, and answers UNCHECKED
+beyond :data:`WORK` work units (about a minute) or :data:`MEMORY` bytes.
+``auditor verify --budget N`` (N from 1 to :data:`AUDITOR_MAX_MULTIPLE`)
+multiplies both limits by N, an explicit opt-in.
+
+Each kind restates its own estimate, by the auditor's documented formula,
+beside its other auditor limits (``producer/pld/search.py``,
+``producer/plain/auditability.py``, ``producer/hierarchy/auditability.py``,
+``producer/lower/auditability.py``, ``producer/game/auditability.py``; the
+embedding kinds add their embedded certificates' estimates).  This module is
+the one home of the two limits and of N, the least multiple admitting both:
+
+- N <= :data:`MAX_MULTIPLE`: the certificate is written, and the producer
+  says ``verify it with `auditor verify --budget N``` when N > 1 (the command
+  line on standard error; the API in :attr:`Certificate.auditor_budget` and
+  :attr:`Certificate.notice`, silent unless asked);
+- N > :data:`MAX_MULTIPLE`: refused, in one line naming what to change, before
+  the work when the sizes are known before it, and always on the finished
+  certificate (:func:`check_certificate`, called when every certificate is
+  sealed), so the producer never writes one the auditor would need more for.
+"""
+
+from producer.errors import LimitError
+from producer.immutable import Immutable
+
+WORK = 6 * 10**10           # work units of one file (about 1 ns each: a minute)
+MEMORY = 15 * 10**8         # bytes of the largest part of one file's check
+AUDITOR_MAX_MULTIPLE = 64   # the largest N of `auditor verify --budget N`
+MAX_MULTIPLE = 8            # the largest N the producer writes a certificate for (about 8 minutes, 12 GB)
+
+__all__ = ["AuditCost", "WORK", "MEMORY", "MAX_MULTIPLE", "together", "multiple", "check", "notice",
+           "cost_of", "multiple_of", "check_certificate"]
+
+
+class AuditCost(Immutable):
+    """The auditor's estimate of one check: ``work`` units and peak ``memory`` bytes (exact integers),
+    ``what`` names the part (the auditor's words, e.g. "the line tree"), ``advice`` what makes it smaller."""
+
+    __slots__ = ("work", "memory", "what", "advice")
+
+    def __init__(self, work, memory=0, what="the check", advice="a smaller request"):
+        self.work, self.memory = int(work), int(memory)
+        self.what, self.advice = what, advice
+
+    def __repr__(self):
+        return f"AuditCost(work={self.work}, memory={self.memory}, what={self.what!r})"
+
+
+def together(costs, what=None, advice=None):
+    """The cost of parts checked one after another in one file: the works add up, the peak memory is the
+    largest part's (a part frees its memory before the next starts); named by the part of most work."""
+    costs = [c for c in costs if c is not None]
+    if not costs:
+        return None
+    largest = max(costs, key=lambda c: c.work)
+    return AuditCost(sum(c.work for c in costs), max(c.memory for c in costs),
+                     what or largest.what, advice or largest.advice)
+
+
+def multiple(cost):
+    """N: the least multiple of the auditor's budget that admits both the work and the memory of ``cost``."""
+    if cost is None:
+        return 1
+    return max(1, -(-cost.work // WORK), -(-cost.memory // MEMORY))
+
+
+def check(cost, subject=None):
+    """N for ``cost``; LimitError (one line naming the estimate, N and what to change) when N > MAX_MULTIPLE.
+
+    ``subject`` (optional) starts the line, e.g. ``"priors"``; otherwise the part's name does.
+    """
+    n = multiple(cost)
+    if n > MAX_MULTIPLE:
+        over = [f"work {_shown(cost.work)} units" if -(-cost.work // WORK) > MAX_MULTIPLE else None,
+                f"memory {_shown(cost.memory)} bytes" if -(-cost.memory // MEMORY) > MAX_MULTIPLE else None]
+        head = f"{subject}: " if subject else ""
+        raise LimitError(f"{head}the auditor's estimate for {cost.what} ({' and '.join(o for o in over if o)}) "
+                         f"needs {n} times its budget of one file ({_power(WORK)} work units, {_power(MEMORY)} "
+                         f"bytes), beyond the {MAX_MULTIPLE} the producer writes for "
+                         f"(`auditor verify --budget {MAX_MULTIPLE}`)",
+                         f"use {cost.advice}")
+    return n
+
+
+def notice(n):
+    """The one-line notice for a certificate that needs N > 1 times the auditor's budget (None when N = 1)."""
+    if n <= 1:
+        return None
+    return (f"this certificate needs {n} times the auditor's budget of one file (a check of up to about {n} "
+            f"minutes and {n * 1.5:g} GB): verify it with `auditor verify --budget {n}`")
+
+
+def cost_of(certificate):
+    """The auditor's estimate for a certificate dict (its kind's ``auditor_cost``), or None (no cost counted:
+    a kind the budget does not count, or none of the producer's)."""
+    from producer.kinds import MODULES, module_of
+    if certificate["schema"] not in MODULES:
+        return None
+    estimate = getattr(module_of(certificate["schema"]), "auditor_cost", None)
+    return None if estimate is None else estimate(certificate)
+
+
+def multiple_of(certificate):
+    """N for a certificate dict: 1 when the auditor's default budget admits it."""
+    return multiple(cost_of(certificate))
+
+
+def check_certificate(certificate):
+    """The backstop on a finished certificate: LimitError when it needs more than MAX_MULTIPLE budgets."""
+    return check(cost_of(certificate), certificate["schema"])
+
+
+def _shown(n):
+    text = str(n)
+    return text if len(text) <= 12 else f"{text[0]}.{text[1:3]}·10^{len(text) - 1}"
+
+
+def _power(n):
+    """A limit as m·10^k (6·10^10, 1.5·10^9)."""
+    text = str(n)
+    digits = text.rstrip("0") or "0"
+    mantissa = digits[0] + ("." + digits[1:] if len(digits) > 1 else "")
+    return f"{mantissa}·10^{len(text) - 1}" if len(text) > 4 else text
