@@ -98,9 +98,9 @@ class Ledger:
         return self.scale * MAX_WORK, self.scale * MAX_MEMORY
 
 
-def _needed(estimate, limit, scale):
-    """The text naming the ``--budget`` that would admit ``estimate`` (or that none does)."""
-    need = -(-estimate * scale // limit)
+def _needed(work, memory):
+    """The text naming the least ``--budget`` that admits both ``work`` and ``memory`` (or that none does)."""
+    need = max(1, -(-work // MAX_WORK), -(-memory // MAX_MEMORY))
     if need > MAX_SCALE:
         return f"beyond even auditor verify --budget {MAX_SCALE}"
     return f"auditor verify --budget {need} checks it"
@@ -121,14 +121,14 @@ def reserve(report, parts, what="estimated total work"):
     costs = [cost for _, cost in new]
     max_work, max_memory = ledger.limits()
     heavy = max(costs, key=lambda c: c.memory)
-    if heavy.memory > max_memory:
-        raise Unchecked(heavy.pointer, heavy.memory, max_memory, f"estimated peak memory in bytes ({heavy.what}; "
-                        f"{_needed(heavy.memory, max_memory, ledger.scale)})")
     lead = total(costs)
     work = ledger.work + lead.work
+    needed = _needed(work, heavy.memory)
+    if heavy.memory > max_memory:
+        raise Unchecked(heavy.pointer, heavy.memory, max_memory,
+                        f"estimated peak memory in bytes ({heavy.what}; {needed})")
     if work > max_work:
-        raise Unchecked(lead.pointer, work, max_work,
-                        f"{what} in {UNIT} ({lead.what}; {_needed(work, max_work, ledger.scale)})")
+        raise Unchecked(lead.pointer, work, max_work, f"{what} in {UNIT} ({lead.what}; {needed})")
     ledger.work = work
     ledger.paid.update(id(cert) for cert, _ in new)
 
