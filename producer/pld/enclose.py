@@ -31,7 +31,7 @@ from producer.pld.connect_dots import PrecisionError, upper_values
 from producer.pld.gaussian import delta_enclosure, mu_squared, proves_below
 from producer.pld.inversion import LowerProfile, UpperProfile, exp_upper, largest_lower, smallest_upper
 from producer.pld.masses import oriented, step_masses
-from producer.pld.mechanism import ADD, ORDERS, REMOVE
+from producer.pld.mechanism import BACKWARD, FORWARD, ORDERS
 from producer.pld.parameters import AIM, TRUNCATION_SHARE, Sizing
 from producer.pld.search import AUDIT_EPSILON, FLOOR_DIGITS, MAX_WORK, PLD_EPSILON, Search, mass_precision, \
     recipe_excess, stage_ranges
@@ -114,7 +114,8 @@ def _gaussian(request, log):
         return mpq(0) if tiny(eps) else delta_enclosure(mu2, eps, margin / 4)[0]
     if request.delta is not None and upper(mpq(AUDIT_EPSILON)) > request.delta * (1 - margin):
         # decided before the search, from one enclosure: ε(δ) would be above what the auditor evaluates
-        raise beyond_audited_epsilon(request.delta, lower(mpq(AUDIT_EPSILON)) > request.delta * (1 + margin))
+        raise beyond_audited_epsilon(request.delta, lower(mpq(AUDIT_EPSILON)) > request.delta * (1 + margin),
+                                     request.schema)
     log(f"Gaussian closed form, μ² = {float(mu2):.6g}")
     if request.delta is None:
         points = []
@@ -131,15 +132,15 @@ def _gaussian(request, log):
     step = _epsilon_step(R, sizing_eps)
     hi = smallest_upper(upper, target, step, sizing_eps, limit=AUDIT_EPSILON)
     if hi is None:  # cannot happen after the check above (the bound is nonincreasing); never a TypeError
-        raise beyond_audited_epsilon(delta, False)
+        raise beyond_audited_epsilon(delta, False, request.schema)
     lo = largest_lower(lower, delta * (1 + margin), step, sizing_eps)
     return Outcome("gaussian", epsilon_lo=lo, epsilon_hi=hi, lower_order=None)
 
 
-def beyond_audited_epsilon(delta, proved):
-    """The one-line refusal of an ε(δ) above the largest ε a dpsgd/1 certificate may state."""
+def beyond_audited_epsilon(delta, proved, schema="dpsgd/1"):
+    """The one-line refusal of an ε(δ) above the largest ε a certificate of ``schema`` may state."""
     where = "lies above" if proved else "is not certified at or below"
-    return LimitError(f"delta: ε({describe_rational(delta)}) {where} {AUDIT_EPSILON}, the largest ε a dpsgd/1 "
+    return LimitError(f"delta: ε({describe_rational(delta)}) {where} {AUDIT_EPSILON}, the largest ε a {schema} "
                       f"certificate can state (the auditor evaluates none beyond); ask for δ at given ε instead "
                       f"(--epsilons, each ε <= 500), or for a larger δ, more noise or fewer steps")
 
@@ -167,20 +168,19 @@ class _Attempt:
     def prepare(self, ranges=None):
         """The single-step arrays on the ranges of :func:`producer.pld.search.stage_ranges` (computed if None)."""
         plan = self.plan
-        for stage, ((lo, hi), infimum) in zip(self.stages, ranges or stage_ranges(self.stages, plan)):
+        for stage, (lo, hi) in zip(self.stages, ranges or stage_ranges(self.stages, plan)):
             self.ranges.append((lo, hi))
             precision = mass_precision(plan, lo, hi)
             while True:
                 try:
-                    masses = step_masses(stage, self.h, lo, hi, precision, infimum)
+                    masses = step_masses(stage.law, self.h, lo, hi, precision)
                     sides = {o: oriented(masses, o) for o in ORDERS}
                     bases = {o: self._bases(sides[o], precision) for o in ORDERS}
                     break
                 except PrecisionError:
                     precision *= 2
             self.sides.append(bases)
-            self.log(f"stage q = {float(stage.rate):g}, σ = {float(stage.noise):g}: "
-                     f"{hi - lo + 1} buckets, h = 1/{plan.grid}")
+            self.log(f"stage {stage.law.describe()}: {hi - lo + 1} buckets, h = 1/{plan.grid}")
 
     def _bases(self, side, precision):
         plan = self.plan
@@ -267,7 +267,7 @@ class _Attempt:
         return max(self.upper[o].value(epsilon) for o in ORDERS)
 
     def leading_order(self, epsilon):
-        return max(ORDERS, key=lambda o: (self.upper[o].value(epsilon), o == REMOVE))
+        return max(ORDERS, key=lambda o: (self.upper[o].value(epsilon), o == FORWARD))
 
 
 def _delta_answer(attempt, request, sizing):
@@ -308,17 +308,21 @@ def _points_answer(attempt, request):
 
 
 def certify(request, log=lambda message: None, route=None):
-    """The :class:`Outcome` of a validated request (producer.kinds.dpsgd.Request).
+    """The :class:`Outcome` of a validated request (producer.kinds.dpsgd.Request, producer.kinds.accounting.Request).
 
-    ``route`` forces "pld" or "gaussian" (tests compare the two on Gaussian
-    schedules); by default Gaussian-only schedules take the closed form.
+    The request has ``stages`` (:class:`producer.pld.mechanism.Stage`),
+    ``delta`` or ``epsilons``, ``rel_width`` and ``schema`` (named in
+    refusals).  ``route`` forces "pld" or "gaussian" (tests compare the two
+    on Gaussian schedules); by default Gaussian-only schedules (every law a
+    Gaussian mechanism) take the closed form.
     Every refusal a request can meet before the work is made before it: the
     Gaussian route's ε limit, the pld route's first plan (:class:`Search`).
     """
+    gaussian = all(s.law.gaussian_mu2 is not None for s in request.stages)
     if route is None:
-        route = "gaussian" if all(s.gaussian for s in request.stages) else "pld"
+        route = "gaussian" if gaussian else "pld"
     if route == "gaussian":
-        if not all(s.gaussian for s in request.stages):
+        if not gaussian:
             raise ValueError("the closed form holds for Gaussian-only schedules (q = 1)")
         return _gaussian(request, log)
     sizing = Sizing(request.stages)
@@ -358,4 +362,4 @@ def certify(request, log=lambda message: None, route=None):
                      f"(ask for a larger --rel-width)")
 
 
-__all__ = ["certify", "Outcome", "DeltaPoint", "round_out", "short_point", "MAX_WORK", "ADD", "REMOVE"]
+__all__ = ["certify", "Outcome", "DeltaPoint", "round_out", "short_point", "MAX_WORK", "FORWARD", "BACKWARD"]

@@ -40,10 +40,10 @@ from gmpy2 import mpq
 
 from producer.errors import LimitError
 from producer.pld import composition as comp
-from producer.pld.gaussian import delta_enclosure, mu_squared, proves_below
-from producer.pld.mechanism import ORDERS, lowest_index
+from producer.pld.gaussian import delta_enclosure, proves_below
+from producer.pld.mechanism import ORDERS
 from producer.pld.one_step import OneStep, aligned_grids, meets, predict
-from producer.pld.parameters import AIM, MAX_GRID, MIN_GRID, SPREAD, TRUNCATION_SHARE, index_range, make_plan
+from producer.pld.parameters import AIM, MAX_GRID, MIN_GRID, SPREAD, TRUNCATION_SHARE, make_plan
 from producer.rationals import describe_rational
 
 MAX_WORK = 4 * 10**10        # work units over all attempts of one request (about a minute)
@@ -129,12 +129,8 @@ def refined(plan, sizing, ratio, tau):
 # ---- what a plan costs, and the auditor's limits ---------------------------------
 
 def stage_ranges(stages, plan):
-    """Per stage ((lo, hi), i₀): the single-step buckets of a plan (i₀ None for q = 1), before any mass."""
-    out = []
-    for stage in stages:
-        infimum = None if stage.gaussian else lowest_index(stage, plan.h)
-        out.append((index_range(stage, plan.grid, plan.tail, infimum), infimum))
-    return out
+    """Per stage (lo, hi): the single-step buckets of a plan, before any mass."""
+    return [stage.law.index_range(plan.grid, plan.tail) for stage in stages]
 
 
 def mass_precision(plan, lo, hi):
@@ -143,17 +139,21 @@ def mass_precision(plan, lo, hi):
 
 
 def audit_precision(stage, plan, lo, hi):
-    """The auditor's mass precision for one stage (docs/certificates.md), its retry included."""
+    """The auditor's mass precision for one stage (docs/certificates.md), its retry included.
+
+    The guard's q and s are the law's :meth:`audit_scale` (for DP-SGD: q and σ).
+    """
     n = plan.grid
     base = max(plan.q_bits + 8, plan.p_bits + 8 + n.bit_length() + math.ceil(1.45 * max(abs(lo), abs(hi) + 1) / n))
-    q, s = stage.rate, stage.noise
+    q, s = stage.law.audit_scale()
     guard = 24 + int(q.denominator // q.numerator).bit_length() + 2 * int(s.numerator // s.denominator + 1).bit_length()
     return base + guard + AUDIT_RETRY
 
 
 def _number_bits(stage):
-    """A quarter of the bits of q's and σ's numerators and denominators (the auditor adds them per bucket)."""
-    parts = (stage.rate.numerator, stage.rate.denominator, stage.noise.numerator, stage.noise.denominator)
+    """A quarter of the bits of the law's parameters' numerators and denominators (the auditor adds them per
+    bucket; for DP-SGD: q and σ)."""
+    parts = [v for p in stage.law.parameters() for v in (p.numerator, p.denominator)]
     return -(-sum(int(v).bit_length() for v in parts) // 4)
 
 
@@ -176,9 +176,9 @@ class Cost:
     def __init__(self, stages, sizing, plan):
         self.plan = plan
         self.ranges = stage_ranges(stages, plan)
-        sizes = [hi - lo + 1 for (lo, hi), _ in self.ranges]
+        sizes = [hi - lo + 1 for lo, hi in self.ranges]
         self.buckets = sum(sizes)
-        self.mass_bits = sum(n * mass_precision(plan, lo, hi) for n, ((lo, hi), _) in zip(sizes, self.ranges))
+        self.mass_bits = sum(n * mass_precision(plan, lo, hi) for n, (lo, hi) in zip(sizes, self.ranges))
         entries, composition = composition_work(sizing, plan)
         products = _products(stages)
         self.entries = max(entries, 2 * max(sizes)) if products else max(sizes)
@@ -188,9 +188,9 @@ class Cost:
     def _audit(self, stages, sizes, products):
         """Phrases naming the auditor's limits this plan would break (none: the auditor can check it)."""
         plan, out = self.plan, []
-        precisions = [audit_precision(s, plan, lo, hi) for s, ((lo, hi), _) in zip(stages, self.ranges)]
+        precisions = [audit_precision(s, plan, lo, hi) for s, (lo, hi) in zip(stages, self.ranges)]
         audit_bits = sum(n * (p + _number_bits(s)) for n, p, s in zip(sizes, precisions, stages))
-        loss = max(max(abs(lo), abs(hi)) for (lo, hi), _ in self.ranges)
+        loss = max(max(abs(lo), abs(hi)) for lo, hi in self.ranges)
         if self.buckets > AUDIT_BUCKETS:
             out.append(f"{self.buckets:.3g} single-step buckets (the auditor's limit: 2·10^6)")
         if audit_bits > AUDIT_BUCKET_BITS:
@@ -242,19 +242,23 @@ class Search:
     def _check_epsilon_range(self):
         """Refuse an ε(δ) above what the pld route certifies (about 600), unless proved below it.
 
-        Proved: the schedule with every q raised to 1 is a Gaussian mechanism
-        whose δ(ε) is at least this one's (the hockey-stick divergence is
-        jointly convex and the subsampled pair a mixture), and its closed form
-        at ε = 600 costs one enclosure.  Estimated: a Gaussian loss with the
-        composed loss's mean and variance.
+        Proved: when every stage has a dominating Gaussian mechanism (for
+        DP-SGD, the schedule with every q raised to 1, whose δ(ε) is at least
+        this one's: the hockey-stick divergence is jointly convex and the
+        subsampled pair a mixture), its closed form at ε = 600 costs one
+        enclosure.  Estimated: a Gaussian loss with the composed loss's mean
+        and variance.
         """
         delta = self.request.delta
         estimate = self.sizing.epsilon_estimate(delta)
         if estimate <= PLD_EPSILON:
             return
-        mu2 = mu_squared(self.request.stages)
-        if proves_below(mu2, PLD_EPSILON, FLOOR_DIGITS) or delta_enclosure(mu2, PLD_EPSILON, mpq(1, 2**20))[1] <= delta:
-            return
+        dominating = [s.law.dominating_mu2 for s in self.request.stages]
+        if all(m is not None for m in dominating):
+            mu2 = sum((s.steps * m for s, m in zip(self.request.stages, dominating)), mpq(0))
+            if proves_below(mu2, PLD_EPSILON, FLOOR_DIGITS) or \
+                    delta_enclosure(mu2, PLD_EPSILON, mpq(1, 2**20))[1] <= delta:
+                return
         raise LimitError(f"delta: ε({describe_rational(delta)}) would be about {estimate:.3g} (a Gaussian estimate), "
                          f"above the ε <= {PLD_EPSILON} the certified PLD reaches; ask for δ at given ε instead "
                          f"(--epsilons, each ε <= 500), or for a larger δ, more noise or fewer steps")
