@@ -20,9 +20,10 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 # every reference certificate: the fast ones, the large-budget hierarchy ones, the slow lower witnesses,
-# the resource laws, DP-SGD, the paper's remaining claims (mk/paper.mk)
+# the resource laws, DP-SGD, trees of mechanisms (accounting), the paper's remaining claims (mk/paper.mk)
 ALL_CERTIFICATES = certificates/*.json certificates/plain/*.json certificates/hierarchy/*.json certificates/slow/*.json \
-                   certificates/resource/*.json certificates/dpsgd/*.json certificates/paper/*.json
+                   certificates/resource/*.json certificates/dpsgd/*.json certificates/accounting/*.json \
+                   certificates/paper/*.json
 
 # A sub-target run on its own verifies what it regenerated ($(VERIFY_PART)); under `make certificates`
 # the parts skip that (a target-specific value reaches the prerequisites) and the last line verifies
@@ -41,12 +42,13 @@ certificates: VERIFY_PART = @true
 certificates: certificates-fast certificates-large paper-references
 	$(PY) -m auditor verify --quiet $(VERIFY_JOBS) $(ALL_CERTIFICATES)
 
-## certificates-fast: regenerate certificates/*.json, certificates/plain/ and certificates/dpsgd/ (a few minutes), then verify them
-## (under `make certificates`: verified with all the others at the end)
-certificates-fast: $(STAMP) dpsgd-references
+## certificates-fast: regenerate certificates/*.json, certificates/plain/, certificates/dpsgd/ and certificates/accounting/
+## (a few minutes), then verify them (under `make certificates`: verified with all the others at the end)
+certificates-fast: $(STAMP) dpsgd-references accounting-references
 	$(PY) -m producer.reference certificates
 	$(PY) -m producer.references.plain certificates/plain
-	$(VERIFY_PART) certificates/*.json certificates/plain/*.json certificates/dpsgd/*.json
+	$(VERIFY_PART) certificates/*.json certificates/plain/*.json certificates/dpsgd/*.json \
+	  certificates/accounting/*.json
 
 ## certificates-large: regenerate certificates/hierarchy/ and certificates/slow/ (budgets 8-64; several minutes)
 certificates-large: $(STAMP)
