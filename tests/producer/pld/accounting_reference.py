@@ -189,9 +189,21 @@ def laplace(scale, q=1, relation="add_or_remove_one"):
     b, q = _mp(scale), _mp(q)
     density, cdf = (lambda x, mu: _laplace(x, mu, b)), (lambda x, mu: _laplace_cdf(x, mu, b))
     if relation == "add_or_remove_one":
-        atoms = [mp.log(1 - q + q * mp.exp(-1 / b)), mp.log(1 - q + q * mp.exp(1 / b))]
-        return _pair([(0, 1 - q), (1, q)], [(0, 1)], density, cdf, kinks=[mp.mpf(0), mp.mpf(1)], loss_atoms=atoms)
-    return _pair([(1, 1)], [(-1, 1)], density, cdf, kinks=[mp.mpf(-1), mp.mpf(1)], loss_atoms=[-2 / b, 2 / b])
+        low, high = mp.log(1 - q + q * mp.exp(-1 / b)), mp.log(1 - q + q * mp.exp(1 / b))
+
+        def preimage(t):  # {ℓ > t} = (x, ∞): ℓ is flat below 0 and above 1, log(1 − q + q·e^{(2x−1)/b}) between
+            if t < low:
+                return mp.ninf
+            if t >= high:
+                return mp.inf
+            return (1 + b * mp.log((mp.exp(t) - 1 + q) / q)) / 2
+        return _pair([(0, 1 - q), (1, q)], [(0, 1)], density, cdf, kinks=[mp.mpf(0), mp.mpf(1)],
+                     loss_atoms=[low, high], preimage=preimage)
+
+    def replace_preimage(t):  # ℓ = (|x + 1| − |x − 1|)/b: flat beyond ±1, 2x/b between
+        return mp.ninf if t < -2 / b else mp.inf if t >= 2 / b else b * t / 2
+    return _pair([(1, 1)], [(-1, 1)], density, cdf, kinks=[mp.mpf(-1), mp.mpf(1)], loss_atoms=[-2 / b, 2 / b],
+                 preimage=replace_preimage)
 
 
 def mixture(sigma, sensitivities, probabilities, q=1):
