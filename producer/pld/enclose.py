@@ -33,8 +33,8 @@ from producer.pld.inversion import LowerProfile, UpperProfile, exp_upper, larges
 from producer.pld.masses import oriented, step_masses
 from producer.pld.mechanism import BACKWARD, FORWARD, ORDERS
 from producer.pld.parameters import AIM, TRUNCATION_SHARE, Sizing
-from producer.pld.search import AUDIT_EPSILON, FLOOR_DIGITS, MAX_WORK, PLD_EPSILON, Search, mass_precision, \
-    recipe_excess, stage_ranges
+from producer.pld.search import AUDIT_EPSILON, FLOOR_DIGITS, MAX_EPSILON_CAP, MAX_WORK, PLD_EPSILON, Search, \
+    mass_precision, recipe_excess, stage_ranges
 from producer.errors import LimitError
 from producer.rationals import describe_rational
 from producer.sources.enclosures import floor_log2
@@ -357,7 +357,12 @@ def certify(request, log=lambda message: None, route=None):
             return outcome
         log(f"width {ratio:.3g}× the requested one; refining")
         if attempt_number + 1 < MAX_ATTEMPTS:
-            plan = search.refine(plan, ratio, tau)
+            # an ε(δ) at or above the ε_cap the precisions were sized for: the next plan is sized for it
+            cap = None
+            if request.delta is not None and outcome.epsilon_hi >= plan.epsilon_cap:
+                cap = min(1.25 * float(outcome.epsilon_hi) + 1, MAX_EPSILON_CAP)
+                ratio = min(ratio, 1.0)  # the lower end lacked precision (e^ε beyond the cap), not grid
+            plan = search.refine(plan, ratio, tau, cap)
     raise LimitError(f"could not reach the relative width {float(request.rel_width):g} in {MAX_ATTEMPTS} attempts "
                      f"(ask for a larger --rel-width)")
 

@@ -188,7 +188,7 @@ class SubsampledLaplace(_BoundedLaplace):
     def loss_float(self, x):
         q, b = float(self.rate), float(self.scale)
         l1 = (abs(x) - abs(x - 1)) / b
-        return math.log1p(q * math.expm1(l1))
+        return l1 if q == 1 else math.log1p(q * math.expm1(l1))
 
     def moments(self):
         q, b = float(self.rate), float(self.scale)

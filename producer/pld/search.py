@@ -97,7 +97,9 @@ def first_plan(request, sizing):
         if eps > MAX_EPSILON_ESTIMATE:
             raise LimitError(f"ε({float(request.delta):g}) would be about {eps:.3g} (a Gaussian estimate), far beyond "
                              f"the ε <= 500 this kind handles; ask for fewer steps or more noise")
-        cap = min(1.25 * eps + 1, MAX_EPSILON_CAP)
+        # the precisions are sized for e^ε up to the cap: the GDP form's ε, or the estimate from the loss's own
+        # mean where that is larger (a loss far from N(μ²/2, μ²), e.g. the Laplace mechanism at small b)
+        cap = min(1.25 * max(eps, sizing.epsilon_estimate(request.delta)) + 1, MAX_EPSILON_CAP)
     else:
         slopes = [sizing.log_delta_slope(e) for e in request.epsilons]
         h = min(math.sqrt(AIM * R / (s * SPREAD * T)) for s, _ in slopes)
@@ -118,12 +120,12 @@ def plan_at(sizing, h, tau, cap, grid=None):
     return make_plan(sizing, h, tau, cap, 2 * z * math.sqrt(sizing.mu2) + cap + 2, grid=grid)
 
 
-def refined(plan, sizing, ratio, tau):
-    """The next plan by the h² law: the width was ``ratio`` times the requested one."""
+def refined(plan, sizing, ratio, tau, cap=None):
+    """The next plan by the h² law: the width was ``ratio`` times the requested one (``cap``: a new ε_cap)."""
     h = float(plan.h) * math.sqrt(AIM / max(ratio, 1e-9))
     h = min(h, float(plan.h) / 1.05)
     h = max(h, float(plan.h) / 16)
-    return plan_at(sizing, h, tau, plan.epsilon_cap)
+    return plan_at(sizing, h, tau, plan.epsilon_cap if cap is None else cap)
 
 
 # ---- what a plan costs, and the auditor's limits ---------------------------------
@@ -277,14 +279,17 @@ class Search:
         self.spent += cost.work
         return cost.ranges
 
-    def refine(self, plan, ratio, tau):
+    def refine(self, plan, ratio, tau, cap=None):
         """The next plan after a width ``ratio`` times the requested one, cut to what the budget has left.
+
+        ``cap`` raises ε_cap (an ε(δ) found above the one the precisions were sized for).
 
         LimitError (one line, naming --rel-width) when no grid finer than
         ``plan``'s fits: the search stops instead of starting an attempt it
         cannot pay for.
         """
-        wanted = refined(plan, self.sizing, ratio, tau)
+        wanted = refined(plan, self.sizing, ratio, tau, cap)
+        cap = wanted.epsilon_cap
         broken = self._cost(wanted).broken(self.spent)
         if not broken:
             return wanted
@@ -292,7 +297,7 @@ class Search:
         lo, hi, best = plan.grid, wanted.grid, None
         while hi - lo > max(1, lo // 100):
             mid = (lo + hi) // 2
-            candidate = plan_at(self.sizing, 1 / mid, tau, plan.epsilon_cap, grid=mid)
+            candidate = plan_at(self.sizing, 1 / mid, tau, cap, grid=mid)
             if self._fits(self._cost(candidate)):
                 best, lo = candidate, mid
             else:
