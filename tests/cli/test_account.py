@@ -106,3 +106,15 @@ def test_usage_errors_exit_2(capsys, tmp_path):
     event = str(_event_file(tmp_path, gaussian(1)))
     assert main(capsys, "--event", event)[0] == 2  # no question
     assert main(capsys, "--event", event, "--delta", "1e-5", "--relation", "replace_special")[0] == 2
+
+
+@pytest.mark.parametrize("file,args,reference", [
+    ("pipeline.json", ("--delta", "1e-5"), "accounting-tree-heterogeneous-delta1e-5.json"),
+    ("randomized-response.json", ("--relation", "replace_one", "--epsilons", "1,2,4"),
+     "accounting-randomized-response-p0_9-k4-x20-replace-epsilons.json"),
+])
+def test_the_readmes_event_files_give_the_reference_certificates(capsys, tmp_path, file, args, reference):
+    out = tmp_path / "r.json"
+    status, _, err = main(capsys, "--event", str(ROOT / "data" / "events" / file), *args, "-o", str(out), "--quiet")
+    assert status == 0, err
+    assert out.read_bytes() == (ROOT / "certificates" / "accounting" / reference).read_bytes()
