@@ -40,6 +40,7 @@ from producer.rationals import describe_rational
 from producer.sources.enclosures import floor_log2
 
 MAX_ATTEMPTS = 5
+MAX_MASS_PRECISION = 1 << 16  # bits: the working precision of the single-step masses never goes beyond
 MARGIN_BITS = 32
 NEGLIGIBLE = mpq(1, 10**30)  # a point with upper <= 10^-30 is answered whatever its lower end
 FLOOR = mpq(1, 10**FLOOR_DIGITS)  # the smallest upper end written: a δ(ε) below it is answered [0, 10^-100]
@@ -179,6 +180,10 @@ class _Attempt:
                     break
                 except PrecisionError:
                     precision *= 2
+                    if precision > MAX_MASS_PRECISION:  # never met by a request within the limits; no hang
+                        raise LimitError(f"the single-step masses of the {stage.law.describe()} stage did not "
+                                         f"reach the fixed point 2^-{plan.q_bits} at {MAX_MASS_PRECISION} bits of "
+                                         f"working precision; ask for a larger --rel-width") from None
             self.sides.append(bases)
             self.log(f"stage {stage.law.describe()}: {hi - lo + 1} buckets, h = 1/{plan.grid}")
 
