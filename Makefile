@@ -20,9 +20,10 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 # every reference certificate: the fast ones, the large-budget hierarchy ones, the slow lower witnesses,
-# the resource laws, DP-SGD, the paper's remaining claims (mk/paper.mk)
+# the resource laws, DP-SGD, trees of mechanisms (accounting), the paper's remaining claims (mk/paper.mk)
 ALL_CERTIFICATES = certificates/*.json certificates/plain/*.json certificates/hierarchy/*.json certificates/slow/*.json \
-                   certificates/resource/*.json certificates/dpsgd/*.json certificates/paper/*.json
+                   certificates/resource/*.json certificates/dpsgd/*.json certificates/accounting/*.json \
+                   certificates/paper/*.json
 # the C = 32 and C = 64 brackets need more than one file's documented budget of work and memory: the auditor
 # checks them with the explicit opt-in --budget 4 (about 4 minutes and 6 GB each; docs/certificates.md)
 LARGE_CERTIFICATES = $(wildcard certificates/slow/epsilon-bracket-hierarchy-witness-*-c32-*.json \
@@ -48,12 +49,13 @@ certificates: certificates-fast certificates-large paper-references
 	$(PY) -m auditor verify --quiet $(VERIFY_JOBS) $(BUDGET_CERTIFICATES)
 	$(PY) -m auditor verify --quiet --budget $(LARGE_BUDGET) $(VERIFY_JOBS) $(LARGE_CERTIFICATES)
 
-## certificates-fast: regenerate certificates/*.json, certificates/plain/ and certificates/dpsgd/ (a few minutes), then verify them
-## (under `make certificates`: verified with all the others at the end)
-certificates-fast: $(STAMP) dpsgd-references
+## certificates-fast: regenerate certificates/*.json, certificates/plain/, certificates/dpsgd/ and certificates/accounting/
+## (a few minutes), then verify them (under `make certificates`: verified with all the others at the end)
+certificates-fast: $(STAMP) dpsgd-references accounting-references
 	$(PY) -m producer.reference certificates
 	$(PY) -m producer.references.plain certificates/plain
-	$(VERIFY_PART) certificates/*.json certificates/plain/*.json certificates/dpsgd/*.json
+	$(VERIFY_PART) certificates/*.json certificates/plain/*.json certificates/dpsgd/*.json \
+	  certificates/accounting/*.json
 
 ## certificates-large: regenerate certificates/hierarchy/ and certificates/slow/ (budgets 8-64; several minutes)
 certificates-large: $(STAMP)

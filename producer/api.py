@@ -34,6 +34,7 @@ function                   certificate kind          what it certifies
 :func:`minimum_deletion`   ``minimum-deletion/1``    the fewest cuts removed before a model certifies δ
 :func:`minimum_depth`      ``minimum-depth/1``       the smallest proof depth that certifies δ
 :func:`noise`              ``noise/1``               the noise that certifies ε*_C(δ) <= ε, tight to R
+:func:`account`            ``accounting/1``          ε(δ) or δ(ε) of a tree of dp_accounting events
 =========================  ========================  =========================================
 
 Besides: :func:`calibrate` (ε*_C(δ) by the route that reaches C: ``calibration/1`` or
@@ -54,7 +55,7 @@ __all__ = ["Certificate", "bracket", "finite_game", "dg_interval", "calibration"
            "pmw_parameters", "pmw_sample", "brace_run", "brace_compare", "hierarchy_upper", "deadline_witness",
            "workload", "separation", "calibration_lower", "plain_composition", "rate", "frontier", "window_request",
            "finite_budget", "dpsgd", "hierarchy_exact", "block_composition", "minimum_deletion", "minimum_depth",
-           "epsilon_bracket", "calibrate", "noise", "InputError"]
+           "epsilon_bracket", "calibrate", "noise", "account", "InputError"]
 
 
 def _reporter(progress, prefix=None):
@@ -423,3 +424,27 @@ def noise(epsilon, delta, budget=None, *, gamma="0", laplace=False, precision=No
     request = kind.Request.from_strings(budget, epsilon, delta, gamma=gamma, precision=precision, laplace=laplace,
                                         releases=releases)
     return Certificate(kind.build(request, _reporter(progress, "noise")))
+
+
+# ---- accounting/1 --------------------------------------------------------------------
+
+def account(event, *, delta=None, epsilons=None, neighboring_relation="add_or_remove_one", rel_width=None,
+            progress=False):
+    """Certified ε(δ) or δ(ε) of a tree of mechanisms written as dp_accounting events (accounting/1).
+
+    ``event``: a dp_accounting ``DpEvent`` (dp_accounting need not be
+    installed to read its JSON form) or its JSON form, a dict with
+    ``class_name`` and the event's fields (docs/accounting.md §2); exactly
+    one of ``delta`` (→ ``result.epsilon_lo/epsilon_hi``) and ``epsilons``
+    (a list or ``"1,2,4"`` → ``result.points``); ``neighboring_relation``
+    ``"add_or_remove_one"`` (default) or ``"replace_one"`` (or dp_accounting's
+    ``NeighboringRelation`` member); ``rel_width`` R (default 1/1000).  Numbers
+    are exact: strings, ints, Fractions, and floats as their shortest decimal
+    (``0.01`` is 1/100).
+    """
+    from producer.kinds import accounting as kind
+    with kind.api_names():
+        request = kind.Request.from_strings(event, delta=delta, epsilons=epsilons,
+                                           neighboring_relation=neighboring_relation, rel_width=rel_width)
+        return Certificate(kind.build(request, progress=kind.progress_printer() if progress is True else
+                                      (progress if callable(progress) else None)))

@@ -17,6 +17,7 @@ import importlib
 # schema name -> module, one line per kind, alphabetical (imported on first use:
 # the command line loads only what it runs)
 MODULES = {
+    "accounting/1": "producer.kinds.accounting",
     "block-composition/1": "producer.kinds.block_composition",
     "brace-compare/1": "producer.kinds.brace_compare",
     "brace-run/1": "producer.kinds.brace_run",

@@ -30,8 +30,9 @@ from gmpy2 import mpq
 from producer.certificates.canonical import make_certificate
 from producer.names import option
 from producer.pld.enclose import certify
-from producer.pld.mechanism import ORDERS, Stage
+from producer.pld.mechanism import BACKWARD, FORWARD, Stage
 from producer.pld.search import certificate_cost
+from producer.pld.subsampled_gaussian import SubsampledGaussian
 from producer.errors import InputError, LimitError
 from producer.rationals import describe_rational, format_rational, parse_integer, parse_rational, \
     significant_outward
@@ -48,6 +49,7 @@ MAX_EPSILON = mpq(500)
 MIN_REL_WIDTH, MAX_REL_WIDTH = mpq(1, 10**6), mpq(1, 2)
 DEFAULT_REL_WIDTH = mpq(1, 1000)
 DISPLAY_DIGITS = 10
+ORDER_NAMES = {FORWARD: "remove", BACKWARD: "add"}  # docs/dpsgd.md names the engine's orders by the neighbour
 
 
 def _stage(rate, noise, steps, where):
@@ -65,7 +67,7 @@ def _stage(rate, noise, steps, where):
         raise InputError(f"{where}steps: T must be at least 1, got {steps}")
     if steps > MAX_TOTAL_STEPS:
         raise LimitError(f"{where}steps: T = {steps} exceeds the limit of {MAX_TOTAL_STEPS} steps")
-    return Stage(rate, noise, steps)
+    return Stage(SubsampledGaussian(rate, noise), steps)
 
 
 def parse_stage(text):
@@ -86,6 +88,7 @@ class Request:
     """A validated dpsgd request (immutable): stages, δ or the ε, and the relative width R."""
 
     __slots__ = ("stages", "delta", "epsilons", "rel_width")
+    schema = f"{KIND}/{VERSION}"
 
     def __init__(self, stages, delta=None, epsilons=None, rel_width=DEFAULT_REL_WIDTH):
         stages = tuple(stages)
@@ -159,8 +162,8 @@ class Request:
                    rel_width=DEFAULT_REL_WIDTH if rel_width is None else parse_rational(rel_width, "rel-width"))
 
     def as_json(self):
-        data = {"stages": [{"sampling_rate": format_rational(s.rate), "noise_multiplier": format_rational(s.noise),
-                            "steps": s.steps} for s in self.stages],
+        data = {"stages": [{"sampling_rate": format_rational(s.law.rate),
+                            "noise_multiplier": format_rational(s.law.noise), "steps": s.steps} for s in self.stages],
                 "rel_width": format_rational(self.rel_width)}
         if self.delta is not None:
             data["delta"] = format_rational(self.delta)
@@ -183,8 +186,9 @@ def _discretisation(outcome):
         "p_bits": plan.p_bits,
         "q_bits": plan.q_bits,
         "ranges": [list(r) for r in outcome.ranges],
-        "windows": {order: {"upper": _windows_json(outcome.windows[order]["upper"]),
-                            "lower": _windows_json(outcome.windows[order]["lower"])} for order in ORDERS},
+        "windows": {name: {"upper": _windows_json(outcome.windows[order]["upper"]),
+                           "lower": _windows_json(outcome.windows[order]["lower"])}
+                    for order, name in ORDER_NAMES.items()},
     }
 
 
@@ -200,11 +204,11 @@ def result_json(outcome):
                        "epsilon_hi": format_rational(outcome.epsilon_hi),
                        "epsilon_lo_display": _display(outcome.epsilon_lo, -1),
                        "epsilon_hi_display": _display(outcome.epsilon_hi, +1),
-                       "lower_order": outcome.lower_order})
+                       "lower_order": ORDER_NAMES.get(outcome.lower_order)})
     else:
         result["points"] = [{"epsilon": format_rational(p.epsilon), "lower": format_rational(p.lower),
                              "upper": format_rational(p.upper), "lower_display": _display(p.lower, -1),
-                             "upper_display": _display(p.upper, +1), "lower_order": p.order}
+                             "upper_display": _display(p.upper, +1), "lower_order": ORDER_NAMES.get(p.order)}
                             for p in outcome.points]
     return result
 
@@ -222,9 +226,12 @@ def auditor_cost(cert):
     inp, res = cert["input"], cert["result"]
     if res["route"] != "pld":
         return None
-    stages = [Stage(_q(s["sampling_rate"]), _q(s["noise_multiplier"]), s["steps"]) for s in inp["stages"]]
+    stages = [Stage(SubsampledGaussian(_q(s["sampling_rate"]), _q(s["noise_multiplier"])), s["steps"])
+              for s in inp["stages"]]
+    engine = {name: order for order, name in ORDER_NAMES.items()}   # remove -> forward, add -> backward
+    disc = dict(res["discretisation"], windows={engine[k]: v for k, v in res["discretisation"]["windows"].items()})
     orders = [res["lower_order"]] if "points" not in res else [p["lower_order"] for p in res["points"]]
-    return certificate_cost(stages, res["discretisation"], {o for o in orders if o is not None})
+    return certificate_cost(stages, disc, {engine[o] for o in orders if o is not None})
 
 
 def _q(text):

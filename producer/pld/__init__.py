@@ -1,19 +1,25 @@
-"""Certified privacy-loss distributions for DP-SGD: the Poisson-subsampled Gaussian, composed (dpsgd/1).
+"""Certified privacy-loss distributions: any list of stages, each a mechanism's dominating pair, composed.
 
-One step of DP-SGD with sampling rate q and noise multiplier σ (sensitivity 1,
-add/remove neighbours) is dominated by the pair
-
-    P = (1 − q)·N(0, σ²) + q·N(1, σ²),    Q = N(0, σ²)
-
-("remove" order) and by the swapped pair (Q, P) ("add" order); q = 1 is the
-Gaussian N(1, σ²) against N(0, σ²).  For a schedule of stages (q_s, σ_s, T_s)
-the mechanism's δ(ε) is the larger of the hockey-stick divergences
-H_{e^ε}(⊗P_t ‖ ⊗Q_t) and H_{e^ε}(⊗Q_t ‖ ⊗P_t).
+One engine serves dpsgd/1 (the Poisson-subsampled Gaussian) and
+accounting/1 (a tree of dp_accounting events read into stages).  A stage is
+T steps of one mechanism whose *forward* pair (P, Q) dominates it; the
+*backward* order is (Q, P), and the certified δ(ε) is the larger of the two
+orders' hockey-stick divergences of the product of the stages' pairs
+(docs/dpsgd.md, docs/accounting.md).  The engine sees a stage only through
+its law (:class:`producer.pld.mechanism.DominatingPair`): bucket masses
+enclosed with arb, exact decisions where a grid level meets the loss's
+range, and float hints for sizing.
 
 Modules, one per concept (docs/dpsgd.md has the proofs):
 
-- :mod:`mechanism`: the stages, the privacy loss and its preimages;
-- :mod:`masses`: the P- and Q-mass of every loss bucket, enclosed with arb;
+- :mod:`mechanism`: the stages, the two orders and the interface of a law;
+- :mod:`subsampled_gaussian`, :mod:`replace_gaussian`, :mod:`laplace`,
+  :mod:`mixture`, :mod:`randomized_response`: the pairs of
+  docs/accounting.md §4, with their preimages and masses;
+- :mod:`decide`: exact signs where a grid level meets a loss value;
+- :mod:`normal`: Φ and its tail (arb, and floats for hints);
+- :mod:`events`: a DpEvent tree read exactly into stages;
+- :mod:`masses`: the buckets of one step in each order, and their rounding;
 - :mod:`connect_dots`: the dominating single-step array of the upper side;
 - :mod:`buckets`: the bucket-index arrays of the lower side;
 - :mod:`convolution`: exact big-integer products (Kronecker substitution);

@@ -31,16 +31,17 @@ from producer.pld.connect_dots import PrecisionError, upper_values
 from producer.pld.gaussian import delta_enclosure, mu_squared, proves_below
 from producer.pld.inversion import LowerProfile, UpperProfile, exp_upper, largest_lower, smallest_upper
 from producer.pld.masses import oriented, step_masses
-from producer.pld.mechanism import ADD, ORDERS, REMOVE
+from producer.pld.mechanism import BACKWARD, FORWARD, ORDERS
 from producer.pld.parameters import AIM, TRUNCATION_SHARE, Sizing
-from producer.pld.search import AUDIT_EPSILON, FLOOR_DIGITS, MAX_WORK, PLD_EPSILON, Search, mass_precision, \
-    recipe_excess, stage_ranges
+from producer.pld.search import AUDIT_EPSILON, FLOOR_DIGITS, MAX_EPSILON_CAP, MAX_WORK, PLD_EPSILON, Search, \
+    mass_precision, recipe_excess, stage_ranges
 from producer.errors import LimitError
 from producer.rationals import describe_rational
 from producer.sources.enclosures import floor_log2
 from producer.names import option
 
 MAX_ATTEMPTS = 5
+MAX_MASS_PRECISION = 1 << 16  # bits: the working precision of the single-step masses never goes beyond
 MARGIN_BITS = 32
 NEGLIGIBLE = mpq(1, 10**30)  # a point with upper <= 10^-30 is answered whatever its lower end
 FLOOR = mpq(1, 10**FLOOR_DIGITS)  # the smallest upper end written: a δ(ε) below it is answered [0, 10^-100]
@@ -115,7 +116,8 @@ def _gaussian(request, log):
         return mpq(0) if tiny(eps) else delta_enclosure(mu2, eps, margin / 4)[0]
     if request.delta is not None and upper(mpq(AUDIT_EPSILON)) > request.delta * (1 - margin):
         # decided before the search, from one enclosure: ε(δ) would be above what the auditor evaluates
-        raise beyond_audited_epsilon(request.delta, lower(mpq(AUDIT_EPSILON)) > request.delta * (1 + margin))
+        raise beyond_audited_epsilon(request.delta, lower(mpq(AUDIT_EPSILON)) > request.delta * (1 + margin),
+                                     request.schema)
     log(f"Gaussian closed form, μ² = {float(mu2):.6g}")
     if request.delta is None:
         points = []
@@ -132,15 +134,15 @@ def _gaussian(request, log):
     step = _epsilon_step(R, sizing_eps)
     hi = smallest_upper(upper, target, step, sizing_eps, limit=AUDIT_EPSILON)
     if hi is None:  # cannot happen after the check above (the bound is nonincreasing); never a TypeError
-        raise beyond_audited_epsilon(delta, False)
+        raise beyond_audited_epsilon(delta, False, request.schema)
     lo = largest_lower(lower, delta * (1 + margin), step, sizing_eps)
     return Outcome("gaussian", epsilon_lo=lo, epsilon_hi=hi, lower_order=None)
 
 
-def beyond_audited_epsilon(delta, proved):
-    """The one-line refusal of an ε(δ) above the largest ε a dpsgd/1 certificate may state."""
+def beyond_audited_epsilon(delta, proved, schema="dpsgd/1"):
+    """The one-line refusal of an ε(δ) above the largest ε a certificate of ``schema`` may state."""
     where = "lies above" if proved else "is not certified at or below"
-    return LimitError(f"delta: ε({describe_rational(delta)}) {where} {AUDIT_EPSILON}, the largest ε a dpsgd/1 "
+    return LimitError(f"delta: ε({describe_rational(delta)}) {where} {AUDIT_EPSILON}, the largest ε a {schema} "
                       f"certificate can state (the auditor evaluates none beyond); ask for δ at given ε instead "
                       f"({option('epsilons')}, each ε <= 500), or for a larger δ, more noise or fewer steps")
 
@@ -168,20 +170,23 @@ class _Attempt:
     def prepare(self, ranges=None):
         """The single-step arrays on the ranges of :func:`producer.pld.search.stage_ranges` (computed if None)."""
         plan = self.plan
-        for stage, ((lo, hi), infimum) in zip(self.stages, ranges or stage_ranges(self.stages, plan)):
+        for stage, (lo, hi) in zip(self.stages, ranges or stage_ranges(self.stages, plan)):
             self.ranges.append((lo, hi))
             precision = mass_precision(plan, lo, hi)
             while True:
                 try:
-                    masses = step_masses(stage, self.h, lo, hi, precision, infimum)
+                    masses = step_masses(stage.law, self.h, lo, hi, precision)
                     sides = {o: oriented(masses, o) for o in ORDERS}
                     bases = {o: self._bases(sides[o], precision) for o in ORDERS}
                     break
                 except PrecisionError:
                     precision *= 2
+                    if precision > MAX_MASS_PRECISION:  # never met by a request within the limits; no hang
+                        raise LimitError(f"the single-step masses of the {stage.law.describe()} stage did not "
+                                         f"reach the fixed point 2^-{plan.q_bits} at {MAX_MASS_PRECISION} bits of "
+                                         f"working precision; ask for a larger --rel-width") from None
             self.sides.append(bases)
-            self.log(f"stage q = {float(stage.rate):g}, σ = {float(stage.noise):g}: "
-                     f"{hi - lo + 1} buckets, h = 1/{plan.grid}")
+            self.log(f"stage {stage.law.describe()}: {hi - lo + 1} buckets, h = 1/{plan.grid}")
 
     def _bases(self, side, precision):
         plan = self.plan
@@ -268,7 +273,7 @@ class _Attempt:
         return max(self.upper[o].value(epsilon) for o in ORDERS)
 
     def leading_order(self, epsilon):
-        return max(ORDERS, key=lambda o: (self.upper[o].value(epsilon), o == REMOVE))
+        return max(ORDERS, key=lambda o: (self.upper[o].value(epsilon), o == FORWARD))
 
 
 def _delta_answer(attempt, request, sizing):
@@ -309,17 +314,21 @@ def _points_answer(attempt, request):
 
 
 def certify(request, log=lambda message: None, route=None):
-    """The :class:`Outcome` of a validated request (producer.kinds.dpsgd.Request).
+    """The :class:`Outcome` of a validated request (producer.kinds.dpsgd.Request, producer.kinds.accounting.Request).
 
-    ``route`` forces "pld" or "gaussian" (tests compare the two on Gaussian
-    schedules); by default Gaussian-only schedules take the closed form.
+    The request has ``stages`` (:class:`producer.pld.mechanism.Stage`),
+    ``delta`` or ``epsilons``, ``rel_width`` and ``schema`` (named in
+    refusals).  ``route`` forces "pld" or "gaussian" (tests compare the two
+    on Gaussian schedules); by default Gaussian-only schedules (every law a
+    Gaussian mechanism) take the closed form.
     Every refusal a request can meet before the work is made before it: the
     Gaussian route's ε limit, the pld route's first plan (:class:`Search`).
     """
+    gaussian = all(s.law.gaussian_mu2 is not None for s in request.stages)
     if route is None:
-        route = "gaussian" if all(s.gaussian for s in request.stages) else "pld"
+        route = "gaussian" if gaussian else "pld"
     if route == "gaussian":
-        if not all(s.gaussian for s in request.stages):
+        if not gaussian:
             raise ValueError("the closed form holds for Gaussian-only schedules (q = 1)")
         return _gaussian(request, log)
     sizing = Sizing(request.stages)
@@ -354,9 +363,14 @@ def certify(request, log=lambda message: None, route=None):
             return outcome
         log(f"width {ratio:.3g}× the requested one; refining")
         if attempt_number + 1 < MAX_ATTEMPTS:
-            plan = search.refine(plan, ratio, tau)
+            # an ε(δ) at or above the ε_cap the precisions were sized for: the next plan is sized for it
+            cap = None
+            if request.delta is not None and outcome.epsilon_hi >= plan.epsilon_cap:
+                cap = min(1.25 * float(outcome.epsilon_hi) + 1, MAX_EPSILON_CAP)
+                ratio = min(ratio, 1.0)  # the lower end lacked precision (e^ε beyond the cap), not grid
+            plan = search.refine(plan, ratio, tau, cap)
     raise LimitError(f"could not reach the relative width {float(request.rel_width):g} in {MAX_ATTEMPTS} attempts "
                      f"(ask for a larger {option('rel_width')})")
 
 
-__all__ = ["certify", "Outcome", "DeltaPoint", "round_out", "short_point", "MAX_WORK", "ADD", "REMOVE"]
+__all__ = ["certify", "Outcome", "DeltaPoint", "round_out", "short_point", "MAX_WORK", "FORWARD", "BACKWARD"]

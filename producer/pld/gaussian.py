@@ -1,11 +1,13 @@
-"""The closed form of Gaussian-only schedules (every stage at q = 1).
+"""The closed form of Gaussian-only schedules (every stage a Gaussian mechanism: q = 1).
 
-One Gaussian step compares N(1, σ²) with N(0, σ²); its privacy loss under
-the first law is N(μ₁²/2, μ₁²) with μ₁ = 1/σ, and the same under the swapped
-pair (the reflection x ↦ 1 − x exchanges them), so both orders agree.  Losses
-of independent steps add, so a schedule's composed loss is N(μ²/2, μ²) with
+One Gaussian step compares N(d, σ²) with N(0, σ²) (d = 1 under add/remove,
+and N(1, σ²) with N(−1, σ²), a shift by d = 2, under replace-one); its
+privacy loss under the first law is N(μ₁²/2, μ₁²) with μ₁ = d/σ, and the same
+under the swapped pair (a reflection exchanges them), so both orders agree.
+Losses of independent steps add, so a schedule's composed loss is
+N(μ²/2, μ²) with
 
-    μ² = Σ_s T_s/σ_s²,
+    μ² = Σ_s T_s·d²/σ_s²,
 
 and ("Gaussian Differential Privacy", Dong, Roth, Su 2022, Corollary 2.13)
 
@@ -43,8 +45,8 @@ def proves_below(mu2, epsilon, digits):
 
 
 def mu_squared(stages):
-    """μ² = Σ T/σ² (exact)."""
-    return sum((mpq(s.steps) / (s.noise * s.noise) for s in stages), mpq(0))
+    """μ² = Σ T·μ₁² over stages of Gaussian mechanisms (exact; for DP-SGD at q = 1, μ₁² = 1/σ²)."""
+    return sum((s.steps * s.law.gaussian_mu2 for s in stages), mpq(0))
 
 
 def delta_ball(mu2, epsilon):

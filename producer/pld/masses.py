@@ -1,27 +1,22 @@
-"""The P- and Q-mass of every loss bucket of one step, enclosed with arb.
+"""The P- and Q-mass of every loss bucket of one step, enclosed with arb, and their rounding.
 
 With the grid spacing h and the index range [lo, hi] of a stage, the
-intervals of the remove-order loss are
+buckets of the forward loss are
 
-    I_i = {x : i·h <= ℓ(x) < (i + 1)·h} = [x_i, x_{i+1}),   lo <= i < hi,
+    I_i = {x : i·h <= ℓ(x) < (i + 1)·h},   lo <= i < hi,
 
-with x_i = x(i·h) (:mod:`producer.pld.mechanism`), plus the low tail
-{ℓ < lo·h} = (−∞, x_lo) and the high tail {ℓ >= hi·h} = [x_hi, ∞).  Since
-ℓ is increasing these are x-intervals, and their masses are differences of
-
-    P(X < x) = (1 − q)·Φ(x/σ) + q·Φ((x − 1)/σ),     Q(X < x) = Φ(x/σ),
-
-with Φ(z) = erfc(−z/√2)/2 enclosed by arb (tails through erfc directly, so
-no mass is a difference of two numbers near 1).  For q < 1 and
-e^{ih} <= 1 − q the preimage is −∞ and the CDFs are 0.  The enclosures are
-absolute: every ball has radius far below the fixed-point step 2^-K the
-arrays round to (the caller picks the precision and checks the radii).
+plus the low tail {ℓ < lo·h} and the high tail {ℓ >= hi·h}.  Every law
+(:mod:`producer.pld.mechanism`) computes the cumulative masses
+F_P(y) = P(ℓ < y), F_Q(y) = Q(ℓ < y) at the grid levels y = i·h and the
+high tail's masses directly (never as 1 minus a number near 1); the bucket
+masses are their differences, and the low tail is F(lo·h).  An atom of the
+loss law at value a is counted in F(y) exactly when a < y, so it lands in
+the one half-open bucket holding a.  The enclosures are absolute: every
+ball has radius far below the fixed-point step 2^-K the arrays round to
+(the caller picks the precision and checks the radii).
 """
 
-from flint import arb
-
-from producer.pld.mechanism import gaussian_preimage, preimage
-from producer.sources.enclosures import to_arb, working_precision
+from producer.pld.mechanism import FORWARD
 
 
 class StepMasses:
@@ -33,57 +28,17 @@ class StepMasses:
         self.lo, self.hi, self.p, self.q = lo, hi, p, q
         self.p_low, self.q_low, self.p_high, self.q_high = p_low, q_low, p_high, q_high
 
-
-def _phi(z):
-    """Φ(z) = erfc(−z/√2)/2."""
-    return (-z / arb(2).sqrt()).erfc() / 2
-
-
-def _phi_bar(z):
-    """1 − Φ(z) = erfc(z/√2)/2."""
-    return (z / arb(2).sqrt()).erfc() / 2
-
-
-def _points(stage, h, lo, hi, infimum):
-    """The preimages x_i for lo <= i <= hi as balls, None for −∞."""
-    if stage.gaussian:
-        return [to_arb(gaussian_preimage(stage, i * h)) for i in range(lo, hi + 1)]
-    step = to_arb(h).exp()
-    level = to_arb(lo * h).exp()
-    points = []
-    for i in range(lo, hi + 1):
-        points.append(None if i <= infimum else preimage(stage, level))
-        level *= step
-    return points
-
-
-def step_masses(stage, h, lo, hi, bits, infimum=None):
-    """:class:`StepMasses` of ``stage`` on the grid h over [lo, hi], at ``bits`` bits.
-
-    ``infimum`` is i₀ = ⌊log(1 − q)/h⌋ for q < 1 (preimages x_i = −∞ for
-    i <= i₀); None for q = 1.
-    """
-    with working_precision(bits):
-        q, s = to_arb(stage.rate), to_arb(stage.noise)
-        one_minus = 1 - q
-        cdf_p, cdf_q = [], []
-        for x in _points(stage, h, lo, hi, infimum if infimum is not None else lo - 1):
-            if x is None:
-                cdf_p.append(arb(0))
-                cdf_q.append(arb(0))
-                continue
-            a, b = _phi(x / s), _phi((x - 1) / s)
-            cdf_p.append(one_minus * a + q * b)
-            cdf_q.append(a)
+    @classmethod
+    def from_cdf(cls, lo, hi, cdf_p, cdf_q, p_high, q_high):
+        """From F_P(i·h), F_Q(i·h) for lo <= i <= hi (lists of hi − lo + 1 balls) and the high tail."""
         p = [cdf_p[k + 1] - cdf_p[k] for k in range(hi - lo)]
-        qq = [cdf_q[k + 1] - cdf_q[k] for k in range(hi - lo)]
-        top = _points(stage, h, hi, hi, infimum if infimum is not None else hi - 1)[0]
-        if top is None:  # the whole law lies below hi·h (cannot happen for a sensible range)
-            p_high = q_high = arb(0)
-        else:
-            p_high = one_minus * _phi_bar(top / s) + q * _phi_bar((top - 1) / s)
-            q_high = _phi_bar(top / s)
-        return StepMasses(lo, hi, p, qq, cdf_p[0], cdf_q[0], p_high, q_high)
+        q = [cdf_q[k + 1] - cdf_q[k] for k in range(hi - lo)]
+        return cls(lo, hi, p, q, cdf_p[0], cdf_q[0], p_high, q_high)
+
+
+def step_masses(law, h, lo, hi, bits):
+    """:class:`StepMasses` of the step whose forward pair is ``law``, on the grid h over [lo, hi], at ``bits``."""
+    return law.masses(h, lo, hi, bits)
 
 
 class Oriented:
@@ -103,14 +58,16 @@ class Oriented:
 def oriented(masses, order):
     """The buckets of ``masses`` in the loss of ``order``.
 
-    remove: the loss ℓ, bucket i = I_i with (P, Q) = (p_i, q_i).
-    add: the loss −ℓ of the pair (Q, P); its bucket j = [jh, (j+1)h) is I_i
-    with i = −j − 1 (up to the boundary points, which have measure zero),
-    so (P', Q') = (q_i, p_i), j runs over [−hi, −lo), the low tail is the
-    remove order's high tail with the laws swapped and vice versa.
+    forward: the loss ℓ, bucket i = I_i with (P, Q) = (p_i, q_i).
+    backward: the loss −ℓ of the pair (Q, P); its bucket j is I_i with
+    i = −j − 1, so (P', Q') = (q_i, p_i), j runs over [−hi, −lo), the low
+    tail is the forward order's high tail with the laws swapped and vice
+    versa.  A loss value on a grid point, i·h, is a value −ℓ = (j + 1)·h of
+    bucket j: its closed upper end, where e^{−(j+1)h}·P' <= Q' still holds
+    (with equality), which is all the bounds use (docs/accounting.md §5).
     """
     m = masses
-    if order == "remove":
+    if order == FORWARD:
         return Oriented(m.lo, m.hi, list(m.p), list(m.q), (m.p_low, m.q_low), (m.p_high, m.q_high))
     return Oriented(-m.hi, -m.lo, list(reversed(m.q)), list(reversed(m.p)),
                     (m.q_high, m.p_high), (m.q_low, m.p_low))

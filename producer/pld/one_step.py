@@ -13,7 +13,7 @@ the truncated tail:
   instead of ε, which loses e^ε·B_{[jh,ε)} − A_{[jh,ε)} or
   A_{[ε,(j+1)h)} − e^ε·B_{[ε,(j+1)h)}, whichever is smaller;
 
-A and B the first and second law of the order (remove: P, Q; add: Q, P).
+A and B the first and second law of the order (forward: P, Q; backward: Q, P).
 Both errors vanish when ε is a grid point, and are about f·h²·d(1 − d)/2 and
 f·h²·min(d, 1 − d)²/2 otherwise (f the density of the loss at ε, d the
 fractional part of ε/h); but where h exceeds the spread of the loss near ε
@@ -29,21 +29,12 @@ of :mod:`producer.pld.parameters` takes over.
 
 import math
 
-from flint import arb
 from gmpy2 import mpq
 
-from producer.pld.mechanism import ADD, ORDERS, REMOVE, gaussian_preimage, preimage
+from producer.pld.mechanism import BACKWARD, FORWARD, ORDERS
 from producer.sources.enclosures import to_arb, working_precision
 
 PRECISION = 320  # bits: absolute errors far below any width that matters (δ >= 10^-30, R >= 10^-6)
-
-
-def _phi(z):
-    return (-z / arb(2).sqrt()).erfc() / 2
-
-
-def _phi_bar(z):
-    return (z / arb(2).sqrt()).erfc() / 2
 
 
 class OneStep:
@@ -53,16 +44,6 @@ class OneStep:
         self.stage = stage
         self._cache = {}
 
-    def _x(self, y):
-        """x(y) as a ball, or None for −∞ (e^y <= 1 − q; undecided counts as −∞: a hint only)."""
-        stage = self.stage
-        if stage.gaussian:
-            return to_arb(gaussian_preimage(stage, y))
-        level = to_arb(y).exp()
-        if not level > 1 - to_arb(stage.rate):
-            return None
-        return preimage(stage, level)
-
     def tail(self, order, y):
         """(A(loss >= y), B(loss >= y)) of ``order`` as balls, y a rational."""
         key = (order, y)
@@ -71,16 +52,11 @@ class OneStep:
         return self._cache[key]
 
     def _tail(self, order, y):
-        q, s = to_arb(self.stage.rate), to_arb(self.stage.noise)
-        if order == REMOVE:  # {ℓ >= y} = {X >= x(y)}: the upper tails, accurate far out
-            x = self._x(y)
-            if x is None:
-                return arb(1), arb(1)
-            return (1 - q) * _phi_bar(x / s) + q * _phi_bar((x - 1) / s), _phi_bar(x / s)
-        x = self._x(-y)  # add: {−ℓ >= y} = {X <= x(−y)}, under (Q, P)
-        if x is None:
-            return arb(0), arb(0)
-        return _phi(x / s), (1 - q) * _phi(x / s) + q * _phi((x - 1) / s)
+        law = self.stage.law
+        if order == FORWARD:  # {ℓ >= y}: the upper tails, accurate far out
+            return law.upper_tail(y)
+        p, q = law.lower_tail(-y)  # backward: {−ℓ >= y} = {ℓ <= −y}, under (Q, P)
+        return q, p
 
     def delta(self, order, epsilon):
         """δ(ε) of one order, A(loss > ε) − e^ε·B(loss > ε), as a float."""
@@ -148,4 +124,4 @@ def aligned_grids(epsilons, largest):
     return [step * k for k in range(1, min(8, largest // step) + 1)] if step > 1 else []
 
 
-__all__ = ["OneStep", "Prediction", "predict", "meets", "aligned_grids", "ADD", "REMOVE"]
+__all__ = ["OneStep", "Prediction", "predict", "meets", "aligned_grids", "FORWARD", "BACKWARD"]

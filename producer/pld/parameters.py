@@ -19,25 +19,14 @@ import math
 
 from gmpy2 import mpq
 
-from producer.pld.mechanism import loss_float, loss_moments
+from producer.pld.normal import log_phi_bar_float as log_phi_bar
+from producer.pld.normal import phi_bar_float as phi_bar
 
 SPREAD = 0.3            # Δμ² ≈ SPREAD·T·h²
 AIM = 0.7               # aim at this share of the requested width
 TRUNCATION_SHARE = 64   # truncation mass <= δ·R/64 (--delta) or R·δ(ε)/64 (--epsilons)
 MAX_GRID = 2_000_000    # N = 1/h
 MIN_GRID = 4
-
-
-def phi_bar(z):
-    """1 − Φ(z) in floats."""
-    return 0.5 * math.erfc(z / math.sqrt(2))
-
-
-def log_phi_bar(z):
-    """log(1 − Φ(z)) in floats, by the asymptotic series where erfc underflows."""
-    if z < 30:
-        return math.log(phi_bar(z))
-    return -z * z / 2 - math.log(z) - 0.5 * math.log(2 * math.pi) + math.log1p(-1 / (z * z))
 
 
 def gdp_delta(mu2, epsilon):
@@ -82,7 +71,7 @@ class Sizing:
 
     def __init__(self, stages):
         self.stages = tuple(stages)
-        moments = [loss_moments(s) for s in stages]
+        moments = [s.law.moments() for s in stages]
         self.steps = sum(s.steps for s in stages)
         self.mu2 = max(sum(s.steps * v for s, (_, v) in zip(stages, moments)), 1e-12)
         self.mean = sum(s.steps * m for s, (m, _) in zip(stages, moments))
@@ -127,33 +116,6 @@ def grid_for(h):
     digits = len(str(n))
     unit = 10 ** max(0, digits - 3)
     return min(MAX_GRID, -(-n // unit) * unit)
-
-
-def tail_point(stage, allowance):
-    """A float x with P(X >= x) <= allowance (hint; P the stage's mixture)."""
-    q, s = float(stage.rate), float(stage.noise)
-
-    def tail(x):
-        return (1 - q) * phi_bar(x / s) + q * phi_bar((x - 1) / s)
-    lo, hi = 0.0, 1.0 + s
-    while tail(hi) > allowance:
-        lo, hi = hi, hi + 2 * s
-    for _ in range(60):
-        mid = (lo + hi) / 2
-        if tail(mid) > allowance:
-            lo = mid
-        else:
-            hi = mid
-    return hi
-
-
-def index_range(stage, grid, allowance, infimum):
-    """[lo, hi] of one step's buckets: the tails beyond hold at most about ``allowance`` of each law."""
-    x = tail_point(stage, allowance)
-    hi = math.ceil(loss_float(stage, x) * grid) + 1
-    if stage.gaussian:
-        return -hi, hi
-    return infimum, max(hi, infimum + 2)
 
 
 def bits_for(value):

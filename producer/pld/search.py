@@ -58,10 +58,10 @@ from gmpy2 import mpq
 from producer import audit_budget
 from producer.errors import LimitError
 from producer.pld import composition as comp
-from producer.pld.gaussian import delta_enclosure, mu_squared, proves_below
-from producer.pld.mechanism import ORDERS, lowest_index
+from producer.pld.gaussian import delta_enclosure, proves_below
+from producer.pld.mechanism import ORDERS
 from producer.pld.one_step import OneStep, aligned_grids, meets, predict
-from producer.pld.parameters import AIM, MAX_GRID, MIN_GRID, SPREAD, TRUNCATION_SHARE, index_range, make_plan
+from producer.pld.parameters import AIM, MAX_GRID, MIN_GRID, SPREAD, TRUNCATION_SHARE, make_plan
 from producer.rationals import describe_rational
 from producer.names import option
 
@@ -82,7 +82,6 @@ AUDIT_PRECISION = 4096
 AUDIT_ENTRIES = 2**22
 AUDIT_LOSS = 1024            # |lo|, |hi| <= 1024·N
 AUDIT_RETRY = 64             # the auditor's retry adds these guard bits
-MASS_UNITS = 160             # the budget's work units per bucket and (W + W²/1024 + parts/4)
 PRODUCT_UNITS = 3            # the budget's work units per entry and field bit of a product
 
 
@@ -116,7 +115,9 @@ def first_plan(request, sizing):
         if eps > MAX_EPSILON_ESTIMATE:
             raise LimitError(f"ε({float(request.delta):g}) would be about {eps:.3g} (a Gaussian estimate), far beyond "
                              f"the ε <= 500 this kind handles; ask for fewer steps or more noise")
-        cap = min(1.25 * eps + 1, MAX_EPSILON_CAP)
+        # the precisions are sized for e^ε up to the cap: the GDP form's ε, or the estimate from the loss's own
+        # mean where that is larger (a loss far from N(μ²/2, μ²), e.g. the Laplace mechanism at small b)
+        cap = min(1.25 * max(eps, sizing.epsilon_estimate(request.delta)) + 1, MAX_EPSILON_CAP)
     else:
         slopes = [sizing.log_delta_slope(e) for e in request.epsilons]
         h = min(math.sqrt(AIM * R / (s * SPREAD * T)) for s, _ in slopes)
@@ -137,23 +138,19 @@ def plan_at(sizing, h, tau, cap, grid=None):
     return make_plan(sizing, h, tau, cap, 2 * z * math.sqrt(sizing.mu2) + cap + 2, grid=grid)
 
 
-def refined(plan, sizing, ratio, tau):
-    """The next plan by the h² law: the width was ``ratio`` times the requested one."""
+def refined(plan, sizing, ratio, tau, cap=None):
+    """The next plan by the h² law: the width was ``ratio`` times the requested one (``cap``: a new ε_cap)."""
     h = float(plan.h) * math.sqrt(AIM / max(ratio, 1e-9))
     h = min(h, float(plan.h) / 1.05)
     h = max(h, float(plan.h) / 16)
-    return plan_at(sizing, h, tau, plan.epsilon_cap)
+    return plan_at(sizing, h, tau, plan.epsilon_cap if cap is None else cap)
 
 
 # ---- what a plan costs, and the auditor's limits ---------------------------------
 
 def stage_ranges(stages, plan):
-    """Per stage ((lo, hi), i₀): the single-step buckets of a plan (i₀ None for q = 1), before any mass."""
-    out = []
-    for stage in stages:
-        infimum = None if stage.gaussian else lowest_index(stage, plan.h)
-        out.append((index_range(stage, plan.grid, plan.tail, infimum), infimum))
-    return out
+    """Per stage (lo, hi): the single-step buckets of a plan, before any mass."""
+    return [stage.law.index_range(plan.grid, plan.tail) for stage in stages]
 
 
 def mass_precision(plan, lo, hi):
@@ -162,12 +159,14 @@ def mass_precision(plan, lo, hi):
 
 
 def working_bits(stage, grid, p_bits, q_bits, lo, hi):
-    """W_s: the auditor's working bits of one stage's masses, without the retry's guard bits."""
+    """W_s: the auditor's working bits of one stage's masses, without the retry's guard bits.
+
+    The guard's q and s are the law's :meth:`audit_scale` (for DP-SGD: q and σ)."""
     # ⌈1.45·max(|lo|, |hi| + 1)/N⌉ in docs/certificates.md; the auditor's estimates of the reference recipes
     # are one more (measured), so one more is counted, as ⌊·⌋ + 2 (never below either reading)
     spread = 145 * max(abs(lo), abs(hi) + 1) // (100 * grid) + 2
     base = max(q_bits + 8, p_bits + 8 + grid.bit_length() + spread)
-    q, s = stage.rate, stage.noise
+    q, s = stage.law.audit_scale()
     guard = 24 + int(q.denominator // q.numerator).bit_length() + 2 * int(s.numerator // s.denominator + 1).bit_length()
     return base + guard
 
@@ -178,17 +177,18 @@ def audit_precision(stage, plan, lo, hi):
 
 
 def _parts(stage):
-    """parts_s: the bits of q's and σ's numerators and denominators."""
-    return sum(int(v).bit_length() for v in (stage.rate.numerator, stage.rate.denominator,
-                                              stage.noise.numerator, stage.noise.denominator))
+    """parts_s: the bits of the numerators and denominators of the law's parameters (DP-SGD: q and σ)."""
+    return sum(int(v).bit_length() for p in stage.law.parameters() for v in (p.numerator, p.denominator))
 
 
 def budget_cost(stages, grid, p_bits, q_bits, ranges, products):
-    """The auditor's budget estimate (docs/certificates.md, dpsgd/1) of a recipe: single-step ``ranges``
-    [(lo, hi)] per stage and ``products`` [(n_A, n_B, scale)], one per product of a chain checked at a scale."""
+    """The auditor's budget estimate (docs/certificates.md, dpsgd/1 and accounting/1) of a recipe: single-step
+    ``ranges`` [(lo, hi)] per stage and ``products`` [(n_A, n_B, scale)], one per product of a chain checked at
+    a scale.  Each law states its work units per bucket (:meth:`audit_mass_units`; 160 for DP-SGD's)."""
     sizes = [hi - lo + 1 for lo, hi in ranges]
     bits = [working_bits(st, grid, p_bits, q_bits, lo, hi) for st, (lo, hi) in zip(stages, ranges)]
-    masses = MASS_UNITS * sum(n * (w + w * w // 1024 + _parts(st) // 4) for n, w, st in zip(sizes, bits, stages))
+    masses = sum(st.law.audit_mass_units() * n * (w + w * w // 1024 + _parts(st) // 4)
+                 for n, w, st in zip(sizes, bits, stages))
     convolution, largest = 0, 0
     for n_a, n_b, scale in products:
         field = 2 * (scale + 2) + min(n_a, n_b).bit_length()
@@ -220,9 +220,9 @@ class Cost:
     def __init__(self, stages, sizing, plan):
         self.plan = plan
         self.ranges = stage_ranges(stages, plan)
-        sizes = [hi - lo + 1 for (lo, hi), _ in self.ranges]
+        sizes = [hi - lo + 1 for lo, hi in self.ranges]
         self.buckets = sum(sizes)
-        self.mass_bits = sum(n * mass_precision(plan, lo, hi) for n, ((lo, hi), _) in zip(sizes, self.ranges))
+        self.mass_bits = sum(n * mass_precision(plan, lo, hi) for n, (lo, hi) in zip(sizes, self.ranges))
         entries, composition = composition_work(sizing, plan)
         products = _products(stages)
         self.entries = max(entries, 2 * max(sizes)) if products else max(sizes)
@@ -232,8 +232,8 @@ class Cost:
     def _audit(self, stages, sizes, products):
         """Phrases naming the auditor's limits this plan would break (none: the auditor can check it)."""
         plan, out = self.plan, []
-        precisions = [audit_precision(s, plan, lo, hi) for s, ((lo, hi), _) in zip(stages, self.ranges)]
-        loss = max(max(abs(lo), abs(hi)) for (lo, hi), _ in self.ranges)
+        precisions = [audit_precision(s, plan, lo, hi) for s, (lo, hi) in zip(stages, self.ranges)]
+        loss = max(max(abs(lo), abs(hi)) for lo, hi in self.ranges)
         if self.buckets > AUDIT_BUCKETS:
             out.append(f"{self.buckets:.3g} single-step buckets (the auditor's limit: 2·10^6)")
         if max(precisions) > AUDIT_PRECISION:
@@ -244,7 +244,7 @@ class Cost:
             out.append(f"arrays of about {self.entries:.3g} entries (the auditor's limit: 2^22)")
         if 2 ** plan.p_bits < 4 * sum(s.steps for s in stages) * (3 * self.entries + 3):
             out.append(f"K = {plan.p_bits} bits, too few for arrays of {self.entries:.3g} entries")
-        cost = budget_cost(stages, plan.grid, plan.p_bits, plan.q_bits, [r for r, _ in self.ranges],
+        cost = budget_cost(stages, plan.grid, plan.p_bits, plan.q_bits, self.ranges,
                            _estimated_products(products, self.entries, plan.p_bits, plan.q_bits))
         if audit_budget.multiple(cost) > audit_budget.MAX_MULTIPLE:
             out.append(f"about {audit_budget.multiple(cost)} times the auditor's budget of one file for "
@@ -286,19 +286,23 @@ class Search:
     def _check_epsilon_range(self):
         """Refuse an ε(δ) above what the pld route certifies (about 600), unless proved below it.
 
-        Proved: the schedule with every q raised to 1 is a Gaussian mechanism
-        whose δ(ε) is at least this one's (the hockey-stick divergence is
-        jointly convex and the subsampled pair a mixture), and its closed form
-        at ε = 600 costs one enclosure.  Estimated: a Gaussian loss with the
-        composed loss's mean and variance.
+        Proved: when every stage has a dominating Gaussian mechanism (for
+        DP-SGD, the schedule with every q raised to 1, whose δ(ε) is at least
+        this one's: the hockey-stick divergence is jointly convex and the
+        subsampled pair a mixture), its closed form at ε = 600 costs one
+        enclosure.  Estimated: a Gaussian loss with the composed loss's mean
+        and variance.
         """
         delta = self.request.delta
         estimate = self.sizing.epsilon_estimate(delta)
         if estimate <= PLD_EPSILON:
             return
-        mu2 = mu_squared(self.request.stages)
-        if proves_below(mu2, PLD_EPSILON, FLOOR_DIGITS) or delta_enclosure(mu2, PLD_EPSILON, mpq(1, 2**20))[1] <= delta:
-            return
+        dominating = [s.law.dominating_mu2 for s in self.request.stages]
+        if all(m is not None for m in dominating):
+            mu2 = sum((s.steps * m for s, m in zip(self.request.stages, dominating)), mpq(0))
+            if proves_below(mu2, PLD_EPSILON, FLOOR_DIGITS) or \
+                    delta_enclosure(mu2, PLD_EPSILON, mpq(1, 2**20))[1] <= delta:
+                return
         raise LimitError(f"delta: ε({describe_rational(delta)}) would be about {estimate:.3g} (a Gaussian estimate), "
                          f"above the ε <= {PLD_EPSILON} the certified PLD reaches; ask for δ at given ε instead "
                          f"({option('epsilons')}, each ε <= 500), or for a larger δ, more noise or fewer steps")
@@ -317,14 +321,17 @@ class Search:
         self.spent += cost.work
         return cost.ranges
 
-    def refine(self, plan, ratio, tau):
+    def refine(self, plan, ratio, tau, cap=None):
         """The next plan after a width ``ratio`` times the requested one, cut to what the budget has left.
+
+        ``cap`` raises ε_cap (an ε(δ) found above the one the precisions were sized for).
 
         LimitError (one line, naming --rel-width) when no grid finer than
         ``plan``'s fits: the search stops instead of starting an attempt it
         cannot pay for.
         """
-        wanted = refined(plan, self.sizing, ratio, tau)
+        wanted = refined(plan, self.sizing, ratio, tau, cap)
+        cap = wanted.epsilon_cap
         broken = self._cost(wanted).broken(self.spent)
         if not broken:
             return wanted
@@ -332,7 +339,7 @@ class Search:
         lo, hi, best = plan.grid, wanted.grid, None
         while hi - lo > max(1, lo // 100):
             mid = (lo + hi) // 2
-            candidate = plan_at(self.sizing, 1 / mid, tau, plan.epsilon_cap, grid=mid)
+            candidate = plan_at(self.sizing, 1 / mid, tau, cap, grid=mid)
             if self._fits(self._cost(candidate)):
                 best, lo = candidate, mid
             else:

@@ -254,7 +254,7 @@ def test_a_checker_rounding_some_masses_the_other_way_still_accepts(stages):
     attempt.compose_lower(outcome.lower_order)
     assert attempt.windows[outcome.lower_order]["lower"] == outcome.windows[outcome.lower_order]["lower"]
     slack = mpq(request.delta) / 2**32
-    for order in ("remove", "add"):
+    for order in ("forward", "backward"):
         (upper,) = _replay(attempt, outcome, order, "upper", _checker_rounding)
         checker = UpperProfile(upper, plan.h, plan.p_bits, plan.p_bits + 128).value(outcome.epsilon_hi)
         assert checker <= request.delta

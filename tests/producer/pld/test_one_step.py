@@ -7,6 +7,7 @@ from gmpy2 import mpq
 from producer.kinds.dpsgd import Request, parse_stage
 from producer.pld.enclose import _Attempt, _points_answer
 from producer.pld.mechanism import ORDERS, Stage
+from producer.pld.subsampled_gaussian import SubsampledGaussian
 from producer.pld.one_step import OneStep, aligned_grids, predict
 from producer.pld.parameters import Sizing
 from producer.pld.search import plan_at
@@ -20,19 +21,19 @@ def _mp(v):
 @pytest.mark.parametrize("q,s,eps", [("1/100", "1", "0"), ("1/100", "1", "3/10"), ("1/2", "4/5", "1"),
                                      ("1/100000", "1/2", "1/1000000"), ("1", "2", "1/2")])
 def test_delta_of_each_order_matches_mpmath(q, s, eps):
-    step = OneStep(Stage(mpq(q), mpq(s), 1))
+    step = OneStep(Stage(SubsampledGaussian(mpq(q), mpq(s)), 1))
     with mp.workdps(40):
-        for order in ORDERS:
-            truth = ref.one_step(_mp(q), _mp(s), _mp(eps), order)
+        for order, name in zip(ORDERS, ("remove", "add")):  # the reference names the orders by the neighbour
+            truth = ref.one_step(_mp(q), _mp(s), _mp(eps), name)
             assert abs(step.delta(order, mpq(eps)) - float(truth)) <= 1e-12 * float(truth) + 1e-300
 
 
 def test_epsilon_on_a_grid_point_costs_no_width():
-    step = OneStep(Stage(mpq(1, 10**5), mpq(1, 2), 1))
+    step = OneStep(Stage(SubsampledGaussian(mpq(1, 10**5), mpq(1, 2)), 1))
     for grid in (4, 400, 10**6):
-        assert step.errors("remove", mpq(1), grid) == (0.0, 0.0) == step.errors("add", mpq(0), grid)
-    assert step.errors("remove", mpq(1, 10**6), 10**6) == (0.0, 0.0)
-    assert step.errors("remove", mpq(1, 10**6), 999_000) != (0.0, 0.0)
+        assert step.errors("forward", mpq(1), grid) == (0.0, 0.0) == step.errors("backward", mpq(0), grid)
+    assert step.errors("forward", mpq(1, 10**6), 10**6) == (0.0, 0.0)
+    assert step.errors("forward", mpq(1, 10**6), 999_000) != (0.0, 0.0)
 
 
 @pytest.mark.parametrize("stage,eps,grid", [("1/100000:1/2x1", "1/1000000", 400), ("1/100:1x1", "3/10", 37),

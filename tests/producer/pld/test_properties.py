@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from producer.pld.enclose import certify
 from producer.kinds.dpsgd import Request
 from producer.pld.mechanism import Stage
+from producer.pld.subsampled_gaussian import SubsampledGaussian
 
 RATES = st.sampled_from([mpq(1, 100), mpq(1, 20), mpq(1, 5), mpq(1, 2), mpq(1)])
 NOISES = st.sampled_from([mpq(4, 5), mpq(1), mpq(3, 2), mpq(2)])
@@ -19,7 +20,7 @@ WIDTH = mpq(1, 50)
 
 
 def _points(rate, noise, steps, epsilons):
-    return certify(Request([Stage(rate, noise, steps)], epsilons=epsilons, rel_width=WIDTH)).points
+    return certify(Request([Stage(SubsampledGaussian(rate, noise), steps)], epsilons=epsilons, rel_width=WIDTH)).points
 
 
 @given(RATES, NOISES, STEPS, EPSILONS)
@@ -61,6 +62,6 @@ def test_more_noise_never_raises_delta(rate, steps, epsilons, noises):
 @given(RATES, NOISES, STEPS)
 @settings(max_examples=6, deadline=None)
 def test_epsilon_enclosure_is_ordered(rate, noise, steps):
-    out = certify(Request([Stage(rate, noise, steps)], delta=mpq(1, 10**5), rel_width=WIDTH))
+    out = certify(Request([Stage(SubsampledGaussian(rate, noise), steps)], delta=mpq(1, 10**5), rel_width=WIDTH))
     assert 0 <= out.epsilon_lo <= out.epsilon_hi
     assert out.epsilon_hi - out.epsilon_lo <= WIDTH * out.epsilon_hi

@@ -50,7 +50,7 @@ def test_one_step_both_orders_matter():
         assert ref.one_step(0.5, 1, 0, "add") > ref.one_step(0.5, 1, 0, "remove") * (1 - mp.mpf(10) ** -20)
         assert ref.one_step(0.1, 1, 1, "remove") > ref.one_step(0.1, 1, 1, "add")
     points = _points(["1/10:1x1"], ["1"])
-    assert points[0].order == "remove"
+    assert points[0].order == "forward"
 
 
 @pytest.mark.parametrize("stages,epsilons", [
@@ -60,7 +60,7 @@ def test_one_step_both_orders_matter():
 ])
 def test_gaussian_schedules_by_both_routes_enclose_the_closed_form(stages, epsilons):
     parsed = [parse_stage(s) for s in stages]
-    mu = mp.sqrt(sum(mp.mpf(s.steps) / _mp(s.noise) ** 2 for s in parsed))
+    mu = mp.sqrt(sum(mp.mpf(s.steps) / _mp(s.law.noise) ** 2 for s in parsed))
     closed = _points(stages, epsilons, rel="1/100000")
     pld = _points(stages, epsilons, rel="1/200", route="pld")
     with mp.workdps(50):
@@ -110,7 +110,7 @@ def test_three_steps_enclose_the_nested_quadrature():
     (p,) = _points(["1/4:1x3"], ["1"], rel="1/200")
     with mp.workdps(15):
         remove = mp.quad(lambda x: _three_integrand(q, s, x), [-13, 0, 1, 14], maxdegree=5)
-    assert p.order == "remove"
+    assert p.order == "forward"
     assert _mp(p.lower) * (1 - mp.mpf(10) ** -8) <= remove <= _mp(p.upper) * (1 + mp.mpf(10) ** -8)
 
 

@@ -20,7 +20,7 @@ def test_the_cost_of_a_plan_is_what_its_attempt_computes():
     request = _request(["1/20:1x7", "1/10:2x3"], epsilons=[mpq(1), mpq(2)], rel_width=mpq(1, 100))
     outcome = certify(request)
     cost = search.Cost(request.stages, Sizing(request.stages), outcome.plan)
-    assert [r for r, _ in cost.ranges] == outcome.ranges
+    assert cost.ranges == outcome.ranges
     assert cost.buckets == sum(hi - lo + 1 for lo, hi in outcome.ranges)
     assert not cost.excess and search.recipe_excess(request, outcome) == []
 
@@ -47,7 +47,7 @@ def test_the_products_replayed_from_the_windows_are_those_of_the_powering():
     """T = 13 = 0b1101: squarings and multiplications interleaved, (bit length − 1) + (popcount − 1) = 5."""
     request = _request(["1/20:1x13"], epsilons=[mpq(1)], rel_width=mpq(1, 100))
     outcome = certify(request)
-    windows = outcome.windows["remove"]["upper"]
+    windows = outcome.windows["forward"]["upper"]
     sizes = [hi - lo + 1 for lo, hi in outcome.ranges]
     products = list(search._product_lengths(request.stages, sizes, windows))
     assert len(products) == 5 == len(windows["stages"][0])

@@ -1,0 +1,287 @@
+"""The ``accounting/1`` certificate: certified ε(δ) or δ(ε) of a tree of mechanisms (dp_accounting's DpEvents).
+
+Question (``input``): the event tree (dp_accounting's class and field names,
+numbers exact), the neighbouring relation (``add_or_remove_one`` or
+``replace_one``), and either δ (the answer encloses ε(δ), the smallest ε with
+δ(ε) <= δ) or a list of ε (each δ(ε) enclosed), within the relative width R.
+δ(ε) is the larger of the two orders' hockey-stick divergences of the
+product of the stages' dominating pairs.  Result: the stages the tree reads
+into (a claim), the route (``gaussian`` closed form when every stage is an
+unsampled Gaussian, else ``pld``, the computation of dpsgd/1 stage by
+stage, with its recipe) and the enclosures.  docs/accounting.md has the
+mathematics, docs/kinds.md the fields.
+
+Limits (docs/accounting.md §6; the auditor's are the same): at most 10^4
+events nested at most 100 deep, every number of the tree with numerator and
+denominator of at most 256 bits, at most 16 components of a mixture;
+σ in [1/10, 10^4], b in [1/100, 10^4], Δ in [0, 100], q in [0, 1],
+p in (0, 1], k in [1, 10^9], counts in [0, 10^7]; at most 16 stages and
+Σ T <= 10^7; 10^-30 <= δ < 1, or 1 to 64 distinct ε in [0, 500];
+10^-6 <= R <= 1/2.  Refused before the work, in one line: every event class
+the kind does not read (naming what answers instead), a leaf the relation
+does not define, a tree with no privacy loss, and what dpsgd/1 refuses
+(docs/dpsgd.md §10).
+
+Errors name the API's parameters (``delta``, ``epsilons``,
+``neighboring_relation``, ``rel_width``, ``event``); :func:`for_command`
+renders the same error with the command's flags.
+"""
+
+import sys
+from contextlib import contextmanager
+
+from gmpy2 import mpq
+
+from producer.certificates.canonical import make_certificate
+from producer.errors import InputError, LimitError
+from producer.immutable import Immutable
+from producer.pld.enclose import certify
+from producer.pld.events import ADD_OR_REMOVE, RELATIONS, REPLACE, event_json, read_number, stages
+from producer.pld.mechanism import ORDERS
+from producer.rationals import describe_rational, format_rational, significant_outward
+
+KIND, VERSION = "accounting", 1
+
+MIN_DELTA = mpq(1, 10**30)
+MAX_POINTS = 64
+MAX_EPSILON = mpq(500)
+MIN_REL_WIDTH, MAX_REL_WIDTH = mpq(1, 10**6), mpq(1, 2)
+DEFAULT_REL_WIDTH = mpq(1, 1000)
+DISPLAY_DIGITS = 10
+
+# each parameter's name: (in the Python API, on the command line)
+NAMES = {"event": ("event", "--event"), "delta": ("delta", "--delta"), "epsilons": ("epsilons", "--epsilons"),
+         "relation": ("neighboring_relation", "--relation"), "rel_width": ("rel_width", "--rel-width")}
+
+
+def _refusal(cls, template, **values):
+    """An ``cls`` error from ``template`` ({delta}, {event}, ... stand for the parameters' names): the message
+    names the API's parameters, ``command_message`` the command's flags."""
+    error = cls(template.format(**{k: v[0] for k, v in NAMES.items()}, **values))
+    error.command_message = template.format(**{k: v[1] for k, v in NAMES.items()}, **values)
+    return error
+
+
+def for_command(error):
+    """The same error worded for the command line (its flags instead of the API's parameters)."""
+    text = getattr(error, "command_message", None)
+    return error if text is None else type(error)(text)
+
+
+@contextmanager
+def api_names():
+    """Word an error raised inside with the API's parameter names, keeping the command's wording beside it.
+
+    The PLD engine's refusals name the command's flags (``--rel-width``,
+    ``--epsilons``, ``delta:``); they are rewritten for the API here.
+    """
+    try:
+        yield
+    except InputError as error:
+        if getattr(error, "command_message", None) is not None:
+            raise
+        text = str(error)
+        command = "--delta" + text[len("delta"):] if text.startswith("delta:") else text
+        api = text.replace("--rel-width", "rel_width").replace("--epsilons", "epsilons").replace("--delta", "delta")
+        renamed = type(error)(api)
+        renamed.command_message = command
+        raise renamed from None
+
+
+def read_relation(value):
+    """``add_or_remove_one`` or ``replace_one`` from a string or a dp_accounting NeighboringRelation member."""
+    name = getattr(value, "name", value)
+    if not isinstance(name, str) or name.lower() not in RELATIONS:
+        shown = name if isinstance(name, str) else repr(value)
+        if isinstance(name, str) and name.lower() == "replace_special":
+            raise _refusal(InputError, "{relation}: REPLACE_SPECIAL is not accounted (its pairs are not those of "
+                                       "docs/accounting.md); ask for add_or_remove_one or replace_one")
+        raise _refusal(InputError, "{relation}: {shown} is not a neighbouring relation (add_or_remove_one or "
+                                   "replace_one)", shown=shown)
+    return name.lower()
+
+
+def _number(value, key):
+    """An exact number of the parameter ``key`` (floats as their shortest decimal), errors named both ways."""
+    api, flag = NAMES[key]
+    try:
+        return read_number(value, api, bits=None)
+    except InputError as error:  # the reader's message starts with the name it was given
+        text = str(error)
+        renamed = type(error)(text)
+        renamed.command_message = flag + text[len(api):] if text.startswith(api) else text
+        raise renamed from None
+
+
+class Request(Immutable):
+    """A validated accounting request: the tree (JSON form), the relation, the stages, δ or the ε, R."""
+
+    __slots__ = ("event", "relation", "stages", "stages_json", "delta", "epsilons", "rel_width")
+    schema = f"{KIND}/{VERSION}"
+
+    def __init__(self, event, relation=ADD_OR_REMOVE, delta=None, epsilons=None, rel_width=DEFAULT_REL_WIDTH):
+        relation = read_relation(relation)
+        if (delta is None) == (epsilons is None):
+            raise _refusal(InputError, "give exactly one question: {delta} (ε at δ) or {epsilons} (δ at each ε)")
+        if delta is not None:
+            delta = mpq(delta)
+            if not 0 < delta < 1:
+                raise _refusal(InputError, "{delta}: must lie in (0, 1), got {value}", value=describe_rational(delta))
+            if delta < MIN_DELTA:
+                raise _refusal(LimitError, "{delta}: {value} is below the limit 10^-30",
+                               value=describe_rational(delta))
+        else:
+            epsilons = self._epsilons(epsilons)
+        rel_width = mpq(rel_width)
+        if rel_width <= 0:
+            raise _refusal(InputError, "{rel_width}: must be positive, got {value}",
+                           value=describe_rational(rel_width))
+        if not MIN_REL_WIDTH <= rel_width <= MAX_REL_WIDTH:
+            raise _refusal(LimitError, "{rel_width}: {value} is outside the limits [10^-6, 1/2]",
+                           value=describe_rational(rel_width))
+        try:
+            tree = event_json(event)
+            engine_stages, stages_json = stages(tree, relation)
+        except InputError as error:
+            raise _refusal(type(error), "{event}: {text}", text=str(error)) from None
+        if not engine_stages:
+            raise _refusal(InputError, "{event}: the tree has no privacy loss under {relation_value} (every leaf is a "
+                                       "no-op, never run, never sampled, or leaves the output's law unchanged), so "
+                                       "δ(ε) = 0 for every ε; there is nothing to certify",
+                           relation_value=relation)
+        self.event, self.relation, self.stages, self.stages_json = tree, relation, tuple(engine_stages), stages_json
+        self.delta, self.epsilons, self.rel_width = delta, epsilons, rel_width
+
+    @staticmethod
+    def _epsilons(values):
+        values = [mpq(e) for e in values]
+        if not values:
+            raise _refusal(InputError, "{epsilons}: give at least one ε")
+        if len(values) > MAX_POINTS:
+            raise _refusal(LimitError, "{epsilons}: {n} values exceed the limit of 64", n=len(values))
+        for e in values:
+            if e < 0:
+                raise _refusal(InputError, "{epsilons}: ε must be >= 0, got {value}", value=describe_rational(e))
+            if e > MAX_EPSILON:
+                raise _refusal(LimitError, "{epsilons}: ε = {value} exceeds the limit 500", value=describe_rational(e))
+        values.sort()
+        for a, b in zip(values, values[1:]):
+            if a == b:
+                raise _refusal(InputError, "{epsilons}: {value} is given twice (each ε once)",
+                               value=describe_rational(a))
+        return tuple(values)
+
+    @classmethod
+    def from_strings(cls, event, delta=None, epsilons=None, neighboring_relation=ADD_OR_REMOVE, rel_width=None):
+        """Read Python values exactly: strings (``"1e-5"``, ``"1/3"``), ints, Fractions, and floats as their
+        shortest decimal (``0.01`` is 1/100); ``epsilons`` a list or ``"1,2,4"``."""
+        relation = read_relation(neighboring_relation)
+        if isinstance(epsilons, str):
+            epsilons = [p.strip() for p in epsilons.split(",") if p.strip()]
+        elif epsilons is not None and not isinstance(epsilons, (list, tuple)):
+            epsilons = [epsilons]
+        if epsilons is not None:
+            epsilons = [_number(e, "epsilons") for e in epsilons]
+        return cls(event, relation, delta=None if delta is None else _number(delta, "delta"), epsilons=epsilons,
+                   rel_width=DEFAULT_REL_WIDTH if rel_width is None else _number(rel_width, "rel_width"))
+
+    def as_json(self):
+        data = {"event": self.event, "relation": self.relation, "rel_width": format_rational(self.rel_width)}
+        if self.delta is not None:
+            data["delta"] = format_rational(self.delta)
+        else:
+            data["epsilons"] = [format_rational(e) for e in self.epsilons]
+        return data
+
+
+def _windows_json(windows):
+    if windows is None:
+        return None
+    return {"stages": [[list(w) for w in stage] for stage in windows["stages"]],
+            "combine": [list(w) for w in windows["combine"]]}
+
+
+def _discretisation(outcome):
+    plan = outcome.plan
+    return {"grid": plan.grid, "p_bits": plan.p_bits, "q_bits": plan.q_bits,
+            "ranges": [list(r) for r in outcome.ranges],
+            "windows": {order: {"upper": _windows_json(outcome.windows[order]["upper"]),
+                                "lower": _windows_json(outcome.windows[order]["lower"])} for order in ORDERS}}
+
+
+def _display(value, direction):
+    return significant_outward(value, DISPLAY_DIGITS, direction)
+
+
+def result_json(request, outcome):
+    result = {"stages": request.stages_json, "route": outcome.route,
+              "discretisation": _discretisation(outcome) if outcome.route == "pld" else None}
+    if outcome.points is None:
+        result.update({"epsilon_lo": format_rational(outcome.epsilon_lo),
+                       "epsilon_hi": format_rational(outcome.epsilon_hi),
+                       "epsilon_lo_display": _display(outcome.epsilon_lo, -1),
+                       "epsilon_hi_display": _display(outcome.epsilon_hi, +1),
+                       "lower_order": outcome.lower_order})
+    else:
+        result["points"] = [{"epsilon": format_rational(p.epsilon), "lower": format_rational(p.lower),
+                             "upper": format_rational(p.upper), "lower_display": _display(p.lower, -1),
+                             "upper_display": _display(p.upper, +1), "lower_order": p.order}
+                            for p in outcome.points]
+    return result
+
+
+def build(request, progress=None):
+    """The sealed accounting/1 certificate (a dict) of a :class:`Request`; ``progress`` receives text lines."""
+    log = progress if progress is not None else (lambda message: None)
+    with api_names():
+        outcome = certify(request, log)
+    return make_certificate(KIND, VERSION, request.as_json(), result_json(request, outcome))
+
+
+# ---- the claim line ---------------------------------------------------------------------------
+
+def _q(text):
+    return mpq(str(text))
+
+
+def describe_mechanism(m):
+    """A stage mechanism in a few words (its parameters as the user wrote them)."""
+    kind, q = m["mechanism"], _q(m["sampling"])
+    sampled = "" if q == 1 else f" sampled at q = {describe_rational(q)}"
+    if kind == "gaussian":
+        return f"Gaussian σ = {describe_rational(_q(m['sigma']))}{sampled}"
+    if kind == "laplace":
+        return f"Laplace b = {describe_rational(_q(m['scale']))}{sampled}"
+    if kind == "mixture_of_gaussians":
+        return (f"mixture of {len(m['sensitivities'])} Gaussians σ = {describe_rational(_q(m['sigma']))}, "
+                f"Δ <= {describe_rational(_q(m['sensitivities'][-1]))}{sampled}")
+    return f"randomized response p = {describe_rational(_q(m['noise']))}, k = {m['buckets']}"
+
+
+def _stages_text(stages_json):
+    parts = [f"{describe_mechanism(s['mechanism'])} ×{s['count']}" for s in stages_json[:3]]
+    if len(stages_json) > 3:
+        parts.append(f"and {len(stages_json) - 3} more stages")
+    return "; ".join(parts)
+
+
+def claim(cert):
+    """The one-line answer of an accounting/1 certificate."""
+    inp, res = cert["input"], cert["result"]
+    route = "Gaussian closed form" if res["route"] == "gaussian" else \
+        f"certified PLD, h = 1/{res['discretisation']['grid']}"
+    if "delta" in inp:
+        answer = (f"ε({describe_rational(_q(inp['delta']))}) ∈ [{res['epsilon_lo_display']}, "
+                  f"{res['epsilon_hi_display']}]")
+    else:
+        answer = "; ".join(f"δ({describe_rational(_q(p['epsilon']))}) ∈ [{p['lower_display']}, {p['upper_display']}]"
+                           for p in res["points"])
+    relation = "add/remove" if inp["relation"] == ADD_OR_REMOVE else "replace-one"
+    return f"{answer} for {_stages_text(res['stages'])} ({relation}; {route})"
+
+
+def progress_printer(prefix="account"):
+    return lambda message: print(f"{prefix}: {message}", file=sys.stderr, flush=True)
+
+
+__all__ = ["KIND", "VERSION", "Request", "build", "claim", "for_command", "api_names", "REPLACE"]

@@ -1,0 +1,402 @@
+"""A dp_accounting ``DpEvent`` tree, read exactly and flattened into stages (docs/accounting.md §2–§3).
+
+Three steps, each checked before any computation:
+
+1. :func:`event_json`: the tree in its JSON form, from a dp_accounting
+   ``DpEvent`` object (duck-typed: its ``to_named_tuple()`` or its attrs
+   fields; dp_accounting is not needed), a named tuple of that form, or a
+   dict with ``class_name``.  Every number is exact: a string is read as a
+   rational or a decimal, a binary float as the shortest decimal that
+   prints as it (``repr``), and is written as a reduced rational string;
+   counts and bucket numbers are integers.  Every event class of
+   dp_accounting is accepted or refused here, in one line naming it and what
+   answers instead; the domain of every parameter and the sizes of the tree
+   are checked.
+2. :func:`stage_mechanisms`: the leaves, depth first, each with its
+   multiplicity (the product of the counts of its ``SelfComposedDpEvent``
+   ancestors) and sampling probability (the product of the probabilities
+   of its ``PoissonSampledDpEvent`` ancestors), read into stage mechanisms
+   under the neighbouring relation (leaves the relation does not define are
+   refused); leaves that cannot change the output's law are dropped, equal
+   mechanisms merged (counts added), and the stages sorted by the canonical
+   JSON of their mechanism.
+3. :func:`stage_law`: a stage mechanism's forward dominating pair
+   (docs/accounting.md §4), the law the PLD engine composes.
+
+Errors are :class:`producer.errors.InputError` (:class:`LimitError` for a
+size or a parameter outside the documented domain) whose message starts
+with the place in the tree (``events[2].event``); the kind module prefixes
+the parameter's name.
+"""
+
+import json
+import math
+from fractions import Fraction
+
+from gmpy2 import mpq
+
+from producer.errors import InputError, LimitError
+from producer.pld.laplace import ReplaceOneLaplace, SubsampledLaplace
+from producer.pld.mechanism import Stage
+from producer.pld.mixture import GaussianMixture
+from producer.pld.randomized_response import RandomizedResponse
+from producer.pld.replace_gaussian import ReplaceOneGaussian
+from producer.pld.subsampled_gaussian import SubsampledGaussian
+from producer.rationals import describe_rational, format_rational, parse_integer, parse_rational
+
+ADD_OR_REMOVE, REPLACE = "add_or_remove_one", "replace_one"
+RELATIONS = (ADD_OR_REMOVE, REPLACE)
+
+MAX_EVENTS = 10**4
+MAX_DEPTH = 100             # nesting depth of the tree (JSON readers recurse)
+MAX_NUMBER_BITS = 256       # numerator and denominator of every number in the tree
+MAX_COMPONENTS = 16
+MAX_COUNT = 10**7
+MAX_TOTAL_COUNT = 10**7     # Σ T_s
+MAX_STAGES = 16
+MAX_BUCKETS = 10**9
+SIGMA_RANGE = (mpq(1, 10), mpq(10**4))
+SCALE_RANGE = (mpq(1, 100), mpq(10**4))
+SENSITIVITY_MAX = mpq(100)
+
+ACCOUNTED = ("GaussianDpEvent", "LaplaceDpEvent", "MixtureOfGaussiansDpEvent", "RandomizedResponseDpEvent",
+             "PoissonSampledDpEvent", "SelfComposedDpEvent", "ComposedDpEvent", "NoOpDpEvent")
+FIELDS = {
+    "NoOpDpEvent": (),
+    "GaussianDpEvent": ("noise_multiplier",),
+    "LaplaceDpEvent": ("noise_multiplier",),
+    "MixtureOfGaussiansDpEvent": ("standard_deviation", "sensitivities", "sampling_probs"),
+    "RandomizedResponseDpEvent": ("noise_parameter", "num_buckets"),
+    "PoissonSampledDpEvent": ("sampling_probability", "event"),
+    "SelfComposedDpEvent": ("event", "count"),
+    "ComposedDpEvent": ("events",),
+}
+# every other event class of dp_accounting 0.6, and what answers instead
+REFUSED = {
+    "NonPrivateDpEvent": "a non-private event has no finite ε: no certificate bounds it",
+    "UnsupportedDpEvent": "dp_accounting's marker for a mechanism it cannot account; describe the mechanism by "
+                          "the events this kind reads (" + ", ".join(ACCOUNTED) + ")",
+    "DiscreteLaplaceDpEvent": "its plain composition alone is certified by `producer plain --release dl:T:SxK` "
+                              "(producer.plain_composition(releases=...)) with T = 1/noise_parameter and "
+                              "S = sensitivity",
+    "SampledWithReplacementDpEvent": "sampling with replacement is not accounted; Poisson sampling "
+                                     "(PoissonSampledDpEvent) is",
+    "SampledWithoutReplacementDpEvent": "sampling without replacement is not accounted; Poisson sampling "
+                                        "(PoissonSampledDpEvent) is",
+    "SingleEpochTreeAggregationDpEvent": "tree aggregation is not accounted: no certificate kind answers it yet",
+    "RepeatAndSelectDpEvent": "repeat-and-select is not accounted: no certificate kind answers it yet",
+    "ZCDpEvent": "a zCDP statement is an RDP bound, not a dominating pair: no certified ε(δ) follows from it here",
+    "TruncatedSubsampledGaussianDpEvent": "the truncated subsampled Gaussian is not accounted; a "
+                                          "PoissonSampledDpEvent of a GaussianDpEvent is (the untruncated "
+                                          "mechanism)",
+}
+SAMPLEABLE = ("GaussianDpEvent", "LaplaceDpEvent", "MixtureOfGaussiansDpEvent", "PoissonSampledDpEvent",
+              "NoOpDpEvent")
+
+
+# ---- exact numbers ----------------------------------------------------------------------------
+
+def read_number(value, where, bits=MAX_NUMBER_BITS):
+    """An exact rational from a string, an int, a Fraction/mpq, or a binary float (its shortest repr).
+
+    ``bits`` bounds the numerator's and the denominator's bits (None: only
+    the digit limits of :func:`producer.rationals.parse_rational`).
+    """
+    if isinstance(value, bool):
+        raise InputError(f"{where}: expected a number, got {value!r}")
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise InputError(f"{where}: {value!r} is not a finite number")
+        value = repr(value)
+    elif not isinstance(value, (str, int, Fraction)) and type(value).__name__ not in ("mpq", "mpz"):
+        raise InputError(f"{where}: expected a number, got {_shown(value)}")
+    number = parse_rational(value, where)
+    if bits is not None and max(int(number.numerator).bit_length(), int(number.denominator).bit_length()) > bits:
+        raise LimitError(f"{where}: {describe_rational(number)} has a numerator or denominator of more than "
+                         f"{bits} bits (the limit)")
+    return number
+
+
+def read_count(value, where, largest):
+    """An integer in [0, largest] from an int or its decimal string (a float only when it is integral)."""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise InputError(f"{where}: expected an integer, got {_shown(value)}")
+    count = parse_integer(value, where)
+    if count < 0:
+        raise InputError(f"{where}: must be >= 0, got {count}")
+    if count > largest:
+        raise LimitError(f"{where}: {count} exceeds the limit {largest:,}".replace(",", " "))
+    return count
+
+
+def _shown(value, limit=60):
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[:limit - 5]}...{text[-4:]}"
+
+
+def _in_range(value, lo, hi, where, what):
+    if value <= 0:
+        raise InputError(f"{where}: {what} must be positive, got {describe_rational(value)}")
+    if not lo <= value <= hi:
+        raise LimitError(f"{where}: {what} = {describe_rational(value)} is outside the domain "
+                         f"[{describe_rational(lo)}, {_power(hi)}]")
+    return value
+
+
+def _power(value):
+    text = format_rational(value)
+    return f"10^{len(text) - 1}" if text.startswith("1") and set(text[1:]) <= {"0"} and len(text) > 2 else text
+
+
+def _probability(value, where, what, positive=False):
+    if not (0 < value <= 1 if positive else 0 <= value <= 1):
+        interval = "(0, 1]" if positive else "[0, 1]"
+        raise InputError(f"{where}: {what} must lie in {interval}, got {describe_rational(value)}")
+    return value
+
+
+# ---- 1. the tree in its JSON form ---------------------------------------------------------------
+
+def _node(obj, where):
+    """(class name, {field: value}) of one event in any accepted form (fields not yet read)."""
+    if isinstance(obj, dict):
+        if "class_name" not in obj:
+            raise InputError(f"{where}: an event needs its class_name (e.g. \"GaussianDpEvent\")")
+        fields = {k: v for k, v in obj.items() if k not in ("class_name", "module_name")}
+        return obj["class_name"], fields
+    if hasattr(obj, "to_named_tuple") and callable(obj.to_named_tuple):
+        obj = obj.to_named_tuple()
+    if hasattr(obj, "_asdict") and hasattr(obj, "class_name"):
+        fields = {k: v for k, v in obj._asdict().items() if k not in ("class_name", "module_name")}
+        return obj.class_name, fields
+    attrs = getattr(type(obj), "__attrs_attrs__", None)
+    if attrs is not None:
+        return type(obj).__name__, {a.name: getattr(obj, a.name) for a in attrs}
+    raise InputError(f"{where}: {_shown(obj)} is not an event (a dp_accounting DpEvent, or a dict with its "
+                     f"class_name and fields)")
+
+
+class _Reader:
+    """The walk of :func:`event_json`: counts events, tracks depth, reads every field."""
+
+    def __init__(self):
+        self.events = 0
+
+    def read(self, obj, where, depth):
+        self.events += 1
+        if self.events > MAX_EVENTS:
+            raise LimitError(f"the tree has more than {MAX_EVENTS:,} events (the limit)".replace(",", " "))
+        if depth > MAX_DEPTH:
+            raise LimitError(f"{where}: the tree is nested more than {MAX_DEPTH} deep (the limit)")
+        name, fields = _node(obj, where)
+        if not isinstance(name, str):
+            raise InputError(f"{where}: class_name must be a string, got {_shown(name)}")
+        here = f"{where} ({name})" if where else name
+        if name in REFUSED:
+            raise InputError(f"{here} is not accounted: {REFUSED[name]}")
+        if name not in FIELDS:
+            raise InputError(f"{here}: not a dp_accounting event this kind reads (it reads "
+                             f"{', '.join(ACCOUNTED)})")
+        expected = FIELDS[name]
+        extra = sorted(set(fields) - set(expected))
+        missing = [f for f in expected if f not in fields]
+        if extra or missing:
+            parts = ([f"unknown field(s) {', '.join(extra)}"] if extra else []) + \
+                    ([f"missing field(s) {', '.join(missing)}"] if missing else [])
+            raise InputError(f"{here}: {'; '.join(parts)} (its fields: {', '.join(expected) or 'none'})")
+        return getattr(self, "_" + name)(fields, here, where, depth)
+
+    def _NoOpDpEvent(self, fields, here, where, depth):
+        return {"class_name": "NoOpDpEvent"}
+
+    def _GaussianDpEvent(self, fields, here, where, depth):
+        sigma = _in_range(read_number(fields["noise_multiplier"], f"{here}.noise_multiplier"), *SIGMA_RANGE,
+                          f"{here}.noise_multiplier", "σ")
+        return {"class_name": "GaussianDpEvent", "noise_multiplier": format_rational(sigma)}
+
+    def _LaplaceDpEvent(self, fields, here, where, depth):
+        scale = _in_range(read_number(fields["noise_multiplier"], f"{here}.noise_multiplier"), *SCALE_RANGE,
+                          f"{here}.noise_multiplier", "b")
+        return {"class_name": "LaplaceDpEvent", "noise_multiplier": format_rational(scale)}
+
+    def _MixtureOfGaussiansDpEvent(self, fields, here, where, depth):
+        sigma = _in_range(read_number(fields["standard_deviation"], f"{here}.standard_deviation"), *SIGMA_RANGE,
+                          f"{here}.standard_deviation", "σ")
+        deltas = self._list(fields["sensitivities"], f"{here}.sensitivities")
+        probs = self._list(fields["sampling_probs"], f"{here}.sampling_probs")
+        if len(deltas) != len(probs):
+            raise InputError(f"{here}: {len(deltas)} sensitivities but {len(probs)} sampling_probs (one each)")
+        deltas = [read_number(d, f"{here}.sensitivities[{i}]") for i, d in enumerate(deltas)]
+        probs = [read_number(p, f"{here}.sampling_probs[{i}]") for i, p in enumerate(probs)]
+        for i, d in enumerate(deltas):
+            if d < 0:
+                raise InputError(f"{here}.sensitivities[{i}]: Δ must be >= 0, got {describe_rational(d)}")
+            if d > SENSITIVITY_MAX:
+                raise LimitError(f"{here}.sensitivities[{i}]: Δ = {describe_rational(d)} is outside the domain "
+                                 f"[0, 100]")
+        for i, p in enumerate(probs):
+            _probability(p, f"{here}.sampling_probs[{i}]", "p", positive=True)
+        if sum(probs, mpq(0)) != 1:
+            raise InputError(f"{here}.sampling_probs: must sum to 1 exactly, they sum to "
+                             f"{describe_rational(sum(probs, mpq(0)))}")
+        return {"class_name": "MixtureOfGaussiansDpEvent", "standard_deviation": format_rational(sigma),
+                "sensitivities": [format_rational(d) for d in deltas],
+                "sampling_probs": [format_rational(p) for p in probs]}
+
+    def _list(self, value, where):
+        if isinstance(value, (str, bytes, dict)) or not hasattr(value, "__iter__"):
+            raise InputError(f"{where}: expected a list, got {_shown(value)}")
+        values = list(value)
+        if not values:
+            raise InputError(f"{where}: give at least one component")
+        if len(values) > MAX_COMPONENTS:
+            raise LimitError(f"{where}: {len(values)} components exceed the limit of {MAX_COMPONENTS}")
+        return values
+
+    def _RandomizedResponseDpEvent(self, fields, here, where, depth):
+        p = _probability(read_number(fields["noise_parameter"], f"{here}.noise_parameter"),
+                         f"{here}.noise_parameter", "p", positive=True)
+        k = read_count(fields["num_buckets"], f"{here}.num_buckets", MAX_BUCKETS)
+        if k < 1:
+            raise InputError(f"{here}.num_buckets: k must be at least 1, got {k}")
+        return {"class_name": "RandomizedResponseDpEvent", "noise_parameter": format_rational(p),
+                "num_buckets": k}
+
+    def _PoissonSampledDpEvent(self, fields, here, where, depth):
+        q = _probability(read_number(fields["sampling_probability"], f"{here}.sampling_probability"),
+                         f"{here}.sampling_probability", "q")
+        inner = self.read(fields["event"], f"{where}.event" if where else "event", depth + 1)
+        if inner["class_name"] not in SAMPLEABLE:
+            raise InputError(f"{here}: Poisson sampling of a {inner['class_name']} is not the composition of "
+                             f"sampled steps; wrap each Gaussian, Laplace or mixture-of-Gaussians event in its own "
+                             f"PoissonSampledDpEvent (as dp_accounting requires too)")
+        return {"class_name": "PoissonSampledDpEvent", "sampling_probability": format_rational(q), "event": inner}
+
+    def _SelfComposedDpEvent(self, fields, here, where, depth):
+        count = read_count(fields["count"], f"{here}.count", MAX_COUNT)
+        inner = self.read(fields["event"], f"{where}.event" if where else "event", depth + 1)
+        return {"class_name": "SelfComposedDpEvent", "event": inner, "count": count}
+
+    def _ComposedDpEvent(self, fields, here, where, depth):
+        events = fields["events"]
+        if isinstance(events, (str, bytes, dict)) or not hasattr(events, "__iter__"):
+            raise InputError(f"{here}.events: expected a list of events, got {_shown(events)}")
+        out = []
+        for i, e in enumerate(events):
+            out.append(self.read(e, f"{where}.events[{i}]" if where else f"events[{i}]", depth + 1))
+        return {"class_name": "ComposedDpEvent", "events": out}
+
+
+def event_json(obj):
+    """The JSON form of the event tree ``obj`` (exact numbers, dp_accounting's names), validated."""
+    return _Reader().read(obj, "", 0)
+
+
+# ---- 2. the stages --------------------------------------------------------------------------------
+
+def _leaves(tree):
+    """(leaf JSON, multiplicity, sampling probability, place) for every leaf, depth first."""
+    stack = [(tree, 1, mpq(1), "")]
+    while stack:
+        node, count, q, where = stack.pop()
+        name = node["class_name"]
+        if name == "SelfComposedDpEvent":
+            stack.append((node["event"], count * node["count"], q, f"{where}.event" if where else "event"))
+        elif name == "PoissonSampledDpEvent":
+            stack.append((node["event"], count, q * mpq(node["sampling_probability"]),
+                          f"{where}.event" if where else "event"))
+        elif name == "ComposedDpEvent":
+            for i in reversed(range(len(node["events"]))):
+                place = f"{where}.events[{i}]" if where else f"events[{i}]"
+                stack.append((node["events"][i], count, q, place))
+        else:
+            yield node, count, q, where
+
+
+def _mechanism(leaf, q, relation, where):
+    """The stage mechanism of one leaf (None when it cannot change the output's law), or a refusal."""
+    name = leaf["class_name"]
+    here = f"{where} ({name})" if where else name
+    if name == "RandomizedResponseDpEvent":
+        if relation != REPLACE:
+            raise InputError(f"{here}: randomized response is defined under replace_one only (adding or removing "
+                             f"a record is not a change of one bucket), as in dp_accounting")
+        p, k = mpq(leaf["noise_parameter"]), leaf["num_buckets"]
+        if k == 1 or p == 1:
+            return None
+        return {"mechanism": "randomized_response", "noise": format_rational(p), "buckets": k, "sampling": "1"}
+    if name == "LaplaceDpEvent":
+        if relation == REPLACE and q != 1:
+            raise InputError(f"{here}: under replace_one the Laplace mechanism is accounted unsampled only "
+                             f"(sampling probability {describe_rational(q)}); add_or_remove_one accounts it sampled")
+        if q == 0:
+            return None
+        return {"mechanism": "laplace", "scale": leaf["noise_multiplier"], "sampling": format_rational(q)}
+    if name == "MixtureOfGaussiansDpEvent":
+        if relation == REPLACE:
+            raise InputError(f"{here}: the mixture of Gaussians is defined under add_or_remove_one only, as in "
+                             f"dp_accounting")
+        merged = {}
+        for d, p in zip(leaf["sensitivities"], leaf["sampling_probs"]):
+            merged[mpq(d)] = merged.get(mpq(d), mpq(0)) + mpq(p)
+        if q == 0 or all(d == 0 for d in merged):
+            return None
+        deltas = sorted(merged)
+        return {"mechanism": "mixture_of_gaussians", "sigma": leaf["standard_deviation"],
+                "sensitivities": [format_rational(d) for d in deltas],
+                "probabilities": [format_rational(merged[d]) for d in deltas], "sampling": format_rational(q)}
+    if name == "GaussianDpEvent":
+        if q == 0:
+            return None
+        return {"mechanism": "gaussian", "sigma": leaf["noise_multiplier"], "sampling": format_rational(q)}
+    return None  # NoOpDpEvent
+
+
+def canonical(mechanism):
+    """The canonical JSON text of a stage mechanism (sorted keys, no spaces): its identity and sort key."""
+    return json.dumps(mechanism, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def stage_mechanisms(tree, relation):
+    """[(mechanism, count)]: the stages of the JSON tree under ``relation``, merged and sorted (§3)."""
+    counts, mechanisms, total = {}, {}, 0
+    for leaf, count, q, where in _leaves(tree):
+        mechanism = _mechanism(leaf, q, relation, where)
+        if mechanism is None or count == 0:
+            continue
+        key = canonical(mechanism)
+        mechanisms[key] = mechanism
+        counts[key] = counts.get(key, 0) + count
+        total += count
+        if total > MAX_TOTAL_COUNT:
+            raise LimitError(f"the tree composes more than {MAX_TOTAL_COUNT:,} mechanism steps in all (the limit)"
+                             .replace(",", " "))
+    if len(counts) > MAX_STAGES:
+        raise LimitError(f"the tree reads into {len(counts)} distinct stages, more than the limit of {MAX_STAGES}")
+    return [(mechanisms[key], counts[key]) for key in sorted(counts)]
+
+
+# ---- 3. the dominating pair of a stage -----------------------------------------------------------
+
+def stage_law(mechanism, relation):
+    """The forward dominating pair (docs/accounting.md §4) of a stage mechanism under ``relation``."""
+    kind, q = mechanism["mechanism"], mpq(mechanism["sampling"])
+    if kind == "gaussian":
+        sigma = mpq(mechanism["sigma"])
+        return SubsampledGaussian(q, sigma) if relation == ADD_OR_REMOVE else ReplaceOneGaussian(q, sigma)
+    if kind == "laplace":
+        b = mpq(mechanism["scale"])
+        return SubsampledLaplace(b, q) if relation == ADD_OR_REMOVE else ReplaceOneLaplace(b)
+    if kind == "mixture_of_gaussians":
+        return GaussianMixture(mpq(mechanism["sigma"]), [mpq(d) for d in mechanism["sensitivities"]],
+                               [mpq(p) for p in mechanism["probabilities"]], q)
+    return RandomizedResponse(mpq(mechanism["noise"]), mechanism["buckets"])
+
+
+def stages(tree, relation):
+    """The engine's :class:`Stage` list and the stages' JSON ([{"mechanism", "count"}]) of a JSON tree."""
+    read = stage_mechanisms(tree, relation)
+    return ([Stage(stage_law(m, relation), count) for m, count in read],
+            [{"mechanism": m, "count": count} for m, count in read])

@@ -1,0 +1,109 @@
+"""Randomized response under replace-one neighbours: three atoms of the loss, rational masses.
+
+With probability 1 − p the output is the input's bucket, otherwise a
+uniform one of the k buckets.  Replacing one record changes its bucket, say
+from 1 to 2; the outputs' laws are then exactly
+
+    P = (1 − p + p/k, p/k, p/k, …, p/k),    Q = (p/k, 1 − p + p/k, p/k, …, p/k),
+
+so the pair is the mechanism itself, not a bound.  With r = (1 − p + p/k)/(p/k)
+the loss takes three values: L = log r (P-mass 1 − p + p/k, Q-mass p/k),
+−L (the masses swapped) and 0 (mass (k − 2)·p/k under both).  0 is a grid
+level (bucket 0); L is not (e^{ih} = r would make e^{ih} rational, so ih = 0
+and r = 1, i.e. p = 1, a leaf without privacy loss that is dropped), so the
+bucket ⌊L/h⌋ is decided by arb, and −L lies in bucket −⌊L/h⌋ − 1.
+"""
+
+import math
+
+from gmpy2 import mpq
+
+from producer.pld.decide import floor_guess, last_true, sign
+from producer.pld.masses import StepMasses
+from producer.pld.mechanism import DominatingPair
+from producer.sources.enclosures import to_arb, working_precision
+
+
+class RandomizedResponse(DominatingPair):
+    """The two output laws of k-ary randomized response with noise p ∈ (0, 1), k >= 2 buckets (exact)."""
+
+    __slots__ = ("noise", "buckets")
+
+    def __init__(self, noise, buckets):
+        self._set(noise=mpq(noise), buckets=int(buckets))
+
+    def parameters(self):
+        return (self.noise, mpq(self.buckets))
+
+    def audit_scale(self):
+        return mpq(1), mpq(1)
+
+    def describe(self):
+        return f"randomized response p = {float(self.noise):g}, k = {self.buckets}"
+
+    def atoms(self):
+        """[(sign s of the loss value s·L, P-mass, Q-mass)] for s = −1, 0, 1 (exact rationals)."""
+        p, k = self.noise, self.buckets
+        keep, other = 1 - p + p / k, p / k
+        return [(-1, other, keep), (0, (k - 2) * other, (k - 2) * other), (1, keep, other)]
+
+    @property
+    def ratio(self):
+        """r = e^L = (1 − p + p/k)/(p/k)."""
+        p, k = self.noise, self.buckets
+        return (1 - p + p / k) / (p / k)
+
+    def top_index(self, h):
+        """⌊L/h⌋, decided exactly."""
+        r, h = to_arb(self.ratio), mpq(h)
+        return last_true(lambda i: sign(lambda: to_arb(i * h).exp() - r) < 0,
+                         floor_guess(math.log(float(self.ratio)), h))
+
+    def _below(self, i, top):
+        """The atoms (as in :meth:`atoms`) whose loss value is below i·h."""
+        return [a for a in self.atoms() if (a[0] == -1 and i > -top - 1) or (a[0] == 0 and i > 0)
+                or (a[0] == 1 and i > top)]
+
+    def masses(self, h, lo, hi, bits):
+        top = self.top_index(h)
+        with working_precision(bits):
+            cdf_p, cdf_q = [], []
+            for i in range(lo, hi + 1):
+                below = self._below(i, top)
+                cdf_p.append(to_arb(sum((a[1] for a in below), mpq(0))))
+                cdf_q.append(to_arb(sum((a[2] for a in below), mpq(0))))
+            kept = [a for a in self.atoms() if a not in self._below(hi, top)]
+            high = (to_arb(sum((a[1] for a in kept), mpq(0))), to_arb(sum((a[2] for a in kept), mpq(0))))
+            return StepMasses.from_cdf(lo, hi, cdf_p, cdf_q, *high)
+
+    def index_range(self, grid, allowance):
+        top = self.top_index(mpq(1, grid))
+        return -top - 1, top + 1
+
+    # ---- the single-step prediction (hints) -------------------------------------------------
+
+    def _side(self, y, s):
+        """The sign of y − s·L at the current precision (floats when undecided; s·L = 0 exactly for s = 0)."""
+        y = mpq(y)
+        if s == 0:
+            return (y > 0) - (y < 0)
+        diff = to_arb(y).exp() - to_arb(self.ratio) ** s
+        if diff > 0 or diff < 0:
+            return 1 if diff > 0 else -1
+        return 1 if float(y) > s * math.log(float(self.ratio)) else -1
+
+    def upper_tail(self, y):
+        kept = [a for a in self.atoms() if self._side(y, a[0]) <= 0]
+        return (to_arb(sum((a[1] for a in kept), mpq(0))), to_arb(sum((a[2] for a in kept), mpq(0))))
+
+    def lower_tail(self, y):
+        kept = [a for a in self.atoms() if self._side(y, a[0]) >= 0]
+        return (to_arb(sum((a[1] for a in kept), mpq(0))), to_arb(sum((a[2] for a in kept), mpq(0))))
+
+    # ---- float hints --------------------------------------------------------------------------
+
+    def moments(self):
+        L = math.log(float(self.ratio))
+        parts = [(float(pm), s * L) for s, pm, _ in self.atoms()]
+        mean = sum(w * v for w, v in parts)
+        return mean, max(sum(w * v * v for w, v in parts) - mean * mean, 1e-300)

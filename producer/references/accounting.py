@@ -1,0 +1,91 @@
+"""Reference certificates for accounting a tree of mechanisms (accounting/1), written to ``certificates/accounting/``.
+
+``make accounting-references`` regenerates them (byte-identically, seconds in
+all); ``make certificates`` verifies them with the auditor.
+
+- the Laplace mechanism (b = 1) composed 10 times, ε(10^-5);
+- Poisson-subsampled Laplace, q = 1/10, b = 1, 100 steps, ε(10^-5);
+- a mixture of Gaussians (σ = 2, Δ = 1, 2 with probabilities 1/2) composed 50 times, ε(10^-6);
+- randomized response (p = 9/10, k = 4) 20 times under replace-one, δ at ε = 1, 2, 4;
+- a heterogeneous tree (add/remove): 100 subsampled Gaussian steps beside 5 Laplace releases and 10
+  mixture steps under nested Poisson sampling, with a no-op, ε(10^-5);
+- a heterogeneous tree under replace-one: randomized response, the Laplace mechanism and a subsampled
+  Gaussian, δ at ε = 1, 2;
+- the Poisson-subsampled Gaussian (q = 1/20, σ = 1) under replace-one, 100 steps, ε(10^-5);
+- unsampled Gaussians only (σ = 2 ten times, then σ = 3): the closed form, ε(10^-5).
+"""
+
+import sys
+
+from producer.kinds.accounting import Request, build, progress_printer
+from producer.references import main_of, write_all
+
+
+def gaussian(sigma):
+    return {"class_name": "GaussianDpEvent", "noise_multiplier": sigma}
+
+
+def laplace(scale):
+    return {"class_name": "LaplaceDpEvent", "noise_multiplier": scale}
+
+
+def mixture(sigma, sensitivities, probabilities):
+    return {"class_name": "MixtureOfGaussiansDpEvent", "standard_deviation": sigma, "sensitivities": sensitivities,
+            "sampling_probs": probabilities}
+
+
+def randomized_response(noise, buckets):
+    return {"class_name": "RandomizedResponseDpEvent", "noise_parameter": noise, "num_buckets": buckets}
+
+
+def poisson(q, event):
+    return {"class_name": "PoissonSampledDpEvent", "sampling_probability": q, "event": event}
+
+
+def repeat(count, event):
+    return {"class_name": "SelfComposedDpEvent", "event": event, "count": count}
+
+
+def compose(*events):
+    return {"class_name": "ComposedDpEvent", "events": list(events)}
+
+
+NO_OP = {"class_name": "NoOpDpEvent"}
+
+HETEROGENEOUS = compose(repeat(100, poisson("1/100", gaussian("1"))), repeat(5, laplace("5")), NO_OP,
+                        repeat(10, poisson("1/2", poisson("1/2", mixture("2", ["1", "2"], ["1/2", "1/2"])))))
+
+REFERENCES = [
+    ("accounting-laplace-b1-x10-delta1e-5.json",
+     dict(event=repeat(10, laplace("1")), delta="1e-5")),
+    ("accounting-poisson-laplace-q0_1-b1-x100-delta1e-5.json",
+     dict(event=repeat(100, poisson("1/10", laplace("1"))), delta="1e-5")),
+    ("accounting-mixture-s2-d1_2-x50-delta1e-6.json",
+     dict(event=repeat(50, mixture("2", ["1", "2"], ["1/2", "1/2"])), delta="1e-6")),
+    ("accounting-randomized-response-p0_9-k4-x20-replace-epsilons.json",
+     dict(event=repeat(20, randomized_response("9/10", 4)), neighboring_relation="replace_one", epsilons="1,2,4")),
+    ("accounting-tree-heterogeneous-delta1e-5.json",
+     dict(event=HETEROGENEOUS, delta="1e-5")),
+    ("accounting-tree-replace-one-epsilons.json",
+     dict(event=compose(repeat(3, randomized_response("1/4", 2)), laplace("4"),
+                        repeat(20, poisson("1/10", gaussian("2")))),
+          neighboring_relation="replace_one", epsilons="1,2")),
+    ("accounting-replace-poisson-gaussian-q0_05-s1-x100-delta1e-5.json",
+     dict(event=repeat(100, poisson("1/20", gaussian("1"))), neighboring_relation="replace_one", delta="1e-5")),
+    ("accounting-gaussian-closed-form-delta1e-5.json",
+     dict(event=compose(repeat(10, gaussian("2")), gaussian("3")), delta="1e-5")),
+]
+
+
+def generate(outdir, names=None):
+    return write_all(outdir, "accounting", REFERENCES,
+                     lambda fields: build(Request.from_strings(**fields), progress=progress_printer("accounting")),
+                     names=names)
+
+
+main = main_of("accounting", REFERENCES, "certificates/accounting", generate)
+
+if __name__ == "__main__":
+    import os
+    os.makedirs(sys.argv[1] if len(sys.argv) > 1 else "certificates/accounting", exist_ok=True)
+    sys.exit(main())

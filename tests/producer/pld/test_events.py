@@ -1,0 +1,196 @@
+"""Reading a DpEvent tree (docs/accounting.md §2-§3): exact numbers, every dp_accounting class accepted or refused
+in one line, multiplicities, nested sampling, dropping, merging, sorting, the relation's domain, the limits."""
+
+import collections
+
+import pytest
+from gmpy2 import mpq
+
+from producer.errors import InputError, LimitError
+from producer.pld import events
+from producer.pld.events import event_json, stage_mechanisms, stages
+from producer.pld.laplace import ReplaceOneLaplace, SubsampledLaplace
+from producer.pld.mixture import GaussianMixture
+from producer.pld.randomized_response import RandomizedResponse
+from producer.pld.replace_gaussian import ReplaceOneGaussian
+from producer.pld.subsampled_gaussian import SubsampledGaussian
+from producer.references.accounting import (NO_OP, compose, gaussian, laplace, mixture, poisson,
+                                            randomized_response, repeat)
+
+
+def _read(tree, relation="add_or_remove_one"):
+    return stage_mechanisms(event_json(tree), relation)
+
+
+def test_numbers_are_exact_and_floats_read_as_their_shortest_decimal():
+    tree = event_json(poisson(0.01, gaussian("1.1")))
+    assert tree == {"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/100",
+                    "event": {"class_name": "GaussianDpEvent", "noise_multiplier": "11/10"}}
+    assert event_json(laplace(mpq(3, 7)))["noise_multiplier"] == "3/7"
+    assert event_json(laplace("1e-1"))["noise_multiplier"] == "1/10"
+    assert event_json(repeat(7.0, NO_OP))["count"] == 7  # an integral float count
+    with pytest.raises(InputError, match="not a finite number"):
+        event_json(gaussian(float("inf")))
+    with pytest.raises(LimitError, match="more than 256 bits"):
+        event_json(gaussian(f"1/{2**300}"))
+
+
+def test_multiplicities_and_nested_sampling_multiply_and_equal_stages_merge():
+    tree = compose(repeat(3, repeat(4, poisson("1/2", poisson("1/5", gaussian(1))))),
+                   repeat(5, poisson("1/10", gaussian("1"))), gaussian(2), NO_OP)
+    read = _read(tree)
+    assert read == [({"mechanism": "gaussian", "sampling": "1", "sigma": "2"}, 1),
+                    ({"mechanism": "gaussian", "sampling": "1/10", "sigma": "1"}, 17)]
+
+
+def test_stages_are_sorted_by_their_canonical_json():
+    tree = compose(laplace(1), gaussian(3), mixture(1, [0, 2], ["1/2", "1/2"]), gaussian(2))
+    keys = [events.canonical(m) for m, _ in _read(tree)]
+    assert keys == sorted(keys) and len(keys) == 4
+    assert keys[0].startswith('{"mechanism":"gaussian","sampling":"1","sigma":"2"')
+
+
+def test_mixture_components_merge_and_sort_by_sensitivity():
+    (m, count), = _read(repeat(2, mixture(2, [3, "1", 3, 0], ["1/8", "1/2", "1/8", "1/4"])))
+    assert m == {"mechanism": "mixture_of_gaussians", "sigma": "2", "sensitivities": ["0", "1", "3"],
+                 "probabilities": ["1/4", "1/2", "1/4"], "sampling": "1"} and count == 2
+
+
+@pytest.mark.parametrize("tree", [
+    NO_OP, repeat(0, gaussian(1)), poisson(0, laplace(1)), mixture(1, [0, 0], ["1/2", "1/2"]),
+    compose(NO_OP, repeat(5, poisson(0, gaussian(1))), repeat(0, laplace(2))), compose(),
+])
+def test_leaves_without_privacy_loss_are_dropped(tree):
+    assert _read(tree) == []
+
+
+@pytest.mark.parametrize("leaf", [randomized_response("1/2", 1), randomized_response(1, 7)])
+def test_randomized_response_without_privacy_loss_is_dropped_under_replace_one(leaf):
+    assert _read(compose(leaf, gaussian(1)), "replace_one") == [
+        ({"mechanism": "gaussian", "sampling": "1", "sigma": "1"}, 1)]
+
+
+@pytest.mark.parametrize("name", sorted(events.REFUSED))
+def test_every_other_dp_accounting_class_is_refused_in_one_line_naming_what_answers(name):
+    with pytest.raises(InputError) as info:
+        event_json(compose(gaussian(1), {"class_name": name}))
+    text = str(info.value)
+    assert text.startswith(f"events[1] ({name}) is not accounted: ") and "\n" not in text
+    assert events.REFUSED[name] in text
+
+
+def test_an_unknown_class_and_wrong_fields_are_named():
+    with pytest.raises(InputError, match="FooDpEvent: not a dp_accounting event this kind reads"):
+        event_json({"class_name": "FooDpEvent"})
+    with pytest.raises(InputError, match=r"unknown field\(s\) sigma; missing field\(s\) noise_multiplier"):
+        event_json({"class_name": "GaussianDpEvent", "sigma": 1})
+    with pytest.raises(InputError, match="needs its class_name"):
+        event_json({"noise_multiplier": 1})
+    with pytest.raises(InputError, match="is not an event"):
+        event_json(42)
+
+
+def test_poisson_sampling_of_a_composition_is_refused():
+    with pytest.raises(InputError, match="Poisson sampling of a SelfComposedDpEvent is not the composition"):
+        event_json(poisson("1/2", repeat(3, gaussian(1))))
+    with pytest.raises(InputError, match="Poisson sampling of a RandomizedResponseDpEvent"):
+        event_json(poisson("1/2", randomized_response("1/2", 3)))
+
+
+@pytest.mark.parametrize("tree,relation,message", [
+    (randomized_response("1/2", 3), "add_or_remove_one", "randomized response is defined under replace_one only"),
+    (repeat(0, randomized_response("1/2", 1)), "add_or_remove_one", "replace_one only"),
+    (poisson("1/2", laplace(1)), "replace_one", "accounted unsampled only"),
+    (mixture(1, [1], [1]), "replace_one", "add_or_remove_one only"),
+])
+def test_leaves_the_relation_does_not_define_are_refused(tree, relation, message):
+    with pytest.raises(InputError, match=message):
+        _read(tree, relation)
+
+
+@pytest.mark.parametrize("tree,message,error", [
+    (gaussian("1/20"), r"σ = 0.05 is outside the domain \[0.1, 10\^4\]", LimitError),
+    (gaussian(0), "σ must be positive", InputError),
+    (laplace("1/200"), r"b = 0.005 is outside the domain", LimitError),
+    (mixture(1, [101], [1]), r"Δ = 101 is outside the domain \[0, 100\]", LimitError),
+    (mixture(1, [-1], [1]), "Δ must be >= 0", InputError),
+    (mixture(1, [1, 2], ["1/2", "1/3"]), "must sum to 1 exactly", InputError),
+    (mixture(1, [1, 2], [1]), "2 sensitivities but 1 sampling_probs", InputError),
+    (mixture(1, list(range(17)), ["1/17"] * 17), "exceed the limit of 16", LimitError),
+    (mixture(1, [], []), "at least one component", InputError),
+    (randomized_response(0, 3), r"p must lie in \(0, 1\]", InputError),
+    (randomized_response("1/2", 10**9 + 1), "exceeds the limit", LimitError),
+    (randomized_response("1/2", 0), "at least 1", InputError),
+    (poisson("3/2", gaussian(1)), r"q must lie in \[0, 1\]", InputError),
+    (repeat(10**7 + 1, gaussian(1)), "exceeds the limit", LimitError),
+    (repeat(-1, gaussian(1)), "must be >= 0", InputError),
+    (repeat("x", gaussian(1)), "not an integer", InputError),
+])
+def test_parameters_outside_the_domain_are_refused_naming_the_place(tree, message, error):
+    with pytest.raises(error, match=message):
+        event_json(compose(NO_OP, tree))
+
+
+def test_the_size_limits_of_the_tree():
+    deep = gaussian(1)
+    for _ in range(events.MAX_DEPTH):
+        deep = repeat(1, deep)
+    assert _read(deep)[0][1] == 1  # just inside: 100 levels below the root
+    with pytest.raises(LimitError, match="nested more than 100 deep"):
+        event_json(repeat(1, deep))
+    with pytest.raises(LimitError, match="more than 10 000 events"):
+        event_json(compose(*[NO_OP] * events.MAX_EVENTS))
+    event_json(compose(*[NO_OP] * (events.MAX_EVENTS - 1)))
+    with pytest.raises(LimitError, match="more than 10 000 000 mechanism steps"):
+        _read(repeat(10**4, repeat(10**3 + 1, gaussian(1))))
+    assert _read(repeat(10**4, repeat(10**3, gaussian(1))))[0][1] == 10**7
+    with pytest.raises(LimitError, match="17 distinct stages"):
+        _read(compose(*[gaussian(1 + mpq(k, 100)) for k in range(17)]))
+
+
+def test_each_stage_gets_the_pair_of_its_relation():
+    tree = event_json(compose(gaussian(1), laplace(2), poisson("1/2", gaussian(3)),
+                              mixture(1, [1], [1])))
+    laws = [s.law for s in stages(tree, "add_or_remove_one")[0]]
+    assert laws == [SubsampledGaussian(1, 1), SubsampledGaussian(mpq(1, 2), 3), SubsampledLaplace(2, 1),
+                    GaussianMixture(1, [1], [1], 1)]
+    tree = event_json(compose(gaussian(1), laplace(2), randomized_response("1/3", 4)))
+    laws = [s.law for s in stages(tree, "replace_one")[0]]
+    assert laws == [RandomizedResponse(mpq(1, 3), 4), ReplaceOneGaussian(1, 1), ReplaceOneLaplace(2)]  # "buckets" first
+
+
+# ---- dp_accounting's objects, duck-typed (dp_accounting is not a dependency) ---------------------------
+
+class _Attribute:
+    def __init__(self, name):
+        self.name = name
+
+
+def _attrs_class(name, fields):
+    """A stand-in for an attrs-decorated DpEvent class (``__attrs_attrs__`` lists its fields)."""
+    def init(self, *values):
+        for f, v in zip(fields, values):
+            setattr(self, f, v)
+    return type(name, (), {"__attrs_attrs__": tuple(_Attribute(f) for f in fields), "__init__": init})
+
+
+def test_dp_accounting_objects_and_their_named_tuples_are_read_alike():
+    Gaussian = _attrs_class("GaussianDpEvent", ["noise_multiplier"])
+    Poisson = _attrs_class("PoissonSampledDpEvent", ["sampling_probability", "event"])
+    SelfComposed = _attrs_class("SelfComposedDpEvent", ["event", "count"])
+    obj = SelfComposed(Poisson(0.01, Gaussian(1.0)), 10)
+    expected = event_json(repeat(10, poisson("0.01", gaussian(1))))
+    assert event_json(obj) == expected
+    Tuple = collections.namedtuple("T", ["module_name", "class_name", "sampling_probability", "event"])
+    Leaf = collections.namedtuple("L", ["module_name", "class_name", "noise_multiplier"])
+    Outer = collections.namedtuple("O", ["module_name", "class_name", "event", "count"])
+    named = Outer("dp_accounting.dp_event", "SelfComposedDpEvent",
+                  Tuple("dp_accounting.dp_event", "PoissonSampledDpEvent", 0.01,
+                        Leaf("dp_accounting.dp_event", "GaussianDpEvent", 1.0)), 10)
+    assert event_json(named) == expected
+
+    class WithNamedTuple:
+        def to_named_tuple(self):
+            return named
+    assert event_json(WithNamedTuple()) == expected
+    assert event_json(dict(expected, module_name="dp_accounting.dp_event")) == expected
