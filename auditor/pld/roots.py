@@ -57,11 +57,20 @@ def _dyadic(x, F):
     return Fraction(floor(x * (1 << F)), 1 << F)
 
 
+def _exp(x, bits):
+    """(lo, hi) around e^x, relative accuracy about 2^−bits; for x < −0.7·(bits + 64) just [0, 2^−(bits+64)]
+    (e^x < 2^{−1.44·0.7·(bits + 64)}, log2 e > 1.44): a term that small decides nothing at ``bits``, and its
+    enclosure would cost an exponential of |x|·1.44 bits."""
+    if x < -Fraction(7, 10) * (bits + 64):
+        return Fraction(0), Fraction(1, 1 << (bits + 64))
+    return exp_bounds(x, bits)
+
+
 def _approximate(terms, a0, z, bits):
     """(S, S′) at z from the lower ends of the enclosures (an approximation)."""
     S, D = a0, Fraction(0)
     for d, a, half in terms:
-        e = exp_bounds(d * z - half, bits)[0]
+        e = _exp(d * z - half, bits)[0]
         S += a * e
         D += a * d * e
     return S, D
@@ -83,17 +92,16 @@ def _newton(terms, a0, y, z, right, bits, tolerance, F):
 
 
 def _start(terms, y):
-    """A level's first approximation: the root of its largest-d component alone, which is right of z(y)."""
-    d, a, half = max(terms)
-    return (y - log_bounds(a, 64)[0] + half) / d
+    """A point right of z(y): the least of the components' own roots (S is at least each component's term)."""
+    return min((y - log_bounds(a, 64)[0] + half) / d for d, a, half in terms)
 
 
 def _proved(terms, a0, y, z_lo, z_hi, bits):
     e_lo, e_hi = exp_bounds(y, bits)
-    left = a0 + sum(a * exp_bounds(d * z_lo - half, bits)[1] for d, a, half in terms)
+    left = a0 + sum(a * _exp(d * z_lo - half, bits)[1] for d, a, half in terms)
     if left > e_lo:
         return False
-    right = a0 + sum(a * exp_bounds(d * z_hi - half, bits)[0] for d, a, half in terms)
+    right = a0 + sum(a * _exp(d * z_hi - half, bits)[0] for d, a, half in terms)
     return right >= e_hi
 
 
