@@ -359,9 +359,27 @@ def pair_of(mechanism, relation):
     return pairs.randomized_response(Fraction(mechanism["noise"]), mechanism["buckets"])
 
 
+def _bits(x):
+    x = Fraction(x)
+    return x.numerator.bit_length() + x.denominator.bit_length()
+
+
+def declared(mechanism):
+    """(guard, parts) of a stage mechanism as docs/accounting.md §6 states them: the guard
+    24 + bits(⌊1/q⌋) + 2·bits(⌊s⌋ + 1), q the sampling and s the σ, b or 1 (randomized response); the bits of the
+    numerators and denominators of every number (σ or b, each Δ_i and p_i, q; randomized response: p and k)."""
+    kind = mechanism["mechanism"]
+    q = mechanism["sampling"]
+    if kind == "randomized_response":
+        return pairs.declared_guard(q, 1), _bits(mechanism["noise"]) + _bits(mechanism["buckets"])
+    s = mechanism["scale"] if kind == "laplace" else mechanism["sigma"]
+    numbers = [s, q] + mechanism.get("sensitivities", []) + mechanism.get("probabilities", [])
+    return pairs.declared_guard(q, s), sum(_bits(x) for x in numbers)
+
+
 def _plan(p, cert):
     """The recipe, checked for shape (Malformed); its work is estimated separately."""
-    stages = [(pair_of(m, p["relation"]), count) for m, count in p["stages"]]
+    stages = [(pair_of(m, p["relation"]), count, *declared(m)) for m, count in p["stages"]]
     return recipe.read_plan(cert, stages, ORDERS)
 
 

@@ -29,12 +29,18 @@ FORWARD, BACKWARD = "forward", "backward"
 
 
 class Stage:
-    """One stage: its dominating ``pair`` (:mod:`auditor.pld.pairs`), its count T and its range [lo, hi]."""
+    """One stage: its dominating ``pair`` (:mod:`auditor.pld.pairs`), its count T and its range [lo, hi].
 
-    __slots__ = ("pair", "steps", "lo", "hi")
+    ``guard`` and ``parts`` are the kind's declared precision guard and number bits (the limits and the work
+    estimate use them; a kind states them in its docs); by default the pair's own.
+    """
 
-    def __init__(self, pair, steps, lo, hi):
+    __slots__ = ("pair", "steps", "lo", "hi", "guard", "parts")
+
+    def __init__(self, pair, steps, lo, hi, guard=None, parts=None):
         self.pair, self.steps, self.lo, self.hi = pair, steps, lo, hi
+        self.guard = pair.guard_bits() if guard is None else guard
+        self.parts = pair.parts() if parts is None else parts
 
     def __repr__(self):
         return f"Stage({self.pair!r}, T={self.steps}, range=[{self.lo}, {self.hi}])"
@@ -51,11 +57,12 @@ def working_bits(stage, N, K, K_q):
 
     The lower Q arrays need 2^−(K′+8); the split b_j divides by 1 − e^{−h}
     (about h) and multiplies Q_j by e^{jh}, so the masses need 2^−(K+8) times
-    h·e^{−|j|h}; the pair's guard (:meth:`guard_bits`) covers the widths of its
-    arguments and the sum of the units lost per bucket.
+    h·e^{−|j|h}; the stage's declared guard covers the widths of the
+    arguments and the sum of the units lost per bucket (a pair whose own
+    analysis asks for more adds the difference inside, :func:`single_step`).
     """
     need = max(K_q + 8, K + 8 + N.bit_length() + exp_bits_needed(N, stage.lo, stage.hi))
-    return need + stage.pair.guard_bits()
+    return need + stage.guard
 
 
 def _order_masses(stage, N, W, pointer="/result/discretisation/ranges"):
@@ -82,7 +89,7 @@ def single_step(stage, N, K, K_q, names=(FORWARD, BACKWARD), lower=(), guard=0,
     ``guard``: bits beyond :func:`working_bits` (a retry's); ``pointer``: where a grid level that cannot be placed
     is reported.
     """
-    W = working_bits(stage, N, K, K_q) + guard
+    W = working_bits(stage, N, K, K_q) + guard + max(0, stage.pair.guard_bits() - stage.guard)
     Wt, p_list, q_list, low, high = _order_masses(stage, N, W, pointer)
     lo, hi = stage.lo, stage.hi
     first, last = min(lo, -hi), max(hi, -lo)

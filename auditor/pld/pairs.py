@@ -30,8 +30,11 @@ a component N(m·σ, σ²) of weight a contributes a·(ΦC(z_i − m) − ΦC(z_
 the high tail and a·(1 − ΦC(z_lo − m)) to the low tail (:func:`_gaussian_masses`; interval arithmetic, each
 difference taking opposite ends, weights >= 0 keeping the order).
 
-Each pair states the extra precision its masses need (:meth:`guard_bits`, beyond the recipe's
-:func:`auditor.pld.masses.working_bits`) and the estimated work of its masses (:meth:`mass_work`, work units of
+Each pair states the guard its own masses need (:meth:`guard_bits`: bits beyond the recipe's need, for the widths
+of its arguments); a kind declares the guard of its limits and work estimate (:func:`declared_guard`, stated in
+its docs, :class:`auditor.pld.masses.Stage`), and where the pair's own is larger the masses are computed with the
+difference added (how the masses are enclosed is the auditor's own business; the limits are shared with the
+producer).  :meth:`mass_work` is the estimated work of the masses at the declared precision (work units of
 :mod:`auditor.budget`).
 """
 
@@ -50,15 +53,18 @@ __all__ = ["SampledGaussian", "ReplaceGaussian", "GaussianMixture", "Laplace", "
 MASS_NS = 160
 """Work units per bucket and unit of W + W²/1024 of the closed-form Gaussian preimages (W the working bits):
 250,000 buckets took 5.7 s at W = 138, 16 s at W = 466 and 74 s at W = 1066 (estimates 6.2, 27 and 87 s)."""
-REPLACE_NS = 800
-"""The same for the replace-one Gaussian (a square root and a logarithm per level, three tails per bucket):
-measured 500 and 550 per unit at W = 173 and 493 (20,001 buckets, 2.0 and 8.1 s)."""
+REPLACE_NS = 1200
+"""The same for the replace-one Gaussian (a square root and a logarithm per level, three tails per bucket), per
+unit of the declared precision: measured 500 to 560 at σ = 1/2 and 870 to 920 at σ = 1/10 (its own guard adds 75
+bits there), W = 170 to 490, 10,001 and 20,001 buckets, 1.8 to 8.1 s."""
 MIXTURE_NS = 5000
 """The same per positive component of a mixture bracketed by :mod:`.roots` (Newton steps and a proof per level):
-measured 2,500 to 3,300 per unit and component (two and three components, W = 179 to 499, 1 to 2 ms a bucket)."""
-BOUNDED_NS = 40
+measured 2,100 to 3,500 per unit and component (two components, σ = 1/10 and 1, W = 168 to 498, 1 to 4 ms a
+bucket)."""
+BOUNDED_NS = 80
 """The same for the Laplace mechanism and randomized response (a square root per level, no tail table): measured
-7 to 21 per unit (19,001 and 40,001 buckets, W = 170 to 635); randomized response below 1."""
+7 to 17 per unit, and 46 at b = 1/100 (its own guard adds 148 bits there), 19,001 and 40,001 buckets; randomized
+response below 1."""
 
 
 def _bits(x):
@@ -72,6 +78,13 @@ def _floor_bits(x):
 
 def _work(n, bits, parts, ns):
     return n * (bits + bits * bits // 1024 + parts // 4) * ns
+
+
+def declared_guard(q, s):
+    """24 + bits(⌊1/q⌋) + 2·bits(⌊s⌋ + 1): the guard of the working precision as docs/dpsgd.md (the sampled
+    Gaussian, s = σ) and docs/accounting.md §6 (q the stage's sampling, s its σ, b, or 1) state it."""
+    q, s = Fraction(q), Fraction(s)
+    return 24 + (q.denominator // q.numerator).bit_length() + 2 * (floor(s) + 1).bit_length()
 
 
 def _integer_weights(components):
@@ -145,14 +158,13 @@ class SampledGaussian:
 
     def guard_bits(self):
         """The widths of the arguments: the log chain, up to 1/q and σ in the slope of ΦC near the bottom."""
-        q = self.q
-        return 24 + (q.denominator // q.numerator).bit_length() + 2 * (floor(self.sigma) + 1).bit_length()
+        return declared_guard(self.q, self.sigma)
 
     def parts(self):
         return _bits(self.q) + _bits(self.sigma)
 
-    def mass_work(self, n, bits):
-        return _work(n, bits, self.parts(), MASS_NS)
+    def mass_work(self, n, bits, parts):
+        return _work(n, bits, parts, MASS_NS)
 
     def bucket_masses(self, N, lo, hi, W, pointer):
         table = TailTable(W)
@@ -183,8 +195,8 @@ class ReplaceGaussian:
     def parts(self):
         return _bits(self.q) + _bits(self.sigma)
 
-    def mass_work(self, n, bits):
-        return _work(n, bits, self.parts(), REPLACE_NS)
+    def mass_work(self, n, bits, parts):
+        return _work(n, bits, parts, REPLACE_NS)
 
     def bucket_masses(self, N, lo, hi, W, pointer):
         table = TailTable(W)
@@ -254,9 +266,9 @@ class GaussianMixture:
     def parts(self):
         return _bits(self.sigma) + sum(_bits(d) + _bits(a) for d, a in self.components)
 
-    def mass_work(self, n, bits):
+    def mass_work(self, n, bits, parts):
         positive = sum(1 for d, _ in self.components if d > 0)
-        return _work(n, bits, self.parts(), MIXTURE_NS * positive)
+        return _work(n, bits, parts, MIXTURE_NS * positive)
 
     def bucket_masses(self, N, lo, hi, W, pointer):
         table = TailTable(W)
@@ -288,8 +300,8 @@ class Laplace:
     def parts(self):
         return _bits(self.q) + _bits(self.scale)
 
-    def mass_work(self, n, bits):
-        return _work(n, bits, self.parts(), BOUNDED_NS)
+    def mass_work(self, n, bits, parts):
+        return _work(n, bits, parts, BOUNDED_NS)
 
     def bucket_masses(self, N, lo, hi, W, pointer):
         return (W,) + bounded.laplace_masses(self.q, self.scale, N, lo, hi, W, pointer)
@@ -312,8 +324,8 @@ class RandomizedResponse:
     def parts(self):
         return _bits(self.noise) + self.buckets.bit_length()
 
-    def mass_work(self, n, bits):
-        return _work(n, bits, self.parts(), BOUNDED_NS)
+    def mass_work(self, n, bits, parts):
+        return _work(n, bits, parts, BOUNDED_NS)
 
     def bucket_masses(self, N, lo, hi, W, pointer):
         return (W,) + bounded.randomized_response_masses(self.noise, self.buckets, N, lo, hi, W, pointer)

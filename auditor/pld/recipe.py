@@ -12,7 +12,8 @@ kind's pair of names being the forward order (the stages' pairs (P, Q)), the sec
   (:class:`auditor.budget.Cost`), from the recipe's numbers alone: |lo|, |hi| <= :data:`MAX_LOSS`·N; working
   precision (with the retry's guard) <= :data:`MAX_WORKING_BITS`; Σ (hi − lo + 1) <= :data:`MAX_BUCKETS`; every
   array (window, product) <= :data:`MAX_ENTRIES` entries; 2^K (2^K′) >= 4·ΣT·(3·n + 3) for the longest array n;
-  the masses of every bucket (each pair's :meth:`mass_work`) and every product of the chains checked,
+  the masses of every bucket (each pair's :meth:`mass_work` at the stage's declared working precision and
+  number bits) and every product of the chains checked,
   Σ (n_A + n_B)·(field bits)·:data:`CONVOLUTION_NS`; memory the larger of Σ_s n_s·(1024 + 2·W_s) bytes (the
   masses) and Σ_s 6·(n_s + 1)·(64 + max(K, K′)/8) bytes (the single-step arrays kept) plus (384 + field bits/2)
   bytes per entry of the longest product.
@@ -93,8 +94,9 @@ def named_orders(cert):
 
 
 def read_plan(cert, stages, names):
-    """The recipe, checked for shape (Malformed); ``stages`` [(pair, T)] in the certificate's stage order,
-    ``names`` the kind's (forward, backward) order names.  Its work is estimated separately (:func:`estimate_plan`)."""
+    """The recipe, checked for shape (Malformed); ``stages`` [(pair, T)] or [(pair, T, guard, parts)] (the kind's
+    declared precision guard and number bits) in the certificate's stage order, ``names`` the kind's (forward,
+    backward) order names.  Its work is estimated separately (:func:`estimate_plan`)."""
     d = cert["result"]["discretisation"]
     N = common.integer(d["grid"], P + "/grid", 1)
     K = common.integer(d["p_bits"], P + "/p_bits", 1)
@@ -102,9 +104,10 @@ def read_plan(cert, stages, names):
     if len(d["ranges"]) != len(stages):
         raise Malformed(f"{P}/ranges: {len(d['ranges'])} ranges for {len(stages)} stages")
     staged = []
-    for s, ((pair, steps), r) in enumerate(zip(stages, d["ranges"])):
+    for s, (stage, r) in enumerate(zip(stages, d["ranges"])):
         lo, hi = _window(r, f"{P}/ranges/{s}")
-        staged.append(masses.Stage(pair, steps, lo, hi))
+        pair, steps, *declared = stage
+        staged.append(masses.Stage(pair, steps, lo, hi, *declared))
     named = named_orders(cert)
     chains = {}
     for order in names:
@@ -134,7 +137,7 @@ def estimate_plan(plan, total_steps, guard=0):
         bits += guard
         n = st.hi - st.lo + 1
         buckets += n
-        mass_work += st.pair.mass_work(n, bits)
+        mass_work += st.pair.mass_work(n, bits, st.parts)
         mass_memory += n * (MASS_BYTES + MASS_BYTES_PER_BIT * bits)
     if buckets > MAX_BUCKETS:
         raise Unchecked(f"{P}/ranges", buckets, MAX_BUCKETS, "single-step buckets")

@@ -20,6 +20,7 @@ from auditor.rationals import write_rational
 from tests.reseal import reseal
 
 PRODUCER = {"name": "dp-certify-tests", "version": "0"}
+ORDERS = ("forward", "backward")
 ORDER_NAMES = {"remove": "forward", "add": "backward", None: None}
 
 

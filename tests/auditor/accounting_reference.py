@@ -22,6 +22,8 @@ mpmath.mp.dps = DIGITS
 
 
 def mp(x):
+    if isinstance(x, mpmath.mpf):
+        return x
     x = Fraction(x)
     return mpmath.mpf(x.numerator) / x.denominator
 
