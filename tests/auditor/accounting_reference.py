@@ -254,7 +254,11 @@ def delta_laplace_twice(b, epsilon):
     One step's loss under P: an atom 1/b of mass 1/2, an atom −1/b of mass e^{−1/b}/2, and the density
     e^{−1/(2b)}·e^{ℓ/2}/4 on (−1/b, 1/b).  δ(ε) = E_P[(1 − e^{ε − L})₊], L the sum of two independent losses.
     """
-    b, e = mp(b), mp(epsilon)
+    with mpmath.workdps(DIGITS):     # quadrature at 40 digits, whatever the session's precision
+        return _laplace_twice(mp(b), mp(epsilon))
+
+
+def _laplace_twice(b, e):
     c = mpmath.exp(-1 / (2 * b))
     atoms = [(1 / b, mpmath.mpf(1) / 2), (-1 / b, mpmath.exp(-1 / b) / 2)]
 

@@ -25,7 +25,6 @@ from auditor.pld import composition, masses, recipe
 from auditor.rationals import write_rational
 from tests.auditor import accounting_corpus as corpus
 from tests.auditor import accounting_reference as ref
-from tests.auditor.accounting_reference import mp
 from tests.auditor.verdicts import disproved, only_unproved
 from tests.reseal import reseal
 from tests.untimed import check_calls, must_not_call
@@ -121,167 +120,30 @@ def test_the_same_question_in_other_trees_verifies(delta_cert):
 
 # ---- (3) hand-built recipes for the other families -------------------------------------------------------------
 
-def _frac(x):
-    return Fraction(mpmath.nstr(x, 30))
-
-
-def _laplace_range(q, b, N):
-    low = mpmath.log(1 - mp(q) + mp(q) * mpmath.exp(-1 / mp(b)))
-    high = mpmath.log(1 - mp(q) + mp(q) * mpmath.exp(1 / mp(b)))
-    return [int(mpmath.floor(low * N)) - 1, int(mpmath.floor(high * N)) + 2]
-
-
-def _rr_range(p, k, N):
-    L = mpmath.log((1 - mp(p) + mp(p) / k) / (mp(p) / k))
-    top = int(mpmath.floor(L * N))
-    return [-top - 2, top + 2]
-
-
-RR = {"class_name": "RandomizedResponseDpEvent", "noise_parameter": "3/4", "num_buckets": 4}
-RR_STAGE = {"buckets": 4, "mechanism": "randomized_response", "noise": "3/4", "sampling": "1"}
-
-# name: (event, relation, [(stage mechanism, count, range)], grid, ε list, reference δ per order at ε)
-FAMILIES = {
-    "laplace": (
-        {"class_name": "LaplaceDpEvent", "noise_multiplier": "1"}, "add_or_remove_one",
-        [({"mechanism": "laplace", "sampling": "1", "scale": "1"}, 1, [-64, 65])], 64,
-        ["0", "1/2", "3/4"], lambda e: {o: ref.delta_one(ref.laplace(1, 1), e, o) for o in corpus.ORDERS}),
-    "laplace-sampled": (
-        {"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/5",
-         "event": {"class_name": "LaplaceDpEvent", "noise_multiplier": "1/2"}}, "add_or_remove_one",
-        [({"mechanism": "laplace", "sampling": "1/5", "scale": "1/2"}, 1, _laplace_range(Fraction(1, 5), Fraction(1, 2), 100))],
-        100, ["0", "1/10", "1/2"],
-        lambda e: {o: ref.delta_one(ref.laplace(Fraction(1, 5), Fraction(1, 2)), e, o) for o in corpus.ORDERS}),
-    "laplace-twice": (
-        {"class_name": "SelfComposedDpEvent", "count": 2, "event": {"class_name": "LaplaceDpEvent",
-                                                                    "noise_multiplier": "1"}}, "add_or_remove_one",
-        [({"mechanism": "laplace", "sampling": "1", "scale": "1"}, 2, [-64, 65])], 64,
-        ["1/2", "1"], lambda e: {"forward": ref.delta_laplace_twice(1, e)}),
-    "randomized-response": (
-        {"class_name": "SelfComposedDpEvent", "count": 5, "event": RR}, "replace_one",
-        [(RR_STAGE, 5, _rr_range(Fraction(3, 4), 4, 40))], 40,
-        ["0", "1", "2"], lambda e: {"forward": ref.delta_rr(Fraction(3, 4), 4, 5, e)}),
-    "mixture": (
-        {"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/4",
-         "event": {"class_name": "MixtureOfGaussiansDpEvent", "standard_deviation": "1", "sensitivities": ["2", "1"],
-                   "sampling_probs": ["1/2", "1/2"]}}, "add_or_remove_one",
-        [({"mechanism": "mixture_of_gaussians", "probabilities": ["1/2", "1/2"], "sampling": "1/4",
-           "sensitivities": ["1", "2"], "sigma": "1"}, 1, [-29, 1200])], 100,
-        ["0", "1/2", "1"],
-        lambda e: {o: ref.delta_one(ref.mixture(1, [1, 2], [Fraction(1, 2)] * 2, Fraction(1, 4)), e, o)
-                   for o in corpus.ORDERS}),
-    "replace-gaussian": (
-        {"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/10",
-         "event": {"class_name": "GaussianDpEvent", "noise_multiplier": "1/2"}}, "replace_one",
-        [({"mechanism": "gaussian", "sampling": "1/10", "sigma": "1/2"}, 1, [-1500, 1500])], 100,
-        ["0", "1/2", "2"],
-        lambda e: {o: ref.delta_one(ref.replace_gaussian(Fraction(1, 10), Fraction(1, 2)), e, o)
-                   for o in corpus.ORDERS}),
-    "mixed": (   # replace-one: N(1, 4) against N(−1, 4) (μ² = 1), and two steps of randomized response
-        {"class_name": "ComposedDpEvent", "events": [
-            {"class_name": "GaussianDpEvent", "noise_multiplier": "2"},
-            {"class_name": "SelfComposedDpEvent", "count": 2, "event": RR}]}, "replace_one",
-        [(RR_STAGE, 2, _rr_range(Fraction(3, 4), 4, 100)),
-         ({"mechanism": "gaussian", "sampling": "1", "sigma": "2"}, 1, [-1000, 1000])], 100,
-        ["0", "1/2", "2"],
-        lambda e: {"forward": ref.delta_gaussian_with_atoms(
-            1, ref.atom_law(ref.randomized_response(Fraction(3, 4), 4), 2), e)}),
-}
-
-_TRUTH = {}
-
-
-def _truth(name):
-    """{ε: {order: δ}} of a family, computed once."""
-    if name not in _TRUTH:
-        spec = FAMILIES[name]
-        _TRUTH[name] = {e: spec[5](Fraction(e)) for e in spec[4]}
-    return _TRUTH[name]
-
-
-def _family_cert(name, low=Fraction(9, 10), high=Fraction(11, 10), edit=None):
-    """The family's certificate with lower = low·δ and upper = high·δ at each ε (lower_order: the larger order)."""
-    event, relation, stages, grid, epsilons, _ = FAMILIES[name]
-    points = []
-    for e in epsilons:
-        deltas = _truth(name)[e]
-        order = max(deltas, key=lambda o: deltas[o])
-        true = deltas[order]
-        points.append(corpus.point(Fraction(e), _frac(true * mp(low)), min(Fraction(1), _frac(true * mp(high))),
-                                   order))
-    ranges, counts = [r for _, _, r in stages], [c for _, c, _ in stages]
-    result = {"route": "pld", "discretisation": corpus.discretisation(grid, 48, 56, ranges, counts),
-              "points": points}
-    cert = corpus.certificate(event, relation, [{"mechanism": m, "count": c} for m, c, _ in stages],
-                              {"epsilons": list(epsilons)}, "1/4", result)
-    if edit is not None:
-        edit(cert)
-        reseal(cert)
-    return cert
-
-
-@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if n == "laplace-twice" else n
-                                  for n in FAMILIES])
+@pytest.mark.parametrize("name", corpus.FAMILIES)
 def test_hand_built_certificates_verify(name):
-    r = verify_certificate(_family_cert(name))
+    r = verify_certificate(corpus.family_certificate(name))
     assert r.outcome == "OK", r.as_dict()
-    assert ("replace-one" in r.claim) == (FAMILIES[name][1] == "replace_one")
+    assert ("replace-one" in r.claim) == (corpus.FAMILIES[name][1] == "replace_one")
 
 
-@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if n == "laplace-twice" else n
-                                  for n in FAMILIES])
+@pytest.mark.parametrize("name", corpus.FAMILIES)
 def test_hand_built_claims_past_the_truth_fail(name):
     """Upper ends 10 % below the true δ and lower ends 10 % above it are disproved, at every point."""
-    n = len(FAMILIES[name][4])
-    r = verify_certificate(_family_cert(name, low=Fraction(85, 100), high=Fraction(9, 10)))
+    n = len(corpus.FAMILIES[name][4])
+    r = verify_certificate(corpus.family_certificate(name, low=Fraction(85, 100), high=Fraction(9, 10)))
     assert r.outcome == "FAIL" and disproved(r) == [f"/result/points/{i}/upper" for i in range(n)], r.failures
-    r = verify_certificate(_family_cert(name, low=Fraction(11, 10), high=Fraction(12, 10)))
+    r = verify_certificate(corpus.family_certificate(name, low=Fraction(11, 10), high=Fraction(12, 10)))
     assert r.outcome == "FAIL" and disproved(r) == [f"/result/points/{i}/lower" for i in range(n)], r.failures
 
 
-def _bisect(f, target, lo, hi):
-    """The ε with f(ε) = target for a nonincreasing f, by bisection in mpmath."""
-    lo, hi = mpmath.mpf(lo), mpmath.mpf(hi)
-    for _ in range(80):
-        mid = (lo + hi) / 2
-        if f(mid) > target:
-            lo = mid
-        else:
-            hi = mid
-    return (lo + hi) / 2
-
-
-DELTA_QUESTIONS = {   # name: (family, δ, reference δ(ε) at a real ε, the lower order)
-    "randomized-response": ("randomized-response", Fraction(1, 10),
-                            lambda e: ref.delta_atoms(ref.atom_law(ref.randomized_response(Fraction(3, 4), 4), 5), e)),
-    "mixed": ("mixed", Fraction(1, 100), lambda e: ref.delta_gaussian_with_atoms(
-        1, ref.atom_law(ref.randomized_response(Fraction(3, 4), 4), 2), e)),
-    "mixture": ("mixture", Fraction(1, 1000), lambda e: max(
-        ref.delta_one(ref.mixture(1, [1, 2], [Fraction(1, 2)] * 2, Fraction(1, 4)), e, o) for o in corpus.ORDERS)),
-}
-
-
-def _delta_cert(name, low, high):
-    family, delta, f = DELTA_QUESTIONS[name]
-    event, relation, stages, grid, _, _ = FAMILIES[family]
-    true = _bisect(f, mp(delta), 0, 20)
-    lo, hi = _frac(true * mp(low)), _frac(true * mp(high))
-    ranges, counts = [r for _, _, r in stages], [c for _, c, _ in stages]
-    result = {"route": "pld", "discretisation": corpus.discretisation(grid, 48, 72, ranges, counts),
-              "epsilon_lo": write_rational(lo), "epsilon_hi": write_rational(hi),
-              "epsilon_lo_display": outward(lo, 10)[0], "epsilon_hi_display": outward(hi, 10)[1],
-              "lower_order": "forward"}
-    return corpus.certificate(event, relation, [{"mechanism": m, "count": c} for m, c, _ in stages],
-                              {"delta": write_rational(delta)}, "1/4", result)
-
-
-@pytest.mark.parametrize("name", DELTA_QUESTIONS)
+@pytest.mark.parametrize("name", corpus.DELTA_QUESTIONS)
 def test_hand_built_epsilon_of_delta(name):
-    r = verify_certificate(_delta_cert(name, Fraction(9, 10), Fraction(11, 10)))
+    r = verify_certificate(corpus.delta_certificate(name, Fraction(9, 10), Fraction(11, 10)))
     assert r.outcome == "OK", r.as_dict()
-    r = verify_certificate(_delta_cert(name, Fraction(9, 10), Fraction(95, 100)))
+    r = verify_certificate(corpus.delta_certificate(name, Fraction(9, 10), Fraction(95, 100)))
     assert r.outcome == "FAIL" and disproved(r) == ["/result/epsilon_hi"], r.failures
-    r = verify_certificate(_delta_cert(name, Fraction(105, 100), Fraction(11, 10)))
+    r = verify_certificate(corpus.delta_certificate(name, Fraction(105, 100), Fraction(11, 10)))
     assert r.outcome == "FAIL" and disproved(r) == ["/result/epsilon_lo"], r.failures
 
 
@@ -292,9 +154,9 @@ def test_a_bounded_loss_has_delta_exactly_zero_beyond_its_largest_value():
         cert["input"]["epsilons"][-1] = epsilon
         cert["result"]["points"][-1] = corpus.point(Fraction(epsilon), 0, 0, None)
 
-    r = verify_certificate(_family_cert("randomized-response", edit=lambda c: edit(c, "17/4")))
+    r = verify_certificate(corpus.family_certificate("randomized-response", edit=lambda c: edit(c, "17/4")))
     assert r.outcome == "OK", r.as_dict()
-    r = verify_certificate(_family_cert("randomized-response", edit=lambda c: edit(c, "4")))
+    r = verify_certificate(corpus.family_certificate("randomized-response", edit=lambda c: edit(c, "4")))
     _failed_at(r, "/result/points/2/upper")
 
 
@@ -521,18 +383,18 @@ def test_outside_the_domain_is_malformed(delta_cert, edits):
      "event": {"class_name": "LaplaceDpEvent", "noise_multiplier": "1"}},
     {"class_name": "PoissonSampledDpEvent", "sampling_probability": "0",
      "event": {"class_name": "LaplaceDpEvent", "noise_multiplier": "1"}},
-    {"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/2", "event": RR},
+    {"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/2", "event": corpus.RR},
     {"class_name": "RandomizedResponseDpEvent", "noise_parameter": "0", "num_buckets": 3},
 ], ids=["mixture", "sampled-laplace", "laplace-sampled-with-0", "poisson-of-rr", "rr-noise-0"])
 def test_leaves_the_replace_one_relation_does_not_define_are_malformed(event):
-    cert = _family_cert("randomized-response")
+    cert = corpus.family_certificate("randomized-response")
     cert["input"]["event"] = {"class_name": "ComposedDpEvent", "events": [cert["input"]["event"], event]}
     r = _verify(cert)
     assert r.outcome == "MALFORMED", r.as_dict()
 
 
 def test_epsilons_must_increase():
-    cert = _family_cert("mixture")
+    cert = corpus.family_certificate("mixture")
     cert["input"]["epsilons"] = ["0", "1", "1/2"]
     assert _verify(cert).outcome == "MALFORMED"
 
@@ -607,7 +469,7 @@ def test_windows_beyond_the_file_budget_are_unchecked(delta_cert, monkeypatch):
 
 def test_a_mixture_recipe_costs_more_per_bucket_than_a_gaussian_one():
     """The estimate charges each pair's own mass work: a mixture's brackets cost more than the closed form."""
-    cert = _family_cert("mixture")
+    cert = corpus.family_certificate("mixture")
     gaussian = copy.deepcopy(cert)
     gaussian["input"]["event"]["event"] = {"class_name": "GaussianDpEvent", "noise_multiplier": "1"}
     gaussian["result"]["stages"][0]["mechanism"] = {"mechanism": "gaussian", "sampling": "1/4", "sigma": "1"}
