@@ -23,7 +23,7 @@ In order:
    the canonical JSON text of the mechanism.  Then Σ T <= :data:`MAX_TOTAL_COUNT` (UNCHECKED beyond).
 4. Route (FAIL): ``gaussian`` exactly when every stage is ``gaussian`` with sampling 1.
 5. The recipe's shape (MALFORMED) and its work (UNCHECKED before any enclosure, and the whole check within the
-   file's budget): :mod:`auditor.pld.recipe`, with each stage's pair (:mod:`auditor.pld.pairs`) and its
+   file's budget): :mod:`auditor.pld.recipe`, with each stage's pair (:mod:`auditor.pld.families`) and its
    masses' work; every ε evaluated <= :data:`MAX_EPSILON`.
 6. Exact claims (FAIL; :func:`auditor.pld.decisions.exact_claims`): ε_lo <= ε_hi and the width, or one point per
    ε with lower <= upper <= 1 and the width (or upper <= 10^−30); ``lower_order`` null exactly when the lower
@@ -47,7 +47,7 @@ from auditor import budget, common
 from auditor import claims as summaries
 from auditor.certificate import Malformed
 from auditor.outcomes import Unchecked
-from auditor.pld import decisions, pairs, recipe
+from auditor.pld import decisions, families, pairs, recipe
 from auditor.rationals import read_rational, show, write_rational
 
 # ---- the domain ---------------------------------------------------------------------------------
@@ -69,7 +69,7 @@ MAX_EPSILON = Fraction(2000)
 """Largest ε at which a claim is evaluated (stored ε_lo, ε_hi)."""
 
 ORDERS = (FORWARD, BACKWARD) = ("forward", "backward")
-ADD_OR_REMOVE, REPLACE = pairs.ADD_OR_REMOVE, pairs.REPLACE
+ADD_OR_REMOVE, REPLACE = families.ADD_OR_REMOVE, families.REPLACE
 UNBOUNDED = ("gaussian", "mixture_of_gaussians")
 """Stage mechanisms whose forward loss is unbounded above."""
 
@@ -346,22 +346,17 @@ def _check_route(p, report):
 # ---- 5. the recipe ---------------------------------------------------------------------------------------
 
 def pair_of(mechanism, relation):
-    """The dominating pair of a stage mechanism under ``relation`` (:mod:`auditor.pld.pairs`)."""
+    """The dominating pair of a stage mechanism under ``relation`` (:mod:`auditor.pld.families`)."""
     kind = mechanism["mechanism"]
     q = Fraction(mechanism["sampling"])
     if kind == "gaussian":
-        return pairs.gaussian(Fraction(mechanism["sigma"]), q, relation)
+        return families.gaussian(Fraction(mechanism["sigma"]), q, relation)
     if kind == "laplace":
-        return pairs.laplace(Fraction(mechanism["scale"]), q, relation)
+        return families.laplace(Fraction(mechanism["scale"]), q, relation)
     if kind == "mixture_of_gaussians":
-        return pairs.mixture(Fraction(mechanism["sigma"]), [Fraction(d) for d in mechanism["sensitivities"]],
+        return families.mixture(Fraction(mechanism["sigma"]), [Fraction(d) for d in mechanism["sensitivities"]],
                              [Fraction(x) for x in mechanism["probabilities"]], q)
-    return pairs.randomized_response(Fraction(mechanism["noise"]), mechanism["buckets"])
-
-
-def _bits(x):
-    x = Fraction(x)
-    return x.numerator.bit_length() + x.denominator.bit_length()
+    return families.randomized_response(Fraction(mechanism["noise"]), mechanism["buckets"])
 
 
 def declared(mechanism):
@@ -371,10 +366,10 @@ def declared(mechanism):
     kind = mechanism["mechanism"]
     q = mechanism["sampling"]
     if kind == "randomized_response":
-        return pairs.declared_guard(q, 1), _bits(mechanism["noise"]) + _bits(mechanism["buckets"])
+        return pairs.declared_guard(q, 1), pairs.bits(mechanism["noise"]) + pairs.bits(mechanism["buckets"])
     s = mechanism["scale"] if kind == "laplace" else mechanism["sigma"]
     numbers = [s, q] + mechanism.get("sensitivities", []) + mechanism.get("probabilities", [])
-    return pairs.declared_guard(q, s), sum(_bits(x) for x in numbers)
+    return pairs.declared_guard(q, s), sum(pairs.bits(x) for x in numbers)
 
 
 def _plan(p, cert):

@@ -1,4 +1,4 @@
-"""The pairs' single-step bucket masses (auditor/pld/pairs.py, bounded.py, roots.py) against mpmath at 40 digits.
+"""The pairs' single-step bucket masses (auditor/pld/pairs.py, families.py, bounded.py, roots.py) against mpmath.
 
 For every family of docs/accounting.md §4 the auditor's enclosures of P(I_i), Q(I_i) and of the tails must contain
 the masses :mod:`tests.auditor.accounting_reference` computes independently (closed forms, mpmath's root finder,
@@ -11,7 +11,7 @@ from fractions import Fraction
 import mpmath
 import pytest
 
-from auditor.pld import answer, masses, pairs, roots
+from auditor.pld import answer, families, masses, pairs, roots
 from auditor.pld.composition import Array
 from tests.auditor import accounting_reference as ref
 from tests.auditor.accounting_reference import mp
@@ -59,14 +59,14 @@ def _check_masses(pair, law, N, lo, hi, W=140, every=1, accurate=120, narrow=Non
     (Fraction(9, 10), Fraction(40), 2000, -10, 12),
 ])
 def test_replace_one_gaussian_masses(q, sigma, N, lo, hi):
-    pair = pairs.gaussian(sigma, q, pairs.REPLACE)
-    assert isinstance(pair, pairs.ReplaceGaussian)
+    pair = families.gaussian(sigma, q, families.REPLACE)
+    assert isinstance(pair, families.ReplaceGaussian)
     _check_masses(pair, ref.replace_gaussian(q, sigma), N, lo, hi, W=140 + pair.guard_bits(), every=7)
 
 
 def test_replace_one_unsampled_gaussian_is_the_gaussian_of_half_the_noise():
     """N(1, σ²) against N(−1, σ²): the add/remove pair of noise σ/2 and q = 1 (the same loss at every output)."""
-    pair = pairs.gaussian(Fraction(3), Fraction(1), pairs.REPLACE)
+    pair = families.gaussian(Fraction(3), Fraction(1), families.REPLACE)
     assert isinstance(pair, pairs.SampledGaussian) and (pair.q, pair.sigma) == (1, Fraction(3, 2))
     s = mp(3)
     law = ref.Law(lambda y: s * s * y / 2, lambda x: ref.Phi((x - 1) / s), lambda x: ref.Phi((x + 1) / s))
@@ -80,15 +80,15 @@ def test_replace_one_unsampled_gaussian_is_the_gaussian_of_half_the_noise():
     (Fraction(1, 10), ["50", "100"], ["1/2", "1/2"], Fraction(1, 2), 10, -7, 120),         # d = 500 and 1000
 ])
 def test_mixture_masses(sigma, sensitivities, probabilities, q, N, lo, hi):
-    pair = pairs.mixture(sigma, [Fraction(d) for d in sensitivities], [Fraction(p) for p in probabilities], q)
-    assert isinstance(pair, pairs.GaussianMixture)
+    pair = families.mixture(sigma, [Fraction(d) for d in sensitivities], [Fraction(p) for p in probabilities], q)
+    assert isinstance(pair, families.GaussianMixture)
     law = ref.mixture(sigma, [Fraction(d) for d in sensitivities], [Fraction(p) for p in probabilities], q)
     _check_masses(pair, law, N, lo, hi, W=140 + pair.guard_bits(), every=9)
 
 
 def test_a_mixture_with_one_positive_sensitivity_is_a_sampled_gaussian():
     """{0: 1/4, 2: 3/4} sampled with q = 1/2 is (1 − 3/8)·N(0, σ²) + (3/8)·N(2, σ²): noise σ/2, q = 3/8."""
-    pair = pairs.mixture(Fraction(3), [Fraction(0), Fraction(2)], [Fraction(1, 4), Fraction(3, 4)], Fraction(1, 2))
+    pair = families.mixture(Fraction(3), [Fraction(0), Fraction(2)], [Fraction(1, 4), Fraction(3, 4)], Fraction(1, 2))
     assert isinstance(pair, pairs.SampledGaussian) and (pair.q, pair.sigma) == (Fraction(3, 8), Fraction(3, 2))
     law = ref.mixture(Fraction(3), [0, 2], [Fraction(1, 4), Fraction(3, 4)], Fraction(1, 2))
     _check_masses(pair, law, 30, -15, 200, every=13)
@@ -121,14 +121,14 @@ def _laplace_range(q, b, N, outside=2):
     (Fraction(1), Fraction(1, 100), 2),      # atoms ±100, continuous part of mass 1/2 − e^{−100}/2
 ])
 def test_laplace_masses(q, b, N):
-    pair = pairs.laplace(b, q, pairs.ADD_OR_REMOVE)
+    pair = families.laplace(b, q, families.ADD_OR_REMOVE)
     lo, hi = _laplace_range(q, b, N)
     _check_masses(pair, ref.laplace(q, b), N, lo, hi, W=140 + pair.guard_bits())
 
 
 def test_laplace_atoms_go_to_the_tails_outside_the_range():
     """A range inside the loss's: the atom at −1 (q = 1, b = 1) is the low tail, the atom at +1 the high tail."""
-    pair = pairs.laplace(Fraction(1), Fraction(1), pairs.ADD_OR_REMOVE)
+    pair = families.laplace(Fraction(1), Fraction(1), families.ADD_OR_REMOVE)
     _check_masses(pair, ref.laplace(1, 1), 20, -10, 10)
     # exactly on the grid: the atom 1 = 20/20 belongs to bucket 20 ([1, 1 + h)), so hi = 20 puts it in the high tail
     Wt, p_list, q_list, low, high = pair.bucket_masses(20, -20, 20, 100, POINTER)
@@ -136,14 +136,14 @@ def test_laplace_atoms_go_to_the_tails_outside_the_range():
 
 
 def test_replace_one_laplace_is_the_add_remove_pair_of_half_the_scale():
-    pair = pairs.laplace(Fraction(3, 2), Fraction(1), pairs.REPLACE)
+    pair = families.laplace(Fraction(3, 2), Fraction(1), families.REPLACE)
     assert (pair.q, pair.scale) == (1, Fraction(3, 4))
     _check_masses(pair, ref.replace_laplace(Fraction(3, 2)), 12, -20, 20)
 
 
 def test_laplace_buckets_beyond_the_atoms_are_exactly_empty():
     """Every mass above the top atom (and below the bottom one) is an exact 0, so F(ε) is 0 beyond the top."""
-    pair = pairs.laplace(Fraction(1), Fraction(1, 3), pairs.ADD_OR_REMOVE)
+    pair = families.laplace(Fraction(1), Fraction(1, 3), families.ADD_OR_REMOVE)
     Wt, p_list, q_list, low, high = pair.bucket_masses(10, -40, 40, 100, POINTER)
     assert low == ((0, 0), (0, 0)) and high == ((0, 0), (0, 0))
     assert p_list[:9] == [(0, 0)] * 9 and p_list[-9:] == [(0, 0)] * 9     # buckets −40..−32 and 31..39
@@ -152,7 +152,7 @@ def test_laplace_buckets_beyond_the_atoms_are_exactly_empty():
 @pytest.mark.parametrize("p, k, N", [(Fraction(3, 4), 4, 40), (Fraction(1, 3), 5, 10), (Fraction(1, 2), 2, 7),
                                      (Fraction(1, 10 ** 6), 10 ** 9, 3)])
 def test_randomized_response_masses_are_exact(p, k, N):
-    pair = pairs.randomized_response(p, k)
+    pair = families.randomized_response(p, k)
     L = mpmath.log((1 - mp(p) + mp(p) / k) / (mp(p) / k))
     top = int(mpmath.floor(L * N))
     _check_masses(pair, ref.randomized_response(p, k), N, -top - 3, top + 3, W=100, narrow=4)
@@ -165,15 +165,15 @@ def test_randomized_response_masses_are_exact(p, k, N):
 # ---- one step: the arrays bound δ(ε) of both orders ------------------------------------------------------------
 
 ONE_STEP = [  # (pair, reference law, N, lo, hi, ε list)
-    (pairs.ReplaceGaussian(Fraction(1, 10), Fraction(1, 2)), ref.replace_gaussian(Fraction(1, 10), Fraction(1, 2)),
+    (families.ReplaceGaussian(Fraction(1, 10), Fraction(1, 2)), ref.replace_gaussian(Fraction(1, 10), Fraction(1, 2)),
      200, -3000, 3000, ["0", "1/2", "2"]),
-    (pairs.mixture(Fraction(1), [Fraction(1), Fraction(2)], [Fraction(1, 2)] * 2, Fraction(1, 4)),
+    (families.mixture(Fraction(1), [Fraction(1), Fraction(2)], [Fraction(1, 2)] * 2, Fraction(1, 4)),
      ref.mixture(1, [1, 2], [Fraction(1, 2)] * 2, Fraction(1, 4)), 100, -29, 1200, ["0", "1/3", "1"]),
-    (pairs.laplace(Fraction(1, 2), Fraction(1, 5), pairs.ADD_OR_REMOVE), ref.laplace(Fraction(1, 5), Fraction(1, 2)),
-     100, -40, 180, ["0", "1/4", "1"]),
-    (pairs.laplace(Fraction(1), Fraction(1), pairs.ADD_OR_REMOVE), ref.laplace(1, 1), 64, -64, 65,
+    (families.laplace(Fraction(1, 2), Fraction(1, 5), families.ADD_OR_REMOVE),
+     ref.laplace(Fraction(1, 5), Fraction(1, 2)), 100, -40, 180, ["0", "1/4", "1"]),
+    (families.laplace(Fraction(1), Fraction(1), families.ADD_OR_REMOVE), ref.laplace(1, 1), 64, -64, 65,
      ["0", "1/2", "1", "2"]),
-    (pairs.randomized_response(Fraction(3, 4), 4), ref.randomized_response(Fraction(3, 4), 4), 40, -40, 40,
+    (families.randomized_response(Fraction(3, 4), 4), ref.randomized_response(Fraction(3, 4), 4), 40, -40, 40,
      ["0", "1/2", "1"]),
 ]
 
@@ -199,7 +199,7 @@ def test_one_step_bounds_enclose_the_reference(pair, law, N, lo, hi, epsilons):
 
 def test_bounded_loss_upper_bound_is_exactly_zero_beyond_the_top():
     """Randomized response, L = log(7/3): F(ε) = 0 exactly once ε is past the top atom's upper grid point."""
-    pair = pairs.randomized_response(Fraction(3, 4), 4)       # L = log(7/3) = 0.847...
+    pair = families.randomized_response(Fraction(3, 4), 4)       # L = log(7/3) = 0.847...
     arrays = masses.single_step(masses.Stage(pair, 1, -40, 40), 40, 64, 80)
     for one in arrays.values():
         upper = answer.UpperTail(Array(one.LO, one.upper, one.upper_atom), 64, 40, 100)
