@@ -304,17 +304,19 @@ def _result_stages(cert):
 
 
 def _stage_text(mechanism, count=None):
+    def t(text):
+        return summaries.rational_text(Fraction(text))
     kind = mechanism["mechanism"]
     if kind == "gaussian":
-        text = f"gaussian sigma = {mechanism['sigma']}, q = {mechanism['sampling']}"
+        text = f"gaussian sigma = {t(mechanism['sigma'])}, q = {t(mechanism['sampling'])}"
     elif kind == "laplace":
-        text = f"laplace b = {mechanism['scale']}, q = {mechanism['sampling']}"
+        text = f"laplace b = {t(mechanism['scale'])}, q = {t(mechanism['sampling'])}"
     elif kind == "mixture_of_gaussians":
-        shown = ", ".join(f"{p}@{d}" for d, p in zip(mechanism["sensitivities"][:4], mechanism["probabilities"]))
+        shown = ", ".join(f"{t(p)}@{t(d)}" for d, p in zip(mechanism["sensitivities"][:4], mechanism["probabilities"]))
         more = ", ..." if len(mechanism["sensitivities"]) > 4 else ""
-        text = f"mixture sigma = {mechanism['sigma']} ({shown}{more}), q = {mechanism['sampling']}"
+        text = f"mixture sigma = {t(mechanism['sigma'])} ({shown}{more}), q = {t(mechanism['sampling'])}"
     else:
-        text = f"randomized response p = {mechanism['noise']}, k = {mechanism['buckets']}"
+        text = f"randomized response p = {t(mechanism['noise'])}, k = {mechanism['buckets']}"
     return text if count is None else f"{text}, T = {count}"
 
 
