@@ -46,6 +46,7 @@ KINDS = {
     "minimum-depth": "auditor.checks.minimum_depth",
     "epsilon-bracket": "auditor.checks.epsilon_bracket",
     "noise": "auditor.checks.noise",
+    "accounting": "auditor.checks.accounting",
 }
 
 

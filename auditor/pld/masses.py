@@ -1,17 +1,11 @@
 """The single-step integer arrays of one stage: connect-the-dots above, bucket laws below.
 
-Notation of *DP-SGD accounting* (the project's docs/dpsgd.md, §3–5).  For a
-stage (q, σ), grid h = 1/N and range [lo, hi]: the remove-order buckets
-I_i = [x_i, x_{i+1}), lo <= i < hi, have masses
-
-    q_i = ΦC(z_i) − ΦC(z_{i+1}),      p_i = (1 − q)·q_i + q·(ΦC(z′_i) − ΦC(z′_{i+1}))
-
-(z = x/σ, z′ = (x − 1)/σ, ΦC(−∞) = 1), the high tail [x_hi, ∞) has
-q_high = ΦC(z_hi), p_high = (1 − q)·ΦC(z_hi) + q·ΦC(z′_hi), and the low tail
-(−∞, x_lo) the complements.  Each is enclosed from the enclosures of the
-ΦC values (interval arithmetic: a difference takes the opposite ends; factors
-q, 1 − q >= 0 keep the order).  The add order uses the same buckets with the
-roles swapped (j = −i − 1).
+Notation of *DP-SGD accounting* (the project's docs/dpsgd.md, §3–5) and docs/accounting.md §5.  A stage is a
+dominating pair (:mod:`auditor.pld.pairs`: its *forward* pair (P, Q)), a count T and the range [lo, hi] of its
+forward loss's buckets on the grid h = 1/N.  The pair encloses the masses p_i = P(I_i), q_i = Q(I_i) of the buckets
+I_i = {ℓ ∈ [i·h, (i+1)·h)}, lo <= i < hi, and of the low tail {ℓ < lo·h} and the high tail {ℓ >= hi·h}, atoms of the
+loss law included.  The backward order (the pair (Q, P), loss −ℓ) uses the same buckets with the roles swapped
+(j = −i − 1); on every bucket of both orders, closed ends included, e^{−(j+1)h}·P_j <= Q_j <= e^{−jh}·P_j.
 
 Connect-the-dots (upper): b_j = (P_j − e^{jh}·Q_j)/(1 − e^{−h}) at (j+1)h and
 a_j = P_j − b_j at jh, with 0 <= b_j <= P_j; the upper end of each is taken
@@ -26,23 +20,30 @@ producer's up to a unit or so, which its margins absorb.
 """
 
 
-from auditor.pld.preimages import arguments, exp_grid
-from auditor.pld.tails import TailTable
-from auditor.rationals import ceil_div, floor
+from auditor.pld.preimages import exp_grid
+from auditor.rationals import ceil_div
 
-__all__ = ["Stage", "SingleStep", "working_bits", "single_step", "exp_bits_needed"]
+__all__ = ["Stage", "SingleStep", "FORWARD", "BACKWARD", "working_bits", "single_step", "exp_bits_needed"]
+
+FORWARD, BACKWARD = "forward", "backward"
 
 
 class Stage:
-    """One stage of the schedule: q, σ (Fractions), T, and its single-step range [lo, hi]."""
+    """One stage: its dominating ``pair`` (:mod:`auditor.pld.pairs`), its count T and its range [lo, hi].
 
-    __slots__ = ("q", "sigma", "steps", "lo", "hi")
+    ``guard`` and ``parts`` are the kind's declared precision guard and number bits (the limits and the work
+    estimate use them; a kind states them in its docs); by default the pair's own.
+    """
 
-    def __init__(self, q, sigma, steps, lo, hi):
-        self.q, self.sigma, self.steps, self.lo, self.hi = q, sigma, steps, lo, hi
+    __slots__ = ("pair", "steps", "lo", "hi", "guard", "parts")
+
+    def __init__(self, pair, steps, lo, hi, guard=None, parts=None):
+        self.pair, self.steps, self.lo, self.hi = pair, steps, lo, hi
+        self.guard = pair.guard_bits() if guard is None else guard
+        self.parts = pair.parts() if parts is None else parts
 
     def __repr__(self):
-        return f"Stage(q={self.q}, sigma={self.sigma}, T={self.steps}, range=[{self.lo}, {self.hi}])"
+        return f"Stage({self.pair!r}, T={self.steps}, range=[{self.lo}, {self.hi}])"
 
 
 def exp_bits_needed(N, lo, hi):
@@ -56,54 +57,17 @@ def working_bits(stage, N, K, K_q):
 
     The lower Q arrays need 2^−(K′+8); the split b_j divides by 1 − e^{−h}
     (about h) and multiplies Q_j by e^{jh}, so the masses need 2^−(K+8) times
-    h·e^{−|j|h}; the guard covers the widths of the arguments (the log chain,
-    up to 1/q and σ in the slope of ΦC near the bottom of the range) and the
-    sum of the units lost per bucket.
+    h·e^{−|j|h}; the stage's declared guard covers the widths of the
+    arguments and the sum of the units lost per bucket (a pair whose own
+    analysis asks for more adds the difference inside, :func:`single_step`).
     """
     need = max(K_q + 8, K + 8 + N.bit_length() + exp_bits_needed(N, stage.lo, stage.hi))
-    q, sigma = stage.q, stage.sigma
-    guard = (24 + (q.denominator // q.numerator).bit_length()
-             + 2 * (floor(sigma) + 1).bit_length())
-    return need + guard
+    return need + stage.guard
 
 
-def _tails(table, points):
-    """[(lo, hi)] of 2^W·ΦC at each point (None: −∞, ΦC = 1)."""
-    one = 1 << table.bits
-    finite = [p for p in points if p is not None]
-    values = iter(table.many(finite))
-    return [(one, one) if p is None else next(values) for p in points]
-
-
-def _order_masses(stage, N, W):
-    """Remove-order enclosures: ([p_i], [q_i]) for lo <= i < hi, and the tails (p, q) low and high."""
-    table = TailTable(W)
-    Wt = table.bits
-    z, zp = arguments(stage.q, stage.sigma, N, stage.lo, stage.hi, Wt)
-    tz, tzp = _tails(table, z), _tails(table, zp)
-    q = stage.q
-    one = 1 << Wt
-    p_list, q_list = [], []
-    for i in range(len(z) - 1):
-        a_lo = max(0, tz[i][0] - tz[i + 1][1])
-        a_hi = max(0, tz[i][1] - tz[i + 1][0])
-        b_lo = max(0, tzp[i][0] - tzp[i + 1][1])
-        b_hi = max(0, tzp[i][1] - tzp[i + 1][0])
-        q_list.append((a_lo, a_hi))
-        p_list.append(_sum_mixture(q, (a_lo, a_hi), (b_lo, b_hi)))
-    q_high = tz[-1]
-    p_high = _sum_mixture(q, tz[-1], tzp[-1])
-    q_low = (one - tz[0][1], one - tz[0][0])
-    p_low = _sum_mixture(q, q_low, (one - tzp[0][1], one - tzp[0][0]))
-    return Wt, p_list, q_list, (p_low, q_low), (p_high, q_high)
-
-
-def _sum_mixture(q, first, second):
-    """(1 − q)·first + q·second, intervals of nonnegative integers, rounded outward."""
-    n, d = q.numerator, q.denominator
-    lo = ((d - n) * first[0] + n * second[0]) // d
-    hi = ceil_div((d - n) * first[1] + n * second[1], d)
-    return lo, hi
+def _order_masses(stage, N, W, pointer="/result/discretisation/ranges"):
+    """Forward-order enclosures: (Wt, [p_i], [q_i], (p_low, q_low), (p_high, q_high)) over 2^Wt, Wt >= W."""
+    return stage.pair.bucket_masses(N, stage.lo, stage.hi, W, pointer)
 
 
 class SingleStep:
@@ -117,13 +81,16 @@ class SingleStep:
         self.lower_p, self.lower_q, self.lower_atom = lower_p, lower_q, lower_atom
 
 
-def single_step(stage, N, K, K_q, orders=("remove", "add"), lower=(), guard=0):
-    """{order: SingleStep} for ``stage`` on grid 1/N; lower arrays only for the orders in ``lower``.
+def single_step(stage, N, K, K_q, names=(FORWARD, BACKWARD), lower=(), guard=0,
+                pointer="/result/discretisation/ranges"):
+    """{name: SingleStep} of both orders of ``stage`` on grid 1/N, named ``names`` (forward, backward); lower
+    arrays only for the names in ``lower``.
 
-    ``guard``: bits beyond :func:`working_bits` (a retry's).
+    ``guard``: bits beyond :func:`working_bits` (a retry's); ``pointer``: where a grid level that cannot be placed
+    is reported.
     """
-    W = working_bits(stage, N, K, K_q) + guard
-    Wt, p_list, q_list, low, high = _order_masses(stage, N, W)
+    W = working_bits(stage, N, K, K_q) + guard + max(0, stage.pair.guard_bits() - stage.guard)
+    Wt, p_list, q_list, low, high = _order_masses(stage, N, W, pointer)
     lo, hi = stage.lo, stage.hi
     first, last = min(lo, -hi), max(hi, -lo)
     exps = exp_grid(N, first, last, Wt)
@@ -132,8 +99,9 @@ def single_step(stage, N, K, K_q, orders=("remove", "add"), lower=(), guard=0):
     D_lo = (one << Wt) // (one - em_lo)          # 2^W/(1 − e^{−h}), rounded outward
     D_hi = ceil_div(one << Wt, one - em_hi)
     out = {}
-    for order in orders:
-        if order == "remove":
+    forward, backward = names
+    for order in names:
+        if order == forward:
             LO, HI = lo, hi
             P, Q = p_list, q_list
             (P_low, Q_low), (P_high, Q_high) = low, high

@@ -38,6 +38,7 @@ from producer.immutable import Immutable
 from producer.pld.enclose import certify
 from producer.pld.events import ADD_OR_REMOVE, RELATIONS, REPLACE, event_json, read_number, stages
 from producer.pld.mechanism import ORDERS
+from producer.pld.search import certificate_cost
 from producer.rationals import describe_rational, format_rational, significant_outward
 
 KIND, VERSION = "accounting", 1
@@ -236,6 +237,17 @@ def build(request, progress=None):
     with api_names():
         outcome = certify(request, log)
     return make_certificate(KIND, VERSION, request.as_json(), result_json(request, outcome))
+
+
+def auditor_cost(cert):
+    """The auditor's budget estimate of an accounting/1 certificate (producer.pld.search, with each law's
+    mass constant); the gaussian route is a closed form and counts nothing."""
+    res = cert["result"]
+    if res["route"] != "pld":
+        return None
+    engine_stages, _ = stages(event_json(cert["input"]["event"]), read_relation(cert["input"]["relation"]))
+    orders = [res["lower_order"]] if "points" not in res else [p["lower_order"] for p in res["points"]]
+    return certificate_cost(list(engine_stages), res["discretisation"], {o for o in orders if o is not None})
 
 
 # ---- the claim line ---------------------------------------------------------------------------

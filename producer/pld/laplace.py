@@ -57,6 +57,9 @@ class _BoundedLaplace(DominatingPair):
 
     __slots__ = ()
 
+    def audit_mass_units(self):
+        return 80
+
     def _ends(self, h):
         """(i_min, i_max): the buckets of the two atoms, decided exactly."""
         return self._index_of(-1, h), self._index_of(+1, h)

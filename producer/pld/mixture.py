@@ -70,6 +70,10 @@ class GaussianMixture(DominatingPair):
     def parameters(self):
         return (self.noise,) + self.sensitivities + self.probabilities + (self.rate,)
 
+    def audit_mass_units(self):
+        positive = sum(1 for d in self.sensitivities if d > 0)
+        return 160 if positive == 1 else 5000 * positive   # one positive Δ: a sampled Gaussian with σ/Δ
+
     def audit_scale(self):
         return self.rate, self.noise
 

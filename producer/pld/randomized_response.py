@@ -35,6 +35,9 @@ class RandomizedResponse(DominatingPair):
     def parameters(self):
         return (self.noise, mpq(self.buckets))
 
+    def audit_mass_units(self):
+        return 80
+
     def audit_scale(self):
         return mpq(1), mpq(1)
 

@@ -58,6 +58,9 @@ class ReplaceOneGaussian(DominatingPair):
     def parameters(self):
         return (self.rate, self.noise)
 
+    def audit_mass_units(self):
+        return 160 if self.rate == 1 else 1200   # q = 1: the Gaussian with σ/2 (closed-form preimages)
+
     def audit_scale(self):
         return self.rate, self.noise
 

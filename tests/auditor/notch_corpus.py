@@ -84,11 +84,23 @@ def _produced(args):
     return done.stdout
 
 
+ACCOUNTING = "accounting:"
+"""A source ``accounting:dpsgd/NAME.json`` is that dpsgd/1 reference rewritten as an accounting/1 certificate,
+``accounting:FAMILY`` a hand-built one of :mod:`tests.auditor.accounting_corpus` (no producer code: its
+accounting/1 references live on another branch)."""
+
+
 def load(source):
-    """A fresh copy of a reference certificate (a path under certificates/) or of a made one (a key of
-    :data:`MADE`)."""
+    """A fresh copy of a reference certificate (a path under certificates/), of a made one (a key of
+    :data:`MADE`) or of an accounting/1 certificate of :data:`ACCOUNTING`."""
     if source in MADE:
         return json.loads(_produced(MADE[source]))
+    if source.startswith(ACCOUNTING):
+        from tests.auditor import accounting_corpus
+        name = source[len(ACCOUNTING):]
+        if name.endswith(".json"):
+            return accounting_corpus.from_dpsgd(json.loads((CERTIFICATES / name).read_text(encoding="utf-8")))
+        return accounting_corpus.family_certificate(name)
     return json.loads((CERTIFICATES / source).read_text(encoding="utf-8"))
 
 
@@ -229,6 +241,8 @@ DG_INTERVAL = "dg-interval-gamma1_2-sigma2_1-c2.json"
 PLAIN = "plain/plain-composition-dg-sigma2_9-c2.json"
 DPSGD_GAUSSIAN = "dpsgd/dpsgd-gaussian-s2-t10-delta1e-5.json"
 DPSGD_PLD = "dpsgd/dpsgd-q0_01-s1-t1000-delta1e-5.json"
+ACCOUNTING_GAUSSIAN, ACCOUNTING_PLD = ACCOUNTING + DPSGD_GAUSSIAN, ACCOUNTING + DPSGD_PLD
+ACCOUNTING_MIXTURE, ACCOUNTING_RR = ACCOUNTING + "mixture", ACCOUNTING + "randomized-response"
 CALIBRATION = "calibration-gamma1_2-sigma2_1-c1.json"
 BRACKET = "plain/epsilon-bracket-releases-dg9x100-dl2x5-dg4s2x20-delta1e-5.json"
 NOISE = "plain/noise-dg-c100-eps2-delta1e-5.json"
@@ -410,6 +424,22 @@ NOTCHES = [
           ["/result/epsilon_hi"]),
     Notch("dpsgd/1", DPSGD_PLD, "pld route: epsilon_lo up to the midpoint", _epsilon_end("lo"),
           ["/result/epsilon_lo"]),
+    Notch("accounting/1", ACCOUNTING_GAUSSIAN, "gaussian route: epsilon_hi down to the midpoint", _epsilon_end("hi"),
+          ["/result/epsilon_hi"]),
+    Notch("accounting/1", ACCOUNTING_GAUSSIAN, "gaussian route: epsilon_lo up onto epsilon_hi",
+          _epsilon_end("lo", True), ["/result/epsilon_lo"]),
+    Notch("accounting/1", ACCOUNTING_PLD, "pld route: epsilon_hi down to the midpoint", _epsilon_end("hi"),
+          ["/result/epsilon_hi"]),
+    Notch("accounting/1", ACCOUNTING_PLD, "pld route: epsilon_lo up to the midpoint", _epsilon_end("lo"),
+          ["/result/epsilon_lo"]),
+    # the hand-built families state [0.9·δ, 1.1·δ] (δ from mpmath): the midpoint is δ itself, which no recipe
+    # of a finite grid proves from either side
+    Notch("accounting/1", ACCOUNTING_MIXTURE, "mixture: points[1].upper down to the midpoint",
+          _interval(("result", "points", 1), "upper", "lower"), ["/result/points/1/upper"]),
+    Notch("accounting/1", ACCOUNTING_MIXTURE, "mixture: points[1].lower up to the midpoint",
+          _interval(("result", "points", 1), "lower", "upper"), ["/result/points/1/lower"]),
+    Notch("accounting/1", ACCOUNTING_RR, "randomized response: points[2].upper down to the midpoint",
+          _interval(("result", "points", 2), "upper", "lower"), ["/result/points/2/upper"]),
     Notch("calibration/1", CALIBRATION, "epsilon_hi down to the midpoint (the upper witness's epsilon with it)",
           _bracket_end("hi", _dg_epsilon), ["/result/epsilon_hi", "/result/upper_witness"]),
     Notch("calibration/1", CALIBRATION, "epsilon_lo up to the midpoint (the lower witness's epsilon with it)",
@@ -645,6 +675,8 @@ PROVED = [
     Notch("plain-composition/1", PLAIN, "points[1].upper down to the midpoint",
           _interval(("result", "points", 1), "upper", "lower"), []),
     Notch("dpsgd/1", DPSGD_GAUSSIAN, "gaussian route: epsilon_lo up to the midpoint", _epsilon_end("lo"), []),
+    Notch("accounting/1", ACCOUNTING_GAUSSIAN, "gaussian route: epsilon_lo up to the midpoint", _epsilon_end("lo"),
+          []),
     Notch("brace-run/1", BRACE, "step 1's sensitivity bracket hi down to the midpoint", _brace_hi(("result",)), []),
     Notch("separation/1", SEPARATION_PAIR, "binary pair: payoff.lower up to the midpoint",
           _interval(("result", "payoff"), "lower", "upper"), []),

@@ -23,13 +23,14 @@ skipped.
 
 import json
 import subprocess
+from fractions import Fraction
 import sys
 from collections import defaultdict
 from pathlib import Path
 
 import pytest
 
-from tests.auditor import bracket_corpus, noise_corpus, plain_releases_corpus
+from tests.auditor import accounting_corpus, bracket_corpus, noise_corpus, plain_releases_corpus
 from tests.auditor.field_reads import INDEX, present_paths, read_paths, schema_leaves, schema_of
 from tests.untimed import HANG_GUARD_SECONDS
 
@@ -154,6 +155,15 @@ def made(tmp_path_factory):
     # plain-composition/1's releases form and relative widths, beside their references (brute-force built)
     out["plain-releases-mixed"] = plain_releases_corpus.built("mixed")
     out["plain-releases-relative"] = plain_releases_corpus.built("tiny-relative")
+    # accounting/1: the dpsgd/1 references rewritten (every event class in one tree), and hand-built families
+    dpsgd = ROOT / "certificates" / "dpsgd"
+    for name in ("dpsgd-q0_01-s1-t1000-delta1e-5.json", "dpsgd-gaussian-s2-t10-epsilons.json"):
+        cert = accounting_corpus.from_dpsgd(json.loads((dpsgd / name).read_text()))
+        out[f"accounting-{name}"] = accounting_corpus.with_dropped_leaves(cert)
+    for name in ("laplace", "laplace-sampled", "randomized-response", "randomized-response-once", "mixture",
+                 "mixture-once", "mixed"):
+        out[f"accounting-{name}"] = accounting_corpus.family_certificate(name)
+    out["accounting-delta-mixed"] = accounting_corpus.delta_certificate("mixed", Fraction(9, 10), Fraction(11, 10))
     return out
 
 

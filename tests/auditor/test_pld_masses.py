@@ -11,9 +11,11 @@ from fractions import Fraction
 import mpmath
 import pytest
 
-from auditor.pld import answer, masses, preimages
+from auditor.pld import answer, masses, pairs, preimages
 from auditor.pld.composition import Array
 from tests.auditor.dpsgd_reference import delta_single, mp, preimage, tail
+
+ORDERS = ("remove", "add")   # dpsgd/1's names of the forward and backward orders
 
 CASES = [  # (q, σ, N, lo, hi)
     (Fraction(1, 100), Fraction(1), 400, -5, 1500),
@@ -59,7 +61,7 @@ def test_minus_infinity_exactly_below_the_infimum_of_the_loss():
 
 
 def _masses(q, sigma, N, lo, hi, W=130):
-    stage = masses.Stage(q, sigma, 1, lo, hi)
+    stage = masses.Stage(pairs.SampledGaussian(q, sigma), 1, lo, hi)
     return masses._order_masses(stage, N, W)
 
 
@@ -89,7 +91,8 @@ def test_bucket_masses_contain_the_true_ones(q, sigma, N, lo, hi):
 @pytest.mark.parametrize("q, sigma, N, lo, hi", CASES)
 def test_single_step_arrays_have_the_stated_totals(q, sigma, N, lo, hi):
     K, K_q = 64, 80
-    arrays = masses.single_step(masses.Stage(q, sigma, 1, lo, hi), N, K, K_q, lower=("remove", "add"))
+    arrays = masses.single_step(masses.Stage(pairs.SampledGaussian(q, sigma), 1, lo, hi), N, K, K_q,
+                                names=ORDERS, lower=ORDERS)
     for order, one in arrays.items():
         n = one.HI - one.LO + 1
         assert len(one.upper) == len(one.lower_p) == len(one.lower_q) == n
@@ -120,7 +123,8 @@ ONE_STEP = [  # (q, σ, N, lo, hi, ε list)
 def test_one_step_bounds_enclose_the_closed_form(q, sigma, N, lo, hi, epsilons):
     """T = 1: L_o(ε) <= δ_o(ε) <= F_o(ε), both orders, against the closed form at 50 digits."""
     K, K_q = 96, 120
-    arrays = masses.single_step(masses.Stage(q, sigma, 1, lo, hi), N, K, K_q, lower=("remove", "add"))
+    arrays = masses.single_step(masses.Stage(pairs.SampledGaussian(q, sigma), 1, lo, hi), N, K, K_q,
+                                names=ORDERS, lower=ORDERS)
     for order, one in arrays.items():
         upper = answer.UpperTail(Array(one.LO, one.upper, one.upper_atom), K, N, 160)
         lower = answer.LowerEvents(Array(one.LO, one.lower_p), Array(one.LO, one.lower_q, one.lower_atom), K, K_q)

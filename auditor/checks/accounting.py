@@ -1,0 +1,411 @@
+"""Checks of ``accounting/1`` certificates: ε(δ) or δ(ε) of a tree of mechanisms (docs/accounting.md).
+
+The question is ``input`` (a DpEvent tree in dp_accounting's class and field names, the neighbouring relation, δ
+or the ε list, the relative width R); every ``result`` field but ``discretisation`` is a claim, ``stages``
+included; ``discretisation`` is the recipe the claims are checked with (docs/dpsgd.md §3–7 applied per stage).
+In order:
+
+1. Domain (MALFORMED outside it), every event of the tree, dropped or not: σ (Gaussian, mixture) in
+   [1/10, 10^4], b in [1/100, 10^4], every Δ_i in [0, 100], mixture probabilities as many as the sensitivities
+   and summing to 1, randomized response's p in (0, 1]; a Poisson sampling wraps a Gaussian, Laplace or mixture
+   event, another Poisson sampling or a no-op; the relation defines every leaf (add/remove: no randomized
+   response; replace-one: no mixture, and a Laplace leaf only with sampling 1, the product of its Poisson
+   ancestors' probabilities); 10^−30 <= δ < 1, or 1..64 strictly increasing ε in [0, 500];
+   10^−6 <= R <= 1/2; a result of the question's form; a ``pld`` route with a discretisation, a ``gaussian``
+   one without.
+2. The tree's limits (UNCHECKED, before any work): at most :data:`MAX_EVENTS` events, every numerator and
+   denominator of the tree at most :data:`MAX_NUMBER_BITS` bits.
+3. Stages (FAIL): ``result.stages`` must be the auditor's own reading of the tree (docs/accounting.md §3,
+   :func:`read_stages`): each leaf with its multiplicity (the product of its SelfComposed ancestors' counts)
+   and sampling (the product of its Poisson ancestors' probabilities); leaves that cannot change the output's law
+   dropped (a no-op, multiplicity 0, sampling 0, a mixture whose every Δ is 0, randomized response with k = 1 or
+   p = 1); a mixture's equal Δ merged and sorted increasing; equal mechanisms merged (counts added); sorted by
+   the canonical JSON text of the mechanism.  Then Σ T <= :data:`MAX_TOTAL_COUNT` (UNCHECKED beyond).
+4. Route (FAIL): ``gaussian`` exactly when every stage is ``gaussian`` with sampling 1.
+5. The recipe's shape (MALFORMED) and its work (UNCHECKED before any enclosure, and the whole check within the
+   file's budget): :mod:`auditor.pld.recipe`, with each stage's pair (:mod:`auditor.pld.families`) and its
+   masses' work; every ε evaluated <= :data:`MAX_EPSILON`.
+6. Exact claims (FAIL; :func:`auditor.pld.decisions.exact_claims`): ε_lo <= ε_hi and the width, or one point per
+   ε with lower <= upper <= 1 and the width (or upper <= 10^−30); ``lower_order`` null exactly when the lower
+   end is 0 and on the gaussian route; displays outward to 10 significant digits.  Two exact facts:
+   δ(ε) < 1 always (every pair's two laws are mutually absolutely continuous), so lower >= 1 is false; and when
+   a stage is ``gaussian`` or ``mixture_of_gaussians`` its forward loss is unbounded above, so δ(ε) > 0 at every
+   ε and upper = 0 is false.  Without such a stage (only Laplace and randomized response) the composed loss is
+   bounded and δ(ε) = 0 exactly for ε at or above its largest value: no exact fact is used, the enclosures
+   decide (an upper end 0 is proved when the recipe's upper bound is exactly 0).
+7. Enclosure claims, three-way, as for ``dpsgd/1`` (:func:`auditor.pld.decisions.decide_gaussian`,
+   :func:`auditor.pld.decisions.decide_pld`): the gaussian route's closed form with μ² = Σ_s T_s·d²/σ_s²
+   (d = 1 under add/remove, 2 under replace-one); the pld route's bounds from the auditor's own single-step
+   masses of each stage's pair, composed with the recorded windows.  Open claims are retried once with more
+   guard bits when the file's budget affords it, and otherwise not established by the recipe: a FAIL.
+"""
+
+import json
+from fractions import Fraction
+
+from auditor import budget, common
+from auditor import claims as summaries
+from auditor.certificate import Malformed
+from auditor.outcomes import Unchecked
+from auditor.pld import decisions, families, pairs, recipe
+from auditor.rationals import read_rational, show, write_rational
+
+# ---- the domain ---------------------------------------------------------------------------------
+SIGMA_MIN, SIGMA_MAX = Fraction(1, 10), Fraction(10 ** 4)
+SCALE_MIN, SCALE_MAX = Fraction(1, 100), Fraction(10 ** 4)
+SENSITIVITY_MAX = Fraction(100)
+DELTA_MIN = Fraction(1, 10 ** 30)
+EPSILON_INPUT_MAX = Fraction(500)
+WIDTH_MIN, WIDTH_MAX = Fraction(1, 10 ** 6), Fraction(1, 2)
+
+# ---- the limits (UNCHECKED beyond them, before any work) ------------------------------------------
+MAX_EVENTS = 10 ** 4
+"""Most events (every object of the tree, containers included)."""
+MAX_NUMBER_BITS = 256
+"""Most bits of a numerator or a denominator of a number of the tree."""
+MAX_TOTAL_COUNT = 10 ** 7
+"""Most steps in all (Σ of the stages' counts)."""
+MAX_EPSILON = Fraction(2000)
+"""Largest ε at which a claim is evaluated (stored ε_lo, ε_hi)."""
+
+ORDERS = (FORWARD, BACKWARD) = ("forward", "backward")
+ADD_OR_REMOVE, REPLACE = families.ADD_OR_REMOVE, families.REPLACE
+UNBOUNDED = ("gaussian", "mixture_of_gaussians")
+"""Stage mechanisms whose forward loss is unbounded above."""
+
+
+def verify(cert, report):
+    """Every claim of a schema-valid ``accounting/1`` certificate, in the order of the module docstring."""
+    p = parse(cert)
+    if not _check_stages(p, cert, report) or not _check_route(p, report):
+        return
+    plan = _plan(p, cert) if p["route"] == "pld" else None
+    positive = any(mechanism["mechanism"] in UNBOUNDED for mechanism, _ in p["stages"])
+    pending = decisions.exact_claims(p, cert, report, positive=positive)
+    if not report.ok:
+        return  # a false exact claim: no need for the enclosures
+    for c in pending:
+        if c.epsilon > MAX_EPSILON:
+            raise Unchecked(c.pointer, c.epsilon, MAX_EPSILON, "epsilon to evaluate")
+    if plan is None:
+        d2 = 1 if p["relation"] == ADD_OR_REMOVE else 4
+        mu2 = sum(Fraction(d2 * count) / Fraction(m["sigma"]) ** 2 for m, count in p["stages"])
+        decisions.decide_gaussian(mu2, pending, report)
+        return
+    budget.reserve(report, [(cert, recipe.estimate_plan(plan, p["total"]))])
+    value_bits = decisions.start_bits(pending)
+    decisions.decide_pld(pending, report, lambda guard: recipe.estimate_plan(plan, p["total"], guard),
+                         lambda guard: _pld_bounds(plan, value_bits + guard, guard))
+
+
+def estimate(cert, prefix=""):
+    """The estimated first pass of the whole check (:class:`auditor.budget.Cost`); UNCHECKED beyond a limit
+    of the kind.  Pointers start at ``prefix`` (an embedding certificate's place for this one)."""
+    p = parse(cert)
+    if p["route"] != "pld":
+        return budget.Cost(pointer=prefix + "/result/route", what="closed form")
+    cost = recipe.estimate_plan(_plan(p, cert), p["total"])
+    return budget.Cost(cost.work, cost.memory, prefix + cost.pointer, cost.what)
+
+
+def _pld_bounds(plan, value_bits, guard):
+    """The recipe's bounds (:func:`auditor.pld.recipe.bounds`); a module attribute, so tests can count passes."""
+    return recipe.bounds(plan, value_bits, guard)
+
+
+# ---- 1. and 2. the domain and the tree's limits ---------------------------------------------------------
+
+def _bounded(value, lo, hi, pointer, text, lo_open=False, hi_open=False):
+    if value < lo or value > hi or (lo_open and value == lo) or (hi_open and value == hi):
+        raise Malformed(f"{pointer}: {show(value)} is outside the domain {text}")
+    return value
+
+
+class _Tree:
+    """The walk of one event tree: its leaves (mechanism, multiplicity, sampling), its events and its largest
+    number (bits), for the limits checked after the walk."""
+
+    __slots__ = ("relation", "leaves", "events", "widest")
+
+    def __init__(self, relation):
+        self.relation = relation
+        self.leaves = []
+        self.events = 0
+        self.widest = None   # (bits, pointer) of the largest numerator or denominator
+
+    def number(self, text, pointer):
+        value = read_rational(text, pointer)
+        bits = max(value.numerator.bit_length(), value.denominator.bit_length())
+        if self.widest is None or bits > self.widest[0]:
+            self.widest = (bits, pointer)
+        return value
+
+
+_SAMPLED = {"GaussianDpEvent", "LaplaceDpEvent", "MixtureOfGaussiansDpEvent", "PoissonSampledDpEvent", "NoOpDpEvent"}
+
+
+def _walk(event, pointer, tree, multiplicity, sampling):
+    """Read ``event`` and its descendants into ``tree`` (recursion depth: the reader's nesting limit)."""
+    tree.events += 1
+    kind = event["class_name"]
+    if kind == "NoOpDpEvent":
+        return
+    if kind == "SelfComposedDpEvent":
+        count = common.integer(event["count"], pointer + "/count", 0)
+        _walk(event["event"], pointer + "/event", tree, multiplicity * count, sampling)
+        return
+    if kind == "ComposedDpEvent":
+        for i, inner in enumerate(event["events"]):
+            _walk(inner, f"{pointer}/events/{i}", tree, multiplicity, sampling)
+        return
+    if kind == "PoissonSampledDpEvent":
+        q = tree.number(event["sampling_probability"], pointer + "/sampling_probability")
+        _bounded(q, Fraction(0), Fraction(1), pointer + "/sampling_probability", "[0, 1]")
+        inner = event["event"]
+        if inner["class_name"] not in _SAMPLED:
+            raise Malformed(f"{pointer}/event: a PoissonSampledDpEvent must wrap a Gaussian, Laplace or "
+                            f"mixture-of-Gaussians event (or another Poisson sampling, or a no-op), not a "
+                            f"{inner['class_name']} (Poisson sampling of a composition is not the composition of "
+                            f"sampled steps)")
+        _walk(inner, pointer + "/event", tree, multiplicity, sampling * q)
+        return
+    tree.leaves.append((_leaf(event, kind, pointer, tree, sampling), multiplicity))
+
+
+def _leaf(event, kind, pointer, tree, sampling):
+    """The stage mechanism of one leaf (a dict of the canonical texts), or None when it is dropped."""
+    relation = tree.relation
+    q = write_rational(sampling)
+    if kind == "GaussianDpEvent":
+        sigma = tree.number(event["noise_multiplier"], pointer + "/noise_multiplier")
+        _bounded(sigma, SIGMA_MIN, SIGMA_MAX, pointer + "/noise_multiplier", "[1/10, 10^4]")
+        return {"mechanism": "gaussian", "sampling": q, "sigma": write_rational(sigma)}
+    if kind == "LaplaceDpEvent":
+        b = tree.number(event["noise_multiplier"], pointer + "/noise_multiplier")
+        _bounded(b, SCALE_MIN, SCALE_MAX, pointer + "/noise_multiplier", "[1/100, 10^4]")
+        if relation == REPLACE and sampling != 1:
+            raise Malformed(f"{pointer}: under replace_one the Laplace mechanism is defined only unsampled, but "
+                            f"its Poisson sampling is {show(sampling)} (docs/accounting.md §3)")
+        return {"mechanism": "laplace", "sampling": q, "scale": write_rational(b)}
+    if kind == "MixtureOfGaussiansDpEvent":
+        if relation == REPLACE:
+            raise Malformed(f"{pointer}: the mixture of Gaussians is not defined under replace_one "
+                            f"(docs/accounting.md §3)")
+        return _mixture(event, pointer, tree, q)
+    # RandomizedResponseDpEvent (the schema admits no other leaf)
+    if relation == ADD_OR_REMOVE:
+        raise Malformed(f"{pointer}: randomized response is not defined under add_or_remove_one (adding or "
+                        f"removing a record is not a change of one bucket; docs/accounting.md §3)")
+    noise = tree.number(event["noise_parameter"], pointer + "/noise_parameter")
+    _bounded(noise, Fraction(0), Fraction(1), pointer + "/noise_parameter", "(0, 1]", lo_open=True)
+    k = common.integer(event["num_buckets"], pointer + "/num_buckets", 1)
+    if k == 1 or noise == 1:
+        return None
+    return {"buckets": k, "mechanism": "randomized_response", "noise": write_rational(noise), "sampling": "1"}
+
+
+def _mixture(event, pointer, tree, q):
+    sigma = tree.number(event["standard_deviation"], pointer + "/standard_deviation")
+    _bounded(sigma, SIGMA_MIN, SIGMA_MAX, pointer + "/standard_deviation", "[1/10, 10^4]")
+    sensitivities, probabilities = event["sensitivities"], event["sampling_probs"]
+    if len(sensitivities) != len(probabilities):
+        raise Malformed(f"{pointer}/sampling_probs: {len(probabilities)} probabilities for "
+                        f"{len(sensitivities)} sensitivities")
+    merged = {}
+    for i, (d_text, p_text) in enumerate(zip(sensitivities, probabilities)):
+        d = tree.number(d_text, f"{pointer}/sensitivities/{i}")
+        _bounded(d, Fraction(0), SENSITIVITY_MAX, f"{pointer}/sensitivities/{i}", "[0, 100]")
+        p = tree.number(p_text, f"{pointer}/sampling_probs/{i}")
+        merged[d] = merged.get(d, Fraction(0)) + p
+    total = sum(merged.values(), Fraction(0))
+    if total != 1:
+        raise Malformed(f"{pointer}/sampling_probs: the probabilities sum to {show(total)}, not 1")
+    if all(d == 0 for d in merged):
+        return None
+    ordered = sorted(merged)
+    return {"mechanism": "mixture_of_gaussians", "probabilities": [write_rational(merged[d]) for d in ordered],
+            "sampling": q, "sensitivities": [write_rational(d) for d in ordered], "sigma": write_rational(sigma)}
+
+
+def canonical(mechanism):
+    """The canonical JSON text of a stage mechanism (sorted keys, no spaces): the stages' sort key."""
+    return json.dumps(mechanism, sort_keys=True, separators=(",", ":"))
+
+
+def read_stages(event, relation, pointer="/input/event"):
+    """The stages ``event`` reads into under ``relation`` (docs/accounting.md §3): [(mechanism, count)], merged and
+    sorted; MALFORMED outside the domain, UNCHECKED beyond the tree's limits (module docstring, 1–3)."""
+    tree = _Tree(relation)
+    _walk(event, pointer, tree, 1, Fraction(1))
+    if tree.events > MAX_EVENTS:
+        raise Unchecked(pointer, tree.events, MAX_EVENTS, "events of the tree")
+    if tree.widest is not None and tree.widest[0] > MAX_NUMBER_BITS:
+        raise Unchecked(tree.widest[1], tree.widest[0], MAX_NUMBER_BITS,
+                        "bits of the numerator or denominator of a number of the tree")
+    counts, mechanisms = {}, {}
+    for mechanism, multiplicity in tree.leaves:
+        if mechanism is None or multiplicity == 0 or mechanism["sampling"] == "0":
+            continue
+        key = canonical(mechanism)
+        mechanisms[key] = mechanism
+        counts[key] = counts.get(key, 0) + multiplicity
+    return [(mechanisms[key], counts[key]) for key in sorted(mechanisms)]
+
+
+def parse(cert):
+    """The question, the auditor's reading of the tree and the result's form, validated (Malformed outside the
+    domain, Unchecked beyond the tree's limits)."""
+    inp, res = cert["input"], cert["result"]
+    relation = inp["relation"]
+    width = _bounded(read_rational(inp["rel_width"], "/input/rel_width"), WIDTH_MIN, WIDTH_MAX,
+                     "/input/rel_width", "[10^-6, 1/2]")
+    p = {"relation": relation, "width": width, "route": res["route"]}
+    if "delta" in inp:
+        p["delta"] = _bounded(read_rational(inp["delta"], "/input/delta"), DELTA_MIN, Fraction(1),
+                              "/input/delta", "[10^-30, 1)", hi_open=True)
+        if "points" in res:
+            raise Malformed("/result/points: the question asks for ε(δ) (input.delta), not points")
+    else:
+        epsilons = [read_rational(e, f"/input/epsilons/{i}") for i, e in enumerate(inp["epsilons"])]
+        for i, e in enumerate(epsilons):
+            _bounded(e, Fraction(0), EPSILON_INPUT_MAX, f"/input/epsilons/{i}", "[0, 500]")
+            if i and e <= epsilons[i - 1]:
+                raise Malformed(f"/input/epsilons/{i}: {show(e)} does not exceed the previous "
+                                f"{show(epsilons[i - 1])} (the epsilons must be strictly increasing)")
+        p["epsilons"] = epsilons
+        if "points" not in res:
+            raise Malformed("/result: the question asks for δ at the input epsilons (result.points)")
+    if (p["route"] == "pld") != (res["discretisation"] is not None):
+        raise Malformed("/result/discretisation: must be null exactly for the gaussian route")
+    p["stages"] = read_stages(inp["event"], relation)
+    p["total"] = sum(count for _, count in p["stages"])
+    return p
+
+
+# ---- 3. and 4. the stages and the route ------------------------------------------------------------------
+
+_FIELDS = {"gaussian": ("sampling", "sigma"), "laplace": ("sampling", "scale"),
+           "mixture_of_gaussians": ("probabilities", "sampling", "sensitivities", "sigma"),
+           "randomized_response": ("buckets", "noise", "sampling")}
+
+
+def _result_stages(cert):
+    """``result.stages`` as plain [(mechanism dict, count)], every field read."""
+    out = []
+    for stage in cert["result"]["stages"]:
+        m = stage["mechanism"]
+        kind = m["mechanism"]
+        mechanism = {"mechanism": kind}
+        for field in _FIELDS[kind]:
+            value = m[field]
+            mechanism[field] = [x for x in value] if field in ("probabilities", "sensitivities") else value
+        out.append((mechanism, stage["count"]))
+    return out
+
+
+def _stage_text(mechanism, count=None):
+    def t(text):
+        return summaries.rational_text(Fraction(text))
+    kind = mechanism["mechanism"]
+    if kind == "gaussian":
+        text = f"gaussian sigma = {t(mechanism['sigma'])}, q = {t(mechanism['sampling'])}"
+    elif kind == "laplace":
+        text = f"laplace b = {t(mechanism['scale'])}, q = {t(mechanism['sampling'])}"
+    elif kind == "mixture_of_gaussians":
+        shown = ", ".join(f"{t(p)}@{t(d)}" for d, p in zip(mechanism["sensitivities"][:4], mechanism["probabilities"]))
+        more = ", ..." if len(mechanism["sensitivities"]) > 4 else ""
+        text = f"mixture sigma = {t(mechanism['sigma'])} ({shown}{more}), q = {t(mechanism['sampling'])}"
+    else:
+        text = f"randomized response p = {t(mechanism['noise'])}, k = {mechanism['buckets']}"
+    return text if count is None else f"{text}, T = {count}"
+
+
+def _check_stages(p, cert, report):
+    """``result.stages`` must be the reading of the tree; then Σ T within the limit."""
+    mine, stated = p["stages"], _result_stages(cert)
+    if len(stated) != len(mine):
+        return report.check(False, "/result/stages", f"{len(stated)} stages",
+                            f"{len(mine)} stages: " + "; ".join(_stage_text(m, c) for m, c in mine[:4])[:300],
+                            "the tree does not read into these stages (docs/accounting.md §3)")
+    ok = True
+    for s, ((m, count), (m_stated, count_stated)) in enumerate(zip(mine, stated)):
+        ok &= report.check(canonical(m_stated) == canonical(m), f"/result/stages/{s}/mechanism",
+                           canonical(m_stated)[:300], canonical(m)[:300],
+                           "the tree does not read into this stage mechanism (docs/accounting.md §3)")
+        ok &= report.equal(f"/result/stages/{s}/count", count_stated, count, "count of the stage")
+    if ok and p["total"] > MAX_TOTAL_COUNT:
+        raise Unchecked("/result/stages", p["total"], MAX_TOTAL_COUNT, "steps in all (the sum of the counts)")
+    return ok
+
+
+def _check_route(p, report):
+    gaussian_only = all(m["mechanism"] == "gaussian" and m["sampling"] == "1" for m, _ in p["stages"])
+    expected = "gaussian" if gaussian_only else "pld"
+    return report.check(p["route"] == expected, "/result/route", p["route"], expected,
+                        "the route is gaussian exactly when every stage is gaussian with sampling 1")
+
+
+# ---- 5. the recipe ---------------------------------------------------------------------------------------
+
+def pair_of(mechanism, relation):
+    """The dominating pair of a stage mechanism under ``relation`` (:mod:`auditor.pld.families`)."""
+    kind = mechanism["mechanism"]
+    q = Fraction(mechanism["sampling"])
+    if kind == "gaussian":
+        return families.gaussian(Fraction(mechanism["sigma"]), q, relation)
+    if kind == "laplace":
+        return families.laplace(Fraction(mechanism["scale"]), q, relation)
+    if kind == "mixture_of_gaussians":
+        return families.mixture(Fraction(mechanism["sigma"]), [Fraction(d) for d in mechanism["sensitivities"]],
+                             [Fraction(x) for x in mechanism["probabilities"]], q)
+    return families.randomized_response(Fraction(mechanism["noise"]), mechanism["buckets"])
+
+
+def declared(mechanism):
+    """(guard, parts) of a stage mechanism as docs/accounting.md §6 states them: the guard
+    24 + bits(⌊1/q⌋) + 2·bits(⌊s⌋ + 1), q the sampling and s the σ, b or 1 (randomized response); the bits of the
+    numerators and denominators of every number (σ or b, each Δ_i and p_i, q; randomized response: p and k)."""
+    kind = mechanism["mechanism"]
+    q = mechanism["sampling"]
+    if kind == "randomized_response":
+        return pairs.declared_guard(q, 1), pairs.bits(mechanism["noise"]) + pairs.bits(mechanism["buckets"])
+    s = mechanism["scale"] if kind == "laplace" else mechanism["sigma"]
+    numbers = [s, q] + mechanism.get("sensitivities", []) + mechanism.get("probabilities", [])
+    return pairs.declared_guard(q, s), sum(pairs.bits(x) for x in numbers)
+
+
+def _plan(p, cert):
+    """The recipe, checked for shape (Malformed); its work is estimated separately."""
+    stages = [(pair_of(m, p["relation"]), count, *declared(m)) for m, count in p["stages"]]
+    return recipe.read_plan(cert, stages, ORDERS)
+
+
+# ---- the summary ------------------------------------------------------------------------------------------
+
+_RELATIONS = {ADD_OR_REMOVE: "add/remove", REPLACE: "replace-one"}
+
+
+def _mechanism_text(cert):
+    p_stages = read_stages(cert["input"]["event"], cert["input"]["relation"])
+    listed = "; ".join(_stage_text(m, c) for m, c in p_stages[:2])
+    more = f"; and {len(p_stages) - 2} more" if len(p_stages) > 2 else ""
+    noun = "stage" if len(p_stages) == 1 else "stages"
+    d = cert["result"]["discretisation"]
+    route = "closed form" if d is None else f"certified PLD, h = 1/{d['grid']}"
+    return (f"a tree of {len(p_stages)} {noun} ({listed}{more}) under "
+            f"{_RELATIONS[cert['input']['relation']]} neighbours ({route})")
+
+
+def claim(cert):
+    """``eps(1/100000) in [1.827983856, 1.828739167] for a tree of 1 stage (...)`` or the points."""
+    res = cert["result"]
+    if "points" not in res:
+        lo, hi = read_rational(res["epsilon_lo"], ""), read_rational(res["epsilon_hi"], "")
+        delta = read_rational(cert["input"]["delta"], "")
+        return (f"eps({summaries.rational_text(delta)}) in [{summaries.outward(lo)[0]}, {summaries.outward(hi)[1]}] "
+                f"for {_mechanism_text(cert)}")
+    listed = [f"eps = {summaries.rational_text(read_rational(pt['epsilon'], ''))}: delta in "
+              f"[{summaries.outward(read_rational(pt['lower'], ''))[0]}, "
+              f"{summaries.outward(read_rational(pt['upper'], ''))[1]}]" for pt in res["points"]]
+    shown = "; ".join(listed[:2]) + (f"; and {len(listed) - 2} more" if len(listed) > 2 else "")
+    return f"delta(eps) of {_mechanism_text(cert)}: {shown}"

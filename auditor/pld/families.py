@@ -1,0 +1,249 @@
+"""The pairs of ``accounting/1`` beyond the sampled Gaussian, and the factories from a stage mechanism
+(docs/accounting.md §4–5; the shared machinery and :class:`auditor.pld.pairs.SampledGaussian` in :mod:`.pairs`).
+
+* :class:`ReplaceGaussian` — ``gaussian`` under replace-one with q < 1: (1 − q)·N(0, σ²) + q·N(1, σ²) against
+  (1 − q)·N(0, σ²) + q·N(−1, σ²).  With u = e^{x/σ²} and c = e^{−1/(2σ²)} the loss is
+  log(((1 − q) + q·c·u)/((1 − q) + q·c/u)); the level y has the one positive root u of
+  q·c·u² − (e^y − 1)(1 − q)·u − e^y·q·c, and dividing it by e^{y/2} gives t + √(t² + 1) with
+  t = (1 − q)·sinh(y/2)/(q·c), so
+
+      x(y) = σ²·(y/2 + asinh t),      asinh t = log(t + √(t² + 1)),
+
+  odd in y (the pair is symmetric under x ↦ −x).  q = 1 is N(1, σ²) against N(−1, σ²), whose losses are those of
+  N(1, σ²/4) against N(0, σ²/4) (x ↦ (x + 1)/2): :func:`gaussian` returns that sampled Gaussian.
+* :class:`GaussianMixture` — ``mixture_of_gaussians`` (add/remove): (1 − q)·N(0, σ²) + q·Σ p_i·N(Δ_i, σ²) against
+  N(0, σ²); preimages bracketed (:mod:`.roots`).  With one positive Δ it is the sampled Gaussian of noise σ/Δ
+  (x ↦ x/Δ keeps every loss), and :func:`mixture` returns that.
+* :class:`Laplace` — ``laplace`` (add/remove, any q; replace-one, q = 1, as the add/remove pair of scale b/2) and
+  :class:`RandomizedResponse` (replace-one): :mod:`.bounded`.
+"""
+
+from fractions import Fraction
+from math import isqrt
+
+from auditor.enclosures import exp_bounds
+from auditor.pld import bounded, roots
+from auditor.pld.pairs import SampledGaussian, bits, gaussian_masses, shifted, work
+from auditor.pld.preimages import _log_fixed, exp_grid
+from auditor.pld.tails import TailTable
+from auditor.rationals import ceil, ceil_div, floor
+
+__all__ = ["ReplaceGaussian", "GaussianMixture", "Laplace", "RandomizedResponse", "gaussian", "mixture", "laplace",
+           "randomized_response", "REPLACE_NS", "MIXTURE_NS", "BOUNDED_NS", "ADD_OR_REMOVE", "REPLACE"]
+
+REPLACE_NS = 1200
+"""The same for the replace-one Gaussian (a square root and a logarithm per level, three tails per bucket), per
+unit of the declared precision: measured 500 to 560 at σ = 1/2 and 870 to 920 at σ = 1/10 (its own guard adds 75
+bits there), W = 170 to 490, 10,001 and 20,001 buckets, 1.8 to 8.1 s."""
+MIXTURE_NS = 5000
+"""The same per positive component of a mixture bracketed by :mod:`.roots` (Newton steps and a proof per level):
+measured 2,100 to 3,500 per unit and component (two components, σ = 1/10 and 1, W = 168 to 498, 1 to 4 ms a
+bucket)."""
+BOUNDED_NS = 80
+"""The same for the Laplace mechanism and randomized response (a square root per level, no tail table): measured
+7 to 17 per unit, and 46 at b = 1/100 (its own guard adds 148 bits there), 19,001 and 40,001 buckets; randomized
+response below 1."""
+
+
+
+def _floor_bits(x):
+    """bits(⌊x⌋) for a Fraction x >= 0."""
+    return (x.numerator // x.denominator).bit_length()
+
+
+# ---- the Gaussian families ------------------------------------------------------------------------------------
+
+class ReplaceGaussian:
+    """``gaussian`` under replace-one, q in (0, 1): (1 − q)·N(0, σ²) + q·N(1, σ²) against (1 − q)·N(0, σ²) +
+    q·N(−1, σ²)."""
+
+    __slots__ = ("q", "sigma")
+
+    def __init__(self, q, sigma):
+        self.q, self.sigma = Fraction(q), Fraction(sigma)
+
+    def __repr__(self):
+        return f"ReplaceGaussian(q={self.q}, sigma={self.sigma})"
+
+    def guard_bits(self):
+        """As the sampled Gaussian's, and log2(1/c) = 1/(2σ² ln 2) < 3/(4σ²) bits for t's factor 1/c."""
+        q, sigma = self.q, self.sigma
+        return (24 + (q.denominator // q.numerator).bit_length() + 2 * (floor(sigma) + 1).bit_length()
+                + ceil(Fraction(3, 4) / (sigma * sigma)))
+
+    def parts(self):
+        return bits(self.q) + bits(self.sigma)
+
+    def mass_work(self, n, W, parts):
+        return work(n, W, parts, REPLACE_NS)
+
+    def bucket_masses(self, N, lo, hi, W, pointer):
+        table = TailTable(W)
+        Wt = table.bits
+        z = _replace_arguments(self.q, self.sigma, N, lo, hi, Wt)
+        q, inverse = self.q, 1 / self.sigma
+        zp, zm = shifted(z, inverse, Wt), shifted(z, -inverse, Wt)
+        return (Wt,) + gaussian_masses(table, [(z, 1 - q), (zp, q)], [(z, 1 - q), (zm, q)])
+
+
+def _replace_arguments(q, sigma, N, lo, hi, W):
+    """[(lo, hi)] of 2^W·z_i, z_i = x(i/N)/σ = σ·(y/2 + asinh t), t = (1 − q)·sinh(y/2)/(q·c), for i = lo ... hi.
+
+    Computed at |y| (z is odd in y): e^{±|y|/2} from the grid of step 1/(2N), sinh rounded outward, t increasing in
+    sinh and in 1/c = e^{1/(2σ²)}, asinh increasing; the logarithm from the auditor's enclosure.
+    """
+    one = 1 << W
+    top = max(abs(lo), abs(hi))
+    up = exp_grid(2 * N, 0, top, W)                 # e^{j/(2N)}
+    down = exp_grid(2 * N, -top, 0, W)              # e^{−j/(2N)}, at index top − j
+    ic = exp_bounds(1 / (2 * sigma * sigma), W + 16)    # 1/c = e^{1/(2σ²)}
+    ic_lo, ic_hi = floor(ic[0] * one), ceil(ic[1] * one)
+    n_, d_ = q.numerator, q.denominator
+    sn, sd = sigma.numerator, sigma.denominator
+    positive = {}
+    for j in sorted({abs(i) for i in range(lo, hi + 1)}):
+        if j == 0:
+            positive[j] = (0, 0)
+            continue
+        (u_lo, u_hi), (v_lo, v_hi) = up[j], down[top - j]
+        s_lo, s_hi = max(0, u_lo - v_hi) >> 1, ceil_div(u_hi - v_lo, 2)       # 2^W·sinh(y/2)
+        t_lo = (s_lo * ic_lo * (d_ - n_)) // (n_ << W)
+        t_hi = ceil_div(s_hi * ic_hi * (d_ - n_), n_ << W)
+        a_lo = t_lo + isqrt(t_lo * t_lo + one * one)                          # 2^W·(t + √(t² + 1))
+        a_hi = t_hi + isqrt(t_hi * t_hi + one * one) + 1
+        l_lo, l_hi = _log_fixed(Fraction(a_lo, one), Fraction(a_hi, one), W)   # 2^W·asinh t
+        y_lo, y_hi = (j * one) // (2 * N), ceil_div(j * one, 2 * N)          # 2^W·y/2
+        positive[j] = (((y_lo + l_lo) * sn) // sd, ceil_div((y_hi + l_hi) * sn, sd))
+    out = []
+    for i in range(lo, hi + 1):
+        z_lo, z_hi = positive[abs(i)]
+        out.append((z_lo, z_hi) if i >= 0 else (-z_hi, -z_lo))
+    return out
+
+
+class GaussianMixture:
+    """``mixture_of_gaussians`` (add/remove) with two or more positive Δ: Σ_k a_k·N(Δ_k, σ²) against N(0, σ²)
+    (the sampling's 1 − q added to the weight at Δ = 0)."""
+
+    __slots__ = ("sigma", "components")
+
+    def __init__(self, sigma, components):
+        self.sigma = Fraction(sigma)
+        self.components = tuple((Fraction(d), Fraction(a)) for d, a in components)
+
+    def __repr__(self):
+        return f"GaussianMixture(sigma={self.sigma}, components={self.components})"
+
+    def _positive_weight(self):
+        return sum((a for d, a in self.components if d > 0), Fraction(0))
+
+    def guard_bits(self):
+        """As the sampled Gaussian's with q the weight of the positive components, and 8 bits for the brackets."""
+        w = self._positive_weight()
+        return 32 + _floor_bits(1 / w) + 2 * (floor(self.sigma) + 1).bit_length()
+
+    def parts(self):
+        return bits(self.sigma) + sum(bits(d) + bits(a) for d, a in self.components)
+
+    def mass_work(self, n, W, parts):
+        positive = sum(1 for d, _ in self.components if d > 0)
+        return work(n, W, parts, MIXTURE_NS * positive)
+
+    def bucket_masses(self, N, lo, hi, W, pointer):
+        table = TailTable(W)
+        Wt = table.bits
+        standard = [(d / self.sigma, a) for d, a in self.components]
+        z = roots.brackets(standard, N, lo, hi, Wt, pointer)
+        p = [(z if m == 0 else shifted(z, m, Wt), a) for m, a in standard]
+        return (Wt,) + gaussian_masses(table, p, [(z, Fraction(1))])
+
+
+# ---- the bounded losses ---------------------------------------------------------------------------------------
+
+class Laplace:
+    """``laplace`` under add/remove: (1 − q)·L(0, b) + q·L(1, b) against L(0, b) (:mod:`.bounded`)."""
+
+    __slots__ = ("q", "scale")
+
+    def __init__(self, q, scale):
+        self.q, self.scale = Fraction(q), Fraction(scale)
+
+    def __repr__(self):
+        return f"Laplace(q={self.q}, scale={self.scale})"
+
+    def guard_bits(self):
+        """v = e^y − (1 − q) >= q·e^{−1/b} in fixed point: bits(1/q) + log2 e/b < 3/(2b) bits."""
+        q = self.q
+        return 24 + (q.denominator // q.numerator).bit_length() + ceil(Fraction(3, 2) / self.scale)
+
+    def parts(self):
+        return bits(self.q) + bits(self.scale)
+
+    def mass_work(self, n, W, parts):
+        return work(n, W, parts, BOUNDED_NS)
+
+    def bucket_masses(self, N, lo, hi, W, pointer):
+        return (W,) + bounded.laplace_masses(self.q, self.scale, N, lo, hi, W, pointer)
+
+
+class RandomizedResponse:
+    """``randomized_response`` (replace-one): the output laws of two of the k buckets (:mod:`.bounded`)."""
+
+    __slots__ = ("noise", "buckets")
+
+    def __init__(self, noise, buckets):
+        self.noise, self.buckets = Fraction(noise), buckets
+
+    def __repr__(self):
+        return f"RandomizedResponse(noise={self.noise}, buckets={self.buckets})"
+
+    def guard_bits(self):
+        return 24
+
+    def parts(self):
+        return bits(self.noise) + self.buckets.bit_length()
+
+    def mass_work(self, n, W, parts):
+        return work(n, W, parts, BOUNDED_NS)
+
+    def bucket_masses(self, N, lo, hi, W, pointer):
+        return (W,) + bounded.randomized_response_masses(self.noise, self.buckets, N, lo, hi, W, pointer)
+
+
+# ---- from a stage mechanism to its pair --------------------------------------------------------------------------
+
+ADD_OR_REMOVE, REPLACE = "add_or_remove_one", "replace_one"
+
+
+def gaussian(sigma, q, relation):
+    """The pair of a ``gaussian`` stage (q > 0)."""
+    if relation == ADD_OR_REMOVE:
+        return SampledGaussian(q, sigma)
+    if q == 1:
+        return SampledGaussian(1, Fraction(sigma) / 2)    # N(1, σ²) vs N(−1, σ²) is N(1, σ²/4) vs N(0, σ²/4)
+    return ReplaceGaussian(q, sigma)
+
+
+def mixture(sigma, sensitivities, probabilities, q):
+    """The pair of a ``mixture_of_gaussians`` stage (add/remove; distinct Δ, some positive)."""
+    weights = {}
+    for d, p in zip(sensitivities, probabilities):
+        weights[Fraction(d)] = weights.get(Fraction(d), Fraction(0)) + Fraction(q) * Fraction(p)
+    weights[Fraction(0)] = weights.get(Fraction(0), Fraction(0)) + 1 - Fraction(q)
+    components = sorted((d, a) for d, a in weights.items() if a > 0)
+    positive = [(d, a) for d, a in components if d > 0]
+    if len(positive) == 1:
+        d, a = positive[0]
+        return SampledGaussian(a, Fraction(sigma) / d)
+    return GaussianMixture(sigma, components)
+
+
+def laplace(scale, q, relation):
+    """The pair of a ``laplace`` stage (replace-one: q = 1 only, as the add/remove pair of scale b/2)."""
+    if relation == ADD_OR_REMOVE:
+        return Laplace(q, scale)
+    return Laplace(1, Fraction(scale) / 2)
+
+
+def randomized_response(noise, buckets):
+    return RandomizedResponse(noise, buckets)

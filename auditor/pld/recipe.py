@@ -1,0 +1,238 @@
+"""The recipe of a pld-route certificate: its shape, its estimated work, and the bounds it gives (docs/dpsgd.md §3–7).
+
+``result.discretisation`` of ``dpsgd/1`` and of ``accounting/1`` (one computation, docs/accounting.md §5): the grid N,
+the scales K and K′, one range per stage and, per order and side, the windows of each product.  The two kinds name
+their orders differently (``remove``/``add``, ``forward``/``backward``); here an order is a name, the first of a
+kind's pair of names being the forward order (the stages' pairs (P, Q)), the second the backward one.
+
+* :func:`read_plan`: the recipe's shape (MALFORMED when wrong): one range per stage, lo <= hi, per chain one window
+  list per stage of the length the powering prescribes ((bit length of T − 1) + (popcount of T − 1)) and S − 1
+  ``combine`` windows, a lower chain for every order a claim names.
+* :func:`estimate_plan`: UNCHECKED beyond a limit, and the work and memory of one pass
+  (:class:`auditor.budget.Cost`), from the recipe's numbers alone: |lo|, |hi| <= :data:`MAX_LOSS`·N; working
+  precision (with the retry's guard) <= :data:`MAX_WORKING_BITS`; Σ (hi − lo + 1) <= :data:`MAX_BUCKETS`; every
+  array (window, product) <= :data:`MAX_ENTRIES` entries; 2^K (2^K′) >= 4·ΣT·(3·n + 3) for the longest array n;
+  the masses of every bucket (each pair's :meth:`mass_work` at the stage's declared working precision and
+  number bits) and every product of the chains checked,
+  Σ (n_A + n_B)·(field bits)·:data:`CONVOLUTION_NS`; memory the larger of Σ_s n_s·(1024 + 2·W_s) bytes (the
+  masses) and Σ_s 6·(n_s + 1)·(64 + max(K, K′)/8) bytes (the single-step arrays kept) plus (384 + field bits/2)
+  bytes per entry of the longest product.
+* :func:`bounds`: the auditor's own single-step arrays (:mod:`.masses`), composed with the recorded windows
+  (:mod:`.composition`): upper bounds F of both orders and lower bounds L of the named ones (:mod:`.answer`).
+"""
+
+from auditor import budget, common
+from auditor.certificate import Malformed
+from auditor.outcomes import Unchecked
+from auditor.pld import answer, composition, masses
+from auditor.rationals import ceil_div
+
+__all__ = ["MAX_LOSS", "MAX_WORKING_BITS", "MAX_BUCKETS", "MAX_ENTRIES", "CONVOLUTION_NS", "PRODUCT_BYTES",
+           "RETRY_GUARD", "read_plan", "named_orders", "estimate_plan", "bounds"]
+
+MAX_LOSS = 1024
+"""Largest |lo|/N and |hi|/N of a single-step range (loss values)."""
+MAX_WORKING_BITS = 4096
+"""Largest working precision of the single-step masses (bits)."""
+MAX_BUCKETS = 2 * 10 ** 6
+"""Most single-step buckets over all stages."""
+MAX_ENTRIES = 1 << 22
+"""Longest array (a window or a product) of a composition chain."""
+
+MASS_BYTES, MASS_BYTES_PER_BIT = 1024, 2
+"""Memory of the masses per bucket: 1024 + 2·W bytes (measured 1077, 1548 and 2604 bytes at W = 138, 466, 1066)."""
+CONVOLUTION_NS = 3
+"""Work units per (n_A + n_B) × field bits of a product (measured 2.2 to 2.5; the producer's largest
+``dpsgd/1`` requests, T = 10^6, are about 5·10^9, 15 s)."""
+KEPT_ARRAYS, KEPT_BYTES = 6, 64
+"""The single-step arrays kept while the chains are composed: six per stage, 64 + K/8 bytes an entry."""
+PRODUCT_BYTES = 384
+"""Memory per entry of the longest product: 384 + field bits/2 bytes (measured 393 at 168-bit fields,
+679 at 856-bit ones: the packed integers, the unpacked and rounded lists, the kept window)."""
+RETRY_GUARD = 64
+"""Extra guard bits of the second (and last) attempt at open claims."""
+
+P = "/result/discretisation"
+
+
+def _window(value, pointer):
+    lo = common.integer(value[0], pointer + "/0")
+    hi = common.integer(value[1], pointer + "/1")
+    if lo > hi:
+        raise Malformed(f"{pointer}: window [{common.magnitude(lo)}, {common.magnitude(hi)}] has lo > hi")
+    return lo, hi
+
+
+def _chain(value, stages, pointer):
+    """The windows of one chain: ([windows per stage], [combine windows]), lengths checked."""
+    if len(value["stages"]) != len(stages):
+        raise Malformed(f"{pointer}/stages: {len(value['stages'])} window lists for {len(stages)} stages")
+    per_stage = []
+    for s, (windows, stage) in enumerate(zip(value["stages"], stages)):
+        need = composition.products_in_power(stage.steps)
+        if len(windows) != need:
+            raise Malformed(f"{pointer}/stages/{s}: {len(windows)} windows, but T = {stage.steps} takes "
+                            f"{need} products")
+        per_stage.append([_window(w, f"{pointer}/stages/{s}/{i}") for i, w in enumerate(windows)])
+    if len(value["combine"]) != len(stages) - 1:
+        raise Malformed(f"{pointer}/combine: {len(value['combine'])} windows for {len(stages)} stages "
+                        f"(need {len(stages) - 1})")
+    combine = [_window(w, f"{pointer}/combine/{i}") for i, w in enumerate(value["combine"])]
+    return per_stage, combine
+
+
+def named_orders(cert):
+    """The orders a lower claim of ``cert`` names (a set of names)."""
+    res = cert["result"]
+    named = set()
+    if "points" in res:
+        named.update(pt["lower_order"] for pt in res["points"])
+    else:
+        named.add(res["lower_order"])
+    named.discard(None)
+    return named
+
+
+def read_plan(cert, stages, names):
+    """The recipe, checked for shape (Malformed); ``stages`` [(pair, T)] or [(pair, T, guard, parts)] (the kind's
+    declared precision guard and number bits) in the certificate's stage order, ``names`` the kind's (forward,
+    backward) order names.  Its work is estimated separately (:func:`estimate_plan`)."""
+    d = cert["result"]["discretisation"]
+    N = common.integer(d["grid"], P + "/grid", 1)
+    K = common.integer(d["p_bits"], P + "/p_bits", 1)
+    K_q = common.integer(d["q_bits"], P + "/q_bits", 1)
+    if len(d["ranges"]) != len(stages):
+        raise Malformed(f"{P}/ranges: {len(d['ranges'])} ranges for {len(stages)} stages")
+    staged = []
+    for s, (stage, r) in enumerate(zip(stages, d["ranges"])):
+        lo, hi = _window(r, f"{P}/ranges/{s}")
+        pair, steps, *declared = stage
+        staged.append(masses.Stage(pair, steps, lo, hi, *declared))
+    named = named_orders(cert)
+    chains = {}
+    for order in names:
+        W = d["windows"][order]
+        upper = _chain(W["upper"], staged, f"{P}/windows/{order}/upper")
+        lower = None if W["lower"] is None else _chain(W["lower"], staged, f"{P}/windows/{order}/lower")
+        if order in named and lower is None:
+            raise Malformed(f"{P}/windows/{order}/lower: null, but a lower end names the order {order}")
+        # a recorded lower chain that no claim names is shape-checked, never computed
+        chains[order] = {"upper": upper, "lower": lower if order in named else None}
+    return {"N": N, "K": K, "K_q": K_q, "stages": staged, "chains": chains, "named": named, "names": tuple(names)}
+
+
+def estimate_plan(plan, total_steps, guard=0):
+    """The work and memory of one pass at ``guard`` extra bits (:class:`auditor.budget.Cost`), from the recipe's
+    numbers alone; UNCHECKED beyond a limit (module docstring)."""
+    N, K, K_q, stages = plan["N"], plan["K"], plan["K_q"], plan["stages"]
+    buckets = mass_work = mass_memory = 0
+    for s, st in enumerate(stages):
+        loss = ceil_div(max(abs(st.lo), abs(st.hi)), N)
+        if loss > MAX_LOSS:
+            raise Unchecked(f"{P}/ranges/{s}", loss, MAX_LOSS, "largest |loss| of the single-step range")
+        bits = masses.working_bits(st, N, K, K_q)
+        if bits + RETRY_GUARD > MAX_WORKING_BITS:
+            raise Unchecked(P, bits + RETRY_GUARD, MAX_WORKING_BITS,
+                            "working precision of the single-step masses in bits")
+        bits += guard
+        n = st.hi - st.lo + 1
+        buckets += n
+        mass_work += st.pair.mass_work(n, bits, st.parts)
+        mass_memory += n * (MASS_BYTES + MASS_BYTES_PER_BIT * bits)
+    if buckets > MAX_BUCKETS:
+        raise Unchecked(f"{P}/ranges", buckets, MAX_BUCKETS, "single-step buckets")
+    work = memory = 0
+    longest = max(st.hi - st.lo + 1 for st in stages)
+    for order in plan["names"]:
+        for side, scales in (("upper", (K,)), ("lower", (K, K_q))):
+            chain = plan["chains"][order][side]
+            if chain is None:
+                continue
+            for scale in scales:
+                w, n, m = _chain_work(stages, chain, scale, f"{P}/windows/{order}/{side}")
+                work += w
+                longest = max(longest, n)
+                memory = max(memory, m)
+    need = 4 * total_steps * (3 * longest + 3)
+    for scale, name in ((K, "p_bits"), (K_q, "q_bits")):
+        if (1 << scale) < need:
+            raise Unchecked(f"{P}/{name}", need, 1 << scale,
+                            "rounding excess bound 4·ΣT·(3n + 1) against 2^bits (too few bits for the arrays)")
+    masses_cost = budget.Cost(mass_work, mass_memory, f"{P}/ranges", "single-step masses")
+    # the single-step arrays (at most six per stage, entries of about K bits) are kept while the chains are
+    # composed: their memory adds to the products'
+    kept = sum((st.hi - st.lo + 2) * KEPT_ARRAYS * (KEPT_BYTES + max(K, K_q) // 8) for st in stages)
+    chains_cost = budget.Cost(CONVOLUTION_NS * work, kept + memory, f"{P}/windows", "convolutions")
+    total = masses_cost + chains_cost
+    return budget.Cost(total.work, total.memory, total.pointer, "single-step masses and convolutions")
+
+
+def _field_bits(scale, n_a, n_b):
+    return 2 * (scale + 2) + min(n_a, n_b).bit_length()
+
+
+def _chain_work(stages, chain, scale, pointer):
+    """(Σ (n_A + n_B)·field bits, longest array, bytes of the largest product) of one chain, from the window
+    lengths alone."""
+    per_stage, combine = chain
+    work, longest, memory, lengths = 0, 0, 0, []
+
+    def step(n_a, n_b, window, where):
+        nonlocal work, longest, memory
+        product = n_a + n_b - 1
+        size = window[1] - window[0] + 1
+        for n in (product, size):
+            if n > MAX_ENTRIES:
+                raise Unchecked(where, n, MAX_ENTRIES, "entries of one array")
+        field = _field_bits(scale, n_a, n_b)
+        work += (n_a + n_b) * field
+        longest = max(longest, product, size)
+        memory = max(memory, product * (PRODUCT_BYTES + field // 2))
+        return size
+
+    for s, (st, windows) in enumerate(zip(stages, per_stage)):
+        base = st.hi - st.lo + 1
+        n, it = base, iter(enumerate(windows))
+        for bit in bin(st.steps)[3:]:
+            i, w = next(it)
+            n = step(n, n, w, f"{pointer}/stages/{s}/{i}")
+            if bit == "1":
+                i, w = next(it)
+                n = step(n, base, w, f"{pointer}/stages/{s}/{i}")
+        lengths.append(n)
+    n = lengths[0]
+    for i, (other, w) in enumerate(zip(lengths[1:], combine)):
+        n = step(n, other, w, f"{pointer}/combine/{i}")
+    return work, longest, memory
+
+
+def bounds(plan, value_bits, guard):
+    """{"upper": {order: UpperTail}, "lower": {order: LowerEvents}, "lambda_bits"} of the recipe, the single-step
+    masses at ``guard`` bits beyond the working precision; ``value_bits`` the precision of the answers."""
+    N, K, K_q, stages = plan["N"], plan["K"], plan["K_q"], plan["stages"]
+    names, named = plan["names"], plan["named"]
+    singles = [masses.single_step(st, N, K, K_q, names=names, lower=named, guard=guard,
+                                  pointer=f"{P}/ranges/{s}") for s, st in enumerate(stages)]
+    upper, lower = {}, {}
+    for order in names:
+        chains = plan["chains"][order]
+        per_stage, combine = chains["upper"]
+        powers = [composition.power(composition.Array(s[order].LO, s[order].upper, s[order].upper_atom),
+                                    st.steps, w, composition.UPPER, K)
+                  for s, st, w in zip(singles, stages, per_stage)]
+        U = composition.compose(powers, combine, composition.UPPER, K)
+        upper[order] = answer.UpperTail(U, K, N, value_bits + len(U.values).bit_length())
+        if chains["lower"] is None:
+            continue
+        per_stage, combine = chains["lower"]
+        p_powers, q_powers = [], []
+        for s, st, w in zip(singles, stages, per_stage):
+            one = s[order]
+            p_powers.append(composition.power(composition.Array(one.LO, one.lower_p), st.steps, w,
+                                              composition.LOWER_P, K))
+            q_powers.append(composition.power(composition.Array(one.LO, one.lower_q, one.lower_atom), st.steps, w,
+                                              composition.LOWER_Q, K_q))
+        P_L = composition.compose(p_powers, combine, composition.LOWER_P, K)
+        Q_L = composition.compose(q_powers, combine, composition.LOWER_Q, K_q)
+        lower[order] = answer.LowerEvents(P_L, Q_L, K, K_q)
+    return {"upper": upper, "lower": lower, "lambda_bits": value_bits + 32}

@@ -1,0 +1,325 @@
+"""accounting/1 certificates for the auditor's tests, made without the producer (docs/accounting.md).
+
+* :func:`from_dpsgd`: a ``dpsgd/1`` reference rewritten as the ``accounting/1`` certificate of the same question:
+  each stage (q, σ, T) a ``SelfComposedDpEvent`` of count T of a ``PoissonSampledDpEvent`` of a
+  ``GaussianDpEvent`` (a ``ComposedDpEvent`` of them for a schedule), the relation ``add_or_remove_one``, the
+  orders remove/add renamed forward/backward, the stages sorted by the canonical JSON of their mechanism and the
+  recipe's per-stage lists (ranges, window lists) permuted the same way (the ``combine`` windows are kept: with
+  two stages the one product is the same either way round, convolution being commutative).
+* :func:`full_windows`: a recipe that truncates nothing (every window the whole product), so that a hand-built
+  certificate's bounds are those of its grid alone.
+* :func:`certificate`: a sealed ``accounting/1`` certificate from its parts.
+* :data:`FAMILIES`, :func:`family_certificate`, :func:`delta_certificate`: certificates of the other families
+  (Laplace, sampled Laplace, two Laplace steps, randomized response, a mixture of Gaussians, the replace-one
+  sampled Gaussian, a replace-one tree of a Gaussian and randomized response) whose recipes are chosen here and
+  whose claims are set from the mpmath references of :mod:`tests.auditor.accounting_reference`: lower = low·δ
+  and upper = high·δ at each ε (10 % either side by default), or ε_lo = low·ε(δ), ε_hi = high·ε(δ).
+"""
+
+import copy
+import json
+from fractions import Fraction
+
+import mpmath
+
+from auditor.claims import outward
+from auditor.rationals import write_rational
+from tests.auditor import accounting_reference as ref
+from tests.auditor.accounting_reference import mp
+from tests.reseal import reseal
+
+PRODUCER = {"name": "dp-certify-tests", "version": "0"}
+ORDERS = ("forward", "backward")
+ORDER_NAMES = {"remove": "forward", "add": "backward", None: None}
+
+
+def canonical(mechanism):
+    return json.dumps(mechanism, sort_keys=True, separators=(",", ":"))
+
+
+def gaussian_event(q, sigma, steps, poisson=True):
+    inner = {"class_name": "GaussianDpEvent", "noise_multiplier": sigma}
+    if poisson:
+        inner = {"class_name": "PoissonSampledDpEvent", "sampling_probability": q, "event": inner}
+    return {"class_name": "SelfComposedDpEvent", "count": steps, "event": inner}
+
+
+def from_dpsgd(cert, poisson=True):
+    """The ``accounting/1`` certificate of a ``dpsgd/1`` certificate's question and recipe (module docstring)."""
+    inp, res = cert["input"], copy.deepcopy(cert["result"])
+    stages = inp["stages"]
+    events = [gaussian_event(s["sampling_rate"], s["noise_multiplier"], s["steps"],
+                             poisson=poisson or s["sampling_rate"] != "1") for s in stages]
+    event = events[0] if len(events) == 1 else {"class_name": "ComposedDpEvent", "events": events}
+    mechanisms = [{"mechanism": "gaussian", "sampling": s["sampling_rate"], "sigma": s["noise_multiplier"]}
+                  for s in stages]
+    order = sorted(range(len(stages)), key=lambda s: canonical(mechanisms[s]))
+    assert len({canonical(m) for m in mechanisms}) == len(stages), "equal stages would merge"
+    assert len(stages) <= 2 or order == sorted(order), "combine windows are only kept for two stages"
+    out = {"schema": "accounting/1", "producer": dict(PRODUCER),
+           "input": {"event": event, "relation": "add_or_remove_one", "rel_width": inp["rel_width"]},
+           "result": {"stages": [{"mechanism": mechanisms[s], "count": stages[s]["steps"]} for s in order],
+                      "route": res["route"], "discretisation": None},
+           "digest": ""}
+    for key in ("delta", "epsilons"):
+        if key in inp:
+            out["input"][key] = copy.deepcopy(inp[key])
+    for key in ("epsilon_lo", "epsilon_hi", "epsilon_lo_display", "epsilon_hi_display"):
+        if key in res:
+            out["result"][key] = res[key]
+    if "lower_order" in res:
+        out["result"]["lower_order"] = ORDER_NAMES[res["lower_order"]]
+    if "points" in res:
+        out["result"]["points"] = [dict(pt, lower_order=ORDER_NAMES[pt["lower_order"]]) for pt in res["points"]]
+    d = res["discretisation"]
+    if d is not None:
+        windows = {}
+        for old, new in (("remove", "forward"), ("add", "backward")):
+            chains = {}
+            for side in ("upper", "lower"):
+                chain = d["windows"][old][side]
+                chains[side] = None if chain is None else {"stages": [chain["stages"][s] for s in order],
+                                                           "combine": chain["combine"]}
+            windows[new] = chains
+        out["result"]["discretisation"] = {"grid": d["grid"], "p_bits": d["p_bits"], "q_bits": d["q_bits"],
+                                           "ranges": [d["ranges"][s] for s in order], "windows": windows}
+    return reseal(out)
+
+
+DROPPED = [   # leaves that cannot change the output's law (docs/accounting.md §3), of every event class
+    {"class_name": "NoOpDpEvent"},
+    {"class_name": "SelfComposedDpEvent", "count": 0,
+     "event": {"class_name": "LaplaceDpEvent", "noise_multiplier": "2"}},
+    {"class_name": "PoissonSampledDpEvent", "sampling_probability": "0",
+     "event": {"class_name": "GaussianDpEvent", "noise_multiplier": "1"}},
+    {"class_name": "MixtureOfGaussiansDpEvent", "standard_deviation": "1", "sensitivities": ["0", "0"],
+     "sampling_probs": ["1/3", "2/3"]},
+]
+
+
+def with_dropped_leaves(cert):
+    """``cert`` with its tree composed with :data:`DROPPED` (the same stages, the same question), resealed."""
+    out = copy.deepcopy(cert)
+    events = [out["input"]["event"]] + copy.deepcopy(DROPPED)
+    out["input"]["event"] = {"class_name": "ComposedDpEvent", "events": events}
+    return reseal(out)
+
+
+def reversed_schedule(cert):
+    """A two-stage ``dpsgd/1`` certificate with its stages listed the other way round (the same question: the
+    product of the two stage powers is commutative), resealed."""
+    out = copy.deepcopy(cert)
+    out["input"]["stages"].reverse()
+    d = out["result"]["discretisation"]
+    d["ranges"].reverse()
+    for order in ("remove", "add"):
+        for side in ("upper", "lower"):
+            if d["windows"][order][side] is not None:
+                d["windows"][order][side]["stages"].reverse()
+    return reseal(out)
+
+
+def power_windows(lo, hi, steps):
+    """Windows of the T-fold power of an array on [lo, hi] that keep every entry, and the power's index range."""
+    windows, (a, b) = [], (lo, hi)
+    for bit in bin(steps)[3:]:
+        a, b = 2 * a, 2 * b
+        windows.append([a, b])
+        if bit == "1":
+            a, b = a + lo, b + hi
+            windows.append([a, b])
+    return windows, (a, b)
+
+
+def full_windows(ranges, counts, lower=("forward", "backward")):
+    """``windows`` of a recipe that truncates nothing, both orders; lower chains for the orders in ``lower``."""
+    chains = {}
+    for order in ("forward", "backward"):
+        per_stage, spans = [], []
+        for (lo, hi), T in zip(ranges, counts):
+            if order == "backward":
+                lo, hi = -hi, -lo
+            w, span = power_windows(lo, hi, T)
+            per_stage.append(w)
+            spans.append(span)
+        combine, (a, b) = [], spans[0]
+        for c, d in spans[1:]:
+            a, b = a + c, b + d
+            combine.append([a, b])
+        chain = {"stages": per_stage, "combine": combine}
+        chains[order] = {"upper": chain, "lower": copy.deepcopy(chain) if order in lower else None}
+    return chains
+
+
+def discretisation(grid, p_bits, q_bits, ranges, counts, lower=("forward", "backward")):
+    return {"grid": grid, "p_bits": p_bits, "q_bits": q_bits, "ranges": [list(r) for r in ranges],
+            "windows": full_windows(ranges, counts, lower)}
+
+
+def point(epsilon, lower, upper, lower_order):
+    lower, upper = Fraction(lower), Fraction(upper)
+    return {"epsilon": write_rational(Fraction(epsilon)), "lower": write_rational(lower),
+            "upper": write_rational(upper), "lower_display": outward(lower, 10)[0],
+            "upper_display": outward(upper, 10)[1], "lower_order": lower_order if lower > 0 else None}
+
+
+def certificate(event, relation, stages, question, rel_width, result):
+    """A sealed ``accounting/1`` certificate: ``question`` {"delta": ...} or {"epsilons": [...]}, ``result`` the
+    fields after ``stages`` (route, discretisation, and the ends or points)."""
+    cert = {"schema": "accounting/1", "producer": dict(PRODUCER),
+            "input": dict({"event": event, "relation": relation, "rel_width": rel_width}, **question),
+            "result": dict({"stages": stages}, **result), "digest": ""}
+    return reseal(cert)
+
+
+# ---- hand-built certificates of the other families -------------------------------------------------------------
+
+def _frac(x):
+    return Fraction(mpmath.nstr(x, 30))
+
+
+def _laplace_range(q, b, N):
+    low = mpmath.log(1 - mp(q) + mp(q) * mpmath.exp(-1 / mp(b)))
+    high = mpmath.log(1 - mp(q) + mp(q) * mpmath.exp(1 / mp(b)))
+    return [int(mpmath.floor(low * N)) - 1, int(mpmath.floor(high * N)) + 2]
+
+
+def _rr_range(p, k, N):
+    L = mpmath.log((1 - mp(p) + mp(p) / k) / (mp(p) / k))
+    top = int(mpmath.floor(L * N))
+    return [-top - 2, top + 2]
+
+
+RR = {"class_name": "RandomizedResponseDpEvent", "noise_parameter": "3/4", "num_buckets": 4}
+RR_STAGE = {"buckets": 4, "mechanism": "randomized_response", "noise": "3/4", "sampling": "1"}
+
+# name: (event, relation, [(stage mechanism, count, range)], grid, ε list, reference δ per order at ε)
+FAMILIES = {
+    "laplace": (
+        {"class_name": "LaplaceDpEvent", "noise_multiplier": "1"}, "add_or_remove_one",
+        [({"mechanism": "laplace", "sampling": "1", "scale": "1"}, 1, [-64, 65])], 64,
+        ["0", "1/2", "3/4"], lambda e: {o: ref.delta_one(ref.laplace(1, 1), e, o) for o in ORDERS}),
+    "laplace-sampled": (
+        {"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/5",
+         "event": {"class_name": "LaplaceDpEvent", "noise_multiplier": "1/2"}}, "add_or_remove_one",
+        [({"mechanism": "laplace", "sampling": "1/5", "scale": "1/2"}, 1,
+          _laplace_range(Fraction(1, 5), Fraction(1, 2), 100))],
+        100, ["0", "1/10", "1/2"],
+        lambda e: {o: ref.delta_one(ref.laplace(Fraction(1, 5), Fraction(1, 2)), e, o) for o in ORDERS}),
+    "laplace-twice": (
+        {"class_name": "SelfComposedDpEvent", "count": 2, "event": {"class_name": "LaplaceDpEvent",
+                                                                    "noise_multiplier": "1"}}, "add_or_remove_one",
+        [({"mechanism": "laplace", "sampling": "1", "scale": "1"}, 2, [-64, 65])], 64,
+        ["1/2", "1"], lambda e: {"forward": ref.delta_laplace_twice(1, e)}),
+    "randomized-response": (
+        {"class_name": "SelfComposedDpEvent", "count": 5, "event": RR}, "replace_one",
+        [(RR_STAGE, 5, _rr_range(Fraction(3, 4), 4, 40))], 40,
+        ["0", "1", "2"], lambda e: {"forward": ref.delta_rr(Fraction(3, 4), 4, 5, e)}),
+    "mixture": (
+        {"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/4",
+         "event": {"class_name": "MixtureOfGaussiansDpEvent", "standard_deviation": "1", "sensitivities": ["2", "1"],
+                   "sampling_probs": ["1/2", "1/2"]}}, "add_or_remove_one",
+        [({"mechanism": "mixture_of_gaussians", "probabilities": ["1/2", "1/2"], "sampling": "1/4",
+           "sensitivities": ["1", "2"], "sigma": "1"}, 1, [-29, 1200])], 100,
+        ["0", "1/2", "1"],
+        lambda e: {o: ref.delta_one(ref.mixture(1, [1, 2], [Fraction(1, 2)] * 2, Fraction(1, 4)), e, o)
+                   for o in ORDERS}),
+    "mixture-once": (
+        {"class_name": "MixtureOfGaussiansDpEvent", "standard_deviation": "1", "sensitivities": ["2", "0", "1"],
+         "sampling_probs": ["1/4", "1/2", "1/4"]}, "add_or_remove_one",
+        [({"mechanism": "mixture_of_gaussians", "probabilities": ["1/2", "1/4", "1/4"], "sampling": "1",
+           "sensitivities": ["0", "1", "2"], "sigma": "1"}, 1, [-70, 1200])], 100,
+        ["0", "1"],
+        lambda e: {o: ref.delta_one(ref.mixture(1, [0, 1, 2], [Fraction(1, 2), Fraction(1, 4), Fraction(1, 4)], 1),
+                                    e, o) for o in ORDERS}),
+    "randomized-response-once": (
+        {"class_name": "RandomizedResponseDpEvent", "noise_parameter": "1/3", "num_buckets": 5}, "replace_one",
+        [({"buckets": 5, "mechanism": "randomized_response", "noise": "1/3", "sampling": "1"}, 1,
+          _rr_range(Fraction(1, 3), 5, 30))], 30,
+        ["0", "1"], lambda e: {"forward": ref.delta_rr(Fraction(1, 3), 5, 1, e)}),
+    "replace-gaussian": (
+        {"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/10",
+         "event": {"class_name": "GaussianDpEvent", "noise_multiplier": "1/2"}}, "replace_one",
+        [({"mechanism": "gaussian", "sampling": "1/10", "sigma": "1/2"}, 1, [-1500, 1500])], 100,
+        ["0", "1/2", "2"],
+        lambda e: {o: ref.delta_one(ref.replace_gaussian(Fraction(1, 10), Fraction(1, 2)), e, o)
+                   for o in ORDERS}),
+    "mixed": (   # replace-one: N(1, 4) against N(−1, 4) (μ² = 1), and two steps of randomized response
+        {"class_name": "ComposedDpEvent", "events": [
+            {"class_name": "GaussianDpEvent", "noise_multiplier": "2"},
+            {"class_name": "SelfComposedDpEvent", "count": 2, "event": RR}]}, "replace_one",
+        [(RR_STAGE, 2, _rr_range(Fraction(3, 4), 4, 100)),
+         ({"mechanism": "gaussian", "sampling": "1", "sigma": "2"}, 1, [-1000, 1000])], 100,
+        ["0", "1/2", "2"],
+        lambda e: {"forward": ref.delta_gaussian_with_atoms(
+            1, ref.atom_law(ref.randomized_response(Fraction(3, 4), 4), 2), e)}),
+}
+
+_TRUTH = {}
+
+
+def truth(name):
+    """{ε: {order: δ}} of a family, computed once."""
+    if name not in _TRUTH:
+        spec = FAMILIES[name]
+        _TRUTH[name] = {e: spec[5](Fraction(e)) for e in spec[4]}
+    return _TRUTH[name]
+
+
+def family_certificate(name, low=Fraction(9, 10), high=Fraction(11, 10), edit=None):
+    """The family's certificate with lower = low·δ and upper = high·δ at each ε (lower_order: the larger order)."""
+    event, relation, stages, grid, epsilons, _ = FAMILIES[name]
+    points = []
+    for e in epsilons:
+        deltas = truth(name)[e]
+        order = max(deltas, key=lambda o: deltas[o])
+        true = deltas[order]
+        points.append(point(Fraction(e), _frac(true * mp(low)), min(Fraction(1), _frac(true * mp(high))),
+                                   order))
+    ranges, counts = [r for _, _, r in stages], [c for _, c, _ in stages]
+    result = {"route": "pld", "discretisation": discretisation(grid, 48, 56, ranges, counts),
+              "points": points}
+    cert = certificate(event, relation, [{"mechanism": m, "count": c} for m, c, _ in stages],
+                              {"epsilons": list(epsilons)}, "1/4", result)
+    if edit is not None:
+        edit(cert)
+        reseal(cert)
+    return cert
+
+
+def _bisect(f, target, lo, hi):
+    """The ε with f(ε) = target for a nonincreasing f, by bisection in mpmath."""
+    lo, hi = mpmath.mpf(lo), mpmath.mpf(hi)
+    for _ in range(80):
+        mid = (lo + hi) / 2
+        if f(mid) > target:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+DELTA_QUESTIONS = {   # name: (family, δ, reference δ(ε) at a real ε, the lower order)
+    "randomized-response": ("randomized-response", Fraction(1, 10),
+                            lambda e: ref.delta_atoms(ref.atom_law(ref.randomized_response(Fraction(3, 4), 4), 5), e)),
+    "mixed": ("mixed", Fraction(1, 100), lambda e: ref.delta_gaussian_with_atoms(
+        1, ref.atom_law(ref.randomized_response(Fraction(3, 4), 4), 2), e)),
+    "mixture": ("mixture", Fraction(1, 1000), lambda e: max(
+        ref.delta_one(ref.mixture(1, [1, 2], [Fraction(1, 2)] * 2, Fraction(1, 4)), e, o) for o in ORDERS)),
+}
+
+
+def delta_certificate(name, low, high):
+    family, delta, f = DELTA_QUESTIONS[name]
+    event, relation, stages, grid, _, _ = FAMILIES[family]
+    true = _bisect(f, mp(delta), 0, 20)
+    lo, hi = _frac(true * mp(low)), _frac(true * mp(high))
+    ranges, counts = [r for _, _, r in stages], [c for _, c, _ in stages]
+    result = {"route": "pld", "discretisation": discretisation(grid, 48, 72, ranges, counts),
+              "epsilon_lo": write_rational(lo), "epsilon_hi": write_rational(hi),
+              "epsilon_lo_display": outward(lo, 10)[0], "epsilon_hi_display": outward(hi, 10)[1],
+              "lower_order": "forward"}
+    return certificate(event, relation, [{"mechanism": m, "count": c} for m, c, _ in stages],
+                              {"delta": write_rational(delta)}, "1/4", result)
+
+

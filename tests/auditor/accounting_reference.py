@@ -1,0 +1,283 @@
+"""Independent references for the accounting/1 auditor tests: mpmath at 40 digits (tests only, never in auditor/).
+
+Each pair of docs/accounting.md §4 as a one-step law: its forward loss ℓ, the preimage x(y) of a level (mpmath's
+root finder where there is no closed form), the CDFs of P and Q, and its atoms.  From those:
+
+* :func:`bucket_mass`: P or Q of {ℓ ∈ [y₁, y₂)} (atoms included), the quantity :mod:`auditor.pld.pairs` encloses;
+* :func:`delta_one`: δ(ε) of one step, per order: forward P(ℓ > ε) − e^ε·Q(ℓ > ε), backward
+  Q(ℓ < −ε) − e^ε·P(ℓ < −ε), atoms exact;
+* :func:`delta_rr`: δ(ε) of T steps of randomized response (the composed loss is (a − b)·L with trinomial counts);
+* :func:`delta_laplace_twice`: δ(ε) of two unsampled Laplace steps (atoms exact, the continuous parts by
+  quadrature split at the kink of (1 − e^{ε − ℓ})₊);
+* :func:`delta_gaussian_with_atoms`: δ(ε) of a Gaussian mechanism (loss N(μ²/2, μ²) under P) composed with a law
+  of atoms: Σ_a P(a)·δ_G(ε − a) (δ_G's closed form holds at every real argument).
+"""
+
+from fractions import Fraction
+
+import mpmath
+
+DIGITS = 40
+mpmath.mp.dps = DIGITS
+
+
+def mp(x):
+    if isinstance(x, mpmath.mpf):
+        return x
+    x = Fraction(x)
+    return mpmath.mpf(x.numerator) / x.denominator
+
+
+def Phi(z):
+    return mpmath.erfc(-z / mpmath.sqrt(2)) / 2
+
+
+class Law:
+    """One step's forward pair: ``loss(x)`` increasing on the continuous part, ``preimage(y)`` (None: −∞; for a
+    bounded part, clamped to its ends), CDFs ``cdf_p(x)``, ``cdf_q(x)`` of the continuous part below x (atoms
+    excluded), and ``atoms`` [(loss value, P mass, Q mass)]."""
+
+    def __init__(self, preimage, cdf_p, cdf_q, atoms=(), total=(1, 1)):
+        self.preimage, self.cdf_p, self.cdf_q, self.atoms = preimage, cdf_p, cdf_q, list(atoms)
+        self.total = total   # the continuous part's (P, Q) masses
+
+    def below(self, y, law):
+        """The continuous part's mass of {ℓ < y} under ``law`` ("P" or "Q")."""
+        x = self.preimage(y if isinstance(y, mpmath.mpf) else mp(y))
+        if x is None:
+            return mpmath.mpf(0)
+        return (self.cdf_p if law == "P" else self.cdf_q)(x)
+
+
+def _at_most(y, value):
+    """y <= value, exactly when the atom's value is a Fraction (a rational loss, e.g. ±1/b), else in mpmath."""
+    if isinstance(value, Fraction):
+        return Fraction(y) <= value
+    return mp(y) <= value
+
+
+def _value(v):
+    return mp(v) if isinstance(v, Fraction) else v
+
+
+def bucket_mass(law, y1, y2, which):
+    """P or Q of {ℓ ∈ [y₁, y₂)} (y₂ = None: no upper end; y₁ = None: no lower end)."""
+    total = law.total[0 if which == "P" else 1]
+    hi = total if y2 is None else law.below(y2, which)
+    lo = 0 if y1 is None else law.below(y1, which)
+    mass = hi - lo
+    for value, p, q in law.atoms:
+        if (y1 is None or _at_most(y1, value)) and (y2 is None or not _at_most(y2, value)):
+            mass += p if which == "P" else q
+    return mass
+
+
+def delta_one(law, epsilon, order):
+    """δ(ε) of one step in ``order`` ("forward" or "backward")."""
+    e = epsilon if isinstance(epsilon, mpmath.mpf) else mp(epsilon)
+    if order == "forward":
+        x = law.preimage(e)
+        p_tail = law.total[0] - (0 if x is None else law.cdf_p(x))
+        q_tail = law.total[1] - (0 if x is None else law.cdf_q(x))
+        atoms = [(p, q) for value, p, q in law.atoms if _value(value) > e]
+        return p_tail + sum(p for p, _ in atoms) - mpmath.exp(e) * (q_tail + sum(q for _, q in atoms))
+    x = law.preimage(-e)
+    p_below = 0 if x is None else law.cdf_p(x)
+    q_below = 0 if x is None else law.cdf_q(x)
+    atoms = [(p, q) for value, p, q in law.atoms if _value(value) < -e]
+    return q_below + sum(q for _, q in atoms) - mpmath.exp(e) * (p_below + sum(p for p, _ in atoms))
+
+
+# ---- the families ------------------------------------------------------------------------------------------
+
+def root(f, y):
+    """The x with f(x) = y for an increasing f: a bracket by doubling, then the Illinois method inside it."""
+    lo, hi = mpmath.mpf(-1), mpmath.mpf(1)
+    while f(lo) > y:
+        lo *= 2
+    while f(hi) < y:
+        hi *= 2
+    for _ in range(60):            # bisect to a narrow bracket first: the loss can be very flat or very steep
+        mid = (lo + hi) / 2
+        if f(mid) < y:
+            lo = mid
+        else:
+            hi = mid
+    return mpmath.findroot(lambda x: f(x) - y, (lo, hi), solver="illinois")
+
+
+def sampled_gaussian(q, sigma):
+    q, s = mp(q), mp(sigma)
+
+    def preimage(y):
+        v = mpmath.exp(y) - (1 - q)
+        return None if v <= 0 else mpmath.mpf(1) / 2 + s * s * mpmath.log(v / q)
+    return Law(preimage, lambda x: (1 - q) * Phi(x / s) + q * Phi((x - 1) / s), lambda x: Phi(x / s))
+
+
+def replace_gaussian(q, sigma):
+    """(1 − q)N(0, σ²) + qN(1, σ²) against (1 − q)N(0, σ²) + qN(−1, σ²), the preimage by the root finder."""
+    q, s = mp(q), mp(sigma)
+
+    def loss(x):
+        a = (1 - q) * mpmath.npdf(x, 0, s) + q * mpmath.npdf(x, 1, s)
+        b = (1 - q) * mpmath.npdf(x, 0, s) + q * mpmath.npdf(x, -1, s)
+        return mpmath.log(a / b)
+
+    def preimage(y):
+        return root(loss, y)
+    return Law(preimage, lambda x: (1 - q) * Phi(x / s) + q * Phi((x - 1) / s),
+               lambda x: (1 - q) * Phi(x / s) + q * Phi((x + 1) / s))
+
+
+def mixture(sigma, sensitivities, probabilities, q):
+    """(1 − q)N(0, σ²) + qΣp_iN(Δ_i, σ²) against N(0, σ²), the preimage by bisection then the root finder."""
+    s = mp(sigma)
+    comps = [(mp(d), mp(q) * mp(p)) for d, p in zip(sensitivities, probabilities)] + [(mpmath.mpf(0), 1 - mp(q))]
+    a0 = sum(a for d, a in comps if d == 0)
+
+    def ratio(x):
+        return sum(a * mpmath.exp((2 * d * x - d * d) / (2 * s * s)) for d, a in comps)
+
+    def preimage(y):
+        if mpmath.exp(y) <= a0:
+            return None
+        return root(lambda x: mpmath.log(ratio(x)), y)
+    return Law(preimage, lambda x: sum(a * Phi((x - d) / s) for d, a in comps), lambda x: Phi(x / s))
+
+
+def laplace(q, b):
+    """(1 − q)L(0, b) + qL(1, b) against L(0, b): atoms at x <= 0 and x >= 1, the continuous part on (0, 1)."""
+    exact = Fraction(q) == 1                     # the atoms ∓1/b are rational: compared exactly
+    rational = (-1 / Fraction(b), 1 / Fraction(b))
+    q, b = mp(q), mp(b)
+    lo_value = mpmath.log(1 - q + q * mpmath.exp(-1 / b))
+    hi_value = mpmath.log(1 - q + q * mpmath.exp(1 / b))
+
+    def cdf(x, mu):           # the Laplace CDF
+        return mpmath.exp((x - mu) / b) / 2 if x < mu else 1 - mpmath.exp(-(x - mu) / b) / 2
+
+    def preimage(y):
+        if y <= lo_value:
+            return mpmath.mpf(0)
+        if y >= hi_value:
+            return mpmath.mpf(1)
+        return (1 + b * mpmath.log((mpmath.exp(y) - 1 + q) / q)) / 2
+
+    def cdf_p(x):
+        return (1 - q) * (cdf(x, 0) - cdf(0, 0)) + q * (cdf(x, 1) - cdf(0, 1))
+
+    def cdf_q(x):
+        return cdf(x, 0) - cdf(0, 0)
+    values = rational if exact else (lo_value, hi_value)
+    atoms = [(values[0], (1 - q) * cdf(0, 0) + q * cdf(0, 1), cdf(0, 0)),
+             (values[1], (1 - q) * (1 - cdf(1, 0)) + q * (1 - cdf(1, 1)), 1 - cdf(1, 0))]
+    return Law(preimage, cdf_p, cdf_q, atoms, total=(cdf_p(1), cdf_q(1)))
+
+
+def replace_laplace(b):
+    """L(1, b) against L(−1, b): atoms at ∓2/b, the continuous part on (−1, 1)."""
+    value = 2 / Fraction(b)
+    b = mp(b)
+
+    def cdf(x, mu):
+        return mpmath.exp((x - mu) / b) / 2 if x < mu else 1 - mpmath.exp(-(x - mu) / b) / 2
+
+    def preimage(y):
+        return max(mpmath.mpf(-1), min(mpmath.mpf(1), b * y / 2))
+    atoms = [(-value, cdf(-1, 1), cdf(-1, -1)), (value, 1 - cdf(1, 1), 1 - cdf(1, -1))]
+
+    def cdf_p(x):
+        return cdf(x, 1) - cdf(-1, 1)
+
+    def cdf_q(x):
+        return cdf(x, -1) - cdf(-1, -1)
+    return Law(preimage, cdf_p, cdf_q, atoms, total=(cdf_p(1), cdf_q(1)))
+
+
+def randomized_response(p, k):
+    p = mp(p)
+    small, large = p / k, 1 - p + p / k
+    L = mpmath.log(large / small)
+    atoms = [(L, large, small), (-L, small, large)]
+    if k > 2:
+        atoms.append((mpmath.mpf(0), (k - 2) * small, (k - 2) * small))
+    return Law(lambda y: None, lambda x: 0, lambda x: 0, atoms, total=(0, 0))
+
+
+# ---- compositions --------------------------------------------------------------------------------------------
+
+def atom_law(law, steps):
+    """The composed loss law of ``steps`` steps of an atoms-only law: {loss value: (P, Q)} (exact enumeration)."""
+    out = {mpmath.mpf(0): (mpmath.mpf(1), mpmath.mpf(1))}
+    for _ in range(steps):
+        nxt = {}
+        for value, (p, q) in out.items():
+            for v, ap, aq in law.atoms:
+                key = mpmath.nstr(value + v, 30)
+                old = nxt.get(key, (value + v, 0, 0))
+                nxt[key] = (old[0], old[1] + p * ap, old[2] + q * aq)
+        out = {v: (p, q) for v, p, q in nxt.values()}
+    return out
+
+
+def delta_atoms(composed, epsilon):
+    """δ(ε) of a composed atoms-only law, the larger order (forward: loss > ε; backward: loss < −ε)."""
+    e = mp(epsilon)
+    forward = sum(p - mpmath.exp(e) * q for v, (p, q) in composed.items() if v > e)
+    backward = sum(q - mpmath.exp(e) * p for v, (p, q) in composed.items() if v < -e)
+    return max(forward, backward, mpmath.mpf(0))
+
+
+def delta_rr(p, k, steps, epsilon):
+    return delta_atoms(atom_law(randomized_response(p, k), steps), epsilon)
+
+
+def delta_gaussian(mu2, epsilon):
+    """δ(ε) of the Gaussian mechanism whose loss is N(μ²/2, μ²) under P, at any real ε."""
+    mu, e = mpmath.sqrt(mp(mu2)), mpmath.mpf(epsilon) if isinstance(epsilon, mpmath.mpf) else mp(epsilon)
+    return Phi(-e / mu + mu / 2) - mpmath.exp(e) * Phi(-e / mu - mu / 2)
+
+
+def delta_gaussian_with_atoms(mu2, composed, epsilon):
+    """δ(ε) of the Gaussian mechanism (symmetric pair) composed with a law of atoms {value: (P, Q)}: the forward order
+    Σ_a P(a)·δ_G(ε − a), the backward order Σ_a Q(a)·δ_G(ε + a); the larger."""
+    e = mp(epsilon)
+    forward = sum(p * delta_gaussian(mu2, e - v) for v, (p, q) in composed.items())
+    backward = sum(q * delta_gaussian(mu2, e + v) for v, (p, q) in composed.items())
+    return max(forward, backward)
+
+
+def delta_laplace_twice(b, epsilon):
+    """δ(ε) of two unsampled add/remove Laplace steps of scale b (symmetric: one order suffices).
+
+    One step's loss under P: an atom 1/b of mass 1/2, an atom −1/b of mass e^{−1/b}/2, and the density
+    e^{−1/(2b)}·e^{ℓ/2}/4 on (−1/b, 1/b).  δ(ε) = E_P[(1 − e^{ε − L})₊], L the sum of two independent losses.
+    """
+    with mpmath.workdps(DIGITS):     # quadrature at 40 digits, whatever the session's precision
+        return _laplace_twice(mp(b), mp(epsilon))
+
+
+def _laplace_twice(b, e):
+    c = mpmath.exp(-1 / (2 * b))
+    atoms = [(1 / b, mpmath.mpf(1) / 2), (-1 / b, mpmath.exp(-1 / b) / 2)]
+
+    def f(l):
+        return c * mpmath.exp(l / 2) / 4
+
+    def g(total):
+        return max(mpmath.mpf(0), 1 - mpmath.exp(e - total))
+
+    ends = (-1 / b, 1 / b)
+
+    def integral(shift):   # ∫ f(ℓ)·g(shift + ℓ) dℓ over the continuous part, split at the kink ε − shift
+        k = e - shift
+        if k >= ends[1]:
+            return mpmath.mpf(0)
+        a = max(ends[0], k)
+        return mpmath.quad(lambda l: f(l) * (1 - mpmath.exp(e - shift - l)), [a, ends[1]])
+    total = sum(p1 * p2 * g(v1 + v2) for v1, p1 in atoms for v2, p2 in atoms)
+    total += 2 * sum(p * integral(v) for v, p in atoms)
+    total += mpmath.quad(lambda l1: f(l1) * integral(l1), [ends[0], min(ends[1], e - ends[0]), ends[1]]
+                         if ends[0] < e - ends[0] < ends[1] else [ends[0], ends[1]])
+    return total

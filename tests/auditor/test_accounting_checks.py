@@ -1,0 +1,511 @@
+"""The accounting/1 checks (auditor/checks/accounting.py): references, hand-built recipes, wrong certificates, limits.
+
+No producer code is used: the references are the dpsgd/1 reference certificates rewritten as accounting/1
+certificates of the same questions (:mod:`tests.auditor.accounting_corpus`), and certificates of the other
+families whose recipes are chosen here (grids, precisions, ranges, windows that truncate nothing) and whose claims
+are set from mpmath references (:mod:`tests.auditor.accounting_reference`) with margins of 10 %: they must verify,
+and the same claims moved 10 % past the truth must FAIL.  Every wrong certificate is resealed (fresh digest), so
+that the claim under test, not the digest, is what the auditor refuses.  The producer's reference certificates,
+when its branch has written them, are verified last.
+"""
+
+import copy
+import json
+import re
+from fractions import Fraction
+from pathlib import Path
+
+import mpmath
+import pytest
+
+from auditor import budget
+from auditor.api import verify_certificate
+from auditor.checks import accounting
+from auditor.claims import outward
+from auditor.pld import composition, masses, recipe
+from auditor.rationals import write_rational
+from tests.auditor import accounting_corpus as corpus
+from tests.auditor import accounting_reference as ref
+from tests.auditor.verdicts import disproved, only_unproved
+from tests.reseal import reseal
+from tests.untimed import check_calls, must_not_call
+
+ROOT = Path(__file__).resolve().parents[2]
+DPSGD = sorted((ROOT / "certificates" / "dpsgd").glob("*.json"))
+PRODUCER_REFERENCES = Path("/work/wt-acct-producer/certificates/accounting")
+SLOW_DPSGD = "dpsgd-q0_01-s1-t1000-epsilons.json"   # a few seconds: the slow suite checks it
+
+
+def _dpsgd(name):
+    return json.loads((ROOT / "certificates" / "dpsgd" / name).read_text())
+
+
+def _converted(name, **kw):
+    return corpus.from_dpsgd(_dpsgd(name), **kw)
+
+
+def _verify(cert):
+    return verify_certificate(reseal(copy.deepcopy(cert)))
+
+
+def _failed_at(report, pointer):
+    """FAIL (never UNCHECKED) with a failure, disproved or not established, at ``pointer``."""
+    assert report.outcome == "FAIL", report.as_dict()
+    assert pointer in {f["pointer"] for f in report.failures}, report.failures
+
+
+@pytest.fixture(scope="module")
+def delta_cert():
+    return _converted("dpsgd-q0_01-s1-t1000-delta1e-5.json")
+
+
+@pytest.fixture(scope="module")
+def schedule_cert():
+    return _converted("dpsgd-schedule-two-stages-delta1e-6.json")
+
+
+@pytest.fixture(scope="module")
+def gaussian_points():
+    return _converted("dpsgd-gaussian-s2-t10-epsilons.json")
+
+
+# ---- (1) the dpsgd/1 references as accounting/1 certificates -------------------------------------------------
+
+@pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.slow) if p.name == SLOW_DPSGD else p
+                                  for p in DPSGD], ids=lambda p: p.name)
+def test_dpsgd_references_verify_as_accounting_certificates(path):
+    cert = corpus.from_dpsgd(json.loads(path.read_text()))
+    r = verify_certificate(cert)
+    assert r.outcome == "OK", r.as_dict()
+    assert r.claim and "\n" not in r.claim and len(r.claim) < 400 and "add/remove" in r.claim
+    assert ("closed form" in r.claim) == (cert["result"]["route"] == "gaussian")
+    dpsgd = verify_certificate(json.loads(path.read_text()))
+    assert dpsgd.outcome == "OK" and re.findall(r"\[[^]]*\]", dpsgd.claim) == re.findall(r"\[[^]]*\]", r.claim)
+
+
+def test_a_schedule_listed_the_other_way_round_reads_into_the_same_sorted_stages():
+    """The two-stage schedule with its stages reversed (a dpsgd/1 certificate that verifies too): the tree's
+    order does not matter, the stages are sorted by their canonical JSON and the recipe's lists follow."""
+    reversed_dpsgd = corpus.reversed_schedule(_dpsgd("dpsgd-schedule-two-stages-delta1e-6.json"))
+    assert verify_certificate(reversed_dpsgd).outcome == "OK"
+    assert [s["sampling_rate"] for s in reversed_dpsgd["input"]["stages"]] == ["1/50", "1/100"]
+    cert = corpus.from_dpsgd(reversed_dpsgd)
+    assert [s["mechanism"]["sampling"] for s in cert["result"]["stages"]] == ["1/100", "1/50"]
+    assert cert["input"]["event"]["events"][0]["event"]["sampling_probability"] == "1/50"
+    assert verify_certificate(cert).outcome == "OK"
+
+
+def test_the_same_question_in_other_trees_verifies(delta_cert):
+    """Dropped leaves, merged equal mechanisms, nested Poisson probabilities multiplied, counts multiplied."""
+    gaussian = {"class_name": "GaussianDpEvent", "noise_multiplier": "1"}
+    dropped = [{"class_name": "NoOpDpEvent"},
+               {"class_name": "SelfComposedDpEvent", "count": 0, "event": gaussian},
+               {"class_name": "PoissonSampledDpEvent", "sampling_probability": "0", "event": gaussian},
+               {"class_name": "MixtureOfGaussiansDpEvent", "standard_deviation": "1", "sensitivities": ["0", "0"],
+                "sampling_probs": ["1/3", "2/3"]}]
+    nested = {"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/2",
+              "event": {"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/50", "event": gaussian}}
+    trees = [
+        {"class_name": "ComposedDpEvent", "events": dropped + [delta_cert["input"]["event"]]},
+        {"class_name": "ComposedDpEvent", "events": [corpus.gaussian_event("1/100", "1", 400),
+                                                     corpus.gaussian_event("1/100", "1", 600)]},
+        {"class_name": "SelfComposedDpEvent", "count": 10,
+         "event": {"class_name": "SelfComposedDpEvent", "count": 100, "event": nested}},
+    ]
+    for tree in trees:
+        cert = copy.deepcopy(delta_cert)
+        cert["input"]["event"] = tree
+        r = _verify(cert)
+        assert r.outcome == "OK", (tree, r.as_dict())
+
+
+# ---- (3) hand-built recipes for the other families -------------------------------------------------------------
+
+@pytest.mark.parametrize("name", corpus.FAMILIES)
+def test_hand_built_certificates_verify(name):
+    r = verify_certificate(corpus.family_certificate(name))
+    assert r.outcome == "OK", r.as_dict()
+    assert ("replace-one" in r.claim) == (corpus.FAMILIES[name][1] == "replace_one")
+
+
+@pytest.mark.parametrize("name", corpus.FAMILIES)
+def test_hand_built_claims_past_the_truth_fail(name):
+    """Upper ends 10 % below the true δ and lower ends 10 % above it are disproved, at every point."""
+    n = len(corpus.FAMILIES[name][4])
+    r = verify_certificate(corpus.family_certificate(name, low=Fraction(85, 100), high=Fraction(9, 10)))
+    assert r.outcome == "FAIL" and disproved(r) == [f"/result/points/{i}/upper" for i in range(n)], r.failures
+    r = verify_certificate(corpus.family_certificate(name, low=Fraction(11, 10), high=Fraction(12, 10)))
+    assert r.outcome == "FAIL" and disproved(r) == [f"/result/points/{i}/lower" for i in range(n)], r.failures
+
+
+@pytest.mark.parametrize("name", corpus.DELTA_QUESTIONS)
+def test_hand_built_epsilon_of_delta(name):
+    r = verify_certificate(corpus.delta_certificate(name, Fraction(9, 10), Fraction(11, 10)))
+    assert r.outcome == "OK", r.as_dict()
+    r = verify_certificate(corpus.delta_certificate(name, Fraction(9, 10), Fraction(95, 100)))
+    assert r.outcome == "FAIL" and disproved(r) == ["/result/epsilon_hi"], r.failures
+    r = verify_certificate(corpus.delta_certificate(name, Fraction(105, 100), Fraction(11, 10)))
+    assert r.outcome == "FAIL" and disproved(r) == ["/result/epsilon_lo"], r.failures
+
+
+def test_a_bounded_loss_has_delta_exactly_zero_beyond_its_largest_value():
+    """Randomized response, 5 steps, L = log(7/3): δ(ε) = 0 for ε >= 5L = 4.236...; the recipe proves upper = 0
+    once ε is past the top atom's grid point (5·34/40 = 4.25), and an upper end 0 below 5L is false."""
+    def edit(cert, epsilon):
+        cert["input"]["epsilons"][-1] = epsilon
+        cert["result"]["points"][-1] = corpus.point(Fraction(epsilon), 0, 0, None)
+
+    r = verify_certificate(corpus.family_certificate("randomized-response", edit=lambda c: edit(c, "17/4")))
+    assert r.outcome == "OK", r.as_dict()
+    r = verify_certificate(corpus.family_certificate("randomized-response", edit=lambda c: edit(c, "4")))
+    _failed_at(r, "/result/points/2/upper")
+
+
+def test_upper_zero_is_false_with_a_gaussian_stage(gaussian_points):
+    cert = copy.deepcopy(gaussian_points)
+    cert["result"]["points"][2] = corpus.point(Fraction(4), 0, 0, None)
+    r = _verify(cert)
+    assert r.outcome == "FAIL" and any("δ(ε) > 0" in f["recomputed"] for f in r.failures), r.failures
+
+
+# ---- (4) a corpus of wrong certificates -------------------------------------------------------------------------
+
+def _set(cert, path, value):
+    node = cert
+    for key in path[:-1]:
+        node = node[key]
+    node[path[-1]] = value
+
+
+def _edited(cert, *edits):
+    out = copy.deepcopy(cert)
+    for path, value in edits:
+        _set(out, path, value)
+    return out
+
+
+STAGE0 = ("result", "stages", 0)
+
+
+@pytest.mark.parametrize("edits, pointer", [
+    ([(STAGE0 + ("count",), 1001)], "/result/stages/0/count"),
+    ([(STAGE0 + ("mechanism", "sigma"), "11/10")], "/result/stages/0/mechanism"),
+    ([(STAGE0 + ("mechanism", "sampling"), "1/90")], "/result/stages/0/mechanism"),
+    ([(("input", "event", "count"), 999)], "/result/stages/0/count"),                      # the tree, not the result
+    ([(("input", "event", "event", "sampling_probability"), "1/90")], "/result/stages/0/mechanism"),
+    ([(("input", "event", "event", "event", "noise_multiplier"), "9/10")], "/result/stages/0/mechanism"),
+], ids=["count", "sigma", "sampling", "tree-count", "tree-sampling", "tree-sigma"])
+def test_tampered_stages_fail(delta_cert, edits, pointer):
+    r = _verify(_edited(delta_cert, *edits))
+    assert r.outcome == "FAIL" and [f["pointer"] for f in r.failures] == [pointer], r.failures
+
+
+def test_stages_out_of_order_or_missing_fail(schedule_cert):
+    swapped = copy.deepcopy(schedule_cert)
+    swapped["result"]["stages"].reverse()
+    r = _verify(swapped)
+    assert r.outcome == "FAIL" and {f["pointer"] for f in r.failures} >= {"/result/stages/0/mechanism",
+                                                                           "/result/stages/1/mechanism"}
+    for stages in (swapped["result"]["stages"][:1], swapped["result"]["stages"] * 2):
+        wrong = copy.deepcopy(schedule_cert)
+        wrong["result"]["stages"] = stages
+        _failed_at(_verify(wrong), "/result/stages")
+
+
+def test_an_unmerged_stage_list_fails(delta_cert):
+    """The tree in two SelfComposed parts: one stage of count 1000, not two of 400 and 600."""
+    cert = copy.deepcopy(delta_cert)
+    cert["input"]["event"] = {"class_name": "ComposedDpEvent", "events": [corpus.gaussian_event("1/100", "1", 400),
+                                                                          corpus.gaussian_event("1/100", "1", 600)]}
+    stage = cert["result"]["stages"][0]
+    cert["result"]["stages"] = [dict(stage, count=400), dict(stage, count=600)]
+    _failed_at(_verify(cert), "/result/stages")
+
+
+def test_a_tree_and_stages_edited_together_under_the_same_result_fail(delta_cert, schedule_cert):
+    """q = 1/100 -> 1/90 in the tree and in the stages, the recipe and ε kept: the claims are rebuilt from the
+    input, and δ(ε_hi) at 1/90 is far above δ."""
+    cert = _edited(delta_cert, (("input", "event", "event", "sampling_probability"), "1/90"),
+                   (STAGE0 + ("mechanism", "sampling"), "1/90"))
+    _failed_at(_verify(cert), "/result/epsilon_hi")
+    edited = copy.deepcopy(schedule_cert)
+    edited["input"]["event"]["events"][1]["event"]["sampling_probability"] = "1/25"
+    edited["result"]["stages"][1]["mechanism"]["sampling"] = "1/25"
+    _failed_at(_verify(edited), "/result/epsilon_hi")
+
+
+def test_a_changed_relation_under_the_same_result_fails(delta_cert):
+    """replace_one doubles the sensitivity: the Gaussian stages read the same, the claims no longer hold."""
+    r = _verify(_edited(delta_cert, (("input", "relation"), "replace_one")))
+    _failed_at(r, "/result/epsilon_hi")
+
+
+def test_wrong_routes(delta_cert):
+    gaussian = _converted("dpsgd-gaussian-s2-t10-delta1e-5.json")
+    assert _verify(_edited(gaussian, (("result", "route"), "pld"))).outcome == "MALFORMED"   # no recipe
+    sampled = _edited(gaussian, (STAGE0 + ("mechanism", "sampling"), "1/2"),
+                      (("input", "event", "event", "sampling_probability"), "1/2"))
+    r = _verify(sampled)
+    assert r.outcome == "FAIL" and [f["pointer"] for f in r.failures] == ["/result/route"], r.failures
+    unsampled = _edited(delta_cert, (STAGE0 + ("mechanism", "sampling"), "1"),
+                        (("input", "event", "event", "sampling_probability"), "1"))
+    r = _verify(unsampled)
+    assert r.outcome == "FAIL" and [f["pointer"] for f in r.failures] == ["/result/route"], r.failures
+
+
+def test_tampered_windows(delta_cert):
+    chain = ("result", "discretisation", "windows", "forward", "upper", "stages", 0)
+    narrowed = _edited(delta_cert, (chain + (3,), [0, 3]))
+    assert _verify(narrowed).outcome == "FAIL"
+    missing = copy.deepcopy(delta_cert)
+    missing["result"]["discretisation"]["windows"]["forward"]["upper"]["stages"][0].pop()
+    assert _verify(missing).outcome == "MALFORMED"
+    assert _verify(_edited(delta_cert, (chain + (0,), [5, 4]))).outcome == "MALFORMED"
+    far = _edited(delta_cert, (chain + (0,), [10 ** 30, 10 ** 30 + 1]))
+    assert _verify(far).outcome == "FAIL"
+    extra = copy.deepcopy(delta_cert)
+    extra["result"]["discretisation"]["windows"]["backward"]["upper"]["combine"].append([0, 1])
+    assert _verify(extra).outcome == "MALFORMED"
+    cut = _edited(delta_cert, (("result", "discretisation", "ranges", 0, 1), 20))   # the high tail to +∞
+    assert _verify(cut).outcome == "FAIL"
+
+
+def test_wrong_lower_orders(delta_cert):
+    wrong = _edited(delta_cert, (("result", "lower_order"), "backward"))   # its lower chain is null
+    assert _verify(wrong).outcome == "MALFORMED"
+    r = _verify(_edited(delta_cert, (("result", "lower_order"), None)))
+    assert r.outcome == "FAIL" and r.failures[0]["pointer"] == "/result/lower_order"
+
+
+def _with_ends(cert, lo, hi):
+    return _edited(cert, (("result", "epsilon_lo"), write_rational(lo)), (("result", "epsilon_hi"), write_rational(hi)),
+                   (("result", "epsilon_lo_display"), outward(lo, 10)[0]),
+                   (("result", "epsilon_hi_display"), outward(hi, 10)[1]))
+
+
+def _ends(cert):
+    return Fraction(cert["result"]["epsilon_lo"]), Fraction(cert["result"]["epsilon_hi"])
+
+
+def test_ends_moved_a_notch_past_the_recipe_are_not_established(delta_cert, schedule_cert):
+    for cert in (delta_cert, schedule_cert):
+        lo, hi = _ends(cert)
+        assert only_unproved(_verify(_with_ends(cert, lo, hi * (1 - Fraction(1, 10 ** 5))))) == ["/result/epsilon_hi"]
+        assert only_unproved(_verify(_with_ends(cert, lo * (1 + Fraction(1, 10 ** 5)), hi))) == ["/result/epsilon_lo"]
+    lo, hi = _ends(delta_cert)
+    r = _verify(_with_ends(delta_cert, lo, lo * (1 + Fraction(1, 10 ** 6))))     # inside the lower end: false
+    assert r.outcome == "FAIL" and disproved(r) == ["/result/epsilon_hi"], r.failures
+
+
+def test_gaussian_route_points_moved_a_billionth_across_fail(gaussian_points):
+    true = Fraction(mpmath.nstr(ref.delta_gaussian(Fraction(10, 4), 2), 40))
+    billionth = Fraction(1, 10 ** 9)
+    for lower, upper, pointer in ((true * (1 - 2 * billionth), true * (1 - billionth), "upper"),
+                                  (true * (1 + billionth), true * (1 + 2 * billionth), "lower")):
+        cert = copy.deepcopy(gaussian_points)
+        cert["result"]["points"][1] = corpus.point(2, lower, upper, None)
+        r = _verify(cert)
+        assert r.outcome == "FAIL" and disproved(r) == [f"/result/points/1/{pointer}"], r.failures
+
+
+def test_replace_one_gaussian_route_uses_twice_the_sensitivity(gaussian_points):
+    """Under replace_one N(1, σ²) against N(−1, σ²): μ² = T·4/σ² = 10, not 5/2; the add/remove points fail."""
+    r = _verify(_edited(gaussian_points, (("input", "relation"), "replace_one")))
+    assert r.outcome == "FAIL" and disproved(r), r.failures
+    true = Fraction(mpmath.nstr(ref.delta_gaussian(10, 2), 40))
+    cert = _edited(gaussian_points, (("input", "relation"), "replace_one"))
+    cert["input"]["epsilons"] = ["2"]
+    cert["result"]["points"] = [corpus.point(2, true * Fraction(9998, 10000), true * Fraction(10002, 10000), None)]
+    assert _verify(cert).outcome == "OK"
+
+
+@pytest.mark.parametrize("field", ["epsilon_lo_display", "epsilon_hi_display"])
+def test_displays_rounded_inward_fail(delta_cert, field):
+    lo, hi = _ends(delta_cert)
+    wrong = _edited(delta_cert, (("result", field),
+                                 outward(lo, 10)[1] if field == "epsilon_lo_display" else outward(hi, 10)[0]))
+    r = _verify(wrong)
+    assert r.outcome == "FAIL" and [f["pointer"] for f in r.failures] == [f"/result/{field}"]
+
+
+def test_width_and_shape_claims(delta_cert, gaussian_points):
+    lo, hi = _ends(delta_cert)
+    assert _verify(_edited(delta_cert, (("input", "rel_width"), write_rational((hi - lo) / hi / 2)))).outcome == "FAIL"
+    assert _verify(_with_ends(delta_cert, hi, lo)).outcome == "FAIL"
+    fewer = copy.deepcopy(gaussian_points)
+    fewer["result"]["points"].pop()
+    assert _verify(fewer).outcome == "FAIL"
+    one = copy.deepcopy(gaussian_points)
+    one["result"]["points"][0] = corpus.point(1, 1, 1, None)
+    r = _verify(one)
+    assert r.outcome == "FAIL" and any("δ(ε) < 1" in f["recomputed"] for f in r.failures)
+
+
+# ---- the domain: MALFORMED ----------------------------------------------------------------------------------------
+
+GAUSSIAN = {"class_name": "GaussianDpEvent", "noise_multiplier": "1"}
+
+
+def _tree(event):
+    return [(("input", "event"), event)]
+
+
+@pytest.mark.parametrize("edits", [
+    [(("input", "event", "event", "event", "noise_multiplier"), "1/11")],
+    [(("input", "event", "event", "event", "noise_multiplier"), "10001")],
+    _tree({"class_name": "LaplaceDpEvent", "noise_multiplier": "1/101"}),
+    _tree({"class_name": "MixtureOfGaussiansDpEvent", "standard_deviation": "1", "sensitivities": ["101"],
+           "sampling_probs": ["1"]}),
+    _tree({"class_name": "MixtureOfGaussiansDpEvent", "standard_deviation": "1", "sensitivities": ["1", "2"],
+           "sampling_probs": ["1/2", "1/3"]}),
+    _tree({"class_name": "MixtureOfGaussiansDpEvent", "standard_deviation": "1", "sensitivities": ["1", "2"],
+           "sampling_probs": ["1"]}),
+    _tree({"class_name": "RandomizedResponseDpEvent", "noise_parameter": "1/2", "num_buckets": 3}),  # add/remove
+    _tree({"class_name": "SelfComposedDpEvent", "count": 0, "event": {
+        "class_name": "RandomizedResponseDpEvent", "noise_parameter": "1/2", "num_buckets": 3}}),  # dropped, still
+    _tree({"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/2",
+           "event": {"class_name": "SelfComposedDpEvent", "count": 2, "event": GAUSSIAN}}),
+    _tree({"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/2",
+           "event": {"class_name": "ComposedDpEvent", "events": [GAUSSIAN]}}),
+    [(("input", "rel_width"), "2/3")],
+    [(("input", "delta"), "1/10000000000000000000000000000000")],
+], ids=["sigma-low", "sigma-high", "laplace-scale", "mixture-sensitivity", "mixture-sum", "mixture-lengths",
+        "rr-add-remove", "rr-add-remove-dropped", "poisson-of-self-composed", "poisson-of-composed", "width",
+        "delta"])
+def test_outside_the_domain_is_malformed(delta_cert, edits):
+    r = _verify(_edited(delta_cert, *edits))
+    assert r.outcome == "MALFORMED", r.as_dict()
+
+
+@pytest.mark.parametrize("event", [
+    {"class_name": "MixtureOfGaussiansDpEvent", "standard_deviation": "1", "sensitivities": ["1", "2"],
+     "sampling_probs": ["1/2", "1/2"]},
+    {"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/2",
+     "event": {"class_name": "LaplaceDpEvent", "noise_multiplier": "1"}},
+    {"class_name": "PoissonSampledDpEvent", "sampling_probability": "0",
+     "event": {"class_name": "LaplaceDpEvent", "noise_multiplier": "1"}},
+    {"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/2", "event": corpus.RR},
+    {"class_name": "RandomizedResponseDpEvent", "noise_parameter": "0", "num_buckets": 3},
+], ids=["mixture", "sampled-laplace", "laplace-sampled-with-0", "poisson-of-rr", "rr-noise-0"])
+def test_leaves_the_replace_one_relation_does_not_define_are_malformed(event):
+    cert = corpus.family_certificate("randomized-response")
+    cert["input"]["event"] = {"class_name": "ComposedDpEvent", "events": [cert["input"]["event"], event]}
+    r = _verify(cert)
+    assert r.outcome == "MALFORMED", r.as_dict()
+
+
+def test_epsilons_must_increase():
+    cert = corpus.family_certificate("mixture")
+    cert["input"]["epsilons"] = ["0", "1", "1/2"]
+    assert _verify(cert).outcome == "MALFORMED"
+
+
+# ---- sizes beyond the limits: UNCHECKED before the work -------------------------------------------------------
+
+def _no_work(monkeypatch):
+    for owner, name in ((masses, "single_step"), (masses, "_order_masses"), (composition, "product"),
+                        (composition, "power"), (accounting, "_pld_bounds")):
+        must_not_call(monkeypatch, owner, name)
+
+
+def _unchecked(cert, monkeypatch, what):
+    data = json.dumps(reseal(copy.deepcopy(cert)), sort_keys=True, separators=(",", ":")).encode()
+    with monkeypatch.context() as patch, check_calls() as work:
+        _no_work(patch)
+        r = verify_certificate(data)
+    assert r.outcome == "UNCHECKED" and what in r.unchecked, r.as_dict()
+    assert work.before_the_work, work
+    return r
+
+
+def test_a_tree_of_more_than_ten_thousand_events_is_unchecked(delta_cert, monkeypatch):
+    cert = copy.deepcopy(delta_cert)
+    cert["input"]["event"] = {"class_name": "ComposedDpEvent",
+                              "events": [delta_cert["input"]["event"]] + [{"class_name": "NoOpDpEvent"}] * 9996}
+    assert _verify(cert).outcome == "OK"     # 10,000 events in all (the root, three in the stage, 9,996 no-ops)
+    cert["input"]["event"]["events"][1] = {"class_name": "SelfComposedDpEvent", "count": 1,
+                                           "event": {"class_name": "NoOpDpEvent"}}
+    _unchecked(cert, monkeypatch, "events of the tree")
+
+
+def test_a_number_of_more_than_256_bits_is_unchecked(delta_cert, monkeypatch):
+    sigma = Fraction(2 ** 300 + 1, 2 ** 300)
+    cert = _edited(delta_cert, (("input", "event", "event", "event", "noise_multiplier"), write_rational(sigma)),
+                   (STAGE0 + ("mechanism", "sigma"), write_rational(sigma)))
+    _unchecked(cert, monkeypatch, "bits of the numerator or denominator")
+
+
+def test_more_than_ten_million_steps_are_unchecked(schedule_cert, monkeypatch):
+    cert = copy.deepcopy(schedule_cert)
+    for s in range(2):
+        cert["input"]["event"]["events"][s]["count"] = 6 * 10 ** 6
+        cert["result"]["stages"][s]["count"] = 6 * 10 ** 6
+    _unchecked(cert, monkeypatch, "steps in all")
+
+
+@pytest.mark.parametrize("edits, what", [
+    ([(("result", "discretisation", "q_bits"), 8)], "q_bits"),
+    ([(("result", "discretisation", "ranges", 0), [-10 ** 15, 10 ** 15])], "loss"),
+    ([(("result", "discretisation", "grid"), 10 ** 6), (("result", "discretisation", "ranges", 0), [0, 3 * 10 ** 6])],
+     "single-step buckets"),
+    ([(("result", "discretisation", "windows", "forward", "upper", "stages", 0, 3), [0, 1 << 23])], "entries"),
+    ([(("result", "epsilon_lo"), "10000"), (("result", "epsilon_lo_display"), "10000"),
+      (("result", "epsilon_hi"), "10001"), (("result", "epsilon_hi_display"), "10001")], "epsilon to evaluate"),
+], ids=["q-bits", "range", "buckets", "window", "epsilon"])
+def test_recipes_beyond_the_limits_are_unchecked(delta_cert, monkeypatch, edits, what):
+    _unchecked(_edited(delta_cert, *edits), monkeypatch, what)
+
+
+def test_windows_beyond_the_file_budget_are_unchecked(delta_cert, monkeypatch):
+    """Every window of 2^21 entries: each product within the per-array limit, the whole beyond the budget."""
+    cert = copy.deepcopy(delta_cert)
+    windows = cert["result"]["discretisation"]["windows"]
+    for order in corpus.ORDERS:
+        for w in windows[order]["upper"]["stages"][0]:
+            w[0] = (w[0] + w[1]) // 2 - (1 << 20)
+            w[1] = w[0] + (1 << 21) - 1
+    r = _unchecked(cert, monkeypatch, "exceeds the limit")
+    assert r.unchecked.startswith("/result/discretisation/windows: estimated"), r.unchecked
+
+
+def test_a_mixture_recipe_costs_more_per_bucket_than_a_gaussian_one():
+    """The estimate charges each pair's own mass work: a mixture's brackets cost more than the closed form."""
+    cert = corpus.family_certificate("mixture")
+    gaussian = copy.deepcopy(cert)
+    gaussian["input"]["event"]["event"] = {"class_name": "GaussianDpEvent", "noise_multiplier": "1"}
+    gaussian["result"]["stages"][0]["mechanism"] = {"mechanism": "gaussian", "sampling": "1/4", "sigma": "1"}
+    mixture_cost, gaussian_cost = accounting.estimate(cert), accounting.estimate(reseal(gaussian))
+    assert mixture_cost.work > 5 * gaussian_cost.work > 0
+
+
+def test_a_mixture_grid_the_budget_cannot_afford_is_unchecked(monkeypatch):
+    """123,000 buckets of a two-component mixture: 1.7·10^11 work units of masses (5000 per unit and positive
+    component), beyond the file's budget before any mass is computed; as a Gaussian stage the same recipe fits."""
+    def widen(cert):
+        d = cert["result"]["discretisation"]
+        d["grid"], d["ranges"] = 10 ** 4, [[-2900, 120000]]
+        d["windows"] = corpus.full_windows(d["ranges"], [1])
+    cert = corpus.family_certificate("mixture", edit=widen)
+    r = _unchecked(cert, monkeypatch, "single-step masses")
+    assert r.unchecked.startswith("/result/discretisation/ranges"), r.unchecked
+    gaussian = copy.deepcopy(cert)
+    gaussian["input"]["event"]["event"] = {"class_name": "GaussianDpEvent", "noise_multiplier": "1"}
+    gaussian["result"]["stages"][0]["mechanism"] = {"mechanism": "gaussian", "sampling": "1/4", "sigma": "1"}
+    assert 0 < accounting.estimate(reseal(gaussian)).work < budget.MAX_WORK // 10
+
+
+def test_limits_are_documented_constants():
+    assert (accounting.MAX_EVENTS, accounting.MAX_NUMBER_BITS, accounting.MAX_TOTAL_COUNT) == (10 ** 4, 256, 10 ** 7)
+    assert (recipe.MAX_BUCKETS, recipe.MAX_WORKING_BITS, recipe.MAX_ENTRIES) == (2 * 10 ** 6, 4096, 1 << 22)
+
+
+# ---- the producer's reference certificates ----------------------------------------------------------------------
+
+PRODUCED = sorted(PRODUCER_REFERENCES.glob("*.json")) if PRODUCER_REFERENCES.is_dir() else []
+
+
+@pytest.mark.skipif(not PRODUCED, reason="no accounting/1 reference certificates from the producer yet")
+@pytest.mark.parametrize("path", PRODUCED, ids=lambda p: p.name)
+def test_the_producers_references_verify(path):
+    r = verify_certificate(path.read_bytes(), name=path.name)
+    assert r.outcome == "OK", r.as_dict()

@@ -1,0 +1,207 @@
+"""The pairs' single-step bucket masses (auditor/pld/pairs.py, families.py, bounded.py, roots.py) against mpmath.
+
+For every family of docs/accounting.md §4 the auditor's enclosures of P(I_i), Q(I_i) and of the tails must contain
+the masses :mod:`tests.auditor.accounting_reference` computes independently (closed forms, mpmath's root finder,
+exact atoms), and be narrow; the single-step arrays must bound one step's δ(ε) of both orders from above and
+below (connect-the-dots above, bucket-index events below).
+"""
+
+from fractions import Fraction
+
+import mpmath
+import pytest
+
+from auditor.pld import answer, families, masses, pairs, roots
+from auditor.pld.composition import Array
+from tests.auditor import accounting_reference as ref
+from tests.auditor.accounting_reference import mp
+
+ORDERS = ("forward", "backward")
+POINTER = "/result/discretisation/ranges/0"
+
+
+def _level(i, N):
+    return Fraction(i, N)
+
+
+def _check_masses(pair, law, N, lo, hi, W=140, every=1, accurate=120, narrow=None):
+    """Every ``every``-th bucket, the last one and both tails contain the reference masses, each enclosure narrower
+    than 2^−``accurate`` (``narrow`` units of 2^−Wt when given); returns the widest."""
+    Wt, p_list, q_list, (p_low, q_low), (p_high, q_high) = pair.bucket_masses(N, lo, hi, W, POINTER)
+    narrow = narrow or 2 ** (Wt - accurate)
+    assert len(p_list) == len(q_list) == hi - lo
+    scale = mpmath.mpf(2) ** Wt
+    widest = 0
+
+    def inside(enclosure, true, what):
+        nonlocal widest
+        assert enclosure[0] / scale <= true <= enclosure[1] / scale, (what, enclosure, true * scale)
+        widest = max(widest, enclosure[1] - enclosure[0])
+
+    for k in sorted(set(range(0, hi - lo, every)) | {hi - lo - 1}):
+        y1, y2 = _level(lo + k, N), _level(lo + k + 1, N)
+        inside(p_list[k], ref.bucket_mass(law, y1, y2, "P"), ("P", lo + k))
+        inside(q_list[k], ref.bucket_mass(law, y1, y2, "Q"), ("Q", lo + k))
+    inside(p_low, ref.bucket_mass(law, None, _level(lo, N), "P"), "P low")
+    inside(q_low, ref.bucket_mass(law, None, _level(lo, N), "Q"), "Q low")
+    inside(p_high, ref.bucket_mass(law, _level(hi, N), None, "P"), "P high")
+    inside(q_high, ref.bucket_mass(law, _level(hi, N), None, "Q"), "Q high")
+    assert widest < narrow, widest
+    return widest
+
+
+# ---- the Gaussian families ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("q, sigma, N, lo, hi", [
+    (Fraction(1, 10), Fraction(3, 2), 50, -300, 300),
+    (Fraction(1, 2), Fraction(1, 2), 40, -400, 380),
+    (Fraction(1, 100), Fraction(1, 10), 4, -200, 200),      # c = e^{−50}: t's factor 1/c is 2^72
+    (Fraction(9, 10), Fraction(40), 2000, -10, 12),
+])
+def test_replace_one_gaussian_masses(q, sigma, N, lo, hi):
+    pair = families.gaussian(sigma, q, families.REPLACE)
+    assert isinstance(pair, families.ReplaceGaussian)
+    _check_masses(pair, ref.replace_gaussian(q, sigma), N, lo, hi, W=140 + pair.guard_bits(), every=7)
+
+
+def test_replace_one_unsampled_gaussian_is_the_gaussian_of_half_the_noise():
+    """N(1, σ²) against N(−1, σ²): the add/remove pair of noise σ/2 and q = 1 (the same loss at every output)."""
+    pair = families.gaussian(Fraction(3), Fraction(1), families.REPLACE)
+    assert isinstance(pair, pairs.SampledGaussian) and (pair.q, pair.sigma) == (1, Fraction(3, 2))
+    s = mp(3)
+    law = ref.Law(lambda y: s * s * y / 2, lambda x: ref.Phi((x - 1) / s), lambda x: ref.Phi((x + 1) / s))
+    _check_masses(pair, law, 20, -100, 100, every=11)
+
+
+@pytest.mark.parametrize("sigma, sensitivities, probabilities, q, N, lo, hi", [
+    (Fraction(1), ["1", "2"], ["1/2", "1/2"], Fraction(1, 4), 40, -12, 240),
+    (Fraction(1, 2), ["0", "1/2", "3"], ["1/5", "2/5", "2/5"], Fraction(1), 20, -33, 200),
+    (Fraction(5), ["1/2", "1", "3"], ["1/3", "1/3", "1/3"], Fraction(1), 100, -60, 60),   # no weight at Δ = 0
+    (Fraction(1, 10), ["50", "100"], ["1/2", "1/2"], Fraction(1, 2), 10, -7, 120),         # d = 500 and 1000
+])
+def test_mixture_masses(sigma, sensitivities, probabilities, q, N, lo, hi):
+    pair = families.mixture(sigma, [Fraction(d) for d in sensitivities], [Fraction(p) for p in probabilities], q)
+    assert isinstance(pair, families.GaussianMixture)
+    law = ref.mixture(sigma, [Fraction(d) for d in sensitivities], [Fraction(p) for p in probabilities], q)
+    _check_masses(pair, law, N, lo, hi, W=140 + pair.guard_bits(), every=9)
+
+
+def test_a_mixture_with_one_positive_sensitivity_is_a_sampled_gaussian():
+    """{0: 1/4, 2: 3/4} sampled with q = 1/2 is (1 − 3/8)·N(0, σ²) + (3/8)·N(2, σ²): noise σ/2, q = 3/8."""
+    pair = families.mixture(Fraction(3), [Fraction(0), Fraction(2)], [Fraction(1, 4), Fraction(3, 4)], Fraction(1, 2))
+    assert isinstance(pair, pairs.SampledGaussian) and (pair.q, pair.sigma) == (Fraction(3, 8), Fraction(3, 2))
+    law = ref.mixture(Fraction(3), [0, 2], [Fraction(1, 4), Fraction(3, 4)], Fraction(1, 2))
+    _check_masses(pair, law, 30, -15, 200, every=13)
+
+
+def test_mixture_levels_below_the_infimum_are_minus_infinity():
+    # a_0 = 1/2 + 1/2·1/5 = 3/5: e^{i/N} <= 3/5 exactly for i <= ⌊20·log(3/5)⌋ = −11
+    components = [(Fraction(0), Fraction(3, 5)), (Fraction(1), Fraction(1, 5)), (Fraction(2), Fraction(1, 5))]
+    z = roots.brackets(components, 20, -13, -8, 100, POINTER)
+    assert [b is None for b in z] == [True, True, True, False, False, False]
+    assert roots.at_or_below(Fraction(-11, 20), Fraction(3, 5), POINTER)
+    assert not roots.at_or_below(Fraction(-10, 20), Fraction(3, 5), POINTER)
+
+
+# ---- the bounded losses --------------------------------------------------------------------------------------
+
+def _laplace_range(q, b, N, outside=2):
+    low = mpmath.log(1 - mp(q) + mp(q) * mpmath.exp(-1 / mp(b)))
+    high = mpmath.log(1 - mp(q) + mp(q) * mpmath.exp(1 / mp(b)))
+    return int(mpmath.floor(low * N)) - outside, int(mpmath.floor(high * N)) + outside
+
+
+@pytest.mark.parametrize("q, b, N", [
+    (Fraction(1), Fraction(1), 20),          # atoms ±1 on grid levels ±20
+    (Fraction(1), Fraction(3, 7), 9),        # ±7/3 = ±21/9: on grid levels too
+    (Fraction(1), Fraction(3, 7), 10),       # between levels
+    (Fraction(1, 3), Fraction(1, 2), 30),
+    (Fraction(1, 100), Fraction(2), 400),
+    (Fraction(1, 2), Fraction(1, 20), 20),
+    (Fraction(1), Fraction(1, 100), 2),      # atoms ±100, continuous part of mass 1/2 − e^{−100}/2
+])
+def test_laplace_masses(q, b, N):
+    pair = families.laplace(b, q, families.ADD_OR_REMOVE)
+    lo, hi = _laplace_range(q, b, N)
+    _check_masses(pair, ref.laplace(q, b), N, lo, hi, W=140 + pair.guard_bits())
+
+
+def test_laplace_atoms_go_to_the_tails_outside_the_range():
+    """A range inside the loss's: the atom at −1 (q = 1, b = 1) is the low tail, the atom at +1 the high tail."""
+    pair = families.laplace(Fraction(1), Fraction(1), families.ADD_OR_REMOVE)
+    _check_masses(pair, ref.laplace(1, 1), 20, -10, 10)
+    # exactly on the grid: the atom 1 = 20/20 belongs to bucket 20 ([1, 1 + h)), so hi = 20 puts it in the high tail
+    Wt, p_list, q_list, low, high = pair.bucket_masses(20, -20, 20, 100, POINTER)
+    assert p_list[0][0] > 0 and high[0][0] >= (1 << Wt) // 2 - 1   # P-mass 1/2 of the atom at x >= 1
+
+
+def test_replace_one_laplace_is_the_add_remove_pair_of_half_the_scale():
+    pair = families.laplace(Fraction(3, 2), Fraction(1), families.REPLACE)
+    assert (pair.q, pair.scale) == (1, Fraction(3, 4))
+    _check_masses(pair, ref.replace_laplace(Fraction(3, 2)), 12, -20, 20)
+
+
+def test_laplace_buckets_beyond_the_atoms_are_exactly_empty():
+    """Every mass above the top atom (and below the bottom one) is an exact 0, so F(ε) is 0 beyond the top."""
+    pair = families.laplace(Fraction(1), Fraction(1, 3), families.ADD_OR_REMOVE)
+    Wt, p_list, q_list, low, high = pair.bucket_masses(10, -40, 40, 100, POINTER)
+    assert low == ((0, 0), (0, 0)) and high == ((0, 0), (0, 0))
+    assert p_list[:9] == [(0, 0)] * 9 and p_list[-9:] == [(0, 0)] * 9     # buckets −40..−32 and 31..39
+
+
+@pytest.mark.parametrize("p, k, N", [(Fraction(3, 4), 4, 40), (Fraction(1, 3), 5, 10), (Fraction(1, 2), 2, 7),
+                                     (Fraction(1, 10 ** 6), 10 ** 9, 3)])
+def test_randomized_response_masses_are_exact(p, k, N):
+    pair = families.randomized_response(p, k)
+    L = mpmath.log((1 - mp(p) + mp(p) / k) / (mp(p) / k))
+    top = int(mpmath.floor(L * N))
+    _check_masses(pair, ref.randomized_response(p, k), N, -top - 3, top + 3, W=100, narrow=4)
+    # the three atoms sit in buckets ⌊±L·N⌋ and 0
+    Wt, p_list, q_list, low, high = pair.bucket_masses(N, -top - 3, top + 3, 100, POINTER)
+    occupied = [i - top - 3 for i, m in enumerate(p_list) if m != (0, 0)]
+    assert occupied == sorted({-top - 1, top} | ({0} if k > 2 else set()))
+
+
+# ---- one step: the arrays bound δ(ε) of both orders ------------------------------------------------------------
+
+ONE_STEP = [  # (pair, reference law, N, lo, hi, ε list)
+    (families.ReplaceGaussian(Fraction(1, 10), Fraction(1, 2)), ref.replace_gaussian(Fraction(1, 10), Fraction(1, 2)),
+     200, -3000, 3000, ["0", "1/2", "2"]),
+    (families.mixture(Fraction(1), [Fraction(1), Fraction(2)], [Fraction(1, 2)] * 2, Fraction(1, 4)),
+     ref.mixture(1, [1, 2], [Fraction(1, 2)] * 2, Fraction(1, 4)), 100, -29, 1200, ["0", "1/3", "1"]),
+    (families.laplace(Fraction(1, 2), Fraction(1, 5), families.ADD_OR_REMOVE),
+     ref.laplace(Fraction(1, 5), Fraction(1, 2)), 100, -40, 180, ["0", "1/4", "1"]),
+    (families.laplace(Fraction(1), Fraction(1), families.ADD_OR_REMOVE), ref.laplace(1, 1), 64, -64, 65,
+     ["0", "1/2", "1", "2"]),
+    (families.randomized_response(Fraction(3, 4), 4), ref.randomized_response(Fraction(3, 4), 4), 40, -40, 40,
+     ["0", "1/2", "1"]),
+]
+
+
+@pytest.mark.parametrize("pair, law, N, lo, hi, epsilons", ONE_STEP,
+                         ids=["replace-gaussian", "mixture", "laplace-sampled", "laplace", "randomized-response"])
+def test_one_step_bounds_enclose_the_reference(pair, law, N, lo, hi, epsilons):
+    """T = 1: L_o(ε) <= δ_o(ε) <= F_o(ε) in both orders, and within a few grid steps of the loss."""
+    K, K_q = 96, 120
+    arrays = masses.single_step(masses.Stage(pair, 1, lo, hi), N, K, K_q, lower=ORDERS)
+    for order, one in arrays.items():
+        upper = answer.UpperTail(Array(one.LO, one.upper, one.upper_atom), K, N, 160)
+        lower = answer.LowerEvents(Array(one.LO, one.lower_p), Array(one.LO, one.lower_q, one.lower_atom), K, K_q)
+        for e in map(Fraction, epsilons):
+            true = max(ref.delta_one(law, e, order), mpmath.mpf(0))
+            f = upper.bound(e)
+            lam = Fraction(mpmath.nstr(mpmath.exp(mp(e)) * (1 + mpmath.mpf(10) ** -30), 38))
+            ell = lower.bound(lam)
+            assert mp(ell) <= true <= mp(f), (order, e, ell, true, f)
+            slack = 8 * mpmath.exp(mp(e)) / N * max(true, mpmath.mpf(10) ** -12) + mpmath.mpf(10) ** -20
+            assert mp(f) - true <= slack and true - mp(ell) <= slack, (order, e, ell, true, f)
+
+
+def test_bounded_loss_upper_bound_is_exactly_zero_beyond_the_top():
+    """Randomized response, L = log(7/3): F(ε) = 0 exactly once ε is past the top atom's upper grid point."""
+    pair = families.randomized_response(Fraction(3, 4), 4)       # L = log(7/3) = 0.847...
+    arrays = masses.single_step(masses.Stage(pair, 1, -40, 40), 40, 64, 80)
+    for one in arrays.values():
+        upper = answer.UpperTail(Array(one.LO, one.upper, one.upper_atom), 64, 40, 100)
+        assert upper.bound(Fraction(35, 40)) == 0      # the atom in bucket 33: its split reaches 34/40 at most
+        assert upper.bound(Fraction(33, 40)) > 0
