@@ -443,8 +443,7 @@ def account(event, *, delta=None, epsilons=None, neighboring_relation="add_or_re
     (``0.01`` is 1/100).
     """
     from producer.kinds import accounting as kind
-    with kind.api_names():
-        request = kind.Request.from_strings(event, delta=delta, epsilons=epsilons,
-                                           neighboring_relation=neighboring_relation, rel_width=rel_width)
-        return Certificate(kind.build(request, progress=kind.progress_printer() if progress is True else
-                                      (progress if callable(progress) else None)))
+    request = kind.Request.from_strings(event, delta=delta, epsilons=epsilons,
+                                       neighboring_relation=neighboring_relation, rel_width=rel_width)
+    return Certificate(kind.build(request, progress=kind.progress_printer() if progress is True else
+                                  (progress if callable(progress) else None)))

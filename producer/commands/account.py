@@ -5,9 +5,8 @@ import json
 import sys
 
 from producer import api
-from producer.commands.common import add_output_arguments, finish, progress_of
+from producer.commands.common import add_epsilon_argument, add_output_arguments, finish, progress_of
 from producer.errors import InputError
-from producer.kinds.accounting import for_command
 from producer.pld.events import RELATIONS
 
 MAX_FILE_BYTES = 64 * 2**20
@@ -40,8 +39,8 @@ def add_arguments(parser):
     forms = question.add_mutually_exclusive_group(required=True)
     forms.add_argument("--delta", metavar="D",
                        help="δ in [10^-30, 1): certify an enclosure [ε_lo, ε_hi] of the smallest ε with δ(ε) <= δ")
-    forms.add_argument("--epsilons", metavar="E,...",
-                       help="comma-separated ε in [0, 500]: certify an enclosure of δ(ε) at each")
+    add_epsilon_argument(forms, "ε in [0, 500], comma-separated and/or the option repeated: certify an "
+                                "enclosure of δ(ε) at each", many=True)
     question.add_argument("--rel-width", metavar="R",
                           help="relative width asked for: ε_hi − ε_lo <= R·ε_hi, or upper − lower <= R·upper "
                                "(default 1/1000)")
@@ -71,9 +70,6 @@ def read_event(path):
 
 def run(args):
     event = read_event(args.event)
-    try:
-        cert = api.account(event, delta=args.delta, epsilons=args.epsilons, neighboring_relation=args.relation,
-                           rel_width=args.rel_width, progress=progress_of(args))
-    except InputError as error:
-        raise for_command(error) from None
+    cert = api.account(event, delta=args.delta, epsilons=args.epsilon, neighboring_relation=args.relation,
+                       rel_width=args.rel_width, progress=progress_of(args))
     return finish(args, cert)

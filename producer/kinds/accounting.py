@@ -28,7 +28,6 @@ renders the same error with the command's flags.
 """
 
 import sys
-from contextlib import contextmanager
 
 from gmpy2 import mpq
 
@@ -39,6 +38,7 @@ from producer.pld.enclose import certify
 from producer.pld.events import ADD_OR_REMOVE, RELATIONS, REPLACE, event_json, read_number, stages
 from producer.pld.mechanism import ORDERS
 from producer.pld.search import certificate_cost
+from producer.names import option
 from producer.rationals import describe_rational, format_rational, significant_outward
 
 KIND, VERSION = "accounting", 1
@@ -50,43 +50,20 @@ MIN_REL_WIDTH, MAX_REL_WIDTH = mpq(1, 10**6), mpq(1, 2)
 DEFAULT_REL_WIDTH = mpq(1, 1000)
 DISPLAY_DIGITS = 10
 
-# each parameter's name: (in the Python API, on the command line)
-NAMES = {"event": ("event", "--event"), "delta": ("delta", "--delta"), "epsilons": ("epsilons", "--epsilons"),
-         "relation": ("neighboring_relation", "--relation"), "rel_width": ("rel_width", "--rel-width")}
+# each parameter's name as the caller writes it (producer.names: the API's parameter, or the command's flag)
+NAMES = {"event": dict(name="event"), "delta": dict(name="delta"), "epsilons": dict(name="epsilons"),
+         "relation": dict(name="neighboring_relation", flag="--relation"), "rel_width": dict(name="rel_width")}
+
+
+def _named(key):
+    spec = NAMES[key]
+    return option(spec["name"], flag=spec.get("flag"))
 
 
 def _refusal(cls, template, **values):
-    """An ``cls`` error from ``template`` ({delta}, {event}, ... stand for the parameters' names): the message
-    names the API's parameters, ``command_message`` the command's flags."""
-    error = cls(template.format(**{k: v[0] for k, v in NAMES.items()}, **values))
-    error.command_message = template.format(**{k: v[1] for k, v in NAMES.items()}, **values)
-    return error
-
-
-def for_command(error):
-    """The same error worded for the command line (its flags instead of the API's parameters)."""
-    text = getattr(error, "command_message", None)
-    return error if text is None else type(error)(text)
-
-
-@contextmanager
-def api_names():
-    """Word an error raised inside with the API's parameter names, keeping the command's wording beside it.
-
-    The PLD engine's refusals name the command's flags (``--rel-width``,
-    ``--epsilons``, ``delta:``); they are rewritten for the API here.
-    """
-    try:
-        yield
-    except InputError as error:
-        if getattr(error, "command_message", None) is not None:
-            raise
-        text = str(error)
-        command = "--delta" + text[len("delta"):] if text.startswith("delta:") else text
-        api = text.replace("--rel-width", "rel_width").replace("--epsilons", "epsilons").replace("--delta", "delta")
-        renamed = type(error)(api)
-        renamed.command_message = command
-        raise renamed from None
+    """An ``cls`` error from ``template`` ({delta}, {event}, ... stand for the parameters, named as the caller
+    writes them: ``rel_width`` from Python, ``--rel-width`` on the command line)."""
+    return cls(template.format(**{k: _named(k) for k in NAMES}, **values))
 
 
 def read_relation(value):
@@ -103,15 +80,8 @@ def read_relation(value):
 
 
 def _number(value, key):
-    """An exact number of the parameter ``key`` (floats as their shortest decimal), errors named both ways."""
-    api, flag = NAMES[key]
-    try:
-        return read_number(value, api, bits=None)
-    except InputError as error:  # the reader's message starts with the name it was given
-        text = str(error)
-        renamed = type(error)(text)
-        renamed.command_message = flag + text[len(api):] if text.startswith(api) else text
-        raise renamed from None
+    """An exact number of the parameter ``key`` (floats as their shortest decimal), named as the caller wrote it."""
+    return read_number(value, _named(key), bits=None)
 
 
 class Request(Immutable):
@@ -234,8 +204,7 @@ def result_json(request, outcome):
 def build(request, progress=None):
     """The sealed accounting/1 certificate (a dict) of a :class:`Request`; ``progress`` receives text lines."""
     log = progress if progress is not None else (lambda message: None)
-    with api_names():
-        outcome = certify(request, log)
+    outcome = certify(request, log)
     return make_certificate(KIND, VERSION, request.as_json(), result_json(request, outcome))
 
 
@@ -296,4 +265,4 @@ def progress_printer(prefix="account"):
     return lambda message: print(f"{prefix}: {message}", file=sys.stderr, flush=True)
 
 
-__all__ = ["KIND", "VERSION", "Request", "build", "claim", "for_command", "api_names", "REPLACE"]
+__all__ = ["KIND", "VERSION", "Request", "build", "claim", "auditor_cost", "REPLACE"]

@@ -184,7 +184,7 @@ class _Attempt:
                     if precision > MAX_MASS_PRECISION:  # never met by a request within the limits; no hang
                         raise LimitError(f"the single-step masses of the {stage.law.describe()} stage did not "
                                          f"reach the fixed point 2^-{plan.q_bits} at {MAX_MASS_PRECISION} bits of "
-                                         f"working precision; ask for a larger --rel-width") from None
+                                         f"working precision; ask for a larger {option('rel_width')}") from None
             self.sides.append(bases)
             self.log(f"stage {stage.law.describe()}: {hi - lo + 1} buckets, h = 1/{plan.grid}")
 

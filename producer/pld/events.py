@@ -76,9 +76,8 @@ REFUSED = {
     "NonPrivateDpEvent": "a non-private event has no finite ε: no certificate bounds it",
     "UnsupportedDpEvent": "dp_accounting's marker for a mechanism it cannot account; describe the mechanism by "
                           "the events this kind reads (" + ", ".join(ACCOUNTED) + ")",
-    "DiscreteLaplaceDpEvent": "its plain composition alone is certified by `producer plain --release dl:T:SxK` "
-                              "(producer.plain_composition(releases=...)) with T = 1/noise_parameter and "
-                              "S = sensitivity",
+    "DiscreteLaplaceDpEvent": "its plain composition alone is certified by plain-composition/1 with the "
+                              "release dl:T:SxK (T = 1/noise_parameter, S = sensitivity, K the count)",
     "SampledWithReplacementDpEvent": "sampling with replacement is not accounted; Poisson sampling "
                                      "(PoissonSampledDpEvent) is",
     "SampledWithoutReplacementDpEvent": "sampling without replacement is not accounted; Poisson sampling "

@@ -118,8 +118,9 @@ EPSILON_COMMANDS = {
     "workload": [],
     "plain": ["--sigma2", "9", "--budget", "2"],
     "dpsgd": ["--sampling-rate", "1", "--noise-multiplier", "1", "--steps", "10"],
+    "account": ["--event", "-"],
 }
-MANY = {"plain", "dpsgd"}
+MANY = {"plain", "dpsgd", "account"}
 
 
 def test_every_epsilon_option_has_both_names():

@@ -126,7 +126,7 @@ def test_a_plan_beyond_eight_budgets_is_refused_before_any_mass(monkeypatch):
     request = _request(["1/100:1x1000"], delta=mpq(1, 10**5))
     plan = search.Search(request, Sizing(request.stages)).first
     first = search.Cost(request.stages, Sizing(request.stages), plan)
-    estimate = search.budget_cost(request.stages, plan.grid, plan.p_bits, plan.q_bits, [r for r, _ in first.ranges],
+    estimate = search.budget_cost(request.stages, plan.grid, plan.p_bits, plan.q_bits, first.ranges,
                                   search._estimated_products(search._products(request.stages), first.entries,
                                                              plan.p_bits, plan.q_bits))
     scaled_budget(monkeypatch, estimate.work // 9, estimate.memory)
