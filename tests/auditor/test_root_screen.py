@@ -56,7 +56,7 @@ def test_screened_budget_four_equals_the_plain_route(screen_everything, law, pt)
 
 
 @given(law=laws(max_B=4, max_len=3), C=st.integers(2, 3), pt=points)
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=8, deadline=None)
 def test_screened_root_equals_the_reference(screen_everything, law, C, pt):
     x, y = pt
     g = Game(Law(*law))
