@@ -54,9 +54,6 @@ from auditor.rationals import read_rational, show, write_rational
 SIGMA_MIN, SIGMA_MAX = Fraction(1, 10), Fraction(10 ** 4)
 SCALE_MIN, SCALE_MAX = Fraction(1, 100), Fraction(10 ** 4)
 SENSITIVITY_MAX = Fraction(100)
-DELTA_MIN = Fraction(1, 10 ** 30)
-EPSILON_INPUT_MAX = Fraction(500)
-WIDTH_MIN, WIDTH_MAX = Fraction(1, 10 ** 6), Fraction(1, 2)
 
 # ---- the limits (UNCHECKED beyond them, before any work) ------------------------------------------
 MAX_EVENTS = 10 ** 4
@@ -115,10 +112,7 @@ def _pld_bounds(plan, value_bits, guard):
 
 # ---- 1. and 2. the domain and the tree's limits ---------------------------------------------------------
 
-def _bounded(value, lo, hi, pointer, text, lo_open=False, hi_open=False):
-    if value < lo or value > hi or (lo_open and value == lo) or (hi_open and value == hi):
-        raise Malformed(f"{pointer}: {show(value)} is outside the domain {text}")
-    return value
+_bounded = decisions.bounded
 
 
 class _Tree:
@@ -257,26 +251,7 @@ def parse(cert):
     domain, Unchecked beyond the tree's limits)."""
     inp, res = cert["input"], cert["result"]
     relation = inp["relation"]
-    width = _bounded(read_rational(inp["rel_width"], "/input/rel_width"), WIDTH_MIN, WIDTH_MAX,
-                     "/input/rel_width", "[10^-6, 1/2]")
-    p = {"relation": relation, "width": width, "route": res["route"]}
-    if "delta" in inp:
-        p["delta"] = _bounded(read_rational(inp["delta"], "/input/delta"), DELTA_MIN, Fraction(1),
-                              "/input/delta", "[10^-30, 1)", hi_open=True)
-        if "points" in res:
-            raise Malformed("/result/points: the question asks for ε(δ) (input.delta), not points")
-    else:
-        epsilons = [read_rational(e, f"/input/epsilons/{i}") for i, e in enumerate(inp["epsilons"])]
-        for i, e in enumerate(epsilons):
-            _bounded(e, Fraction(0), EPSILON_INPUT_MAX, f"/input/epsilons/{i}", "[0, 500]")
-            if i and e <= epsilons[i - 1]:
-                raise Malformed(f"/input/epsilons/{i}: {show(e)} does not exceed the previous "
-                                f"{show(epsilons[i - 1])} (the epsilons must be strictly increasing)")
-        p["epsilons"] = epsilons
-        if "points" not in res:
-            raise Malformed("/result: the question asks for δ at the input epsilons (result.points)")
-    if (p["route"] == "pld") != (res["discretisation"] is not None):
-        raise Malformed("/result/discretisation: must be null exactly for the gaussian route")
+    p = dict(decisions.read_question(inp, res), relation=relation)
     p["stages"] = read_stages(inp["event"], relation)
     p["total"] = sum(count for _, count in p["stages"])
     return p

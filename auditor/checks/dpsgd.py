@@ -63,15 +63,12 @@ from auditor.pld.decisions import DISPLAY_DIGITS, MAX_GAUSSIAN_BITS, TINY  # noq
 from auditor.pld.pairs import MASS_NS  # noqa: F401 - the kind's constants
 from auditor.pld.recipe import (CONVOLUTION_NS, KEPT_ARRAYS, KEPT_BYTES, MASS_BYTES, MASS_BYTES_PER_BIT,  # noqa: F401
                                 MAX_BUCKETS, MAX_ENTRIES, MAX_LOSS, MAX_WORKING_BITS, PRODUCT_BYTES, RETRY_GUARD)
-from auditor.rationals import read_rational, show
+from auditor.rationals import read_rational
 
 # ---- the domain ---------------------------------------------------------------------------
 MAX_STEPS = 10 ** 6
 Q_MIN, Q_MAX = Fraction(1, 10 ** 5), Fraction(1)
 SIGMA_MIN, SIGMA_MAX = Fraction(1, 2), Fraction(100)
-DELTA_MIN = Fraction(1, 10 ** 30)
-EPSILON_INPUT_MAX = Fraction(500)
-WIDTH_MIN, WIDTH_MAX = Fraction(1, 10 ** 6), Fraction(1, 2)
 
 # ---- the limits (UNCHECKED beyond them, before any work) -------------------------------------
 MAX_EPSILON = Fraction(2000)
@@ -117,10 +114,7 @@ def estimate(cert, prefix=""):
 
 # ---- 1. domain ------------------------------------------------------------------------------
 
-def _bounded(value, lo, hi, pointer, text, hi_open=False):
-    if value < lo or value > hi or (hi_open and value == hi):
-        raise Malformed(f"{pointer}: {show(value)} is outside the domain {text}")
-    return value
+_bounded = decisions.bounded
 
 
 def parse(cert):
@@ -138,27 +132,7 @@ def parse(cert):
     total = sum(steps for _, _, steps in stages)
     if total > MAX_STEPS:
         raise Malformed(f"/input/stages: {common.magnitude(total)} steps in all exceed the domain's 10^6")
-    width = _bounded(read_rational(inp["rel_width"], "/input/rel_width"), WIDTH_MIN, WIDTH_MAX,
-                     "/input/rel_width", "[10^-6, 1/2]")
-    p = {"stages": stages, "width": width, "route": res["route"], "total": total}
-    if "delta" in inp:
-        p["delta"] = _bounded(read_rational(inp["delta"], "/input/delta"), DELTA_MIN, Fraction(1),
-                              "/input/delta", "[10^-30, 1)", hi_open=True)
-        if "points" in res:
-            raise Malformed("/result/points: the question asks for ε(δ) (input.delta), not points")
-    else:
-        epsilons = [read_rational(e, f"/input/epsilons/{i}") for i, e in enumerate(inp["epsilons"])]
-        for i, e in enumerate(epsilons):
-            _bounded(e, Fraction(0), EPSILON_INPUT_MAX, f"/input/epsilons/{i}", "[0, 500]")
-            if i and e <= epsilons[i - 1]:
-                raise Malformed(f"/input/epsilons/{i}: {show(e)} does not exceed the previous "
-                                f"{show(epsilons[i - 1])} (the epsilons must be strictly increasing)")
-        p["epsilons"] = epsilons
-        if "points" not in res:
-            raise Malformed("/result: the question asks for δ at the input epsilons (result.points)")
-    discretisation = res["discretisation"]
-    if (p["route"] == "pld") != (discretisation is not None):
-        raise Malformed("/result/discretisation: must be null exactly for the gaussian route")
+    p = dict(decisions.read_question(inp, res), stages=stages, total=total)
     return p
 
 

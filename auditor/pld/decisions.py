@@ -4,6 +4,8 @@
 divergences: with ``input.delta`` the ends ε_lo <= ε(δ) <= ε_hi, with ``input.epsilons`` a point lower <= δ(ε) <=
 upper per ε; widths, displays and ``lower_order``.
 
+* :func:`read_question` reads the question both kinds share (δ or the ε list, R) and the result's form, against
+  the domain (MALFORMED outside it).
 * :func:`exact_claims` records the exact claims (FAIL): ε_lo <= ε_hi and ε_hi − ε_lo <= R·ε_hi, or one point per ε
   in order with lower <= upper <= 1 and upper − lower <= R·upper (or upper <= 10^−30); ``lower_order`` null
   exactly when the lower end is 0 and on the gaussian route; displays the exact values rounded outward (down for
@@ -29,11 +31,16 @@ from auditor.enclosures import exp_bounds
 from auditor.pld import gaussian
 from auditor.pld.recipe import RETRY_GUARD
 from auditor.outcomes import Unchecked
+from auditor.certificate import Malformed
 from auditor.rationals import ceil_div, read_rational, show
 
-__all__ = ["Claim", "exact_claims", "decide_gaussian", "decide_pld", "settle", "start_bits", "TINY",
+__all__ = ["read_question", "bounded", "Claim", "exact_claims", "decide_gaussian", "decide_pld", "settle", "start_bits",
+           "TINY",
            "DISPLAY_DIGITS", "MAX_GAUSSIAN_BITS"]
 
+DELTA_MIN = Fraction(1, 10 ** 30)
+EPSILON_INPUT_MAX = Fraction(500)
+WIDTH_MIN, WIDTH_MAX = Fraction(1, 10 ** 6), Fraction(1, 2)
 TINY = Fraction(1, 10 ** 30)
 """A point with upper <= TINY needs no width."""
 DISPLAY_DIGITS = 10
@@ -56,6 +63,40 @@ class Claim:
         self.decision, self.shown = OPEN, None
         self.stated = value if stated is None else stated
         self.reason = reason or _REASONS[side]
+
+
+def bounded(value, lo, hi, pointer, text, lo_open=False, hi_open=False):
+    """``value`` when it lies in the domain [lo, hi] (ends open as asked), else MALFORMED naming ``text``."""
+    if value < lo or value > hi or (lo_open and value == lo) or (hi_open and value == hi):
+        raise Malformed(f"{pointer}: {show(value)} is outside the domain {text}")
+    return value
+
+
+def read_question(inp, res):
+    """{"width", "route", "delta" or "epsilons"}: R in [10^-6, 1/2], δ in [10^-30, 1) or 1 ... 64 strictly
+    increasing ε in [0, 500], a result of the question's form and ``discretisation`` null exactly on the
+    gaussian route (MALFORMED otherwise)."""
+    width = bounded(read_rational(inp["rel_width"], "/input/rel_width"), WIDTH_MIN, WIDTH_MAX,
+                    "/input/rel_width", "[10^-6, 1/2]")
+    p = {"width": width, "route": res["route"]}
+    if "delta" in inp:
+        p["delta"] = bounded(read_rational(inp["delta"], "/input/delta"), DELTA_MIN, Fraction(1),
+                             "/input/delta", "[10^-30, 1)", hi_open=True)
+        if "points" in res:
+            raise Malformed("/result/points: the question asks for ε(δ) (input.delta), not points")
+    else:
+        epsilons = [read_rational(e, f"/input/epsilons/{i}") for i, e in enumerate(inp["epsilons"])]
+        for i, e in enumerate(epsilons):
+            bounded(e, Fraction(0), EPSILON_INPUT_MAX, f"/input/epsilons/{i}", "[0, 500]")
+            if i and e <= epsilons[i - 1]:
+                raise Malformed(f"/input/epsilons/{i}: {show(e)} does not exceed the previous "
+                                f"{show(epsilons[i - 1])} (the epsilons must be strictly increasing)")
+        p["epsilons"] = epsilons
+        if "points" not in res:
+            raise Malformed("/result: the question asks for δ at the input epsilons (result.points)")
+    if (p["route"] == "pld") != (res["discretisation"] is not None):
+        raise Malformed("/result/discretisation: must be null exactly for the gaussian route")
+    return p
 
 
 def _display(text, value, direction, pointer, report):
