@@ -33,9 +33,9 @@ from producer.pld.enclose import certify
 from producer.pld.mechanism import BACKWARD, FORWARD, Stage
 from producer.pld.search import certificate_cost
 from producer.pld.subsampled_gaussian import SubsampledGaussian
+from producer.pld.written import outcome_json
 from producer.errors import InputError, LimitError
-from producer.rationals import describe_rational, format_rational, parse_integer, parse_rational, \
-    significant_outward
+from producer.rationals import describe_rational, format_rational, parse_integer, parse_rational
 
 KIND, VERSION = "dpsgd", 1
 
@@ -48,7 +48,6 @@ MAX_POINTS = 64
 MAX_EPSILON = mpq(500)
 MIN_REL_WIDTH, MAX_REL_WIDTH = mpq(1, 10**6), mpq(1, 2)
 DEFAULT_REL_WIDTH = mpq(1, 1000)
-DISPLAY_DIGITS = 10
 ORDER_NAMES = {FORWARD: "remove", BACKWARD: "add"}  # docs/dpsgd.md names the engine's orders by the neighbour
 
 
@@ -172,52 +171,11 @@ class Request:
         return data
 
 
-def _windows_json(windows):
-    if windows is None:
-        return None
-    return {"stages": [[list(w) for w in stage] for stage in windows["stages"]],
-            "combine": [list(w) for w in windows["combine"]]}
-
-
-def _discretisation(outcome):
-    plan = outcome.plan
-    return {
-        "grid": plan.grid,
-        "p_bits": plan.p_bits,
-        "q_bits": plan.q_bits,
-        "ranges": [list(r) for r in outcome.ranges],
-        "windows": {name: {"upper": _windows_json(outcome.windows[order]["upper"]),
-                           "lower": _windows_json(outcome.windows[order]["lower"])}
-                    for order, name in ORDER_NAMES.items()},
-    }
-
-
-def _display(value, direction):
-    return significant_outward(value, DISPLAY_DIGITS, direction)
-
-
-def result_json(outcome):
-    result = {"route": outcome.route,
-              "discretisation": _discretisation(outcome) if outcome.route == "pld" else None}
-    if outcome.points is None:
-        result.update({"epsilon_lo": format_rational(outcome.epsilon_lo),
-                       "epsilon_hi": format_rational(outcome.epsilon_hi),
-                       "epsilon_lo_display": _display(outcome.epsilon_lo, -1),
-                       "epsilon_hi_display": _display(outcome.epsilon_hi, +1),
-                       "lower_order": ORDER_NAMES.get(outcome.lower_order)})
-    else:
-        result["points"] = [{"epsilon": format_rational(p.epsilon), "lower": format_rational(p.lower),
-                             "upper": format_rational(p.upper), "lower_display": _display(p.lower, -1),
-                             "upper_display": _display(p.upper, +1), "lower_order": ORDER_NAMES.get(p.order)}
-                            for p in outcome.points]
-    return result
-
-
 def build(request, progress=None):
     """The sealed dpsgd/1 certificate (a dict) of a :class:`Request`; ``progress`` receives text lines."""
     log = progress if progress is not None else (lambda message: None)
     outcome = certify(request, log)
-    return make_certificate(KIND, VERSION, request.as_json(), result_json(outcome))
+    return make_certificate(KIND, VERSION, request.as_json(), outcome_json(outcome, ORDER_NAMES))
 
 
 def auditor_cost(cert):
