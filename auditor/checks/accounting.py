@@ -373,14 +373,4 @@ def _mechanism_text(cert):
 
 def claim(cert):
     """``eps(1/100000) in [1.827983856, 1.828739167] for a tree of 1 stage (...)`` or the points."""
-    res = cert["result"]
-    if "points" not in res:
-        lo, hi = read_rational(res["epsilon_lo"], ""), read_rational(res["epsilon_hi"], "")
-        delta = read_rational(cert["input"]["delta"], "")
-        return (f"eps({summaries.rational_text(delta)}) in [{summaries.outward(lo)[0]}, {summaries.outward(hi)[1]}] "
-                f"for {_mechanism_text(cert)}")
-    listed = [f"eps = {summaries.rational_text(read_rational(pt['epsilon'], ''))}: delta in "
-              f"[{summaries.outward(read_rational(pt['lower'], ''))[0]}, "
-              f"{summaries.outward(read_rational(pt['upper'], ''))[1]}]" for pt in res["points"]]
-    shown = "; ".join(listed[:2]) + (f"; and {len(listed) - 2} more" if len(listed) > 2 else "")
-    return f"delta(eps) of {_mechanism_text(cert)}: {shown}"
+    return decisions.answer_claim(cert, _mechanism_text(cert))

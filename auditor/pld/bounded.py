@@ -42,23 +42,13 @@ from math import isqrt
 
 from auditor.enclosures import exp_bounds
 from auditor.outcomes import NotEstablished
-from auditor.pld.preimages import exp_grid
-from auditor.rationals import ceil, ceil_div, floor
+from auditor.pld.preimages import exp_fixed, exp_grid, fixed
+from auditor.rationals import ceil_div
 
 __all__ = ["grid_count", "laplace_masses", "randomized_response_masses", "MAX_SIGN_BITS"]
 
 MAX_SIGN_BITS = 1 << 14
 """Most bits spent comparing one grid level with one atom."""
-
-
-def _fixed(x, W, direction):
-    y = Fraction(x) * (1 << W)
-    return floor(y) if direction < 0 else ceil(y)
-
-
-def _exp_fixed(x, W):
-    lo, hi = exp_bounds(x, W + 16)
-    return _fixed(lo, W, -1), _fixed(hi, W, +1)
 
 
 def grid_count(N, lo, hi, compare):
@@ -153,8 +143,8 @@ def laplace_masses(q, b, N, lo, hi, W, pointer):
     """(p_list, q_list, low, high) of the add/remove Laplace pair of scale b, sampling q, as enclosures over 2^W."""
     one = 1 << W
     n_, d_ = q.numerator, q.denominator
-    c = _exp_fixed(-1 / (2 * b), W)
-    c2 = _exp_fixed(-1 / b, W)
+    c = exp_fixed(-1 / (2 * b), W)
+    c2 = exp_fixed(-1 / b, W)
     # the atoms: (P, Q) masses over 2^W
     p_minus = (((d_ - n_) * one + n_ * c2[0]) // (2 * d_), ceil_div((d_ - n_) * one + n_ * c2[1], 2 * d_))
     q_minus = (one >> 1, one >> 1)
@@ -203,7 +193,7 @@ def _continuous(q, c, c2, N, first, last, W):
     one = 1 << W
     n_, d_ = q.numerator, q.denominator
     c_lo, c_hi = c
-    cq_lo, cq_hi = _fixed(1 - q, W, -1), _fixed(1 - q, W, +1)
+    cq_lo, cq_hi = fixed(1 - q, W, -1), fixed(1 - q, W, +1)
     s_cap = ceil_div(one << W, c_lo)                 # s < 1/c <= 2^W/c_lo
     out = []
     for e_lo, e_hi in exp_grid(N, first, last, W):
@@ -228,7 +218,7 @@ def randomized_response_masses(p, k, N, lo, hi, W, pointer):
     middle = (k - 2) * small
 
     def enclose(x):
-        return _fixed(x, W, -1), _fixed(x, W, +1)
+        return fixed(x, W, -1), fixed(x, W, +1)
 
     r = large / small
 

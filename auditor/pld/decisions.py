@@ -6,6 +6,7 @@ upper per ε; widths, displays and ``lower_order``.
 
 * :func:`read_question` reads the question both kinds share (δ or the ε list, R) and the result's form, against
   the domain (MALFORMED outside it).
+* :func:`answer_claim` is the one-line claim of a verified certificate of either kind.
 * :func:`exact_claims` records the exact claims (FAIL): ε_lo <= ε_hi and ε_hi − ε_lo <= R·ε_hi, or one point per ε
   in order with lower <= upper <= 1 and upper − lower <= R·upper (or upper <= 10^−30); ``lower_order`` null
   exactly when the lower end is 0 and on the gaussian route; displays the exact values rounded outward (down for
@@ -34,9 +35,8 @@ from auditor.outcomes import Unchecked
 from auditor.certificate import Malformed
 from auditor.rationals import ceil_div, read_rational, show
 
-__all__ = ["read_question", "bounded", "Claim", "exact_claims", "decide_gaussian", "decide_pld", "settle", "start_bits",
-           "TINY",
-           "DISPLAY_DIGITS", "MAX_GAUSSIAN_BITS"]
+__all__ = ["read_question", "bounded", "answer_claim", "Claim", "exact_claims", "decide_gaussian",
+           "decide_pld", "settle", "start_bits", "TINY", "DISPLAY_DIGITS", "MAX_GAUSSIAN_BITS"]
 
 DELTA_MIN = Fraction(1, 10 ** 30)
 EPSILON_INPUT_MAX = Fraction(500)
@@ -97,6 +97,22 @@ def read_question(inp, res):
     if (p["route"] == "pld") != (res["discretisation"] is not None):
         raise Malformed("/result/discretisation: must be null exactly for the gaussian route")
     return p
+
+
+def answer_claim(cert, mechanism):
+    """``eps(δ) in [ε_lo, ε_hi] for MECHANISM`` or ``delta(eps) of MECHANISM: eps = …: delta in […]; …`` (ends
+    rounded outward; at most two points listed)."""
+    res = cert["result"]
+    if "points" not in res:
+        lo, hi = read_rational(res["epsilon_lo"], ""), read_rational(res["epsilon_hi"], "")
+        delta = read_rational(cert["input"]["delta"], "")
+        return (f"eps({summaries.rational_text(delta)}) in [{summaries.outward(lo)[0]}, {summaries.outward(hi)[1]}] "
+                f"for {mechanism}")
+    listed = [f"eps = {summaries.rational_text(read_rational(pt['epsilon'], ''))}: delta in "
+              f"[{summaries.outward(read_rational(pt['lower'], ''))[0]}, "
+              f"{summaries.outward(read_rational(pt['upper'], ''))[1]}]" for pt in res["points"]]
+    shown = "; ".join(listed[:2]) + (f"; and {len(listed) - 2} more" if len(listed) > 2 else "")
+    return f"delta(eps) of {mechanism}: {shown}"
 
 
 def _display(text, value, direction, pointer, report):

@@ -24,7 +24,7 @@ from math import isqrt
 from auditor.enclosures import exp_bounds
 from auditor.pld import bounded, roots
 from auditor.pld.pairs import SampledGaussian, bits, gaussian_masses, shifted, work
-from auditor.pld.preimages import _log_fixed, exp_grid
+from auditor.pld.preimages import log_fixed, exp_grid
 from auditor.pld.tails import TailTable
 from auditor.rationals import ceil, ceil_div, floor
 
@@ -111,7 +111,7 @@ def _replace_arguments(q, sigma, N, lo, hi, W):
         t_hi = ceil_div(s_hi * ic_hi * (d_ - n_), n_ << W)
         a_lo = t_lo + isqrt(t_lo * t_lo + one * one)                          # 2^W·(t + √(t² + 1))
         a_hi = t_hi + isqrt(t_hi * t_hi + one * one) + 1
-        l_lo, l_hi = _log_fixed(Fraction(a_lo, one), Fraction(a_hi, one), W)   # 2^W·asinh t
+        l_lo, l_hi = log_fixed(Fraction(a_lo, one), Fraction(a_hi, one), W)   # 2^W·asinh t
         y_lo, y_hi = (j * one) // (2 * N), ceil_div(j * one, 2 * N)          # 2^W·y/2
         positive[j] = (((y_lo + l_lo) * sn) // sd, ceil_div((y_hi + l_hi) * sn, sd))
     out = []

@@ -52,34 +52,36 @@ MAX_SIGN_BITS = 1 << 14
 _QUARTER_SHIFT = 2  # ζ <= 2^W/4
 
 
-def _fixed(x, W, direction):
+def fixed(x, W, direction):
+    """⌊2^W·x⌋ (direction −1) or ⌈2^W·x⌉ (+1)."""
     y = Fraction(x) * (1 << W)
     return floor(y) if direction < 0 else ceil(y)
 
 
-def _exp_fixed(x, W):
+def exp_fixed(x, W):
+    """(lo, hi) integers with lo <= 2^W·e^x <= hi."""
     lo, hi = exp_bounds(x, W + 16)
-    return _fixed(lo, W, -1), _fixed(hi, W, +1)
+    return fixed(lo, W, -1), fixed(hi, W, +1)
 
 
 def exp_grid(N, first, last, W):
     """[(lo, hi)] of 2^W·e^{j/N} for j = first, ..., last."""
-    r_lo, r_hi = _exp_fixed(Fraction(1, N), W)
+    r_lo, r_hi = exp_fixed(Fraction(1, N), W)
     one, every = 1 << W, block(N)
     out = []
     for j in range(first, last + 1):
         if (j - first) % every == 0:
-            lo, hi = _exp_fixed(Fraction(j, N), W)
+            lo, hi = exp_fixed(Fraction(j, N), W)
         else:
             lo, hi = (lo * r_lo) >> W, ceil_div(hi * r_hi, one)
         out.append((lo, hi))
     return out
 
 
-def _log_fixed(v_lo, v_hi, W):
+def log_fixed(v_lo, v_hi, W):
     """(lo, hi) of 2^W·log v for v in [v_lo, v_hi] (Fractions, v_lo > 0)."""
     bits = W + 16
-    return _fixed(log_bounds(v_lo, bits)[0], W, -1), _fixed(log_bounds(v_hi, bits)[1], W, +1)
+    return fixed(log_bounds(v_lo, bits)[0], W, -1), fixed(log_bounds(v_hi, bits)[1], W, +1)
 
 
 def _atanh_fixed(Z, W):
@@ -121,9 +123,9 @@ def _v_fractions(i, N, c, W):
 def _log_v(N, q, lo, hi, W):
     """[(lo, hi) or None] of 2^W·log v_i, i = lo, ..., hi (None: v_i <= 0, x_i = −∞)."""
     c = 1 - q
-    c_lo, c_hi = _fixed(c, W, -1), _fixed(c, W, +1)
+    c_lo, c_hi = fixed(c, W, -1), fixed(c, W, +1)
     grid = exp_grid(N, lo, hi, W)
-    m_lo, m_hi = _exp_fixed(Fraction(1, N), W)
+    m_lo, m_hi = exp_fixed(Fraction(1, N), W)
     m_lo -= 1 << W  # e^{1/N} − 1
     m_hi -= 1 << W
     one = 1 << W
@@ -157,7 +159,7 @@ def _log_v(N, q, lo, hi, W):
                 f_lo, f_hi = Fraction(v_lo, one), Fraction(v_hi, one)
             else:
                 f_lo, f_hi = _v_fractions(i, N, c, W)
-            logs = _log_fixed(f_lo, f_hi, W)
+            logs = log_fixed(f_lo, f_hi, W)
         out.append(logs)
         previous = ((e_lo, e_hi), (v_lo, v_hi), logs) if v_lo > 0 else None
     return out
@@ -179,7 +181,7 @@ def arguments(q, sigma, N, lo, hi, W):
             z.append((a // den, ceil_div(a, den)))
             zp.append((b // den, ceil_div(b, den)))
         return z, zp
-    lq_lo, lq_hi = _log_fixed(q, q, W)
+    lq_lo, lq_hi = log_fixed(q, q, W)
     half_lo, half_hi = (one * sd) // (2 * sn), ceil_div(one * sd, 2 * sn)    # 2^W/(2σ)
     inv_lo, inv_hi = (one * sd) // sn, ceil_div(one * sd, sn)                # 2^W/σ
     z, zp = [], []
