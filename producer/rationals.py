@@ -3,6 +3,13 @@
 Rationals are written ``"p/q"`` (reduced, q > 0) or ``"n"`` for integers.
 Input may also be a decimal such as ``4.91`` or ``1e-4``; it is read exactly.
 
+Numbers as a training script holds them are read too, and the value certified
+is stated: a binary float (Python's, or a numpy scalar) is read as the shortest
+decimal that prints as it (``0.1`` is 1/10, what the user typed, not the
+binary double 3602879701896397/36028797018963968), a numpy integer as its
+integer.  An integer may be written in exponent notation where an integer is
+asked for (``1e5`` is 100000; ``1.5e0`` is not an integer).
+
 Size limits, checked on the text BEFORE any conversion (so no request can make
 the producer build a huge number, and nothing relies on Python's own
 4,300-digit ``int``/``str`` limit): the numerator and the denominator of a
@@ -57,13 +64,31 @@ def _digits(text, what, part):
     return mpz(stripped)
 
 
+def _numpy_kind(value):
+    """numpy's dtype kind of a numpy scalar ('f', 'i', 'u', ...), or None (numpy is never imported here)."""
+    if type(value).__module__ != "numpy":
+        return None
+    dtype = getattr(value, "dtype", None)
+    return getattr(dtype, "kind", None)
+
+
+def float_text(value, what):
+    """The shortest decimal that prints as the float ``value`` (a Python or numpy binary float)."""
+    if not float(value) == float(value) or float(value) in (float("inf"), float("-inf")):
+        raise InputError(f"{what}: {float(value)!r} is not a finite number")
+    if _numpy_kind(value) == "f" and not isinstance(value, float):
+        return str(value)  # float32/longdouble: numpy prints the shortest decimal of that precision
+    return float.__repr__(float(value))
+
+
 def _from_number(value, what):
-    """An exact rational from a Python/gmpy2 number (never a float)."""
-    if isinstance(value, bool):
+    """An exact rational from a Python, numpy or gmpy2 number (a float as its shortest decimal)."""
+    if isinstance(value, bool) or _numpy_kind(value) == "b":
         raise InputError(f"{what}: expected a rational like 3/7, got {value!r}")
-    if isinstance(value, float):
-        raise InputError(f"{what}: got the float {value!r}; floats are binary approximations, "
-                         f"write the number as a string such as '0.1' or as a Fraction")
+    if isinstance(value, float) or _numpy_kind(value) == "f":
+        return parse_rational(float_text(value, what), what)
+    if _numpy_kind(value) in ("i", "u"):
+        value = int(value)
     if isinstance(value, (int, _MPZ)):
         _check_integer_digits(value, what)
         return mpq(value)
@@ -71,7 +96,7 @@ def _from_number(value, what):
         _check_integer_digits(value.numerator, what, "numerator")
         _check_integer_digits(value.denominator, what, "denominator")
         return mpq(value.numerator, value.denominator)
-    raise InputError(f"{what}: expected a rational like 3/7, got {value!r}")
+    raise InputError(f"{what}: expected a rational like 3/7, got {_shown(value)}")
 
 
 def _from_decimal(m, what):
@@ -103,7 +128,8 @@ def parse_rational(text, what="value"):
     """Return the exact rational written in ``text`` as an ``mpq``.
 
     Accepts ``p/q``, integers and decimals (read exactly, never via float), and
-    the Python values int, Fraction (and gmpy2's mpz, mpq).  Floats are refused.
+    the Python values int, Fraction (and gmpy2's mpz, mpq, numpy's integers);
+    a float (Python's or numpy's) is read as its shortest decimal.
     """
     if not isinstance(text, str):
         return _from_number(text, what)
@@ -126,18 +152,32 @@ def parse_rational(text, what="value"):
 
 
 def parse_integer(text, what="value"):
-    """Return the integer written in ``text`` (no fractions, no decimals), as an int."""
+    """Return the integer written in ``text``, as an int.
+
+    An int (Python's, gmpy2's, numpy's), its decimal text, or an exact
+    decimal of integer value (``1e5``, ``2.0``; a float when it is integral);
+    ``1.5e0`` is not an integer.
+    """
+    given = text
+    if _numpy_kind(text) in ("i", "u"):
+        text = int(text)
+    elif isinstance(text, float) or _numpy_kind(text) == "f":
+        text = float_text(text, what)
     if isinstance(text, bool) or not isinstance(text, (str, int, _MPZ)):
-        raise InputError(f"{what}: {_shown(text)} is not an integer")
+        raise InputError(f"{what}: {_shown(given)} is not an integer")
     if not isinstance(text, str):
         _check_integer_digits(text, what)
         return int(text)
     _check_text(text, what)
     m = _INTEGER.fullmatch(text)
-    if not m:
-        raise InputError(f"{what}: {_shown(text)} is not an integer")
-    value = _digits(m.group(2), what, "integer")
-    return int(-value if m.group(1) == "-" else value)
+    if m:
+        value = _digits(m.group(2), what, "integer")
+        return int(-value if m.group(1) == "-" else value)
+    m = _DECIMAL.fullmatch(text)
+    value = _from_decimal(m, what) if m else None
+    if value is None or value.denominator != 1:
+        raise InputError(f"{what}: {_shown(given)} is not an integer")
+    return int(value.numerator)
 
 
 def parse_whole(value, what, minimum=1):

@@ -102,9 +102,29 @@ def test_integers_and_python_values_under_the_limit():
     with pytest.raises(LimitError):
         parse_integer(10 ** MAX_DIGITS)
     assert parse_integer(10 ** MAX_DIGITS - 1) == 10 ** MAX_DIGITS - 1
-    for bad in (True, 1.0, "1.0", "1/2", None):
+    for bad in (True, 1.5, "1.5e0", "1/2", None, float("nan")):
         with pytest.raises(InputError):
             parse_integer(bad)
     assert parse_rational(Fraction(6, 4)) == mpq(3, 2)
-    with pytest.raises(InputError):
-        parse_rational(0.5)
+
+
+@pytest.mark.parametrize("value, integer", [("1e5", 100000), (1e5, 100000), ("2.0", 2), ("1E3", 1000), (7, 7)])
+def test_integers_in_exponent_notation(value, integer):
+    assert parse_integer(value) == integer
+
+
+@given(st.floats(allow_nan=False, allow_infinity=False))
+def test_a_float_is_read_as_its_shortest_decimal(value):
+    read = parse_rational(value)
+    assert float(Fraction(int(read.numerator), int(read.denominator))) == value  # prints as the float
+    assert read == parse_rational(repr(value))
+
+
+def test_numpy_scalars_are_read_exactly():
+    np = pytest.importorskip("numpy")
+    assert parse_rational(np.float64(0.1)) == mpq(1, 10)  # what was typed, not the binary double
+    assert parse_rational(np.float32(0.1)) == mpq(1, 10)  # float32's own shortest decimal
+    assert parse_integer(np.int64(100000)) == 100000 and parse_rational(np.uint8(3)) == 3
+    for bad in (np.float64("inf"), np.bool_(True)):
+        with pytest.raises(InputError):
+            parse_rational(bad)
