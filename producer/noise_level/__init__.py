@@ -6,4 +6,8 @@ below at which it is certified not to hold (not a proof that no smaller noise me
 one certified to meet the target and the lower one certified to miss it, and
 :mod:`producer.noise_level.hints` gives the float estimates that only steer where
 the search looks.  The certificate: :mod:`producer.kinds.noise`.
+
+DP-SGD's calibration (:mod:`producer.kinds.dpsgd_calibration`) searches the same grid, and the integers, by
+:mod:`producer.noise_level.pairs` (a miss and a meet within a stated room, stepping around points no enclosure
+decides), from the central-limit estimates of :mod:`producer.noise_level.clt`.
 """
