@@ -12,7 +12,9 @@ Functions: :func:`finite_game`, :func:`dg_interval`, :func:`calibration`,
 :func:`calibration_lower`, :func:`plain_composition`, :func:`rate`, :func:`frontier`,
 :func:`window_request`, :func:`finite_budget`, :func:`dpsgd`, :func:`hierarchy_exact`,
 :func:`block_composition`, :func:`minimum_deletion`, :func:`minimum_depth`, :func:`epsilon_bracket`,
-:func:`calibrate` (ε*_C(δ) by the route that reaches C), :func:`noise` (the noise a target needs),
+:func:`calibrate` (ε*_C(δ) by the route that reaches C), :func:`noise` (the noise a target needs; for
+DP-SGD the noise multiplier), :func:`dpsgd_steps` and :func:`dpsgd_sampling_rate` (the steps, epochs or
+sampling rate a DP-SGD target allows),
 :func:`account` (ε(δ) of a tree of dp_accounting events), each returning an
 immutable :class:`Certificate`; bad input raises :class:`InputError`.
 """
@@ -23,7 +25,7 @@ _API = ("Certificate", "finite_game", "dg_interval", "calibration", "pmw_envelop
         "brace_run", "brace_compare", "bracket", "hierarchy_upper", "deadline_witness", "workload", "separation",
         "calibration_lower", "plain_composition", "rate", "frontier", "window_request", "finite_budget", "dpsgd",
         "hierarchy_exact", "block_composition", "minimum_deletion", "minimum_depth", "epsilon_bracket", "calibrate",
-        "noise", "account", "InputError", "LimitError")
+        "noise", "dpsgd_steps", "dpsgd_sampling_rate", "account", "InputError", "LimitError")
 __all__ = list(_API)
 
 

@@ -8,34 +8,37 @@ the certificate and returns it as an immutable :class:`Certificate`.  The
 commands only call these functions: the bytes are the same from Python and
 from the command line.
 
-=========================  ========================  =========================================
-function                   certificate kind          what it certifies
-=========================  ========================  =========================================
-:func:`finite_game`        ``finite-game/1``         exact G_C (or F_C) values of a finite law
-:func:`dg_interval`        ``dg-interval/1``         an interval for Δ*_C(ε), discrete Gaussian
-:func:`calibration`        ``calibration/1``         an enclosure of ε*_C(δ), discrete Gaussian
-:func:`epsilon_bracket`    ``epsilon-bracket/1``     ε*_C(δ) at any C: product pair or hierarchy + witness
-:func:`pmw_envelope`       ``envelope/1``            PMW envelope claims on a small instance
-:func:`brace_run`          ``brace-run/1``           a BRACE retrieval run and its calibration
-:func:`brace_compare`      ``brace-compare/1``       BRACE against its baselines
-:func:`hierarchy_upper`    ``hierarchy/1``           an upper end of Δ*_C(ε) or ε*_C(δ), large C
-:func:`deadline_witness`   ``deadline-witness/1``    lower bounds at finite deadlines T
-:func:`workload`           ``workload/1``            δ(ε) of the static-workload matrix program
-:func:`separation`         ``separation/1``          a lower end strictly above an upper end
-:func:`calibration_lower`  ``calibration-lower/1``   a lower end ε_lo ≤ ε*_C(δ)
-:func:`plain_composition`  ``plain-composition/1``   δ(ε) of the C-fold plain composition, C ≤ 1024
-:func:`rate`               ``rate/1``                the participation rate a* and the disclosed rate ρ
-:func:`frontier`           ``frontier/1``            the hard-resource frontier Φ(τ) at each τ
-:func:`window_request`     ``window-request/1``      Φ(τ) to width 2^-b (the rational window algorithm)
-:func:`finite_budget`      ``finite-budget/1``       ε*_{C,T}(δ) ≤ ε at any finite budget C
-:func:`dpsgd`              ``dpsgd/1``               ε(δ) or δ(ε) of DP-SGD (subsampled Gaussian)
-:func:`hierarchy_exact`    ``hierarchy-exact/1``     exact hierarchy values of a finite law, chain, gaps
-:func:`block_composition`  ``block-composition/1``   block accounting beside the full computation
-:func:`minimum_deletion`   ``minimum-deletion/1``    the fewest cuts removed before a model certifies δ
-:func:`minimum_depth`      ``minimum-depth/1``       the smallest proof depth that certifies δ
-:func:`noise`              ``noise/1``               the noise that certifies ε*_C(δ) <= ε, tight to R
-:func:`account`            ``accounting/1``          ε(δ) or δ(ε) of a tree of dp_accounting events
-=========================  ========================  =========================================
+===========================  =======================  =====================================================
+function                     certificate kind         what it certifies
+===========================  =======================  =====================================================
+:func:`finite_game`          ``finite-game/1``        exact G_C (or F_C) values of a finite law
+:func:`dg_interval`          ``dg-interval/1``        an interval for Δ*_C(ε), discrete Gaussian
+:func:`calibration`          ``calibration/1``        an enclosure of ε*_C(δ), discrete Gaussian
+:func:`epsilon_bracket`      ``epsilon-bracket/1``    ε*_C(δ) at any C: product pair or hierarchy + witness
+:func:`pmw_envelope`         ``envelope/1``           PMW envelope claims on a small instance
+:func:`brace_run`            ``brace-run/1``          a BRACE retrieval run and its calibration
+:func:`brace_compare`        ``brace-compare/1``      BRACE against its baselines
+:func:`hierarchy_upper`      ``hierarchy/1``          an upper end of Δ*_C(ε) or ε*_C(δ), large C
+:func:`deadline_witness`     ``deadline-witness/1``   lower bounds at finite deadlines T
+:func:`workload`             ``workload/1``           δ(ε) of the static-workload matrix program
+:func:`separation`           ``separation/1``         a lower end strictly above an upper end
+:func:`calibration_lower`    ``calibration-lower/1``  a lower end ε_lo ≤ ε*_C(δ)
+:func:`plain_composition`    ``plain-composition/1``  δ(ε) of the C-fold plain composition, C ≤ 1024
+:func:`rate`                 ``rate/1``               the participation rate a* and the disclosed rate ρ
+:func:`frontier`             ``frontier/1``           the hard-resource frontier Φ(τ) at each τ
+:func:`window_request`       ``window-request/1``     Φ(τ) to width 2^-b (the rational window algorithm)
+:func:`finite_budget`        ``finite-budget/1``      ε*_{C,T}(δ) ≤ ε at any finite budget C
+:func:`dpsgd`                ``dpsgd/1``              ε(δ) or δ(ε) of DP-SGD (subsampled Gaussian)
+:func:`hierarchy_exact`      ``hierarchy-exact/1``    exact hierarchy values of a finite law, chain, gaps
+:func:`block_composition`    ``block-composition/1``  block accounting beside the full computation
+:func:`minimum_deletion`     ``minimum-deletion/1``   the fewest cuts removed before a model certifies δ
+:func:`minimum_depth`        ``minimum-depth/1``      the smallest proof depth that certifies δ
+:func:`noise`                ``noise/1``              the noise that certifies ε*_C(δ) <= ε, tight to R
+:func:`noise`                ``dpsgd-calibration/1``  (DP-SGD) the noise multiplier a target (ε, δ) needs
+:func:`dpsgd_steps`          ``dpsgd-calibration/1``  the most DP-SGD steps (or epochs) a target allows
+:func:`dpsgd_sampling_rate`  ``dpsgd-calibration/1``  the largest sampling rate a target allows
+:func:`account`              ``accounting/1``         ε(δ) or δ(ε) of a tree of dp_accounting events
+===========================  =======================  =====================================================
 
 Besides: :func:`calibrate` (ε*_C(δ) by the route that reaches C: ``calibration/1`` or
 ``epsilon-bracket/1``, as ``producer calibrate``), :func:`bracket` (two certificates side by side),
@@ -55,7 +58,7 @@ __all__ = ["Certificate", "bracket", "finite_game", "dg_interval", "calibration"
            "pmw_parameters", "pmw_sample", "brace_run", "brace_compare", "hierarchy_upper", "deadline_witness",
            "workload", "separation", "calibration_lower", "plain_composition", "rate", "frontier", "window_request",
            "finite_budget", "dpsgd", "hierarchy_exact", "block_composition", "minimum_deletion", "minimum_depth",
-           "epsilon_bracket", "calibrate", "noise", "account", "InputError"]
+           "epsilon_bracket", "calibrate", "noise", "dpsgd_steps", "dpsgd_sampling_rate", "account", "InputError"]
 
 
 def _reporter(progress, prefix=None):
@@ -414,16 +417,63 @@ def minimum_depth(gamma, sigma2, budget, epsilon, delta, depth, *, upper_priors=
 
 
 def noise(epsilon, delta, budget=None, *, gamma="0", laplace=False, precision=None, releases=None,
+          sampling_rate=None, steps=None, batch_size=None, dataset_size=None, epochs=None, counting=None,
           progress=False):
     """A noise on a relative grid of step ``precision`` R (default 1/1000) at which ε*_C(δ) <= ε is certified,
     with the grid point just below certified not to meet it (noise/1; a crossing, not a minimality claim):
     the discrete Gaussian's σ² (or ``laplace=True``: the discrete Laplace's t); γ = 0 by the product pair
     (C <= 1024), γ > 0 by the exact game (C <= 6).  ``releases`` (``["dg:9x100", "dl:2x5"]``, budget None,
-    γ = 0): the common factor f on every release's scale (σ² -> f·σ², t -> f·t) instead."""
+    γ = 0): the common factor f on every release's scale (σ² -> f·σ², t -> f·t) instead.
+
+    DP-SGD (dpsgd-calibration/1): with ``sampling_rate`` q and ``steps`` T, or ``batch_size`` B,
+    ``dataset_size`` N and ``epochs`` E read by ``counting`` (``"tf-privacy"``, the default: q = B/N,
+    T = ⌈E·N/B⌉; ``"opacus"``: q = 1/⌈N/B⌉, T = E·⌈N/B⌉), the noise multiplier σ on the same grid at which
+    the run is (ε, δ)-DP, and σ_b < σ <= σ_b·(1 + R) certified not to be; not with the discrete-noise
+    arguments (``budget``, ``laplace``, ``releases``, a non-zero ``gamma``)."""
+    training = {"sampling_rate": sampling_rate, "steps": steps, "batch_size": batch_size,
+                "dataset_size": dataset_size, "epochs": epochs, "counting": counting}
+    given = [name for name, value in training.items() if value is not None]
+    if given:
+        from producer.laws import parse_gamma
+        discrete = [name for name, value in (("budget", budget), ("laplace", laplace or None),
+                                             ("releases", releases)) if value is not None]
+        if not parse_gamma(gamma).is_zero:  # γ = 0, the default, is no feedback: DP-SGD's case too
+            discrete.insert(1, "gamma")
+        if discrete:
+            raise InputError(f"{', '.join(option(n) for n in discrete)}: a question of discrete noise (noise/1), "
+                             f"not of DP-SGD ({', '.join(option(n) for n in given)}, dpsgd-calibration/1); "
+                             f"give the arguments of one of the two")
+        from producer.kinds import dpsgd_calibration as kind
+        request = kind.Request.from_strings(kind.NOISE, epsilon, delta, precision=precision, **training)
+        return Certificate(kind.build(request, _reporter(progress, "noise")))
     from producer.kinds import noise as kind
     request = kind.Request.from_strings(budget, epsilon, delta, gamma=gamma, precision=precision, laplace=laplace,
                                         releases=releases)
     return Certificate(kind.build(request, _reporter(progress, "noise")))
+
+
+def dpsgd_steps(epsilon, delta, *, noise_multiplier, sampling_rate=None, batch_size=None, dataset_size=None,
+                counting=None, progress=False):
+    """The largest number of DP-SGD steps T at noise multiplier σ and sampling rate q that keeps the run
+    (ε, δ)-DP, with T + 1 certified not to (dpsgd-calibration/1, a crossing); with ``batch_size`` and
+    ``dataset_size`` (read by ``counting``, as :func:`noise`) the largest number of epochs E instead, with
+    E + 1 certified not to."""
+    from producer.kinds import dpsgd_calibration as kind
+    training = batch_size is not None or dataset_size is not None or counting is not None
+    request = kind.Request.from_strings(kind.EPOCHS if training else kind.STEPS, epsilon, delta,
+                                        sampling_rate=sampling_rate, noise_multiplier=noise_multiplier,
+                                        batch_size=batch_size, dataset_size=dataset_size, counting=counting)
+    return Certificate(kind.build(request, _reporter(progress, "steps")))
+
+
+def dpsgd_sampling_rate(epsilon, delta, *, noise_multiplier, steps, precision=None, progress=False):
+    """The largest sampling rate q (on a relative grid of step ``precision`` R, default 1/1000, capped at 1) at
+    which T DP-SGD steps at noise multiplier σ are (ε, δ)-DP, with q < q_a <= min(1, q·(1 + R)) certified not
+    to be (dpsgd-calibration/1, a crossing)."""
+    from producer.kinds import dpsgd_calibration as kind
+    request = kind.Request.from_strings(kind.RATE, epsilon, delta, noise_multiplier=noise_multiplier, steps=steps,
+                                        precision=precision)
+    return Certificate(kind.build(request, _reporter(progress, "sampling-rate")))
 
 
 # ---- accounting/1 --------------------------------------------------------------------

@@ -53,6 +53,8 @@ COMMANDS = [
     ("minimum-deletion", "producer.commands.minimum_deletion"),
     ("minimum-depth", "producer.commands.minimum_depth"),
     ("noise", "producer.commands.noise"),
+    ("steps", "producer.commands.steps"),
+    ("sampling-rate", "producer.commands.sampling_rate"),
 ]
 
 DEBUG_VARIABLE = "DP_CERTIFY_DEBUG"

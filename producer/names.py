@@ -28,7 +28,7 @@ FUNCTIONS = {
     "game": "finite_game", "dg": "dg_interval", "calibrate": "calibrate", "plain": "plain_composition",
     "hierarchy": "hierarchy_upper", "calibrate-lower": "calibration_lower", "frontier": "frontier",
     "window": "window_request", "rate": "rate", "finite-budget": "finite_budget", "noise": "noise",
-    "dpsgd": "dpsgd", "bracket": "bracket",
+    "dpsgd": "dpsgd", "bracket": "bracket", "steps": "dpsgd_steps", "sampling-rate": "dpsgd_sampling_rate",
 }
 
 

@@ -25,6 +25,7 @@ MODULES = {
     "calibration/1": "producer.kinds.calibration",
     "deadline-witness/1": "producer.kinds.deadline_witness",
     "dg-interval/1": "producer.kinds.dg_interval",
+    "dpsgd-calibration/1": "producer.kinds.dpsgd_calibration",
     "dpsgd/1": "producer.kinds.dpsgd",
     "envelope/1": "producer.kinds.envelope",
     "epsilon-bracket/1": "producer.kinds.epsilon_bracket",

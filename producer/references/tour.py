@@ -29,6 +29,8 @@ TOUR = [
     ("epsilon-bracket/1", "plain", "certificates/plain", "epsilon-bracket-dg-sigma2_9-c1000-delta1e-5.json"),
     ("noise/1", "plain", "certificates/plain", "noise-dg-c100-eps2-delta1e-5.json"),
     ("dpsgd/1", "dpsgd", "certificates/dpsgd", "dpsgd-q0_01-s1-t1000-delta1e-5.json"),
+    ("dpsgd-calibration/1", "dpsgd", "certificates/dpsgd",
+     "dpsgd-calibration-noise-b100-n10000-e10-eps2-delta1e-5.json"),
     ("accounting/1", "accounting", "certificates/accounting", "accounting-tree-heterogeneous-delta1e-5.json"),
     ("envelope/1", "envelope", "certificates", "envelope-t2-n2-k1-j1-refuted.json"),
     ("brace-run/1", "brace", "certificates", "brace-synthetic.json"),

@@ -105,3 +105,79 @@ def test_the_help_states_the_limits(capsys):
     text = capsys.readouterr().out
     for words in ("1024", "exact game", "--precision", "--laplace", "producer calibrate", "--release", "f·σ²"):
         assert words in " ".join(text.split()), words
+
+
+# ---- DP-SGD: the noise multiplier of a training run (dpsgd-calibration/1) ----
+
+DPSGD_REFERENCE = os.path.join(ROOT, "certificates", "dpsgd",
+                               "dpsgd-calibration-noise-b100-n10000-e10-eps2-delta1e-5.json")
+TRAINING = ("--epsilon", "2", "--delta", "1e-5", "--batch-size", "100", "--dataset-size", "10000", "--epochs", "10")
+
+
+def test_a_training_run_writes_the_reference_bytes_and_names_both_noise_multipliers(tmp_path):
+    out = tmp_path / "n.json"
+    p = run(*TRAINING, "-o", str(out))
+    assert p.returncode == 0, p.stderr
+    assert out.read_bytes() == open(DPSGD_REFERENCE, "rb").read()
+    last = p.stderr.strip().splitlines()[-1]
+    assert last.startswith("noise multiplier σ = 0.9596 suffices (δ(2) ≤ 9.861378203e-06 ≤ 1e-05), σ = 0.9587 "
+                           "does not (δ(2) ≥ 1.010957930e-05 > 1e-05); a crossing of the relative grid 0.001")
+    assert all(line.startswith("noise: ") for line in p.stderr.strip().splitlines()[:-1])
+
+
+def test_a_sampling_rate_and_steps(capsys):
+    status, out, err = main(capsys, "--epsilon", "1", "--delta", "1e-5", "--sampling-rate", "0.05", "--steps", "20",
+                            "--quiet")
+    assert status == 0 and err == ""
+    cert = json.loads(out)
+    assert cert["schema"] == "dpsgd-calibration/1" and "training" not in cert["input"]
+    assert (cert["result"]["noise_multiplier"], cert["result"]["noise_multiplier_below"]) == ("273/200", "341/250")
+
+
+SGD = ("--epsilon", "1", "--delta", "1e-5")
+
+
+@pytest.mark.parametrize("args, fragment", [
+    ((*SGD, "--budget", "10", "--steps", "100"), "argument --budget: not allowed with --steps"),
+    ((*SGD, "--laplace", "--sampling-rate", "0.01", "--steps", "100"), "argument --laplace: not allowed with"),
+    ((*SGD, "--release", "dg:9x10", "--batch-size", "10"), "argument --release: not allowed with --batch-size"),
+    ((*SGD, "--gamma", "1/3", "--sampling-rate", "0.01", "--steps", "10"),
+     "--gamma: a question of discrete noise (noise/1), not of DP-SGD (--sampling-rate, --steps"),
+    ((*SGD, "--sampling-rate", "0.01"), "steps: required to solve the noise multiplier (give --steps)"),
+    ((*SGD, "--steps", "100"), "give --sampling-rate and --steps, or --batch-size, --dataset-size and --epochs"),
+    ((*SGD, "--sampling-rate", "0.01", "--steps", "10", "--batch-size", "10", "--dataset-size", "100",
+      "--epochs", "1"), "(one of the two)"),
+    ((*SGD, "--batch-size", "10", "--dataset-size", "100"), "epochs: required with --batch-size and --dataset-size"),
+    ((*SGD, "--batch-size", "10", "--epochs", "3"), "give both --batch-size and --dataset-size"),
+    ((*SGD, "--epochs", "3"), "epochs: give --batch-size and --dataset-size with it (or --steps)"),
+    ((*SGD, "--sampling-rate", "0.01", "--steps", "10", "--counting", "opacus"), "counting: it says how"),
+    ((*SGD, "--batch-size", "10", "--dataset-size", "100", "--epochs", "1", "--counting", "jax"), "invalid choice"),
+    ((*SGD, "--batch-size", "0", "--dataset-size", "100", "--epochs", "1"), "--batch-size: must be in [1, "),
+    ((*SGD, "--batch-size", "1", "--dataset-size", "1000", "--epochs", "1001"), "--epochs: T = 1001000 steps"),
+    ((*SGD, "--sampling-rate", "1e-6", "--steps", "10"), "below the limit 10^-5"),
+    ((*SGD, "--sampling-rate", "0.01", "--steps", "1.5"), "not an integer"),
+    ((*SGD, "--sampling-rate", "0.01", "--steps", "10", "--precision", "1e-7"), "below the limit 10^-6"),
+    (("--epsilon", "501", "--delta", "1e-5", "--sampling-rate", "0.01", "--steps", "10"), "limit 500"),
+])
+def test_bad_dpsgd_input_is_one_line_and_exit_2_before_any_work(capsys, args, fragment):
+    status, out, err = main(capsys, *args)
+    assert status == 2 and out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and fragment in lines[0], err
+    assert "float estimate" not in err
+
+
+def test_no_noise_multiplier_in_range_is_one_line(capsys):
+    status, out, err = main(capsys, "--epsilon", "2", "--delta", "1e-5", "--sampling-rate", "0.001", "--steps", "10",
+                            "--quiet")
+    assert status == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and "already meets" in err and "producer steps answers" in err
+
+
+def test_the_help_states_both_step_countings(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["noise", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for words in ("--batch-size", "tf-privacy (the default", "T(E) = ⌈E·N/B⌉", "opacus", "T(E) = E·⌈N/B⌉",
+                  "compute_dp_sgd_privacy_statement", "PrivacyEngine", "dpsgd-calibration/1"):
+        assert words in text, words

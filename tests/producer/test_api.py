@@ -342,7 +342,7 @@ COMMAND_FUNCTIONS = {
     "plot": None, "plain": "plain_composition", "rate": "rate", "frontier": "frontier", "window": "window_request",
     "finite-budget": "finite_budget", "dpsgd": "dpsgd", "hierarchy-exact": "hierarchy_exact",
     "blocks": "block_composition", "minimum-deletion": "minimum_deletion", "minimum-depth": "minimum_depth",
-    "noise": "noise", "account": "account",
+    "noise": "noise", "account": "account", "steps": "dpsgd_steps", "sampling-rate": "dpsgd_sampling_rate",
 }
 
 

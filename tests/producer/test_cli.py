@@ -119,6 +119,8 @@ EPSILON_COMMANDS = {
     "plain": ["--sigma2", "9", "--budget", "2"],
     "dpsgd": ["--sampling-rate", "1", "--noise-multiplier", "1", "--steps", "10"],
     "account": ["--event", "-"],
+    "steps": ["--delta", "1e-5", "--noise-multiplier", "1", "--sampling-rate", "0.01"],
+    "sampling-rate": ["--delta", "1e-5", "--noise-multiplier", "1", "--steps", "10"],
 }
 MANY = {"plain", "dpsgd", "account"}
 
