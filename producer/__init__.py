@@ -14,7 +14,9 @@ Functions: :func:`finite_game`, :func:`dg_interval`, :func:`calibration`,
 :func:`block_composition`, :func:`minimum_deletion`, :func:`minimum_depth`, :func:`epsilon_bracket`,
 :func:`calibrate` (ε*_C(δ) by the route that reaches C), :func:`noise` (the noise a target needs),
 :func:`account` (ε(δ) of a tree of dp_accounting events), each returning an
-immutable :class:`Certificate`; bad input raises :class:`InputError`.
+immutable :class:`Certificate`, and :func:`privacy_curve` (ε(δ) of DP-SGD after
+each epoch: one certificate per point, with the table); bad input raises
+:class:`InputError`.
 """
 
 from producer.version import NAME, __version__  # noqa: F401  (re-exported)
@@ -22,8 +24,8 @@ from producer.version import NAME, __version__  # noqa: F401  (re-exported)
 _API = ("Certificate", "finite_game", "dg_interval", "calibration", "pmw_envelope", "pmw_parameters", "pmw_sample",
         "brace_run", "brace_compare", "bracket", "hierarchy_upper", "deadline_witness", "workload", "separation",
         "calibration_lower", "plain_composition", "rate", "frontier", "window_request", "finite_budget", "dpsgd",
-        "hierarchy_exact", "block_composition", "minimum_deletion", "minimum_depth", "epsilon_bracket", "calibrate",
-        "noise", "account", "InputError", "LimitError")
+        "privacy_curve", "hierarchy_exact", "block_composition", "minimum_deletion", "minimum_depth", "epsilon_bracket",
+        "calibrate", "noise", "account", "InputError", "LimitError")
 __all__ = list(_API)
 
 

@@ -243,3 +243,17 @@ def test_dpsgd_file_names_are_recognised():
     assert not SWEEP_FILE.fullmatch("dpsgd-q1_1000-s4_5-t1000-d1_100000.json.bak")
     assert not SWEEP_FILE.fullmatch("curve-e1-t235.json")  # producer curve's, not a sweep's
 
+
+def test_the_readme_dpsgd_grid_is_checked_whole_without_work(monkeypatch):
+    """The README's DP-SGD row: 2 q × 2 σ × 2 T at one δ, every point accepted before any is computed."""
+    from producer.commands.sweep import grid_from_args
+    from producer.pld import enclose
+    from producer.sweep.grid import DpsgdPoint
+    from tests.untimed import must_not_call
+    with open(ROOT / "README.md", encoding="utf-8") as fh:
+        row = next(line for line in fh if line.startswith("| a grid of DP-SGD settings"))
+    words = shlex.split(re.search(r"`(producer sweep [^`]*)`", row)[1])[1:]
+    must_not_call(monkeypatch, enclose, "certify")
+    points = grid_from_args(cli.build_parser().parse_args(words))
+    assert len(points) == 8 and all(isinstance(p, DpsgdPoint) for p in points)
+    assert sorted({p.steps for p in points}) == [1000, 10000]
