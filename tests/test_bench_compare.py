@@ -88,3 +88,9 @@ def test_the_peers_read_the_same_tree_as_the_certificate(compare):
     assert isinstance(event, dp_accounting.SelfComposedDpEvent) and event.count == 100
     assert event.event.sampling_probability == 0.1 and event.event.event.noise_multiplier == 1.0
 
+
+def test_the_committed_document_has_a_table_for_every_family(compare):
+    committed = (REPO / "docs" / "comparison.md").read_text(encoding="utf-8")
+    assert compare.FAMILIES_HEADING in committed
+    for _key, heading, page in compare.FAMILIES:
+        assert f"### {heading}" in committed and (REPO / "docs" / page).is_file()
