@@ -1,8 +1,8 @@
 """The producer's Python API: one function per certificate kind.
 
 Each function takes Python values (rationals as ``Fraction``, ``int`` or
-strings such as ``"1/3"``, ``"4.91"``, ``"1e-6"``, read exactly; floats are
-refused), parses them into the kind's validated request
+strings such as ``"1/3"``, ``"4.91"``, ``"1e-6"``, read exactly; a float as its
+shortest decimal), parses them into the kind's validated request
 (``producer.kinds.<kind>.Request``, where every check and limit lives), builds
 the certificate and returns it as an immutable :class:`Certificate`.  The
 commands only call these functions: the bytes are the same from Python and
