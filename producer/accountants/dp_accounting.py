@@ -43,6 +43,7 @@ kind's limits: 10^7 for one event's count and for the mechanism steps in all, 16
 events nested at most 100 deep (:class:`producer.LimitError`).
 """
 
+import copy
 import enum
 
 from producer.accountants.answers import delta_upper, epsilon_hi, read_delta, read_epsilon, read_rel_width
@@ -206,7 +207,7 @@ class CertifiedAccountant(_BASE):
             if not parts:
                 return _dp_event.NoOpDpEvent()
             return parts[0] if len(parts) == 1 else _dp_event.ComposedDpEvent(parts)
-        return _composed([(run.tree, run.count) for run in self._runs])
+        return copy.deepcopy(_composed([(run.tree, run.count) for run in self._runs]))
 
     def get_epsilon(self, target_delta):
         """ε_hi, the certified upper end of ε(``target_delta``) of the ledger, as a float rounded up."""
@@ -237,7 +238,7 @@ class CertifiedAccountant(_BASE):
     def question(self):
         """The event tree the certificate answers (JSON form, numbers exact): the ledger with every equal
         event gathered into one count, in the order each first appeared."""
-        return _composed([(part.tree, part.count) for part in self._gathered.values()])
+        return copy.deepcopy(_composed([(part.tree, part.count) for part in self._gathered.values()]))
 
     @property
     def rel_width(self):
@@ -271,8 +272,8 @@ class CertifiedAccountant(_BASE):
         return value
 
     def _plan(self, event, count):
-        """(key, tree, original, count, stages) of a composition, checked against the limits; None when it
-        changes nothing (a no-op, a count of 0 inside)."""
+        """(key, original, count, part) of a composition, checked against the limits (``part`` the event's
+        :class:`_Gathered`, new or known); None when it changes nothing (a no-op, a count of 0 inside)."""
         tree, _ = self._read(event)
         original = event if _dp_event is not None and isinstance(event, _dp_event.DpEvent) else None
         while tree["class_name"] == "SelfComposedDpEvent":  # as dp_accounting's DpEventBuilder: the inner event
@@ -281,19 +282,18 @@ class CertifiedAccountant(_BASE):
         if count == 0 or tree["class_name"] == "NoOpDpEvent":
             return None
         key = canonical(tree)
-        stages = self._gathered[key].stages if key in self._gathered else stage_mechanisms(tree, self._relation)
-        self._check(key, tree, count, stages)
-        return key, tree, original, count, stages
+        part = self._gathered.get(key) or _Gathered(tree, stage_mechanisms(tree, self._relation))
+        self._check(key, part, count)
+        return key, original, count, part
 
-    def _check(self, key, tree, count, stages):
+    def _check(self, key, part, count):
         """Refuse, in accounting/1's words, a composition that takes the question beyond the kind's limits."""
-        part = self._gathered.get(key) or _Gathered(tree, stages)
         total = part.count + count
         if total > MAX_COUNT:
             raise LimitError(f"count: this event would be composed {_spaced(total)} times in all, beyond "
                              f"accounting/1's limit of {_spaced(MAX_COUNT)} on one event's count")
         steps = dict(self._steps)
-        for mechanism, each in stages:
+        for mechanism, each in part.stages:
             steps[canonical(mechanism)] = steps.get(canonical(mechanism), 0) + each * count
         if sum(steps.values()) > MAX_TOTAL_COUNT:
             raise LimitError(f"count: the ledger would compose {_spaced(sum(steps.values()))} mechanism steps in "
@@ -313,20 +313,18 @@ class CertifiedAccountant(_BASE):
             raise LimitError(f"event: the ledger's question would be nested more than {MAX_DEPTH} deep "
                              f"(accounting/1's limit)")
 
-    def _apply(self, key, tree, original, count, stages):
+    def _apply(self, key, original, count, part):
         if self._runs and self._runs[-1].key == key:
             self._runs[-1].count += count
         else:
-            self._runs.append(_LedgerRun(key, tree, original, count))
-        part = self._gathered.get(key)
-        if part is None:
-            part = self._gathered[key] = _Gathered(tree, stages)
-        else:
+            self._runs.append(_LedgerRun(key, part.tree, original, count))
+        if key in self._gathered:
             self._events -= part.extent(part.count)[0]
+        self._gathered[key] = part
         part.count += count
         size, depth = part.extent(part.count)
         self._events, self._depth = self._events + size, max(self._depth, depth)
-        for mechanism, each in stages:
+        for mechanism, each in part.stages:
             self._steps[canonical(mechanism)] = self._steps.get(canonical(mechanism), 0) + each * count
         self._version += 1
 

@@ -196,6 +196,9 @@ def test_json_events_compose_beside_dp_events_and_floats_are_their_shortest_deci
     accountant.compose(poisson("0.01", gaussian("1")), 2).compose(STEP)
     assert accountant.ledger == {"class_name": "SelfComposedDpEvent", "count": 3,
                                  "event": poisson("1/100", gaussian("1"))}
+    accountant.question["event"]["sampling_probability"] = "1/2"  # copies: the accountant's state is its own
+    accountant.ledger["count"] = 7
+    assert accountant.question == accountant.ledger and accountant.question["count"] == 3
     np = pytest.importorskip("numpy")
     accountant.compose(dp_event.PoissonSampledDpEvent(np.float64(0.01), dp_event.GaussianDpEvent(np.float32(1))),
                        np.int64(2))
