@@ -226,6 +226,14 @@ def test_the_python_api_document_runs():
     assert tried >= 20 and failures == 0
 
 
+def test_the_from_peers_document_runs():
+    # docs/from-peers.md: the peers' snippets are plain blocks (not run), ours run here, dp_accounting or not
+    path = os.path.join(ROOT, "docs", "from-peers.md")
+    failures, tried = doctest.testfile(path, module_relative=False,
+                                       optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert tried >= 25 and failures == 0
+
+
 @pytest.mark.parametrize("call, fragment", [
     (lambda: api.dg_interval("1/3", 9, 10**12, 2, width="1e-3"), "C <= 6"),
     (lambda: api.calibration("1/3", 9, 7, "1e-6"), "C <= 6"),
