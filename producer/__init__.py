@@ -16,7 +16,11 @@ Functions: :func:`finite_game`, :func:`dg_interval`, :func:`calibration`,
 DP-SGD the noise multiplier), :func:`dpsgd_steps` and :func:`dpsgd_sampling_rate` (the steps, epochs or
 sampling rate a DP-SGD target allows),
 :func:`account` (ε(δ) of a tree of dp_accounting events), each returning an
-immutable :class:`Certificate`; bad input raises :class:`InputError`.
+immutable :class:`Certificate`, and :func:`privacy_curve` (ε(δ) of DP-SGD after
+each epoch: one certificate per point, with the table); bad input raises
+:class:`InputError`.  Accountants with the interfaces training code calls, answering with certified upper
+ends: :class:`CertifiedAccountant` (dp_accounting's ``PrivacyAccountant``) and :class:`OpacusAccountant`
+(Opacus's accountants), docs/from-peers.md.
 """
 
 from producer.version import NAME, __version__  # noqa: F401  (re-exported)
@@ -24,13 +28,20 @@ from producer.version import NAME, __version__  # noqa: F401  (re-exported)
 _API = ("Certificate", "finite_game", "dg_interval", "calibration", "pmw_envelope", "pmw_parameters", "pmw_sample",
         "brace_run", "brace_compare", "bracket", "hierarchy_upper", "deadline_witness", "workload", "separation",
         "calibration_lower", "plain_composition", "rate", "frontier", "window_request", "finite_budget", "dpsgd",
-        "hierarchy_exact", "block_composition", "minimum_deletion", "minimum_depth", "epsilon_bracket", "calibrate",
-        "noise", "dpsgd_steps", "dpsgd_sampling_rate", "account", "InputError", "LimitError")
+        "privacy_curve", "hierarchy_exact", "block_composition", "minimum_deletion", "minimum_depth", "epsilon_bracket",
+        "calibrate", "noise", "dpsgd_steps", "dpsgd_sampling_rate", "account", "CertifiedAccountant",
+        "OpacusAccountant", "InputError", "LimitError")
 __all__ = list(_API)
 
 
 def __getattr__(name):
     # Imported on first use, so that `import producer` stays light.
+    if name == "CertifiedAccountant":  # imports dp_accounting when it is installed: only when asked for
+        from producer.accountants.dp_accounting import CertifiedAccountant
+        return CertifiedAccountant
+    if name == "OpacusAccountant":
+        from producer.accountants.opacus import OpacusAccountant
+        return OpacusAccountant
     if name in _API:
         from producer import api, errors
         return getattr(errors, name) if name in ("InputError", "LimitError") else getattr(api, name)

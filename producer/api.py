@@ -1,8 +1,8 @@
 """The producer's Python API: one function per certificate kind.
 
 Each function takes Python values (rationals as ``Fraction``, ``int`` or
-strings such as ``"1/3"``, ``"4.91"``, ``"1e-6"``, read exactly; floats are
-refused), parses them into the kind's validated request
+strings such as ``"1/3"``, ``"4.91"``, ``"1e-6"``, read exactly; a float or a
+numpy scalar as its shortest decimal), parses them into the kind's validated request
 (``producer.kinds.<kind>.Request``, where every check and limit lives), builds
 the certificate and returns it as an immutable :class:`Certificate`.  The
 commands only call these functions: the bytes are the same from Python and
@@ -29,6 +29,7 @@ function                     certificate kind         what it certifies
 :func:`window_request`       ``window-request/1``     Φ(τ) to width 2^-b (the rational window algorithm)
 :func:`finite_budget`        ``finite-budget/1``      ε*_{C,T}(δ) ≤ ε at any finite budget C
 :func:`dpsgd`                ``dpsgd/1``              ε(δ) or δ(ε) of DP-SGD (subsampled Gaussian)
+:func:`privacy_curve`        ``dpsgd/1`` per point    ε(δ) of DP-SGD after each epoch (or K steps)
 :func:`hierarchy_exact`      ``hierarchy-exact/1``    exact hierarchy values of a finite law, chain, gaps
 :func:`block_composition`    ``block-composition/1``  block accounting beside the full computation
 :func:`minimum_deletion`     ``minimum-deletion/1``   the fewest cuts removed before a model certifies δ
@@ -57,8 +58,9 @@ from producer.output import stderr_progress
 __all__ = ["Certificate", "bracket", "finite_game", "dg_interval", "calibration", "pmw_envelope",
            "pmw_parameters", "pmw_sample", "brace_run", "brace_compare", "hierarchy_upper", "deadline_witness",
            "workload", "separation", "calibration_lower", "plain_composition", "rate", "frontier", "window_request",
-           "finite_budget", "dpsgd", "hierarchy_exact", "block_composition", "minimum_deletion", "minimum_depth",
-           "epsilon_bracket", "calibrate", "noise", "dpsgd_steps", "dpsgd_sampling_rate", "account", "InputError"]
+           "finite_budget", "dpsgd", "privacy_curve", "hierarchy_exact", "block_composition", "minimum_deletion",
+           "minimum_depth", "epsilon_bracket", "calibrate", "noise", "dpsgd_steps", "dpsgd_sampling_rate", "account",
+           "InputError"]
 
 
 def _reporter(progress, prefix=None):
@@ -362,6 +364,30 @@ def dpsgd(sampling_rate=None, noise_multiplier=None, steps=None, *, stages=(), d
     request = Request.from_strings(sampling_rate, noise_multiplier, steps, stages=stages, delta=delta,
                                    epsilons=epsilons, rel_width=rel_width)
     return Certificate(build(request, progress=_reporter(progress, "dpsgd")))
+
+
+def privacy_curve(noise_multiplier, delta, *, sampling_rate=None, steps=None, every=None, batch_size=None,
+                  dataset_size=None, epochs=None, counting=None, workers=2, progress=False):
+    """ε(δ) of a DP-SGD run after each epoch (or every K steps), each point its own dpsgd/1 certificate.
+
+    The run in training terms (``batch_size`` B, ``dataset_size`` N,
+    ``epochs`` E; ``counting`` "tf-privacy", the default, or "opacus": how q
+    and the steps after each epoch are counted, :mod:`producer.training`):
+    a point after every ``every``-th epoch (default 1) and after the last.
+    Or in steps (``sampling_rate`` q, ``steps`` T): a point every ``every``
+    steps and after the last.  At most 1000 points, each checked before any
+    is computed; more than three run on ``workers`` processes (0: in this
+    one).  Returns a :class:`producer.training_curve.PrivacyCurve`: its
+    ``certificates``, ``rows``, ``csv()``, ``table()``, ``plot(path)`` and
+    ``write(folder)``.
+    """
+    from producer import training_curve
+    workers = training_curve.check_workers(workers)
+    curve = training_curve.plan(noise_multiplier, delta, sampling_rate=sampling_rate, steps=steps, every=every,
+                                batch_size=batch_size, dataset_size=dataset_size, epochs=epochs, counting=counting)
+    return training_curve.compute(curve, workers, _reporter(progress, "curve"))
+
+
 # ---- the paper's remaining claims: hierarchy-exact/1, block-composition/1, minimum-deletion/1, minimum-depth/1 --
 
 def hierarchy_exact(gamma, weights, budget, priors, models="G,P3,P2,Q2,P1", *, offset=None, progress=False):

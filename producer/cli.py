@@ -47,6 +47,7 @@ COMMANDS = [
     ("window", "producer.commands.window"),
     ("finite-budget", "producer.commands.finite_budget"),
     ("dpsgd", "producer.commands.dpsgd"),
+    ("curve", "producer.commands.curve"),
     ("account", "producer.commands.account"),
     ("hierarchy-exact", "producer.commands.hierarchy_exact"),
     ("blocks", "producer.commands.blocks"),

@@ -19,6 +19,7 @@ at most :data:`MAX_TEXT_LENGTH` characters, and a decimal exponent has at most
 denominator 10^20000 would have more than :data:`MAX_DIGITS` digits.
 """
 
+import math
 import re
 from fractions import Fraction
 
@@ -229,6 +230,17 @@ def format_rational(value):
     if q.denominator == 1:
         return str(q.numerator)
     return f"{q.numerator}/{q.denominator}"
+
+
+def float_up(value):
+    """The smallest binary float >= the rational ``value``: an upper end handed out as a float stays one.
+
+    gmpy2's ``float(mpq)`` may round either way; the exact comparison decides, and one step up is then the
+    nearest float above (``value`` within the float range; the producer's answers are).
+    """
+    q = mpq(value)
+    f = float(q)
+    return f if mpq(f) >= q else math.nextafter(f, math.inf)
 
 
 def decimal_outward(value, digits, direction):

@@ -1,6 +1,6 @@
 """The documentation is self-contained: a clone has everything it links to.
 
-Every relative link in README.md, CONTRIBUTING.md and docs/*.md must name an existing file of
+Every relative link in README.md, CONTRIBUTING.md and docs/**/*.md must name an existing file of
 the repository (and, with a ``#fragment``, one of that page's headings), and no
 page may send a reader to material a clone does not have: the project's
 private specification, its source-paper files ("seed 004") or its issue
@@ -16,7 +16,7 @@ from urllib.parse import unquote
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
-DOCS = sorted((REPO / "docs").glob("*.md"))
+DOCS = sorted((REPO / "docs").rglob("*.md"))
 assert DOCS, "no docs/*.md found"
 PAGES = [REPO / "README.md", REPO / "CONTRIBUTING.md", *DOCS]
 

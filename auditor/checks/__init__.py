@@ -47,6 +47,7 @@ KINDS = {
     "epsilon-bracket": "auditor.checks.epsilon_bracket",
     "noise": "auditor.checks.noise",
     "accounting": "auditor.checks.accounting",
+    "dpsgd-calibration": "auditor.checks.dpsgd_calibration",
 }
 
 

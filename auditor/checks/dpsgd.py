@@ -57,7 +57,7 @@ from auditor import budget
 from auditor import claims as summaries
 from auditor.certificate import Malformed
 from auditor import common
-from auditor.outcomes import Unchecked
+from auditor.outcomes import MalformedInput, Unchecked
 from auditor.pld import decisions, pairs, recipe
 from auditor.pld.decisions import DISPLAY_DIGITS, MAX_GAUSSIAN_BITS, TINY  # noqa: F401 - the kind's constants
 from auditor.pld.pairs import MASS_NS  # noqa: F401 - the kind's constants
@@ -104,11 +104,17 @@ def verify(cert, report):
 
 def estimate(cert, prefix=""):
     """The estimated first pass of the whole check (:class:`auditor.budget.Cost`); UNCHECKED beyond a limit
-    of the kind.  Pointers start at ``prefix`` (an embedding certificate's place for this one)."""
-    p = parse(cert)
-    if p["route"] != "pld":
-        return budget.Cost(pointer=prefix + "/result/route", what="closed form")
-    cost = estimate_plan(p, _plan(p, cert))
+    of the kind, MALFORMED outside its domain or with a recipe of the wrong shape.  Pointers start at
+    ``prefix`` (an embedding certificate's place for this one, :func:`auditor.embedded.cost`)."""
+    try:
+        p = parse(cert)
+        if p["route"] != "pld":
+            return budget.Cost(pointer=prefix + "/result/route", what="closed form")
+        cost = estimate_plan(p, _plan(p, cert))
+    except MalformedInput as exc:
+        raise Malformed(f"{prefix}{exc}") from None
+    except Unchecked as exc:
+        raise Unchecked(prefix + (exc.pointer or ""), exc.estimate, exc.limit, exc.what) from None
     return budget.Cost(cost.work, cost.memory, prefix + cost.pointer, cost.what)
 
 

@@ -1,4 +1,5 @@
-"""``producer sweep``: certificates over a grid of ε (or δ), C, σ² (or Laplace t) and γ, a summary and plots.
+"""``producer sweep``: certificates over a grid of ε (or δ), C, σ² (or Laplace t) and γ, or of DP-SGD's q, σ, T
+and δ, a summary and plots.
 
 The law axis is ``--sigma2s`` (discrete-Gaussian innovations) or ``--laplace``
 (discrete-Laplace scales t, the route of ``producer dg --laplace T``).
@@ -14,6 +15,12 @@ kind, γ, σ² or t, C, ε or δ) and PNG plots (``profile.png`` for an ε grid,
 ``epsilon-star.png`` for a δ grid).  Points left upper-only (lower end 0, or R
 not met) are named in one warning line on stderr.  The same grid gives
 byte-identical certificates and summaries whatever ``--workers``.
+
+A DP-SGD grid (``--sampling-rates``, ``--noise-multipliers``, ``--steps``,
+``--deltas``) writes one ``dpsgd/1`` certificate of ε(δ) per point (q, σ, T,
+δ), the certificate ``producer dpsgd`` writes (``dpsgd-q1_1000-s4_5-t1000-
+d1_100000.json``), the summaries and ``epsilon-steps.png`` (ε against T per
+(q, σ, δ)).
 """
 
 import re
@@ -27,8 +34,8 @@ from producer.errors import InputError
 from producer.output import write_file_atomic
 from producer.rationals import describe_rational, parse_integer, parse_rational
 
-HELP = ("certificates over a grid of ε (or δ), C, σ² (or discrete-Laplace t) and γ, with a summary table "
-        "and plots (Dask optional)")
+HELP = ("certificates over a grid of ε (or δ), C, σ² (or discrete-Laplace t) and γ, or a DP-SGD grid of q, σ, T "
+        "and δ, with a summary table and plots (Dask optional)")
 DESCRIPTION = (f"{HELP}.  An ε grid gives dg-interval/1 certificates of Δ*_C(ε); a δ grid gives "
                "calibration/1 certificates of ε*_C(δ).  --sigma2s grids the discrete Gaussian's σ², --laplace the "
                "discrete Laplace's scale t instead.  Widths of an ε grid: each point seeks --rel-width R "
@@ -39,10 +46,16 @@ DESCRIPTION = (f"{HELP}.  An ε grid gives dg-interval/1 certificates of Δ*_C(�
                "Points sharing (γ, law, C) run as one task.  --workers N (default 2) runs on a "
                "dask.distributed LocalCluster of N processes, --workers 0 in this process, --scheduler "
                "ADDRESS on an existing Dask cluster.  --out must be new or empty (--overwrite replaces an "
-               "earlier sweep's files).  Grids beyond 2000 points are refused.")
+               "earlier sweep's files).  Grids beyond 2000 points are refused.  A DP-SGD grid: --sampling-rates, "
+               "--noise-multipliers, --steps and --deltas (or --delta) in place of the budgets and the law give "
+               "one dpsgd/1 certificate of ε(δ) per point, as `producer dpsgd` writes it (at --rel-width R, "
+               "default 1/1000), a summary and epsilon-steps.png (ε against T per (q, σ, δ), both certified ends, "
+               "two-sided points joined); each point is a task of its own, every one checked before the work.")
 USAGE = ("producer sweep (--epsilons E,... | --epsilon-range A:B:N | --deltas D,...) --budgets C,... "
          "(--sigma2s Q,... | --laplace T,...) [--gammas G,...] [--rel-width R] [--width W] --out DIR "
-         "[--overwrite] [--workers N | --scheduler ADDRESS] [--quiet]")
+         "[--overwrite] [--workers N | --scheduler ADDRESS] [--quiet]\n"
+         "       producer sweep --sampling-rates Q,... --noise-multipliers S,... --steps T,... --deltas D,... "
+         "[--rel-width R] --out DIR [--overwrite] [--workers N | --scheduler ADDRESS] [--quiet]")
 
 DEFAULT_WORKERS = 2
 OUTPUT_FILES = ()  # producer.cli checks these before the run: no -o file, the --out folder
@@ -55,8 +68,13 @@ DEFAULT_FLOOR = mpq(1, mpz(10) ** 20)
 DEFAULT_WIDTH = mpq(1, 10 ** 6)  # a δ grid: the ε* enclosure's absolute width
 
 # The files a sweep writes: only these are removed by --overwrite.
-SWEEP_FILE = re.compile(r"(dg|calibration)-g[0-9_]+-[st][0-9_]+-c[0-9]+-[ed][0-9_]+\.json")
-SWEEP_FILES = ("summary.csv", "summary.json", "profile.png", "epsilon-star.png")
+SWEEP_FILE = re.compile(r"(dg|calibration)-g[0-9_]+-[st][0-9_]+-c[0-9]+-[ed][0-9_]+\.json"
+                        r"|dpsgd-q[0-9_]+-s[0-9_]+-t[0-9]+-d[0-9_]+\.json")
+SWEEP_FILES = ("summary.csv", "summary.json", "profile.png", "epsilon-star.png", "epsilon-steps.png")
+# The options of one grid only, each refused in the other (--gammas has no parser default, so a given one is
+# seen; --deltas, --rel-width and the output options are shared).
+PLAIN_ONLY = ("budgets", "sigma2s", "laplace", "gammas", "epsilons", "epsilon_range", "width")
+DPSGD_ONLY = ("sampling_rates", "noise_multipliers", "steps")
 
 
 def add_arguments(parser):
@@ -64,21 +82,26 @@ def add_arguments(parser):
     values = grid.add_mutually_exclusive_group(required=True)
     values.add_argument("--epsilons", metavar="E,...", help="ε values (dg-interval/1 certificates)")
     values.add_argument("--epsilon-range", metavar="A:B:N", help="N evenly spaced ε from A to B")
-    values.add_argument("--deltas", metavar="D,...", help="δ values (calibration/1 certificates)")
-    grid.add_argument("--budgets", required=True, metavar="C,...",
+    values.add_argument("--deltas", "--delta", dest="deltas", metavar="D,...",
+                        help="δ values (calibration/1 certificates; of a DP-SGD grid, dpsgd/1 certificates of ε(δ))")
+    grid.add_argument("--budgets", metavar="C,...",
                       help=f"budgets C, integers 0 <= C <= {GAME_MAX_BUDGET} (each point is a dg or calibrate "
                            "request of the exact game)")
-    law = grid.add_mutually_exclusive_group(required=True)
+    law = grid.add_mutually_exclusive_group()
     law.add_argument("--sigma2s", metavar="Q,...", help="σ² values of the discrete-Gaussian innovations")
     law.add_argument("--laplace", metavar="T,...",
                      help="scales t of discrete-Laplace innovations L_t(n) ∝ e^{−|n|/t} instead (t > 0 rational)")
-    grid.add_argument("--gammas", default="1/3", metavar="G,...", help="feedback coefficients γ (default 1/3)")
+    grid.add_argument("--gammas", metavar="G,...", help="feedback coefficients γ (default 1/3)")
     grid.add_argument("--rel-width", metavar="R",
                       help="ε grid: each point seeks upper − lower <= R·lower, in rounds down to the floor "
                            "--width (10^-30 <= R < 1; default 1/1000 when --width is not given)")
     grid.add_argument("--width", metavar="W",
                       help="absolute width: with --rel-width the floor of the rounds (default 10^-20), alone one "
                            "round per point at W (the default of a δ grid: 10^-6)")
+    dpsgd = parser.add_argument_group("DP-SGD grid (in place of --budgets and --sigma2s/--laplace; with --deltas)")
+    dpsgd.add_argument("--sampling-rates", metavar="Q,...", help="Poisson sampling rates q in [10^-5, 1]")
+    dpsgd.add_argument("--noise-multipliers", metavar="S,...", help="noise multipliers σ in [1/2, 100]")
+    dpsgd.add_argument("--steps", metavar="T,...", help="numbers of steps T, 1 <= T <= 10^6")
     run = parser.add_argument_group("execution and output")
     run.add_argument("--out", "-o", "--output", dest="out", required=True, metavar="DIR",
                      help="directory for the certificates, summary, plots")
@@ -93,8 +116,52 @@ def add_arguments(parser):
                      help="no progress counter and no answer line (the upper-only warning stays)")
 
 
+def given(args, names):
+    """The options among ``names`` given on the command line, as --flags."""
+    return ["--" + name.replace("_", "-") for name in names if getattr(args, name, None) is not None]
+
+
 def grid_from_args(args):
     """The sorted grid points, every value validated before any work."""
+    if given(args, DPSGD_ONLY):
+        return dpsgd_grid_from_args(args)
+    dpsgd = "or, for a DP-SGD grid, --sampling-rates, --noise-multipliers and --steps"
+    if args.sigma2s is None and args.laplace is None:
+        raise InputError(f"give --sigma2s Q,... or --laplace T,...: the innovation law of a grid of ε or δ ({dpsgd})")
+    if args.budgets is None:
+        raise InputError(f"give --budgets C,...: the budgets of a grid of ε or δ ({dpsgd})")
+    return plain_grid_from_args(args)
+
+
+def dpsgd_grid_from_args(args):
+    """The sorted DP-SGD grid points (q × σ × T × δ), each checked as `producer dpsgd` checks it before its work."""
+    from producer.sweep.grid import build_dpsgd_grid, parse_list
+    from producer.sweep.run import check_point
+    wrong = given(args, PLAIN_ONLY)
+    if wrong:
+        raise InputError(f"{wrong[0]}: not an option of a DP-SGD grid (--sampling-rates, --noise-multipliers, "
+                         f"--steps, --deltas, --rel-width)")
+    missing = [flag for flag in ("--sampling-rates", "--noise-multipliers", "--steps")
+               if flag not in given(args, DPSGD_ONLY)]
+    if missing:
+        raise InputError(f"a DP-SGD grid needs --sampling-rates, --noise-multipliers and --steps: give "
+                         f"{' and '.join(missing)} too")
+    if args.deltas is None:
+        raise InputError("a DP-SGD grid certifies ε(δ): give --deltas D,... (δ(ε) at given ε: `producer dpsgd "
+                         "--epsilons`)")
+    rates = parse_list(args.sampling_rates, "sampling-rates")
+    noises = parse_list(args.noise_multipliers, "noise-multipliers")
+    steps = parse_list(args.steps, "steps", parse_integer)
+    deltas = parse_list(args.deltas, "deltas")
+    rel_width = None if args.rel_width is None else parse_rational(args.rel_width, "rel-width")
+    points = build_dpsgd_grid(rates, noises, steps, deltas, rel_width)
+    for point in points:
+        check_point(point)
+    return points
+
+
+def plain_grid_from_args(args):
+    """The sorted grid points of ε or δ × C × law × γ, every value validated before any work."""
     from producer.kinds.finite_game import check_budget
     from producer.laws import parse_gamma
     from producer.sources.discrete_gaussian import check_sigma2
@@ -102,7 +169,7 @@ def grid_from_args(args):
     from producer.sweep.grid import build_grid, parse_list, parse_range
     from producer.sweep.run import check_point
 
-    gammas = parse_list(args.gammas, "gammas")
+    gammas = parse_list("1/3" if args.gammas is None else args.gammas, "gammas")
     for gamma in gammas:
         parse_gamma(str(gamma))
     sigma2s = laplaces = None
@@ -179,6 +246,8 @@ def write_results(out, results, overwrite=False):
 def write_plots(out, rows):
     """The plot of the grid; None when matplotlib is missing."""
     from producer.sweep import plots
+    if any(row["kind"] == "dpsgd" for row in rows):
+        return plots.plot_dpsgd(rows, out / "epsilon-steps.png")
     if any(row["kind"] == "dg" for row in rows):
         return plots.plot_profile([r for r in rows if r["kind"] == "dg"], out / "profile.png")
     return plots.plot_epsilon_star(rows, out / "epsilon-star.png")
@@ -190,6 +259,10 @@ def upper_only_warning(rows):
     loose = [row for row in rows if row["status"] == UPPER_ONLY]
     if not loose:
         return None
+    if loose[0]["kind"] == "dpsgd":  # dpsgd/1 meets its relative width or refuses: ε_lo = 0 < ε_hi only here
+        shown = ", ".join(row["file"] for row in loose[:3]) + (", …" if len(loose) > 3 else "")
+        return (f"sweep: warning: {len(loose)} of {len(rows)} points are upper-only (ε_lo = 0; drawn as triangles, "
+                f"not joined): {shown}")
     parameter = "epsilon" if loose[0]["kind"] == "dg" else "delta"
     values = sorted({mpq(row[parameter]) for row in loose})
     shown = ", ".join(describe_rational(v) for v in values[:6]) + (", …" if len(values) > 6 else "")

@@ -100,24 +100,37 @@ def _significant(rel_width):
 
 # ---- the Gaussian route -------------------------------------------------------------
 
-def _gaussian(request, log):
-    mu2 = mu_squared(request.stages)
-    R = request.rel_width
-    margin = min(mpq(1, 2**24), R / 64)
-    sig = _significant(R)
+class _GaussianEnds:
+    """The closed form's enclosures of δ(ε) at the margin of a request's R (the Gaussian route)."""
 
-    def tiny(eps):  # δ(ε) <= 10^-100 by the Chernoff bound: no enclosure (it would be astronomically long)
-        return proves_below(mu2, eps, FLOOR_DIGITS)
+    def __init__(self, request):
+        self.mu2 = mu_squared(request.stages)
+        self.margin = min(mpq(1, 2**24), request.rel_width / 64)
 
-    def upper(eps):
-        return FLOOR if tiny(eps) else delta_enclosure(mu2, eps, margin / 4)[1]
+    def tiny(self, eps):  # δ(ε) <= 10^-100 by the Chernoff bound: no enclosure (it would be astronomically long)
+        return proves_below(self.mu2, eps, FLOOR_DIGITS)
 
-    def lower(eps):
-        return mpq(0) if tiny(eps) else delta_enclosure(mu2, eps, margin / 4)[0]
-    if request.delta is not None and upper(mpq(AUDIT_EPSILON)) > request.delta * (1 - margin):
-        # decided before the search, from one enclosure: ε(δ) would be above what the auditor evaluates
-        raise beyond_audited_epsilon(request.delta, lower(mpq(AUDIT_EPSILON)) > request.delta * (1 + margin),
+    def upper(self, eps):
+        return FLOOR if self.tiny(eps) else delta_enclosure(self.mu2, eps, self.margin / 4)[1]
+
+    def lower(self, eps):
+        return mpq(0) if self.tiny(eps) else delta_enclosure(self.mu2, eps, self.margin / 4)[0]
+
+
+def _check_gaussian_range(request, ends):
+    """Refuse, from one enclosure, an ε(δ) above what the auditor evaluates (before the search)."""
+    margin = ends.margin
+    if request.delta is not None and ends.upper(mpq(AUDIT_EPSILON)) > request.delta * (1 - margin):
+        raise beyond_audited_epsilon(request.delta, ends.lower(mpq(AUDIT_EPSILON)) > request.delta * (1 + margin),
                                      request.schema)
+
+
+def _gaussian(request, log):
+    ends = _GaussianEnds(request)
+    mu2, margin, tiny, upper, lower = ends.mu2, ends.margin, ends.tiny, ends.upper, ends.lower
+    sig = _significant(request.rel_width)
+    R = request.rel_width
+    _check_gaussian_range(request, ends)
     log(f"Gaussian closed form, μ² = {float(mu2):.6g}")
     if request.delta is None:
         points = []
@@ -313,6 +326,20 @@ def _points_answer(attempt, request):
     return Outcome("pld", points=points), met
 
 
+def _is_gaussian(request):
+    return all(s.law.gaussian_mu2 is not None for s in request.stages)
+
+
+def refusals(request):
+    """Make every refusal :func:`certify` makes before its work, and nothing more: a batch of requests (a
+    privacy curve) is checked whole before any of them is computed.  The Gaussian route's ε limit costs one
+    enclosure; the pld route's checks are those of constructing :class:`producer.pld.search.Search`."""
+    if _is_gaussian(request):
+        _check_gaussian_range(request, _GaussianEnds(request))
+    else:
+        Search(request, Sizing(request.stages))
+
+
 def certify(request, log=lambda message: None, route=None):
     """The :class:`Outcome` of a validated request (producer.kinds.dpsgd.Request, producer.kinds.accounting.Request).
 
@@ -324,7 +351,7 @@ def certify(request, log=lambda message: None, route=None):
     Every refusal a request can meet before the work is made before it: the
     Gaussian route's ε limit, the pld route's first plan (:class:`Search`).
     """
-    gaussian = all(s.law.gaussian_mu2 is not None for s in request.stages)
+    gaussian = _is_gaussian(request)
     if route is None:
         route = "gaussian" if gaussian else "pld"
     if route == "gaussian":
@@ -373,4 +400,5 @@ def certify(request, log=lambda message: None, route=None):
                      f"(ask for a larger {option('rel_width')})")
 
 
-__all__ = ["certify", "Outcome", "DeltaPoint", "round_out", "short_point", "MAX_WORK", "FORWARD", "BACKWARD"]
+__all__ = ["certify", "refusals", "Outcome", "DeltaPoint", "round_out", "short_point", "MAX_WORK", "FORWARD",
+           "BACKWARD"]

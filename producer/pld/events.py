@@ -30,8 +30,7 @@ the parameter's name.
 """
 
 import json
-import math
-from fractions import Fraction
+import numbers
 
 from gmpy2 import mpq
 
@@ -96,20 +95,15 @@ SAMPLEABLE = ("GaussianDpEvent", "LaplaceDpEvent", "MixtureOfGaussiansDpEvent", 
 # ---- exact numbers ----------------------------------------------------------------------------
 
 def read_number(value, where, bits=MAX_NUMBER_BITS):
-    """An exact rational from a string, an int, a Fraction/mpq, or a binary float (its shortest repr).
+    """An exact rational from a string, an int, a Fraction/mpq, a numpy scalar, or a binary float (its shortest
+    decimal, :func:`producer.rationals.float_text`).
 
     ``bits`` bounds the numerator's and the denominator's bits (None: only
     the digit limits of :func:`producer.rationals.parse_rational`).
     """
-    if isinstance(value, bool):
-        raise InputError(f"{where}: expected a number, got {value!r}")
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            raise InputError(f"{where}: {value!r} is not a finite number")
-        value = repr(value)
-    elif not isinstance(value, (str, int, Fraction)) and type(value).__name__ not in ("mpq", "mpz"):
+    if isinstance(value, bool) or not isinstance(value, (str, numbers.Number)):
         raise InputError(f"{where}: expected a number, got {_shown(value)}")
-    number = parse_rational(value, where)
+    number = parse_rational(value, where)  # a float (Python's or numpy's) as its shortest decimal
     if bits is not None and max(int(number.numerator).bit_length(), int(number.denominator).bit_length()) > bits:
         raise LimitError(f"{where}: {describe_rational(number)} has a numerator or denominator of more than "
                          f"{bits} bits (the limit)")
@@ -117,12 +111,10 @@ def read_number(value, where, bits=MAX_NUMBER_BITS):
 
 
 def read_count(value, where, largest):
-    """An integer in [0, largest] from an int or its decimal string (a float only when it is integral)."""
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    if isinstance(value, bool) or not isinstance(value, (int, str)):
+    """An integer in [0, largest] from an int (numpy's too) or its decimal text (a float only when it is integral)."""
+    if isinstance(value, bool) or not isinstance(value, (str, numbers.Number)):
         raise InputError(f"{where}: expected an integer, got {_shown(value)}")
-    count = parse_integer(value, where)
+    count = parse_integer(value, where)  # numpy integers, and floats of integer value (7.0)
     if count < 0:
         raise InputError(f"{where}: must be >= 0, got {count}")
     if count > largest:

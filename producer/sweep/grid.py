@@ -12,6 +12,11 @@ whatever the order of the work.
 Points that share a game (same σ², hence the same law family, same γ and C)
 form one group, run as one task in one process: consecutive queries on one
 law then reuse its memoised curves (:func:`producer.game.values.shared_game`).
+
+A DP-SGD grid (:class:`DpsgdPoint`) is a product of sampling rates q, noise
+multipliers σ, step counts T and δ: one ``dpsgd/1`` certificate of ε(δ) per
+point, named ``dpsgd-q1_1000-s4_5-t1000-d1_100000.json``.  Its points share
+no work, so each is a task of its own.
 """
 
 from itertools import product
@@ -69,6 +74,52 @@ class GridPoint:
                 "budget": self.budget, self.parameter: format_rational(self.value),
                 "width": format_rational(self.width),
                 "rel_width": None if self.rel_width is None else format_rational(self.rel_width)}
+
+
+class DpsgdPoint:
+    """One dpsgd/1 certificate of a DP-SGD grid: ε(δ) after ``steps`` steps at sampling rate q and noise
+    multiplier σ, to the relative width ``rel_width`` (dpsgd/1's default 1/1000 when None)."""
+
+    __slots__ = ("sampling_rate", "noise_multiplier", "steps", "delta", "rel_width")
+    kind, parameter = "dpsgd", "delta"
+
+    def __init__(self, sampling_rate, noise_multiplier, steps, delta, rel_width=None):
+        self.sampling_rate, self.noise_multiplier, self.steps = sampling_rate, noise_multiplier, steps
+        self.delta, self.rel_width = delta, rel_width
+
+    def sort_key(self):
+        return (self.kind, self.sampling_rate, self.noise_multiplier, self.delta, self.steps)
+
+    def group_key(self):
+        """Every point is a task of its own: DP-SGD points share no work."""
+        return self.sort_key()
+
+    def file_name(self):
+        return (f"dpsgd-q{_token(self.sampling_rate)}-s{_token(self.noise_multiplier)}-t{self.steps}"
+                f"-d{_token(self.delta)}.json")
+
+    def request_texts(self):
+        """(q, σ, T, δ, R) as ``producer.api.dpsgd`` takes them (R None: the default)."""
+        return (format_rational(self.sampling_rate), format_rational(self.noise_multiplier), self.steps,
+                format_rational(self.delta), None if self.rel_width is None else format_rational(self.rel_width))
+
+    def as_json(self):
+        from producer.kinds.dpsgd import DEFAULT_REL_WIDTH
+        return {"kind": self.kind, "sampling_rate": format_rational(self.sampling_rate),
+                "noise_multiplier": format_rational(self.noise_multiplier), "steps": self.steps,
+                "delta": format_rational(self.delta),
+                "rel_width": format_rational(DEFAULT_REL_WIDTH if self.rel_width is None else self.rel_width)}
+
+
+def build_dpsgd_grid(sampling_rates, noise_multipliers, steps, deltas, rel_width=None):
+    """Every point of the DP-SGD product q × σ × T × δ, sorted; refused beyond MAX_POINTS before any work."""
+    size = len(sampling_rates) * len(noise_multipliers) * len(steps) * len(deltas)
+    if size > MAX_POINTS:
+        raise LimitError(f"grid: {size} points exceed the limit {MAX_POINTS} of one sweep "
+                         f"(split it into several sweeps)")
+    points = [DpsgdPoint(q, s, t, d, rel_width)
+              for q, s, t, d in product(sampling_rates, noise_multipliers, steps, deltas)]
+    return sorted(points, key=DpsgdPoint.sort_key)
 
 
 def _token(value):
@@ -145,7 +196,7 @@ def groups_of(points, task_points=TASK_POINTS):
     certificates depend on their point alone, whatever the cut).
     """
     groups = {}
-    for point in sorted(points, key=GridPoint.sort_key):
+    for point in sorted(points, key=lambda p: p.sort_key()):
         groups.setdefault(point.group_key(), []).append(point)
     return [groups[key][i:i + task_points] for key in sorted(groups)
             for i in range(0, len(groups[key]), task_points)]

@@ -4,6 +4,9 @@
   scale.
 * ``epsilon-star.png``: ε*_C(δ) against δ, one series per (γ, σ² or t, C) -
   the ε*(δ) curves per budget.
+* ``epsilon-steps.png``: ε(δ) of DP-SGD against the number of steps T, one
+  series per (q, σ, δ), on log scales; ``producer curve`` draws its one
+  series the same way (:func:`plot_epsilon_steps`).
 
 A series' curve joins its two-sided points only (status ``two-sided`` in the
 summary: a positive lower end, and the relative width met when one was
@@ -17,6 +20,13 @@ own, or a smaller one to their left), never joined to the curve, with their
 own legend entry.  A point certified exactly 0 has no place on a log scale
 and is left out of ``profile.png``.
 
+The DP-SGD plots draw each certificate's own ends, not tightened: ε(δ) does
+not decrease with T (the first T steps' output is a function of the first
+T + k steps'), but the plots use no such argument, so every drawn number is
+one certificate's claim.  Both ends are drawn, the upper end joined, the
+lower end dashed (at a relative width of 10^-3 the band between them is
+thinner than a line).
+
 Each plot function returns the data it drew, read back from the drawn
 artists (the tests check the curves with it, not with the image).  Legends
 and titles name the law: σ² for discrete-Gaussian innovations, t for
@@ -25,6 +35,7 @@ discrete-Laplace ones.
 
 from fractions import Fraction
 
+from producer.rationals import describe_rational
 from producer.sweep.grid import LAWS
 from producer.sweep.refine import TWO_SIDED
 from producer.sweep.summary import law_of
@@ -88,7 +99,7 @@ FIGURE_SIZE = (7, 4.5)
 DPI = 110
 
 
-def _new_axes():
+def new_axes():
     """(pyplot, figure, axes), or None when matplotlib is missing."""
     plt = _pyplot()
     if plt is None:
@@ -97,7 +108,7 @@ def _new_axes():
     return plt, fig, ax
 
 
-def _finish(plt, fig, ax, path, *, xlabel, ylabel, title):
+def finish(plt, fig, ax, path, *, xlabel, ylabel, title):
     """The tail both plots share: labels, legend, grid, a fixed-metadata PNG at ``path``."""
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
@@ -110,34 +121,48 @@ def _finish(plt, fig, ax, path, *, xlabel, ylabel, title):
 
 
 def _draw(ax, rows, parameter, *, log_y, bound):
-    """Each series' curve, band and upper-only markers on ``ax``; the drawn data, read back from the artists.
+    """Each series' curve, band and upper-only markers on ``ax``, tightened by monotonicity (:func:`envelope`);
+    the drawn data, read back from the artists (see :func:`draw_series`)."""
+    return [draw_series(ax, _label(key), envelope(series, parameter), log_y=log_y, bound=bound)
+            for key, series in _series(rows, parameter).items()]
 
-    ``bound`` names the value in the upper-only legend entry (δ or ε*).  On a
-    log scale points whose value is 0 (or below a float's range) are not drawn.
+
+def draw_series(ax, label, points, *, log_y, bound, lower_line=None):
+    """One series on ``ax``: ``points`` are (x, lower, upper, status), exact and in order of x.
+
+    The two-sided points are joined at their upper ends, with the band down to
+    their lower ends (and, with ``lower_line`` a legend label, a dashed line
+    along the lower ends, for bands too narrow to see); the others are hollow downward
+    triangles at their upper ends, never joined, with their own legend entry
+    naming the bound (``bound`` ≤ ▽).  On a log scale (``log_y``) a value 0 is
+    not drawn.  Returns the drawn data, read back from the artists: ``label``,
+    ``curve`` (the joined (x, upper)), ``band``, ``lower`` (the dashed (x,
+    lower), empty without ``lower_line``), ``upper_only`` and its label.
     """
-    drawn = []
-    for key, series in _series(rows, parameter).items():
-        label = _label(key)
-        tight = envelope(series, parameter)
-        curve = [(float(x), float(lower), float(upper)) for x, lower, upper, status in tight if status == TWO_SIDED]
-        if log_y:
-            curve = [(x, lower, upper) for x, lower, upper in curve if upper > 0]
-        line, = ax.plot([c[0] for c in curve], [c[2] for c in curve], marker=".",
-                        label=label if curve else f"{label} (no two-sided point)")
-        color = line.get_color()
-        ax.fill_between([c[0] for c in curve], [c[1] for c in curve], [c[2] for c in curve], color=color,
-                        alpha=0.3, linewidth=0)
-        marks = [(float(x), float(upper)) for x, _lower, upper, status in tight if status != TWO_SIDED]
-        if log_y:
-            marks = [(x, upper) for x, upper in marks if upper > 0]
-        only, only_label = None, f"{label}: upper end only, {bound} ≤ ▽ (not joined)"
-        if marks:
-            only, = ax.plot([m[0] for m in marks], [m[1] for m in marks], linestyle="none", marker="v",
-                            markerfacecolor="none", color=color, label=only_label)
-        drawn.append({"label": line.get_label(), "curve": _points(line), "band": curve,
-                      "upper_only": [] if only is None else _points(only),
-                      "upper_only_label": None if only is None else only.get_label()})
-    return drawn
+    curve = [(float(x), float(lower), float(upper)) for x, lower, upper, status in points if status == TWO_SIDED]
+    if log_y:
+        curve = [(x, lower, upper) for x, lower, upper in curve if upper > 0]
+    line, = ax.plot([c[0] for c in curve], [c[2] for c in curve], marker=".",
+                    label=label if curve else f"{label} (no two-sided point)")
+    color = line.get_color()
+    ax.fill_between([c[0] for c in curve], [c[1] for c in curve], [c[2] for c in curve], color=color,
+                    alpha=0.3, linewidth=0)
+    lower = None
+    if lower_line is not None:
+        ends = [(x, low) for x, low, _upper in curve if low > 0 or not log_y]
+        lower, = ax.plot([e[0] for e in ends], [e[1] for e in ends], linestyle="--", linewidth=0.8, color=color,
+                         label=lower_line)
+    marks = [(float(x), float(upper)) for x, _lower, upper, status in points if status != TWO_SIDED]
+    if log_y:
+        marks = [(x, upper) for x, upper in marks if upper > 0]
+    only, only_label = None, f"{label}: upper end only, {bound} ≤ ▽ (not joined)"
+    if marks:
+        only, = ax.plot([m[0] for m in marks], [m[1] for m in marks], linestyle="none", marker="v",
+                        markerfacecolor="none", color=color, label=only_label)
+    return {"label": line.get_label(), "curve": _points(line), "band": curve,
+            "lower": [] if lower is None else _points(lower),
+            "upper_only": [] if only is None else _points(only),
+            "upper_only_label": None if only is None else only.get_label()}
 
 
 def _points(line):
@@ -148,25 +173,68 @@ def _points(line):
 
 def plot_profile(rows, path):
     """Δ*_C(ε) against ε; returns the drawn series (see :func:`_draw`), or None when matplotlib is missing."""
-    drawing = _new_axes()
+    drawing = new_axes()
     if drawing is None:
         return None
     plt, fig, ax = drawing
     drawn = _draw(ax, rows, "epsilon", log_y=True, bound="δ")
     ax.set_yscale("log")
-    _finish(plt, fig, ax, path, xlabel="ε", ylabel="δ = Δ*_C(ε) (certified band)",
+    finish(plt, fig, ax, path, xlabel="ε", ylabel="δ = Δ*_C(ε) (certified band)",
             title=f"Privacy profile δ(ε), {_law_names(rows)} innovations, certified enclosures")
     return drawn
 
 
 def plot_epsilon_star(rows, path):
     """ε*_C(δ) against δ, one series per budget; returns the drawn series, or None when matplotlib is missing."""
-    drawing = _new_axes()
+    drawing = new_axes()
     if drawing is None:
         return None
     plt, fig, ax = drawing
     drawn = _draw(ax, rows, "delta", log_y=False, bound="ε*")
     ax.set_xscale("log")
-    _finish(plt, fig, ax, path, xlabel="δ", ylabel="ε*_C(δ) (certified band)",
+    finish(plt, fig, ax, path, xlabel="δ", ylabel="ε*_C(δ) (certified band)",
             title=f"ε*(δ) per budget, {_law_names(rows)} innovations, certified enclosures")
     return drawn
+
+
+def own_ends(rows, parameter, lower="lower_exact", upper="upper_exact"):
+    """(x, lower, upper, status) exact for every row, in order of x: each certificate's own ends, not tightened."""
+    return sorted((Fraction(row[parameter]), Fraction(row[lower]), Fraction(row[upper]), row["status"])
+                  for row in rows)
+
+
+def plot_epsilon_steps(series, path, *, title, xlabel, log_x, log_y):
+    """ε(δ) against the steps (or epochs) of DP-SGD: ``series`` maps (label of ε_hi, label of ε_lo) to its
+    points (x, ε_lo, ε_hi, status), exact, each a certificate's own ends.  Both ends are drawn (the upper end
+    joined, the lower end dashed, the band between); returns the drawn series (see :func:`draw_series`), or
+    None when matplotlib is missing."""
+    drawing = new_axes()
+    if drawing is None:
+        return None
+    plt, fig, ax = drawing
+    drawn = [draw_series(ax, label, points, log_y=log_y, bound="ε", lower_line=lower_label)
+             for (label, lower_label), points in series.items()]
+    if log_x:
+        ax.set_xscale("log")
+    if log_y:
+        ax.set_yscale("log")
+    finish(plt, fig, ax, path, xlabel=xlabel, ylabel="ε(δ): certified ends ε_lo (dashed) and ε_hi", title=title)
+    return drawn
+
+
+def dpsgd_series(rows):
+    """{(label, lower label): points} of a DP-SGD sweep: one series per (q, σ, δ), its points in order of T."""
+    series = {}
+    for row in rows:
+        key = (Fraction(row["sampling_rate"]), Fraction(row["noise_multiplier"]), Fraction(row["delta"]))
+        series.setdefault(key, []).append(row)
+    labels = {key: f"q = {describe_rational(key[0])}, σ = {describe_rational(key[1])}, δ = {describe_rational(key[2])}"
+              for key in series}
+    # the ε_lo lines stay out of the legend (matplotlib skips a label starting "_"): the axis label names them
+    return {(labels[key], "_nolegend_"): own_ends(series[key], "steps") for key in sorted(series)}
+
+
+def plot_dpsgd(rows, path):
+    """ε(δ) against T of a DP-SGD sweep, one series per (q, σ, δ), on log scales (``epsilon-steps.png``)."""
+    return plot_epsilon_steps(dpsgd_series(rows), path, xlabel="T (steps)", log_x=True, log_y=True,
+                              title="DP-SGD ε(δ) against T per (q, σ, δ), certified enclosures")

@@ -9,6 +9,8 @@ workers write byte-identical files.  Dask is imported only for a parallel run.
 
 import sys
 
+from gmpy2 import mpq
+
 from producer.errors import InputError, LimitError
 from producer.rationals import format_rational
 
@@ -32,10 +34,17 @@ def certificate_of(point, width=None):
 
 def check_point(point):
     """Refuse a point that its command would refuse (ε beyond the limit, σ² below the limit, a Laplace t too
-    small for the calibration's start 2C/t), by building its validated request (the same type the API builds)
-    only: no work, one clear line."""
+    small for the calibration's start 2C/t; for DP-SGD every limit of dpsgd/1 and the refusals `producer dpsgd`
+    makes before its computation), by building its validated request (the same type the API builds) only: no
+    work, one clear line."""
     from producer.kinds import calibration, dg_interval
-    from producer.sweep.grid import LAPLACE
+    from producer.sweep.grid import LAPLACE, DpsgdPoint
+    if isinstance(point, DpsgdPoint):
+        from producer.kinds.dpsgd import Request
+        from producer.pld.enclose import refusals
+        q, sigma, steps, delta, rel_width = point.request_texts()
+        refusals(Request.from_strings(q, sigma, steps, delta=delta, rel_width=rel_width))
+        return
     gamma, law_value = format_rational(point.gamma), format_rational(point.law_value)
     sigma2, laplace = (None, law_value) if point.law == LAPLACE else (law_value, None)
     width, value = format_rational(point.width), format_rational(point.value)
@@ -78,14 +87,37 @@ def decimal_of(value):
     return mantissa + ("e" + exponent if exponent else "")
 
 
+def dpsgd_row(point, certificate):
+    """The summary row of a DP-SGD point: the point, its file, and the certified ε(δ) (exact and decimal)."""
+    from producer.display import down, up
+    from producer.sweep.refine import status_of
+    result = certificate.result
+    lower, upper = mpq(result["epsilon_lo"]), mpq(result["epsilon_hi"])
+    row = dict(point.as_json(), file=point.file_name(), digest=certificate.digest,
+               status=status_of(lower, upper, None, None), route=result["route"],
+               sampling_rate_decimal=decimal_of(point.sampling_rate),
+               noise_multiplier_decimal=decimal_of(point.noise_multiplier), delta_decimal=decimal_of(point.delta))
+    lower_exact, upper_exact = format_rational(lower), format_rational(upper)
+    row.update(lower=down(lower_exact), upper=up(upper_exact), lower_exact=lower_exact, upper_exact=upper_exact)
+    return row
+
+
+def run_point(point):
+    """(file name, certificate bytes, row) of one point."""
+    from producer.sweep.grid import DpsgdPoint
+    from producer.sweep.refine import refine
+    if isinstance(point, DpsgdPoint):
+        from producer import api
+        q, sigma, steps, delta, rel_width = point.request_texts()
+        certificate = api.dpsgd(q, sigma, steps, delta=delta, rel_width=rel_width)
+        return point.file_name(), certificate.to_json(), dpsgd_row(point, certificate)
+    refined = refine(point, certificate_of)
+    return point.file_name(), refined.certificate.to_json(), row_of(point, refined)
+
+
 def run_group(points):
     """[(file name, certificate bytes, row)] for one group, in the group's order."""
-    from producer.sweep.refine import refine
-    out = []
-    for point in points:
-        refined = refine(point, certificate_of)
-        out.append((point.file_name(), refined.certificate.to_json(), row_of(point, refined)))
-    return out
+    return [run_point(point) for point in points]
 
 
 def run_serial(groups, on_group):

@@ -17,6 +17,15 @@
 
 Rows are sorted by (kind, γ, law, σ² or t, C, ε or δ) as exact rationals, so
 the bytes depend on the grid alone.
+
+A DP-SGD sweep's rows (kind ``dpsgd``) have their own columns
+(:data:`DPSGD_COLUMNS`): ``sampling_rate``, ``noise_multiplier``, ``steps``
+and ``delta`` exact, each rational with its decimal beside it
+(``..._decimal``, 12 significant digits rounded down), ``rel_width``, the
+``route`` of the certificate (``pld``, or ``gaussian`` at q = 1),
+``status``, ε(δ)'s enclosure as ``lower``/``upper`` (decimals rounded
+outward) and ``lower_exact``/``upper_exact``, ``file`` and ``digest``;
+sorted by (q, σ, δ, T).
 """
 
 import csv
@@ -27,6 +36,9 @@ from fractions import Fraction
 COLUMNS = ["kind", "gamma", "sigma2", "budget", "epsilon", "epsilon_decimal", "delta", "delta_decimal",
            "width", "rel_width", "source_width", "rounds", "stop", "status", "lower", "upper",
            "lower_exact", "upper_exact", "file", "digest"]
+DPSGD_COLUMNS = ["kind", "sampling_rate", "sampling_rate_decimal", "noise_multiplier", "noise_multiplier_decimal",
+                 "steps", "delta", "delta_decimal", "rel_width", "route", "status", "lower", "upper", "lower_exact",
+                 "upper_exact", "file", "digest"]
 # The law's parameter column: σ² ("sigma2") of the discrete Gaussian or the scale t
 # ("laplace") of the discrete Laplace; a sweep over one law has only its own column.
 LAW_COLUMNS = ("sigma2", "laplace")
@@ -41,13 +53,19 @@ def law_of(row):
 
 
 def columns_of(rows):
-    """COLUMNS with the σ² column replaced by the law columns the rows use (σ² alone when empty)."""
+    """COLUMNS with the σ² column replaced by the law columns the rows use (σ² alone when empty); DPSGD_COLUMNS
+    for a DP-SGD sweep."""
+    if rows and all(row["kind"] == "dpsgd" for row in rows):
+        return list(DPSGD_COLUMNS)
     laws = [name for name in LAW_COLUMNS if any(name in row for row in rows)] or ["sigma2"]
     at = COLUMNS.index("sigma2")
     return COLUMNS[:at] + laws + COLUMNS[at + 1:]
 
 
 def _key(row):
+    if row["kind"] == "dpsgd":
+        return (row["kind"], Fraction(row["sampling_rate"]), Fraction(row["noise_multiplier"]),
+                Fraction(row["delta"]), row["steps"])
     value = row.get("epsilon", row.get("delta"))
     law = law_of(row)
     return (row["kind"], Fraction(row["gamma"]), law, Fraction(row[law]), row["budget"], Fraction(value))

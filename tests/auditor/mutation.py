@@ -222,6 +222,33 @@ RULES += [
      "keeps it true"),
 ]
 
+# dpsgd-calibration/1: certificates assembled around the producer's dpsgd/1 certificates
+# (tests/auditor/dpsgd_calibration_corpus.py), one per solve (the epochs one with Opacus's counting).
+DPSGD_CALIBRATION_BUILT = {"built:dpsgd-calibration-noise-tf-privacy": "noise-tf-privacy",
+                           "built:dpsgd-calibration-steps": "steps",
+                           "built:dpsgd-calibration-epochs-opacus": "epochs-opacus",
+                           "built:dpsgd-calibration-sampling-rate": "sampling-rate"}
+BUILT.update(DPSGD_CALIBRATION_BUILT)
+SOURCES = QUICK + sorted(MADE) + sorted(BUILT)
+RULES += [
+    ("dpsgd-calibration/1", "input/delta", "*", "any",
+     "δ is compared with the embedded ends (meets' upper <= δ < misses' lower): moved a little it can stay "
+     "in that gap"),
+    ("dpsgd-calibration/1", "input/precision", "*", "any",
+     "R is an inequality on the relative gap: a larger R, or a smaller one still at least the answer's gap, "
+     "keeps the neighbour relation true"),
+    ("dpsgd-calibration/1", "input/training/dataset_size", "*", "any",
+     "Opacus's counting sees N only through ⌈N/B⌉: N moved within the same ceiling asks the same question"),
+    ("dpsgd-calibration/1", "input/training/batch_size", "*", "any",
+     "Opacus's counting sees B only through ⌈N/B⌉: B moved within the same ceiling asks the same question"),
+    ("dpsgd-calibration/1", _EMBEDDED + "/result/discretisation*", "*", "any",
+     "the embedded dpsgd/1's recipe: any grid, range, window or precision gives valid bounds, each recomputed"),
+    ("dpsgd-calibration/1", _EMBEDDED + "/result/points/#/lower", "*", "any", "the embedded dpsgd/1's " + _SLACK),
+    ("dpsgd-calibration/1", _EMBEDDED + "/result/points/#/upper", "*", "any", "the embedded dpsgd/1's " + _SLACK),
+    ("dpsgd-calibration/1", _EMBEDDED + "/input/rel_width", "*", "any",
+     "the embedded dpsgd/1's R: an R still above its point's relative width keeps it true"),
+]
+
 
 def _number(value):
     if isinstance(value, bool) or value is None:
@@ -314,6 +341,9 @@ def _made(name):
 
 
 def reference(name):
+    if name in DPSGD_CALIBRATION_BUILT:
+        from tests.auditor import dpsgd_calibration_corpus   # lazy: it runs the producer's command line
+        return dpsgd_calibration_corpus.certificate(DPSGD_CALIBRATION_BUILT[name])
     if name in NOISE_BUILT:
         from tests.auditor import noise_corpus   # lazy: it runs the producer's command line
         return copy.deepcopy(_built(name, noise_corpus))

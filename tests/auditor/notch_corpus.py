@@ -90,11 +90,21 @@ ACCOUNTING = "accounting:"
 accounting/1 references live on another branch)."""
 
 
+CALIBRATION_BUILT = "dpsgd-calibration:"
+"""A source ``dpsgd-calibration:NAME`` is the dpsgd-calibration/1 certificate of that case of
+:mod:`tests.auditor.dpsgd_calibration_corpus`, assembled around the producer's dpsgd/1 certificates (no
+producer code)."""
+
+
 def load(source):
     """A fresh copy of a reference certificate (a path under certificates/), of a made one (a key of
-    :data:`MADE`) or of an accounting/1 certificate of :data:`ACCOUNTING`."""
+    :data:`MADE`), of an accounting/1 certificate of :data:`ACCOUNTING` or of a dpsgd-calibration/1
+    certificate of :data:`CALIBRATION_BUILT`."""
     if source in MADE:
         return json.loads(_produced(MADE[source]))
+    if source.startswith(CALIBRATION_BUILT):
+        from tests.auditor import dpsgd_calibration_corpus
+        return dpsgd_calibration_corpus.certificate(source[len(CALIBRATION_BUILT):])
     if source.startswith(ACCOUNTING):
         from tests.auditor import accounting_corpus
         name = source[len(ACCOUNTING):]
@@ -283,6 +293,44 @@ def _factor(end):
     return _toward(("result", key), _at("result", other), also=[fix])
 
 
+# dpsgd-calibration/1
+CALIBRATION_NOISE, CALIBRATION_RATE = CALIBRATION_BUILT + "noise", CALIBRATION_BUILT + "sampling-rate"
+CALIBRATION_STEPS, CALIBRATION_EPOCHS = CALIBRATION_BUILT + "steps", CALIBRATION_BUILT + "epochs-tf-privacy"
+
+
+def _calibration_rational(end):
+    """The answer σ (or q) moved to the midpoint with its neighbour (``end`` "noise" or "rate"), or the
+    neighbour to the midpoint with the answer ("noise_below", "rate_above"), with the embedded stage (meets' or
+    misses') at the new value: a tighter crossing, whose embedded enclosure is of the old value."""
+    key = {"noise": "noise_multiplier", "noise_below": "noise_multiplier", "rate": "sampling_rate",
+           "rate_above": "sampling_rate"}[end]
+    neighbour = key + ("_below" if key == "noise_multiplier" else "_above")
+    moved, other, embedded = (key, neighbour, "meets") if end in ("noise", "rate") else (neighbour, key, "misses")
+
+    def fix(cert, new):
+        cert["result"][embedded]["input"]["stages"][0][key] = w(new)
+    return _toward(("result", moved), _at("result", other), also=[fix])
+
+
+def _calibration_count(key):
+    """The answer T (or E) raised by one with its neighbour (for epochs, T(E) and T(E + 1) of the training's
+    TF Privacy counting with them): more steps claimed to suffice.  A recipe is tied to its T (the windows of
+    its powering), so the embedded certificates are the producer's at the new steps, each true: only meets'
+    upper end <= δ is false."""
+    def edit(cert):
+        from tests.auditor import dpsgd_calibration_corpus
+        inp, res = cert["input"], cert["result"]
+        res[key] += 1
+        res[key + "_above"] += 1
+        if key == "epochs":
+            N, B = inp["training"]["dataset_size"], inp["training"]["batch_size"]
+            res["steps"], res["steps_above"] = (-(-(e * N) // B) for e in (res["epochs"], res["epochs"] + 1))
+        for embedded, steps in (("meets", res["steps"]), ("misses", res["steps_above"])):
+            stage = dict(res[embedded]["input"]["stages"][0], steps=steps)
+            res[embedded] = dpsgd_calibration_corpus.dpsgd(stage, inp["epsilon"])
+    return edit
+
+
 # envelope/1, brace-run/1, brace-compare/1
 ENVELOPE = "envelope-t2-n2-k1-j1-refuted.json"
 BRACE = "brace-synthetic.json"
@@ -456,6 +504,22 @@ NOTCHES = [
           _factor("noise"), ["/result/factor", "/result/meets"]),
     Notch("noise/1", NOISE_RELEASES, "releases form: factor_below up to the midpoint (misses with it)",
           _factor("below"), ["/result/factor_below", "/result/misses"]),
+    Notch("dpsgd-calibration/1", CALIBRATION_NOISE, "noise_multiplier down to the midpoint with "
+          "noise_multiplier_below (meets' stage with it)", _calibration_rational("noise"),
+          ["/result/noise_multiplier", "/result/meets"]),
+    Notch("dpsgd-calibration/1", CALIBRATION_NOISE, "noise_multiplier_below up to the midpoint with "
+          "noise_multiplier (misses' stage with it)", _calibration_rational("noise_below"),
+          ["/result/noise_multiplier_below", "/result/misses"]),
+    Notch("dpsgd-calibration/1", CALIBRATION_RATE, "sampling_rate up to the midpoint with sampling_rate_above "
+          "(meets' stage with it)", _calibration_rational("rate"), ["/result/sampling_rate", "/result/meets"]),
+    Notch("dpsgd-calibration/1", CALIBRATION_RATE, "sampling_rate_above down to the midpoint with sampling_rate "
+          "(misses' stage with it)", _calibration_rational("rate_above"),
+          ["/result/sampling_rate_above", "/result/misses"]),
+    Notch("dpsgd-calibration/1", CALIBRATION_STEPS, "steps and steps_above up by one (the embedded runs with them)",
+          _calibration_count("steps"), ["/result/meets/result/points/0/upper"]),
+    Notch("dpsgd-calibration/1", CALIBRATION_EPOCHS, "epochs and epochs_above up by one (the steps T(E), "
+          "T(E + 1) and the embedded runs with them)", _calibration_count("epochs"),
+          ["/result/meets/result/points/0/upper"]),
     Notch("envelope/1", ENVELOPE, "claims.pure_dp.max_ratio.hi down to the midpoint",
           _interval(_MAX_RATIO, "hi", "lo"), ["/result/claims/pure_dp/max_ratio"]),
     Notch("envelope/1", ENVELOPE, "claims.pure_dp.max_ratio.lo up to the midpoint",

@@ -328,6 +328,21 @@ def test_outside_the_domain_is_malformed(delta_cert, path, value):
     assert _verify(wrong).outcome == "MALFORMED"
 
 
+def test_the_estimate_of_an_embedded_certificate_names_its_place(delta_cert):
+    """Embedded in another certificate at /result/meets, a dpsgd/1 outside its domain (or with a recipe of the
+    wrong shape) is MALFORMED at its own place in the enclosing file, before any work."""
+    from auditor.certificate import Malformed
+    wrong = copy.deepcopy(delta_cert)
+    _set(wrong, ("input", "stages", 0, "noise_multiplier"), "1/3")
+    with pytest.raises(Malformed, match="^/result/meets/input/stages/0/noise_multiplier: "):
+        dpsgd.estimate(wrong, "/result/meets")
+    wrong = copy.deepcopy(delta_cert)
+    wrong["result"]["discretisation"]["ranges"].append([0, 1])
+    with pytest.raises(Malformed, match="^/result/meets/result/discretisation/ranges"):
+        dpsgd.estimate(wrong, "/result/meets")
+    assert dpsgd.estimate(delta_cert, "/result/meets").pointer.startswith("/result/meets/")
+
+
 def test_epsilons_must_increase(points_cert):
     wrong = copy.deepcopy(points_cert)
     wrong["input"]["epsilons"] = ["0", "1/5", "1/20"]

@@ -30,7 +30,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.auditor import accounting_corpus, bracket_corpus, noise_corpus, plain_releases_corpus
+from tests.auditor import (accounting_corpus, bracket_corpus, dpsgd_calibration_corpus, noise_corpus,
+                           plain_releases_corpus)
 from tests.auditor.field_reads import INDEX, present_paths, read_paths, schema_leaves, schema_of
 from tests.untimed import HANG_GUARD_SECONDS
 
@@ -98,11 +99,26 @@ _SAME_MECHANISM = ("an embedded bound must be for the discrete Gaussian and the 
 _CAPPED_LOWER = ("a hierarchy-witness bracket's lower witness is a target-zero calibration-lower/1 (another claim "
                  "is a false claim); the capped-preparation fields are read by the same calibration-lower/1 checks, "
                  "exercised by calibration-lower-k2-capped-c4.json")
+_ADD_LOWER = ("the add order's lower side is computed only when it can decide the answer (the remove order "
+              "gives it at every reference); it is read by the same checks as the remove order's")
+_ONE_POINT = ("an embedded dpsgd/1 answers at the one target ε (the ε-points form; a δ question is another "
+              "question, a FAIL), so it never holds the fields of ε(δ); the same dpsgd/1 checks read them in the "
+              "dpsgd/1 references")
+_ONE_STAGE = ("an embedded dpsgd/1 is of exactly one stage (a schedule is another question, a FAIL), so no product "
+              "combines stages; the same dpsgd/1 checks read combine windows")
 NOT_EXERCISED = {
-    "dpsgd/1": {("result", "discretisation", "windows", "add", "lower") + rest:
-                "the add order's lower side is computed only when it can decide the answer (the remove order "
-                "gives it at every reference); it is read by the same checks as the remove order's"
+    "dpsgd/1": {("result", "discretisation", "windows", "add", "lower") + rest: _ADD_LOWER
                 for rest in (("combine", "[]", "[]"), ("stages", "[]", "[]", "[]"))},
+    "dpsgd-calibration/1": {
+        **{("result", side, "input", "delta"): _ONE_POINT for side in ("meets", "misses")},
+        **{("result", side, "result", key): _ONE_POINT for side in ("meets", "misses")
+           for key in ("epsilon_lo", "epsilon_hi", "epsilon_lo_display", "epsilon_hi_display", "lower_order")},
+        **{("result", side, "result", "discretisation", "windows", order, chain, "combine", "[]", "[]"): _ONE_STAGE
+           for side in ("meets", "misses") for order in ("remove", "add") for chain in ("upper", "lower")
+           if (order, chain) != ("add", "lower")},
+        **{("result", side, "result", "discretisation", "windows", "add", "lower") + rest: _ADD_LOWER
+           for side in ("meets", "misses") for rest in (("combine", "[]", "[]"), ("stages", "[]", "[]", "[]"))},
+    },
     "finite-budget/1": {("result", "rewards", "[]", "lo"): "the bound needs the rewards' upper ends only: the "
                         "producer writes hi alone (lo is optional in the schema, checked when present)"},
     "minimum-deletion/1": {("result", "lowers", "[]", "removed", "[]"): "every reference removes one cut, so the "
@@ -164,6 +180,9 @@ def made(tmp_path_factory):
                  "mixture-once", "mixed"):
         out[f"accounting-{name}"] = accounting_corpus.family_certificate(name)
     out["accounting-delta-mixed"] = accounting_corpus.delta_certificate("mixed", Fraction(9, 10), Fraction(11, 10))
+    # dpsgd-calibration/1: assembled around the producer's dpsgd/1 certificates, every solve and both countings
+    for name in ("noise-tf-privacy", "steps", "epochs-opacus", "sampling-rate"):
+        out[f"dpsgd-calibration-{name}"] = dpsgd_calibration_corpus.certificate(name)
     return out
 
 

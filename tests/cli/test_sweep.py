@@ -171,3 +171,89 @@ def test_readme_sweep_command_draws_a_monotone_two_sided_profile(capsys, tmp_pat
     [series] = plots.plot_profile(rows, tmp_path / "again.png")
     ys = [y for _, y in series["curve"]]
     assert len(ys) == len(rows) and all(b < a for a, b in zip(ys, ys[1:]))
+
+
+# ---- DP-SGD grids ------------------------------------------------------------------------------------------
+
+DPSGD = ["--sampling-rates", "1", "--noise-multipliers", "2", "--steps", "10,20", "--workers", "0"]
+
+
+def test_a_dpsgd_grid_writes_dpsgd_certificates_summaries_and_its_plot(capsys, tmp_path):
+    status, lines = _sweep(capsys, *DPSGD, "--delta", "1e-5", "--out", str(tmp_path / "d"))
+    assert status == 0 and _warnings(lines) == [], lines
+    names = sorted(p.name for p in (tmp_path / "d").iterdir())
+    assert [n for n in names if n.endswith(".json") and n != "summary.json"] == [
+        "dpsgd-q1-s2-t10-d1_100000.json", "dpsgd-q1-s2-t20-d1_100000.json"]
+    assert {"summary.csv", "summary.json"} <= set(names)
+    assert ("epsilon-steps.png" in names) == (plots._pyplot() is not None)
+    rows = _rows(tmp_path / "d")
+    assert [(r["kind"], r["steps"], r["delta"]) for r in rows] == [("dpsgd", 10, "1/100000"), ("dpsgd", 20, "1/100000")]
+
+
+def test_delta_and_deltas_are_one_option(capsys, tmp_path):
+    assert _sweep(capsys, *DPSGD, "--delta", "1e-5", "--out", str(tmp_path / "a"), "--quiet")[0] == 0
+    assert _sweep(capsys, *DPSGD, "--deltas", "1e-5", "--out", str(tmp_path / "b"), "--quiet")[0] == 0
+    assert (tmp_path / "a" / "summary.csv").read_bytes() == (tmp_path / "b" / "summary.csv").read_bytes()
+
+
+@pytest.mark.parametrize("args, phrase", [
+    ([*DPSGD, "--deltas", "1e-5", "--budgets", "2"], "--budgets: not an option of a DP-SGD grid"),
+    ([*DPSGD, "--deltas", "1e-5", "--sigma2s", "9"], "--sigma2s: not an option of a DP-SGD grid"),
+    ([*DPSGD, "--deltas", "1e-5", "--gammas", "1/3"], "--gammas: not an option of a DP-SGD grid"),
+    ([*DPSGD, "--deltas", "1e-5", "--width", "1e-3"], "--width: not an option of a DP-SGD grid"),
+    ([*DPSGD, "--epsilons", "1"], "--epsilons: not an option of a DP-SGD grid"),
+    (["--sampling-rates", "1", "--steps", "10", "--deltas", "1e-5"], "give --noise-multipliers too"),
+    (["--sampling-rates", "1", "--noise-multipliers", "0.4", "--steps", "10", "--deltas", "1e-5"],
+     "outside the limits [1/2, 100]"),
+    (["--sampling-rates", "1", "--noise-multipliers", "1", "--steps", "1000001", "--deltas", "1e-5"],
+     "exceeds the limit of 1000000 steps"),
+    (["--sampling-rates", "1", "--noise-multipliers", "1", "--steps", "10", "--deltas", "1e-5", "--rel-width", "1"],
+     "rel-width: 1 is outside the limits"),
+    (["--sampling-rates", "0.01,1/2", "--noise-multipliers", "0.5", "--steps", "10,100000", "--deltas", "1e-5"],
+     "above the ε <= 600 the certified PLD reaches"),
+    (["--sampling-rates", "1", "--noise-multipliers", "1", "--steps", ",".join(map(str, range(1, 2002))),
+      "--deltas", "1e-5"], "grid: 2001 points exceed the limit 2000"),
+    (["--epsilons", "1", "--sigma2s", "9"], "give --budgets C,...: the budgets of a grid of ε or δ (or, for a "
+                                           "DP-SGD grid, --sampling-rates"),
+])
+def test_a_bad_dpsgd_grid_is_one_line_before_any_work(args, phrase, capsys, tmp_path, monkeypatch):
+    from producer.pld import enclose
+    from tests.untimed import must_not_call
+    _no_work(monkeypatch)
+    must_not_call(monkeypatch, enclose, "certify")
+    status, lines = _sweep(capsys, *args, "--out", str(tmp_path / "never"))
+    assert status == 2 and len(lines) == 1 and phrase in lines[0], lines
+    assert not (tmp_path / "never").exists()
+
+
+def test_overwrite_removes_an_earlier_dpsgd_grid(capsys, tmp_path):
+    out = tmp_path / "out"
+    assert _sweep(capsys, *DPSGD, "--delta", "1e-5", "--out", str(out), "--quiet")[0] == 0
+    (out / "notes.txt").write_text("mine")
+    status, _ = _sweep(capsys, "--epsilons", "1", "--width", "1/1000", *SMALL, "--out", str(out), "--overwrite",
+                       "--quiet")
+    assert status == 0
+    names = sorted(p.name for p in out.iterdir())
+    assert not [n for n in names if n.startswith("dpsgd-") or n == "epsilon-steps.png"] and "notes.txt" in names
+
+
+def test_dpsgd_file_names_are_recognised():
+    from producer.commands.sweep import SWEEP_FILE
+    assert SWEEP_FILE.fullmatch("dpsgd-q1_1000-s4_5-t1000-d1_100000.json")
+    assert not SWEEP_FILE.fullmatch("dpsgd-q1_1000-s4_5-t1000-d1_100000.json.bak")
+    assert not SWEEP_FILE.fullmatch("curve-e1-t235.json")  # producer curve's, not a sweep's
+
+
+def test_the_readme_dpsgd_grid_is_checked_whole_without_work(monkeypatch):
+    """The README's DP-SGD row: 2 q × 2 σ × 2 T at one δ, every point accepted before any is computed."""
+    from producer.commands.sweep import grid_from_args
+    from producer.pld import enclose
+    from producer.sweep.grid import DpsgdPoint
+    from tests.untimed import must_not_call
+    with open(ROOT / "README.md", encoding="utf-8") as fh:
+        row = next(line for line in fh if line.startswith("| a grid of DP-SGD settings"))
+    words = shlex.split(re.search(r"`(producer sweep [^`]*)`", row)[1])[1:]
+    must_not_call(monkeypatch, enclose, "certify")
+    points = grid_from_args(cli.build_parser().parse_args(words))
+    assert len(points) == 8 and all(isinstance(p, DpsgdPoint) for p in points)
+    assert sorted({p.steps for p in points}) == [1000, 10000]

@@ -1,6 +1,7 @@
 """producer/rationals.py: numbers read exactly under the digit limits (the command line's and the API's),
 and decimal displays rounded outward that always contain the value."""
 
+import math
 from fractions import Fraction
 
 import pytest
@@ -8,8 +9,8 @@ from gmpy2 import mpq, mpz
 from hypothesis import given, strategies as st
 
 from producer.errors import InputError, LimitError
-from producer.rationals import (MAX_DIGITS, decimal_outward, describe_rational, format_rational, parse_integer,
-                                parse_rational, significant_outward)
+from producer.rationals import (MAX_DIGITS, decimal_outward, describe_rational, float_up, format_rational,
+                                parse_integer, parse_rational, significant_outward)
 
 @pytest.mark.parametrize("text, value", [
     ("3/7", mpq(3, 7)), ("-6/4", mpq(-3, 2)), ("2", mpq(2)), ("4.91", mpq(491, 100)),
@@ -39,6 +40,19 @@ def test_outward_decimals_bracket_the_value(value, digits):
     lo, hi = decimal_outward(value, digits, -1), decimal_outward(value, digits, 1)
     assert parse_rational(lo) <= value <= parse_rational(hi)
     assert parse_rational(hi) - parse_rational(lo) <= mpq(1, 10**digits)
+
+
+@given(st.fractions(min_value=Fraction(-10**30), max_value=Fraction(10**30), max_denominator=10**40))
+def test_float_up_is_the_smallest_float_not_below_the_value(value):
+    f = float_up(value)
+    below = math.nextafter(f, -math.inf)
+    assert mpq(f) >= value > mpq(below)
+
+
+def test_float_up_keeps_floats_and_steps_over_a_rounded_down_one():
+    assert float_up(mpq(1, 4)) == 0.25 and float_up(0) == 0.0
+    assert float_up(mpq(1, 3)) == math.nextafter(1 / 3, 1)  # float(1/3) is below one third
+    assert float_up(mpq(1, 10)) == 0.1  # the float 0.1 is above one tenth
 
 
 rationals = st.fractions(min_value=Fraction(-10**30), max_value=Fraction(10**30),

@@ -1,4 +1,4 @@
-"""Host schemas that embed other kinds' schemas: epsilon-bracket/1 and noise/1.
+"""Host schemas that embed other kinds' schemas: epsilon-bracket/1, noise/1 and dpsgd-calibration/1.
 
 Each embedded schema is copied whole into the host's ``$defs`` (its own
 ``$defs`` renamed with a prefix, its ``$ref`` rewritten), so every file stays
@@ -16,6 +16,7 @@ SCHEMAS = Path(__file__).resolve().parents[3] / "schemas"
 HOSTS = {
     "epsilon-bracket-1": {"plain": "plain-composition-1", "hierarchy": "hierarchy-1", "lower": "calibration-lower-1"},
     "noise-1": {"plain": "plain-composition-1", "dg": "dg-interval-1"},
+    "dpsgd-calibration-1": {"dpsgd": "dpsgd-1"},
 }
 EMBEDDED = HOSTS["epsilon-bracket-1"]
 TOP = ("$schema", "$id", "title", "description", "$defs")

@@ -1,4 +1,5 @@
-"""Every host schema (epsilon-bracket/1, noise/1) holds the schemas it embeds unchanged, and only those."""
+"""Every host schema (epsilon-bracket/1, noise/1, dpsgd-calibration/1) holds the schemas it embeds unchanged,
+and only those."""
 
 import json
 
@@ -27,7 +28,8 @@ def test_every_embedded_certificate_is_referenced(host):
 
 def test_a_changed_embedded_schema_shows(monkeypatch, tmp_path):
     """The comparison can fail: a host built from an altered plain-composition/1 differs."""
-    before = {host: embedded_defs(host)["plain_point"] for host in HOSTS}
+    plain_hosts = [host for host in HOSTS if "plain" in HOSTS[host]]
+    before = {host: embedded_defs(host)["plain_point"] for host in plain_hosts}
     for path in SCHEMAS.glob("*.schema.json"):
         (tmp_path / path.name).write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
     plain = json.loads((tmp_path / "plain-composition-1.schema.json").read_text(encoding="utf-8"))
@@ -35,5 +37,5 @@ def test_a_changed_embedded_schema_shows(monkeypatch, tmp_path):
     (tmp_path / "plain-composition-1.schema.json").write_text(json.dumps(plain), encoding="utf-8")
     import tests.producer.kinds.embedded_schemas as module
     monkeypatch.setattr(module, "SCHEMAS", tmp_path)
-    for host in HOSTS:
+    for host in plain_hosts:
         assert module.embedded_defs(host)["plain_point"] != before[host]

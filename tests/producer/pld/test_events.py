@@ -35,6 +35,16 @@ def test_numbers_are_exact_and_floats_read_as_their_shortest_decimal():
         event_json(gaussian(f"1/{2**300}"))
 
 
+def test_numpy_scalars_are_read_like_the_python_numbers_they_print_as():
+    np = pytest.importorskip("numpy")
+    tree = event_json(repeat(np.int64(7), poisson(np.float64(0.01), gaussian(np.float32(1.1)))))
+    assert tree == event_json(repeat(7, poisson("0.01", gaussian("1.1"))))
+    with pytest.raises(InputError, match="expected a number"):
+        event_json(gaussian(np.bool_(True)))
+    with pytest.raises(InputError, match="not an integer"):
+        event_json(repeat(np.float64(1.5), NO_OP))
+
+
 def test_multiplicities_and_nested_sampling_multiply_and_equal_stages_merge():
     tree = compose(repeat(3, repeat(4, poisson("1/2", poisson("1/5", gaussian(1))))),
                    repeat(5, poisson("1/10", gaussian("1"))), gaussian(2), NO_OP)

@@ -1,4 +1,4 @@
-"""``producer sweep --laplace``: a grid over discrete-Laplace scales t.
+"""producer.sweep.grid: a grid over discrete-Laplace scales t (``producer sweep --laplace``), and DP-SGD points.
 
 Same pattern as test_run.py: a real LocalCluster of two workers (threads in
 this process, ``processes=False``) gives byte for byte the serial run; every
@@ -16,7 +16,10 @@ import pytest
 
 from producer import cli
 from producer.sweep import plots
-from producer.sweep.grid import LAPLACE, GridPoint, build_grid, parse_list
+from producer.errors import LimitError
+from producer.rationals import parse_integer
+from producer.sweep.grid import (LAPLACE, MAX_POINTS, DpsgdPoint, GridPoint, build_dpsgd_grid, build_grid, groups_of,
+                                 parse_list)
 from tests.untimed import HANG_GUARD_SECONDS
 
 distributed = pytest.importorskip("distributed")
@@ -118,7 +121,7 @@ def test_laplace_and_gaussian_points_have_distinct_names():
     (["--epsilons", "1", "--laplace", "1,,2"], "--laplace: empty entry"),
     (["--epsilons", "1", "--laplace", "1/100000"], "outside the limits"),
     (["--epsilons", "1", "--laplace", "2", "--sigma2s", "9"], "not allowed with argument"),
-    (["--epsilons", "1"], "one of the arguments --sigma2s --laplace is required"),
+    (["--epsilons", "1"], "give --sigma2s Q,... or --laplace T,...: the innovation law of a grid of ε or δ"),
     (["--epsilons", "65", "--laplace", "2"], "exceeds the limit 64"),
     (["--deltas", "1/10", "--laplace", "1/100"], "pure-DP bound 2C/t = 200"),
 ])
@@ -129,3 +132,31 @@ def test_bad_laplace_input_is_one_line_exit_2(args, phrase, tmp_path):
                          capture_output=True, timeout=HANG_GUARD_SECONDS, cwd=ROOT, text=True)
     assert run.returncode == 2 and run.stderr.count("\n") == 1 and phrase in run.stderr, run.stderr
     assert "Traceback" not in run.stderr and not out.exists()
+
+
+def _dpsgd_grid(rates="0.01,1/1000", noises="1.1,4/5", steps="1000,10", deltas="1e-5"):
+    return build_dpsgd_grid(parse_list(rates, "q"), parse_list(noises, "s"), parse_list(steps, "t", parse_integer),
+                            parse_list(deltas, "d"))
+
+
+def test_dpsgd_points_are_named_by_the_point_alone_and_sorted():
+    points = _dpsgd_grid()
+    names = [p.file_name() for p in points]
+    assert len(set(names)) == len(names) == 8
+    assert names[:2] == ["dpsgd-q1_1000-s4_5-t10-d1_100000.json", "dpsgd-q1_1000-s4_5-t1000-d1_100000.json"]
+    assert names[-1] == "dpsgd-q1_100-s11_10-t1000-d1_100000.json"
+    assert [p.sort_key() for p in points] == sorted(p.sort_key() for p in points)
+    assert DpsgdPoint(*points[0].request_texts()[:4]).as_json() == {
+        "kind": "dpsgd", "sampling_rate": "1/1000", "noise_multiplier": "4/5", "steps": 10, "delta": "1/100000",
+        "rel_width": "1/1000"}
+
+
+def test_dpsgd_points_are_tasks_of_their_own():
+    points = _dpsgd_grid()
+    assert [len(task) for task in groups_of(points)] == [1] * 8  # DP-SGD points share no work
+
+
+def test_a_dpsgd_grid_beyond_the_limit_is_refused():
+    steps = ",".join(str(t) for t in range(1, MAX_POINTS // 2 + 2))
+    with pytest.raises(LimitError, match=f"grid: {2 * (MAX_POINTS // 2 + 1)} points exceed the limit {MAX_POINTS}"):
+        _dpsgd_grid(rates="0.01,0.02", noises="1", steps=steps)

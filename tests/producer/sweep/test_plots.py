@@ -100,3 +100,29 @@ def test_issue_sweep_absolute_width_curve_stops_where_lower_ends_reach_zero(tmp_
     assert {x for x, _ in series["upper_only"]} == upper_only
     assert not upper_only & {x for x, _ in series["curve"]}
     assert _non_increasing([y for _, y in series["curve"]]) and max(upper_only) == 4.0
+
+
+def _dpsgd_row(steps, lower, upper, status, noise="1"):
+    return {"kind": "dpsgd", "sampling_rate": "1/100", "noise_multiplier": noise, "steps": steps,
+            "delta": "1/100000", "lower_exact": lower, "upper_exact": upper, "status": status}
+
+
+def test_dpsgd_plot_draws_each_certificates_own_ends_and_two_sided_points_only(tmp_path):
+    rows = [_dpsgd_row(1000, "9/10", "1", TWO_SIDED), _dpsgd_row(10, "1/2", "6/10", TWO_SIDED),
+            _dpsgd_row(100, "0", "7/10", UPPER_ONLY),
+            _dpsgd_row(10000, "8/10", "95/100", TWO_SIDED),    # ε_hi below the one at T = 1000: drawn as it is
+            _dpsgd_row(10, "1/4", "3/10", TWO_SIDED, noise="2")]
+    drawn = plots.plot_dpsgd(rows, tmp_path / "epsilon-steps.png")
+    assert (tmp_path / "epsilon-steps.png").stat().st_size > 0
+    first, second = drawn
+    assert first["label"] == "q = 0.01, σ = 1, δ = 1e-05" and second["label"] == "q = 0.01, σ = 2, δ = 1e-05"
+    assert first["curve"] == [(10.0, 0.6), (1000.0, 1.0), (10000.0, 0.95)]  # the certificates' own ε_hi
+    assert first["lower"] == [(10.0, 0.5), (1000.0, 0.9), (10000.0, 0.8)]   # and own ε_lo, dashed
+    assert first["upper_only"] == [(100.0, 0.7)] and "ε ≤ ▽ (not joined)" in first["upper_only_label"]
+    assert second["curve"] == [(10.0, 0.3)] and second["upper_only"] == []
+
+
+def test_own_ends_are_not_tightened():
+    rows = [_dpsgd_row(1000, "9/10", "1", TWO_SIDED), _dpsgd_row(10000, "8/10", "95/100", TWO_SIDED)]
+    assert plots.own_ends(rows, "steps") == [(Fraction(1000), Fraction(9, 10), Fraction(1), TWO_SIDED),
+                                             (Fraction(10000), Fraction(8, 10), Fraction(95, 100), TWO_SIDED)]

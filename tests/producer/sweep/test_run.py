@@ -138,6 +138,44 @@ def test_issue_grid_twenty_epsilons_cluster_equals_serial_all_verified(tmp_path)
             assert auditor_api.verify_file(str(tmp_path / "cluster" / name)).ok, name
 
 
+DPSGD_GRID = ["--sampling-rates", "0.01,1", "--noise-multipliers", "1,2", "--steps", "10,20", "--delta", "1e-5"]
+
+
+@pytest.fixture(scope="module")
+def dpsgd_serial(tmp_path_factory):
+    out = tmp_path_factory.mktemp("dpsgd-serial")
+    assert cli.main(["sweep", *DPSGD_GRID, "--out", str(out), "--workers", "0", "--quiet"]) == 0
+    return out
+
+
+def test_dpsgd_grid_on_a_cluster_equals_serial_byte_for_byte(dpsgd_serial, cluster, tmp_path):
+    assert cli.main(["sweep", *DPSGD_GRID, "--out", str(tmp_path), "--scheduler", cluster.scheduler_address,
+                     "--quiet"]) == 0
+    serial = _files(dpsgd_serial)
+    assert len(serial) == 8 + 2 and _files(tmp_path) == serial
+
+
+def test_each_dpsgd_point_is_the_dpsgd_certificate_of_its_row(dpsgd_serial):
+    from producer import api
+    rows = json.loads((dpsgd_serial / "summary.json").read_text())["rows"]
+    assert [(r["sampling_rate"], r["noise_multiplier"], r["steps"]) for r in rows][:3] == [
+        ("1/100", "1", 10), ("1/100", "1", 20), ("1/100", "2", 10)]
+    assert {r["route"] for r in rows} == {"pld", "gaussian"}  # q = 1 is the Gaussian mechanism's closed form
+    for row in rows:
+        data = (dpsgd_serial / row["file"]).read_bytes()
+        assert auditor_api.verify_certificate(data).ok, row["file"]
+        cert = json.loads(data)
+        assert cert["input"]["stages"] == [{"sampling_rate": row["sampling_rate"], "steps": row["steps"],
+                                            "noise_multiplier": row["noise_multiplier"]}]
+        assert cert["input"]["delta"] == row["delta"] and cert["input"]["rel_width"] == row["rel_width"]
+        assert (cert["result"]["epsilon_lo"], cert["result"]["epsilon_hi"]) == (row["lower_exact"],
+                                                                                 row["upper_exact"])
+        lower, upper = Fraction(row["lower_exact"]), Fraction(row["upper_exact"])
+        assert Fraction(row["lower"]) <= lower <= upper <= Fraction(row["upper"]) and row["status"] == "two-sided"
+        assert data == api.dpsgd(row["sampling_rate"], row["noise_multiplier"], row["steps"],
+                                 delta=row["delta"]).to_json()
+
+
 @pytest.mark.parametrize("value, text", [
     (Fraction(1, 2), "0.5"), (Fraction(13, 19), "0.684210526315"), (Fraction(4), "4"),
     (Fraction(1, 10 ** 6), "1e-06"), (Fraction(0), "0"), (Fraction(1, 3), "0.333333333333"),

@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 
 from producer import cli
-from producer.sweep.summary import COLUMNS, columns_of, summary_csv
+from producer.sweep.summary import COLUMNS, DPSGD_COLUMNS, columns_of, sorted_rows, summary_csv
 
 
 @pytest.fixture(scope="module")
@@ -62,3 +62,19 @@ def test_absolute_rows_leave_rel_width_empty():
     [parsed] = csv.DictReader(io.StringIO(text))
     assert parsed["rel_width"] == "" and parsed["status"] == "upper-only"
     assert columns_of([dict(row, laplace="2")])[2:4] == ["sigma2", "laplace"]
+
+
+def test_a_dpsgd_summary_has_its_own_columns_and_order():
+    from producer.sweep.grid import DpsgdPoint
+    from producer.sweep.run import run_point
+    rows = [run_point(DpsgdPoint(Fraction(1), Fraction(s), t, Fraction(1, 10**5)))[2]
+            for s, t in ((2, 20), (2, 10), (3, 10))]
+    text = summary_csv(rows).decode()
+    assert text.splitlines()[0].split(",") == DPSGD_COLUMNS and columns_of(rows) == DPSGD_COLUMNS
+    parsed = list(csv.DictReader(io.StringIO(text)))
+    assert [(r["noise_multiplier"], r["steps"]) for r in parsed] == [("2", "10"), ("2", "20"), ("3", "10")]
+    assert [r["file"] for r in parsed] == [r["file"] for r in sorted_rows(rows)]
+    for row in parsed:
+        assert (row["sampling_rate_decimal"], row["delta_decimal"], row["route"]) == ("1", "1e-05", "gaussian")
+        lower, upper = Fraction(row["lower_exact"]), Fraction(row["upper_exact"])
+        assert Fraction(row["lower"]) <= lower <= upper <= Fraction(row["upper"]) and row["status"] == "two-sided"
