@@ -91,6 +91,7 @@ def test_committed_certificates_verify():
 RUN = "Poisson-subsampled Gaussian, sensitivity 1, add/remove"
 
 
+@pytest.mark.slow  # seconds: make references runs it
 def test_claim_lines_state_a_crossing_not_an_optimum(certs):
     claims = {name: verify_certificate(cert).claim for name, cert in certs.items()}
     assert claims["noise"] == (
@@ -208,6 +209,7 @@ def test_answer_not_the_stages_fails(certs):
     assert pointers(report) == [M + "/input/stages/0/noise_multiplier"]
 
 
+@pytest.mark.slow  # seconds: make references runs it
 def test_a_schedule_of_two_stages_fails(certs):
     """Two stages of 50 steps compose to the one stage of 100 (the same δ), but the certificate is not of the
     question's one stage."""
@@ -221,6 +223,7 @@ def test_a_schedule_of_two_stages_fails(certs):
 
 # ---- claim 1: the embedded certificates' question (ε) and their own checks ----------------------------
 
+@pytest.mark.slow  # seconds: make references runs it
 def test_embedded_at_two_epsilons_fails(certs):
     meets = dc.produced("--sampling-rate", "1/100", "--noise-multiplier", "101/100", "--steps", "100",
                         "--epsilons", "1,2")
@@ -419,6 +422,7 @@ def test_embedded_limit_does_not_hide_a_false_claim(certs, monkeypatch):
 
 # ---- every mutation of the true certificates (tests/auditor/mutation.py) ------------------------------
 
+@pytest.mark.slow  # seconds: make references runs it
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mutants(sources=sorted(DPSGD_CALIBRATION_BUILT)))
 def test_mutated_certificates_never_verify_nor_crash(mutant):

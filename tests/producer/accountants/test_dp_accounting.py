@@ -89,6 +89,7 @@ def test_get_epsilon_is_the_certified_upper_end_rounded_up(trained):
     assert mpq(cert.result["epsilon_lo"]) <= exact <= mpq(cert.result["epsilon_lo"]) * mpq(1001, 1000)
 
 
+@pytest.mark.slow  # seconds: make references runs it
 def test_the_answer_against_dp_accountings_pld_accountant(trained):
     accountant, epsilon = trained
     theirs = pld_privacy_accountant.PLDAccountant().compose(accountant.ledger).get_epsilon(1e-5)
@@ -161,6 +162,7 @@ def test_no_ops_and_empty_ledgers_answer_zero_without_a_certificate():
     assert accountant.get_delta(0) == 0.0 and accountant.exact_answer == "0" and accountant.certificate is None
 
 
+@pytest.mark.slow  # seconds: make references runs it
 def test_ten_thousand_single_steps_are_one_step_composed_ten_thousand_times():
     one_by_one = producer.CertifiedAccountant()
     for _ in range(10**4):
