@@ -172,6 +172,7 @@ def _verify_mutant(label, data, may_verify):
     return r
 
 
+@pytest.mark.slow  # seconds (40 certificates of every kind): make references runs it
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mutants())
 def test_mutated_certificates_never_verify_nor_crash(mutant):
