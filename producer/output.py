@@ -10,8 +10,10 @@ import os
 import stat
 import sys
 import tempfile
+from pathlib import Path
 
-from producer.errors import OutputError
+from producer.errors import InputError, OutputError
+from producer.names import option
 
 
 def stderr_progress(prefix=None):
@@ -59,6 +61,26 @@ def check_output_folder(path):
         raise OutputError(f"output: cannot make the folder {path}: {ancestor} is not a folder")
     if not os.access(ancestor, os.W_OK | os.X_OK):
         raise OutputError(f"output: cannot make the folder {path}: {ancestor} is not writable (permission denied)")
+
+
+def owned_files(folder, pattern, names):
+    """The files in ``folder`` an earlier run of a command wrote (a name matching ``pattern`` or in ``names``),
+    sorted: all that its ``overwrite`` may remove."""
+    return sorted(p for p in Path(folder).iterdir()
+                  if p.is_file() and (pattern.fullmatch(p.name) or p.name in names))
+
+
+def check_fresh_folder(folder, overwrite, what, whose):
+    """``folder`` is new or empty, or ``overwrite`` is given: refused before any work, so that no folder mixes
+    two runs (``what`` names the parameter, ``whose`` the command: "sweep", "curve")."""
+    folder = Path(folder)
+    if overwrite or not folder.is_dir():
+        return
+    entries = sorted(os.listdir(folder))
+    if entries:
+        raise InputError(f"{what}: {folder} is not empty ({len(entries)} entries, e.g. {entries[0]}); choose a new "
+                         f"or empty folder, or give {option('overwrite', True)} to remove an earlier {whose}'s "
+                         f"files there first")
 
 
 def write_file_atomic(path, data):

@@ -75,7 +75,7 @@ def _numpy_kind(value):
 
 def float_text(value, what):
     """The shortest decimal that prints as the float ``value`` (a Python or numpy binary float)."""
-    if not float(value) == float(value) or float(value) in (float("inf"), float("-inf")):
+    if not math.isfinite(float(value)):
         raise InputError(f"{what}: {float(value)!r} is not a finite number")
     if _numpy_kind(value) == "f" and not isinstance(value, float):
         return str(value)  # float32/longdouble: numpy prints the shortest decimal of that precision

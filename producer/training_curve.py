@@ -28,13 +28,13 @@ refusals ``producer dpsgd`` makes before its computation included
 
 import csv
 import io
-import os
 import re
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from fractions import Fraction
 from pathlib import Path
 
 from producer.errors import InputError, LimitError
+from producer.output import check_fresh_folder, owned_files
 from producer.immutable import Immutable
 from producer.names import option
 from producer.rationals import describe_rational, format_rational, parse_integer
@@ -341,19 +341,10 @@ class PrivacyCurve(Immutable):
 
 def own_files(folder):
     """The files of an earlier curve in ``folder`` (its certificates, curve.csv, curve.png), sorted."""
-    return sorted(p for p in Path(folder).iterdir()
-                  if p.is_file() and (CERTIFICATE_FILE.fullmatch(p.name) or p.name in OWN_FILES))
+    return owned_files(folder, CERTIFICATE_FILE, OWN_FILES)
 
 
 def check_folder(folder, overwrite, what="folder"):
     """``folder`` is new or empty, or ``overwrite`` is given: no folder mixes two curves (``what`` names it in
     the refusal)."""
-    folder = Path(folder)
-    if overwrite or not folder.is_dir():
-        return
-    entries = sorted(os.listdir(folder))
-    if entries:
-        raise InputError(f"{what}: {folder} is not empty ({len(entries)} entries, e.g. {entries[0]}); choose a new "
-                         f"or empty folder, or give {option('overwrite', True)} to remove an earlier curve's "
-                         f"files there first")
-
+    check_fresh_folder(folder, overwrite, what, "curve")

@@ -31,7 +31,7 @@ from gmpy2 import mpq, mpz
 
 from producer.commands.common import GAME_MAX_BUDGET
 from producer.errors import InputError
-from producer.output import write_file_atomic
+from producer.output import check_fresh_folder, owned_files, write_file_atomic
 from producer.rationals import describe_rational, parse_integer, parse_rational
 
 HELP = ("certificates over a grid of ε (or δ), C, σ² (or discrete-Laplace t) and γ, or a DP-SGD grid of q, σ, T "
@@ -213,18 +213,12 @@ def widths_from_args(args):
 
 def sweep_files(out):
     """The files in ``out`` an earlier sweep wrote (its certificates, summaries and plots), sorted."""
-    return sorted(p for p in out.iterdir()
-                  if p.is_file() and (SWEEP_FILE.fullmatch(p.name) or p.name in SWEEP_FILES))
+    return owned_files(out, SWEEP_FILE, SWEEP_FILES)
 
 
 def check_out(out, overwrite):
     """--out is new or empty, or --overwrite is given: refused before any work, so no folder mixes two sweeps."""
-    if overwrite or not out.is_dir():
-        return
-    entries = sorted(p.name for p in out.iterdir())
-    if entries:
-        raise InputError(f"--out: {out} is not empty ({len(entries)} entries, e.g. {entries[0]}); choose a new "
-                         "or empty folder, or give --overwrite to remove an earlier sweep's files there first")
+    check_fresh_folder(out, overwrite, "--out", "sweep")
 
 
 def write_results(out, results, overwrite=False):
