@@ -781,6 +781,7 @@ def family_findings(rows):
                 "off: its 'upper bound' is no bound. With `eps_max=120` given by hand the same accountant returns "
                 "[90.768, 90.797] for p = 0.5, around the certified interval; the exact binomial sum gives "
                 "ε(10^-5) = 90.78154 (checked outside this engine with mpmath)."]
+    out += accountant_findings(rows)
     missing = sum(1 for _case, cert, _peers in rows if cert.missing)
     if missing:
         out.append(f"- {missing} rows have no certified interval (the reason is in the table).")
@@ -790,6 +791,41 @@ def family_findings(rows):
         for label, gaps in loose.items():
             out.append(f"- {label}: {len(gaps)} rows, by {float(min(gaps)):.1e} to {float(max(gaps)):.1e} "
                        "relative to the nearer end.")
+    return out
+
+
+def accountant_epsilon(event, relation, delta):
+    """ε(δ) from dp_accounting's ``PLDAccountant`` given the whole tree (None when it is not installed)."""
+    try:
+        import dp_accounting
+        from dp_accounting.pld import pld_privacy_accountant
+    except ImportError:
+        return None
+    rel = {ADD_OR_REMOVE: dp_accounting.NeighboringRelation.ADD_OR_REMOVE_ONE,
+           REPLACE: dp_accounting.NeighboringRelation.REPLACE_ONE}[relation]
+    accountant = pld_privacy_accountant.PLDAccountant(rel)
+    accountant.compose(dp_accounting_event(event))
+    return accountant.get_epsilon(_float(delta))
+
+
+def accountant_findings(rows):
+    """Rows where dp_accounting's PLDAccountant, given the event tree itself (not the PLD library), answers below
+    the certified lower end: the accountant interface a user calls, beside the library calls of the table."""
+    out = []
+    for case, cert, _peers in rows:
+        if case["family"] != "randomized_response" or cert.lower is None:
+            continue
+        value = accountant_epsilon(case["event"], case["relation"], FAMILY_DELTA)
+        if value is not None and Fraction(value) < cert.lower:
+            out.append(f"- randomized response, {case['label']}, T = {case['steps']}: dp_accounting's "
+                       f"`PLDAccountant` given `SelfComposedDpEvent(RandomizedResponseDpEvent, {case['steps']})` "
+                       f"answers ε = {value:.6g}, below the certified [{cert.value[0]}, {cert.value[1]}].")
+    if out:
+        out += ["", "Why: dp_accounting 0.6's `PLDAccountant._maybe_compose` composes a randomized-response PLD "
+                "once, whatever the count of an enclosing `SelfComposedDpEvent` (or of `compose(event, count)`); "
+                "the other mechanisms are self-composed `count` times. The same T events listed in a "
+                "`ComposedDpEvent` give the composed value. The PLD-library figures in the table "
+                "(`from_randomized_response(...).self_compose(T)`) are not affected."]
     return out
 
 

@@ -1,6 +1,6 @@
 """Benchmarks: wall time, CPU time and peak memory of whole producer and auditor processes.
 
-    python bench/run.py [targets|growth|game|dg|hierarchy|plain|product|noise|calibrate|resource|dpsgd|paper|
+    python bench/run.py [targets|growth|game|dg|hierarchy|plain|product|noise|calibrate|resource|dpsgd|accounting|paper|
                          refusals|all]
         [--runs N] [--auditor-timeout S | --no-auditor]
 
@@ -396,6 +396,137 @@ def dpsgd_table(args):
     _write(args.out, "dpsgd", rows)
 
 
+ACCOUNTING_PEER = """
+import json, sys
+from fractions import Fraction
+import dp_accounting
+from dp_accounting import dp_event
+from dp_accounting.pld import pld_privacy_accountant
+
+def build(node):
+    cls = getattr(dp_event, node["class_name"])
+    fields = {}
+    for name, value in node.items():
+        if name == "class_name":
+            continue
+        if name == "event":
+            fields[name] = build(value)
+        elif name == "events":
+            fields[name] = [build(v) for v in value]
+        elif isinstance(value, list):
+            fields[name] = [float(Fraction(v)) for v in value]
+        elif isinstance(value, str):
+            fields[name] = float(Fraction(value))
+        else:
+            fields[name] = value
+    return cls(**fields)
+
+event, relation, delta, interval = json.load(open(sys.argv[1])), sys.argv[2], float(sys.argv[3]), float(sys.argv[4])
+rel = {"add_or_remove_one": dp_accounting.NeighboringRelation.ADD_OR_REMOVE_ONE,
+       "replace_one": dp_accounting.NeighboringRelation.REPLACE_ONE}[relation]
+acc = pld_privacy_accountant.PLDAccountant(rel, value_discretization_interval=interval)
+acc.compose(build(event))
+print(acc.get_epsilon(delta))
+"""
+
+
+def _gaussian_steps(q, sigma, steps):
+    inner = {"class_name": "GaussianDpEvent", "noise_multiplier": sigma}
+    return {"class_name": "SelfComposedDpEvent", "count": steps,
+            "event": {"class_name": "PoissonSampledDpEvent", "sampling_probability": q, "event": inner}}
+
+
+def _repeated(steps, event):
+    return {"class_name": "SelfComposedDpEvent", "count": steps, "event": event}
+
+
+# (label, event, relation, δ, rel. width or None for the default, producer timeout s)
+ACCOUNTING_CASES = [
+    ("DP-SGD q = 256/60000, σ = 1.1, T = 14063", _gaussian_steps("256/60000", "1.1", 14063), "add_or_remove_one",
+     "1e-5", None, 600),
+    ("the same", _gaussian_steps("256/60000", "1.1", 14063), "add_or_remove_one", "1e-5", "1e-5", 600),
+    ("the same", _gaussian_steps("256/60000", "1.1", 14063), "add_or_remove_one", "1e-5", "1e-6", 600),
+    ("q = 0.001, σ = 0.6, T = 10^5", _gaussian_steps("0.001", "0.6", 10**5), "add_or_remove_one", "1e-5",
+     "1e-4", 600),
+    ("q = 0.001, σ = 0.6, T = 10^6", _gaussian_steps("0.001", "0.6", 10**6), "add_or_remove_one", "1e-5",
+     "1e-5", 600),
+    ("q = 10^-5, σ = 0.4, T = 10^4", _gaussian_steps("1e-5", "0.4", 10**4), "add_or_remove_one", "1e-5", None,
+     600),
+    ("q = 10^-6, σ = 0.8, T = 10^5", _gaussian_steps("1e-6", "0.8", 10**5), "add_or_remove_one", "1e-5", None,
+     600),
+    ("q = 10^-7, σ = 0.3, T = 10^6", _gaussian_steps("1e-7", "0.3", 10**6), "add_or_remove_one", "1e-5", None,
+     600),
+    ("Laplace b = 1, T = 100", _repeated(100, {"class_name": "LaplaceDpEvent", "noise_multiplier": "1"}),
+     "add_or_remove_one", "1e-5", None, 600),
+    ("randomized response p = 1/2, k = 2, T = 100",
+     _repeated(100, {"class_name": "RandomizedResponseDpEvent", "noise_parameter": "1/2", "num_buckets": 2}),
+     "replace_one", "1e-5", None, 600),
+    ("randomized response p = 9/10, k = 2, T = 10^4",
+     _repeated(10**4, {"class_name": "RandomizedResponseDpEvent", "noise_parameter": "9/10", "num_buckets": 2}),
+     "replace_one", "1e-5", None, 600),
+    ("randomized response p = 99/100, k = 4, T = 10^6",
+     _repeated(10**6, {"class_name": "RandomizedResponseDpEvent", "noise_parameter": "99/100", "num_buckets": 4}),
+     "replace_one", "1e-5", None, 600),
+    ("mixture σ = 2, Δ = [1, 2], p = [1/2, 1/2], T = 50",
+     _repeated(50, {"class_name": "MixtureOfGaussiansDpEvent", "standard_deviation": "2",
+                    "sensitivities": ["1", "2"], "sampling_probs": ["1/2", "1/2"]}),
+     "add_or_remove_one", "1e-5", None, 600),
+]
+ACCOUNTING_INTERVALS = ("1e-4", "1e-5")
+
+
+def _peer_epsilon(event_file, relation, delta, interval):
+    argv = [PY, "-c", ACCOUNTING_PEER, event_file, relation, delta, interval]
+    run = median_of(argv, 1, timeout=600)
+    if run.status != 0:
+        return run, ("not installed or refused" if run.status is not None else "> 600 s")
+    done = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT, timeout=900)
+    return run, (done.stdout.strip()[:10] if done.returncode == 0 else "?")
+
+
+def accounting_table(args):
+    """accounting/1 (the mechanism engine) beside dp_accounting's PLD accountant, whole processes, same run.
+
+    Targets (issue 31): relative width 10^-6 within 2× the peer's time at discretisation 10^-5 for the DP-SGD
+    rows; 10^-5 at T = 10^6; q down to 10^-7 and σ down to 0.3 at T up to 10^6; the auditor at most the
+    producer's time.  A refused request shows the producer's one-line reason.
+    """
+    rows = ["| request | δ | R | certified ε | producer wall / cpu s | MiB | auditor cpu s "
+            + "".join(f"| dp_accounting PLD ε ({i}) | peer cpu s " for i in ACCOUNTING_INTERVALS) + "|",
+            "|---|---|---|---|---|---|---|" + "---|---|" * len(ACCOUNTING_INTERVALS)]
+    with tempfile.TemporaryDirectory() as tmp:
+        for label, event, relation, delta, width, timeout in ACCOUNTING_CASES:
+            event_file, cert = os.path.join(tmp, "event.json"), os.path.join(tmp, "accounting.json")
+            with open(event_file, "w", encoding="utf-8") as fh:
+                json.dump(event, fh)
+            argv = producer("account", "--event", event_file, "--delta", delta, "--relation", relation,
+                            "--quiet", "-o", cert, *(["--rel-width", width] if width else []))
+            if os.path.exists(cert):
+                os.remove(cert)
+            run = median_of(argv, 1, timeout=timeout)
+            shown, audit_cpu = "?", ""
+            if run.status == 0:
+                res = json.load(open(cert))["result"]
+                shown = f"[{res['epsilon_lo_display']}, {res['epsilon_hi_display']}]"
+                if not args.no_auditor:
+                    a = measure([PY, "-m", "auditor", "verify", cert], timeout=args.auditor_timeout)
+                    audit_cpu = f"{a.cpu:.2f}" if a.status == 0 else f"exit {a.status} ({a.cpu:.1f})"
+            elif run.status is not None:
+                done = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT, timeout=timeout + 60)
+                shown = "refused: " + (done.stderr.strip().splitlines() or ["?"])[-1][:110].replace("|", "/")
+            peers = []
+            for interval in ACCOUNTING_INTERVALS:
+                peer, eps = _peer_epsilon(event_file, relation, delta, interval)
+                peers.append(f"| {eps} | {peer.cpu:.2f} ")
+            rows.append(f"| {label} | {delta} | {width or 'default'} | {shown} | {fmt(run, timeout)} {audit_cpu} "
+                        + "".join(peers) + "|")
+            print(rows[-1], flush=True)
+    rows.append("\nwall / cpu: wall-clock and user+sys CPU seconds of one whole process (imports included); the "
+                "peer is dp_accounting's `PLDAccountant` (pessimistic, connect-the-dots) composing the same event "
+                "tree at the value discretisation in the column header, then `get_epsilon(δ)`")
+    _write(args.out, "accounting", rows)
+
+
 PAPER_REFERENCES = [
     "hierarchy-exact-c4-uniform-g1_2-chain.json", "hierarchy-exact-c4-uniform-g1_2-depths.json",
     "hierarchy-exact-c4-uniform-g1_2-cuts.json", "block-composition-table2-g1_2-sigma2_4-c3-eps5.json",
@@ -533,7 +664,7 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("which", nargs="?", default="default",
                    choices=["default", "targets", "growth", "game", "dg", "hierarchy", "plain", "product", "noise",
-                            "calibrate", "resource", "dpsgd", "paper", "refusals", "all"])
+                            "calibrate", "resource", "dpsgd", "accounting", "paper", "refusals", "all"])
     p.add_argument("--runs", type=int, default=3)
     p.add_argument("--auditor-timeout", type=float, default=120.0, help="seconds per auditor run (default 120)")
     p.add_argument("--no-auditor", action="store_true", help="do not run the auditor")
@@ -542,13 +673,14 @@ def main():
     print(f"# benchmarks ({args.runs} runs each, median; {os.cpu_count()} cores)", flush=True)
     which = {"default": ("targets", "growth"), "all": ("targets", "growth", "game", "dg", "hierarchy",
                                                                         "plain", "product", "noise", "calibrate",
-                                                                        "resource", "dpsgd", "paper",
+                                                                        "resource", "dpsgd", "accounting", "paper",
                                                                         "refusals")}.get(
         args.which, (args.which,))
     tables = {"targets": targets_table, "growth": growth_table, "game": game_table, "dg": dg_table,
               "hierarchy": hierarchy_table, "plain": plain_table, "product": product_table, "noise": noise_table,
               "calibrate": calibrate_table,
-              "resource": resource_table, "dpsgd": dpsgd_table, "paper": paper_table, "refusals": refusals_table}
+              "resource": resource_table, "dpsgd": dpsgd_table, "accounting": accounting_table,
+              "paper": paper_table, "refusals": refusals_table}
     for name in which:
         print(f"\n## {name}", flush=True)
         tables[name](args)

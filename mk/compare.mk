@@ -1,5 +1,5 @@
 # The side-by-side comparison against dp_accounting, OpenDP and prv_accountant.
-.PHONY: compare compare-families compare-peers
+.PHONY: compare compare-families compare-peers bench-accounting
 
 compare-peers: $(STAMP)
 	@$(PY) -c "import dp_accounting, opendp, prv_accountant" 2>/dev/null || $(PY) -m pip install --quiet -e '.[compare]' \
@@ -14,3 +14,8 @@ compare: compare-peers
 ## PLD and RDP accountants and prv_accountant, CPU seconds; about a minute), the rest of the page kept
 compare-families: compare-peers
 	$(PY) bench/compare.py --only families
+
+## bench-accounting: accounting/1 beside dp_accounting's PLD accountant (10^-4 and 10^-5), whole processes, one run
+## each: the DP-SGD speed rows, the reach rows (q down to 10^-7, T up to 10^6) and a row per family (minutes)
+bench-accounting: compare-peers
+	$(PY) bench/run.py accounting --runs 1
