@@ -11,8 +11,8 @@ In order:
    event, another Poisson sampling or a no-op; a sampling without replacement of m of n records (n >= 1,
    0 <= m <= n) wraps a Gaussian event or a no-op; the relation defines every leaf (add/remove: no randomized
    response, no sampling without replacement; replace-one: no mixture, and a Laplace leaf only with sampling 1,
-   the product of its Poisson ancestors' probabilities); 10^−30 <= δ < 1, or 1..64 strictly increasing ε in [0, 500];
-   10^−6 <= R <= 1/2; a result of the question's form; a ``pld`` route with a discretisation, a ``gaussian``
+   the product of its Poisson ancestors' probabilities); 10^−30 <= δ < 1, or 1..64 strictly increasing ε in
+   [0, 500]; 10^−6 <= R <= 1/2; a result of the question's form; a ``pld`` route with a discretisation, a ``gaussian``
    one without.
 2. The tree's limits (UNCHECKED, before any work): at most :data:`MAX_EVENTS` events, every numerator and
    denominator of the tree at most :data:`MAX_NUMBER_BITS` bits, every dataset size n of a sampling without
@@ -22,12 +22,13 @@ In order:
    and sampling (the product of its Poisson ancestors' probabilities); a Gaussian sampled m of n without
    replacement the stage ``gaussian_without_replacement`` of γ = m/n, or ``gaussian`` with sampling 1 when
    m = n; leaves that cannot change the output's law dropped (a no-op, multiplicity 0, sampling 0, m = 0, a
-   mixture whose every Δ is 0, randomized response with k = 1 or p = 1); a mixture's equal Δ merged and sorted increasing; equal mechanisms merged (counts added); sorted by
-   the canonical JSON text of the mechanism.  Then Σ T <= :data:`MAX_TOTAL_COUNT` (UNCHECKED beyond).
+   mixture whose every Δ is 0, randomized response with k = 1 or p = 1); a mixture's equal Δ merged and sorted
+   increasing; equal mechanisms merged (counts added); sorted by the canonical JSON text of the mechanism.
+   Then Σ T <= :data:`MAX_TOTAL_COUNT` (UNCHECKED beyond).
 4. Route (FAIL): ``gaussian`` exactly when every stage is ``gaussian`` with sampling 1.
-5. The recipe's shape (MALFORMED; a ``gaussian_without_replacement`` stage's range holds level 0) and its work (UNCHECKED before any enclosure, and the whole check within the
-   file's budget): :mod:`auditor.pld.recipe`, with each stage's pair (:mod:`auditor.pld.families`) and its
-   masses' work; every ε evaluated <= :data:`MAX_EPSILON`.
+5. The recipe's shape (MALFORMED; a ``gaussian_without_replacement`` stage's range holds the level 0) and its
+   work (UNCHECKED before any enclosure, and the whole check within the file's budget): :mod:`auditor.pld.recipe`,
+   with each stage's pair (:mod:`auditor.pld.families`) and its masses' work; every ε evaluated <= :data:`MAX_EPSILON`.
 6. Exact claims (FAIL; :func:`auditor.pld.decisions.exact_claims`): ε_lo <= ε_hi and the width, or one point per
    ε with lower <= upper <= 1 and the width (or upper <= 10^−30); ``lower_order`` null exactly when the lower
    end is 0 and on the gaussian route; displays outward to 10 significant digits.  Two exact facts:
@@ -329,7 +330,8 @@ def _stage_text(mechanism, count=None):
     if kind == "gaussian":
         text = f"gaussian sigma = {t(mechanism['sigma'])}, q = {t(mechanism['sampling'])}"
     elif kind == "gaussian_without_replacement":
-        text = f"gaussian sigma = {t(mechanism['sigma'])}, sampled without replacement, m/n = {t(mechanism['sampling'])}"
+        text = (f"gaussian sigma = {t(mechanism['sigma'])}, sampled without replacement, "
+                f"m/n = {t(mechanism['sampling'])}")
     elif kind == "laplace":
         text = f"laplace b = {t(mechanism['scale'])}, q = {t(mechanism['sampling'])}"
     elif kind == "mixture_of_gaussians":

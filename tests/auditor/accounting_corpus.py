@@ -252,6 +252,15 @@ FAMILIES = {
         [({"mechanism": "gaussian_without_replacement", "sampling": "1/10", "sigma": "1"}, 1, [-1000, 1000])], 100,
         ["0", "1/2", "2"],
         lambda e: {o: ref.delta_without_replacement(Fraction(1, 10), 1, e) for o in ORDERS}),
+    "without-replacement-mixed": (   # and the whole dataset of 500 as the batch: N(1, 4) against N(−1, 4)
+        {"class_name": "ComposedDpEvent", "events": [
+            WITHOUT_REPLACEMENT,
+            {"class_name": "SampledWithoutReplacementDpEvent", "source_dataset_size": 500, "sample_size": 500,
+             "event": {"class_name": "GaussianDpEvent", "noise_multiplier": "2"}}]}, "replace_one",
+        [({"mechanism": "gaussian", "sampling": "1", "sigma": "2"}, 1, [-1000, 1000]),
+         ({"mechanism": "gaussian_without_replacement", "sampling": "1/10", "sigma": "1"}, 1, [-1000, 1000])], 100,
+        ["0", "1/2", "2"],
+        lambda e: {"forward": ref.delta_gaussian_with_without_replacement(1, Fraction(1, 10), 1, e)}),
     "mixed": (   # replace-one: N(1, 4) against N(−1, 4) (μ² = 1), and two steps of randomized response
         {"class_name": "ComposedDpEvent", "events": [
             {"class_name": "GaussianDpEvent", "noise_multiplier": "2"},

@@ -197,6 +197,23 @@ def delta_without_replacement(gamma, sigma, epsilon):
     return g * delta_gaussian(4 / mp(sigma) ** 2, mpmath.log(alpha))
 
 
+def delta_gaussian_with_without_replacement(mu2, gamma, sigma, epsilon):
+    """δ(ε) of the Gaussian mechanism (loss N(μ²/2, μ²), any real argument) composed with one step of the pair
+    (X, Y) of :class:`WithoutReplacement` (both symmetric: one order): E_X[δ_G(ε − ℓ)], the atom at 0 and, over
+    the outputs x > 1 of A and of B, the losses ℓ_AB(x) and −ℓ_AB(x) (quadrature)."""
+    law = WithoutReplacement(gamma, sigma)
+    g, s, e = law.gamma, law.sigma, mp(epsilon)
+    with mpmath.workdps(DIGITS):
+        def a(x):
+            return (1 - g) * mpmath.npdf(x, 0, s) + g * mpmath.npdf(x, 2, s)
+
+        def integrand(x):
+            loss = law.loss_ab(x)
+            return a(x) * delta_gaussian(mu2, e - loss) + mpmath.npdf(x, 0, s) * delta_gaussian(mu2, e + loss)
+        ends = [1, 2, 3, 5, 8, mpmath.inf]
+        return law.m0 * delta_gaussian(mu2, e) + mpmath.quad(integrand, ends)
+
+
 def hockey_ab(gamma, sigma, alpha, order):
     """H_α(A‖B) (order "AB") or H_α(B‖A) ("BA") by the loss ℓ_AB: the set where the first law's density exceeds
     α times the second's."""
