@@ -182,7 +182,7 @@ def test_without_replacement_guard_and_work_are_the_sampled_gaussians():
     pair = families.without_replacement(Fraction(5), Fraction(1, 100))
     assert pair.guard_bits() == pairs.declared_guard(Fraction(1, 100), Fraction(5, 2))
     assert pair.mass_work(1000, 200, 40) == pairs.work(1000, 200, 40, families.WITHOUT_REPLACEMENT_NS)
-    assert families.WITHOUT_REPLACEMENT_NS == pairs.MASS_NS
+    assert families.WITHOUT_REPLACEMENT_NS == pairs.MASS_NS == 160
 
 
 # the reference itself: its δ(ε) by the mixture identity against the loss, and the ordering of the two profiles
