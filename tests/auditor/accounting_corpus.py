@@ -321,6 +321,8 @@ DELTA_QUESTIONS = {   # name: (family, δ, reference δ(ε) at a real ε, the lo
                             lambda e: ref.delta_atoms(ref.atom_law(ref.randomized_response(Fraction(3, 4), 4), 5), e)),
     "mixed": ("mixed", Fraction(1, 100), lambda e: ref.delta_gaussian_with_atoms(
         1, ref.atom_law(ref.randomized_response(Fraction(3, 4), 4), 2), e)),
+    "without-replacement": ("without-replacement", Fraction(1, 1000),
+                            lambda e: ref.delta_without_replacement(Fraction(1, 10), 1, e)),
     "mixture": ("mixture", Fraction(1, 1000), lambda e: max(
         ref.delta_one(ref.mixture(1, [1, 2], [Fraction(1, 2)] * 2, Fraction(1, 4)), e, o) for o in ORDERS)),
 }

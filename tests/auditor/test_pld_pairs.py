@@ -112,6 +112,7 @@ WOR_CASES = [   # (γ, σ, N, lo, hi)
     (Fraction(99, 100), Fraction(3), 100, -200, 200),
     (Fraction(1, 1000), Fraction(2), 200, -30, 500),        # asymmetric: the low tail at level 30, the high at 500
     (Fraction(1, 3), Fraction(1, 2), 40, -250, 7),          # and the other way round
+    (Fraction(1, 4), Fraction(1), 20, 0, 60),               # the low tail {ℓ < 0}: the atom in bucket 0
 ]
 
 
