@@ -8,28 +8,33 @@ In order:
 1. Domain (MALFORMED outside it), every event of the tree, dropped or not: σ (Gaussian, mixture) in
    [1/10, 10^4], b in [1/100, 10^4], every Δ_i in [0, 100], mixture probabilities as many as the sensitivities
    and summing to 1, randomized response's p in (0, 1]; a Poisson sampling wraps a Gaussian, Laplace or mixture
-   event, another Poisson sampling or a no-op; the relation defines every leaf (add/remove: no randomized
-   response; replace-one: no mixture, and a Laplace leaf only with sampling 1, the product of its Poisson
-   ancestors' probabilities); 10^−30 <= δ < 1, or 1..64 strictly increasing ε in [0, 500];
-   10^−6 <= R <= 1/2; a result of the question's form; a ``pld`` route with a discretisation, a ``gaussian``
+   event, another Poisson sampling or a no-op; a sampling without replacement of m of n records (n >= 1,
+   0 <= m <= n) wraps a Gaussian event or a no-op; the relation defines every leaf (add/remove: no randomized
+   response, no sampling without replacement; replace-one: no mixture, and a Laplace leaf only with sampling 1,
+   the product of its Poisson ancestors' probabilities); 10^−30 <= δ < 1, or 1..64 strictly increasing ε in
+   [0, 500]; 10^−6 <= R <= 1/2; a result of the question's form; a ``pld`` route with a discretisation, a ``gaussian``
    one without.
 2. The tree's limits (UNCHECKED, before any work): at most :data:`MAX_EVENTS` events, every numerator and
-   denominator of the tree at most :data:`MAX_NUMBER_BITS` bits.
+   denominator of the tree at most :data:`MAX_NUMBER_BITS` bits, every dataset size n of a sampling without
+   replacement at most :data:`MAX_DATASET_SIZE`.
 3. Stages (FAIL): ``result.stages`` must be the auditor's own reading of the tree (docs/accounting.md §3,
    :func:`read_stages`): each leaf with its multiplicity (the product of its SelfComposed ancestors' counts)
-   and sampling (the product of its Poisson ancestors' probabilities); leaves that cannot change the output's law
-   dropped (a no-op, multiplicity 0, sampling 0, a mixture whose every Δ is 0, randomized response with k = 1 or
-   p = 1); a mixture's equal Δ merged and sorted increasing; equal mechanisms merged (counts added); sorted by
-   the canonical JSON text of the mechanism.  Then Σ T <= :data:`MAX_TOTAL_COUNT` (UNCHECKED beyond).
+   and sampling (the product of its Poisson ancestors' probabilities); a Gaussian sampled m of n without
+   replacement the stage ``gaussian_without_replacement`` of γ = m/n, or ``gaussian`` with sampling 1 when
+   m = n; leaves that cannot change the output's law dropped (a no-op, multiplicity 0, sampling 0, m = 0, a
+   mixture whose every Δ is 0, randomized response with k = 1 or p = 1); a mixture's equal Δ merged and sorted
+   increasing; equal mechanisms merged (counts added); sorted by the canonical JSON text of the mechanism.
+   Then Σ T <= :data:`MAX_TOTAL_COUNT` (UNCHECKED beyond).
 4. Route (FAIL): ``gaussian`` exactly when every stage is ``gaussian`` with sampling 1.
-5. The recipe's shape (MALFORMED) and its work (UNCHECKED before any enclosure, and the whole check within the
-   file's budget): :mod:`auditor.pld.recipe`, with each stage's pair (:mod:`auditor.pld.families`) and its
-   masses' work; every ε evaluated <= :data:`MAX_EPSILON`.
+5. The recipe's shape (MALFORMED; a ``gaussian_without_replacement`` stage's range holds the level 0) and its
+   work (UNCHECKED before any enclosure, and the whole check within the file's budget): :mod:`auditor.pld.recipe`,
+   with each stage's pair (:mod:`auditor.pld.families`) and its masses' work; every ε evaluated <= :data:`MAX_EPSILON`.
 6. Exact claims (FAIL; :func:`auditor.pld.decisions.exact_claims`): ε_lo <= ε_hi and the width, or one point per
    ε with lower <= upper <= 1 and the width (or upper <= 10^−30); ``lower_order`` null exactly when the lower
    end is 0 and on the gaussian route; displays outward to 10 significant digits.  Two exact facts:
    δ(ε) < 1 always (every pair's two laws are mutually absolutely continuous), so lower >= 1 is false; and when
-   a stage is ``gaussian`` or ``mixture_of_gaussians`` its forward loss is unbounded above, so δ(ε) > 0 at every
+   a stage is ``gaussian``, ``gaussian_without_replacement`` or ``mixture_of_gaussians`` its forward loss is
+   unbounded above, so δ(ε) > 0 at every
    ε and upper = 0 is false.  Without such a stage (only Laplace and randomized response) the composed loss is
    bounded and δ(ε) = 0 exactly for ε at or above its largest value: no exact fact is used, the enclosures
    decide (an upper end 0 is proved when the recipe's upper bound is exactly 0).
@@ -64,10 +69,12 @@ MAX_TOTAL_COUNT = 10 ** 7
 """Most steps in all (Σ of the stages' counts)."""
 MAX_EPSILON = Fraction(2000)
 """Largest ε at which a claim is evaluated (stored ε_lo, ε_hi)."""
+MAX_DATASET_SIZE = 10 ** 12
+"""Largest dataset size n of a sampling without replacement."""
 
 ORDERS = (FORWARD, BACKWARD) = ("forward", "backward")
 ADD_OR_REMOVE, REPLACE = families.ADD_OR_REMOVE, families.REPLACE
-UNBOUNDED = ("gaussian", "mixture_of_gaussians")
+UNBOUNDED = ("gaussian", "gaussian_without_replacement", "mixture_of_gaussians")
 """Stage mechanisms whose forward loss is unbounded above."""
 
 
@@ -119,13 +126,14 @@ class _Tree:
     """The walk of one event tree: its leaves (mechanism, multiplicity, sampling), its events and its largest
     number (bits), for the limits checked after the walk."""
 
-    __slots__ = ("relation", "leaves", "events", "widest")
+    __slots__ = ("relation", "leaves", "events", "widest", "largest")
 
     def __init__(self, relation):
         self.relation = relation
         self.leaves = []
         self.events = 0
         self.widest = None   # (bits, pointer) of the largest numerator or denominator
+        self.largest = None  # (n, pointer) of the largest dataset size of a sampling without replacement
 
     def number(self, text, pointer):
         value = read_rational(text, pointer)
@@ -163,6 +171,9 @@ def _walk(event, pointer, tree, multiplicity, sampling):
                             f"sampled steps)")
         _walk(inner, pointer + "/event", tree, multiplicity, sampling * q)
         return
+    if kind == "SampledWithoutReplacementDpEvent":
+        tree.leaves.append((_without_replacement(event, pointer, tree), multiplicity))
+        return
     tree.leaves.append((_leaf(event, kind, pointer, tree, sampling), multiplicity))
 
 
@@ -196,6 +207,36 @@ def _leaf(event, kind, pointer, tree, sampling):
     if k == 1 or noise == 1:
         return None
     return {"buckets": k, "mechanism": "randomized_response", "noise": write_rational(noise), "sampling": "1"}
+
+
+def _without_replacement(event, pointer, tree):
+    """The stage mechanism of a sampling of m of n records without replacement (its ancestors are no Poisson
+    sampling: a Poisson sampling wraps no such event), or None when it is dropped (m = 0, or a no-op inside)."""
+    if tree.relation != REPLACE:
+        raise Malformed(f"{pointer}: sampling without replacement is accounted under replace_one only (n is public), "
+                        f"as in dp_accounting (docs/accounting.md §3)")
+    n = common.integer(event["source_dataset_size"], pointer + "/source_dataset_size", 1)
+    m = common.integer(event["sample_size"], pointer + "/sample_size", 0)
+    if m > n:
+        raise Malformed(f"{pointer}/sample_size: {common.magnitude(m)} records sampled from a dataset of "
+                        f"{common.magnitude(n)}")
+    if tree.largest is None or n > tree.largest[0]:
+        tree.largest = (n, pointer + "/source_dataset_size")
+    inner, where = event["event"], pointer + "/event"
+    tree.events += 1
+    if inner["class_name"] == "NoOpDpEvent":
+        return None
+    if inner["class_name"] != "GaussianDpEvent":
+        raise Malformed(f"{where}: a SampledWithoutReplacementDpEvent must wrap a GaussianDpEvent (or a no-op), not "
+                        f"a {inner['class_name']}; wrap each GaussianDpEvent in its own "
+                        f"SampledWithoutReplacementDpEvent")
+    gaussian = _leaf(inner, "GaussianDpEvent", where, tree, Fraction(1))
+    gamma = Fraction(m, n)
+    if gamma == 0:
+        return None
+    if gamma == 1:
+        return gaussian          # the batch is the whole dataset: the unsampled replace-one Gaussian
+    return dict(gaussian, mechanism="gaussian_without_replacement", sampling=write_rational(gamma))
 
 
 def _mixture(event, pointer, tree, q):
@@ -236,6 +277,9 @@ def read_stages(event, relation, pointer="/input/event"):
     if tree.widest is not None and tree.widest[0] > MAX_NUMBER_BITS:
         raise Unchecked(tree.widest[1], tree.widest[0], MAX_NUMBER_BITS,
                         "bits of the numerator or denominator of a number of the tree")
+    if tree.largest is not None and tree.largest[0] > MAX_DATASET_SIZE:
+        raise Unchecked(tree.largest[1], tree.largest[0], MAX_DATASET_SIZE,
+                        "records of the dataset of a sampling without replacement")
     counts, mechanisms = {}, {}
     for mechanism, multiplicity in tree.leaves:
         if mechanism is None or multiplicity == 0 or mechanism["sampling"] == "0":
@@ -259,7 +303,8 @@ def parse(cert):
 
 # ---- 3. and 4. the stages and the route ------------------------------------------------------------------
 
-_FIELDS = {"gaussian": ("sampling", "sigma"), "laplace": ("sampling", "scale"),
+_FIELDS = {"gaussian": ("sampling", "sigma"), "gaussian_without_replacement": ("sampling", "sigma"),
+           "laplace": ("sampling", "scale"),
            "mixture_of_gaussians": ("probabilities", "sampling", "sensitivities", "sigma"),
            "randomized_response": ("buckets", "noise", "sampling")}
 
@@ -284,6 +329,9 @@ def _stage_text(mechanism, count=None):
     kind = mechanism["mechanism"]
     if kind == "gaussian":
         text = f"gaussian sigma = {t(mechanism['sigma'])}, q = {t(mechanism['sampling'])}"
+    elif kind == "gaussian_without_replacement":
+        text = (f"gaussian sigma = {t(mechanism['sigma'])}, sampled without replacement, "
+                f"m/n = {t(mechanism['sampling'])}")
     elif kind == "laplace":
         text = f"laplace b = {t(mechanism['scale'])}, q = {t(mechanism['sampling'])}"
     elif kind == "mixture_of_gaussians":
@@ -328,6 +376,8 @@ def pair_of(mechanism, relation):
     q = Fraction(mechanism["sampling"])
     if kind == "gaussian":
         return families.gaussian(Fraction(mechanism["sigma"]), q, relation)
+    if kind == "gaussian_without_replacement":
+        return families.without_replacement(Fraction(mechanism["sigma"]), q)
     if kind == "laplace":
         return families.laplace(Fraction(mechanism["scale"]), q, relation)
     if kind == "mixture_of_gaussians":
@@ -352,7 +402,13 @@ def declared(mechanism):
 def _plan(p, cert):
     """The recipe, checked for shape (Malformed); its work is estimated separately."""
     stages = [(pair_of(m, p["relation"]), count, *declared(m)) for m, count in p["stages"]]
-    return recipe.read_plan(cert, stages, ORDERS)
+    plan = recipe.read_plan(cert, stages, ORDERS)
+    for s, st in enumerate(plan["stages"]):
+        if isinstance(st.pair, families.WithoutReplacementGaussian) and not st.lo <= 0 <= st.hi:
+            raise Malformed(f"{recipe.P}/ranges/{s}: the range [{common.magnitude(st.lo)}, "
+                            f"{common.magnitude(st.hi)}] of a gaussian_without_replacement stage must hold the loss "
+                            f"level 0 (lo <= 0 <= hi: its loss law has an atom at 0)")
+    return plan
 
 
 # ---- the summary ------------------------------------------------------------------------------------------

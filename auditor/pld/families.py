@@ -14,6 +14,10 @@
 * :class:`GaussianMixture` — ``mixture_of_gaussians`` (add/remove): (1 − q)·N(0, σ²) + q·Σ p_i·N(Δ_i, σ²) against
   N(0, σ²); preimages bracketed (:mod:`.roots`).  With one positive Δ it is the sampled Gaussian of noise σ/Δ
   (x ↦ x/Δ keeps every loss), and :func:`mixture` returns that.
+* :class:`WithoutReplacementGaussian` — ``gaussian_without_replacement`` (replace-one, γ = m/n in (0, 1)): the
+  symmetrised pair (X, Y) of A = (1 − γ)·N(0, σ²) + γ·N(2, σ²) against B = N(0, σ²), whose losses are those of
+  the sampled Gaussian of q = γ and noise σ/2 (x ↦ x/2); its masses are that pair's buckets, mirrored, and an
+  atom at loss 0.
 * :class:`Laplace` — ``laplace`` (add/remove, any q; replace-one, q = 1, as the add/remove pair of scale b/2) and
   :class:`RandomizedResponse` (replace-one): :mod:`.bounded`.
 """
@@ -21,15 +25,17 @@
 from fractions import Fraction
 from math import isqrt
 
+from auditor.certificate import Malformed
 from auditor.enclosures import exp_bounds
 from auditor.pld import bounded, roots
-from auditor.pld.pairs import SampledGaussian, bits, gaussian_masses, shifted, work
+from auditor.pld.pairs import MASS_NS, SampledGaussian, bits, gaussian_masses, shifted, work
 from auditor.pld.preimages import log_fixed, exp_grid
 from auditor.pld.tails import TailTable
 from auditor.rationals import ceil, ceil_div, floor
 
-__all__ = ["ReplaceGaussian", "GaussianMixture", "Laplace", "RandomizedResponse", "gaussian", "mixture", "laplace",
-           "randomized_response", "REPLACE_NS", "MIXTURE_NS", "BOUNDED_NS", "ADD_OR_REMOVE", "REPLACE"]
+__all__ = ["ReplaceGaussian", "GaussianMixture", "WithoutReplacementGaussian", "Laplace", "RandomizedResponse",
+           "gaussian", "mixture", "without_replacement", "laplace", "randomized_response", "REPLACE_NS",
+           "MIXTURE_NS", "WITHOUT_REPLACEMENT_NS", "BOUNDED_NS", "ADD_OR_REMOVE", "REPLACE"]
 
 REPLACE_NS = 1200
 """The same for the replace-one Gaussian (a square root and a logarithm per level, three tails per bucket), per
@@ -39,6 +45,12 @@ MIXTURE_NS = 5000
 """The same per positive component of a mixture bracketed by :mod:`.roots` (Newton steps and a proof per level):
 measured 2,100 to 3,500 per unit and component (two components, σ = 1/10 and 1, W = 168 to 498, 1 to 4 ms a
 bucket)."""
+WITHOUT_REPLACEMENT_NS = MASS_NS
+"""The same for sampling without replacement: the sampled Gaussian's closed-form preimages (:data:`MASS_NS`) at
+about half the levels (the symmetric range [−H, H] needs the levels 0 ... H), one tail for the atom, and the
+mirroring: measured 31 to 40 per unit at W = 166 to 503 (γ = 1/100 to 1/2, σ = 1/10 to 10, 20,001 and 50,001
+buckets, 0.16 to 0.48 s) and 66 at W = 1102 (3.0 s); the sampled Gaussian's constant kept, a margin of 2.4 or
+more."""
 BOUNDED_NS = 80
 """The same for the Laplace mechanism and randomized response (a square root per level, no tail table): measured
 7 to 17 per unit, and 46 at b = 1/100 (its own guard adds 148 bits there), 19,001 and 40,001 buckets; randomized
@@ -158,6 +170,96 @@ class GaussianMixture:
         return (Wt,) + gaussian_masses(table, p, [(z, Fraction(1))])
 
 
+class WithoutReplacementGaussian:
+    """``gaussian_without_replacement`` (replace-one), γ in (0, 1): the symmetrised pair (X, Y) of the pair
+    A = (1 − γ)·N(0, σ²) + γ·N(2, σ²) against B = N(0, σ²) (docs/accounting.md §4).
+
+    Why this pair: "Gaussian Differential Privacy" (Dong, Roth, Su 2022), §4, Theorem 4.2, makes m of n drawn
+    without replacement from an f-DP step (f = T(N(0, σ²), N(2, σ²)), the replace-one Gaussian) C_γ(f)-DP, C_γ(f)
+    the symmetrised convex hull of f_γ = γ·f + (1 − γ)·Id and its inverse.  Its hockey-stick profile is the larger
+    of the two's, which for α >= 1 is f_γ's, H_α(A‖B); (X, Y) is the symmetric pair with exactly that profile.
+
+    The loss ℓ_AB = log dA/dB is continuous and increasing, and x ↦ x/2 maps (A, B) to (1 − γ)·N(0, σ²/4) +
+    γ·N(1, σ²/4) against N(0, σ²/4), the sampled Gaussian of q = γ and noise σ/2 (:class:`SampledGaussian`), with
+    the same loss at every output: its buckets j >= 0 are the AB buckets.  The loss law of (X, Y):
+
+    * on ℓ > 0 it is ℓ_AB's under (A, B): bucket i >= 0 of (X, Y) is AB bucket i;
+    * on ℓ < 0 its mirror image with the masses swapped: bucket i < 0 is AB bucket −i − 1 under (B, A)
+      (ℓ_AB has no atoms, so the open and closed ends of the mirrored buckets do not matter);
+    * an atom at ℓ = 0 of X- and Y-mass m0 = 1 − A(ℓ_AB > 0) − B(ℓ_AB > 0) = (1 − γ)·(1 − 2·ΦC(1/σ)) (ℓ_AB > 0
+      exactly when x > 1), in bucket 0 (0 is a grid level), or the high tail when the range ends at 0.
+
+    The tails: {ℓ >= hi·h} is AB's high tail at level hi (plus the atom when hi = 0); {ℓ < lo·h} is AB's high tail
+    at level −lo, swapped.  So a range [lo, hi] needs the AB levels 0 ... max(−lo, hi); it must hold level 0
+    (lo <= 0 <= hi, checked with the recipe's shape), which the symmetric range [−H, H] does.  The AB masses come
+    in two runs, levels 0 ... L and L ... M (L, M the smaller and larger of −lo and hi), so that both tails are
+    single enclosures (no sums of buckets).
+    """
+
+    __slots__ = ("gamma", "sigma")
+
+    def __init__(self, gamma, sigma):
+        self.gamma, self.sigma = Fraction(gamma), Fraction(sigma)
+
+    def __repr__(self):
+        return f"WithoutReplacementGaussian(gamma={self.gamma}, sigma={self.sigma})"
+
+    def _ab(self):
+        return SampledGaussian(self.gamma, self.sigma / 2)
+
+    def guard_bits(self):
+        """The sampled Gaussian's (q = γ, noise σ/2): the atom adds a few units of the tail table's precision, at
+        least 16 bits finer than the masses need (:class:`auditor.pld.tails.TailTable`)."""
+        return self._ab().guard_bits()
+
+    def parts(self):
+        return bits(self.gamma) + bits(self.sigma)
+
+    def mass_work(self, n, W, parts):
+        return work(n, W, parts, WITHOUT_REPLACEMENT_NS)
+
+    def atom(self, W):
+        """(Wt, (lo, hi)): m0 = (1 − γ)·(1 − 2·ΦC(1/σ)) over 2^Wt, Wt the tail table's bits at target W."""
+        table = TailTable(W)
+        Wt = table.bits
+        one = 1 << Wt
+        t_lo, t_hi = table.at(floor(one / self.sigma), ceil(one / self.sigma))
+        n_, d_ = self.gamma.numerator, self.gamma.denominator
+        return Wt, (max(0, (d_ - n_) * (one - 2 * t_hi)) // d_, ceil_div((d_ - n_) * (one - 2 * t_lo), d_))
+
+    def bucket_masses(self, N, lo, hi, W, pointer):
+        if lo > 0 or hi < 0:
+            raise Malformed(f"{pointer}: the range [{lo}, {hi}] of a gaussian_without_replacement stage must hold "
+                            f"the loss level 0 (lo <= 0 <= hi; docs/accounting.md §5)")
+        ab = self._ab()
+        L, M = min(-lo, hi), max(-lo, hi)
+        Wt, a_list, b_list, _, high = ab.bucket_masses(N, 0, L, W, pointer)
+        highs = {L: high}
+        if M > L:
+            _, a_more, b_more, _, highs[M] = ab.bucket_masses(N, L, M, W, pointer)
+            a_list, b_list = a_list + a_more, b_list + b_more
+        _, m0 = self.atom(W)
+
+        def plus(x, y):
+            return x[0] + y[0], x[1] + y[1]
+
+        p_list, q_list = [], []
+        for i in range(lo, hi):
+            if i >= 0:
+                p, q = a_list[i], b_list[i]
+                if i == 0:
+                    p, q = plus(p, m0), plus(q, m0)
+            else:
+                q, p = a_list[-i - 1], b_list[-i - 1]
+            p_list.append(p)
+            q_list.append(q)
+        p_high, q_high = highs[hi]
+        if hi == 0:
+            p_high, q_high = plus(p_high, m0), plus(q_high, m0)
+        a_far, b_far = highs[-lo]                     # (A, B)(ℓ_AB >= −lo·h): the low tail's masses, swapped
+        return Wt, p_list, q_list, (b_far, a_far), (p_high, q_high)
+
+
 # ---- the bounded losses ---------------------------------------------------------------------------------------
 
 class Laplace:
@@ -236,6 +338,12 @@ def mixture(sigma, sensitivities, probabilities, q):
         d, a = positive[0]
         return SampledGaussian(a, Fraction(sigma) / d)
     return GaussianMixture(sigma, components)
+
+
+def without_replacement(sigma, gamma):
+    """The pair of a ``gaussian_without_replacement`` stage (replace-one, γ in (0, 1); γ = 1 reads as the
+    ``gaussian`` stage of sampling 1)."""
+    return WithoutReplacementGaussian(gamma, sigma)
 
 
 def laplace(scale, q, relation):

@@ -11,7 +11,8 @@
 * :func:`certificate`: a sealed ``accounting/1`` certificate from its parts.
 * :data:`FAMILIES`, :func:`family_certificate`, :func:`delta_certificate`: certificates of the other families
   (Laplace, sampled Laplace, two Laplace steps, randomized response, a mixture of Gaussians, the replace-one
-  sampled Gaussian, a replace-one tree of a Gaussian and randomized response) whose recipes are chosen here and
+  sampled Gaussian, a Gaussian sampled without replacement, a replace-one tree of a Gaussian and randomized
+  response) whose recipes are chosen here and
   whose claims are set from the mpmath references of :mod:`tests.auditor.accounting_reference`: lower = low·δ
   and upper = high·δ at each ε (10 % either side by default), or ε_lo = low·ε(δ), ε_hi = high·ε(δ).
 """
@@ -191,6 +192,8 @@ def _rr_range(p, k, N):
 
 
 RR = {"class_name": "RandomizedResponseDpEvent", "noise_parameter": "3/4", "num_buckets": 4}
+WITHOUT_REPLACEMENT = {"class_name": "SampledWithoutReplacementDpEvent", "source_dataset_size": 1000,
+                       "sample_size": 100, "event": {"class_name": "GaussianDpEvent", "noise_multiplier": "1"}}
 RR_STAGE = {"buckets": 4, "mechanism": "randomized_response", "noise": "3/4", "sampling": "1"}
 
 # name: (event, relation, [(stage mechanism, count, range)], grid, ε list, reference δ per order at ε)
@@ -244,6 +247,20 @@ FAMILIES = {
         ["0", "1/2", "2"],
         lambda e: {o: ref.delta_one(ref.replace_gaussian(Fraction(1, 10), Fraction(1, 2)), e, o)
                    for o in ORDERS}),
+    "without-replacement": (   # 100 of 1000 records without replacement, then the replace-one Gaussian σ = 1
+        WITHOUT_REPLACEMENT, "replace_one",
+        [({"mechanism": "gaussian_without_replacement", "sampling": "1/10", "sigma": "1"}, 1, [-1000, 1000])], 100,
+        ["0", "1/2", "2"],
+        lambda e: {o: ref.delta_without_replacement(Fraction(1, 10), 1, e) for o in ORDERS}),
+    "without-replacement-mixed": (   # and the whole dataset of 500 as the batch: N(1, 4) against N(−1, 4)
+        {"class_name": "ComposedDpEvent", "events": [
+            WITHOUT_REPLACEMENT,
+            {"class_name": "SampledWithoutReplacementDpEvent", "source_dataset_size": 500, "sample_size": 500,
+             "event": {"class_name": "GaussianDpEvent", "noise_multiplier": "2"}}]}, "replace_one",
+        [({"mechanism": "gaussian", "sampling": "1", "sigma": "2"}, 1, [-1000, 1000]),
+         ({"mechanism": "gaussian_without_replacement", "sampling": "1/10", "sigma": "1"}, 1, [-1000, 1000])], 100,
+        ["0", "1/2", "2"],
+        lambda e: {"forward": ref.delta_gaussian_with_without_replacement(1, Fraction(1, 10), 1, e)}),
     "mixed": (   # replace-one: N(1, 4) against N(−1, 4) (μ² = 1), and two steps of randomized response
         {"class_name": "ComposedDpEvent", "events": [
             {"class_name": "GaussianDpEvent", "noise_multiplier": "2"},
@@ -304,6 +321,8 @@ DELTA_QUESTIONS = {   # name: (family, δ, reference δ(ε) at a real ε, the lo
                             lambda e: ref.delta_atoms(ref.atom_law(ref.randomized_response(Fraction(3, 4), 4), 5), e)),
     "mixed": ("mixed", Fraction(1, 100), lambda e: ref.delta_gaussian_with_atoms(
         1, ref.atom_law(ref.randomized_response(Fraction(3, 4), 4), 2), e)),
+    "without-replacement": ("without-replacement", Fraction(1, 1000),
+                            lambda e: ref.delta_without_replacement(Fraction(1, 10), 1, e)),
     "mixture": ("mixture", Fraction(1, 1000), lambda e: max(
         ref.delta_one(ref.mixture(1, [1, 2], [Fraction(1, 2)] * 2, Fraction(1, 4)), e, o) for o in ORDERS)),
 }

@@ -146,6 +146,88 @@ def mixture(sigma, sensitivities, probabilities, q):
     return Law(preimage, lambda x: sum(a * Phi((x - d) / s) for d, a in comps), lambda x: Phi(x / s))
 
 
+class WithoutReplacement(Law):
+    """The symmetrised pair (X, Y) of sampling m of n without replacement (γ = m/n) of the replace-one Gaussian σ:
+    A = (1 − γ)N(0, σ²) + γN(2, σ²) against B = N(0, σ²), ℓ_AB = log(1 − γ + γ·e^{2(x − 1)/σ²}) increasing with
+    the preimage x_AB(y) = 1 + (σ²/2)·log((e^y − 1 + γ)/γ); on ℓ > 0 X, Y are A, B of {ℓ_AB ∈ ·}, on ℓ < 0 the
+    mirror image with the masses swapped, and an atom at 0 of mass m0 = 1 − A(x > 1) − B(x > 1) under both."""
+
+    def __init__(self, gamma, sigma):
+        g, s = mp(gamma), mp(sigma)
+        self.gamma, self.sigma = g, s
+        self.m0 = 1 - self.tail(mpmath.mpf(1), "A") - self.tail(mpmath.mpf(1), "B")
+        super().__init__(self.preimage_ab, None, None, [(Fraction(0), self.m0, self.m0)],
+                         total=(1 - self.m0, 1 - self.m0))
+
+    def loss_ab(self, x):
+        g, s = self.gamma, self.sigma
+        return mpmath.log(1 - g + g * mpmath.exp(2 * (x - 1) / (s * s)))
+
+    def preimage_ab(self, y):
+        v = mpmath.exp(y) - 1 + self.gamma
+        return None if v <= 0 else 1 + self.sigma ** 2 / 2 * mpmath.log(v / self.gamma)
+
+    def tail(self, x, law):
+        """A or B of {output > x}."""
+        g, s = self.gamma, self.sigma
+        if law == "B":
+            return 1 - Phi(x / s)
+        return (1 - g) * (1 - Phi(x / s)) + g * (1 - Phi((x - 2) / s))
+
+    def below(self, y, law):
+        """X (law "P") or Y ("Q") of {ℓ < y}, the atom at 0 excluded."""
+        y = mp(y)
+        other = "B" if law == "P" else "A"          # the law whose mirror image X (resp. Y) is on ℓ < 0
+        if y <= 0:
+            return self.tail(self.preimage_ab(-y), other)
+        same = "A" if law == "P" else "B"
+        return self.tail(mpmath.mpf(1), other) + self.tail(mpmath.mpf(1), same) - self.tail(self.preimage_ab(y), same)
+
+
+def without_replacement(gamma, sigma):
+    return WithoutReplacement(gamma, sigma)
+
+
+def delta_without_replacement(gamma, sigma, epsilon):
+    """δ(ε) of one step, ε >= 0: H_{e^ε}(A‖B) = γ·H_{α′}(N(2, σ²)‖N(0, σ²)), α′ = 1 + (e^ε − 1)/γ (the mixture
+    identity), the Gaussian hockey stick in closed form (:func:`delta_gaussian` at μ² = 4/σ²)."""
+    g = mp(gamma)
+    e = epsilon if isinstance(epsilon, mpmath.mpf) else mp(epsilon)
+    alpha = 1 + (mpmath.exp(e) - 1) / g
+    return g * delta_gaussian(4 / mp(sigma) ** 2, mpmath.log(alpha))
+
+
+def delta_gaussian_with_without_replacement(mu2, gamma, sigma, epsilon):
+    """δ(ε) of the Gaussian mechanism (loss N(μ²/2, μ²), any real argument) composed with one step of the pair
+    (X, Y) of :class:`WithoutReplacement` (both symmetric: one order): E_X[δ_G(ε − ℓ)], the atom at 0 and, over
+    the outputs x > 1 of A and of B, the losses ℓ_AB(x) and −ℓ_AB(x) (quadrature)."""
+    law = WithoutReplacement(gamma, sigma)
+    g, s, e = law.gamma, law.sigma, mp(epsilon)
+    with mpmath.workdps(DIGITS):
+        def a(x):
+            return (1 - g) * mpmath.npdf(x, 0, s) + g * mpmath.npdf(x, 2, s)
+
+        def integrand(x):
+            loss = law.loss_ab(x)
+            return a(x) * delta_gaussian(mu2, e - loss) + mpmath.npdf(x, 0, s) * delta_gaussian(mu2, e + loss)
+        ends = [1, 2, 3, 5, 8, mpmath.inf]
+        return law.m0 * delta_gaussian(mu2, e) + mpmath.quad(integrand, ends)
+
+
+def hockey_ab(gamma, sigma, alpha, order):
+    """H_α(A‖B) (order "AB") or H_α(B‖A) ("BA") by the loss ℓ_AB: the set where the first law's density exceeds
+    α times the second's."""
+    law = WithoutReplacement(gamma, sigma)
+    a = mp(alpha)
+    if order == "AB":
+        x = law.preimage_ab(mpmath.log(a))
+        return law.tail(x, "A") - a * law.tail(x, "B")
+    x = law.preimage_ab(-mpmath.log(a))         # ℓ_AB < −log α: B's density exceeds α·A's
+    if x is None:
+        return mpmath.mpf(0)
+    return (1 - law.tail(x, "B")) - a * (1 - law.tail(x, "A"))
+
+
 def laplace(q, b):
     """(1 − q)L(0, b) + qL(1, b) against L(0, b): atoms at x <= 0 and x >= 1, the continuous part on (0, 1)."""
     exact = Fraction(q) == 1                     # the atoms ∓1/b are rational: compared exactly

@@ -20,6 +20,7 @@ import pytest
 
 from auditor import budget
 from auditor.api import verify_certificate
+from auditor.certificate import Malformed
 from auditor.checks import accounting
 from auditor.claims import outward
 from auditor.pld import composition, masses, recipe
@@ -346,6 +347,136 @@ def test_width_and_shape_claims(delta_cert, gaussian_points):
     one["result"]["points"][0] = corpus.point(1, 1, 1, None)
     r = _verify(one)
     assert r.outcome == "FAIL" and any("δ(ε) < 1" in f["recomputed"] for f in r.failures)
+
+
+# ---- sampling without replacement (replace-one) -----------------------------------------------------------------
+
+ONE = {"class_name": "GaussianDpEvent", "noise_multiplier": "1"}
+
+
+def _wor(n, m, inner=None):
+    return {"class_name": "SampledWithoutReplacementDpEvent", "source_dataset_size": n, "sample_size": m,
+            "event": inner or dict(ONE)}
+
+
+WOR_STAGE = {"mechanism": "gaussian_without_replacement", "sampling": "1/10", "sigma": "1"}
+
+
+@pytest.mark.parametrize("tree, stages", [
+    (_wor(1000, 100), [(WOR_STAGE, 1)]),
+    (_wor(10, 1), [(WOR_STAGE, 1)]),                                              # γ reduced: 1/10
+    ({"class_name": "SelfComposedDpEvent", "count": 7, "event": _wor(30, 3)}, [(WOR_STAGE, 7)]),
+    ({"class_name": "ComposedDpEvent", "events": [_wor(1000, 100), _wor(20, 2), _wor(50, 0), _wor(9, 9),
+                                                  _wor(5, 2, {"class_name": "NoOpDpEvent"}),
+                                                  {"class_name": "GaussianDpEvent", "noise_multiplier": "1"}]},
+     [({"mechanism": "gaussian", "sampling": "1", "sigma": "1"}, 2), (WOR_STAGE, 2)]),   # m = n: the Gaussian
+    (_wor(10 ** 12, 10 ** 11), [(WOR_STAGE, 1)]),
+    (_wor(7, 0), []),
+], ids=["one", "reduced", "self-composed", "merged", "largest-n", "m-zero"])
+def test_trees_sampled_without_replacement_read_into_stages(tree, stages):
+    assert accounting.read_stages(tree, "replace_one") == stages
+
+
+@pytest.mark.parametrize("tree, words", [
+    (_wor(1000, 100), "replace_one only"),
+    (_wor(1000, 0, {"class_name": "NoOpDpEvent"}), "replace_one only"),      # the relation before the dropping
+], ids=["add-remove", "add-remove-dropped"])
+def test_sampling_without_replacement_under_add_or_remove_is_malformed(tree, words):
+    with pytest.raises(Malformed, match=words):
+        accounting.read_stages(tree, "add_or_remove_one")
+
+
+@pytest.mark.parametrize("tree, words", [
+    (_wor(10, 11), "11 records sampled from a dataset of 10"),
+    (_wor(10, 1, {"class_name": "LaplaceDpEvent", "noise_multiplier": "1"}), "wrap each GaussianDpEvent"),
+    (_wor(10, 1, {"class_name": "SelfComposedDpEvent", "count": 2, "event": ONE}), "wrap each GaussianDpEvent"),
+    (_wor(10, 1, {"class_name": "ComposedDpEvent", "events": [ONE]}), "wrap each GaussianDpEvent"),
+    (_wor(10, 1, {"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/2", "event": ONE}),
+     "wrap each GaussianDpEvent"),
+    (_wor(10, 1, _wor(5, 1)), "wrap each GaussianDpEvent"),
+    ({"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/2", "event": _wor(10, 1)},
+     "must wrap a Gaussian"),
+    (_wor(10, 0, {"class_name": "GaussianDpEvent", "noise_multiplier": "1/11"}), "outside the domain"),  # dropped
+    (_wor(0, 0), "below the minimum"),
+    (_wor(10, -1), "below the minimum"),
+    (_wor(10, "1"), "expected a JSON integer"),
+], ids=["m-above-n", "laplace", "self-composed", "composed", "poisson", "nested", "inside-poisson", "sigma",
+        "n-zero", "m-negative", "m-text"])
+def test_trees_the_domain_refuses_are_malformed(tree, words):
+    with pytest.raises(Malformed, match=words):
+        accounting.read_stages(tree, "replace_one")
+
+
+def test_a_dataset_beyond_ten_to_the_twelve_is_unchecked(monkeypatch):
+    cert = corpus.family_certificate("without-replacement")
+    cert["input"]["event"] = _wor(10 ** 13, 10 ** 12)
+    r = _unchecked(cert, monkeypatch, "records of the dataset")
+    assert r.unchecked.startswith("/input/event/source_dataset_size"), r.unchecked
+
+
+@pytest.mark.parametrize("tree, outcome, pointer", [
+    (_wor(10 ** 12 + 1, 1), "UNCHECKED", "/input/event/source_dataset_size"),
+    (_wor(10, 11), "MALFORMED", "/input/event/sample_size"),
+    (_wor(10, 1, {"class_name": "NoOpDpEvent"}), "FAIL", "/result/stages"),                 # no stage left
+    ({"class_name": "LaplaceDpEvent", "noise_multiplier": "1"}, "FAIL", "/result/stages/0/mechanism"),
+], ids=["n-too-large", "m-above-n", "no-op", "laplace"])
+def test_the_schema_admits_the_event_and_the_check_decides(tree, outcome, pointer):
+    """The schema holds any n >= 1 and m >= 0 and any inner event; the check's domain, limits and stages decide."""
+    cert = corpus.family_certificate("without-replacement")
+    cert["input"]["event"] = tree
+    r = _verify(cert)
+    assert r.outcome == outcome, r.as_dict()
+    if outcome == "FAIL":
+        assert pointer in [f["pointer"] for f in r.failures], r.failures
+    else:
+        assert (r.unchecked if outcome == "UNCHECKED" else r.error).startswith(pointer), r.as_dict()
+
+
+WOR_MECHANISM = ("result", "stages", 0, "mechanism")
+
+
+@pytest.mark.parametrize("edits, pointer", [
+    ([(WOR_MECHANISM + ("sampling",), "1/9")], "/result/stages/0/mechanism"),
+    ([(WOR_MECHANISM + ("mechanism",), "gaussian")], "/result/stages/0/mechanism"),
+    ([(WOR_MECHANISM + ("sigma",), "11/10")], "/result/stages/0/mechanism"),
+    ([(("input", "event", "sample_size"), 110)], "/result/stages/0/mechanism"),           # γ = 11/100
+    ([(("input", "event", "source_dataset_size"), 1001)], "/result/stages/0/mechanism"),
+    ([(("input", "event", "sample_size"), 1000)], "/result/stages/0/mechanism"),          # γ = 1: gaussian
+    ([(("input", "event", "sample_size"), 200), (WOR_MECHANISM + ("sampling",), "1/5")], "/result/points/0/upper"),
+    ([(("input", "event", "sample_size"), 50), (WOR_MECHANISM + ("sampling",), "1/20")], "/result/points/0/lower"),
+], ids=["stage-sampling", "stage-mechanism", "stage-sigma", "tree-m", "tree-n", "tree-whole", "both-larger",
+        "both-smaller"])
+def test_tampered_without_replacement_stages_fail(edits, pointer):
+    r = _verify(_edited(corpus.family_certificate("without-replacement"), *edits))
+    _failed_at(r, pointer)
+
+
+def test_a_without_replacement_stage_is_the_pld_route():
+    cert = corpus.family_certificate("without-replacement")
+    r = _verify(_edited(cert, (("result", "route"), "gaussian"), (("result", "discretisation"), None)))
+    _failed_at(r, "/result/route")
+
+
+def test_a_without_replacement_range_must_hold_level_zero():
+    def shift(cert):
+        d = cert["result"]["discretisation"]
+        d["ranges"] = [[1, 2000]]
+        d["windows"] = corpus.full_windows(d["ranges"], [1])
+    cert = corpus.family_certificate("without-replacement", edit=shift)
+    r = _verify(cert)
+    assert r.outcome == "MALFORMED" and "must hold the loss level 0" in r.error, r.as_dict()
+
+
+def test_without_replacement_is_not_poisson_sampling():
+    """The same γ as a Poisson sampling of the replace-one Gaussian (a different pair) under the same result: the
+    stages differ, and with the stages rewritten the claims of the symmetrised pair are false for it."""
+    cert = corpus.family_certificate("without-replacement")
+    poisson = {"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/10",
+               "event": {"class_name": "GaussianDpEvent", "noise_multiplier": "1"}}
+    r = _verify(_edited(cert, (("input", "event"), poisson)))
+    _failed_at(r, "/result/stages/0/mechanism")
+    r = _verify(_edited(cert, (("input", "event"), poisson), (WOR_MECHANISM + ("mechanism",), "gaussian")))
+    assert r.outcome == "FAIL" and disproved(r), r.failures
 
 
 # ---- the domain: MALFORMED ----------------------------------------------------------------------------------------

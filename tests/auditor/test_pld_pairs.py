@@ -11,6 +11,7 @@ from fractions import Fraction
 import mpmath
 import pytest
 
+from auditor.certificate import Malformed
 from auditor.pld import answer, families, masses, pairs, roots
 from auditor.pld.composition import Array
 from tests.auditor import accounting_reference as ref
@@ -101,6 +102,113 @@ def test_mixture_levels_below_the_infimum_are_minus_infinity():
     assert [b is None for b in z] == [True, True, True, False, False, False]
     assert roots.at_or_below(Fraction(-11, 20), Fraction(3, 5), POINTER)
     assert not roots.at_or_below(Fraction(-10, 20), Fraction(3, 5), POINTER)
+
+
+# ---- sampling without replacement: the symmetrised pair ------------------------------------------------------
+
+WOR_CASES = [   # (γ, σ, N, lo, hi)
+    (Fraction(1, 10), Fraction(1), 50, -400, 400),
+    (Fraction(1, 2), Fraction(1, 10), 20, -300, 300),       # noise σ/2 = 1/20 for the (A, B) pair
+    (Fraction(99, 100), Fraction(3), 100, -200, 200),
+    (Fraction(1, 1000), Fraction(2), 200, -30, 500),        # asymmetric: the low tail at level 30, the high at 500
+    (Fraction(1, 3), Fraction(1, 2), 40, -250, 7),          # and the other way round
+    (Fraction(1, 4), Fraction(1), 20, 0, 60),               # the low tail {ℓ < 0}: the atom in bucket 0
+]
+
+
+@pytest.mark.parametrize("gamma, sigma, N, lo, hi", WOR_CASES)
+def test_without_replacement_masses(gamma, sigma, N, lo, hi):
+    pair = families.without_replacement(sigma, gamma)
+    _check_masses(pair, ref.without_replacement(gamma, sigma), N, lo, hi, W=140 + pair.guard_bits(), every=7)
+
+
+@pytest.mark.parametrize("gamma, sigma, N, lo, hi", WOR_CASES + [(Fraction(1, 4), Fraction(1), 10, 0, 0),
+                                                                 (Fraction(1, 4), Fraction(1), 10, -5, 0)])
+def test_without_replacement_masses_sum_to_one(gamma, sigma, N, lo, hi):
+    """Σ X and Σ Y (buckets and both tails, the atom once) enclose 1 exactly, within a few units of the target
+    precision 2^−120 per bucket (the tail table works 2^(Wt − 120) finer)."""
+    Wt, p_list, q_list, low, high = families.without_replacement(sigma, gamma).bucket_masses(N, lo, hi, 120, POINTER)
+    one = 1 << Wt
+    for side, masses_ in ((0, p_list), (1, q_list)):
+        parts = masses_ + [low[side], high[side]]
+        total_lo, total_hi = sum(m[0] for m in parts), sum(m[1] for m in parts)
+        assert total_lo <= one <= total_hi, (side, total_lo, total_hi)
+        assert total_hi - total_lo < len(parts) << (Wt - 120 + 2), (side, total_lo, total_hi)
+
+
+@pytest.mark.parametrize("gamma, sigma, N, lo, hi", WOR_CASES[:3])
+def test_without_replacement_bucket_ratios(gamma, sigma, N, lo, hi):
+    """X = e^ℓ·Y on every bucket: e^{−(j+1)h}·X_j <= Y_j <= e^{−jh}·X_j, checked on the enclosures (the lower end
+    of one side against the upper end of the other), the atom's bucket 0 included."""
+    Wt, p_list, q_list, _, _ = families.without_replacement(sigma, gamma).bucket_masses(N, lo, hi, 120, POINTER)
+    for k, ((x_lo, x_hi), (y_lo, y_hi)) in enumerate(zip(p_list, q_list)):
+        j = lo + k
+        assert mpmath.exp(-mp(Fraction(j + 1, N))) * x_lo <= y_hi, j
+        assert y_lo <= mpmath.exp(-mp(Fraction(j, N))) * x_hi, j
+
+
+def test_without_replacement_buckets_are_mirrored():
+    """Bucket i and bucket −i − 1 hold the same two enclosures, swapped (the atom's bucket 0 and −1 aside), and
+    on a symmetric range the low tail is the high tail swapped."""
+    N, H = 30, 120
+    Wt, p_list, q_list, low, high = families.without_replacement(Fraction(1), Fraction(1, 5)).bucket_masses(
+        N, -H, H, 100, POINTER)
+    for i in range(1, H):
+        assert (p_list[H + i], q_list[H + i]) == (q_list[H - i - 1], p_list[H - i - 1]), i
+    assert low == (high[1], high[0])
+    _, m0 = families.without_replacement(Fraction(1), Fraction(1, 5)).atom(100)
+    assert p_list[H] == (q_list[H - 1][0] + m0[0], q_list[H - 1][1] + m0[1])
+
+
+@pytest.mark.parametrize("gamma, sigma", [(Fraction(1, 10), Fraction(1)), (Fraction(1, 2), Fraction(1, 10)),
+                                          (Fraction(999, 1000), Fraction(10 ** 4)), (Fraction(1, 7), Fraction(3, 2))])
+def test_without_replacement_atom(gamma, sigma):
+    """m0 = (1 − γ)·(Φ(1/σ) − Φ(−1/σ)) = 1 − A(x > 1) − B(x > 1), enclosed within a few units of 2^−100."""
+    Wt, (lo, hi) = families.without_replacement(sigma, gamma).atom(100)
+    closed = (1 - mp(gamma)) * (ref.Phi(1 / mp(sigma)) - ref.Phi(-1 / mp(sigma)))
+    law = ref.without_replacement(gamma, sigma)
+    assert abs(closed - law.m0) < mpmath.mpf(10) ** -35
+    assert lo <= closed * mpmath.mpf(2) ** Wt <= hi and hi - lo < 1 << (Wt - 100 + 2)
+
+
+def test_without_replacement_range_must_hold_level_zero():
+    pair = families.without_replacement(Fraction(1), Fraction(1, 10))
+    for lo, hi in ((1, 50), (-50, -1)):
+        with pytest.raises(Malformed, match="must hold"):
+            pair.bucket_masses(20, lo, hi, 100, POINTER)
+
+
+def test_without_replacement_guard_and_work_are_the_sampled_gaussians():
+    """The guard of the sampled Gaussian of q = γ and noise σ/2, and the closed-form preimages' constant."""
+    pair = families.without_replacement(Fraction(5), Fraction(1, 100))
+    assert pair.guard_bits() == pairs.declared_guard(Fraction(1, 100), Fraction(5, 2))
+    assert pair.mass_work(1000, 200, 40) == pairs.work(1000, 200, 40, families.WITHOUT_REPLACEMENT_NS)
+    assert families.WITHOUT_REPLACEMENT_NS == pairs.MASS_NS == 160
+
+
+# the reference itself: its δ(ε) by the mixture identity against the loss, and the ordering of the two profiles
+
+@pytest.mark.parametrize("gamma, sigma", [(Fraction(1, 10), Fraction(1)), (Fraction(1, 2), Fraction(1, 3)),
+                                          (Fraction(9, 10), Fraction(4))])
+def test_reference_without_replacement_delta(gamma, sigma):
+    """H_{e^ε}(A‖B) = γ·H_{α′}(N(2, σ²)‖N(0, σ²)), α′ = 1 + (e^ε − 1)/γ, for ε >= 0 (the mixture identity), and the
+    preimage inverts the loss."""
+    law = ref.without_replacement(gamma, sigma)
+    for e in (Fraction(0), Fraction(1, 3), Fraction(2), Fraction(5)):
+        direct = ref.hockey_ab(gamma, sigma, mpmath.exp(mp(e)), "AB")
+        assert abs(direct - ref.delta_without_replacement(gamma, sigma, e)) < mpmath.mpf(10) ** -30, e
+        assert abs(law.loss_ab(law.preimage_ab(mp(e))) - mp(e)) < mpmath.mpf(10) ** -30
+
+
+@pytest.mark.parametrize("gamma, sigma", [(Fraction(1, 10), Fraction(1)), (Fraction(1, 2), Fraction(1, 3)),
+                                          (Fraction(9, 10), Fraction(4)), (Fraction(1, 100), Fraction(1, 10))])
+def test_reference_without_replacement_orders(gamma, sigma):
+    """For α >= 1, H_α(A‖B) >= H_α(B‖A): the profile of f_γ dominates its inverse's, so the symmetrised pair's
+    profile is H_α(A‖B) (checked on a grid of α)."""
+    for k in range(0, 41):
+        alpha = mpmath.exp(mpmath.mpf(k) / 8)
+        ab, ba = ref.hockey_ab(gamma, sigma, alpha, "AB"), ref.hockey_ab(gamma, sigma, alpha, "BA")
+        assert ab >= ba - mpmath.mpf(10) ** -35, (k, ab, ba)
 
 
 # ---- the bounded losses --------------------------------------------------------------------------------------
