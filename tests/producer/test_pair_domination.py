@@ -1,0 +1,327 @@
+"""Numerical checks of two dominating-pair theorems of the accounting/1 kind.
+
+A. Laplace noise on several coordinates (docs/mechanisms/laplace.md): for a shift c with
+   ||c||_1 <= 1 the product pair (L(c_1, b) x L(c_2, b), L(0, b) x L(0, b)) has, at every
+   alpha >= 0 and in both orders, a hockey-stick divergence at most that of the one-coordinate
+   pair (L(1, b), L(0, b)).
+B. The replace-one Poisson-subsampled Gaussian (docs/mechanisms/poisson-subsampling.md): for
+   contributions v, v' in the unit ball of R^d, the pair ((1 - q)N(0, s^2 I) + qN(v, s^2 I),
+   (1 - q)N(0, s^2 I) + qN(v', s^2 I)) is dominated by the antipodal pair v' = -v, |v| = 1.
+
+The pages prove both; these tests recompute the divergences with mpmath by routes that do not
+use the proofs (quadrature of the exact laws), so a false theorem would fail them. Each family
+also has a check that the comparison has teeth: a pair outside the hypothesis beats the bound.
+"""
+
+import itertools
+
+import pytest
+from mpmath import mp, mpf
+
+DPS = 30
+# relative slack for quadrature error; every divergence compared here is computed to ~20 digits
+REL = mpf(10) ** -12
+TINY = mpf(10) ** -25
+
+
+def _at_most(value, bound):
+    return value <= bound * (1 + REL) + TINY
+
+
+# ---------------------------------------------------------------- A. Laplace, several coordinates
+
+
+def _laplace_hs(c, alpha):
+    """H_alpha(L(c, 1) || L(0, 1)) for c >= 0, in closed form (the same for the reversed order)."""
+    if c == 0:
+        return max(1 - alpha, mpf(0))
+    if alpha == 0:
+        return mpf(1)
+    lam = mp.log(alpha)
+    if lam >= c:
+        return mpf(0)
+    if lam <= -c:
+        return 1 - alpha
+    return 1 - mp.exp((lam - c) / 2)
+
+
+def _laplace_hs_quad(c, alpha, reverse=False):
+    """The same divergence as the integral of (p - alpha*q)_+ over the line, with no closed form."""
+    def p(x):
+        return mp.exp(-abs(x - c)) / 2
+
+    def q(x):
+        return mp.exp(-abs(x)) / 2
+
+    first, second = (q, p) if reverse else (p, q)
+    cuts = [-mp.inf, mpf(0), c, mp.inf]
+    if alpha > 0 and -c < mp.log(alpha) < c:
+        # the kink of the integrand: the one point where p = alpha*q (or q = alpha*p)
+        lam = mp.log(alpha)
+        cuts.insert(2, (c - lam) / 2 if reverse else (c + lam) / 2)
+    return mp.quad(lambda x: max(first(x) - alpha * second(x), mpf(0)), cuts)
+
+
+def _laplace_product_hs(c1, c2, alpha, backward=False):
+    """H_alpha of (L(c1) x L(c2), L(0) x L(0)), or of the reversed pair, scale 1, c1, c2 >= 0.
+
+    Conditioning on the first coordinate: H_alpha(P1 x P2 || Q1 x Q2) = E_{P1}[H_{alpha/L1}(P2 || Q2)]
+    with L1 = dP1/dQ1, and H_alpha(Q1 x Q2 || P1 x P2) = E_{Q1}[H_{alpha*L1}(Q2 || P2)].  The law of
+    the first coordinate is written out (two atoms of L1 and a density between), not a loss law.
+    """
+    def inner(ratio):   # ratio = the first coordinate's dP1/dQ1 at the output
+        beta = alpha * ratio if backward else alpha / ratio
+        return _laplace_hs(c2, beta)
+
+    if c1 == 0:
+        return inner(mpf(1))
+    top, bottom = mp.exp(c1), mp.exp(-c1)      # L1 on x >= c1 and on x <= 0
+    if backward:   # the law Q1 = L(0, 1)
+        atoms = bottom / 2 * inner(top) + inner(bottom) / 2
+        density = mp.quad(lambda x: mp.exp(-x) / 2 * inner(mp.exp(2 * x - c1)), [0, c1])
+    else:          # the law P1 = L(c1, 1)
+        atoms = inner(top) / 2 + bottom / 2 * inner(bottom)
+        density = mp.quad(lambda x: mp.exp(x - c1) / 2 * inner(mp.exp(2 * x - c1)), [0, c1])
+    return atoms + density
+
+
+def _epsilon_grid(top):
+    # from well below 0 (alpha < 1) to past the largest loss `top`
+    return [mpf(k) * top / 8 for k in range(-12, 11)]
+
+
+@pytest.mark.parametrize("c", [mpf(1) / 3, mpf(1), mpf(5) / 2])
+@pytest.mark.parametrize("eps", [mpf(-3), mpf(-1) / 2, mpf(0), mpf(1) / 5, mpf(9) / 10, mpf(3)])
+def test_laplace_closed_form_is_the_integral_in_both_orders(c, eps):
+    with mp.workdps(DPS):
+        alpha = mp.exp(eps)
+        closed = _laplace_hs(c, alpha)
+        for reverse in (False, True):
+            assert abs(_laplace_hs_quad(c, alpha, reverse) - closed) < mpf(10) ** -20
+
+
+@pytest.mark.parametrize("split", [(1, 1), (3, 7), (1, 9), (1, 3)])
+@pytest.mark.parametrize("b", [mpf(1) / 2, mpf(1), mpf(2)])
+def test_laplace_split_shift_is_dominated_by_one_coordinate(split, b):
+    # a shift of L1 norm 1 cut into two coordinates, noise scale b: both orders, every epsilon
+    with mp.workdps(DPS):
+        total = mpf(sum(split))
+        c1, c2 = (mpf(part) / total / b for part in split)
+        single = 1 / b
+        strictly_smaller = 0
+        for eps in _epsilon_grid(single):
+            alpha = mp.exp(eps)
+            bound = _laplace_hs(single, alpha)
+            for backward in (False, True):
+                value = _laplace_product_hs(c1, c2, alpha, backward)
+                assert _at_most(value, bound), (split, b, eps, backward, value, bound)
+                strictly_smaller += value < bound * (1 - mpf(10) ** -6)
+        # splitting really loses something (the check is not an identity)
+        assert strictly_smaller > 0
+
+
+def test_laplace_shorter_shift_is_dominated():
+    # ||c||_1 < 1: (1/4, 1/2) against the unit shift
+    with mp.workdps(DPS):
+        for eps in _epsilon_grid(mpf(1)):
+            alpha = mp.exp(eps)
+            bound = _laplace_hs(mpf(1), alpha)
+            for backward in (False, True):
+                assert _at_most(_laplace_product_hs(mpf(1) / 4, mpf(1) / 2, alpha, backward), bound)
+
+
+def test_laplace_check_has_teeth():
+    # a split of L1 norm 6/5 > 1 is not dominated by the unit shift: past epsilon = 1 the unit
+    # shift's divergence is 0 and the product's is not
+    with mp.workdps(DPS):
+        alpha = mp.exp(mpf(11) / 10)
+        assert _laplace_hs(mpf(1), alpha) == 0
+        assert _laplace_product_hs(mpf(3) / 5, mpf(3) / 5, alpha) > mpf(10) ** -3
+
+
+@pytest.mark.parametrize("c1, c2", [(mpf(1) / 4, mpf(3) / 4), (mpf(1) / 2, mpf(1) / 2), (mpf(2), mpf(3))])
+def test_laplace_survival_of_the_sufficient_statistic(c1, c2):
+    # the proof's key computation: under L(0, 1) x L(0, 1) the statistic T = clip(x1, 0, c1) +
+    # clip(x2, 0, c2) has P(T > t) = e^{-t}·h(t)/2 with h = (3 + t)/2, (2 + c1)/2, (1 + s - t)/2 on
+    # [0, c1), [c1, c2), [c2, s) (c1 <= c2, s = c1 + c2), against e^{-t}/2 for one coordinate
+    with mp.workdps(DPS):
+        s = c1 + c2
+
+        def survival_2(v):   # P(clip(x2, 0, c2) > v)
+            return mpf(1) if v < 0 else (mp.exp(-v) / 2 if v < c2 else mpf(0))
+
+        for t in [s * k / 17 for k in range(17)]:
+            numeric = (survival_2(t) / 2 + mp.exp(-c1) / 2 * survival_2(t - c1)
+                       + mp.quad(lambda u, t=t: mp.exp(-u) / 2 * survival_2(t - u),
+                                 sorted({mpf(0), min(max(t - c2, 0), c1), min(t, c1), c1})))
+            h = (3 + t) / 2 if t < c1 else ((2 + c1) / 2 if t < c2 else (1 + s - t) / 2)
+            assert abs(numeric - mp.exp(-t) * h / 2) < mpf(10) ** -20
+
+
+# ------------------------------------------- B. replace-one Poisson-subsampled Gaussian, R^2
+
+
+def _mixture_hs(a, b, rho, q, alpha):
+    """H_alpha((1 - q)N(0, I) + qN(mu, I) || (1 - q)N(0, I) + qN(mu', I)) in R^2, |mu| = a, |mu'| = b,
+    cos(angle(mu, mu')) = rho (noise scale 1: mu = v/sigma).
+
+    With Z ~ N(0, I), X = <mu, Z>, Y = <mu', Z> the divergence is E[(k + q·e^{X - a²/2}
+    - q·alpha·e^{Y - b²/2})_+], k = (1 - q)(1 - alpha).  Given X = x, Y is normal and the
+    expectation over Y is the closed form of E[(c - d·e^Y)_+]; the integral over x is quadrature.
+    """
+    k = (1 - q) * (1 - alpha)
+    d = q * alpha * mp.exp(-b * b / 2)
+
+    def given(c, mean, var):   # E[(c - d·e^Y)_+], Y ~ N(mean, var)
+        if c <= 0:
+            return mpf(0)
+        if d == 0:
+            return c
+        if var == 0:
+            return max(c - d * mp.exp(mean), mpf(0))
+        sd = mp.sqrt(var)
+        z = (mp.log(c / d) - mean) / sd
+        return c * mp.ncdf(z) - d * mp.exp(mean + var / 2) * mp.ncdf(z - sd)
+
+    if a == 0:
+        return given(k + q, mpf(0), b * b)
+    slope, var = rho * b / a, b * b * (1 - rho * rho)
+
+    def integrand(z):
+        x = a * z
+        return given(k + q * mp.exp(x - a * a / 2), slope * x, var) * mp.npdf(z)
+
+    # |z| > 40 carries normal mass below 10^-340: finite ends keep the quadrature short, and cuts
+    # near 0 keep it from sampling only where the integrand vanishes
+    cuts = [mpf(j) for j in (-40, -12, -6, -3, -1, 1, 3, 6, 12, 40)]
+    if k < 0:   # c > 0 exactly above this point
+        cuts.insert(1, (a * a / 2 + mp.log(-k / q)) / a)
+    if var == 0:   # collinear or v' = 0: kinks where c = d·e^{slope·x}, located by a scan
+        g = lambda z: k + q * mp.exp(a * z - a * a / 2) - d * mp.exp(slope * a * z)  # noqa: E731
+        grid = [mpf(j) / 8 for j in range(-160, 161)]
+        for lo, hi in itertools.pairwise(grid):
+            if g(lo) == 0:
+                cuts.append(lo)
+            elif g(lo) * g(hi) < 0:
+                cuts.append(_bisect(g, lo, hi))
+    return mp.quad(integrand, sorted(c for c in set(cuts) if -40 <= c <= 40))
+
+
+def _bisect(f, lo, hi):
+    flo = f(lo)
+    for _ in range(120):
+        mid = (lo + hi) / 2
+        if (f(mid) < 0) == (flo < 0):
+            lo, flo = mid, f(mid)
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+def _antipodal_hs(m, q, alpha):
+    """H_alpha((1 - q)N(0, 1) + qN(m, 1) || (1 - q)N(0, 1) + qN(-m, 1)): the loss is increasing,
+    so the optimal event is x > t with loss(t) = log(alpha)."""
+    lam = mp.log(alpha)
+
+    def loss(x):
+        return (mp.log(1 - q + q * mp.exp(m * x - m * m / 2))
+                - mp.log(1 - q + q * mp.exp(-m * x - m * m / 2)))
+
+    lo, hi = mpf(-1), mpf(1)
+    while loss(lo) > lam:
+        lo *= 2
+    while loss(hi) < lam:
+        hi *= 2
+    t = _bisect(lambda x: loss(x) - lam, lo, hi)
+
+    def upper(shift):
+        return mp.ncdf(shift - t)
+
+    return (1 - q) * upper(0) + q * upper(m) - alpha * ((1 - q) * upper(0) + q * upper(-m))
+
+
+EPSILONS_B = [mpf(-2), mpf(-1) / 2, mpf(-1) / 10, mpf(0), mpf(1) / 10, mpf(1) / 2, mpf(1), mpf(2), mpf(4)]
+
+
+def _configurations(m):
+    # (|mu|, |mu'|, cos angle): antipodal with shorter ends, v' = 0 and v = 0 (the add/remove pair in
+    # both orders), equal norms at 0°, 60°, 90°, 120°, 150°, unequal norms at an angle
+    half = m / 2
+    return [(m, mpf(0), mpf(0)), (mpf(0), m, mpf(0)), (m, half, mpf(-1)), (half, m, mpf(-1)),
+            (m, m, mpf(1)), (m, m, mpf(1) / 2), (m, m, mpf(0)), (m, m, mpf(-1) / 2),
+            (m, m, -mp.sqrt(3) / 2), (m, half, mpf(-1) / 2), (half, m, mpf(-4) / 5), (half, half, mpf(-1))]
+
+
+def _check_replace_one(sigma, q, epsilons=EPSILONS_B):
+    m = 1 / sigma
+    for eps in epsilons:
+        alpha = mp.exp(eps)
+        bound = _antipodal_hs(m, q, alpha)
+        for a, b, rho in _configurations(m):
+            value = _mixture_hs(a, b, rho, q, alpha)
+            assert _at_most(value, bound), (sigma, q, eps, a, b, rho, value, bound)
+
+
+def test_replace_one_sampled_gaussian_antipodal_dominates():
+    # one (sigma, q) at three epsilons by default; the wide grid below runs in `make references`
+    with mp.workdps(DPS):
+        _check_replace_one(mpf(1), mpf(1) / 20, [mpf(-1) / 2, mpf(1) / 2, mpf(2)])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sigma", [mpf(1) / 2, mpf(1), mpf(2)])
+@pytest.mark.parametrize("q", [mpf(1) / 100, mpf(1) / 20, mpf(1) / 2, mpf(9) / 10])
+def test_replace_one_sampled_gaussian_antipodal_dominates_wide(sigma, q):
+    with mp.workdps(DPS):
+        _check_replace_one(sigma, q)
+
+
+@pytest.mark.parametrize("eps", [mpf(-1), mpf(0), mpf(1) / 2, mpf(2)])
+def test_two_routes_agree_on_the_antipodal_pair(eps):
+    # the generic R^2 routine at angle 180° is the one-dimensional antipodal pair
+    with mp.workdps(DPS):
+        alpha = mp.exp(eps)
+        for sigma, q in [(mpf(1), mpf(1) / 20), (mpf(1) / 2, mpf(1) / 2)]:
+            m = 1 / sigma
+            generic = _mixture_hs(m, m, mpf(-1), q, alpha)
+            assert abs(generic - _antipodal_hs(m, q, alpha)) <= generic * REL + TINY
+
+
+@pytest.mark.parametrize("eps", [mpf(-1), mpf(1) / 10, mpf(1) / 2, mpf(2)])
+def test_generic_routine_on_the_add_remove_pair(eps):
+    # v' = 0 is the add/remove pair ((1 - q)N(0) + qN(m), N(0)); its loss log(1 - q + q·e^{mx - m²/2})
+    # crosses log(alpha) at one point t (when alpha > 1 - q), so its divergence is a difference of
+    # normal tails at t; the backward order follows from H_a(A||B) = 1 - a + a·H_{1/a}(B||A)
+    with mp.workdps(DPS):
+        q, m = mpf(1) / 20, mpf(1)
+
+        def forward(alpha):
+            if alpha <= 1 - q:
+                return 1 - alpha
+            t = (m * m / 2 + mp.log((alpha - 1 + q) / q)) / m
+            return (1 - q) * mp.ncdf(-t) + q * mp.ncdf(m - t) - alpha * mp.ncdf(-t)
+
+        alpha = mp.exp(eps)
+        exact = {"forward": forward(alpha), "backward": 1 - alpha + alpha * forward(1 / alpha)}
+        generic = {"forward": _mixture_hs(m, mpf(0), mpf(0), q, alpha),
+                   "backward": _mixture_hs(mpf(0), m, mpf(0), q, alpha)}
+        for order in exact:
+            assert abs(generic[order] - exact[order]) <= exact[order] * REL + TINY
+
+
+def test_divergence_falls_as_the_angle_opens():
+    # the proof's Gaussian comparison: for fixed norms the divergence decreases in cos(angle)
+    with mp.workdps(DPS):
+        q, m = mpf(1) / 5, mpf(1)
+        for eps in [mpf(-1), mpf(1) / 2, mpf(2)]:
+            alpha = mp.exp(eps)
+            values = [_mixture_hs(m, m / 2, rho, q, alpha) for rho in (mpf(9) / 10, mpf(0), mpf(-9) / 10)]
+            assert values[0] < values[1] < values[2]
+
+
+def test_replace_one_check_has_teeth():
+    # contributions of norm 3/2 (outside the unit ball) beat the antipodal unit pair
+    with mp.workdps(DPS):
+        q, m = mpf(1) / 20, mpf(1)
+        alpha = mp.exp(mpf(1))
+        assert _mixture_hs(3 * m / 2, 3 * m / 2, mpf(-1) / 2, q, alpha) > _antipodal_hs(m, q, alpha) * (1 + mpf(1) / 10)
