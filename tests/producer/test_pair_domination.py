@@ -100,8 +100,10 @@ def test_laplace_closed_form_is_the_integral_in_both_orders(c, eps):
             assert abs(_laplace_hs_quad(c, alpha, reverse) - closed) < mpf(10) ** -20
 
 
-@pytest.mark.parametrize("split", [(1, 1), (3, 7), (1, 9), (1, 3)])
-@pytest.mark.parametrize("b", [mpf(1) / 2, mpf(1), mpf(2)])
+@pytest.mark.parametrize("split", [(1, 1), pytest.param((3, 7), marks=pytest.mark.slow),
+                                   pytest.param((1, 9), marks=pytest.mark.slow), (1, 3)])
+@pytest.mark.parametrize("b", [pytest.param(mpf(1) / 2, marks=pytest.mark.slow), mpf(1),
+                               pytest.param(mpf(2), marks=pytest.mark.slow)])
 def test_laplace_split_shift_is_dominated_by_one_coordinate(split, b):
     # a shift of L1 norm 1 cut into two coordinates, noise scale b: both orders, every epsilon
     with mp.workdps(DPS):
@@ -262,6 +264,7 @@ def _check_replace_one(sigma, q, epsilons=EPSILONS_B):
             assert _at_most(value, bound), (sigma, q, eps, a, b, rho, value, bound)
 
 
+@pytest.mark.slow
 def test_replace_one_sampled_gaussian_antipodal_dominates():
     # one (sigma, q) at three epsilons by default; the wide grid below runs in `make references`
     with mp.workdps(DPS):
@@ -309,6 +312,7 @@ def test_generic_routine_on_the_add_remove_pair(eps):
             assert abs(generic[order] - exact[order]) <= exact[order] * REL + TINY
 
 
+@pytest.mark.slow
 def test_divergence_falls_as_the_angle_opens():
     # the proof's Gaussian comparison: for fixed norms the divergence decreases in cos(angle)
     with mp.workdps(DPS):
