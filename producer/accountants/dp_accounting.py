@@ -26,7 +26,8 @@ What differs from dp_accounting's accountants, on purpose:
   ``exact_answer`` is the exact rational and ``certificate`` the accounting/1 certificate of the last
   answer (None for a ledger without privacy loss, whose answer is 0);
 - the events the accounting/1 kind reads are supported (docs/accounting.md §2-§3, under the accountant's
-  relation); the others (``SampledWithoutReplacementDpEvent``, ``NonPrivateDpEvent``, ...) are not, and
+  relation); the others (``SampledWithReplacementDpEvent``, ``NonPrivateDpEvent``, ...; sampling without
+  replacement under ``add_or_remove_one``) are not, and
   ``compose`` refuses them before changing anything;
 - every number is exact: a float is its shortest decimal (``0.01`` is 1/100), and that is what is
   certified.

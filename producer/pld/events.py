@@ -15,7 +15,8 @@ Three steps, each checked before any computation:
 2. :func:`stage_mechanisms`: the leaves, depth first, each with its
    multiplicity (the product of the counts of its ``SelfComposedDpEvent``
    ancestors) and sampling probability (the product of the probabilities
-   of its ``PoissonSampledDpEvent`` ancestors), read into stage mechanisms
+   of its ``PoissonSampledDpEvent`` ancestors; a ``SampledWithoutReplacementDpEvent``
+   is a leaf of its own, with its batch fraction γ = m/n), read into stage mechanisms
    under the neighbouring relation (leaves the relation does not define are
    refused); leaves that cannot change the output's law are dropped, equal
    mechanisms merged (counts added), and the stages sorted by the canonical
@@ -41,6 +42,7 @@ from producer.pld.mixture import GaussianMixture
 from producer.pld.randomized_response import RandomizedResponse
 from producer.pld.replace_gaussian import ReplaceOneGaussian
 from producer.pld.subsampled_gaussian import SubsampledGaussian
+from producer.pld.without_replacement import WithoutReplacementGaussian
 from producer.rationals import describe_rational, format_rational, parse_integer, parse_rational
 
 ADD_OR_REMOVE, REPLACE = "add_or_remove_one", "replace_one"
@@ -57,9 +59,11 @@ MAX_BUCKETS = 10**9
 SIGMA_RANGE = (mpq(1, 10), mpq(10**4))
 SCALE_RANGE = (mpq(1, 100), mpq(10**4))
 SENSITIVITY_MAX = mpq(100)
+MAX_DATASET_SIZE = 10**12   # n of a SampledWithoutReplacementDpEvent
 
 ACCOUNTED = ("GaussianDpEvent", "LaplaceDpEvent", "MixtureOfGaussiansDpEvent", "RandomizedResponseDpEvent",
-             "PoissonSampledDpEvent", "SelfComposedDpEvent", "ComposedDpEvent", "NoOpDpEvent")
+             "PoissonSampledDpEvent", "SampledWithoutReplacementDpEvent", "SelfComposedDpEvent", "ComposedDpEvent",
+             "NoOpDpEvent")
 FIELDS = {
     "NoOpDpEvent": (),
     "GaussianDpEvent": ("noise_multiplier",),
@@ -67,6 +71,7 @@ FIELDS = {
     "MixtureOfGaussiansDpEvent": ("standard_deviation", "sensitivities", "sampling_probs"),
     "RandomizedResponseDpEvent": ("noise_parameter", "num_buckets"),
     "PoissonSampledDpEvent": ("sampling_probability", "event"),
+    "SampledWithoutReplacementDpEvent": ("source_dataset_size", "sample_size", "event"),
     "SelfComposedDpEvent": ("event", "count"),
     "ComposedDpEvent": ("events",),
 }
@@ -78,9 +83,8 @@ REFUSED = {
     "DiscreteLaplaceDpEvent": "its plain composition alone is certified by plain-composition/1 with the "
                               "release dl:T:SxK (T = 1/noise_parameter, S = sensitivity, K the count)",
     "SampledWithReplacementDpEvent": "sampling with replacement is not accounted; Poisson sampling "
-                                     "(PoissonSampledDpEvent) is",
-    "SampledWithoutReplacementDpEvent": "sampling without replacement is not accounted; Poisson sampling "
-                                        "(PoissonSampledDpEvent) is",
+                                     "(PoissonSampledDpEvent) is, and sampling without replacement "
+                                     "(SampledWithoutReplacementDpEvent) under replace_one",
     "SingleEpochTreeAggregationDpEvent": "tree aggregation is not accounted: no certificate kind answers it yet",
     "RepeatAndSelectDpEvent": "repeat-and-select is not accounted: no certificate kind answers it yet",
     "ZCDpEvent": "a zCDP statement is an RDP bound, not a dominating pair: no certified ε(δ) follows from it here",
@@ -90,6 +94,9 @@ REFUSED = {
 }
 SAMPLEABLE = ("GaussianDpEvent", "LaplaceDpEvent", "MixtureOfGaussiansDpEvent", "PoissonSampledDpEvent",
               "NoOpDpEvent")
+BATCHABLE = ("GaussianDpEvent", "NoOpDpEvent")   # what a SampledWithoutReplacementDpEvent may wrap
+WITHOUT_REPLACEMENT_RELATION = ("sampling without replacement is accounted under replace_one only (n is public), "
+                                "as in dp_accounting; use PoissonSampledDpEvent under add_or_remove_one")
 
 
 # ---- exact numbers ----------------------------------------------------------------------------
@@ -259,11 +266,30 @@ class _Reader:
         q = _probability(read_number(fields["sampling_probability"], f"{here}.sampling_probability"),
                          f"{here}.sampling_probability", "q")
         inner = self.read(fields["event"], f"{where}.event" if where else "event", depth + 1)
+        if inner["class_name"] == "SampledWithoutReplacementDpEvent":
+            raise InputError(f"{here}: Poisson sampling of a batch drawn without replacement (two sampling schemes "
+                             f"in one step) is not accounted; use one of them")
         if inner["class_name"] not in SAMPLEABLE:
             raise InputError(f"{here}: Poisson sampling of a {inner['class_name']} is not the composition of "
                              f"sampled steps; wrap each Gaussian, Laplace or mixture-of-Gaussians event in its own "
                              f"PoissonSampledDpEvent (as dp_accounting requires too)")
         return {"class_name": "PoissonSampledDpEvent", "sampling_probability": format_rational(q), "event": inner}
+
+    def _SampledWithoutReplacementDpEvent(self, fields, here, where, depth):
+        n = read_count(fields["source_dataset_size"], f"{here}.source_dataset_size", MAX_DATASET_SIZE)
+        if n < 1:
+            raise InputError(f"{here}.source_dataset_size: n must be at least 1, got {n}")
+        m = read_count(fields["sample_size"], f"{here}.sample_size", 1 << MAX_NUMBER_BITS)
+        if m > n:
+            raise InputError(f"{here}: the batch of sample_size m = {m} records cannot be drawn without replacement "
+                             f"from source_dataset_size n = {n} (m <= n)")
+        inner = self.read(fields["event"], f"{where}.event" if where else "event", depth + 1)
+        if inner["class_name"] not in BATCHABLE:
+            raise InputError(f"{here}: sampling without replacement of a {inner['class_name']} is not accounted "
+                             f"(a Gaussian or a no-op only); wrap each GaussianDpEvent in its own "
+                             f"SampledWithoutReplacementDpEvent")
+        return {"class_name": "SampledWithoutReplacementDpEvent", "source_dataset_size": n, "sample_size": m,
+                "event": inner}
 
     def _SelfComposedDpEvent(self, fields, here, where, depth):
         count = read_count(fields["count"], f"{here}.count", MAX_COUNT)
@@ -288,7 +314,8 @@ def event_json(obj):
 # ---- 2. the stages --------------------------------------------------------------------------------
 
 def _leaves(tree):
-    """(leaf JSON, multiplicity, sampling probability, place) for every leaf, depth first."""
+    """(leaf JSON, multiplicity, sampling probability, place) for every leaf, depth first (a
+    ``SampledWithoutReplacementDpEvent`` is a leaf: it wraps a single Gaussian or a no-op)."""
     stack = [(tree, 1, mpq(1), "")]
     while stack:
         node, count, q, where = stack.pop()
@@ -310,6 +337,8 @@ def _mechanism(leaf, q, relation, where):
     """The stage mechanism of one leaf (None when it cannot change the output's law), or a refusal."""
     name = leaf["class_name"]
     here = f"{where} ({name})" if where else name
+    if name == "SampledWithoutReplacementDpEvent":
+        return _without_replacement(leaf, q, relation, here)
     if name == "RandomizedResponseDpEvent":
         if relation != REPLACE:
             raise InputError(f"{here}: randomized response is defined under replace_one only (adding or removing "
@@ -343,6 +372,22 @@ def _mechanism(leaf, q, relation, where):
             return None
         return {"mechanism": "gaussian", "sigma": leaf["noise_multiplier"], "sampling": format_rational(q)}
     return None  # NoOpDpEvent
+
+
+def _without_replacement(leaf, q, relation, here):
+    """The stage mechanism of a batch of m of n records drawn without replacement (replace_one only)."""
+    if relation != REPLACE:
+        raise InputError(f"{here}: {WITHOUT_REPLACEMENT_RELATION}")
+    if q != 1:  # refused when the tree is read; a tree handed over directly is checked here too
+        raise InputError(f"{here}: Poisson sampling of a batch drawn without replacement is not accounted")
+    gamma = mpq(leaf["sample_size"], leaf["source_dataset_size"])
+    inner = leaf["event"]
+    if gamma == 0 or inner["class_name"] == "NoOpDpEvent":
+        return None
+    sigma = inner["noise_multiplier"]
+    if gamma == 1:  # the batch is the whole dataset: the unsampled Gaussian
+        return {"mechanism": "gaussian", "sigma": sigma, "sampling": "1"}
+    return {"mechanism": "gaussian_without_replacement", "sigma": sigma, "sampling": format_rational(gamma)}
 
 
 def canonical(mechanism):
@@ -380,6 +425,10 @@ def stage_law(mechanism, relation):
     if kind == "laplace":
         b = mpq(mechanism["scale"])
         return SubsampledLaplace(b, q) if relation == ADD_OR_REMOVE else ReplaceOneLaplace(b)
+    if kind == "gaussian_without_replacement":
+        if relation != REPLACE:
+            raise InputError(WITHOUT_REPLACEMENT_RELATION)
+        return WithoutReplacementGaussian(q, mpq(mechanism["sigma"]))
     if kind == "mixture_of_gaussians":
         return GaussianMixture(mpq(mechanism["sigma"]), [mpq(d) for d in mechanism["sensitivities"]],
                                [mpq(p) for p in mechanism["probabilities"]], q)

@@ -12,7 +12,9 @@ all); ``make certificates`` verifies them with the auditor.
 - a heterogeneous tree under replace-one: randomized response, the Laplace mechanism and a subsampled
   Gaussian, δ at ε = 1, 2;
 - the Poisson-subsampled Gaussian (q = 1/20, σ = 1) under replace-one, 100 steps, ε(10^-5);
-- unsampled Gaussians only (σ = 2 ten times, then σ = 3): the closed form, ε(10^-5).
+- unsampled Gaussians only (σ = 2 ten times, then σ = 3): the closed form, ε(10^-5);
+- the Gaussian (σ = 1.1) on batches of 256 of 60 000 records drawn without replacement, under replace-one,
+  1000 steps, ε(10^-5).
 """
 
 import sys
@@ -40,6 +42,11 @@ def randomized_response(noise, buckets):
 
 def poisson(q, event):
     return {"class_name": "PoissonSampledDpEvent", "sampling_probability": q, "event": event}
+
+
+def without_replacement(n, m, event):
+    return {"class_name": "SampledWithoutReplacementDpEvent", "source_dataset_size": n, "sample_size": m,
+            "event": event}
 
 
 def repeat(count, event):
@@ -74,6 +81,9 @@ REFERENCES = [
      dict(event=repeat(100, poisson("1/20", gaussian("1"))), neighboring_relation="replace_one", delta="1e-5")),
     ("accounting-gaussian-closed-form-delta1e-5.json",
      dict(event=compose(repeat(10, gaussian("2")), gaussian("3")), delta="1e-5")),
+    ("accounting-replace-without-replacement-gaussian-m256-n60000-s1_1-x1000-delta1e-5.json",
+     dict(event=repeat(1000, without_replacement(60000, 256, gaussian("1.1"))), neighboring_relation="replace_one",
+          delta="1e-5")),
 ]
 
 

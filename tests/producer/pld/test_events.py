@@ -1,5 +1,6 @@
 """Reading a DpEvent tree (docs/accounting.md §2-§3): exact numbers, every dp_accounting class accepted or refused
-in one line, multiplicities, nested sampling, dropping, merging, sorting, the relation's domain, the limits."""
+in one line, multiplicities, nested sampling, sampling without replacement, dropping, merging, sorting, the
+relation's domain, the limits."""
 
 import collections
 
@@ -14,6 +15,7 @@ from producer.pld.mixture import GaussianMixture
 from producer.pld.randomized_response import RandomizedResponse
 from producer.pld.replace_gaussian import ReplaceOneGaussian
 from producer.pld.subsampled_gaussian import SubsampledGaussian
+from producer.pld.without_replacement import WithoutReplacementGaussian
 from producer.references.accounting import (NO_OP, compose, gaussian, laplace, mixture, poisson,
                                             randomized_response, repeat)
 
@@ -204,3 +206,76 @@ def test_dp_accounting_objects_and_their_named_tuples_are_read_alike():
             return named
     assert event_json(WithNamedTuple()) == expected
     assert event_json(dict(expected, module_name="dp_accounting.dp_event")) == expected
+
+
+# ---- sampling without replacement (fixed-size batches) of a Gaussian ---------------------------------
+
+def without_replacement(n, m, event):
+    return {"class_name": "SampledWithoutReplacementDpEvent", "source_dataset_size": n, "sample_size": m,
+            "event": event}
+
+
+def test_a_batch_drawn_without_replacement_reads_into_its_own_stage_under_replace_one():
+    tree = event_json(repeat(10, without_replacement(60000.0, "256", gaussian(1.1))))
+    assert tree["event"] == {"class_name": "SampledWithoutReplacementDpEvent", "source_dataset_size": 60000,
+                             "sample_size": 256, "event": {"class_name": "GaussianDpEvent",
+                                                           "noise_multiplier": "11/10"}}
+    assert stage_mechanisms(tree, "replace_one") == [
+        ({"mechanism": "gaussian_without_replacement", "sigma": "11/10", "sampling": "8/1875"}, 10)]
+    (stage,), _ = stages(tree, "replace_one")
+    assert stage.law == WithoutReplacementGaussian(mpq(8, 1875), mpq(11, 10)) and stage.steps == 10
+
+
+def test_the_whole_dataset_as_the_batch_is_the_unsampled_gaussian_and_merges_with_it():
+    tree = compose(repeat(3, without_replacement(7, 7, gaussian(2))), gaussian(2),
+                   repeat(2, without_replacement(70, 7, gaussian(2))), without_replacement(700, 70, gaussian(2)))
+    assert _read(tree, "replace_one") == [({"mechanism": "gaussian", "sampling": "1", "sigma": "2"}, 4),
+                                          ({"mechanism": "gaussian_without_replacement", "sampling": "1/10",
+                                            "sigma": "2"}, 3)]
+
+
+@pytest.mark.parametrize("tree", [without_replacement(10, 0, gaussian(1)), without_replacement(10, 3, NO_OP),
+                                  repeat(0, without_replacement(10, 3, gaussian(1)))])
+def test_an_empty_batch_or_a_no_op_on_the_batch_is_dropped(tree):
+    assert _read(tree, "replace_one") == []
+
+
+@pytest.mark.parametrize("tree", [without_replacement(10, 3, gaussian(1)), without_replacement(10, 3, NO_OP),
+                                  repeat(0, without_replacement(10, 0, gaussian(1)))])
+def test_sampling_without_replacement_is_refused_under_add_or_remove_before_the_dropping(tree):
+    event_json(tree)  # the tree itself is well formed
+    with pytest.raises(InputError) as info:
+        _read(compose(gaussian(1), tree), "add_or_remove_one")
+    text = str(info.value)
+    assert events.WITHOUT_REPLACEMENT_RELATION in text and "\n" not in text
+    assert "use PoissonSampledDpEvent under add_or_remove_one" in text
+
+
+@pytest.mark.parametrize("tree,message,error", [
+    (without_replacement(10, 3, laplace(1)), "sampling without replacement of a LaplaceDpEvent is not accounted",
+     InputError),
+    (without_replacement(10, 3, repeat(2, gaussian(1))), "of a SelfComposedDpEvent is not accounted", InputError),
+    (without_replacement(10, 3, compose(gaussian(1))), "wrap each GaussianDpEvent in its own "
+                                                       "SampledWithoutReplacementDpEvent", InputError),
+    (without_replacement(10, 3, poisson("1/2", gaussian(1))), "of a PoissonSampledDpEvent is not accounted",
+     InputError),
+    (without_replacement(10, 3, without_replacement(5, 2, gaussian(1))), "of a SampledWithoutReplacementDpEvent",
+     InputError),
+    (poisson("1/2", without_replacement(10, 3, gaussian(1))), "Poisson sampling of a batch drawn without "
+                                                              "replacement", InputError),
+    (without_replacement(10, 11, gaussian(1)), r"sample_size m = 11 .* source_dataset_size n = 10 \(m <= n\)",
+     InputError),
+    (without_replacement(10**12 + 1, 3, gaussian(1)), "source_dataset_size: 1000000000001 exceeds the limit "
+                                                      "1 000 000 000 000", LimitError),
+    (without_replacement(0, 0, gaussian(1)), "n must be at least 1", InputError),
+    (without_replacement(10, -1, gaussian(1)), "sample_size: must be >= 0", InputError),
+    (without_replacement(10, 3, gaussian("1/20")), r"σ = 0.05 is outside the domain", LimitError),
+])
+def test_what_a_batch_drawn_without_replacement_may_not_hold_is_refused_in_one_line(tree, message, error):
+    with pytest.raises(error, match=message) as info:
+        event_json(compose(NO_OP, tree))
+    assert "\n" not in str(info.value)
+
+
+def test_the_largest_dataset_is_accepted():
+    assert _read(without_replacement(10**12, 1, gaussian(1)), "replace_one")[0][0]["sampling"] == "1/1000000000000"

@@ -1,0 +1,163 @@
+"""The Gaussian on batches drawn without replacement (fixed-size batches) under replace-one neighbours.
+
+A batch of m distinct records is drawn uniformly from the n records of the
+dataset and the Gaussian mechanism of noise multiplier σ runs on it;
+γ = m/n ∈ (0, 1].  Under replace-one the Gaussian step alone is f-DP with
+f = T(N(0, σ²), N(2, σ²)) (contributions of norm at most 1, a shift of 2).
+"Gaussian Differential Privacy" (Dong, Roth, Su 2022, §4, Theorem 4.2)
+proves that sampling m of n without replacement makes it C_γ(f)-DP, with
+C_γ(f) = min{f_γ, f_γ^{-1}}** (the convex hull), f_γ = γ·f + (1 − γ)·Id.
+With
+
+    A = (1 − γ)·N(0, σ²) + γ·N(2, σ²),    B = N(0, σ²),
+    ℓ_AB(x) = log(dA/dB)(x) = log(1 − γ + γ·e^{2(x − 1)/σ²})
+
+(continuous, strictly increasing, range (log(1 − γ), ∞), ℓ_AB(1) = 0),
+f_γ = T(B, A).  For α >= 1 the hockey-stick profile of f_γ is at least that
+of f_γ^{-1} (docs/mechanisms/poisson-subsampling.md, the ordering lemma),
+so the profile of C_γ(f) at α >= 1 is H_α(A‖B), and C_γ(f) is symmetric.
+The pair (X, Y) built here has exactly that tradeoff function: its loss
+ℓ = log(dX/dY) has the law
+
+- on ℓ > 0: X(ℓ ∈ S) = A(ℓ_AB ∈ S), Y(ℓ ∈ S) = B(ℓ_AB ∈ S);
+- on ℓ < 0: X(ℓ ∈ S) = B(ℓ_AB ∈ −S), Y(ℓ ∈ S) = A(ℓ_AB ∈ −S) (the mirror image);
+- an atom at ℓ = 0 of mass m0 = 1 − A(ℓ_AB > 0) − B(ℓ_AB > 0) = (1 − γ)·(Φ(1/σ) − Φ(−1/σ))
+  under both laws.
+
+It is symmetric (exchanging X and Y negates ℓ), so both orders agree, and
+for ε >= 0 only positive losses count: H_{e^ε}(X‖Y) = H_{e^ε}(A‖B).  By the
+composition theorem of f-DP (same paper, §3) T steps are dominated by
+(X^T, Y^T); composing (A, B) and (B, A) separately and taking the larger is
+*not* a proved bound, which is why the symmetrised pair is the stage's law.
+
+The masses.  (A, B) is the forward pair of the Poisson-sampled Gaussian at
+q = γ with noise σ/2 (:class:`producer.pld.subsampled_gaussian.SubsampledGaussian`)
+mapped by x ↦ 2x, which changes no loss: its buckets of ℓ_AB on the grid h
+are those of that pair, enclosed by its code.  With AB-bucket j the losses
+[jh, (j + 1)h) of ℓ_AB, bucket I_i of ℓ holds (A, B)(AB-bucket i) for
+i >= 0 (plus (m0, m0) at i = 0, since 0 is a grid level) and
+(B, A)(AB-bucket −i − 1) for i < 0 (ℓ_AB has no atoms, so which ends are
+closed does not matter); the tails likewise.
+"""
+
+import math
+
+from gmpy2 import mpq
+
+from producer.pld.masses import StepMasses
+from producer.pld.mechanism import DominatingPair
+from producer.pld.normal import phi
+from producer.pld.subsampled_gaussian import SubsampledGaussian
+from producer.sources.enclosures import to_arb, working_precision
+
+
+class WithoutReplacementGaussian(DominatingPair):
+    """The symmetrised pair (X, Y) of a Gaussian on batches drawn without replacement: ``rate`` γ = m/n in
+    (0, 1], ``noise`` σ > 0 (exact); the replace-one relation."""
+
+    __slots__ = ("rate", "noise", "base")
+
+    def __init__(self, rate, noise):
+        rate, noise = mpq(rate), mpq(noise)
+        if not 0 < rate <= 1 or noise <= 0:
+            raise ValueError(f"a batch fraction in (0, 1] and a positive σ are needed, got γ = {rate}, σ = {noise}")
+        # (A, B) mapped by x ↦ x/2: the Poisson-sampled Gaussian's pair at q = γ, noise σ/2 (the same losses)
+        self._set(rate=rate, noise=noise, base=SubsampledGaussian(rate, noise / 2))
+
+    def parameters(self):
+        return (self.rate, self.noise)
+
+    def audit_scale(self):
+        return self.rate, self.noise
+
+    def audit_mass_units(self):
+        return 160   # the sampled Gaussian's closed-form preimages; each (A, B) bucket serves two buckets
+
+    @property
+    def dominating_mu2(self):
+        # C_γ(f) >= f (f_γ >= f and f_γ^{-1} >= f^{-1} = f, and the convex hull of a function above the
+        # convex f stays above it): the unsampled replace-one Gaussian, μ₁ = 2/σ, dominates the step
+        return 4 / (self.noise * self.noise)
+
+    def describe(self):
+        return f"Gaussian without replacement γ = {float(self.rate):g}, σ = {float(self.noise):g}"
+
+    # ---- masses ---------------------------------------------------------------------------
+
+    def zero_mass(self):
+        """m0 = (1 − γ)·(Φ(1/σ) − Φ(−1/σ)), the atom at ℓ = 0 under both laws, at the current precision."""
+        z = 1 / to_arb(self.noise)
+        return (1 - to_arb(self.rate)) * (phi(z) - phi(-z))
+
+    def masses(self, h, lo, hi, bits):
+        if not lo <= 0 < hi:
+            raise ValueError(f"the range [{lo}, {hi}] must hold bucket 0 (the atom at loss 0)")
+        top = max(-lo, hi)
+        ab = self.base.masses(h, 0, top, bits)   # AB-buckets 0 .. top − 1 and ℓ_AB >= top·h
+        with working_precision(bits):
+            m0 = self.zero_mass()
+            p, q = [], []
+            for i in range(lo, hi):
+                if i >= 0:
+                    p.append(ab.p[i] + m0 if i == 0 else ab.p[i])
+                    q.append(ab.q[i] + m0 if i == 0 else ab.q[i])
+                else:
+                    p.append(ab.q[-i - 1])
+                    q.append(ab.p[-i - 1])
+            # {ℓ >= hi·h} = {ℓ_AB >= hi·h} under (A, B); {ℓ < lo·h} = {ℓ_AB > −lo·h} under (B, A)
+            p_high = sum(ab.p[hi:top], ab.p_high)
+            q_high = sum(ab.q[hi:top], ab.q_high)
+            p_low = sum(ab.q[-lo:top], ab.q_high)
+            q_low = sum(ab.p[-lo:top], ab.p_high)
+            return StepMasses(lo, hi, p, q, p_low, q_low, p_high, q_high)
+
+    # ---- tails for the single-step prediction (hints) ----------------------------------------
+
+    def upper_tail(self, y):
+        """(X(ℓ >= y), Y(ℓ >= y)): (A, B)(ℓ_AB >= y) for y > 0, else 1 − (B, A)(ℓ_AB > −y)."""
+        y = mpq(y)
+        if y > 0:
+            return self.base.upper_tail(y)
+        a, b = self.base.upper_tail(-y)
+        return 1 - b, 1 - a
+
+    def lower_tail(self, y):
+        """(X(ℓ <= y), Y(ℓ <= y)): (B, A)(ℓ_AB >= −y) for y < 0, else 1 − (A, B)(ℓ_AB > y)."""
+        y = mpq(y)
+        if y < 0:
+            a, b = self.base.upper_tail(-y)
+            return b, a
+        a, b = self.base.upper_tail(y)
+        return 1 - a, 1 - b
+
+    # ---- float hints ---------------------------------------------------------------------------
+
+    def loss_float(self, x):
+        """ℓ_AB(x) in floats (hint): the base pair's loss at x/2."""
+        return self.base.loss_float(x / 2)
+
+    def moments(self, points=4001):
+        """(mean, variance) of ℓ under X (a hint): the positive losses under A, their mirror images under B
+        and the atom at 0, by the trapezoid rule over x >= 1 (where ℓ_AB >= 0)."""
+        g, s = float(self.rate), float(self.noise)
+        lo, hi = 1.0, 2 + 12 * s
+        step = (hi - lo) / (points - 1)
+        mean = second = 0.0
+        for k in range(points):
+            x = lo + k * step
+            b = math.exp(-x * x / (2 * s * s))
+            a = (1 - g) * b + g * math.exp(-(x - 2) ** 2 / (2 * s * s))
+            loss = self.loss_float(x)
+            weight = (0.5 if k in (0, points - 1) else 1.0) * step / (s * math.sqrt(2 * math.pi))
+            mean += weight * (a - b) * loss            # E_A[ℓ_AB; ℓ_AB > 0] − E_B[ℓ_AB; ℓ_AB > 0]
+            second += weight * (a + b) * loss * loss   # E_A[ℓ_AB²; ℓ_AB > 0] + E_B[ℓ_AB²; ℓ_AB > 0]
+        return mean, max(second - mean * mean, 1e-300)
+
+    def index_range(self, grid, allowance):
+        """[−H, H]: H·h past where A's tail is ``allowance`` (B's mirror tail is smaller still)."""
+        x = self.base.tail_point(allowance)
+        top = math.ceil(self.base.loss_float(x) * grid) + 1
+        return -top, max(top, 1)
+
+
+__all__ = ["WithoutReplacementGaussian"]
