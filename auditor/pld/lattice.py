@@ -128,7 +128,7 @@ def _extra_bits(law):
     return ceil_div(r.numerator, r.numerator - r.denominator).bit_length()
 
 
-def answer_cost(plan, length, value_bits, pointer):
+def answer_cost(plan, length, value_bits, pointer=P + "/windows"):
     """One answer pass (both arrays) at ``value_bits``: the suffix and damped sums over ``length`` entries."""
     words = (plan.bits + value_bits + 2 * _extra_bits(plan.law) + 64) // 64 + 1
     return budget.Cost(2 * ANSWER_NS * length * words, 2 * length * (64 + 8 * words), pointer, "answers")
