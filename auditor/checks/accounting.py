@@ -12,7 +12,7 @@ In order:
    response; replace-one: no mixture, and a Laplace leaf only with sampling 1, the product of its Poisson
    ancestors' probabilities); 10^−30 <= δ < 1, or 1..64 strictly increasing ε in [0, 500];
    10^−6 <= R <= 1/2; a result of the question's form; a ``pld`` route with a discretisation, a ``gaussian``
-   one without.
+   or ``lattice`` one without.
 2. The tree's limits (UNCHECKED, before any work): at most :data:`MAX_EVENTS` events, every numerator and
    denominator of the tree at most :data:`MAX_NUMBER_BITS` bits.
 3. Stages (FAIL): ``result.stages`` must be the auditor's own reading of the tree (docs/accounting.md §3,
@@ -21,10 +21,13 @@ In order:
    dropped (a no-op, multiplicity 0, sampling 0, a mixture whose every Δ is 0, randomized response with k = 1 or
    p = 1); a mixture's equal Δ merged and sorted increasing; equal mechanisms merged (counts added); sorted by
    the canonical JSON text of the mechanism.  Then Σ T <= :data:`MAX_TOTAL_COUNT` (UNCHECKED beyond).
-4. Route (FAIL): ``gaussian`` exactly when every stage is ``gaussian`` with sampling 1.
+4. Route (FAIL): ``gaussian`` exactly when every stage is ``gaussian`` with sampling 1; ``lattice`` only for
+   exactly one ``randomized_response`` stage ("route not applicable" otherwise), which may also take ``pld``.
 5. The recipe's shape (MALFORMED) and its work (UNCHECKED before any enclosure, and the whole check within the
    file's budget): :mod:`auditor.pld.recipe`, with each stage's pair (:mod:`auditor.pld.families`) and its
-   masses' work; every ε evaluated <= :data:`MAX_EPSILON`.
+   masses' work; on the lattice route :mod:`auditor.pld.lattice` (``result.lattice``: K a JSON integer, one
+   window [lo, hi] with lo <= hi per product of the T-fold power; ``result.lattice`` null or absent on the other
+   routes); every ε evaluated <= :data:`MAX_EPSILON`.
 6. Exact claims (FAIL; :func:`auditor.pld.decisions.exact_claims`): ε_lo <= ε_hi and the width, or one point per
    ε with lower <= upper <= 1 and the width (or upper <= 10^−30); ``lower_order`` null exactly when the lower
    end is 0 and on the gaussian route; displays outward to 10 significant digits.  Two exact facts:
@@ -36,8 +39,10 @@ In order:
 7. Enclosure claims, three-way, as for ``dpsgd/1`` (:func:`auditor.pld.decisions.decide_gaussian`,
    :func:`auditor.pld.decisions.decide_pld`): the gaussian route's closed form with μ² = Σ_s T_s·d²/σ_s²
    (d = 1 under add/remove, 2 under replace-one); the pld route's bounds from the auditor's own single-step
-   masses of each stage's pair, composed with the recorded windows.  Open claims are retried once with more
-   guard bits when the file's budget affords it, and otherwise not established by the recipe: a FAIL.
+   masses of each stage's pair, composed with the recorded windows; the lattice route's bounds from its two
+   exact arrays (:func:`auditor.pld.lattice.decide`), a lower end only of the forward order.  Open claims are
+   retried once with more guard bits when the file's budget affords it, and otherwise not established by the
+   recipe: a FAIL.
 """
 
 import json

@@ -267,7 +267,10 @@ def truth(name):
 
 
 def family_certificate(name, low=Fraction(9, 10), high=Fraction(11, 10), edit=None):
-    """The family's certificate with lower = low·δ and upper = high·δ at each ε (lower_order: the larger order)."""
+    """The family's certificate with lower = low·δ and upper = high·δ at each ε (lower_order: the larger order);
+    a name of :data:`LATTICE` is that lattice-route certificate."""
+    if name in LATTICE:
+        return lattice_certificate(name, low, high)
     event, relation, stages, grid, epsilons, _ = FAMILIES[name]
     points = []
     for e in epsilons:
@@ -369,6 +372,7 @@ LATTICE = {
     "lattice-rr": ("3/4", 4, 10, 64, {"epsilons": ["0", "1/2", "1", "100"]}),
     "lattice-rr-binary": ("1/2", 2, 7, 96, {"epsilons": ["1/10", "2"]}),
     "lattice-rr-delta": ("1/2", 3, 12, 64, {"delta": "1/100"}),
+    "lattice-rr-fifths": ("4/5", 5, 9, 64, {"epsilons": ["1/2", "2"]}),   # masses off the 2^-K grid
 }
 
 
