@@ -13,7 +13,7 @@ In order:
    response, no sampling without replacement; replace-one: no mixture, and a Laplace leaf only with sampling 1,
    the product of its Poisson ancestors' probabilities); 10^−30 <= δ < 1, or 1..64 strictly increasing ε in
    [0, 500]; 10^−6 <= R <= 1/2; a result of the question's form; a ``pld`` route with a discretisation, a ``gaussian``
-   one without.
+   or ``lattice`` one without.
 2. The tree's limits (UNCHECKED, before any work): at most :data:`MAX_EVENTS` events, every numerator and
    denominator of the tree at most :data:`MAX_NUMBER_BITS` bits, every dataset size n of a sampling without
    replacement at most :data:`MAX_DATASET_SIZE`.
@@ -25,10 +25,14 @@ In order:
    mixture whose every Δ is 0, randomized response with k = 1 or p = 1); a mixture's equal Δ merged and sorted
    increasing; equal mechanisms merged (counts added); sorted by the canonical JSON text of the mechanism.
    Then Σ T <= :data:`MAX_TOTAL_COUNT` (UNCHECKED beyond).
-4. Route (FAIL): ``gaussian`` exactly when every stage is ``gaussian`` with sampling 1.
+4. Route (FAIL): ``gaussian`` exactly when every stage is ``gaussian`` with sampling 1; ``lattice`` only for
+   exactly one ``randomized_response`` stage ("route not applicable" otherwise), which may also take ``pld``.
 5. The recipe's shape (MALFORMED; a ``gaussian_without_replacement`` stage's range holds the level 0) and its
    work (UNCHECKED before any enclosure, and the whole check within the file's budget): :mod:`auditor.pld.recipe`,
-   with each stage's pair (:mod:`auditor.pld.families`) and its masses' work; every ε evaluated <= :data:`MAX_EPSILON`.
+   with each stage's pair (:mod:`auditor.pld.families`) and its masses' work; on the lattice route
+   :mod:`auditor.pld.lattice` (``result.lattice``: K a JSON integer, one window [lo, hi] with lo <= hi per product
+   of the T-fold power; ``result.lattice`` null or absent on the other routes); every ε evaluated
+   <= :data:`MAX_EPSILON`.
 6. Exact claims (FAIL; :func:`auditor.pld.decisions.exact_claims`): ε_lo <= ε_hi and the width, or one point per
    ε with lower <= upper <= 1 and the width (or upper <= 10^−30); ``lower_order`` null exactly when the lower
    end is 0 and on the gaussian route; displays outward to 10 significant digits.  Two exact facts:
@@ -41,8 +45,10 @@ In order:
 7. Enclosure claims, three-way, as for ``dpsgd/1`` (:func:`auditor.pld.decisions.decide_gaussian`,
    :func:`auditor.pld.decisions.decide_pld`): the gaussian route's closed form with μ² = Σ_s T_s·d²/σ_s²
    (d = 1 under add/remove, 2 under replace-one); the pld route's bounds from the auditor's own single-step
-   masses of each stage's pair, composed with the recorded windows.  Open claims are retried once with more
-   guard bits when the file's budget affords it, and otherwise not established by the recipe: a FAIL.
+   masses of each stage's pair, composed with the recorded windows; the lattice route's bounds from its two
+   exact arrays (:func:`auditor.pld.lattice.decide`), a lower end only of the forward order.  Open claims are
+   retried once with more guard bits when the file's budget affords it, and otherwise not established by the
+   recipe: a FAIL.
 """
 
 import json
@@ -52,7 +58,7 @@ from auditor import budget, common
 from auditor import claims as summaries
 from auditor.certificate import Malformed
 from auditor.outcomes import Unchecked
-from auditor.pld import decisions, families, pairs, recipe
+from auditor.pld import decisions, families, lattice, pairs, recipe
 from auditor.rationals import read_rational, show, write_rational
 
 # ---- the domain ---------------------------------------------------------------------------------
@@ -73,6 +79,7 @@ MAX_DATASET_SIZE = 10 ** 12
 """Largest dataset size n of a sampling without replacement."""
 
 ORDERS = (FORWARD, BACKWARD) = ("forward", "backward")
+LATTICE = "lattice"
 ADD_OR_REMOVE, REPLACE = families.ADD_OR_REMOVE, families.REPLACE
 UNBOUNDED = ("gaussian", "gaussian_without_replacement", "mixture_of_gaussians")
 """Stage mechanisms whose forward loss is unbounded above."""
@@ -84,13 +91,23 @@ def verify(cert, report):
     if not _check_stages(p, cert, report) or not _check_route(p, report):
         return
     plan = _plan(p, cert) if p["route"] == "pld" else None
+    grid = _lattice_plan(p, cert) if p["route"] == LATTICE else None
     positive = any(mechanism["mechanism"] in UNBOUNDED for mechanism, _ in p["stages"])
     pending = decisions.exact_claims(p, cert, report, positive=positive)
+    if grid is not None:
+        _check_forward(cert, report)
     if not report.ok:
         return  # a false exact claim: no need for the enclosures
     for c in pending:
         if c.epsilon > MAX_EPSILON:
             raise Unchecked(c.pointer, c.epsilon, MAX_EPSILON, "epsilon to evaluate")
+    if grid is not None:
+        value_bits = lattice.answer_bits(cert)
+        budget.reserve(report, [(cert, lattice.estimate(grid, value_bits))])
+        arrays = lattice.replay(grid)
+        lattice.decide(pending, report, grid, arrays, value_bits,
+                       lambda guard: lattice.answer_cost(grid, len(arrays[0].values), value_bits + guard))
+        return
     if plan is None:
         d2 = 1 if p["relation"] == ADD_OR_REMOVE else 4
         mu2 = sum(Fraction(d2 * count) / Fraction(m["sigma"]) ** 2 for m, count in p["stages"])
@@ -106,6 +123,8 @@ def estimate(cert, prefix=""):
     """The estimated first pass of the whole check (:class:`auditor.budget.Cost`); UNCHECKED beyond a limit
     of the kind.  Pointers start at ``prefix`` (an embedding certificate's place for this one)."""
     p = parse(cert)
+    if p["route"] == LATTICE and _lattice_applies(p):
+        return lattice.estimate(_lattice_plan(p, cert), lattice.answer_bits(cert), prefix=prefix)
     if p["route"] != "pld":
         return budget.Cost(pointer=prefix + "/result/route", what="closed form")
     cost = recipe.estimate_plan(_plan(p, cert), p["total"])
@@ -298,6 +317,8 @@ def parse(cert):
     p = dict(decisions.read_question(inp, res), relation=relation)
     p["stages"] = read_stages(inp["event"], relation)
     p["total"] = sum(count for _, count in p["stages"])
+    if p["route"] != LATTICE and res.get("lattice") is not None:
+        raise Malformed("/result/lattice: must be null or absent except on the lattice route")
     return p
 
 
@@ -361,11 +382,31 @@ def _check_stages(p, cert, report):
     return ok
 
 
+def _lattice_applies(p):
+    """The lattice route answers exactly one randomized-response stage (docs/accounting.md §5)."""
+    return len(p["stages"]) == 1 and p["stages"][0][0]["mechanism"] == "randomized_response"
+
+
 def _check_route(p, report):
+    if p["route"] == LATTICE:
+        return report.check(_lattice_applies(p), "/result/route", LATTICE, "gaussian or pld",
+                            "route not applicable: the lattice route is for exactly one randomized-response "
+                            "stage (docs/accounting.md §5)")
     gaussian_only = all(m["mechanism"] == "gaussian" and m["sampling"] == "1" for m, _ in p["stages"])
     expected = "gaussian" if gaussian_only else "pld"
     return report.check(p["route"] == expected, "/result/route", p["route"], expected,
                         "the route is gaussian exactly when every stage is gaussian with sampling 1")
+
+
+def _check_forward(cert, report):
+    """On the lattice route a lower end is proved by the one lower array, of the forward order."""
+    res = cert["result"]
+    named = [(f"/result/points/{i}/lower_order", pt["lower_order"]) for i, pt in enumerate(res["points"])] \
+        if "points" in res else [("/result/lower_order", res["lower_order"])]
+    for pointer, order in named:
+        if order is not None:
+            report.check(order == FORWARD, pointer, order, FORWARD,
+                         "the lattice route's lower bounds are those of the forward order")
 
 
 # ---- 5. the recipe ---------------------------------------------------------------------------------------
@@ -399,6 +440,12 @@ def declared(mechanism):
     return pairs.declared_guard(q, s), sum(pairs.bits(x) for x in numbers)
 
 
+def _lattice_plan(p, cert):
+    """The lattice recipe of the one randomized-response stage, checked for shape (Malformed)."""
+    mechanism, count = p["stages"][0]
+    return lattice.read_plan(cert, lattice.Law(Fraction(mechanism["noise"]), mechanism["buckets"]), count)
+
+
 def _plan(p, cert):
     """The recipe, checked for shape (Malformed); its work is estimated separately."""
     stages = [(pair_of(m, p["relation"]), count, *declared(m)) for m, count in p["stages"]]
@@ -422,7 +469,10 @@ def _mechanism_text(cert):
     more = f"; and {len(p_stages) - 2} more" if len(p_stages) > 2 else ""
     noun = "stage" if len(p_stages) == 1 else "stages"
     d = cert["result"]["discretisation"]
-    route = "closed form" if d is None else f"certified PLD, h = 1/{d['grid']}"
+    if cert["result"]["route"] == LATTICE:
+        route = f"exact lattice, K = {cert['result']['lattice']['bits']}"
+    else:
+        route = "closed form" if d is None else f"certified PLD, h = 1/{d['grid']}"
     return (f"a tree of {len(p_stages)} {noun} ({listed}{more}) under "
             f"{_RELATIONS[cert['input']['relation']]} neighbours ({route})")
 

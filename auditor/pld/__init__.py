@@ -21,6 +21,8 @@ floats, no python-flint, no producer code):
 - :mod:`.recipe`: the recipe's shape, its estimated work and the bounds it gives;
 - :mod:`.decisions`: the exact claims and the three-way decisions of the enclosure claims;
 - :mod:`.gaussian`: the closed form of a Gaussian-only composition.
+- :mod:`.lattice`: ``accounting/1``'s lattice route, one randomized-response stage's T-fold law replayed exactly
+  on the multiples of its loss, and its bounds of δ(ε).
 
 The mathematics: docs/dpsgd.md and docs/accounting.md; the checks that use it: :mod:`auditor.checks.dpsgd` and
 :mod:`auditor.checks.accounting`.

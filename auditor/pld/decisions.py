@@ -36,7 +36,7 @@ from auditor.certificate import Malformed
 from auditor.rationals import ceil_div, read_rational, show
 
 __all__ = ["read_question", "bounded", "answer_claim", "Claim", "exact_claims", "decide_gaussian",
-           "decide_pld", "settle", "start_bits", "TINY", "DISPLAY_DIGITS", "MAX_GAUSSIAN_BITS"]
+           "decide_pld", "decide", "settle", "start_bits", "TINY", "DISPLAY_DIGITS", "MAX_GAUSSIAN_BITS"]
 
 DELTA_MIN = Fraction(1, 10 ** 30)
 EPSILON_INPUT_MAX = Fraction(500)
@@ -203,7 +203,7 @@ def start_bits(pending):
     return 64 + max([_magnitude_bits(c.value) for c in pending if c.value > 0] + [0])
 
 
-def _decide(claim, lower_bound, upper_bound):
+def decide(claim, lower_bound, upper_bound):
     """The decision of one claim from bounds lower_bound <= δ(ε) <= upper_bound (either may be None)."""
     v = claim.value
     if claim.side == "upper":
@@ -247,7 +247,7 @@ def decide_gaussian(mu2, pending, report):
             break
         for c in open_claims:
             lo, hi = gaussian.delta_bounds(mu2, c.epsilon, bits)
-            c.decision = _decide(c, lo, hi)
+            c.decision = decide(c, lo, hi)
             c.shown = f"δ(ε) in {_span(lo, hi)}"
         bits *= 4
     return settle(pending, report)
@@ -280,7 +280,7 @@ def decide_pld(pending, report, cost_at, bounds_at):
                 low = lowers.get(c.order)
             else:
                 low = max(lowers.values()) if lowers else None
-            c.decision = _decide(c, low, up)
+            c.decision = decide(c, low, up)
             c.shown = f"δ(ε) in [{'?' if low is None else summaries.outward(max(low, Fraction(0)), 25)[0]}, " \
                       f"{summaries.outward(up, 25)[1]}]"
     settle(pending, report, "" if retried else

@@ -284,7 +284,10 @@ def truth(name):
 
 
 def family_certificate(name, low=Fraction(9, 10), high=Fraction(11, 10), edit=None):
-    """The family's certificate with lower = low·δ and upper = high·δ at each ε (lower_order: the larger order)."""
+    """The family's certificate with lower = low·δ and upper = high·δ at each ε (lower_order: the larger order);
+    a name of :data:`LATTICE` is that lattice-route certificate."""
+    if name in LATTICE:
+        return lattice_certificate(name, low, high)
     event, relation, stages, grid, epsilons, _ = FAMILIES[name]
     points = []
     for e in epsilons:
@@ -342,3 +345,83 @@ def delta_certificate(name, low, high):
                               {"delta": write_rational(delta)}, "1/4", result)
 
 
+
+
+# ---- the lattice route: one randomized-response stage, its T-fold law exactly (docs/accounting.md §5) ---------------
+
+def rr_law(p, k):
+    """(β, g, α) of one step of randomized response, exact Fractions."""
+    p = Fraction(p)
+    beta = p / k
+    return beta, (k - 2) * beta, 1 - p + beta
+
+
+def rr_power(p, k, steps):
+    """{m: P_T(m)}: the coefficients of (β/x + g + α·x)^T, exact Fractions (a polynomial power, T small)."""
+    one = dict(zip((-1, 0, 1), rr_law(p, k)))
+    out = {0: Fraction(1)}
+    for _ in range(steps):
+        nxt = {}
+        for m, mass in out.items():
+            for d, step in one.items():
+                nxt[m + d] = nxt.get(m + d, Fraction(0)) + mass * step
+        out = nxt
+    return out
+
+
+def rr_delta(p, k, steps, epsilon):
+    """δ(ε) = Σ_m P_T(m)·(1 − e^ε·r^−m)_+ in mpmath (both orders: the pair is symmetric)."""
+    beta, _, alpha = rr_law(p, k)
+    r, e = mp(alpha / beta), mp(epsilon) if not isinstance(epsilon, mpmath.mpf) else epsilon
+    total = mpmath.mpf(0)
+    for m, mass in rr_power(p, k, steps).items():
+        w = 1 - mpmath.exp(e) * r ** (-m)
+        if w > 0:
+            total += mp(mass) * w
+    return total
+
+
+def lattice_windows(steps):
+    """Windows of the T-fold power on m = −1, 0, 1 that keep every entry."""
+    return power_windows(-1, 1, steps)[0]
+
+
+# name: (noise p, buckets k, count T, K, question {"epsilons": [...]} or {"delta": ...})
+LATTICE = {
+    "lattice-rr": ("3/4", 4, 10, 64, {"epsilons": ["0", "1/2", "1", "100"]}),
+    "lattice-rr-binary": ("1/2", 2, 7, 96, {"epsilons": ["1/10", "2"]}),
+    "lattice-rr-delta": ("1/2", 3, 12, 64, {"delta": "1/100"}),
+    "lattice-rr-fifths": ("4/5", 5, 9, 64, {"epsilons": ["1/2", "2"]}),   # masses off the 2^-K grid
+}
+
+
+def lattice_event(p, k, steps):
+    inner = {"class_name": "RandomizedResponseDpEvent", "noise_parameter": p, "num_buckets": k}
+    return inner if steps == 1 else {"class_name": "SelfComposedDpEvent", "count": steps, "event": inner}
+
+
+def lattice_certificate(name, low=Fraction(9, 10), high=Fraction(11, 10), bits=None, windows=None):
+    """The lattice-route certificate of :data:`LATTICE`'s ``name``: the recipe K with windows that truncate
+    nothing, and claims lower = low·δ, upper = high·δ at each ε (from :func:`rr_delta`), or ε_lo = low·ε(δ),
+    ε_hi = high·ε(δ); ``bits`` and ``windows`` replace the recipe's."""
+    p, k, steps, K, question = LATTICE[name]
+    mechanism = {"buckets": k, "mechanism": "randomized_response", "noise": p, "sampling": "1"}
+    result = {"route": "lattice", "discretisation": None,
+              "lattice": {"bits": K if bits is None else bits,
+                          "windows": lattice_windows(steps) if windows is None else windows}}
+    if "epsilons" in question:
+        points = []
+        for e in question["epsilons"]:
+            true = rr_delta(p, k, steps, Fraction(e))
+            points.append(point(Fraction(e), _frac(true * mp(low)), min(Fraction(1), _frac(true * mp(high))),
+                                "forward"))
+        result["points"] = points
+    else:
+        delta = mp(Fraction(question["delta"]))
+        true = _bisect(lambda e: rr_delta(p, k, steps, e), delta, 0, 20)
+        lo, hi = _frac(true * mp(low)), _frac(true * mp(high))
+        result.update({"epsilon_lo": write_rational(lo), "epsilon_hi": write_rational(hi),
+                       "epsilon_lo_display": outward(lo, 10)[0], "epsilon_hi_display": outward(hi, 10)[1],
+                       "lower_order": "forward"})
+    return certificate(lattice_event(p, k, steps), "replace_one", [{"mechanism": mechanism, "count": steps}],
+                       dict(question), "1/4", result)

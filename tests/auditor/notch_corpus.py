@@ -254,6 +254,7 @@ DPSGD_PLD = "dpsgd/dpsgd-q0_01-s1-t1000-delta1e-5.json"
 ACCOUNTING_GAUSSIAN, ACCOUNTING_PLD = ACCOUNTING + DPSGD_GAUSSIAN, ACCOUNTING + DPSGD_PLD
 ACCOUNTING_MIXTURE, ACCOUNTING_RR = ACCOUNTING + "mixture", ACCOUNTING + "randomized-response"
 ACCOUNTING_WOR = ACCOUNTING + "without-replacement"
+ACCOUNTING_LATTICE, ACCOUNTING_LATTICE_DELTA = ACCOUNTING + "lattice-rr-fifths", ACCOUNTING + "lattice-rr-delta"
 CALIBRATION = "calibration-gamma1_2-sigma2_1-c1.json"
 BRACKET = "plain/epsilon-bracket-releases-dg9x100-dl2x5-dg4s2x20-delta1e-5.json"
 NOISE = "plain/noise-dg-c100-eps2-delta1e-5.json"
@@ -493,6 +494,16 @@ NOTCHES = [
           _interval(("result", "points", 1), "upper", "lower"), ["/result/points/1/upper"]),
     Notch("accounting/1", ACCOUNTING_WOR, "sampling without replacement: points[2].lower up to the midpoint",
           _interval(("result", "points", 2), "lower", "upper"), ["/result/points/2/lower"]),
+    # the lattice route's hand-built certificates state [0.9·δ, 1.1·δ] too, their masses off the 2^−64 grid: the
+    # midpoint is δ to 30 digits, inside the recipe's bounds (about 10^−18 apart)
+    Notch("accounting/1", ACCOUNTING_LATTICE, "lattice route: points[1].upper down to the midpoint",
+          _interval(("result", "points", 1), "upper", "lower"), ["/result/points/1/upper"]),
+    Notch("accounting/1", ACCOUNTING_LATTICE, "lattice route: points[0].lower up to the midpoint",
+          _interval(("result", "points", 0), "lower", "upper"), ["/result/points/0/lower"]),
+    Notch("accounting/1", ACCOUNTING_LATTICE_DELTA, "lattice route: epsilon_hi down to the midpoint",
+          _epsilon_end("hi"), ["/result/epsilon_hi"]),
+    Notch("accounting/1", ACCOUNTING_LATTICE_DELTA, "lattice route: epsilon_lo up to the midpoint",
+          _epsilon_end("lo"), ["/result/epsilon_lo"]),
     Notch("calibration/1", CALIBRATION, "epsilon_hi down to the midpoint (the upper witness's epsilon with it)",
           _bracket_end("hi", _dg_epsilon), ["/result/epsilon_hi", "/result/upper_witness"]),
     Notch("calibration/1", CALIBRATION, "epsilon_lo up to the midpoint (the lower witness's epsilon with it)",

@@ -180,6 +180,9 @@ def made(tmp_path_factory):
                  "mixture-once", "mixed", "without-replacement"):
         out[f"accounting-{name}"] = accounting_corpus.family_certificate(name)
     out["accounting-delta-mixed"] = accounting_corpus.delta_certificate("mixed", Fraction(9, 10), Fraction(11, 10))
+    # accounting/1's lattice route: result.lattice (points and ε(δ))
+    for name in ("lattice-rr", "lattice-rr-delta"):
+        out[f"accounting-{name}"] = accounting_corpus.lattice_certificate(name)
     # dpsgd-calibration/1: assembled around the producer's dpsgd/1 certificates, every solve and both countings
     for name in ("noise-tf-privacy", "steps", "epochs-opacus", "sampling-rate"):
         out[f"dpsgd-calibration-{name}"] = dpsgd_calibration_corpus.certificate(name)
