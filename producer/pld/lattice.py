@@ -377,6 +377,10 @@ def certify(request, log=lambda message: None):
             outcome, met = _points_answer(lattice, request)
         if met:
             outcome.plan, outcome.windows = bits, lattice.windows
+            longest = max((a + b - 1 for a, b in product_lengths(stage.steps, lattice.windows)), default=3)
+            if longest > MAX_ENTRIES:  # a backstop: the estimate before the work is far below it within the limits
+                raise LimitError(f"the lattice route's arrays reached {longest} entries (the auditor's limit: 2^22); "
+                                 f"ask for fewer steps")
             audit_budget.check(cost_of(stage.steps, bits, lattice.windows), request.schema)
             return outcome
         if 2 * bits > MAX_BITS:
