@@ -7,8 +7,9 @@ numbers exact), the neighbouring relation (``add_or_remove_one`` or
 δ(ε) is the larger of the two orders' hockey-stick divergences of the
 product of the stages' dominating pairs.  Result: the stages the tree reads
 into (a claim), the route (``gaussian`` closed form when every stage is an
-unsampled Gaussian, else ``pld``, the computation of dpsgd/1 stage by
-stage, with its recipe) and the enclosures.  docs/accounting.md has the
+unsampled Gaussian, ``lattice`` — exact, with its recipe of K and windows —
+when the stages are one randomized-response stage, else ``pld``, the
+computation of dpsgd/1 stage by stage, with its recipe) and the enclosures.  docs/accounting.md has the
 mathematics, docs/kinds.md the fields.
 
 Limits (docs/accounting.md §6; the auditor's are the same): at most 10^4
@@ -34,6 +35,7 @@ from gmpy2 import mpq
 from producer.certificates.canonical import make_certificate
 from producer.errors import InputError, LimitError
 from producer.immutable import Immutable
+from producer.pld import lattice
 from producer.pld.enclose import certify
 from producer.pld.events import ADD_OR_REMOVE, RELATIONS, REPLACE, event_json, read_number, stages
 from producer.pld.search import certificate_cost
@@ -167,14 +169,17 @@ class Request(Immutable):
 def build(request, progress=None):
     """The sealed accounting/1 certificate (a dict) of a :class:`Request`; ``progress`` receives text lines."""
     log = progress if progress is not None else (lambda message: None)
-    outcome = certify(request, log)
+    outcome = lattice.certify(request, log) if lattice.applies(request.stages) else certify(request, log)
     return make_certificate(KIND, VERSION, request.as_json(), dict(outcome_json(outcome), stages=request.stages_json))
 
 
 def auditor_cost(cert):
     """The auditor's budget estimate of an accounting/1 certificate (producer.pld.search, with each law's
-    mass constant); the gaussian route is a closed form and counts nothing."""
+    mass constant; the lattice route's products, producer.pld.lattice); the gaussian route is a closed form
+    and counts nothing."""
     res = cert["result"]
+    if res["route"] == "lattice":
+        return lattice.cost_of(res["stages"][0]["count"], res["lattice"]["bits"], res["lattice"]["windows"])
     if res["route"] != "pld":
         return None
     engine_stages, _ = stages(event_json(cert["input"]["event"]), read_relation(cert["input"]["relation"]))
@@ -212,11 +217,18 @@ def _stages_text(stages_json):
     return "; ".join(parts)
 
 
+def _route_text(res):
+    if res["route"] == "gaussian":
+        return "Gaussian closed form"
+    if res["route"] == "lattice":
+        return f"exact lattice, K = {res['lattice']['bits']}"
+    return f"certified PLD, h = 1/{res['discretisation']['grid']}"
+
+
 def claim(cert):
     """The one-line answer of an accounting/1 certificate."""
     inp, res = cert["input"], cert["result"]
-    route = "Gaussian closed form" if res["route"] == "gaussian" else \
-        f"certified PLD, h = 1/{res['discretisation']['grid']}"
+    route = _route_text(res)
     if "delta" in inp:
         answer = (f"ε({describe_rational(_q(inp['delta']))}) ∈ [{res['epsilon_lo_display']}, "
                   f"{res['epsilon_hi_display']}]")

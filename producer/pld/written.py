@@ -38,6 +38,8 @@ def outcome_json(outcome, names=None):
     names = names or {order: order for order in ORDERS}
     result = {"route": outcome.route,
               "discretisation": _discretisation(outcome, names) if outcome.route == "pld" else None}
+    if outcome.route == "lattice":  # the lattice route's recipe: K and the windows of its one power
+        result["lattice"] = {"bits": outcome.plan, "windows": [list(w) for w in outcome.windows]}
     if outcome.points is None:
         result.update({"epsilon_lo": format_rational(outcome.epsilon_lo),
                        "epsilon_hi": format_rational(outcome.epsilon_hi),

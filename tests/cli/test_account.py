@@ -119,3 +119,15 @@ def test_the_readmes_event_files_give_the_reference_certificates(capsys, tmp_pat
     status, _, err = main(capsys, "--event", str(ROOT / "data" / "events" / file), *args, "-o", str(out), "--quiet")
     assert status == 0, err
     assert out.read_bytes() == (ROOT / "certificates" / "accounting" / reference).read_bytes()
+
+
+def test_randomized_response_takes_the_lattice_route_and_an_epsilon_beyond_2000_is_refused(capsys, tmp_path):
+    out = tmp_path / "rr.json"
+    event = str(_event_file(tmp_path, repeat(10**6, randomized_response("99/100", 2))))
+    status, stdout, err = main(capsys, "--event", event, "--relation", "replace_one", "--delta", "1e-5",
+                               "--rel-width", "1e-6", "-o", str(out))
+    assert status == 0, err
+    assert "exact lattice, K = " in stdout + err and json.loads(out.read_text())["result"]["route"] == "lattice"
+    event = str(_event_file(tmp_path, repeat(10**4, randomized_response("1/10", 2)), "far.json"))
+    line = refused(capsys, tmp_path, "--event", event, "--relation", "replace_one", "--delta", "1e-5")
+    assert "above the ε <= 2000" in line and "--epsilons" in line

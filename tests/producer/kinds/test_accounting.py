@@ -378,3 +378,54 @@ def test_dp_accountings_pld_values_lie_inside_the_certified_intervals():
 
 def test_the_package_api_exports_account():
     assert producer.account is api.account and "account" in producer.__all__
+
+
+# ---- the lattice route ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("tree,route", [
+    (repeat(20, randomized_response("9/10", 4)), "lattice"),
+    (randomized_response("1/2", 3), "lattice"),
+    (compose(repeat(3, randomized_response("1/2", 3)), randomized_response("1/2", 3)), "lattice"),  # merged: 1 stage
+    (compose(randomized_response("1/2", 3), randomized_response("1/4", 3)), "pld"),
+    (compose(randomized_response("1/2", 3), laplace(4)), "pld"),
+    (compose(randomized_response("1/2", 3), gaussian(2)), "pld"),
+])
+def test_the_lattice_route_is_taken_exactly_for_one_randomized_response_stage(tree, route):
+    cert = api.account(tree, epsilons="1", neighboring_relation=REPLACE)
+    res = cert.result
+    VALIDATOR.validate(cert.as_dict())
+    assert res["route"] == route
+    assert ("lattice" in res) == (route == "lattice")
+    assert (res["discretisation"] is None) == (route == "lattice")
+    if route == "lattice":
+        assert f"exact lattice, K = {res['lattice']['bits']}" in cert.claim
+        assert len(res["lattice"]["windows"]) == (res["stages"][0]["count"].bit_length() - 1
+                                                  + bin(res["stages"][0]["count"]).count("1") - 1)
+
+
+def test_the_schema_ties_the_lattice_recipe_to_its_route():
+    cert = api.account(repeat(20, randomized_response("9/10", 4)), delta="1e-5", neighboring_relation=REPLACE)
+    data = cert.as_dict()
+    VALIDATOR.validate(data)
+    for edit in (lambda r: r.pop("lattice"), lambda r: r.update(discretisation={"grid": 4}),
+                 lambda r: r["lattice"].update(bits=12), lambda r: r["lattice"].update(extra=1),
+                 lambda r: r["lattice"].update(windows=[[0, 1, 2]])):
+        broken = json.loads(json.dumps(data))
+        edit(broken["result"])
+        assert not VALIDATOR.is_valid(broken)
+    pld = api.account(compose(randomized_response("1/2", 3), laplace(4)), epsilons="1",
+                      neighboring_relation=REPLACE).as_dict()
+    pld["result"]["lattice"] = data["result"]["lattice"]
+    assert not VALIDATOR.is_valid(pld)
+
+
+def test_the_lattice_route_agrees_with_the_pld_route_it_replaces():
+    """The exact route's interval lies inside the certified PLD interval of the same tree (both are proved)."""
+    from producer.pld.enclose import certify
+    request = kind.Request.from_strings(repeat(20, randomized_response("9/10", 4)), epsilons="1,2,4",
+                                        neighboring_relation=REPLACE)
+    lattice_points = api.account(repeat(20, randomized_response("9/10", 4)), epsilons="1,2,4",
+                                 neighboring_relation=REPLACE).result["points"]
+    for exact, pld in zip(lattice_points, certify(request).points):
+        assert mpq(exact["upper"]) >= pld.lower and mpq(exact["lower"]) <= pld.upper
+        assert mpq(exact["upper"]) - mpq(exact["lower"]) <= pld.upper - pld.lower
