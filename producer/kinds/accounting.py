@@ -196,6 +196,8 @@ def describe_mechanism(m):
         return f"Gaussian σ = {describe_rational(_q(m['sigma']))}{sampled}"
     if kind == "laplace":
         return f"Laplace b = {describe_rational(_q(m['scale']))}{sampled}"
+    if kind == "discrete_laplace":
+        return f"discrete Laplace a = {describe_rational(_q(m['parameter']))}, s = {m['sensitivity']}{sampled}"
     if kind == "mixture_of_gaussians":
         return (f"mixture of {len(m['sensitivities'])} Gaussians σ = {describe_rational(_q(m['sigma']))}, "
                 f"Δ <= {describe_rational(_q(m['sensitivities'][-1]))}{sampled}")
