@@ -12,7 +12,8 @@ all); ``make certificates`` verifies them with the auditor.
 - a heterogeneous tree under replace-one: randomized response, the Laplace mechanism and a subsampled
   Gaussian, δ at ε = 1, 2;
 - the Poisson-subsampled Gaussian (q = 1/20, σ = 1) under replace-one, 100 steps, ε(10^-5);
-- unsampled Gaussians only (σ = 2 ten times, then σ = 3): the closed form, ε(10^-5).
+- unsampled Gaussians only (σ = 2 ten times, then σ = 3): the closed form, ε(10^-5);
+- the discrete Laplace mechanism (a = 1/2, sensitivity 2) composed 50 times, ε(10^-5).
 """
 
 import sys
@@ -27,6 +28,10 @@ def gaussian(sigma):
 
 def laplace(scale):
     return {"class_name": "LaplaceDpEvent", "noise_multiplier": scale}
+
+
+def discrete_laplace(parameter, sensitivity):
+    return {"class_name": "DiscreteLaplaceDpEvent", "noise_parameter": parameter, "sensitivity": sensitivity}
 
 
 def mixture(sigma, sensitivities, probabilities):
@@ -74,6 +79,8 @@ REFERENCES = [
      dict(event=repeat(100, poisson("1/20", gaussian("1"))), neighboring_relation="replace_one", delta="1e-5")),
     ("accounting-gaussian-closed-form-delta1e-5.json",
      dict(event=compose(repeat(10, gaussian("2")), gaussian("3")), delta="1e-5")),
+    ("accounting-discrete-laplace-a0_5-s2-x50-delta1e-5.json",
+     dict(event=repeat(50, discrete_laplace("1/2", 2)), delta="1e-5")),
 ]
 
 
