@@ -33,12 +33,14 @@ fails.  The sign is then settled by arb (:mod:`producer.pld.decide`).
 import functools
 import math
 
+import flint
 from flint import arb
 from gmpy2 import mpq
 
 from producer.pld.decide import floor_guess, last_true, sign
 from producer.pld.masses import StepMasses
 from producer.pld.mechanism import DominatingPair
+from producer.pld.normal import normal_quantile_float
 from producer.sources.enclosures import to_arb, working_precision
 
 
@@ -187,6 +189,204 @@ class DiscreteLaplace(DominatingPair):
         with working_precision(64):
             parts = [(float(pm.mid()), loss_float(self.rate, l1)) for l1, (pm, _) in zip(self.losses(),
                                                                                        self.atom_masses())]
+        total = sum(w for w, _ in parts)
+        mean = sum(w * v for w, v in parts) / total
+        return mean, max(sum(w * v * v for w, v in parts) / total - mean * mean, 1e-300)
+
+
+# ---- the discrete Gaussian mechanism ---------------------------------------------------------------
+
+class DiscreteGaussian(DominatingPair):
+    """(1 − q)·N_Z(0, σ²) + q·N_Z(d, σ²) against N_Z(0, σ²) on the integers: ``sigma_squared`` σ² > 0,
+    ``sensitivity`` s >= 1, ``shift`` d (s under add/remove, 2s under replace-one), ``rate`` q ∈ (0, 1] (exact).
+
+    N_Z(μ, σ²) has the pmf g(x − μ)/Z, g(x) = e^{−x²/(2σ²)}, Z = Σ_k g(k); the
+    unsampled loss is ℓ₁(x) = (2dx − d²)/(2σ²), one atom per integer.  The
+    masses are sums of g over the *bulk* [−M, M + d], M from the working
+    precision, enclosed exactly; every sum beyond the bulk, for either law,
+    is at most T = g(M + 1)/(1 − e^{−(2M+3)/(2σ²)}) (the terms beyond M + 1
+    fall at least geometrically with that ratio), carried as a ball [0, T],
+    and Z as the bulk's sum of g over [−M, M] plus [0, 2T] (Z >= 1, so a
+    mass divided by Z stays within [0, T]).  A level y's preimage is the
+    first integer x with v(x) >= y, decided exactly (:func:`below`).
+    """
+
+    __slots__ = ("sigma_squared", "sensitivity", "shift", "rate")
+
+    def __init__(self, sigma_squared, sensitivity, shift, rate):
+        self._set(sigma_squared=mpq(sigma_squared), sensitivity=int(sensitivity), shift=int(shift),
+                  rate=mpq(rate))
+
+    def parameters(self):
+        return (self.sigma_squared, mpq(self.sensitivity), self.rate)
+
+    def key(self):
+        return (type(self).__name__, self.sigma_squared, self.sensitivity, self.shift, self.rate)
+
+    def audit_scale(self):
+        return self.rate, mpq(self.sensitivity)
+
+    def describe(self):
+        sampled = "" if self.rate == 1 else f", q = {float(self.rate):g}"
+        return f"discrete Gaussian σ² = {float(self.sigma_squared):g}, shift {self.shift}{sampled}"
+
+    def l1(self, x):
+        """ℓ₁(x) = (2dx − d²)/(2σ²), a rational."""
+        d = self.shift
+        return mpq(2 * d * x - d * d) / (2 * self.sigma_squared)
+
+    # ---- exact: where a level meets the atoms ------------------------------------------------
+
+    def lowest_index(self, h):
+        """⌊log(1 − q)/h⌋ (q < 1): the bucket of the infimum, decided exactly (e^{ih} = 1 − q would make e^{ih}
+        rational, so ih = 0 and q = 0)."""
+        w0, h = 1 - self.rate, mpq(h)
+        return last_true(lambda i: sign(lambda: to_arb(i * h).exp() - to_arb(w0)) < 0,
+                         floor_guess(math.log(float(w0)), h))
+
+    def _above_infimum(self, y):
+        """True when y > inf v = log(1 − q) (always at q = 1), decided exactly."""
+        if self.rate == 1:
+            return True
+        y = mpq(y)
+        if y >= 0:
+            return True
+        return sign(lambda: to_arb(y).exp() - to_arb(1 - self.rate)) > 0
+
+    def _x_float(self, y):
+        """The real x with v(x) = y, in floats (a start for the search)."""
+        q, s2, d = float(self.rate), float(self.sigma_squared), self.shift
+        if q == 1:
+            t = float(y)
+        else:
+            e = math.expm1(float(y)) + q
+            t = math.log(e / q) if e > 0 else -1e300
+        return d / 2 + s2 * t / d
+
+    def first_at_or_above(self, y, low, high):
+        """The first integer x with v(x) >= y, clamped to [low, high]: None when y <= inf v (every atom is at or
+        above y), ``low`` when v(low) >= y, ``high`` when v(high − 1) < y (decided exactly)."""
+        if not self._above_infimum(y):
+            return None
+        if not below(self.rate, self.l1(low), y):
+            return low
+        if below(self.rate, self.l1(high - 1), y):
+            return high
+        # v(lo) < y <= v(hi): bisect from a bracket around the float guess
+        guess = self._x_float(y)
+        guess = int(min(max(guess, low), high - 1)) if math.isfinite(guess) else low
+        lo, hi, step = guess, guess + 1, 1
+        while lo > low and not below(self.rate, self.l1(lo), y):
+            lo, step = max(low, lo - step), 2 * step
+        step = 1
+        while hi < high - 1 and below(self.rate, self.l1(hi), y):
+            hi, step = min(high - 1, hi + step), 2 * step
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            lo, hi = (mid, hi) if below(self.rate, self.l1(mid), y) else (lo, mid)
+        return hi
+
+    # ---- the masses ---------------------------------------------------------------------------------
+
+    def _bulk(self, bits):
+        """M, the bulk's lowest atom −M, with T < 2^-(bits + 30) or so (a choice: T is enclosed, whatever M)."""
+        s2 = float(self.sigma_squared)
+        return math.ceil(math.sqrt(2 * math.log(2) * s2 * (bits + 30 + math.log2(s2 + 1)))) + 1
+
+    def _weights(self, M):
+        """g(y) for y = 0..M + d (balls), the tail ball [0, T] and Z, at the current precision."""
+        s2 = to_arb(2 * self.sigma_squared)
+        g = [(-(to_arb(y) * to_arb(y)) / s2).exp() for y in range(M + self.shift + 1)]
+        ratio = (-to_arb(2 * M + 3) / s2).exp()
+        tail = (-(to_arb(M + 1) ** 2) / s2).exp() / (1 - ratio)
+        out = arb(0).union(arb(tail.upper()))
+        z = g[0] + 2 * sum(g[1:M + 1], arb(0)) + 2 * out
+        return g, out, z
+
+    def masses(self, h, lo, hi, bits):
+        h = mpq(h)
+        d, q = self.shift, self.rate
+        M = self._bulk(bits)
+        first, last = -M, M + d + 1  # the bulk: first <= x < last
+        levels = [self.first_at_or_above(i * h, first - 1, last) for i in range(lo, hi + 1)]
+        with working_precision(bits + 24 + (M + d).bit_length()):
+            g, out, z = self._weights(M)
+            rq = to_arb(q)
+
+            def span(a, b):
+                """(P-, Q-mass) of the bulk atoms a <= x < b, unnormalised."""
+                if a >= b:
+                    return arb(0), arb(0)
+                sq = sum((g[abs(x)] for x in range(a, b)), arb(0))
+                sd = sum((g[abs(x - d)] for x in range(a, b)), arb(0))
+                return (1 - rq) * sq + rq * sd, sq
+
+            p, w = [], []
+            for k in range(hi - lo):
+                a, b = levels[k], levels[k + 1]
+                left = a is None or a == first - 1  # atoms below the bulk may lie here
+                pm, qm = span(first if a is None else max(a, first), min(b, last))
+                pm, qm = pm / z, qm / z
+                if left:
+                    pm, qm = pm + out, qm + out
+                if b == last:  # atoms above the bulk may lie here
+                    pm, qm = pm + out, qm + out
+                p.append(pm)
+                w.append(qm)
+            if levels[0] is None:
+                p_low = q_low = arb(0)
+            else:
+                p_low, q_low = span(first, max(levels[0], first))
+                p_low, q_low = p_low / z + out, q_low / z + out
+            p_high, q_high = span(levels[-1] if levels[-1] is not None else first, last)
+            p_high, q_high = p_high / z + out, q_high / z + out
+            return StepMasses(lo, hi, p, w, p_low, q_low, p_high, q_high)
+
+    def index_range(self, grid, allowance):
+        """From the infimum's bucket (q < 1; −hi at q = 1) to where P's high tail is about ``allowance``."""
+        s2, d = float(self.sigma_squared), self.shift
+        x = d + normal_quantile_float(allowance) * math.sqrt(s2) + 1  # P's tail beyond x: about the allowance
+        hi = max(math.ceil(loss_float(self.rate, (2 * d * x - d * d) / (2 * s2)) * grid) + 1, 1)
+        if self.rate == 1:
+            return -hi, hi
+        lo = self.lowest_index(mpq(1, grid))
+        return lo, max(hi, lo + 2)
+
+    # ---- the single-step prediction (hints) -----------------------------------------------------
+
+    def _tails(self, x):
+        """(P(X >= x), Q(X >= x)) and (P(X < x), Q(X < x)) at the current precision (x None: −∞)."""
+        bits = flint.ctx.prec
+        M, d = self._bulk(bits), self.shift
+        first, last = -M, M + d + 1
+        g, out, z = self._weights(M)
+        rq = to_arb(self.rate)
+        a = first if x is None else min(max(x, first), last)
+        sq, sd = sum((g[abs(t)] for t in range(a, last)), arb(0)), sum((g[abs(t - d)] for t in range(a, last)),
+                                                                      arb(0))
+        up = ((1 - rq) * sq + rq * sd) / z + out, sq / z + out
+        if x is None:
+            return up, (arb(0), arb(0))
+        lq, ld = sum((g[abs(t)] for t in range(first, a)), arb(0)), sum((g[abs(t - d)] for t in range(first, a)),
+                                                                       arb(0))
+        return up, (((1 - rq) * lq + rq * ld) / z + out, lq / z + out)
+
+    def upper_tail(self, y):
+        M = self._bulk(flint.ctx.prec)
+        return self._tails(self.first_at_or_above(y, -M - 1, M + self.shift + 1))[0]
+
+    def lower_tail(self, y):
+        M = self._bulk(flint.ctx.prec)
+        return self._tails(self.first_at_or_above(y, -M - 1, M + self.shift + 1))[1]
+
+    def moments(self):
+        s2, d, q = float(self.sigma_squared), self.shift, self.rate
+        width = int(12 * math.sqrt(s2)) + 2
+        parts = []
+        for x in range(-width, d + width + 1):
+            weight = (1 - float(q)) * math.exp(-x * x / (2 * s2)) + float(q) * math.exp(-(x - d) ** 2 / (2 * s2))
+            if weight > 0:
+                parts.append((weight, loss_float(q, (2 * d * x - d * d) / (2 * s2))))
         total = sum(w for w, _ in parts)
         mean = sum(w * v for w, v in parts) / total
         return mean, max(sum(w * v * v for w, v in parts) / total - mean * mean, 1e-300)

@@ -35,7 +35,7 @@ import numbers
 from gmpy2 import mpq
 
 from producer.errors import InputError, LimitError
-from producer.pld.discrete import DiscreteLaplace
+from producer.pld.discrete import DiscreteGaussian, DiscreteLaplace
 from producer.pld.laplace import ReplaceOneLaplace, SubsampledLaplace
 from producer.pld.mechanism import Stage
 from producer.pld.mixture import GaussianMixture
@@ -59,16 +59,18 @@ SIGMA_RANGE = (mpq(1, 10), mpq(10**4))
 SCALE_RANGE = (mpq(1, 100), mpq(10**4))
 SENSITIVITY_MAX = mpq(100)
 DISCRETE_LAPLACE_RANGE = (mpq(1, 100), mpq(100))   # the noise parameter a
+DISCRETE_GAUSSIAN_RANGE = (mpq(1, 100), mpq(10**6))  # σ² of the discrete Gaussian
 INTEGER_SENSITIVITY_MAX = 1000                     # s of the discrete mechanisms
 
-ACCOUNTED = ("GaussianDpEvent", "LaplaceDpEvent", "DiscreteLaplaceDpEvent", "MixtureOfGaussiansDpEvent",
-             "RandomizedResponseDpEvent", "PoissonSampledDpEvent", "SelfComposedDpEvent", "ComposedDpEvent",
-             "NoOpDpEvent")
+ACCOUNTED = ("GaussianDpEvent", "LaplaceDpEvent", "DiscreteLaplaceDpEvent", "DiscreteGaussianDpEvent",
+             "MixtureOfGaussiansDpEvent", "RandomizedResponseDpEvent", "PoissonSampledDpEvent",
+             "SelfComposedDpEvent", "ComposedDpEvent", "NoOpDpEvent")
 FIELDS = {
     "NoOpDpEvent": (),
     "GaussianDpEvent": ("noise_multiplier",),
     "LaplaceDpEvent": ("noise_multiplier",),
     "DiscreteLaplaceDpEvent": ("noise_parameter", "sensitivity"),
+    "DiscreteGaussianDpEvent": ("sigma_squared", "sensitivity"),  # this project's extension, not dp_accounting's
     "MixtureOfGaussiansDpEvent": ("standard_deviation", "sensitivities", "sampling_probs"),
     "RandomizedResponseDpEvent": ("noise_parameter", "num_buckets"),
     "PoissonSampledDpEvent": ("sampling_probability", "event"),
@@ -91,8 +93,8 @@ REFUSED = {
                                           "PoissonSampledDpEvent of a GaussianDpEvent is (the untruncated "
                                           "mechanism)",
 }
-SAMPLEABLE = ("GaussianDpEvent", "LaplaceDpEvent", "DiscreteLaplaceDpEvent", "MixtureOfGaussiansDpEvent",
-              "PoissonSampledDpEvent", "NoOpDpEvent")
+SAMPLEABLE = ("GaussianDpEvent", "LaplaceDpEvent", "DiscreteLaplaceDpEvent", "DiscreteGaussianDpEvent",
+              "MixtureOfGaussiansDpEvent", "PoissonSampledDpEvent", "NoOpDpEvent")
 
 
 # ---- exact numbers ----------------------------------------------------------------------------
@@ -221,6 +223,12 @@ class _Reader:
         s = read_count(fields["sensitivity"], f"{here}.sensitivity", INTEGER_SENSITIVITY_MAX)
         return {"class_name": "DiscreteLaplaceDpEvent", "noise_parameter": format_rational(a), "sensitivity": s}
 
+    def _DiscreteGaussianDpEvent(self, fields, here, where, depth):
+        s2 = _in_range(read_number(fields["sigma_squared"], f"{here}.sigma_squared"), *DISCRETE_GAUSSIAN_RANGE,
+                       f"{here}.sigma_squared", "σ²")
+        s = read_count(fields["sensitivity"], f"{here}.sensitivity", INTEGER_SENSITIVITY_MAX)
+        return {"class_name": "DiscreteGaussianDpEvent", "sigma_squared": format_rational(s2), "sensitivity": s}
+
     def _MixtureOfGaussiansDpEvent(self, fields, here, where, depth):
         sigma = _in_range(read_number(fields["standard_deviation"], f"{here}.standard_deviation"), *SIGMA_RANGE,
                           f"{here}.standard_deviation", "σ")
@@ -270,8 +278,9 @@ class _Reader:
         inner = self.read(fields["event"], f"{where}.event" if where else "event", depth + 1)
         if inner["class_name"] not in SAMPLEABLE:
             raise InputError(f"{here}: Poisson sampling of a {inner['class_name']} is not the composition of "
-                             f"sampled steps; wrap each Gaussian, Laplace, discrete Laplace or mixture-of-Gaussians "
-                             f"event in its own PoissonSampledDpEvent (as dp_accounting requires too)")
+                             f"sampled steps; wrap each Gaussian, Laplace, discrete Laplace, discrete Gaussian or "
+                             f"mixture-of-Gaussians event in its own PoissonSampledDpEvent (as dp_accounting requires "
+                             f"too)")
         return {"class_name": "PoissonSampledDpEvent", "sampling_probability": format_rational(q), "event": inner}
 
     def _SelfComposedDpEvent(self, fields, here, where, depth):
@@ -342,6 +351,14 @@ def _mechanism(leaf, q, relation, where):
             return None
         return {"mechanism": "discrete_laplace", "parameter": leaf["noise_parameter"],
                 "sensitivity": leaf["sensitivity"], "sampling": format_rational(q)}
+    if name == "DiscreteGaussianDpEvent":
+        if relation == REPLACE and q != 1:
+            raise InputError(f"{here}: under replace_one the discrete Gaussian mechanism is accounted unsampled only "
+                             f"(sampling probability {describe_rational(q)}); add_or_remove_one accounts it sampled")
+        if q == 0 or leaf["sensitivity"] == 0:
+            return None
+        return {"mechanism": "discrete_gaussian", "sigma_squared": leaf["sigma_squared"],
+                "sensitivity": leaf["sensitivity"], "sampling": format_rational(q)}
     if name == "MixtureOfGaussiansDpEvent":
         if relation == REPLACE:
             raise InputError(f"{here}: the mixture of Gaussians is defined under add_or_remove_one only, as in "
@@ -400,6 +417,9 @@ def stage_law(mechanism, relation):
     if kind == "discrete_laplace":
         s = mechanism["sensitivity"]  # replace-one: |v − v′| <= 2s, the add/remove pair of the shift 2s (q = 1)
         return DiscreteLaplace(mpq(mechanism["parameter"]), s, s if relation == ADD_OR_REMOVE else 2 * s, q)
+    if kind == "discrete_gaussian":
+        s = mechanism["sensitivity"]  # replace-one: the shift 2s at q = 1, as for the discrete Laplace
+        return DiscreteGaussian(mpq(mechanism["sigma_squared"]), s, s if relation == ADD_OR_REMOVE else 2 * s, q)
     if kind == "mixture_of_gaussians":
         return GaussianMixture(mpq(mechanism["sigma"]), [mpq(d) for d in mechanism["sensitivities"]],
                                [mpq(p) for p in mechanism["probabilities"]], q)

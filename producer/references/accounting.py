@@ -34,6 +34,10 @@ def discrete_laplace(parameter, sensitivity):
     return {"class_name": "DiscreteLaplaceDpEvent", "noise_parameter": parameter, "sensitivity": sensitivity}
 
 
+def discrete_gaussian(sigma_squared, sensitivity):
+    return {"class_name": "DiscreteGaussianDpEvent", "sigma_squared": sigma_squared, "sensitivity": sensitivity}
+
+
 def mixture(sigma, sensitivities, probabilities):
     return {"class_name": "MixtureOfGaussiansDpEvent", "standard_deviation": sigma, "sensitivities": sensitivities,
             "sampling_probs": probabilities}
