@@ -11,10 +11,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import producer
-from producer.pld.discrete import DiscreteLaplace, below, bucket
+from producer.pld.discrete import DiscreteGaussian, DiscreteLaplace, below, bucket
 from producer.pld.masses import oriented
 from producer.pld.mechanism import ORDERS
 from producer.plain.outward import ball_lower, ball_upper
+from producer.sources.enclosures import working_precision
 from producer.references.accounting import poisson, repeat
 
 ADD, REPLACE = "add_or_remove_one", "replace_one"
@@ -234,3 +235,120 @@ def test_dp_accounting_pessimistic_epsilon_is_not_below_our_lower_end(a, s, coun
                                                          count), delta="1e-5")
     lo = float(Fraction(cert.result["epsilon_lo"]))
     assert theirs >= lo * (1 - 1e-12), (theirs, lo, cert.result["epsilon_hi"])
+
+
+# ---- the discrete Gaussian (this project's extension event) -----------------------------------------------
+
+def discrete_gaussian(sigma_squared, s):
+    return {"class_name": "DiscreteGaussianDpEvent", "sigma_squared": sigma_squared, "sensitivity": s}
+
+
+def _dg_pair(sigma_squared, s, q, relation):
+    """(P, Q, window) of the discrete Gaussian pair on the integers, Z by mpmath's own sum; the window holds all but
+    e^{-200} of both laws."""
+    s2, q = _mp(sigma_squared), _mp(q)
+    g = lambda x: mp.exp(-mp.mpf(x) ** 2 / (2 * s2))  # noqa: E731
+    z = mp.nsum(g, [-mp.inf, mp.inf])
+    width = int(mp.sqrt(400 * s2)) + 2 * s + 2
+    xs = range(-width, width + 1)
+    if relation == ADD:
+        return (lambda x: ((1 - q) * g(x) + q * g(x - s)) / z), (lambda x: g(x) / z), xs
+    return (lambda x: g(x - s) / z), (lambda x: g(x + s) / z), xs
+
+
+def dg_delta(sigma_squared, s, q, relation, count, epsilon):
+    """δ(ε) of ``count`` steps: the products over tuples of outputs (count <= 3, small windows), both orders."""
+    P, Q, xs = _dg_pair(sigma_squared, s, q, relation)
+    masses = [(P(x), Q(x)) for x in xs]
+    total = [(mp.mpf(1), mp.mpf(1))]
+    for _ in range(count):
+        # the loss of a tuple is the sum of its steps' losses: group by the rounded loss to keep the lists short
+        nxt = {}
+        for p0, q0 in total:
+            for p1, q1 in masses:
+                p, w = p0 * p1, q0 * q1
+                if p == 0 and w == 0:
+                    continue
+                key = mp.nstr(mp.log(p) - mp.log(w), 25) if p > 0 and w > 0 else (p > 0, w > 0, len(nxt))
+                a, b = nxt.get(key, (mp.mpf(0), mp.mpf(0)))
+                nxt[key] = (a + p, b + w)
+        total = list(nxt.values())
+    e = mp.exp(_mp(epsilon))
+    return max(mp.fsum(max(p - e * w, 0) for p, w in total), mp.fsum(max(w - e * p, 0) for p, w in total))
+
+
+@pytest.mark.parametrize("s2,s,q,relation", [("1", 1, "1", ADD), ("4", 2, "1/10", ADD), ("1/4", 1, "1", REPLACE),
+                                             ("1/100", 1, "1/2", ADD), ("9", 3, "1", REPLACE)])
+def test_discrete_gaussian_one_step_encloses_the_direct_sum(s2, s, q, relation):
+    with mp.workdps(40):
+        for eps, lower, upper in _points(_sampled(q, discrete_gaussian(s2, s)), "0,1/4,1,3", relation):
+            truth = dg_delta(s2, s, q, relation, 1, eps)
+            assert _mp(lower) - mp.mpf(10) ** -35 <= truth <= _mp(upper) + mp.mpf(10) ** -35, (eps, lower, truth, upper)
+
+
+@pytest.mark.parametrize("s2,s,q,relation,count", [("1", 1, "1", ADD, 2), ("1/2", 1, "1/5", ADD, 2),
+                                                   ("1/4", 1, "1", REPLACE, 3)])
+def test_discrete_gaussian_few_steps_enclose_the_products(s2, s, q, relation, count):
+    with mp.workdps(30):
+        for eps, lower, upper in _points(repeat(count, _sampled(q, discrete_gaussian(s2, s))), "0,1/2,2", relation):
+            truth = dg_delta(s2, s, q, relation, count, eps)
+            assert _mp(lower) * (1 - mp.mpf(10) ** -20) <= truth <= _mp(upper) * (1 + mp.mpf(10) ** -20), \
+                (eps, lower, truth, upper)
+
+
+@pytest.mark.parametrize("s2,s,q", [("1", 2, "1"), ("25", 1, "1/10"), ("1/100", 1, "1/3")])
+def test_discrete_gaussian_masses_sum_to_one_and_every_bucket_is_its_atoms(s2, s, q):
+    law, grid = DiscreteGaussian(mpq(s2), s, s, mpq(q)), 11
+    lo, hi = law.index_range(grid, 1e-20)
+    m = law.masses(mpq(1, grid), lo, hi, 200)
+    for ps in ((m.p, m.p_low, m.p_high), (m.q, m.q_low, m.q_high)):
+        with working_precision(200):
+            total = sum(ps[0], ps[1]) + ps[2]
+        assert abs(ball_lower(total) - 1) < mpq(1, 10**50) and abs(ball_upper(total) - 1) < mpq(1, 10**50)
+    P, Q, xs = _dg_pair(s2, s, q, ADD)
+    with mp.workdps(60):
+        buckets = {}
+        for x in xs:  # each atom in the bucket of its loss value, by mpmath (no loss value here is a grid level)
+            value = mp.log(P(x) / Q(x)) if Q(x) > 0 else mp.inf
+            i = int(mp.floor(value * grid)) if mp.isfinite(value) else hi
+            i = min(max(i, lo - 1), hi)
+            a, b = buckets.get(i, (mp.mpf(0), mp.mpf(0)))
+            buckets[i] = (a + P(x), b + Q(x))
+        for i in range(lo, hi):
+            p, w = buckets.get(i, (mp.mpf(0), mp.mpf(0)))
+            assert _ball_contains(m.p[i - lo], p) and _ball_contains(m.q[i - lo], w), i
+
+
+def test_discrete_gaussian_preimages_are_exact_at_the_middle_atom_and_clamped_to_the_bulk():
+    law = DiscreteGaussian(mpq(4), 2, 2, mpq(1, 3))
+    assert law.first_at_or_above(0, -100, 100) == 1  # ℓ₁(1) = 0: v = 0 exactly, at or above the level 0
+    assert law.first_at_or_above(mpq(-1, 10**9), -100, 100) == 1
+    assert law.first_at_or_above(mpq(1, 10**9), -100, 100) == 2
+    assert law.first_at_or_above(mpq(-1, 2), -100, 100) is None  # below log(2/3): every atom is above
+    assert law.first_at_or_above(mpq(-2, 5), -100, 100) == -8  # (x − 1)/2 >= log(3·e^{-2/5} − 2)
+    assert law.first_at_or_above(mpq(-2, 5), -5, 100) == -5 and law.first_at_or_above(40, -10, 100) == 84
+    assert law.first_at_or_above(100, -10, 100) == 100  # (x − 1)/2 >= 100 + log 3 − (a little): beyond the bulk
+
+
+@pytest.mark.parametrize("sigma,s,count,q", [(1.0, 1, 10, 1.0), (2.0, 2, 100, 0.1), (0.5, 1, 10, 0.01)])
+def test_dp_accounting_discrete_gaussian_pessimistic_epsilon_is_not_below_our_lower_end(sigma, s, count, q):
+    pytest.importorskip("dp_accounting")
+    from dp_accounting.pld import privacy_loss_distribution
+    pld = privacy_loss_distribution.from_discrete_gaussian_mechanism(sigma, sensitivity=s, sampling_prob=q)
+    theirs = pld.self_compose(count).get_epsilon_for_delta(1e-5)
+    event = discrete_gaussian(str(Fraction(sigma) ** 2), s)
+    cert = producer.account(repeat(count, _sampled(str(Fraction(q)), event)), delta="1e-5")
+    assert theirs >= float(Fraction(cert.result["epsilon_lo"])) * (1 - 1e-12), (theirs, cert.result["epsilon_lo"])
+
+
+@given(st.sampled_from([("1/2", "1"), ("1", "4")]), st.integers(1, 3), st.sampled_from(["1", "1/5"]))
+@SETTINGS
+def test_discrete_gaussian_more_noise_or_less_sensitivity_never_raises_delta(variances, s, q):
+    loud, quiet = (_points(repeat(2, _sampled(q, discrete_gaussian(v, s))), EPSILONS, rel_width="1/100")
+                   for v in reversed(variances))
+    for (_, low, _), (_, _, up) in zip(loud, quiet):
+        assert low <= up
+    small, large = (_points(repeat(2, _sampled(q, discrete_gaussian(variances[0], t))), EPSILONS, rel_width="1/100")
+                    for t in (s, s + 1))
+    for (_, low, _), (_, _, up) in zip(small, large):
+        assert low <= up
