@@ -204,6 +204,11 @@ def describe_mechanism(m):
                 f"γ = {describe_rational(q)}")
     if kind == "laplace":
         return f"Laplace b = {describe_rational(_q(m['scale']))}{sampled}"
+    if kind == "discrete_laplace":
+        return f"discrete Laplace a = {describe_rational(_q(m['parameter']))}, s = {m['sensitivity']}{sampled}"
+    if kind == "discrete_gaussian":
+        return (f"discrete Gaussian σ² = {describe_rational(_q(m['sigma_squared']))}, s = {m['sensitivity']}"
+                f"{sampled}")
     if kind == "mixture_of_gaussians":
         return (f"mixture of {len(m['sensitivities'])} Gaussians σ = {describe_rational(_q(m['sigma']))}, "
                 f"Δ <= {describe_rational(_q(m['sensitivities'][-1]))}{sampled}")

@@ -13,7 +13,7 @@ range, and float hints for sizing.
 Modules, one per concept (docs/dpsgd.md has the proofs):
 
 - :mod:`mechanism`: the stages, the two orders and the interface of a law;
-- :mod:`subsampled_gaussian`, :mod:`replace_gaussian`, :mod:`laplace`,
+- :mod:`subsampled_gaussian`, :mod:`replace_gaussian`, :mod:`laplace`, :mod:`discrete`,
   :mod:`mixture`, :mod:`randomized_response`: the pairs of
   docs/accounting.md §4, with their preimages and masses;
 - :mod:`decide`: exact signs where a grid level meets a loss value;

@@ -36,6 +36,7 @@ import numbers
 from gmpy2 import mpq
 
 from producer.errors import InputError, LimitError
+from producer.pld.discrete import DiscreteGaussian, DiscreteLaplace
 from producer.pld.laplace import ReplaceOneLaplace, SubsampledLaplace
 from producer.pld.mechanism import Stage
 from producer.pld.mixture import GaussianMixture
@@ -60,14 +61,19 @@ SIGMA_RANGE = (mpq(1, 10), mpq(10**4))
 SCALE_RANGE = (mpq(1, 100), mpq(10**4))
 SENSITIVITY_MAX = mpq(100)
 MAX_DATASET_SIZE = 10**12   # n of a SampledWithoutReplacementDpEvent
+DISCRETE_LAPLACE_RANGE = (mpq(1, 100), mpq(100))   # the noise parameter a
+DISCRETE_GAUSSIAN_RANGE = (mpq(1, 100), mpq(10**6))  # σ² of the discrete Gaussian
+INTEGER_SENSITIVITY_MAX = 1000                     # s of the discrete mechanisms
 
-ACCOUNTED = ("GaussianDpEvent", "LaplaceDpEvent", "MixtureOfGaussiansDpEvent", "RandomizedResponseDpEvent",
-             "PoissonSampledDpEvent", "SampledWithoutReplacementDpEvent", "SelfComposedDpEvent", "ComposedDpEvent",
-             "NoOpDpEvent")
+ACCOUNTED = ("GaussianDpEvent", "LaplaceDpEvent", "DiscreteLaplaceDpEvent", "DiscreteGaussianDpEvent",
+             "MixtureOfGaussiansDpEvent", "RandomizedResponseDpEvent", "PoissonSampledDpEvent",
+             "SampledWithoutReplacementDpEvent", "SelfComposedDpEvent", "ComposedDpEvent", "NoOpDpEvent")
 FIELDS = {
     "NoOpDpEvent": (),
     "GaussianDpEvent": ("noise_multiplier",),
     "LaplaceDpEvent": ("noise_multiplier",),
+    "DiscreteLaplaceDpEvent": ("noise_parameter", "sensitivity"),
+    "DiscreteGaussianDpEvent": ("sigma_squared", "sensitivity"),  # this project's extension, not dp_accounting's
     "MixtureOfGaussiansDpEvent": ("standard_deviation", "sensitivities", "sampling_probs"),
     "RandomizedResponseDpEvent": ("noise_parameter", "num_buckets"),
     "PoissonSampledDpEvent": ("sampling_probability", "event"),
@@ -80,8 +86,6 @@ REFUSED = {
     "NonPrivateDpEvent": "a non-private event has no finite ε: no certificate bounds it",
     "UnsupportedDpEvent": "dp_accounting's marker for a mechanism it cannot account; describe the mechanism by "
                           "the events this kind reads (" + ", ".join(ACCOUNTED) + ")",
-    "DiscreteLaplaceDpEvent": "its plain composition alone is certified by plain-composition/1 with the "
-                              "release dl:T:SxK (T = 1/noise_parameter, S = sensitivity, K the count)",
     "SampledWithReplacementDpEvent": "sampling with replacement is not accounted; Poisson sampling "
                                      "(PoissonSampledDpEvent) is, and sampling without replacement "
                                      "(SampledWithoutReplacementDpEvent) under replace_one",
@@ -92,8 +96,8 @@ REFUSED = {
                                           "PoissonSampledDpEvent of a GaussianDpEvent is (the untruncated "
                                           "mechanism)",
 }
-SAMPLEABLE = ("GaussianDpEvent", "LaplaceDpEvent", "MixtureOfGaussiansDpEvent", "PoissonSampledDpEvent",
-              "NoOpDpEvent")
+SAMPLEABLE = ("GaussianDpEvent", "LaplaceDpEvent", "DiscreteLaplaceDpEvent", "DiscreteGaussianDpEvent",
+              "MixtureOfGaussiansDpEvent", "PoissonSampledDpEvent", "NoOpDpEvent")
 BATCHABLE = ("GaussianDpEvent", "NoOpDpEvent")   # what a SampledWithoutReplacementDpEvent may wrap
 WITHOUT_REPLACEMENT_RELATION = ("sampling without replacement is accounted under replace_one only (n is public), "
                                 "as in dp_accounting; use PoissonSampledDpEvent under add_or_remove_one")
@@ -219,6 +223,18 @@ class _Reader:
                           f"{here}.noise_multiplier", "b")
         return {"class_name": "LaplaceDpEvent", "noise_multiplier": format_rational(scale)}
 
+    def _DiscreteLaplaceDpEvent(self, fields, here, where, depth):
+        a = _in_range(read_number(fields["noise_parameter"], f"{here}.noise_parameter"), *DISCRETE_LAPLACE_RANGE,
+                      f"{here}.noise_parameter", "a")
+        s = read_count(fields["sensitivity"], f"{here}.sensitivity", INTEGER_SENSITIVITY_MAX)
+        return {"class_name": "DiscreteLaplaceDpEvent", "noise_parameter": format_rational(a), "sensitivity": s}
+
+    def _DiscreteGaussianDpEvent(self, fields, here, where, depth):
+        s2 = _in_range(read_number(fields["sigma_squared"], f"{here}.sigma_squared"), *DISCRETE_GAUSSIAN_RANGE,
+                       f"{here}.sigma_squared", "σ²")
+        s = read_count(fields["sensitivity"], f"{here}.sensitivity", INTEGER_SENSITIVITY_MAX)
+        return {"class_name": "DiscreteGaussianDpEvent", "sigma_squared": format_rational(s2), "sensitivity": s}
+
     def _MixtureOfGaussiansDpEvent(self, fields, here, where, depth):
         sigma = _in_range(read_number(fields["standard_deviation"], f"{here}.standard_deviation"), *SIGMA_RANGE,
                           f"{here}.standard_deviation", "σ")
@@ -271,8 +287,9 @@ class _Reader:
                              f"in one step) is not accounted; use one of them")
         if inner["class_name"] not in SAMPLEABLE:
             raise InputError(f"{here}: Poisson sampling of a {inner['class_name']} is not the composition of "
-                             f"sampled steps; wrap each Gaussian, Laplace or mixture-of-Gaussians event in its own "
-                             f"PoissonSampledDpEvent (as dp_accounting requires too)")
+                             f"sampled steps; wrap each Gaussian, Laplace, discrete Laplace, discrete Gaussian or "
+                             f"mixture-of-Gaussians event in its own PoissonSampledDpEvent (as dp_accounting's PLD "
+                             f"accountant requires too)")
         return {"class_name": "PoissonSampledDpEvent", "sampling_probability": format_rational(q), "event": inner}
 
     def _SampledWithoutReplacementDpEvent(self, fields, here, where, depth):
@@ -354,6 +371,22 @@ def _mechanism(leaf, q, relation, where):
         if q == 0:
             return None
         return {"mechanism": "laplace", "scale": leaf["noise_multiplier"], "sampling": format_rational(q)}
+    if name == "DiscreteLaplaceDpEvent":
+        if relation == REPLACE and q != 1:
+            raise InputError(f"{here}: under replace_one the discrete Laplace mechanism is accounted unsampled only "
+                             f"(sampling probability {describe_rational(q)}); add_or_remove_one accounts it sampled")
+        if q == 0 or leaf["sensitivity"] == 0:
+            return None
+        return {"mechanism": "discrete_laplace", "parameter": leaf["noise_parameter"],
+                "sensitivity": leaf["sensitivity"], "sampling": format_rational(q)}
+    if name == "DiscreteGaussianDpEvent":
+        if relation == REPLACE and q != 1:
+            raise InputError(f"{here}: under replace_one the discrete Gaussian mechanism is accounted unsampled only "
+                             f"(sampling probability {describe_rational(q)}); add_or_remove_one accounts it sampled")
+        if q == 0 or leaf["sensitivity"] == 0:
+            return None
+        return {"mechanism": "discrete_gaussian", "sigma_squared": leaf["sigma_squared"],
+                "sensitivity": leaf["sensitivity"], "sampling": format_rational(q)}
     if name == "MixtureOfGaussiansDpEvent":
         if relation == REPLACE:
             raise InputError(f"{here}: the mixture of Gaussians is defined under add_or_remove_one only, as in "
@@ -429,6 +462,12 @@ def stage_law(mechanism, relation):
         if relation != REPLACE:
             raise InputError(WITHOUT_REPLACEMENT_RELATION)
         return WithoutReplacementGaussian(q, mpq(mechanism["sigma"]))
+    if kind == "discrete_laplace":
+        s = mechanism["sensitivity"]  # replace-one: |v − v′| <= 2s, the add/remove pair of the shift 2s (q = 1)
+        return DiscreteLaplace(mpq(mechanism["parameter"]), s, s if relation == ADD_OR_REMOVE else 2 * s, q)
+    if kind == "discrete_gaussian":
+        s = mechanism["sensitivity"]  # replace-one: the shift 2s at q = 1, as for the discrete Laplace
+        return DiscreteGaussian(mpq(mechanism["sigma_squared"]), s, s if relation == ADD_OR_REMOVE else 2 * s, q)
     if kind == "mixture_of_gaussians":
         return GaussianMixture(mpq(mechanism["sigma"]), [mpq(d) for d in mechanism["sensitivities"]],
                                [mpq(p) for p in mechanism["probabilities"]], q)

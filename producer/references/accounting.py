@@ -15,6 +15,7 @@ all); ``make certificates`` verifies them with the auditor.
 - unsampled Gaussians only (σ = 2 ten times, then σ = 3): the closed form, ε(10^-5);
 - the Gaussian (σ = 1.1) on batches of 256 of 60 000 records drawn without replacement, under replace-one,
   1000 steps, ε(10^-5).
+- the discrete Laplace mechanism (a = 1/2, sensitivity 2) composed 50 times, ε(10^-5).
 """
 
 import sys
@@ -29,6 +30,14 @@ def gaussian(sigma):
 
 def laplace(scale):
     return {"class_name": "LaplaceDpEvent", "noise_multiplier": scale}
+
+
+def discrete_laplace(parameter, sensitivity):
+    return {"class_name": "DiscreteLaplaceDpEvent", "noise_parameter": parameter, "sensitivity": sensitivity}
+
+
+def discrete_gaussian(sigma_squared, sensitivity):
+    return {"class_name": "DiscreteGaussianDpEvent", "sigma_squared": sigma_squared, "sensitivity": sensitivity}
 
 
 def mixture(sigma, sensitivities, probabilities):
@@ -84,6 +93,8 @@ REFERENCES = [
     ("accounting-replace-without-replacement-gaussian-m256-n60000-s1_1-x1000-delta1e-5.json",
      dict(event=repeat(1000, without_replacement(60000, 256, gaussian("1.1"))), neighboring_relation="replace_one",
           delta="1e-5")),
+    ("accounting-discrete-laplace-a0_5-s2-x50-delta1e-5.json",
+     dict(event=repeat(50, discrete_laplace("1/2", 2)), delta="1e-5")),
 ]
 
 

@@ -75,9 +75,8 @@ def test_a_python_session_and_a_subprocess_agree_byte_for_byte(tmp_path):
     (gaussian(1), ("--delta", "1e-31"), "--delta: 1e-31 is below the limit 10^-30"),
     (gaussian(1), ("--delta", "1e-5", "--rel-width", "1e-7"), "--rel-width: 1e-07 is outside the limits"),
     (gaussian(1), ("--epsilons", "1,1"), "--epsilons: 1 is given twice"),
-    ({"class_name": "DiscreteLaplaceDpEvent", "noise_parameter": 1, "sensitivity": 1}, ("--delta", "1e-5"),
-     "--event: DiscreteLaplaceDpEvent is not accounted: its plain composition alone is certified by "
-     "plain-composition/1 with the release dl:T:SxK"),
+    ({"class_name": "DiscreteLaplaceDpEvent", "noise_parameter": 1, "sensitivity": 1001}, ("--delta", "1e-5"),
+     "--event: DiscreteLaplaceDpEvent.sensitivity: 1001 exceeds the limit 1 000"),
     (compose(gaussian(1), {"class_name": "NonPrivateDpEvent"}), ("--delta", "1e-5"),
      "--event: events[1] (NonPrivateDpEvent) is not accounted"),
     (randomized_response("1/2", 3), ("--delta", "1e-5"), "--event: RandomizedResponseDpEvent: randomized response "

@@ -10,14 +10,15 @@ from gmpy2 import mpq
 from producer.errors import InputError, LimitError
 from producer.pld import events
 from producer.pld.events import event_json, stage_mechanisms, stages
+from producer.pld.discrete import DiscreteGaussian, DiscreteLaplace
 from producer.pld.laplace import ReplaceOneLaplace, SubsampledLaplace
 from producer.pld.mixture import GaussianMixture
 from producer.pld.randomized_response import RandomizedResponse
 from producer.pld.replace_gaussian import ReplaceOneGaussian
 from producer.pld.subsampled_gaussian import SubsampledGaussian
 from producer.pld.without_replacement import WithoutReplacementGaussian
-from producer.references.accounting import (NO_OP, compose, gaussian, laplace, mixture, poisson,
-                                            randomized_response, repeat)
+from producer.references.accounting import (NO_OP, compose, discrete_gaussian, discrete_laplace, gaussian, laplace,
+                                            mixture, poisson, randomized_response, repeat)
 
 
 def _read(tree, relation="add_or_remove_one"):
@@ -137,6 +138,17 @@ def test_leaves_the_relation_does_not_define_are_refused(tree, relation, message
     (repeat(10**7 + 1, gaussian(1)), "exceeds the limit", LimitError),
     (repeat(-1, gaussian(1)), "must be >= 0", InputError),
     (repeat("x", gaussian(1)), "not an integer", InputError),
+    (discrete_laplace(0, 1), "a must be positive", InputError),
+    (discrete_laplace("-1/2", 1), "a must be positive", InputError),
+    (discrete_laplace("1/101", 1), r"a = 1/101 is outside the domain \[0.01, ", LimitError),
+    (discrete_laplace(101, 1), "a = 101 is outside the domain", LimitError),
+    (discrete_laplace(1, 1001), "exceeds the limit 1 000", LimitError),
+    (discrete_laplace(1, -1), "must be >= 0", InputError),
+    (discrete_laplace(1, "3/2"), "not an integer", InputError),
+    (discrete_gaussian(0, 1), "σ² must be positive", InputError),
+    (discrete_gaussian("1/101", 1), "σ² = 1/101 is outside the domain", LimitError),
+    (discrete_gaussian(10**6 + 1, 1), "σ² = 1000001 is outside the domain", LimitError),
+    (discrete_gaussian(1, 1001), "exceeds the limit 1 000", LimitError),
 ])
 def test_parameters_outside_the_domain_are_refused_naming_the_place(tree, message, error):
     with pytest.raises(error, match=message):
@@ -158,6 +170,46 @@ def test_the_size_limits_of_the_tree():
     assert _read(repeat(10**4, repeat(10**3, gaussian(1))))[0][1] == 10**7
     with pytest.raises(LimitError, match="17 distinct stages"):
         _read(compose(*[gaussian(1 + mpq(k, 100)) for k in range(17)]))
+
+
+def test_the_discrete_laplace_reads_sampled_dropped_and_merged():
+    tree = compose(repeat(3, discrete_laplace("0.5", 2)), poisson("1/10", discrete_laplace(mpq(1, 2), 2)),
+                   discrete_laplace(1, 0), poisson(0, discrete_laplace(1, 1)), discrete_laplace("1/2", 2.0))
+    assert event_json(discrete_laplace(0.25, 3)) == {"class_name": "DiscreteLaplaceDpEvent",
+                                                     "noise_parameter": "1/4", "sensitivity": 3}
+    assert _read(tree) == [
+        ({"mechanism": "discrete_laplace", "parameter": "1/2", "sampling": "1", "sensitivity": 2}, 4),
+        ({"mechanism": "discrete_laplace", "parameter": "1/2", "sampling": "1/10", "sensitivity": 2}, 1)]
+    assert _read(compose(discrete_laplace(100, 1000), discrete_laplace("1/100", 1))) == [
+        ({"mechanism": "discrete_laplace", "parameter": "1/100", "sampling": "1", "sensitivity": 1}, 1),
+        ({"mechanism": "discrete_laplace", "parameter": "100", "sampling": "1", "sensitivity": 1000}, 1)]
+
+
+def test_the_discrete_laplace_pair_is_the_shift_by_s_or_by_2s():
+    tree = event_json(compose(discrete_laplace("1/2", 3), poisson("1/4", discrete_laplace(1, 1))))
+    assert [s.law for s in stages(tree, "add_or_remove_one")[0]] == [DiscreteLaplace(1, 1, 1, mpq(1, 4)),
+                                                                     DiscreteLaplace(mpq(1, 2), 3, 3, 1)]
+    (law,) = [s.law for s in stages(event_json(discrete_laplace("1/2", 3)), "replace_one")[0]]
+    assert law == DiscreteLaplace(mpq(1, 2), 3, 6, 1) and law != DiscreteLaplace(mpq(1, 2), 3, 3, 1)
+    assert law.parameters() == (mpq(1, 2), mpq(3), mpq(1))  # the stage mechanism's numbers (the auditor's parts)
+    with pytest.raises(InputError, match="discrete Laplace mechanism is accounted unsampled only"):
+        _read(poisson("1/2", discrete_laplace(1, 1)), "replace_one")
+    with pytest.raises(InputError, match="discrete Laplace mechanism is accounted unsampled only"):
+        _read(poisson(0, discrete_laplace(1, 0)), "replace_one")  # the relation is checked before the dropping
+
+
+def test_the_discrete_gaussian_reads_into_its_pair_under_both_relations():
+    tree = event_json(compose(repeat(2, discrete_gaussian("0.25", 3)), poisson("1/4", discrete_gaussian(10**6, 1)),
+                              discrete_gaussian(1, 0)))
+    assert [m for m, _ in stage_mechanisms(tree, "add_or_remove_one")] == [
+        {"mechanism": "discrete_gaussian", "sampling": "1", "sensitivity": 3, "sigma_squared": "1/4"},
+        {"mechanism": "discrete_gaussian", "sampling": "1/4", "sensitivity": 1, "sigma_squared": "1000000"}]
+    assert [s.law for s in stages(tree, "add_or_remove_one")[0]] == [DiscreteGaussian(mpq(1, 4), 3, 3, 1),
+                                                                     DiscreteGaussian(10**6, 1, 1, mpq(1, 4))]
+    (law,) = [s.law for s in stages(event_json(discrete_gaussian(2, 3)), "replace_one")[0]]
+    assert law == DiscreteGaussian(2, 3, 6, 1)
+    with pytest.raises(InputError, match="discrete Gaussian mechanism is accounted unsampled only"):
+        _read(poisson("1/2", discrete_gaussian(1, 1)), "replace_one")
 
 
 def test_each_stage_gets_the_pair_of_its_relation():
