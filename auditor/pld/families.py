@@ -16,20 +16,24 @@
   (x ↦ x/Δ keeps every loss), and :func:`mixture` returns that.
 * :class:`Laplace` — ``laplace`` (add/remove, any q; replace-one, q = 1, as the add/remove pair of scale b/2) and
   :class:`RandomizedResponse` (replace-one): :mod:`.bounded`.
+* :class:`DiscreteLaplace` and :class:`DiscreteGaussian` — ``discrete_laplace`` and ``discrete_gaussian`` (add/remove,
+  any q, shift d = s; replace-one, q = 1, the add/remove pair of shift d = 2s): :mod:`.discrete`.
 """
 
 from fractions import Fraction
 from math import isqrt
 
 from auditor.enclosures import exp_bounds
-from auditor.pld import bounded, roots
-from auditor.pld.pairs import SampledGaussian, bits, gaussian_masses, shifted, work
+from auditor.pld import bounded, discrete, roots
+from auditor.pld.pairs import SampledGaussian, bits, declared_guard, gaussian_masses, shifted, work
 from auditor.pld.preimages import log_fixed, exp_grid
 from auditor.pld.tails import TailTable
 from auditor.rationals import ceil, ceil_div, floor
 
 __all__ = ["ReplaceGaussian", "GaussianMixture", "Laplace", "RandomizedResponse", "gaussian", "mixture", "laplace",
-           "randomized_response", "REPLACE_NS", "MIXTURE_NS", "BOUNDED_NS", "ADD_OR_REMOVE", "REPLACE"]
+           "randomized_response", "DiscreteLaplace", "DiscreteGaussian", "discrete_laplace", "discrete_gaussian",
+           "REPLACE_NS", "MIXTURE_NS", "BOUNDED_NS", "DISCRETE_LAPLACE_NS", "DISCRETE_GAUSSIAN_NS",
+           "DISCRETE_ATOM_NS", "ADD_OR_REMOVE", "REPLACE"]
 
 REPLACE_NS = 1200
 """The same for the replace-one Gaussian (a square root and a logarithm per level, three tails per bucket), per
@@ -43,6 +47,14 @@ BOUNDED_NS = 80
 """The same for the Laplace mechanism and randomized response (a square root per level, no tail table): measured
 7 to 17 per unit, and 46 at b = 1/100 (its own guard adds 148 bits there), 19,001 and 40,001 buckets; randomized
 response below 1."""
+DISCRETE_LAPLACE_NS = 80
+"""The same for the discrete Laplace, per bucket and per atom (d + 1 atoms): (n + d + 1)·(W + W²/1024 + parts/4)·80
+(measured: see docs/certificates.md)."""
+DISCRETE_GAUSSIAN_NS = 80
+"""The same for the discrete Gaussian per bucket (the bucket lists and the tail spreading)."""
+DISCRETE_ATOM_NS = 400
+"""The same for the discrete Gaussian per atom (:func:`auditor.pld.discrete.atom_count` of them: the kernel chain,
+the masses and, at q < 1, the coarse enclosure of the loss value)."""
 
 
 
@@ -210,6 +222,59 @@ class RandomizedResponse:
         return (W,) + bounded.randomized_response_masses(self.noise, self.buckets, N, lo, hi, W, pointer)
 
 
+# ---- the lattice pairs ---------------------------------------------------------------------------------------
+
+class DiscreteLaplace:
+    """``discrete_laplace``: (1 − q)·N + q·N_d against N, N = DLap(a) and N_d its shift by d (:mod:`.discrete`)."""
+
+    __slots__ = ("q", "parameter", "shift")
+
+    def __init__(self, q, parameter, shift):
+        self.q, self.parameter, self.shift = Fraction(q), Fraction(parameter), int(shift)
+
+    def __repr__(self):
+        return f"DiscreteLaplace(q={self.q}, parameter={self.parameter}, shift={self.shift})"
+
+    def guard_bits(self):
+        """The declared guard with s = 1: the masses carry their own extra bits (:mod:`.discrete`)."""
+        return declared_guard(self.q, 1)
+
+    def parts(self):
+        return bits(self.q) + bits(self.parameter) + bits(self.shift)
+
+    def mass_work(self, n, W, parts):
+        return work(n + self.shift + 1, W, parts, DISCRETE_LAPLACE_NS)
+
+    def bucket_masses(self, N, lo, hi, W, pointer):
+        return discrete.discrete_laplace_masses(self.q, self.parameter, self.shift, N, lo, hi, W, pointer)
+
+
+class DiscreteGaussian:
+    """``discrete_gaussian``: (1 − q)·N + q·N_d against N, N = N_Z(0, σ²) and N_d its shift by d (:mod:`.discrete`)."""
+
+    __slots__ = ("q", "sigma_squared", "shift")
+
+    def __init__(self, q, sigma_squared, shift):
+        self.q, self.sigma_squared, self.shift = Fraction(q), Fraction(sigma_squared), int(shift)
+
+    def __repr__(self):
+        return f"DiscreteGaussian(q={self.q}, sigma_squared={self.sigma_squared}, shift={self.shift})"
+
+    def guard_bits(self):
+        """The declared guard with s = 1: the masses carry their own extra bits (:mod:`.discrete`)."""
+        return declared_guard(self.q, 1)
+
+    def parts(self):
+        return bits(self.q) + bits(self.sigma_squared) + bits(self.shift)
+
+    def mass_work(self, n, W, parts):
+        atoms = discrete.atom_count(self.sigma_squared, self.shift, W)
+        return work(n, W, parts, DISCRETE_GAUSSIAN_NS) + work(atoms, W, parts, DISCRETE_ATOM_NS)
+
+    def bucket_masses(self, N, lo, hi, W, pointer):
+        return discrete.discrete_gaussian_masses(self.q, self.sigma_squared, self.shift, N, lo, hi, W, pointer)
+
+
 # ---- from a stage mechanism to its pair --------------------------------------------------------------------------
 
 ADD_OR_REMOVE, REPLACE = "add_or_remove_one", "replace_one"
@@ -247,3 +312,17 @@ def laplace(scale, q, relation):
 
 def randomized_response(noise, buckets):
     return RandomizedResponse(noise, buckets)
+
+
+def discrete_laplace(parameter, sensitivity, q, relation):
+    """The pair of a ``discrete_laplace`` stage: shift s under add/remove, 2s under replace-one (q = 1 only)."""
+    if relation == ADD_OR_REMOVE:
+        return DiscreteLaplace(q, parameter, sensitivity)
+    return DiscreteLaplace(1, parameter, 2 * sensitivity)
+
+
+def discrete_gaussian(sigma_squared, sensitivity, q, relation):
+    """The pair of a ``discrete_gaussian`` stage: shift s under add/remove, 2s under replace-one (q = 1 only)."""
+    if relation == ADD_OR_REMOVE:
+        return DiscreteGaussian(q, sigma_squared, sensitivity)
+    return DiscreteGaussian(1, sigma_squared, 2 * sensitivity)
