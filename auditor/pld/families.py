@@ -32,8 +32,8 @@ from auditor.rationals import ceil, ceil_div, floor
 
 __all__ = ["ReplaceGaussian", "GaussianMixture", "Laplace", "RandomizedResponse", "gaussian", "mixture", "laplace",
            "randomized_response", "DiscreteLaplace", "DiscreteGaussian", "discrete_laplace", "discrete_gaussian",
-           "REPLACE_NS", "MIXTURE_NS", "BOUNDED_NS", "DISCRETE_LAPLACE_NS", "DISCRETE_GAUSSIAN_NS",
-           "DISCRETE_ATOM_NS", "ADD_OR_REMOVE", "REPLACE"]
+           "lattice_work", "REPLACE_NS", "MIXTURE_NS", "BOUNDED_NS", "LATTICE_BUCKET_NS", "LATTICE_ATOM_NS",
+           "LATTICE_SAMPLED_ATOM_NS", "LATTICE_PLACE_UNITS", "ADD_OR_REMOVE", "REPLACE"]
 
 REPLACE_NS = 1200
 """The same for the replace-one Gaussian (a square root and a logarithm per level, three tails per bucket), per
@@ -47,15 +47,26 @@ BOUNDED_NS = 80
 """The same for the Laplace mechanism and randomized response (a square root per level, no tail table): measured
 7 to 17 per unit, and 46 at b = 1/100 (its own guard adds 148 bits there), 19,001 and 40,001 buckets; randomized
 response below 1."""
-DISCRETE_LAPLACE_NS = 80
-"""The same for the discrete Laplace, per bucket and per atom (d + 1 atoms): (n + d + 1)·(W + W²/1024 + parts/4)·80
-(measured: see docs/certificates.md)."""
-DISCRETE_GAUSSIAN_NS = 80
-"""The same for the discrete Gaussian per bucket (the bucket lists and the tail spreading)."""
-DISCRETE_ATOM_NS = 400
-"""The same for the discrete Gaussian per atom (:func:`auditor.pld.discrete.atom_count` of them: the kernel chain,
-the masses and, at q < 1, the coarse enclosure of the loss value)."""
+LATTICE_BUCKET_NS = 20
+"""The discrete Laplace's and the discrete Gaussian's work units per bucket and unit of W + W²/1024 + parts/4 (the
+buckets' lists, the tails' spreading): measured 3 to 7 for the whole single step (200,001 buckets, W = 267 and
+867)."""
+LATTICE_ATOM_NS = 25
+"""The same per atom at sampling 1 (its masses, the kernel's chain, its bucket ⌊N·ℓ₁⌋ exactly): measured 8 to 23
+(the discrete Gaussian at σ² = 10^6, 45,152 and 86,000 atoms, W = 300 and 1261)."""
+LATTICE_SAMPLED_ATOM_NS, LATTICE_PLACE_UNITS = 60, 2000
+"""The same per atom at sampling below 1, with 2000 more units an atom for the coarse enclosure of its loss value
+(96 bits whatever W): measured 115 µs an atom at W = 200 and 130 µs at W = 1264 (σ² = 10^6, q = 1/10; estimates
+135 and 290 µs)."""
 
+
+def lattice_work(n, atoms, W, parts, sampled):
+    """The work units of the masses of a lattice pair: n buckets and ``atoms`` atoms at W bits (the constants
+    above)."""
+    buckets = work(n, W, parts, LATTICE_BUCKET_NS)
+    if sampled:
+        return buckets + atoms * (W + W * W // 1024 + parts // 4 + LATTICE_PLACE_UNITS) * LATTICE_SAMPLED_ATOM_NS
+    return buckets + work(atoms, W, parts, LATTICE_ATOM_NS)
 
 
 def _floor_bits(x):
@@ -243,7 +254,7 @@ class DiscreteLaplace:
         return bits(self.q) + bits(self.parameter) + bits(self.shift)
 
     def mass_work(self, n, W, parts):
-        return work(n + self.shift + 1, W, parts, DISCRETE_LAPLACE_NS)
+        return lattice_work(n, self.shift + 1, W, parts, self.q < 1)
 
     def bucket_masses(self, N, lo, hi, W, pointer):
         return discrete.discrete_laplace_masses(self.q, self.parameter, self.shift, N, lo, hi, W, pointer)
@@ -268,8 +279,7 @@ class DiscreteGaussian:
         return bits(self.q) + bits(self.sigma_squared) + bits(self.shift)
 
     def mass_work(self, n, W, parts):
-        atoms = discrete.atom_count(self.sigma_squared, self.shift, W)
-        return work(n, W, parts, DISCRETE_GAUSSIAN_NS) + work(atoms, W, parts, DISCRETE_ATOM_NS)
+        return lattice_work(n, discrete.atom_count(self.sigma_squared, self.shift, W), W, parts, self.q < 1)
 
     def bucket_masses(self, N, lo, hi, W, pointer):
         return discrete.discrete_gaussian_masses(self.q, self.sigma_squared, self.shift, N, lo, hi, W, pointer)

@@ -253,6 +253,7 @@ DPSGD_GAUSSIAN = "dpsgd/dpsgd-gaussian-s2-t10-delta1e-5.json"
 DPSGD_PLD = "dpsgd/dpsgd-q0_01-s1-t1000-delta1e-5.json"
 ACCOUNTING_GAUSSIAN, ACCOUNTING_PLD = ACCOUNTING + DPSGD_GAUSSIAN, ACCOUNTING + DPSGD_PLD
 ACCOUNTING_MIXTURE, ACCOUNTING_RR = ACCOUNTING + "mixture", ACCOUNTING + "randomized-response"
+ACCOUNTING_DLAP, ACCOUNTING_DGAUSS = ACCOUNTING + "discrete-laplace-sampled", ACCOUNTING + "discrete-gaussian"
 CALIBRATION = "calibration-gamma1_2-sigma2_1-c1.json"
 BRACKET = "plain/epsilon-bracket-releases-dg9x100-dl2x5-dg4s2x20-delta1e-5.json"
 NOISE = "plain/noise-dg-c100-eps2-delta1e-5.json"
@@ -486,6 +487,14 @@ NOTCHES = [
           _interval(("result", "points", 1), "upper", "lower"), ["/result/points/1/upper"]),
     Notch("accounting/1", ACCOUNTING_MIXTURE, "mixture: points[1].lower up to the midpoint",
           _interval(("result", "points", 1), "lower", "upper"), ["/result/points/1/lower"]),
+    Notch("accounting/1", ACCOUNTING_DLAP, "discrete laplace: points[1].upper down to the midpoint",
+          _interval(("result", "points", 1), "upper", "lower"), ["/result/points/1/upper"]),
+    Notch("accounting/1", ACCOUNTING_DLAP, "discrete laplace: points[1].lower up to the midpoint",
+          _interval(("result", "points", 1), "lower", "upper"), ["/result/points/1/lower"]),
+    Notch("accounting/1", ACCOUNTING_DGAUSS, "discrete gaussian: points[2].upper down to the midpoint",
+          _interval(("result", "points", 2), "upper", "lower"), ["/result/points/2/upper"]),
+    Notch("accounting/1", ACCOUNTING_DGAUSS, "discrete gaussian: points[2].lower up to the midpoint",
+          _interval(("result", "points", 2), "lower", "upper"), ["/result/points/2/lower"]),
     Notch("accounting/1", ACCOUNTING_RR, "randomized response: points[2].upper down to the midpoint",
           _interval(("result", "points", 2), "upper", "lower"), ["/result/points/2/upper"]),
     Notch("calibration/1", CALIBRATION, "epsilon_hi down to the midpoint (the upper witness's epsilon with it)",
