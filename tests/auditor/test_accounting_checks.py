@@ -638,3 +638,19 @@ def test_a_discrete_gaussian_grid_the_budget_cannot_afford_is_unchecked(monkeypa
     cert = corpus.family_certificate("discrete-gaussian-sampled", edit=edit)
     r = _unchecked(cert, monkeypatch, "single-step masses")
     assert r.unchecked.startswith("/result/discretisation/ranges"), r.unchecked
+
+
+def test_dp_accounting_discrete_laplace_lies_inside_the_certified_points():
+    """dp_accounting's PLD accountant (an optional extra) on DiscreteLaplaceDpEvent(1/2, 2): its δ(ε) lies inside the
+    points the auditor verifies at ±10^−4 around the sum over the integers (dp_accounting has no sampled or
+    discrete-Gaussian counterpart to compare)."""
+    pytest.importorskip("dp_accounting")
+    from dp_accounting import dp_event
+    from dp_accounting.pld import pld_privacy_accountant
+    cert = corpus.family_certificate("discrete-laplace", low=Fraction(9999, 10000), high=Fraction(10001, 10000))
+    assert verify_certificate(cert).outcome == "OK"
+    accountant = pld_privacy_accountant.PLDAccountant(value_discretization_interval=1e-4)
+    accountant.compose(dp_event.DiscreteLaplaceDpEvent(0.5, 2))
+    for point in cert["result"]["points"]:
+        theirs = Fraction(float(accountant.get_delta(float(Fraction(point["epsilon"])))))
+        assert Fraction(point["lower"]) <= theirs <= Fraction(point["upper"]), (point, theirs)
