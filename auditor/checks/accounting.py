@@ -7,13 +7,15 @@ In order:
 
 1. Domain (MALFORMED outside it), every event of the tree, dropped or not: σ (Gaussian, mixture) in
    [1/10, 10^4], b in [1/100, 10^4], every Δ_i in [0, 100], mixture probabilities as many as the sensitivities
-   and summing to 1, randomized response's p in (0, 1]; a Poisson sampling wraps a Gaussian, Laplace or mixture
-   event, another Poisson sampling or a no-op; a sampling without replacement of m of n records (n >= 1,
-   0 <= m <= n) wraps a Gaussian event or a no-op; the relation defines every leaf (add/remove: no randomized
-   response, no sampling without replacement; replace-one: no mixture, and a Laplace leaf only with sampling 1,
-   the product of its Poisson ancestors' probabilities); 10^−30 <= δ < 1, or 1..64 strictly increasing ε in
-   [0, 500]; 10^−6 <= R <= 1/2; a result of the question's form; a ``pld`` route with a discretisation, a ``gaussian``
-   or ``lattice`` one without.
+   and summing to 1, randomized response's p in (0, 1]; the discrete Laplace's a in [1/100, 100] and the discrete
+   Gaussian's σ² in [1/100, 10^6], each with an integer sensitivity s in [0, 1000]; a Poisson sampling wraps a
+   Gaussian, Laplace, mixture, discrete Laplace or discrete Gaussian event, another Poisson sampling or a no-op;
+   a sampling without replacement of m of n records (n >= 1, 0 <= m <= n) wraps a Gaussian event or a no-op;
+   the relation defines every leaf (add/remove: no randomized response, no sampling without replacement;
+   replace-one: no mixture, and a Laplace, discrete Laplace or discrete Gaussian leaf only with sampling 1, the
+   product of its Poisson ancestors' probabilities); 10^−30 <= δ < 1, or 1..64 strictly increasing ε in
+   [0, 500]; 10^−6 <= R <= 1/2; a result of the question's form; a ``pld`` route with a discretisation, a
+   ``gaussian`` or ``lattice`` one without.
 2. The tree's limits (UNCHECKED, before any work): at most :data:`MAX_EVENTS` events, every numerator and
    denominator of the tree at most :data:`MAX_NUMBER_BITS` bits, every dataset size n of a sampling without
    replacement at most :data:`MAX_DATASET_SIZE`.
@@ -22,7 +24,8 @@ In order:
    and sampling (the product of its Poisson ancestors' probabilities); a Gaussian sampled m of n without
    replacement the stage ``gaussian_without_replacement`` of γ = m/n, or ``gaussian`` with sampling 1 when
    m = n; leaves that cannot change the output's law dropped (a no-op, multiplicity 0, sampling 0, m = 0, a
-   mixture whose every Δ is 0, randomized response with k = 1 or p = 1); a mixture's equal Δ merged and sorted
+   mixture whose every Δ is 0, randomized response with k = 1 or p = 1, a discrete Laplace or discrete
+   Gaussian leaf of sensitivity 0); a mixture's equal Δ merged and sorted
    increasing; equal mechanisms merged (counts added); sorted by the canonical JSON text of the mechanism.
    Then Σ T <= :data:`MAX_TOTAL_COUNT` (UNCHECKED beyond).
 4. Route (FAIL): ``gaussian`` exactly when every stage is ``gaussian`` with sampling 1; ``lattice`` only for
@@ -37,9 +40,9 @@ In order:
    ε with lower <= upper <= 1 and the width (or upper <= 10^−30); ``lower_order`` null exactly when the lower
    end is 0 and on the gaussian route; displays outward to 10 significant digits.  Two exact facts:
    δ(ε) < 1 always (every pair's two laws are mutually absolutely continuous), so lower >= 1 is false; and when
-   a stage is ``gaussian``, ``gaussian_without_replacement`` or ``mixture_of_gaussians`` its forward loss is
-   unbounded above, so δ(ε) > 0 at every
-   ε and upper = 0 is false.  Without such a stage (only Laplace and randomized response) the composed loss is
+   a stage is ``gaussian``, ``gaussian_without_replacement``, ``mixture_of_gaussians`` or ``discrete_gaussian``
+   its forward loss is unbounded above, so δ(ε) > 0 at every ε and upper = 0 is false.  Without such a stage
+   (only Laplace, discrete Laplace and randomized response) the composed loss is
    bounded and δ(ε) = 0 exactly for ε at or above its largest value: no exact fact is used, the enclosures
    decide (an upper end 0 is proved when the recipe's upper bound is exactly 0).
 7. Enclosure claims, three-way, as for ``dpsgd/1`` (:func:`auditor.pld.decisions.decide_gaussian`,
@@ -65,6 +68,12 @@ from auditor.rationals import read_rational, show, write_rational
 SIGMA_MIN, SIGMA_MAX = Fraction(1, 10), Fraction(10 ** 4)
 SCALE_MIN, SCALE_MAX = Fraction(1, 100), Fraction(10 ** 4)
 SENSITIVITY_MAX = Fraction(100)
+PARAMETER_MIN, PARAMETER_MAX = Fraction(1, 100), Fraction(100)
+"""The discrete Laplace's noise parameter a (pmf tanh(a/2)·e^{−a|x|})."""
+VARIANCE_MIN, VARIANCE_MAX = Fraction(1, 100), Fraction(10 ** 6)
+"""The discrete Gaussian's σ²."""
+DISCRETE_SENSITIVITY_MAX = 1000
+"""The integer sensitivity s of the discrete Laplace and the discrete Gaussian."""
 
 # ---- the limits (UNCHECKED beyond them, before any work) ------------------------------------------
 MAX_EVENTS = 10 ** 4
@@ -81,7 +90,7 @@ MAX_DATASET_SIZE = 10 ** 12
 ORDERS = (FORWARD, BACKWARD) = ("forward", "backward")
 LATTICE = "lattice"
 ADD_OR_REMOVE, REPLACE = families.ADD_OR_REMOVE, families.REPLACE
-UNBOUNDED = ("gaussian", "gaussian_without_replacement", "mixture_of_gaussians")
+UNBOUNDED = ("gaussian", "gaussian_without_replacement", "mixture_of_gaussians", "discrete_gaussian")
 """Stage mechanisms whose forward loss is unbounded above."""
 
 
@@ -162,7 +171,8 @@ class _Tree:
         return value
 
 
-_SAMPLED = {"GaussianDpEvent", "LaplaceDpEvent", "MixtureOfGaussiansDpEvent", "PoissonSampledDpEvent", "NoOpDpEvent"}
+_SAMPLED = {"GaussianDpEvent", "LaplaceDpEvent", "MixtureOfGaussiansDpEvent", "DiscreteLaplaceDpEvent",
+            "DiscreteGaussianDpEvent", "PoissonSampledDpEvent", "NoOpDpEvent"}
 
 
 def _walk(event, pointer, tree, multiplicity, sampling):
@@ -184,8 +194,9 @@ def _walk(event, pointer, tree, multiplicity, sampling):
         _bounded(q, Fraction(0), Fraction(1), pointer + "/sampling_probability", "[0, 1]")
         inner = event["event"]
         if inner["class_name"] not in _SAMPLED:
-            raise Malformed(f"{pointer}/event: a PoissonSampledDpEvent must wrap a Gaussian, Laplace or "
-                            f"mixture-of-Gaussians event (or another Poisson sampling, or a no-op), not a "
+            raise Malformed(f"{pointer}/event: a PoissonSampledDpEvent must wrap a Gaussian, Laplace, "
+                            f"mixture-of-Gaussians, discrete Laplace or discrete Gaussian event (or another Poisson "
+                            f"sampling, or a no-op), not a "
                             f"{inner['class_name']} (Poisson sampling of a composition is not the composition of "
                             f"sampled steps)")
         _walk(inner, pointer + "/event", tree, multiplicity, sampling * q)
@@ -211,6 +222,8 @@ def _leaf(event, kind, pointer, tree, sampling):
             raise Malformed(f"{pointer}: under replace_one the Laplace mechanism is defined only unsampled, but "
                             f"its Poisson sampling is {show(sampling)} (docs/accounting.md §3)")
         return {"mechanism": "laplace", "sampling": q, "scale": write_rational(b)}
+    if kind in _DISCRETE:
+        return _discrete_leaf(event, kind, pointer, tree, sampling)
     if kind == "MixtureOfGaussiansDpEvent":
         if relation == REPLACE:
             raise Malformed(f"{pointer}: the mixture of Gaussians is not defined under replace_one "
@@ -256,6 +269,31 @@ def _without_replacement(event, pointer, tree):
     if gamma == 1:
         return gaussian          # the batch is the whole dataset: the unsampled replace-one Gaussian
     return dict(gaussian, mechanism="gaussian_without_replacement", sampling=write_rational(gamma))
+# class name: (stage mechanism, the noise field, its name in the stage, its domain, the domain's text)
+_DISCRETE = {
+    "DiscreteLaplaceDpEvent": ("discrete_laplace", "noise_parameter", "parameter", (PARAMETER_MIN, PARAMETER_MAX),
+                               "[1/100, 100]"),
+    "DiscreteGaussianDpEvent": ("discrete_gaussian", "sigma_squared", "sigma_squared", (VARIANCE_MIN, VARIANCE_MAX),
+                                "[1/100, 10^6]"),
+}
+
+
+def _discrete_leaf(event, kind, pointer, tree, sampling):
+    """A discrete Laplace or discrete Gaussian leaf: the noise in its domain, an integer sensitivity in
+    [0, 1000], under replace-one unsampled; dropped at sensitivity 0 (after those checks)."""
+    mechanism, field, name, (lo, hi), text = _DISCRETE[kind]
+    noise = tree.number(event[field], f"{pointer}/{field}")
+    _bounded(noise, lo, hi, f"{pointer}/{field}", text)
+    s = common.integer(event["sensitivity"], pointer + "/sensitivity", 0)
+    if s > DISCRETE_SENSITIVITY_MAX:
+        raise Malformed(f"{pointer}/sensitivity: {s} is outside the domain [0, {DISCRETE_SENSITIVITY_MAX}]")
+    if tree.relation == REPLACE and sampling != 1:
+        raise Malformed(f"{pointer}: under replace_one the {mechanism.replace('_', ' ')} mechanism is defined only "
+                        f"unsampled, but its Poisson sampling is {show(sampling)} (docs/accounting.md §3)")
+    if s == 0:
+        return None
+    return {"mechanism": mechanism, name: write_rational(noise), "sampling": write_rational(sampling),
+            "sensitivity": s}
 
 
 def _mixture(event, pointer, tree, q):
@@ -327,7 +365,9 @@ def parse(cert):
 _FIELDS = {"gaussian": ("sampling", "sigma"), "gaussian_without_replacement": ("sampling", "sigma"),
            "laplace": ("sampling", "scale"),
            "mixture_of_gaussians": ("probabilities", "sampling", "sensitivities", "sigma"),
-           "randomized_response": ("buckets", "noise", "sampling")}
+           "randomized_response": ("buckets", "noise", "sampling"),
+           "discrete_laplace": ("parameter", "sampling", "sensitivity"),
+           "discrete_gaussian": ("sampling", "sensitivity", "sigma_squared")}
 
 
 def _result_stages(cert):
@@ -359,6 +399,12 @@ def _stage_text(mechanism, count=None):
         shown = ", ".join(f"{t(p)}@{t(d)}" for d, p in zip(mechanism["sensitivities"][:4], mechanism["probabilities"]))
         more = ", ..." if len(mechanism["sensitivities"]) > 4 else ""
         text = f"mixture sigma = {t(mechanism['sigma'])} ({shown}{more}), q = {t(mechanism['sampling'])}"
+    elif kind == "discrete_laplace":
+        text = (f"discrete laplace a = {t(mechanism['parameter'])}, s = {mechanism['sensitivity']}, "
+                f"q = {t(mechanism['sampling'])}")
+    elif kind == "discrete_gaussian":
+        text = (f"discrete gaussian sigma^2 = {t(mechanism['sigma_squared'])}, s = {mechanism['sensitivity']}, "
+                f"q = {t(mechanism['sampling'])}")
     else:
         text = f"randomized response p = {t(mechanism['noise'])}, k = {mechanism['buckets']}"
     return text if count is None else f"{text}, T = {count}"
@@ -421,6 +467,10 @@ def pair_of(mechanism, relation):
         return families.without_replacement(Fraction(mechanism["sigma"]), q)
     if kind == "laplace":
         return families.laplace(Fraction(mechanism["scale"]), q, relation)
+    if kind == "discrete_laplace":
+        return families.discrete_laplace(Fraction(mechanism["parameter"]), mechanism["sensitivity"], q, relation)
+    if kind == "discrete_gaussian":
+        return families.discrete_gaussian(Fraction(mechanism["sigma_squared"]), mechanism["sensitivity"], q, relation)
     if kind == "mixture_of_gaussians":
         return families.mixture(Fraction(mechanism["sigma"]), [Fraction(d) for d in mechanism["sensitivities"]],
                              [Fraction(x) for x in mechanism["probabilities"]], q)
@@ -429,12 +479,16 @@ def pair_of(mechanism, relation):
 
 def declared(mechanism):
     """(guard, parts) of a stage mechanism as docs/accounting.md §6 states them: the guard
-    24 + bits(⌊1/q⌋) + 2·bits(⌊s⌋ + 1), q the sampling and s the σ, b or 1 (randomized response); the bits of the
-    numerators and denominators of every number (σ or b, each Δ_i and p_i, q; randomized response: p and k)."""
+    24 + bits(⌊1/q⌋) + 2·bits(⌊s⌋ + 1), q the sampling and s the σ, b or 1 (randomized response, the discrete
+    Laplace, the discrete Gaussian); the bits of the numerators and denominators of every number (σ or b, each Δ_i
+    and p_i, q; randomized response: p and k; the discrete families: a or σ², s and q)."""
     kind = mechanism["mechanism"]
     q = mechanism["sampling"]
     if kind == "randomized_response":
         return pairs.declared_guard(q, 1), pairs.bits(mechanism["noise"]) + pairs.bits(mechanism["buckets"])
+    if kind in ("discrete_laplace", "discrete_gaussian"):
+        noise = mechanism["parameter"] if kind == "discrete_laplace" else mechanism["sigma_squared"]
+        return pairs.declared_guard(q, 1), sum(pairs.bits(x) for x in (noise, mechanism["sensitivity"], q))
     s = mechanism["scale"] if kind == "laplace" else mechanism["sigma"]
     numbers = [s, q] + mechanism.get("sensitivities", []) + mechanism.get("probabilities", [])
     return pairs.declared_guard(q, s), sum(pairs.bits(x) for x in numbers)

@@ -95,6 +95,9 @@ DROPPED = [   # leaves that cannot change the output's law (docs/accounting.md �
      "event": {"class_name": "GaussianDpEvent", "noise_multiplier": "1"}},
     {"class_name": "MixtureOfGaussiansDpEvent", "standard_deviation": "1", "sensitivities": ["0", "0"],
      "sampling_probs": ["1/3", "2/3"]},
+    {"class_name": "DiscreteLaplaceDpEvent", "noise_parameter": "1", "sensitivity": 0},
+    {"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/2",
+     "event": {"class_name": "DiscreteGaussianDpEvent", "sigma_squared": "2", "sensitivity": 0}},
 ]
 
 
@@ -191,6 +194,30 @@ def _rr_range(p, k, N):
     return [-top - 2, top + 2]
 
 
+def _discrete_range(law, N, top=None):
+    """[lo, hi] holding every atom of ``law`` (or up to the loss ``top``, a truncation for unbounded losses)."""
+    values = [mp(v) for v, _, _ in law.atoms]
+    high = max(values) if top is None else mp(top)
+    return [int(mpmath.floor(max(min(values), -high) * N)) - 2, int(mpmath.floor(high * N)) + 2]
+
+
+def _composed(law, steps):
+    """The composed atom law of ``steps`` steps of a lattice law (atom values as mpmath numbers)."""
+    return ref.atom_law(ref.Law(law.preimage, law.cdf_p, law.cdf_q, [(mp(v), p, q) for v, p, q in law.atoms]), steps)
+
+
+DLAP = ref.discrete_laplace(1, Fraction(1, 2), 2)
+DLAP_SAMPLED = ref.discrete_laplace(Fraction(1, 4), Fraction(1), 2)
+DLAP_REPLACE = ref.discrete_laplace(1, Fraction(1), 2)            # replace-one, s = 1: the pair of shift 2
+DGAUSS = ref.discrete_gaussian(1, Fraction(4), 1)
+DGAUSS_SAMPLED = ref.discrete_gaussian(Fraction(1, 5), Fraction(2), 2)
+DGAUSS_REPLACE = ref.discrete_gaussian(1, Fraction(9), 2)         # replace-one, s = 1: the pair of shift 2
+
+
+def _discrete_truth(law):
+    return lambda e: {o: ref.delta_lattice(law, e, o) for o in ORDERS}
+
+
 RR = {"class_name": "RandomizedResponseDpEvent", "noise_parameter": "3/4", "num_buckets": 4}
 WITHOUT_REPLACEMENT = {"class_name": "SampledWithoutReplacementDpEvent", "source_dataset_size": 1000,
                        "sample_size": 100, "event": {"class_name": "GaussianDpEvent", "noise_multiplier": "1"}}
@@ -261,6 +288,38 @@ FAMILIES = {
          ({"mechanism": "gaussian_without_replacement", "sampling": "1/10", "sigma": "1"}, 1, [-1000, 1000])], 100,
         ["0", "1/2", "2"],
         lambda e: {"forward": ref.delta_gaussian_with_without_replacement(1, Fraction(1, 10), 1, e)}),
+    "discrete-laplace": (
+        {"class_name": "DiscreteLaplaceDpEvent", "noise_parameter": "1/2", "sensitivity": 2}, "add_or_remove_one",
+        [({"mechanism": "discrete_laplace", "parameter": "1/2", "sampling": "1", "sensitivity": 2}, 1,
+          _discrete_range(DLAP, 40))], 40, ["0", "1/2", "3/4"], _discrete_truth(DLAP)),
+    "discrete-laplace-sampled": (
+        {"class_name": "SelfComposedDpEvent", "count": 3, "event": {
+            "class_name": "PoissonSampledDpEvent", "sampling_probability": "1/4",
+            "event": {"class_name": "DiscreteLaplaceDpEvent", "noise_parameter": "1", "sensitivity": 2}}},
+        "add_or_remove_one",
+        [({"mechanism": "discrete_laplace", "parameter": "1", "sampling": "1/4", "sensitivity": 2}, 3,
+          _discrete_range(DLAP_SAMPLED, 100))], 100, ["0", "1/4", "1"],
+        lambda e: {"forward": ref.delta_atoms(_composed(DLAP_SAMPLED, 3), e)}),
+    "discrete-laplace-replace": (
+        {"class_name": "SelfComposedDpEvent", "count": 2,
+         "event": {"class_name": "DiscreteLaplaceDpEvent", "noise_parameter": "1", "sensitivity": 1}}, "replace_one",
+        [({"mechanism": "discrete_laplace", "parameter": "1", "sampling": "1", "sensitivity": 1}, 2,
+          _discrete_range(DLAP_REPLACE, 20))], 20, ["0", "1", "2"],
+        lambda e: {"forward": ref.delta_atoms(_composed(DLAP_REPLACE, 2), e)}),
+    "discrete-gaussian": (
+        {"class_name": "DiscreteGaussianDpEvent", "sigma_squared": "4", "sensitivity": 1}, "add_or_remove_one",
+        [({"mechanism": "discrete_gaussian", "sampling": "1", "sensitivity": 1, "sigma_squared": "4"}, 1,
+          _discrete_range(DGAUSS, 40, top=8))], 40, ["0", "1/4", "1"], _discrete_truth(DGAUSS)),
+    "discrete-gaussian-sampled": (
+        {"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/5",
+         "event": {"class_name": "DiscreteGaussianDpEvent", "sigma_squared": "2", "sensitivity": 2}},
+        "add_or_remove_one",
+        [({"mechanism": "discrete_gaussian", "sampling": "1/5", "sensitivity": 2, "sigma_squared": "2"}, 1,
+          _discrete_range(DGAUSS_SAMPLED, 60, top=12))], 60, ["0", "1/4", "1"], _discrete_truth(DGAUSS_SAMPLED)),
+    "discrete-gaussian-replace": (
+        {"class_name": "DiscreteGaussianDpEvent", "sigma_squared": "9", "sensitivity": 1}, "replace_one",
+        [({"mechanism": "discrete_gaussian", "sampling": "1", "sensitivity": 1, "sigma_squared": "9"}, 1,
+          _discrete_range(DGAUSS_REPLACE, 40, top=8))], 40, ["0", "1/4", "1"], _discrete_truth(DGAUSS_REPLACE)),
     "mixed": (   # replace-one: N(1, 4) against N(−1, 4) (μ² = 1), and two steps of randomized response
         {"class_name": "ComposedDpEvent", "events": [
             {"class_name": "GaussianDpEvent", "noise_multiplier": "2"},

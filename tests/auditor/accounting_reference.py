@@ -10,7 +10,11 @@ root finder where there is no closed form), the CDFs of P and Q, and its atoms. 
 * :func:`delta_laplace_twice`: δ(ε) of two unsampled Laplace steps (atoms exact, the continuous parts by
   quadrature split at the kink of (1 − e^{ε − ℓ})₊);
 * :func:`delta_gaussian_with_atoms`: δ(ε) of a Gaussian mechanism (loss N(μ²/2, μ²) under P) composed with a law
-  of atoms: Σ_a P(a)·δ_G(ε − a) (δ_G's closed form holds at every real argument).
+  of atoms: Σ_a P(a)·δ_G(ε − a) (δ_G's closed form holds at every real argument);
+* :func:`discrete_laplace`, :func:`discrete_gaussian`: the lattice pairs as laws of atoms, every mass summed from
+  the pmf over the integers (mpmath's ``nsum``, not the closed forms the auditor uses), the discrete Gaussian's
+  outputs truncated where their mass is below 10^−60; :func:`delta_lattice`: δ(ε) of one order summed directly
+  over the integers, Σ_x (P(x) − e^ε·Q(x))₊.
 """
 
 from fractions import Fraction
@@ -285,6 +289,58 @@ def randomized_response(p, k):
     if k > 2:
         atoms.append((mpmath.mpf(0), (k - 2) * small, (k - 2) * small))
     return Law(lambda y: None, lambda x: 0, lambda x: 0, atoms, total=(0, 0))
+
+
+def _lattice_value(q, c):
+    """The loss value log(1 − q + q·e^c): a Fraction when it is rational (q = 1, or c = 0), else mpmath."""
+    if Fraction(q) == 1 or c == 0:
+        return Fraction(c) if Fraction(q) == 1 else Fraction(0)
+    return mpmath.log(1 - mp(q) + mp(q) * mpmath.exp(mp(c)))
+
+
+def _lattice_law(q, outputs):
+    """A law of atoms from [(ℓ₁ as a Fraction, N mass, N_d mass)]."""
+    qm = mp(q)
+    atoms = [(_lattice_value(q, c), (1 - qm) * n + qm * nd, n) for c, n, nd in outputs]
+    return Law(lambda y: None, lambda x: 0, lambda x: 0, atoms, total=(0, 0))
+
+
+def discrete_laplace(q, a, d):
+    """(1 − q)·N + q·N_d against N, N of pmf tanh(a/2)·e^{−a|x|}, N_d its shift by d."""
+    with mpmath.workdps(60):
+        am = mp(a)
+
+        def pmf(x):
+            return mpmath.tanh(am / 2) * mpmath.exp(-am * abs(x))
+        low = mpmath.nsum(pmf, [-mpmath.inf, 0])                 # N(x <= 0) = N_d(x >= d)
+        high = mpmath.nsum(pmf, [d, mpmath.inf])                 # N(x >= d) = N_d(x <= 0)
+        outputs = [(Fraction(a) * (-d), low, high)]
+        outputs += [(Fraction(a) * (2 * j - d), pmf(j), pmf(j - d)) for j in range(1, d)]
+        outputs.append((Fraction(a) * d, high, low))
+        return _lattice_law(q, outputs)
+
+
+def discrete_gaussian(q, sigma2, d):
+    """(1 − q)·N + q·N_d against N, N of pmf e^{−x²/(2σ²)}/Z on the integers, N_d its shift by d."""
+    with mpmath.workdps(60):
+        s2 = mp(sigma2)
+
+        def f(x):
+            return mpmath.exp(-mpmath.mpf(x) ** 2 / (2 * s2))
+        Z = mpmath.nsum(f, [-mpmath.inf, mpmath.inf])
+        X = int(mpmath.ceil(mpmath.sqrt(2 * s2 * 140))) + 2                # e^{−70} < 10^−30 ... and below
+        X = max(X, int(mpmath.ceil(mpmath.sqrt(2 * s2 * 300))))             # e^{−150} < 10^−65
+        outputs = [(Fraction(2 * d * x - d * d) / (2 * Fraction(sigma2)), f(x) / Z, f(x - d) / Z)
+                   for x in range(-X, d + X + 1)]
+        return _lattice_law(q, outputs)
+
+
+def delta_lattice(law, epsilon, order):
+    """δ(ε) of one step of a law of atoms, summed over its outputs: Σ (P − e^ε·Q)₊ (forward) or Σ (Q − e^ε·P)₊."""
+    e = mpmath.exp(mp(epsilon))
+    if order == "forward":
+        return sum(max(mpmath.mpf(0), p - e * q) for _, p, q in law.atoms)
+    return sum(max(mpmath.mpf(0), q - e * p) for _, p, q in law.atoms)
 
 
 # ---- compositions --------------------------------------------------------------------------------------------

@@ -255,6 +255,7 @@ ACCOUNTING_GAUSSIAN, ACCOUNTING_PLD = ACCOUNTING + DPSGD_GAUSSIAN, ACCOUNTING + 
 ACCOUNTING_MIXTURE, ACCOUNTING_RR = ACCOUNTING + "mixture", ACCOUNTING + "randomized-response"
 ACCOUNTING_WOR = ACCOUNTING + "without-replacement"
 ACCOUNTING_LATTICE, ACCOUNTING_LATTICE_DELTA = ACCOUNTING + "lattice-rr-fifths", ACCOUNTING + "lattice-rr-delta"
+ACCOUNTING_DLAP, ACCOUNTING_DGAUSS = ACCOUNTING + "discrete-laplace-sampled", ACCOUNTING + "discrete-gaussian"
 CALIBRATION = "calibration-gamma1_2-sigma2_1-c1.json"
 BRACKET = "plain/epsilon-bracket-releases-dg9x100-dl2x5-dg4s2x20-delta1e-5.json"
 NOISE = "plain/noise-dg-c100-eps2-delta1e-5.json"
@@ -488,6 +489,14 @@ NOTCHES = [
           _interval(("result", "points", 1), "upper", "lower"), ["/result/points/1/upper"]),
     Notch("accounting/1", ACCOUNTING_MIXTURE, "mixture: points[1].lower up to the midpoint",
           _interval(("result", "points", 1), "lower", "upper"), ["/result/points/1/lower"]),
+    Notch("accounting/1", ACCOUNTING_DLAP, "discrete laplace: points[1].upper down to the midpoint",
+          _interval(("result", "points", 1), "upper", "lower"), ["/result/points/1/upper"]),
+    Notch("accounting/1", ACCOUNTING_DLAP, "discrete laplace: points[1].lower up to the midpoint",
+          _interval(("result", "points", 1), "lower", "upper"), ["/result/points/1/lower"]),
+    Notch("accounting/1", ACCOUNTING_DGAUSS, "discrete gaussian: points[2].upper down to the midpoint",
+          _interval(("result", "points", 2), "upper", "lower"), ["/result/points/2/upper"]),
+    Notch("accounting/1", ACCOUNTING_DGAUSS, "discrete gaussian: points[2].lower up to the midpoint",
+          _interval(("result", "points", 2), "lower", "upper"), ["/result/points/2/lower"]),
     Notch("accounting/1", ACCOUNTING_RR, "randomized response: points[2].upper down to the midpoint",
           _interval(("result", "points", 2), "upper", "lower"), ["/result/points/2/upper"]),
     Notch("accounting/1", ACCOUNTING_WOR, "sampling without replacement: points[1].upper down to the midpoint",

@@ -820,3 +820,141 @@ PRODUCED = sorted(PRODUCER_REFERENCES.glob("*.json")) if PRODUCER_REFERENCES.is_
 def test_the_producers_references_verify(path):
     r = verify_certificate(path.read_bytes(), name=path.name)
     assert r.outcome == "OK", r.as_dict()
+
+
+# ---- the lattice families: the discrete Laplace and the discrete Gaussian ------------------------------------------
+
+DLAP_EVENT = {"class_name": "DiscreteLaplaceDpEvent", "noise_parameter": "1/2", "sensitivity": 2}
+DGAUSS_EVENT = {"class_name": "DiscreteGaussianDpEvent", "sigma_squared": "4", "sensitivity": 1}
+
+
+@pytest.mark.parametrize("name", ["discrete-laplace", "discrete-gaussian-sampled"])
+def test_lattice_leaves_of_sensitivity_zero_are_dropped(name):
+    """A discrete leaf of sensitivity 0 changes nothing: composed beside the family's tree, the same stages."""
+    cert = corpus.family_certificate(name)
+    zeros = [dict(DLAP_EVENT, sensitivity=0), dict(DGAUSS_EVENT, sensitivity=0),
+             {"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/2",
+              "event": dict(DGAUSS_EVENT, sensitivity=0)}]
+    cert["input"]["event"] = {"class_name": "ComposedDpEvent", "events": [cert["input"]["event"]] + zeros}
+    assert _verify(cert).outcome == "OK"
+
+
+@pytest.mark.parametrize("name, edits, pointer", [
+    ("discrete-laplace", [(("input", "event", "noise_parameter"), "1/3")], "/result/stages/0/mechanism"),
+    ("discrete-laplace", [(("input", "event", "sensitivity"), 3)], "/result/stages/0/mechanism"),
+    ("discrete-laplace", [(STAGE0 + ("mechanism", "parameter"), "1")], "/result/stages/0/mechanism"),
+    ("discrete-laplace", [(STAGE0 + ("mechanism", "sensitivity"), 1)], "/result/stages/0/mechanism"),
+    ("discrete-laplace-sampled", [(("input", "event", "event", "sampling_probability"), "1/3")],
+     "/result/stages/0/mechanism"),
+    ("discrete-laplace-sampled", [(("input", "event", "count"), 4)], "/result/stages/0/count"),
+    ("discrete-gaussian", [(("input", "event", "sigma_squared"), "5")], "/result/stages/0/mechanism"),
+    ("discrete-gaussian", [(STAGE0 + ("mechanism", "sensitivity"), 2)], "/result/stages/0/mechanism"),
+    ("discrete-gaussian-sampled", [(STAGE0 + ("mechanism", "sampling"), "1/4")], "/result/stages/0/mechanism"),
+], ids=["dlap-tree-parameter", "dlap-tree-sensitivity", "dlap-stage-parameter", "dlap-stage-sensitivity",
+        "dlap-tree-sampling", "dlap-tree-count", "dgauss-tree-variance", "dgauss-stage-sensitivity",
+        "dgauss-stage-sampling"])
+def test_tampered_lattice_stages_fail(name, edits, pointer):
+    r = _verify(_edited(corpus.family_certificate(name), *edits))
+    assert r.outcome == "FAIL" and [f["pointer"] for f in r.failures] == [pointer], r.failures
+
+
+@pytest.mark.parametrize("name, edits", [
+    ("discrete-laplace", [(("input", "event", "noise_parameter"), "1"), (STAGE0 + ("mechanism", "parameter"), "1")]),
+    ("discrete-laplace", [(("input", "event", "sensitivity"), 3), (STAGE0 + ("mechanism", "sensitivity"), 3)]),
+    ("discrete-laplace", [(("input", "relation"), "replace_one")]),                   # the shift doubles
+    ("discrete-gaussian", [(("input", "event", "sigma_squared"), "2"), (STAGE0 + ("mechanism", "sigma_squared"), "2")]),
+    ("discrete-gaussian", [(("input", "relation"), "replace_one")]),
+    ("discrete-gaussian-sampled", [(("input", "event", "sampling_probability"), "1/2"),
+                                   (STAGE0 + ("mechanism", "sampling"), "1/2")]),
+], ids=["dlap-parameter", "dlap-sensitivity", "dlap-relation", "dgauss-variance", "dgauss-relation",
+        "dgauss-sampling"])
+def test_a_lattice_tree_and_stage_edited_together_under_the_same_result_fail(name, edits):
+    """The tree and its stage changed together (a consistent reading), the claims kept: some upper end is now below
+    the true δ(ε), disproved or not established by the recipe."""
+    r = _verify(_edited(corpus.family_certificate(name), *edits))
+    assert r.outcome == "FAIL" and all(f["pointer"].startswith("/result/points/") for f in r.failures), r.failures
+
+
+def test_upper_zero_is_false_with_a_discrete_gaussian_stage():
+    cert = corpus.family_certificate("discrete-gaussian")
+    cert["input"]["epsilons"][-1] = "20"
+    cert["result"]["points"][-1] = corpus.point(Fraction(20), 0, 0, None)
+    r = _verify(cert)
+    assert r.outcome == "FAIL" and any("δ(ε) > 0" in f["recomputed"] for f in r.failures), r.failures
+
+
+def test_a_discrete_laplace_has_delta_exactly_zero_beyond_its_largest_loss():
+    """a = 1/2, d = 2: the loss is at most 1, so δ(ε) = 0 for ε >= 1; the recipe proves upper = 0 past the top
+    atom's grid point (41/40 at h = 1/40), and an upper end 0 at ε = 1/2 is false."""
+    def edit(cert, epsilon):
+        cert["input"]["epsilons"][-1] = epsilon
+        cert["result"]["points"][-1] = corpus.point(Fraction(epsilon), 0, 0, None)
+
+    assert _verify(corpus.family_certificate("discrete-laplace", edit=lambda c: edit(c, "21/20"))).outcome == "OK"
+    r = _verify(corpus.family_certificate("discrete-laplace", edit=lambda c: edit(c, "3/4")))
+    _failed_at(r, "/result/points/2/upper")
+
+
+@pytest.mark.parametrize("event, relation", [
+    (dict(DLAP_EVENT, noise_parameter="1/101"), "add_or_remove_one"),
+    (dict(DLAP_EVENT, noise_parameter="101"), "add_or_remove_one"),
+    (dict(DLAP_EVENT, sensitivity=1001), "add_or_remove_one"),
+    (dict(DLAP_EVENT, sensitivity=-1), "add_or_remove_one"),
+    (dict(DLAP_EVENT, sensitivity="2"), "add_or_remove_one"),
+    (dict(DLAP_EVENT, noise_parameter="0"), "add_or_remove_one"),
+    (dict(DGAUSS_EVENT, sigma_squared="1/101"), "add_or_remove_one"),
+    (dict(DGAUSS_EVENT, sigma_squared="1000001"), "add_or_remove_one"),
+    (dict(DGAUSS_EVENT, sensitivity=1001), "add_or_remove_one"),
+    ({"class_name": "DiscreteLaplaceDpEvent", "noise_parameter": "1/2"}, "add_or_remove_one"),
+    ({"class_name": "DiscreteGaussianDpEvent", "sigma_squared": "4", "sensitivity": 1, "extra": 1},
+     "add_or_remove_one"),
+    ({"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/2", "event": DLAP_EVENT}, "replace_one"),
+    ({"class_name": "PoissonSampledDpEvent", "sampling_probability": "0", "event": DGAUSS_EVENT}, "replace_one"),
+    ({"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/2",
+      "event": dict(DGAUSS_EVENT, sensitivity=0)}, "replace_one"),                     # dropped, still checked
+], ids=["a-low", "a-high", "s-high", "s-negative", "s-string", "a-zero", "variance-low", "variance-high",
+        "dgauss-s-high", "missing-sensitivity", "unknown-field", "sampled-dlap-replace", "dgauss-sampled-0-replace",
+        "dgauss-s0-sampled-replace"])
+def test_lattice_leaves_outside_the_domain_are_malformed(event, relation):
+    cert = corpus.family_certificate("discrete-laplace")
+    cert["input"]["relation"] = relation
+    cert["input"]["event"] = {"class_name": "ComposedDpEvent", "events": [cert["input"]["event"], event]}
+    r = _verify(cert)
+    assert r.outcome == "MALFORMED", r.as_dict()
+
+
+def test_the_stage_mechanisms_carry_the_given_sensitivity_under_replace_one():
+    """Under replace-one the stage records s (the relation says the pair is that of the shift 2s)."""
+    cert = corpus.family_certificate("discrete-laplace-replace")
+    assert cert["result"]["stages"][0]["mechanism"]["sensitivity"] == 1
+    pair = accounting.pair_of(cert["result"]["stages"][0]["mechanism"], "replace_one")
+    assert (pair.q, pair.shift) == (1, 2)
+
+
+def test_a_discrete_gaussian_grid_the_budget_cannot_afford_is_unchecked(monkeypatch):
+    """σ² = 10^6 sampled at q = 1/10 with K′ = 3000: about 131,800 atoms, each with a coarse enclosure and masses at
+    W ≈ 3040 bits — beyond the file's budget before any mass is computed."""
+    def edit(cert):
+        cert["input"]["event"]["event"]["sigma_squared"] = "1000000"
+        cert["input"]["event"]["sampling_probability"] = "1/10"
+        cert["result"]["stages"][0]["mechanism"].update(sigma_squared="1000000", sampling="1/10")
+        cert["result"]["discretisation"]["q_bits"] = 3000
+    cert = corpus.family_certificate("discrete-gaussian-sampled", edit=edit)
+    r = _unchecked(cert, monkeypatch, "single-step masses")
+    assert r.unchecked.startswith("/result/discretisation/ranges"), r.unchecked
+
+
+def test_dp_accounting_discrete_laplace_lies_inside_the_certified_points():
+    """dp_accounting's PLD accountant (an optional extra) on DiscreteLaplaceDpEvent(1/2, 2): its δ(ε) lies inside the
+    points the auditor verifies at ±10^−4 around the sum over the integers (dp_accounting has no sampled or
+    discrete-Gaussian counterpart to compare)."""
+    pytest.importorskip("dp_accounting")
+    from dp_accounting import dp_event
+    from dp_accounting.pld import pld_privacy_accountant
+    cert = corpus.family_certificate("discrete-laplace", low=Fraction(9999, 10000), high=Fraction(10001, 10000))
+    assert verify_certificate(cert).outcome == "OK"
+    accountant = pld_privacy_accountant.PLDAccountant(value_discretization_interval=1e-4)
+    accountant.compose(dp_event.DiscreteLaplaceDpEvent(0.5, 2))
+    for point in cert["result"]["points"]:
+        theirs = Fraction(float(accountant.get_delta(float(Fraction(point["epsilon"])))))
+        assert Fraction(point["lower"]) <= theirs <= Fraction(point["upper"]), (point, theirs)

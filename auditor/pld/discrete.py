@@ -1,0 +1,250 @@
+"""Bucket masses of the discrete pairs: the discrete Laplace and discrete Gaussian mechanisms (docs/accounting.md §4–5).
+
+Numbers are integers over 2^W; an enclosure is (lo, hi) with lo <= 2^W·value <= hi.
+
+**The pairs.**  Integer noise, N centred at 0 and N_d its shift by an integer d >= 1 (d = s under add/remove; d = 2s
+under replace-one, defined only unsampled: the replaced record moves the value by at most 2s, and an integer shift
+keeps the lattice, so N_s against N_{−s} has the losses of N_{2s} against N_0):
+
+    P = (1 − q)·N + q·N_d,   Q = N,   ℓ(x) = log(1 − q + q·e^{ℓ₁(x)}),   ℓ₁(x) = log(N_d(x)/N(x))
+
+(Poisson subsampling of a remove step: "Optimal Accounting of Differential Privacy via Characteristic Function",
+Zhu, Dong, Wang 2022, Theorem 11).  Every output is an integer, so the loss law is a law of atoms: the output x
+has P-mass (1 − q)·N(x) + q·N_d(x) and Q-mass N(x) at the loss ℓ(x).  An atom belongs to the one bucket
+[i·h, (i+1)·h) that holds its value, to the low tail below lo·h, to the high tail at or above hi·h
+(:func:`place`, :func:`auditor.pld.bounded._assemble`).
+
+**Exact placement.**  ℓ₁(x) = c is rational for both laws.  At q = 1 the atom's value is c, and the levels at or
+below it are those with i <= ⌊N·c⌋, exactly.  At q < 1, c = 0 gives the value 0 exactly; for every other c no level
+equals the value (e^{i/N} = 1 − q + q·e^c is a nonzero polynomial identity in e^{1/m}, m a common denominator of c and
+i/N, which Lindemann's theorem excludes), so each comparison is decided by enclosures: a coarse enclosure of the
+value (:data:`COARSE_BITS`) places every level outside it exactly, and a level inside it is compared by
+:func:`auditor.pld.bounded._compare_exp`, refined until the two separate (at most
+:data:`auditor.pld.bounded.MAX_SIGN_BITS` bits, then not established).  e^{−t} for t > :data:`FAR` is bounded by
+[0, 2^{−k}] with k <= t/ln 2 instead of enclosed (ln 2 < 0.6932): such an atom's value lies beyond every level of a
+range the recipe's limits admit (|i/N| <= 1024), or within 2^{−k} of log(1 − q).
+
+**The discrete Laplace** DLap(a), pmf tanh(a/2)·e^{−a|x|}: ℓ₁(x) = a·(|x| − |x − d|) takes the d + 1 values
+a·(2j − d), j = 0 ... d, at the outputs x <= 0 (j = 0), x = j (0 < j < d) and x >= d (j = d), with r = e^{−a}:
+
+    N:    1/(1 + r),       tanh(a/2)·r^j,        r^d/(1 + r),
+    N_d:  r^d/(1 + r),     tanh(a/2)·r^{d−j},    1/(1 + r)
+
+(Σ_{x<=0} tanh(a/2)·r^{|x|} = tanh(a/2)/(1 − r) = 1/(1 + r), tanh(a/2) = (1 − r)/(1 + r)).  The powers r^k come from
+one enclosure of r by directed products: each product adds at most two units and multiplies the error so far by
+r <= e^{−1/100}, so no power errs by more than 2/(1 − r) + 2 < 2^8 units; the masses are computed with
+bits(d + 1) + 12 bits beyond W, so the d + 1 atoms together err by less than a unit of 2^−W.
+
+**The discrete Gaussian** N_Z(0, σ²), pmf f(x)/Z with f(x) = e^{−x²/(2σ²)}, Z = Σ_{k∈ℤ} f(k) ("The Discrete Gaussian
+for Differential Privacy", Canonne, Kamath, Steinke 2020): ℓ₁(x) = (2dx − d²)/(2σ²), increasing in x, one atom per
+integer.  The atoms −m <= x <= d + m are computed, m the least integer with m² >= 1.4·σ²·(W + 64)
+(:func:`radius`); f(n) for 0 <= n <= M = m + d from an enclosure of e^{−n²/(2σ²)} every :data:`BLOCK` values and,
+in between, the chain f(n + 1) = f(n)·g(n), g(n + 1) = g(n)·e^{−1/σ²} with g(n) = e^{−(2n+1)/(2σ²)} (errors below
+BLOCK² + 2·BLOCK units); an argument t >= 0.6932·W is enclosed by [0, 2^−W].  Tails: for n >= k,
+f(n + 1)/f(n) = e^{−(2n+1)/(2σ²)} <= ρ_k := e^{−(2k+1)/(2σ²)}, so Σ_{n>=k} f(n) <= f(k)/(1 − ρ_k) =: τ(k).  Then
+
+    Z ∈ f(0) + 2·Σ_{n=1}^{M} f(n) + [0, 2·τ(M + 1)].
+
+The outputs x < −m have Q-mass Σ_{n>m} f(n)/Z <= τ(m + 1)/Z and P-mass no more (f(x − d) <= f(x) there); the outputs
+x > d + m likewise (f(x) <= f(x − d) there).  The loss being increasing in x, their values lie below the atom −m's
+(above the atom d + m's), so every bucket at or below the atom −m's bucket and the low tail (every bucket at or
+above the atom d + m's and the high tail) get [0, τ(m + 1)/Z] added to their P- and Q-enclosures: valid enclosures
+whatever the places of those atoms, and τ(m + 1) < 2^{−W−50}.
+"""
+
+from fractions import Fraction
+from math import isqrt
+
+from auditor.enclosures import exp_bounds, log_bounds
+from auditor.pld import bounded
+from auditor.pld.preimages import exp_fixed
+from auditor.rationals import ceil, ceil_div, floor
+
+__all__ = ["place", "discrete_laplace_masses", "discrete_gaussian_masses", "radius", "atom_count", "COARSE_BITS",
+           "FAR", "BLOCK"]
+
+COARSE_BITS = 96
+"""Precision (bits) of the coarse enclosure of an atom's loss value at q < 1."""
+FAR = 1000
+"""Beyond e^{−FAR}, e^{−t} is bounded by a power of two instead of enclosed."""
+BLOCK = 32
+"""Values of the discrete Gaussian's kernel between two direct enclosures."""
+LN2_UPPER = Fraction(6932, 10000)
+
+
+# ---- placing an atom -------------------------------------------------------------------------------------------
+
+def _small_exp(t, bits):
+    """(lo, hi) Fractions around e^{−t}, t >= 0: enclosed up to t = FAR, beyond that [0, 2^{−k}], k <= t/ln 2."""
+    if t <= FAR:
+        return exp_bounds(-t, bits)
+    return Fraction(0), Fraction(1, 1 << min(floor(t / LN2_UPPER), bits + 64))
+
+
+def _value_bounds(q, c, bits=COARSE_BITS):
+    """(lo, hi) Fractions around v = log(1 − q + q·e^c), 0 < q < 1 and c ≠ 0 rational."""
+    if c > 0:      # v = c + log(q + (1 − q)·e^{−c}): no large exponential
+        e_lo, e_hi = _small_exp(c, bits)
+        return c + log_bounds(q + (1 - q) * e_lo, bits)[0], c + log_bounds(q + (1 - q) * e_hi, bits)[1]
+    e_lo, e_hi = _small_exp(-c, bits)
+    return log_bounds(1 - q + q * e_lo, bits)[0], log_bounds(1 - q + q * e_hi, bits)[1]
+
+
+def _target(q, c):
+    """``target(bits)``: (lo, hi) around u = 1 − q + q·e^c (reached only for c below about 1203, see the module
+    docstring: a larger c has its value above every admissible level)."""
+    def target(bits):
+        e_lo, e_hi = exp_bounds(c, bits) if c > 0 else _small_exp(-c, bits)
+        return 1 - q + q * e_lo, 1 - q + q * e_hi
+    return target
+
+
+def place(q, c, N, lo, hi, pointer):
+    """(at_most, below): how many of the levels i/N, lo <= i <= hi, lie at or below (strictly below) the loss value
+    v = log(1 − q + q·e^c) of an atom with ℓ₁ = c (v = c at q = 1)."""
+    n = hi - lo + 1
+    if q == 1 or c == 0:
+        v = Fraction(c)
+        return min(n, max(0, floor(N * v) - lo + 1)), min(n, max(0, ceil(N * v) - lo))
+    v_lo, v_hi = _value_bounds(q, c)
+    first, last = max(lo, ceil(N * v_lo)), min(hi, floor(N * v_hi))     # the levels inside the enclosure
+    count = min(n, max(0, first - lo))                                  # below v_lo: below v
+    target = _target(q, c)
+    for i in range(first, last + 1):
+        if bounded._compare_exp(i, N, target, pointer, f"log(1 - q + q e^({c}))") > 0:
+            break
+        count += 1
+    return count, count                                                 # v is never a level here
+
+
+def _times(x, y, W):
+    """Directed product of two enclosures over 2^W."""
+    return (x[0] * y[0]) >> W, ceil_div(x[1] * y[1], 1 << W)
+
+
+def _mix(q, n_mass, nd_mass):
+    """(1 − q)·N + q·N_d of two enclosures, rounded outward."""
+    a, b = q.numerator, q.denominator
+    return (((b - a) * n_mass[0] + a * nd_mass[0]) // b, ceil_div((b - a) * n_mass[1] + a * nd_mass[1], b))
+
+
+# ---- the discrete Laplace ------------------------------------------------------------------------------------
+
+def _powers(r, k_max, W):
+    """[(lo, hi)] of 2^W·r^k for k = 0 ... k_max, from the enclosure ``r`` over 2^W (directed products)."""
+    one = 1 << W
+    lo = hi = one
+    out = [(one, one)]
+    for _ in range(k_max):
+        lo, hi = (lo * r[0]) >> W, ceil_div(hi * r[1], one)
+        out.append((lo, hi))
+    return out
+
+
+def discrete_laplace_masses(q, a, d, N, lo, hi, W, pointer):
+    """(Wt, p_list, q_list, low, high): the discrete Laplace pair (parameter a, shift d >= 1, sampling q) over 2^Wt,
+    Wt >= W."""
+    Wt = W + (d + 1).bit_length() + 12
+    one = 1 << Wt
+    r = exp_fixed(-a, Wt)                                                 # e^{−a}
+    powers = _powers(r, d, Wt)
+    half = ((one << Wt) // (one + r[1]), ceil_div(one << Wt, one + r[0]))                   # 1/(1 + r)
+    tanh = (((one - r[1]) << Wt) // (one + r[1]), ceil_div((one - r[0]) << Wt, one + r[0]))   # (1 − r)/(1 + r)
+    far = _times(powers[d], half, Wt)                                     # r^d/(1 + r)
+    atoms = []
+    for j in range(d + 1):
+        if j == 0:
+            n_mass, nd_mass = half, far
+        elif j == d:
+            n_mass, nd_mass = far, half
+        else:
+            n_mass, nd_mass = _times(tanh, powers[j], Wt), _times(tanh, powers[d - j], Wt)
+        counts = place(q, a * (2 * j - d), N, lo, hi, pointer)
+        atoms.append(bounded._Atom(_mix(q, n_mass, nd_mass), n_mass, counts))
+    return (Wt,) + bounded._assemble(hi - lo + 1, atoms, None)
+
+
+# ---- the discrete Gaussian -----------------------------------------------------------------------------------
+
+def radius(sigma2, W):
+    """m: the least integer >= 1 with m² >= 1.4·σ²·(W + 64) (the atoms beyond −m and d + m: less than 2^{−W−50})."""
+    need = ceil(Fraction(14, 10) * Fraction(sigma2) * (W + 64))
+    m = isqrt(need)
+    return max(1, m if m * m >= need else m + 1)
+
+
+def atom_count(sigma2, d, W):
+    """The atoms −m ... d + m the masses at W bits compute."""
+    return 2 * radius(sigma2, W) + d + 1
+
+
+def _exp_neg_fixed(t, W):
+    """(lo, hi) of 2^W·e^{−t}, t >= 0: [0, 1] when t >= 0.6932·W (then e^{−t} <= 2^{−W})."""
+    if t >= W * LN2_UPPER:
+        return 0, 1
+    return exp_fixed(-t, W)
+
+
+def _kernel(sigma2, M, W):
+    """[(lo, hi)] of 2^W·f(n), f(n) = e^{−n²/(2σ²)}, for n = 0 ... M (module docstring)."""
+    one = 1 << W
+    rho = _exp_neg_fixed(1 / sigma2, W)
+    out = []
+    for n in range(M + 1):
+        if n % BLOCK == 0:
+            f = _exp_neg_fixed(Fraction(n * n) / (2 * sigma2), W)
+            g = _exp_neg_fixed(Fraction(2 * n + 1) / (2 * sigma2), W)
+        else:
+            f = ((f[0] * g[0]) >> W, ceil_div(f[1] * g[1], one))     # f(n) = f(n − 1)·g(n − 1)
+            g = ((g[0] * rho[0]) >> W, ceil_div(g[1] * rho[1], one))  # g(n) = g(n − 1)·e^{−1/σ²}
+        out.append(f)
+    return out
+
+
+def _tail_upper(sigma2, k, W):
+    """An integer >= 2^W·τ(k), τ(k) = f(k)/(1 − ρ_k) >= Σ_{n>=k} f(n) (module docstring)."""
+    f_hi = _exp_neg_fixed(Fraction(k * k) / (2 * sigma2), W)[1]
+    x = Fraction(2 * k + 1) / (2 * sigma2)
+    rho = Fraction(1, 2) if x >= 1 else exp_bounds(-x, 64 + Fraction(1 / x).numerator.bit_length())[1]
+    if rho >= 1:
+        raise ArithmeticError(f"the tail ratio bound {rho} is not below 1")
+    return ceil(f_hi / (1 - rho))
+
+
+def discrete_gaussian_masses(q, sigma2, d, N, lo, hi, W, pointer):
+    """(Wt, p_list, q_list, low, high): the discrete Gaussian pair (variance σ², shift d >= 1, sampling q) over
+    2^Wt, Wt >= W."""
+    m = radius(sigma2, W)
+    count = 2 * m + d + 1
+    Wt = W + count.bit_length() + 24
+    one = 1 << Wt
+    M = m + d
+    f = _kernel(sigma2, M, Wt)
+    tail_end = _tail_upper(sigma2, M + 1, Wt)
+    z = (one + 2 * sum(x[0] for x in f[1:]), one + 2 * sum(x[1] for x in f[1:]) + 2 * tail_end)
+    inverse = ((one << Wt) // z[1], ceil_div(one << Wt, z[0]))         # 1/Z
+    spread = ceil_div(_tail_upper(sigma2, m + 1, Wt) * inverse[1], one)  # τ(m + 1)/Z
+    atoms = []
+    for x in range(-m, d + m + 1):
+        n_mass = _times(f[abs(x)], inverse, Wt)
+        nd_mass = _times(f[abs(x - d)], inverse, Wt)
+        counts = place(q, Fraction(2 * d * x - d * d) / (2 * sigma2), N, lo, hi, pointer)
+        atoms.append(bounded._Atom(_mix(q, n_mass, nd_mass), n_mass, counts))
+    n = hi - lo + 1
+    p_list, q_list, low, high = bounded._assemble(n, atoms, None)
+    extra = (0, spread)
+
+    def widened(pair):
+        return tuple(bounded._add(t, extra) for t in pair)
+
+    # the atoms below −m lie at or below the atom −m's bucket, those above d + m at or above the atom d + m's: each
+    # side's [0, τ(m + 1)/Z] goes to every place its atoms may be (to a place both sides reach, twice)
+    low_end, high_end = atoms[0].at_most - 1, atoms[-1].at_most - 1      # −1: the low tail, n − 1: the high tail
+    for j in list(range(0, min(low_end, n - 2) + 1)) + list(range(max(high_end, 0), n - 1)):
+        p_list[j], q_list[j] = bounded._add(p_list[j], extra), bounded._add(q_list[j], extra)
+    low, high = widened(low), widened(high)
+    if low_end >= n - 1:
+        high = widened(high)
+    if high_end < 0:
+        low = widened(low)
+    return Wt, p_list, q_list, low, high
