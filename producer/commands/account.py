@@ -12,18 +12,21 @@ from producer.pld.events import RELATIONS
 MAX_FILE_BYTES = 64 * 2**20
 
 HELP = ("certified ε(δ) or δ(ε) of a pipeline described as dp_accounting events: Gaussian, Laplace, "
-        "mixture-of-Gaussians and randomized-response mechanisms, Poisson sampling and composition, "
-        "under add/remove or replace-one neighbours (accounting/1)")
+        "discrete Laplace, discrete Gaussian, mixture-of-Gaussians and randomized-response mechanisms, Poisson "
+        "sampling, fixed-size batches (sampling without replacement) and composition, under add/remove or "
+        "replace-one neighbours (accounting/1)")
 DESCRIPTION = (f"{HELP}.  --event FILE holds one event in dp_accounting's JSON form (its to_named_tuple() "
                "fields: class_name and the event's fields; - reads standard input); numbers are read exactly "
                "(a JSON float as its shortest decimal).  The tree is read into stages, each a mechanism with its "
                "dominating pair and a count; δ(ε) is the larger of the two orders' hockey-stick divergences of "
                "their product, enclosed by a connect-the-dots discretisation of the privacy-loss distribution "
                "above and events of the bucketed losses below, with exact big-integer compositions (trees of "
-               "unsampled Gaussians use the closed form).  Refused before the work, in one line: event classes "
-               "not accounted (the line names what answers instead), leaves the relation does not define, a "
+               "unsampled Gaussians use the closed form; one randomized-response stage its exact lattice).  "
+               "Refused before the work, in one line: event classes not accounted (the line names what answers "
+               "instead), leaves the relation does not define, a "
                "tree without privacy loss, and sizes beyond the limits (at most 10^4 events, 16 stages, "
-               "10^7 steps in all; σ in [1/10, 10^4], b in [1/100, 10^4], Δ in [0, 100]; "
+               "10^7 steps in all; σ in [1/10, 10^4], b in [1/100, 10^4], Δ in [0, 100], a in [1/100, 100], "
+               "σ² in [1/100, 10^6], integer sensitivities up to 1000, n up to 10^12; "
                "10^-30 <= δ < 1, at most 64 ε in [0, 500], 10^-6 <= R <= 1/2; docs/accounting.md §6).")
 USAGE = ("producer account --event FILE.json (--delta D | --epsilons E,...) [--relation replace_one] "
          "[--rel-width R] [-o FILE] [--quiet]")
