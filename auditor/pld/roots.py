@@ -261,10 +261,10 @@ class _Polynomial:
     def approximate(self, X, E, P, coefficients):
         """(W̃, S, D): Newton's method for S(w) = E/2^P from w = X/2^P (an approximation, trusted for nothing).
 
-        Far to the right (S >= 8E) a step divides w by 2^s, s = ⌊(bits(S) − bits(E) − 1)·S/D⌋ <= the step of
-        Newton's method on log S against log w (convex there), far to the left it multiplies w by at most
-        2^64; otherwise Newton's method on S in w (convex: from the left it lands right, from the right it
-        descends).
+        Far from the root (S and E apart by 4 bits or more) a step is Newton's on log S against u = log w (convex
+        there), with the gap g = bits(S) − bits(E) ∓ 1, a bound of log2(S/E) towards zero: u moves by
+        g·ln 2·S/D, w by 2^{g·S/D} (whole bits) or by the factor 1 ∓ (2/3)·g·S/D, at most 2^64 up;
+        near it, Newton's method on S in w (convex: from the left it lands right, from the right it descends).
         """
         stop = self.W + self.m.bit_length() + 8
         S = D = 0
@@ -273,14 +273,16 @@ class _Polynomial:
             if D <= 0:
                 X = (X << 1) or 1
                 continue
-            gap = S.bit_length() - E.bit_length() - 1
-            if gap >= 2:
+            gap = S.bit_length() - E.bit_length()
+            if gap >= 4:
+                gap -= 1
                 s = (gap * S) // D
-                if s > 0:
-                    X >>= s
-                    continue
-            elif gap <= -4:
-                X <<= min(64, max(1, (-gap * S) // D))
+                X = X >> s if s else X - (2 * gap * S * X) // (3 * D)
+                continue
+            if gap <= -4:
+                gap = -gap - 1
+                s = (gap * S) // D
+                X = X << min(64, s) if s else X + (2 * gap * S * X) // (3 * D)
                 continue
             step = ((S - E) * X) // D
             X -= step
