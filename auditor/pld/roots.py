@@ -49,7 +49,8 @@ from auditor.pld.logs import LogTable
 from auditor.pld.preimages import exp_fixed, exp_grid
 from auditor.rationals import ceil, floor
 
-__all__ = ["at_or_below", "brackets", "MAX_SIGN_BITS", "NEWTON_STEPS", "MAX_POWER", "MAX_SCALE_BITS"]
+__all__ = ["at_or_below", "brackets", "polynomial_route", "MAX_SIGN_BITS", "NEWTON_STEPS", "MAX_POWER",
+           "MAX_SCALE_BITS"]
 
 MAX_SIGN_BITS = 1 << 14
 """Most bits spent deciding e^{i/N} <= a_0 at one level."""
@@ -130,10 +131,9 @@ def brackets(components, N, lo, hi, W, pointer):
 
     ``components``: [(d_k, a_k)] Fractions, d_k >= 0 distinct, a_k > 0 summing to 1, some d_k > 0.
     """
-    polynomial = _Polynomial.of(components, W)
-    if polynomial is None:
+    if not polynomial_route(components):
         return _newton_brackets(components, N, lo, hi, W, pointer)
-    return polynomial.brackets(N, lo, hi, pointer)
+    return _Polynomial.of(components, W).brackets(N, lo, hi, pointer)
 
 
 def _newton_brackets(components, N, lo, hi, W, pointer):
@@ -203,6 +203,22 @@ def _power(X, n, P, direction):
         base = product >> P if direction < 0 else -((-product) // one)
 
 
+def _exponents(components):
+    """(m, [(n_k, d_k, a_k, g_k)]) for the positive d_k: m their least common denominator, n_k = m·d_k, and
+    g_k = ⌈(3/4)·d_k²⌉ + bits(⌊1/a_k⌋) + 8, so that 2^{g_k}·b_k >= 2^8 (log2 e/2 < 3/4, 1/a_k < 2^{bits(⌊1/a_k⌋)})."""
+    positive = [(d, a) for d, a in components if d > 0]
+    m = lcm(*(d.denominator for d, _ in positive))
+    return m, [(d.numerator * (m // d.denominator), d, a, ceil(d * d * Fraction(3, 4))
+                + (a.denominator // a.numerator).bit_length() + 8) for d, a in positive]
+
+
+def polynomial_route(components):
+    """True when :func:`brackets` takes the polynomial route: every n_k <= MAX_POWER and every g_k <=
+    MAX_SCALE_BITS (:func:`_exponents`)."""
+    _, terms = _exponents(components)
+    return all(n <= MAX_POWER and g <= MAX_SCALE_BITS for n, _, _, g in terms)
+
+
 class _Polynomial:
     """S = a_0 + Σ_k b_k·w^{n_k}, w = e^{z/m}: the polynomial route of :func:`brackets` (module docstring)."""
 
@@ -219,18 +235,9 @@ class _Polynomial:
 
     @classmethod
     def of(cls, components, W):
-        """The route for ``components``, or None when an exponent or a scale is beyond its limits."""
-        a0 = sum((a for d, a in components if d == 0), Fraction(0))
-        positive = [(d, a) for d, a in components if d > 0]
-        m = lcm(*(d.denominator for d, _ in positive))
-        terms = []
-        for d, a in positive:
-            n = d.numerator * (m // d.denominator)
-            g = ceil(d * d * Fraction(3, 4)) + (a.denominator // a.numerator).bit_length() + 8
-            if n > MAX_POWER or g > MAX_SCALE_BITS:
-                return None
-            terms.append((n, d, a, g))
-        return cls(a0, terms, m, W)
+        """The route for ``components`` (within :func:`polynomial_route`'s limits)."""
+        m, terms = _exponents(components)
+        return cls(sum((a for d, a in components if d == 0), Fraction(0)), terms, m, W)
 
     def coefficients(self, P):
         """(A0⁻, A0⁺, [(n_k, B_k⁻, B_k⁺, P + g_k)]): a_0 over 2^P and b_k over 2^{P + g_k}, rounded outward."""
