@@ -33,7 +33,8 @@ radius, S((W̃ − R)/2^P) <= (e^y)⁻ and S((W̃ + R)/2^P) >= (e^y)⁺ are deci
 w^n by squarings and every product rounded down for the left end and up for the right end (products of
 nonnegative numbers are increasing in each factor), b_k enclosed once per precision (:func:`exp_bounds`) over
 2^{P + g_k}, g_k the bits its smallness would otherwise cost.  e^y comes from the grid of e^{j/N}
-(:func:`auditor.pld.preimages.exp_grid`).  Then z = m·log w is increasing in w, so z(y) lies in
+(:func:`auditor.pld.preimages.exp_grid`), whose enclosure also decides e^y <= a_0 (step 1) unless it
+straddles a_0, when :func:`at_or_below` does.  Then z = m·log w is increasing in w, so z(y) lies in
 [m·log w⁻, m·log w⁺], enclosed by :class:`auditor.pld.logs.LogTable`.  A level whose approximation is too
 small or too flat for the precision gets more bits; one whose bracket is not proved after two more attempts
 goes the route above.  The route is taken when the exponents and the coefficients' scales are small
