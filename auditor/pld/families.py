@@ -31,24 +31,33 @@ from auditor.certificate import Malformed
 from auditor.enclosures import exp_bounds
 from auditor.pld import bounded, discrete, roots
 from auditor.pld.pairs import MASS_NS, SampledGaussian, bits, declared_guard, gaussian_masses, shifted, work
-from auditor.pld.preimages import log_fixed, exp_grid
+from auditor.pld.logs import LogTable
+from auditor.pld.preimages import exp_grid
 from auditor.pld.tails import TailTable
 from auditor.rationals import ceil, ceil_div, floor
 
 __all__ = ["ReplaceGaussian", "GaussianMixture", "WithoutReplacementGaussian", "Laplace", "RandomizedResponse",
            "DiscreteLaplace", "DiscreteGaussian", "gaussian", "mixture", "without_replacement", "laplace",
            "randomized_response", "discrete_laplace", "discrete_gaussian", "discrete_work", "REPLACE_NS", "MIXTURE_NS",
+           "MIXTURE_POLYNOMIAL_NS",
            "WITHOUT_REPLACEMENT_NS", "BOUNDED_NS", "DISCRETE_BUCKET_NS", "DISCRETE_ATOM_NS", "DISCRETE_SAMPLED_ATOM_NS",
            "DISCRETE_PLACE_UNITS", "ADD_OR_REMOVE", "REPLACE"]
 
-REPLACE_NS = 1200
-"""The same for the replace-one Gaussian (a square root and a logarithm per level, three tails per bucket), per
-unit of the declared precision: measured 500 to 560 at σ = 1/2 and 870 to 920 at σ = 1/10 (its own guard adds 75
-bits there), W = 170 to 490, 10,001 and 20,001 buckets, 1.8 to 8.1 s."""
+REPLACE_NS = 400
+"""The same for the replace-one Gaussian (a square root and a table logarithm per level,
+:class:`auditor.pld.logs.LogTable`; three tails per bucket), per unit of the declared precision: measured 114 to
+172 (q = 1/100 to 1/2, σ = 1/10 to 1, W = 177 to 574, 10,000 and 20,000 buckets, 0.25 to 2.7 s); with the
+logarithm of :func:`auditor.enclosures.log_bounds` it was 437 to 602 on the same runs."""
 MIXTURE_NS = 5000
-"""The same per positive component of a mixture bracketed by :mod:`.roots` (Newton steps and a proof per level):
-measured 2,100 to 3,500 per unit and component (two components, σ = 1/10 and 1, W = 168 to 498, 1 to 4 ms a
-bucket)."""
+"""The same per positive component of a mixture bracketed by :mod:`.roots` on its Newton route (Newton steps and
+a proof with exponentials per level, taken when an exponent or a scale is beyond the polynomial route's limits,
+:func:`auditor.pld.roots.polynomial_route`): measured 2,100 to 3,500 per unit and component (two components,
+σ = 1/10 and 1, W = 168 to 498, 1 to 4 ms a bucket)."""
+MIXTURE_POLYNOMIAL_NS = 800
+"""The same on the polynomial route (a proof in integers and one logarithm per level; the normal tails of every
+component): measured 98 to 300 per unit and component at 800 to 3,200 buckets (two and three components, σ = 1/10
+to 7, exponents up to 1024 and scales up to 2,028 bits, W = 203 to 545, 0.11 to 1.4 s), and 360 to 420 at 452
+buckets, where the tail table's centres weigh most."""
 WITHOUT_REPLACEMENT_NS = MASS_NS
 """The same for sampling without replacement: the sampled Gaussian's closed-form preimages (:data:`MASS_NS`) at
 about half the levels (the symmetric range [−H, H] needs the levels 0 ... H), one tail for the atom, and the
@@ -125,7 +134,7 @@ def _replace_arguments(q, sigma, N, lo, hi, W):
     """[(lo, hi)] of 2^W·z_i, z_i = x(i/N)/σ = σ·(y/2 + asinh t), t = (1 − q)·sinh(y/2)/(q·c), for i = lo ... hi.
 
     Computed at |y| (z is odd in y): e^{±|y|/2} from the grid of step 1/(2N), sinh rounded outward, t increasing in
-    sinh and in 1/c = e^{1/(2σ²)}, asinh increasing; the logarithm from the auditor's enclosure.
+    sinh and in 1/c = e^{1/(2σ²)}, asinh increasing; the logarithm from a table (:class:`auditor.pld.logs.LogTable`).
     """
     one = 1 << W
     top = max(abs(lo), abs(hi))
@@ -135,6 +144,7 @@ def _replace_arguments(q, sigma, N, lo, hi, W):
     ic_lo, ic_hi = floor(ic[0] * one), ceil(ic[1] * one)
     n_, d_ = q.numerator, q.denominator
     sn, sd = sigma.numerator, sigma.denominator
+    logs = LogTable(W)
     positive = {}
     for j in sorted({abs(i) for i in range(lo, hi + 1)}):
         if j == 0:
@@ -146,7 +156,7 @@ def _replace_arguments(q, sigma, N, lo, hi, W):
         t_hi = ceil_div(s_hi * ic_hi * (d_ - n_), n_ << W)
         a_lo = t_lo + isqrt(t_lo * t_lo + one * one)                          # 2^W·(t + √(t² + 1))
         a_hi = t_hi + isqrt(t_hi * t_hi + one * one) + 1
-        l_lo, l_hi = log_fixed(Fraction(a_lo, one), Fraction(a_hi, one), W)   # 2^W·asinh t
+        l_lo, l_hi = logs.log(a_lo, a_hi, W)                                   # 2^W·asinh t
         y_lo, y_hi = (j * one) // (2 * N), ceil_div(j * one, 2 * N)          # 2^W·y/2
         positive[j] = (((y_lo + l_lo) * sn) // sd, ceil_div((y_hi + l_hi) * sn, sd))
     out = []
@@ -180,14 +190,18 @@ class GaussianMixture:
     def parts(self):
         return bits(self.sigma) + sum(bits(d) + bits(a) for d, a in self.components)
 
+    def _standard(self):
+        return [(d / self.sigma, a) for d, a in self.components]
+
     def mass_work(self, n, W, parts):
         positive = sum(1 for d, _ in self.components if d > 0)
-        return work(n, W, parts, MIXTURE_NS * positive)
+        ns = MIXTURE_POLYNOMIAL_NS if roots.polynomial_route(self._standard()) else MIXTURE_NS
+        return work(n, W, parts, ns * positive)
 
     def bucket_masses(self, N, lo, hi, W, pointer):
         table = TailTable(W)
         Wt = table.bits
-        standard = [(d / self.sigma, a) for d, a in self.components]
+        standard = self._standard()
         z = roots.brackets(standard, N, lo, hi, Wt, pointer)
         p = [(z if m == 0 else shifted(z, m, Wt), a) for m, a in standard]
         return (Wt,) + gaussian_masses(table, p, [(z, Fraction(1))])

@@ -617,11 +617,12 @@ def test_a_mixture_recipe_costs_more_per_bucket_than_a_gaussian_one():
 
 
 def test_a_mixture_grid_the_budget_cannot_afford_is_unchecked(monkeypatch):
-    """123,000 buckets of a two-component mixture: 1.7·10^11 work units of masses (5000 per unit and positive
-    component), beyond the file's budget before any mass is computed; as a Gaussian stage the same recipe fits."""
+    """303,000 buckets of a two-component mixture: about 9·10^10 work units of masses (800 per unit and positive
+    component on the polynomial route), beyond the file's budget before any mass is computed; as a Gaussian stage
+    the same recipe fits."""
     def widen(cert):
         d = cert["result"]["discretisation"]
-        d["grid"], d["ranges"] = 10 ** 4, [[-2900, 120000]]
+        d["grid"], d["ranges"] = 10 ** 4, [[-2900, 300000]]
         d["windows"] = corpus.full_windows(d["ranges"], [1])
     cert = corpus.family_certificate("mixture", edit=widen)
     r = _unchecked(cert, monkeypatch, "single-step masses")
@@ -629,7 +630,7 @@ def test_a_mixture_grid_the_budget_cannot_afford_is_unchecked(monkeypatch):
     gaussian = copy.deepcopy(cert)
     gaussian["input"]["event"]["event"] = {"class_name": "GaussianDpEvent", "noise_multiplier": "1"}
     gaussian["result"]["stages"][0]["mechanism"] = {"mechanism": "gaussian", "sampling": "1/4", "sigma": "1"}
-    assert 0 < accounting.estimate(reseal(gaussian)).work < budget.MAX_WORK // 10
+    assert 0 < accounting.estimate(reseal(gaussian)).work < budget.MAX_WORK // 5
 
 
 def test_limits_are_documented_constants():

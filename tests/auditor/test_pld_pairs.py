@@ -313,3 +313,82 @@ def test_bounded_loss_upper_bound_is_exactly_zero_beyond_the_top():
         upper = answer.UpperTail(Array(one.LO, one.upper, one.upper_atom), 64, 40, 100)
         assert upper.bound(Fraction(35, 40)) == 0      # the atom in bucket 33: its split reaches 34/40 at most
         assert upper.bound(Fraction(33, 40)) > 0
+
+
+# ---- the mixture's two routes of brackets -----------------------------------------------------------------------
+
+ROUTE_CASES = [   # ([(d_k, a_k)], N, lo, hi, W)
+    ([(Fraction(1, 2), Fraction(1, 2)), (Fraction(1), Fraction(1, 2))], 23, -165, 287, 130),
+    ([(Fraction(0), Fraction(3, 4)), (Fraction(1, 2), Fraction(1, 8)), (Fraction(1), Fraction(1, 8))], 202, -59, 300,
+     120),
+    ([(Fraction(0), Fraction(1, 2)), (Fraction(10, 11), Fraction(1, 4)), (Fraction(20, 11), Fraction(1, 4))], 50, -40,
+     200, 150),
+    ([(Fraction(0), Fraction(99, 100)), (Fraction(16, 77), Fraction(1, 400)), (Fraction(76, 55), Fraction(1, 400)),
+      (Fraction(18, 11), Fraction(1, 300)), (Fraction(124, 55), Fraction(1, 600))], 20, -1, 40, 150),   # n_k to 868
+    ([(Fraction(0), Fraction(1, 2)), (Fraction(1), Fraction(1, 4)), (Fraction(2), Fraction(1, 4))], 10000, -6935,
+     -6925, 150),                                                                   # e^y just above a_0
+    ([(Fraction(1, 3), Fraction(1, 2)), (Fraction(2, 3), Fraction(1, 2))], 10, -400, 20, 120),   # e^y down to e^−40
+]
+
+
+def _roots_inside(components, N, lo, hi, W, z):
+    d = [(mp(x), mp(a)) for x, a in components]
+    a0 = sum(a for x, a in d if x == 0)
+    with mpmath.workprec(4 * W):
+        for i, b in zip(range(lo, hi + 1), z):
+            y = mpmath.mpf(i) / N
+            if mpmath.exp(y) <= a0:
+                assert b is None, i
+                continue
+
+            def loss(t, y=y):
+                return mpmath.log(sum(a * mpmath.exp(x * t - x * x / 2) for x, a in d)) - y
+            assert loss(mpmath.mpf(b[0]) / 2 ** W) <= 0 <= loss(mpmath.mpf(b[1]) / 2 ** W), (i, b)
+            assert b[1] - b[0] <= 8, (i, b)
+
+
+@pytest.mark.parametrize("components, N, lo, hi, W", ROUTE_CASES)
+def test_mixture_polynomial_route_brackets_the_roots(components, N, lo, hi, W, monkeypatch):
+    """The polynomial route holds every root, a few units wide, and never falls back to the Newton route here."""
+    assert roots.polynomial_route(components)
+
+    def refused(*args):
+        raise AssertionError(f"fell back to the Newton route at {args[2]}")
+    monkeypatch.setattr(roots, "_newton_brackets", refused)
+    _roots_inside(components, N, lo, hi, W, roots.brackets(components, N, lo, hi, W, POINTER))
+
+
+def test_mixture_routes_agree():
+    components, N, lo, hi, W = ROUTE_CASES[2]
+    new = roots.brackets(components, N, lo, hi, W, POINTER)
+    old = roots._newton_brackets(components, N, lo, hi, W, POINTER)
+    assert [b is None for b in new] == [b is None for b in old]
+    assert all(b is None or (b[0] <= c[1] and c[0] <= b[1]) for b, c in zip(new, old))
+
+
+def test_mixture_polynomial_route_limits():
+    half = Fraction(1, 2)
+    assert roots.polynomial_route([(Fraction(1), half), (Fraction(1023, 1024), half)])         # n = 1024
+    assert not roots.polynomial_route([(Fraction(1), half), (Fraction(1024, 1025), half)])     # n = 1025
+    assert roots.polynomial_route([(Fraction(52), half), (Fraction(1), half)])                 # g = 2028 + 2 + 8
+    assert not roots.polynomial_route([(Fraction(53), half), (Fraction(1), half)])             # g = 2107 + 2 + 8
+    pair = families.mixture(Fraction(1, 10), [Fraction(50), Fraction(100)], [half, half], half)
+    assert pair.mass_work(1000, 200, 40) == pairs.work(1000, 200, 40, 2 * families.MIXTURE_NS)
+    pair = families.mixture(Fraction(2), [Fraction(1), Fraction(2)], [half, half], Fraction(1))
+    assert pair.mass_work(1000, 200, 40) == pairs.work(1000, 200, 40, 2 * families.MIXTURE_POLYNOMIAL_NS)
+
+
+def test_mixture_unproved_level_goes_the_newton_route(monkeypatch):
+    """A level whose polynomial bracket is never proved is bracketed by the Newton route, and still holds the root."""
+    components, N, lo, hi, W = ROUTE_CASES[0]
+    calls = []
+    original = roots._newton_brackets
+
+    def spy(*args):
+        calls.append(args[2])
+        return original(*args)
+    monkeypatch.setattr(roots, "_newton_brackets", spy)
+    monkeypatch.setattr(roots._Polynomial, "proved", lambda *args: False)
+    z = roots.brackets(components, N, 0, 3, W, POINTER)
+    assert calls == [0, 1, 2, 3]
+    _roots_inside(components, N, 0, 3, W, z)
