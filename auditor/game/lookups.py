@@ -30,10 +30,12 @@ __all__ = ["Lookups", "KEY_BITS", "lookup_entry"]
 KEY_BITS = 64
 
 
-def _floor_key(x):
-    """floor(x * 2^KEY_BITS) for an mpq x >= 0: an exact integer stand-in for
-    comparisons (ties are settled on the rationals); below _KEY_CAP."""
-    k = (mpz(x.numerator) << KEY_BITS) // x.denominator
+def _floor_key(num, den):
+    """floor(num/den * 2^KEY_BITS) for integers num >= 0, den > 0: an exact
+    integer stand-in for comparisons (ties are settled on the rationals);
+    below _KEY_CAP.  The fraction need not be reduced (the floor of a
+    rational does not depend on how it is written), which saves a gcd."""
+    k = (num << KEY_BITS) // den
     if k >= _KEY_CAP:
         raise ValueError(f"a ratio with {k.bit_length()} bits is beyond the evaluator's range")
     return k
@@ -141,7 +143,7 @@ class Lookups:
         split = self._split.get(key)
         if split is None:
             shift, items = self._relative(kP, kQ, j)
-            inv_t = 1 / t
+            tn, td = t.numerator, t.denominator
             cx = cy = mpz(0)
             us, ps, qs, rs, ixs = [], [], [], [], []
             for u, p, qq, r in items:
@@ -153,7 +155,7 @@ class Lookups:
                     ps.append(p)
                     qs.append(qq)
                     rs.append(r)
-                    ixs.append(_floor_key(r * inv_t))
+                    ixs.append(_floor_key(p * td, qq * tn))   # (p/qq)/t
             split = (cx, cy, us, ps, qs, rs, ixs)
             if len(self._split) > 100000:
                 self._split.clear()
