@@ -91,21 +91,11 @@ class Lookups:
         return mpq(self._sum_F_num(level, kP, kQ, j, t), t.denominator * self._F_table(level, j)[3])
 
     def _sum_F_num(self, level, kP, kQ, j, t):
-        """The numerator N of :meth:`_sum_F_table` over
-        the common denominator t.denominator * D^(2 level + 2): integers only,
-        so that the options of one node compare without reducing fractions.
-
-        It runs on the split items of :meth:`_scaled` (the ratios p/(t*qq) are
-        shared by every state pair with the same relative shape, so they are
-        computed once per ratio).  With t = tn/td and every curve of the level
-        over den = D^(2 level + 1), the sum is
-        (cx + t cy + (sa + t sb)/den)/D = ((cx den + sa) td + (cy den + sb) tn) / (td den D).
-
-        The vertex search runs on integer floors first (see :func:`_floor_key`):
-        with K = floor(key * 2^KEY_BITS) and X = floor(x * 2^KEY_BITS), K < X
-        implies key < x and K > X implies key > x, so bisecting the K for X
-        gives the exact position unless the K found equals X; only then are
-        the rationals compared."""
+        """The numerator N of :meth:`_sum_F_table` over the common denominator
+        t.denominator * D^(2 level + 2) (integers only, so that the options of
+        one node compare without reducing fractions), from the split items of
+        :meth:`_scaled` (shared by every state pair of one relative shape) and
+        the integer-floor vertex searches of the module docstring."""
         shift, split = self._scaled(kP, kQ, j, t)
         table, period, den, _full = self._F_table(level, j)
         return self._vertex_sums(table, period, den, shift, split, t, level, j)
