@@ -48,22 +48,11 @@ class EchoBounds:
         return self.routes.echo_bounds and 2 * self._power(q) <= self.routes.eager_level
 
     def echo_upper(self, q, kP, kQ, t):
-        """An upper bound on the echo at (q, kP, kQ, t), or None where the echo
-        is cheap (a G_q curve) or no bound applies; :meth:`auditor.game.game.Game.F_general` skips
-        the exact echo when the bound is at most the node's other options.
-
-        Where the echo is expensive, G_q is evaluated point by point with root
-        participations read from F_(q-1) curves.  There, for every root
-        alternative (B z, j), sum_o p_o F_(q-1)((o - j, o); 1, s q_o/p_o) is at
-        most the same sum over a curve E_j above every F_(q-1)((r - j, r))
-        (each term is replaced by a bound on the maximum over residues), so
-
-            G_q(1, s) <= max(1, s, max_j sum_o p_o E_j(1, s q_o/p_o) / D)
-                      =: Gbar_q(s),
-
-        and echo <= sum_o p_o Gbar_q(t qq_o/p_o) / D.  The memoised exact echo
-        is returned when it is already known.
-        """
+        """An upper bound on the echo at (q, kP, kQ, t) (the module docstring's
+        sum_o p_o Gbar_q(t qq_o/p_o) / D, or the memoised exact echo), or None
+        where the echo is cheap (a G_q curve) or no bound applies;
+        :meth:`auditor.game.game.Game.F_general` skips the exact echo when the
+        bound is at most the node's other options."""
         if not self._bounds_apply(q) or q <= self.g_curve_max or q - 1 > self.f_curve_max:
             return None
         key = (q, self._shape(kP, kQ), t)

@@ -107,12 +107,9 @@ class Chain:
     @classmethod
     def from_fractions(cls, vertices):
         """Chain from (Fraction, Fraction) points (common denominator taken)."""
-        den = 1
-        for a, b in vertices:
-            den = den * Fraction(a).denominator // math.gcd(den, Fraction(a).denominator)
-            den = den * Fraction(b).denominator // math.gcd(den, Fraction(b).denominator)
-        pts = [(int(Fraction(a) * den), int(Fraction(b) * den)) for a, b in vertices]
-        return cls.from_points(pts, den)
+        vertices = [(Fraction(a), Fraction(b)) for a, b in vertices]
+        den = math.lcm(*(v.denominator for pt in vertices for v in pt))
+        return cls.from_points([(int(a * den), int(b * den)) for a, b in vertices], den)
 
     @classmethod
     def stop(cls, den=1):
@@ -139,19 +136,12 @@ class Chain:
                            [a - b for a, b in zip(ys, ys[1:])])
         return self._edges
 
-    def vertex_for(self, x, y):
-        """Index of a vertex maximising x*A + y*B' (x, y >= 0, not both 0)."""
-        if y == 0:
-            return len(self.xs) - 1
-        if x == 0:
-            return 0
-        return bisect_left(self.keys(), mpq(x) / mpq(y))
-
     def value(self, x, y):
-        """V(x, y) as an mpq (x, y exact rationals >= 0)."""
+        """V(x, y) as an mpq (x, y exact rationals >= 0): the vertex maximising
+        x*A + y*B' is the number of edges with ratio dB/dA < x/y."""
         if x == 0 and y == 0:
             return mpq(0)
-        i = self.vertex_for(x, y)
+        i = 0 if x == 0 else len(self.xs) - 1 if y == 0 else bisect_left(self.keys(), mpq(x) / mpq(y))
         return (mpq(x) * self.xs[i] + mpq(y) * self.ys[i]) / self.den
 
     def value_ratio(self, t):

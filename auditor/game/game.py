@@ -21,29 +21,17 @@ of :mod:`auditor.game.reduction` may be used where it is smaller; ``Routes.roots
 chooses ("auto", the default), or forces "cover" / "reduced" / "all" for tests
 (every route is fixed when the Game is built).
 
-Route.  Every value is positively homogeneous, so a point (x, y) with x > 0 is
-reduced to the ratio t = y/x: V(x, y) = x * V(1, t).  Low levels are built as
-whole testing curves (:mod:`auditor.game.curves`): G_c is the hull envelope over root
-choices of Minkowski sums of scaled F_{c-1} curves, F_q the envelope of stop,
-echo and the two participations.  For a query at budget C the curves are
-F_0..F_{C-2} and G_1..G_{C-1} (C <= 2) or G_1..G_{C-2} (C >= 3; at C = 3 the
-G_2 curve is built once enough point echoes need it); the levels
-above are evaluated by direct recursion at the ratios the query reaches,
-memoised by (level, residue, sign, ratio), echoes by (level, echo shape,
-ratio).  A large echo (the Minkowski sum of scaled G_q curves inside an F_q
-curve) is never built whole: :func:`auditor.game.sums.envelope_with_sum` explores
-it by slope and drops every slope range whose enclosing triangle lies in the
-region of stop and the participations (a sound geometric bound, so the
-envelope is exactly the same); G_c curves are folded one root alternative
-at a time, so only one participation curve is alive (memory).  Two sound
-bounds skip work without changing a value: an echo at a point level is
-proved below the node's other options by an upper bound on G there
-(:mod:`auditor.game.bounds`), and many root alternatives are discarded by the
-integer fixed-point enclosures of :mod:`auditor.game.screen`.  Exact
-invariances (echo shapes, the mirror of symmetric laws; see :class:`Game`)
-merge equal sub-problems.  Sums over residue curves are integer vertex
-searches (:mod:`auditor.game.lookups`).  Which levels use curves only
-changes the speed, never a value (the tests compare the routes).
+Route.  Every value is positively homogeneous, so V(x, y) = x * V(1, t)
+with t = y/x.  For a query at budget C the low levels are whole testing
+curves (:mod:`auditor.game.levels`; :meth:`Game.use_curves_below` says
+which), the levels above are evaluated by direct recursion at the ratios the
+query reaches, memoised by (level, residue, sign, ratio), echoes by (level,
+echo shape, ratio).  Sound bounds skip work without changing a value (echo
+bounds, :mod:`auditor.game.bounds`; root screening,
+:mod:`auditor.game.screen`), exact invariances merge equal sub-problems (see
+:class:`Game`), and sums over residue curves are integer vertex searches
+(:mod:`auditor.game.lookups`).  Which levels use curves only changes the
+speed, never a value (the tests compare the routes).
 
 All arithmetic is exact (gmpy2 mpz/mpq internally, Fraction at the API).
 """

@@ -30,10 +30,12 @@ __all__ = ["Lookups", "KEY_BITS", "lookup_entry"]
 KEY_BITS = 64
 
 
-def _floor_key(x):
-    """floor(x * 2^KEY_BITS) for an mpq x >= 0: an exact integer stand-in for
-    comparisons (ties are settled on the rationals); below _KEY_CAP."""
-    k = (mpz(x.numerator) << KEY_BITS) // x.denominator
+def _floor_key(num, den):
+    """floor(num/den * 2^KEY_BITS) for integers num >= 0, den > 0: an exact
+    integer stand-in for comparisons (ties are settled on the rationals);
+    below _KEY_CAP.  The fraction need not be reduced (the floor of a
+    rational does not depend on how it is written), which saves a gcd."""
+    k = (num << KEY_BITS) // den
     if k >= _KEY_CAP:
         raise ValueError(f"a ratio with {k.bit_length()} bits is beyond the evaluator's range")
     return k
@@ -89,21 +91,11 @@ class Lookups:
         return mpq(self._sum_F_num(level, kP, kQ, j, t), t.denominator * self._F_table(level, j)[3])
 
     def _sum_F_num(self, level, kP, kQ, j, t):
-        """The numerator N of :meth:`_sum_F_table` over
-        the common denominator t.denominator * D^(2 level + 2): integers only,
-        so that the options of one node compare without reducing fractions.
-
-        It runs on the split items of :meth:`_scaled` (the ratios p/(t*qq) are
-        shared by every state pair with the same relative shape, so they are
-        computed once per ratio).  With t = tn/td and every curve of the level
-        over den = D^(2 level + 1), the sum is
-        (cx + t cy + (sa + t sb)/den)/D = ((cx den + sa) td + (cy den + sb) tn) / (td den D).
-
-        The vertex search runs on integer floors first (see :func:`_floor_key`):
-        with K = floor(key * 2^KEY_BITS) and X = floor(x * 2^KEY_BITS), K < X
-        implies key < x and K > X implies key > x, so bisecting the K for X
-        gives the exact position unless the K found equals X; only then are
-        the rationals compared."""
+        """The numerator N of :meth:`_sum_F_table` over the common denominator
+        t.denominator * D^(2 level + 2) (integers only, so that the options of
+        one node compare without reducing fractions), from the split items of
+        :meth:`_scaled` (shared by every state pair of one relative shape) and
+        the integer-floor vertex searches of the module docstring."""
         shift, split = self._scaled(kP, kQ, j, t)
         table, period, den, _full = self._F_table(level, j)
         return self._vertex_sums(table, period, den, shift, split, t, level, j)
@@ -141,7 +133,7 @@ class Lookups:
         split = self._split.get(key)
         if split is None:
             shift, items = self._relative(kP, kQ, j)
-            inv_t = 1 / t
+            tn, td = t.numerator, t.denominator
             cx = cy = mpz(0)
             us, ps, qs, rs, ixs = [], [], [], [], []
             for u, p, qq, r in items:
@@ -153,7 +145,7 @@ class Lookups:
                     ps.append(p)
                     qs.append(qq)
                     rs.append(r)
-                    ixs.append(_floor_key(r * inv_t))
+                    ixs.append(_floor_key(p * td, qq * tn))   # (p/qq)/t
             split = (cx, cy, us, ps, qs, rs, ixs)
             if len(self._split) > 100000:
                 self._split.clear()

@@ -26,11 +26,6 @@ def _frac(q):
     return Fraction(int(q.numerator), int(q.denominator))
 
 
-def _mpq(x):
-    x = Fraction(x)
-    return mpq(x.numerator, x.denominator)
-
-
 _GAMES = {}
 
 
@@ -46,68 +41,56 @@ def game_for(law):
     return g
 
 
-def _check_budget(budget):
+def _check_budget(budget, participate=False, sign=None):
     if budget < 0:
         raise ValueError("budget must be >= 0")
+    if participate:
+        if budget < 1:
+            raise ValueError("no participation is possible with budget 0")
+        if sign not in (-1, 1):
+            raise ValueError("sign must be -1 or +1")
+
+
+def _at(law, budget, x, y, value):
+    """x * value(game, y/x) as a Fraction, or x + y when x*y == 0."""
+    x, y = Fraction(x), Fraction(y)
+    if x == 0 or y == 0:
+        return x + y
+    g = game_for(law)
+    g.use_curves_below(budget)
+    t = Fraction(y / x)
+    return x * _frac(value(g, mpq(t.numerator, t.denominator)))
 
 
 def root_value(law, budget, x, y):
     """G_budget(x, y) as a Fraction."""
     _check_budget(budget)
-    x, y = Fraction(x), Fraction(y)
-    if x == 0 or y == 0:
-        return x + y
-    g = game_for(law)
-    g.use_curves_below(budget)
-    return x * _frac(g.G_ratio(budget, _mpq(y / x)))
+    return _at(law, budget, x, y, lambda g, t: g.G_ratio(budget, t))
 
 
 def pending_value(law, budget, kP, kQ, x, y):
     """F_budget((kP, kQ); x, y) as a Fraction."""
     _check_budget(budget)
-    x, y = Fraction(x), Fraction(y)
-    if x == 0 or y == 0:
-        return x + y
-    g = game_for(law)
-    g.use_curves_below(budget)
-    return x * _frac(g.F_general(budget, int(kP), int(kQ), _mpq(y / x)))
+    return _at(law, budget, x, y, lambda g, t: g.F_general(budget, int(kP), int(kQ), t))
 
 
 def root_action_value(law, budget, x, y, k, sign):
     """Value at the root of preparing state k and participating with ``sign``."""
-    if budget < 1:
-        raise ValueError("no participation is possible with budget 0")
-    if sign not in (-1, 1):
-        raise ValueError("sign must be -1 or +1")
-    x, y = Fraction(x), Fraction(y)
-    if x == 0 or y == 0:
-        return x + y
-    g = game_for(law)
-    g.use_curves_below(budget)
-    return x * _frac(g.participate_ratio(budget, int(k), int(k), sign, _mpq(y / x)))
+    _check_budget(budget, True, sign)
+    return _at(law, budget, x, y, lambda g, t: g.participate_ratio(budget, int(k), int(k), sign, t))
 
 
 def pending_action_value(law, budget, kP, kQ, x, y, action, sign=None):
     """Value at pending state (kP, kQ) of ``action`` in stop / echo / participate."""
     _check_budget(budget)
-    x, y = Fraction(x), Fraction(y)
     if action == "stop":
-        return max(x, y)
-    if action not in ("echo", "participate"):
-        raise ValueError(f"unknown action {action!r}")
-    if action == "participate":
-        if budget < 1:
-            raise ValueError("no participation is possible with budget 0")
-        if sign not in (-1, 1):
-            raise ValueError("sign must be -1 or +1")
-    if x == 0 or y == 0:
-        return x + y
-    g = game_for(law)
-    g.use_curves_below(budget)
-    t = _mpq(y / x)
+        return max(Fraction(x), Fraction(y))
     if action == "echo":
-        return x * _frac(g.echo_ratio(budget, int(kP), int(kQ), t))
-    return x * _frac(g.participate_ratio(budget, int(kP), int(kQ), sign, t))
+        return _at(law, budget, x, y, lambda g, t: g.echo_ratio(budget, int(kP), int(kQ), t))
+    if action != "participate":
+        raise ValueError(f"unknown action {action!r}")
+    _check_budget(budget, True, sign)
+    return _at(law, budget, x, y, lambda g, t: g.participate_ratio(budget, int(kP), int(kQ), sign, t))
 
 
 def root_curve(law, budget):
