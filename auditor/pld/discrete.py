@@ -24,6 +24,19 @@ value (:data:`COARSE_BITS`) places every level outside it exactly, and a level i
 [0, 2^{−k}] with k <= t/ln 2 instead of enclosed (ln 2 < 0.6932): such an atom's value lies beyond every level of a
 range the recipe's limits admit (|i/N| <= 1024), or within 2^{−k} of log(1 − q).
 
+**The discrete Gaussian's buckets, by level.**  Its loss is increasing in x, so a bucket holds a run of consecutive
+atoms, and the runs are fixed by the levels alone: s_i, the first atom x with ℓ(x) >= i/N, for each level between
+the first atom's value and the last's (the atoms −m and d + m are placed as above; the levels at or below the first
+have s_i = −m, those above the last none).  At q = 1, ℓ(x) = ℓ₁(x) >= i/N exactly when x >= σ²·i/(N·d) + d/2, so
+s_i = ⌈σ²·i/(N·d) + d/2⌉.  At q < 1, ℓ(x) >= y exactly when x >= x*(y) = σ²·log((e^y − 1 + q)/q)/d + d/2 (the
+loss continued to real x, increasing; e^y > 1 − q above the first atom's value), and s_i = ⌈x*(i/N)⌉: an enclosure
+[x_lo, x_hi] of x*(i/N) at 40 + bits(⌈σ²/d⌉) + bits(⌊1/q⌋) bits puts s_i among ⌈x_lo⌉ ... ⌊x_hi⌋ + 1, and where
+that leaves more than one atom, bisection over them decides ℓ(x) >= i/N exactly (at c = 0 by the value 0, else as
+an atom above).  So the work is a preimage per level inside the atoms' span, not a placement per atom; when that
+span holds more levels than there are atoms, every atom is placed instead and the s_i read off their counts.  A
+run's N- and N_d-masses are sums of the kernel's enclosures (running sums over −m − d ... m + d) times 1/Z, rounded
+once: at least as tight as the atoms' rounded masses summed.
+
 **The discrete Laplace** DLap(a), pmf tanh(a/2)·e^{−a|x|}: ℓ₁(x) = a·(|x| − |x − d|) takes the d + 1 values
 a·(2j − d), j = 0 ... d, at the outputs x <= 0 (j = 0), x = j (0 < j < d) and x >= d (j = d), with r = e^{−a}:
 
@@ -211,6 +224,108 @@ def _tail_upper(sigma2, k, W):
     return ceil(f_hi / (1 - rho))
 
 
+def _loss_numerator(d, x):
+    """2σ²·ℓ₁(x) = 2dx − d² of the discrete Gaussian pair."""
+    return 2 * d * x - d * d
+
+
+def _reaches(q, c, i, N, pointer):
+    """Whether the level i/N lies at or below v = log(1 − q + q·e^c), 0 < q < 1: exactly at c = 0 (v = 0), else
+    by the coarse enclosure of v and, when the level is inside it, by refinement (v is never a level then)."""
+    if c == 0:
+        return i <= 0
+    v_lo, v_hi = _value_bounds(q, c)
+    if i <= N * v_lo:
+        return True
+    if i > N * v_hi:
+        return False
+    return bounded._compare_exp(i, N, _target(q, c), pointer, f"log(1 - q + q e^({c}))") < 0
+
+
+def _preimage_bounds(q, sigma2, d, y):
+    """(lo, hi) Fractions around x*(y) = σ²·log((e^y − 1 + q)/q)/d + d/2, the real point where the pair's loss
+    (continued to the reals) equals y, 0 < q < 1; None when the enclosure of e^y − (1 − q) reaches 0."""
+    bits = 40 + ceil(sigma2 / d).bit_length() + (q.denominator // q.numerator).bit_length()
+    e_lo, e_hi = exp_bounds(y, bits)
+    u_lo, u_hi = e_lo - (1 - q), e_hi - (1 - q)
+    if u_lo <= 0:
+        return None
+    scale, middle = sigma2 / d, Fraction(d, 2)
+    return scale * log_bounds(u_lo / q, bits)[0] + middle, scale * log_bounds(u_hi / q, bits)[1] + middle
+
+
+def _first_atom(q, sigma2, d, i, N, a, b, pointer):
+    """The first atom x in a + 1 ... b whose loss value is at or above the level i/N, given that the atom a's lies
+    below it and the atom b's at or above it (module docstring)."""
+    if q == 1:      # ℓ₁(x) >= i/N exactly when x >= σ²·i/(N·d) + d/2
+        return ceil(sigma2 * Fraction(i, N * d) + Fraction(d, 2))
+    first, last = a + 1, b                 # the answer lies in first ... last
+    bounds = _preimage_bounds(q, sigma2, d, Fraction(i, N))
+    if bounds is not None:
+        first, last = max(first, ceil(bounds[0])), min(last, floor(bounds[1]) + 1)
+    while first < last:                    # only where an integer lies inside the preimage's enclosure
+        middle = (first + last) // 2
+        if _reaches(q, Fraction(_loss_numerator(d, middle), 2 * sigma2), i, N, pointer):
+            last = middle
+        else:
+            first = middle + 1
+    return first
+
+
+def _starts(q, sigma2, d, N, lo, hi, m, pointer):
+    """[s_j] for the levels i = lo + j, lo <= i <= hi: the first atom x in −m ... d + m with loss value at or above
+    i/N (d + m + 1: none), nondecreasing in j (module docstring)."""
+    a, b = -m, d + m
+    n = hi - lo + 1
+
+    def c(x):
+        return Fraction(_loss_numerator(d, x), 2 * sigma2)
+
+    below_a = place(q, c(a), N, lo, hi, pointer)[0]     # the levels at or below every atom
+    below_b = place(q, c(b), N, lo, hi, pointer)[0]     # ... at or below the last atom
+    if q == 1 or below_b - below_a <= b - a:
+        middle = [_first_atom(q, sigma2, d, i, N, a, b, pointer) for i in range(lo + below_a, lo + below_b)]
+    else:                                               # more levels than atoms among them: place every atom
+        middle, x = [], a + 1
+        counts = [place(q, c(y), N, lo, hi, pointer)[0] for y in range(a + 1, b)] + [below_b]
+        for j in range(below_a, below_b):
+            while counts[x - a - 1] <= j:
+                x += 1
+            middle.append(x)
+    return [a] * below_a + middle + [b + 1] * (n - below_b)
+
+
+def _segments(q, f, inverse, m, d, starts, W):
+    """(p_list, q_list, low, high) of the atoms −m ... d + m split by ``starts`` (:func:`_starts`): the low tail
+    holds the atoms before s_0, bucket j those from s_j to s_{j+1} − 1, the high tail those from s_{n−1} on.
+
+    A part's N- and N_d-masses are sums of the kernel, Σ f(|x|) and Σ f(|x − d|), from running sums of its
+    enclosures over −m − d ... m + d, times 1/Z once: a lower (upper) end of a sum of lower (upper) ends, rounded
+    once, is at least as tight as the sum of the atoms' rounded masses."""
+    off = m + d
+    sums_lo, sums_hi = [0], [0]                        # sums over t = −off ... t of f(|t|), at index t + off + 1
+    for t in range(-off, off + 1):
+        value = f[abs(t)]
+        sums_lo.append(sums_lo[-1] + value[0])
+        sums_hi.append(sums_hi[-1] + value[1])
+
+    def part(x1, x2):                                  # the atoms x1 ... x2: (P, Q) enclosures
+        if x1 > x2:
+            return (0, 0), (0, 0)
+        n_sum = (sums_lo[x2 + off + 1] - sums_lo[x1 + off], sums_hi[x2 + off + 1] - sums_hi[x1 + off])
+        nd_sum = (sums_lo[x2 - d + off + 1] - sums_lo[x1 - d + off], sums_hi[x2 - d + off + 1] - sums_hi[x1 - d + off])
+        n_mass = _times(n_sum, inverse, W)
+        return _mix(q, n_mass, _times(nd_sum, inverse, W)), n_mass
+
+    n = len(starts)
+    zero = (0, 0)
+    p_list, q_list = [zero] * (n - 1), [zero] * (n - 1)
+    for j in range(n - 1):
+        if starts[j] < starts[j + 1]:
+            p_list[j], q_list[j] = part(starts[j], starts[j + 1] - 1)
+    return p_list, q_list, part(-m, starts[0] - 1), part(starts[-1], d + m)
+
+
 def discrete_gaussian_masses(q, sigma2, d, N, lo, hi, W, pointer):
     """(Wt, p_list, q_list, low, high): the discrete Gaussian pair (variance σ², shift d >= 1, sampling q) over
     2^Wt, Wt >= W."""
@@ -224,14 +339,9 @@ def discrete_gaussian_masses(q, sigma2, d, N, lo, hi, W, pointer):
     z = (one + 2 * sum(x[0] for x in f[1:]), one + 2 * sum(x[1] for x in f[1:]) + 2 * tail_end)
     inverse = ((one << Wt) // z[1], ceil_div(one << Wt, z[0]))         # 1/Z
     spread = ceil_div(_tail_upper(sigma2, m + 1, Wt) * inverse[1], one)  # τ(m + 1)/Z
-    atoms = []
-    for x in range(-m, d + m + 1):
-        n_mass = _times(f[abs(x)], inverse, Wt)
-        nd_mass = _times(f[abs(x - d)], inverse, Wt)
-        counts = place(q, Fraction(2 * d * x - d * d) / (2 * sigma2), N, lo, hi, pointer)
-        atoms.append(bounded._Atom(_mix(q, n_mass, nd_mass), n_mass, counts))
     n = hi - lo + 1
-    p_list, q_list, low, high = bounded._assemble(n, atoms, None)
+    starts = _starts(q, sigma2, d, N, lo, hi, m, pointer)
+    p_list, q_list, low, high = _segments(q, f, inverse, m, d, starts, Wt)
     extra = (0, spread)
 
     def widened(pair):
@@ -239,7 +349,8 @@ def discrete_gaussian_masses(q, sigma2, d, N, lo, hi, W, pointer):
 
     # the atoms below −m lie at or below the atom −m's bucket, those above d + m at or above the atom d + m's: each
     # side's [0, τ(m + 1)/Z] goes to every place its atoms may be (to a place both sides reach, twice)
-    low_end, high_end = atoms[0].at_most - 1, atoms[-1].at_most - 1      # −1: the low tail, n − 1: the high tail
+    low_end = starts.count(-m) - 1                    # the atom −m's bucket (−1: the low tail)
+    high_end = n - 1 - starts.count(d + m + 1)         # the atom d + m's (n − 1: the high tail)
     for j in list(range(0, min(low_end, n - 2) + 1)) + list(range(max(high_end, 0), n - 1)):
         p_list[j], q_list[j] = bounded._add(p_list[j], extra), bounded._add(q_list[j], extra)
     low, high = widened(low), widened(high)
