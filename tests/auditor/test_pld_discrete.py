@@ -202,6 +202,30 @@ def test_discrete_gaussian_atom_count_follows_the_precision():
     assert discrete.radius(Fraction(1, 100), 200) == 2             # ⌈√⌈3.696⌉⌉
 
 
+STARTS = [   # (q, σ², d, N, lo, hi, W): the preimage route, its bisection, and every atom placed
+    (Fraction(1, 2), Fraction(10 ** 4), 1, 2000, -300, 300, 100),
+    (Fraction(1, 3), Fraction(50), 2, 40, -30, 200, 100),          # d even: an atom at loss 0 exactly
+    (Fraction(1), Fraction(10 ** 4), 3, 1000, -200, 200, 100),
+    (Fraction(1, 2), Fraction(1, 100), 5, 2, -10, 3000, 100),     # more levels than atoms: every atom placed
+]
+
+
+@pytest.mark.parametrize("q, sigma2, d, N, lo, hi, W", STARTS)
+@pytest.mark.parametrize("preimages", [True, False], ids=["preimages", "bisection"])
+def test_discrete_gaussian_runs_start_where_every_atom_placed_says(q, sigma2, d, N, lo, hi, W, preimages, monkeypatch):
+    """s_j, the first atom at or above level lo + j, found by level (a preimage per level, or with the preimages
+    withheld by exact bisection alone) is the first atom that :func:`discrete.place` puts at or above it."""
+    m = discrete.radius(sigma2, W)
+    atoms = range(-m, d + m + 1)
+    counts = [discrete.place(q, Fraction(2 * d * x - d * d, 2 * sigma2), N, lo, hi, POINTER)[0] for x in atoms]
+    expected = [next((x for x, k in zip(atoms, counts) if k > j), d + m + 1) for j in range(hi - lo + 1)]
+    if not preimages:
+        monkeypatch.setattr(discrete, "_preimage_bounds", lambda *args: None)
+    starts = discrete._starts(q, sigma2, d, N, lo, hi, m, POINTER)
+    assert starts == expected
+    assert len(set(starts)) > 3                 # the range cuts the atoms into several runs
+
+
 # ---- one step: the arrays bound δ(ε) summed over the integers ----------------------------------------------------
 
 ONE_STEP = [  # (pair and law, N, lo, hi, ε list)
