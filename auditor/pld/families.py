@@ -73,12 +73,17 @@ DISCRETE_BUCKET_NS = 20
 buckets' lists, the tails' spreading): measured 3 to 7 for the whole single step (200,001 buckets, W = 267 and
 867)."""
 DISCRETE_ATOM_NS = 25
-"""The same per atom at sampling 1 (its masses, the kernel's chain, its bucket ⌊N·ℓ₁⌋ exactly): measured 8 to 23
-(the discrete Gaussian at σ² = 10^6, 45,152 and 86,000 atoms, W = 300 and 1261)."""
+"""The same per atom at sampling 1 (its masses, the kernel's chain and running sums, the first atom of each level
+inside the atoms' span): measured 8 to 23 when every atom was placed, 3.4 to 8.9 by level (the discrete Gaussian
+at σ² = 10^6, 45,152 and 86,142 atoms, W = 300 and 1261, 200,001 buckets, 0.16 and 0.82 s)."""
 DISCRETE_SAMPLED_ATOM_NS, DISCRETE_PLACE_UNITS = 60, 2000
 """The same per atom at sampling below 1, with 2000 more units an atom for the coarse enclosure of its loss value
-(96 bits whatever W): measured 115 µs an atom at W = 200 and 130 µs at W = 1264 (σ² = 10^6, q = 1/10; estimates
-135 and 290 µs)."""
+(96 bits whatever W) or, for the discrete Gaussian, the enclosed preimage of a level (:mod:`.discrete`: one per
+level inside the atoms' span, every atom placed instead when the span holds more levels than atoms, so never more
+placements than atoms).  Measured at σ² = 10^6, W = 200 (estimate 145 µs an atom): every atom placed 103 µs an atom
+(q = 1/2, N = 4·10^6, 80,001 buckets, 4.0 s); a preimage for half the atoms 37 µs (N = 10^6, 1.4 s); by level at
+N = 20,000 and 28,800 (q = 1/10 and 1/2) 1.7 and 2.7 µs, and 9.4 µs at W = 1264 (estimate 303 µs).  The constants
+stay: the first case is the bound's."""
 
 
 def discrete_work(n, atoms, W, parts, sampled):
