@@ -262,6 +262,7 @@ def test_every_field_is_read_over_every_reference(made):
     _assert_every_field_is_read(_judge(_survey(_files(EVERY) + sorted(made.items()))), every=True)
 
 
+@pytest.mark.slow
 def test_every_kind_is_surveyed(made):
     from auditor.checks import KINDS
     kinds = {cert["schema"].split("/")[0] for _, cert in _files(QUICK) + sorted(made.items())}

@@ -54,8 +54,8 @@ def _check_masses(pair, law, N, lo, hi, W=140, every=1, accurate=120, narrow=Non
 # ---- the Gaussian families ------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("q, sigma, N, lo, hi", [
-    (Fraction(1, 10), Fraction(3, 2), 50, -300, 300),
-    (Fraction(1, 2), Fraction(1, 2), 40, -400, 380),
+    pytest.param(Fraction(1, 10), Fraction(3, 2), 50, -300, 300, marks=pytest.mark.slow),
+    pytest.param(Fraction(1, 2), Fraction(1, 2), 40, -400, 380, marks=pytest.mark.slow),
     (Fraction(1, 100), Fraction(1, 10), 4, -200, 200),      # c = e^{−50}: t's factor 1/c is 2^72
     (Fraction(9, 10), Fraction(40), 2000, -10, 12),
 ])
