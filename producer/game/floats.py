@@ -13,7 +13,10 @@ products, quotients, and each addition of a sum).  Write v̂ ≈_η v for
     order (all bounds below are first order; the caller's margin carries a
     factor 4 of slack, and every bound used is below 2^-10, so the second-
     order terms are covered).
-(2) A sum of n nonnegative ≈_η terms (sequential or pairwise): ≈_(η + n·u).
+(2) A sum of n nonnegative ≈_η terms (sequential or pairwise): ≈_(η + n·u);
+    more precisely ≈_(η + e·u) when every partial sum on the way to it passes
+    through at most e roundings (each rounds a partial sum of nonnegative
+    terms, at most the whole).
     Coordinates of a float Minkowski sum are such sums over its edges (A as
     prefix sums from the first vertex, B as suffix sums from the last one, so
     no term is negative and nothing cancels).
@@ -27,13 +30,17 @@ products, quotients, and each addition of a sum).  Write v̂ ≈_η v for
     2(σ + u) of the optimum, and with coordinates ≈_κ the float value is
     ≈_(η + κ + 2σ + 4u).
 (5) A maximum of ≈_η values is ≈_η.
-Along any path from a query to a leaf there are at most 2C + 2 levels (C the
-budget), each a curve evaluation (4), a Minkowski coordinate (2) or an output
-sum (2) plus products (1); slopes of Minkowski sums are products of three
-≈_u numbers (σ <= 4u).  With N the largest number of terms in any one sum
-(edges of the largest float curve or outputs of a row), each level adds at
-most (N + 32)·u, so every float value is ≈_η with
-η = (2C + 2)·(N + 32)·u, and :func:`margin` returns 4η.  If v* is the exact
+Along any path from a query to a leaf there are at most 2C + 2 point levels
+(C the budget), each an output sum (2) of at most R terms with its products
+(1), adding at most (R + 32)·u; the path ends in exactly one curve
+evaluation (4), whose coordinates are ≈_(K·u): K = 1 for a copy of an exact
+curve, and for a float Minkowski sum the error units of its blocked
+coordinate sums (:func:`minkowski`; slopes there are products of three ≈_u
+numbers, σ <= 4u), so the leaf adds at most (K + 32)·u.  With R the largest
+output sum and K the largest error units of a curve a query evaluates, every
+float value is ≈_η with η = ((2C + 2)·(R + 32) + K + 32)·u, and
+:func:`margin` returns 4η.  (A float Minkowski sum is never a component of
+another on a query's path, so its K is not multiplied by the levels.)  If v* is the exact
 maximum of some alternatives and v_a = v*, then v̂_a >= (1 − η)·v* and every
 v̂ <= (1 + η)·v*, so v̂_a >= (1 − 4η)·max v̂: keeping every alternative with
 v̂ >= (1 − margin)·max v̂ keeps every exact maximiser, ties included.
@@ -44,6 +51,8 @@ coordinate, each bounded below by the smallest such float) stays above 2^-1000
 (producer/game/points.py, ``GameFloats.safe``; producer/game/pruning.py);
 otherwise it evaluates every alternative exactly.
 """
+
+import math
 
 np = None  # numpy, imported on first use
 
@@ -60,9 +69,9 @@ def numpy():
     return np
 
 
-def margin(budget, largest_sum):
-    """The relative screening margin 4η of the module docstring."""
-    return 4.0 * (2 * budget + 2) * (largest_sum + 32) * U
+def margin(budget, row_terms, curve_units):
+    """The relative screening margin 4η of the module docstring: R = ``row_terms``, K = ``curve_units``."""
+    return 4.0 * ((2 * budget + 2) * (row_terms + 32) + curve_units + 32) * U
 
 
 def ratio(num, den):
@@ -93,7 +102,7 @@ class FloatCurve:
 
     def __init__(self, S, A, B, dA, dB, terms):
         self.S, self.A, self.B, self.dA, self.dB = S, A, B, dA, dB
-        self.terms = terms  # the number of terms summed in a coordinate
+        self.terms = terms  # the error units K of a coordinate (module docstring)
 
     @classmethod
     def from_exact(cls, curve, den):
@@ -135,16 +144,19 @@ def minkowski(components, keep_increments=False):
     """Float curve of Σ_i V_i(p_i·x, q_i·y) for (FloatCurve V_i, float p_i, float q_i).
 
     Edges are sorted by their float slopes; A are prefix sums from the first
-    vertex and B suffix sums from the last (module docstring, (2)).
+    vertex and B suffix sums from the last (module docstring, (2)), both by
+    blocked sums, so ``terms`` (the error units of a coordinate) grows like
+    2·√edges, not like the number of edges.
     """
     np = numpy()
     a0 = 0.0
     b_last = 0.0
     slopes, da, db = [], [], []
-    terms = 0
+    count = 0  # components: a0 and b_last are sequential sums of at most this many terms
     for curve, p, q in components:
         if p == 0.0 and q == 0.0:
             continue
+        count += 1
         if p == 0.0:
             b_last += q * curve.B[0]
             continue
@@ -157,7 +169,6 @@ def minkowski(components, keep_increments=False):
             slopes.append(curve.S[:-1] * (q / p))
             da.append(curve.dA * p)
             db.append(curve.dB * q)
-        terms += len(curve.dA) + 1
     if slopes:
         s = np.concatenate(slopes)
         order = np.argsort(s, kind="stable")
@@ -169,18 +180,44 @@ def minkowski(components, keep_increments=False):
     n = len(s) + 1
     A = np.empty(n)
     A[0] = a0
-    np.cumsum(dA, out=A[1:])
-    A[1:] += a0
+    prefix, units = blocked_prefix_sums(dA)
+    A[1:] = prefix + a0
     B = np.empty(n)
     B[n - 1] = b_last
     if len(s):
-        B[:n - 1] = np.cumsum(dB[::-1])[::-1] + b_last
+        B[:n - 1] = blocked_prefix_sums(dB[::-1])[0][::-1] + b_last
     S = np.empty(n)
     S[:n - 1] = s
     S[n - 1] = np.inf
     if not keep_increments:
         dA = dB = None  # only needed when this sum is itself a component of another
-    return FloatCurve(S, A, B, dA, dB, terms + 2)
+    # a coordinate: a start sum (count terms) plus a blocked sum (units), each of terms ≈_(3u), then one addition
+    return FloatCurve(S, A, B, dA, dB, count + units + 4)
+
+
+def blocked_prefix_sums(terms):
+    """(prefix sums P_k = Σ_{i<=k} t_i of nonnegative floats, their error units e): each P_k ≈_(e·u) of the sum.
+
+    Blocks of b = ⌊√n⌋ terms are summed sequentially (at most b − 1 roundings
+    on the way to any partial sum), the block totals likewise (⌈n/b⌉ − 1 more),
+    and one addition joins the two: every P_k is a sum of nonnegative terms
+    computed with at most b + ⌈n/b⌉ roundings, so e = b + ⌈n/b⌉ (module
+    docstring, (2): for nonnegative terms each rounding adds at most u of the
+    whole).  A plain sequential cumsum would give e = n.  Zero padding is exact.
+    """
+    np = numpy()
+    n = len(terms)
+    if n == 0:
+        return np.zeros(0), 0
+    b = max(1, math.isqrt(n))
+    blocks = -(-n // b)
+    padded = np.zeros(blocks * b)
+    padded[:n] = terms
+    within = padded.reshape(blocks, b).cumsum(axis=1)
+    before = np.zeros(blocks)
+    if blocks > 1:
+        np.cumsum(within[:-1, -1], out=before[1:])
+    return (within + before[:, None]).reshape(-1)[:n], b + blocks
 
 
 class FloatBank:

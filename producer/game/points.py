@@ -50,9 +50,10 @@ class GameFloats:
         self._echo = {}       # (q, rho, j) -> float echo curve
         self._part = {}       # (q, residue, j, s) -> float participation curve
         self._rows = {}
-        # the largest number of terms in any one float sum so far (output sums have
-        # at most len(weights) + 2 terms; float Minkowski sums add their edges)
+        # R and K of the margin (floats.py): the largest output sum (at most
+        # len(weights) + 2 terms) and the largest error units of an evaluated curve
         self.largest = max(64, len(game.law.weights) + 2)
+        self.widest = 1
         low, ws = game.pure_weights()
         self._roots = {}
         for j in SIGNS:
@@ -65,11 +66,11 @@ class GameFloats:
         self.c_min = 1.0  # the smallest positive coordinate or increment of a float curve so far
 
     def margin_for(self, terms):
-        """The margin of a one-level comparison of float sums of ``terms`` terms (pruning)."""
-        return floats.margin(0, terms)
+        """The margin of a one-level comparison of float curves of ``terms`` error units (pruning)."""
+        return floats.margin(0, terms, terms)
 
     def margin(self, budget):
-        return floats.margin(budget, self.largest)
+        return floats.margin(budget, self.largest, self.widest)
 
     # -- curves -------------------------------------------------------------
 
@@ -146,7 +147,7 @@ class GameFloats:
             for i, key in enumerate(uniq):
                 sel = order[bounds[i]:bounds[i + 1]]
                 curve = self._curve_of_key(kind, q, int(key))
-                self.largest = max(self.largest, curve.terms)
+                self.widest = max(self.widest, curve.terms)
                 out[sel] = curve.values(x[sel], y[sel])
             return out
         bank = self._bank(kind, q, uniq)
@@ -170,7 +171,7 @@ class GameFloats:
             keys = needed
         curves = [self._curve_of_key(kind, q, int(key)) for key in keys]
         # only curves the point levels evaluate enter their margin
-        self.largest = max([self.largest] + [c.terms for c in curves])
+        self.widest = max([self.widest] + [c.terms for c in curves])
         entry = [keys, floats.FloatBank(curves), np.arange(len(keys))]
         self._banks[(kind, q)] = entry
         return entry
