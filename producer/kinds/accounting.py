@@ -178,11 +178,12 @@ def auditor_cost(cert):
     mass constant; the lattice route's products, producer.pld.lattice); the gaussian route is a closed form
     and counts nothing."""
     res = cert["result"]
-    if res["route"] == "lattice":
-        return lattice.cost_of(res["stages"][0]["count"], res["lattice"]["bits"], res["lattice"]["windows"])
-    if res["route"] != "pld":
+    if res["route"] not in ("pld", "lattice"):
         return None
     engine_stages, _ = stages(event_json(cert["input"]["event"]), read_relation(cert["input"]["relation"]))
+    if res["route"] == "lattice":
+        return lattice.cost_of(res["stages"][0]["count"], res["lattice"]["bits"], res["lattice"]["windows"],
+                               engine_stages[0].law)
     orders = [res["lower_order"]] if "points" not in res else [p["lower_order"] for p in res["points"]]
     return certificate_cost(list(engine_stages), res["discretisation"], {o for o in orders if o is not None})
 

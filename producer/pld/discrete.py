@@ -80,6 +80,24 @@ def loss_float(rate, l1):
     return math.log1p(q * math.expm1(l1)) if l1 < 30 else math.log(1 - q + q * math.exp(l1))
 
 
+ATOM_UNITS, SAMPLED_ATOM_UNITS, PLACE_UNITS = 25, 60, 2000
+
+
+def atom_work(atoms, w, parts, rate):
+    """The auditor's work units for ``atoms`` atoms at w bits (docs/certificates.md, accounting/1: 25·A·u at
+    sampling 1, 60·A·(u + 2000) below, u = w + w²/1024 + parts/4)."""
+    u = w + w * w // 1024 + parts // 4
+    return atoms * (u + PLACE_UNITS) * SAMPLED_ATOM_UNITS if rate != 1 else atoms * u * ATOM_UNITS
+
+
+def audited_radius(sigma_squared, w):
+    """m, the least integer >= 1 with m² >= 1.4·σ²·(w + 64): the auditor's atoms −m … d + m at w bits."""
+    need = mpq(14, 10) * mpq(sigma_squared) * (w + 64)
+    need = int(-(-need.numerator // need.denominator))
+    m = math.isqrt(need)
+    return max(1, m if m * m >= need else m + 1)
+
+
 def bucket(rate, l1, h):
     """⌊v/h⌋ for the loss value v of ℓ₁ (exactly: rational at q = 1, v = 0 at ℓ₁ = 0, else by enclosures)."""
     rate, l1, h = mpq(rate), mpq(l1), mpq(h)
@@ -131,6 +149,9 @@ class DiscreteLaplace(DominatingPair):
 
     def audit_mass_units(self):
         return 80
+
+    def audit_atom_work(self, w, parts):
+        return atom_work(self.shift + 1, w, parts, self.rate)
 
     def audit_scale(self):
         return self.rate, mpq(self.sensitivity)
@@ -222,6 +243,9 @@ class DiscreteGaussian(DominatingPair):
 
     def key(self):
         return (type(self).__name__, self.sigma_squared, self.sensitivity, self.shift, self.rate)
+
+    def audit_atom_work(self, w, parts):
+        return atom_work(2 * audited_radius(self.sigma_squared, w) + self.shift + 1, w, parts, self.rate)
 
     def audit_scale(self):
         return self.rate, mpq(self.sensitivity)

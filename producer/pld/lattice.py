@@ -245,16 +245,35 @@ def product_lengths(steps, recorded):
     return out
 
 
-def cost_of(steps, bits, recorded):
+ANSWER_UNITS = 2               # the auditor's work units per entry and 64-bit word of one answer pass
+ANSWER_BITS = 1 << 13          # the most bits an answer pass may take (docs/certificates.md, the lattice route)
+
+
+def cost_of(steps, bits, recorded, law=None):
     """The auditor's budget estimate of a lattice recipe: every product of both sides at the scale K, by the
-    product formula of the pld route (:func:`producer.pld.search.budget_cost`)."""
-    work, memory = 0, 0
+    product formula of the pld route (:func:`producer.pld.search.budget_cost`), and one answer pass over the
+    final arrays at the largest precision an answer may take (from above: the auditor takes 64 bits beyond the
+    smallest claimed value, at most 2^13, plus 2·bits(⌈r/(r − 1)⌉) for ``law``)."""
+    work, memory, n = 0, 0, 3
     for n_a, n_b in product_lengths(steps, recorded):
         field = 2 * (bits + 2) + min(n_a, n_b).bit_length()
         work += 2 * PRODUCT_UNITS * (n_a + n_b) * field
         memory = max(memory, (n_a + n_b - 1) * (384 + field // 2))
+    if recorded:
+        n = recorded[-1][1] - recorded[-1][0] + 1
+    extra = 0 if law is None else _ratio_bits(law)
+    words = (bits + ANSWER_BITS + 2 * extra + 64) // 64 + 1
+    work += 2 * ANSWER_UNITS * n * words
+    memory = max(memory, 2 * n * (64 + 8 * words))
     return audit_budget.AuditCost(work, memory, "the lattice products",
                                   f"a larger {option('rel_width')} or fewer steps")
+
+
+def _ratio_bits(law):
+    """bits(⌈r/(r − 1)⌉) of the step's likelihood ratio r (the auditor's damped sums' amplification)."""
+    r = mpq(law.ratio)
+    num, den = int(r.numerator), int(r.numerator - r.denominator)
+    return (-(-num // den)).bit_length()
 
 
 # ---- the route ----------------------------------------------------------------------------------
@@ -309,13 +328,13 @@ def check_limits(request):
     if 2 * entries > MAX_ENTRIES:
         raise LimitError(f"the lattice route would need arrays of about {entries} entries (the limit: 2^22); ask "
                          f"for fewer steps")
-    audit_budget.check(_estimated_cost(steps, bits, entries), request.schema)
+    audit_budget.check(_estimated_cost(steps, bits, entries, law), request.schema)
     return bits, tau
 
 
-def _estimated_cost(steps, bits, entries):
+def _estimated_cost(steps, bits, entries, law):
     """The auditor's estimate before the work, every window at the estimated length."""
-    return cost_of(steps, bits, [(0, entries - 1)] * comp.products_of(steps))
+    return cost_of(steps, bits, [(0, entries - 1)] * comp.products_of(steps), law)
 
 
 def _epsilon_step(rel_width, hint):
@@ -381,7 +400,7 @@ def certify(request, log=lambda message: None):
             if longest > MAX_ENTRIES:  # a backstop: the estimate before the work is far below it within the limits
                 raise LimitError(f"the lattice route's arrays reached {longest} entries (the auditor's limit: 2^22); "
                                  f"ask for fewer steps")
-            audit_budget.check(cost_of(stage.steps, bits, lattice.windows), request.schema)
+            audit_budget.check(cost_of(stage.steps, bits, lattice.windows, stage.law), request.schema)
             return outcome
         if 2 * bits > MAX_BITS:
             raise LimitError(f"could not reach the relative width {float(request.rel_width):g} with K <= {MAX_BITS} "

@@ -49,6 +49,8 @@ class DominatingPair:
       per-bucket cost adds a quarter of their bits);
     - ``audit_scale()``: (q, s), the sampling probability and the scale whose
       bits enter the auditor's guard (docs/accounting.md §6);
+    - ``audit_atom_work(w, parts)``: the auditor's work units for the loss
+      law's atoms beyond its buckets' (the discrete families; 0 otherwise);
     - ``audit_mass_units()``: the auditor's budget work units per bucket and
       working bit of this pair's single-step masses (docs/certificates.md,
       accounting/1; 160 for the sampled Gaussian of DP-SGD);
@@ -74,6 +76,10 @@ class DominatingPair:
 
     def audit_mass_units(self):
         return 160
+
+    def audit_atom_work(self, w, parts):
+        """The auditor's work units for the atoms of the loss law beyond its buckets' (0: none counted)."""
+        return 0
 
     def key(self):
         return (type(self).__name__,) + tuple(self.parameters())

@@ -188,7 +188,7 @@ def budget_cost(stages, grid, p_bits, q_bits, ranges, products):
     sizes = [hi - lo + 1 for lo, hi in ranges]
     bits = [working_bits(st, grid, p_bits, q_bits, lo, hi) for st, (lo, hi) in zip(stages, ranges)]
     masses = sum(st.law.audit_mass_units() * n * (w + w * w // 1024 + _parts(st) // 4)
-                 for n, w, st in zip(sizes, bits, stages))
+                 + st.law.audit_atom_work(w, _parts(st)) for n, w, st in zip(sizes, bits, stages))
     convolution, largest = 0, 0
     for n_a, n_b, scale in products:
         field = 2 * (scale + 2) + min(n_a, n_b).bit_length()

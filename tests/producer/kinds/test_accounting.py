@@ -429,3 +429,31 @@ def test_the_lattice_route_agrees_with_the_pld_route_it_replaces():
     for exact, pld in zip(lattice_points, certify(request).points):
         assert mpq(exact["upper"]) >= pld.lower and mpq(exact["lower"]) <= pld.upper
         assert mpq(exact["upper"]) - mpq(exact["lower"]) <= pld.upper - pld.lower
+
+
+# ---- the producer's estimate of the auditor's work is never below the auditor's own -------------------------------
+
+def _batches(m, n, sigma):
+    return {"class_name": "SampledWithoutReplacementDpEvent", "source_dataset_size": n, "sample_size": m,
+            "event": gaussian(sigma)}
+
+
+@pytest.mark.parametrize("event, relation, question", [
+    (repeat(10, poisson("1/2", {"class_name": "DiscreteGaussianDpEvent", "sigma_squared": "1000000",
+                                "sensitivity": 1})), "add_or_remove_one", {"delta": "1e-5"}),
+    (repeat(30, poisson("1/3", {"class_name": "DiscreteLaplaceDpEvent", "noise_parameter": "1/2",
+                                "sensitivity": 3})), "add_or_remove_one", {"delta": "1e-5"}),
+    (repeat(10**6, {"class_name": "RandomizedResponseDpEvent", "noise_parameter": "99/100", "num_buckets": 4}),
+     "replace_one", {"delta": "1e-5", "rel_width": "1e-6"}),
+    (repeat(20, _batches(256, 60000, "1.1")), "replace_one", {"epsilons": "1,2"}),
+], ids=["discrete-gaussian-sampled", "discrete-laplace-sampled", "lattice", "without-replacement"])
+def test_the_producers_estimate_of_the_audit_is_never_below_the_auditors(event, relation, question):
+    """What the producer writes the auditor can check within the budget the producer states: the producer's
+    restatement of the auditor's cost formula (atoms of the discrete families, the lattice route's answer pass)
+    is at least the auditor's own estimate."""
+    from producer.audit_budget import cost_of
+    from tests.producer.kinds.edges import auditor_estimate
+    cert = json.loads(api.account(event, neighboring_relation=relation, **question).to_json())
+    cost = cost_of(cert)
+    work, memory = auditor_estimate(cert)
+    assert cost.work >= work and cost.memory >= memory, (cost.work, work, cost.memory, memory)

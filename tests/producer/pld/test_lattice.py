@@ -224,10 +224,14 @@ def test_the_auditor_cost_counts_the_recorded_products():
     data = cert.as_dict()
     cost = kind.auditor_cost(data)
     bits, windows = data["result"]["lattice"]["bits"], data["result"]["lattice"]["windows"]
-    again = lattice.cost_of(1000, bits, windows)
+    law = kind.Request.from_strings(data["input"]["event"], delta="1e-5", neighboring_relation=REPLACE).stages[0].law
+    again = lattice.cost_of(1000, bits, windows, law)
     assert (cost.work, cost.memory) == (again.work, again.memory) and cost.work > 0
-    assert cost.work == sum(2 * 3 * (a + b) * (2 * (bits + 2) + min(a, b).bit_length())
-                            for a, b in lattice.product_lengths(1000, windows))
+    products = sum(2 * 3 * (a + b) * (2 * (bits + 2) + min(a, b).bit_length())
+                   for a, b in lattice.product_lengths(1000, windows))
+    last = windows[-1][1] - windows[-1][0] + 1
+    words = (bits + lattice.ANSWER_BITS + 2 * lattice._ratio_bits(law) + 64) // 64 + 1
+    assert cost.work == products + 2 * lattice.ANSWER_UNITS * last * words   # the products and one answer pass
 
 
 def test_an_epsilon_beyond_the_stated_range_is_refused_before_the_work(monkeypatch):
