@@ -61,6 +61,7 @@ sys.path.insert(0, ROOT)
 from auditor import api as auditor_api  # noqa: E402
 from producer import api  # noqa: E402
 from producer.errors import InputError  # noqa: E402
+from bench.dp_events import dp_accounting_event, neighboring_relation  # noqa: E402
 
 SIGMA2S = ["1", "4", "9"]
 BUDGETS = [1, 2, 3, 8]
@@ -701,20 +702,6 @@ def pld_family_epsilon(one_step, steps, delta, pessimistic):
     return one_step(pessimistic).self_compose(steps).get_epsilon_for_delta(_float(delta))
 
 
-def dp_accounting_event(tree):
-    """The dp_accounting DpEvent of an event tree in its JSON form (numbers as floats, counts as integers)."""
-    from dp_accounting import dp_event
-
-    def value(v):
-        if isinstance(v, dict):
-            return dp_accounting_event(v)
-        if isinstance(v, list):
-            return [value(x) for x in v]
-        return v if isinstance(v, int) else _float(v)
-    fields = {name: value(v) for name, v in tree.items() if name != "class_name"}
-    return getattr(dp_event, tree["class_name"])(**fields)
-
-
 def rdp_family_epsilon(tree, relation, delta):
     """dp_accounting's RdpAccountant on the same tree (an upper bound), or n/a where it does not support it."""
     from dp_accounting import NeighboringRelation
@@ -843,13 +830,10 @@ def family_findings(rows):
 def accountant_epsilon(event, relation, delta):
     """ε(δ) from dp_accounting's ``PLDAccountant`` given the whole tree (None when it is not installed)."""
     try:
-        import dp_accounting
         from dp_accounting.pld import pld_privacy_accountant
     except ImportError:
         return None
-    rel = {ADD_OR_REMOVE: dp_accounting.NeighboringRelation.ADD_OR_REMOVE_ONE,
-           REPLACE: dp_accounting.NeighboringRelation.REPLACE_ONE}[relation]
-    accountant = pld_privacy_accountant.PLDAccountant(rel)
+    accountant = pld_privacy_accountant.PLDAccountant(neighboring_relation(relation))
     accountant.compose(dp_accounting_event(event))
     return accountant.get_epsilon(_float(delta))
 

@@ -398,34 +398,13 @@ def dpsgd_table(args):
 
 ACCOUNTING_PEER = """
 import json, sys
-from fractions import Fraction
-import dp_accounting
-from dp_accounting import dp_event
+sys.path.insert(0, sys.argv[5])
 from dp_accounting.pld import pld_privacy_accountant
-
-def build(node):
-    cls = getattr(dp_event, node["class_name"])
-    fields = {}
-    for name, value in node.items():
-        if name == "class_name":
-            continue
-        if name == "event":
-            fields[name] = build(value)
-        elif name == "events":
-            fields[name] = [build(v) for v in value]
-        elif isinstance(value, list):
-            fields[name] = [float(Fraction(v)) for v in value]
-        elif isinstance(value, str):
-            fields[name] = float(Fraction(value))
-        else:
-            fields[name] = value
-    return cls(**fields)
+from dp_events import dp_accounting_event, neighboring_relation
 
 event, relation, delta, interval = json.load(open(sys.argv[1])), sys.argv[2], float(sys.argv[3]), float(sys.argv[4])
-rel = {"add_or_remove_one": dp_accounting.NeighboringRelation.ADD_OR_REMOVE_ONE,
-       "replace_one": dp_accounting.NeighboringRelation.REPLACE_ONE}[relation]
-acc = pld_privacy_accountant.PLDAccountant(rel, value_discretization_interval=interval)
-acc.compose(build(event))
+acc = pld_privacy_accountant.PLDAccountant(neighboring_relation(relation), value_discretization_interval=interval)
+acc.compose(dp_accounting_event(event))
 print(acc.get_epsilon(delta))
 """
 
@@ -483,7 +462,7 @@ ACCOUNTING_INTERVALS = ("1e-4", "1e-5")
 
 
 def _peer_epsilon(event_file, relation, delta, interval):
-    argv = [PY, "-c", ACCOUNTING_PEER, event_file, relation, delta, interval]
+    argv = [PY, "-c", ACCOUNTING_PEER, event_file, relation, delta, interval, os.path.join(ROOT, "bench")]
     run = median_of(argv, 1, timeout=600)
     if run.status != 0:
         return run, ("not installed or refused" if run.status is not None else "> 600 s")
