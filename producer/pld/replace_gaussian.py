@@ -59,7 +59,8 @@ class ReplaceOneGaussian(DominatingPair):
         return (self.rate, self.noise)
 
     def audit_mass_units(self):
-        return 160 if self.rate == 1 else 1200   # q = 1: the Gaussian with σ/2 (closed-form preimages)
+        # q = 1: the Gaussian with σ/2 (closed-form preimages); else the auditor's table-logarithm route
+        return 160 if self.rate == 1 else 400
 
     def audit_scale(self):
         return self.rate, self.noise
