@@ -9,7 +9,7 @@ JOBS   ?= 2
 PYTEST_JOBS  = $(if $(filter-out 0 1,$(JOBS)),-n $(JOBS))
 VERIFY_JOBS  = $(if $(filter-out 0 1,$(JOBS)),--workers $(JOBS))
 
-.PHONY: all tour certificates certificates-fast certificates-large verify test references bench clean-venv
+.PHONY: all tour certificates certificates-fast certificates-large verify test references bench bench-budgets clean-venv
 
 all: certificates
 
@@ -79,6 +79,10 @@ references: $(STAMP)
 ## bench: timing and memory tables (never part of the tests)
 bench: $(STAMP)
 	$(PY) bench/run.py
+
+## bench-budgets: the exact game at budgets 3, 4 and 5 (dg, calibrate), producer beside auditor, one run each
+bench-budgets: $(STAMP)
+	$(PY) bench/run.py budgets --runs 1
 
 -include mk/*.mk
 

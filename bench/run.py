@@ -1,7 +1,7 @@
 """Benchmarks: wall time, CPU time and peak memory of whole producer and auditor processes.
 
-    python bench/run.py [targets|growth|game|dg|hierarchy|plain|product|noise|calibrate|resource|dpsgd|accounting|paper|
-                         refusals|all]
+    python bench/run.py [targets|growth|game|dg|hierarchy|plain|product|noise|calibrate|budgets|resource|dpsgd|
+                         accounting|paper|refusals|all]
         [--runs N] [--auditor-timeout S | --no-auditor]
 
 Each producer figure is the median over N runs (default 3) of a fresh process,
@@ -311,6 +311,51 @@ def calibrate_table(args):
             rows.append(f"| {label} | {route} | {shown} | {fmt(run)} {fmt(audit(cert, args), args.auditor_timeout)}")
             print(rows[-1], flush=True)
     _write(args.out, "calibrate", rows)
+
+
+BUDGET_CASES = [  # issue 33: the exact game at budgets 3, 4 and 5 (γ = 1/3, σ² = 9)
+    ("dg C = 3, L = 24, ε = 2", ["dg", "--gamma", "1/3", "--sigma2", "9", "--budget", "3", "--epsilon", "2",
+                                 "--radius", "24", "--scale", SCALE]),
+    ("dg C = 4, L = 12, ε = 2", ["dg", "--gamma", "1/3", "--sigma2", "9", "--budget", "4", "--epsilon", "2",
+                                 "--radius", "12", "--scale", SCALE]),
+    ("dg C = 4, L = 16, ε = 3.118", ["dg", "--gamma", "1/3", "--sigma2", "9", "--budget", "4", "--epsilon", "3.118",
+                                     "--radius", "16", "--scale", SCALE]),
+    ("calibrate C = 4, δ = 10⁻⁴", ["calibrate", "--gamma", "1/3", "--sigma2", "9", "--budget", "4",
+                                   "--delta", "1e-4"]),
+    ("dg C = 5, ε = 2, width 10⁻³", ["dg", "--gamma", "1/3", "--sigma2", "9", "--budget", "5", "--epsilon", "2",
+                                      "--width", "1e-3"]),
+]
+
+
+def budgets_table(args):
+    """The exact game at C = 3, 4, 5: producer and auditor CPU and peak memory, the route and the answer's width."""
+    rows = ["| request | route | relative width | producer wall / cpu s | producer MiB | auditor wall / cpu s "
+            "| auditor MiB |", "|---|---|---|---|---|---|---|"]
+    with tempfile.TemporaryDirectory() as tmp:
+        for label, argv in BUDGET_CASES:
+            cert = os.path.join(tmp, "budget.json")
+            if os.path.exists(cert):
+                os.remove(cert)
+            run = median_of(producer(*argv, "--quiet", "-o", cert), args.runs)
+            route, width = "refused (exit 2)" if run.status == 2 else "?", ""
+            if run.status == 0:
+                res = json.load(open(cert))["result"]
+                route = res.get("route", "exact game")
+                lo, hi = _ends(res)
+                width = f"{float((hi - lo) / hi):.2g}" if lo is not None and hi else ""
+            rows.append(f"| {label} | {route} | {width} | {fmt(run)} {fmt(audit(cert, args), args.auditor_timeout)}")
+            print(rows[-1], flush=True)
+    _write(args.out, "budgets", rows)
+
+
+def _ends(result):
+    """The certified interval of a dg-interval or epsilon-bracket result, as Fractions (None when not found)."""
+    if "epsilon_lo" in result and "epsilon_hi" in result:
+        return Fraction(result["epsilon_lo"]), Fraction(result["epsilon_hi"])
+    interval = result.get("interval")
+    if isinstance(interval, dict) and "lower" in interval and "upper" in interval:
+        return Fraction(interval["lower"]), Fraction(interval["upper"])
+    return None, None
 
 
 RESOURCE_CASES = [
@@ -650,7 +695,8 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("which", nargs="?", default="default",
                    choices=["default", "targets", "growth", "game", "dg", "hierarchy", "plain", "product", "noise",
-                            "calibrate", "resource", "dpsgd", "accounting", "paper", "refusals", "all"])
+                            "calibrate", "budgets", "resource", "dpsgd", "accounting", "paper", "refusals",
+                            "all"])
     p.add_argument("--runs", type=int, default=3)
     p.add_argument("--auditor-timeout", type=float, default=120.0, help="seconds per auditor run (default 120)")
     p.add_argument("--no-auditor", action="store_true", help="do not run the auditor")
@@ -659,12 +705,12 @@ def main():
     print(f"# benchmarks ({args.runs} runs each, median; {os.cpu_count()} cores)", flush=True)
     which = {"default": ("targets", "growth"), "all": ("targets", "growth", "game", "dg", "hierarchy",
                                                                         "plain", "product", "noise", "calibrate",
-                                                                        "resource", "dpsgd", "accounting", "paper",
-                                                                        "refusals")}.get(
+                                                                        "budgets", "resource", "dpsgd", "accounting",
+                                                                        "paper", "refusals")}.get(
         args.which, (args.which,))
     tables = {"targets": targets_table, "growth": growth_table, "game": game_table, "dg": dg_table,
               "hierarchy": hierarchy_table, "plain": plain_table, "product": product_table, "noise": noise_table,
-              "calibrate": calibrate_table,
+              "calibrate": calibrate_table, "budgets": budgets_table,
               "resource": resource_table, "dpsgd": dpsgd_table, "accounting": accounting_table,
               "paper": paper_table, "refusals": refusals_table}
     for name in which:

@@ -165,7 +165,8 @@ def calibrate(gamma, sigma2, budget, delta, *, width=None, method=None, progress
         if report:  # the reason only: its advice was about the game, and the request goes on
             report(f"the exact game does not reach this request ({error.reason}); answering it by the route "
                    f"hierarchy-witness instead")
-        return epsilon_bracket(gamma, budget, delta, sigma2=sigma2, progress=progress)
+        bracket = epsilon_bracket(gamma, budget, delta, sigma2=sigma2, progress=progress)
+        return Certificate(bracket.as_dict(), reason=f"not the exact game: {error.reason}")
 
 
 def plain_composition(sigma2=None, budget=None, epsilons=None, *, width=None, laplace=None, releases=None,

@@ -13,7 +13,8 @@ class Certificate:
 
     ``kind`` is its schema name (``"finite-game/1"``, ...); ``input`` and
     ``result`` are (copies of) its two JSON objects; ``digest`` its SHA-256;
-    ``claim`` the one-line human summary the command line prints.
+    ``claim`` the one-line human summary the command line prints (with ``reason``, when
+    given, after it: why the request took this certificate's route; not part of the bytes).
     ``auditor_budget`` is N, the multiple of the auditor's budget of one file
     that checking it needs (docs/certificates.md, "The budget of one file"):
     1 for a plain ``auditor verify``, else at most 8, and ``notice`` then the
@@ -25,11 +26,11 @@ class Certificate:
 
     __slots__ = ("_data", "_bytes", "_claim", "_budget")
 
-    def __init__(self, data):
+    def __init__(self, data, reason=None):
         data = copy.deepcopy(data)
         object.__setattr__(self, "_data", data)
         object.__setattr__(self, "_bytes", render(data))
-        object.__setattr__(self, "_claim", claim_of(data))
+        object.__setattr__(self, "_claim", claim_of(data) + (f"; {reason}" if reason else ""))
         object.__setattr__(self, "_budget", multiple_of(data))
 
     def __setattr__(self, name, value):

@@ -191,13 +191,17 @@ def test_calibrate_says_what_it_does_where_the_game_does_not_reach(monkeypatch):
     probe; calibrate goes on by the hierarchy-witness route (stubbed: its own tests build it) and says so,
     without the game's advice to reduce the budget."""
     calls = []
-    monkeypatch.setattr(api, "epsilon_bracket", lambda *args, **kwargs: calls.append((args, kwargs)) or "bracket")
+    bracket = api.epsilon_bracket("1/3", 1, "1e-4", sigma2=9)   # a stand-in of the route's certificate
+    monkeypatch.setattr(api, "epsilon_bracket", lambda *args, **kwargs: calls.append((args, kwargs)) or bracket)
     lines = []
-    assert api.calibrate("1/3", 9, 5, "1e-4", progress=lines.append) == "bracket"
+    answer = api.calibrate("1/3", 9, 5, "1e-4", progress=lines.append)
     assert calls == [(("1/3", 5, "1e-4"), {"sigma2": 9, "progress": lines.append})]
     (line,) = [line for line in lines if "does not reach" in line]
     assert "estimated work" in line and "reduce" not in line
     assert line.endswith("; answering it by the route hierarchy-witness instead")
+    # the answer line says why (the certificate's bytes are the route's own)
+    assert answer.to_json() == bracket.to_json()
+    assert answer.claim.startswith(bracket.claim + "; not the exact game: estimated work")
 
 
 def test_calibrate_refuses_a_width_the_hierarchy_route_cannot_aim_at(monkeypatch):
