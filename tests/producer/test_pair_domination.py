@@ -4,11 +4,14 @@ A. Laplace noise on several coordinates (docs/mechanisms/laplace.md): for a shif
    ||c||_1 <= 1 the product pair (L(c_1, b) x L(c_2, b), L(0, b) x L(0, b)) has, at every
    alpha >= 0 and in both orders, a hockey-stick divergence at most that of the one-coordinate
    pair (L(1, b), L(0, b)).
+C. Discrete Laplace noise on several integer coordinates (docs/mechanisms/discrete.md): for
+   integer shifts c_1, ..., c_k >= 1, the product pair of the (optionally Poisson-sampled)
+   shifts is dominated by the single shift c_1 + ... + c_k, at every alpha, in both orders.
 B. The replace-one Poisson-subsampled Gaussian (docs/mechanisms/poisson-subsampling.md): for
    contributions v, v' in the unit ball of R^d, the pair ((1 - q)N(0, s^2 I) + qN(v, s^2 I),
    (1 - q)N(0, s^2 I) + qN(v', s^2 I)) is dominated by the antipodal pair v' = -v, |v| = 1.
 
-The pages prove both; these tests recompute the divergences with mpmath by routes that do not
+The pages prove them; these tests recompute the divergences with mpmath by routes that do not
 use the proofs (quadrature of the exact laws), so a false theorem would fail them. Each family
 also has a check that the comparison has teeth: a pair outside the hypothesis beats the bound.
 """
@@ -329,3 +332,90 @@ def test_replace_one_check_has_teeth():
         q, m = mpf(1) / 20, mpf(1)
         alpha = mp.exp(mpf(1))
         assert _mixture_hs(3 * m / 2, 3 * m / 2, mpf(-1) / 2, q, alpha) > _antipodal_hs(m, q, alpha) * (1 + mpf(1) / 10)
+
+
+# ------------------------------------------------- C. discrete Laplace, several integer coordinates
+
+def _dlap(a, lo=-400, hi=400):
+    """DLap(a) as {x: pmf} on [lo, hi] from its pmf tanh(a/2)·e^{-a|x|} (the tails beyond are below 10^-40
+    for a >= 1/4; smaller a take a wider range)."""
+    width = max(hi, int(100 / a))
+    c = mp.tanh(a / 2)
+    return {x: c * mp.exp(-a * abs(x)) for x in range(-width, width + 1)}
+
+
+def _clip_law(pmf, c):
+    """The law of min(max(x, 0), c) under ``pmf``, summed from the pmf."""
+    law = {}
+    for x, p in pmf.items():
+        u = min(max(x, 0), c)
+        law[u] = law.get(u, 0) + p
+    return law
+
+
+def _sum_law(*laws):
+    out = {0: mpf(1)}
+    for law in laws:
+        nxt = {}
+        for t, p in out.items():
+            for u, w in law.items():
+                nxt[t + u] = nxt.get(t + u, 0) + p * w
+        out = nxt
+    return out
+
+
+@pytest.mark.parametrize("c1, c2", [(1, 1), (1, 3), (2, 3), (3, 5)])
+@pytest.mark.parametrize("a", [mpf(1) / 4, mpf(1), mpf(3)])
+def test_discrete_laplace_survival_of_the_sufficient_statistic(c1, c2, a):
+    # the proof's key computation: P(t >= tau) = r^tau·h(tau)/(1 + r), r = e^{-a}, with h piecewise linear
+    with mp.workdps(DPS):
+        r, s = mp.exp(-a), c1 + c2
+        law = _sum_law(_clip_law(_dlap(a), c1), _clip_law(_dlap(a), c2))
+        signs = []
+        for tau in range(1, s + 1):
+            survival = sum(p for t, p in law.items() if t >= tau)
+            if tau <= c1:
+                h = 1 + (1 + (tau - 1) * (1 - r)) / (1 + r)
+            elif tau <= c2:
+                h = (2 + (c1 - 1) * (1 - r)) / (1 + r)
+            else:
+                h = (1 + (s - tau) * (1 - r)) / (1 + r)
+            assert abs(survival - r ** tau * h / (1 + r)) < mpf(10) ** -25
+            signs.append(h > 1)
+        assert signs == sorted(signs, reverse=True)   # h - 1 > 0 first, <= 0 after: one crossing
+
+
+def _atoms_hs(p_law, q_law, alpha):
+    """H_alpha(P||Q) = sum over outputs of (P - alpha·Q)_+, the laws given as {output: mass}."""
+    return sum(max(p - alpha * q_law.get(x, 0), 0) for x, p in p_law.items())
+
+
+def _dlap_pair(a, shifts, q):
+    """((1 - q)·N^k + q·(shifted N^k), N^k) as laws of the sufficient statistic t = sum of the clipped
+    coordinates: the ratio is a function of t alone (docs/mechanisms/discrete.md), so H_alpha is the same."""
+    pmf = _dlap(a)
+    n_law = _sum_law(*(_clip_law(pmf, c) for c in shifts))
+    s = sum(shifts)
+    ratio = {t: mp.exp(a * (2 * t - s)) for t in n_law}
+    return {t: (1 - q) * m + q * ratio[t] * m for t, m in n_law.items()}, n_law
+
+
+@pytest.mark.parametrize("split", [(1, 1), (1, 2), (2, 3), (1, 4), (1, 1, 1), (1, 2, 2)])
+@pytest.mark.parametrize("a, q", [(mpf(1) / 10, mpf(1)), (mpf(1) / 2, mpf(3) / 10), (mpf(2), mpf(1))])
+def test_discrete_laplace_split_shift_is_dominated_by_one_coordinate(split, a, q):
+    with mp.workdps(DPS):
+        p_prod, q_prod = _dlap_pair(a, split, q)
+        p_one, q_one = _dlap_pair(a, (sum(split),), q)
+        for k in range(0, 61, 3):
+            alpha = mp.exp(mpf(k) / 10)
+            assert _at_most(_atoms_hs(p_prod, q_prod, alpha), _atoms_hs(p_one, q_one, alpha))
+            assert _at_most(_atoms_hs(q_prod, p_prod, alpha), _atoms_hs(q_one, p_one, alpha))
+
+
+def test_discrete_laplace_check_has_teeth():
+    # a split of norm 3 beats the single shift 2 (outside the hypothesis)
+    with mp.workdps(DPS):
+        a, alpha = mpf(1) / 2, mp.exp(mpf(3) / 5)
+        p_prod, q_prod = _dlap_pair(a, (1, 2), mpf(1))
+        p_one, q_one = _dlap_pair(a, (2,), mpf(1))
+        assert _atoms_hs(p_prod, q_prod, alpha) > _atoms_hs(p_one, q_one, alpha) * (1 + mpf(1) / 100)
