@@ -446,7 +446,9 @@ def _batches(m, n, sigma):
     (repeat(10**6, {"class_name": "RandomizedResponseDpEvent", "noise_parameter": "99/100", "num_buckets": 4}),
      "replace_one", {"delta": "1e-5", "rel_width": "1e-6"}),
     (repeat(20, _batches(256, 60000, "1.1")), "replace_one", {"epsilons": "1,2"}),
-], ids=["discrete-gaussian-sampled", "discrete-laplace-sampled", "lattice", "without-replacement"])
+    (repeat(1000, dict(_batches(256, 60000, "1"), event=laplace("2"))), "replace_one", {"epsilons": "1/4,1/2"}),
+], ids=["discrete-gaussian-sampled", "discrete-laplace-sampled", "lattice", "without-replacement",
+        "laplace-without-replacement"])
 def test_the_producers_estimate_of_the_audit_is_never_below_the_auditors(event, relation, question):
     """What the producer writes the auditor can check within the budget the producer states: the producer's
     restatement of the auditor's cost formula (atoms of the discrete families, the lattice route's answer pass)
