@@ -13,8 +13,8 @@ MAX_FILE_BYTES = 64 * 2**20
 
 HELP = ("certified ε(δ) or δ(ε) of a pipeline described as dp_accounting events: Gaussian, Laplace, "
         "discrete Laplace, discrete Gaussian, mixture-of-Gaussians and randomized-response mechanisms, Poisson "
-        "sampling, fixed-size batches (sampling without replacement) and composition, under add/remove or "
-        "replace-one neighbours (accounting/1)")
+        "sampling, fixed-size batches (sampling without replacement of a Gaussian or Laplace mechanism) and "
+        "composition, under add/remove or replace-one neighbours (accounting/1)")
 DESCRIPTION = (f"{HELP}.  --event FILE holds one event in dp_accounting's JSON form (its to_named_tuple() "
                "fields: class_name and the event's fields; - reads standard input); numbers are read exactly "
                "(a JSON float as its shortest decimal).  The tree is read into stages, each a mechanism with its "

@@ -205,6 +205,9 @@ def describe_mechanism(m):
                 f"γ = {describe_rational(q)}")
     if kind == "laplace":
         return f"Laplace b = {describe_rational(_q(m['scale']))}{sampled}"
+    if kind == "laplace_without_replacement":
+        return (f"Laplace b = {describe_rational(_q(m['scale']))} on batches drawn without replacement, "
+                f"γ = {describe_rational(q)}")
     if kind == "discrete_laplace":
         return f"discrete Laplace a = {describe_rational(_q(m['parameter']))}, s = {m['sensitivity']}{sampled}"
     if kind == "discrete_gaussian":

@@ -16,7 +16,7 @@ Three steps, each checked before any computation:
    multiplicity (the product of the counts of its ``SelfComposedDpEvent``
    ancestors) and sampling probability (the product of the probabilities
    of its ``PoissonSampledDpEvent`` ancestors; a ``SampledWithoutReplacementDpEvent``
-   is a leaf of its own, with its batch fraction γ = m/n), read into stage mechanisms
+   is a leaf of its own, with its batch fraction γ = m/n and its Gaussian or Laplace inside), read into stage mechanisms
    under the neighbouring relation (leaves the relation does not define are
    refused); leaves that cannot change the output's law are dropped, equal
    mechanisms merged (counts added), and the stages sorted by the canonical
@@ -43,7 +43,7 @@ from producer.pld.mixture import GaussianMixture
 from producer.pld.randomized_response import RandomizedResponse
 from producer.pld.replace_gaussian import ReplaceOneGaussian
 from producer.pld.subsampled_gaussian import SubsampledGaussian
-from producer.pld.without_replacement import WithoutReplacementGaussian
+from producer.pld.without_replacement import WithoutReplacementGaussian, WithoutReplacementLaplace
 from producer.rationals import describe_rational, format_rational, parse_integer, parse_rational
 
 ADD_OR_REMOVE, REPLACE = "add_or_remove_one", "replace_one"
@@ -98,7 +98,7 @@ REFUSED = {
 }
 SAMPLEABLE = ("GaussianDpEvent", "LaplaceDpEvent", "DiscreteLaplaceDpEvent", "DiscreteGaussianDpEvent",
               "MixtureOfGaussiansDpEvent", "PoissonSampledDpEvent", "NoOpDpEvent")
-BATCHABLE = ("GaussianDpEvent", "NoOpDpEvent")   # what a SampledWithoutReplacementDpEvent may wrap
+BATCHABLE = ("GaussianDpEvent", "LaplaceDpEvent", "NoOpDpEvent")   # what SampledWithoutReplacementDpEvent may wrap
 WITHOUT_REPLACEMENT_RELATION = ("sampling without replacement is accounted under replace_one only (n is public), "
                                 "as in dp_accounting; use PoissonSampledDpEvent under add_or_remove_one")
 
@@ -303,8 +303,8 @@ class _Reader:
         inner = self.read(fields["event"], f"{where}.event" if where else "event", depth + 1)
         if inner["class_name"] not in BATCHABLE:
             raise InputError(f"{here}: sampling without replacement of a {inner['class_name']} is not accounted "
-                             f"(a Gaussian or a no-op only); wrap each GaussianDpEvent in its own "
-                             f"SampledWithoutReplacementDpEvent")
+                             f"(a Gaussian, a Laplace or a no-op only); wrap each GaussianDpEvent or LaplaceDpEvent "
+                             f"in its own SampledWithoutReplacementDpEvent")
         return {"class_name": "SampledWithoutReplacementDpEvent", "source_dataset_size": n, "sample_size": m,
                 "event": inner}
 
@@ -332,7 +332,7 @@ def event_json(obj):
 
 def _leaves(tree):
     """(leaf JSON, multiplicity, sampling probability, place) for every leaf, depth first (a
-    ``SampledWithoutReplacementDpEvent`` is a leaf: it wraps a single Gaussian or a no-op)."""
+    ``SampledWithoutReplacementDpEvent`` is a leaf: it wraps a single Gaussian, Laplace or no-op)."""
     stack = [(tree, 1, mpq(1), "")]
     while stack:
         node, count, q, where = stack.pop()
@@ -366,8 +366,10 @@ def _mechanism(leaf, q, relation, where):
         return {"mechanism": "randomized_response", "noise": format_rational(p), "buckets": k, "sampling": "1"}
     if name == "LaplaceDpEvent":
         if relation == REPLACE and q != 1:
-            raise InputError(f"{here}: under replace_one the Laplace mechanism is accounted unsampled only "
-                             f"(sampling probability {describe_rational(q)}); add_or_remove_one accounts it sampled")
+            raise InputError(f"{here}: under replace_one the Laplace mechanism is accounted unsampled or on batches "
+                             f"drawn without replacement (SampledWithoutReplacementDpEvent), not Poisson-sampled "
+                             f"(sampling probability {describe_rational(q)}); add_or_remove_one accounts it "
+                             f"Poisson-sampled")
         if q == 0:
             return None
         return {"mechanism": "laplace", "scale": leaf["noise_multiplier"], "sampling": format_rational(q)}
@@ -417,10 +419,14 @@ def _without_replacement(leaf, q, relation, here):
     inner = leaf["event"]
     if gamma == 0 or inner["class_name"] == "NoOpDpEvent":
         return None
-    sigma = inner["noise_multiplier"]
+    noise = inner["noise_multiplier"]
+    if inner["class_name"] == "LaplaceDpEvent":
+        if gamma == 1:  # the batch is the whole dataset: the unsampled Laplace
+            return {"mechanism": "laplace", "scale": noise, "sampling": "1"}
+        return {"mechanism": "laplace_without_replacement", "sampling": format_rational(gamma), "scale": noise}
     if gamma == 1:  # the batch is the whole dataset: the unsampled Gaussian
-        return {"mechanism": "gaussian", "sigma": sigma, "sampling": "1"}
-    return {"mechanism": "gaussian_without_replacement", "sigma": sigma, "sampling": format_rational(gamma)}
+        return {"mechanism": "gaussian", "sigma": noise, "sampling": "1"}
+    return {"mechanism": "gaussian_without_replacement", "sigma": noise, "sampling": format_rational(gamma)}
 
 
 def canonical(mechanism):
@@ -462,6 +468,10 @@ def stage_law(mechanism, relation):
         if relation != REPLACE:
             raise InputError(WITHOUT_REPLACEMENT_RELATION)
         return WithoutReplacementGaussian(q, mpq(mechanism["sigma"]))
+    if kind == "laplace_without_replacement":
+        if relation != REPLACE:
+            raise InputError(WITHOUT_REPLACEMENT_RELATION)
+        return WithoutReplacementLaplace(q, mpq(mechanism["scale"]))
     if kind == "discrete_laplace":
         s = mechanism["sensitivity"]  # replace-one: |v − v′| <= 2s, the add/remove pair of the shift 2s (q = 1)
         return DiscreteLaplace(mpq(mechanism["parameter"]), s, s if relation == ADD_OR_REMOVE else 2 * s, q)

@@ -1,28 +1,38 @@
-"""The Gaussian on batches drawn without replacement (fixed-size batches) under replace-one neighbours.
+"""Gaussian and Laplace steps on batches drawn without replacement (fixed-size batches) under replace-one neighbours.
 
 A batch of m distinct records is drawn uniformly from the n records of the
-dataset and the Gaussian mechanism of noise multiplier σ runs on it;
-γ = m/n ∈ (0, 1].  Under replace-one the Gaussian step alone is f-DP with
-f = T(N(0, σ²), N(2, σ²)) (contributions of norm at most 1, a shift of 2).
-"Gaussian Differential Privacy" (Dong, Roth, Su 2022, §4, Theorem 4.2)
-proves that sampling m of n without replacement makes it C_γ(f)-DP, with
+dataset and the mechanism runs on it; γ = m/n ∈ (0, 1].  Under replace-one
+the step alone is f-DP with f = T(P₀, P₂), P_μ the mechanism's output law
+shifted by μ (contributions of norm at most 1, a shift of 2): N(μ, σ²) for
+the Gaussian of noise multiplier σ, L(μ, b) (density e^{−|x−μ|/b}/(2b)) for
+the Laplace of scale b.  Both f are symmetric (the reflection x ↦ 2 − x
+exchanges P₀ and P₂).  "Gaussian Differential Privacy" (Dong, Roth, Su 2022,
+§4, Theorem 4.2) proves, for any tradeoff function f, that sampling m of n
+without replacement makes the step C_γ(f)-DP, with
 C_γ(f) = min{f_γ, f_γ^{-1}}** (the convex hull), f_γ = γ·f + (1 − γ)·Id.
 With
 
-    A = (1 − γ)·N(0, σ²) + γ·N(2, σ²),    B = N(0, σ²),
-    ℓ_AB(x) = log(dA/dB)(x) = log(1 − γ + γ·e^{2(x − 1)/σ²})
+    A = (1 − γ)·P₀ + γ·P₂,    B = P₀,    ℓ_AB(x) = log(dA/dB)(x),
 
-(continuous, strictly increasing, range (log(1 − γ), ∞), ℓ_AB(1) = 0),
-f_γ = T(B, A).  For α >= 1 the hockey-stick profile of f_γ is at least that
-of f_γ^{-1} (docs/mechanisms/poisson-subsampling.md, the ordering lemma),
-so the profile of C_γ(f) at α >= 1 is H_α(A‖B), and C_γ(f) is symmetric.
-The pair (X, Y) built here has exactly that tradeoff function: its loss
-ℓ = log(dX/dY) has the law
+f_γ = T(B, A), and ℓ_AB(1) = 0, ℓ_AB > 0 exactly on x > 1:
+
+- Gaussian: ℓ_AB(x) = log(1 − γ + γ·e^{2(x − 1)/σ²}), continuous and strictly
+  increasing, range (log(1 − γ), ∞);
+- Laplace: ℓ_AB(x) = log(1 − γ + γ·e^{(|x| − |x − 2|)/b}), constant ℓ_min on
+  x <= 0 and ℓ_max = log(1 − γ + γ·e^{2/b}) on x >= 2 (atoms of its law),
+  strictly increasing on [0, 2].
+
+For α >= 1 the hockey-stick profile of f_γ is at least that of f_γ^{-1}
+(docs/mechanisms/poisson-subsampling.md, the ordering lemma, which uses
+only that f is a symmetric tradeoff function), so the profile of C_γ(f) at
+α >= 1 is H_α(A‖B), and C_γ(f) is symmetric.  The pair (X, Y) built here
+has exactly that tradeoff function: its loss ℓ = log(dX/dY) has the law
 
 - on ℓ > 0: X(ℓ ∈ S) = A(ℓ_AB ∈ S), Y(ℓ ∈ S) = B(ℓ_AB ∈ S);
 - on ℓ < 0: X(ℓ ∈ S) = B(ℓ_AB ∈ −S), Y(ℓ ∈ S) = A(ℓ_AB ∈ −S) (the mirror image);
-- an atom at ℓ = 0 of mass m0 = 1 − A(ℓ_AB > 0) − B(ℓ_AB > 0) = (1 − γ)·(Φ(1/σ) − Φ(−1/σ))
-  under both laws.
+- an atom at ℓ = 0 of mass m0 = 1 − A(ℓ_AB > 0) − B(ℓ_AB > 0) under both
+  laws: (1 − γ)·(Φ(1/σ) − Φ(−1/σ)) for the Gaussian, (1 − γ)·(1 − e^{−1/b})
+  for the Laplace.
 
 It is symmetric (exchanging X and Y negates ℓ), so both orders agree, and
 for ε >= 0 only positive losses count: H_{e^ε}(X‖Y) = H_{e^ε}(A‖B).  By the
@@ -30,20 +40,30 @@ composition theorem of f-DP (same paper, §3) T steps are dominated by
 (X^T, Y^T); composing (A, B) and (B, A) separately and taking the larger is
 *not* a proved bound, which is why the symmetrised pair is the stage's law.
 
-The masses.  (A, B) is the forward pair of the Poisson-sampled Gaussian at
-q = γ with noise σ/2 (:class:`producer.pld.subsampled_gaussian.SubsampledGaussian`)
-mapped by x ↦ 2x, which changes no loss: its buckets of ℓ_AB on the grid h
-are those of that pair, enclosed by its code.  With AB-bucket j the losses
-[jh, (j + 1)h) of ℓ_AB, bucket I_i of ℓ holds (A, B)(AB-bucket i) for
-i >= 0 (plus (m0, m0) at i = 0, since 0 is a grid level) and
-(B, A)(AB-bucket −i − 1) for i < 0 (ℓ_AB has no atoms, so which ends are
-closed does not matter); the tails likewise.
+The masses.  (A, B) mapped by x ↦ x/2, which changes no loss, is the
+forward pair of the Poisson-sampled mechanism under add/remove at q = γ
+with half the noise: :class:`producer.pld.subsampled_gaussian.SubsampledGaussian`
+(noise σ/2) or :class:`producer.pld.laplace.SubsampledLaplace` (scale b/2).
+Its buckets of ℓ_AB on the grid h are enclosed by that pair's code.  With
+AB-bucket j the losses [jh, (j + 1)h) of ℓ_AB, bucket I_i of ℓ holds
+(A, B)(AB-bucket i) for i >= 0 (plus (m0, m0) at i = 0, since 0 is a grid
+level) and (B, A)(AB-bucket −i − 1) for i < 0; the tails likewise.  The
+mirror takes I_i = [ih, (i + 1)h) to ℓ_AB ∈ (−(i + 1)h, −ih], closed at the
+other end than AB-bucket −i − 1, so the two agree unless ℓ_AB has an atom
+on a grid level.  The Gaussian's ℓ_AB has no atoms; the Laplace's one atom
+on ℓ_AB > 0, ℓ_max, is never a grid level when 0 < γ < 1 (the argument of
+:mod:`producer.pld.laplace`: e^{ih} = 1 − γ + γ·e^{2/b} would be a polynomial
+identity in a transcendental number), and ℓ_AB = 0 holds only at x = 1,
+where neither law has an atom.  (At γ = 1 the Laplace's ℓ_max = 2/b is
+rational and may be a grid level, so the Laplace pair requires γ < 1: the
+stage of γ = 1 is the unsampled replace-one Laplace.)
 """
 
 import math
 
 from gmpy2 import mpq
 
+from producer.pld.laplace import SubsampledLaplace
 from producer.pld.masses import StepMasses
 from producer.pld.mechanism import DominatingPair
 from producer.pld.normal import phi
@@ -51,43 +71,20 @@ from producer.pld.subsampled_gaussian import SubsampledGaussian
 from producer.sources.enclosures import to_arb, working_precision
 
 
-class WithoutReplacementGaussian(DominatingPair):
-    """The symmetrised pair (X, Y) of a Gaussian on batches drawn without replacement: ``rate`` γ = m/n in
-    (0, 1], ``noise`` σ > 0 (exact); the replace-one relation."""
+class _SymmetrisedPair(DominatingPair):
+    """The symmetrised pair (X, Y) of a step on batches drawn without replacement, from the forward pair (A, B)
+    of ``base`` (the Poisson-sampled pair at q = γ with half the noise: the same losses) and the atom at 0.
 
-    __slots__ = ("rate", "noise", "base")
+    Subclasses set ``rate`` γ, ``base`` and their scale, and give :meth:`zero_mass`, :meth:`_positive_nodes`
+    (the moments' quadrature), :meth:`index_range` and :meth:`describe`."""
 
-    def __init__(self, rate, noise):
-        rate, noise = mpq(rate), mpq(noise)
-        if not 0 < rate <= 1 or noise <= 0:
-            raise ValueError(f"a batch fraction in (0, 1] and a positive σ are needed, got γ = {rate}, σ = {noise}")
-        # (A, B) mapped by x ↦ x/2: the Poisson-sampled Gaussian's pair at q = γ, noise σ/2 (the same losses)
-        self._set(rate=rate, noise=noise, base=SubsampledGaussian(rate, noise / 2))
-
-    def parameters(self):
-        return (self.rate, self.noise)
-
-    def audit_scale(self):
-        return self.rate, self.noise
-
-    def audit_mass_units(self):
-        return 160   # the sampled Gaussian's closed-form preimages; each (A, B) bucket serves two buckets
-
-    @property
-    def dominating_mu2(self):
-        # C_γ(f) >= f (f_γ >= f and f_γ^{-1} >= f^{-1} = f, and the convex hull of a function above the
-        # convex f stays above it): the unsampled replace-one Gaussian, μ₁ = 2/σ, dominates the step
-        return 4 / (self.noise * self.noise)
-
-    def describe(self):
-        return f"Gaussian without replacement γ = {float(self.rate):g}, σ = {float(self.noise):g}"
-
-    # ---- masses ---------------------------------------------------------------------------
+    __slots__ = ("rate", "base")
 
     def zero_mass(self):
-        """m0 = (1 − γ)·(Φ(1/σ) − Φ(−1/σ)), the atom at ℓ = 0 under both laws, at the current precision."""
-        z = 1 / to_arb(self.noise)
-        return (1 - to_arb(self.rate)) * (phi(z) - phi(-z))
+        """m0 = 1 − A(ℓ_AB > 0) − B(ℓ_AB > 0), the atom at ℓ = 0 under both laws, at the current precision."""
+        raise NotImplementedError
+
+    # ---- masses ---------------------------------------------------------------------------
 
     def masses(self, h, lo, hi, bits):
         if not lo <= 0 < hi:
@@ -104,7 +101,8 @@ class WithoutReplacementGaussian(DominatingPair):
                 else:
                     p.append(ab.q[-i - 1])
                     q.append(ab.p[-i - 1])
-            # {ℓ >= hi·h} = {ℓ_AB >= hi·h} under (A, B); {ℓ < lo·h} = {ℓ_AB > −lo·h} under (B, A)
+            # {ℓ >= hi·h} = {ℓ_AB >= hi·h} under (A, B); {ℓ < lo·h} = {ℓ_AB > −lo·h} under (B, A) (no atom of
+            # ℓ_AB is a grid level, so ">" and ">=" agree)
             p_high = sum(ab.p[hi:top], ab.p_high)
             q_high = sum(ab.q[hi:top], ab.q_high)
             p_low = sum(ab.q[-lo:top], ab.q_high)
@@ -136,22 +134,68 @@ class WithoutReplacementGaussian(DominatingPair):
         """ℓ_AB(x) in floats (hint): the base pair's loss at x/2."""
         return self.base.loss_float(x / 2)
 
-    def moments(self, points=4001):
+    def _positive_nodes(self):
+        """(weight, a, b, x): quadrature nodes and atoms of A and B on x >= 1 (where ℓ_AB >= 0), the masses
+        weight·a and weight·b at the point x."""
+        raise NotImplementedError
+
+    def moments(self):
         """(mean, variance) of ℓ under X (a hint): the positive losses under A, their mirror images under B
-        and the atom at 0, by the trapezoid rule over x >= 1 (where ℓ_AB >= 0)."""
+        and the atom at 0."""
+        mean = second = 0.0
+        for weight, a, b, x in self._positive_nodes():
+            loss = self.loss_float(x)
+            mean += weight * (a - b) * loss            # E_A[ℓ_AB; ℓ_AB > 0] − E_B[ℓ_AB; ℓ_AB > 0]
+            second += weight * (a + b) * loss * loss   # E_A[ℓ_AB²; ℓ_AB > 0] + E_B[ℓ_AB²; ℓ_AB > 0]
+        return mean, max(second - mean * mean, 1e-300)
+
+
+class WithoutReplacementGaussian(_SymmetrisedPair):
+    """The symmetrised pair (X, Y) of a Gaussian on batches drawn without replacement: ``rate`` γ = m/n in
+    (0, 1], ``noise`` σ > 0 (exact); the replace-one relation."""
+
+    __slots__ = ("noise",)
+
+    def __init__(self, rate, noise):
+        rate, noise = mpq(rate), mpq(noise)
+        if not 0 < rate <= 1 or noise <= 0:
+            raise ValueError(f"a batch fraction in (0, 1] and a positive σ are needed, got γ = {rate}, σ = {noise}")
+        # (A, B) mapped by x ↦ x/2: the Poisson-sampled Gaussian's pair at q = γ, noise σ/2 (the same losses)
+        self._set(rate=rate, noise=noise, base=SubsampledGaussian(rate, noise / 2))
+
+    def parameters(self):
+        return (self.rate, self.noise)
+
+    def audit_scale(self):
+        return self.rate, self.noise
+
+    def audit_mass_units(self):
+        return 160   # the sampled Gaussian's closed-form preimages; each (A, B) bucket serves two buckets
+
+    @property
+    def dominating_mu2(self):
+        # C_γ(f) >= f (f_γ >= f and f_γ^{-1} >= f^{-1} = f, and the convex hull of a function above the
+        # convex f stays above it): the unsampled replace-one Gaussian, μ₁ = 2/σ, dominates the step
+        return 4 / (self.noise * self.noise)
+
+    def describe(self):
+        return f"Gaussian without replacement γ = {float(self.rate):g}, σ = {float(self.noise):g}"
+
+    def zero_mass(self):
+        """m0 = (1 − γ)·(Φ(1/σ) − Φ(−1/σ))."""
+        z = 1 / to_arb(self.noise)
+        return (1 - to_arb(self.rate)) * (phi(z) - phi(-z))
+
+    def _positive_nodes(self, points=4001):
+        """The trapezoid rule over [1, 2 + 12σ] (unnormalised densities, the normalisation in the weight)."""
         g, s = float(self.rate), float(self.noise)
         lo, hi = 1.0, 2 + 12 * s
         step = (hi - lo) / (points - 1)
-        mean = second = 0.0
         for k in range(points):
             x = lo + k * step
             b = math.exp(-x * x / (2 * s * s))
             a = (1 - g) * b + g * math.exp(-(x - 2) ** 2 / (2 * s * s))
-            loss = self.loss_float(x)
-            weight = (0.5 if k in (0, points - 1) else 1.0) * step / (s * math.sqrt(2 * math.pi))
-            mean += weight * (a - b) * loss            # E_A[ℓ_AB; ℓ_AB > 0] − E_B[ℓ_AB; ℓ_AB > 0]
-            second += weight * (a + b) * loss * loss   # E_A[ℓ_AB²; ℓ_AB > 0] + E_B[ℓ_AB²; ℓ_AB > 0]
-        return mean, max(second - mean * mean, 1e-300)
+            yield (0.5 if k in (0, points - 1) else 1.0) * step / (s * math.sqrt(2 * math.pi)), a, b, x
 
     def index_range(self, grid, allowance):
         """[−H, H]: H·h past where A's tail is ``allowance`` (B's mirror tail is smaller still)."""
@@ -160,4 +204,55 @@ class WithoutReplacementGaussian(DominatingPair):
         return -top, max(top, 1)
 
 
-__all__ = ["WithoutReplacementGaussian"]
+class WithoutReplacementLaplace(_SymmetrisedPair):
+    """The symmetrised pair (X, Y) of a Laplace mechanism on batches drawn without replacement: ``rate``
+    γ = m/n in (0, 1), ``scale`` b > 0 (exact); the replace-one relation."""
+
+    __slots__ = ("scale",)
+
+    def __init__(self, rate, scale):
+        rate, scale = mpq(rate), mpq(scale)
+        if not 0 < rate < 1 or scale <= 0:
+            raise ValueError(f"a batch fraction in (0, 1) (γ = 1 is the unsampled replace-one Laplace) and a "
+                             f"positive b are needed, got γ = {rate}, b = {scale}")
+        # (A, B) mapped by x ↦ x/2: the Poisson-sampled Laplace's pair at q = γ, scale b/2 (the same losses)
+        self._set(rate=rate, scale=scale, base=SubsampledLaplace(scale / 2, rate))
+
+    def parameters(self):
+        return (self.rate, self.scale)
+
+    def audit_scale(self):
+        return self.rate, self.scale
+
+    def audit_mass_units(self):
+        # the Laplace family's 80 (measured 7–46) doubled: the auditor may enclose the two buckets a base bucket
+        # serves apart; an estimate above the auditor's only asks for a larger budget than needed, one below it
+        # could leave a certificate UNCHECKED, and the bounded loss keeps the range short either way
+        return 160
+
+    def describe(self):
+        return f"Laplace without replacement γ = {float(self.rate):g}, b = {float(self.scale):g}"
+
+    def zero_mass(self):
+        """m0 = (1 − γ)·(1 − e^{−1/b})."""
+        return -(1 - to_arb(self.rate)) * to_arb(-1 / self.scale).expm1()
+
+    def _positive_nodes(self, points=401):
+        """The trapezoid rule over [1, 2] and the atom at x >= 2 (ℓ_AB = ℓ_max)."""
+        g, s = float(self.rate), float(self.scale)
+        step = 1.0 / (points - 1)
+        for k in range(points):
+            x = 1.0 + k * step
+            b = math.exp(-x / s)
+            a = (1 - g) * b + g * math.exp((x - 2) / s)
+            yield (0.5 if k in (0, points - 1) else 1.0) * step / (2 * s), a, b, x
+        tail = math.exp(-2 / s) / 2
+        yield 1.0, (1 - g) * tail + g / 2, tail, 2.0
+
+    def index_range(self, grid, allowance):
+        """[−H, H] with H = ⌊ℓ_max/h⌋ + 1, decided exactly: both tails are empty (the loss is bounded)."""
+        _, top = self.base.index_range(grid, allowance)
+        return -top, top
+
+
+__all__ = ["WithoutReplacementGaussian", "WithoutReplacementLaplace"]

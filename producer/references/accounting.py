@@ -14,7 +14,9 @@ all); ``make certificates`` verifies them with the auditor.
 - the Poisson-subsampled Gaussian (q = 1/20, σ = 1) under replace-one, 100 steps, ε(10^-5);
 - unsampled Gaussians only (σ = 2 ten times, then σ = 3): the closed form, ε(10^-5);
 - the Gaussian (σ = 1.1) on batches of 256 of 60 000 records drawn without replacement, under replace-one,
-  1000 steps, ε(10^-5).
+  1000 steps, ε(10^-5);
+- the Laplace mechanism (b = 2) on the same batches of 256 of 60 000 records, under replace-one, 1000 steps,
+  ε(10^-5);
 - the discrete Laplace mechanism (a = 1/2, sensitivity 2) composed 50 times, ε(10^-5).
 """
 
@@ -92,6 +94,9 @@ REFERENCES = [
      dict(event=compose(repeat(10, gaussian("2")), gaussian("3")), delta="1e-5")),
     ("accounting-replace-without-replacement-gaussian-m256-n60000-s1_1-x1000-delta1e-5.json",
      dict(event=repeat(1000, without_replacement(60000, 256, gaussian("1.1"))), neighboring_relation="replace_one",
+          delta="1e-5")),
+    ("accounting-replace-without-replacement-laplace-m256-n60000-b2-x1000-delta1e-5.json",
+     dict(event=repeat(1000, without_replacement(60000, 256, laplace("2"))), neighboring_relation="replace_one",
           delta="1e-5")),
     ("accounting-discrete-laplace-a0_5-s2-x50-delta1e-5.json",
      dict(event=repeat(50, discrete_laplace("1/2", 2)), delta="1e-5")),

@@ -112,6 +112,10 @@ def test_usage_errors_exit_2(capsys, tmp_path):
     ("pipeline.json", ("--delta", "1e-5"), "accounting-tree-heterogeneous-delta1e-5.json"),
     ("randomized-response.json", ("--relation", "replace_one", "--epsilons", "1,2,4"),
      "accounting-randomized-response-p0_9-k4-x20-replace-epsilons.json"),
+    ("fixed-batches.json", ("--relation", "replace_one", "--delta", "1e-5"),
+     "accounting-replace-without-replacement-gaussian-m256-n60000-s1_1-x1000-delta1e-5.json"),
+    ("fixed-batches-laplace.json", ("--relation", "replace_one", "--delta", "1e-5"),
+     "accounting-replace-without-replacement-laplace-m256-n60000-b2-x1000-delta1e-5.json"),
 ])
 def test_the_readmes_event_files_give_the_reference_certificates(capsys, tmp_path, file, args, reference):
     out = tmp_path / "r.json"

@@ -447,8 +447,9 @@ def _batches(m, n, sigma):
      "replace_one", {"delta": "1e-5", "rel_width": "1e-6"}),
     (repeat(20, _batches(256, 60000, "1.1")), "replace_one", {"epsilons": "1,2"}),
     (repeat(100, poisson("1/100", gaussian("1/2"))), "replace_one", {"delta": "1e-5"}),
+    (repeat(1000, dict(_batches(256, 60000, "1"), event=laplace("2"))), "replace_one", {"epsilons": "1/4,1/2"}),
 ], ids=["discrete-gaussian-sampled", "discrete-laplace-sampled", "lattice", "without-replacement",
-        "replace-one-sampled-gaussian"])
+        "replace-one-sampled-gaussian", "laplace-without-replacement"])
 def test_the_producers_estimate_of_the_audit_is_never_below_the_auditors(event, relation, question):
     """What the producer writes the auditor can check within the budget the producer states: the producer's
     restatement of the auditor's cost formula (atoms of the discrete families, the lattice route's answer pass)

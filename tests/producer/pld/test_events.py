@@ -16,7 +16,7 @@ from producer.pld.mixture import GaussianMixture
 from producer.pld.randomized_response import RandomizedResponse
 from producer.pld.replace_gaussian import ReplaceOneGaussian
 from producer.pld.subsampled_gaussian import SubsampledGaussian
-from producer.pld.without_replacement import WithoutReplacementGaussian
+from producer.pld.without_replacement import WithoutReplacementGaussian, WithoutReplacementLaplace
 from producer.references.accounting import (NO_OP, compose, discrete_gaussian, discrete_laplace, gaussian, laplace,
                                             mixture, poisson, randomized_response, repeat)
 
@@ -113,7 +113,8 @@ def test_poisson_sampling_of_a_composition_is_refused():
 @pytest.mark.parametrize("tree,relation,message", [
     (randomized_response("1/2", 3), "add_or_remove_one", "randomized response is defined under replace_one only"),
     (repeat(0, randomized_response("1/2", 1)), "add_or_remove_one", "replace_one only"),
-    (poisson("1/2", laplace(1)), "replace_one", "accounted unsampled only"),
+    (poisson("1/2", laplace(1)), "replace_one", r"accounted unsampled or on batches drawn without replacement "
+                                                r"\(SampledWithoutReplacementDpEvent\), not Poisson-sampled"),
     (mixture(1, [1], [1]), "replace_one", "add_or_remove_one only"),
 ])
 def test_leaves_the_relation_does_not_define_are_refused(tree, relation, message):
@@ -304,10 +305,11 @@ def test_sampling_without_replacement_is_refused_under_add_or_remove_before_the_
 
 
 @pytest.mark.parametrize("tree,message,error", [
-    (without_replacement(10, 3, laplace(1)), "sampling without replacement of a LaplaceDpEvent is not accounted",
-     InputError),
+    (without_replacement(10, 3, discrete_laplace("1/2", 1)), "sampling without replacement of a "
+                                                             r"DiscreteLaplaceDpEvent is not accounted \(a Gaussian, "
+                                                             r"a Laplace or a no-op only\)", InputError),
     (without_replacement(10, 3, repeat(2, gaussian(1))), "of a SelfComposedDpEvent is not accounted", InputError),
-    (without_replacement(10, 3, compose(gaussian(1))), "wrap each GaussianDpEvent in its own "
+    (without_replacement(10, 3, compose(gaussian(1))), "wrap each GaussianDpEvent or LaplaceDpEvent in its own "
                                                        "SampledWithoutReplacementDpEvent", InputError),
     (without_replacement(10, 3, poisson("1/2", gaussian(1))), "of a PoissonSampledDpEvent is not accounted",
      InputError),
@@ -322,6 +324,8 @@ def test_sampling_without_replacement_is_refused_under_add_or_remove_before_the_
     (without_replacement(0, 0, gaussian(1)), "n must be at least 1", InputError),
     (without_replacement(10, -1, gaussian(1)), "sample_size: must be >= 0", InputError),
     (without_replacement(10, 3, gaussian("1/20")), r"σ = 0.05 is outside the domain", LimitError),
+    (without_replacement(10, 3, laplace("1/200")), r"b = 0.005 is outside the domain", LimitError),
+    (without_replacement(10, 3, laplace(0)), "b must be positive", InputError),
 ])
 def test_what_a_batch_drawn_without_replacement_may_not_hold_is_refused_in_one_line(tree, message, error):
     with pytest.raises(error, match=message) as info:
@@ -331,3 +335,69 @@ def test_what_a_batch_drawn_without_replacement_may_not_hold_is_refused_in_one_l
 
 def test_the_largest_dataset_is_accepted():
     assert _read(without_replacement(10**12, 1, gaussian(1)), "replace_one")[0][0]["sampling"] == "1/1000000000000"
+
+
+# ---- sampling without replacement of a Laplace mechanism ---------------------------------------------------
+
+def test_a_laplace_on_a_batch_drawn_without_replacement_reads_into_its_own_stage_under_replace_one():
+    tree = event_json(repeat(10, without_replacement(60000, 256, laplace("2.5"))))
+    assert tree["event"]["event"] == {"class_name": "LaplaceDpEvent", "noise_multiplier": "5/2"}
+    read = stage_mechanisms(tree, "replace_one")
+    assert read == [({"mechanism": "laplace_without_replacement", "sampling": "8/1875", "scale": "5/2"}, 10)]
+    assert events.canonical(read[0][0]) == \
+        '{"mechanism":"laplace_without_replacement","sampling":"8/1875","scale":"5/2"}'
+    (stage,), stage_json = stages(tree, "replace_one")
+    assert stage.law == WithoutReplacementLaplace(mpq(8, 1875), mpq(5, 2)) and stage.steps == 10
+    assert stage.law != WithoutReplacementGaussian(mpq(8, 1875), mpq(5, 2))
+    assert stage_json == [{"mechanism": read[0][0], "count": 10}]
+
+
+def test_the_whole_dataset_as_the_batch_is_the_unsampled_replace_one_laplace_and_merges_with_it():
+    tree = compose(repeat(3, without_replacement(7, 7, laplace(2))), laplace(2),
+                   repeat(2, without_replacement(70, 7, laplace(2))), without_replacement(700, 70, laplace(2)),
+                   repeat(4, without_replacement(700, 70, gaussian(2))))
+    assert _read(tree, "replace_one") == [
+        ({"mechanism": "gaussian_without_replacement", "sampling": "1/10", "sigma": "2"}, 4),
+        ({"mechanism": "laplace", "scale": "2", "sampling": "1"}, 4),
+        ({"mechanism": "laplace_without_replacement", "sampling": "1/10", "scale": "2"}, 3)]
+    assert _read(without_replacement(7, 7, laplace(2)), "replace_one") == _read(laplace(2), "replace_one")
+    (stage,), _ = stages(event_json(without_replacement(5, 5, laplace(3))), "replace_one")
+    assert stage.law == ReplaceOneLaplace(mpq(3))
+
+
+def test_nested_self_compositions_multiply_a_laplace_batch_count():
+    tree = repeat(3, compose(repeat(5, without_replacement(100, 1, laplace(1))), NO_OP,
+                             without_replacement(100, 1, laplace(1))))
+    assert _read(tree, "replace_one") == [
+        ({"mechanism": "laplace_without_replacement", "sampling": "1/100", "scale": "1"}, 18)]
+
+
+@pytest.mark.parametrize("tree", [without_replacement(10, 0, laplace(1)),
+                                  repeat(0, without_replacement(10, 3, laplace(1))),
+                                  repeat(4, without_replacement(10**12, 0, laplace("1/100")))])
+def test_an_empty_batch_of_a_laplace_is_dropped(tree):
+    assert _read(tree, "replace_one") == []
+
+
+@pytest.mark.parametrize("tree", [without_replacement(10, 3, laplace(1)), without_replacement(10, 10, laplace(1)),
+                                  without_replacement(10, 0, laplace(1))])
+def test_a_laplace_batch_is_refused_under_add_or_remove_with_the_gaussians_message(tree):
+    with pytest.raises(InputError) as info:
+        _read(compose(laplace(1), tree), "add_or_remove_one")
+    assert events.WITHOUT_REPLACEMENT_RELATION in str(info.value) and "\n" not in str(info.value)
+
+
+def test_a_laplace_batch_inside_poisson_sampling_is_refused_when_read_and_when_handed_over():
+    with pytest.raises(InputError, match="Poisson sampling of a batch drawn without replacement"):
+        event_json(poisson("1/2", without_replacement(10, 3, laplace(1))))
+    leaf = event_json(without_replacement(10, 3, laplace(1)))
+    tree = {"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/2", "event": leaf}
+    with pytest.raises(InputError, match="Poisson sampling of a batch drawn without replacement is not accounted"):
+        stage_mechanisms(tree, "replace_one")
+
+
+def test_the_laplace_stage_law_is_refused_under_add_or_remove():
+    mechanism = {"mechanism": "laplace_without_replacement", "sampling": "1/10", "scale": "1"}
+    assert events.stage_law(mechanism, "replace_one") == WithoutReplacementLaplace(mpq(1, 10), 1)
+    with pytest.raises(InputError, match="replace_one only"):
+        events.stage_law(mechanism, "add_or_remove_one")

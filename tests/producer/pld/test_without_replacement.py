@@ -3,7 +3,10 @@ against mpmath written from the densities of A = (1 − γ)N(0, σ²) + γN(2, �
 masses, the atom at 0, the tails, inequality (1) in both orders; the one-step δ(ε) = γ·H_{α'}(N(2, σ²)‖N(0, σ²));
 the ordering lemma of docs/mechanisms/poisson-subsampling.md on a grid; two steps by quadrature of the
 symmetrised loss law; monotonicity; γ = 1 is the unsampled replace-one Gaussian; and (optionally)
-dp_accounting's RDP value at noise σ/2 above the certified interval."""
+dp_accounting's RDP value at noise σ/2 above the certified interval.  The Laplace mechanism on such batches, against
+mpmath written from the densities of A = (1 − γ)L(0, b) + γL(2, b) and B = L(0, b): bucket masses, the atom at 0,
+the empty tails, one step by quadrature of ∫(a − e^ε·b)₊, two steps from the explicit loss law (three atoms and a
+density), monotonicity in γ and b, γ = 1 the unsampled replace-one Laplace (dp_accounting has no peer value)."""
 
 import mpmath as mp
 import pytest
@@ -14,7 +17,7 @@ from producer import api
 from producer.pld.masses import oriented
 from producer.pld.mechanism import ORDERS
 from producer.pld.replace_gaussian import ReplaceOneGaussian
-from producer.pld.without_replacement import WithoutReplacementGaussian
+from producer.pld.without_replacement import WithoutReplacementGaussian, WithoutReplacementLaplace
 from producer.plain.outward import ball_lower, ball_upper
 from producer.references.accounting import gaussian, repeat
 from producer.sources.enclosures import to_arb, working_precision
@@ -307,3 +310,266 @@ def test_dp_accountings_rdp_value_at_half_the_noise_is_above_the_certified_inter
             float(mpq(sigma)) / 2)), count)
         rdp = accountant.get_epsilon(1e-5)
         assert rdp >= float(lo), (n, m, sigma, count, rdp, float(lo), float(hi))
+
+
+# ---- the Laplace mechanism on batches drawn without replacement ---------------------------------------------
+
+class LaplacePair:
+    """A = (1 − γ)L(0, b) + γL(2, b), B = L(0, b) and the symmetrised (X, Y) in mpmath, from the densities only."""
+
+    def __init__(self, gamma, scale):
+        self.g, self.b = _mp(gamma), _mp(scale)
+
+    def _cdf(self, x, mu):
+        return mp.exp((x - mu) / self.b) / 2 if x < mu else 1 - mp.exp(-(x - mu) / self.b) / 2
+
+    def cdf_a(self, x):
+        return (1 - self.g) * self._cdf(x, 0) + self.g * self._cdf(x, 2)
+
+    def cdf_b(self, x):
+        return self._cdf(x, 0)
+
+    def dens_a(self, x):
+        return ((1 - self.g) * mp.exp(-abs(x) / self.b) + self.g * mp.exp(-abs(x - 2) / self.b)) / (2 * self.b)
+
+    def dens_b(self, x):
+        return mp.exp(-abs(x) / self.b) / (2 * self.b)
+
+    @property
+    def loss_max(self):
+        return mp.log(1 - self.g + self.g * mp.exp(2 / self.b))
+
+    def x_ab(self, y):
+        """The preimage of y under ℓ_AB on [0, 2] (ℓ_min <= y <= ℓ_max)."""
+        return 1 + self.b / 2 * mp.log((mp.exp(y) - 1 + self.g) / self.g)
+
+    def slope(self, y):
+        """dx_ab/dy."""
+        return self.b / 2 * mp.exp(y) / (mp.exp(y) - 1 + self.g)
+
+    def above_ab(self, y):
+        """(A(ℓ_AB > y), B(ℓ_AB > y)) for y >= 0: 0 at or above the atom ℓ_max."""
+        if y >= self.loss_max:
+            return mp.mpf(0), mp.mpf(0)
+        x = self.x_ab(y)
+        return 1 - self.cdf_a(x), 1 - self.cdf_b(x)
+
+    def zero_mass(self):
+        a, b = self.above_ab(0)
+        return 1 - a - b
+
+    def below(self, t):
+        """(X(ℓ < t), Y(ℓ < t)) of the symmetrised pair."""
+        if t <= 0:
+            a, b = self.above_ab(-t)
+            return b, a
+        a, b = self.above_ab(t)
+        return 1 - a, 1 - b
+
+    def one_step(self, eps):
+        """H_{e^ε}(A‖B) = ∫(a − e^ε·b)₊ dx by quadrature, split at 0, 1, 2 and where a = e^ε·b."""
+        alpha, points = mp.exp(eps), [mp.ninf, 0, 1, 2, mp.inf]
+        if 0 < eps < self.loss_max:
+            points = sorted(points + [self.x_ab(eps)])
+        return mp.quad(lambda x: max(self.dens_a(x) - alpha * self.dens_b(x), 0), points)
+
+    def pld(self):
+        """The law of ℓ under X, built explicitly: three atoms [(value, mass)] and the density on (−ℓ_max, ℓ_max)
+        (A's image of x in (1, 2) above 0, B's mirrored below)."""
+        top, tail = self.loss_max, mp.exp(-2 / self.b) / 2
+        atoms = [(top, (1 - self.g) * tail + self.g / 2), (-top, tail),
+                 (mp.mpf(0), (1 - self.g) * (1 - mp.exp(-1 / self.b)))]
+
+        def density(y):
+            if y > 0:
+                return self.dens_a(self.x_ab(y)) * self.slope(y)
+            return self.dens_b(self.x_ab(-y)) * self.slope(-y)
+        return atoms, density
+
+    def two_steps(self, eps):
+        """δ(ε) of (X⊗X, Y⊗Y) = E[(1 − e^{ε − ℓ₁ − ℓ₂})₊] over two independent draws of ℓ under X:
+        atoms × atoms, atoms × density (twice), and density × density as an iterated integral."""
+        atoms, f = self.pld()
+        top = self.loss_max
+
+        def tail(c):
+            """∫_{ℓ > c} f(ℓ)(1 − e^{c − ℓ}) dℓ: the density against a fixed partner."""
+            lo = max(c, -top)
+            if lo >= top:
+                return mp.mpf(0)
+            points = [lo, 0, top] if lo < 0 else [lo, top]
+            return mp.quad(lambda y: f(y) * (1 - mp.exp(c - y)), points)
+        total = sum(wi * wj * max(1 - mp.exp(eps - vi - vj), 0) for vi, wi in atoms for vj, wj in atoms)
+        total += 2 * sum(w * tail(eps - v) for v, w in atoms)
+        splits = sorted({-top, top} | {p for p in (mp.mpf(0), eps, eps + top) if -top < p < top})
+        return total + mp.quad(lambda y: f(y) * tail(eps - y), splits)
+
+
+def laplace(scale):
+    return {"class_name": "LaplaceDpEvent", "noise_multiplier": scale}
+
+
+@pytest.mark.parametrize("gamma,scale,grid", [("1/100", "1", 400), ("1/3", "3/2", 25), ("9/10", "1/2", 30)])
+def test_laplace_bucket_masses_the_atom_at_zero_and_the_empty_tails_match_mpmath(gamma, scale, grid):
+    law, pair = WithoutReplacementLaplace(mpq(gamma), mpq(scale)), LaplacePair(gamma, scale)
+    lo, hi = law.index_range(grid, 1e-40)
+    with mp.workdps(40):
+        assert -lo == hi == int(mp.floor(pair.loss_max * grid)) + 1   # the atom ℓ_max in bucket hi − 1
+    m = law.masses(mpq(1, grid), lo, hi, BITS)
+    with mp.workdps(40):
+        for i in range(lo, hi):
+            (x0, y0), (x1, y1) = pair.below(_mp(mpq(i, grid))), pair.below(_mp(mpq(i + 1, grid)))
+            for ball, truth in ((m.p[i - lo], x1 - x0), (m.q[i - lo], y1 - y0)):
+                assert _contains(ball, truth, mp.mpf(10) ** -30), (i, ball, truth)
+        g, b = _mp(gamma), _mp(scale)
+        closed = (1 - g) * (1 - mp.exp(-1 / b))
+        assert abs(pair.zero_mass() - closed) < mp.mpf(10) ** -35
+        with working_precision(BITS):
+            assert _contains(law.zero_mass(), closed, mp.mpf(10) ** -35)
+        # the atoms at ±ℓ_max, alone in the end buckets with their share of the density
+        top = pair.loss_max
+        assert _contains(m.p[-1], (1 - g) * mp.exp(-2 / b) / 2 + g / 2 + pair.above_ab(_mp(mpq(hi - 1, grid)))[0]
+                         - pair.above_ab(top - mp.mpf(10) ** -38)[0], mp.mpf(10) ** -30)
+    for tail in (m.p_low, m.q_low, m.p_high, m.q_high):
+        assert tail == 0
+    for i in range(1, hi):   # the mirror image: bucket −i − 1 holds bucket i's masses swapped
+        assert m.p[-i - 1 - lo].overlaps(m.q[i - lo]) and m.q[-i - 1 - lo].overlaps(m.p[i - lo])
+
+
+@pytest.mark.parametrize("gamma,scale,grid", [("1/50", "1", 200), ("1/2", "1/2", 7), ("2/3", "1/10", 3)])
+def test_laplace_laws_sum_to_one_and_inequality_1_holds_in_both_orders(gamma, scale, grid):
+    law = WithoutReplacementLaplace(mpq(gamma), mpq(scale))
+    h = mpq(1, grid)
+    lo, hi = law.index_range(grid, 1e-40)
+    m = law.masses(h, lo, hi, BITS)
+    with working_precision(BITS):
+        for masses in (m.p, m.q):
+            assert sum(masses, arb(0)).contains(1)
+        slack = arb(2) ** -200
+        for order in ORDERS:
+            side = oriented(m, order)
+            for k, (p, q) in enumerate(zip(side.P, side.Q)):
+                j = side.lo + k
+                assert to_arb(-(j + 1) * h).exp() * p <= q + slack, (order, j)
+                assert q <= to_arb(-j * h).exp() * p + slack, (order, j)
+
+
+def test_a_laplace_range_wider_or_narrower_than_its_own_is_assembled_from_the_same_buckets():
+    law = WithoutReplacementLaplace(mpq(1, 10), mpq(1))
+    h = mpq(1, 50)
+    lo, hi = law.index_range(50, 0)
+    own, wide, narrow = law.masses(h, lo, hi, BITS), law.masses(h, lo - 5, hi + 7, BITS), law.masses(h, -3, 4, BITS)
+    assert all(a.overlaps(b) for a, b in zip(wide.p[5:5 + hi - lo], own.p)) and wide.p[:5] == [0] * 5
+    with working_precision(BITS):
+        # narrow's tails: {ℓ < −3h} and {ℓ >= 4h}, own buckets lo .. −4 and 4 .. hi − 1
+        assert (narrow.p_low - sum(own.p[:-3 - lo], arb(0))).contains(0)
+        assert (narrow.q_high - sum(own.q[4 - lo:], arb(0))).contains(0)
+
+
+def test_the_laplace_pair_refuses_gamma_one_and_bad_parameters():
+    for gamma, scale in ((1, 1), (0, 1), (mpq(1, 2), 0), (mpq(3, 2), 1)):
+        with pytest.raises(ValueError, match="a batch fraction in \\(0, 1\\)"):
+            WithoutReplacementLaplace(gamma, scale)
+
+
+def test_the_laplace_single_step_tails_are_those_of_the_symmetrised_law():
+    law, pair = WithoutReplacementLaplace(mpq(1, 5), mpq(1)), LaplacePair("1/5", "1")
+    with working_precision(BITS), mp.workdps(30):
+        top = pair.loss_max
+        for y in (mpq(-3), mpq(-1, 2), mpq(-1, 7), mpq(0), mpq(1, 9), mpq(1, 2), mpq(3)):
+            (xu, yu), (xl, yl) = law.upper_tail(y), law.lower_tail(y)
+            below, below_next = pair.below(_mp(y)), pair.below(_mp(y) + mp.mpf(10) ** -25)
+            for ball, truth in ((xu, 1 - below[0]), (yu, 1 - below[1]), (xl, below_next[0]), (yl, below_next[1])):
+                assert _contains(ball, truth, mp.mpf(10) ** -20), (y, ball, truth)
+        assert float(top) > 1 / 2   # y = 1/2 lies inside the loss's range, ±3 beyond it
+
+
+def test_the_laplace_moments_hint_is_the_mean_and_variance_of_the_symmetrised_loss():
+    law, pair = WithoutReplacementLaplace(mpq(1, 4), mpq(1)), LaplacePair("1/4", "1")
+    with mp.workdps(20):
+        atoms, f = pair.pld()
+        first = sum(w * v for v, w in atoms) + mp.quad(lambda y: f(y) * y, [-pair.loss_max, 0, pair.loss_max])
+        second = sum(w * v * v for v, w in atoms) + mp.quad(lambda y: f(y) * y * y,
+                                                            [-pair.loss_max, 0, pair.loss_max])
+    mean, variance = law.moments()
+    assert abs(mean - float(first)) < 1e-5 and abs(variance - float(second - first ** 2)) < 1e-5
+
+
+def test_the_explicit_laplace_loss_law_is_a_symmetric_pair():
+    """The test's own PLD (three atoms and a density): both laws have mass 1 (Y's is E_X[e^{−ℓ}]), and
+    ω(−y) = e^{−y}·ω(y) on the atoms."""
+    pair = LaplacePair("1/4", "1")
+    with mp.workdps(25):
+        atoms, f = pair.pld()
+        top = pair.loss_max
+        x_mass = sum(w for _, w in atoms) + mp.quad(f, [-top, 0, top])
+        y_mass = sum(w * mp.exp(-v) for v, w in atoms) + mp.quad(lambda y: f(y) * mp.exp(-y), [-top, 0, top])
+        assert abs(x_mass - 1) < mp.mpf(10) ** -20 and abs(y_mass - 1) < mp.mpf(10) ** -20
+        assert abs(atoms[1][1] - mp.exp(-top) * atoms[0][1]) < mp.mpf(10) ** -22
+
+
+@pytest.mark.parametrize("gamma,scale", [("1/10", "1"), ("1/2", "2"), ("1/1000", "1/2"), ("3/4", "1/10")])
+def test_laplace_one_step_against_quadrature(gamma, scale):
+    """T = 1: δ(ε) = H_{e^ε}(A‖B) = ∫(a − e^ε·b)₊ dx (mpmath quadrature), inside the certified interval."""
+    pair = LaplacePair(gamma, scale)
+    event = without_replacement(10**6, int(mpq(gamma) * 10**6), laplace(scale))
+    with mp.workdps(30):
+        top = pair.loss_max
+    epsilons = [mpq(0), mpq(1, 100), mpq(int(top * 1000), 2000), mpq(int(top * 1000) - 1, 1000)]
+    cert = api.account(event, epsilons=",".join(str(e) for e in epsilons), neighboring_relation=REPLACE)
+    assert cert.result["stages"] == [{"mechanism": {"mechanism": "laplace_without_replacement", "sampling": gamma,
+                                                    "scale": scale}, "count": 1}]
+    with mp.workdps(30):
+        for p in cert.result["points"]:
+            truth = pair.one_step(_mp(p["epsilon"]))
+            assert truth > 0 and _mp(p["lower"]) <= truth <= _mp(p["upper"]), (p, truth)
+        assert pair.one_step(top) < mp.mpf(10) ** -25   # nothing beyond the atom ℓ_max
+    cert = api.account(event, delta="1e-5", neighboring_relation=REPLACE)
+    with mp.workdps(30):
+        assert pair.one_step(_mp(cert.result["epsilon_hi"])) <= mp.mpf(10) ** -5
+        if mpq(cert.result["epsilon_lo"]) > 0:
+            assert pair.one_step(_mp(cert.result["epsilon_lo"])) > mp.mpf(10) ** -5
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("gamma,scale,epsilons", [("1/4", "1", ["1/4", "1"]), ("1/20", "1/2", ["1/2", "2"])])
+def test_laplace_two_steps_against_the_explicit_symmetrised_loss_law(gamma, scale, epsilons):
+    """T = 2: δ(ε) of the 2-fold composition of the test's own PLD (three atoms and a density), by mpmath."""
+    pair = LaplacePair(gamma, scale)
+    cert = api.account(repeat(2, without_replacement(1000, int(mpq(gamma) * 1000), laplace(scale))),
+                       epsilons=",".join(epsilons), neighboring_relation=REPLACE)
+    with mp.workdps(15):
+        for p in cert.result["points"]:
+            truth = pair.two_steps(_mp(p["epsilon"]))
+            assert truth > 0
+            assert _mp(p["lower"]) * (1 - mp.mpf(10) ** -9) <= truth <= _mp(p["upper"]) * (1 + mp.mpf(10) ** -9), \
+                (p["epsilon"], p["lower_display"], mp.nstr(truth, 12), p["upper_display"])
+
+
+def _laplace_interval(n, m, scale, count=20):
+    cert = api.account(repeat(count, without_replacement(n, m, laplace(scale))), delta="1e-5",
+                       neighboring_relation=REPLACE)
+    return mpq(cert.result["epsilon_lo"]), mpq(cert.result["epsilon_hi"])
+
+
+def test_a_larger_laplace_batch_or_less_noise_never_lowers_epsilon():
+    intervals = [_laplace_interval(1000, m, "1") for m in (1, 10, 50, 200)]
+    assert all(a[1] < b[0] for a, b in zip(intervals, intervals[1:]))
+    intervals = [_laplace_interval(1000, 10, b) for b in ("4", "2", "1", "1/2")]
+    assert all(a[1] < b[0] for a, b in zip(intervals, intervals[1:]))
+    assert _laplace_interval(1000, 50, "1") == _laplace_interval(100, 5, "1")  # only γ = m/n counts
+
+
+def test_a_laplace_batch_is_below_the_unsampled_replace_one_laplace_and_gamma_one_is_it():
+    plain = api.account(repeat(20, laplace("2")), delta="1e-5", neighboring_relation=REPLACE)
+    for m in (1, 100, 999):
+        assert _laplace_interval(1000, m, "2")[1] < mpq(plain.result["epsilon_lo"])
+    whole = api.account(repeat(20, without_replacement(500, 500, laplace("2"))), delta="1e-5",
+                        neighboring_relation=REPLACE)
+    assert whole.result == plain.result
+
+
+def test_the_laplace_batch_certificate_names_its_stage_in_the_claim():
+    cert = api.account(repeat(10, without_replacement(60000, 256, laplace("2"))), delta="1e-5",
+                       neighboring_relation=REPLACE)
+    assert "Laplace b = 2 on batches drawn without replacement, γ = 8/1875 ×10" in cert.claim
