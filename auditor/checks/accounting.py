@@ -10,7 +10,8 @@ In order:
    and summing to 1, randomized response's p in (0, 1]; the discrete Laplace's a in [1/100, 100] and the discrete
    Gaussian's σ² in [1/100, 10^6], each with an integer sensitivity s in [0, 1000]; a Poisson sampling wraps a
    Gaussian, Laplace, mixture, discrete Laplace or discrete Gaussian event, another Poisson sampling or a no-op;
-   a sampling without replacement of m of n records (n >= 1, 0 <= m <= n) wraps a Gaussian event or a no-op;
+   a sampling without replacement of m of n records (n >= 1, 0 <= m <= n) wraps a Gaussian or Laplace event or a
+   no-op;
    the relation defines every leaf (add/remove: no randomized response, no sampling without replacement;
    replace-one: no mixture, and a Laplace, discrete Laplace or discrete Gaussian leaf only with sampling 1, the
    product of its Poisson ancestors' probabilities); 10^−30 <= δ < 1, or 1..64 strictly increasing ε in
@@ -21,16 +22,16 @@ In order:
    replacement at most :data:`MAX_DATASET_SIZE`.
 3. Stages (FAIL): ``result.stages`` must be the auditor's own reading of the tree (docs/accounting.md §3,
    :func:`read_stages`): each leaf with its multiplicity (the product of its SelfComposed ancestors' counts)
-   and sampling (the product of its Poisson ancestors' probabilities); a Gaussian sampled m of n without
-   replacement the stage ``gaussian_without_replacement`` of γ = m/n, or ``gaussian`` with sampling 1 when
-   m = n; leaves that cannot change the output's law dropped (a no-op, multiplicity 0, sampling 0, m = 0, a
-   mixture whose every Δ is 0, randomized response with k = 1 or p = 1, a discrete Laplace or discrete
-   Gaussian leaf of sensitivity 0); a mixture's equal Δ merged and sorted
-   increasing; equal mechanisms merged (counts added); sorted by the canonical JSON text of the mechanism.
-   Then Σ T <= :data:`MAX_TOTAL_COUNT` (UNCHECKED beyond).
+   and sampling (the product of its Poisson ancestors' probabilities); a Gaussian (Laplace) sampled m of n
+   without replacement the stage ``gaussian_without_replacement`` (``laplace_without_replacement``) of
+   γ = m/n, or ``gaussian`` (``laplace``) with sampling 1 when m = n; leaves that cannot change the output's
+   law dropped (a no-op, multiplicity 0, sampling 0, m = 0, a mixture whose every Δ is 0, randomized response
+   with k = 1 or p = 1, a discrete Laplace or discrete Gaussian leaf of sensitivity 0); a mixture's equal Δ
+   merged and sorted increasing; equal mechanisms merged (counts added); sorted by the canonical JSON text of the
+   mechanism.  Then Σ T <= :data:`MAX_TOTAL_COUNT` (UNCHECKED beyond).
 4. Route (FAIL): ``gaussian`` exactly when every stage is ``gaussian`` with sampling 1; ``lattice`` only for
    exactly one ``randomized_response`` stage ("route not applicable" otherwise), which may also take ``pld``.
-5. The recipe's shape (MALFORMED; a ``gaussian_without_replacement`` stage's range holds the level 0) and its
+5. The recipe's shape (MALFORMED; a stage sampled without replacement has a range holding the level 0) and its
    work (UNCHECKED before any enclosure, and the whole check within the file's budget): :mod:`auditor.pld.recipe`,
    with each stage's pair (:mod:`auditor.pld.families`) and its masses' work; on the lattice route
    :mod:`auditor.pld.lattice` (``result.lattice``: K a JSON integer, one window [lo, hi] with lo <= hi per product
@@ -42,7 +43,8 @@ In order:
    δ(ε) < 1 always (every pair's two laws are mutually absolutely continuous), so lower >= 1 is false; and when
    a stage is ``gaussian``, ``gaussian_without_replacement``, ``mixture_of_gaussians`` or ``discrete_gaussian``
    its forward loss is unbounded above, so δ(ε) > 0 at every ε and upper = 0 is false.  Without such a stage
-   (only Laplace, discrete Laplace and randomized response) the composed loss is
+   (only Laplace, sampled with or without replacement, discrete Laplace and randomized response) the composed
+   loss is
    bounded and δ(ε) = 0 exactly for ε at or above its largest value: no exact fact is used, the enclosures
    decide (an upper end 0 is proved when the recipe's upper bound is exactly 0).
 7. Enclosure claims, three-way, as for ``dpsgd/1`` (:func:`auditor.pld.decisions.decide_gaussian`,
@@ -258,17 +260,25 @@ def _without_replacement(event, pointer, tree):
     tree.events += 1
     if inner["class_name"] == "NoOpDpEvent":
         return None
-    if inner["class_name"] != "GaussianDpEvent":
-        raise Malformed(f"{where}: a SampledWithoutReplacementDpEvent must wrap a GaussianDpEvent (or a no-op), not "
-                        f"a {inner['class_name']}; wrap each GaussianDpEvent in its own "
+    kind = inner["class_name"]
+    if kind not in _WITHOUT_REPLACEMENT:
+        raise Malformed(f"{where}: a SampledWithoutReplacementDpEvent must wrap a GaussianDpEvent or a LaplaceDpEvent "
+                        f"(or a no-op), not a {kind}; wrap each GaussianDpEvent or LaplaceDpEvent in its own "
                         f"SampledWithoutReplacementDpEvent")
-    gaussian = _leaf(inner, "GaussianDpEvent", where, tree, Fraction(1))
+    unsampled = _leaf(inner, kind, where, tree, Fraction(1))    # its domain, before the dropping
     gamma = Fraction(m, n)
     if gamma == 0:
         return None
     if gamma == 1:
-        return gaussian          # the batch is the whole dataset: the unsampled replace-one Gaussian
-    return dict(gaussian, mechanism="gaussian_without_replacement", sampling=write_rational(gamma))
+        return unsampled          # the batch is the whole dataset: the unsampled replace-one mechanism
+    return dict(unsampled, mechanism=_WITHOUT_REPLACEMENT[kind], sampling=write_rational(gamma))
+
+
+_WITHOUT_REPLACEMENT = {"GaussianDpEvent": "gaussian_without_replacement",
+                        "LaplaceDpEvent": "laplace_without_replacement"}
+"""The events a sampling without replacement may wrap (beside a no-op), and their stage mechanisms."""
+
+
 # class name: (stage mechanism, the noise field, its name in the stage, its domain, the domain's text)
 _DISCRETE = {
     "DiscreteLaplaceDpEvent": ("discrete_laplace", "noise_parameter", "parameter", (PARAMETER_MIN, PARAMETER_MAX),
@@ -363,7 +373,7 @@ def parse(cert):
 # ---- 3. and 4. the stages and the route ------------------------------------------------------------------
 
 _FIELDS = {"gaussian": ("sampling", "sigma"), "gaussian_without_replacement": ("sampling", "sigma"),
-           "laplace": ("sampling", "scale"),
+           "laplace": ("sampling", "scale"), "laplace_without_replacement": ("sampling", "scale"),
            "mixture_of_gaussians": ("probabilities", "sampling", "sensitivities", "sigma"),
            "randomized_response": ("buckets", "noise", "sampling"),
            "discrete_laplace": ("parameter", "sampling", "sensitivity"),
@@ -395,6 +405,9 @@ def _stage_text(mechanism, count=None):
                 f"m/n = {t(mechanism['sampling'])}")
     elif kind == "laplace":
         text = f"laplace b = {t(mechanism['scale'])}, q = {t(mechanism['sampling'])}"
+    elif kind == "laplace_without_replacement":
+        text = (f"laplace b = {t(mechanism['scale'])}, sampled without replacement, "
+                f"m/n = {t(mechanism['sampling'])}")
     elif kind == "mixture_of_gaussians":
         shown = ", ".join(f"{t(p)}@{t(d)}" for d, p in zip(mechanism["sensitivities"][:4], mechanism["probabilities"]))
         more = ", ..." if len(mechanism["sensitivities"]) > 4 else ""
@@ -467,6 +480,8 @@ def pair_of(mechanism, relation):
         return families.without_replacement(Fraction(mechanism["sigma"]), q)
     if kind == "laplace":
         return families.laplace(Fraction(mechanism["scale"]), q, relation)
+    if kind == "laplace_without_replacement":
+        return families.laplace_without_replacement(Fraction(mechanism["scale"]), q)
     if kind == "discrete_laplace":
         return families.discrete_laplace(Fraction(mechanism["parameter"]), mechanism["sensitivity"], q, relation)
     if kind == "discrete_gaussian":
@@ -489,7 +504,7 @@ def declared(mechanism):
     if kind in ("discrete_laplace", "discrete_gaussian"):
         noise = mechanism["parameter"] if kind == "discrete_laplace" else mechanism["sigma_squared"]
         return pairs.declared_guard(q, 1), sum(pairs.bits(x) for x in (noise, mechanism["sensitivity"], q))
-    s = mechanism["scale"] if kind == "laplace" else mechanism["sigma"]
+    s = mechanism["scale"] if kind in ("laplace", "laplace_without_replacement") else mechanism["sigma"]
     numbers = [s, q] + mechanism.get("sensitivities", []) + mechanism.get("probabilities", [])
     return pairs.declared_guard(q, s), sum(pairs.bits(x) for x in numbers)
 
@@ -505,9 +520,9 @@ def _plan(p, cert):
     stages = [(pair_of(m, p["relation"]), count, *declared(m)) for m, count in p["stages"]]
     plan = recipe.read_plan(cert, stages, ORDERS)
     for s, st in enumerate(plan["stages"]):
-        if isinstance(st.pair, families.WithoutReplacementGaussian) and not st.lo <= 0 <= st.hi:
+        if isinstance(st.pair, families.Symmetrised) and not st.lo <= 0 <= st.hi:
             raise Malformed(f"{recipe.P}/ranges/{s}: the range [{common.magnitude(st.lo)}, "
-                            f"{common.magnitude(st.hi)}] of a gaussian_without_replacement stage must hold the loss "
+                            f"{common.magnitude(st.hi)}] of a {st.pair.mechanism} stage must hold the loss "
                             f"level 0 (lo <= 0 <= hi: its loss law has an atom at 0)")
     return plan
 

@@ -14,10 +14,12 @@
 * :class:`GaussianMixture` — ``mixture_of_gaussians`` (add/remove): (1 − q)·N(0, σ²) + q·Σ p_i·N(Δ_i, σ²) against
   N(0, σ²); preimages bracketed (:mod:`.roots`).  With one positive Δ it is the sampled Gaussian of noise σ/Δ
   (x ↦ x/Δ keeps every loss), and :func:`mixture` returns that.
-* :class:`WithoutReplacementGaussian` — ``gaussian_without_replacement`` (replace-one, γ = m/n in (0, 1)): the
-  symmetrised pair (X, Y) of A = (1 − γ)·N(0, σ²) + γ·N(2, σ²) against B = N(0, σ²), whose losses are those of
-  the sampled Gaussian of q = γ and noise σ/2 (x ↦ x/2); its masses are that pair's buckets, mirrored, and an
-  atom at loss 0.
+* :class:`Symmetrised` — sampling m of n without replacement (replace-one, γ = m/n in (0, 1)): the symmetrised
+  pair (X, Y) of A = (1 − γ)·D + γ·D_2 against B = D (D the noise, D_2 its shift by 2); its masses are (A, B)'s
+  buckets, mirrored, and an atom at loss 0.  :class:`WithoutReplacementGaussian` (``gaussian_without_replacement``)
+  takes (A, B) from the sampled Gaussian of q = γ and noise σ/2, :class:`WithoutReplacementLaplace`
+  (``laplace_without_replacement``) from the add/remove sampled Laplace of q = γ and scale b/2 (x ↦ x/2 keeps every
+  loss).
 * :class:`Laplace` — ``laplace`` (add/remove, any q; replace-one, q = 1, as the add/remove pair of scale b/2) and
   :class:`RandomizedResponse` (replace-one): :mod:`.bounded`.
 * :class:`DiscreteLaplace` and :class:`DiscreteGaussian` — ``discrete_laplace`` and ``discrete_gaussian`` (add/remove,
@@ -32,16 +34,17 @@ from auditor.enclosures import exp_bounds
 from auditor.pld import bounded, discrete, roots
 from auditor.pld.pairs import MASS_NS, SampledGaussian, bits, declared_guard, gaussian_masses, shifted, work
 from auditor.pld.logs import LogTable
-from auditor.pld.preimages import exp_grid
+from auditor.pld.preimages import exp_fixed, exp_grid
 from auditor.pld.tails import TailTable
 from auditor.rationals import ceil, ceil_div, floor
 
-__all__ = ["ReplaceGaussian", "GaussianMixture", "WithoutReplacementGaussian", "Laplace", "RandomizedResponse",
-           "DiscreteLaplace", "DiscreteGaussian", "gaussian", "mixture", "without_replacement", "laplace",
+__all__ = ["ReplaceGaussian", "GaussianMixture", "Symmetrised", "WithoutReplacementGaussian",
+           "WithoutReplacementLaplace", "Laplace", "RandomizedResponse", "DiscreteLaplace", "DiscreteGaussian",
+           "gaussian", "mixture", "without_replacement", "laplace_without_replacement", "laplace",
            "randomized_response", "discrete_laplace", "discrete_gaussian", "discrete_work", "REPLACE_NS", "MIXTURE_NS",
            "MIXTURE_POLYNOMIAL_NS",
-           "WITHOUT_REPLACEMENT_NS", "BOUNDED_NS", "DISCRETE_BUCKET_NS", "DISCRETE_ATOM_NS", "DISCRETE_SAMPLED_ATOM_NS",
-           "DISCRETE_PLACE_UNITS", "ADD_OR_REMOVE", "REPLACE"]
+           "WITHOUT_REPLACEMENT_NS", "WITHOUT_REPLACEMENT_LAPLACE_NS", "BOUNDED_NS", "DISCRETE_BUCKET_NS",
+           "DISCRETE_ATOM_NS", "DISCRETE_SAMPLED_ATOM_NS", "DISCRETE_PLACE_UNITS", "ADD_OR_REMOVE", "REPLACE"]
 
 REPLACE_NS = 400
 """The same for the replace-one Gaussian (a square root and a table logarithm per level,
@@ -68,6 +71,13 @@ BOUNDED_NS = 80
 """The same for the Laplace mechanism and randomized response (a square root per level, no tail table): measured
 7 to 17 per unit, and 46 at b = 1/100 (its own guard adds 148 bits there), 19,001 and 40,001 buckets; randomized
 response below 1."""
+WITHOUT_REPLACEMENT_LAPLACE_NS = 240
+"""The same for the Laplace mechanism sampled without replacement (the sampled Laplace's masses at the levels
+0 ... H of the range [−H, H], one exponential for the atom, the mirroring; the whole single step, both orders):
+measured 20 to 57 per unit at N >= 50 (γ = 1/1000 to 999/1000, b = 1/100 to 100, 1,900 to 97,000 buckets,
+W = 121 to 1058), 90 to 120 at N = 16 to 30 and 216 to 222 at N = 2 to 10 (b = 1/100: below N = 16 every level
+is an anchor of e^{j/N}, and the sampled Laplace of scale b/2 works 300 bits above the declared guard, up to 0.6 s).
+Small runs cost more per unit (307 at N = 8, b = 1/10, 313 buckets, 15 ms)."""
 DISCRETE_BUCKET_NS = 20
 """The discrete Laplace's and the discrete Gaussian's work units per bucket and unit of W + W²/1024 + parts/4 (the
 buckets' lists, the tails' spreading): measured 3 to 7 for the whole single step (200,001 buckets, W = 267 and
@@ -212,33 +222,103 @@ class GaussianMixture:
         return (Wt,) + gaussian_masses(table, p, [(z, Fraction(1))])
 
 
-class WithoutReplacementGaussian:
-    """``gaussian_without_replacement`` (replace-one), γ in (0, 1): the symmetrised pair (X, Y) of the pair
-    A = (1 − γ)·N(0, σ²) + γ·N(2, σ²) against B = N(0, σ²) (docs/accounting.md §4).
+def _rescale(enclosure, frm, to):
+    """An enclosure (lo, hi) over 2^frm as one over 2^to, rounded outward."""
+    lo, hi = enclosure
+    if to >= frm:
+        return lo << (to - frm), hi << (to - frm)
+    return lo >> (frm - to), -((-hi) >> (frm - to))
+
+
+class Symmetrised:
+    """The symmetrised pair (X, Y) of a stage sampled without replacement (replace-one, γ = m/n in (0, 1)), built
+    from a pair (A, B) = ((1 − γ)·D + γ·D_2, D), D the base mechanism's noise and D_2 its shift by 2
+    (docs/accounting.md §4).  The two families differ only in (A, B) and in the atom at loss 0; this class holds
+    the construction they share.
 
     Why this pair: "Gaussian Differential Privacy" (Dong, Roth, Su 2022), §4, Theorem 4.2, makes m of n drawn
-    without replacement from an f-DP step (f = T(N(0, σ²), N(2, σ²)), the replace-one Gaussian) C_γ(f)-DP, C_γ(f)
-    the symmetrised convex hull of f_γ = γ·f + (1 − γ)·Id and its inverse.  Its hockey-stick profile is the larger
-    of the two's, which for α >= 1 is f_γ's, H_α(A‖B); (X, Y) is the symmetric pair with exactly that profile.
+    without replacement from an f-DP step (f = T(D, D_2), the replace-one base mechanism, a symmetric tradeoff
+    function) C_γ(f)-DP, C_γ(f) the symmetrised convex hull of f_γ = γ·f + (1 − γ)·Id and its inverse.  Its
+    hockey-stick profile is the larger of the two's, which for α >= 1 is f_γ's, H_α(A‖B); (X, Y) is the
+    symmetric pair with exactly that profile.
 
-    The loss ℓ_AB = log dA/dB is continuous and increasing, and x ↦ x/2 maps (A, B) to (1 − γ)·N(0, σ²/4) +
-    γ·N(1, σ²/4) against N(0, σ²/4), the sampled Gaussian of q = γ and noise σ/2 (:class:`SampledGaussian`), with
-    the same loss at every output: its buckets j >= 0 are the AB buckets.  The loss law of (X, Y):
+    With ℓ_AB = log dA/dB (non-decreasing in the output, 0 exactly at the output 1, where (A, B) are equally
+    likely), the loss law of (X, Y):
 
-    * on ℓ > 0 it is ℓ_AB's under (A, B): bucket i >= 0 of (X, Y) is AB bucket i;
-    * on ℓ < 0 its mirror image with the masses swapped: bucket i < 0 is AB bucket −i − 1 under (B, A)
-      (ℓ_AB has no atoms, so the open and closed ends of the mirrored buckets do not matter);
-    * an atom at ℓ = 0 of X- and Y-mass m0 = 1 − A(ℓ_AB > 0) − B(ℓ_AB > 0) = (1 − γ)·(1 − 2·ΦC(1/σ)) (ℓ_AB > 0
-      exactly when x > 1), in bucket 0 (0 is a grid level), or the high tail when the range ends at 0.
+    * on ℓ > 0 it is ℓ_AB's under (A, B): bucket i >= 0 of (X, Y) is AB bucket i, {ℓ_AB ∈ [ih, (i+1)h)} (the
+      point ℓ_AB = 0 in AB bucket 0 is the single output 1, of no mass);
+    * on ℓ < 0 its mirror image with the masses swapped: bucket i < 0, {ℓ ∈ [ih, (i+1)h)}, is
+      {ℓ_AB ∈ (jh, (j+1)h]} under (B, A), j = −i − 1: the mirror turns the closed lower end into a closed upper
+      end.  It holds the masses of AB bucket j, [jh, (j+1)h), as long as ℓ_AB puts no mass on a grid level
+      jh >= 0 (each family's docstring says why);
+    * an atom at ℓ = 0 of X- and Y-mass m0 = 1 − A(ℓ_AB > 0) − B(ℓ_AB > 0) (:meth:`atom`), in bucket 0 (0 is a
+      grid level), or the high tail when the range ends at 0.
 
-    The tails: {ℓ >= hi·h} is AB's high tail at level hi (plus the atom when hi = 0); {ℓ < lo·h} is AB's high tail
-    at level −lo, swapped.  So a range [lo, hi] needs the AB levels 0 ... max(−lo, hi); it must hold level 0
-    (lo <= 0 <= hi, checked with the recipe's shape), which the symmetric range [−H, H] does.  The AB masses come
-    in two runs, levels 0 ... L and L ... M (L, M the smaller and larger of −lo and hi), so that both tails are
-    single enclosures (no sums of buckets).
+    The tails: {ℓ >= hi·h} is AB's high tail at level hi (plus the atom when hi = 0); {ℓ < lo·h} is
+    {ℓ_AB > −lo·h} under (B, A), AB's high tail at level −lo (again no mass on the level), swapped.  So a range
+    [lo, hi] needs the AB levels 0 ... max(−lo, hi); it must hold level 0 (lo <= 0 <= hi, checked with the
+    recipe's shape), which the symmetric range [−H, H] does.  The AB masses come in two runs, levels 0 ... L and
+    L ... M (L, M the smaller and larger of −lo and hi), so that both tails are single enclosures (no sums of
+    buckets).
+    """
+
+    __slots__ = ()
+    mechanism = None
+    """The stage mechanism's name (for messages)."""
+
+    def _ab(self):
+        raise NotImplementedError
+
+    def atom(self, W):
+        """(Wt, (lo, hi)): m0 over 2^Wt, at target precision W."""
+        raise NotImplementedError
+
+    def bucket_masses(self, N, lo, hi, W, pointer):
+        if lo > 0 or hi < 0:
+            raise Malformed(f"{pointer}: the range [{lo}, {hi}] of a {self.mechanism} stage must hold "
+                            f"the loss level 0 (lo <= 0 <= hi; docs/accounting.md §5)")
+        ab = self._ab()
+        L, M = min(-lo, hi), max(-lo, hi)
+        Wt, a_list, b_list, _, high = ab.bucket_masses(N, 0, L, W, pointer)
+        highs = {L: high}
+        if M > L:
+            _, a_more, b_more, _, highs[M] = ab.bucket_masses(N, L, M, W, pointer)
+            a_list, b_list = a_list + a_more, b_list + b_more
+        Wa, m0 = self.atom(W)
+        m0 = _rescale(m0, Wa, Wt)
+
+        def plus(x, y):
+            return x[0] + y[0], x[1] + y[1]
+
+        p_list, q_list = [], []
+        for i in range(lo, hi):
+            if i >= 0:
+                p, q = a_list[i], b_list[i]
+                if i == 0:
+                    p, q = plus(p, m0), plus(q, m0)
+            else:
+                q, p = a_list[-i - 1], b_list[-i - 1]
+            p_list.append(p)
+            q_list.append(q)
+        p_high, q_high = highs[hi]
+        if hi == 0:
+            p_high, q_high = plus(p_high, m0), plus(q_high, m0)
+        a_far, b_far = highs[-lo]                     # (A, B)(ℓ_AB >= −lo·h): the low tail's masses, swapped
+        return Wt, p_list, q_list, (b_far, a_far), (p_high, q_high)
+
+
+class WithoutReplacementGaussian(Symmetrised):
+    """``gaussian_without_replacement`` (replace-one), γ in (0, 1): the symmetrised pair (:class:`Symmetrised`) of
+    A = (1 − γ)·N(0, σ²) + γ·N(2, σ²) against B = N(0, σ²).
+
+    ℓ_AB is continuous and increasing, and x ↦ x/2 maps (A, B) to (1 − γ)·N(0, σ²/4) + γ·N(1, σ²/4) against
+    N(0, σ²/4), the sampled Gaussian of q = γ and noise σ/2 (:class:`SampledGaussian`), with the same loss at every
+    output: its buckets j >= 0 are the AB buckets.  ℓ_AB has no atoms, so no level carries mass.  The atom at 0:
+    m0 = (1 − γ)·(1 − 2·ΦC(1/σ)) (ℓ_AB > 0 exactly when x > 1).
     """
 
     __slots__ = ("gamma", "sigma")
+    mechanism = "gaussian_without_replacement"
 
     def __init__(self, gamma, sigma):
         self.gamma, self.sigma = Fraction(gamma), Fraction(sigma)
@@ -261,7 +341,8 @@ class WithoutReplacementGaussian:
         return work(n, W, parts, WITHOUT_REPLACEMENT_NS)
 
     def atom(self, W):
-        """(Wt, (lo, hi)): m0 = (1 − γ)·(1 − 2·ΦC(1/σ)) over 2^Wt, Wt the tail table's bits at target W."""
+        """(Wt, (lo, hi)): m0 = (1 − γ)·(1 − 2·ΦC(1/σ)) over 2^Wt, Wt the tail table's bits at target W (those of
+        the masses)."""
         table = TailTable(W)
         Wt = table.bits
         one = 1 << Wt
@@ -269,37 +350,54 @@ class WithoutReplacementGaussian:
         n_, d_ = self.gamma.numerator, self.gamma.denominator
         return Wt, (max(0, (d_ - n_) * (one - 2 * t_hi)) // d_, ceil_div((d_ - n_) * (one - 2 * t_lo), d_))
 
-    def bucket_masses(self, N, lo, hi, W, pointer):
-        if lo > 0 or hi < 0:
-            raise Malformed(f"{pointer}: the range [{lo}, {hi}] of a gaussian_without_replacement stage must hold "
-                            f"the loss level 0 (lo <= 0 <= hi; docs/accounting.md §5)")
-        ab = self._ab()
-        L, M = min(-lo, hi), max(-lo, hi)
-        Wt, a_list, b_list, _, high = ab.bucket_masses(N, 0, L, W, pointer)
-        highs = {L: high}
-        if M > L:
-            _, a_more, b_more, _, highs[M] = ab.bucket_masses(N, L, M, W, pointer)
-            a_list, b_list = a_list + a_more, b_list + b_more
-        _, m0 = self.atom(W)
 
-        def plus(x, y):
-            return x[0] + y[0], x[1] + y[1]
+class WithoutReplacementLaplace(Symmetrised):
+    """``laplace_without_replacement`` (replace-one), γ in (0, 1): the symmetrised pair (:class:`Symmetrised`) of
+    A = (1 − γ)·L(0, b) + γ·L(2, b) against B = L(0, b), L(μ, b) of density e^{−|x−μ|/b}/(2b).
 
-        p_list, q_list = [], []
-        for i in range(lo, hi):
-            if i >= 0:
-                p, q = a_list[i], b_list[i]
-                if i == 0:
-                    p, q = plus(p, m0), plus(q, m0)
-            else:
-                q, p = a_list[-i - 1], b_list[-i - 1]
-            p_list.append(p)
-            q_list.append(q)
-        p_high, q_high = highs[hi]
-        if hi == 0:
-            p_high, q_high = plus(p_high, m0), plus(q_high, m0)
-        a_far, b_far = highs[-lo]                     # (A, B)(ℓ_AB >= −lo·h): the low tail's masses, swapped
-        return Wt, p_list, q_list, (b_far, a_far), (p_high, q_high)
+    ℓ_AB(x) = log(1 − γ + γ·e^{(|x| − |x − 2|)/b}): the constant a₋ = log(1 − γ + γ·e^{−2/b}) < 0 on x <= 0, the
+    constant a₊ = log(1 − γ + γ·e^{2/b}) > 0 on x >= 2, strictly increasing on [0, 2] with ℓ_AB(1) = 0.
+    x ↦ x/2 maps (A, B) to (1 − γ)·L(0, b/2) + γ·L(1, b/2) against L(0, b/2), the add/remove Laplace pair of
+    sampling q = γ and scale b/2 (:class:`Laplace`, :mod:`.bounded`), with the same loss at every output: its
+    buckets j >= 0, atoms included, are the AB buckets.
+
+    The grid levels jh >= 0 carry no mass of ℓ_AB, so the mirrored buckets (jh, (j+1)h] hold the masses of
+    [jh, (j+1)h): the continuous part has no point masses, a₋ < 0 lies below every level used, and a₊ is never a
+    grid level — 1 − γ + γ·e^{2/b} = e^{j/N} would make e^{1/m} (m a common denominator of 2/b and j/N) a root of
+    the nonzero polynomial γ·t^A − t^C + (1 − γ) (C = A leaves (1 − γ)(1 − t^A); C < 0 multiplied through by
+    t^{−C}), and e^{1/m} is transcendental (Lindemann), the argument :mod:`.bounded` makes for the sampled Laplace's
+    atoms.  The atom at 0: m0 = 1 − A(x > 1) − B(x > 1) = (1 − γ)·(1 − e^{−1/b}).  The loss is bounded,
+    |ℓ| <= a₊: every mass above the AB atom's bucket is an exact 0 (:mod:`.bounded`), on both sides of the mirror.
+    """
+
+    __slots__ = ("gamma", "scale")
+    mechanism = "laplace_without_replacement"
+
+    def __init__(self, gamma, scale):
+        self.gamma, self.scale = Fraction(gamma), Fraction(scale)
+
+    def __repr__(self):
+        return f"WithoutReplacementLaplace(gamma={self.gamma}, scale={self.scale})"
+
+    def _ab(self):
+        return Laplace(self.gamma, self.scale / 2)
+
+    def guard_bits(self):
+        """The sampled Laplace's (q = γ, scale b/2): the atom is one exponential at the masses' precision."""
+        return self._ab().guard_bits()
+
+    def parts(self):
+        return bits(self.gamma) + bits(self.scale)
+
+    def mass_work(self, n, W, parts):
+        return work(n, W, parts, WITHOUT_REPLACEMENT_LAPLACE_NS)
+
+    def atom(self, W):
+        """(W, (lo, hi)): m0 = (1 − γ)·(1 − e^{−1/b}) over 2^W (the Laplace masses' own scale)."""
+        one = 1 << W
+        c_lo, c_hi = exp_fixed(-1 / self.scale, W)
+        n_, d_ = self.gamma.numerator, self.gamma.denominator
+        return W, (max(0, (d_ - n_) * (one - c_hi)) // d_, ceil_div((d_ - n_) * (one - c_lo), d_))
 
 
 # ---- the bounded losses ---------------------------------------------------------------------------------------
@@ -438,6 +536,12 @@ def without_replacement(sigma, gamma):
     """The pair of a ``gaussian_without_replacement`` stage (replace-one, γ in (0, 1); γ = 1 reads as the
     ``gaussian`` stage of sampling 1)."""
     return WithoutReplacementGaussian(gamma, sigma)
+
+
+def laplace_without_replacement(scale, gamma):
+    """The pair of a ``laplace_without_replacement`` stage (replace-one, γ in (0, 1); γ = 1 reads as the ``laplace``
+    stage of sampling 1)."""
+    return WithoutReplacementLaplace(gamma, scale)
 
 
 def laplace(scale, q, relation):

@@ -11,8 +11,8 @@
 * :func:`certificate`: a sealed ``accounting/1`` certificate from its parts.
 * :data:`FAMILIES`, :func:`family_certificate`, :func:`delta_certificate`: certificates of the other families
   (Laplace, sampled Laplace, two Laplace steps, randomized response, a mixture of Gaussians, the replace-one
-  sampled Gaussian, a Gaussian sampled without replacement, a replace-one tree of a Gaussian and randomized
-  response) whose recipes are chosen here and
+  sampled Gaussian, a Gaussian sampled without replacement, a Laplace mechanism sampled without replacement once
+  and twice, a replace-one tree of a Gaussian and randomized response) whose recipes are chosen here and
   whose claims are set from the mpmath references of :mod:`tests.auditor.accounting_reference`: lower = low·δ
   and upper = high·δ at each ε (10 % either side by default), or ε_lo = low·ε(δ), ε_hi = high·ε(δ).
 """
@@ -222,6 +222,16 @@ RR = {"class_name": "RandomizedResponseDpEvent", "noise_parameter": "3/4", "num_
 WITHOUT_REPLACEMENT = {"class_name": "SampledWithoutReplacementDpEvent", "source_dataset_size": 1000,
                        "sample_size": 100, "event": {"class_name": "GaussianDpEvent", "noise_multiplier": "1"}}
 RR_STAGE = {"buckets": 4, "mechanism": "randomized_response", "noise": "3/4", "sampling": "1"}
+WOR_LAPLACE = {"class_name": "SampledWithoutReplacementDpEvent", "source_dataset_size": 1000, "sample_size": 100,
+               "event": {"class_name": "LaplaceDpEvent", "noise_multiplier": "1/2"}}
+WOR_LAPLACE_STAGE = {"mechanism": "laplace_without_replacement", "sampling": "1/10", "scale": "1/2"}
+
+
+def _wor_laplace_range(gamma, b, N):
+    """[−H, H] past the buckets of ±a₊, a₊ = log(1 − γ + γ·e^{2/b}) the loss's largest value."""
+    top = mpmath.log(1 - mp(gamma) + mp(gamma) * mpmath.exp(2 / mp(b)))
+    H = int(mpmath.floor(top * N)) + 2
+    return [-H, H]
 
 # name: (event, relation, [(stage mechanism, count, range)], grid, ε list, reference δ per order at ε)
 FAMILIES = {
@@ -288,6 +298,16 @@ FAMILIES = {
          ({"mechanism": "gaussian_without_replacement", "sampling": "1/10", "sigma": "1"}, 1, [-1000, 1000])], 100,
         ["0", "1/2", "2"],
         lambda e: {"forward": ref.delta_gaussian_with_without_replacement(1, Fraction(1, 10), 1, e)}),
+    "without-replacement-laplace": (   # 100 of 1000 records without replacement, then the replace-one Laplace b = 1/2
+        WOR_LAPLACE, "replace_one",
+        [(WOR_LAPLACE_STAGE, 1, _wor_laplace_range(Fraction(1, 10), Fraction(1, 2), 100))], 100,
+        ["0", "1/2", "1"],
+        lambda e: {o: ref.hockey_laplace_ab(Fraction(1, 10), Fraction(1, 2), e) for o in ORDERS}),
+    "without-replacement-laplace-twice": (
+        {"class_name": "SelfComposedDpEvent", "count": 2, "event": WOR_LAPLACE}, "replace_one",
+        [(WOR_LAPLACE_STAGE, 2, _wor_laplace_range(Fraction(1, 10), Fraction(1, 2), 100))], 100,
+        ["0", "1/2", "3"],
+        lambda e: {"forward": ref.delta_laplace_without_replacement_twice(Fraction(1, 10), Fraction(1, 2), e)}),
     "discrete-laplace": (
         {"class_name": "DiscreteLaplaceDpEvent", "noise_parameter": "1/2", "sensitivity": 2}, "add_or_remove_one",
         [({"mechanism": "discrete_laplace", "parameter": "1/2", "sampling": "1", "sensitivity": 2}, 1,
@@ -385,6 +405,8 @@ DELTA_QUESTIONS = {   # name: (family, δ, reference δ(ε) at a real ε, the lo
         1, ref.atom_law(ref.randomized_response(Fraction(3, 4), 4), 2), e)),
     "without-replacement": ("without-replacement", Fraction(1, 1000),
                             lambda e: ref.delta_without_replacement(Fraction(1, 10), 1, e)),
+    "without-replacement-laplace": ("without-replacement-laplace", Fraction(1, 100),
+                                    ref.without_replacement_laplace(Fraction(1, 10), Fraction(1, 2)).hockey),
     "mixture": ("mixture", Fraction(1, 1000), lambda e: max(
         ref.delta_one(ref.mixture(1, [1, 2], [Fraction(1, 2)] * 2, Fraction(1, 4)), e, o) for o in ORDERS)),
 }

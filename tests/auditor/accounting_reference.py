@@ -232,6 +232,143 @@ def hockey_ab(gamma, sigma, alpha, order):
     return (1 - law.tail(x, "B")) - a * (1 - law.tail(x, "A"))
 
 
+class WithoutReplacementLaplace(Law):
+    """The symmetrised pair (X, Y) of sampling m of n without replacement (γ = m/n) of the replace-one Laplace
+    mechanism of scale b, from the densities and CDFs of A = (1 − γ)L(0, b) + γL(2, b) and B = L(0, b).
+
+    ℓ_AB(x) = log(a(x)/b(x)) is a₋ < 0 on x <= 0, a₊ > 0 on x >= 2, increasing between and 0 at x = 1.  Then
+    X, Y are, on ℓ > 0, A, B of the outputs x > 1 at the loss ℓ_AB(x) (a density from x in (1, 2), an atom at
+    a₊ of masses A(x >= 2), B(x >= 2)); on ℓ < 0 the mirror: B, A of the outputs x > 1 at the loss −ℓ_AB(x) (an
+    atom at −a₊ of masses B(x >= 2), A(x >= 2)); at ℓ = 0 an atom of mass m0 = 1 − A(x > 1) − B(x > 1) under
+    both (the outputs x <= 1)."""
+
+    def __init__(self, gamma, b):
+        self.gamma, self.b = mp(gamma), mp(b)
+        self.a_plus = self.loss_ab(mpmath.mpf(3))          # any output beyond 2
+        self.a_minus = self.loss_ab(mpmath.mpf(-1))        # any output below 0
+        self.m0 = 1 - self.tail(1, "A") - self.tail(1, "B")
+        top_a, top_b = self.tail(2, "A"), self.tail(2, "B")
+        middle = self.between(1, 2, "A") + self.between(1, 2, "B")
+        atoms = [(Fraction(0), self.m0, self.m0), (self.a_plus, top_a, top_b), (-self.a_plus, top_b, top_a)]
+        super().__init__(self.preimage_ab, None, None, atoms, total=(middle, middle))
+
+    def cdf(self, x, law):
+        """A's or B's CDF at x (the Laplace CDF ½e^{(x−μ)/b} below μ, 1 − ½e^{−(x−μ)/b} above)."""
+        x, b = mp(x), self.b
+
+        def F(mu):
+            return mpmath.exp((x - mu) / b) / 2 if x < mu else 1 - mpmath.exp(-(x - mu) / b) / 2
+        return F(0) if law == "B" else (1 - self.gamma) * F(0) + self.gamma * F(2)
+
+    def density(self, x, law):
+        b = self.b
+
+        def f(mu):
+            return mpmath.exp(-abs(x - mu) / b) / (2 * b)
+        return f(0) if law == "B" else (1 - self.gamma) * f(0) + self.gamma * f(2)
+
+    def tail(self, x, law):
+        """A or B of {output > x}."""
+        return 1 - self.cdf(x, law)
+
+    def between(self, x1, x2, law):
+        return self.cdf(x2, law) - self.cdf(x1, law)
+
+    def loss_ab(self, x):
+        return mpmath.log(self.density(x, "A") / self.density(x, "B"))
+
+    def preimage_ab(self, y):
+        """The x in [1, 2] with ℓ_AB(x) = y for y >= 0 (2 at and above a₊)."""
+        y = mp(y)
+        if y >= self.a_plus:
+            return mpmath.mpf(2)
+        return 1 + self.b / 2 * mpmath.log((mpmath.exp(y) - 1 + self.gamma) / self.gamma)
+
+    def hockey(self, epsilon):
+        """H_{e^ε}(A‖B) for ε >= 0 from the CDFs: A − e^ε·B of the outputs where ℓ_AB > ε, x > x_AB(ε) (none at
+        and above a₊)."""
+        e = mp(epsilon)
+        if e >= self.a_plus:
+            return mpmath.mpf(0)
+        x = self.preimage_ab(e)
+        return self.tail(x, "A") - mpmath.exp(e) * self.tail(x, "B")
+
+    def below(self, y, law):
+        """X (law "P") or Y ("Q") of {ℓ < y}, continuous part (the outputs 1 < x < 2)."""
+        y = mp(y)
+        same = "A" if law == "P" else "B"      # the law X (resp. Y) is on ℓ > 0
+        other = "B" if law == "P" else "A"     # and whose mirror image it is on ℓ < 0
+        if y <= 0:
+            return self.between(self.preimage_ab(-y), 2, other)
+        return self.between(1, 2, other) + self.between(1, self.preimage_ab(y), same)
+
+
+def without_replacement_laplace(gamma, b):
+    return WithoutReplacementLaplace(gamma, b)
+
+
+def delta_symmetrised(law, epsilon):
+    """δ(ε) of one step of a symmetrised law, ε >= 0: X(ℓ >= ε) − e^ε·Y(ℓ >= ε) from its buckets (an atom at ε
+    adds X − e^ε·Y = 0)."""
+    e = Fraction(epsilon)            # a Fraction: the atom at 0 is compared exactly
+    return bucket_mass(law, e, None, "P") - mpmath.exp(mp(e)) * bucket_mass(law, e, None, "Q")
+
+
+def hockey_laplace_ab(gamma, b, epsilon, order="AB"):
+    """H_{e^ε}(A‖B) = ∫ (a(x) − e^ε·b(x))₊ dx (order "AB"; "BA": H_{e^ε}(B‖A)) by quadrature over the outputs,
+    split at 0, 1, 2 and at the output where the two sides meet (the root finder on ℓ_AB)."""
+    law = WithoutReplacementLaplace(gamma, b)
+    e = mp(epsilon)
+    alpha = mpmath.exp(e)
+    first, second = ("A", "B") if order == "AB" else ("B", "A")
+    level = e if order == "AB" else -e             # the kink: ℓ_AB(x) = ±ε
+
+    def integrand(x):
+        return max(mpmath.mpf(0), law.density(x, first) - alpha * law.density(x, second))
+    ends = [-mpmath.inf, 0, 1, 2, mpmath.inf]
+    if law.a_minus < level < law.a_plus:
+        ends = sorted(set(ends + [root(law.loss_ab, level)]))
+    with mpmath.workdps(DIGITS):
+        return mpmath.quad(integrand, ends)
+
+
+def _symmetrised_tail(law, t):
+    """E_X[(1 − e^{t − ℓ})₊] for one step of (X, Y) (any real t), in closed form: over the outputs x > 1 of A at
+    ℓ_AB(x) > t, ∫ (a − e^t·b) (since e^{−ℓ_AB}·a = b), over those of B at −ℓ_AB(x) > t, ∫ (b − e^t·a), and the
+    atoms."""
+    t = mp(t)
+    w = mpmath.exp(t)
+    total = sum(p * max(mpmath.mpf(0), 1 - mpmath.exp(t - _value(v))) for v, p, _ in law.atoms)
+    if t < law.a_plus:
+        x = law.preimage_ab(t) if t > 0 else mpmath.mpf(1)
+        total += law.between(x, 2, "A") - w * law.between(x, 2, "B")
+    if t < 0:
+        x = law.preimage_ab(-t)
+        total += law.between(1, x, "B") - w * law.between(1, x, "A")
+    return total
+
+
+def delta_laplace_without_replacement_twice(gamma, b, epsilon):
+    """δ(ε) of two steps of (X, Y) (symmetric: one order), ε >= 0: E_X[g(ε − ℓ)] with g(t) = E_X[(1 − e^{t−ℓ})₊]
+    (:func:`_symmetrised_tail`, closed form): the atoms exactly, and the outputs 1 < x < 2 of A (loss ℓ_AB(x))
+    and of B (loss −ℓ_AB(x)) by quadrature, split where ε ∓ ℓ_AB(x) meets g's kinks 0 and ±a₊."""
+    law = WithoutReplacementLaplace(gamma, b)
+    with mpmath.workdps(DIGITS):
+        e = mp(epsilon)
+        total = sum(p * _symmetrised_tail(law, e - _value(v)) for v, p, _ in law.atoms)
+        for law_name, sign in (("A", 1), ("B", -1)):
+            cuts = {mpmath.mpf(1), mpmath.mpf(2)}
+            for kink in (0, law.a_plus, -law.a_plus):
+                y = sign * (e - kink)            # ε − sign·ℓ_AB(x) = kink
+                if 0 < y < law.a_plus:
+                    cuts.add(law.preimage_ab(y))
+
+            def integrand(x, law_name=law_name, sign=sign):
+                return law.density(x, law_name) * _symmetrised_tail(law, e - sign * law.loss_ab(x))
+            total += mpmath.quad(integrand, sorted(cuts))
+        return total
+
+
 def laplace(q, b):
     """(1 − q)L(0, b) + qL(1, b) against L(0, b): atoms at x <= 0 and x >= 1, the continuous part on (0, 1)."""
     exact = Fraction(q) == 1                     # the atoms ∓1/b are rational: compared exactly

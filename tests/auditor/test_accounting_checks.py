@@ -388,7 +388,8 @@ def test_sampling_without_replacement_under_add_or_remove_is_malformed(tree, wor
 
 @pytest.mark.parametrize("tree, words", [
     (_wor(10, 11), "11 records sampled from a dataset of 10"),
-    (_wor(10, 1, {"class_name": "LaplaceDpEvent", "noise_multiplier": "1"}), "wrap each GaussianDpEvent"),
+    (_wor(10, 1, {"class_name": "DiscreteLaplaceDpEvent", "noise_parameter": "1", "sensitivity": 1}),
+     "wrap each GaussianDpEvent or LaplaceDpEvent"),
     (_wor(10, 1, {"class_name": "SelfComposedDpEvent", "count": 2, "event": ONE}), "wrap each GaussianDpEvent"),
     (_wor(10, 1, {"class_name": "ComposedDpEvent", "events": [ONE]}), "wrap each GaussianDpEvent"),
     (_wor(10, 1, {"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/2", "event": ONE}),
@@ -400,8 +401,8 @@ def test_sampling_without_replacement_under_add_or_remove_is_malformed(tree, wor
     (_wor(0, 0), "below the minimum"),
     (_wor(10, -1), "below the minimum"),
     (_wor(10, "1"), "expected a JSON integer"),
-], ids=["m-above-n", "laplace", "self-composed", "composed", "poisson", "nested", "inside-poisson", "sigma",
-        "n-zero", "m-negative", "m-text"])
+], ids=["m-above-n", "discrete-laplace", "self-composed", "composed", "poisson", "nested", "inside-poisson",
+        "sigma", "n-zero", "m-negative", "m-text"])
 def test_trees_the_domain_refuses_are_malformed(tree, words):
     with pytest.raises(Malformed, match=words):
         accounting.read_stages(tree, "replace_one")
@@ -477,6 +478,153 @@ def test_without_replacement_is_not_poisson_sampling():
     _failed_at(r, "/result/stages/0/mechanism")
     r = _verify(_edited(cert, (("input", "event"), poisson), (WOR_MECHANISM + ("mechanism",), "gaussian")))
     assert r.outcome == "FAIL" and disproved(r), r.failures
+
+
+# ---- sampling without replacement of the Laplace mechanism (replace-one) ------------------------------------------
+
+def _laplace(b="1/2"):
+    return {"class_name": "LaplaceDpEvent", "noise_multiplier": b}
+
+
+WOR_LAPLACE = corpus.WOR_LAPLACE_STAGE                      # γ = 1/10, b = 1/2
+LAPLACE_HALF = {"mechanism": "laplace", "sampling": "1", "scale": "1/2"}
+
+
+@pytest.mark.parametrize("tree, stages", [
+    (_wor(1000, 100, _laplace()), [(WOR_LAPLACE, 1)]),
+    (_wor(10, 1, _laplace()), [(WOR_LAPLACE, 1)]),                                   # γ reduced: 1/10
+    (_wor(9, 9, _laplace()), [(LAPLACE_HALF, 1)]),                                   # γ = 1: the unsampled Laplace
+    (_wor(9, 0, _laplace()), []),                                                    # γ = 0: no stage
+    ({"class_name": "SelfComposedDpEvent", "count": 3,
+      "event": {"class_name": "ComposedDpEvent", "events": [
+          _wor(30, 3, _laplace()), _wor(4, 4, _laplace()), _laplace(),
+          {"class_name": "SelfComposedDpEvent", "count": 2, "event": _wor(20, 2, _laplace())},
+          _wor(20, 2), _wor(5, 0, _laplace("7")), _wor(5, 2, {"class_name": "NoOpDpEvent"})]}},
+     [({"mechanism": "gaussian_without_replacement", "sampling": "1/10", "sigma": "1"}, 3), (LAPLACE_HALF, 6),
+      (WOR_LAPLACE, 9)]),                    # γ = 1 merges with the plain replace-one Laplace of the same b
+    (_wor(1000, 100, _laplace("1/100")), [(dict(WOR_LAPLACE, scale="1/100"), 1)]),
+], ids=["one", "reduced", "whole", "m-zero", "nested", "smallest-b"])
+def test_trees_of_laplace_sampled_without_replacement_read_into_stages(tree, stages):
+    assert accounting.read_stages(tree, "replace_one") == stages
+
+
+@pytest.mark.parametrize("tree, relation, words", [
+    (_wor(1000, 100, _laplace()), "add_or_remove_one", "replace_one only"),
+    (_wor(1000, 0, _laplace()), "add_or_remove_one", "replace_one only"),             # the relation first
+    (_wor(1000, 100, _laplace("1/101")), "replace_one", "outside the domain"),
+    (_wor(1000, 0, _laplace("10001")), "replace_one", "outside the domain"),          # dropped, domain first
+    ({"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/2", "event": _wor(10, 1, _laplace())},
+     "replace_one", "must wrap a Gaussian"),
+    (_wor(10, 1, {"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/2", "event": _laplace()}),
+     "replace_one", "wrap each GaussianDpEvent or LaplaceDpEvent"),
+    (_wor(10, 1, {"class_name": "SelfComposedDpEvent", "count": 2, "event": _laplace()}), "replace_one",
+     "wrap each GaussianDpEvent or LaplaceDpEvent"),
+], ids=["add-remove", "add-remove-dropped", "b-small", "b-large-dropped", "inside-poisson", "poisson-inside",
+        "composed-inside"])
+def test_laplace_sampled_without_replacement_refused_trees_are_malformed(tree, relation, words):
+    with pytest.raises(Malformed, match=words):
+        accounting.read_stages(tree, relation)
+
+
+LAPLACE_WOR_MECHANISM = ("result", "stages", 0, "mechanism")
+
+
+@pytest.mark.parametrize("edits, pointer", [
+    ([(LAPLACE_WOR_MECHANISM + ("sampling",), "1/9")], "/result/stages/0/mechanism"),
+    ([(LAPLACE_WOR_MECHANISM + ("scale",), "3/5")], "/result/stages/0/mechanism"),
+    ([(LAPLACE_WOR_MECHANISM, {"mechanism": "gaussian_without_replacement", "sampling": "1/10", "sigma": "1/2"})],
+     "/result/stages/0/mechanism"),
+    ([(LAPLACE_WOR_MECHANISM, {"mechanism": "laplace", "sampling": "1/10", "scale": "1/2"})],
+     "/result/stages/0/mechanism"),
+    ([(("input", "event", "sample_size"), 110)], "/result/stages/0/mechanism"),
+    ([(("input", "event", "event", "noise_multiplier"), "3/5")], "/result/stages/0/mechanism"),
+    ([(("input", "event", "sample_size"), 1000)], "/result/stages/0/mechanism"),          # γ = 1: laplace
+    ([(("input", "event", "event"), dict(ONE, noise_multiplier="1/2"))], "/result/stages/0/mechanism"),
+    ([(("input", "event", "sample_size"), 200), (LAPLACE_WOR_MECHANISM + ("sampling",), "1/5")],
+     "/result/points/1/upper"),
+    ([(("input", "event", "sample_size"), 50), (LAPLACE_WOR_MECHANISM + ("sampling",), "1/20")],
+     "/result/points/1/lower"),
+    ([(("input", "event", "event", "noise_multiplier"), "1/4"), (LAPLACE_WOR_MECHANISM + ("scale",), "1/4")],
+     "/result/points/1/upper"),
+    ([(("result", "points", 1), corpus.point(Fraction(1, 2), Fraction(1, 25), Fraction(1, 20), "forward"))],
+     "/result/points/1/upper"),                                                             # δ(1/2) = 0.0630
+    ([(("result", "points", 2), corpus.point(1, Fraction(1, 20), Fraction(3, 50), "forward"))],
+     "/result/points/2/lower"),                                                             # δ(1) = 0.0423
+], ids=["stage-sampling", "stage-scale", "relabelled-gaussian", "relabelled-poisson", "tree-m", "tree-b",
+        "tree-whole", "tree-gaussian", "both-larger-gamma", "both-smaller-gamma", "both-smaller-b",
+        "tampered-upper", "tampered-lower"])
+def test_tampered_laplace_without_replacement_certificates_fail(edits, pointer):
+    r = _verify(_edited(corpus.family_certificate("without-replacement-laplace"), *edits))
+    _failed_at(r, pointer)
+
+
+def test_a_laplace_without_replacement_stage_relabelled_with_its_scale_is_malformed():
+    """``gaussian_without_replacement`` has σ, not a scale: the schema refuses the relabelled stage."""
+    r = _verify(_edited(corpus.family_certificate("without-replacement-laplace"),
+                        (LAPLACE_WOR_MECHANISM + ("mechanism",), "gaussian_without_replacement")))
+    assert r.outcome == "MALFORMED", r.as_dict()
+
+
+def test_a_laplace_without_replacement_tree_under_add_or_remove_is_malformed():
+    r = _verify(_edited(corpus.family_certificate("without-replacement-laplace"),
+                        (("input", "relation"), "add_or_remove_one")))
+    assert r.outcome == "MALFORMED" and "replace_one only" in r.error, r.as_dict()
+
+
+def test_a_laplace_without_replacement_tree_in_a_poisson_sampling_is_malformed():
+    cert = corpus.family_certificate("without-replacement-laplace")
+    poisson = {"class_name": "PoissonSampledDpEvent", "sampling_probability": "1",
+               "event": copy.deepcopy(cert["input"]["event"])}
+    r = _verify(_edited(cert, (("input", "event"), poisson)))
+    assert r.outcome == "MALFORMED" and "must wrap a Gaussian" in r.error, r.as_dict()
+
+
+def test_a_laplace_without_replacement_range_must_hold_level_zero():
+    def shift(cert):
+        d = cert["result"]["discretisation"]
+        d["ranges"] = [[1, 200]]
+        d["windows"] = corpus.full_windows(d["ranges"], [1])
+    r = _verify(corpus.family_certificate("without-replacement-laplace", edit=shift))
+    assert r.outcome == "MALFORMED" and "laplace_without_replacement stage must hold the loss level 0" in r.error, \
+        r.as_dict()
+
+
+def test_a_laplace_without_replacement_stage_is_a_bounded_loss():
+    """Two steps, a₊ = log(9/10 + e⁴/10) = 1.8500: δ(ε) = 0 exactly for ε >= 2a₊ = 3.7000, and the recipe proves
+    upper = 0 past the top atom's grid point (2·185/100); an upper end 0 below 2a₊ is false (no exact fact: the
+    stage is not among the unbounded ones)."""
+    assert "laplace_without_replacement" not in accounting.UNBOUNDED
+
+    def edit(cert, epsilon):
+        cert["input"]["epsilons"][-1] = epsilon
+        cert["result"]["points"][-1] = corpus.point(Fraction(epsilon), 0, 0, None)
+
+    name = "without-replacement-laplace-twice"
+    assert verify_certificate(corpus.family_certificate(name, edit=lambda c: edit(c, "19/5"))).outcome == "OK"
+    r = verify_certificate(corpus.family_certificate(name, edit=lambda c: edit(c, "7/2")))
+    _failed_at(r, "/result/points/2/upper")
+
+
+def test_the_certified_interval_of_one_step_holds_the_quadrature():
+    """One step at ε = 1/2: the auditor's own bounds (claims at 1 ± 10^−3 of δ) bracket ∫ (a − e^ε·b)₊ by
+    quadrature over the outputs; a notch of 10^−3 past it on either side is disproved."""
+    truth = ref.hockey_laplace_ab(Fraction(1, 10), Fraction(1, 2), Fraction(1, 2))
+    assert abs(truth - mpmath.mpf("0.0629685155273816514593919")) < mpmath.mpf(10) ** -20
+
+    def edit(lower, upper):
+        def apply(cert):
+            cert["result"]["points"][1] = corpus.point(Fraction(1, 2), corpus._frac(truth * lower),
+                                                       corpus._frac(truth * upper), "forward")
+        return apply
+    grid = corpus.family_certificate("without-replacement-laplace", edit=edit(mpmath.mpf("0.999"),
+                                                                              mpmath.mpf("1.001")))
+    assert verify_certificate(grid).outcome == "OK"
+    r = verify_certificate(corpus.family_certificate("without-replacement-laplace",
+                                                     edit=edit(mpmath.mpf("0.99"), mpmath.mpf("0.999"))))
+    assert r.outcome == "FAIL" and disproved(r) == ["/result/points/1/upper"], r.failures
+    r = verify_certificate(corpus.family_certificate("without-replacement-laplace",
+                                                     edit=edit(mpmath.mpf("1.001"), mpmath.mpf("1.01"))))
+    assert r.outcome == "FAIL" and disproved(r) == ["/result/points/1/lower"], r.failures
 
 
 # ---- the domain: MALFORMED ----------------------------------------------------------------------------------------

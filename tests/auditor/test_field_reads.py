@@ -177,8 +177,8 @@ def made(tmp_path_factory):
         cert = accounting_corpus.from_dpsgd(json.loads((dpsgd / name).read_text()))
         out[f"accounting-{name}"] = accounting_corpus.with_dropped_leaves(cert)
     for name in ("laplace", "laplace-sampled", "randomized-response", "randomized-response-once", "mixture",
-                 "mixture-once", "mixed", "without-replacement", "discrete-laplace", "discrete-gaussian",
-                 "discrete-gaussian-sampled"):
+                 "mixture-once", "mixed", "without-replacement", "without-replacement-laplace", "discrete-laplace",
+                 "discrete-gaussian", "discrete-gaussian-sampled"):
         out[f"accounting-{name}"] = accounting_corpus.family_certificate(name)
     out["accounting-delta-mixed"] = accounting_corpus.delta_certificate("mixed", Fraction(9, 10), Fraction(11, 10))
     # accounting/1's lattice route: result.lattice (points and ε(δ))

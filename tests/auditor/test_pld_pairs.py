@@ -211,6 +211,133 @@ def test_reference_without_replacement_orders(gamma, sigma):
         assert ab >= ba - mpmath.mpf(10) ** -35, (k, ab, ba)
 
 
+# ---- sampling without replacement of the Laplace mechanism ---------------------------------------------------
+
+def _a_plus(gamma, b):
+    return mpmath.log(1 - mp(gamma) + mp(gamma) * mpmath.exp(2 / mp(b)))
+
+
+def _top(gamma, b, N, beyond=2):
+    """A level ``beyond`` grid steps past the bucket of a₊ (the loss's largest value)."""
+    return int(mpmath.floor(_a_plus(gamma, b) * N)) + beyond
+
+
+LAPLACE_WOR_CASES = [   # (γ, b, N, lo, hi)
+    (Fraction(1, 10), Fraction(1, 2), 40, -_top(Fraction(1, 10), Fraction(1, 2), 40),
+     _top(Fraction(1, 10), Fraction(1, 2), 40)),
+    (Fraction(1, 2), Fraction(1), 100, -60, 60),                  # a₊ = log((1 + e²)/2) = 1.43: both tails hold it
+    (Fraction(1, 1000), Fraction(1, 100), 2, -420, 420),          # a₊ = 193.1: atoms' B-masses e^{−200}/2
+    (Fraction(999, 1000), Fraction(3), 50, -40, 40),
+    (Fraction(1, 3), Fraction(1, 2), 30, -70, 5),                 # asymmetric: the low tail past −a₊, the high inside
+    (Fraction(1, 4), Fraction(1), 20, 0, 60),                     # the low tail {ℓ < 0}: the atom in bucket 0
+    (Fraction(1, 7), Fraction(2), 10, -3, 0),                     # the high tail {ℓ >= 0} holds the atom
+]
+
+
+@pytest.mark.parametrize("gamma, b, N, lo, hi", LAPLACE_WOR_CASES)
+def test_laplace_without_replacement_masses(gamma, b, N, lo, hi):
+    """Every bucket and both tails against the reference built from A's and B's densities and CDFs, its atoms at
+    0 and ±a₊ placed by mpmath."""
+    pair = families.laplace_without_replacement(b, gamma)
+    assert isinstance(pair, families.WithoutReplacementLaplace)
+    _check_masses(pair, ref.without_replacement_laplace(gamma, b), N, lo, hi, W=140 + pair.guard_bits())
+
+
+@pytest.mark.parametrize("gamma, b, N, lo, hi", LAPLACE_WOR_CASES + [(Fraction(1, 4), Fraction(1), 10, 0, 0)])
+def test_laplace_without_replacement_masses_sum_to_one(gamma, b, N, lo, hi):
+    """Σ X and Σ Y enclose 1, within 2^−120 per bucket, the target precision: the pair's guard is added as the
+    recipe adds it (at b = 1/100 the sampled Laplace of scale b/2 spends 130 of its 334 guard bits on the
+    levels next to its atoms)."""
+    pair = families.laplace_without_replacement(b, gamma)
+    W = 120 + pair.guard_bits()
+    Wt, p_list, q_list, low, high = pair.bucket_masses(N, lo, hi, W, POINTER)
+    one = 1 << Wt
+    for side, masses_ in ((0, p_list), (1, q_list)):
+        parts = masses_ + [low[side], high[side]]
+        total_lo, total_hi = sum(m[0] for m in parts), sum(m[1] for m in parts)
+        assert total_lo <= one <= total_hi, (side, total_lo, total_hi)
+        assert total_hi - total_lo < len(parts) << (Wt - 120), (side, total_lo, total_hi)
+
+
+@pytest.mark.parametrize("gamma, b, N, lo, hi", LAPLACE_WOR_CASES[:3])
+def test_laplace_without_replacement_bucket_ratios(gamma, b, N, lo, hi):
+    """X = e^ℓ·Y on every bucket, the atoms' buckets (0 and ±a₊) included."""
+    pair = families.laplace_without_replacement(b, gamma)
+    Wt, p_list, q_list, _, _ = pair.bucket_masses(N, lo, hi, 120 + pair.guard_bits(), POINTER)
+    for k, ((x_lo, x_hi), (y_lo, y_hi)) in enumerate(zip(p_list, q_list)):
+        j = lo + k
+        assert mpmath.exp(-mp(Fraction(j + 1, N))) * x_lo <= y_hi, j
+        assert y_lo <= mpmath.exp(-mp(Fraction(j, N))) * x_hi, j
+
+
+def test_laplace_without_replacement_is_bounded_and_mirrored():
+    """Beyond the buckets of ±a₊ every mass is an exact 0 (so a bound of δ there is exactly 0); the atom −a₊ sits
+    in bucket −⌊a₊N⌋ − 1 (the mirror of [ih, (i+1)h) is (−(i+1)h, −ih]); bucket i and −i − 1 hold the same
+    enclosures swapped."""
+    gamma, b, N = Fraction(1, 10), Fraction(1, 2), 40
+    top = int(mpmath.floor(_a_plus(gamma, b) * N))
+    H = top + 5
+    Wt, p_list, q_list, low, high = families.laplace_without_replacement(b, gamma).bucket_masses(
+        N, -H, H, 100, POINTER)
+    assert low == high == ((0, 0), (0, 0))
+    nonzero = [i - H for i, (p, q) in enumerate(zip(p_list, q_list)) if p[1] > 0 or q[1] > 0]
+    assert (min(nonzero), max(nonzero)) == (-top - 1, top)
+    for i in range(1, H):
+        assert (p_list[H + i], q_list[H + i]) == (q_list[H - i - 1], p_list[H - i - 1]), i
+    law = ref.without_replacement_laplace(gamma, b)
+    scale = mpmath.mpf(2) ** Wt
+    (x_lo, _), (y_lo, _) = p_list[H - top - 1], q_list[H - top - 1]
+    atom_x, atom_y = law.tail(2, "B"), law.tail(2, "A")          # X, Y of the atom at −a₊
+    assert x_lo / scale >= atom_x - mpmath.mpf(2) ** -90 and y_lo / scale >= atom_y - mpmath.mpf(2) ** -90
+    assert p_list[H - top - 2] == q_list[H - top - 2] == (0, 0)
+
+
+@pytest.mark.parametrize("gamma, b", [(Fraction(1, 10), Fraction(1)), (Fraction(1, 2), Fraction(1, 100)),
+                                      (Fraction(999, 1000), Fraction(10 ** 4)), (Fraction(1, 7), Fraction(3, 2))])
+def test_laplace_without_replacement_atom(gamma, b):
+    """m0 = (1 − γ)·(1 − e^{−1/b}) = 1 − A(x > 1) − B(x > 1), enclosed within a unit or two of 2^−100."""
+    Wt, (lo, hi) = families.laplace_without_replacement(b, gamma).atom(100)
+    closed = (1 - mp(gamma)) * (1 - mpmath.exp(-1 / mp(b)))
+    law = ref.without_replacement_laplace(gamma, b)
+    assert abs(closed - law.m0) < mpmath.mpf(10) ** -35
+    assert lo <= closed * mpmath.mpf(2) ** Wt <= hi and hi - lo <= 2 and Wt == 100
+
+
+def test_laplace_without_replacement_range_must_hold_level_zero():
+    pair = families.laplace_without_replacement(Fraction(1), Fraction(1, 10))
+    for lo, hi in ((1, 50), (-50, -1)):
+        with pytest.raises(Malformed, match="laplace_without_replacement stage must hold"):
+            pair.bucket_masses(20, lo, hi, 100, POINTER)
+
+
+def test_laplace_without_replacement_guard_and_work():
+    """The guard of the sampled Laplace of q = γ and scale b/2; the work at its own constant."""
+    pair = families.laplace_without_replacement(Fraction(1, 2), Fraction(1, 100))
+    assert pair.guard_bits() == families.Laplace(Fraction(1, 100), Fraction(1, 4)).guard_bits()
+    assert pair.mass_work(1000, 200, 40) == pairs.work(1000, 200, 40, families.WITHOUT_REPLACEMENT_LAPLACE_NS)
+
+
+@pytest.mark.parametrize("gamma, b", [(Fraction(1, 10), Fraction(1, 2)), (Fraction(1, 2), Fraction(1, 3)),
+                                      (Fraction(9, 10), Fraction(4)), (Fraction(1, 100), Fraction(1, 10))])
+def test_reference_laplace_without_replacement(gamma, b):
+    """The reference's own identities: its preimage inverts ℓ_AB; X and Y have mass 1; δ(ε) of one step from its
+    buckets, and from A's and B's CDFs, is H_{e^ε}(A‖B) by quadrature over the outputs; and for α >= 1,
+    H_α(A‖B) >= H_α(B‖A) (the ordering lemma of the symmetrised pair, for this base: its profile is H_α(A‖B))."""
+    law = ref.without_replacement_laplace(gamma, b)
+    for name in ("P", "Q"):
+        assert abs(ref.bucket_mass(law, None, None, name) - 1) < mpmath.mpf(10) ** -30
+    for e in (Fraction(0), Fraction(1, 3), Fraction(1), Fraction(5, 2)):
+        if mp(e) < law.a_plus:
+            assert abs(law.loss_ab(law.preimage_ab(mp(e))) - mp(e)) < mpmath.mpf(10) ** -30
+        direct = ref.hockey_laplace_ab(gamma, b, e)
+        assert abs(direct - ref.delta_symmetrised(law, e)) < mpmath.mpf(10) ** -25, e
+        assert abs(direct - law.hockey(e)) < mpmath.mpf(10) ** -25, e
+    for k in range(0, 33, 2):
+        ab = ref.delta_symmetrised(law, Fraction(k, 8))          # H_α(A‖B), from the buckets on ℓ > 0
+        ba = ref.hockey_laplace_ab(gamma, b, Fraction(k, 8), order="BA")
+        assert ab >= ba - mpmath.mpf(10) ** -25, (k, ab, ba)
+
+
 # ---- the bounded losses --------------------------------------------------------------------------------------
 
 def _laplace_range(q, b, N, outside=2):
