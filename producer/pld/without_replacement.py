@@ -225,10 +225,10 @@ class WithoutReplacementLaplace(_SymmetrisedPair):
         return self.rate, self.scale
 
     def audit_mass_units(self):
-        # the Laplace family's 80 (measured 7–46) doubled: the auditor may enclose the two buckets a base bucket
-        # serves apart; an estimate above the auditor's only asks for a larger budget than needed, one below it
-        # could leave a certificate UNCHECKED, and the bounded loss keeps the range short either way
-        return 160
+        # the auditor's constant for this family (docs/certificates.md, accounting/1): three times the plain
+        # Laplace's, for its direct grid levels at small grids; an estimate below the auditor's could leave a
+        # certificate UNCHECKED, one above only asks for a larger budget than needed
+        return 240
 
     def describe(self):
         return f"Laplace without replacement γ = {float(self.rate):g}, b = {float(self.scale):g}"
