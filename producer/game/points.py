@@ -34,6 +34,7 @@ from producer.game.roots import SIGNS
 
 CHUNK = 1 << 20  # vectorised elements per block (bounds memory)
 FEW_CURVES = 64  # up to this many distinct curves in one call, evaluate them group by group
+SMALL_KEYS = 1 << 16  # curve keys below this are counted, not sorted (bank_values)
 
 
 class GameFloats:
@@ -97,6 +98,11 @@ class GameFloats:
     def f(self, q, residue, j):
         key = (q, residue, j)
         curve = self._f.get(key)
+        if curve is None and self.game.symmetric:
+            # the reflected curve is the same exact curve (producer/game/engine.py): share its copy
+            curve = self._f.get((q, -residue % self.game.B ** (q + 1), -j))
+            if curve is not None:
+                self._f[key] = curve
         if curve is None:
             exact = self.game.f_curve(q, residue, j)
             curve = self._f[key] = floats.FloatCurve.from_exact(exact, self.game.D ** (2 * q + 1))
@@ -139,11 +145,13 @@ class GameFloats:
         out = np.empty(len(keys))
         if not len(keys):
             return out
-        uniq, inverse = np.unique(keys, return_inverse=True)
+        uniq, inverse, counts = _unique(np, keys)
         if len(uniq) <= FEW_CURVES:
             # few (often large) curves: one binary search per group, no concatenated copy
-            order = np.argsort(inverse, kind="stable")
-            bounds = np.searchsorted(inverse[order], np.arange(len(uniq) + 1))
+            # (a stable sort of small integers: numpy's radix sort)
+            order = np.argsort(inverse.astype(np.uint8), kind="stable")
+            bounds = np.zeros(len(uniq) + 1, dtype=np.int64)
+            np.cumsum(counts, out=bounds[1:])
             for i, key in enumerate(uniq):
                 sel = order[bounds[i]:bounds[i + 1]]
                 curve = self._curve_of_key(kind, q, int(key))
@@ -216,6 +224,22 @@ class GameFloats:
             table = self._rows[s] = (off, pp, qq, valid)
             self.largest = max(self.largest, width)
         return table
+
+
+def _unique(np, keys):
+    """np.unique(keys, return_inverse=True) and the counts, for nonnegative integer keys.
+
+    Small keys (the usual case: residues times four) are counted in one pass
+    instead of sorted.
+    """
+    if keys.min() >= 0 and keys.max() < SMALL_KEYS:
+        counts = np.bincount(keys)
+        uniq = np.flatnonzero(counts)
+        lookup = np.zeros(len(counts), dtype=np.int64)
+        lookup[uniq] = np.arange(len(uniq))
+        return uniq, lookup[keys], counts[uniq]
+    uniq, inverse, counts = np.unique(keys, return_inverse=True, return_counts=True)
+    return uniq, inverse.reshape(-1), counts
 
 
 _SIGN = {0: 1, 1: -1}
