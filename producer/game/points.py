@@ -422,9 +422,12 @@ class PointLevels:
         for i in keep:
             r, j = roots[int(i)]
             opts = child_opts.get(int(i))
-            total = mpz(0)
-            for fi, (f, p, q) in enumerate(g.root_entries(j)):
-                total += self.f_exact(c - 1, f - r, j, X * p, Y * q, None if opts is None else opts[fi])
+            if c - 1 <= self.qf:
+                total = self._curve_sum(c - 1, j, -r, g.root_entries(j), X, Y)
+            else:
+                total = mpz(0)
+                for fi, (f, p, q) in enumerate(g.root_entries(j)):
+                    total += self.f_exact(c - 1, f - r, j, X * p, Y * q, None if opts is None else opts[fi])
             if total > best:
                 best, witness = total, ("participate", r, j)
         return best, witness
@@ -483,7 +486,28 @@ class PointLevels:
             xs = np.array([x * floats.ratio(p, D) for _o, p, _q in entries])
             ys = np.array([y * floats.ratio(qq, D) for _o, _p, qq in entries])
             _v, child = self.f_float(q - 1, states, np.full(len(states), s, dtype=np.int64), xs, ys, options=True)
+        if q - 1 <= self.qf:
+            return self._curve_sum(q - 1, s, start, entries, X, Y)
         total = mpz(0)
         for i, (off, p, qq) in enumerate(entries):
             total += self.f_exact(q - 1, start + off, s, X * p, Y * qq, None if child is None else child[i])
+        return total
+
+    def _curve_sum(self, q, s, start, entries, X, Y):
+        """Σ f_exact(q, start + off, s, X·p, Y·qq) over the entries, for a curve level q <= qf."""
+        g = self.game
+        table = g.f_table(q, s)
+        mod = len(table)
+        den = g.D ** (2 * q + 1)
+        total = mpz(0)
+        for off, p, qq in entries:
+            x, y = X * p, Y * qq
+            if not x or not y:
+                total += (x + y) * den
+                continue
+            i = (start + off) % mod
+            curve = table[i]
+            if curve is None:
+                curve = table[i] = g.f_curve(q, start + off, s)
+            total += curve(x, y)
         return total

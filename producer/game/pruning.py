@@ -18,6 +18,13 @@ the start vertex is the sum of each component's optimal vertex at m_lo
 [m_lo, m_hi], merged by exact slope.  The exact hull of M's vertices and these
 pieces is then exactly the envelope: it contains every envelope vertex and
 only points of E ∪ M.
+
+Work.  The merge orders the edges by float slopes and confirms the order
+exactly (adjacent slopes cross-multiplied; the exact sort if a pair fails),
+and a piece vertex goes to the hull only when it is not proved under M (most
+are not envelope vertices: near the axes E and M agree to within the float
+margin, so the cones there are not dropped).  Both are on numpy arrays of
+exact integers; floats only propose.
 """
 
 import math
