@@ -17,8 +17,8 @@ Proof sketch of evaluation: moving along edge i changes x·A + y·B by
 the maximum is at vertex k = #{i : s_i < x/y}, found by binary search.
 """
 
-import heapq
 from bisect import bisect_left
+from itertools import repeat
 from operator import itemgetter
 
 from gmpy2 import mpq, mpz
@@ -199,5 +199,58 @@ def minkowski_sum(curves):
 
 def hull_envelope(curves):
     """The curve of max_i V_i: the upper-right hull of all vertices."""
-    # each chain is already in ascending (A, B) order: merge instead of sorting
-    return TestingCurve.from_vertices(heapq.merge(*(zip(c.A, c.B) for c in curves)), presorted=True)
+    return hull_of_chains([(c.A, c.B, c.slopes) for c in curves])
+
+
+def hull_of_chains(chains):
+    """The upper-right hull of the points of some chains, each (A, B, slopes) in ascending A.
+
+    ``slopes`` is None for a chain of bare points, or the chain's edge slopes
+    (then it is the chain of a testing curve: A strictly increasing, B
+    strictly decreasing).  The result is :meth:`TestingCurve.from_vertices`
+    of all the points; a testing curve's chain only saves work: three of its
+    consecutive vertices turn strictly clockwise exactly when its two slopes
+    there increase strictly (no cross product), and an edge between two of
+    its consecutive vertices keeps its slope (no new rational).
+    """
+    slopes = [s for _A, _B, s in chains]
+    pts = []
+    for c, (A, B, _s) in enumerate(chains):
+        pts.extend(zip(A, B, repeat(c), range(len(A))))
+    pts.sort()  # ascending (A, B); the runs of each chain are merged, not sorted again
+    hull = []
+    push = hull.append
+    for pt in pts:
+        a, b, c, i = pt
+        if hull and hull[-1][0] == a:
+            hull.pop()  # same A and (ascending order) no larger B: dominated
+        while len(hull) >= 2:
+            a1, b1, c1, i1 = hull[-1]
+            if c1 == c and i1 == i - 1:
+                s = slopes[c]
+                if s is not None:
+                    c0, i0 = hull[-2][2:]
+                    if c0 == c and i0 == i - 2 and s[i0] < s[i1]:
+                        break  # consecutive vertices of a strictly convex chain
+            a0, b0 = hull[-2][:2]
+            # pop unless (a0,b0) -> (a1,b1) -> (a,b) turns strictly clockwise
+            if (a1 - a0) * (b - b0) - (b1 - b0) * (a - a0) >= 0:
+                hull.pop()
+            else:
+                break
+        push(pt)
+    # keep the part from the highest vertex (largest A among ties) rightwards: B rises, then falls
+    top = 0
+    while top + 1 < len(hull) and hull[top + 1][1] >= hull[top][1]:
+        top += 1
+    hull = hull[top:]
+    A = tuple(h[0] for h in hull)
+    B = tuple(h[1] for h in hull)
+    out = []
+    for (a0, b0, c0, i0), (a1, b1, c1, i1) in zip(hull, hull[1:]):
+        s = slopes[c0]
+        if s is not None and c1 == c0 and i1 == i0 + 1:
+            out.append(s[i0])
+        else:
+            out.append(mpq(b0 - b1, a1 - a0))
+    return TestingCurve(A, B, tuple(out))

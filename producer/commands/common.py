@@ -12,7 +12,7 @@ import sys
 
 from producer.game.values import METHODS
 from producer.game.work import MAX_BUDGET as GAME_MAX_BUDGET
-from producer.kinds.plain_composition import MAX_BUDGET as PLAIN_MAX_BUDGET
+from producer.plain import MAX_BUDGET as PLAIN_MAX_BUDGET
 from producer.output import write_output
 
 PAPER = "Exact Compilation and Resource Laws for Hidden Integer Feedback"

@@ -20,7 +20,11 @@ Finiteness and memoisation (the facts of the paper's Appendix A.2, checked by br
   translates of mixtures fixed by a·k mod B, the translation is common, and
   G_q does not depend on the state.
 - Reflection (symmetric ν): row_{−k}(−n) = row_k(n), so the root alternatives
-  (r, j) and (−r, −j) have equal values; only j = +1 is needed.
+  (r, j) and (−r, −j) have equal values; only j = +1 is needed.  Likewise
+  F_q((k − j, k); ·) = F_q((j − k, −k); ·) (by induction on q: substitute
+  y → −y in the echo and participation sums, the participation sign s → −s),
+  so an F_q curve is built once per reflection pair (a testing curve's vertex
+  chain is unique, so the shared curve is the one either would build).
 
 Curves are built for the lower levels; the top two levels (G at the root and
 F below it) are evaluated only at the requested point.  For budgets C >= 3
@@ -153,8 +157,13 @@ class FiniteGame:
 
     def f_curve(self, q, k, j):
         """F_q((k − j, k); ·) as a curve over D^(2q+1) (memoised by R2)."""
-        key = (q, k % self.B ** (q + 1), j)
+        period = self.B ** (q + 1)
+        key = (q, k % period, j)
         curve = self._f.get(key)
+        if curve is None and self.symmetric:
+            curve = self._f.get((q, -k % period, -j))  # reflection (module docstring)
+            if curve is not None:
+                self._f[key] = curve
         if curve is None:
             k = key[1]
             if q == 0:

@@ -84,6 +84,14 @@ def ratio(num, den):
         return float("inf")
 
 
+def _ratios(values, den):
+    """[ratio(v, den) for v in values] (``den`` an int), without a call per value."""
+    try:
+        return [int(v) / den for v in values]
+    except OverflowError:
+        return [ratio(v, den) for v in values]
+
+
 def slope_float(s):
     try:
         return float(s)
@@ -111,12 +119,15 @@ class FloatCurve:
         den = int(den)
         A, B = curve.A, curve.B
         n = len(A)
-        fa = np.array([ratio(a, den) for a in A])
-        fb = np.array([ratio(b, den) for b in B])
-        dA = np.array([ratio(A[i + 1] - A[i], den) for i in range(n - 1)])
-        dB = np.array([ratio(B[i] - B[i + 1], den) for i in range(n - 1)])
+        fa = np.array(_ratios(A, den))
+        fb = np.array(_ratios(B, den))
+        dA = np.array(_ratios([b - a for a, b in zip(A, A[1:])], den))
+        dB = np.array(_ratios([a - b for a, b in zip(B, B[1:])], den))
         S = np.empty(n)
-        S[:n - 1] = [slope_float(s) for s in curve.slopes]
+        try:
+            S[:n - 1] = [float(s) for s in curve.slopes]
+        except OverflowError:
+            S[:n - 1] = [slope_float(s) for s in curve.slopes]
         S[n - 1] = np.inf
         return cls(S, fa, fb, dA, dB, 1)
 

@@ -34,6 +34,7 @@ from producer.game.roots import SIGNS
 
 CHUNK = 1 << 20  # vectorised elements per block (bounds memory)
 FEW_CURVES = 64  # up to this many distinct curves in one call, evaluate them group by group
+SMALL_KEYS = 1 << 16  # curve keys below this are counted, not sorted (bank_values)
 
 
 class GameFloats:
@@ -97,6 +98,11 @@ class GameFloats:
     def f(self, q, residue, j):
         key = (q, residue, j)
         curve = self._f.get(key)
+        if curve is None and self.game.symmetric:
+            # the reflected curve is the same exact curve (producer/game/engine.py): share its copy
+            curve = self._f.get((q, -residue % self.game.B ** (q + 1), -j))
+            if curve is not None:
+                self._f[key] = curve
         if curve is None:
             exact = self.game.f_curve(q, residue, j)
             curve = self._f[key] = floats.FloatCurve.from_exact(exact, self.game.D ** (2 * q + 1))
@@ -139,11 +145,13 @@ class GameFloats:
         out = np.empty(len(keys))
         if not len(keys):
             return out
-        uniq, inverse = np.unique(keys, return_inverse=True)
+        uniq, inverse, counts = _unique(np, keys)
         if len(uniq) <= FEW_CURVES:
             # few (often large) curves: one binary search per group, no concatenated copy
-            order = np.argsort(inverse, kind="stable")
-            bounds = np.searchsorted(inverse[order], np.arange(len(uniq) + 1))
+            # (a stable sort of small integers: numpy's radix sort)
+            order = np.argsort(inverse.astype(np.uint8), kind="stable")
+            bounds = np.zeros(len(uniq) + 1, dtype=np.int64)
+            np.cumsum(counts, out=bounds[1:])
             for i, key in enumerate(uniq):
                 sel = order[bounds[i]:bounds[i + 1]]
                 curve = self._curve_of_key(kind, q, int(key))
@@ -216,6 +224,22 @@ class GameFloats:
             table = self._rows[s] = (off, pp, qq, valid)
             self.largest = max(self.largest, width)
         return table
+
+
+def _unique(np, keys):
+    """np.unique(keys, return_inverse=True) and the counts, for nonnegative integer keys.
+
+    Small keys (the usual case: residues times four) are counted in one pass
+    instead of sorted.
+    """
+    if keys.min() >= 0 and keys.max() < SMALL_KEYS:
+        counts = np.bincount(keys)
+        uniq = np.flatnonzero(counts)
+        lookup = np.zeros(len(counts), dtype=np.int64)
+        lookup[uniq] = np.arange(len(uniq))
+        return uniq, lookup[keys], counts[uniq]
+    uniq, inverse, counts = np.unique(keys, return_inverse=True, return_counts=True)
+    return uniq, inverse.reshape(-1), counts
 
 
 _SIGN = {0: 1, 1: -1}
@@ -398,9 +422,12 @@ class PointLevels:
         for i in keep:
             r, j = roots[int(i)]
             opts = child_opts.get(int(i))
-            total = mpz(0)
-            for fi, (f, p, q) in enumerate(g.root_entries(j)):
-                total += self.f_exact(c - 1, f - r, j, X * p, Y * q, None if opts is None else opts[fi])
+            if c - 1 <= self.qf:
+                total = self._curve_sum(c - 1, j, -r, g.root_entries(j), X, Y)
+            else:
+                total = mpz(0)
+                for fi, (f, p, q) in enumerate(g.root_entries(j)):
+                    total += self.f_exact(c - 1, f - r, j, X * p, Y * q, None if opts is None else opts[fi])
             if total > best:
                 best, witness = total, ("participate", r, j)
         return best, witness
@@ -459,7 +486,28 @@ class PointLevels:
             xs = np.array([x * floats.ratio(p, D) for _o, p, _q in entries])
             ys = np.array([y * floats.ratio(qq, D) for _o, _p, qq in entries])
             _v, child = self.f_float(q - 1, states, np.full(len(states), s, dtype=np.int64), xs, ys, options=True)
+        if q - 1 <= self.qf:
+            return self._curve_sum(q - 1, s, start, entries, X, Y)
         total = mpz(0)
         for i, (off, p, qq) in enumerate(entries):
             total += self.f_exact(q - 1, start + off, s, X * p, Y * qq, None if child is None else child[i])
+        return total
+
+    def _curve_sum(self, q, s, start, entries, X, Y):
+        """Σ f_exact(q, start + off, s, X·p, Y·qq) over the entries, for a curve level q <= qf."""
+        g = self.game
+        table = g.f_table(q, s)
+        mod = len(table)
+        den = g.D ** (2 * q + 1)
+        total = mpz(0)
+        for off, p, qq in entries:
+            x, y = X * p, Y * qq
+            if not x or not y:
+                total += (x + y) * den
+                continue
+            i = (start + off) % mod
+            curve = table[i]
+            if curve is None:
+                curve = table[i] = g.f_curve(q, start + off, s)
+            total += curve(x, y)
         return total

@@ -18,15 +18,21 @@ the start vertex is the sum of each component's optimal vertex at m_lo
 [m_lo, m_hi], merged by exact slope.  The exact hull of M's vertices and these
 pieces is then exactly the envelope: it contains every envelope vertex and
 only points of E ∪ M.
+
+Work.  The merge orders the edges by float slopes and confirms the order
+exactly (adjacent slopes cross-multiplied; the exact sort if a pair fails),
+and a piece vertex goes to the hull only when it is not proved under M (most
+are not envelope vertices: near the axes E and M agree to within the float
+margin, so the cones there are not dropped).  Both are on numpy arrays of
+exact integers; floats only propose.
 """
 
 import math
 from bisect import bisect_left, bisect_right
-from operator import itemgetter
 
 from gmpy2 import mpq, mpz
 
-from producer.curves import TestingCurve, hull_envelope
+from producer.curves import hull_envelope, hull_of_chains
 from producer.game import floats
 
 SMALL_ECHO = 4096  # below this many echo edges the plain exact envelope is cheaper
@@ -58,13 +64,12 @@ def pruned_f_curve(game, q, k, j, participations):
     last = len(g.A) - 1
     at_zero = sum((qq * g.B[0] for _o, _p, qq in entries), mpz(0)) <= M.B[0]
     at_inf = sum((p * g.A[last] for _o, p, _q in entries), mpz(0)) <= M.A[-1]
-    pieces = []
+    steps = _g_steps(game, q)
+    chains = [(M.A, M.B, M.slopes)]
     for lo, hi in _open_intervals(M, below, at_zero, at_inf):
-        pieces.append(_exact_echo_piece(g, entries, lo, hi))
-    points = list(zip(M.A, M.B))
-    for piece in pieces:
-        points.extend(piece)
-    return TestingCurve.from_vertices(points)
+        A, B = _exact_echo_piece(g, steps, entries, lo, hi)
+        chains.append(_not_under(M, A, B) + (None,))
+    return hull_of_chains(chains)
 
 
 def _below_at_breakpoints(E, M, den, margin):
@@ -115,11 +120,31 @@ def _open_intervals(M, below, at_zero, at_inf):
     return runs
 
 
-def _exact_echo_piece(g, entries, lo, hi):
-    """The exact vertices of E = Σ_y G(p_y·x, q_y·y) optimal for directions in [lo, hi]."""
+def _g_steps(game, q):
+    """G_q's edges as arrays: exact increments ΔA, drops −ΔB (object), float slopes (for ordering only)."""
+    cache = game.floats.__dict__.setdefault("pruning_steps", {})
+    steps = cache.get(q)
+    if steps is None:
+        g = game.g_curve(q)
+        A = _objects(g.A)
+        B = _objects(g.B)
+        steps = cache[q] = (A[1:] - A[:-1], B[:-1] - B[1:], game.floats.g(q).S[:-1])
+    return steps
+
+
+def _exact_echo_piece(g, steps, entries, lo, hi):
+    """The exact vertices of E = Σ_y G(p_y·x, q_y·y) optimal for directions in [lo, hi], as arrays A, B.
+
+    The edges are put in slope order by their float slopes, and the order is
+    then confirmed exactly (adjacent slopes by cross-multiplication; the exact
+    sort when that fails).  Edges of equal slope may come in any order: the
+    vertices between them lie on an edge of E, and the hull drops them.
+    """
+    np = floats.numpy()
+    dA, dB, fs = steps
     a0 = mpz(0)
     b0 = mpz(0)
-    edges = []
+    da, db, keys = [], [], []
     A, B, slopes = g.A, g.B, g.slopes
     last = len(A) - 1
     for _off, p, qq in entries:
@@ -134,14 +159,62 @@ def _exact_echo_piece(g, entries, lo, hi):
         k_hi = bisect_right(slopes, hi * p / qq) if hi is not None else last
         a0 += p * A[k_lo]
         b0 += qq * B[k_lo]
-        r = mpq(qq, p)
-        for i in range(k_lo, k_hi):
-            edges.append((slopes[i] * r, p * (A[i + 1] - A[i]), qq * (B[i + 1] - B[i])))
-    edges.sort(key=itemgetter(0))
-    points = [(a0, b0)]
-    a, b = a0, b0
-    for _s, da, db in edges:
-        a += da
-        b += db
-        points.append((a, b))
-    return points
+        if k_hi > k_lo:
+            da.append(dA[k_lo:k_hi] * p)
+            db.append(dB[k_lo:k_hi] * qq)
+            keys.append(fs[k_lo:k_hi] * floats.ratio(qq, p))
+    if not da:
+        return np.array([a0], dtype=object), np.array([b0], dtype=object)
+    da = np.concatenate(da)
+    db = np.concatenate(db)
+    with np.errstate(invalid="ignore", over="ignore"):
+        order = np.argsort(np.concatenate(keys), kind="stable")
+    da = da[order]
+    db = db[order]
+    # slope db/da is nondecreasing along the order (all da > 0)
+    if not (db[:-1] * da[1:] <= db[1:] * da[:-1]).all():
+        order = sorted(range(len(da)), key=lambda i: mpq(db[i], da[i]))
+        da = da[order]
+        db = db[order]
+    n = len(da)
+    pa = np.empty(n + 1, dtype=object)
+    pb = np.empty(n + 1, dtype=object)
+    pa[0] = a0
+    pb[0] = b0
+    pa[1:] = np.cumsum(da) + a0
+    pb[1:] = b0 - np.cumsum(db)
+    return pa, pb
+
+
+def _not_under(M, A, B):
+    """The points (A_i, B_i) (arrays in ascending A) that M's chain does not cover, as arrays.
+
+    A point is dropped only when it is proved under M exactly: A no larger than
+    M's first vertex and B no larger than its B, or, between two consecutive
+    vertices of M by A, on or below the edge joining them (it is then a
+    convex combination of points of M minus a nonnegative vector, so never
+    above M in any direction).  Floats only propose which edge to test.
+    """
+    np = floats.numpy()
+    n = len(M.A)
+    mA = _objects(M.A)
+    mB = _objects(M.B)
+    try:
+        fa = mA.astype(np.float64)
+        fp = A.astype(np.float64)
+    except OverflowError:
+        return A, B
+    drop = (A <= mA[0]) & (B <= mB[0])
+    if n >= 2:
+        k = np.clip(np.searchsorted(fa, fp, side="right") - 1, 0, n - 2)
+        a0, b0, a1, b1 = mA[k], mB[k], mA[k + 1], mB[k + 1]
+        inside = (a0 <= A) & (A <= a1)
+        under = (a1 - a0) * (B - b0) - (b1 - b0) * (A - a0) <= 0
+        drop |= inside & under
+    keep = np.nonzero(~drop.astype(bool))[0]
+    return A[keep], B[keep]
+
+
+def _objects(values):
+    """A numpy object array of the given integers (fromiter: np.array inspects every element)."""
+    return floats.numpy().fromiter(values, dtype=object, count=len(values))

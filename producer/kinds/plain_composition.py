@@ -35,7 +35,7 @@ from producer.display import display_digits, rational, show, show_interval
 from producer.errors import InputError, LimitError
 from producer.immutable import Immutable
 from producer.names import option
-from producer.plain import auditability
+from producer.plain import MAX_BUDGET, auditability
 from producer.plain.enclose import GAUSSIAN, LAPLACE
 from producer.plain.releases import Release, canonical_releases, parse_release
 from producer.plain.targets import check_first_round, meets, points
@@ -43,7 +43,6 @@ from producer.rationals import decimal_outward, describe_rational, format_ration
 
 KIND, VERSION = "plain-composition", 1
 DEFAULT_WIDTH = "1/1000000000000000"
-MAX_BUDGET = 1024
 MAX_POINTS = 1000
 MAX_EPSILON = mpq(10) ** 4
 MIN_WIDTH = mpq(1, mpz(10) ** 60)

@@ -18,3 +18,7 @@ The request and its documented limits are those of the kind,
 :mod:`producer.kinds.plain_composition`; docs/plain-composition.md ("The
 product route: any C") has the proofs.
 """
+
+# The kind's limit on C (producer.kinds.plain_composition), here so that a
+# command's help can name it without importing the arb-based modules.
+MAX_BUDGET = 1024

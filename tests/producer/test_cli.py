@@ -172,3 +172,23 @@ def test_gamma_defaults_to_zero_on_each_command_with_a_plain_route(name):
     _, commands = subparsers()
     [gamma] = [a for a in commands[name]._actions if "--gamma" in a.option_strings]
     assert gamma.default == "0" and not gamma.required and "(default 0)" in gamma.help
+
+
+def test_a_command_line_imports_only_its_command():
+    import subprocess
+    import sys
+    code = ("import sys; from producer import cli\n"
+            "try:\n    cli.main(['dg', '--help'])\nexcept SystemExit:\n    pass\n"
+            "print(sorted(m for m in sys.modules if m.startswith('producer.commands.')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip().splitlines()[-1] == "['producer.commands.common', 'producer.commands.dg']"
+
+
+@pytest.mark.parametrize("words", [["dg", "--gamma", "1/3", "--sigma2", "9", "--budget", "3", "--epsilon", "2",
+                                    "--radius", "24", "--scale", "10"], ["plain", "--sigma2", "2", "--budget", "3",
+                                                                          "--epsilon", "1"]])
+def test_the_one_command_parser_reads_what_the_whole_parser_reads(words):
+    whole = vars(cli.build_parser().parse_args(words))
+    alone = vars(cli.build_parser(words[0]).parse_args(words))
+    assert whole.keys() == alone.keys()
+    assert all(whole[k] == alone[k] for k in whole)

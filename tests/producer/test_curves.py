@@ -3,7 +3,7 @@ from fractions import Fraction
 from gmpy2 import mpz
 from hypothesis import given, strategies as st
 
-from producer.curves import TestingCurve, hull_envelope, minkowski_sum
+from producer.curves import TestingCurve, hull_envelope, hull_of_chains, minkowski_sum
 
 measure = st.lists(st.tuples(st.integers(0, 9), st.integers(0, 9)), min_size=1, max_size=7).filter(
     lambda m: sum(p for p, _ in m) > 0 and sum(q for _, q in m) > 0)
@@ -64,3 +64,29 @@ def test_axis_points_are_included():
     c = curve_of([(1, 0), (0, 1), (1, 1)])
     assert c.vertices()[0] == (1, 2)       # E = {p-only output}: A = 1, B' = Q(everything)
     assert c.vertices()[-1] == (2, 1)      # the q-only output is never in E
+
+
+points = st.lists(st.tuples(st.integers(0, 9), st.integers(0, 9)), min_size=1, max_size=8)
+
+
+@given(st.lists(measure, min_size=1, max_size=4), st.lists(points, max_size=2))
+def test_hull_of_chains_is_the_hull_of_all_their_points(ms, extra):
+    # curves (slopes reused) and bare point chains (collinear and repeated points allowed)
+    curves = [curve_of(m) for m in ms]
+    chains = [(c.A, c.B, c.slopes) for c in curves]
+    everything = [p for c in curves for p in zip(c.A, c.B)]
+    for pts in extra:
+        pts = sorted((mpz(a), mpz(b)) for a, b in pts)
+        chains.append((tuple(a for a, _ in pts), tuple(b for _, b in pts), None))
+        everything.extend(pts)
+    hull = hull_of_chains(chains)
+    expected = TestingCurve.from_vertices(everything)
+    assert (hull.A, hull.B, hull.slopes) == (expected.A, expected.B, expected.slopes)
+    chain_is_canonical(hull)
+
+
+def test_hull_of_chains_checks_a_chain_with_collinear_vertices():
+    # three collinear vertices given with equal slopes: the middle one is not a vertex of the hull
+    A, B = (mpz(0), mpz(1), mpz(2)), (mpz(2), mpz(1), mpz(0))
+    hull = hull_of_chains([(A, B, (Fraction(1), Fraction(1)))])
+    assert hull.A == (0, 2) and hull.B == (2, 0)

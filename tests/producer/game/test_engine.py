@@ -8,6 +8,7 @@ from gmpy2 import mpq
 from hypothesis import given, settings, strategies as st
 
 from producer.game.values import pending_curve, pending_value, root_curve, root_value
+from producer.game.engine import FiniteGame
 from producer.laws import FiniteLaw, Gamma
 from tests.reference_game import ReferenceGame
 
@@ -126,3 +127,33 @@ def test_two_digits_do_not_suffice_for_budget_three():
     a = pending_value(law, gamma, 2, -1, 0, mpq(1), mpq(2)).value
     b = pending_value(law, gamma, 2, 8, 9, mpq(1), mpq(2)).value
     assert a != b
+
+
+symmetric_laws = st.lists(st.integers(0, 5), min_size=1, max_size=3).filter(lambda w: sum(w) > 0).map(
+    lambda half: FiniteLaw(half[:0:-1] + half, 1 - len(half)))
+
+
+class UnreflectedGame(FiniteGame):
+    """The engine with every F_q curve built from its own state (no reflection shared)."""
+
+    def __init__(self, law, gamma):
+        super().__init__(law, gamma)
+        self.symmetric = False
+
+
+@given(symmetric_laws, gamma_strategy(5), st.integers(0, 2), st.integers(0, 30), st.sampled_from([1, -1]))
+@settings(max_examples=25, deadline=None)
+def test_reflected_f_curves_are_equal_and_built_once(law, ab, q, k, j):
+    plain = UnreflectedGame(law, Gamma(*ab))
+    assert plain.f_curve(q, k, j) == plain.f_curve(q, -k, -j)
+    game = FiniteGame(law, Gamma(*ab))
+    assert game.symmetric
+    curve = game.f_curve(q, k, j)
+    built = game.stats["f_curves"]
+    assert game.f_curve(q, -k, -j) is curve and game.stats["f_curves"] == built
+    assert curve == plain.f_curve(q, k, j)
+
+
+def test_an_asymmetric_law_shares_no_reflected_curve():
+    game = FiniteGame(FiniteLaw([1, 2, 4], -1), Gamma(1, 3))
+    assert game.f_curve(1, 2, 1) != game.f_curve(1, -2, -1)

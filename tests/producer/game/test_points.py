@@ -182,3 +182,14 @@ def test_estimate_grows_with_the_support():
     small = work.root_estimate(dg_like(12), Gamma(1, 3), 4, cover)
     large = work.root_estimate(dg_like(16), Gamma(1, 3), 4, cover)
     assert large.work > small.work and large.memory > small.memory
+
+
+@given(st.lists(st.one_of(st.integers(0, 40), st.integers(0, 2 ** 40)), min_size=1, max_size=60))
+def test_unique_keys_are_numpy_unique(keys):
+    from producer.game.points import _unique
+    np = __import__("numpy")
+    keys = np.array(keys, dtype=np.int64)
+    uniq, inverse, counts = _unique(np, keys)
+    want, want_inverse, want_counts = np.unique(keys, return_inverse=True, return_counts=True)
+    assert uniq.tolist() == want.tolist() and inverse.tolist() == want_inverse.reshape(-1).tolist()
+    assert counts.tolist() == want_counts.tolist()
