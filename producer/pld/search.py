@@ -15,8 +15,9 @@ estimates: the ranges come from the plan alone (:func:`stage_ranges`,
 exactly as the attempt computes them).
 
 Budget.  All the attempts of one request together may cost at most
-:data:`MAX_WORK` (about a minute of one core).  The first attempt is checked
-before any work; every refinement is cut to what the budget has left, and
+:data:`MAX_WORK` (about a minute of one core).  An expensive first plan is
+probed at a coarser grid first (:meth:`Search._probe`).  The first attempt is
+checked before any work; every refinement is cut to what the budget has left, and
 when no grid finer than the last one fits, the search stops with a refusal
 naming ``--rel-width`` instead of starting an attempt it cannot pay for.
 For a single step the width is predicted exactly enough
@@ -72,6 +73,8 @@ FLOOR_DIGITS = 100           # δ(ε) <= 10^-100 is written as the upper end 10^
 FLOOR_DELTA = 1e-20          # the first plan sizes its truncation for δ(ε) >= this (then it refines)
 FEW_STEPS = 64               # below this many steps the first grid is at most COARSE_GRID points per unit loss
 COARSE_GRID = 400
+PROBE_ABOVE = MAX_WORK // 16  # a first plan above this many work units is probed at a coarser grid first
+PROBE_WORK = MAX_WORK // 32   # ... at the finest halving of its grid that costs at most this
 MAX_EPSILON_ESTIMATE = 2000  # a Gaussian estimate of ε(δ) beyond this is refused before the work (AUDIT_EPSILON)
 MAX_EPSILON_CAP = 800        # the largest ε the precisions are sized for
 PLD_EPSILON = 600            # ε(δ) is searched up to here (the truncation is sized for e^ε <= e^600)
@@ -273,15 +276,40 @@ class Search:
         self.spent = 0.0
         if request.delta is not None:
             self._check_epsilon_range()
+        self.model = None   # the Gaussian model's plan while a probe runs first (:meth:`_probe`)
         if request.delta is None and sizing.steps == 1:
             plan = self._one_step_plan()
         else:
-            plan = first_plan(request, sizing)
+            plan = self._probe(first_plan(request, sizing))
         broken = self._cost(plan).broken()
         if broken:
             raise LimitError(f"the first attempt (h = 1/{plan.grid}) would need {' and '.join(broken)}; ask for a "
                              f"larger {option('rel_width')} or fewer steps")
         self.first = plan
+
+    def _probe(self, plan):
+        """The first attempt: ``plan`` itself, or a coarser probe when ``plan`` is expensive or out of reach.
+
+        The Gaussian model prices the grid's cost as if every step's loss were spread over many grid
+        points; where most steps' losses lie within a grid step of 0 (small sampling rates) the real width
+        is far below the model's, which can ask for a grid tens of times finer than needed (q = 10^-5,
+        σ = 0.4, T = 10^4 at width 10^-3: the model's h = 1/69100 where h = 1/1870 is enough).  So a plan
+        costing more than :data:`PROBE_ABOVE` work units (or beyond a limit) is first tried at the finest
+        grid, halving the model's, that costs at most :data:`PROBE_WORK`; its certified width then sizes
+        the next plan by the h² law, and the model's plan, when within the limits, caps it (:meth:`refine`).
+        """
+        cost = self._cost(plan)
+        if cost.work <= PROBE_ABOVE and not cost.excess:
+            return plan
+        grid = plan.grid
+        while grid // 2 >= COARSE_GRID:
+            grid //= 2
+            probe = plan_at(self.sizing, 1 / grid, plan.tau, plan.epsilon_cap, grid=grid)
+            probe_cost = self._cost(probe)
+            if probe_cost.work <= PROBE_WORK and not probe_cost.excess:
+                self.model = None if cost.broken() else plan
+                return probe
+        return plan
 
     def _check_epsilon_range(self):
         """Refuse an ε(δ) above what the pld route certifies (about 600), unless proved below it.
@@ -331,6 +359,9 @@ class Search:
         cannot pay for.
         """
         wanted = refined(plan, self.sizing, ratio, tau, cap)
+        model, self.model = self.model, None
+        if model is not None and model.grid < wanted.grid:  # the model's own plan, when the probe asks for more
+            wanted = plan_at(self.sizing, 1 / model.grid, min(tau, model.tau), wanted.epsilon_cap, grid=model.grid)
         cap = wanted.epsilon_cap
         broken = self._cost(wanted).broken(self.spent)
         if not broken:

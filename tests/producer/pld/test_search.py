@@ -129,10 +129,57 @@ def test_a_plan_beyond_eight_budgets_is_refused_before_any_mass(monkeypatch):
     estimate = search.budget_cost(request.stages, plan.grid, plan.p_bits, plan.q_bits, first.ranges,
                                   search._estimated_products(search._products(request.stages), first.entries,
                                                              plan.p_bits, plan.q_bits))
+    # beyond eight budgets, the plan is probed at a coarser grid within them (here half the model's grid) ...
     scaled_budget(monkeypatch, estimate.work // 9, estimate.memory)
+    assert search.Search(request, Sizing(request.stages)).first.grid == plan.grid // 2
+    # ... and refused before any mass when no probe (grids down to COARSE_GRID) is within them either
+    scaled_budget(monkeypatch, estimate.work // 40, estimate.memory)
     calls = []
     monkeypatch.setattr(enclose, "step_masses", lambda *args, **kw: calls.append(args))
     with pytest.raises(LimitError, match=r"^the first attempt \(h = 1/\d+\) would need about \d+ times the auditor's "
                                          r"budget of one file for the (convolutions|single-step masses)"):
         certify(request)
     assert calls == []
+
+
+# ---- the probe: an expensive first plan is tried at a coarser grid first ----------------------------------------
+
+def test_an_expensive_first_plan_is_probed_at_a_coarser_grid():
+    """q = 10^-5, σ = 2/5, T = 10^4 at width 10^-3: the Gaussian model asks for h = 1/69100 (tens of seconds), where
+    h = 1/1870 is enough; the first attempt is the finest halving of the model's grid within PROBE_WORK."""
+    from producer.kinds import accounting
+    tree = {"class_name": "SelfComposedDpEvent", "count": 10000,
+            "event": {"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/100000",
+                      "event": {"class_name": "GaussianDpEvent", "noise_multiplier": "2/5"}}}
+    request = accounting.Request.from_strings(tree, delta="1e-5", rel_width="1e-3")
+    sizing = Sizing(request.stages)
+    s = search.Search(request, sizing)
+    assert s.model is not None and search.Cost(request.stages, sizing, s.model).work > search.PROBE_ABOVE
+    assert s.first.grid * 16 <= s.model.grid
+    assert search.Cost(request.stages, sizing, s.first).work <= search.PROBE_WORK
+    finer = search.plan_at(sizing, 1 / (2 * s.first.grid), s.first.tau, s.first.epsilon_cap, grid=2 * s.first.grid)
+    assert search.Cost(request.stages, sizing, finer).work > search.PROBE_WORK
+
+
+def test_a_cheap_first_plan_is_not_probed():
+    request = _request(["1/100:1x1000"], delta=mpq(1, 10**5))
+    s = search.Search(request, Sizing(request.stages))
+    assert s.model is None
+
+
+def test_after_a_probe_the_models_plan_caps_the_refinement(monkeypatch):
+    """With every plan probed (PROBE_ABOVE = 0) at a quarter of the model's grid, the answer is found on a grid no
+    finer than the model's, and its interval meets the unprobed one (both are proved)."""
+    request = _request(["1/100:1x1000"], delta=mpq(1, 10**5), rel_width=mpq(1, 10**4))
+    plain = certify(request)
+    sizing = Sizing(request.stages)
+    model = search.first_plan(request, sizing)
+    quarter = search.plan_at(sizing, 4 / model.grid, model.tau, model.epsilon_cap, grid=model.grid // 4)
+    monkeypatch.setattr(search, "PROBE_ABOVE", 0)
+    monkeypatch.setattr(search, "PROBE_WORK", search.Cost(request.stages, sizing, quarter).work)
+    s = search.Search(request, sizing)
+    assert s.first.grid == model.grid // 4 and s.model.grid == model.grid
+    probed = certify(request)
+    assert probed.plan.grid <= model.grid
+    assert probed.epsilon_lo <= plain.epsilon_hi and plain.epsilon_lo <= probed.epsilon_hi
+    assert probed.epsilon_hi - probed.epsilon_lo <= request.rel_width * probed.epsilon_hi
