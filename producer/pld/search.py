@@ -141,11 +141,12 @@ def plan_at(sizing, h, tau, cap, grid=None):
     return make_plan(sizing, h, tau, cap, 2 * z * math.sqrt(sizing.mu2) + cap + 2, grid=grid)
 
 
-def refined(plan, sizing, ratio, tau, cap=None):
-    """The next plan by the h² law: the width was ``ratio`` times the requested one (``cap``: a new ε_cap)."""
+def refined(plan, sizing, ratio, tau, cap=None, reach=16):
+    """The next plan by the h² law: the width was ``ratio`` times the requested one (``cap``: a new ε_cap), at
+    most ``reach`` times finer."""
     h = float(plan.h) * math.sqrt(AIM / max(ratio, 1e-9))
     h = min(h, float(plan.h) / 1.05)
-    h = max(h, float(plan.h) / 16)
+    h = max(h, float(plan.h) / reach)
     return plan_at(sizing, h, tau, plan.epsilon_cap if cap is None else cap)
 
 
@@ -276,7 +277,8 @@ class Search:
         self.spent = 0.0
         if request.delta is not None:
             self._check_epsilon_range()
-        self.model = None   # the Gaussian model's plan while a probe runs first (:meth:`_probe`)
+        self.model = None   # the Gaussian model's plan while a probe runs first (:meth:`_probe`), or its grid
+        self.model_grid = None  # when that plan is beyond a limit
         if request.delta is None and sizing.steps == 1:
             plan = self._one_step_plan()
         else:
@@ -308,6 +310,7 @@ class Search:
             probe_cost = self._cost(probe)
             if probe_cost.work <= PROBE_WORK and not probe_cost.excess:
                 self.model = None if cost.broken() else plan
+                self.model_grid = plan.grid
                 return probe
         return plan
 
@@ -358,9 +361,12 @@ class Search:
         ``plan``'s fits: the search stops instead of starting an attempt it
         cannot pay for.
         """
-        wanted = refined(plan, self.sizing, ratio, tau, cap)
-        model, self.model = self.model, None
-        if model is not None and model.grid < wanted.grid:  # the model's own plan, when the probe asks for more
+        # after a probe the h² law may reach back to the model's grid at once (no intermediate attempt), and the
+        # model's own plan caps it when within the limits
+        reach = max(16, self.model_grid / plan.grid) if self.model_grid else 16
+        wanted = refined(plan, self.sizing, ratio, tau, cap, reach=reach)
+        model, self.model, self.model_grid = self.model, None, None
+        if model is not None and model.grid < wanted.grid:
             wanted = plan_at(self.sizing, 1 / model.grid, min(tau, model.tau), wanted.epsilon_cap, grid=model.grid)
         cap = wanted.epsilon_cap
         broken = self._cost(wanted).broken(self.spent)

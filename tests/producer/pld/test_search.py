@@ -183,3 +183,21 @@ def test_after_a_probe_the_models_plan_caps_the_refinement(monkeypatch):
     assert probed.plan.grid <= model.grid
     assert probed.epsilon_lo <= plain.epsilon_hi and plain.epsilon_lo <= probed.epsilon_hi
     assert probed.epsilon_hi - probed.epsilon_lo <= request.rel_width * probed.epsilon_hi
+
+
+def test_after_a_probe_the_h2_law_may_reach_back_to_the_models_grid_at_once(monkeypatch):
+    """A model's plan beyond the work limit is probed at 1/32 of its grid; a probe that misses by far asks the
+    h² law for a grid more than 16 times finer, which is the next attempt (none in between) when it fits."""
+    request = _request(["1/100:1x1000"], delta=mpq(1, 10**5), rel_width=mpq(1, 10**6))
+    sizing = Sizing(request.stages)
+    model = search.first_plan(request, sizing)
+    probe = search.plan_at(sizing, 32 / model.grid, model.tau, model.epsilon_cap, grid=model.grid // 32)
+    work = search.Cost(request.stages, sizing, model).work
+    monkeypatch.setattr(search, "MAX_WORK", work * 9 // 10)   # the model's plan is beyond the limit
+    monkeypatch.setattr(search, "PROBE_ABOVE", 0)
+    monkeypatch.setattr(search, "PROBE_WORK", search.Cost(request.stages, sizing, probe).work)
+    s = search.Search(request, sizing)
+    assert s.first.grid == model.grid // 32 and s.model is None and s.model_grid == model.grid
+    ratio = search.AIM * (0.6 * model.grid / s.first.grid) ** 2   # the h² law then wants about 0.6·N_model
+    nxt = s.refine(s.first, ratio, s.first.tau)
+    assert 16 * s.first.grid < nxt.grid < model.grid
