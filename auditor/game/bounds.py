@@ -25,6 +25,7 @@ and ``F_curve``.
 """
 
 from functools import partial
+from operator import itemgetter
 
 from gmpy2 import mpq
 
@@ -60,6 +61,34 @@ class EchoBounds:
         if exact is not None:
             return exact
         return self._echo_sum(kP, kQ, t, partial(self._G_upper, q))
+
+    def echo_refined(self, q, kP, kQ, t, v):
+        """The exact echo at (q, kP, kQ, t), or None once it is proved at most
+        ``v``: the terms p_o Gbar_q(s_o) of :meth:`echo_upper`'s bound are
+        replaced by the exact p_o G_q(1, s_o) one at a time (largest p_o
+        first), and each partial sum (exact terms plus bounds) is again an
+        upper bound on the echo."""
+        key = (q, self._shape(kP, kQ), t)
+        if key in self._echo_memo or q == self.g_curve_switch:
+            return self.echo_ratio(q, kP, kQ, t)
+        total = mpq(0)
+        terms = []
+        for _o, p, qq in self.transition(kP, kQ, 0):
+            if p == 0 or qq == 0:
+                total += p + t * qq
+            else:
+                s = t * qq / p
+                b = p * self._G_upper(q, s)
+                total += b
+                terms.append((p, s, b))
+        limit = v * self.D
+        terms.sort(key=itemgetter(0), reverse=True)
+        for p, s, b in terms:
+            if total <= limit:
+                return None
+            total += p * self.G_ratio(q, s) - b
+        echo = self._echo_memo[key] = total / self.D
+        return echo
 
     def _G_upper(self, c, s):
         """Gbar_c(s) of :meth:`echo_upper` (an upper bound on G_c(1, s)), memoised."""

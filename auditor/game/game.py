@@ -66,10 +66,11 @@ class Routes(NamedTuple):
     root (:meth:`Game.root_preparations`); ``screening``: discard root
     alternatives by :mod:`auditor.game.screen`; ``echo_bounds``: skip echoes
     proved below the other options (:mod:`auditor.game.bounds`); ``lazy_echo``:
-    explore large echoes by slope (:func:`auditor.game.sums.envelope_with_sum`);
+    explore large sums (echo, second participation) by slope (:func:`auditor.game.sums.envelope_with_sums`);
     ``eager_level``: build a whole F level at once when it has at most this
     many residue curves; ``mirror``: use the mirror invariance of symmetric
-    laws (see :class:`Game`); ``preset_roots``: ((level, preparations), ...) to
+    laws and ``transpose``: use the transposition of every law (both in
+    :class:`Game`); ``preset_roots``: ((level, preparations), ...) to
     search instead (tests that must be able to fail); ``g_curves``: read G
     curves up to this level at every budget instead of the choice of
     :meth:`Game.use_curves_below` (tests compare the point and curve levels).
@@ -81,6 +82,7 @@ class Routes(NamedTuple):
     lazy_echo: bool = True
     eager_level: int = 4096
     mirror: bool = True
+    transpose: bool = True
     preset_roots: tuple = ()
     g_curves: int | None = None
 
@@ -109,6 +111,20 @@ class Game(CurveLevels, Lookups, EchoBounds):
       alternative (k, j) has the value of (-k, -j), and shapes of (kP, kQ)
       and (-kP, -kQ) give equal echoes.  Keys are canonicalised to the smaller
       of a pair and twin root alternatives are searched once.
+    * transposition (every law): F_q((kP, kQ); x, y) = F_q((kQ, kP); y, x)
+      and G_c(x, y) = G_c(y, x).  By induction on the level: G_0 = max(x, y)
+      and x + y are symmetric; the echo terms G_q(y row_kQ(o), x row_kP(o))
+      equal G_q(x row_kP(o), y row_kQ(o)); and the participation with sign j
+      from (kQ, kP) at (y, x) has the terms
+      F_(q-1)((o - j, o); y row_kQ(o - j), x row_kP(o)) =
+      F_(q-1)((o', o' + j); ...) read at o' = o - j, i.e. the terms
+      F_(q-1)((o' + j, o'); x row_kP(o' + j), y row_kQ(o')) of the
+      participation with sign -j from (kP, kQ) (and the same with kP = kQ = k
+      for the root alternatives (k, j) and (k, -j), both of which are
+      searched).  So the F_q curve of (r, r - j) is the transpose of that of
+      (r - j, r) (:meth:`auditor.game.curves.Chain.transposed`), built once
+      for both, and the G_c curve is the envelope of the sign +1
+      alternatives' curves and their transposes.
     """
 
     __slots__ = ("law", "B", "D", "g_curve_max", "f_curve_max", "symmetric",
@@ -326,9 +342,12 @@ class Game(CurveLevels, Lookups, EchoBounds):
                 for j in (-1, 1):
                     v = max(v, self.participate_ratio(q, kP, kQ, j, t))
         bound = self.echo_upper(q, kP, kQ, t)
-        if bound is not None and bound <= v:
+        if bound is None:
+            return max(v, self.echo_ratio(q, kP, kQ, t))
+        if bound <= v:
             return v              # the echo cannot raise the maximum
-        return max(v, self.echo_ratio(q, kP, kQ, t))
+        echo = self.echo_refined(q, kP, kQ, t, v)
+        return v if echo is None else max(v, echo)
 
     def _echo_sum(self, kP, kQ, t, value):
         """sum_o V(row_kP(o), t row_kQ(o)) / D over the echo outputs, with
