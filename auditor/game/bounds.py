@@ -48,28 +48,33 @@ class EchoBounds:
         sign): only where the level is small enough to be built whole."""
         return self.routes.echo_bounds and 2 * self._power(q) <= self.routes.eager_level
 
+    def _bounded(self, q):
+        """Echo bounds apply at level q: its echoes are G_q at points, from F_(q-1) curves."""
+        return self._bounds_apply(q) and self.g_curve_max < q <= self.f_curve_max + 1
+
     def echo_upper(self, q, kP, kQ, t):
         """An upper bound on the echo at (q, kP, kQ, t) (the module docstring's
         sum_o p_o Gbar_q(t qq_o/p_o) / D, or the memoised exact echo), or None
-        where the echo is cheap (a G_q curve) or no bound applies;
-        :meth:`auditor.game.game.Game.F_general` skips the exact echo when the
-        bound is at most the node's other options."""
-        if not self._bounds_apply(q) or q <= self.g_curve_max or q - 1 > self.f_curve_max:
+        where the echo is cheap (a G_q curve) or no bound applies (for
+        :mod:`auditor.game.screen`)."""
+        if not self._bounded(q):
             return None
-        key = (q, self._shape(kP, kQ), t)
-        exact = self._echo_memo.get(key)
+        exact = self._echo_memo.get((q, self._shape(kP, kQ), t))
         if exact is not None:
             return exact
         return self._echo_sum(kP, kQ, t, partial(self._G_upper, q))
 
     def echo_refined(self, q, kP, kQ, t, v):
-        """The exact echo at (q, kP, kQ, t), or None once it is proved at most
-        ``v``: the terms p_o Gbar_q(s_o) of :meth:`echo_upper`'s bound are
+        """The echo at (q, kP, kQ, t) exactly, or None when it is proved at most
+        ``v`` (:meth:`auditor.game.game.Game.F_general`'s other options).
+
+        Where bounds apply, the bound sum_o p_o Gbar_q(s_o) / D of
+        :meth:`echo_upper` is computed first; while it exceeds v its terms are
         replaced by the exact p_o G_q(1, s_o) one at a time (largest p_o
-        first), and each partial sum (exact terms plus bounds) is again an
-        upper bound on the echo."""
+        first), each partial sum (exact terms plus bounds) again an upper
+        bound on the echo, so the last is the exact echo."""
         key = (q, self._shape(kP, kQ), t)
-        if key in self._echo_memo or q == self.g_curve_switch:
+        if key in self._echo_memo or not self._bounded(q):
             return self.echo_ratio(q, kP, kQ, t)
         total = mpq(0)
         terms = []
@@ -82,6 +87,8 @@ class EchoBounds:
                 total += b
                 terms.append((p, s, b))
         limit = v * self.D
+        if total > limit and q == self.g_curve_switch:
+            return self.echo_ratio(q, kP, kQ, t)   # counts towards building the G_q curve
         terms.sort(key=itemgetter(0), reverse=True)
         for p, s, b in terms:
             if total <= limit:

@@ -165,7 +165,7 @@ class Game(CurveLevels, Lookups, EchoBounds):
 
         G_{budget-1} is needed only at the points of the echoes of F_{budget-1}
         (memoised by shape: a few thousand), and most of those echoes are
-        proved below the other options without their value (:meth:`echo_upper`).
+        proved below the other options without their value (:meth:`echo_refined`).
         From budget four on, the G_{budget-1} curve would be an envelope of
         Minkowski sums of F_{budget-2} curves with ~10^6 vertices, and the
         points are far cheaper.  At budget three the G_2 curve is affordable:
@@ -341,13 +341,8 @@ class Game(CurveLevels, Lookups, EchoBounds):
             else:
                 for j in (-1, 1):
                     v = max(v, self.participate_ratio(q, kP, kQ, j, t))
-        bound = self.echo_upper(q, kP, kQ, t)
-        if bound is None:
-            return max(v, self.echo_ratio(q, kP, kQ, t))
-        if bound <= v:
-            return v              # the echo cannot raise the maximum
         echo = self.echo_refined(q, kP, kQ, t, v)
-        return v if echo is None else max(v, echo)
+        return v if echo is None else max(v, echo)   # None: the echo cannot raise the maximum
 
     def _echo_sum(self, kP, kQ, t, value):
         """sum_o V(row_kP(o), t row_kQ(o)) / D over the echo outputs, with
