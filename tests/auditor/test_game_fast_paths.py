@@ -132,6 +132,27 @@ def test_refined_echo_is_exact_or_proved_below(law, kP, kQ, pt, side):
     assert got == echo if side < 0 else got in (None, echo)
 
 
+@given(laws(max_B=2, max_len=3), st.sampled_from([3, 4]), points)
+@settings(max_examples=6, deadline=None)
+def test_root_alternatives_enclosed_before_their_exact_values(law, C, pt):
+    """Where the F_(C-1) nodes have echo bounds, the root encloses every
+    alternative first and values exactly only those whose upper end exceeds
+    the best so far: the enclosures hold the exact values and the maximum is
+    the one of the route without bounds."""
+    t = _mpq(pt[1] / pt[0])
+    g, plain = Game(Law(*law)), Game(Law(*law), Routes(echo_bounds=False))
+    for game in (g, plain):
+        game.use_curves_below(C)
+    assert g.G_ratio(C, t) == plain.G_ratio(C, t)
+    fresh = Game(Law(*law))
+    fresh.use_curves_below(C)
+    if not fresh._bounded(C - 1):
+        return
+    for k, j in fresh.root_alternatives(C):
+        lo, hi = fresh._participate_bounds(C, k, j, t)
+        assert lo <= plain.participate_ratio(C, k, k, j, t) <= hi
+
+
 @given(laws(max_B=3, max_len=3), points)
 @settings(max_examples=8, deadline=None)
 def test_point_and_curve_levels_agree_at_budget_four(law, pt):
