@@ -54,15 +54,19 @@ class EchoBounds:
 
     def echo_upper(self, q, kP, kQ, t):
         """An upper bound on the echo at (q, kP, kQ, t) (the module docstring's
-        sum_o p_o Gbar_q(t qq_o/p_o) / D, or the memoised exact echo), or None
+        sum_o p_o Gbar_q(t qq_o/p_o) / D, memoised by echo shape, or the memoised exact echo), or None
         where the echo is cheap (a G_q curve) or no bound applies (for
         :mod:`auditor.game.screen`)."""
         if not self._bounded(q):
             return None
-        exact = self._echo_memo.get((q, self._shape(kP, kQ), t))
-        if exact is not None:
-            return exact
-        return self._echo_sum(kP, kQ, t, partial(self._G_upper, q))
+        key = (q, self._shape(kP, kQ), t)
+        bound = self._echo_memo.get(key)
+        if bound is None:
+            bound = self._echo_bounds.get(key)
+        if bound is None:
+            # by echo shape, like the echo itself: the nodes of one root share a few
+            bound = self._echo_bounds[key] = self._echo_sum(kP, kQ, t, partial(self._G_upper, q))
+        return bound
 
     def echo_refined(self, q, kP, kQ, t, v):
         """The echo at (q, kP, kQ, t) exactly, or None when it is proved at most

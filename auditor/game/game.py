@@ -129,7 +129,7 @@ class Game(CurveLevels, Lookups, EchoBounds):
 
     __slots__ = ("law", "B", "D", "g_curve_max", "f_curve_max", "symmetric",
                  "_F_curves", "_G_curves", "_F_memo", "_G_memo",
-                 "_echo_memo", "_echo_curves", "_F_bounds_memo", "_powers", "routes", "_root_sets",
+                 "_echo_memo", "_echo_bounds", "_echo_curves", "_F_bounds_memo", "_powers", "routes", "_root_sets",
                  "_rel", "_split", "_F_tables",
                  "_G_bar", "_envelopes", "g_curve_switch", "_point_echoes")
 
@@ -149,6 +149,7 @@ class Game(CurveLevels, Lookups, EchoBounds):
         self._F_bounds_memo = {}
         self._G_memo = {}
         self._echo_memo = {}
+        self._echo_bounds = {}
         self._echo_curves = {}
         self._rel = {}
         self._split = {}
@@ -409,13 +410,8 @@ class Game(CurveLevels, Lookups, EchoBounds):
         """sum_o V(row_kP(o), t row_kQ(o)) / D over the echo outputs, with
         V(p, s p) = p value(s) and V(p, tq) = p + tq when p q = 0."""
         total = mpq(0)
-        for _o, p, qq in self.transition(kP, kQ, 0):
-            if p == 0:
-                total += t * qq
-            elif qq == 0:
-                total += p
-            else:
-                total += p * value(t * qq / p)
+        for _u, p, qq, r in self._relative(kP, kQ, 0)[1]:
+            total += p + t * qq if r is None else p * value(t / r)   # r = p/qq
         return total / self.D
 
     def echo_ratio(self, q, kP, kQ, t):

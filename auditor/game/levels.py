@@ -75,13 +75,17 @@ class CurveLevels:
             f, r = divmod(den, terms[0][0].den * self.D)
             if r:
                 raise AssertionError(f"a level-{q} sum over {terms[0][0].den * self.D}, not a divisor of {den}")
-            if (self.routes.lazy_echo and len(rest) > 1
-                    and sum(len(c) for c, _p, _q in terms) >= curves.PRUNE_MIN):
-                lazy.append([(c, p * f, qq * f) for c, p, qq in terms])
-            elif terms is sums[-1]:
-                rest.append(self.echo_curve(q, kP, kQ, terms))
+            big = (self.routes.lazy_echo and len(rest) > 1
+                   and sum(len(c) for c, _p, _q in terms) >= curves.PRUNE_MIN)
+            if terms is sums[-1] and not big:
+                rest.append(self.echo_curve(q, kP, kQ, terms))      # over den (f = 1)
+                continue
+            terms = [(c, p * f, qq * f) for c, p, qq in terms]    # over den: the weights scaled
+            if big:
+                lazy.append(terms)
             else:
-                rest.append(self._sum_curve(terms).rescaled(den))
+                s = sum_scaled(terms, terms[0][0].den)
+                rest.append(Chain(s.xs, s.ys, den))
         return envelope_with_sums(lazy, rest, den) if lazy else envelope(rest)
 
     def echo_curve(self, q, kP, kQ, terms):
