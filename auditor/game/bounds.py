@@ -25,6 +25,7 @@ and ``F_curve``.
 """
 
 from functools import partial
+from operator import itemgetter
 
 from gmpy2 import mpq
 
@@ -47,19 +48,58 @@ class EchoBounds:
         sign): only where the level is small enough to be built whole."""
         return self.routes.echo_bounds and 2 * self._power(q) <= self.routes.eager_level
 
+    def _bounded(self, q):
+        """Echo bounds apply at level q: its echoes are G_q at points, from F_(q-1) curves."""
+        return self._bounds_apply(q) and self.g_curve_max < q <= self.f_curve_max + 1
+
     def echo_upper(self, q, kP, kQ, t):
         """An upper bound on the echo at (q, kP, kQ, t) (the module docstring's
-        sum_o p_o Gbar_q(t qq_o/p_o) / D, or the memoised exact echo), or None
-        where the echo is cheap (a G_q curve) or no bound applies;
-        :meth:`auditor.game.game.Game.F_general` skips the exact echo when the
-        bound is at most the node's other options."""
-        if not self._bounds_apply(q) or q <= self.g_curve_max or q - 1 > self.f_curve_max:
+        sum_o p_o Gbar_q(t qq_o/p_o) / D, memoised by echo shape, or the memoised exact echo), or None
+        where the echo is cheap (a G_q curve) or no bound applies (for
+        :mod:`auditor.game.screen`)."""
+        if not self._bounded(q):
             return None
         key = (q, self._shape(kP, kQ), t)
-        exact = self._echo_memo.get(key)
-        if exact is not None:
-            return exact
-        return self._echo_sum(kP, kQ, t, partial(self._G_upper, q))
+        bound = self._echo_memo.get(key)
+        if bound is None:
+            bound = self._echo_bounds.get(key)
+        if bound is None:
+            # by echo shape, like the echo itself: the nodes of one root share a few
+            bound = self._echo_bounds[key] = self._echo_sum(kP, kQ, t, partial(self._G_upper, q))
+        return bound
+
+    def echo_refined(self, q, kP, kQ, t, v):
+        """The echo at (q, kP, kQ, t) exactly, or None when it is proved at most
+        ``v`` (:meth:`auditor.game.game.Game.F_general`'s other options).
+
+        Where bounds apply, the bound sum_o p_o Gbar_q(s_o) / D of
+        :meth:`echo_upper` is computed first; while it exceeds v its terms are
+        replaced by the exact p_o G_q(1, s_o) one at a time (largest p_o
+        first), each partial sum (exact terms plus bounds) again an upper
+        bound on the echo, so the last is the exact echo."""
+        key = (q, self._shape(kP, kQ), t)
+        if key in self._echo_memo or not self._bounded(q):
+            return self.echo_ratio(q, kP, kQ, t)
+        total = mpq(0)
+        terms = []
+        for _o, p, qq in self.transition(kP, kQ, 0):
+            if p == 0 or qq == 0:
+                total += p + t * qq
+            else:
+                s = t * qq / p
+                b = p * self._G_upper(q, s)
+                total += b
+                terms.append((p, s, b))
+        limit = v * self.D
+        if total > limit and q == self.g_curve_switch:
+            return self.echo_ratio(q, kP, kQ, t)   # counts towards building the G_q curve
+        terms.sort(key=itemgetter(0), reverse=True)
+        for p, s, b in terms:
+            if total <= limit:
+                return None
+            total += p * self.G_ratio(q, s) - b
+        echo = self._echo_memo[key] = total / self.D
+        return echo
 
     def _G_upper(self, c, s):
         """Gbar_c(s) of :meth:`echo_upper` (an upper bound on G_c(1, s)), memoised."""

@@ -25,31 +25,28 @@ from gmpy2 import gcd, mpq, mpz
 
 from auditor.rationals import ceil
 
-__all__ = ["Chain", "dominating_chain", "envelope", "pruned_envelope", "dominated", "run_apex", "hull_of_points",
+__all__ = ["Chain", "dominating_chain", "envelope", "dominated", "run_apex", "hull_of_points",
            "on_common_denominator"]
 
 
-def _upper_right(points, presorted=False):
-    """Canonical upper-right chain of integer points ((A, B') pairs).
-
-    ``presorted``: the points are already in ascending (A, B') order
-    (duplicates allowed: a repeated point is popped as collinear).
-    """
-    pts = points if presorted else sorted(set(points))
+def _upper_right(points):
+    """Upper hull scan of integer points ((A, B') pairs) with A strictly
+    increasing and B' strictly decreasing: their canonical chain (the first
+    point has the largest B', the last the largest A)."""
     hull = []
-    for p in pts:
+    pop, push = hull.pop, hull.append
+    for p in points:
+        x, y = p
         while len(hull) >= 2:
-            o, q = hull[-2], hull[-1]
+            ox, oy = hull[-2]
+            qx, qy = hull[-1]
             # pop q unless o -> q -> p turns clockwise (q strictly above segment op)
-            if (q[0] - o[0]) * (p[1] - o[1]) - (q[1] - o[1]) * (p[0] - o[0]) >= 0:
-                hull.pop()
+            if (qx - ox) * (y - oy) >= (qy - oy) * (x - ox):
+                pop()
             else:
                 break
-        hull.append(p)
-    # hull: upper hull from leftmost to rightmost (for equal A only the top survives)
-    top = max(b for _, b in hull)
-    start = max(i for i, (_, b) in enumerate(hull) if b == top)
-    return hull[start:]
+        push(p)
+    return hull
 
 
 class Chain:
@@ -69,10 +66,9 @@ class Chain:
     @classmethod
     def from_points(cls, points, den=1):
         """Upper-right chain of the convex hull of integer ``points`` over ``den``."""
-        chain = _upper_right([(mpz(a), mpz(b)) for a, b in points])
-        if not chain:
+        if not points:
             raise ValueError("a curve needs at least one point")
-        return cls([a for a, _ in chain], [b for _, b in chain], mpz(den))
+        return hull_of_points([(mpz(a), mpz(b)) for a, b in points], mpz(den))
 
     @classmethod
     def from_measures(cls, P, Q):
@@ -166,6 +162,11 @@ class Chain:
             return self
         return Chain([a * f for a in self.xs], [b * f for b in self.ys], den)
 
+    def transposed(self):
+        """The curve of V(y, x): the vertices (B', A) in reverse order (A and B'
+        swap roles, so the chain runs the other way; still canonical)."""
+        return Chain(self.ys[::-1], self.xs[::-1], self.den)
+
     def scaled(self, alpha, beta):
         """V(alpha*x, beta*y) for integers alpha, beta >= 0 (same denominator)."""
         alpha, beta = mpz(alpha), mpz(beta)
@@ -195,33 +196,18 @@ def envelope(chains):
     The canonical chain depends only on the region K = conv(points) - R^2_+
     (its exposed points and its two lexicographic corners), so a point that
     lies in the region of the *other* points can be dropped without changing
-    the result.  When one chain is much larger than the rest together (an
-    echo curve against the stop and participation curves of an F_q curve),
-    whole runs of its vertices are dropped at once by :func:`_outside_runs`
-    against the envelope of the rest; the survivors and the rest are then
-    hulled as below.
+    the result: when the largest chain's region holds every vertex of the
+    others (the stop under an F_q curve's participation), it is the envelope.
     """
     chains, den = on_common_denominator(list(chains))
-    big = max(range(len(chains)), key=lambda i: len(chains[i])) if chains else None
-    if big is not None and len(chains[big]) >= PRUNE_MIN:
-        rest = chains[:big] + chains[big + 1:]
-        if rest and len(chains[big]) > 2 * sum(len(c) for c in rest):
-            return pruned_envelope(chains[big], rest, den)
+    big = max(chains, key=len)
+    if all(dominated(big, a, b) for c in chains if c is not big for a, b in zip(c.xs, c.ys)):
+        return big
     return hull_of_points([p for c in chains for p in zip(c.xs, c.ys)], den)
 
 
-def pruned_envelope(big, rest, den):
-    """:func:`envelope` of ``big`` and the chains ``rest`` (all over ``den``),
-    dropping the runs of ``big`` that lie in the region of ``rest``."""
-    small = hull_of_points([p for c in rest for p in zip(c.xs, c.ys)], den)
-    kept = _outside_runs(big, small)
-    return hull_of_points(kept + list(zip(small.xs, small.ys)), den)
-
-
-# chains shorter than this are enveloped directly (pruning would not pay)
+# sums of at least this many edges are explored by slope, not built (auditor.game.levels)
 PRUNE_MIN = 4096
-# runs of at most this many vertices are kept whole once their triangle is not dominated
-PRUNE_LEAF = 48
 
 
 def hull_of_points(points, den):
@@ -232,7 +218,8 @@ def hull_of_points(points, den):
     dropped before the hull scan: such a point is weakly dominated in both
     coordinates, so it is never the unique maximiser of x*A + y*B' for
     x, y >= 0 and the canonical chain (which keeps, among equal A, only the
-    top point, and no collinear interior points) cannot contain it.
+    top point, and no collinear interior points) cannot contain it.  The
+    points left have A strictly increasing and B' strictly decreasing.
     """
     points.sort()
     kept = []
@@ -242,7 +229,7 @@ def hull_of_points(points, den):
             kept.append(p)
             top = p[1]
     kept.reverse()
-    chain = _upper_right(kept, presorted=True)
+    chain = _upper_right(kept)
     return Chain([a for a, _ in chain], [b for _, b in chain], den)
 
 
@@ -311,31 +298,3 @@ def dominating_chain(chain, run):
         points.append((xs[k], ys[k]))
         i = k
     return hull_of_points(points, chain.den)
-
-
-def _outside_runs(chain, small):
-    """The vertices of ``chain`` that may lie outside K(small), as a point list.
-
-    A run i..k is dropped when its triangle (:func:`run_apex`) lies in the
-    convex region K of ``small``: its three corners do, hence every vertex
-    of the run, each of which then is in the region of the other points.
-    Runs that are not dropped are halved down to :data:`PRUNE_LEAF` vertices
-    and then kept whole (keeping too much never changes the hull).
-    """
-    xs, ys = chain.xs, chain.ys
-    kept = []
-    stack = [(0, len(xs) - 1)]
-    while stack:
-        i, k = stack.pop()
-        if k - i >= 2:
-            ax, ay = run_apex(chain, i, k)
-            if (dominated(small, xs[i], ys[i]) and dominated(small, xs[k], ys[k])
-                    and dominated(small, ax, ay)):
-                continue
-        if k - i + 1 <= PRUNE_LEAF:
-            kept.extend(zip(xs[i:k + 1], ys[i:k + 1]))
-            continue
-        mid = (i + k) // 2
-        stack.append((mid + 1, k))
-        stack.append((i, mid))
-    return kept

@@ -66,10 +66,11 @@ class Routes(NamedTuple):
     root (:meth:`Game.root_preparations`); ``screening``: discard root
     alternatives by :mod:`auditor.game.screen`; ``echo_bounds``: skip echoes
     proved below the other options (:mod:`auditor.game.bounds`); ``lazy_echo``:
-    explore large echoes by slope (:func:`auditor.game.sums.envelope_with_sum`);
+    explore large sums (echo, second participation) by slope (:func:`auditor.game.sums.envelope_with_sums`);
     ``eager_level``: build a whole F level at once when it has at most this
     many residue curves; ``mirror``: use the mirror invariance of symmetric
-    laws (see :class:`Game`); ``preset_roots``: ((level, preparations), ...) to
+    laws and ``transpose``: use the transposition of every law (both in
+    :class:`Game`); ``preset_roots``: ((level, preparations), ...) to
     search instead (tests that must be able to fail); ``g_curves``: read G
     curves up to this level at every budget instead of the choice of
     :meth:`Game.use_curves_below` (tests compare the point and curve levels).
@@ -81,6 +82,7 @@ class Routes(NamedTuple):
     lazy_echo: bool = True
     eager_level: int = 4096
     mirror: bool = True
+    transpose: bool = True
     preset_roots: tuple = ()
     g_curves: int | None = None
 
@@ -109,11 +111,25 @@ class Game(CurveLevels, Lookups, EchoBounds):
       alternative (k, j) has the value of (-k, -j), and shapes of (kP, kQ)
       and (-kP, -kQ) give equal echoes.  Keys are canonicalised to the smaller
       of a pair and twin root alternatives are searched once.
+    * transposition (every law): F_q((kP, kQ); x, y) = F_q((kQ, kP); y, x)
+      and G_c(x, y) = G_c(y, x).  By induction on the level: G_0 = max(x, y)
+      and x + y are symmetric; the echo terms G_q(y row_kQ(o), x row_kP(o))
+      equal G_q(x row_kP(o), y row_kQ(o)); and the participation with sign j
+      from (kQ, kP) at (y, x) has the terms
+      F_(q-1)((o - j, o); y row_kQ(o - j), x row_kP(o)) =
+      F_(q-1)((o', o' + j); ...) read at o' = o - j, i.e. the terms
+      F_(q-1)((o' + j, o'); x row_kP(o' + j), y row_kQ(o')) of the
+      participation with sign -j from (kP, kQ) (and the same with kP = kQ = k
+      for the root alternatives (k, j) and (k, -j), both of which are
+      searched).  So the F_q curve of (r, r - j) is the transpose of that of
+      (r - j, r) (:meth:`auditor.game.curves.Chain.transposed`), built once
+      for both, and the G_c curve is the envelope of the sign +1
+      alternatives' curves and their transposes.
     """
 
     __slots__ = ("law", "B", "D", "g_curve_max", "f_curve_max", "symmetric",
                  "_F_curves", "_G_curves", "_F_memo", "_G_memo",
-                 "_echo_memo", "_echo_curves", "_powers", "routes", "_root_sets",
+                 "_echo_memo", "_echo_bounds", "_echo_curves", "_F_bounds_memo", "_powers", "routes", "_root_sets",
                  "_rel", "_split", "_F_tables",
                  "_G_bar", "_envelopes", "g_curve_switch", "_point_echoes")
 
@@ -130,8 +146,10 @@ class Game(CurveLevels, Lookups, EchoBounds):
         self._F_curves = {}
         self._G_curves = {0: Chain.stop(1)}
         self._F_memo = {}
+        self._F_bounds_memo = {}
         self._G_memo = {}
         self._echo_memo = {}
+        self._echo_bounds = {}
         self._echo_curves = {}
         self._rel = {}
         self._split = {}
@@ -149,7 +167,7 @@ class Game(CurveLevels, Lookups, EchoBounds):
 
         G_{budget-1} is needed only at the points of the echoes of F_{budget-1}
         (memoised by shape: a few thousand), and most of those echoes are
-        proved below the other options without their value (:meth:`echo_upper`).
+        proved below the other options without their value (:meth:`echo_refined`).
         From budget four on, the G_{budget-1} curve would be an envelope of
         Minkowski sums of F_{budget-2} curves with ~10^6 vertices, and the
         points are far cheaper.  At budget three the G_2 curve is affordable:
@@ -288,12 +306,62 @@ class Game(CurveLevels, Lookups, EchoBounds):
         key = (c, t)
         v = self._G_memo.get(key)
         if v is None:
-            v = max(mpq(1), t)
             alts = screened_alternatives(self, c, t) if self.routes.screening else None
-            for k, j in self.root_alternatives(c) if alts is None else alts:
-                v = max(v, self.participate_ratio(c, k, k, j, t))
+            v = self._best_alternative(c, t, self.root_alternatives(c) if alts is None else alts)
             self._G_memo[key] = v
         return v
+
+    def _best_alternative(self, c, t, alts):
+        """max(1, t, the values of the root alternatives ``alts`` at t).
+
+        Where the F_(c-1) nodes have echo bounds, every alternative is first
+        enclosed from its nodes' enclosures (:meth:`_F_bounds`); then
+        alternatives are valued exactly in order of decreasing upper end,
+        starting from the largest lower end, until the next upper end is at
+        most the best value (an alternative left has a value at most its
+        upper end, so at most the best; the largest lower end is at most the
+        maximum)."""
+        v = max(_ONE, t)
+        if not (self._bounded(c - 1) and c - 1 > self.f_curve_max):
+            for k, j in alts:
+                v = max(v, self.participate_ratio(c, k, k, j, t))
+            return v
+        bounds = [(self._participate_bounds(c, k, j, t), k, j) for k, j in alts]
+        v = max([v] + [lo for (lo, _hi), _k, _j in bounds])
+        for (_lo, hi), k, j in sorted(bounds, key=lambda b: b[0][1], reverse=True):
+            if hi <= v:
+                break
+            v = max(v, self.participate_ratio(c, k, k, j, t))
+        return v
+
+    def _participate_bounds(self, c, k, j, t):
+        """(lo, hi) around the root participation (k, k, j) at t: its sum with
+        each F_(c-1) node replaced by the ends of :meth:`_F_bounds`."""
+        lo = hi = mpq(0)
+        for o, p, qq in self.transition(k, k, j):
+            if p == 0 or qq == 0:
+                lo += p + t * qq
+                hi += p + t * qq
+            else:
+                a, b = self._F_bounds(c - 1, o, j, t * qq / p)
+                lo += p * a
+                hi += p * b
+        return lo / self.D, hi / self.D
+
+    def _F_bounds(self, q, k, j, t):
+        """(lo, hi) around F_q((k - j, k); 1, t) at a level with echo bounds:
+        lo the stop and participations, hi the larger of lo and the echo's
+        upper bound (both the exact value once it is known), memoised."""
+        r, j = self._f_key(q, k, j)
+        key = (q, r, j, t)
+        v = self._F_memo.get(key)
+        if v is not None:
+            return v, v
+        b = self._F_bounds_memo.get(key)
+        if b is None:
+            lo = self._F_options(q, r - j, r, t)
+            b = self._F_bounds_memo[key] = (lo, max(lo, self.echo_upper(q, r - j, r, t)))
+        return b
 
     def F_ratio(self, q, k, j, t):
         """F_q((k - j, k); 1, t), keyed by k mod B^(q+1) (R2) and the mirror."""
@@ -305,14 +373,25 @@ class Game(CurveLevels, Lookups, EchoBounds):
         key = (q, r, j, t)
         v = self._F_memo.get(key)
         if v is None:
-            v = self.F_general(q, r - j, r, t)
+            b = self._F_bounds_memo.pop(key, None)
+            if b is not None and b[0] == b[1]:
+                v = b[0]              # the echo's bound is below the other options
+            else:
+                v = self.F_general(q, r - j, r, t, None if b is None else b[0])
             self._F_memo[key] = v
         return v
 
-    def F_general(self, q, kP, kQ, t):
-        """F_q((kP, kQ); 1, t) for any pair of states, by one recursion step."""
+    def F_general(self, q, kP, kQ, t, options=None):
+        """F_q((kP, kQ); 1, t) for any pair of states, by one recursion step
+        (``options``: the value of :meth:`_F_options` when known)."""
         if t == 0:
             return mpq(1)
+        v = self._F_options(q, kP, kQ, t) if options is None else options
+        echo = self.echo_refined(q, kP, kQ, t, v)
+        return v if echo is None else max(v, echo)   # None: the echo cannot raise the maximum
+
+    def _F_options(self, q, kP, kQ, t):
+        """max of the stop and the two participations of F_q((kP, kQ); 1, t), t > 0."""
         v = max(_ONE, t)
         if q >= 1:
             if q - 1 <= self.f_curve_max:
@@ -325,22 +404,14 @@ class Game(CurveLevels, Lookups, EchoBounds):
             else:
                 for j in (-1, 1):
                     v = max(v, self.participate_ratio(q, kP, kQ, j, t))
-        bound = self.echo_upper(q, kP, kQ, t)
-        if bound is not None and bound <= v:
-            return v              # the echo cannot raise the maximum
-        return max(v, self.echo_ratio(q, kP, kQ, t))
+        return v
 
     def _echo_sum(self, kP, kQ, t, value):
         """sum_o V(row_kP(o), t row_kQ(o)) / D over the echo outputs, with
         V(p, s p) = p value(s) and V(p, tq) = p + tq when p q = 0."""
         total = mpq(0)
-        for _o, p, qq in self.transition(kP, kQ, 0):
-            if p == 0:
-                total += t * qq
-            elif qq == 0:
-                total += p
-            else:
-                total += p * value(t * qq / p)
+        for _u, p, qq, r in self._relative(kP, kQ, 0)[1]:
+            total += p + t * qq if r is None else p * value(t / r)   # r = p/qq
         return total / self.D
 
     def echo_ratio(self, q, kP, kQ, t):

@@ -7,7 +7,7 @@ function of a convex chain, *Hidden Integer Feedback* Appendix A.5):
   outputs o of the F_(q-1) residue curve at (o - j, o) scaled by
   (row_kP(o - j), row_kQ(o)) / D (:meth:`CurveLevels.participate_curve`);
 * an echo is the same sum of the G_q curve over the echo rows
-  (:meth:`CurveLevels.echo_curve`, cached by echo shape);
+  (:meth:`CurveLevels.echo_curve`, cached by echo shape, when it is built);
 * F_q((kP, kQ); .) is the envelope (hull of the union) of stop, the echo and
   the two participations (:meth:`CurveLevels.general_curve`), keyed by
   residue (R2) in :meth:`CurveLevels.F_curve`;
@@ -25,7 +25,7 @@ and ``root_alternatives``.
 
 from auditor.game import curves
 from auditor.game.curves import Chain, envelope
-from auditor.game.sums import envelope_with_sum, sum_scaled
+from auditor.game.sums import envelope_with_sums, sum_scaled
 
 __all__ = ["CurveLevels"]
 
@@ -43,41 +43,61 @@ class CurveLevels:
         s = sum_scaled(terms, terms[0][0].den)
         return Chain(s.xs, s.ys, s.den * self.D)
 
-    def echo_curve(self, q, kP, kQ):
-        """Curve of the echo sum_o G_q(x row_kP(o), y row_kQ(o)), cached by shape."""
-        key = (q, self._shape(kP, kQ))
-        c = self._echo_curves.get(key)
-        if c is None:
-            G = self.G_curve(q)
-            c = self._sum_curve([(G, p, qq) for _o, p, qq in self.transition(kP, kQ, 0)])
-            if len(self._echo_curves) >= self.ECHO_CURVE_CACHE:
-                self._echo_curves.clear()
-            self._echo_curves[key] = c
-        return c
+    def participate_terms(self, q, kP, kQ, j):
+        """The (F_(q-1) residue curve, p, qq) terms of a participation."""
+        return [(self.F_curve(q - 1, *self._f_key(q - 1, o, j)), p, qq)
+                for o, p, qq in self.transition(kP, kQ, j)]
 
     def participate_curve(self, q, kP, kQ, j):
-        return self._sum_curve([(self.F_curve(q - 1, *self._f_key(q - 1, o, j)), p, qq)
-                                for o, p, qq in self.transition(kP, kQ, j)])
+        return self._sum_curve(self.participate_terms(q, kP, kQ, j))
 
     def general_curve(self, q, kP, kQ):
         """Curve of F_q((kP, kQ); .) for any pair of states.
 
-        When the echo's Minkowski sum is large (its G_q curve times the
-        outputs reaches :data:`auditor.game.curves.PRUNE_MIN` points), it is not
-        built: :func:`auditor.game.sums.envelope_with_sum` explores it by slope
-        and builds only the parts outside the region of stop and the
-        participations (the same envelope, exactly)."""
-        rest = [Chain.stop(1)]
-        if q >= 1:
-            rest += [self.participate_curve(q, kP, kQ, j) for j in (-1, 1)]
+        Stop and one participation are built whole; the other participation
+        and the echo, when their Minkowski sums are large (at least
+        :data:`auditor.game.curves.PRUNE_MIN` edges), are not:
+        :func:`auditor.game.sums.envelope_with_sums` explores them by slope
+        and builds only the parts outside the region of the built curves (the
+        same envelope, exactly).  Which participation is built changes only
+        the speed: the one with sign kQ - kP, which on the references
+        contains the other."""
         G = self.G_curve(q)
-        items = [(p, qq) for _o, p, qq in self.transition(kP, kQ, 0)]
         den = G.den * self.D
-        if (self.routes.lazy_echo and len(G) * len(items) >= curves.PRUNE_MIN
-                and all(den % c.den == 0 for c in rest)):
-            rest = [c.rescaled(den) for c in rest]
-            return envelope_with_sum(G, items, rest, den)
-        return envelope(rest + [self.echo_curve(q, kP, kQ)])
+        sums = []
+        if q >= 1:
+            first = 1 if kQ > kP else -1
+            sums = [self.participate_terms(q, kP, kQ, j) for j in (first, -first)]
+        sums.append([(G, p, qq) for _o, p, qq in self.transition(kP, kQ, 0)])
+        rest = [Chain.stop(den)]
+        lazy = []
+        for terms in sums:
+            f, r = divmod(den, terms[0][0].den * self.D)
+            if r:
+                raise AssertionError(f"a level-{q} sum over {terms[0][0].den * self.D}, not a divisor of {den}")
+            big = (self.routes.lazy_echo and len(rest) > 1
+                   and sum(len(c) for c, _p, _q in terms) >= curves.PRUNE_MIN)
+            if terms is sums[-1] and not big:
+                rest.append(self.echo_curve(q, kP, kQ, terms))      # over den (f = 1)
+                continue
+            terms = [(c, p * f, qq * f) for c, p, qq in terms]    # over den: the weights scaled
+            if big:
+                lazy.append(terms)
+            else:
+                s = sum_scaled(terms, terms[0][0].den)
+                rest.append(Chain(s.xs, s.ys, den))
+        return envelope_with_sums(lazy, rest, den) if lazy else envelope(rest)
+
+    def echo_curve(self, q, kP, kQ, terms):
+        """Curve of the echo sum_o G_q(x row_kP(o), y row_kQ(o)) (its ``terms``), cached by shape."""
+        key = (q, self._shape(kP, kQ))
+        c = self._echo_curves.get(key)
+        if c is None:
+            c = self._sum_curve(terms)
+            if len(self._echo_curves) >= self.ECHO_CURVE_CACHE:
+                self._echo_curves.clear()
+            self._echo_curves[key] = c
+        return c
 
     def F_curve(self, q, r, j):
         """Curve of F_q((r - j, r); .) for a residue r mod B^(q+1)."""
@@ -88,13 +108,24 @@ class CurveLevels:
             if q >= 1 and 2 * self._power(q + 1) <= self.routes.eager_level:
                 self._build_F_level(q)
                 return self._F_curves[key]
-            c = self.general_curve(q, r - j, r)
+            c = self._transposed_twin(key) or self.general_curve(q, r - j, r)
             self._F_curves[key] = c
         return c
 
+    def _transposed_twin(self, key):
+        """The curve at ``key`` = (q, r, j) as the transpose of its already
+        built twin F_q((r, r - j)) (the transposition of :class:`auditor.game.game.Game`),
+        or None."""
+        if not self.routes.transpose:
+            return None
+        q, r, j = key
+        twin = self._F_curves.get((q,) + self._f_key(q, r - j, -j))
+        return None if twin is None else twin.transposed()
+
     def _build_F_level(self, q):
         """Every F_q residue curve, grouped by echo shape so that only one
-        (large) echo curve is alive at a time."""
+        (large) echo curve is alive at a time; a curve whose transposed twin
+        is built already is its transpose."""
         period = self._power(q + 1)
         groups = {}
         for r in range(period):
@@ -104,7 +135,8 @@ class CurveLevels:
                     groups.setdefault(self._shape(key[0] - key[1], key[0]), set()).add(key)
         for keys in groups.values():
             for r, j in sorted(keys):
-                self._F_curves[(q, r, j)] = self.general_curve(q, r - j, r)
+                key = (q, r, j)
+                self._F_curves[key] = self._transposed_twin(key) or self.general_curve(q, r - j, r)
             self._echo_curves.clear()
 
     def G_curve(self, c):
@@ -113,7 +145,31 @@ class CurveLevels:
             # folded one alternative at a time: only the running envelope and
             # one participation curve are alive (memory), same hull of the union
             curve = Chain.stop(1)
-            for k, j in self.root_alternatives(c):
+            for k, j in self._G_alternatives(c):
                 curve = envelope([curve, self.participate_curve(c, k, k, j)])
+            if self.routes.transpose:
+                curve = envelope([curve, curve.transposed()])
             self._G_curves[c] = curve
         return curve
+
+    def _G_alternatives(self, c):
+        """The root alternatives whose participation curves G_c envelopes.
+
+        With the transposition (:class:`auditor.game.game.Game`) the curve of
+        (k, -j) is the transpose of that of (k, j), so the sign +1 suffices
+        when the transpose of the envelope joins it at the end; for symmetric
+        laws (mirror) (k, 1) is then also the transpose of (-k, 1), so one z of
+        each pair z, -z mod B^c is enough."""
+        if not self.routes.transpose:
+            return self.root_alternatives(c)
+        period = self._power(c)
+        seen = set()
+        alts = []
+        for z in self.root_preparations(c):
+            key = z % period
+            if self.symmetric:
+                key = min(key, (-z) % period)
+            if key not in seen:
+                seen.add(key)
+                alts.append((self.B * z, 1))
+        return alts

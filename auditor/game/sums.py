@@ -3,8 +3,8 @@
 The support function of a Minkowski sum is the sum of the support functions,
 so the curve of sum_i V_i(p_i x, q_i y) is the chain that starts at the sum
 of the first vertices and walks every summand's edges, scaled by (p_i, q_i),
-in increasing order of ratio (:func:`sum_scaled`).  :func:`envelope_with_sum`
-takes the envelope of such a sum with other curves without building the
+in increasing order of ratio (:func:`sum_scaled`).  :func:`envelope_with_sums`
+takes the envelope of such sums with other curves without building the
 whole sum, dropping slope ranges that lie in the region of the others.
 Chains (:class:`auditor.game.curves.Chain`) are integers over one common
 denominator; gmpy2 mpz/mpq are exact.
@@ -16,11 +16,11 @@ from operator import eq, floordiv, itemgetter, lshift, mul, sub
 
 from gmpy2 import mpq, mpz
 
-from auditor.game.curves import Chain, on_common_denominator, hull_of_points, dominated
+from auditor.game.curves import Chain, on_common_denominator, hull_of_points, dominated, envelope
 
-__all__ = ["sum_scaled", "minkowski_sum", "envelope_with_sum"]
+__all__ = ["sum_scaled", "minkowski_sum", "envelope_with_sums"]
 
-# slope ranges of envelope_with_sum with at most this many edges are built, not tested
+# slope ranges of envelope_with_sums with at most this many edges are built, not tested
 SUM_LEAF = 256
 
 
@@ -141,14 +141,15 @@ def minkowski_sum(chains):
     return sum_scaled([(c, 1, 1) for c in chains], den)
 
 
-def envelope_with_sum(chain, terms, rest, den):
-    """:func:`auditor.game.curves.envelope` of the chains ``rest`` and the Minkowski sum
-    S = sum_i chain(p_i x, q_i y) (``terms`` = (p_i, q_i), the curve of
-    sum_scaled([(chain, p_i, q_i)])), without building all of S.
+def envelope_with_sums(sums, rest, den):
+    """:func:`auditor.game.curves.envelope` of the chains ``rest`` and of
+    Minkowski sums S = sum_i chain_i(p_i x, q_i y) (each of ``sums`` a list of
+    (chain_i, p_i, q_i) terms, the curve of :func:`sum_scaled`), without
+    building the sums whole.
 
-    S is explored by slope: its vertex v(k) after every edge of ratio < k is
-    the sum over terms of term i's vertex after its edges with
-    ratio(chain edge) * q_i/p_i < k (one binary search per term), and the
+    Each S is explored by slope: its vertex v(k) after every edge of ratio < k
+    is the sum over terms of term i's vertex after its edges with
+    ratio(chain_i edge) * q_i/p_i < k (one binary search per term), and the
     line through v(k) with direction (1, -k) supports S (the edges before
     v(k) are less steep, those after steeper).  So the vertices of S with
     edge ratios in [k1, k2) lie in the triangle v(k1), v(k2) and the
@@ -158,37 +159,44 @@ def envelope_with_sum(chain, terms, rest, den):
     dropped (those vertices are in the region of the other points, which
     never changes the canonical chain).  Other ranges are halved until they
     hold at most :data:`SUM_LEAF` edges, whose vertices are then built
-    exactly.  ``chain`` and ``rest`` are over ``den``; so is the result.
+    exactly.  The chains and ``rest`` are over ``den``; so is the result.
     """
+    small = envelope(rest)
+    kept = list(zip(small.xs, small.ys))
+    for terms in sums:
+        kept += _outside(terms, small)
+    return hull_of_points(kept, den)
+
+
+def _outside(terms, small):
+    """The vertices of the sum of ``terms`` that may lie outside the region
+    of ``small`` (:func:`envelope_with_sums`), as a point list."""
     grouped = {}
     zero_x = zero_y = mpz(0)
-    for p, q in terms:
+    for chain, p, q in terms:
         p, q = mpz(p), mpz(q)
         if p == 0 or q == 0:       # a constant term (a point): V(p x, q y) = p x A_max + q y B'_max
             zero_x += p * chain.xs[-1]
             zero_y += q * chain.ys[0]
             continue
-        r = mpq(q, p)
-        g = grouped.get(r)
+        key = (id(chain), mpq(q, p))
+        g = grouped.get(key)
         if g is None:
-            grouped[r] = [p, q]
+            grouped[key] = [chain, p, q]
         else:
-            g[0] += p
-            g[1] += q
-    groups = [(mpq(p, q), p, q) for p, q in grouped.values()]   # (p/q, p, q)
-    small = hull_of_points([pt for c in rest for pt in zip(c.xs, c.ys)], den)
-    keys, xs, ys = chain.keys(), chain.xs, chain.ys
-    nedges = len(keys)
+            g[1] += p
+            g[2] += q
+    groups = [(mpq(p, q), p, q, c.keys(), c.xs, c.ys, c) for c, p, q in grouped.values()]
 
     def indices(k):
-        """Per term, the number of chain edges with key * q/p < k (k None: all)."""
+        """Per term, the number of edges with key * q/p < k (k None: all)."""
         if k is None:
-            return [nedges] * len(groups)
-        return [bisect_left(keys, k * f) for f, _p, _q in groups]
+            return [len(g[3]) for g in groups]
+        return [bisect_left(keys, k * f) for f, _p, _q, keys, _x, _y, _c in groups]
 
     def vertex(idx):
-        return (zero_x + sum(p * xs[i] for (_f, p, _q), i in zip(groups, idx)),
-                zero_y + sum(q * ys[i] for (_f, _p, q), i in zip(groups, idx)))
+        return (zero_x + sum(g[1] * g[4][i] for g, i in zip(groups, idx)),
+                zero_y + sum(g[2] * g[5][i] for g, i in zip(groups, idx)))
 
     def apex(v1, k1, v2, k2):
         # line 1: B' = v1_B - k1 (A - v1_A); line 2 the same through v2 with k2, or A = v2_A
@@ -214,31 +222,29 @@ def envelope_with_sum(chain, terms, rest, den):
         if inside(v1) and inside(v2) and inside(apex(v1, k1, v2, k2)):
             continue
         if count <= SUM_LEAF:
-            kept.extend(_range_vertices(groups, chain, i1, i2, v1))
+            kept.extend(_range_vertices(groups, i1, i2, v1))
             continue
         # split at the middle edge of the term with the most edges in range
         t = max(range(len(groups)), key=lambda m: i2[m] - i1[m])
-        f = groups[t][0]
-        mid_edge = (i1[t] + i2[t]) // 2
-        km = keys[mid_edge] / f            # that edge's ratio in S
+        km = groups[t][3][(i1[t] + i2[t]) // 2] / groups[t][0]     # that edge's ratio in S
         if not (k1 < km and (k2 is None or km < k2)):
             # every edge of the range has one ratio (cannot split): build it
-            kept.extend(_range_vertices(groups, chain, i1, i2, v1))
+            kept.extend(_range_vertices(groups, i1, i2, v1))
             continue
         im = indices(km)
         vm = vertex(im)
         stack.append((km, im, vm, k2, i2, v2))
         stack.append((k1, i1, v1, km, im, vm))
-    return hull_of_points(kept + list(zip(small.xs, small.ys)), den)
+    return kept
 
 
-def _range_vertices(groups, chain, i1, i2, v1):
+def _range_vertices(groups, i1, i2, v1):
     """Vertices of the sum from v1 over the edges of index i1[m] <= i < i2[m]
     of each term m, in exact ratio order (equal ratios merged), v1 included."""
-    dx, dy = chain.edges()
     das, dbs = [], []
-    for (_f, p, q), a, b in zip(groups, i1, i2):
+    for (_f, p, q, _k, _x, _y, chain), a, b in zip(groups, i1, i2):
         if b > a:
+            dx, dy = chain.edges()
             das.extend(map(mul, dx[a:b], repeat(p)))
             dbs.extend(map(mul, dy[a:b], repeat(q)))
     xs, ys = _walk_edges(das, dbs, v1[0], v1[1])

@@ -96,6 +96,63 @@ def test_mirror_shortcut_changes_no_value(law, C, pt, k):
     assert len(on.root_alternatives(C)) <= len(off.root_alternatives(C))
 
 
+@given(laws(max_B=3, max_len=3), st.integers(1, 3), points, st.integers(-9, 9))
+@settings(max_examples=10, deadline=None)
+def test_transposition_changes_no_value(law, C, pt, k):
+    """F_q((kP, kQ); x, y) = F_q((kQ, kP); y, x) and G_c is symmetric: the
+    route that builds one curve of each transposed pair (and G from the sign
+    +1 alternatives) equals the route that builds every curve."""
+    t = _mpq(pt[1] / pt[0])
+    on, off = Game(Law(*law)), Game(Law(*law), Routes(transpose=False))
+    for g in (on, off):
+        g.use_curves_below(C)
+    assert on.G_ratio(C, t) == off.G_ratio(C, t)
+    assert on.F_general(C - 1, k + 1, k, t) == off.F_general(C - 1, k + 1, k, t)
+    q = C - 1
+    for j in (-1, 1):
+        assert on.F_curve(q, k, j) == off.F_curve(q, k, j) == off.F_curve(q, k - j, -j).transposed()
+    assert on.G_curve(q) == off.G_curve(q) == off.G_curve(q).transposed()
+
+
+@given(laws(max_B=2, max_len=3), st.integers(-4, 4), st.integers(-4, 4), points,
+       st.sampled_from([-1, 0, 1]))
+@settings(max_examples=6, deadline=None)
+def test_refined_echo_is_exact_or_proved_below(law, kP, kQ, pt, side):
+    """At C = 4 an echo of F_3 whose bound exceeds the node's other options
+    is refined term by term: the answer is the exact echo, or None only when
+    the exact echo is at most the level it was compared with."""
+    t = _mpq(pt[1] / pt[0])
+    exact = Game(Law(*law), Routes(echo_bounds=False))
+    exact.use_curves_below(4)
+    echo = exact.echo_ratio(3, kP, kQ, t)
+    v = echo + mpq(side, 1000)
+    g = Game(Law(*law))
+    g.use_curves_below(4)
+    got = g.echo_refined(3, kP, kQ, t, v)
+    assert got == echo if side < 0 else got in (None, echo)
+
+
+@given(laws(max_B=2, max_len=3), st.sampled_from([3, 4]), points)
+@settings(max_examples=6, deadline=None)
+def test_root_alternatives_enclosed_before_their_exact_values(law, C, pt):
+    """Where the F_(C-1) nodes have echo bounds, the root encloses every
+    alternative first and values exactly only those whose upper end exceeds
+    the best so far: the enclosures hold the exact values and the maximum is
+    the one of the route without bounds."""
+    t = _mpq(pt[1] / pt[0])
+    g, plain = Game(Law(*law)), Game(Law(*law), Routes(echo_bounds=False))
+    for game in (g, plain):
+        game.use_curves_below(C)
+    assert g.G_ratio(C, t) == plain.G_ratio(C, t)
+    fresh = Game(Law(*law))
+    fresh.use_curves_below(C)
+    if not fresh._bounded(C - 1):
+        return
+    for k, j in fresh.root_alternatives(C):
+        lo, hi = fresh._participate_bounds(C, k, j, t)
+        assert lo <= plain.participate_ratio(C, k, k, j, t) <= hi
+
+
 @given(laws(max_B=3, max_len=3), points)
 @settings(max_examples=8, deadline=None)
 def test_point_and_curve_levels_agree_at_budget_four(law, pt):
@@ -227,7 +284,7 @@ def test_root_ratio_groups_of_a_uniform_law():
 @settings(max_examples=25, deadline=None)
 @given(laws(max_B=5, max_len=4), st.sampled_from([2, 3]), points)
 def test_lazy_echo_route_equals_the_built_echo(law, q, pt):
-    """F_q curves with the echo explored by slope (auditor.game.sums.envelope_with_sum,
+    """F_q curves with the echo explored by slope (auditor.game.sums.envelope_with_sums,
     forced by a threshold of 1) equal those built from the whole echo curve."""
     from auditor.game import curves as hull
     weights, offset, a, B = law

@@ -69,6 +69,16 @@ def test_value_equals_max_over_points(points, dirs, den):
             assert chain.value_ratio(Fraction(y, x)) == brute_value(points, 1, Fraction(y, x)) / den
 
 
+@given(point_lists, st.lists(directions, min_size=1, max_size=5), st.integers(1, 5))
+def test_transposed_is_the_curve_with_x_and_y_swapped(points, dirs, den):
+    chain = Chain.from_points(points, den)
+    t = chain.transposed()
+    assert t.vertices() == [(b, a) for a, b in reversed(chain.vertices())]
+    assert t.transposed() == chain and t.den == chain.den
+    for x, y in dirs:
+        assert t.value(x, y) == chain.value(y, x)
+
+
 @given(st.dictionaries(st.integers(0, 6), st.integers(0, 5), max_size=6),
        st.dictionaries(st.integers(0, 6), st.integers(0, 5), max_size=6))
 def test_from_measures_equals_all_events(P, Q):

@@ -1,7 +1,8 @@
-"""The pruned hull routes of auditor.game.curves against the plain ones.
+"""The pruned hull routes of auditor.game.curves and sums against the plain ones.
 
-``envelope`` drops runs of a large chain whose triangle lies in the region of
-the other chains, and ``sum_scaled`` sorts edges by integer floors of their
+``envelope`` returns a chain whose region holds the others, ``envelope_with_sums``
+drops slope ranges of Minkowski sums that lie in the region of the other
+chains, and ``sum_scaled`` sorts edges by integer floors of their
 ratios (re-sorting runs of equal floors exactly).  Each test forces the
 shortcut on small instances (tiny thresholds) and compares with the route
 that does not take it, or with a brute force.
@@ -12,7 +13,7 @@ from fractions import Fraction
 from gmpy2 import mpq
 from hypothesis import given, settings, strategies as st
 
-from auditor.game import curves as hull, sums
+from auditor.game import sums
 from auditor.game.curves import Chain, dominated, envelope, run_apex
 from auditor.game.sums import sum_scaled
 from tests.auditor.test_hull import brute_vertices
@@ -42,41 +43,15 @@ def chains(draw, n=12):
     return _convex_chain(draw, n)
 
 
-def _plain_envelope(chain_list):
-    pts = [p for c in chain_list for p in zip(c.xs, c.ys)]
-    den = chain_list[0].den
-    return hull.hull_of_points(pts, den)
-
-
-@settings(max_examples=150)
-@given(chains(30), st.lists(chains(6), min_size=1, max_size=3), st.integers(0, 3), st.integers(1, 4))
-def test_pruned_envelope_equals_plain_envelope(big, small, shift, leaf):
+@given(chains(30), st.lists(chains(6), min_size=1, max_size=3), st.integers(0, 3), st.integers(1, 3))
+def test_envelope_equals_the_hull_of_the_union(big, small, shift, den):
+    """envelope() returns its largest chain when that chain's region holds the
+    others (shifted up here so that it often does) and the hull otherwise:
+    both are the hull of the union, over any denominators."""
     big = [(a + shift, b + shift) for a, b in big]
-    big_chain = Chain.from_points(big)
-    small_chains = [Chain.from_points(p) for p in small]
-    old = hull.PRUNE_LEAF
-    try:
-        hull.PRUNE_LEAF = leaf
-        pruned = hull.pruned_envelope(big_chain, small_chains, 1)
-    finally:
-        hull.PRUNE_LEAF = old
-    plain = _plain_envelope([big_chain] + small_chains)
-    assert pruned.vertices() == plain.vertices()
-    assert pruned.vertices() == brute_vertices(big + [p for c in small for p in c])
-
-
-@given(chains(30), chains(4), st.integers(1, 3))
-def test_envelope_takes_the_pruned_route_for_a_large_chain(big, small, den):
-    """With a low threshold envelope() prunes (its big chain outweighs the rest)
-    and still returns the hull of the union, over any denominators."""
-    old = hull.PRUNE_MIN
-    try:
-        hull.PRUNE_MIN = 1
-        got = envelope([Chain.from_points(big, den), Chain.from_points(small), Chain.stop(1)])
-    finally:
-        hull.PRUNE_MIN = old
+    got = envelope([Chain.from_points(big, den)] + [Chain.from_points(p) for p in small] + [Chain.stop(1)])
     union = ([(Fraction(a, den), Fraction(b, den)) for a, b in big]
-             + [(Fraction(a), Fraction(b)) for a, b in small] + [(0, 1), (1, 0)])
+             + [(Fraction(a), Fraction(b)) for c in small for a, b in c] + [(0, 1), (1, 0)])
     assert got.vertices() == brute_vertices(union)
 
 
@@ -133,30 +108,39 @@ def test_sum_scaled_with_coarse_floors_equals_brute_force(terms, bits):
     assert all(u < v for u, v in zip(keys, keys[1:]))
 
 
+@st.composite
+def sums_of_chains(draw, den):
+    """A list of Minkowski sums, each a list of (chain, p, q) terms over a few chains."""
+    bases = [Chain.from_points(draw(chains(12)), den) for _ in range(draw(st.integers(1, 3)))]
+    return [[(draw(st.sampled_from(bases)), p, q)
+             for p, q in draw(st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5)), min_size=1, max_size=4))]
+            for _ in range(draw(st.integers(1, 3)))]
+
+
 @settings(max_examples=150)
-@given(chains(25), st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5)), min_size=1, max_size=5),
-       st.lists(chains(8), min_size=0, max_size=2), st.integers(1, 6), st.integers(1, 3))
-def test_envelope_with_sum_equals_the_built_sum(base, terms, rest, leaf, den):
-    """The sum explored by slope (ranges dropped inside the others' region,
-    tiny leaves to exercise the splitting) gives the envelope of the built
-    Minkowski sum and the other chains, vertex for vertex."""
-    chain = Chain.from_points(base, den)
+@given(st.integers(1, 3).flatmap(lambda den: st.tuples(st.just(den), sums_of_chains(den))),
+       st.lists(chains(8), min_size=0, max_size=2), st.integers(1, 6))
+def test_envelope_with_sums_equals_the_built_sums(den_sums, rest, leaf):
+    """Sums explored by slope (ranges dropped inside the others' region, tiny
+    leaves to exercise the splitting; terms over different chains) give the
+    envelope of the built Minkowski sums and the other chains, vertex for vertex."""
+    den, sum_list = den_sums
     others = [Chain.stop(den)] + [Chain.from_points(p, den) for p in rest]
-    built = sum_scaled([(chain, p, q) for p, q in terms], chain.den)
+    built = [sum_scaled(terms, den) for terms in sum_list]
     old = sums.SUM_LEAF
     try:
         sums.SUM_LEAF = leaf
-        lazy = sums.envelope_with_sum(chain, terms, others, chain.den)
+        lazy = sums.envelope_with_sums(sum_list, others, den)
     finally:
         sums.SUM_LEAF = old
-    assert lazy.den == chain.den
-    assert lazy.vertices() == envelope(others + [built]).vertices()
+    assert lazy.den == den
+    assert lazy.vertices() == envelope(others + built).vertices()
 
 
 @given(chains(25), st.lists(st.tuples(st.integers(1, 5), st.integers(1, 5)), min_size=1, max_size=4))
-def test_envelope_with_sum_alone_is_the_sum(base, terms):
+def test_envelope_with_sums_alone_is_the_sum(base, terms):
     # with only the point (0, 0) as the rest nothing can be dropped: the sum itself
     chain = Chain.from_points(base)
     built = sum_scaled([(chain, p, q) for p, q in terms], 1)
-    lazy = sums.envelope_with_sum(chain, terms, [Chain([mpq(0)], [mpq(0)], 1)], 1)
+    lazy = sums.envelope_with_sums([[(chain, p, q) for p, q in terms]], [Chain([mpq(0)], [mpq(0)], 1)], 1)
     assert lazy.vertices() == envelope([built, Chain([mpq(0)], [mpq(0)], 1)]).vertices()
