@@ -24,6 +24,8 @@ from operator import itemgetter
 from gmpy2 import mpq, mpz
 
 _ZERO = mpz(0)
+_TINY, _HUGE = 2.0 ** -1000, 2.0 ** 1000
+_BELOW, _ABOVE = 1.0 - 2.0 ** -40, 1.0 + 2.0 ** -40  # TestingCurve.proved_vertex
 
 
 class TestingCurve:
@@ -140,6 +142,11 @@ class TestingCurve:
         """
         if not y:
             return x * self.A[-1]
+        k = self.vertex(x, y)
+        return x * self.A[k] + y * self.B[k]
+
+    def vertex(self, x, y):
+        """A vertex k attaining V(x, y), for x >= 0, y > 0 (exact; see :meth:`__call__`)."""
         A, B = self.A, self.B
         if self.fslopes is None:
             self.fslopes = _float_slopes(self.slopes)
@@ -152,7 +159,30 @@ class TestingCurve:
         last = len(A) - 1
         while k < last and x * (A[k + 1] - A[k]) + y * (B[k + 1] - B[k]) > 0:
             k += 1
-        return x * A[k] + y * B[k]
+        return k
+
+    def proved_vertex(self, t):
+        """A vertex attaining V(x, y) when ``t`` is a float within 2^-48 of x/y (relative), or -1.
+
+        Vertex k attains the maximum when s_{k−1} <= x/y <= s_k (module
+        docstring).  The float slopes are within 2^-50 of the slopes (relative;
+        an infinite one is above 2^1023, a subnormal or zero one below
+        2^-1021), so when t lies in [2^-1000, 2^1000] and its float neighbours
+        are 2^-40 away from it (relative), the order of x/y among the slopes
+        is the float order: proved, not guessed.  Otherwise -1 (the caller
+        decides exactly, :meth:`vertex`).
+        """
+        if not _TINY < t < _HUGE:
+            return -1
+        fs = self.fslopes
+        if fs is None:
+            fs = self.fslopes = _float_slopes(self.slopes)
+        k = bisect_left(fs, t)
+        if k and not fs[k - 1] <= t * _BELOW:
+            return -1
+        if k < len(fs) and not t * _ABOVE <= fs[k]:
+            return -1
+        return k
 
     def argmax(self, x, y):
         """Index of a vertex attaining V(x, y)."""

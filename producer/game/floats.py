@@ -45,6 +45,39 @@ maximum of some alternatives and v_a = v*, then v̂_a >= (1 − η)·v* and ever
 v̂ <= (1 + η)·v*, so v̂_a >= (1 − 4η)·max v̂: keeping every alternative with
 v̂ >= (1 − margin)·max v̂ keeps every exact maximiser, ties included.
 
+Excess (producer/game/points.py).  Near a corner of the curves (y ≫ x, as at
+a large ε) every alternative's value is y plus a tiny excess, so the values
+agree to many more digits than float64 carries and the relative screening
+above keeps them all.  The point levels therefore compute, for each value
+V(x, y) of a node, its excess e = V(x, y) − y: every testing value here has
+V(0, 1) = 1 (stop gives y, no value exceeds x + y) and its rows sum to 1, so
+every alternative of a node has the same baseline y and the excesses order
+the alternatives as the values do.  A curve's excess at its vertex k is
+x·A_k − y·D_k with D_k = B_0 − B_k, a sum of positive drops (D is stored, as
+rounded exact differences for a copy of an exact curve and as blocked prefix
+sums of the edges' drops for a float Minkowski sum: never a difference of
+rounded coordinates, so its error units are those of A).  A node's excess is
+the sum of its children's excesses (over their own baselines y·q, which add
+up to y) or the maximum over its options; stop's is max(x − y, 0).  With each
+float excess the floats carry an error scale s >= 0 and |ê − e| <= η·s with
+the η above:
+- at a curve evaluation, s = x·A_k + y·D_k (what (1) and the coordinates'
+  K units multiply), plus x·A_last when a float slope lies within 2^-40
+  (relative) of t = x/y: otherwise no edge is misjudged (4), and when one
+  may be, the loss is at most 2(σ + u)·x·A_last;
+- a sum's scale is the sum of the scales (each rounding of a partial sum of
+  R terms is at most u·Σ|ê| <= u·(1 + η)·Σ s, and the relative errors of
+  the products x·p, y·q scale the terms they multiply), a maximum's is the
+  largest scale of its options;
+- stop's scale is x + y, or 0 where x̂ < ŷ·(1 − margin) proves x < y (then
+  its excess is exactly 0 on both sides).
+The error scales are sums of nonnegative floats, themselves within η of
+their value.  An exact maximiser a then has ê_a >= ê_b − η·(s_a + s_b) for
+every option b, so keeping every option with ê >= max ê − margin·(s + max s)
+(margin = 4η) keeps every exact maximiser, ties included.  Where y ≫ x the
+scales are about x, not y: the screening separates alternatives whose values
+differ in the 17th digit.
+
 Underflow would break (1)-(2): a caller screens only when every product along
 a path (the query weights, at most 2C + 2 row entries and one curve
 coordinate, each bounded below by the smallest such float) stays above 2^-1000
@@ -58,6 +91,7 @@ np = None  # numpy, imported on first use
 
 U = 2.0 ** -52
 MAX_MARGIN = 2.0 ** -12
+NEAR = 2.0 ** -40  # a vertex choice with no float slope this near t (relative) misjudges no edge
 
 
 def numpy():
@@ -104,12 +138,15 @@ class FloatCurve:
 
     ``dA``/``dB`` are the edge increments (dB as positive drops), kept exact-
     rounded so that Minkowski sums never subtract rounded coordinates.
+    ``D`` are the drops B_0 − B_k from the first vertex (sums of positive
+    terms, never differences of rounded coordinates), for :meth:`excess`.
     """
 
-    __slots__ = ("S", "A", "B", "dA", "dB", "terms")
+    __slots__ = ("S", "A", "B", "dA", "dB", "D", "terms")
 
-    def __init__(self, S, A, B, dA, dB, terms):
+    def __init__(self, S, A, B, dA, dB, terms, D=None):
         self.S, self.A, self.B, self.dA, self.dB = S, A, B, dA, dB
+        self.D = D
         self.terms = terms  # the error units K of a coordinate (module docstring)
 
     @classmethod
@@ -129,14 +166,16 @@ class FloatCurve:
         except OverflowError:
             S[:n - 1] = [slope_float(s) for s in curve.slopes]
         S[n - 1] = np.inf
-        return cls(S, fa, fb, dA, dB, 1)
+        b0 = B[0]
+        D = np.array(_ratios([b0 - b for b in B], den))
+        return cls(S, fa, fb, dA, dB, 1, D)
 
     def __len__(self):
         return len(self.A)
 
     def smallest(self):
         """The smallest positive coordinate or increment (for the underflow check)."""
-        parts = [v[v > 0] for v in (self.A, self.B, self.dA, self.dB) if v is not None]
+        parts = [v[v > 0] for v in (self.A, self.B, self.dA, self.dB, self.D) if v is not None]
         parts = [p for p in parts if p.size]
         return float(min(p.min() for p in parts)) if parts else 1.0
 
@@ -150,9 +189,21 @@ class FloatCurve:
         out = x * self.A[k] + y * self.B[k]
         return np.where((x == 0) & (y == 0), 0.0, out)
 
+    def excess(self, x, y):
+        """(V(x, y) − y·B_0, its error scale) for float arrays x, y >= 0 (module docstring, excess)."""
+        np = numpy()
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t = x / y
+        k = np.searchsorted(self.S, t, side="left")
+        np.minimum(k, len(self.A) - 1, out=k)
+        return _excess(x, y, t, self.A[k], self.D[k], self.S, k, self.A[-1])
 
-def minkowski(components, keep_increments=False):
+
+def minkowski(components, keep_increments=False, keep_b=True):
     """Float curve of Σ_i V_i(p_i·x, q_i·y) for (FloatCurve V_i, float p_i, float q_i).
+
+    Without ``keep_b`` the curve has no B (only :meth:`FloatCurve.excess`
+    evaluates it; :meth:`FloatCurve.values` needs B).
 
     Edges are sorted by their float slopes; A are prefix sums from the first
     vertex and B suffix sums from the last (module docstring, (2)), both by
@@ -193,17 +244,22 @@ def minkowski(components, keep_increments=False):
     A[0] = a0
     prefix, units = blocked_prefix_sums(dA)
     A[1:] = prefix + a0
-    B = np.empty(n)
-    B[n - 1] = b_last
-    if len(s):
-        B[:n - 1] = blocked_prefix_sums(dB[::-1])[0][::-1] + b_last
+    B = None
+    if keep_b:
+        B = np.empty(n)
+        B[n - 1] = b_last
+        if len(s):
+            B[:n - 1] = blocked_prefix_sums(dB[::-1])[0][::-1] + b_last
     S = np.empty(n)
     S[:n - 1] = s
     S[n - 1] = np.inf
+    D = np.zeros(n)
+    if len(s):
+        D[1:] = blocked_prefix_sums(dB)[0]
     if not keep_increments:
         dA = dB = None  # only needed when this sum is itself a component of another
     # a coordinate: a start sum (count terms) plus a blocked sum (units), each of terms ≈_(3u), then one addition
-    return FloatCurve(S, A, B, dA, dB, count + units + 4)
+    return FloatCurve(S, A, B, dA, dB, count + units + 4, D)
 
 
 def blocked_prefix_sums(terms):
@@ -232,9 +288,9 @@ def blocked_prefix_sums(terms):
 
 
 class FloatBank:
-    """Many float curves in one set of arrays, evaluated together by curve index."""
+    """Many float curves in one set of arrays (slopes, A and the drops D), evaluated together by curve index."""
 
-    __slots__ = ("S", "A", "B", "start", "last", "steps", "count")
+    __slots__ = ("S", "A", "D", "start", "last", "steps", "count")
 
     def __init__(self, curves):
         np = numpy()
@@ -243,12 +299,12 @@ class FloatBank:
         self.last = self.start + lengths - 1
         self.S = np.concatenate([c.S for c in curves])
         self.A = np.concatenate([c.A for c in curves])
-        self.B = np.concatenate([c.B for c in curves])
+        self.D = np.concatenate([c.D for c in curves])
         self.steps = int(lengths.max()).bit_length() if len(curves) else 0
         self.count = len(curves)
 
-    def values(self, index, x, y):
-        """V_index(x, y) elementwise (index: int array of curve numbers)."""
+    def excess(self, index, x, y):
+        """(V_index(x, y) − y·B_0, its error scale) elementwise (:meth:`FloatCurve.excess`)."""
         np = numpy()
         with np.errstate(divide="ignore", invalid="ignore"):
             t = x / y
@@ -259,8 +315,24 @@ class FloatBank:
             below = self.S[mid] < t
             lo = np.where(below, mid + 1, lo)
             hi = np.where(below, hi, mid)
-        out = x * self.A[lo] + y * self.B[lo]
-        return np.where((x == 0) & (y == 0), 0.0, out)
+        return _excess(x, y, t, self.A[lo], self.D[lo], self.S, lo, self.A[self.last[index]], self.start[index])
+
+
+def _excess(x, y, t, a, d, S, k, a_last, first=0):
+    """(x·a − y·d, its error scale x·a + y·d, plus x·A_last where a slope is near t) (module docstring).
+
+    ``k`` indexes the chosen vertex in ``S`` (the first vertex of its curve at
+    ``first``); an edge can be misjudged only when its float slope is within
+    NEAR of t, relative (S[k − 1] below, S[k] above).
+    """
+    np = numpy()
+    out = x * a - y * d
+    scale = x * a + y * d
+    below = np.where(k > first, S[np.maximum(k - 1, 0)], -np.inf)
+    near = ~((below < t * (1.0 - NEAR)) & (S[k] > t * (1.0 + NEAR)))
+    scale = scale + np.where(near, x * a_last, 0.0)
+    both = (x == 0) & (y == 0)
+    return np.where(both, 0.0, out), np.where(both, 0.0, scale)
 
 
 def exact_ratio_floats(values, den):

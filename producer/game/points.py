@@ -10,9 +10,10 @@ points a query reaches.
 Screening.  Every maximum above the curve levels (the root alternatives
 (r, j) of each G_c, the options stop / echo / participate ± of each F_q) is
 first valued in float64, vectorised over all alternatives and everything
-below them; only the alternatives within the proved margin of the best float
-value (producer/game/floats.py: all exact maximisers survive, ties included)
-are then evaluated exactly, and the exact maximum over them, with the same
+below them, as excesses over the common baseline y with error scales
+(producer/game/floats.py, excess); only the alternatives within the proved
+tolerance of the best float excess (all exact maximisers survive, ties
+included) are then evaluated exactly, and the exact maximum over them, with the same
 tie rule as the plain engine (the first maximiser in the order stop, echo,
 +1, −1; roots in the order of ``root_alternatives``), is the value.  Floats
 of an F level whose echo G_q is a curve use float Minkowski sums of the
@@ -65,6 +66,20 @@ class GameFloats:
         # every nonzero row numerator (B − ρ)·w_z + ρ·w_{z+1} or B·w_z is at least the least positive weight
         self.p_min = min(floats.ratio(min(w for w in game.law.weights if w), self.D), 1.0)
         self.c_min = 1.0  # the smallest positive coordinate or increment of a float curve so far
+        self._ratios = {}  # id(entries) -> (entries, [fl(p/qq), None where p or qq is 0])
+
+    def entry_ratios(self, entries):
+        """fl(p/qq) for each (off, p, qq) of a row pair's entries (None where p or qq is 0), cached.
+
+        The entries are the game's cached tuples (``pair_entries``, ``root_entries``),
+        which live as long as the game: the cache holds them, so an id is never reused.
+        """
+        hit = self._ratios.get(id(entries))
+        if hit is not None and hit[0] is entries:
+            return hit[1]
+        ratios = [_ratio(p, qq) if p and qq else None for _o, p, qq in entries]
+        self._ratios[id(entries)] = (entries, ratios)
+        return ratios
 
     def margin_for(self, terms):
         """The margin of a one-level comparison of float curves of ``terms`` error units (pruning)."""
@@ -133,18 +148,21 @@ class GameFloats:
             start, entries = g.pair_entries(residue - j, residue, s)
             period = g.B ** q
             D = self.D
+            # only the point levels evaluate it, by its excess: no B
             curve = floats.minkowski([(self.f(q - 1, (start + off) % period, s), floats.ratio(p, D),
-                                       floats.ratio(qq, D)) for off, p, qq in entries])
+                                       floats.ratio(qq, D)) for off, p, qq in entries], keep_b=False)
             self._part[key] = curve
             self._note(curve)
         return curve
 
     def bank_values(self, kind, q, keys, x, y):
-        """Values of the float curves named by integer ``keys`` (kind 'f', 'echo', 'part')."""
+        """(excesses V(x, y) − y, their error scales) of the float curves named by integer ``keys``
+        (kind 'f', 'echo', 'part'; floats.py, excess)."""
         np = self.np
         out = np.empty(len(keys))
+        scale = np.empty(len(keys))
         if not len(keys):
-            return out
+            return out, scale
         uniq, inverse, counts = _unique(np, keys)
         if len(uniq) <= FEW_CURVES:
             # few (often large) curves: one binary search per group, no concatenated copy
@@ -156,14 +174,14 @@ class GameFloats:
                 sel = order[bounds[i]:bounds[i + 1]]
                 curve = self._curve_of_key(kind, q, int(key))
                 self.widest = max(self.widest, curve.terms)
-                out[sel] = curve.values(x[sel], y[sel])
-            return out
+                out[sel], scale[sel] = curve.excess(x[sel], y[sel])
+            return out, scale
         bank = self._bank(kind, q, uniq)
         index = bank[2][np.searchsorted(bank[0], uniq)][inverse]
         for lo in range(0, len(keys), CHUNK):
             sl = slice(lo, lo + CHUNK)
-            out[sl] = bank[1].values(index[sl], x[sl], y[sl])
-        return out
+            out[sl], scale[sl] = bank[1].excess(index[sl], x[sl], y[sl])
+        return out, scale
 
     def _bank(self, kind, q, needed):
         np = self.np
@@ -282,35 +300,46 @@ class PointLevels:
         return alts
 
     def g_float(self, c, x, y):
-        """Float G_c(x, y) elementwise."""
+        """Float (G_c(x, y) − y, its error scale) elementwise (floats.py, excess)."""
         np = self.np
         if c <= self.qg:
-            return self.fl.g(c).values(x, y)
+            return self.fl.g(c).excess(x, y)
         if not len(x):
-            return np.zeros(0)
+            return np.zeros(0), np.zeros(0)
         pts = np.stack([x, y], axis=1)
         uniq, inverse = np.unique(pts, axis=0, return_inverse=True)
         inverse = inverse.reshape(-1)
         ux, uy = uniq[:, 0], uniq[:, 1]
         out = np.empty(len(ux))
+        scale = np.empty(len(ux))
         roots, groups = self.alternatives(c)
         per_point = len(roots) * max(len(self.fl._roots[j][0]) for j, _i, _r in groups)
         step = max(1, CHUNK // max(per_point, 1))
         for lo in range(0, len(ux), step):
             sl = slice(lo, lo + step)
-            vals = self.root_values(c, ux[sl], uy[sl])
-            out[sl] = np.maximum(np.maximum(ux[sl], uy[sl]), vals.max(axis=1))
-        return out[inverse]
+            vals, scales = self.root_values(c, ux[sl], uy[sl])
+            stop, stop_scale = self._stop(ux[sl], uy[sl])
+            out[sl] = np.maximum(stop, vals.max(axis=1))
+            scale[sl] = np.maximum(stop_scale, scales.max(axis=1))
+        return out[inverse], scale[inverse]
+
+    def _stop(self, x, y):
+        """(max(x, y) − y, its error scale): the scale is 0 where the floats prove x < y (x̂ < ŷ·(1 − margin))."""
+        np = self.np
+        below = x < y * (1.0 - self.fl.margin(self.C))
+        return np.maximum(x - y, 0.0), np.where(below, 0.0, x + y)
 
     def root_values(self, c, x, y, details=False):
-        """Float Σ_f F_{c−1}(...) per point (rows) and root alternative (columns).
+        """Float (Σ_f F_{c−1}(...) − y, error scales) per point (rows) and root alternative (columns).
 
-        With ``details`` (one point) also the option values of every child F
-        node, indexed [alternative, output], when F_{c−1} is a point level.
+        With ``details`` (one point) also the options of every child F node
+        (:meth:`f_float`), indexed [alternative, output], when F_{c−1} is a
+        point level.
         """
         np = self.np
         roots, groups = self.alternatives(c)
         out = np.empty((len(x), len(roots)))
+        scale = np.empty((len(x), len(roots)))
         children = {}
         for j, idx, r in groups:
             f, p, q = self.fl._roots[j]
@@ -323,41 +352,45 @@ class PointLevels:
             ys = np.broadcast_to(ys, shape).reshape(-1)
             flat = self.f_float(c - 1, k, np.full(len(k), j, dtype=np.int64), xs, ys, options=details)
             if details and c - 1 > self.qf:
-                values, opts = flat
-                children[j] = (idx, opts.reshape(len(r), len(f), 4))
-            else:
-                values = flat[0] if details else flat
-            out[:, idx] = values.reshape(shape).sum(axis=2)
-        return (out, children) if details else out
+                children[j] = (idx, flat[2].reshape(len(r), len(f), 8))
+            out[:, idx] = flat[0].reshape(shape).sum(axis=2)
+            scale[:, idx] = flat[1].reshape(shape).sum(axis=2)
+        return (out, scale, children) if details else (out, scale)
 
     def f_float(self, q, k, j, x, y, options=False):
-        """Float F_q((k − j, k); x, y) elementwise; with ``options`` also the (n, 4) option values."""
+        """Float (F_q((k − j, k); x, y) − y, its error scale) elementwise (floats.py, excess).
+
+        With ``options`` also an (n, 8) array: the excesses of stop, echo,
+        participate +1, −1, then their error scales (None at a curve level).
+        """
         np = self.np
         if q <= self.qf:
             period = self.game.B ** (q + 1)
             keys = (k % period) * 4 + (j < 0)
-            values = self.fl.bank_values("f", q, keys, x, y)
-            return (values, None) if options else values
+            values, scale = self.fl.bank_values("f", q, keys, x, y)
+            return (values, scale, None) if options else (values, scale)
         g = self.game
         n = len(k)
-        opts = np.empty((n, 4))
-        opts[:, 0] = np.maximum(x, y)
+        opts = np.empty((n, 8))
+        opts[:, 0], opts[:, 4] = self._stop(x, y)
         rho = (g.a * k) % g.B
         jcode = (j < 0).astype(np.int64)
         if q <= self.qg:
-            opts[:, 1] = self.fl.bank_values("echo", q, rho * 4 + jcode, x, y)
+            opts[:, 1], opts[:, 5] = self.fl.bank_values("echo", q, rho * 4 + jcode, x, y)
             period = g.B ** (q + 1)
             for col, s in ((2, 1), (3, -1)):
                 keys = (k % period) * 4 + jcode + 2 * _CODE[s]
-                opts[:, col] = self.fl.bank_values("part", q, keys, x, y)
+                opts[:, col], opts[:, col + 4] = self.fl.bank_values("part", q, keys, x, y)
         else:
-            opts[:, 1] = self._echo_float(q, rho, jcode, x, y)
+            opts[:, 1], opts[:, 5] = self._echo_float(q, rho, jcode, x, y)
             start = g.law.low - 1 - (g.a * k) // g.B
             for col, s in ((2, 1), (3, -1)):
-                opts[:, col] = self._participation_float(q, rho, jcode, start, s, x, y)
+                opts[:, col], opts[:, col + 4] = self._participation_float(q, rho, jcode, start, s, x, y)
         zero = (x == 0) | (y == 0)
-        values = np.where(zero, x + y, opts.max(axis=1))
-        return (values, opts) if options else values
+        # F(x, 0) − 0 = x (scale x), F(0, y) − y = 0 (scale 0)
+        values = np.where(zero, x, opts[:, :4].max(axis=1))
+        scale = np.where(zero, x, opts[:, 4:].max(axis=1))
+        return (values, scale, opts) if options else (values, scale)
 
     def _echo_float(self, q, rho, jcode, x, y):
         np = self.np
@@ -370,8 +403,9 @@ class PointLevels:
         xs = uniq[:, 2:3] * P
         ys = uniq[:, 3:4] * Q
         vals = np.zeros(P.shape)
-        vals[V] = self.g_float(q, xs[V], ys[V])
-        return vals.sum(axis=1)[inverse]
+        scales = np.zeros(P.shape)
+        vals[V], scales[V] = self.g_float(q, xs[V], ys[V])
+        return vals.sum(axis=1)[inverse], scales.sum(axis=1)[inverse]
 
     def _participation_float(self, q, rho, jcode, start, s, x, y):
         np = self.np
@@ -381,8 +415,9 @@ class PointLevels:
         xs = x[:, None] * P
         ys = y[:, None] * Q
         vals = np.zeros(P.shape)
-        vals[V] = self.f_float(q - 1, states[V], np.full(int(V.sum()), s, dtype=np.int64), xs[V], ys[V])
-        return vals.sum(axis=1)
+        scales = np.zeros(P.shape)
+        vals[V], scales[V] = self.f_float(q - 1, states[V], np.full(int(V.sum()), s, dtype=np.int64), xs[V], ys[V])
+        return vals.sum(axis=1), scales.sum(axis=1)
 
     # -- exact values ------------------------------------------------------
 
@@ -408,11 +443,9 @@ class PointLevels:
         roots, _groups = self.alternatives(c)
         x, y = self._normalised(X, Y)
         np = self.np
-        vals, children = self.root_values(c, np.array([x]), np.array([y]), details=True)
+        vals, scales, children = self.root_values(c, np.array([x]), np.array([y]), details=True)
         if self.fl.safe(self.C, x, y):  # checked after the floats: they may have added curves
-            vals = vals[0]
-            top = max(float(vals.max()), max(x, y))
-            keep = np.nonzero(vals >= top * (1.0 - self.fl.margin(self.C)))[0]
+            keep = self.kept_roots(x, y, vals[0], scales[0])
         else:
             keep, children = range(len(roots)), {}
         child_opts = {}
@@ -432,6 +465,24 @@ class PointLevels:
                 best, witness = total, ("participate", r, j)
         return best, witness
 
+    def kept_roots(self, x, y, vals, scales):
+        """Indices of the root alternatives (float excesses ``vals``, error scales ``scales`` at the
+        normalised point (x, y)) that may attain the exact maximum with stop."""
+        np = self.np
+        stop, stop_scale = self._stop(np.array([x]), np.array([y]))
+        keep = self._keep(np.concatenate([stop, vals]), np.concatenate([stop_scale, scales]))
+        return np.nonzero(keep[1:])[0]
+
+    def _keep(self, values, scales):
+        """Which of a node's options (float excesses, error scales) may attain the exact maximum.
+
+        Every float excess is within η·scale of its exact value (floats.py,
+        excess), so an exact maximiser a has ê_a >= ê_b − η·(s_a + s_b) for
+        every b; the margin is 4η.
+        """
+        m = self.fl.margin(self.C)
+        return values >= values.max() - m * (scales + scales.max())
+
     def f_exact(self, q, k, j, X, Y, opts=None):
         """F_q((k − j, k); X, Y)·D^(2q+1)."""
         g = self.game
@@ -443,13 +494,14 @@ class PointLevels:
         best = max(X, Y) * den
         x, y = self._normalised(X, Y)
         if opts is None:
-            _v, o = self.f_float(q, self.np.array([k], dtype=self.np.int64), self.np.array([j], dtype=self.np.int64),
-                                 self.np.array([x]), self.np.array([y]), options=True)
+            _v, _s, o = self.f_float(q, self.np.array([k], dtype=self.np.int64),
+                                     self.np.array([j], dtype=self.np.int64), self.np.array([x]), self.np.array([y]),
+                                     options=True)
             opts = o[0]
         ok = self.fl.safe(self.C, x, y)
         if ok:
-            cut = float(opts.max()) * (1.0 - self.fl.margin(self.C))
-            keep = [i for i in (1, 2, 3) if opts[i] >= cut]
+            kept = self._keep(opts[:4], opts[4:])
+            keep = [i for i in (1, 2, 3) if kept[i]]
         else:
             keep = [1, 2, 3]
         for i in keep:
@@ -468,8 +520,7 @@ class PointLevels:
         if value is None:
             _start, entries = g.pair_entries(k - j, k, 0)
             if q <= self.qg:
-                curve = g.g_curve(q)
-                value = sum((curve(X * p, Y * qq) for _o, p, qq in entries), mpz(0))
+                value = self._g_curve_sum(q, entries, X, Y)
             else:
                 value = sum((self.g_exact(q, X * p, Y * qq)[0] for _o, p, qq in entries), mpz(0))
             self._echo[key] = value
@@ -485,7 +536,8 @@ class PointLevels:
             D = self.fl.D
             xs = np.array([x * floats.ratio(p, D) for _o, p, _q in entries])
             ys = np.array([y * floats.ratio(qq, D) for _o, _p, qq in entries])
-            _v, child = self.f_float(q - 1, states, np.full(len(states), s, dtype=np.int64), xs, ys, options=True)
+            _v, _s, child = self.f_float(q - 1, states, np.full(len(states), s, dtype=np.int64), xs, ys,
+                                         options=True)
         if q - 1 <= self.qf:
             return self._curve_sum(q - 1, s, start, entries, X, Y)
         total = mpz(0)
@@ -494,20 +546,64 @@ class PointLevels:
         return total
 
     def _curve_sum(self, q, s, start, entries, X, Y):
-        """Σ f_exact(q, start + off, s, X·p, Y·qq) over the entries, for a curve level q <= qf."""
+        """Σ f_exact(q, start + off, s, X·p, Y·qq) over the entries, for a curve level q <= qf.
+
+        Each curve is maximised at one of its vertices, so the sum is
+        X·Σ p·A_k + Y·Σ qq·B_k over the chosen vertices k (:func:`_vertex`):
+        two products with X and Y per sum instead of two per entry.
+        """
         g = self.game
         table = g.f_table(q, s)
         mod = len(table)
         den = g.D ** (2 * q + 1)
-        total = mpz(0)
-        for off, p, qq in entries:
-            x, y = X * p, Y * qq
-            if not x or not y:
-                total += (x + y) * den
+        t = _ratio(X, Y)
+        sa = sb = edge = mpz(0)
+        for (off, p, qq), r in zip(entries, self.fl.entry_ratios(entries)):
+            if r is None:  # p or qq is 0: F_q(x, 0) = x, F_q(0, y) = y
+                edge += X * p + Y * qq
                 continue
             i = (start + off) % mod
             curve = table[i]
             if curve is None:
                 curve = table[i] = g.f_curve(q, start + off, s)
-            total += curve(x, y)
-        return total
+            k = _vertex(curve, t * r, X, Y, p, qq)
+            sa += p * curve.A[k]
+            sb += qq * curve.B[k]
+        return X * sa + Y * sb + edge * den
+
+    def _g_curve_sum(self, q, entries, X, Y):
+        """Σ G_q(X·p, Y·qq) over the entries, for a curve level q <= qg (as :meth:`_curve_sum`)."""
+        curve = self.game.g_curve(q)
+        t = _ratio(X, Y)
+        A, B = curve.A, curve.B
+        sa = sb = edge = mpz(0)
+        for (_off, p, qq), r in zip(entries, self.fl.entry_ratios(entries)):
+            if r is None:
+                edge += curve(X * p, Y * qq)
+                continue
+            k = _vertex(curve, t * r, X, Y, p, qq)
+            sa += p * A[k]
+            sb += qq * B[k]
+        return X * sa + Y * sb + edge
+
+
+def _ratio(X, Y):
+    """float(X/Y) correctly rounded for positive integers, or 0.0 when it would overflow."""
+    try:
+        return int(X) / int(Y)
+    except OverflowError:
+        return 0.0
+
+
+def _vertex(curve, t, X, Y, p, qq):
+    """A vertex of ``curve`` attaining its maximum at (X·p, Y·qq), X, Y, p, qq > 0.
+
+    t = fl(fl(X/Y)·fl(p/qq)) is within three roundings (2^-51, relative) of
+    X·p/(Y·qq) unless it left the normal range, so the float order decides
+    when it is proved (:meth:`TestingCurve.proved_vertex`); otherwise the
+    exact gains do.
+    """
+    k = curve.proved_vertex(t)
+    if k < 0:
+        k = curve.vertex(X * p, Y * qq)
+    return k

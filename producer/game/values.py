@@ -110,6 +110,13 @@ def shared_game(method, law, gamma):
     key = (method, law, gamma)
     last = getattr(_LAST_GAME, "entry", None)
     if last is None or last[0] != key:
+        if last is not None:
+            # the game and its float copies refer to each other: break the cycle so that the
+            # old game's arrays go now, not at some later garbage collection (a calibration's
+            # probes each change the law, and two or three games at once were ~4.6 GB at C = 4)
+            last[1].floats = None
+            _LAST_GAME.entry = None
+            last = None
         last = _LAST_GAME.entry = (key, FiniteGame(law, gamma, cover=cover_named(method)))
     return last[1]
 

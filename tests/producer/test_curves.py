@@ -90,3 +90,24 @@ def test_hull_of_chains_checks_a_chain_with_collinear_vertices():
     A, B = (mpz(0), mpz(1), mpz(2)), (mpz(2), mpz(1), mpz(0))
     hull = hull_of_chains([(A, B, (Fraction(1), Fraction(1)))])
     assert hull.A == (0, 2) and hull.B == (2, 0)
+
+
+@given(measure, st.integers(1, 12), st.integers(1, 12), st.integers(-3, 3), st.integers(-64, 0))
+def test_proved_vertex_attains_the_value_or_declines(m, x, y, ulps, scale):
+    # the float ratio may be off by a few units in the last place: a vertex is then either
+    # proved (and attains the maximum) or declined (-1), never wrong; at a slope it declines
+    c = curve_of(m)
+    x, y = mpz(x) << 64, mpz(y) << (64 + scale)
+    t = float(Fraction(int(x), int(y))) * (1.0 + ulps * 2.0 ** -52)
+    k = c.proved_vertex(t)
+    assert k == -1 or x * c.A[k] + y * c.B[k] == c(x, y)
+    k = c.vertex(x, y)
+    assert x * c.A[k] + y * c.B[k] == c(x, y)
+    for s in c.slopes:
+        assert c.proved_vertex(float(s)) == -1
+
+
+def test_proved_vertex_declines_outside_the_normal_range():
+    c = curve_of([(1, 3), (2, 1)])
+    assert c.proved_vertex(0.0) == -1 and c.proved_vertex(float("inf")) == -1
+    assert c.proved_vertex(2.0 ** -1001) == -1 and c.proved_vertex(1.0) >= 0

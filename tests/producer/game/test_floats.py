@@ -72,3 +72,46 @@ def test_minkowski_coordinates_meet_their_error_units(parts):
     incs = sum((Fraction(float(d * p)) for c, p, q in components if p and q for d in c.dA), Fraction(0))
     if a0 + incs:
         assert within(float(total.A[-1]), a0 + incs, total.terms)
+
+
+def exact_value(curve, x, y):
+    """max_k (x·A_k + y·B_k) of an exact curve at Fraction x, y."""
+    return max(x * a + y * b for a, b in zip(curve.A, curve.B))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 50), st.integers(2, 40), st.floats(2.0 ** -30, 2.0 ** 30), st.integers(0, 39))
+def test_excess_is_within_its_error_scale(seed, n, t, at):
+    # x/y anywhere, and exactly at a float slope (where the vertex choice may be misjudged)
+    exact = chain(seed, n)
+    den = exact.B[0]
+    curve = floats.FloatCurve.from_exact(exact, den)
+    np = floats.numpy()
+    if at < n - 1:
+        t = float(curve.S[at])
+    x, y = np.array([t, 0.0, 1.0]), np.array([1.0, 1.0, 0.0])
+    excess, scale = curve.excess(x, y)
+    for i in range(3):
+        fx, fy = Fraction(float(x[i])), Fraction(float(y[i]))
+        e = exact_value(exact, fx, fy) / den - fy * Fraction(exact.B[0], den)
+        assert abs(Fraction(float(excess[i])) - e) <= floats.margin(0, 1, 1) / 4 * Fraction(float(scale[i]))
+    assert excess[1] == 0.0 and scale[1] == 0.0  # x = 0: exactly the baseline
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 50), st.integers(2, 30), st.integers(0, 9), st.integers(1, 9)),
+                min_size=1, max_size=8), st.floats(2.0 ** -20, 2.0 ** 20))
+def test_excess_of_a_minkowski_sum_is_within_its_error_scale(parts, t):
+    np = floats.numpy()
+    exacts, components = [], []
+    for seed, n, p, q in parts:
+        exact = chain(seed, n)
+        exacts.append((exact, exact.B[0]))
+        components.append((floats.FloatCurve.from_exact(exact, exact.B[0]), p / 8, q / 8))
+    total = floats.minkowski(components)
+    excess, scale = total.excess(np.array([t]), np.array([1.0]))
+    # Σ V_i(p_i·x, q_i·y) − y·Σ q_i·B0_i at the float inputs, exactly
+    e = sum((exact_value(c, Fraction(p) * Fraction(t), Fraction(q)) / d - Fraction(q) * Fraction(c.B[0], d)
+             for (c, d), (_f, p, q) in zip(exacts, components)), Fraction(0))
+    units = floats.margin(0, total.terms, total.terms) / 4
+    assert abs(Fraction(float(excess[0])) - e) <= units * Fraction(float(scale[0]))

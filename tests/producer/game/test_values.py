@@ -142,3 +142,16 @@ def test_the_shared_game_serves_one_thread_only():
     worker.start()
     worker.join()
     assert theirs and theirs[0] is not mine and shared_game("reduced", law, gamma) is mine
+
+
+def test_a_new_shared_game_lets_the_old_ones_float_copies_go():
+    # the game and its float copies refer to each other; a calibration changes the law at
+    # every probe, so the old game's arrays must not wait for a garbage collection
+    from producer.game.values import shared_game
+    gamma = Gamma(1, 3)
+    old = shared_game("enumerate", FiniteLaw([1, 2, 1], -1), gamma)
+    root_value(FiniteLaw([1, 2, 1], -1), gamma, 3, mpq(1), mpq(2), method="enumerate", game=old)
+    assert old.floats is not None
+    new = shared_game("enumerate", FiniteLaw([1, 3, 1], -1), gamma)
+    assert new is not old and old.floats is None
+    assert shared_game("enumerate", FiniteLaw([1, 3, 1], -1), gamma) is new
