@@ -57,8 +57,8 @@ from auditor.claims import law_text, listed, number as _q, rational_text, value_
 from auditor.outcomes import Unchecked
 from auditor.rationals import read_rational, write_rational
 
-# Largest estimated work (curve look-ups) the auditor recomputes (one unit is
-# about 0.2-0.6 microseconds, so at most about a minute).
+# Largest estimated work (curve points built or looked up) the auditor recomputes
+# (one unit is at most about 0.5 microseconds, so at most about a minute).
 MAX_WORK = 15 * 10 ** 7
 # Pre-checks that keep the estimate itself cheap (far above anything MAX_WORK admits).
 MAX_BUDGET = 64

@@ -3,8 +3,10 @@
 A check refuses (UNCHECKED) a query whose estimated work is beyond its limit
 before any game is built, so these functions must be cheap and must not
 under-count by much; they never decide a value.  :func:`estimated_work`
-counts curve points built or looked up (one unit is roughly 0.1-0.6
-microseconds) from the support width (:func:`support_width`), the
+counts curve points built or looked up (one unit is at most about 0.5
+microseconds: 0.01-0.35 on the reference games, up to 0.48 on random
+asymmetric laws at B = 4..11; the counts themselves are compared with the
+estimate in tests/auditor/test_game_work.py) from the support width (:func:`support_width`), the
 preparations searched per level (:func:`root_preparation_count`: the
 smallest of B^c, the cover of :mod:`auditor.game.cover` and the support
 reduction of :mod:`auditor.game.reduction`) and the groups of root outputs
@@ -17,9 +19,13 @@ from auditor.game.cover import cover_size
 from auditor.game.reduction import reduced_size
 
 __all__ = [
-    "estimated_work", "root_point_bound", "root_ratio_groups", "support_width",
+    "EAGER_LEVEL", "estimated_work", "root_point_bound", "root_ratio_groups", "support_width",
     "root_preparation_count",
 ]
+
+# the evaluator's Routes().eager_level (auditor.game.game; a test holds them
+# equal): an F level with at most this many residue curves is built whole
+EAGER_LEVEL = 4096
 
 
 def _level_counts(B, budget, preparations):
@@ -48,23 +54,32 @@ def _level_counts(B, budget, preparations):
 def estimated_work(n_weights, B, budget, preparations=None, pending=False, root_ratios=None):
     """Upper-bound-ish count of work units (curve points built or looked up)
     for one query at this budget, from sizes alone (used to refuse huge
-    requests before any work).  One unit is roughly 0.1-0.6 microseconds.
+    requests before any work).  One unit is at most about 0.5 microseconds.
 
     With l = n_weights + 2 outputs per transition (n_weights: the support
     width, :func:`support_width`), P_c the preparations at
     level c (:func:`root_preparation_count`; B^c without ``preparations``)
-    and R_q = 2 min(B^(q+1), P_(q+1) l) the F_q residue curves that can be
-    reached:
+    and R_q the F_q residue curves built: F_q((r - j, r)) and
+    F_q((r, r - j)) are transposes of each other (the transposition of
+    :class:`auditor.game.game.Game`), so one curve is built per pair of the
+    2 B^(q+1) keys (the other is its transpose, a copy), every one of the
+    B^(q+1) pairs on a level built whole (q >= 1 and 2 B^(q+1) <=
+    :data:`EAGER_LEVEL`; the echo bounds need them all), else at most one
+    per key reached: R_q = B^(q+1) there, else min(B^(q+1), 2 P_(q+1) l):
 
     * curve levels: each G_c curve (c <= C-1 for C <= 3, else c <= C-2)
-      merges 2 P_c Minkowski sums of about l^(c+1) points; each F_q curve
-      (q <= C-2) about l^(q+2) points (its echo), F_0 about l;
+      merges 2 P_c Minkowski sums of about l^(c+1) points, and from c = 2 on
+      the P_c participation sums it folds in (sign +1; the other sign is
+      their transpose) add l F_(c-1) residue curves of about l^(c+1) points
+      each: P_c l^(c+2) more; each F_q curve (q <= C-2) about l^(q+2)
+      points (its echo), F_0 about l;
     * the top: 2 P_C root participations with l outputs each, reaching at
       most E distinct F_(C-1) point values (memoised by (residue mod B^C,
-      sign, ratio)), E = 2 P_C l in general; each costs 3 l look-ups
-      (C <= 3); from C = 4 on, 2 l look-ups plus the echoes of
-      F_(C-1), memoised by shape (at most min(2 P_C l, 2 B l) of them), each
-      l points of G_(C-1) at 2 P_(C-1) l look-ups;
+      sign, ratio)), E = 2 P_C l in general; each costs l look-ups (C = 1:
+      its echo of G_0) or 3 l look-ups (C = 2, 3); from C = 4 on, 2 l
+      look-ups plus the echoes of F_(C-1), memoised by shape (at most
+      min(2 P_C l, 2 B l) of them), each l points of G_(C-1) at 2 P_(C-1) l
+      look-ups;
     * ``root_ratios`` (:func:`root_ratio_groups`): the sizes n of the groups
       of root outputs with one likelihood ratio.  Every root row is pure
       (k = B z gives a k = B (a z)), so a root transition with sign j has the
@@ -85,17 +100,20 @@ def estimated_work(n_weights, B, budget, preparations=None, pending=False, root_
     P = [None] + _level_counts(B, C, preparations)
 
     def residues(q):
-        return 2 * min(B ** (q + 1), P[q + 1] * l)
+        # R_q: one curve per transposed pair, every pair on a level built whole
+        if q >= 1 and 2 * B ** (q + 1) <= EAGER_LEVEL:
+            return B ** (q + 1)
+        return min(B ** (q + 1), 2 * P[q + 1] * l)
 
     top_points = root_point_bound(l, B, C, P[C], root_ratios)
     top_lookups = 0 if root_ratios is None else 2 * P[C] * l      # memo hits at the root
     work = residues(0) * l
     if C == 1:
-        work += 2 * P[1] * l
+        work += 2 * P[1] * l + top_points * l
     else:
         g_top = C - 1 if C <= 3 else C - 2
         for c in range(1, g_top + 1):
-            work += 2 * P[c] * l ** (c + 1)
+            work += 2 * P[c] * l ** (c + 1) + (P[c] * l ** (c + 2) if c >= 2 else 0)
         for q in range(1, C - 1):
             work += residues(q) * l ** (q + 2)
         if C <= 3:
