@@ -17,12 +17,15 @@ preparations searched at level c: min(B^c, the carry-cell vertex count
 |K0|·|K2|):
 
 - curve levels: 2·P_c·ℓ^(c+1) for c <= g (g = C − 1 for C <= 3, else C − 2),
-  R_q·ℓ^(q+2) for 1 <= q <= C − 2, R_0·ℓ, with R_q = 2·min(B^(q+1), P_(q+1)·ℓ);
+  plus P_c·ℓ^(c+2) from c = 2 on (the participation sums G_c folds in),
+  R_q·ℓ^(q+2) for 1 <= q <= C − 2, R_0·ℓ, with R_q = B^(q+1) for q >= 1 when
+  2·B^(q+1) <= 4096 (a level built whole, one curve per transposed pair),
+  else R_q = min(B^(q+1), 2·P_(q+1)·ℓ);
 - the root: 2·P_C·ℓ memo look-ups plus E distinct F_(C−1) point values
   (E = Σ over the groups of root outputs with one likelihood ratio of
   min(n·P_C, B^C), at most 2·P_C·ℓ), each 3ℓ look-ups for C <= 3; from
   C = 4 on 2ℓ each plus min(2·P_C·ℓ, 2Bℓ) echoes of 2ℓ·P_(C−1)·ℓ;
-- C = 1: R_0·ℓ + 2·P_1·ℓ.
+- C = 1: R_0·ℓ + 2·P_1·ℓ + E·ℓ (each F_0 point value an echo of ℓ look-ups).
 
 Lower levels use P_c = min(B^c, ⌈P_C^(c/C)⌉).
 
@@ -42,6 +45,7 @@ from producer.laws import FiniteLaw, parse_gamma
 MAX_WORK = 15 * 10 ** 7
 MAX_QUERIES = 10_000
 MAX_LEVEL = 64
+EAGER_LEVEL = 4096        # an F level with at most this many residue keys is built whole by the auditor
 DG_INTERVAL_UNITS = 400   # budget work units per unit of the game's estimate, for a dg-interval/1
 
 __all__ = ["auditor_work", "check_auditable_game", "dg_interval_cost", "MAX_WORK", "MAX_QUERIES"]
@@ -127,15 +131,19 @@ def query_work(law, gamma, level, pending=False):
     P = [None] + _level_counts(B, C, preparations(law, gamma, level))
 
     def residues(q):
-        return 2 * min(B ** (q + 1), P[q + 1] * ell)
+        # one F_q curve per transposed pair of residue keys; a level of at most EAGER_LEVEL keys is built whole
+        if q >= 1 and 2 * B ** (q + 1) <= EAGER_LEVEL:
+            return B ** (q + 1)
+        return min(B ** (q + 1), 2 * P[q + 1] * ell)
 
     top_points = min(2 * P[C] * ell, sum(min(n * P[C], B ** C) for n in root_ratio_groups(law)))
     work = residues(0) * ell
     if C == 1:
-        work += 2 * P[1] * ell
+        work += 2 * P[1] * ell + top_points * ell   # each F_0 point value is an echo of ell look-ups
     else:
         for c in range(1, (C - 1 if C <= 3 else C - 2) + 1):
-            work += 2 * P[c] * ell ** (c + 1)
+            # G_c's Minkowski sums, and from c = 2 on the participation sums of ell F_(c-1) curves it folds in
+            work += 2 * P[c] * ell ** (c + 1) + (P[c] * ell ** (c + 2) if c >= 2 else 0)
         for q in range(1, C - 1):
             work += residues(q) * ell ** (q + 2)
         if C <= 3:
