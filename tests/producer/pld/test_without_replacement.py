@@ -41,7 +41,23 @@ def without_replacement(n, m, event):
             "event": event}
 
 
-class Pair:
+class _Symmetrised:
+    """What the two references share: the atom at 0 and the symmetrised pair's lower tails, from above_ab."""
+
+    def zero_mass(self):
+        a, b = self.above_ab(0)
+        return 1 - a - b
+
+    def below(self, t):
+        """(X(ℓ < t), Y(ℓ < t)) of the symmetrised pair."""
+        if t <= 0:
+            a, b = self.above_ab(-t)
+            return b, a
+        a, b = self.above_ab(t)
+        return 1 - a, 1 - b
+
+
+class Pair(_Symmetrised):
     """(A, B) and the symmetrised (X, Y) of docs/accounting.md §4 in mpmath, from the densities only."""
 
     def __init__(self, gamma, sigma):
@@ -68,17 +84,6 @@ class Pair:
             return mp.mpf(1), mp.mpf(1)
         return 1 - self.cdf_a(x), 1 - self.cdf_b(x)
 
-    def zero_mass(self):
-        a, b = self.above_ab(0)
-        return 1 - a - b
-
-    def below(self, t):
-        """(X(ℓ < t), Y(ℓ < t)) of the symmetrised pair."""
-        if t <= 0:
-            a, b = self.above_ab(-t)
-            return b, a
-        a, b = self.above_ab(t)
-        return 1 - a, 1 - b
 
     def profile(self, t):
         """H_{e^t}(X‖Y) = X(ℓ > t) − e^t·Y(ℓ > t) for any real t."""
@@ -314,7 +319,7 @@ def test_dp_accountings_rdp_value_at_half_the_noise_is_above_the_certified_inter
 
 # ---- the Laplace mechanism on batches drawn without replacement ---------------------------------------------
 
-class LaplacePair:
+class LaplacePair(_Symmetrised):
     """A = (1 − γ)L(0, b) + γL(2, b), B = L(0, b) and the symmetrised (X, Y) in mpmath, from the densities only."""
 
     def __init__(self, gamma, scale):
@@ -354,17 +359,6 @@ class LaplacePair:
         x = self.x_ab(y)
         return 1 - self.cdf_a(x), 1 - self.cdf_b(x)
 
-    def zero_mass(self):
-        a, b = self.above_ab(0)
-        return 1 - a - b
-
-    def below(self, t):
-        """(X(ℓ < t), Y(ℓ < t)) of the symmetrised pair."""
-        if t <= 0:
-            a, b = self.above_ab(-t)
-            return b, a
-        a, b = self.above_ab(t)
-        return 1 - a, 1 - b
 
     def one_step(self, eps):
         """H_{e^ε}(A‖B) = ∫(a − e^ε·b)₊ dx by quadrature, split at 0, 1, 2 and where a = e^ε·b."""
