@@ -277,8 +277,8 @@ class Search:
         self.spent = 0.0
         if request.delta is not None:
             self._check_epsilon_range()
-        self.model = None   # the Gaussian model's plan while a probe runs first (:meth:`_probe`), or its grid
-        self.model_grid = None  # when that plan is beyond a limit
+        self.model = None       # the model's plan while its probe runs first (:meth:`_probe`); None beyond a limit
+        self.model_grid = None  # that plan's grid while its probe runs first
         if request.delta is None and sizing.steps == 1:
             plan = self._one_step_plan()
         else:
