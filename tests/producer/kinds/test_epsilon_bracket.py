@@ -272,10 +272,12 @@ def test_calibrate_routes_by_the_request(monkeypatch):
     """api.calibrate: the game's size refusal (ReachError) goes on to the hierarchy; other refusals stand."""
     from producer import api
     calls = []
-    monkeypatch.setattr(api, "epsilon_bracket", lambda *a, **kw: calls.append((a, kw)) or "bracket")
-    assert api.calibrate("1/3", 9, 6, "1e-4") == "bracket"        # the game refuses its size (C = 6, σ² = 9)
-    assert api.calibrate("1/3", 9, 8, "1e-4") == "bracket"        # beyond C = 6
-    assert api.calibrate("0", 9, 2, "1e-4") == "bracket"          # γ = 0 without a method
+    bracket = api.epsilon_bracket("1/3", 1, "1e-4", sigma2=9)   # a stand-in of the route's certificate
+    monkeypatch.setattr(api, "epsilon_bracket", lambda *a, **kw: calls.append((a, kw)) or bracket)
+    refused = api.calibrate("1/3", 9, 6, "1e-4")                  # the game refuses its size (C = 6, σ² = 9)
+    assert refused.to_json() == bracket.to_json() and "; not the exact game: " in refused.claim
+    assert api.calibrate("1/3", 9, 8, "1e-4") == bracket          # beyond C = 6
+    assert api.calibrate("0", 9, 2, "1e-4") == bracket            # γ = 0 without a method
     assert len(calls) == 3
     with pytest.raises(LimitError, match="8C/σ²"):                # an input limit, not the game's reach
         api.calibrate("1/3", "1/1251", 5, "1/1000")
