@@ -41,6 +41,17 @@ def without_replacement(n, m, event):
             "event": event}
 
 
+def _inequality_1_holds(m, h):
+    """e^{−(j+1)h}·P_j <= Q_j <= e^{−jh}·P_j on every bucket, in both orders (within 2^−200)."""
+    slack = arb(2) ** -200
+    for order in ORDERS:
+        side = oriented(m, order)
+        for k, (p, q) in enumerate(zip(side.P, side.Q)):
+            j = side.lo + k
+            assert to_arb(-(j + 1) * h).exp() * p <= q + slack, (order, j)
+            assert q <= to_arb(-j * h).exp() * p + slack, (order, j)
+
+
 class _Symmetrised:
     """What the two references share: the atom at 0 and the symmetrised pair's lower tails, from above_ab."""
 
@@ -160,13 +171,7 @@ def test_both_laws_sum_to_one_and_inequality_1_holds_in_both_orders(gamma, sigma
     with working_precision(BITS):
         for masses, low, high in ((m.p, m.p_low, m.p_high), (m.q, m.q_low, m.q_high)):
             assert (sum(masses, low) + high).contains(1)
-        slack = arb(2) ** -200
-        for order in ORDERS:
-            side = oriented(m, order)
-            for k, (p, q) in enumerate(zip(side.P, side.Q)):
-                j = side.lo + k
-                assert to_arb(-(j + 1) * h).exp() * p <= q + slack, (order, j)
-                assert q <= to_arb(-j * h).exp() * p + slack, (order, j)
+        _inequality_1_holds(m, h)
 
 
 def test_a_range_that_is_not_symmetric_is_assembled_from_the_same_buckets():
@@ -439,13 +444,7 @@ def test_laplace_laws_sum_to_one_and_inequality_1_holds_in_both_orders(gamma, sc
     with working_precision(BITS):
         for masses in (m.p, m.q):
             assert sum(masses, arb(0)).contains(1)
-        slack = arb(2) ** -200
-        for order in ORDERS:
-            side = oriented(m, order)
-            for k, (p, q) in enumerate(zip(side.P, side.Q)):
-                j = side.lo + k
-                assert to_arb(-(j + 1) * h).exp() * p <= q + slack, (order, j)
-                assert q <= to_arb(-j * h).exp() * p + slack, (order, j)
+        _inequality_1_holds(m, h)
 
 
 def test_a_laplace_range_wider_or_narrower_than_its_own_is_assembled_from_the_same_buckets():
