@@ -179,23 +179,24 @@ class FloatCurve:
         parts = [p for p in parts if p.size]
         return float(min(p.min() for p in parts)) if parts else 1.0
 
-    def values(self, x, y):
-        """V(x, y) for float arrays x, y >= 0 (0 where both are 0)."""
+    def _slots(self, x, y):
+        """(t = x/y, the index of the vertex that attains V at each (x, y))."""
         np = numpy()
         with np.errstate(divide="ignore", invalid="ignore"):
             t = x / y
         k = np.searchsorted(self.S, t, side="left")
         np.minimum(k, len(self.A) - 1, out=k)
+        return t, k
+
+    def values(self, x, y):
+        """V(x, y) for float arrays x, y >= 0 (0 where both are 0)."""
+        _, k = self._slots(x, y)
         out = x * self.A[k] + y * self.B[k]
-        return np.where((x == 0) & (y == 0), 0.0, out)
+        return numpy().where((x == 0) & (y == 0), 0.0, out)
 
     def excess(self, x, y):
         """(V(x, y) − y·B_0, its error scale) for float arrays x, y >= 0 (module docstring, excess)."""
-        np = numpy()
-        with np.errstate(divide="ignore", invalid="ignore"):
-            t = x / y
-        k = np.searchsorted(self.S, t, side="left")
-        np.minimum(k, len(self.A) - 1, out=k)
+        t, k = self._slots(x, y)
         return _excess(x, y, t, self.A[k], self.D[k], self.S, k, self.A[-1])
 
 
