@@ -51,6 +51,10 @@ class Array:
     def total(self):
         return sum(self.values) + self.atom
 
+    def ints(self, start=0):
+        """The values from position ``start`` on as Python ints (products leave gmpy2 mpz, which arb refuses)."""
+        return [int(v) for v in self.values[start:]]
+
     def __repr__(self):
         return f"Array(offset={self.offset}, length={len(self.values)}, atom={self.atom})"
 

@@ -39,7 +39,7 @@ class UpperProfile:
         self.h, self.bits, self.precision = mpq(h), bits, precision
         self.atom = array.atom
         start = max(array.offset, 1)
-        values = array.values[start - array.offset:]
+        values = array.ints(start - array.offset)
         self.start = start
         with working_precision(precision):
             ratio = to_arb(self.h).exp()
@@ -99,7 +99,7 @@ class LowerProfile:
 
 def _at(array, j):
     k = j - array.offset
-    return array.values[k] if 0 <= k < len(array.values) else 0
+    return int(array.values[k]) if 0 <= k < len(array.values) else 0
 
 
 def exp_upper(epsilon):

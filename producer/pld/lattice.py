@@ -134,7 +134,7 @@ class _Suffixes:
 
     def __init__(self, array, ratio, precision):
         self.offset, self.last = array.offset, array.last
-        values = array.values
+        values = array.ints()
         with working_precision(precision):
             inverse = 1 / to_arb(ratio)
             weight = inverse ** self.last if self.last >= 0 else to_arb(ratio) ** (-self.last)
