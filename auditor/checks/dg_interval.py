@@ -310,7 +310,7 @@ def finite_work(weights, offset, a, B, budget):
     """Estimated work of recomputing G_budget for this law (auditor.game.work's estimate)."""
     law = Law(weights, offset, a, B)
     return estimated_work(support_width(weights), B, budget, preparations=root_preparation_count(law, budget),
-                          root_ratios=root_ratio_groups(law))
+                          root_ratios=root_ratio_groups(law), symmetric=law.is_symmetric())
 
 
 def finite_value(weights, offset, a, B, budget, x, y):

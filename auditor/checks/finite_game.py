@@ -216,7 +216,7 @@ def work_estimate(weights, offset, a, B, level, pointer="/input/budget", pending
         raise Unchecked(pointer, f"at least {common.magnitude(floor)}", common.magnitude(MAX_WORK), "estimated work")
     law = Law(weights, offset, a, B)
     return estimated_work(width, B, level, preparations=root_preparation_count(law, level),
-                          pending=pending, root_ratios=root_ratio_groups(law))
+                          pending=pending, root_ratios=root_ratio_groups(law), symmetric=law.is_symmetric())
 
 
 def refuse_beyond_limit(work, pointer):

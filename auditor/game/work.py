@@ -51,7 +51,7 @@ def _level_counts(B, budget, preparations):
     return counts + [top]
 
 
-def estimated_work(n_weights, B, budget, preparations=None, pending=False, root_ratios=None):
+def estimated_work(n_weights, B, budget, preparations=None, pending=False, root_ratios=None, symmetric=False):
     """Upper-bound-ish count of work units (curve points built or looked up)
     for one query at this budget, from sizes alone (used to refuse huge
     requests before any work).  One unit is at most about 0.5 microseconds.
@@ -65,7 +65,15 @@ def estimated_work(n_weights, B, budget, preparations=None, pending=False, root_
     2 B^(q+1) keys (the other is its transpose, a copy), every one of the
     B^(q+1) pairs on a level built whole (q >= 1 and 2 B^(q+1) <=
     :data:`EAGER_LEVEL`; the echo bounds need them all), else at most one
-    per key reached: R_q = B^(q+1) there, else min(B^(q+1), 2 P_(q+1) l):
+    per key reached: R_q = B^(q+1) there, else min(B^(q+1), 2 P_(q+1) l).
+    For a ``symmetric`` law the mirror of :class:`auditor.game.game.Game`
+    also identifies the keys (r, j) and (-r mod B^(q+1), -j), so a level
+    built whole has one curve per orbit of the four maps that mirror and
+    transposition generate: by Burnside's lemma, with 2 B^(q+1) keys, no key
+    fixed by the transposition or by the mirror and those with 2 r = j mod
+    B^(q+1) fixed by both (two keys when B is odd, none when it is even),
+    R_q = (B^(q+1) + 1) // 2 there (tests/auditor/test_game_work.py counts
+    the curves built):
 
     * curve levels: each G_c curve (c <= C-1 for C <= 3, else c <= C-2)
       merges 2 P_c Minkowski sums of about l^(c+1) points, and from c = 2 on
@@ -102,7 +110,7 @@ def estimated_work(n_weights, B, budget, preparations=None, pending=False, root_
     def residues(q):
         # R_q: one curve per transposed pair, every pair on a level built whole
         if q >= 1 and 2 * B ** (q + 1) <= EAGER_LEVEL:
-            return B ** (q + 1)
+            return (B ** (q + 1) + 1) // 2 if symmetric else B ** (q + 1)
         return min(B ** (q + 1), 2 * P[q + 1] * l)
 
     top_points = root_point_bound(l, B, C, P[C], root_ratios)

@@ -19,8 +19,9 @@ preparations searched at level c: min(B^c, the carry-cell vertex count
 - curve levels: 2·P_c·ℓ^(c+1) for c <= g (g = C − 1 for C <= 3, else C − 2),
   plus P_c·ℓ^(c+2) from c = 2 on (the participation sums G_c folds in),
   R_q·ℓ^(q+2) for 1 <= q <= C − 2, R_0·ℓ, with R_q = B^(q+1) for q >= 1 when
-  2·B^(q+1) <= 4096 (a level built whole, one curve per transposed pair),
-  else R_q = min(B^(q+1), 2·P_(q+1)·ℓ);
+  2·B^(q+1) <= 4096 (a level built whole, one curve per transposed pair;
+  for a symmetric law, whose mirror pairs the keys too, R_q = (B^(q+1) + 1) // 2
+  there), else R_q = min(B^(q+1), 2·P_(q+1)·ℓ);
 - the root: 2·P_C·ℓ memo look-ups plus E distinct F_(C−1) point values
   (E = Σ over the groups of root outputs with one likelihood ratio of
   min(n·P_C, B^C), at most 2·P_C·ℓ), each 3ℓ look-ups for C <= 3; from
@@ -128,12 +129,13 @@ def query_work(law, gamma, level, pending=False):
     if level == 0:
         return 1
     B, C, ell = gamma.B, level, support_width(law) + 2
+    symmetric = law.is_symmetric()
     P = [None] + _level_counts(B, C, preparations(law, gamma, level))
 
     def residues(q):
         # one F_q curve per transposed pair of residue keys; a level of at most EAGER_LEVEL keys is built whole
         if q >= 1 and 2 * B ** (q + 1) <= EAGER_LEVEL:
-            return B ** (q + 1)
+            return (B ** (q + 1) + 1) // 2 if symmetric else B ** (q + 1)
         return min(B ** (q + 1), 2 * P[q + 1] * ell)
 
     top_points = min(2 * P[C] * ell, sum(min(n * P[C], B ** C) for n in root_ratio_groups(law)))

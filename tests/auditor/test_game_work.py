@@ -21,7 +21,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from auditor.game import work
-from auditor.game.game import Routes
+from auditor.game.game import Game, Routes
 from auditor.game.rows import Law
 from tests.auditor.game_work_count import curve_query_work, pending_query_work, root_query_work
 
@@ -31,7 +31,8 @@ TS = (Fraction(3, 2), Fraction(22), Fraction(1, 5))
 def estimate(law, level, pending=False):
     return work.estimated_work(work.support_width(law.weights), law.B, level,
                                preparations=work.root_preparation_count(law, level),
-                               pending=pending, root_ratios=work.root_ratio_groups(law))
+                               pending=pending, root_ratios=work.root_ratio_groups(law),
+                               symmetric=law.is_symmetric())
 
 
 def counted_root(law, C, ts=TS):
@@ -179,3 +180,38 @@ def test_estimate_bounds_the_counted_work_of_every_reference_game():
         else:
             got, est = counted_root(law, level, ts), estimate(law, level)
         assert got <= est, (f, level, got, est)
+
+
+@pytest.mark.parametrize("weights, offset", [([1, 3, 5, 3, 1], -2), ([2, 7, 2], -1), ([1, 1, 1, 1], -1)])
+def test_a_level_built_whole_has_one_curve_per_orbit(weights, offset, monkeypatch):
+    """The R_q of the estimate on a level built whole, counted: B^(q+1) curves (one per transposed pair of
+    the 2 B^(q+1) residue keys), and (B^(q+1) + 1) // 2 for a symmetric law (one per orbit of mirror and
+    transposition) — for odd and even B and every a."""
+    from auditor.game import levels
+    built = []
+    real = levels.CurveLevels.general_curve
+
+    def counted(self, q, kP, kQ):
+        built.append(q)
+        return real(self, q, kP, kQ)
+
+    monkeypatch.setattr(Game, "general_curve", counted, raising=False)
+    for B in range(2, 8):
+        for a in (a for a in range(1, B) if gcd(a, B) == 1):
+            law = Law(weights, offset, a, B)
+            for q in (1, 2):
+                if 2 * B ** (q + 1) > work.EAGER_LEVEL:
+                    continue
+                built.clear()
+                Game(law).F_curve(q, 0, 1)
+                P = B ** (q + 1)
+                assert built.count(q) == ((P + 1) // 2 if law.is_symmetric() else P), (B, a, q)
+
+
+def test_the_formula_at_budget_four_for_a_symmetric_law():
+    # the same sizes as above, symmetric: 14 F_2 curves of the 27 pairs, 5 F_1 curves of the 9
+    l = 45
+    f0, g1, g2 = min(3, 2 * 3 * l) * l, 2 * 3 * l ** 2, 2 * 9 * l ** 3 + 9 * l ** 4
+    f1, f2 = 5 * l ** 3, 14 * l ** 4
+    top = 2 * 81 * l * 2 * l + min(2 * 81 * l, 2 * 3 * l) * l * 2 * 27 * l
+    assert work.estimated_work(43, 3, 4, preparations=81, symmetric=True) == f0 + g1 + g2 + f1 + f2 + top

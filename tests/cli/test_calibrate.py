@@ -95,16 +95,26 @@ def test_refusals_are_one_line_and_point_to_the_route(argv, fragment):
 
 
 @pytest.mark.slow
-def test_a_width_is_refused_where_the_game_stops_after_its_first_probe(tmp_path):
-    """C = 4: the first probe's source already exceeds the auditor's work for one query (a few seconds); the
-    request would go on to the hierarchy-witness route, which cannot meet --width 1e-6: refused, nothing
-    written (without --width the same request is answered, about 5.5e-4 wide)."""
+def test_c4_is_answered_on_the_exact_game_and_verified_with_the_budget_it_names(tmp_path):
+    """C = 4, σ² = 9, δ = 10⁻⁴ (about 1.5 min and 1.7 GB, the auditor about 15 s): the exact game answers at
+    the default width, relative width below 10⁻⁶; its two witnesses (radius 21, symmetric law: the auditor's
+    estimate counts one F_2 curve per orbit of mirror and transposition) fit the auditor's one-query limit, and
+    together need twice its budget of one file, which the last line names and which then verifies it."""
+    from fractions import Fraction
     out = tmp_path / "c4.json"
-    p = run("calibrate", "--gamma", "1/3", "--sigma2", "9", "--budget", "4", "--delta", "1e-4", "--width", "1e-6",
-            "-o", str(out))
-    assert p.returncode == 2 and not out.exists()
-    assert "probe 1:" in p.stderr and "route is hierarchy-witness" in p.stderr.splitlines()[-1]
-    assert "upper:" not in p.stderr  # the hierarchy never started
+    p = run("calibrate", "--gamma", "1/3", "--sigma2", "9", "--budget", "4", "--delta", "1e-4", "-o", str(out))
+    assert p.returncode == 0, p.stderr
+    lines = p.stderr.strip().splitlines()
+    assert lines[-2].endswith("route exact game)") and "`auditor verify --budget 2`" in lines[-1], p.stderr
+    res = json.loads(out.read_text())["result"]
+    lo, hi = Fraction(res["epsilon_lo"]), Fraction(res["epsilon_hi"])
+    assert res["status"] == "enclosed" and 0 < hi - lo <= Fraction(1, 10 ** 6) * lo
+    check = subprocess.run([sys.executable, "-m", "auditor", "verify", "--budget", "2", str(out)], cwd=ROOT,
+                           capture_output=True, text=True, timeout=HANG_GUARD_SECONDS)
+    assert check.returncode == 0, check.stdout + check.stderr
+    plain = subprocess.run([sys.executable, "-m", "auditor", "verify", str(out)], cwd=ROOT,
+                           capture_output=True, text=True, timeout=HANG_GUARD_SECONDS)
+    assert plain.returncode == 3 and "--budget 2" in plain.stdout, plain.stdout
 
 
 def test_the_help_states_the_budgets_the_command_takes():

@@ -59,8 +59,8 @@ def test_finite_game_queries_at_the_auditors_work_limit_verify(tmp_path):
 
 
 def test_finite_game_one_query_beyond_the_auditors_work_limit_is_refused(tmp_path):
-    # γ = 2/5, C = 4: the producer's own engine would take this one (3.1·10⁷ of its units), the auditor not
-    refused(_game(_uniform(13), "2/5", 4, ["2"]), tmp_path / "beyond.json", "of the auditor for one query")
+    # γ = 2/5, C = 4, radius 14: the producer's own engine would take this one, the auditor not (1.58·10⁸ units)
+    refused(_game(_uniform(14), "2/5", 4, ["2"]), tmp_path / "beyond.json", "of the auditor for one query")
 
 
 @pytest.mark.slow
