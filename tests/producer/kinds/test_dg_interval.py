@@ -278,7 +278,7 @@ def test_plain_references_regenerate_byte_identically(tmp_path):
 
 # ---- the game of a dg-interval/1 within the auditor's limit ---------------------------------
 def test_dg_interval_whose_game_is_beyond_the_auditor_is_refused(tmp_path):
-    refused(["dg", "--gamma", "2/5", "--sigma2", 9, "--budget", 4, "--epsilon", 2, "--radius", 13,
+    refused(["dg", "--gamma", "2/5", "--sigma2", 9, "--budget", 4, "--epsilon", 2, "--radius", 14,
               "--scale", 10 ** 24], tmp_path / "beyond.json", "of the auditor for one query")
 
 
