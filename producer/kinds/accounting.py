@@ -200,6 +200,8 @@ def describe_mechanism(m):
     sampled = "" if q == 1 else f" sampled at q = {describe_rational(q)}"
     if kind == "gaussian":
         return f"Gaussian σ = {describe_rational(_q(m['sigma']))}{sampled}"
+    if kind == "gaussian_composition":
+        return f"composition of Gaussians, one of σ² = {describe_rational(_q(m['sigma_squared']))},{sampled}"
     if kind == "gaussian_without_replacement":
         return (f"Gaussian σ = {describe_rational(_q(m['sigma']))} on batches drawn without replacement, "
                 f"γ = {describe_rational(q)}")

@@ -42,7 +42,7 @@ from producer.pld.mechanism import Stage
 from producer.pld.mixture import GaussianMixture
 from producer.pld.randomized_response import RandomizedResponse
 from producer.pld.replace_gaussian import ReplaceOneGaussian
-from producer.pld.subsampled_gaussian import SubsampledGaussian
+from producer.pld.subsampled_gaussian import SampledGaussianComposition, SubsampledGaussian
 from producer.pld.without_replacement import WithoutReplacementGaussian, WithoutReplacementLaplace
 from producer.rationals import describe_rational, format_rational, parse_integer, parse_rational
 
@@ -97,8 +97,12 @@ REFUSED = {
                                           "mechanism)",
 }
 SAMPLEABLE = ("GaussianDpEvent", "LaplaceDpEvent", "DiscreteLaplaceDpEvent", "DiscreteGaussianDpEvent",
-              "MixtureOfGaussiansDpEvent", "PoissonSampledDpEvent", "NoOpDpEvent")
+              "MixtureOfGaussiansDpEvent", "PoissonSampledDpEvent", "NoOpDpEvent",
+              "ComposedDpEvent", "SelfComposedDpEvent")  # a composition: of Gaussians when it is sampled (§3)
+COMPOSITION = ("ComposedDpEvent", "SelfComposedDpEvent")
+COMPOSED_VARIANCE_MIN = mpq(1, 100)  # σ² of a sampled composition: σ >= 1/10, the Gaussian's own domain
 BATCHABLE = ("GaussianDpEvent", "LaplaceDpEvent", "NoOpDpEvent")   # what SampledWithoutReplacementDpEvent may wrap
+SAMPLED_COMPOSITION = "sampled composition"   # the stage reader's marker for a Poisson-sampled composition
 WITHOUT_REPLACEMENT_RELATION = ("sampling without replacement is accounted under replace_one only (n is public), "
                                 "as in dp_accounting; use PoissonSampledDpEvent under add_or_remove_one")
 
@@ -286,10 +290,10 @@ class _Reader:
             raise InputError(f"{here}: Poisson sampling of a batch drawn without replacement (two sampling schemes "
                              f"in one step) is not accounted; use one of them")
         if inner["class_name"] not in SAMPLEABLE:
-            raise InputError(f"{here}: Poisson sampling of a {inner['class_name']} is not the composition of "
-                             f"sampled steps; wrap each Gaussian, Laplace, discrete Laplace, discrete Gaussian or "
-                             f"mixture-of-Gaussians event in its own PoissonSampledDpEvent (as dp_accounting's PLD "
-                             f"accountant requires too)")
+            raise InputError(f"{here}: Poisson sampling of a {inner['class_name']} is not accounted; wrap each "
+                             f"Gaussian, Laplace, discrete Laplace, discrete Gaussian or mixture-of-Gaussians event "
+                             f"in its own PoissonSampledDpEvent (a composition of Gaussian events may be sampled "
+                             f"as one)")
         return {"class_name": "PoissonSampledDpEvent", "sampling_probability": format_rational(q), "event": inner}
 
     def _SampledWithoutReplacementDpEvent(self, fields, here, where, depth):
@@ -340,8 +344,12 @@ def _leaves(tree):
         if name == "SelfComposedDpEvent":
             stack.append((node["event"], count * node["count"], q, f"{where}.event" if where else "event"))
         elif name == "PoissonSampledDpEvent":
-            stack.append((node["event"], count, q * mpq(node["sampling_probability"]),
-                          f"{where}.event" if where else "event"))
+            inner, sampled = node["event"], q * mpq(node["sampling_probability"])
+            place = f"{where}.event" if where else "event"
+            if inner["class_name"] in COMPOSITION and 0 < sampled < 1:
+                yield {"class_name": SAMPLED_COMPOSITION, "event": inner}, count, sampled, place
+            else:  # q = 1 (or 0): a composition inside is read as if the sampling were not there
+                stack.append((inner, count, sampled, place))
         elif name == "ComposedDpEvent":
             for i in reversed(range(len(node["events"]))):
                 place = f"{where}.events[{i}]" if where else f"events[{i}]"
@@ -354,6 +362,8 @@ def _mechanism(leaf, q, relation, where):
     """The stage mechanism of one leaf (None when it cannot change the output's law), or a refusal."""
     name = leaf["class_name"]
     here = f"{where} ({name})" if where else name
+    if name == SAMPLED_COMPOSITION:
+        return _sampled_composition(leaf["event"], q, relation, where)
     if name == "SampledWithoutReplacementDpEvent":
         return _without_replacement(leaf, q, relation, here)
     if name == "RandomizedResponseDpEvent":
@@ -409,6 +419,41 @@ def _mechanism(leaf, q, relation, where):
     return None  # NoOpDpEvent
 
 
+def _sampled_composition(tree, q, relation, where):
+    """The stage of a Poisson sampling (0 < q < 1) of a composition: one Gaussian of 1/σ² = Σ m_i/σ_i² when every
+    event in it is a Gaussian or a no-op (docs/mechanisms/poisson-subsampling.md), refused otherwise."""
+    if relation != ADD_OR_REMOVE:
+        raise InputError(f"{where}: under replace_one a Poisson sampling of a composition is not accounted; "
+                         f"add_or_remove_one accounts one of Gaussian events")
+    gaussians, inverse = [], mpq(0)
+    stack = [(tree, 1, where)]
+    while stack:
+        node, count, place = stack.pop()
+        name = node["class_name"]
+        if name == "SelfComposedDpEvent":
+            stack.append((node["event"], count * node["count"], f"{place}.event"))
+        elif name == "ComposedDpEvent":
+            stack.extend((e, count, f"{place}.events[{i}]") for i, e in reversed(list(enumerate(node["events"]))))
+        elif name == "GaussianDpEvent":
+            if count:
+                gaussians.append((node["noise_multiplier"], count))
+                inverse += count / mpq(node["noise_multiplier"]) ** 2
+        elif name != "NoOpDpEvent":
+            raise InputError(f"{place} ({name}): a Poisson sampling of a composition is accounted only when every "
+                             f"event in it is a GaussianDpEvent or a NoOpDpEvent (then it is one Gaussian "
+                             f"mechanism), not a {name}; wrap it in its own PoissonSampledDpEvent")
+    if not gaussians:
+        return None
+    if len(gaussians) == 1 and gaussians[0][1] == 1:
+        return {"mechanism": "gaussian", "sigma": gaussians[0][0], "sampling": format_rational(q)}
+    variance = 1 / inverse
+    if variance < COMPOSED_VARIANCE_MIN:
+        raise LimitError(f"{where}: the sampled composition of Gaussian events is one Gaussian of σ² = "
+                         f"{describe_rational(variance)}, below 1/100 (σ below 1/10, the Gaussian's domain)")
+    return {"mechanism": "gaussian_composition", "sampling": format_rational(q),
+            "sigma_squared": format_rational(variance)}
+
+
 def _without_replacement(leaf, q, relation, here):
     """The stage mechanism of a batch of m of n records drawn without replacement (replace_one only)."""
     if relation != REPLACE:
@@ -461,6 +506,10 @@ def stage_law(mechanism, relation):
     if kind == "gaussian":
         sigma = mpq(mechanism["sigma"])
         return SubsampledGaussian(q, sigma) if relation == ADD_OR_REMOVE else ReplaceOneGaussian(q, sigma)
+    if kind == "gaussian_composition":
+        if relation != ADD_OR_REMOVE:
+            raise InputError("under replace_one a Poisson sampling of a composition is not accounted")
+        return SampledGaussianComposition(q, mpq(mechanism["sigma_squared"]))
     if kind == "laplace":
         b = mpq(mechanism["scale"])
         return SubsampledLaplace(b, q) if relation == ADD_OR_REMOVE else ReplaceOneLaplace(b)

@@ -29,7 +29,7 @@ i₀ = ⌊log(1 − q)/h⌋ is decided exactly: i·h = log(1 − q) would make e
 import math
 
 from flint import arb
-from gmpy2 import mpq
+from gmpy2 import isqrt, mpq
 
 from producer.pld.decide import floor_guess, last_true, sign
 from producer.pld.masses import StepMasses
@@ -58,13 +58,25 @@ class SubsampledGaussian(DominatingPair):
         return self.rate == 1
 
     @property
+    def variance(self):
+        """σ² (exact)."""
+        return self.noise * self.noise
+
+    def noise_ball(self):
+        """σ as an arb ball at the current precision."""
+        return to_arb(self.noise)
+
+    def noise_float(self):
+        return float(self.noise)
+
+    @property
     def gaussian_mu2(self):
-        return 1 / (self.noise * self.noise) if self.gaussian else None
+        return 1 / self.variance if self.gaussian else None
 
     @property
     def dominating_mu2(self):
         # the hockey-stick divergence is jointly convex and P a mixture: q raised to 1 only raises δ(ε)
-        return 1 / (self.noise * self.noise)
+        return 1 / self.variance
 
     def describe(self):
         return f"subsampled Gaussian q = {float(self.rate):g}, σ = {float(self.noise):g}"
@@ -84,12 +96,12 @@ class SubsampledGaussian(DominatingPair):
 
     def preimage(self, level_exp):
         """x(y) as an arb ball from e^y (a ball); the caller has checked e^y > 1 − q."""
-        q, s2 = to_arb(self.rate), to_arb(self.noise * self.noise)
+        q, s2 = to_arb(self.rate), to_arb(self.variance)
         return arb(1) / 2 + s2 * ((level_exp - 1 + q) / q).log()
 
     def gaussian_preimage(self, level):
         """x(y) = 1/2 + σ²·y for q = 1 (exact rational)."""
-        return mpq(1, 2) + self.noise * self.noise * mpq(level)
+        return mpq(1, 2) + self.variance * mpq(level)
 
     def _points(self, h, lo, hi, infimum):
         """The preimages x_i for lo <= i <= hi as balls, None for −∞."""
@@ -106,7 +118,7 @@ class SubsampledGaussian(DominatingPair):
     def masses(self, h, lo, hi, bits):
         infimum = None if self.gaussian else self.lowest_index(h)
         with working_precision(bits):
-            q, s = to_arb(self.rate), to_arb(self.noise)
+            q, s = to_arb(self.rate), self.noise_ball()
             one_minus = 1 - q
             cdf_p, cdf_q = [], []
             for x in self._points(h, lo, hi, infimum if infimum is not None else lo - 1):
@@ -137,14 +149,14 @@ class SubsampledGaussian(DominatingPair):
         return self.preimage(level)
 
     def upper_tail(self, y):
-        q, s = to_arb(self.rate), to_arb(self.noise)
+        q, s = to_arb(self.rate), self.noise_ball()
         x = self._x(y)
         if x is None:
             return arb(1), arb(1)
         return (1 - q) * phi_bar(x / s) + q * phi_bar((x - 1) / s), phi_bar(x / s)
 
     def lower_tail(self, y):
-        q, s = to_arb(self.rate), to_arb(self.noise)
+        q, s = to_arb(self.rate), self.noise_ball()
         x = self._x(y)
         if x is None:
             return arb(0), arb(0)
@@ -154,7 +166,7 @@ class SubsampledGaussian(DominatingPair):
 
     def loss_float(self, x):
         """ℓ(x) in floats (hint)."""
-        q, s = float(self.rate), float(self.noise)
+        q, s = float(self.rate), self.noise_float()
         z = (2 * x - 1) / (2 * s * s)
         if self.gaussian:
             return z
@@ -164,7 +176,7 @@ class SubsampledGaussian(DominatingPair):
 
     def moments(self, points=4001):
         """(mean, variance) of the loss under P, by the trapezoid rule in floats (a hint for sizing)."""
-        s = float(self.noise)
+        s = self.noise_float()
         q = float(self.rate)
         lo, hi = -12 * s, 1 + 12 * s
         step = (hi - lo) / (points - 1)
@@ -182,7 +194,7 @@ class SubsampledGaussian(DominatingPair):
 
     def tail_point(self, allowance):
         """A float x with P(X >= x) <= allowance (hint)."""
-        q, s = float(self.rate), float(self.noise)
+        q, s = float(self.rate), self.noise_float()
 
         def tail(x):
             return (1 - q) * phi_bar_float(x / s) + q * phi_bar_float((x - 1) / s)
@@ -205,3 +217,39 @@ class SubsampledGaussian(DominatingPair):
             return -hi, hi
         infimum = self.lowest_index(mpq(1, grid))
         return infimum, max(hi, infimum + 2)
+
+
+class SampledGaussianComposition(SubsampledGaussian):
+    """A Poisson sampling of a composition of Gaussian events: the sampled Gaussian of ``variance`` σ², exact.
+
+    With multiplicities m_i and noise multipliers σ_i, 1/σ² = Σ m_i/σ_i²
+    (docs/mechanisms/poisson-subsampling.md): whitening each Gaussian and
+    rotating the shift onto one axis leaves (1 − q)·N(0, σ²) + q·N(1, σ²)
+    against N(0, σ²).  σ² is rational; σ itself is in general not, so it
+    enters the masses as the arb square root of σ², and the auditor's guard
+    reads ⌊σ⌋ = isqrt(⌊σ²⌋), its per-bucket parts the bits of q and σ².
+    """
+
+    __slots__ = ("_variance",)
+
+    def __init__(self, rate, variance):
+        self._set(rate=mpq(rate), _variance=mpq(variance), noise=None)
+
+    @property
+    def variance(self):
+        return self._variance
+
+    def noise_ball(self):
+        return to_arb(self._variance).sqrt()
+
+    def noise_float(self):
+        return math.sqrt(float(self._variance))
+
+    def parameters(self):
+        return (self.rate, self._variance)
+
+    def audit_scale(self):
+        return self.rate, mpq(isqrt(self._variance.numerator // self._variance.denominator))
+
+    def describe(self):
+        return f"sampled Gaussian composition q = {float(self.rate):g}, σ² = {float(self._variance):g}"

@@ -115,6 +115,41 @@ def test_mixtures_at_one_step_against_quadrature(sigma, deltas, probs, q):
     _enclosed(cert, lambda e: ref.one_step(ref.mixture(sigma, deltas, probs, q), e))
 
 
+def _two_gaussians_sampled(q, s1, s2, epsilon):
+    """δ(ε) at one step of (1 − q)·N(0, D) + q·N((1, 1), D) against N(0, D), D = diag(s1², s2²), the larger of
+    the two orders, by its own route (no whitening): where one density exceeds e^ε times the other is a
+    half-plane x/s1² + y/s2² > c (or < c), so for each x the y-integral is a normal tail, and x is integrated
+    numerically."""
+    q, s1, s2, e = _mp(q), _mp(s1), _mp(s2), mp.exp(_mp(epsilon))
+    shift = 1 / (2 * s1 ** 2) + 1 / (2 * s2 ** 2)
+
+    def part(x, c, mean, above):   # N(mean, s1²) density of x times the mass of y beyond y0(x) under N(mean, s2²)
+        z = (s2 ** 2 * (c - x / s1 ** 2) - mean) / s2
+        return mp.npdf(x, mean, s1) * mp.ncdf(-z if above else z)
+
+    def order(c, above, first, second):
+        return mp.quad(lambda x: first(x, c, above) - e * second(x, c, above), [-mp.inf, -4, 0, 1, 4, mp.inf])
+
+    def mixed(x, c, above):
+        return (1 - q) * part(x, c, 0, above) + q * part(x, c, 1, above)
+
+    def null(x, c, above):
+        return part(x, c, 0, above)
+
+    forward = order(mp.log((e - 1 + q) / q) + shift, True, mixed, null)
+    inverse = 1 / e
+    if inverse <= 1 - q:  # N(0, D) never exceeds e^ε times the mixture
+        return forward
+    return max(forward, order(mp.log((inverse - 1 + q) / q) + shift, False, null, mixed))
+
+
+@pytest.mark.parametrize("q,s1,s2", [("1/10", "1", "2"), ("1/100", "11/10", "10"), ("1/2", "3", "3")])
+def test_a_sampled_composition_of_two_gaussians_at_one_step_against_its_own_integral(q, s1, s2):
+    cert = api.account(poisson(q, compose(gaussian(s1), gaussian(s2))), epsilons="0,1/2,1,2")
+    assert cert.result["stages"][0]["mechanism"]["mechanism"] == "gaussian_composition"
+    _enclosed(cert, lambda e: _two_gaussians_sampled(q, s1, s2, e), dps=20)
+
+
 @pytest.mark.parametrize("q,sigma,count", [("1/4", "1", 1), ("1/20", "1/2", 1), ("1/3", "2", 2)])
 def test_the_replace_one_subsampled_gaussian_against_quadrature(q, sigma, count):
     cert = api.account(repeat(count, poisson(q, gaussian(sigma))), epsilons="0,1/2,1", neighboring_relation=REPLACE)

@@ -103,9 +103,41 @@ def test_an_unknown_class_and_wrong_fields_are_named():
         event_json(42)
 
 
-def test_poisson_sampling_of_a_composition_is_refused():
-    with pytest.raises(InputError, match="Poisson sampling of a SelfComposedDpEvent is not the composition"):
-        event_json(poisson("1/2", repeat(3, gaussian(1))))
+def test_a_sampled_composition_of_gaussians_is_one_gaussian_of_the_summed_precision():
+    # 1/σ² = Σ m_i/σ_i²: 1/(11/10)² + 2·3/10² (the SelfComposed inside multiplies), the no-op adds nothing
+    tree = repeat(7, poisson("1/100", compose(gaussian("1.1"), repeat(2, repeat(3, gaussian(10))), NO_OP)))
+    variance = 1 / (1 / mpq(121, 100) + mpq(6, 100))
+    assert _read(tree) == [({"mechanism": "gaussian_composition", "sampling": "1/100",
+                             "sigma_squared": f"{variance.numerator}/{variance.denominator}"}, 7)]
+    law = stages(event_json(tree), "add_or_remove_one")[0][0].law
+    assert law.variance == variance and law.dominating_mu2 == 1 / variance
+    # nested samplings multiply first; one Gaussian reached once is the ordinary stage
+    assert _read(poisson("1/2", poisson("1/5", compose(gaussian(2), NO_OP, repeat(0, gaussian(1)))))) == [
+        ({"mechanism": "gaussian", "sampling": "1/10", "sigma": "2"}, 1)]
+    assert _read(poisson("1/2", repeat(4, gaussian(2)))) == [
+        ({"mechanism": "gaussian_composition", "sampling": "1/2", "sigma_squared": "1"}, 1)]
+    assert _read(poisson("1/2", compose(NO_OP, repeat(0, gaussian(1))))) == []
+
+
+def test_a_composition_sampled_with_probability_one_or_zero_is_read_leaf_by_leaf():
+    assert _read(poisson(1, compose(gaussian(2), laplace(1)))) == _read(compose(gaussian(2), laplace(1)))
+    assert _read(poisson(0, compose(gaussian(2), laplace(1)))) == []
+
+
+@pytest.mark.parametrize("tree,relation,message", [
+    (poisson("1/2", compose(gaussian(1), laplace(1))), "add_or_remove_one",
+     r"events\[1\] \(LaplaceDpEvent\): a Poisson sampling of a composition is accounted only when every event"),
+    (poisson("1/2", compose(gaussian(1), poisson("1/2", gaussian(1)))), "add_or_remove_one",
+     "not a PoissonSampledDpEvent"),
+    (poisson("1/2", repeat(2, gaussian(1))), "replace_one", "under replace_one a Poisson sampling of a composition"),
+    (poisson("1/2", repeat(101, gaussian(1))), "add_or_remove_one", "below 1/100"),
+])
+def test_a_sampled_composition_of_anything_but_gaussians_is_refused_in_one_line(tree, relation, message):
+    with pytest.raises(InputError, match=message):
+        _read(tree, relation)
+
+
+def test_poisson_sampling_of_randomized_response_is_refused():
     with pytest.raises(InputError, match="Poisson sampling of a RandomizedResponseDpEvent"):
         event_json(poisson("1/2", randomized_response("1/2", 3)))
 
