@@ -9,26 +9,35 @@ In order:
    [1/10, 10^4], b in [1/100, 10^4], every Δ_i in [0, 100], mixture probabilities as many as the sensitivities
    and summing to 1, randomized response's p in (0, 1]; the discrete Laplace's a in [1/100, 100] and the discrete
    Gaussian's σ² in [1/100, 10^6], each with an integer sensitivity s in [0, 1000]; a Poisson sampling wraps a
-   Gaussian, Laplace, mixture, discrete Laplace or discrete Gaussian event, another Poisson sampling or a no-op;
-   a sampling without replacement of m of n records (n >= 1, 0 <= m <= n) wraps a Gaussian or Laplace event or a
-   no-op;
+   Gaussian, Laplace, mixture, discrete Laplace or discrete Gaussian event, another Poisson sampling, a no-op or a
+   composition (Composed or SelfComposed); a composition under a Poisson sampling of s′ in (0, 1) (s′ the product
+   of the probabilities of that node and its Poisson ancestors) holds only Gaussian events and no-ops (at any depth
+   of compositions), only under add/remove, and its σ² = 1/Σ m_i/σ_i² (below) is at least 1/100; a sampling
+   without replacement of m of n records (n >= 1, 0 <= m <= n) wraps a Gaussian or Laplace event or a no-op;
    the relation defines every leaf (add/remove: no randomized response, no sampling without replacement;
-   replace-one: no mixture, and a Laplace, discrete Laplace or discrete Gaussian leaf only with sampling 1, the
-   product of its Poisson ancestors' probabilities); 10^−30 <= δ < 1, or 1..64 strictly increasing ε in
-   [0, 500]; 10^−6 <= R <= 1/2; a result of the question's form; a ``pld`` route with a discretisation, a
-   ``gaussian`` or ``lattice`` one without.
+   replace-one: no mixture, no Poisson sampling of s′ in (0, 1) of a composition, and a Laplace, discrete Laplace
+   or discrete Gaussian leaf only with sampling 1, the product of its Poisson ancestors' probabilities);
+   10^−30 <= δ < 1, or 1..64 strictly increasing ε in [0, 500]; 10^−6 <= R <= 1/2; a result of the question's
+   form; a ``pld`` route with a discretisation, a ``gaussian`` or ``lattice`` one without.
 2. The tree's limits (UNCHECKED, before any work): at most :data:`MAX_EVENTS` events, every numerator and
    denominator of the tree at most :data:`MAX_NUMBER_BITS` bits, every dataset size n of a sampling without
-   replacement at most :data:`MAX_DATASET_SIZE`.
+   replacement at most :data:`MAX_DATASET_SIZE`; then (its sum is work that grows with the tree) the σ² of each
+   Poisson-sampled composition of Gaussian events (3.), MALFORMED below 1/100 and UNCHECKED beyond
+   :data:`MAX_VARIANCE_BITS` bits in its numerator or denominator.
 3. Stages (FAIL): ``result.stages`` must be the auditor's own reading of the tree (docs/accounting.md §3,
    :func:`read_stages`): each leaf with its multiplicity (the product of its SelfComposed ancestors' counts)
    and sampling (the product of its Poisson ancestors' probabilities); a Gaussian (Laplace) sampled m of n
    without replacement the stage ``gaussian_without_replacement`` (``laplace_without_replacement``) of
-   γ = m/n, or ``gaussian`` (``laplace``) with sampling 1 when m = n; leaves that cannot change the output's
-   law dropped (a no-op, multiplicity 0, sampling 0, m = 0, a mixture whose every Δ is 0, randomized response
-   with k = 1 or p = 1, a discrete Laplace or discrete Gaussian leaf of sensitivity 0); a mixture's equal Δ
-   merged and sorted increasing; equal mechanisms merged (counts added); sorted by the canonical JSON text of the
-   mechanism.  Then Σ T <= :data:`MAX_TOTAL_COUNT` (UNCHECKED beyond).
+   γ = m/n, or ``gaussian`` (``laplace``) with sampling 1 when m = n; a Poisson sampling of s′ in (0, 1) of a
+   composition one leaf of the Poisson node's multiplicity: with m_i the product of the SelfComposed counts from
+   the node down to its i-th Gaussian event (σ_i), μ² = Σ m_i/σ_i² (one step is one Gaussian mechanism of σ² = 1/μ²,
+   every sampled record entering every query), dropped when μ² = 0, the ``gaussian`` stage of sampling s′ and that
+   σ when exactly one Gaussian event has m_i >= 1 and its m_i is 1, otherwise ``gaussian_composition`` of sampling
+   s′ and σ² = 1/μ²; at s′ = 1 or 0 the composition is read leaf by leaf with sampling s′ (Poisson(1, X) is X);
+   leaves that cannot change the output's law dropped (a no-op, multiplicity 0, sampling 0, m = 0, a mixture
+   whose every Δ is 0, randomized response with k = 1 or p = 1, a discrete Laplace or discrete Gaussian leaf of
+   sensitivity 0); a mixture's equal Δ merged and sorted increasing; equal mechanisms merged (counts added);
+   sorted by the canonical JSON text of the mechanism.  Then Σ T <= :data:`MAX_TOTAL_COUNT` (UNCHECKED beyond).
 4. Route (FAIL): ``gaussian`` exactly when every stage is ``gaussian`` with sampling 1; ``lattice`` only for
    exactly one ``randomized_response`` stage ("route not applicable" otherwise), which may also take ``pld``.
 5. The recipe's shape (MALFORMED; a stage sampled without replacement has a range holding the level 0) and its
@@ -41,12 +50,12 @@ In order:
    ε with lower <= upper <= 1 and the width (or upper <= 10^−30); ``lower_order`` null exactly when the lower
    end is 0 and on the gaussian route; displays outward to 10 significant digits.  Two exact facts:
    δ(ε) < 1 always (every pair's two laws are mutually absolutely continuous), so lower >= 1 is false; and when
-   a stage is ``gaussian``, ``gaussian_without_replacement``, ``mixture_of_gaussians`` or ``discrete_gaussian``
-   its forward loss is unbounded above, so δ(ε) > 0 at every ε and upper = 0 is false.  Without such a stage
-   (only Laplace, sampled with or without replacement, discrete Laplace and randomized response) the composed
-   loss is
-   bounded and δ(ε) = 0 exactly for ε at or above its largest value: no exact fact is used, the enclosures
-   decide (an upper end 0 is proved when the recipe's upper bound is exactly 0).
+   a stage is ``gaussian``, ``gaussian_composition`` (a sampled Gaussian too), ``gaussian_without_replacement``,
+   ``mixture_of_gaussians`` or ``discrete_gaussian`` its forward loss is unbounded above, so δ(ε) > 0 at every ε
+   and upper = 0 is false.  Without such a stage (only Laplace, sampled with or without replacement, discrete
+   Laplace and randomized response) the composed loss is bounded and δ(ε) = 0 exactly for ε at or above its
+   largest value: no exact fact is used, the enclosures decide (an upper end 0 is proved when the recipe's upper
+   bound is exactly 0).
 7. Enclosure claims, three-way, as for ``dpsgd/1`` (:func:`auditor.pld.decisions.decide_gaussian`,
    :func:`auditor.pld.decisions.decide_pld`): the gaussian route's closed form with μ² = Σ_s T_s·d²/σ_s²
    (d = 1 under add/remove, 2 under replace-one); the pld route's bounds from the auditor's own single-step
@@ -58,13 +67,16 @@ In order:
 
 import json
 from fractions import Fraction
+from math import isqrt
+
+from gmpy2 import mpq
 
 from auditor import budget, common
 from auditor import claims as summaries
 from auditor.certificate import Malformed
 from auditor.outcomes import Unchecked
 from auditor.pld import decisions, families, lattice, pairs, recipe
-from auditor.rationals import read_rational, show, write_rational
+from auditor.rationals import floor, read_rational, show, write_rational
 
 # ---- the domain ---------------------------------------------------------------------------------
 SIGMA_MIN, SIGMA_MAX = Fraction(1, 10), Fraction(10 ** 4)
@@ -88,11 +100,16 @@ MAX_EPSILON = Fraction(2000)
 """Largest ε at which a claim is evaluated (stored ε_lo, ε_hi)."""
 MAX_DATASET_SIZE = 10 ** 12
 """Largest dataset size n of a sampling without replacement."""
+MAX_VARIANCE_BITS = 4096
+"""Most bits of the numerator or the denominator of the σ² of a Poisson-sampled composition of Gaussian events (a
+number the tree does not hold, but its stage does: the tree's limits bound it only by about 512 bits a Gaussian
+event)."""
 
 ORDERS = (FORWARD, BACKWARD) = ("forward", "backward")
 LATTICE = "lattice"
 ADD_OR_REMOVE, REPLACE = families.ADD_OR_REMOVE, families.REPLACE
-UNBOUNDED = ("gaussian", "gaussian_without_replacement", "mixture_of_gaussians", "discrete_gaussian")
+UNBOUNDED = ("gaussian", "gaussian_composition", "gaussian_without_replacement", "mixture_of_gaussians",
+             "discrete_gaussian")
 """Stage mechanisms whose forward loss is unbounded above."""
 
 
@@ -174,7 +191,12 @@ class _Tree:
 
 
 _SAMPLED = {"GaussianDpEvent", "LaplaceDpEvent", "MixtureOfGaussiansDpEvent", "DiscreteLaplaceDpEvent",
-            "DiscreteGaussianDpEvent", "PoissonSampledDpEvent", "NoOpDpEvent"}
+            "DiscreteGaussianDpEvent", "PoissonSampledDpEvent", "NoOpDpEvent", "ComposedDpEvent",
+            "SelfComposedDpEvent"}
+"""The events a Poisson sampling may wrap."""
+_COMPOSITIONS = {"ComposedDpEvent", "SelfComposedDpEvent"}
+COMPOSITION_VARIANCE_MIN = mpq(1, 100)
+"""The least σ² of a Poisson-sampled composition of Gaussian events (σ >= 1/10, the Gaussian's domain)."""
 
 
 def _walk(event, pointer, tree, multiplicity, sampling):
@@ -192,21 +214,120 @@ def _walk(event, pointer, tree, multiplicity, sampling):
             _walk(inner, f"{pointer}/events/{i}", tree, multiplicity, sampling)
         return
     if kind == "PoissonSampledDpEvent":
-        q = tree.number(event["sampling_probability"], pointer + "/sampling_probability")
-        _bounded(q, Fraction(0), Fraction(1), pointer + "/sampling_probability", "[0, 1]")
-        inner = event["event"]
-        if inner["class_name"] not in _SAMPLED:
-            raise Malformed(f"{pointer}/event: a PoissonSampledDpEvent must wrap a Gaussian, Laplace, "
-                            f"mixture-of-Gaussians, discrete Laplace or discrete Gaussian event (or another Poisson "
-                            f"sampling, or a no-op), not a "
-                            f"{inner['class_name']} (Poisson sampling of a composition is not the composition of "
-                            f"sampled steps)")
-        _walk(inner, pointer + "/event", tree, multiplicity, sampling * q)
+        _poisson(event, pointer, tree, multiplicity, sampling)
         return
     if kind == "SampledWithoutReplacementDpEvent":
-        tree.leaves.append((_without_replacement(event, pointer, tree), multiplicity))
+        tree.leaves.append((_without_replacement(event, pointer, tree, sampling), multiplicity))
         return
     tree.leaves.append((_leaf(event, kind, pointer, tree, sampling), multiplicity))
+
+
+def _poisson(event, pointer, tree, multiplicity, sampling):
+    """A PoissonSampledDpEvent of probability q, its ancestors' product ``sampling``: s′ = sampling·q.  A composition
+    inside with 0 < s′ < 1 is one stage (:func:`_composition`); otherwise the inner event is read with sampling s′
+    (a composition at s′ = 1 or 0 leaf by leaf, as if the node were not there: Poisson(1, X) is X)."""
+    q = tree.number(event["sampling_probability"], pointer + "/sampling_probability")
+    _bounded(q, Fraction(0), Fraction(1), pointer + "/sampling_probability", "[0, 1]")
+    inner, s = event["event"], sampling * q
+    kind = inner["class_name"]
+    if kind not in _SAMPLED:
+        raise Malformed(f"{pointer}/event: a PoissonSampledDpEvent must wrap a Gaussian, Laplace, "
+                        f"mixture-of-Gaussians, discrete Laplace or discrete Gaussian event, another Poisson "
+                        f"sampling, a composition or a no-op, not a {kind}")
+    if kind in _COMPOSITIONS and 0 < s < 1:
+        tree.leaves.append((_composition(inner, pointer, tree, s), multiplicity))
+        return
+    _walk(inner, pointer + "/event", tree, multiplicity, s)
+
+
+def _composition(event, pointer, tree, sampling):
+    """The Poisson sampling (at ``pointer``, product of probabilities ``sampling`` in (0, 1)) of the composition
+    ``event``: its relation and every event inside checked now, its stage (:class:`_Composition`) computed once the
+    tree's limits hold.
+
+    Every record sampled enters every Gaussian query of the composition, so one step is the sampled Gaussian of
+    σ² = 1/μ², μ² = Σ m_i/σ_i² over its Gaussian events (m_i the product of their SelfComposed counts inside it).
+    Why: under add/remove, with the other records' sampled sum fixed (joint convexity), the step is
+    (1 − q)·N(0, Σ) + q·N(v, Σ) against N(0, Σ), Σ = diag(σ_i²·I), ‖v_i‖ <= 1 for each of the Σ m_i queries;
+    dividing block i by σ_i (invertible: divergences unchanged) gives the shift w with ‖w‖² <= μ², rotating w
+    onto the first axis and dropping the other coordinates (independent, alike under both laws) the
+    one-dimensional pair of shift ‖w‖, and the sampled Gaussian pair is monotone in its shift
+    (docs/mechanisms/poisson-subsampling.md); every v_i of norm 1 attains it.  Defined under add/remove only, and
+    only for Gaussian events and no-ops inside.  μ² = 0: dropped; one Gaussian event of m = 1 (the others of
+    m = 0): its own ``gaussian`` stage; otherwise ``gaussian_composition``, σ² >= 1/100."""
+    if tree.relation == REPLACE:
+        raise Malformed(f"{pointer}: under replace_one a Poisson sampling of a composition is not accounted "
+                        f"(add_or_remove_one accounts one of Gaussian events)")
+    gaussians = []
+    _gather(event, pointer + "/event", tree, 1, gaussians)
+    return _Composition(pointer, sampling, gaussians)
+
+
+class _Composition:
+    """A Poisson-sampled composition of Gaussian events read from the tree: [(m_i, σ_i)] and the sampling s′.
+    :meth:`stage` sums μ² = Σ m_i/σ_i², work that grows with the tree, so :func:`read_stages` calls it only once
+    the tree's limits hold."""
+
+    __slots__ = ("pointer", "sampling", "gaussians")
+
+    def __init__(self, pointer, sampling, gaussians):
+        self.pointer, self.sampling, self.gaussians = pointer, sampling, gaussians
+
+    def stage(self):
+        """The stage mechanism, or None when μ² = 0; MALFORMED when σ² = 1/μ² < 1/100, UNCHECKED beyond
+        :data:`MAX_VARIANCE_BITS`."""
+        q = write_rational(self.sampling)
+        reached = [(m, sigma) for m, sigma in self.gaussians if m >= 1]
+        if not reached:
+            return None
+        if len(reached) == 1 and reached[0][0] == 1:
+            return {"mechanism": "gaussian", "sampling": q, "sigma": write_rational(reached[0][1])}
+        variance = 1 / _pairwise_sum([mpq(m) / mpq(s.numerator, s.denominator) ** 2 for m, s in reached])
+        if variance < COMPOSITION_VARIANCE_MIN:
+            raise Malformed(f"{self.pointer}: σ² = {show(variance)} of the composition is below 1/100: σ below 1/10, "
+                            f"the Gaussian's domain")
+        bits = max(variance.numerator.bit_length(), variance.denominator.bit_length())
+        if bits > MAX_VARIANCE_BITS:
+            raise Unchecked(self.pointer, bits, MAX_VARIANCE_BITS,
+                            "bits of the numerator or denominator of the sigma^2 of a composition")
+        return {"mechanism": "gaussian_composition", "sampling": q, "sigma_squared": write_rational(variance)}
+
+
+def _pairwise_sum(terms):
+    """The exact sum of nonempty ``terms`` (gmpy2 rationals) added in pairs, a balanced tree: its reductions work
+    on numbers of about equal size, with gmpy2's subquadratic gcd (10^4 terms of 512-bit denominators: about a
+    second, where a running sum of Fractions takes minutes)."""
+    while len(terms) > 1:
+        terms = [terms[i] + terms[i + 1] if i + 1 < len(terms) else terms[i] for i in range(0, len(terms), 2)]
+    return terms[0]
+
+
+def _gather(event, pointer, tree, multiplicity, gaussians):
+    """Append (m, σ) of every GaussianDpEvent below ``event`` in a Poisson-sampled composition to ``gaussians``
+    (m the product of the SelfComposed counts from the Poisson node); MALFORMED at any other event but a no-op."""
+    tree.events += 1
+    kind = event["class_name"]
+    if kind == "NoOpDpEvent":
+        return
+    if kind == "SelfComposedDpEvent":
+        count = common.integer(event["count"], pointer + "/count", 0)
+        _gather(event["event"], pointer + "/event", tree, multiplicity * count, gaussians)
+        return
+    if kind == "ComposedDpEvent":
+        for i, inner in enumerate(event["events"]):
+            _gather(inner, f"{pointer}/events/{i}", tree, multiplicity, gaussians)
+        return
+    if kind != "GaussianDpEvent":
+        raise Malformed(f"{pointer}: a Poisson sampling of a composition is accounted only when every event in it "
+                        f"is a GaussianDpEvent or a NoOpDpEvent (then it is one Gaussian mechanism), not a {kind}")
+    gaussians.append((multiplicity, _gaussian_sigma(event, pointer, tree)))
+
+
+def _gaussian_sigma(event, pointer, tree):
+    """A GaussianDpEvent's σ, in its domain [1/10, 10^4]."""
+    sigma = tree.number(event["noise_multiplier"], pointer + "/noise_multiplier")
+    _bounded(sigma, SIGMA_MIN, SIGMA_MAX, pointer + "/noise_multiplier", "[1/10, 10^4]")
+    return sigma
 
 
 def _leaf(event, kind, pointer, tree, sampling):
@@ -214,8 +335,7 @@ def _leaf(event, kind, pointer, tree, sampling):
     relation = tree.relation
     q = write_rational(sampling)
     if kind == "GaussianDpEvent":
-        sigma = tree.number(event["noise_multiplier"], pointer + "/noise_multiplier")
-        _bounded(sigma, SIGMA_MIN, SIGMA_MAX, pointer + "/noise_multiplier", "[1/10, 10^4]")
+        sigma = _gaussian_sigma(event, pointer, tree)
         return {"mechanism": "gaussian", "sampling": q, "sigma": write_rational(sigma)}
     if kind == "LaplaceDpEvent":
         b = tree.number(event["noise_multiplier"], pointer + "/noise_multiplier")
@@ -238,14 +358,16 @@ def _leaf(event, kind, pointer, tree, sampling):
     noise = tree.number(event["noise_parameter"], pointer + "/noise_parameter")
     _bounded(noise, Fraction(0), Fraction(1), pointer + "/noise_parameter", "(0, 1]", lo_open=True)
     k = common.integer(event["num_buckets"], pointer + "/num_buckets", 1)
-    if k == 1 or noise == 1:
+    if k == 1 or noise == 1 or sampling == 0:    # sampling 0 or 1: only a Poisson node of s′ = 0 or 1 is above it
         return None
     return {"buckets": k, "mechanism": "randomized_response", "noise": write_rational(noise), "sampling": "1"}
 
 
-def _without_replacement(event, pointer, tree):
-    """The stage mechanism of a sampling of m of n records without replacement (its ancestors are no Poisson
-    sampling: a Poisson sampling wraps no such event), or None when it is dropped (m = 0, or a no-op inside)."""
+def _without_replacement(event, pointer, tree, sampling):
+    """The stage mechanism of a sampling of m of n records without replacement, or None when it is dropped (m = 0,
+    a no-op inside, or ``sampling`` 0).  A Poisson sampling wraps no such event directly, and its composition is
+    read leaf by leaf only at the sampling 1 (as if the Poisson node were not there) or 0 (every leaf dropped),
+    so ``sampling`` is 1 or 0."""
     if tree.relation != REPLACE:
         raise Malformed(f"{pointer}: sampling without replacement is accounted under replace_one only (n is public), "
                         f"as in dp_accounting (docs/accounting.md §3)")
@@ -267,7 +389,7 @@ def _without_replacement(event, pointer, tree):
                         f"SampledWithoutReplacementDpEvent")
     unsampled = _leaf(inner, kind, where, tree, Fraction(1))    # its domain, before the dropping
     gamma = Fraction(m, n)
-    if gamma == 0:
+    if gamma == 0 or sampling == 0:
         return None
     if gamma == 1:
         return unsampled          # the batch is the whole dataset: the unsampled replace-one mechanism
@@ -349,6 +471,8 @@ def read_stages(event, relation, pointer="/input/event"):
                         "records of the dataset of a sampling without replacement")
     counts, mechanisms = {}, {}
     for mechanism, multiplicity in tree.leaves:
+        if isinstance(mechanism, _Composition):
+            mechanism = mechanism.stage()
         if mechanism is None or multiplicity == 0 or mechanism["sampling"] == "0":
             continue
         key = canonical(mechanism)
@@ -373,6 +497,7 @@ def parse(cert):
 # ---- 3. and 4. the stages and the route ------------------------------------------------------------------
 
 _FIELDS = {"gaussian": ("sampling", "sigma"), "gaussian_without_replacement": ("sampling", "sigma"),
+           "gaussian_composition": ("sampling", "sigma_squared"),
            "laplace": ("sampling", "scale"), "laplace_without_replacement": ("sampling", "scale"),
            "mixture_of_gaussians": ("probabilities", "sampling", "sensitivities", "sigma"),
            "randomized_response": ("buckets", "noise", "sampling"),
@@ -400,6 +525,8 @@ def _stage_text(mechanism, count=None):
     kind = mechanism["mechanism"]
     if kind == "gaussian":
         text = f"gaussian sigma = {t(mechanism['sigma'])}, q = {t(mechanism['sampling'])}"
+    elif kind == "gaussian_composition":
+        text = f"gaussian composition sigma^2 = {t(mechanism['sigma_squared'])}, q = {t(mechanism['sampling'])}"
     elif kind == "gaussian_without_replacement":
         text = (f"gaussian sigma = {t(mechanism['sigma'])}, sampled without replacement, "
                 f"m/n = {t(mechanism['sampling'])}")
@@ -476,6 +603,8 @@ def pair_of(mechanism, relation):
     q = Fraction(mechanism["sampling"])
     if kind == "gaussian":
         return families.gaussian(Fraction(mechanism["sigma"]), q, relation)
+    if kind == "gaussian_composition":
+        return families.gaussian_composition(Fraction(mechanism["sigma_squared"]), q)
     if kind == "gaussian_without_replacement":
         return families.without_replacement(Fraction(mechanism["sigma"]), q)
     if kind == "laplace":
@@ -495,10 +624,15 @@ def pair_of(mechanism, relation):
 def declared(mechanism):
     """(guard, parts) of a stage mechanism as docs/accounting.md §6 states them: the guard
     24 + bits(⌊1/q⌋) + 2·bits(⌊s⌋ + 1), q the sampling and s the σ, b or 1 (randomized response, the discrete
-    Laplace, the discrete Gaussian); the bits of the numerators and denominators of every number (σ or b, each Δ_i
-    and p_i, q; randomized response: p and k; the discrete families: a or σ², s and q)."""
+    Laplace, the discrete Gaussian; a Gaussian composition: ⌊σ⌋ = isqrt(⌊σ²⌋)); the bits of the numerators and
+    denominators of every number (σ or b, each Δ_i and p_i, q; randomized response: p and k; the discrete
+    families: a or σ², s and q; a Gaussian composition: σ² and q)."""
     kind = mechanism["mechanism"]
     q = mechanism["sampling"]
+    if kind == "gaussian_composition":
+        variance = mechanism["sigma_squared"]
+        return (pairs.declared_guard(q, isqrt(floor(Fraction(variance)))),
+                pairs.bits(q) + pairs.bits(variance))
     if kind == "randomized_response":
         return pairs.declared_guard(q, 1), pairs.bits(mechanism["noise"]) + pairs.bits(mechanism["buckets"])
     if kind in ("discrete_laplace", "discrete_gaussian"):

@@ -1,5 +1,6 @@
 """The pairs of ``accounting/1`` beyond the sampled Gaussian, and the factories from a stage mechanism
-(docs/accounting.md §4–5; the shared machinery and :class:`auditor.pld.pairs.SampledGaussian` in :mod:`.pairs`).
+(docs/accounting.md §4–5; the shared machinery and :class:`auditor.pld.pairs.SampledGaussian` in :mod:`.pairs`,
+which is also the pair of ``gaussian_composition``, given by σ²: :func:`gaussian_composition`).
 
 * :class:`ReplaceGaussian` — ``gaussian`` under replace-one with q < 1: (1 − q)·N(0, σ²) + q·N(1, σ²) against
   (1 − q)·N(0, σ²) + q·N(−1, σ²).  With u = e^{x/σ²} and c = e^{−1/(2σ²)} the loss is
@@ -40,9 +41,9 @@ from auditor.rationals import ceil, ceil_div, floor
 
 __all__ = ["ReplaceGaussian", "GaussianMixture", "Symmetrised", "WithoutReplacementGaussian",
            "WithoutReplacementLaplace", "Laplace", "RandomizedResponse", "DiscreteLaplace", "DiscreteGaussian",
-           "gaussian", "mixture", "without_replacement", "laplace_without_replacement", "laplace",
-           "randomized_response", "discrete_laplace", "discrete_gaussian", "discrete_work", "REPLACE_NS", "MIXTURE_NS",
-           "MIXTURE_POLYNOMIAL_NS",
+           "gaussian", "gaussian_composition", "mixture", "without_replacement", "laplace_without_replacement",
+           "laplace", "randomized_response", "discrete_laplace", "discrete_gaussian", "discrete_work", "REPLACE_NS",
+           "MIXTURE_NS", "MIXTURE_POLYNOMIAL_NS",
            "WITHOUT_REPLACEMENT_NS", "WITHOUT_REPLACEMENT_LAPLACE_NS", "BOUNDED_NS", "DISCRETE_BUCKET_NS",
            "DISCRETE_ATOM_NS", "DISCRETE_SAMPLED_ATOM_NS", "DISCRETE_PLACE_UNITS", "ADD_OR_REMOVE", "REPLACE"]
 
@@ -516,6 +517,12 @@ def gaussian(sigma, q, relation):
     if q == 1:
         return SampledGaussian(1, Fraction(sigma) / 2)    # N(1, σ²) vs N(−1, σ²) is N(1, σ²/4) vs N(0, σ²/4)
     return ReplaceGaussian(q, sigma)
+
+
+def gaussian_composition(sigma_squared, q):
+    """The pair of a ``gaussian_composition`` stage (add/remove, q in (0, 1)): the sampled Gaussian of noise
+    σ = √σ², given by σ² (:class:`SampledGaussian`; σ irrational in general)."""
+    return SampledGaussian(q, sigma_squared=sigma_squared)
 
 
 def mixture(sigma, sensitivities, probabilities, q):

@@ -8,8 +8,9 @@ every pair (:mod:`.masses`, :mod:`.composition`, :mod:`.answer`).
 
 This module holds :class:`SampledGaussian` — ``gaussian`` under add/remove: (1 − q)·N(0, σ²) + q·N(1, σ²) against
 N(0, σ²), the pair of docs/dpsgd.md §1 and the only pair of ``dpsgd/1``, its preimages in closed form
-(:mod:`.preimages`) — and what the Gaussian families share; the other families of ``accounting/1`` are in
-:mod:`.families`.
+(:mod:`.preimages`); given by σ² it is also ``gaussian_composition``, a Poisson sampling of a composition of
+Gaussian events (σ² = 1/Σ m_i/σ_i², σ irrational in general) — and what the Gaussian families share; the other
+families of ``accounting/1`` are in :mod:`.families`.
 
 The Gaussian families' masses come from normal tails at the preimages: with z_i = x_i/σ (an enclosure, or −∞),
 a component N(m·σ, σ²) of weight a contributes a·(ΦC(z_i − m) − ΦC(z_{i+1} − m)) to bucket i, a·ΦC(z_hi − m) to
@@ -25,7 +26,7 @@ producer).  :meth:`mass_work` is the estimated work of the masses at the declare
 """
 
 from fractions import Fraction
-from math import gcd
+from math import gcd, isqrt
 
 from auditor.pld.preimages import arguments
 from auditor.pld.tails import TailTable
@@ -115,22 +116,40 @@ def shifted(args, m, W):
 # ---- the sampled Gaussian -----------------------------------------------------------------------------------
 
 class SampledGaussian:
-    """``gaussian`` under add/remove: (1 − q)·N(0, σ²) + q·N(1, σ²) against N(0, σ²), q in (0, 1]."""
+    """``gaussian`` under add/remove: (1 − q)·N(0, σ²) + q·N(1, σ²) against N(0, σ²), q in (0, 1]; σ given, or
+    σ² given (``sigma_squared``: the ``gaussian_composition`` stage, whose σ = 1/μ is irrational in general; its
+    preimages then use enclosures of σ, :func:`auditor.pld.preimages.arguments`).
 
-    __slots__ = ("q", "sigma")
+    ``sigma`` is the σ given (None when σ² is), ``variance`` σ² either way.
+    """
 
-    def __init__(self, q, sigma):
-        self.q, self.sigma = Fraction(q), Fraction(sigma)
+    __slots__ = ("q", "sigma", "variance")
+
+    def __init__(self, q, sigma=None, *, sigma_squared=None):
+        if (sigma is None) == (sigma_squared is None):
+            raise TypeError(f"SampledGaussian takes sigma or sigma_squared, not both or neither: "
+                            f"sigma={sigma!r}, sigma_squared={sigma_squared!r}")
+        self.q = Fraction(q)
+        self.sigma = None if sigma is None else Fraction(sigma)
+        self.variance = self.sigma ** 2 if sigma_squared is None else Fraction(sigma_squared)
 
     def __repr__(self):
+        if self.sigma is None:
+            return f"SampledGaussian(q={self.q}, sigma_squared={self.variance})"
         return f"SampledGaussian(q={self.q}, sigma={self.sigma})"
 
+    def floor_sigma(self):
+        """⌊σ⌋ = isqrt(⌊σ²⌋) (⌊√t⌋ = ⌊√⌊t⌋⌋ for t >= 0), exact whether σ is rational or not."""
+        return isqrt(floor(self.variance))
+
     def guard_bits(self):
-        """The widths of the arguments: the log chain, up to 1/q and σ in the slope of ΦC near the bottom."""
-        return declared_guard(self.q, self.sigma)
+        """The widths of the arguments: the log chain, up to 1/q and σ in the slope of ΦC near the bottom
+        (:func:`declared_guard` with ⌊σ⌋)."""
+        return declared_guard(self.q, self.floor_sigma())
 
     def parts(self):
-        return bits(self.q) + bits(self.sigma)
+        """The bits of q and of the number given, σ or σ²."""
+        return bits(self.q) + bits(self.variance if self.sigma is None else self.sigma)
 
     def mass_work(self, n, W, parts):
         return work(n, W, parts, MASS_NS)
@@ -138,6 +157,6 @@ class SampledGaussian:
     def bucket_masses(self, N, lo, hi, W, pointer):
         table = TailTable(W)
         Wt = table.bits
-        z, zp = arguments(self.q, self.sigma, N, lo, hi, Wt)
+        z, zp = arguments(self.q, self.variance, N, lo, hi, Wt)
         q = self.q
         return (Wt,) + gaussian_masses(table, [(z, 1 - q), (zp, q)] if q < 1 else [(zp, q)], [(z, Fraction(1))])

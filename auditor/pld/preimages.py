@@ -8,7 +8,12 @@ The loss of one step (sampling rate q, noise multiplier σ, remove order) is
     x(y) = 1/2 + σ²·log(v/q),   v = e^y − (1 − q),   when v > 0,   x(y) = −∞ otherwise;
 
 for q = 1, x(y) = 1/2 + σ²·y exactly.  The tails are evaluated at
-z = x/σ and z′ = (x − 1)/σ (:func:`arguments`).
+z = x/σ and z′ = (x − 1)/σ (:func:`arguments`), σ given by its square σ²
+(rational; σ itself irrational in general, as for a composition of Gaussian
+events): when σ² is the square of a rational the arithmetic is with σ's
+numerator and denominator exactly, otherwise with outward enclosures of σ and
+1/σ by integer square roots (:func:`root_fixed`), σ's fine enough for its
+product with log(v/q) to err by less than a quarter unit.
 
 1. e^{j/N} (:func:`exp_grid`): an anchor every :func:`block` indices from the
    auditor's Taylor bounds (:func:`auditor.enclosures.exp_bounds`), then
@@ -30,12 +35,13 @@ z = x/σ and z′ = (x − 1)/σ (:func:`arguments`).
 """
 
 from fractions import Fraction
+from math import isqrt
 
 from auditor.enclosures import exp_bounds, log_bounds
 from auditor.outcomes import NotEstablished
 from auditor.rationals import ceil, ceil_div, floor
 
-__all__ = ["BLOCK", "block", "exp_grid", "arguments", "MAX_SIGN_BITS"]
+__all__ = ["BLOCK", "block", "exp_grid", "arguments", "exact_root", "root_fixed", "MAX_SIGN_BITS"]
 
 BLOCK = 256
 """Most indices between two direct evaluations (anchors) of e^{j/N} and of log v."""
@@ -165,11 +171,49 @@ def _log_v(N, q, lo, hi, W):
     return out
 
 
-def arguments(q, sigma, N, lo, hi, W):
+def exact_root(x):
+    """√x as a Fraction when the rational x >= 0 is the square of a rational (its reduced numerator and denominator
+    are squares), else None (√x is irrational)."""
+    x = Fraction(x)
+    n, d = isqrt(x.numerator), isqrt(x.denominator)
+    return Fraction(n, d) if n * n == x.numerator and d * d == x.denominator else None
+
+
+def root_fixed(x, W):
+    """(lo, lo + 1) with lo <= 2^W·√x < lo + 1, for a rational x >= 0: lo = isqrt(⌊2^{2W}·x⌋), since
+    ⌊√t⌋ = ⌊√⌊t⌋⌋ for every real t >= 0."""
+    x = Fraction(x)
+    lo = isqrt((x.numerator << (2 * W)) // x.denominator)
+    return lo, lo + 1
+
+
+def _product(a, b, s, d):
+    """[a, b]·[s_lo, s_hi]/d rounded outward to integers (a <= b integers, 0 <= s_lo <= s_hi, d > 0): each end
+    of the product of an interval by a nonnegative one takes the end of s its sign asks for."""
+    s_lo, s_hi = s
+    return (a * (s_lo if a >= 0 else s_hi)) // d, ceil_div(b * (s_hi if b >= 0 else s_lo), d)
+
+
+def _guard_of(magnitude):
+    """Bits G such that a factor enclosed to 2^−(W+G) (one unit) errs by less than a quarter unit of 2^−W when
+    multiplied by a number of absolute value below ``magnitude`` (an integer >= 0)."""
+    return magnitude.bit_length() + 2
+
+
+def arguments(q, variance, N, lo, hi, W):
     """([z_i], [z′_i]) for i = lo, ..., hi: (lo, hi) integers over 2^W, or None for −∞.
 
-    z_i = x_i/σ and z′_i = (x_i − 1)/σ with x_i = x(i/N).
+    z_i = x_i/σ and z′_i = (x_i − 1)/σ with x_i = x(i/N), σ = √``variance``: σ's numerator and denominator when
+    σ is rational (:func:`exact_root`), enclosures of σ and 1/σ otherwise (:func:`_enclosed_arguments`).
     """
+    sigma = exact_root(variance)
+    if sigma is None:
+        return _enclosed_arguments(q, Fraction(variance), N, lo, hi, W)
+    return _exact_arguments(q, sigma, N, lo, hi, W)
+
+
+def _exact_arguments(q, sigma, N, lo, hi, W):
+    """:func:`arguments` for a rational σ: every quotient by σ exact before its one rounding."""
     sn, sd = sigma.numerator, sigma.denominator
     one = 1 << W
     if q == 1:
@@ -195,4 +239,44 @@ def arguments(q, sigma, N, lo, hi, W):
         z_hi = ceil_div(b * sn, sd) + half_hi
         z.append((z_lo, z_hi))
         zp.append((z_lo - inv_hi, z_hi - inv_lo))
+    return z, zp
+
+
+def _enclosed_arguments(q, variance, N, lo, hi, W):
+    """:func:`arguments` for an irrational σ = √σ²: 2^W/σ enclosed by :func:`root_fixed` (one unit wide), σ enclosed
+    :func:`_guard_of` bits finer than 2^−W for its product with log(v/q) (whose largest size is known once the
+    logarithms are), each product rounded outward (:func:`_product`).
+
+    q = 1: x_i = 1/2 + σ²·i/N = A_i/(2N·d) exactly (σ² = n/d, A_i = d·N + 2n·i), and x_i − 1 has the numerator
+    A_i − 2d·N; z_i = A_i·(1/σ)/(2N·d) with 1/σ enclosed finer by the bits of the largest |x_i|.
+    q < 1: z_i = 1/(2σ) + σ·log(v_i/q), z′_i = z_i − 1/σ.
+    """
+    one = 1 << W
+    if q == 1:
+        n_, d_ = variance.numerator, variance.denominator
+        den = 2 * d_ * N
+        numerators = [d_ * N + 2 * n_ * i for i in range(lo, hi + 1)]
+        G = _guard_of(max(abs(a) for a in numerators) // den)
+        inverse = root_fixed(1 / variance, W + G)         # 2^{W+G}/σ
+        scale = den << G
+        z = [_product(a, a, inverse, scale) for a in numerators]
+        zp = [_product(a - 2 * d_ * N, a - 2 * d_ * N, inverse, scale) for a in numerators]
+        return z, zp
+    lq_lo, lq_hi = log_fixed(q, q, W)
+    logs = [None if v is None else (v[0] - lq_hi, v[1] - lq_lo) for v in _log_v(N, q, lo, hi, W)]   # 2^W·log(v/q)
+    largest = max((max(-a, b) for a, b in filter(None, logs)), default=0)
+    G = _guard_of(largest >> W)
+    sigma = root_fixed(variance, W + G)                    # 2^{W+G}·σ
+    i_lo, i_hi = root_fixed(1 / variance, W)               # 2^W/σ
+    half_lo, half_hi = i_lo >> 1, ceil_div(i_hi, 2)        # 2^W/(2σ)
+    z, zp = [], []
+    for logs_i in logs:
+        if logs_i is None:
+            z.append(None)
+            zp.append(None)
+            continue
+        s_lo, s_hi = _product(*logs_i, sigma, one << G)
+        z_lo, z_hi = s_lo + half_lo, s_hi + half_hi
+        z.append((z_lo, z_hi))
+        zp.append((z_lo - i_hi, z_hi - i_lo))
     return z, zp

@@ -10,11 +10,12 @@
   certificate's bounds are those of its grid alone.
 * :func:`certificate`: a sealed ``accounting/1`` certificate from its parts.
 * :data:`FAMILIES`, :func:`family_certificate`, :func:`delta_certificate`: certificates of the other families
-  (Laplace, sampled Laplace, two Laplace steps, randomized response, a mixture of Gaussians, the replace-one
-  sampled Gaussian, a Gaussian sampled without replacement, a Laplace mechanism sampled without replacement once
-  and twice, a replace-one tree of a Gaussian and randomized response) whose recipes are chosen here and
-  whose claims are set from the mpmath references of :mod:`tests.auditor.accounting_reference`: lower = low·δ
-  and upper = high·δ at each ε (10 % either side by default), or ε_lo = low·ε(δ), ε_hi = high·ε(δ).
+  (Laplace, sampled Laplace, two Laplace steps, randomized response, a mixture of Gaussians, a Poisson sampling
+  of a composition of Gaussian events, the replace-one sampled Gaussian, a Gaussian sampled without replacement,
+  a Laplace mechanism sampled without replacement once and twice, a replace-one tree of a Gaussian and
+  randomized response) whose recipes are chosen here and whose claims are set from the mpmath references of
+  :mod:`tests.auditor.accounting_reference`: lower = low·δ and upper = high·δ at each ε (10 % either side by
+  default), or ε_lo = low·ε(δ), ε_hi = high·ε(δ).
 """
 
 import copy
@@ -226,6 +227,14 @@ WOR_LAPLACE = {"class_name": "SampledWithoutReplacementDpEvent", "source_dataset
                "event": {"class_name": "LaplaceDpEvent", "noise_multiplier": "1/2"}}
 WOR_LAPLACE_STAGE = {"mechanism": "laplace_without_replacement", "sampling": "1/10", "scale": "1/2"}
 
+COMPOSITION = {"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/10",
+               "event": {"class_name": "ComposedDpEvent", "events": [
+                   {"class_name": "GaussianDpEvent", "noise_multiplier": "1"},
+                   {"class_name": "SelfComposedDpEvent", "count": 2,
+                    "event": {"class_name": "GaussianDpEvent", "noise_multiplier": "2"}}]}}
+COMPOSITION_LAW = ref.sampled_gaussian(Fraction(1, 10), mpmath.sqrt(mp(Fraction(2, 3))))
+"""The one Gaussian of :data:`COMPOSITION`: σ = √(2/3) in mpmath."""
+
 
 def _wor_laplace_range(gamma, b, N):
     """[−H, H] past the buckets of ±a₊, a₊ = log(1 − γ + γ·e^{2/b}) the loss's largest value."""
@@ -264,6 +273,10 @@ FAMILIES = {
         ["0", "1/2", "1"],
         lambda e: {o: ref.delta_one(ref.mixture(1, [1, 2], [Fraction(1, 2)] * 2, Fraction(1, 4)), e, o)
                    for o in ORDERS}),
+    "gaussian-composition": (   # a noisy sum and a noisy count per step: σ² = 1/(1 + 2/4) = 2/3 (docs/accounting.md §3)
+        COMPOSITION, "add_or_remove_one",
+        [({"mechanism": "gaussian_composition", "sampling": "1/10", "sigma_squared": "2/3"}, 1, [-12, 1500])], 100,
+        ["0", "1/2", "2"], lambda e: {o: ref.delta_one(COMPOSITION_LAW, e, o) for o in ORDERS}),
     "mixture-once": (
         {"class_name": "MixtureOfGaussiansDpEvent", "standard_deviation": "1", "sensitivities": ["2", "0", "1"],
          "sampling_probs": ["1/4", "1/2", "1/4"]}, "add_or_remove_one",
@@ -407,6 +420,8 @@ DELTA_QUESTIONS = {   # name: (family, δ, reference δ(ε) at a real ε, the lo
                             lambda e: ref.delta_without_replacement(Fraction(1, 10), 1, e)),
     "without-replacement-laplace": ("without-replacement-laplace", Fraction(1, 100),
                                     ref.without_replacement_laplace(Fraction(1, 10), Fraction(1, 2)).hockey),
+    "gaussian-composition": ("gaussian-composition", Fraction(1, 1000), lambda e: max(
+        ref.delta_one(COMPOSITION_LAW, e, o) for o in ORDERS)),
     "mixture": ("mixture", Fraction(1, 1000), lambda e: max(
         ref.delta_one(ref.mixture(1, [1, 2], [Fraction(1, 2)] * 2, Fraction(1, 4)), e, o) for o in ORDERS)),
 }

@@ -23,6 +23,7 @@ from auditor.api import verify_certificate
 from auditor.certificate import Malformed
 from auditor.checks import accounting
 from auditor.claims import outward
+from auditor.outcomes import Unchecked
 from auditor.pld import composition, masses, recipe
 from auditor.rationals import write_rational
 from tests.auditor import accounting_corpus as corpus
@@ -627,6 +628,180 @@ def test_the_certified_interval_of_one_step_holds_the_quadrature():
     assert r.outcome == "FAIL" and disproved(r) == ["/result/points/1/lower"], r.failures
 
 
+# ---- a Poisson sampling of a composition of Gaussian events (docs/accounting.md §3) ------------------------------
+
+NOOP = {"class_name": "NoOpDpEvent"}
+
+
+def _g(sigma):
+    return {"class_name": "GaussianDpEvent", "noise_multiplier": sigma}
+
+
+def _poisson(q, event):
+    return {"class_name": "PoissonSampledDpEvent", "sampling_probability": q, "event": event}
+
+
+def _composed(*events):
+    return {"class_name": "ComposedDpEvent", "events": list(events)}
+
+
+def _self(count, event):
+    return {"class_name": "SelfComposedDpEvent", "count": count, "event": event}
+
+
+def _gc(q, variance):
+    return {"mechanism": "gaussian_composition", "sampling": q, "sigma_squared": variance}
+
+
+def _gs(q, sigma):
+    return {"mechanism": "gaussian", "sampling": q, "sigma": sigma}
+
+
+@pytest.mark.parametrize("tree, stages", [
+    (_poisson("1/100", _composed(_g("1"), _g("1"))), [(_gc("1/100", "1/2"), 1)]),
+    (_poisson("1/100", _self(4, _g("2"))), [(_gc("1/100", "1"), 1)]),                   # m = 4: μ² = 4/4
+    (_poisson("1/10", _composed(_g("1"), _self(2, _g("2")))), [(_gc("1/10", "2/3"), 1)]),
+    (_poisson("1/100", _composed(NOOP, _g("1"), NOOP, _g("1"))), [(_gc("1/100", "1/2"), 1)]),
+    (_poisson("1/10", _composed(_composed(_g("1"), _self(2, _g("2"))), _composed(NOOP, _g("1/2")))),
+     [(_gc("1/10", "2/11"), 1)]),                                                       # μ² = 1 + 1/2 + 4
+    (_self(3, _poisson("1/2", _self(2, _composed(_g("3"), _self(3, _g("3")))))),
+     [(_gc("1/2", "9/8"), 3)]),                                                         # μ² = (2 + 6)/9
+    (_self(3, _poisson("1/2", _poisson("1/5", _composed(_g("1"), _g("1"))))), [(_gc("1/10", "1/2"), 3)]),
+    (_poisson("1/10", _composed(_g("3/2"))), [(_gs("1/10", "3/2"), 1)]),              # one Gaussian, m = 1
+    (_poisson("1/10", _self(1, _composed(NOOP, _g("3/2"), _self(0, _g("1"))))), [(_gs("1/10", "3/2"), 1)]),
+    (_poisson("1/10", _composed(NOOP, _self(0, _g("1")))), []),                        # μ² = 0: dropped
+    (_poisson("1/10", _self(0, _composed(_g("1"), _g("1")))), []),
+    (_composed(_poisson("1/100", _composed(_g("1"), _g("1"))), _self(2, _poisson("1/100", _self(2, _g("1"))))),
+     [(_gc("1/100", "1/2"), 3)]),                                                       # merged with an equal stage
+    (_composed(_poisson("1/10", _composed(_g("3/2"))), _poisson("1/10", _g("3/2"))), [(_gs("1/10", "3/2"), 2)]),
+    (_composed(_poisson("1/10", _composed(_g("1"), _g("1"))), _poisson("1/10", _g("1"))),
+     [(_gs("1/10", "1"), 1), (_gc("1/10", "1/2"), 1)]),                                 # sorted by canonical text
+    (_poisson("1/2", _self(100, _g("1"))), [(_gc("1/2", "1/100"), 1)]),               # σ² = 1/100: the edge
+    (_poisson("1", _composed(_g("1"), _self(2, _poisson("1/2", _g("2"))))),          # q = 1: leaf by leaf
+     [(_gs("1", "1"), 1), (_gs("1/2", "2"), 2)]),
+    (_poisson("1", _composed(_g("1"), _g("1"))), [(_gs("1", "1"), 2)]),
+    (_poisson("1", _poisson("1/2", _composed(_g("1"), _g("1")))), [(_gc("1/2", "1/2"), 1)]),
+    (_poisson("0", _composed(_g("1"), _self(3, _g("1")))), []),                        # q = 0: every leaf dropped
+    (_poisson("1/3", _poisson("0", _composed(_g("1"), _g("1")))), []),
+], ids=["two", "self-composed", "sum-and-count", "no-ops", "nested", "counts-multiply", "nested-poisson-above",
+        "one-gaussian", "one-gaussian-m1", "mu-zero", "count-zero", "merged", "merged-gaussian", "both-kinds",
+        "edge-variance", "q-one", "q-one-merged", "q-one-above", "q-zero", "q-zero-above"])
+def test_poisson_sampled_compositions_read_into_stages(tree, stages):
+    assert accounting.read_stages(tree, "add_or_remove_one") == stages
+
+
+@pytest.mark.parametrize("tree, relation, pointer, words", [
+    (_poisson("1/2", _composed(_g("1"), {"class_name": "LaplaceDpEvent", "noise_multiplier": "1"})),
+     "add_or_remove_one", "/input/event/event/events/1", "not a LaplaceDpEvent"),
+    (_poisson("1/2", _composed(_g("1"), _poisson("1/2", _g("1")))),
+     "add_or_remove_one", "/input/event/event/events/1", "not a PoissonSampledDpEvent"),
+    (_poisson("1/2", _self(2, _composed(NOOP, _self(0, corpus.DROPPED[3])))),            # a mixture, even of m = 0
+     "add_or_remove_one", "/input/event/event/event/events/1/event", "not a MixtureOfGaussiansDpEvent"),
+    (_poisson("1/2", _composed({"class_name": "DiscreteGaussianDpEvent", "sigma_squared": "2", "sensitivity": 1})),
+     "add_or_remove_one", "/input/event/event/events/0", "not a DiscreteGaussianDpEvent"),
+    (_poisson("1/2", _composed(corpus.WITHOUT_REPLACEMENT)),
+     "add_or_remove_one", "/input/event/event/events/0", "not a SampledWithoutReplacementDpEvent"),
+    (_poisson("1/2", _composed(_g("1"), _g("1"))), "replace_one", "/input/event",
+     "under replace_one a Poisson sampling of a composition is not accounted"),
+    (_self(2, _poisson("1/2", _composed(NOOP))), "replace_one", "/input/event/event",
+     "under replace_one a Poisson sampling of a composition is not accounted"),
+    (_poisson("1/2", _self(101, _g("1"))), "add_or_remove_one", "/input/event",
+     "σ² = 1/101 of the composition is below 1/100"),
+    (_poisson("1/2", _composed(_g("1/5"), _g("1/5"), _g("1/5"), _g("1/5"), _g("1/10"))), "add_or_remove_one",
+     "/input/event", "σ² = 1/200 of the composition is below 1/100"),
+    (_poisson("1/2", _composed(_g("1"), _self(0, _g("1/11")))), "add_or_remove_one",
+     "/input/event/event/events/1/event/noise_multiplier", "outside the domain"),
+], ids=["laplace", "nested-poisson", "mixture", "discrete-gaussian", "without-replacement", "replace-one",
+        "replace-one-no-op", "variance", "variance-sum", "sigma"])
+def test_poisson_sampled_compositions_refused_are_malformed_in_one_line(tree, relation, pointer, words):
+    with pytest.raises(Malformed) as refused:
+        accounting.read_stages(tree, relation)
+    text = str(refused.value)
+    assert text.startswith(pointer + ": ") and words in text and "\n" not in text, text
+
+
+def test_a_composition_under_a_poisson_sampling_of_one_is_read_leaf_by_leaf_under_replace_one():
+    """Poisson(1, X) is X: no refusal under replace_one, randomized response and a batch without replacement kept;
+    at sampling 0 every leaf is dropped after its domain is checked."""
+    tree = _poisson("1", _composed(_g("2"), corpus.RR, corpus.WITHOUT_REPLACEMENT))
+    assert accounting.read_stages(tree, "replace_one") == [
+        (corpus.RR_STAGE, 1), (_gs("1", "2"), 1),
+        ({"mechanism": "gaussian_without_replacement", "sampling": "1/10", "sigma": "1"}, 1)]
+    assert accounting.read_stages(_poisson("0", tree["event"]), "replace_one") == []
+    with pytest.raises(Malformed, match="defined only unsampled"):
+        accounting.read_stages(_poisson("0", _composed({"class_name": "LaplaceDpEvent", "noise_multiplier": "1"})),
+                               "replace_one")
+
+
+def test_the_events_of_a_sampled_composition_count_toward_the_limits():
+    noops = [NOOP] * (accounting.MAX_EVENTS - 4)
+    assert accounting.read_stages(_poisson("1/2", _composed(_g("1"), _g("1"), *noops)), "add_or_remove_one") \
+        == [(_gc("1/2", "1/2"), 1)]                     # 10,000 events: the node, the composition, two Gaussians
+    with pytest.raises(Unchecked, match="events of the tree"):
+        accounting.read_stages(_poisson("1/2", _composed(_g("1"), _g("1"), NOOP, *noops)), "add_or_remove_one")
+    wide = write_rational(Fraction(2 ** 300 + 1, 2 ** 300))
+    with pytest.raises(Unchecked, match="bits of the numerator") as beyond:
+        accounting.read_stages(_poisson("1/2", _composed(_g("1"), _g(wide))), "add_or_remove_one")
+    assert beyond.value.pointer == "/input/event/event/events/1/noise_multiplier"
+
+
+def test_the_sigma_squared_of_a_composition_beyond_4096_bits_is_unchecked():
+    """Gaussian events of σ = (2^30 + 1)/2^20, (2^30 + 2)/2^20, ...: the first count whose σ² (reduced) has more than
+    4096 bits in its numerator or denominator is UNCHECKED, one fewer reads into its exact stage."""
+    sigmas, total = [], Fraction(0)
+    while True:
+        sigmas.append(Fraction(2 ** 30 + len(sigmas) + 1, 2 ** 20))
+        total += 1 / sigmas[-1] ** 2
+        variance = 1 / total
+        if max(variance.numerator.bit_length(), variance.denominator.bit_length()) > accounting.MAX_VARIANCE_BITS:
+            break
+        inside = variance
+    tree = _poisson("1/2", _composed(*[_g(write_rational(s)) for s in sigmas]))
+    with pytest.raises(Unchecked, match="sigma\\^2 of a composition") as beyond:
+        accounting.read_stages(tree, "add_or_remove_one")
+    assert beyond.value.pointer == "/input/event"
+    tree["event"]["events"].pop()
+    assert accounting.read_stages(tree, "add_or_remove_one") == [(_gc("1/2", write_rational(inside)), 1)]
+
+
+def test_a_gaussian_composition_stage_declares_the_sampled_gaussians_costs():
+    """guard 24 + bits(⌊1/q⌋) + 2·bits(⌊σ⌋ + 1), ⌊σ⌋ = isqrt(⌊σ²⌋); parts bits(q) + bits(σ²); the sampled Gaussian
+    of σ² as its pair."""
+    assert accounting.declared(_gc("1/100", "1/2")) == (24 + 7 + 2 * 1, (1 + 7) + (1 + 2))
+    assert accounting.declared(_gc("1/3", "100000000/3")) == (24 + 2 + 2 * 13, (1 + 2) + (27 + 2))   # ⌊σ⌋ = 5773
+    assert accounting.declared(_gc("2/7", "9/4")) == (24 + 2 + 2 * 2, (2 + 3) + (4 + 3))
+    assert accounting.declared(_gs("2/7", "3/2")) == (24 + 2 + 2 * 2, (2 + 3) + (2 + 2))    # the same guard
+    pair = accounting.pair_of(_gc("1/10", "2/3"), "add_or_remove_one")
+    assert (pair.q, pair.sigma, pair.variance) == (Fraction(1, 10), None, Fraction(2, 3))
+
+
+def test_a_gaussian_composition_stage_in_the_claim():
+    assert accounting._stage_text(_gc("1/100", "1/2"), 3) == "gaussian composition sigma^2 = 1/2, q = 1/100, T = 3"
+    r = verify_certificate(corpus.family_certificate("gaussian-composition"))
+    assert r.outcome == "OK" and "(gaussian composition sigma^2 = 2/3, q = 1/10, T = 1)" in r.claim, r.claim
+
+
+@pytest.mark.parametrize("edits, pointer", [
+    ([(STAGE0 + ("mechanism", "sigma_squared"), "3/4")], "/result/stages/0/mechanism"),
+    ([(STAGE0 + ("mechanism",), _gs("1/10", "2/3"))], "/result/stages/0/mechanism"),
+    ([(("input", "event", "event", "events", 1, "count"), 3)], "/result/stages/0/mechanism"),
+    ([(("input", "event", "event", "events", 1, "count"), 3), (STAGE0 + ("mechanism", "sigma_squared"), "4/7")],
+     "/result/points/2/upper"),                                                    # σ² smaller: δ larger
+    ([(("input", "event", "sampling_probability"), "1/20"), (STAGE0 + ("mechanism", "sampling"), "1/20")],
+     "/result/points/0/lower"),                                                    # q smaller: δ smaller
+    ([(("result", "points", 1, "upper"), "0"), (("result", "points", 1, "upper_display"), "0")],
+     "/result/points/1/upper"),                                                    # an unbounded loss: δ > 0
+], ids=["stage-variance", "stage-gaussian", "tree-count", "both-count", "both-sampling", "upper-zero"])
+def test_tampered_gaussian_composition_certificates_fail(edits, pointer):
+    r = _verify(_edited(corpus.family_certificate("gaussian-composition"), *edits))
+    _failed_at(r, pointer)
+
+
+def test_a_gaussian_composition_under_replace_one_is_malformed():
+    r = _verify(_edited(corpus.family_certificate("gaussian-composition"), (("input", "relation"), "replace_one")))
+    assert r.outcome == "MALFORMED" and r.error.startswith("/input/event: under replace_one"), r.as_dict()
+
+
 # ---- the domain: MALFORMED ----------------------------------------------------------------------------------------
 
 GAUSSIAN = {"class_name": "GaussianDpEvent", "noise_multiplier": "1"}
@@ -650,13 +825,14 @@ def _tree(event):
     _tree({"class_name": "SelfComposedDpEvent", "count": 0, "event": {
         "class_name": "RandomizedResponseDpEvent", "noise_parameter": "1/2", "num_buckets": 3}}),  # dropped, still
     _tree({"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/2",
-           "event": {"class_name": "SelfComposedDpEvent", "count": 2, "event": GAUSSIAN}}),
+           "event": {"class_name": "SelfComposedDpEvent", "count": 101, "event": GAUSSIAN}}),   # σ² = 1/101
     _tree({"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/2",
-           "event": {"class_name": "ComposedDpEvent", "events": [GAUSSIAN]}}),
+           "event": {"class_name": "ComposedDpEvent", "events": [
+               GAUSSIAN, {"class_name": "LaplaceDpEvent", "noise_multiplier": "1"}]}}),
     [(("input", "rel_width"), "2/3")],
     [(("input", "delta"), "1/10000000000000000000000000000000")],
 ], ids=["sigma-low", "sigma-high", "laplace-scale", "mixture-sensitivity", "mixture-sum", "mixture-lengths",
-        "rr-add-remove", "rr-add-remove-dropped", "poisson-of-self-composed", "poisson-of-composed", "width",
+        "rr-add-remove", "rr-add-remove-dropped", "poisson-of-self-composed", "poisson-of-composed-laplace", "width",
         "delta"])
 def test_outside_the_domain_is_malformed(delta_cert, edits):
     r = _verify(_edited(delta_cert, *edits))

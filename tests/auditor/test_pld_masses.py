@@ -7,6 +7,7 @@ below (events of the bucket index), closely, in both orders.
 """
 
 from fractions import Fraction
+from math import isqrt
 
 import mpmath
 import pytest
@@ -40,7 +41,7 @@ def test_exp_grid_contains_the_exponentials():
 @pytest.mark.parametrize("q, sigma, N, lo, hi", CASES)
 def test_preimages_contain_x_over_sigma(q, sigma, N, lo, hi):
     W = 160
-    z, zp = preimages.arguments(q, sigma, N, lo, hi, W)
+    z, zp = preimages.arguments(q, sigma * sigma, N, lo, hi, W)
     assert len(z) == len(zp) == hi - lo + 1
     s = mp(sigma)
     for k, i in enumerate(range(lo, hi + 1)):
@@ -54,9 +55,70 @@ def test_preimages_contain_x_over_sigma(q, sigma, N, lo, hi):
         assert mpmath.mpf(zp[k][0]) / 2 ** W <= (x - 1) / s <= mpmath.mpf(zp[k][1]) / 2 ** W
 
 
+IRRATIONAL = [  # (q, σ², N, lo, hi): σ = √σ² irrational, the sampled Gaussian of a composition of Gaussian events
+    (Fraction(1, 100), Fraction(1, 2), 400, -5, 1500),
+    (Fraction(1, 2), Fraction(2), 60, -42, 300),
+    (Fraction(9, 10), Fraction(7, 3), 100, -231, 400),
+    (Fraction(1, 100000), Fraction(10 ** 8, 3), 50, -1, 40),
+    (Fraction(1), Fraction(2), 50, -120, 120),
+    (Fraction(1), Fraction(1, 99), 7, -30, 900),
+    (Fraction(1, 50), Fraction(101, 10000), 80, -2, 1200),     # σ just above 1/10
+]
+
+
+@pytest.mark.parametrize("q, variance, N, lo, hi", IRRATIONAL)
+def test_preimages_of_an_irrational_sigma_contain_x_over_sigma(q, variance, N, lo, hi):
+    """σ enclosed by integer square roots: z = x/σ and z′ = (x − 1)/σ, σ = √σ² in mpmath, inside enclosures at
+    most a few units of 2^−160 wider than those of the rational σ′ = ⌈10^6·σ⌉/10^6 > σ (the same logarithms,
+    times a larger σ)."""
+    W = 160
+    assert preimages.exact_root(variance) is None
+    z, zp = preimages.arguments(q, variance, N, lo, hi, W)
+    assert len(z) == len(zp) == hi - lo + 1
+    above = Fraction(isqrt(variance.numerator * 10 ** 12 // variance.denominator) + 1, 10 ** 6)
+    near, near_p = preimages.arguments(q, above * above, N, lo, hi, W)
+    s = mpmath.sqrt(mp(variance))
+    scale = mpmath.mpf(2) ** W
+    for k, i in enumerate(range(lo, hi + 1)):
+        if k % 7 and k > 20 and i != hi:
+            continue
+        v = mpmath.exp(mp(Fraction(i, N))) - (1 - mp(q))
+        if v <= 0:
+            assert z[k] is None and zp[k] is None, i
+            continue
+        x = mpmath.mpf(1) / 2 + mp(variance) * mpmath.log(v / mp(q))
+        assert z[k][0] / scale <= x / s <= z[k][1] / scale, i
+        assert zp[k][0] / scale <= (x - 1) / s <= zp[k][1] / scale, i
+        assert z[k][1] - z[k][0] <= near[k][1] - near[k][0] + 4, (i, z[k], near[k])
+        assert zp[k][1] - zp[k][0] <= near_p[k][1] - near_p[k][0] + 4, (i, zp[k], near_p[k])
+
+
+@pytest.mark.parametrize("q, sigma, N, lo, hi", CASES)
+def test_preimages_of_a_square_use_the_rational_sigma(q, sigma, N, lo, hi, monkeypatch):
+    """σ² the square of a rational: σ's numerator and denominator, never the enclosures."""
+    monkeypatch.setattr(preimages, "_enclosed_arguments", lambda *args: pytest.fail("enclosed a rational σ"))
+    assert preimages.exact_root(sigma * sigma) == sigma
+    preimages.arguments(q, sigma * sigma, N, lo, min(hi, lo + 30), 100)
+
+
+@pytest.mark.parametrize("x", [Fraction(2), Fraction(1, 2), Fraction(7, 3), Fraction(10 ** 8, 3), Fraction(1, 99),
+                               Fraction(9, 4), Fraction(0), Fraction(2 ** 255 + 1, 3 ** 100)])
+def test_root_fixed_encloses_the_square_root(x):
+    for W in (0, 1, 64, 300):
+        lo, hi = preimages.root_fixed(x, W)
+        assert hi == lo + 1 and Fraction(lo) ** 2 <= x * 4 ** W < Fraction(hi) ** 2, W
+
+
+def test_exact_root():
+    assert preimages.exact_root(Fraction(9, 4)) == Fraction(3, 2)
+    assert preimages.exact_root(Fraction(0)) == 0
+    assert preimages.exact_root(Fraction(2)) is None and preimages.exact_root(Fraction(4, 3)) is None
+    assert preimages.exact_root(Fraction(3, 12)) == Fraction(1, 2)     # reduced first: 1/4
+
+
 def test_minus_infinity_exactly_below_the_infimum_of_the_loss():
     # e^{i/N} <= 1 − q  <=>  x_i = −∞; q = 1/2, N = 60: ⌊60·log(1/2)⌋ = −42
-    z, _ = preimages.arguments(Fraction(1, 2), Fraction(1), 60, -45, -40, 100)
+    z, _ = preimages.arguments(Fraction(1, 2), 1, 60, -45, -40, 100)
     assert [p is None for p in z] == [True, True, True, True, False, False]
 
 

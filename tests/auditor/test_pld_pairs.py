@@ -104,6 +104,74 @@ def test_mixture_levels_below_the_infimum_are_minus_infinity():
     assert not roots.at_or_below(Fraction(-10, 20), Fraction(3, 5), POINTER)
 
 
+# ---- a Poisson sampling of a composition of Gaussian events: the sampled Gaussian given by σ² -------------------
+
+def _composition_law(q, variance):
+    """The reference of a ``gaussian_composition`` stage, in mpmath with σ = √σ²: the loss ℓ(x) =
+    log(1 − q + q·e^{(2x − 1)/(2σ²)}) has the preimage x(y) = 1/2 + σ²·log((e^y − 1 + q)/q) (−∞ when
+    e^y <= 1 − q), P(X < x) = (1 − q)·Φ(x/σ) + q·Φ((x − 1)/σ) and Q(X < x) = Φ(x/σ)."""
+    q, v = mp(q), mp(variance)
+    s = mpmath.sqrt(v)
+
+    def preimage(y):
+        u = mpmath.exp(y) - (1 - q)
+        return None if u <= 0 else mpmath.mpf(1) / 2 + v * mpmath.log(u / q)
+    return ref.Law(preimage, lambda x: (1 - q) * ref.Phi(x / s) + q * ref.Phi((x - 1) / s), lambda x: ref.Phi(x / s))
+
+
+COMPOSITION_CASES = [   # (q, σ², N, lo, hi)
+    (Fraction(1, 100), Fraction(1, 2), 100, -3, 500),      # two Gaussian events of σ = 1
+    (Fraction(1, 4), Fraction(4, 7), 60, -20, 300),        # σ = 1 and three of σ = 2
+    (Fraction(1, 2), Fraction(1, 99), 20, -14, 900),       # σ just above 1/10
+    (Fraction(9, 10), Fraction(10 ** 7, 3), 400, -900, 60),
+    (Fraction(1, 1000), Fraction(2), 50, -1, 200),
+]
+
+
+@pytest.mark.parametrize("q, variance, N, lo, hi", COMPOSITION_CASES)
+def test_gaussian_composition_masses(q, variance, N, lo, hi):
+    """The single-step bucket masses (T = 1) of a ``gaussian_composition`` stage enclose the reference's, σ
+    irrational."""
+    pair = families.gaussian_composition(variance, q)
+    assert isinstance(pair, pairs.SampledGaussian) and pair.sigma is None and pair.variance == variance
+    _check_masses(pair, _composition_law(q, variance), N, lo, hi, W=140 + pair.guard_bits(), every=7)
+
+
+@pytest.mark.parametrize("q, sigma", [(Fraction(1, 100), Fraction(1)), (Fraction(1, 3), Fraction(3, 2)),
+                                      (Fraction(1, 2), Fraction(1, 10)), (Fraction(1), Fraction(5, 7))])
+def test_a_square_sigma_squared_is_the_gaussian_of_that_sigma(q, sigma):
+    """σ² = (n/d)²: the same masses, to the unit, and the same guard as the ``gaussian`` stage of σ = n/d."""
+    composition = families.gaussian_composition(sigma * sigma, q)
+    gaussian = families.gaussian(sigma, q, families.ADD_OR_REMOVE)
+    assert composition.guard_bits() == gaussian.guard_bits()
+    N, lo, hi = 40, -30, 200
+    assert composition.bucket_masses(N, lo, hi, 130, POINTER) == gaussian.bucket_masses(N, lo, hi, 130, POINTER)
+
+
+@pytest.mark.parametrize("q, variance, floor_sigma", [
+    (Fraction(1, 100), Fraction(1, 2), 0), (Fraction(1, 4), Fraction(4, 7), 0), (Fraction(1, 2), Fraction(2), 1),
+    (Fraction(3, 10), Fraction(9, 4), 1), (Fraction(1, 7), Fraction(10 ** 8, 3), 5773), (Fraction(1, 2), 4, 2),
+    (Fraction(1, 3), Fraction(35, 1), 5), (Fraction(1, 3), Fraction(36, 1), 6),
+])
+def test_gaussian_composition_guard_parts_and_work(q, variance, floor_sigma):
+    """guard = 24 + bits(⌊1/q⌋) + 2·bits(⌊σ⌋ + 1) with ⌊σ⌋ = isqrt(⌊σ²⌋), parts = bits(q) + bits(σ²), the sampled
+    Gaussian's units per bucket."""
+    pair = families.gaussian_composition(variance, q)
+    assert pair.floor_sigma() == floor_sigma == int(mpmath.floor(mpmath.sqrt(mp(variance))))
+    assert pair.guard_bits() == 24 + (q.denominator // q.numerator).bit_length() + 2 * (floor_sigma + 1).bit_length()
+    assert pair.parts() == pairs.bits(q) + pairs.bits(variance)
+    assert pair.mass_work(1000, 200, 40) == pairs.work(1000, 200, 40, pairs.MASS_NS)
+
+
+def test_a_sampled_gaussian_takes_sigma_or_its_square():
+    with pytest.raises(TypeError, match="not both or neither"):
+        pairs.SampledGaussian(Fraction(1, 2))
+    with pytest.raises(TypeError, match="not both or neither"):
+        pairs.SampledGaussian(Fraction(1, 2), 1, sigma_squared=1)
+    assert repr(families.gaussian_composition(Fraction(1, 2), Fraction(1, 3))) == \
+        "SampledGaussian(q=1/3, sigma_squared=1/2)"
+
+
 # ---- sampling without replacement: the symmetrised pair ------------------------------------------------------
 
 WOR_CASES = [   # (γ, σ, N, lo, hi)
@@ -410,11 +478,14 @@ ONE_STEP = [  # (pair, reference law, N, lo, hi, ε list)
      ["0", "1/2", "1", "2"]),
     (families.randomized_response(Fraction(3, 4), 4), ref.randomized_response(Fraction(3, 4), 4), 40, -40, 40,
      ["0", "1/2", "1"]),
+    (families.gaussian_composition(Fraction(2, 3), Fraction(1, 10)), _composition_law(Fraction(1, 10), Fraction(2, 3)),
+     200, -23, 3000, ["0", "1/2", "2"]),
 ]
 
 
 @pytest.mark.parametrize("pair, law, N, lo, hi, epsilons", ONE_STEP,
-                         ids=["replace-gaussian", "mixture", "laplace-sampled", "laplace", "randomized-response"])
+                         ids=["replace-gaussian", "mixture", "laplace-sampled", "laplace", "randomized-response",
+                              "gaussian-composition"])
 def test_one_step_bounds_enclose_the_reference(pair, law, N, lo, hi, epsilons):
     """T = 1: L_o(ε) <= δ_o(ε) <= F_o(ε) in both orders, and within a few grid steps of the loss."""
     K, K_q = 96, 120
