@@ -101,6 +101,7 @@ SAMPLEABLE = ("GaussianDpEvent", "LaplaceDpEvent", "DiscreteLaplaceDpEvent", "Di
               "ComposedDpEvent", "SelfComposedDpEvent")  # a composition: of Gaussians when it is sampled (§3)
 COMPOSITION = ("ComposedDpEvent", "SelfComposedDpEvent")
 COMPOSED_VARIANCE_MIN = mpq(1, 100)  # σ² of a sampled composition: σ >= 1/10, the Gaussian's own domain
+MAX_VARIANCE_BITS = 4096             # its numerator and denominator (the auditor's limit; UNCHECKED beyond)
 BATCHABLE = ("GaussianDpEvent", "LaplaceDpEvent", "NoOpDpEvent")   # what SampledWithoutReplacementDpEvent may wrap
 SAMPLED_COMPOSITION = "sampled composition"   # the stage reader's marker for a Poisson-sampled composition
 WITHOUT_REPLACEMENT_RELATION = ("sampling without replacement is accounted under replace_one only (n is public), "
@@ -371,7 +372,7 @@ def _mechanism(leaf, q, relation, where):
             raise InputError(f"{here}: randomized response is defined under replace_one only (adding or removing "
                              f"a record is not a change of one bucket), as in dp_accounting")
         p, k = mpq(leaf["noise_parameter"]), leaf["num_buckets"]
-        if k == 1 or p == 1:
+        if k == 1 or p == 1 or q == 0:
             return None
         return {"mechanism": "randomized_response", "noise": format_rational(p), "buckets": k, "sampling": "1"}
     if name == "LaplaceDpEvent":
@@ -425,7 +426,7 @@ def _sampled_composition(tree, q, relation, where):
     if relation != ADD_OR_REMOVE:
         raise InputError(f"{where}: under replace_one a Poisson sampling of a composition is not accounted; "
                          f"add_or_remove_one accounts one of Gaussian events")
-    gaussians, inverse = [], mpq(0)
+    gaussians = []
     stack = [(tree, 1, where)]
     while stack:
         node, count, place = stack.pop()
@@ -437,7 +438,6 @@ def _sampled_composition(tree, q, relation, where):
         elif name == "GaussianDpEvent":
             if count:
                 gaussians.append((node["noise_multiplier"], count))
-                inverse += count / mpq(node["noise_multiplier"]) ** 2
         elif name != "NoOpDpEvent":
             raise InputError(f"{place} ({name}): a Poisson sampling of a composition is accounted only when every "
                              f"event in it is a GaussianDpEvent or a NoOpDpEvent (then it is one Gaussian "
@@ -446,7 +446,12 @@ def _sampled_composition(tree, q, relation, where):
         return None
     if len(gaussians) == 1 and gaussians[0][1] == 1:
         return {"mechanism": "gaussian", "sigma": gaussians[0][0], "sampling": format_rational(q)}
-    variance = 1 / inverse
+    variance = 1 / _balanced_sum([count / mpq(sigma) ** 2 for sigma, count in gaussians])
+    bits = max(variance.numerator.bit_length(), variance.denominator.bit_length())
+    if bits > MAX_VARIANCE_BITS:
+        raise LimitError(f"{where}: the sampled composition of Gaussian events is one Gaussian whose σ² has "
+                         f"{bits} bits in its numerator or denominator, beyond the auditor's {MAX_VARIANCE_BITS}; "
+                         f"use fewer distinct noise multipliers")
     if variance < COMPOSED_VARIANCE_MIN:
         raise LimitError(f"{where}: the sampled composition of Gaussian events is one Gaussian of σ² = "
                          f"{describe_rational(variance)}, below 1/100 (σ below 1/10, the Gaussian's domain)")
@@ -454,10 +459,20 @@ def _sampled_composition(tree, q, relation, where):
             "sigma_squared": format_rational(variance)}
 
 
+def _balanced_sum(terms):
+    """Σ terms added in pairs: each addition's operands stay of similar size (a running sum of 10⁴ rationals of
+    256-bit parts is quadratic in the growing denominator)."""
+    while len(terms) > 1:
+        terms = [terms[i] + terms[i + 1] if i + 1 < len(terms) else terms[i] for i in range(0, len(terms), 2)]
+    return terms[0]
+
+
 def _without_replacement(leaf, q, relation, here):
     """The stage mechanism of a batch of m of n records drawn without replacement (replace_one only)."""
     if relation != REPLACE:
         raise InputError(f"{here}: {WITHOUT_REPLACEMENT_RELATION}")
+    if q == 0:  # inside a composition of a Poisson sampling of 0: never run
+        return None
     if q != 1:  # refused when the tree is read; a tree handed over directly is checked here too
         raise InputError(f"{here}: Poisson sampling of a batch drawn without replacement is not accounted")
     gamma = mpq(leaf["sample_size"], leaf["source_dataset_size"])

@@ -100,6 +100,8 @@ REFERENCES = [
           delta="1e-5")),
     ("accounting-discrete-laplace-a0_5-s2-x50-delta1e-5.json",
      dict(event=repeat(50, discrete_laplace("1/2", 2)), delta="1e-5")),
+    ("accounting-poisson-gaussian-composition-q0_01-s1_1-s10-x1000-delta1e-5.json",
+     dict(event=repeat(1000, poisson("0.01", compose(gaussian("1.1"), gaussian("10")))), delta="1e-5")),
 ]
 
 

@@ -1283,3 +1283,19 @@ def test_dp_accounting_discrete_laplace_lies_inside_the_certified_points():
     for point in cert["result"]["points"]:
         theirs = Fraction(float(accountant.get_delta(float(Fraction(point["epsilon"])))))
         assert Fraction(point["lower"]) <= theirs <= Fraction(point["upper"]), (point, theirs)
+
+
+def test_the_producers_composition_reference_against_edits_of_its_tree():
+    """The committed certificate of a Poisson-sampled composition (σ = 1.1 and 10, q = 1/100, T = 1000): the
+    composition's order does not matter; a noise multiplier changed in the tree fails the stage, and changed in
+    the stage too (σ² = 1/(100/121 + 1/25)) fails the upper end, which the recipe then cannot reach."""
+    name = "accounting-poisson-gaussian-composition-q0_01-s1_1-s10-x1000-delta1e-5.json"
+    cert = json.loads((PRODUCER_REFERENCES / name).read_text())
+    events = ("input", "event", "event", "event", "events")
+    inner = cert["input"]["event"]["event"]["event"]["events"]
+    assert _verify(cert).outcome == "OK"
+    assert _verify(_edited(cert, (events, list(reversed(inner))))).outcome == "OK"
+    five = (events + (1, "noise_multiplier"), "5")
+    _failed_at(_verify(_edited(cert, five)), "/result/stages/0/mechanism")
+    _failed_at(_verify(_edited(cert, five, (STAGE0 + ("mechanism", "sigma_squared"), "3025/2621"))),
+               "/result/epsilon_hi")

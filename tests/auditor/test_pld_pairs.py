@@ -467,18 +467,18 @@ def test_randomized_response_masses_are_exact(p, k, N):
 
 # ---- one step: the arrays bound δ(ε) of both orders ------------------------------------------------------------
 
-ONE_STEP = [  # (pair, reference law, N, lo, hi, ε list)
-    (families.ReplaceGaussian(Fraction(1, 10), Fraction(1, 2)), ref.replace_gaussian(Fraction(1, 10), Fraction(1, 2)),
+ONE_STEP = [  # (pair, reference law (built in the test: mpmath's precision is the fixture's then), N, lo, hi, ε list)
+    (families.ReplaceGaussian(Fraction(1, 10), Fraction(1, 2)), lambda: ref.replace_gaussian(Fraction(1, 10), Fraction(1, 2)),
      200, -3000, 3000, ["0", "1/2", "2"]),
     (families.mixture(Fraction(1), [Fraction(1), Fraction(2)], [Fraction(1, 2)] * 2, Fraction(1, 4)),
-     ref.mixture(1, [1, 2], [Fraction(1, 2)] * 2, Fraction(1, 4)), 100, -29, 1200, ["0", "1/3", "1"]),
+     lambda: ref.mixture(1, [1, 2], [Fraction(1, 2)] * 2, Fraction(1, 4)), 100, -29, 1200, ["0", "1/3", "1"]),
     (families.laplace(Fraction(1, 2), Fraction(1, 5), families.ADD_OR_REMOVE),
-     ref.laplace(Fraction(1, 5), Fraction(1, 2)), 100, -40, 180, ["0", "1/4", "1"]),
-    (families.laplace(Fraction(1), Fraction(1), families.ADD_OR_REMOVE), ref.laplace(1, 1), 64, -64, 65,
+     lambda: ref.laplace(Fraction(1, 5), Fraction(1, 2)), 100, -40, 180, ["0", "1/4", "1"]),
+    (families.laplace(Fraction(1), Fraction(1), families.ADD_OR_REMOVE), lambda: ref.laplace(1, 1), 64, -64, 65,
      ["0", "1/2", "1", "2"]),
-    (families.randomized_response(Fraction(3, 4), 4), ref.randomized_response(Fraction(3, 4), 4), 40, -40, 40,
+    (families.randomized_response(Fraction(3, 4), 4), lambda: ref.randomized_response(Fraction(3, 4), 4), 40, -40, 40,
      ["0", "1/2", "1"]),
-    (families.gaussian_composition(Fraction(2, 3), Fraction(1, 10)), _composition_law(Fraction(1, 10), Fraction(2, 3)),
+    (families.gaussian_composition(Fraction(2, 3), Fraction(1, 10)), lambda: _composition_law(Fraction(1, 10), Fraction(2, 3)),
      200, -23, 3000, ["0", "1/2", "2"]),
 ]
 
@@ -489,6 +489,7 @@ ONE_STEP = [  # (pair, reference law, N, lo, hi, ε list)
 def test_one_step_bounds_enclose_the_reference(pair, law, N, lo, hi, epsilons):
     """T = 1: L_o(ε) <= δ_o(ε) <= F_o(ε) in both orders, and within a few grid steps of the loss."""
     K, K_q = 96, 120
+    law = law()
     arrays = masses.single_step(masses.Stage(pair, 1, lo, hi), N, K, K_q, lower=ORDERS)
     for order, one in arrays.items():
         upper = answer.UpperTail(Array(one.LO, one.upper, one.upper_atom), K, N, 160)

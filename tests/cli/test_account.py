@@ -116,6 +116,8 @@ def test_usage_errors_exit_2(capsys, tmp_path):
      "accounting-replace-without-replacement-gaussian-m256-n60000-s1_1-x1000-delta1e-5.json"),
     ("fixed-batches-laplace.json", ("--relation", "replace_one", "--delta", "1e-5"),
      "accounting-replace-without-replacement-laplace-m256-n60000-b2-x1000-delta1e-5.json"),
+    ("sampled-composition.json", ("--delta", "1e-5"),
+     "accounting-poisson-gaussian-composition-q0_01-s1_1-s10-x1000-delta1e-5.json"),
 ])
 def test_the_readmes_event_files_give_the_reference_certificates(capsys, tmp_path, file, args, reference):
     out = tmp_path / "r.json"

@@ -18,7 +18,8 @@ from producer.pld.replace_gaussian import ReplaceOneGaussian
 from producer.pld.subsampled_gaussian import SubsampledGaussian
 from producer.pld.without_replacement import WithoutReplacementGaussian, WithoutReplacementLaplace
 from producer.references.accounting import (NO_OP, compose, discrete_gaussian, discrete_laplace, gaussian, laplace,
-                                            mixture, poisson, randomized_response, repeat)
+                                            mixture, poisson, randomized_response, repeat,
+                                            without_replacement)
 
 
 def _read(tree, relation="add_or_remove_one"):
@@ -122,6 +123,21 @@ def test_a_sampled_composition_of_gaussians_is_one_gaussian_of_the_summed_precis
 def test_a_composition_sampled_with_probability_one_or_zero_is_read_leaf_by_leaf():
     assert _read(poisson(1, compose(gaussian(2), laplace(1)))) == _read(compose(gaussian(2), laplace(1)))
     assert _read(poisson(0, compose(gaussian(2), laplace(1)))) == []
+    # the leaves a Poisson sampling may not wrap directly: read as usual at 1, dropped at 0 (nothing runs)
+    rr, batch = randomized_response("1/2", 3), without_replacement(10, 3, gaussian(1))
+    for leaf in (rr, batch):
+        assert _read(poisson(1, compose(leaf, NO_OP)), "replace_one") == _read(leaf, "replace_one")
+        assert _read(poisson(0, compose(leaf, NO_OP)), "replace_one") == []
+
+
+def test_the_sigma_squared_of_a_sampled_composition_has_at_most_4096_bits():
+    # 1/σ² = Σ 1/p_i² over distinct primes near 2^20: each adds about 40 bits to the denominator
+    primes = [p for p in range(2**20 + 1, 2**20 + 4000, 2) if all(p % d for d in range(3, 1100, 2))]
+    def tree(n):
+        return poisson("1/2", compose(*[gaussian(f"{p}/1000000") for p in primes[:n]]))
+    _read(tree(100))
+    with pytest.raises(LimitError, match="beyond the auditor's 4096"):
+        _read(tree(110))
 
 
 @pytest.mark.parametrize("tree,relation,message", [
