@@ -467,9 +467,9 @@ def test_randomized_response_masses_are_exact(p, k, N):
 
 # ---- one step: the arrays bound δ(ε) of both orders ------------------------------------------------------------
 
-ONE_STEP = [  # (pair, reference law (built in the test: mpmath's precision is the fixture's then), N, lo, hi, ε list)
-    (families.ReplaceGaussian(Fraction(1, 10), Fraction(1, 2)), lambda: ref.replace_gaussian(Fraction(1, 10), Fraction(1, 2)),
-     200, -3000, 3000, ["0", "1/2", "2"]),
+ONE_STEP = [  # (pair, reference law: built in the test, at the fixture's mpmath precision, N, lo, hi, ε list)
+    (families.ReplaceGaussian(Fraction(1, 10), Fraction(1, 2)),
+     lambda: ref.replace_gaussian(Fraction(1, 10), Fraction(1, 2)), 200, -3000, 3000, ["0", "1/2", "2"]),
     (families.mixture(Fraction(1), [Fraction(1), Fraction(2)], [Fraction(1, 2)] * 2, Fraction(1, 4)),
      lambda: ref.mixture(1, [1, 2], [Fraction(1, 2)] * 2, Fraction(1, 4)), 100, -29, 1200, ["0", "1/3", "1"]),
     (families.laplace(Fraction(1, 2), Fraction(1, 5), families.ADD_OR_REMOVE),
@@ -478,8 +478,8 @@ ONE_STEP = [  # (pair, reference law (built in the test: mpmath's precision is t
      ["0", "1/2", "1", "2"]),
     (families.randomized_response(Fraction(3, 4), 4), lambda: ref.randomized_response(Fraction(3, 4), 4), 40, -40, 40,
      ["0", "1/2", "1"]),
-    (families.gaussian_composition(Fraction(2, 3), Fraction(1, 10)), lambda: _composition_law(Fraction(1, 10), Fraction(2, 3)),
-     200, -23, 3000, ["0", "1/2", "2"]),
+    (families.gaussian_composition(Fraction(2, 3), Fraction(1, 10)),
+     lambda: _composition_law(Fraction(1, 10), Fraction(2, 3)), 200, -23, 3000, ["0", "1/2", "2"]),
 ]
 
 

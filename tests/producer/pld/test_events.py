@@ -18,8 +18,7 @@ from producer.pld.replace_gaussian import ReplaceOneGaussian
 from producer.pld.subsampled_gaussian import SubsampledGaussian
 from producer.pld.without_replacement import WithoutReplacementGaussian, WithoutReplacementLaplace
 from producer.references.accounting import (NO_OP, compose, discrete_gaussian, discrete_laplace, gaussian, laplace,
-                                            mixture, poisson, randomized_response, repeat,
-                                            without_replacement)
+                                            mixture, poisson, randomized_response, repeat)
 
 
 def _read(tree, relation="add_or_remove_one"):
