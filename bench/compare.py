@@ -801,6 +801,26 @@ def family_table(rows):
     return lines
 
 
+# (family, peer column, why): the reason printed under the findings when that peer is below a certified interval
+FINDING_REASONS = [
+    ("randomized_response", "prv_hi",
+     "Why PRV misses randomized response: `PRVAccountant` sizes its loss domain [−L, L] from the "
+     "mechanisms' Rényi divergences (`compute_safe_domain_size`), and prv_accountant 0.2's "
+     "`PureDPMechanism.rdp(α)` returns (α − 1)·ε₀/α, below the Rényi divergence of the ε₀ pair itself "
+     "(for p = 0.5, ε₀ = log 3, at α = 2: 0.549 against log((3/4)²/(1/4) + (1/4)²/(3/4)) = 0.847). "
+     "So L (74.9 for p = 0.5, T = 100) lies below the true ε(δ) and the composed loss is cut "
+     "off: its 'upper bound' is no bound. With `eps_max=120` given by hand the same accountant returns "
+     "[90.768, 90.797] for p = 0.5, around the certified interval; the exact binomial sum gives "
+     "ε(10^-5) = 90.78154 (checked outside this engine with mpmath)."),
+    ("composition", "rdp",
+     "Why RDP misses the composition written with an integer noise multiplier: dp_accounting 0.6's "
+     "`_effective_gaussian_noise_multiplier` (the reduction of Gaussian events composed below one "
+     "sampling to one Gaussian) returns as soon as a component's noise multiplier is not a `float`, so "
+     "`GaussianDpEvent(10)` stands for the whole composition and the σ = 1.1 query is forgotten; with "
+     "`GaussianDpEvent(10.0)` the same accountant answers the upper bound of the row above."),
+]
+
+
 def family_findings(rows):
     """Peer figures on the wrong side of the certified interval, then those outside it on the safe side."""
     wrong, loose = [], {}
@@ -820,23 +840,9 @@ def family_findings(rows):
                     loose.setdefault(label, []).append((cert.lower - exact) / cert.lower)
     out = wrong or ["- none: every peer bound lies on its side of the certified interval (upper bounds at or "
                     "above ε_lo, lower bounds at or below ε_hi)."]
-    if any(case["family"] == "randomized_response" and dpsgd_note(peers["prv_hi"], cert, "upper")
-           for case, cert, peers in rows):
-        out += ["", "Why PRV misses randomized response: `PRVAccountant` sizes its loss domain [−L, L] from the "
-                "mechanisms' Rényi divergences (`compute_safe_domain_size`), and prv_accountant 0.2's "
-                "`PureDPMechanism.rdp(α)` returns (α − 1)·ε₀/α, below the Rényi divergence of the ε₀ pair itself "
-                "(for p = 0.5, ε₀ = log 3, at α = 2: 0.549 against log((3/4)²/(1/4) + (1/4)²/(3/4)) = 0.847). "
-                "So L (74.9 for p = 0.5, T = 100) lies below the true ε(δ) and the composed loss is cut "
-                "off: its 'upper bound' is no bound. With `eps_max=120` given by hand the same accountant returns "
-                "[90.768, 90.797] for p = 0.5, around the certified interval; the exact binomial sum gives "
-                "ε(10^-5) = 90.78154 (checked outside this engine with mpmath)."]
-    if any(case["family"] == "composition" and dpsgd_note(peers["rdp"], cert, "upper")
-           for case, cert, peers in rows):
-        out += ["", "Why RDP misses the composition written with an integer noise multiplier: dp_accounting 0.6's "
-                "`_effective_gaussian_noise_multiplier` (the reduction of Gaussian events composed below one "
-                "sampling to one Gaussian) returns as soon as a component's noise multiplier is not a `float`, so "
-                "`GaussianDpEvent(10)` stands for the whole composition and the σ = 1.1 query is forgotten; with "
-                "`GaussianDpEvent(10.0)` the same accountant answers the upper bound of the row above."]
+    for family, peer, why in FINDING_REASONS:
+        if any(case["family"] == family and dpsgd_note(peers[peer], cert, "upper") for case, cert, peers in rows):
+            out += ["", why]
     interface = accountant_findings(rows)
     if interface:
         out += ["", "dp_accounting's accountant interface (`PLDAccountant.compose(event)`, not the PLD-library calls "

@@ -199,19 +199,27 @@ COMPOSITION_VARIANCE_MIN = mpq(1, 100)
 """The least σ² of a Poisson-sampled composition of Gaussian events (σ >= 1/10, the Gaussian's domain)."""
 
 
+def _children(event, pointer, multiplicity):
+    """[(child, pointer, multiplicity)] of a no-op, SelfComposed or Composed event; None for any other event."""
+    kind = event["class_name"]
+    if kind == "NoOpDpEvent":
+        return []
+    if kind == "SelfComposedDpEvent":
+        count = common.integer(event["count"], pointer + "/count", 0)
+        return [(event["event"], pointer + "/event", multiplicity * count)]
+    if kind == "ComposedDpEvent":
+        return [(inner, f"{pointer}/events/{i}", multiplicity) for i, inner in enumerate(event["events"])]
+    return None
+
+
 def _walk(event, pointer, tree, multiplicity, sampling):
     """Read ``event`` and its descendants into ``tree`` (recursion depth: the reader's nesting limit)."""
     tree.events += 1
     kind = event["class_name"]
-    if kind == "NoOpDpEvent":
-        return
-    if kind == "SelfComposedDpEvent":
-        count = common.integer(event["count"], pointer + "/count", 0)
-        _walk(event["event"], pointer + "/event", tree, multiplicity * count, sampling)
-        return
-    if kind == "ComposedDpEvent":
-        for i, inner in enumerate(event["events"]):
-            _walk(inner, f"{pointer}/events/{i}", tree, multiplicity, sampling)
+    children = _children(event, pointer, multiplicity)
+    if children is not None:
+        for inner, where, m in children:
+            _walk(inner, where, tree, m, sampling)
         return
     if kind == "PoissonSampledDpEvent":
         _poisson(event, pointer, tree, multiplicity, sampling)
@@ -307,15 +315,10 @@ def _gather(event, pointer, tree, multiplicity, gaussians):
     (m the product of the SelfComposed counts from the Poisson node); MALFORMED at any other event but a no-op."""
     tree.events += 1
     kind = event["class_name"]
-    if kind == "NoOpDpEvent":
-        return
-    if kind == "SelfComposedDpEvent":
-        count = common.integer(event["count"], pointer + "/count", 0)
-        _gather(event["event"], pointer + "/event", tree, multiplicity * count, gaussians)
-        return
-    if kind == "ComposedDpEvent":
-        for i, inner in enumerate(event["events"]):
-            _gather(inner, f"{pointer}/events/{i}", tree, multiplicity, gaussians)
+    children = _children(event, pointer, multiplicity)
+    if children is not None:
+        for inner, where, m in children:
+            _gather(inner, where, tree, m, gaussians)
         return
     if kind != "GaussianDpEvent":
         raise Malformed(f"{pointer}: a Poisson sampling of a composition is accounted only when every event in it "
