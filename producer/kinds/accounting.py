@@ -205,6 +205,9 @@ def describe_mechanism(m):
     if kind == "gaussian_without_replacement":
         return (f"Gaussian σ = {describe_rational(_q(m['sigma']))} on batches drawn without replacement, "
                 f"γ = {describe_rational(q)}")
+    if kind == "gaussian_composition_without_replacement":
+        return (f"composition of Gaussians, one of σ² = {describe_rational(_q(m['sigma_squared']))}, on batches "
+                f"drawn without replacement, γ = {describe_rational(q)}")
     if kind == "laplace":
         return f"Laplace b = {describe_rational(_q(m['scale']))}{sampled}"
     if kind == "laplace_without_replacement":

@@ -41,9 +41,10 @@ from producer.pld.laplace import ReplaceOneLaplace, SubsampledLaplace
 from producer.pld.mechanism import Stage
 from producer.pld.mixture import GaussianMixture
 from producer.pld.randomized_response import RandomizedResponse
-from producer.pld.replace_gaussian import ReplaceOneGaussian
+from producer.pld.replace_gaussian import ReplaceOneGaussian, ReplaceOneGaussianComposition
 from producer.pld.subsampled_gaussian import SampledGaussianComposition, SubsampledGaussian
-from producer.pld.without_replacement import WithoutReplacementGaussian, WithoutReplacementLaplace
+from producer.pld.without_replacement import (WithoutReplacementGaussian, WithoutReplacementGaussianComposition,
+                                              WithoutReplacementLaplace)
 from producer.rationals import describe_rational, format_rational, parse_integer, parse_rational
 
 ADD_OR_REMOVE, REPLACE = "add_or_remove_one", "replace_one"
@@ -103,6 +104,7 @@ COMPOSITION = ("ComposedDpEvent", "SelfComposedDpEvent")
 COMPOSED_VARIANCE_MIN = mpq(1, 100)  # σ² of a sampled composition: σ >= 1/10, the Gaussian's own domain
 MAX_VARIANCE_BITS = 4096             # its numerator and denominator (the auditor's limit; UNCHECKED beyond)
 BATCHABLE = ("GaussianDpEvent", "LaplaceDpEvent", "NoOpDpEvent")   # what SampledWithoutReplacementDpEvent may wrap
+# (and a composition of Gaussian events and no-ops, §3)
 SAMPLED_COMPOSITION = "sampled composition"   # the stage reader's marker for a Poisson-sampled composition
 WITHOUT_REPLACEMENT_RELATION = ("sampling without replacement is accounted under replace_one only (n is public), "
                                 "as in dp_accounting; use PoissonSampledDpEvent under add_or_remove_one")
@@ -306,10 +308,12 @@ class _Reader:
             raise InputError(f"{here}: the batch of sample_size m = {m} records cannot be drawn without replacement "
                              f"from source_dataset_size n = {n} (m <= n)")
         inner = self.read(fields["event"], f"{where}.event" if where else "event", depth + 1)
-        if inner["class_name"] not in BATCHABLE:
+        if inner["class_name"] in COMPOSITION:
+            _gaussians_of(inner, f"{where}.event" if where else "event", "a sampling without replacement")
+        elif inner["class_name"] not in BATCHABLE:
             raise InputError(f"{here}: sampling without replacement of a {inner['class_name']} is not accounted "
-                             f"(a Gaussian, a Laplace or a no-op only); wrap each GaussianDpEvent or LaplaceDpEvent "
-                             f"in its own SampledWithoutReplacementDpEvent")
+                             f"(a Gaussian, a Laplace, a composition of Gaussians or a no-op only); wrap each "
+                             f"GaussianDpEvent or LaplaceDpEvent in its own SampledWithoutReplacementDpEvent")
         return {"class_name": "SampledWithoutReplacementDpEvent", "source_dataset_size": n, "sample_size": m,
                 "event": inner}
 
@@ -337,7 +341,8 @@ def event_json(obj):
 
 def _leaves(tree):
     """(leaf JSON, multiplicity, sampling probability, place) for every leaf, depth first (a
-    ``SampledWithoutReplacementDpEvent`` is a leaf: it wraps a single Gaussian, Laplace or no-op)."""
+    ``SampledWithoutReplacementDpEvent`` of m < n records is a leaf: it wraps a single Gaussian, Laplace or
+    no-op, or a composition of Gaussians and no-ops)."""
     stack = [(tree, 1, mpq(1), "")]
     while stack:
         node, count, q, where = stack.pop()
@@ -351,6 +356,10 @@ def _leaves(tree):
                 yield {"class_name": SAMPLED_COMPOSITION, "event": inner}, count, sampled, place
             else:  # q = 1 (or 0): a composition inside is read as if the sampling were not there
                 stack.append((inner, count, sampled, place))
+        elif (name == "SampledWithoutReplacementDpEvent" and node["event"]["class_name"] in COMPOSITION
+              and node["sample_size"] == node["source_dataset_size"]):
+            # the batch is the whole dataset: the composition is read as if the sampling were not there
+            stack.append((node["event"], count, q, f"{where}.event" if where else "event"))
         elif name == "ComposedDpEvent":
             for i in reversed(range(len(node["events"]))):
                 place = f"{where}.events[{i}]" if where else f"events[{i}]"
@@ -364,7 +373,7 @@ def _mechanism(leaf, q, relation, where):
     name = leaf["class_name"]
     here = f"{where} ({name})" if where else name
     if name == SAMPLED_COMPOSITION:
-        return _sampled_composition(leaf["event"], q, relation, where)
+        return _sampled_composition(leaf["event"], q, where)
     if name == "SampledWithoutReplacementDpEvent":
         return _without_replacement(leaf, q, relation, here)
     if name == "RandomizedResponseDpEvent":
@@ -420,12 +429,9 @@ def _mechanism(leaf, q, relation, where):
     return None  # NoOpDpEvent
 
 
-def _sampled_composition(tree, q, relation, where):
-    """The stage of a Poisson sampling (0 < q < 1) of a composition: one Gaussian of 1/σ² = Σ m_i/σ_i² when every
-    event in it is a Gaussian or a no-op (docs/mechanisms/poisson-subsampling.md), refused otherwise."""
-    if relation != ADD_OR_REMOVE:
-        raise InputError(f"{where}: under replace_one a Poisson sampling of a composition is not accounted; "
-                         f"add_or_remove_one accounts one of Gaussian events")
+def _gaussians_of(tree, where, sampling):
+    """[(σ, m)] of the Gaussian events of a composition under ``sampling`` (a phrase naming the sampling node),
+    m the product of the SelfComposed counts from it, m >= 1; refused at any other event but a no-op."""
     gaussians = []
     stack = [(tree, 1, where)]
     while stack:
@@ -439,13 +445,15 @@ def _sampled_composition(tree, q, relation, where):
             if count:
                 gaussians.append((node["noise_multiplier"], count))
         elif name != "NoOpDpEvent":
-            raise InputError(f"{place} ({name}): a Poisson sampling of a composition is accounted only when every "
-                             f"event in it is a GaussianDpEvent or a NoOpDpEvent (then it is one Gaussian "
-                             f"mechanism), not a {name}; wrap it in its own PoissonSampledDpEvent")
-    if not gaussians:
-        return None
-    if len(gaussians) == 1 and gaussians[0][1] == 1:
-        return {"mechanism": "gaussian", "sigma": gaussians[0][0], "sampling": format_rational(q)}
+            raise InputError(f"{place} ({name}): {sampling} of a composition is accounted only when every event in "
+                             f"it is a GaussianDpEvent or a NoOpDpEvent (then it is one Gaussian mechanism), not a "
+                             f"{name}; wrap it in its own sampling event")
+    return gaussians
+
+
+def _composed_variance(gaussians, where):
+    """σ² = 1/Σ m_i/σ_i² of a sampled composition of Gaussian events (docs/mechanisms/poisson-subsampling.md),
+    within the auditor's limits."""
     variance = 1 / _balanced_sum([count / mpq(sigma) ** 2 for sigma, count in gaussians])
     bits = max(variance.numerator.bit_length(), variance.denominator.bit_length())
     if bits > MAX_VARIANCE_BITS:
@@ -455,8 +463,19 @@ def _sampled_composition(tree, q, relation, where):
     if variance < COMPOSED_VARIANCE_MIN:
         raise LimitError(f"{where}: the sampled composition of Gaussian events is one Gaussian of σ² = "
                          f"{describe_rational(variance)}, below 1/100 (σ below 1/10, the Gaussian's domain)")
+    return format_rational(variance)
+
+
+def _sampled_composition(tree, q, where):
+    """The stage of a Poisson sampling (0 < q < 1) of a composition: one Gaussian of 1/σ² = Σ m_i/σ_i² when every
+    event in it is a Gaussian or a no-op (docs/mechanisms/poisson-subsampling.md), under either relation."""
+    gaussians = _gaussians_of(tree, where, "a Poisson sampling")
+    if not gaussians:
+        return None
+    if len(gaussians) == 1 and gaussians[0][1] == 1:
+        return {"mechanism": "gaussian", "sigma": gaussians[0][0], "sampling": format_rational(q)}
     return {"mechanism": "gaussian_composition", "sampling": format_rational(q),
-            "sigma_squared": format_rational(variance)}
+            "sigma_squared": _composed_variance(gaussians, where)}
 
 
 def _balanced_sum(terms):
@@ -479,6 +498,14 @@ def _without_replacement(leaf, q, relation, here):
     inner = leaf["event"]
     if gamma == 0 or inner["class_name"] == "NoOpDpEvent":
         return None
+    if inner["class_name"] in COMPOSITION:   # γ < 1 here: γ = 1 is read leaf by leaf (_leaves)
+        gaussians = _gaussians_of(inner, f"{here}.event", "a sampling without replacement")
+        if not gaussians:
+            return None
+        if len(gaussians) != 1 or gaussians[0][1] != 1:
+            return {"mechanism": "gaussian_composition_without_replacement", "sampling": format_rational(gamma),
+                    "sigma_squared": _composed_variance(gaussians, here)}
+        inner = {"class_name": "GaussianDpEvent", "noise_multiplier": gaussians[0][0]}
     noise = inner["noise_multiplier"]
     if inner["class_name"] == "LaplaceDpEvent":
         if gamma == 1:  # the batch is the whole dataset: the unsampled Laplace
@@ -522,9 +549,10 @@ def stage_law(mechanism, relation):
         sigma = mpq(mechanism["sigma"])
         return SubsampledGaussian(q, sigma) if relation == ADD_OR_REMOVE else ReplaceOneGaussian(q, sigma)
     if kind == "gaussian_composition":
-        if relation != ADD_OR_REMOVE:
-            raise InputError("under replace_one a Poisson sampling of a composition is not accounted")
-        return SampledGaussianComposition(q, mpq(mechanism["sigma_squared"]))
+        variance = mpq(mechanism["sigma_squared"])
+        if relation == ADD_OR_REMOVE:
+            return SampledGaussianComposition(q, variance)
+        return ReplaceOneGaussianComposition(q, variance)
     if kind == "laplace":
         b = mpq(mechanism["scale"])
         return SubsampledLaplace(b, q) if relation == ADD_OR_REMOVE else ReplaceOneLaplace(b)
@@ -532,6 +560,10 @@ def stage_law(mechanism, relation):
         if relation != REPLACE:
             raise InputError(WITHOUT_REPLACEMENT_RELATION)
         return WithoutReplacementGaussian(q, mpq(mechanism["sigma"]))
+    if kind == "gaussian_composition_without_replacement":
+        if relation != REPLACE:
+            raise InputError(WITHOUT_REPLACEMENT_RELATION)
+        return WithoutReplacementGaussianComposition(q, mpq(mechanism["sigma_squared"]))
     if kind == "laplace_without_replacement":
         if relation != REPLACE:
             raise InputError(WITHOUT_REPLACEMENT_RELATION)

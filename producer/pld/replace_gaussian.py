@@ -29,7 +29,7 @@ tail's Q-mass is the high tail's P-mass and the range is [−hi, hi].
 
 import math
 
-from gmpy2 import mpq
+from gmpy2 import isqrt, mpq
 
 from producer.pld.masses import StepMasses
 from producer.pld.mechanism import DominatingPair
@@ -65,24 +65,38 @@ class ReplaceOneGaussian(DominatingPair):
     def audit_scale(self):
         return self.rate, self.noise
 
+    # σ enters through these three (a composition of Gaussians gives σ² only: the subclass below)
+    @property
+    def variance(self):
+        """σ², exact."""
+        return self.noise * self.noise
+
+    def noise_ball(self):
+        """σ as an arb ball at the current precision."""
+        return to_arb(self.noise)
+
+    def noise_float(self):
+        """σ in floats (hints)."""
+        return float(self.noise)
+
     @property
     def gaussian_mu2(self):
-        return 4 / (self.noise * self.noise) if self.rate == 1 else None
+        return 4 / self.variance if self.rate == 1 else None
 
     @property
     def dominating_mu2(self):
         # P and Q mix (N(0), N(0)) and (N(1), N(−1)) with the same weights: by joint convexity of the
         # hockey-stick divergence, in every order and in products, the pair (N(1), N(−1)) is worse
-        return 4 / (self.noise * self.noise)
+        return 4 / self.variance
 
     def describe(self):
-        return f"replace-one Gaussian q = {float(self.rate):g}, σ = {float(self.noise):g}"
+        return f"replace-one Gaussian q = {float(self.rate):g}, σ = {self.noise_float():g}"
 
     # ---- preimages and masses --------------------------------------------------------
 
     def preimage(self, y):
         """x(y) as an arb ball at the current precision (y a rational)."""
-        s2 = self.noise * self.noise
+        s2 = self.variance
         if self.rate == 1:
             return to_arb(s2 * mpq(y) / 2)
         q = to_arb(self.rate)
@@ -97,12 +111,12 @@ class ReplaceOneGaussian(DominatingPair):
         return to_arb(s2) * u.log()
 
     def _cdf(self, x):
-        q, s = to_arb(self.rate), to_arb(self.noise)
+        q, s = to_arb(self.rate), self.noise_ball()
         a = (1 - q) * phi(x / s)
         return a + q * phi((x - 1) / s), a + q * phi((x + 1) / s)
 
     def _survival(self, x):
-        q, s = to_arb(self.rate), to_arb(self.noise)
+        q, s = to_arb(self.rate), self.noise_ball()
         a = (1 - q) * phi_bar(x / s)
         return a + q * phi_bar((x - 1) / s), a + q * phi_bar((x + 1) / s)
 
@@ -125,18 +139,18 @@ class ReplaceOneGaussian(DominatingPair):
     # ---- float hints ---------------------------------------------------------------------
 
     def loss_float(self, x):
-        q, s2 = float(self.rate), float(self.noise) ** 2
+        q, s2 = float(self.rate), float(self.variance)
         return log_mix_float(1 - q, q, (2 * x - 1) / (2 * s2)) - log_mix_float(1 - q, q, (-2 * x - 1) / (2 * s2))
 
     def moments(self):
-        q, s = float(self.rate), float(self.noise)
+        q, s = float(self.rate), self.noise_float()
 
         def density(x):
             return (1 - q) * math.exp(-x * x / (2 * s * s)) + q * math.exp(-(x - 1) ** 2 / (2 * s * s))
         return trapezoid_moments(density, self.loss_float, -1 - 12 * s, 1 + 12 * s)
 
     def index_range(self, grid, allowance):
-        q, s = float(self.rate), float(self.noise)
+        q, s = float(self.rate), self.noise_float()
 
         def tail(x):
             return (1 - q) * phi_bar_float(x / s) + q * phi_bar_float((x - 1) / s)
@@ -150,4 +164,42 @@ class ReplaceOneGaussian(DominatingPair):
         return -top, top
 
 
-__all__ = ["ReplaceOneGaussian"]
+class ReplaceOneGaussianComposition(ReplaceOneGaussian):
+    """A Poisson sampling of a composition of Gaussian events under replace-one: the pair above at σ = √σ².
+
+    With multiplicities m_i and noise multipliers σ_i, 1/σ² = Σ m_i/σ_i².
+    Whitening block i by σ_i makes every record's contribution a vector of
+    norm at most 1/σ; replacing one record is then (1 − q)·N(0, I) + q·N(v, I)
+    against (1 − q)·N(0, I) + q·N(v′, I) with both norms at most 1/σ, which
+    the replace-one argument for one Gaussian (any two contributions in the
+    ball, docs/mechanisms/poisson-subsampling.md) bounds by the pair above,
+    scaled by σ.  σ is irrational in general: the arb square root of σ²;
+    the auditor's guard reads ⌊σ⌋ = isqrt(⌊σ²⌋).
+    """
+
+    __slots__ = ("_variance",)
+
+    def __init__(self, rate, variance):
+        self._set(rate=mpq(rate), _variance=mpq(variance), noise=None)
+
+    @property
+    def variance(self):
+        return self._variance
+
+    def noise_ball(self):
+        return to_arb(self._variance).sqrt()
+
+    def noise_float(self):
+        return math.sqrt(float(self._variance))
+
+    def parameters(self):
+        return (self.rate, self._variance)
+
+    def audit_scale(self):
+        return self.rate, mpq(isqrt(self._variance.numerator // self._variance.denominator))
+
+    def describe(self):
+        return f"replace-one Gaussian composition q = {float(self.rate):g}, σ² = {float(self._variance):g}"
+
+
+__all__ = ["ReplaceOneGaussian", "ReplaceOneGaussianComposition"]

@@ -61,13 +61,13 @@ stage of γ = 1 is the unsampled replace-one Laplace.)
 
 import math
 
-from gmpy2 import mpq
+from gmpy2 import isqrt, mpq
 
 from producer.pld.laplace import SubsampledLaplace
 from producer.pld.masses import StepMasses
 from producer.pld.mechanism import DominatingPair
 from producer.pld.normal import phi
-from producer.pld.subsampled_gaussian import SubsampledGaussian
+from producer.pld.subsampled_gaussian import SampledGaussianComposition, SubsampledGaussian
 from producer.sources.enclosures import to_arb, working_precision
 
 
@@ -169,6 +169,20 @@ class WithoutReplacementGaussian(_SymmetrisedPair):
     def audit_scale(self):
         return self.rate, self.noise
 
+    # σ enters through these three (a composition of Gaussians gives σ² only: the subclass below)
+    @property
+    def variance(self):
+        """σ², exact."""
+        return self.noise * self.noise
+
+    def noise_ball(self):
+        """σ as an arb ball at the current precision."""
+        return to_arb(self.noise)
+
+    def noise_float(self):
+        """σ in floats (hints)."""
+        return float(self.noise)
+
     def audit_mass_units(self):
         return 160   # the sampled Gaussian's closed-form preimages; each (A, B) bucket serves two buckets
 
@@ -176,19 +190,19 @@ class WithoutReplacementGaussian(_SymmetrisedPair):
     def dominating_mu2(self):
         # C_γ(f) >= f (f_γ >= f and f_γ^{-1} >= f^{-1} = f, and the convex hull of a function above the
         # convex f stays above it): the unsampled replace-one Gaussian, μ₁ = 2/σ, dominates the step
-        return 4 / (self.noise * self.noise)
+        return 4 / self.variance
 
     def describe(self):
-        return f"Gaussian without replacement γ = {float(self.rate):g}, σ = {float(self.noise):g}"
+        return f"Gaussian without replacement γ = {float(self.rate):g}, σ = {self.noise_float():g}"
 
     def zero_mass(self):
         """m0 = (1 − γ)·(Φ(1/σ) − Φ(−1/σ))."""
-        z = 1 / to_arb(self.noise)
+        z = 1 / self.noise_ball()
         return (1 - to_arb(self.rate)) * (phi(z) - phi(-z))
 
     def _positive_nodes(self, points=4001):
         """The trapezoid rule over [1, 2 + 12σ] (unnormalised densities, the normalisation in the weight)."""
-        g, s = float(self.rate), float(self.noise)
+        g, s = float(self.rate), self.noise_float()
         lo, hi = 1.0, 2 + 12 * s
         step = (hi - lo) / (points - 1)
         for k in range(points):
@@ -202,6 +216,47 @@ class WithoutReplacementGaussian(_SymmetrisedPair):
         x = self.base.tail_point(allowance)
         top = math.ceil(self.base.loss_float(x) * grid) + 1
         return -top, max(top, 1)
+
+
+class WithoutReplacementGaussianComposition(WithoutReplacementGaussian):
+    """A composition of Gaussian events on batches drawn without replacement: the pair above at σ = √σ².
+
+    With multiplicities m_i and noise multipliers σ_i, 1/σ² = Σ m_i/σ_i².  On
+    a fixed batch, whitening block i by σ_i and rotating the change of one
+    record onto one axis makes the composition one Gaussian mechanism whose
+    replace-one change has norm at most 2/σ: f = T(N(0, σ²), N(2, σ²)),
+    symmetric, and the construction above applies unchanged.  σ is
+    irrational in general: (A, B) is the sampled Gaussian of variance σ²/4,
+    the atom's 1/σ the arb reciprocal square root of σ².
+    """
+
+    __slots__ = ("_variance",)
+
+    def __init__(self, rate, variance):
+        rate, variance = mpq(rate), mpq(variance)
+        if not 0 < rate <= 1 or variance <= 0:
+            raise ValueError(f"a batch fraction in (0, 1] and a positive σ² are needed, got γ = {rate}, "
+                             f"σ² = {variance}")
+        self._set(rate=rate, noise=None, _variance=variance, base=SampledGaussianComposition(rate, variance / 4))
+
+    @property
+    def variance(self):
+        return self._variance
+
+    def noise_ball(self):
+        return to_arb(self._variance).sqrt()
+
+    def noise_float(self):
+        return math.sqrt(float(self._variance))
+
+    def parameters(self):
+        return (self.rate, self._variance)
+
+    def audit_scale(self):
+        return self.rate, mpq(isqrt(self._variance.numerator // self._variance.denominator))
+
+    def describe(self):
+        return f"Gaussian composition without replacement γ = {float(self.rate):g}, σ² = {float(self._variance):g}"
 
 
 class WithoutReplacementLaplace(_SymmetrisedPair):
@@ -255,4 +310,4 @@ class WithoutReplacementLaplace(_SymmetrisedPair):
         return -top, top
 
 
-__all__ = ["WithoutReplacementGaussian", "WithoutReplacementLaplace"]
+__all__ = ["WithoutReplacementGaussian", "WithoutReplacementGaussianComposition", "WithoutReplacementLaplace"]

@@ -102,6 +102,12 @@ REFERENCES = [
      dict(event=repeat(50, discrete_laplace("1/2", 2)), delta="1e-5")),
     ("accounting-poisson-gaussian-composition-q0_01-s1_1-s10-x1000-delta1e-5.json",
      dict(event=repeat(1000, poisson("0.01", compose(gaussian("1.1"), gaussian("10")))), delta="1e-5")),
+    ("accounting-replace-poisson-gaussian-composition-q0_01-s1_1-s10-x1000-delta1e-5.json",
+     dict(event=repeat(1000, poisson("0.01", compose(gaussian("1.1"), gaussian("10")))),
+          neighboring_relation="replace_one", delta="1e-5")),
+    ("accounting-replace-without-replacement-gaussian-composition-m256-n60000-s1_1-s10-x1000-delta1e-5.json",
+     dict(event=repeat(1000, without_replacement(60000, 256, compose(gaussian("1.1"), gaussian("10")))),
+          neighboring_relation="replace_one", delta="1e-5")),
 ]
 
 

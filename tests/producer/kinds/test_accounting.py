@@ -150,6 +150,32 @@ def test_a_sampled_composition_of_two_gaussians_at_one_step_against_its_own_inte
     _enclosed(cert, lambda e: _two_gaussians_sampled(q, s1, s2, e), dps=20)
 
 
+def _two_gaussians_replaced(q, s1, s2, epsilon):
+    """δ(ε) at one step of (1 − q)·N(0, D) + q·N((1, 1), D) against (1 − q)·N(0, D) + q·N((−1, −1), D),
+    D = diag(s1², s2²), by its own route (no whitening): the loss is increasing in t = x/s1² + y/s2², so
+    {P > e^ε·Q} is the half-plane t > t0, with t0 solving a quadratic in e^t; each law's mass of it is, for each
+    x, a normal tail in y, and x is integrated numerically.  The pair is symmetric: one order."""
+    q, s1, s2, e = _mp(q), _mp(s1), _mp(s2), mp.exp(_mp(epsilon))
+    a = mp.exp(-(1 / s1 ** 2 + 1 / s2 ** 2) / 2)   # the loss is log(((1 − q) + q·a·e^t)/((1 − q) + q·a·e^{−t}))
+    b = (1 - q) * (1 - e)                          # q·a·u² + b·u − e·q·a = 0, u = e^{t0}
+    t0 = mp.log((-b + mp.sqrt(b * b + 4 * e * (q * a) ** 2)) / (2 * q * a))
+
+    def above(mean):   # N((mean, mean), D)(x/s1² + y/s2² > t0)
+        def inner(x):
+            return mp.npdf(x, mean, s1) * mp.ncdf(-(s2 ** 2 * (t0 - x / s1 ** 2) - mean) / s2)
+        return mp.quad(inner, [-mp.inf, -4, 0, 1, 4, mp.inf])
+    null = (1 - q) * above(0)
+    return null + q * above(1) - e * (null + q * above(-1))
+
+
+@pytest.mark.parametrize("q,s1,s2", [("1/10", "1", "2"), ("1/100", "11/10", "10"), ("1/2", "3", "3")])
+def test_a_sampled_composition_of_two_gaussians_under_replace_one_against_its_own_integral(q, s1, s2):
+    cert = api.account(poisson(q, compose(gaussian(s1), gaussian(s2))), epsilons="0,1/2,1,2",
+                       neighboring_relation=REPLACE)
+    assert cert.result["stages"][0]["mechanism"]["mechanism"] == "gaussian_composition"
+    _enclosed(cert, lambda e: _two_gaussians_replaced(q, s1, s2, e), dps=20)
+
+
 @pytest.mark.parametrize("q,sigma,count", [("1/4", "1", 1), ("1/20", "1/2", 1), ("1/3", "2", 2)])
 def test_the_replace_one_subsampled_gaussian_against_quadrature(q, sigma, count):
     cert = api.account(repeat(count, poisson(q, gaussian(sigma))), epsilons="0,1/2,1", neighboring_relation=REPLACE)

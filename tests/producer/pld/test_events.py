@@ -16,7 +16,9 @@ from producer.pld.mixture import GaussianMixture
 from producer.pld.randomized_response import RandomizedResponse
 from producer.pld.replace_gaussian import ReplaceOneGaussian
 from producer.pld.subsampled_gaussian import SubsampledGaussian
-from producer.pld.without_replacement import WithoutReplacementGaussian, WithoutReplacementLaplace
+from producer.pld.replace_gaussian import ReplaceOneGaussianComposition
+from producer.pld.without_replacement import (WithoutReplacementGaussian, WithoutReplacementGaussianComposition,
+                                              WithoutReplacementLaplace)
 from producer.references.accounting import (NO_OP, compose, discrete_gaussian, discrete_laplace, gaussian, laplace,
                                             mixture, poisson, randomized_response, repeat)
 
@@ -144,12 +146,46 @@ def test_the_sigma_squared_of_a_sampled_composition_has_at_most_4096_bits():
      r"events\[1\] \(LaplaceDpEvent\): a Poisson sampling of a composition is accounted only when every event"),
     (poisson("1/2", compose(gaussian(1), poisson("1/2", gaussian(1)))), "add_or_remove_one",
      "not a PoissonSampledDpEvent"),
-    (poisson("1/2", repeat(2, gaussian(1))), "replace_one", "under replace_one a Poisson sampling of a composition"),
     (poisson("1/2", repeat(101, gaussian(1))), "add_or_remove_one", "below 1/100"),
 ])
 def test_a_sampled_composition_of_anything_but_gaussians_is_refused_in_one_line(tree, relation, message):
     with pytest.raises(InputError, match=message):
         _read(tree, relation)
+
+
+def test_a_sampled_composition_under_replace_one_is_the_replace_one_gaussian_of_the_summed_precision():
+    tree = repeat(7, poisson("1/100", compose(gaussian("1.1"), repeat(6, gaussian(10)), NO_OP)))
+    variance = 1 / (1 / mpq(121, 100) + mpq(6, 100))
+    assert _read(tree, "replace_one") == _read(tree)
+    law = stages(event_json(tree), "replace_one")[0][0].law
+    assert isinstance(law, ReplaceOneGaussianComposition)
+    assert law.variance == variance and law.dominating_mu2 == 4 / variance
+    assert law.audit_scale() == (mpq(1, 100), 1)   # ⌊σ⌋ = isqrt(⌊σ²⌋)
+    # one Gaussian reached once keeps its stage, and its replace-one pair
+    assert _read(poisson("1/2", compose(gaussian(2), NO_OP)), "replace_one") == [
+        ({"mechanism": "gaussian", "sampling": "1/2", "sigma": "2"}, 1)]
+
+
+def test_a_composition_on_batches_drawn_without_replacement_is_one_gaussian_of_the_summed_precision():
+    tree = repeat(5, without_replacement(60000, 256, compose(gaussian("1.1"), repeat(2, repeat(3, gaussian(10))),
+                                                             NO_OP)))
+    variance = 1 / (1 / mpq(121, 100) + mpq(6, 100))
+    assert _read(tree, "replace_one") == [({"mechanism": "gaussian_composition_without_replacement",
+                                            "sampling": "8/1875",
+                                            "sigma_squared": f"{variance.numerator}/{variance.denominator}"}, 5)]
+    law = stages(event_json(tree), "replace_one")[0][0].law
+    assert isinstance(law, WithoutReplacementGaussianComposition)
+    assert law.variance == variance and law.base.variance == variance / 4 and law.dominating_mu2 == 4 / variance
+    # one Gaussian reached once: its own stage; none: dropped; the whole dataset: read leaf by leaf
+    assert _read(without_replacement(10, 3, compose(gaussian(2), NO_OP, repeat(0, gaussian(1)))), "replace_one") == \
+        _read(without_replacement(10, 3, gaussian(2)), "replace_one")
+    assert _read(without_replacement(10, 3, compose(NO_OP, repeat(0, gaussian(1)))), "replace_one") == []
+    assert _read(repeat(2, without_replacement(10, 10, compose(gaussian(2), repeat(3, gaussian(1))))),
+                 "replace_one") == _read(repeat(2, compose(gaussian(2), repeat(3, gaussian(1)))), "replace_one")
+    with pytest.raises(InputError, match="replace_one only"):
+        _read(without_replacement(10, 3, compose(gaussian(2), gaussian(1))))
+    with pytest.raises(LimitError, match=r"SampledWithoutReplacementDpEvent\): .* σ² = 1/101, below 1/100"):
+        _read(compose(NO_OP, without_replacement(10, 3, repeat(101, gaussian(1)))), "replace_one")
 
 
 def test_poisson_sampling_of_randomized_response_is_refused():
@@ -354,10 +390,14 @@ def test_sampling_without_replacement_is_refused_under_add_or_remove_before_the_
 @pytest.mark.parametrize("tree,message,error", [
     (without_replacement(10, 3, discrete_laplace("1/2", 1)), "sampling without replacement of a "
                                                              r"DiscreteLaplaceDpEvent is not accounted \(a Gaussian, "
-                                                             r"a Laplace or a no-op only\)", InputError),
-    (without_replacement(10, 3, repeat(2, gaussian(1))), "of a SelfComposedDpEvent is not accounted", InputError),
-    (without_replacement(10, 3, compose(gaussian(1))), "wrap each GaussianDpEvent or LaplaceDpEvent in its own "
-                                                       "SampledWithoutReplacementDpEvent", InputError),
+                                                             r"a Laplace, a composition of Gaussians or a no-op only\)",
+     InputError),
+    (without_replacement(10, 3, repeat(2, compose(gaussian(1), laplace(1)))),
+     r"event.event.events\[1\] \(LaplaceDpEvent\): a sampling without replacement of a composition is accounted "
+     "only when every event in it is a GaussianDpEvent or a NoOpDpEvent", InputError),
+    (without_replacement(10, 10, compose(gaussian(1), laplace(1))), "not a LaplaceDpEvent", InputError),
+    (without_replacement(10, 3, compose(gaussian(1), poisson("1/2", gaussian(1)))), "not a PoissonSampledDpEvent",
+     InputError),
     (without_replacement(10, 3, poisson("1/2", gaussian(1))), "of a PoissonSampledDpEvent is not accounted",
      InputError),
     (without_replacement(10, 3, without_replacement(5, 2, gaussian(1))), "of a SampledWithoutReplacementDpEvent",

@@ -264,6 +264,28 @@ def test_one_step_against_the_mixture_identity(gamma, sigma):
             assert truth(cert.result["epsilon_lo"]) > mp.mpf(10) ** -5
 
 
+@pytest.mark.parametrize("gamma,sigmas", [("1/10", ["1", "2"]), ("1/2", ["3/2", "3/2", "7"]),
+                                          ("1/1000", ["11/10", "10"])])
+def test_a_composition_at_one_step_against_the_composition_of_gaussian_tradeoffs(gamma, sigmas):
+    """T = 1, several Gaussians on one batch: on the batch each is G_{2/σ_i}, and G_μ1 ⊗ G_μ2 = G_√(μ1² + μ2²)
+    ("Gaussian Differential Privacy", Corollary 3.3), so δ(ε) = γ·H_{α'}(G_μ), μ² = Σ 4/σ_i²,
+    α' = 1 + (e^ε − 1)/γ: a route with no whitening and no symmetrised masses."""
+    g = _mp(gamma)
+    event = without_replacement(10**6, int(mpq(gamma) * 10**6), {"class_name": "ComposedDpEvent",
+                                                                 "events": [gaussian(s) for s in sigmas]})
+
+    def truth(eps):
+        alpha = 1 + (mp.exp(_mp(eps)) - 1) / g
+        mu = mp.sqrt(sum(4 / _mp(s) ** 2 for s in sigmas))
+        e = mp.log(alpha)
+        return g * (mp.ncdf(-e / mu + mu / 2) - alpha * mp.ncdf(-e / mu - mu / 2))
+    cert = api.account(event, epsilons="0,1/4,1,3", neighboring_relation=REPLACE)
+    assert cert.result["stages"][0]["mechanism"]["mechanism"] == "gaussian_composition_without_replacement"
+    with mp.workdps(30):
+        for p in cert.result["points"]:
+            assert _mp(p["lower"]) <= truth(p["epsilon"]) <= _mp(p["upper"]), p
+
+
 @pytest.mark.parametrize("gamma,sigma,epsilons", [("1/4", "1", ["1/2", "3/2"]), ("1/20", "1/2", ["1", "3"])])
 def test_two_steps_against_quadrature_of_the_symmetrised_law(gamma, sigma, epsilons):
     """T = 2: H_{e^ε}(X⊗X‖Y⊗Y) = E_X[h(ε − ℓ)], h the one-step profile at any real t, by mpmath quadrature
