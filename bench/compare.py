@@ -580,6 +580,11 @@ FAMILIES = [
     ("composition", "A composition of Gaussian events in one Poisson sampling (add/remove; PLD: its single "
      "Gaussian of 1/σ² = Σ 1/σ_i², since dp_accounting's PLD refuses the tree)",
      "mechanisms/poisson-subsampling.md"),
+    ("composition_replace", "The same composition under replace-one (PLD: its single Gaussian, replace-one; "
+     "dp_accounting's PLD and RDP refuse the tree)", "mechanisms/poisson-subsampling.md"),
+    ("composition_without_replacement", "A composition of Gaussian events on fixed-size batches "
+     "(replace-one; RDP at σ_i/2, its convention's comparable figure; PLD refuses the tree)",
+     "mechanisms/poisson-subsampling.md"),
 ]
 NOT_IN_PRV = "n/a: prv_accountant 0.2 has no such mechanism"
 
@@ -642,6 +647,21 @@ def family_cases(quick):
                           event=_repeat(1000, _poisson("0.01", composed)),
                           pld=partial(pld_sampled_gaussian, "0.01", (1 / 1.1 ** 2 + 1 / 10 ** 2) ** -0.5),
                           prv=None))
+    if not quick:
+        gaussians = [{"class_name": "GaussianDpEvent", "noise_multiplier": s} for s in ("1.1", "10.0")]
+        halved = [{"class_name": "GaussianDpEvent", "noise_multiplier": s} for s in ("0.55", "5.0")]
+        composed = {"class_name": "ComposedDpEvent", "events": gaussians}
+        cases.append(dict(family="composition_replace", label="σ = [1.1, 10.0], q = 0.01", steps=1000,
+                          relation=REPLACE, event=_repeat(1000, _poisson("0.01", composed)),
+                          pld=partial(pld_replace_gaussian, "0.01", (1 / 1.1 ** 2 + 1 / 10 ** 2) ** -0.5),
+                          prv=None))
+        batch = {"class_name": "SampledWithoutReplacementDpEvent", "source_dataset_size": 60000,
+                 "sample_size": 256, "event": composed}
+        cases.append(dict(family="composition_without_replacement", label="σ = [1.1, 10.0], m/n = 256/60000",
+                          steps=1000, relation=REPLACE, event=_repeat(1000, batch),
+                          rdp_event=_repeat(1000, dict(batch, event={"class_name": "ComposedDpEvent",
+                                                                     "events": halved})),
+                          pld=pld_unsupported, prv=None))
     return cases
 
 
@@ -896,7 +916,9 @@ FAMILY_TITLES = {"laplace": "Laplace", "poisson_laplace": "Poisson-subsampled La
                  "replace_gaussian": "replace-one subsampled Gaussian", "discrete_laplace": "discrete Laplace",
                  "discrete_gaussian": "discrete Gaussian",
                  "without_replacement": "sampling without replacement (fixed-size batches)",
-                 "composition": "a composition of Gaussians in one Poisson sampling"}
+                 "composition": "a composition of Gaussians in one Poisson sampling",
+                 "composition_replace": "a composition of Gaussians in one Poisson sampling, replace-one",
+                 "composition_without_replacement": "a composition of Gaussians on fixed-size batches"}
 
 
 def families_section(rows):

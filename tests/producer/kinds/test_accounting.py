@@ -23,7 +23,7 @@ from producer.errors import InputError, LimitError
 from producer.kinds import accounting as kind
 from producer import names
 from producer.references.accounting import (NO_OP, REFERENCES, compose, gaussian, laplace, mixture, poisson,
-                                            randomized_response, repeat)
+                                            randomized_response, repeat, without_replacement)
 from tests.producer.pld import accounting_reference as ref
 from tests.untimed import HANG_GUARD_SECONDS
 
@@ -258,6 +258,21 @@ def test_more_laplace_noise_and_fewer_steps_never_raise_delta(scales, q, count):
         assert lo_loud <= hi_quiet and lo_quiet >= 0
     for (_, hi_a), (lo_b, _) in zip(quiet, quiet[1:]):  # δ(ε) nonincreasing in ε
         assert lo_b <= hi_a
+
+
+@given(st.sampled_from([("1", "2"), ("3/2", "3/2"), ("1/2", "4")]), st.integers(1, 3),
+       st.sampled_from([("poisson", "add_or_remove_one"), ("poisson", REPLACE), ("batches", REPLACE)]))
+@SETTINGS
+def test_one_more_gaussian_in_a_sampled_composition_never_lowers_delta(sigmas, count, sampling):
+    def sampled(event):
+        if sampling[0] == "poisson":
+            return repeat(count, poisson("1/10", event))
+        return repeat(count, without_replacement(100, 10, event))
+    alone = _points(sampled(compose(gaussian(sigmas[0]))), sampling[1])
+    both = _points(sampled(compose(gaussian(sigmas[0]), gaussian(sigmas[1]))), sampling[1])
+    louder = _points(sampled(compose(gaussian(sigmas[0]), gaussian(str(mpq(sigmas[1]) * 2)))), sampling[1])
+    for (lo_alone, _), (lo_louder, hi_louder), (_, hi_both) in zip(alone, louder, both):
+        assert lo_alone <= hi_louder and lo_louder <= hi_both
 
 
 # ---- the request: validated once, API names in API errors --------------------------------------------
