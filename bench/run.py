@@ -504,6 +504,18 @@ ACCOUNTING_CASES = [
      _repeated(1000, {"class_name": "SampledWithoutReplacementDpEvent", "source_dataset_size": 60000,
                       "sample_size": 256, "event": {"class_name": "LaplaceDpEvent", "noise_multiplier": "2"}}),
      "replace_one", "1e-5", None, 600),
+    ("a gradient and a count (σ = 1.1, 10) in one Poisson sampling q = 0.01, T = 1000",
+     _repeated(1000, {"class_name": "PoissonSampledDpEvent", "sampling_probability": "0.01",
+                      "event": {"class_name": "ComposedDpEvent", "events": [
+                          {"class_name": "GaussianDpEvent", "noise_multiplier": "1.1"},
+                          {"class_name": "GaussianDpEvent", "noise_multiplier": "10"}]}}),
+     "replace_one", "1e-5", None, 600),
+    ("the same on batches of 256 of 60000 without replacement",
+     _repeated(1000, {"class_name": "SampledWithoutReplacementDpEvent", "source_dataset_size": 60000,
+                      "sample_size": 256, "event": {"class_name": "ComposedDpEvent", "events": [
+                          {"class_name": "GaussianDpEvent", "noise_multiplier": "1.1"},
+                          {"class_name": "GaussianDpEvent", "noise_multiplier": "10"}]}}),
+     "replace_one", "1e-5", None, 600),
     ("mixture σ = 2, Δ = [1, 2], p = [1/2, 1/2], T = 50",
      _repeated(50, {"class_name": "MixtureOfGaussiansDpEvent", "standard_deviation": "2",
                     "sensitivities": ["1", "2"], "sampling_probs": ["1/2", "1/2"]}),
