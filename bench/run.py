@@ -504,7 +504,7 @@ ACCOUNTING_CASES = [
      _repeated(1000, {"class_name": "SampledWithoutReplacementDpEvent", "source_dataset_size": 60000,
                       "sample_size": 256, "event": {"class_name": "LaplaceDpEvent", "noise_multiplier": "2"}}),
      "replace_one", "1e-5", None, 600),
-    ("a gradient and a count (σ = 1.1, 10) in one Poisson sampling q = 0.01, T = 1000",
+    ("replace-one: a gradient and a count (σ = 1.1, 10) in one Poisson sampling q = 0.01, T = 1000",
      _repeated(1000, {"class_name": "PoissonSampledDpEvent", "sampling_probability": "0.01",
                       "event": {"class_name": "ComposedDpEvent", "events": [
                           {"class_name": "GaussianDpEvent", "noise_multiplier": "1.1"},
