@@ -29,11 +29,12 @@ tail's Q-mass is the high tail's P-mass and the range is [−hi, hi].
 
 import math
 
-from gmpy2 import isqrt, mpq
+from gmpy2 import mpq
 
 from producer.pld.masses import StepMasses
 from producer.pld.mechanism import DominatingPair
 from producer.pld.normal import phi, phi_bar, phi_bar_float, trapezoid_moments
+from producer.pld.gaussian_noise import GivenBySigma, GivenByVariance
 from producer.sources.enclosures import to_arb, working_precision
 
 
@@ -47,7 +48,7 @@ def log_mix_float(one_minus, q, exponent):
     return big + math.log(math.exp(math.log(one_minus) - big) + math.exp(math.log(q) + exponent - big))
 
 
-class ReplaceOneGaussian(DominatingPair):
+class ReplaceOneGaussian(GivenBySigma, DominatingPair):
     """(1 − q)N(0, σ²) + qN(1, σ²) against (1 − q)N(0, σ²) + qN(−1, σ²): ``rate`` q ∈ (0, 1], ``noise`` σ."""
 
     __slots__ = ("rate", "noise")
@@ -55,29 +56,9 @@ class ReplaceOneGaussian(DominatingPair):
     def __init__(self, rate, noise):
         self._set(rate=mpq(rate), noise=mpq(noise))
 
-    def parameters(self):
-        return (self.rate, self.noise)
-
     def audit_mass_units(self):
         # q = 1: the Gaussian with σ/2 (closed-form preimages); else the auditor's table-logarithm route
         return 160 if self.rate == 1 else 400
-
-    def audit_scale(self):
-        return self.rate, self.noise
-
-    # σ enters through these three (a composition of Gaussians gives σ² only: the subclass below)
-    @property
-    def variance(self):
-        """σ², exact."""
-        return self.noise * self.noise
-
-    def noise_ball(self):
-        """σ as an arb ball at the current precision."""
-        return to_arb(self.noise)
-
-    def noise_float(self):
-        """σ in floats (hints)."""
-        return float(self.noise)
 
     @property
     def gaussian_mu2(self):
@@ -164,7 +145,7 @@ class ReplaceOneGaussian(DominatingPair):
         return -top, top
 
 
-class ReplaceOneGaussianComposition(ReplaceOneGaussian):
+class ReplaceOneGaussianComposition(GivenByVariance, ReplaceOneGaussian):
     """A Poisson sampling of a composition of Gaussian events under replace-one: the pair above at σ = √σ².
 
     With multiplicities m_i and noise multipliers σ_i, 1/σ² = Σ m_i/σ_i².
@@ -173,30 +154,13 @@ class ReplaceOneGaussianComposition(ReplaceOneGaussian):
     against (1 − q)·N(0, I) + q·N(v′, I) with both norms at most 1/σ, which
     the replace-one argument for one Gaussian (any two contributions in the
     ball, docs/mechanisms/poisson-subsampling.md) bounds by the pair above,
-    scaled by σ.  σ is irrational in general: the arb square root of σ²;
-    the auditor's guard reads ⌊σ⌋ = isqrt(⌊σ²⌋).
+    scaled by σ (σ from σ²: :class:`GivenByVariance`).
     """
 
     __slots__ = ("_variance",)
 
     def __init__(self, rate, variance):
         self._set(rate=mpq(rate), _variance=mpq(variance), noise=None)
-
-    @property
-    def variance(self):
-        return self._variance
-
-    def noise_ball(self):
-        return to_arb(self._variance).sqrt()
-
-    def noise_float(self):
-        return math.sqrt(float(self._variance))
-
-    def parameters(self):
-        return (self.rate, self._variance)
-
-    def audit_scale(self):
-        return self.rate, mpq(isqrt(self._variance.numerator // self._variance.denominator))
 
     def describe(self):
         return f"replace-one Gaussian composition q = {float(self.rate):g}, σ² = {float(self._variance):g}"

@@ -29,16 +29,17 @@ i₀ = ⌊log(1 − q)/h⌋ is decided exactly: i·h = log(1 − q) would make e
 import math
 
 from flint import arb
-from gmpy2 import isqrt, mpq
+from gmpy2 import mpq
 
 from producer.pld.decide import floor_guess, last_true, sign
+from producer.pld.gaussian_noise import GivenBySigma, GivenByVariance
 from producer.pld.masses import StepMasses
 from producer.pld.mechanism import DominatingPair
 from producer.pld.normal import phi, phi_bar, phi_bar_float
 from producer.sources.enclosures import to_arb, working_precision
 
 
-class SubsampledGaussian(DominatingPair):
+class SubsampledGaussian(GivenBySigma, DominatingPair):
     """(1 − q)·N(0, σ²) + q·N(1, σ²) against N(0, σ²): ``rate`` q ∈ (0, 1], ``noise`` σ > 0 (exact)."""
 
     __slots__ = ("rate", "noise")
@@ -46,28 +47,10 @@ class SubsampledGaussian(DominatingPair):
     def __init__(self, rate, noise):
         self._set(rate=mpq(rate), noise=mpq(noise))
 
-    def parameters(self):
-        return (self.rate, self.noise)
-
-    def audit_scale(self):
-        return self.rate, self.noise
-
     @property
     def gaussian(self):
         """True for q = 1: the plain Gaussian mechanism."""
         return self.rate == 1
-
-    @property
-    def variance(self):
-        """σ² (exact)."""
-        return self.noise * self.noise
-
-    def noise_ball(self):
-        """σ as an arb ball at the current precision."""
-        return to_arb(self.noise)
-
-    def noise_float(self):
-        return float(self.noise)
 
     @property
     def gaussian_mu2(self):
@@ -219,37 +202,19 @@ class SubsampledGaussian(DominatingPair):
         return infimum, max(hi, infimum + 2)
 
 
-class SampledGaussianComposition(SubsampledGaussian):
+class SampledGaussianComposition(GivenByVariance, SubsampledGaussian):
     """A Poisson sampling of a composition of Gaussian events: the sampled Gaussian of ``variance`` σ², exact.
 
     With multiplicities m_i and noise multipliers σ_i, 1/σ² = Σ m_i/σ_i²
     (docs/mechanisms/poisson-subsampling.md): whitening each Gaussian and
     rotating the shift onto one axis leaves (1 − q)·N(0, σ²) + q·N(1, σ²)
-    against N(0, σ²).  σ² is rational; σ itself is in general not, so it
-    enters the masses as the arb square root of σ², and the auditor's guard
-    reads ⌊σ⌋ = isqrt(⌊σ²⌋), its per-bucket parts the bits of q and σ².
+    against N(0, σ²).
     """
 
     __slots__ = ("_variance",)
 
     def __init__(self, rate, variance):
         self._set(rate=mpq(rate), _variance=mpq(variance), noise=None)
-
-    @property
-    def variance(self):
-        return self._variance
-
-    def noise_ball(self):
-        return to_arb(self._variance).sqrt()
-
-    def noise_float(self):
-        return math.sqrt(float(self._variance))
-
-    def parameters(self):
-        return (self.rate, self._variance)
-
-    def audit_scale(self):
-        return self.rate, mpq(isqrt(self._variance.numerator // self._variance.denominator))
 
     def describe(self):
         return f"sampled Gaussian composition q = {float(self.rate):g}, σ² = {float(self._variance):g}"

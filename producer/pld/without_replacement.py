@@ -61,12 +61,13 @@ stage of γ = 1 is the unsampled replace-one Laplace.)
 
 import math
 
-from gmpy2 import isqrt, mpq
+from gmpy2 import mpq
 
 from producer.pld.laplace import SubsampledLaplace
 from producer.pld.masses import StepMasses
 from producer.pld.mechanism import DominatingPair
 from producer.pld.normal import phi
+from producer.pld.gaussian_noise import GivenBySigma, GivenByVariance
 from producer.pld.subsampled_gaussian import SampledGaussianComposition, SubsampledGaussian
 from producer.sources.enclosures import to_arb, working_precision
 
@@ -150,7 +151,7 @@ class _SymmetrisedPair(DominatingPair):
         return mean, max(second - mean * mean, 1e-300)
 
 
-class WithoutReplacementGaussian(_SymmetrisedPair):
+class WithoutReplacementGaussian(GivenBySigma, _SymmetrisedPair):
     """The symmetrised pair (X, Y) of a Gaussian on batches drawn without replacement: ``rate`` γ = m/n in
     (0, 1], ``noise`` σ > 0 (exact); the replace-one relation."""
 
@@ -163,25 +164,6 @@ class WithoutReplacementGaussian(_SymmetrisedPair):
         # (A, B) mapped by x ↦ x/2: the Poisson-sampled Gaussian's pair at q = γ, noise σ/2 (the same losses)
         self._set(rate=rate, noise=noise, base=SubsampledGaussian(rate, noise / 2))
 
-    def parameters(self):
-        return (self.rate, self.noise)
-
-    def audit_scale(self):
-        return self.rate, self.noise
-
-    # σ enters through these three (a composition of Gaussians gives σ² only: the subclass below)
-    @property
-    def variance(self):
-        """σ², exact."""
-        return self.noise * self.noise
-
-    def noise_ball(self):
-        """σ as an arb ball at the current precision."""
-        return to_arb(self.noise)
-
-    def noise_float(self):
-        """σ in floats (hints)."""
-        return float(self.noise)
 
     def audit_mass_units(self):
         return 160   # the sampled Gaussian's closed-form preimages; each (A, B) bucket serves two buckets
@@ -218,16 +200,16 @@ class WithoutReplacementGaussian(_SymmetrisedPair):
         return -top, max(top, 1)
 
 
-class WithoutReplacementGaussianComposition(WithoutReplacementGaussian):
+class WithoutReplacementGaussianComposition(GivenByVariance, WithoutReplacementGaussian):
     """A composition of Gaussian events on batches drawn without replacement: the pair above at σ = √σ².
 
     With multiplicities m_i and noise multipliers σ_i, 1/σ² = Σ m_i/σ_i².  On
     a fixed batch, whitening block i by σ_i and rotating the change of one
     record onto one axis makes the composition one Gaussian mechanism whose
     replace-one change has norm at most 2/σ: f = T(N(0, σ²), N(2, σ²)),
-    symmetric, and the construction above applies unchanged.  σ is
-    irrational in general: (A, B) is the sampled Gaussian of variance σ²/4,
-    the atom's 1/σ the arb reciprocal square root of σ².
+    symmetric, and the construction above applies unchanged, with σ from σ²
+    (:class:`GivenByVariance`): (A, B) is the sampled Gaussian of variance
+    σ²/4.
     """
 
     __slots__ = ("_variance",)
@@ -238,22 +220,6 @@ class WithoutReplacementGaussianComposition(WithoutReplacementGaussian):
             raise ValueError(f"a batch fraction in (0, 1] and a positive σ² are needed, got γ = {rate}, "
                              f"σ² = {variance}")
         self._set(rate=rate, noise=None, _variance=variance, base=SampledGaussianComposition(rate, variance / 4))
-
-    @property
-    def variance(self):
-        return self._variance
-
-    def noise_ball(self):
-        return to_arb(self._variance).sqrt()
-
-    def noise_float(self):
-        return math.sqrt(float(self._variance))
-
-    def parameters(self):
-        return (self.rate, self._variance)
-
-    def audit_scale(self):
-        return self.rate, mpq(isqrt(self._variance.numerator // self._variance.denominator))
 
     def describe(self):
         return f"Gaussian composition without replacement γ = {float(self.rate):g}, σ² = {float(self._variance):g}"
