@@ -15,8 +15,9 @@ In order:
    of compositions), only under add/remove, and its σ² = 1/Σ m_i/σ_i² (below) is at least 1/100; a sampling
    without replacement of m of n records (n >= 1, 0 <= m <= n) wraps a Gaussian or Laplace event or a no-op;
    the relation defines every leaf (add/remove: no randomized response, no sampling without replacement;
-   replace-one: no mixture, no Poisson sampling of s′ in (0, 1) of a composition, and a Laplace, discrete Laplace
-   or discrete Gaussian leaf only with sampling 1, the product of its Poisson ancestors' probabilities);
+   replace-one: no mixture, no Poisson sampling of s′ in (0, 1) of a composition, and a discrete Laplace or
+   discrete Gaussian leaf only with sampling 1, the product of its Poisson ancestors' probabilities; a Laplace leaf
+   with any sampling);
    10^−30 <= δ < 1, or 1..64 strictly increasing ε in [0, 500]; 10^−6 <= R <= 1/2; a result of the question's
    form; a ``pld`` route with a discretisation, a ``gaussian`` or ``lattice`` one without.
 2. The tree's limits (UNCHECKED, before any work): at most :data:`MAX_EVENTS` events, every numerator and
@@ -38,6 +39,8 @@ In order:
    whose every Δ is 0, randomized response with k = 1 or p = 1, a discrete Laplace or discrete Gaussian leaf of
    sensitivity 0); a mixture's equal Δ merged and sorted increasing; equal mechanisms merged (counts added);
    sorted by the canonical JSON text of the mechanism.  Then Σ T <= :data:`MAX_TOTAL_COUNT` (UNCHECKED beyond).
+   A Laplace leaf under replace-one with sampling q in (0, 1) is the stage ``laplace`` of that sampling; the
+   relation decides its pair (:func:`pair_of`: :class:`auditor.pld.bounded.ReplaceLaplace`).
 4. Route (FAIL): ``gaussian`` exactly when every stage is ``gaussian`` with sampling 1; ``lattice`` only for
    exactly one ``randomized_response`` stage ("route not applicable" otherwise), which may also take ``pld``.
 5. The recipe's shape (MALFORMED; a stage sampled without replacement has a range holding the level 0) and its
@@ -75,7 +78,7 @@ from auditor import budget, common
 from auditor import claims as summaries
 from auditor.certificate import Malformed
 from auditor.outcomes import Unchecked
-from auditor.pld import decisions, families, lattice, pairs, recipe
+from auditor.pld import bounded, decisions, families, lattice, pairs, recipe
 from auditor.rationals import floor, read_rational, show, write_rational
 
 # ---- the domain ---------------------------------------------------------------------------------
@@ -343,9 +346,6 @@ def _leaf(event, kind, pointer, tree, sampling):
     if kind == "LaplaceDpEvent":
         b = tree.number(event["noise_multiplier"], pointer + "/noise_multiplier")
         _bounded(b, SCALE_MIN, SCALE_MAX, pointer + "/noise_multiplier", "[1/100, 10^4]")
-        if relation == REPLACE and sampling != 1:
-            raise Malformed(f"{pointer}: under replace_one the Laplace mechanism is defined only unsampled, but "
-                            f"its Poisson sampling is {show(sampling)} (docs/accounting.md §3)")
         return {"mechanism": "laplace", "sampling": q, "scale": write_rational(b)}
     if kind in _DISCRETE:
         return _discrete_leaf(event, kind, pointer, tree, sampling)
@@ -611,6 +611,8 @@ def pair_of(mechanism, relation):
     if kind == "gaussian_without_replacement":
         return families.without_replacement(Fraction(mechanism["sigma"]), q)
     if kind == "laplace":
+        if relation == REPLACE and q < 1:
+            return bounded.ReplaceLaplace(q, Fraction(mechanism["scale"]))
         return families.laplace(Fraction(mechanism["scale"]), q, relation)
     if kind == "laplace_without_replacement":
         return families.laplace_without_replacement(Fraction(mechanism["scale"]), q)

@@ -418,6 +418,46 @@ def replace_laplace(b):
     return Law(preimage, cdf_p, cdf_q, atoms, total=(cdf_p(1), cdf_q(1)))
 
 
+def replace_sampled_laplace(q, b):
+    """(1 − q)L(0, b) + qL(1, b) against (1 − q)L(0, b) + qL(−1, b), 0 < q < 1, from the densities and the Laplace
+    CDF: atoms at −ℓ_max (x <= −1) and +ℓ_max (x >= 1), the continuous part on (−1, 1), its preimage by the root
+    finder on the loss (no closed form).  At q = 1/2 the atoms are the Fractions ∓1/b (compared exactly)."""
+    exact = Fraction(q) == Fraction(1, 2)
+    rational = 1 / Fraction(b)
+    q, b = mp(q), mp(b)
+
+    def cdf(x, mu):
+        return mpmath.exp((x - mu) / b) / 2 if x < mu else 1 - mpmath.exp(-(x - mu) / b) / 2
+
+    def density(x, mu):
+        return mpmath.exp(-abs(x - mu) / b) / (2 * b)
+
+    def loss(x):
+        base = (1 - q) * density(x, 0)
+        return mpmath.log((base + q * density(x, 1)) / (base + q * density(x, -1)))
+    top = loss(mpmath.mpf(2))
+
+    def preimage(y):
+        if y <= -top:
+            return mpmath.mpf(-1)
+        if y >= top:
+            return mpmath.mpf(1)
+        return root(loss, y)          # ℓ is increasing on [−1, 1], from −ℓ_max to ℓ_max
+
+    def cdf_p(x):
+        return (1 - q) * (cdf(x, 0) - cdf(-1, 0)) + q * (cdf(x, 1) - cdf(-1, 1))
+
+    def cdf_q(x):
+        return (1 - q) * (cdf(x, 0) - cdf(-1, 0)) + q * (cdf(x, -1) - cdf(-1, -1))
+    p_low, q_low = (1 - q) * cdf(-1, 0) + q * cdf(-1, 1), (1 - q) * cdf(-1, 0) + q * cdf(-1, -1)
+    p_high, q_high = 1 - (1 - q) * cdf(1, 0) - q * cdf(1, 1), 1 - (1 - q) * cdf(1, 0) - q * cdf(1, -1)
+    values = (-rational, rational) if exact else (-top, top)
+    law = Law(preimage, cdf_p, cdf_q, [(values[0], p_low, q_low), (values[1], p_high, q_high)],
+              total=(cdf_p(1), cdf_q(1)))
+    law.loss, law.top = loss, top
+    return law
+
+
 def randomized_response(p, k):
     p = mp(p)
     small, large = p / k, 1 - p + p / k

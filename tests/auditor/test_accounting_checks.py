@@ -728,9 +728,11 @@ def test_a_composition_under_a_poisson_sampling_of_one_is_read_leaf_by_leaf_unde
         (corpus.RR_STAGE, 1), (_gs("1", "2"), 1),
         ({"mechanism": "gaussian_without_replacement", "sampling": "1/10", "sigma": "1"}, 1)]
     assert accounting.read_stages(_poisson("0", tree["event"]), "replace_one") == []
+    assert accounting.read_stages(_poisson("0", _composed({"class_name": "LaplaceDpEvent", "noise_multiplier": "1"})),
+                                  "replace_one") == []
     with pytest.raises(Malformed, match="defined only unsampled"):
-        accounting.read_stages(_poisson("0", _composed({"class_name": "LaplaceDpEvent", "noise_multiplier": "1"})),
-                               "replace_one")
+        accounting.read_stages(_poisson("0", _composed({"class_name": "DiscreteLaplaceDpEvent", "noise_parameter": "1",
+                                                        "sensitivity": 1})), "replace_one")
 
 
 def test_the_events_of_a_sampled_composition_count_toward_the_limits():
@@ -842,13 +844,11 @@ def test_outside_the_domain_is_malformed(delta_cert, edits):
 @pytest.mark.parametrize("event", [
     {"class_name": "MixtureOfGaussiansDpEvent", "standard_deviation": "1", "sensitivities": ["1", "2"],
      "sampling_probs": ["1/2", "1/2"]},
-    {"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/2",
-     "event": {"class_name": "LaplaceDpEvent", "noise_multiplier": "1"}},
-    {"class_name": "PoissonSampledDpEvent", "sampling_probability": "0",
-     "event": {"class_name": "LaplaceDpEvent", "noise_multiplier": "1"}},
     {"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/2", "event": corpus.RR},
     {"class_name": "RandomizedResponseDpEvent", "noise_parameter": "0", "num_buckets": 3},
-], ids=["mixture", "sampled-laplace", "laplace-sampled-with-0", "poisson-of-rr", "rr-noise-0"])
+    {"class_name": "PoissonSampledDpEvent", "sampling_probability": "0",
+     "event": {"class_name": "LaplaceDpEvent", "noise_multiplier": "1/101"}},       # dropped, its domain checked
+], ids=["mixture", "poisson-of-rr", "rr-noise-0", "laplace-sampled-with-0-outside"])
 def test_leaves_the_replace_one_relation_does_not_define_are_malformed(event):
     cert = corpus.family_certificate("randomized-response")
     cert["input"]["event"] = {"class_name": "ComposedDpEvent", "events": [cert["input"]["event"], event]}

@@ -12,7 +12,8 @@ import mpmath
 import pytest
 
 from auditor.certificate import Malformed
-from auditor.pld import answer, families, masses, pairs, roots
+from auditor.checks import accounting
+from auditor.pld import answer, bounded, families, masses, pairs, roots
 from auditor.pld.composition import Array
 from tests.auditor import accounting_reference as ref
 from tests.auditor.accounting_reference import mp
@@ -452,6 +453,110 @@ def test_laplace_buckets_beyond_the_atoms_are_exactly_empty():
     assert p_list[:9] == [(0, 0)] * 9 and p_list[-9:] == [(0, 0)] * 9     # buckets −40..−32 and 31..39
 
 
+# ---- the replace-one Laplace, Poisson-sampled (0 < q < 1) ----------------------------------------------------------
+
+def _replace_laplace_top(law, N, beyond=2):
+    """A level ``beyond`` grid steps past the bucket of ℓ_max (the loss's largest value)."""
+    return int(mpmath.floor(mp(law.top) * N)) + beyond
+
+
+REPLACE_LAPLACE_CASES = [   # (q, b, N): b in {1/2, 1, 3} and q in {1/100, 1/3, 1/2, 9/10}
+    (q, b, N) for b, N in ((Fraction(1, 2), 10), (Fraction(1), 20), (Fraction(3), 60))
+    for q in (Fraction(1, 100), Fraction(1, 3), Fraction(1, 2), Fraction(9, 10))]
+
+
+@pytest.mark.parametrize("q, b, N", REPLACE_LAPLACE_CASES)
+def test_replace_one_sampled_laplace_masses(q, b, N):
+    """Every bucket and both tails of (1 − q)L(0, b) + qL(1, b) against (1 − q)L(0, b) + qL(−1, b) against the
+    reference built from the densities and the Laplace CDF (preimages by the root finder; at q = 1/2 the atoms
+    ±1/b exact: on grid levels whenever N/b is an integer, here every case).  The buckets next to the atoms' pin
+    their placement."""
+    pair = accounting.pair_of({"mechanism": "laplace", "sampling": str(q), "scale": str(b)}, families.REPLACE)
+    assert isinstance(pair, bounded.ReplaceLaplace) and (pair.q, pair.scale) == (q, b)
+    law = ref.replace_sampled_laplace(q, b)
+    top = _replace_laplace_top(law, N)
+    _check_masses(pair, law, N, -top, top, W=140 + pair.guard_bits(), every=3)
+
+
+@pytest.mark.parametrize("q, b, N", [(Fraction(1, 3), Fraction(1), 20), (Fraction(1, 2), Fraction(1, 2), 10),
+                                     (Fraction(9, 10), Fraction(3), 60)])
+def test_replace_one_sampled_laplace_masses_have_teeth(q, b, N):
+    """The reference of a q or b perturbed by 1/1000 (relative) falls outside some enclosure: the masses pin the
+    pair."""
+    pair = bounded.ReplaceLaplace(q, b)
+    top = _replace_laplace_top(ref.replace_sampled_laplace(q, b), N)
+    for law in (ref.replace_sampled_laplace(q * Fraction(1001, 1000), b),
+                ref.replace_sampled_laplace(q, b * Fraction(1001, 1000))):
+        with pytest.raises(AssertionError):
+            _check_masses(pair, law, N, -top, top, W=140 + pair.guard_bits())
+
+
+def test_replace_one_sampled_laplace_atoms_on_grid_levels():
+    """q = 1/2, b = 1/2, N = 10: ℓ_max = 1/b = 2 exactly, the grid level 20/10.  The atom +2 is bucket 20's
+    ([2, 2.1)) and the atom −2 bucket −20's ([−2, −1.9)), and beyond the atoms every mass is an exact 0."""
+    q, b, N, H = Fraction(1, 2), Fraction(1, 2), 10, 24
+    law = ref.replace_sampled_laplace(q, b)
+    Wt, p_list, q_list, low, high = bounded.ReplaceLaplace(q, b).bucket_masses(N, -H, H, 120, POINTER)
+    scale = mpmath.mpf(2) ** Wt
+    for i, (_, p_mass, q_mass) in ((-20, law.atoms[0]), (20, law.atoms[1])):     # the atoms at −2 and +2
+        assert p_list[i + H][0] / scale >= p_mass - mpmath.mpf(2) ** -100, i
+        assert q_list[i + H][0] / scale >= q_mass - mpmath.mpf(2) ** -100, i
+    assert p_list[21 + H:] == q_list[21 + H:] == [(0, 0)] * (H - 21)
+    assert p_list[:H - 20] == q_list[:H - 20] == [(0, 0)] * (H - 20)
+    assert low == high == ((0, 0), (0, 0))
+    _check_masses(bounded.ReplaceLaplace(q, b), law, N, -H, H)
+
+
+@pytest.mark.parametrize("q, b, N", [(Fraction(1, 3), Fraction(1), 20), (Fraction(9, 10), Fraction(1, 2), 10),
+                                     (Fraction(1, 100), Fraction(1, 100), 2)])
+def test_replace_one_sampled_laplace_masses_sum_to_one_and_keep_the_ratios(q, b, N):
+    """Σ P and Σ Q enclose 1, narrowly (at b = 1/100 the atoms' small masses are e^{−100}-sized, the guard 152
+    bits); e^{−(j+1)h}·P_j <= Q_j <= e^{−jh}·P_j on every bucket, the atoms' included."""
+    pair = bounded.ReplaceLaplace(q, b)
+    law = ref.replace_sampled_laplace(q, b)
+    top = _replace_laplace_top(law, N)
+    Wt, p_list, q_list, low, high = pair.bucket_masses(N, -top, top, 120 + pair.guard_bits(), POINTER)
+    one = 1 << Wt
+    for side, masses_ in ((0, p_list), (1, q_list)):
+        parts = masses_ + [low[side], high[side]]
+        total_lo, total_hi = sum(m[0] for m in parts), sum(m[1] for m in parts)
+        assert total_lo <= one <= total_hi and total_hi - total_lo < len(parts) << (Wt - 120), side
+    for k, ((x_lo, x_hi), (y_lo, y_hi)) in enumerate(zip(p_list, q_list)):
+        j = k - top
+        assert mpmath.exp(-mp(Fraction(j + 1, N))) * x_lo <= y_hi, j
+        assert y_lo <= mpmath.exp(-mp(Fraction(j, N))) * x_hi, j
+
+
+def test_replace_one_sampled_laplace_reference():
+    """The reference's own identities: P and Q have mass 1; the pair is symmetric (the loss law under Q is that
+    under P mirrored); at q = 1/2 the atom is exactly 1/b."""
+    for q, b in ((Fraction(1, 3), Fraction(1)), (Fraction(1, 2), Fraction(1, 2)), (Fraction(9, 10), Fraction(3))):
+        law = ref.replace_sampled_laplace(q, b)
+        for name in ("P", "Q"):
+            assert abs(ref.bucket_mass(law, None, None, name) - 1) < mpmath.mpf(10) ** -30
+        for y in (Fraction(1, 7), Fraction(1, 3)):
+            assert abs(ref.bucket_mass(law, y, None, "P") - ref.bucket_mass(law, None, -y, "Q")) \
+                < mpmath.mpf(10) ** -30
+    assert abs(ref.replace_sampled_laplace(Fraction(1, 2), Fraction(1, 2)).top - 2) < mpmath.mpf(10) ** -30
+
+
+def test_replace_one_laplace_pairs_by_sampling():
+    """replace_one: q in (0, 1) the new pair, q = 1 the add/remove pair of scale b/2; add_or_remove: its own pair;
+    the guard as the add/remove Laplace pair's at (q, b), and the work at its own constant."""
+    mechanism = {"mechanism": "laplace", "sampling": "1/4", "scale": "3/2"}
+    assert isinstance(accounting.pair_of(mechanism, families.REPLACE), bounded.ReplaceLaplace)
+    whole = accounting.pair_of(dict(mechanism, sampling="1"), families.REPLACE)
+    assert isinstance(whole, families.Laplace) and (whole.q, whole.scale) == (1, Fraction(3, 4))
+    added = accounting.pair_of(mechanism, families.ADD_OR_REMOVE)
+    assert isinstance(added, families.Laplace) and (added.q, added.scale) == (Fraction(1, 4), Fraction(3, 2))
+    pair = bounded.ReplaceLaplace(Fraction(1, 4), Fraction(1, 100))
+    assert pair.guard_bits() == families.Laplace(Fraction(1, 4), Fraction(1, 100)).guard_bits() == 24 + 3 + 150
+    assert pair.mass_work(1000, 200, 40) == pairs.work(1000, 200, 40, bounded.REPLACE_LAPLACE_NS)
+    for q in (0, 1):
+        with pytest.raises(ValueError, match="sampling q in"):
+            bounded.ReplaceLaplace(q, 1)
+
+
 @pytest.mark.parametrize("p, k, N", [(Fraction(3, 4), 4, 40), (Fraction(1, 3), 5, 10), (Fraction(1, 2), 2, 7),
                                      (Fraction(1, 10 ** 6), 10 ** 9, 3)])
 def test_randomized_response_masses_are_exact(p, k, N):
@@ -480,12 +585,16 @@ ONE_STEP = [  # (pair, reference law: built in the test, at the fixture's mpmath
      ["0", "1/2", "1"]),
     (families.gaussian_composition(Fraction(2, 3), Fraction(1, 10)),
      lambda: _composition_law(Fraction(1, 10), Fraction(2, 3)), 200, -23, 3000, ["0", "1/2", "2"]),
+    (bounded.ReplaceLaplace(Fraction(1, 5), Fraction(1, 2)),
+     lambda: ref.replace_sampled_laplace(Fraction(1, 5), Fraction(1, 2)), 100, -110, 110, ["0", "1/4", "1"]),
+    (bounded.ReplaceLaplace(Fraction(1, 2), Fraction(1, 2)),
+     lambda: ref.replace_sampled_laplace(Fraction(1, 2), Fraction(1, 2)), 40, -90, 90, ["0", "1/2", "19/10"]),
 ]
 
 
 @pytest.mark.parametrize("pair, law, N, lo, hi, epsilons", ONE_STEP,
                          ids=["replace-gaussian", "mixture", "laplace-sampled", "laplace", "randomized-response",
-                              "gaussian-composition"])
+                              "gaussian-composition", "replace-laplace-sampled", "replace-laplace-half"])
 def test_one_step_bounds_enclose_the_reference(pair, law, N, lo, hi, epsilons):
     """T = 1: L_o(ε) <= δ_o(ε) <= F_o(ε) in both orders, and within a few grid steps of the loss."""
     K, K_q = 96, 120
