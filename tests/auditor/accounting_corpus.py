@@ -10,12 +10,12 @@
   certificate's bounds are those of its grid alone.
 * :func:`certificate`: a sealed ``accounting/1`` certificate from its parts.
 * :data:`FAMILIES`, :func:`family_certificate`, :func:`delta_certificate`: certificates of the other families
-  (Laplace, sampled Laplace, two Laplace steps, randomized response, a mixture of Gaussians, a Poisson sampling
-  of a composition of Gaussian events, the replace-one sampled Gaussian, a Gaussian sampled without replacement,
-  a Laplace mechanism sampled without replacement once and twice, a replace-one tree of a Gaussian and
-  randomized response) whose recipes are chosen here and whose claims are set from the mpmath references of
-  :mod:`tests.auditor.accounting_reference`: lower = low·δ and upper = high·δ at each ε (10 % either side by
-  default), or ε_lo = low·ε(δ), ε_hi = high·ε(δ).
+  (Laplace, sampled Laplace under either relation, two Laplace steps, randomized response, a mixture of
+  Gaussians, a Poisson sampling of a composition of Gaussian events, the replace-one sampled Gaussian, a
+  Gaussian sampled without replacement, a Laplace mechanism sampled without replacement once and twice, a
+  replace-one tree of a Gaussian and randomized response) whose recipes are chosen here and whose claims are
+  set from the mpmath references of :mod:`tests.auditor.accounting_reference`: lower = low·δ and
+  upper = high·δ at each ε (10 % either side by default), or ε_lo = low·ε(δ), ε_hi = high·ε(δ).
 """
 
 import copy
@@ -242,6 +242,16 @@ def _wor_laplace_range(gamma, b, N):
     H = int(mpmath.floor(top * N)) + 2
     return [-H, H]
 
+
+def _replace_laplace_range(q, b, N):
+    """[−H, H] past the buckets of ±ℓ_max, the replace-one sampled Laplace's extreme losses."""
+    H = int(mpmath.floor(ref.replace_sampled_laplace(q, b).top * N)) + 2
+    return [-H, H]
+
+
+REPLACE_LAPLACE = ref.replace_sampled_laplace(Fraction(1, 5), Fraction(1, 2))
+REPLACE_LAPLACE_HALF = ref.replace_sampled_laplace(Fraction(1, 2), Fraction(1, 2))    # atoms ±2: grid levels ±80
+
 # name: (event, relation, [(stage mechanism, count, range)], grid, ε list, reference δ per order at ε)
 FAMILIES = {
     "laplace": (
@@ -255,6 +265,18 @@ FAMILIES = {
           _laplace_range(Fraction(1, 5), Fraction(1, 2), 100))],
         100, ["0", "1/10", "1/2"],
         lambda e: {o: ref.delta_one(ref.laplace(Fraction(1, 5), Fraction(1, 2)), e, o) for o in ORDERS}),
+    "replace-laplace-sampled": (
+        {"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/5",
+         "event": {"class_name": "LaplaceDpEvent", "noise_multiplier": "1/2"}}, "replace_one",
+        [({"mechanism": "laplace", "sampling": "1/5", "scale": "1/2"}, 1,
+          _replace_laplace_range(Fraction(1, 5), Fraction(1, 2), 100))],
+        100, ["0", "1/10", "1/2"], lambda e: {o: ref.delta_one(REPLACE_LAPLACE, e, o) for o in ORDERS}),
+    "replace-laplace-half": (
+        {"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/2",
+         "event": {"class_name": "LaplaceDpEvent", "noise_multiplier": "1/2"}}, "replace_one",
+        [({"mechanism": "laplace", "sampling": "1/2", "scale": "1/2"}, 1,
+          _replace_laplace_range(Fraction(1, 2), Fraction(1, 2), 40))],
+        40, ["0", "1/2", "3/2"], lambda e: {o: ref.delta_one(REPLACE_LAPLACE_HALF, e, o) for o in ORDERS}),
     "laplace-twice": (
         {"class_name": "SelfComposedDpEvent", "count": 2, "event": {"class_name": "LaplaceDpEvent",
                                                                     "noise_multiplier": "1"}}, "add_or_remove_one",
@@ -420,6 +442,8 @@ DELTA_QUESTIONS = {   # name: (family, δ, reference δ(ε) at a real ε, the lo
                             lambda e: ref.delta_without_replacement(Fraction(1, 10), 1, e)),
     "without-replacement-laplace": ("without-replacement-laplace", Fraction(1, 100),
                                     ref.without_replacement_laplace(Fraction(1, 10), Fraction(1, 2)).hockey),
+    "replace-laplace-sampled": ("replace-laplace-sampled", Fraction(1, 100),
+                                lambda e: ref.delta_one(REPLACE_LAPLACE, e, "forward")),
     "gaussian-composition": ("gaussian-composition", Fraction(1, 1000), lambda e: max(
         ref.delta_one(COMPOSITION_LAW, e, o) for o in ORDERS)),
     "mixture": ("mixture", Fraction(1, 1000), lambda e: max(

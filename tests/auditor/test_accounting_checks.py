@@ -628,6 +628,77 @@ def test_the_certified_interval_of_one_step_holds_the_quadrature():
     assert r.outcome == "FAIL" and disproved(r) == ["/result/points/1/lower"], r.failures
 
 
+# ---- the replace-one Poisson-sampled Laplace (docs/accounting.md §3–4) ------------------------------------------
+
+def _sampled_laplace(q, b="1/2"):
+    return {"class_name": "PoissonSampledDpEvent", "sampling_probability": q, "event": _laplace(b)}
+
+
+@pytest.mark.parametrize("tree, stages", [
+    (_sampled_laplace("1/5"), [({"mechanism": "laplace", "sampling": "1/5", "scale": "1/2"}, 1)]),
+    ({"class_name": "SelfComposedDpEvent", "count": 3,                                # the product of the two: 1/10
+      "event": {"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/2",
+                "event": _sampled_laplace("1/5", "2")}},
+     [({"mechanism": "laplace", "sampling": "1/10", "scale": "2"}, 3)]),
+    (_sampled_laplace("1"), [(LAPLACE_HALF, 1)]),                                   # sampling 1: unsampled
+    (_sampled_laplace("0"), []),                                                    # sampling 0: dropped
+    ({"class_name": "ComposedDpEvent", "events": [_sampled_laplace("1/5"), _sampled_laplace("1/5"),
+                                                  _laplace(), _wor(10, 1, _laplace())]},
+     [({"mechanism": "laplace", "sampling": "1", "scale": "1/2"}, 1),
+      ({"mechanism": "laplace", "sampling": "1/5", "scale": "1/2"}, 2), (WOR_LAPLACE, 1)]),
+], ids=["sampled", "nested", "sampling-one", "sampling-zero", "merged-with-the-others"])
+def test_a_poisson_sampled_laplace_reads_into_a_stage_under_replace_one(tree, stages):
+    assert accounting.read_stages(tree, "replace_one") == stages
+
+
+@pytest.mark.parametrize("leaf", [
+    {"class_name": "DiscreteLaplaceDpEvent", "noise_parameter": "1", "sensitivity": 1},
+    {"class_name": "DiscreteGaussianDpEvent", "sigma_squared": "4", "sensitivity": 1},
+], ids=["discrete-laplace", "discrete-gaussian"])
+def test_the_discrete_families_stay_unsampled_under_replace_one(leaf):
+    tree = {"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/2", "event": leaf}
+    with pytest.raises(Malformed, match="defined only unsampled"):
+        accounting.read_stages(tree, "replace_one")
+    assert accounting.read_stages(tree, "add_or_remove_one")[0][0]["sampling"] == "1/2"
+
+
+REPLACE_LAPLACE_MECHANISM = STAGE0 + ("mechanism",)
+
+
+@pytest.mark.parametrize("edits, pointer", [
+    ([(REPLACE_LAPLACE_MECHANISM + ("sampling",), "1/4")], "/result/stages/0/mechanism"),
+    ([(REPLACE_LAPLACE_MECHANISM + ("scale",), "1/4")], "/result/stages/0/mechanism"),
+    ([(("input", "event", "sampling_probability"), "1/4")], "/result/stages/0/mechanism"),
+    ([(("input", "event", "event", "noise_multiplier"), "1/4")], "/result/stages/0/mechanism"),
+    ([(("input", "event", "sampling_probability"), "1/4"), (REPLACE_LAPLACE_MECHANISM + ("sampling",), "1/4")],
+     "/result/points/0/upper"),                                          # δ(0) = 0.2162 > 1.1·0.1729
+    ([(("input", "event", "event", "noise_multiplier"), "1/4"), (REPLACE_LAPLACE_MECHANISM + ("scale",), "1/4")],
+     "/result/points/1/upper"),                                          # δ(1/10) = 0.1820 > 1.1·0.1444
+    ([(("input", "relation"), "add_or_remove_one")], "/result/points/0/lower"),     # δ(0) = 0.1264 < 0.9·0.1729
+    ([(("result", "points", 1), corpus.point(Fraction(1, 10), Fraction(13, 100), Fraction(14, 100), "forward"))],
+     "/result/points/1/upper"),                                          # δ(1/10) = 0.1444
+    ([(("result", "points", 2), corpus.point(Fraction(1, 2), Fraction(8, 100), Fraction(9, 100), "forward"))],
+     "/result/points/2/lower"),                                          # δ(1/2) = 0.0765
+], ids=["stage-sampling", "stage-scale", "tree-sampling", "tree-scale", "both-larger-q", "both-smaller-b",
+        "relation", "tampered-upper", "tampered-lower"])
+def test_tampered_replace_one_sampled_laplace_certificates_fail(edits, pointer):
+    r = _verify(_edited(corpus.family_certificate("replace-laplace-sampled"), *edits))
+    _failed_at(r, pointer)
+
+
+def test_a_replace_one_sampled_laplace_stage_is_a_bounded_loss():
+    """q = 1/2, b = 1/2, one step: ℓ_max = 1/b = 2 exactly (the grid level 80/40), δ(ε) = 0 for ε >= 2; the recipe
+    proves upper = 0 past the atom's bucket (81/40), and an upper end 0 below ℓ_max is false (no exact fact)."""
+    def edit(cert, epsilon):
+        cert["input"]["epsilons"][-1] = epsilon
+        cert["result"]["points"][-1] = corpus.point(Fraction(epsilon), 0, 0, None)
+
+    name = "replace-laplace-half"
+    assert verify_certificate(corpus.family_certificate(name, edit=lambda c: edit(c, "81/40"))).outcome == "OK"
+    r = verify_certificate(corpus.family_certificate(name, edit=lambda c: edit(c, "79/40")))
+    _failed_at(r, "/result/points/2/upper")
+
+
 # ---- a Poisson sampling of a composition of Gaussian events (docs/accounting.md §3) ------------------------------
 
 NOOP = {"class_name": "NoOpDpEvent"}
