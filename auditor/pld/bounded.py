@@ -357,9 +357,14 @@ def randomized_response_masses(p, k, N, lo, hi, W, pointer):
     return _assemble(hi - lo + 1, atoms, None)
 
 
-REPLACE_LAPLACE_NS = 80
-"""Work units per bucket and unit of W + W²/1024 + parts/4 of :class:`ReplaceLaplace`'s masses (a square root per
-level, the levels of both signs from one run of |i|, no tail table)."""
+REPLACE_LAPLACE_NS = 250
+"""Work units per bucket and unit of W + W²/1024 + parts/4 (W the declared working bits) of :class:`ReplaceLaplace`:
+the whole single step, both orders with their lower arrays (a square root per level |i|, the levels of both signs
+from one run, the mirror by subtraction, no tail table).  Measured (CPU time, 2-core development machine) 16 to 52
+per unit at N >= 100 (q = 1/1000 to 999/1000, b = 1/100 to 100, 8,959 to 71,049 buckets, W = 121 to 1056, up to
+2.4 s), 67 to 133 at N = 16 to 50 (b = 1/100: the pair works 148 bits above the declared guard), 230 to 245 at
+N = 2 to 10 (below N = 16 every level is an anchor of e^{j/N}; 253 to 1593 buckets, up to 0.12 s) and 75 to 95 there
+at W = 1196 to 3196; runs of a millisecond cost more per unit (331 at 21 buckets)."""
 
 
 class ReplaceLaplace:
