@@ -51,11 +51,12 @@ __all__ = ["ReplaceGaussian", "GaussianMixture", "Symmetrised", "WithoutReplacem
            "WITHOUT_REPLACEMENT_NS", "WITHOUT_REPLACEMENT_LAPLACE_NS", "BOUNDED_NS", "DISCRETE_BUCKET_NS",
            "DISCRETE_ATOM_NS", "DISCRETE_SAMPLED_ATOM_NS", "DISCRETE_PLACE_UNITS", "ADD_OR_REMOVE", "REPLACE"]
 
-REPLACE_NS = 400
+REPLACE_NS = 800
 """The same for the replace-one Gaussian (a square root and a table logarithm per level,
 :class:`auditor.pld.logs.LogTable`; three tails per bucket), per unit of the declared precision: measured 114 to
-172 (q = 1/100 to 1/2, σ = 1/10 to 1, W = 177 to 574, 10,000 and 20,000 buckets, 0.25 to 2.7 s); with the
-logarithm of :func:`auditor.enclosures.log_bounds` it was 437 to 602 on the same runs."""
+172 (q = 1/100 to 1/2, σ = 1/10 to 1, W = 177 to 574, 10,000 and 20,000 buckets, 0.25 to 2.7 s), and 410 at
+σ = 1/10, q = 1/2, W = 1000 (the 3/(4σ²) guard bits beyond the declared precision), hence twice that; with the
+logarithm of :func:`auditor.enclosures.log_bounds` it was 437 to 602 on the first runs."""
 MIXTURE_NS = 5000
 """The same per positive component of a mixture bracketed by :mod:`.roots` on its Newton route (Newton steps and
 a proof with exponentials per level, taken when an exponent or a scale is beyond the polynomial route's limits,
