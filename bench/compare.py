@@ -580,6 +580,8 @@ FAMILIES = [
     ("composition", "A composition of Gaussian events in one Poisson sampling (add/remove; PLD: its single "
      "Gaussian of 1/σ² = Σ 1/σ_i², since dp_accounting's PLD refuses the tree)",
      "mechanisms/poisson-subsampling.md"),
+    ("poisson_laplace_replace", "Poisson-subsampled Laplace under replace-one (dp_accounting 0.6 accounts it "
+     "under `REPLACE_SPECIAL` only)", "mechanisms/poisson-subsampling.md"),
     ("composition_replace", "The same composition under replace-one (PLD: its single Gaussian, replace-one; "
      "dp_accounting's PLD and RDP refuse the tree)", "mechanisms/poisson-subsampling.md"),
     ("composition_without_replacement", "A composition of Gaussian events on fixed-size batches "
@@ -648,6 +650,8 @@ def family_cases(quick):
                           pld=partial(pld_sampled_gaussian, "0.01", (1 / 1.1 ** 2 + 1 / 10 ** 2) ** -0.5),
                           prv=None))
     if not quick:
+        cases.append(dict(family="poisson_laplace_replace", label="b = 1, q = 0.1", steps=100, relation=REPLACE,
+                          event=_repeat(100, _poisson("0.1", laplace)), pld=pld_unsupported, prv=None))
         gaussians = [{"class_name": "GaussianDpEvent", "noise_multiplier": s} for s in ("1.1", "10.0")]
         halved = [{"class_name": "GaussianDpEvent", "noise_multiplier": s} for s in ("0.55", "5.0")]
         composed = {"class_name": "ComposedDpEvent", "events": gaussians}
@@ -917,6 +921,7 @@ FAMILY_TITLES = {"laplace": "Laplace", "poisson_laplace": "Poisson-subsampled La
                  "discrete_gaussian": "discrete Gaussian",
                  "without_replacement": "sampling without replacement (fixed-size batches)",
                  "composition": "a composition of Gaussians in one Poisson sampling",
+                 "poisson_laplace_replace": "Poisson-subsampled Laplace, replace-one",
                  "composition_replace": "a composition of Gaussians in one Poisson sampling, replace-one",
                  "composition_without_replacement": "a composition of Gaussians on fixed-size batches"}
 

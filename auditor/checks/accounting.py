@@ -12,18 +12,18 @@ In order:
    Gaussian, Laplace, mixture, discrete Laplace or discrete Gaussian event, another Poisson sampling, a no-op or a
    composition (Composed or SelfComposed); a composition under a Poisson sampling of s′ in (0, 1) (s′ the product
    of the probabilities of that node and its Poisson ancestors) holds only Gaussian events and no-ops (at any depth
-   of compositions), only under add/remove, and its σ² = 1/Σ m_i/σ_i² (below) is at least 1/100; a sampling
-   without replacement of m of n records (n >= 1, 0 <= m <= n) wraps a Gaussian or Laplace event or a no-op;
-   the relation defines every leaf (add/remove: no randomized response, no sampling without replacement;
-   replace-one: no mixture, no Poisson sampling of s′ in (0, 1) of a composition, and a discrete Laplace or
-   discrete Gaussian leaf only with sampling 1, the product of its Poisson ancestors' probabilities; a Laplace leaf
-   with any sampling);
+   of compositions), under either relation, and its σ² = 1/Σ m_i/σ_i² (below) is at least 1/100; a sampling
+   without replacement of m of n records (n >= 1, 0 <= m <= n) wraps a Gaussian or Laplace event, a no-op or a
+   composition that holds only Gaussian events and no-ops (at any depth, whatever m/n), whose σ² is at least
+   1/100 when 0 < m < n; the relation defines every leaf (add/remove: no randomized response, no sampling without
+   replacement; replace-one: no mixture, and a discrete Laplace or discrete Gaussian leaf only with sampling 1,
+   the product of its Poisson ancestors' probabilities; a Laplace leaf with any sampling);
    10^−30 <= δ < 1, or 1..64 strictly increasing ε in [0, 500]; 10^−6 <= R <= 1/2; a result of the question's
    form; a ``pld`` route with a discretisation, a ``gaussian`` or ``lattice`` one without.
 2. The tree's limits (UNCHECKED, before any work): at most :data:`MAX_EVENTS` events, every numerator and
    denominator of the tree at most :data:`MAX_NUMBER_BITS` bits, every dataset size n of a sampling without
    replacement at most :data:`MAX_DATASET_SIZE`; then (its sum is work that grows with the tree) the σ² of each
-   Poisson-sampled composition of Gaussian events (3.), MALFORMED below 1/100 and UNCHECKED beyond
+   sampled composition of Gaussian events (3.), MALFORMED below 1/100 and UNCHECKED beyond
    :data:`MAX_VARIANCE_BITS` bits in its numerator or denominator.
 3. Stages (FAIL): ``result.stages`` must be the auditor's own reading of the tree (docs/accounting.md §3,
    :func:`read_stages`): each leaf with its multiplicity (the product of its SelfComposed ancestors' counts)
@@ -34,7 +34,13 @@ In order:
    the node down to its i-th Gaussian event (σ_i), μ² = Σ m_i/σ_i² (one step is one Gaussian mechanism of σ² = 1/μ²,
    every sampled record entering every query), dropped when μ² = 0, the ``gaussian`` stage of sampling s′ and that
    σ when exactly one Gaussian event has m_i >= 1 and its m_i is 1, otherwise ``gaussian_composition`` of sampling
-   s′ and σ² = 1/μ²; at s′ = 1 or 0 the composition is read leaf by leaf with sampling s′ (Poisson(1, X) is X);
+   s′ and σ² = 1/μ² (one stage JSON under both relations: the relation decides its pair, as for ``gaussian``);
+   at s′ = 1 or 0 the composition is read leaf by leaf with sampling s′ (Poisson(1, X) is X); a sampling of m of
+   n without replacement of a composition the same way with γ = m/n (m_i counted from the sampling node, the
+   leaf of the node's multiplicity): dropped when μ² = 0 or γ = 0, ``gaussian_without_replacement`` of γ and σ_i
+   for one Gaussian event reached once, otherwise ``gaussian_composition_without_replacement`` of γ and
+   σ² = 1/μ², and at γ = 1 each Gaussian event its ``gaussian`` stage of sampling 1 and multiplicity the node's
+   times m_i;
    leaves that cannot change the output's law dropped (a no-op, multiplicity 0, sampling 0, m = 0, a mixture
    whose every Δ is 0, randomized response with k = 1 or p = 1, a discrete Laplace or discrete Gaussian leaf of
    sensitivity 0); a mixture's equal Δ merged and sorted increasing; equal mechanisms merged (counts added);
@@ -54,11 +60,11 @@ In order:
    end is 0 and on the gaussian route; displays outward to 10 significant digits.  Two exact facts:
    δ(ε) < 1 always (every pair's two laws are mutually absolutely continuous), so lower >= 1 is false; and when
    a stage is ``gaussian``, ``gaussian_composition`` (a sampled Gaussian too), ``gaussian_without_replacement``,
-   ``mixture_of_gaussians`` or ``discrete_gaussian`` its forward loss is unbounded above, so δ(ε) > 0 at every ε
-   and upper = 0 is false.  Without such a stage (only Laplace, sampled with or without replacement, discrete
-   Laplace and randomized response) the composed loss is bounded and δ(ε) = 0 exactly for ε at or above its
-   largest value: no exact fact is used, the enclosures decide (an upper end 0 is proved when the recipe's upper
-   bound is exactly 0).
+   ``gaussian_composition_without_replacement``, ``mixture_of_gaussians`` or ``discrete_gaussian`` its forward loss
+   is unbounded above, so δ(ε) > 0 at every ε and upper = 0 is false.  Without such a stage (only Laplace,
+   sampled with or without replacement, discrete Laplace and randomized response) the composed loss is bounded
+   and δ(ε) = 0 exactly for ε at or above its largest value: no exact fact is used, the enclosures decide (an
+   upper end 0 is proved when the recipe's upper bound is exactly 0).
 7. Enclosure claims, three-way, as for ``dpsgd/1`` (:func:`auditor.pld.decisions.decide_gaussian`,
    :func:`auditor.pld.decisions.decide_pld`): the gaussian route's closed form with μ² = Σ_s T_s·d²/σ_s²
    (d = 1 under add/remove, 2 under replace-one); the pld route's bounds from the auditor's own single-step
@@ -104,15 +110,15 @@ MAX_EPSILON = Fraction(2000)
 MAX_DATASET_SIZE = 10 ** 12
 """Largest dataset size n of a sampling without replacement."""
 MAX_VARIANCE_BITS = 4096
-"""Most bits of the numerator or the denominator of the σ² of a Poisson-sampled composition of Gaussian events (a
-number the tree does not hold, but its stage does: the tree's limits bound it only by about 512 bits a Gaussian
-event)."""
+"""Most bits of the numerator or the denominator of the σ² of a sampled composition of Gaussian events (Poisson or
+without replacement; a number the tree does not hold, but its stage does: the tree's limits bound it only by about
+512 bits a Gaussian event)."""
 
 ORDERS = (FORWARD, BACKWARD) = ("forward", "backward")
 LATTICE = "lattice"
 ADD_OR_REMOVE, REPLACE = families.ADD_OR_REMOVE, families.REPLACE
-UNBOUNDED = ("gaussian", "gaussian_composition", "gaussian_without_replacement", "mixture_of_gaussians",
-             "discrete_gaussian")
+UNBOUNDED = ("gaussian", "gaussian_composition", "gaussian_without_replacement",
+             "gaussian_composition_without_replacement", "mixture_of_gaussians", "discrete_gaussian")
 """Stage mechanisms whose forward loss is unbounded above."""
 
 
@@ -199,7 +205,7 @@ _SAMPLED = {"GaussianDpEvent", "LaplaceDpEvent", "MixtureOfGaussiansDpEvent", "D
 """The events a Poisson sampling may wrap."""
 _COMPOSITIONS = {"ComposedDpEvent", "SelfComposedDpEvent"}
 COMPOSITION_VARIANCE_MIN = mpq(1, 100)
-"""The least σ² of a Poisson-sampled composition of Gaussian events (σ >= 1/10, the Gaussian's domain)."""
+"""The least σ² of a sampled composition of Gaussian events (σ >= 1/10, the Gaussian's domain)."""
 
 
 def _children(event, pointer, multiplicity):
@@ -228,7 +234,7 @@ def _walk(event, pointer, tree, multiplicity, sampling):
         _poisson(event, pointer, tree, multiplicity, sampling)
         return
     if kind == "SampledWithoutReplacementDpEvent":
-        tree.leaves.append((_without_replacement(event, pointer, tree, sampling), multiplicity))
+        _without_replacement(event, pointer, tree, multiplicity, sampling)
         return
     tree.leaves.append((_leaf(event, kind, pointer, tree, sampling), multiplicity))
 
@@ -253,46 +259,54 @@ def _poisson(event, pointer, tree, multiplicity, sampling):
 
 def _composition(event, pointer, tree, sampling):
     """The Poisson sampling (at ``pointer``, product of probabilities ``sampling`` in (0, 1)) of the composition
-    ``event``: its relation and every event inside checked now, its stage (:class:`_Composition`) computed once the
-    tree's limits hold.
+    ``event``: every event inside checked now, its stage (:class:`_Composition`) computed once the tree's limits
+    hold.
 
     Every record sampled enters every Gaussian query of the composition, so one step is the sampled Gaussian of
     σ² = 1/μ², μ² = Σ m_i/σ_i² over its Gaussian events (m_i the product of their SelfComposed counts inside it).
-    Why: under add/remove, with the other records' sampled sum fixed (joint convexity), the step is
-    (1 − q)·N(0, Σ) + q·N(v, Σ) against N(0, Σ), Σ = diag(σ_i²·I), ‖v_i‖ <= 1 for each of the Σ m_i queries;
-    dividing block i by σ_i (invertible: divergences unchanged) gives the shift w with ‖w‖² <= μ², rotating w
-    onto the first axis and dropping the other coordinates (independent, alike under both laws) the
-    one-dimensional pair of shift ‖w‖, and the sampled Gaussian pair is monotone in its shift
-    (docs/mechanisms/poisson-subsampling.md); every v_i of norm 1 attains it.  Defined under add/remove only, and
-    only for Gaussian events and no-ops inside.  μ² = 0: dropped; one Gaussian event of m = 1 (the others of
-    m = 0): its own ``gaussian`` stage; otherwise ``gaussian_composition``, σ² >= 1/100."""
-    if tree.relation == REPLACE:
-        raise Malformed(f"{pointer}: under replace_one a Poisson sampling of a composition is not accounted "
-                        f"(add_or_remove_one accounts one of Gaussian events)")
+    Why: with the other records' sampled sum fixed (joint convexity), the step is (1 − q)·N(0, Σ) + q·N(v, Σ)
+    against N(0, Σ) (add/remove) or against (1 − q)·N(0, Σ) + q·N(v′, Σ) (replace-one), Σ = diag(σ_i²·I),
+    ‖v_i‖ <= 1 for each of the Σ m_i queries; dividing block i by σ_i (invertible: divergences unchanged) gives
+    contributions w of ‖w‖² <= μ².  Under add/remove, rotating w onto the first axis and dropping the other
+    coordinates (independent, alike under both laws) leaves the one-dimensional pair of shift ‖w‖, and the sampled
+    Gaussian pair is monotone in its shift; under replace-one the proof of its pair (docs/mechanisms/
+    poisson-subsampling.md, steps 1–4: any two contributions in a ball) uses only the norms ‖w‖, ‖w′‖ <= 1/σ
+    (:class:`auditor.pld.families.ReplaceGaussian`).  Every v_i of norm 1 (opposite ones under replace-one) attains
+    it.  Only Gaussian events and no-ops inside.  μ² = 0: dropped; one Gaussian event of m = 1 (the others of
+    m = 0): its own ``gaussian`` stage; otherwise ``gaussian_composition`` (the relation decides its pair),
+    σ² >= 1/100."""
     gaussians = []
-    _gather(event, pointer + "/event", tree, 1, gaussians)
-    return _Composition(pointer, sampling, gaussians)
+    _gather(event, pointer + "/event", tree, 1, gaussians, "a Poisson sampling")
+    return _Composition(pointer, sampling, gaussians, _POISSON_STAGES)
+
+
+_POISSON_STAGES = ("gaussian", "gaussian_composition")
+_WITHOUT_REPLACEMENT_STAGES = ("gaussian_without_replacement", "gaussian_composition_without_replacement")
+"""The stage mechanisms of a sampled composition of Gaussian events: (one Gaussian event reached once, any other)."""
 
 
 class _Composition:
-    """A Poisson-sampled composition of Gaussian events read from the tree: [(m_i, σ_i)] and the sampling s′.
-    :meth:`stage` sums μ² = Σ m_i/σ_i², work that grows with the tree, so :func:`read_stages` calls it only once
-    the tree's limits hold."""
+    """A sampled composition of Gaussian events read from the tree (a Poisson sampling of s′ in (0, 1), or a
+    sampling without replacement of γ in (0, 1)): [(m_i, σ_i)], the sampling, and the two stage mechanisms it
+    reads into (:data:`_POISSON_STAGES`, :data:`_WITHOUT_REPLACEMENT_STAGES`).  :meth:`stage` sums
+    μ² = Σ m_i/σ_i², work that grows with the tree, so :func:`read_stages` calls it only once the tree's limits
+    hold."""
 
-    __slots__ = ("pointer", "sampling", "gaussians")
+    __slots__ = ("pointer", "sampling", "gaussians", "names")
 
-    def __init__(self, pointer, sampling, gaussians):
-        self.pointer, self.sampling, self.gaussians = pointer, sampling, gaussians
+    def __init__(self, pointer, sampling, gaussians, names):
+        self.pointer, self.sampling, self.gaussians, self.names = pointer, sampling, gaussians, names
 
     def stage(self):
         """The stage mechanism, or None when μ² = 0; MALFORMED when σ² = 1/μ² < 1/100, UNCHECKED beyond
         :data:`MAX_VARIANCE_BITS`."""
         q = write_rational(self.sampling)
+        one, composed = self.names
         reached = [(m, sigma) for m, sigma in self.gaussians if m >= 1]
         if not reached:
             return None
         if len(reached) == 1 and reached[0][0] == 1:
-            return {"mechanism": "gaussian", "sampling": q, "sigma": write_rational(reached[0][1])}
+            return {"mechanism": one, "sampling": q, "sigma": write_rational(reached[0][1])}
         variance = 1 / _pairwise_sum([mpq(m) / mpq(s.numerator, s.denominator) ** 2 for m, s in reached])
         if variance < COMPOSITION_VARIANCE_MIN:
             raise Malformed(f"{self.pointer}: σ² = {show(variance)} of the composition is below 1/100: σ below 1/10, "
@@ -301,7 +315,7 @@ class _Composition:
         if bits > MAX_VARIANCE_BITS:
             raise Unchecked(self.pointer, bits, MAX_VARIANCE_BITS,
                             "bits of the numerator or denominator of the sigma^2 of a composition")
-        return {"mechanism": "gaussian_composition", "sampling": q, "sigma_squared": write_rational(variance)}
+        return {"mechanism": composed, "sampling": q, "sigma_squared": write_rational(variance)}
 
 
 def _pairwise_sum(terms):
@@ -313,19 +327,20 @@ def _pairwise_sum(terms):
     return terms[0]
 
 
-def _gather(event, pointer, tree, multiplicity, gaussians):
-    """Append (m, σ) of every GaussianDpEvent below ``event`` in a Poisson-sampled composition to ``gaussians``
-    (m the product of the SelfComposed counts from the Poisson node); MALFORMED at any other event but a no-op."""
+def _gather(event, pointer, tree, multiplicity, gaussians, sampled):
+    """Append (m, σ) of every GaussianDpEvent below ``event`` in a sampled composition to ``gaussians`` (m the
+    product of the SelfComposed counts from the sampling node); MALFORMED at any other event but a no-op, the
+    message naming the sampling (``sampled``: "a Poisson sampling" or "a sampling without replacement")."""
     tree.events += 1
     kind = event["class_name"]
     children = _children(event, pointer, multiplicity)
     if children is not None:
         for inner, where, m in children:
-            _gather(inner, where, tree, m, gaussians)
+            _gather(inner, where, tree, m, gaussians, sampled)
         return
     if kind != "GaussianDpEvent":
-        raise Malformed(f"{pointer}: a Poisson sampling of a composition is accounted only when every event in it "
-                        f"is a GaussianDpEvent or a NoOpDpEvent (then it is one Gaussian mechanism), not a {kind}")
+        raise Malformed(f"{pointer}: {sampled} of a composition is accounted only when every event in it is a "
+                        f"GaussianDpEvent or a NoOpDpEvent (then it is one Gaussian mechanism), not a {kind}")
     gaussians.append((multiplicity, _gaussian_sigma(event, pointer, tree)))
 
 
@@ -366,11 +381,12 @@ def _leaf(event, kind, pointer, tree, sampling):
     return {"buckets": k, "mechanism": "randomized_response", "noise": write_rational(noise), "sampling": "1"}
 
 
-def _without_replacement(event, pointer, tree, sampling):
-    """The stage mechanism of a sampling of m of n records without replacement, or None when it is dropped (m = 0,
-    a no-op inside, or ``sampling`` 0).  A Poisson sampling wraps no such event directly, and its composition is
-    read leaf by leaf only at the sampling 1 (as if the Poisson node were not there) or 0 (every leaf dropped),
-    so ``sampling`` is 1 or 0."""
+def _without_replacement(event, pointer, tree, multiplicity, sampling):
+    """A sampling of m of n records without replacement, its leaves appended to ``tree`` with ``multiplicity``:
+    nothing when it is dropped (m = 0, a no-op inside, μ² = 0, or ``sampling`` 0).  A Poisson sampling wraps no
+    such event directly, and its composition is read leaf by leaf only at the sampling 1 (as if the Poisson node
+    were not there) or 0 (every leaf dropped), so ``sampling`` is 1 or 0.  A composition inside:
+    :func:`_composition_without_replacement`."""
     if tree.relation != REPLACE:
         raise Malformed(f"{pointer}: sampling without replacement is accounted under replace_one only (n is public), "
                         f"as in dp_accounting (docs/accounting.md §3)")
@@ -381,27 +397,54 @@ def _without_replacement(event, pointer, tree, sampling):
                         f"{common.magnitude(n)}")
     if tree.largest is None or n > tree.largest[0]:
         tree.largest = (n, pointer + "/source_dataset_size")
-    inner, where = event["event"], pointer + "/event"
-    tree.events += 1
-    if inner["class_name"] == "NoOpDpEvent":
-        return None
+    inner, where, gamma = event["event"], pointer + "/event", Fraction(m, n)
     kind = inner["class_name"]
+    if kind in _COMPOSITIONS:
+        _composition_without_replacement(inner, pointer, tree, multiplicity, gamma * sampling)
+        return
+    tree.events += 1
+    if kind == "NoOpDpEvent":
+        return
     if kind not in _WITHOUT_REPLACEMENT:
-        raise Malformed(f"{where}: a SampledWithoutReplacementDpEvent must wrap a GaussianDpEvent or a LaplaceDpEvent "
-                        f"(or a no-op), not a {kind}; wrap each GaussianDpEvent or LaplaceDpEvent in its own "
-                        f"SampledWithoutReplacementDpEvent")
+        raise Malformed(f"{where}: a SampledWithoutReplacementDpEvent must wrap a GaussianDpEvent, a LaplaceDpEvent, "
+                        f"a composition of GaussianDpEvents or a no-op, not a {kind}; wrap each other event in its "
+                        f"own sampling event")
     unsampled = _leaf(inner, kind, where, tree, Fraction(1))    # its domain, before the dropping
-    gamma = Fraction(m, n)
     if gamma == 0 or sampling == 0:
-        return None
+        return
+    if gamma != 1:                # γ = 1: the batch is the whole dataset, the unsampled replace-one mechanism
+        unsampled = dict(unsampled, mechanism=_WITHOUT_REPLACEMENT[kind], sampling=write_rational(gamma))
+    tree.leaves.append((unsampled, multiplicity))
+
+
+def _composition_without_replacement(event, pointer, tree, multiplicity, gamma):
+    """A sampling without replacement (at ``pointer``, γ = m/n times the Poisson ancestors' 1 or 0) of the
+    composition ``event``: every event inside must be a Gaussian event or a no-op, whatever γ (checked now); then
+    dropped at γ = 0, read leaf by leaf at γ = 1 (each Gaussian event its ``gaussian`` stage of sampling 1 and
+    multiplicity ``multiplicity``·m_i, as if the sampling were not there), and otherwise one stage
+    (:class:`_Composition`): ``gaussian_without_replacement`` for one Gaussian event reached once,
+    ``gaussian_composition_without_replacement`` of σ² = 1/Σ m_i/σ_i² (at least 1/100) for any other.
+
+    Why one stage: on a fixed batch the composition, block i divided by σ_i, is one Gaussian mechanism whose
+    replace-one change has norm at most 2/σ, so its tradeoff function is that of the replace-one Gaussian of σ, and
+    the theorem of ``gaussian_without_replacement`` applies to it unchanged
+    (:class:`auditor.pld.families.WithoutReplacementGaussian`)."""
+    gaussians = []
+    _gather(event, pointer + "/event", tree, 1, gaussians, "a sampling without replacement")
+    if gamma == 0:
+        return
     if gamma == 1:
-        return unsampled          # the batch is the whole dataset: the unsampled replace-one mechanism
-    return dict(unsampled, mechanism=_WITHOUT_REPLACEMENT[kind], sampling=write_rational(gamma))
+        for m, sigma in gaussians:
+            gaussian = {"mechanism": "gaussian", "sampling": "1", "sigma": write_rational(sigma)}
+            tree.leaves.append((gaussian, multiplicity * m))
+        return
+    tree.leaves.append((_Composition(pointer, gamma, gaussians, _WITHOUT_REPLACEMENT_STAGES), multiplicity))
 
 
 _WITHOUT_REPLACEMENT = {"GaussianDpEvent": "gaussian_without_replacement",
                         "LaplaceDpEvent": "laplace_without_replacement"}
-"""The events a sampling without replacement may wrap (beside a no-op), and their stage mechanisms."""
+"""The leaves a sampling without replacement may wrap (beside a no-op and a composition of Gaussian events), and
+their stage mechanisms."""
 
 
 # class name: (stage mechanism, the noise field, its name in the stage, its domain, the domain's text)
@@ -501,6 +544,7 @@ def parse(cert):
 
 _FIELDS = {"gaussian": ("sampling", "sigma"), "gaussian_without_replacement": ("sampling", "sigma"),
            "gaussian_composition": ("sampling", "sigma_squared"),
+           "gaussian_composition_without_replacement": ("sampling", "sigma_squared"),
            "laplace": ("sampling", "scale"), "laplace_without_replacement": ("sampling", "scale"),
            "mixture_of_gaussians": ("probabilities", "sampling", "sensitivities", "sigma"),
            "randomized_response": ("buckets", "noise", "sampling"),
@@ -532,6 +576,9 @@ def _stage_text(mechanism, count=None):
         text = f"gaussian composition sigma^2 = {t(mechanism['sigma_squared'])}, q = {t(mechanism['sampling'])}"
     elif kind == "gaussian_without_replacement":
         text = (f"gaussian sigma = {t(mechanism['sigma'])}, sampled without replacement, "
+                f"m/n = {t(mechanism['sampling'])}")
+    elif kind == "gaussian_composition_without_replacement":
+        text = (f"gaussian composition sigma^2 = {t(mechanism['sigma_squared'])}, sampled without replacement, "
                 f"m/n = {t(mechanism['sampling'])}")
     elif kind == "laplace":
         text = f"laplace b = {t(mechanism['scale'])}, q = {t(mechanism['sampling'])}"
@@ -607,9 +654,11 @@ def pair_of(mechanism, relation):
     if kind == "gaussian":
         return families.gaussian(Fraction(mechanism["sigma"]), q, relation)
     if kind == "gaussian_composition":
-        return families.gaussian_composition(Fraction(mechanism["sigma_squared"]), q)
+        return families.gaussian_composition(Fraction(mechanism["sigma_squared"]), q, relation)
     if kind == "gaussian_without_replacement":
         return families.without_replacement(Fraction(mechanism["sigma"]), q)
+    if kind == "gaussian_composition_without_replacement":
+        return families.composition_without_replacement(Fraction(mechanism["sigma_squared"]), q)
     if kind == "laplace":
         if relation == REPLACE and q < 1:
             return bounded.ReplaceLaplace(q, Fraction(mechanism["scale"]))
@@ -629,12 +678,13 @@ def pair_of(mechanism, relation):
 def declared(mechanism):
     """(guard, parts) of a stage mechanism as docs/accounting.md §6 states them: the guard
     24 + bits(⌊1/q⌋) + 2·bits(⌊s⌋ + 1), q the sampling and s the σ, b or 1 (randomized response, the discrete
-    Laplace, the discrete Gaussian; a Gaussian composition: ⌊σ⌋ = isqrt(⌊σ²⌋)); the bits of the numerators and
-    denominators of every number (σ or b, each Δ_i and p_i, q; randomized response: p and k; the discrete
-    families: a or σ², s and q; a Gaussian composition: σ² and q)."""
+    Laplace, the discrete Gaussian; a Gaussian composition, Poisson-sampled or without replacement:
+    ⌊σ⌋ = isqrt(⌊σ²⌋)); the bits of the numerators and denominators of every number (σ or b, each Δ_i and p_i, q;
+    randomized response: p and k; the discrete families: a or σ², s and q; a Gaussian composition: σ² and q), under
+    either relation."""
     kind = mechanism["mechanism"]
     q = mechanism["sampling"]
-    if kind == "gaussian_composition":
+    if kind in ("gaussian_composition", "gaussian_composition_without_replacement"):
         variance = mechanism["sigma_squared"]
         return (pairs.declared_guard(q, isqrt(floor(Fraction(variance)))),
                 pairs.bits(q) + pairs.bits(variance))

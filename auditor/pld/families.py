@@ -1,6 +1,6 @@
 """The pairs of ``accounting/1`` beyond the sampled Gaussian, and the factories from a stage mechanism
 (docs/accounting.md §4–5; the shared machinery and :class:`auditor.pld.pairs.SampledGaussian` in :mod:`.pairs`,
-which is also the pair of ``gaussian_composition``, given by σ²: :func:`gaussian_composition`).
+which is also the pair of ``gaussian_composition`` under add/remove, given by σ²: :func:`gaussian_composition`).
 
 * :class:`ReplaceGaussian` — ``gaussian`` under replace-one with q < 1: (1 − q)·N(0, σ²) + q·N(1, σ²) against
   (1 − q)·N(0, σ²) + q·N(−1, σ²).  With u = e^{x/σ²} and c = e^{−1/(2σ²)} the loss is
@@ -11,16 +11,19 @@ which is also the pair of ``gaussian_composition``, given by σ²: :func:`gaussi
       x(y) = σ²·(y/2 + asinh t),      asinh t = log(t + √(t² + 1)),
 
   odd in y (the pair is symmetric under x ↦ −x).  q = 1 is N(1, σ²) against N(−1, σ²), whose losses are those of
-  N(1, σ²/4) against N(0, σ²/4) (x ↦ (x + 1)/2): :func:`gaussian` returns that sampled Gaussian.
+  N(1, σ²/4) against N(0, σ²/4) (x ↦ (x + 1)/2): :func:`gaussian` returns that sampled Gaussian.  Given by σ²
+  it is also ``gaussian_composition`` under replace-one (a Poisson sampling of a composition of Gaussian events,
+  σ² = 1/Σ m_i/σ_i²; σ and 1/σ enclosed by integer square roots when σ is irrational).
 * :class:`GaussianMixture` — ``mixture_of_gaussians`` (add/remove): (1 − q)·N(0, σ²) + q·Σ p_i·N(Δ_i, σ²) against
   N(0, σ²); preimages bracketed (:mod:`.roots`).  With one positive Δ it is the sampled Gaussian of noise σ/Δ
   (x ↦ x/Δ keeps every loss), and :func:`mixture` returns that.
 * :class:`Symmetrised` — sampling m of n without replacement (replace-one, γ = m/n in (0, 1)): the symmetrised
   pair (X, Y) of A = (1 − γ)·D + γ·D_2 against B = D (D the noise, D_2 its shift by 2); its masses are (A, B)'s
   buckets, mirrored, and an atom at loss 0.  :class:`WithoutReplacementGaussian` (``gaussian_without_replacement``)
-  takes (A, B) from the sampled Gaussian of q = γ and noise σ/2, :class:`WithoutReplacementLaplace`
-  (``laplace_without_replacement``) from the add/remove sampled Laplace of q = γ and scale b/2 (x ↦ x/2 keeps every
-  loss).
+  takes (A, B) from the sampled Gaussian of q = γ and noise σ/2 (given by σ², σ²/4: the stage
+  ``gaussian_composition_without_replacement``, a composition of Gaussian events on such batches),
+  :class:`WithoutReplacementLaplace` (``laplace_without_replacement``) from the add/remove sampled Laplace of q = γ
+  and scale b/2 (x ↦ x/2 keeps every loss).
 * :class:`Laplace` — ``laplace`` (add/remove, any q; replace-one, q = 1, as the add/remove pair of scale b/2) and
   :class:`RandomizedResponse` (replace-one): :mod:`.bounded`.
 * :class:`DiscreteLaplace` and :class:`DiscreteGaussian` — ``discrete_laplace`` and ``discrete_gaussian`` (add/remove,
@@ -35,23 +38,25 @@ from auditor.enclosures import exp_bounds
 from auditor.pld import bounded, discrete, roots
 from auditor.pld.pairs import MASS_NS, SampledGaussian, bits, declared_guard, gaussian_masses, shifted, work
 from auditor.pld.logs import LogTable
-from auditor.pld.preimages import exp_fixed, exp_grid
+from auditor.pld.preimages import enclosed_product, exact_root, exp_fixed, exp_grid, guard_of, root_fixed
 from auditor.pld.tails import TailTable
 from auditor.rationals import ceil, ceil_div, floor
 
 __all__ = ["ReplaceGaussian", "GaussianMixture", "Symmetrised", "WithoutReplacementGaussian",
            "WithoutReplacementLaplace", "Laplace", "RandomizedResponse", "DiscreteLaplace", "DiscreteGaussian",
-           "gaussian", "gaussian_composition", "mixture", "without_replacement", "laplace_without_replacement",
+           "gaussian", "gaussian_composition", "mixture", "without_replacement", "composition_without_replacement",
+           "laplace_without_replacement",
            "laplace", "randomized_response", "discrete_laplace", "discrete_gaussian", "discrete_work", "REPLACE_NS",
            "MIXTURE_NS", "MIXTURE_POLYNOMIAL_NS",
            "WITHOUT_REPLACEMENT_NS", "WITHOUT_REPLACEMENT_LAPLACE_NS", "BOUNDED_NS", "DISCRETE_BUCKET_NS",
            "DISCRETE_ATOM_NS", "DISCRETE_SAMPLED_ATOM_NS", "DISCRETE_PLACE_UNITS", "ADD_OR_REMOVE", "REPLACE"]
 
-REPLACE_NS = 400
+REPLACE_NS = 800
 """The same for the replace-one Gaussian (a square root and a table logarithm per level,
 :class:`auditor.pld.logs.LogTable`; three tails per bucket), per unit of the declared precision: measured 114 to
-172 (q = 1/100 to 1/2, σ = 1/10 to 1, W = 177 to 574, 10,000 and 20,000 buckets, 0.25 to 2.7 s); with the
-logarithm of :func:`auditor.enclosures.log_bounds` it was 437 to 602 on the same runs."""
+172 (q = 1/100 to 1/2, σ = 1/10 to 1, W = 177 to 574, 10,000 and 20,000 buckets, 0.25 to 2.7 s), and 410 at
+σ = 1/10, q = 1/2, W = 1000 (the 3/(4σ²) guard bits beyond the declared precision), hence twice that; with the
+logarithm of :func:`auditor.enclosures.log_bounds` it was 437 to 602 on the first runs."""
 MIXTURE_NS = 5000
 """The same per positive component of a mixture bracketed by :mod:`.roots` on its Newton route (Newton steps and
 a proof with exponentials per level, taken when an exponent or a scale is beyond the polynomial route's limits,
@@ -115,24 +120,47 @@ def _floor_bits(x):
 
 class ReplaceGaussian:
     """``gaussian`` under replace-one, q in (0, 1): (1 − q)·N(0, σ²) + q·N(1, σ²) against (1 − q)·N(0, σ²) +
-    q·N(−1, σ²)."""
+    q·N(−1, σ²); σ given, or σ² given (``sigma_squared``: the ``gaussian_composition`` stage under replace-one,
+    whose σ is irrational in general).
 
-    __slots__ = ("q", "sigma")
+    Why it is the pair of a Poisson-sampled composition of Gaussian events under replace-one: divide block i of the
+    output by σ_i (invertible: no divergence changes).  Each record's contribution v(x) then has
+    ‖v(x)‖² <= Σ m_i/σ_i² = 1/σ², and replacing x by y, the other records' sampled sum fixed (joint convexity), is
+    (1 − q)·N(0, I) + q·N(v(x), I) against (1 − q)·N(0, I) + q·N(v(y), I).  The replace-one proof of
+    docs/mechanisms/poisson-subsampling.md (steps 1–4: any two contributions in a ball, non-collinear ones and 0
+    included) uses only those norms, so after scaling by σ this pair dominates it, and two opposite contributions of
+    norm 1/σ attain it.
 
-    def __init__(self, q, sigma):
-        self.q, self.sigma = Fraction(q), Fraction(sigma)
+    ``sigma`` is the σ given (None when σ² is), ``variance`` σ² either way; the arguments use σ's numerator and
+    denominator whenever σ is rational (:func:`auditor.pld.preimages.exact_root`), enclosures of σ and 1/σ by
+    integer square roots otherwise (:func:`_replace_arguments`).
+    """
+
+    __slots__ = ("q", "sigma", "variance")
+
+    def __init__(self, q, sigma=None, *, sigma_squared=None):
+        if (sigma is None) == (sigma_squared is None):
+            raise TypeError(f"ReplaceGaussian takes sigma or sigma_squared, not both or neither: "
+                            f"sigma={sigma!r}, sigma_squared={sigma_squared!r}")
+        self.q = Fraction(q)
+        self.sigma = None if sigma is None else Fraction(sigma)
+        self.variance = self.sigma ** 2 if sigma_squared is None else Fraction(sigma_squared)
 
     def __repr__(self):
+        if self.sigma is None:
+            return f"ReplaceGaussian(q={self.q}, sigma_squared={self.variance})"
         return f"ReplaceGaussian(q={self.q}, sigma={self.sigma})"
 
     def guard_bits(self):
-        """As the sampled Gaussian's, and log2(1/c) = 1/(2σ² ln 2) < 3/(4σ²) bits for t's factor 1/c."""
-        q, sigma = self.q, self.sigma
-        return (24 + (q.denominator // q.numerator).bit_length() + 2 * (floor(sigma) + 1).bit_length()
-                + ceil(Fraction(3, 4) / (sigma * sigma)))
+        """As the sampled Gaussian's (⌊σ⌋ = isqrt(⌊σ²⌋)), and log2(1/c) = 1/(2σ² ln 2) < 3/(4σ²) bits for t's
+        factor 1/c."""
+        q = self.q
+        return (24 + (q.denominator // q.numerator).bit_length() + 2 * (isqrt(floor(self.variance)) + 1).bit_length()
+                + ceil(Fraction(3, 4) / self.variance))
 
     def parts(self):
-        return bits(self.q) + bits(self.sigma)
+        """The bits of q and of the number given, σ or σ²."""
+        return bits(self.q) + bits(self.variance if self.sigma is None else self.sigma)
 
     def mass_work(self, n, W, parts):
         return work(n, W, parts, REPLACE_NS)
@@ -140,26 +168,55 @@ class ReplaceGaussian:
     def bucket_masses(self, N, lo, hi, W, pointer):
         table = TailTable(W)
         Wt = table.bits
-        z = _replace_arguments(self.q, self.sigma, N, lo, hi, Wt)
-        q, inverse = self.q, 1 / self.sigma
-        zp, zm = shifted(z, inverse, Wt), shifted(z, -inverse, Wt)
+        z = _replace_arguments(self.q, self.variance, N, lo, hi, Wt)
+        q, inverse = self.q, _inverse_sigma(self.variance, Wt)
+        zp, zm = _minus(z, inverse), _minus(z, (-inverse[1], -inverse[0]))
         return (Wt,) + gaussian_masses(table, [(z, 1 - q), (zp, q)], [(z, 1 - q), (zm, q)])
 
 
-def _replace_arguments(q, sigma, N, lo, hi, W):
+def _inverse_sigma(variance, W):
+    """(lo, hi) with lo <= 2^W/σ <= hi, σ = √``variance``: rounded from σ's numerator and denominator when σ is
+    rational, one unit wide by an integer square root otherwise."""
+    sigma = exact_root(variance)
+    if sigma is None:
+        return root_fixed(1 / variance, W)
+    return floor((1 << W) / sigma), ceil((1 << W) / sigma)
+
+
+def _minus(args, m):
+    """The arguments z − m for m enclosed by (m_lo, m_hi) over the arguments' scale, rounded outward."""
+    m_lo, m_hi = m
+    return [(z[0] - m_hi, z[1] - m_lo) for z in args]
+
+
+def _times_sigma(positive, variance, W):
+    """{j: (lo, hi)} of 2^W·σ·a_j from {j: (lo, hi)} of 2^W·a_j, every a_j >= 0: σ's numerator and denominator when
+    σ is rational (one rounding each), else σ enclosed by :func:`auditor.pld.preimages.root_fixed`
+    :func:`auditor.pld.preimages.guard_of` bits finer than 2^−W, so that its width adds less than a quarter unit."""
+    sigma = exact_root(variance)
+    if sigma is not None:
+        sn, sd = sigma.numerator, sigma.denominator
+        return {j: ((a * sn) // sd, ceil_div(b * sn, sd)) for j, (a, b) in positive.items()}
+    G = guard_of(max(b for _, b in positive.values()) >> W)
+    enclosed, scale = root_fixed(variance, W + G), 1 << (W + G)          # 2^{W+G}·σ
+    return {j: enclosed_product(a, b, enclosed, scale) for j, (a, b) in positive.items()}
+
+
+def _replace_arguments(q, variance, N, lo, hi, W):
     """[(lo, hi)] of 2^W·z_i, z_i = x(i/N)/σ = σ·(y/2 + asinh t), t = (1 − q)·sinh(y/2)/(q·c), for i = lo ... hi.
 
     Computed at |y| (z is odd in y): e^{±|y|/2} from the grid of step 1/(2N), sinh rounded outward, t increasing in
-    sinh and in 1/c = e^{1/(2σ²)}, asinh increasing; the logarithm from a table (:class:`auditor.pld.logs.LogTable`).
+    sinh and in 1/c = e^{1/(2σ²)} (rational in σ²), asinh increasing; the logarithm from a table
+    (:class:`auditor.pld.logs.LogTable`); the product by σ = √``variance`` last (:func:`_times_sigma`: y/2 + asinh t
+    >= 0 at y >= 0).
     """
     one = 1 << W
     top = max(abs(lo), abs(hi))
     up = exp_grid(2 * N, 0, top, W)                 # e^{j/(2N)}
     down = exp_grid(2 * N, -top, 0, W)              # e^{−j/(2N)}, at index top − j
-    ic = exp_bounds(1 / (2 * sigma * sigma), W + 16)    # 1/c = e^{1/(2σ²)}
+    ic = exp_bounds(1 / (2 * variance), W + 16)     # 1/c = e^{1/(2σ²)}
     ic_lo, ic_hi = floor(ic[0] * one), ceil(ic[1] * one)
     n_, d_ = q.numerator, q.denominator
-    sn, sd = sigma.numerator, sigma.denominator
     logs = LogTable(W)
     positive = {}
     for j in sorted({abs(i) for i in range(lo, hi + 1)}):
@@ -174,7 +231,8 @@ def _replace_arguments(q, sigma, N, lo, hi, W):
         a_hi = t_hi + isqrt(t_hi * t_hi + one * one) + 1
         l_lo, l_hi = logs.log(a_lo, a_hi, W)                                   # 2^W·asinh t
         y_lo, y_hi = (j * one) // (2 * N), ceil_div(j * one, 2 * N)          # 2^W·y/2
-        positive[j] = (((y_lo + l_lo) * sn) // sd, ceil_div((y_hi + l_hi) * sn, sd))
+        positive[j] = (y_lo + l_lo, y_hi + l_hi)
+    positive = _times_sigma(positive, variance, W)
     out = []
     for i in range(lo, hi + 1):
         z_lo, z_hi = positive[abs(i)]
@@ -310,24 +368,46 @@ class Symmetrised:
 
 class WithoutReplacementGaussian(Symmetrised):
     """``gaussian_without_replacement`` (replace-one), γ in (0, 1): the symmetrised pair (:class:`Symmetrised`) of
-    A = (1 − γ)·N(0, σ²) + γ·N(2, σ²) against B = N(0, σ²).
+    A = (1 − γ)·N(0, σ²) + γ·N(2, σ²) against B = N(0, σ²); σ given, or σ² given (``sigma_squared``: the stage
+    ``gaussian_composition_without_replacement``, σ irrational in general).
 
     ℓ_AB is continuous and increasing, and x ↦ x/2 maps (A, B) to (1 − γ)·N(0, σ²/4) + γ·N(1, σ²/4) against
-    N(0, σ²/4), the sampled Gaussian of q = γ and noise σ/2 (:class:`SampledGaussian`), with the same loss at every
-    output: its buckets j >= 0 are the AB buckets.  ℓ_AB has no atoms, so no level carries mass.  The atom at 0:
-    m0 = (1 − γ)·(1 − 2·ΦC(1/σ)) (ℓ_AB > 0 exactly when x > 1).
+    N(0, σ²/4), the sampled Gaussian of q = γ and noise σ/2 (:class:`SampledGaussian`, given by σ²/4 when σ² is
+    given), with the same loss at every output: its buckets j >= 0 are the AB buckets.  ℓ_AB has no atoms, so no
+    level carries mass.  The atom at 0: m0 = (1 − γ)·(1 − 2·ΦC(1/σ)) (ℓ_AB > 0 exactly when x > 1).
+
+    Why it is the pair of a composition of Gaussian events on a batch drawn without replacement: on a fixed batch
+    the composition, each block i of the output divided by σ_i (invertible: no divergence changes), is one Gaussian
+    mechanism whose replace-one change has norm at most 2·√(Σ m_i/σ_i²) = 2/σ (each record's contribution has norm
+    at most 1/σ), so its tradeoff function is G_{2/σ} = T(N(0, σ²), N(2, σ²)) (rotate the change onto one axis, drop
+    the others, scale by σ), which is symmetric; the theorem used for one Gaussian event ("Gaussian Differential
+    Privacy", Dong, Roth, Su 2022, §4, Theorem 4.2, and the symmetrisation of docs/mechanisms/poisson-subsampling.md,
+    proved for any symmetric tradeoff function) then gives this pair at σ = √σ².
     """
 
-    __slots__ = ("gamma", "sigma")
-    mechanism = "gaussian_without_replacement"
+    __slots__ = ("gamma", "sigma", "variance")
 
-    def __init__(self, gamma, sigma):
-        self.gamma, self.sigma = Fraction(gamma), Fraction(sigma)
+    def __init__(self, gamma, sigma=None, *, sigma_squared=None):
+        if (sigma is None) == (sigma_squared is None):
+            raise TypeError(f"WithoutReplacementGaussian takes sigma or sigma_squared, not both or neither: "
+                            f"sigma={sigma!r}, sigma_squared={sigma_squared!r}")
+        self.gamma = Fraction(gamma)
+        self.sigma = None if sigma is None else Fraction(sigma)
+        self.variance = self.sigma ** 2 if sigma_squared is None else Fraction(sigma_squared)
+
+    @property
+    def mechanism(self):
+        """The stage mechanism's name: ``gaussian_composition_without_replacement`` when σ² is given."""
+        return "gaussian_without_replacement" if self.sigma is not None else "gaussian_composition_without_replacement"
 
     def __repr__(self):
+        if self.sigma is None:
+            return f"WithoutReplacementGaussian(gamma={self.gamma}, sigma_squared={self.variance})"
         return f"WithoutReplacementGaussian(gamma={self.gamma}, sigma={self.sigma})"
 
     def _ab(self):
+        if self.sigma is None:
+            return SampledGaussian(self.gamma, sigma_squared=self.variance / 4)
         return SampledGaussian(self.gamma, self.sigma / 2)
 
     def guard_bits(self):
@@ -336,18 +416,19 @@ class WithoutReplacementGaussian(Symmetrised):
         return self._ab().guard_bits()
 
     def parts(self):
-        return bits(self.gamma) + bits(self.sigma)
+        """The bits of γ and of the number given, σ or σ²."""
+        return bits(self.gamma) + bits(self.variance if self.sigma is None else self.sigma)
 
     def mass_work(self, n, W, parts):
         return work(n, W, parts, WITHOUT_REPLACEMENT_NS)
 
     def atom(self, W):
         """(Wt, (lo, hi)): m0 = (1 − γ)·(1 − 2·ΦC(1/σ)) over 2^Wt, Wt the tail table's bits at target W (those of
-        the masses)."""
+        the masses); 1/σ enclosed as in :class:`ReplaceGaussian` (:func:`_inverse_sigma`)."""
         table = TailTable(W)
         Wt = table.bits
         one = 1 << Wt
-        t_lo, t_hi = table.at(floor(one / self.sigma), ceil(one / self.sigma))
+        t_lo, t_hi = table.at(*_inverse_sigma(self.variance, Wt))
         n_, d_ = self.gamma.numerator, self.gamma.denominator
         return Wt, (max(0, (d_ - n_) * (one - 2 * t_hi)) // d_, ceil_div((d_ - n_) * (one - 2 * t_lo), d_))
 
@@ -519,10 +600,13 @@ def gaussian(sigma, q, relation):
     return ReplaceGaussian(q, sigma)
 
 
-def gaussian_composition(sigma_squared, q):
-    """The pair of a ``gaussian_composition`` stage (add/remove, q in (0, 1)): the sampled Gaussian of noise
-    σ = √σ², given by σ² (:class:`SampledGaussian`; σ irrational in general)."""
-    return SampledGaussian(q, sigma_squared=sigma_squared)
+def gaussian_composition(sigma_squared, q, relation):
+    """The pair of a ``gaussian_composition`` stage (q in (0, 1)), given by σ² (σ irrational in general): the
+    sampled Gaussian of noise σ = √σ² (:class:`SampledGaussian`) under add/remove, the replace-one sampled Gaussian
+    (:class:`ReplaceGaussian`) under replace-one."""
+    if relation == ADD_OR_REMOVE:
+        return SampledGaussian(q, sigma_squared=sigma_squared)
+    return ReplaceGaussian(q, sigma_squared=sigma_squared)
 
 
 def mixture(sigma, sensitivities, probabilities, q):
@@ -543,6 +627,12 @@ def without_replacement(sigma, gamma):
     """The pair of a ``gaussian_without_replacement`` stage (replace-one, γ in (0, 1); γ = 1 reads as the
     ``gaussian`` stage of sampling 1)."""
     return WithoutReplacementGaussian(gamma, sigma)
+
+
+def composition_without_replacement(sigma_squared, gamma):
+    """The pair of a ``gaussian_composition_without_replacement`` stage (replace-one, γ in (0, 1)): the symmetrised
+    pair of ``gaussian_without_replacement`` at σ = √σ², given by σ² (:class:`WithoutReplacementGaussian`)."""
+    return WithoutReplacementGaussian(gamma, sigma_squared=sigma_squared)
 
 
 def laplace_without_replacement(scale, gamma):

@@ -8,9 +8,9 @@ every pair (:mod:`.masses`, :mod:`.composition`, :mod:`.answer`).
 
 This module holds :class:`SampledGaussian` — ``gaussian`` under add/remove: (1 − q)·N(0, σ²) + q·N(1, σ²) against
 N(0, σ²), the pair of docs/dpsgd.md §1 and the only pair of ``dpsgd/1``, its preimages in closed form
-(:mod:`.preimages`); given by σ² it is also ``gaussian_composition``, a Poisson sampling of a composition of
-Gaussian events (σ² = 1/Σ m_i/σ_i², σ irrational in general) — and what the Gaussian families share; the other
-families of ``accounting/1`` are in :mod:`.families`.
+(:mod:`.preimages`); given by σ² it is also ``gaussian_composition`` under add/remove, a Poisson sampling of a
+composition of Gaussian events (σ² = 1/Σ m_i/σ_i², σ irrational in general) — and what the Gaussian families share;
+the other families of ``accounting/1`` are in :mod:`.families`.
 
 The Gaussian families' masses come from normal tails at the preimages: with z_i = x_i/σ (an enclosure, or −∞),
 a component N(m·σ, σ²) of weight a contributes a·(ΦC(z_i − m) − ΦC(z_{i+1} − m)) to bucket i, a·ΦC(z_hi − m) to

@@ -41,7 +41,8 @@ from auditor.enclosures import exp_bounds, log_bounds
 from auditor.outcomes import NotEstablished
 from auditor.rationals import ceil, ceil_div, floor
 
-__all__ = ["BLOCK", "block", "exp_grid", "arguments", "exact_root", "root_fixed", "MAX_SIGN_BITS"]
+__all__ = ["BLOCK", "block", "exp_grid", "arguments", "exact_root", "root_fixed", "enclosed_product", "guard_of",
+           "MAX_SIGN_BITS"]
 
 BLOCK = 256
 """Most indices between two direct evaluations (anchors) of e^{j/N} and of log v."""
@@ -187,14 +188,14 @@ def root_fixed(x, W):
     return lo, lo + 1
 
 
-def _product(a, b, s, d):
+def enclosed_product(a, b, s, d):
     """[a, b]·[s_lo, s_hi]/d rounded outward to integers (a <= b integers, 0 <= s_lo <= s_hi, d > 0): each end
     of the product of an interval by a nonnegative one takes the end of s its sign asks for."""
     s_lo, s_hi = s
     return (a * (s_lo if a >= 0 else s_hi)) // d, ceil_div(b * (s_hi if b >= 0 else s_lo), d)
 
 
-def _guard_of(magnitude):
+def guard_of(magnitude):
     """Bits G such that a factor enclosed to 2^−(W+G) (one unit) errs by less than a quarter unit of 2^−W when
     multiplied by a number of absolute value below ``magnitude`` (an integer >= 0)."""
     return magnitude.bit_length() + 2
@@ -244,8 +245,8 @@ def _exact_arguments(q, sigma, N, lo, hi, W):
 
 def _enclosed_arguments(q, variance, N, lo, hi, W):
     """:func:`arguments` for an irrational σ = √σ²: 2^W/σ enclosed by :func:`root_fixed` (one unit wide), σ enclosed
-    :func:`_guard_of` bits finer than 2^−W for its product with log(v/q) (whose largest size is known once the
-    logarithms are), each product rounded outward (:func:`_product`).
+    :func:`guard_of` bits finer than 2^−W for its product with log(v/q) (whose largest size is known once the
+    logarithms are), each product rounded outward (:func:`enclosed_product`).
 
     q = 1: x_i = 1/2 + σ²·i/N = A_i/(2N·d) exactly (σ² = n/d, A_i = d·N + 2n·i), and x_i − 1 has the numerator
     A_i − 2d·N; z_i = A_i·(1/σ)/(2N·d) with 1/σ enclosed finer by the bits of the largest |x_i|.
@@ -256,16 +257,16 @@ def _enclosed_arguments(q, variance, N, lo, hi, W):
         n_, d_ = variance.numerator, variance.denominator
         den = 2 * d_ * N
         numerators = [d_ * N + 2 * n_ * i for i in range(lo, hi + 1)]
-        G = _guard_of(max(abs(a) for a in numerators) // den)
+        G = guard_of(max(abs(a) for a in numerators) // den)
         inverse = root_fixed(1 / variance, W + G)         # 2^{W+G}/σ
         scale = den << G
-        z = [_product(a, a, inverse, scale) for a in numerators]
-        zp = [_product(a - 2 * d_ * N, a - 2 * d_ * N, inverse, scale) for a in numerators]
+        z = [enclosed_product(a, a, inverse, scale) for a in numerators]
+        zp = [enclosed_product(a - 2 * d_ * N, a - 2 * d_ * N, inverse, scale) for a in numerators]
         return z, zp
     lq_lo, lq_hi = log_fixed(q, q, W)
     logs = [None if v is None else (v[0] - lq_hi, v[1] - lq_lo) for v in _log_v(N, q, lo, hi, W)]   # 2^W·log(v/q)
     largest = max((max(-a, b) for a, b in filter(None, logs)), default=0)
-    G = _guard_of(largest >> W)
+    G = guard_of(largest >> W)
     sigma = root_fixed(variance, W + G)                    # 2^{W+G}·σ
     i_lo, i_hi = root_fixed(1 / variance, W)               # 2^W/σ
     half_lo, half_hi = i_lo >> 1, ceil_div(i_hi, 2)        # 2^W/(2σ)
@@ -275,7 +276,7 @@ def _enclosed_arguments(q, variance, N, lo, hi, W):
             z.append(None)
             zp.append(None)
             continue
-        s_lo, s_hi = _product(*logs_i, sigma, one << G)
+        s_lo, s_hi = enclosed_product(*logs_i, sigma, one << G)
         z_lo, z_hi = s_lo + half_lo, s_hi + half_hi
         z.append((z_lo, z_hi))
         zp.append((z_lo - i_hi, z_hi - i_lo))

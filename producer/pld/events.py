@@ -37,7 +37,7 @@ from gmpy2 import mpq
 
 from producer.errors import InputError, LimitError
 from producer.pld.discrete import DiscreteGaussian, DiscreteLaplace
-from producer.pld.laplace import ReplaceOneLaplace, SubsampledLaplace
+from producer.pld.laplace import ReplaceOneLaplace, ReplaceOneSampledLaplace, SubsampledLaplace
 from producer.pld.mechanism import Stage
 from producer.pld.mixture import GaussianMixture
 from producer.pld.randomized_response import RandomizedResponse
@@ -385,11 +385,6 @@ def _mechanism(leaf, q, relation, where):
             return None
         return {"mechanism": "randomized_response", "noise": format_rational(p), "buckets": k, "sampling": "1"}
     if name == "LaplaceDpEvent":
-        if relation == REPLACE and q != 1:
-            raise InputError(f"{here}: under replace_one the Laplace mechanism is accounted unsampled or on batches "
-                             f"drawn without replacement (SampledWithoutReplacementDpEvent), not Poisson-sampled "
-                             f"(sampling probability {describe_rational(q)}); add_or_remove_one accounts it "
-                             f"Poisson-sampled")
         if q == 0:
             return None
         return {"mechanism": "laplace", "scale": leaf["noise_multiplier"], "sampling": format_rational(q)}
@@ -555,7 +550,9 @@ def stage_law(mechanism, relation):
         return ReplaceOneGaussianComposition(q, variance)
     if kind == "laplace":
         b = mpq(mechanism["scale"])
-        return SubsampledLaplace(b, q) if relation == ADD_OR_REMOVE else ReplaceOneLaplace(b)
+        if relation == ADD_OR_REMOVE:
+            return SubsampledLaplace(b, q)
+        return ReplaceOneLaplace(b) if q == 1 else ReplaceOneSampledLaplace(b, q)
     if kind == "gaussian_without_replacement":
         if relation != REPLACE:
             raise InputError(WITHOUT_REPLACEMENT_RELATION)

@@ -253,6 +253,96 @@ class ReplaceOneLaplace(_BoundedLaplace):
         return _combine([(p_low, -2 / b, 0.0), (p_high, 2 / b, 0.0), (max(1 - p_low - p_high, 0.0), mean_mid, var_mid)])
 
 
+class ReplaceOneSampledLaplace(_BoundedLaplace):
+    """(1 − q)·L(0, b) + q·L(1, b) against (1 − q)·L(0, b) + q·L(−1, b): ``scale`` b > 0, ``rate`` q ∈ (0, 1)
+    (replace-one, Poisson-sampled; docs/mechanisms/poisson-subsampling.md proves that it dominates).
+
+    With r₊ = e^{(|x| − |x − 1|)/b} and r₋ = e^{(|x| − |x + 1|)/b} the loss is
+    ℓ = log((1 − q + q·r₊)/(1 − q + q·r₋)): the atom −ℓ_max on x <= −1, +ℓ_max on
+    x >= 1, ℓ_max = log((1 − q + q·e^{1/b})/(1 − q + q·e^{−1/b})), odd in x, and
+    on [0, 1] (r₋ = e^{−1/b}) strictly increasing from 0, a level y >= 0 having
+    the preimage x(y) = (1 + b·log(v/q))/2, v = e^y·(1 − q + q·e^{−1/b}) − (1 − q).
+    A level y < 0 is read through the symmetry x ↦ −x, which exchanges P and Q:
+    P(ℓ < y) = Q(X >= x(−y)).  So every CDF formula is evaluated on x >= 0, the
+    side its branch of |x| is proved for.  ℓ_max is a rational grid candidate
+    only at q = 1/2, where it is 1/b exactly (e^{1/b}·(1 + e^{−1/b}) = 1 + e^{1/b});
+    otherwise e^{ih} = e^{ℓ_max} is a nonzero polynomial identity in a
+    transcendental number, never true, and arb settles the sign.
+    """
+
+    __slots__ = ("scale", "rate")
+
+    def __init__(self, scale, rate):
+        scale, rate = mpq(scale), mpq(rate)
+        if not 0 < rate < 1 or scale <= 0:
+            raise ValueError(f"a sampling probability in (0, 1) (q = 1 is the unsampled replace-one Laplace) and a "
+                             f"positive b are needed, got q = {rate}, b = {scale}")
+        self._set(scale=scale, rate=rate)
+
+    def parameters(self):
+        return (self.scale, self.rate)
+
+    def audit_scale(self):
+        return self.rate, self.scale
+
+    def describe(self):
+        return f"replace-one subsampled Laplace b = {float(self.scale):g}, q = {float(self.rate):g}"
+
+    def _atom_rational(self, side):
+        return side / self.scale if self.rate == mpq(1, 2) else None
+
+    def _atom_exp(self, side):
+        def value():
+            q, c = to_arb(self.rate), to_arb(1 / self.scale).exp()
+            top, bottom = 1 - q + q * c, 1 - q + q / c
+            return top / bottom if side > 0 else bottom / top
+        return value
+
+    def _preimage(self, y):
+        """(sign of y, x(|y|) as a ball on [0, 1]) for ℓ_min < y <= ℓ_max."""
+        y = mpq(y)
+        q, b = to_arb(self.rate), to_arb(self.scale)
+        v = to_arb(abs(y)).exp() * (1 - q + q * (-1 / b).exp()) - (1 - q)
+        return (1 if y >= 0 else -1), (1 + b * (v / q).log()) / 2
+
+    def _halves(self, x):
+        """(P(X < x), Q(X < x), P(X >= x), Q(X >= x)) for x in [0, 1]."""
+        q, b = to_arb(self.rate), to_arb(self.scale)
+        above_zero = (-x / b).exp() / 2                # L(0, b) above x
+        below_one = ((x - 1) / b).exp() / 2            # L(1, b) below x
+        above_minus_one = (-(x + 1) / b).exp() / 2     # L(−1, b) above x
+        p_above = (1 - q) * above_zero + q * (1 - below_one)
+        q_above = (1 - q) * above_zero + q * above_minus_one
+        return 1 - p_above, 1 - q_above, p_above, q_above
+
+    def _cdf(self, point):
+        side, x = point
+        p_below, q_below, p_above, q_above = self._halves(x)
+        return (p_below, q_below) if side > 0 else (q_above, p_above)
+
+    def _survival(self, point):
+        side, x = point
+        p_below, q_below, p_above, q_above = self._halves(x)
+        return (p_above, q_above) if side > 0 else (q_below, p_below)
+
+    def loss_float(self, x):
+        q, b = float(self.rate), float(self.scale)
+        up, down = (abs(x) - abs(x - 1)) / b, (abs(x) - abs(x + 1)) / b
+        return math.log1p(q * math.expm1(up)) - math.log1p(q * math.expm1(down))
+
+    def moments(self):
+        q, b = float(self.rate), float(self.scale)
+        top = self.loss_float(1.0)
+        c = math.exp(-1 / b)
+        p_high, p_low = (1 - q) * c / 2 + q / 2, (1 - q) * c / 2 + q * c * c / 2
+
+        def density(x):
+            return ((1 - q) * math.exp(-abs(x) / b) + q * math.exp(-abs(x - 1) / b)) / (2 * b)
+        mid_mass = max(1.0 - p_low - p_high, 0.0)
+        mean_mid, var_mid = trapezoid_moments(density, self.loss_float, -1.0, 1.0, points=801)
+        return _combine([(p_low, -top, 0.0), (p_high, top, 0.0), (mid_mass, mean_mid, var_mid)])
+
+
 def _combine(parts):
     """(mean, variance) of a mixture of parts (weight, mean, variance), in floats (hint)."""
     total = sum(w for w, _, _ in parts)

@@ -58,7 +58,7 @@ class ReplaceOneGaussian(GivenBySigma, DominatingPair):
 
     def audit_mass_units(self):
         # q = 1: the Gaussian with σ/2 (closed-form preimages); else the auditor's table-logarithm route
-        return 160 if self.rate == 1 else 400
+        return 160 if self.rate == 1 else 800
 
     @property
     def gaussian_mu2(self):

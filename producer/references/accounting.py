@@ -108,6 +108,8 @@ REFERENCES = [
     ("accounting-replace-without-replacement-gaussian-composition-m256-n60000-s1_1-s10-x1000-delta1e-5.json",
      dict(event=repeat(1000, without_replacement(60000, 256, compose(gaussian("1.1"), gaussian("10")))),
           neighboring_relation="replace_one", delta="1e-5")),
+    ("accounting-replace-poisson-laplace-q0_1-b1-x100-delta1e-5.json",
+     dict(event=repeat(100, poisson("0.1", laplace("1"))), neighboring_relation="replace_one", delta="1e-5")),
 ]
 
 

@@ -234,6 +234,11 @@ COMPOSITION = {"class_name": "PoissonSampledDpEvent", "sampling_probability": "1
                     "event": {"class_name": "GaussianDpEvent", "noise_multiplier": "2"}}]}}
 COMPOSITION_LAW = ref.sampled_gaussian(Fraction(1, 10), mpmath.sqrt(mp(Fraction(2, 3))))
 """The one Gaussian of :data:`COMPOSITION`: σ = √(2/3) in mpmath."""
+REPLACE_COMPOSITION_LAW = ref.replace_gaussian(Fraction(1, 10), mpmath.sqrt(mp(Fraction(2, 3))))
+"""The same under replace-one: the replace-one sampled Gaussian of σ = √(2/3)."""
+WOR_COMPOSITION = {"class_name": "SampledWithoutReplacementDpEvent", "source_dataset_size": 1000, "sample_size": 100,
+                   "event": COMPOSITION["event"]}
+"""The composition of :data:`COMPOSITION` on batches of 100 of 1000 records drawn without replacement."""
 
 
 def _wor_laplace_range(gamma, b, N):
@@ -299,6 +304,17 @@ FAMILIES = {
         COMPOSITION, "add_or_remove_one",
         [({"mechanism": "gaussian_composition", "sampling": "1/10", "sigma_squared": "2/3"}, 1, [-12, 1500])], 100,
         ["0", "1/2", "2"], lambda e: {o: ref.delta_one(COMPOSITION_LAW, e, o) for o in ORDERS}),
+    "replace-gaussian-composition": (   # the same tree under replace-one: the replace-one Gaussian of σ² = 2/3
+        COMPOSITION, "replace_one",
+        [({"mechanism": "gaussian_composition", "sampling": "1/10", "sigma_squared": "2/3"}, 1, [-1500, 1500])], 100,
+        ["0", "1/2", "2"], lambda e: {o: ref.delta_one(REPLACE_COMPOSITION_LAW, e, o) for o in ORDERS}),
+    "without-replacement-composition": (   # its batches drawn without replacement: the symmetrised pair, σ² = 2/3
+        WOR_COMPOSITION, "replace_one",
+        [({"mechanism": "gaussian_composition_without_replacement", "sampling": "1/10", "sigma_squared": "2/3"}, 1,
+          [-1000, 1000])], 100,
+        ["0", "1/2", "2"],
+        lambda e: {o: ref.delta_without_replacement(Fraction(1, 10), mpmath.sqrt(mp(Fraction(2, 3))), e)
+                   for o in ORDERS}),
     "mixture-once": (
         {"class_name": "MixtureOfGaussiansDpEvent", "standard_deviation": "1", "sensitivities": ["2", "0", "1"],
          "sampling_probs": ["1/4", "1/2", "1/4"]}, "add_or_remove_one",
@@ -446,6 +462,9 @@ DELTA_QUESTIONS = {   # name: (family, δ, reference δ(ε) at a real ε, the lo
                                 lambda e: ref.delta_one(REPLACE_LAPLACE, e, "forward")),
     "gaussian-composition": ("gaussian-composition", Fraction(1, 1000), lambda e: max(
         ref.delta_one(COMPOSITION_LAW, e, o) for o in ORDERS)),
+    "without-replacement-composition": ("without-replacement-composition", Fraction(1, 1000),
+                                        lambda e: ref.delta_without_replacement(Fraction(1, 10),
+                                                                                mpmath.sqrt(mp(Fraction(2, 3))), e)),
     "mixture": ("mixture", Fraction(1, 1000), lambda e: max(
         ref.delta_one(ref.mixture(1, [1, 2], [Fraction(1, 2)] * 2, Fraction(1, 4)), e, o) for o in ORDERS)),
 }

@@ -24,7 +24,7 @@ from auditor.certificate import Malformed
 from auditor.checks import accounting
 from auditor.claims import outward
 from auditor.outcomes import Unchecked
-from auditor.pld import composition, masses, recipe
+from auditor.pld import composition, families, masses, recipe
 from auditor.rationals import write_rational
 from tests.auditor import accounting_corpus as corpus
 from tests.auditor import accounting_reference as ref
@@ -390,20 +390,18 @@ def test_sampling_without_replacement_under_add_or_remove_is_malformed(tree, wor
 @pytest.mark.parametrize("tree, words", [
     (_wor(10, 11), "11 records sampled from a dataset of 10"),
     (_wor(10, 1, {"class_name": "DiscreteLaplaceDpEvent", "noise_parameter": "1", "sensitivity": 1}),
-     "wrap each GaussianDpEvent or LaplaceDpEvent"),
-    (_wor(10, 1, {"class_name": "SelfComposedDpEvent", "count": 2, "event": ONE}), "wrap each GaussianDpEvent"),
-    (_wor(10, 1, {"class_name": "ComposedDpEvent", "events": [ONE]}), "wrap each GaussianDpEvent"),
+     "not a DiscreteLaplaceDpEvent; wrap each other event in its own sampling event"),
     (_wor(10, 1, {"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/2", "event": ONE}),
-     "wrap each GaussianDpEvent"),
-    (_wor(10, 1, _wor(5, 1)), "wrap each GaussianDpEvent"),
+     "a composition of GaussianDpEvents or a no-op, not a PoissonSampledDpEvent"),
+    (_wor(10, 1, _wor(5, 1)), "a composition of GaussianDpEvents or a no-op, not a SampledWithoutReplacementDpEvent"),
     ({"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/2", "event": _wor(10, 1)},
      "must wrap a Gaussian"),
     (_wor(10, 0, {"class_name": "GaussianDpEvent", "noise_multiplier": "1/11"}), "outside the domain"),  # dropped
     (_wor(0, 0), "below the minimum"),
     (_wor(10, -1), "below the minimum"),
     (_wor(10, "1"), "expected a JSON integer"),
-], ids=["m-above-n", "discrete-laplace", "self-composed", "composed", "poisson", "nested", "inside-poisson",
-        "sigma", "n-zero", "m-negative", "m-text"])
+], ids=["m-above-n", "discrete-laplace", "poisson", "nested", "inside-poisson", "sigma", "n-zero", "m-negative",
+        "m-text"])
 def test_trees_the_domain_refuses_are_malformed(tree, words):
     with pytest.raises(Malformed, match=words):
         accounting.read_stages(tree, "replace_one")
@@ -517,9 +515,10 @@ def test_trees_of_laplace_sampled_without_replacement_read_into_stages(tree, sta
     ({"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/2", "event": _wor(10, 1, _laplace())},
      "replace_one", "must wrap a Gaussian"),
     (_wor(10, 1, {"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/2", "event": _laplace()}),
-     "replace_one", "wrap each GaussianDpEvent or LaplaceDpEvent"),
+     "replace_one", "not a PoissonSampledDpEvent; wrap each other event in its own sampling event"),
     (_wor(10, 1, {"class_name": "SelfComposedDpEvent", "count": 2, "event": _laplace()}), "replace_one",
-     "wrap each GaussianDpEvent or LaplaceDpEvent"),
+     "a sampling without replacement of a composition is accounted only when every event in it is a "
+     "GaussianDpEvent or a NoOpDpEvent .then it is one Gaussian mechanism., not a LaplaceDpEvent"),
 ], ids=["add-remove", "add-remove-dropped", "b-small", "b-large-dropped", "inside-poisson", "poisson-inside",
         "composed-inside"])
 def test_laplace_sampled_without_replacement_refused_trees_are_malformed(tree, relation, words):
@@ -757,8 +756,10 @@ def _gs(q, sigma):
 ], ids=["two", "self-composed", "sum-and-count", "no-ops", "nested", "counts-multiply", "nested-poisson-above",
         "one-gaussian", "one-gaussian-m1", "mu-zero", "count-zero", "merged", "merged-gaussian", "both-kinds",
         "edge-variance", "q-one", "q-one-merged", "q-one-above", "q-zero", "q-zero-above"])
-def test_poisson_sampled_compositions_read_into_stages(tree, stages):
-    assert accounting.read_stages(tree, "add_or_remove_one") == stages
+@pytest.mark.parametrize("relation", ["add_or_remove_one", "replace_one"])
+def test_poisson_sampled_compositions_read_into_stages(tree, stages, relation):
+    """The same reading under both relations (the relation decides only the pairs)."""
+    assert accounting.read_stages(tree, relation) == stages
 
 
 @pytest.mark.parametrize("tree, relation, pointer, words", [
@@ -772,18 +773,21 @@ def test_poisson_sampled_compositions_read_into_stages(tree, stages):
      "add_or_remove_one", "/input/event/event/events/0", "not a DiscreteGaussianDpEvent"),
     (_poisson("1/2", _composed(corpus.WITHOUT_REPLACEMENT)),
      "add_or_remove_one", "/input/event/event/events/0", "not a SampledWithoutReplacementDpEvent"),
-    (_poisson("1/2", _composed(_g("1"), _g("1"))), "replace_one", "/input/event",
-     "under replace_one a Poisson sampling of a composition is not accounted"),
-    (_self(2, _poisson("1/2", _composed(NOOP))), "replace_one", "/input/event/event",
-     "under replace_one a Poisson sampling of a composition is not accounted"),
+    (_poisson("1/2", _composed(_g("1"), {"class_name": "LaplaceDpEvent", "noise_multiplier": "1"})),
+     "replace_one", "/input/event/event/events/1", "not a LaplaceDpEvent"),
+    (_self(2, _poisson("1/2", _composed(NOOP, {"class_name": "RandomizedResponseDpEvent", "noise_parameter": "1/2",
+                                               "num_buckets": 2}))),
+     "replace_one", "/input/event/event/event/events/1", "not a RandomizedResponseDpEvent"),
+    (_poisson("1/2", _self(101, _g("1"))), "replace_one", "/input/event",
+     "σ² = 1/101 of the composition is below 1/100"),
     (_poisson("1/2", _self(101, _g("1"))), "add_or_remove_one", "/input/event",
      "σ² = 1/101 of the composition is below 1/100"),
     (_poisson("1/2", _composed(_g("1/5"), _g("1/5"), _g("1/5"), _g("1/5"), _g("1/10"))), "add_or_remove_one",
      "/input/event", "σ² = 1/200 of the composition is below 1/100"),
     (_poisson("1/2", _composed(_g("1"), _self(0, _g("1/11")))), "add_or_remove_one",
      "/input/event/event/events/1/event/noise_multiplier", "outside the domain"),
-], ids=["laplace", "nested-poisson", "mixture", "discrete-gaussian", "without-replacement", "replace-one",
-        "replace-one-no-op", "variance", "variance-sum", "sigma"])
+], ids=["laplace", "nested-poisson", "mixture", "discrete-gaussian", "without-replacement", "replace-one-laplace",
+        "replace-one-randomized-response", "replace-one-variance", "variance", "variance-sum", "sigma"])
 def test_poisson_sampled_compositions_refused_are_malformed_in_one_line(tree, relation, pointer, words):
     with pytest.raises(Malformed) as refused:
         accounting.read_stages(tree, relation)
@@ -818,7 +822,12 @@ def test_the_events_of_a_sampled_composition_count_toward_the_limits():
     assert beyond.value.pointer == "/input/event/event/events/1/noise_multiplier"
 
 
-def test_the_sigma_squared_of_a_composition_beyond_4096_bits_is_unchecked():
+@pytest.mark.parametrize("sampled, relation, stage", [
+    (lambda e: _poisson("1/2", e), "add_or_remove_one", _gc),
+    (lambda e: _poisson("1/2", e), "replace_one", _gc),
+    (lambda e: _wor(2, 1, e), "replace_one", lambda gamma, v: _gcw(gamma, v)),
+], ids=["poisson", "poisson-replace-one", "without-replacement"])
+def test_the_sigma_squared_of_a_composition_beyond_4096_bits_is_unchecked(sampled, relation, stage):
     """Gaussian events of σ = (2^30 + 1)/2^20, (2^30 + 2)/2^20, ...: the first count whose σ² (reduced) has more than
     4096 bits in its numerator or denominator is UNCHECKED, one fewer reads into its exact stage."""
     sigmas, total = [], Fraction(0)
@@ -829,12 +838,12 @@ def test_the_sigma_squared_of_a_composition_beyond_4096_bits_is_unchecked():
         if max(variance.numerator.bit_length(), variance.denominator.bit_length()) > accounting.MAX_VARIANCE_BITS:
             break
         inside = variance
-    tree = _poisson("1/2", _composed(*[_g(write_rational(s)) for s in sigmas]))
+    tree = sampled(_composed(*[_g(write_rational(s)) for s in sigmas]))
     with pytest.raises(Unchecked, match="sigma\\^2 of a composition") as beyond:
-        accounting.read_stages(tree, "add_or_remove_one")
+        accounting.read_stages(tree, relation)
     assert beyond.value.pointer == "/input/event"
     tree["event"]["events"].pop()
-    assert accounting.read_stages(tree, "add_or_remove_one") == [(_gc("1/2", write_rational(inside)), 1)]
+    assert accounting.read_stages(tree, relation) == [(stage("1/2", write_rational(inside)), 1)]
 
 
 def test_a_gaussian_composition_stage_declares_the_sampled_gaussians_costs():
@@ -870,9 +879,221 @@ def test_tampered_gaussian_composition_certificates_fail(edits, pointer):
     _failed_at(r, pointer)
 
 
-def test_a_gaussian_composition_under_replace_one_is_malformed():
+def test_a_gaussian_composition_under_the_other_relation_fails():
+    """The same stage JSON under both relations, the relation deciding the pair: the add/remove claims under
+    replace_one are below its δ (upper ends disproved), the replace-one claims under add/remove above it."""
     r = _verify(_edited(corpus.family_certificate("gaussian-composition"), (("input", "relation"), "replace_one")))
-    assert r.outcome == "MALFORMED" and r.error.startswith("/input/event: under replace_one"), r.as_dict()
+    assert r.outcome == "FAIL" and "/result/points/2/upper" in disproved(r), r.failures
+    r = _verify(_edited(corpus.family_certificate("replace-gaussian-composition"),
+                        (("input", "relation"), "add_or_remove_one")))
+    assert r.outcome == "FAIL" and "/result/points/2/lower" in disproved(r), r.failures
+
+
+# ---- a composition of Gaussian events on batches drawn without replacement (replace-one) ------------------------
+
+def _gcw(gamma, variance):
+    return {"mechanism": "gaussian_composition_without_replacement", "sampling": gamma, "sigma_squared": variance}
+
+
+def _gw(gamma, sigma):
+    return {"mechanism": "gaussian_without_replacement", "sampling": gamma, "sigma": sigma}
+
+
+@pytest.mark.parametrize("tree, stages", [
+    (_wor(1000, 100, _composed(_g("1"), _g("1"))), [(_gcw("1/10", "1/2"), 1)]),
+    (_wor(10, 1, _self(4, _g("2"))), [(_gcw("1/10", "1"), 1)]),                           # m = 4: μ² = 4/4
+    (_wor(10, 1, _composed(_composed(_g("1"), _self(2, _g("2"))), _composed(NOOP, _g("1/2")))),
+     [(_gcw("1/10", "2/11"), 1)]),                                                       # μ² = 1 + 1/2 + 4
+    (_self(3, _wor(30, 3, _self(2, _composed(_g("3"), _self(3, _g("3")))))), [(_gcw("1/10", "9/8"), 3)]),
+    (_wor(10, 1, _composed(_g("3/2"))), [(_gw("1/10", "3/2"), 1)]),                       # one Gaussian, m = 1
+    (_wor(10, 1, _self(1, _composed(NOOP, _g("3/2"), _self(0, _g("1"))))), [(_gw("1/10", "3/2"), 1)]),
+    (_composed(_wor(10, 1, _composed(_g("1"))), _wor(20, 2, _g("1"))), [(_gw("1/10", "1"), 2)]),
+    (_wor(10, 1, _composed(NOOP, _self(0, _g("1")))), []),                                # μ² = 0: dropped
+    (_wor(10, 0, _composed(_g("1"), _g("1"))), []),                                       # γ = 0: dropped
+    (_self(2, _wor(10, 10, _composed(_g("1"), _self(3, _g("2"))))),                       # γ = 1: leaf by leaf
+     [(_gs("1", "1"), 2), (_gs("1", "2"), 6)]),
+    (_composed(_wor(9, 9, _composed(_g("1"), _g("1"))), _g("1")), [(_gs("1", "1"), 3)]),  # merged with a Gaussian
+    (_wor(10, 1, _self(100, _g("1"))), [(_gcw("1/10", "1/100"), 1)]),                   # σ² = 1/100: the edge
+    (_composed(_wor(10, 1, _composed(_g("1"), _g("1"))), _poisson("1/10", _composed(_g("1"), _g("1")))),
+     [(_gc("1/10", "1/2"), 1), (_gcw("1/10", "1/2"), 1)]),                                # two stages, not merged
+    (_poisson("1", _composed(_wor(10, 1, _composed(_g("1"), _g("1"))))), [(_gcw("1/10", "1/2"), 1)]),
+    (_poisson("0", _composed(_wor(10, 1, _composed(_g("1"), _g("1"))))), []),
+], ids=["two", "self-composed", "nested", "counts-multiply", "one-gaussian", "one-gaussian-m1", "merged-gaussian",
+        "mu-zero", "gamma-zero", "gamma-one", "gamma-one-merged", "edge-variance", "both-samplings", "poisson-one",
+        "poisson-zero"])
+def test_compositions_sampled_without_replacement_read_into_stages(tree, stages):
+    assert accounting.read_stages(tree, "replace_one") == stages
+
+
+@pytest.mark.parametrize("tree, relation, pointer, words", [
+    (_wor(10, 1, _composed(_g("1"), _laplace())), "replace_one", "/input/event/event/events/1",
+     "a sampling without replacement of a composition is accounted only when every event in it is a GaussianDpEvent "
+     "or a NoOpDpEvent (then it is one Gaussian mechanism), not a LaplaceDpEvent"),
+    (_wor(10, 10, _composed(_g("1"), _laplace())), "replace_one", "/input/event/event/events/1",
+     "not a LaplaceDpEvent"),                                                             # γ = 1 too
+    (_wor(10, 0, _self(2, _composed(_laplace()))), "replace_one", "/input/event/event/event/events/0",
+     "not a LaplaceDpEvent"),                                                             # and γ = 0
+    (_wor(10, 1, _composed(_g("1"), _wor(5, 1, _g("1")))), "replace_one", "/input/event/event/events/1",
+     "not a SampledWithoutReplacementDpEvent"),
+    (_wor(10, 1, _composed(_g("1"), _poisson("1", _g("1")))), "replace_one", "/input/event/event/events/1",
+     "not a PoissonSampledDpEvent"),
+    (_wor(10, 1, _composed(_self(0, corpus.DROPPED[3]))), "replace_one", "/input/event/event/events/0/event",
+     "not a MixtureOfGaussiansDpEvent"),
+    (_wor(10, 1, _composed(corpus.RR)), "replace_one", "/input/event/event/events/0",
+     "not a RandomizedResponseDpEvent"),
+    (_wor(10, 1, _self(101, _g("1"))), "replace_one", "/input/event", "σ² = 1/101 of the composition is below 1/100"),
+    (_wor(10, 0, _composed(_g("1"), _g("1/11"))), "replace_one", "/input/event/event/events/1/noise_multiplier",
+     "outside the domain"),                                                               # dropped, domain first
+    (_wor(10, 11, _composed(_g("1"), _g("1"))), "replace_one", "/input/event/sample_size",
+     "11 records sampled from a dataset of 10"),
+    (_wor(10, 1, _composed(_g("1"), _g("1"))), "add_or_remove_one", "/input/event", "replace_one only"),
+    (_wor(10, 0, _composed(_laplace())), "add_or_remove_one", "/input/event", "replace_one only"),
+], ids=["laplace", "laplace-whole", "laplace-dropped", "nested", "poisson", "mixture", "randomized-response",
+        "variance", "sigma", "m-above-n", "add-remove", "add-remove-dropped"])
+def test_compositions_sampled_without_replacement_refused_are_malformed_in_one_line(tree, relation, pointer, words):
+    with pytest.raises(Malformed) as refused:
+        accounting.read_stages(tree, relation)
+    text = str(refused.value)
+    assert text.startswith(pointer + ": ") and words in text and "\n" not in text, text
+
+
+def test_the_events_of_a_composition_sampled_without_replacement_count_toward_the_limits():
+    noops = [NOOP] * (accounting.MAX_EVENTS - 4)
+    assert accounting.read_stages(_wor(2, 1, _composed(_g("1"), _g("1"), *noops)), "replace_one") \
+        == [(_gcw("1/2", "1/2"), 1)]                    # 10,000 events: the node, the composition, two Gaussians
+    with pytest.raises(Unchecked, match="events of the tree"):
+        accounting.read_stages(_wor(2, 1, _composed(_g("1"), _g("1"), NOOP, *noops)), "replace_one")
+    with pytest.raises(Unchecked, match="records of the dataset"):
+        accounting.read_stages(_wor(10 ** 12 + 1, 1, _composed(_g("1"), _g("1"))), "replace_one")
+
+
+def test_the_composition_stages_declare_their_costs_and_pairs():
+    """``gaussian_composition_without_replacement`` declares what ``gaussian_composition`` does: guard
+    24 + bits(⌊1/γ⌋) + 2·bits(⌊σ⌋ + 1), ⌊σ⌋ = isqrt(⌊σ²⌋), parts bits(γ) + bits(σ²); the relation decides the pair of
+    ``gaussian_composition``."""
+    assert accounting.declared(_gcw("1/100", "1/2")) == accounting.declared(_gc("1/100", "1/2")) \
+        == (24 + 7 + 2 * 1, (1 + 7) + (1 + 2))
+    assert accounting.declared(_gcw("8/1875", "12100/10121")) == (24 + 8 + 2 * 2, (4 + 11) + (14 + 14))
+    pair = accounting.pair_of(_gc("1/10", "2/3"), "replace_one")
+    assert isinstance(pair, families.ReplaceGaussian) and (pair.q, pair.sigma, pair.variance) == \
+        (Fraction(1, 10), None, Fraction(2, 3))
+    pair = accounting.pair_of(_gcw("1/10", "2/3"), "replace_one")
+    assert isinstance(pair, families.WithoutReplacementGaussian) and (pair.gamma, pair.sigma, pair.variance) == \
+        (Fraction(1, 10), None, Fraction(2, 3))
+    assert "gaussian_composition_without_replacement" in accounting.UNBOUNDED
+
+
+@pytest.mark.parametrize("name, ns", [("replace-gaussian-composition", families.REPLACE_NS),
+                                      ("without-replacement-composition", families.WITHOUT_REPLACEMENT_NS)])
+def test_the_composition_stages_masses_cost_their_pairs_units(name, ns):
+    """n·(W + ⌊W²/1024⌋ + ⌊parts/4⌋)·ns work units for the masses, W the declared working bits, n = hi − lo + 1."""
+    cert = corpus.family_certificate(name)
+    p = accounting.parse(cert)
+    plan = accounting._plan(p, cert)
+    st = plan["stages"][0]
+    assert (st.guard, st.parts) == accounting.declared(p["stages"][0][0])
+    W, n = masses.working_bits(st, plan["N"], plan["K"], plan["K_q"]), st.hi - st.lo + 1
+    assert st.pair.mass_work(n, W, st.parts) == n * (W + W * W // 1024 + st.parts // 4) * ns
+
+
+def test_a_composition_sampled_without_replacement_in_the_claim():
+    assert accounting._stage_text(_gcw("1/10", "2/3"), 3) == \
+        "gaussian composition sigma^2 = 2/3, sampled without replacement, m/n = 1/10, T = 3"
+    r = verify_certificate(corpus.family_certificate("without-replacement-composition"))
+    assert r.outcome == "OK" and "(gaussian composition sigma^2 = 2/3, sampled without replacement, m/n = 1/10, " \
+        "T = 1) under replace-one" in r.claim, r.claim
+
+
+def test_a_composition_sampled_without_replacement_range_must_hold_level_zero():
+    def shift(cert):
+        d = cert["result"]["discretisation"]
+        d["ranges"] = [[1, 1000]]
+        d["windows"] = corpus.full_windows(d["ranges"], [1])
+    r = _verify(corpus.family_certificate("without-replacement-composition", edit=shift))
+    assert r.outcome == "MALFORMED" and \
+        "gaussian_composition_without_replacement stage must hold the loss level 0" in r.error, r.as_dict()
+
+
+WCOMP = "accounting-replace-without-replacement-gaussian-composition-m256-n60000-s1_1-s10-x1000-delta1e-5.json"
+RCOMP = "accounting-replace-poisson-gaussian-composition-q0_01-s1_1-s10-x1000-delta1e-5.json"
+ACOMP = "accounting-poisson-gaussian-composition-q0_01-s1_1-s10-x1000-delta1e-5.json"
+WOR_EVENT = ("input", "event", "event")                 # the sampling node under its SelfComposedDpEvent
+WOR_INNER = WOR_EVENT + ("event", "events")             # the composition's events (σ = 11/10 and 10)
+STAGE_MECHANISM = STAGE0 + ("mechanism",)
+
+
+def _reference(name):
+    return json.loads((PRODUCER_REFERENCES / name).read_text())
+
+
+@pytest.mark.parametrize("name", [WCOMP, RCOMP])
+def test_the_producers_composition_references_verify(name):
+    r = _verify(_reference(name))
+    assert r.outcome == "OK", r.as_dict()
+
+
+@pytest.mark.parametrize("edits, pointer", [
+    ([(STAGE_MECHANISM + ("sigma_squared",), "12100/10122")], "/result/stages/0/mechanism"),
+    ([(STAGE_MECHANISM, _gw("8/1875", "11/10"))], "/result/stages/0/mechanism"),
+    ([(STAGE_MECHANISM + ("mechanism",), "gaussian_composition")], "/result/stages/0/mechanism"),
+    ([(STAGE_MECHANISM + ("sampling",), "1/234")], "/result/stages/0/mechanism"),
+    ([(WOR_EVENT + ("sample_size",), 300)], "/result/stages/0/mechanism"),                # γ = 1/200
+    ([(WOR_EVENT + ("sample_size",), 300), (STAGE_MECHANISM + ("sampling",), "1/200")], "/result/epsilon_hi"),
+    ([(WOR_EVENT + ("sample_size",), 200), (STAGE_MECHANISM + ("sampling",), "1/300")], "/result/epsilon_lo"),
+    ([(WOR_INNER + (1, "noise_multiplier"), "5"), (STAGE_MECHANISM + ("sigma_squared",), "3025/2621")],
+     "/result/epsilon_hi"),                                                                 # σ² = 1/(100/121 + 1/25)
+], ids=["stage-variance", "relabelled-single", "relabelled-poisson", "stage-gamma", "tree-gamma", "both-larger-gamma",
+        "both-smaller-gamma", "both-variance"])
+def test_tampered_compositions_sampled_without_replacement_fail(edits, pointer):
+    _failed_at(_verify(_edited(_reference(WCOMP), *edits)), pointer)
+
+
+def test_a_composition_sampled_without_replacement_interval_tightened_fails():
+    """Each end moved a notch past the recipe: not established; the interval moved a thousandth below the lower
+    end: its upper end disproved."""
+    cert = _reference(WCOMP)
+    lo, hi = _ends(cert)
+    assert only_unproved(_verify(_with_ends(cert, lo, hi * (1 - Fraction(1, 10 ** 5))))) == ["/result/epsilon_hi"]
+    assert only_unproved(_verify(_with_ends(cert, lo * (1 + Fraction(1, 10 ** 5)), hi))) == ["/result/epsilon_lo"]
+    r = _verify(_with_ends(cert, lo * (1 - Fraction(2, 1000)), lo * (1 - Fraction(1, 1000))))
+    assert r.outcome == "FAIL" and disproved(r) == ["/result/epsilon_hi"], r.failures
+
+
+def test_a_composition_sampled_without_replacement_refused_in_the_certificate():
+    """A Laplace event added to the composition, or the relation switched to add/remove: MALFORMED in one line."""
+    cert = _reference(WCOMP)
+    laplace = _edited(cert, (WOR_INNER, cert["input"]["event"]["event"]["event"]["events"] + [_laplace()]))
+    r = _verify(laplace)
+    assert r.outcome == "MALFORMED" and r.error.startswith("/input/event/event/event/events/2: a sampling without "
+                                                           "replacement of a composition"), r.as_dict()
+    r = _verify(_edited(cert, (("input", "relation"), "add_or_remove_one")))
+    assert r.outcome == "MALFORMED" and r.error.startswith("/input/event/event: sampling without replacement is "
+                                                           "accounted under replace_one only"), r.as_dict()
+
+
+@pytest.mark.parametrize("edits, pointer", [
+    ([(STAGE_MECHANISM + ("sigma_squared",), "12100/10122")], "/result/stages/0/mechanism"),
+    ([(STAGE_MECHANISM + ("mechanism",), "gaussian_composition_without_replacement")], "/result/stages/0/mechanism"),
+    ([(STAGE_MECHANISM, _gs("1/100", "11/10"))], "/result/stages/0/mechanism"),
+    ([(WOR_INNER + (1, "noise_multiplier"), "5"), (STAGE_MECHANISM + ("sigma_squared",), "3025/2621")],
+     "/result/epsilon_hi"),
+    ([(("input", "relation"), "add_or_remove_one")], "/result/epsilon_lo"),              # the add/remove pair: smaller
+], ids=["stage-variance", "relabelled-without-replacement", "relabelled-single", "both-variance", "add-remove"])
+def test_tampered_replace_one_poisson_compositions_fail(edits, pointer):
+    _failed_at(_verify(_edited(_reference(RCOMP), *edits)), pointer)
+
+
+def test_the_add_remove_composition_reference_under_replace_one_fails():
+    """The committed add/remove reference with its relation switched: its stage reads the same, its ε interval
+    lies below the replace-one pair's (its upper end fails), and an extra Laplace event is refused under either
+    relation."""
+    cert = _reference(ACOMP)
+    _failed_at(_verify(_edited(cert, (("input", "relation"), "replace_one"))), "/result/epsilon_hi")
+    laplace = _edited(cert, (WOR_INNER, cert["input"]["event"]["event"]["event"]["events"] + [_laplace()]),
+                      (("input", "relation"), "replace_one"))
+    r = _verify(laplace)
+    assert r.outcome == "MALFORMED" and r.error.startswith("/input/event/event/event/events/2: a Poisson sampling "
+                                                           "of a composition"), r.as_dict()
 
 
 # ---- the domain: MALFORMED ----------------------------------------------------------------------------------------

@@ -133,7 +133,7 @@ COMPOSITION_CASES = [   # (q, σ², N, lo, hi)
 def test_gaussian_composition_masses(q, variance, N, lo, hi):
     """The single-step bucket masses (T = 1) of a ``gaussian_composition`` stage enclose the reference's, σ
     irrational."""
-    pair = families.gaussian_composition(variance, q)
+    pair = families.gaussian_composition(variance, q, families.ADD_OR_REMOVE)
     assert isinstance(pair, pairs.SampledGaussian) and pair.sigma is None and pair.variance == variance
     _check_masses(pair, _composition_law(q, variance), N, lo, hi, W=140 + pair.guard_bits(), every=7)
 
@@ -142,7 +142,7 @@ def test_gaussian_composition_masses(q, variance, N, lo, hi):
                                       (Fraction(1, 2), Fraction(1, 10)), (Fraction(1), Fraction(5, 7))])
 def test_a_square_sigma_squared_is_the_gaussian_of_that_sigma(q, sigma):
     """σ² = (n/d)²: the same masses, to the unit, and the same guard as the ``gaussian`` stage of σ = n/d."""
-    composition = families.gaussian_composition(sigma * sigma, q)
+    composition = families.gaussian_composition(sigma * sigma, q, families.ADD_OR_REMOVE)
     gaussian = families.gaussian(sigma, q, families.ADD_OR_REMOVE)
     assert composition.guard_bits() == gaussian.guard_bits()
     N, lo, hi = 40, -30, 200
@@ -157,7 +157,7 @@ def test_a_square_sigma_squared_is_the_gaussian_of_that_sigma(q, sigma):
 def test_gaussian_composition_guard_parts_and_work(q, variance, floor_sigma):
     """guard = 24 + bits(⌊1/q⌋) + 2·bits(⌊σ⌋ + 1) with ⌊σ⌋ = isqrt(⌊σ²⌋), parts = bits(q) + bits(σ²), the sampled
     Gaussian's units per bucket."""
-    pair = families.gaussian_composition(variance, q)
+    pair = families.gaussian_composition(variance, q, families.ADD_OR_REMOVE)
     assert pair.floor_sigma() == floor_sigma == int(mpmath.floor(mpmath.sqrt(mp(variance))))
     assert pair.guard_bits() == 24 + (q.denominator // q.numerator).bit_length() + 2 * (floor_sigma + 1).bit_length()
     assert pair.parts() == pairs.bits(q) + pairs.bits(variance)
@@ -169,8 +169,152 @@ def test_a_sampled_gaussian_takes_sigma_or_its_square():
         pairs.SampledGaussian(Fraction(1, 2))
     with pytest.raises(TypeError, match="not both or neither"):
         pairs.SampledGaussian(Fraction(1, 2), 1, sigma_squared=1)
-    assert repr(families.gaussian_composition(Fraction(1, 2), Fraction(1, 3))) == \
+    assert repr(families.gaussian_composition(Fraction(1, 2), Fraction(1, 3), families.ADD_OR_REMOVE)) == \
         "SampledGaussian(q=1/3, sigma_squared=1/2)"
+
+
+# ---- a composition of Gaussian events under replace-one and without replacement: the pairs given by σ² -----------
+
+IRRATIONAL_VARIANCE = 1 / (1 / Fraction(121, 100) + Fraction(1, 100))      # σ = 1.1 and σ = 10: 12100/10121
+REPLACE_COMPOSITION_CASES = [   # (q, σ², N, lo, hi)
+    (Fraction(1, 100), IRRATIONAL_VARIANCE, 50, -200, 200),
+    (Fraction(1, 4), Fraction(4, 7), 20, -150, 150),                         # σ = 1 and three of σ = 2
+    (Fraction(1, 2), Fraction(1, 99), 4, -100, 100),                         # σ just above 1/10: 1/c = e^{49.5}
+    (Fraction(9, 10), Fraction(10 ** 7, 3), 2000, -10, 12),
+]
+
+
+def _sqrt(variance):
+    return mpmath.sqrt(mp(variance))
+
+
+@pytest.mark.parametrize("q, variance, N, lo, hi", REPLACE_COMPOSITION_CASES)
+def test_replace_one_gaussian_composition_masses(q, variance, N, lo, hi):
+    """The replace-one sampled Gaussian at σ = √σ² irrational: its masses enclose the reference's (the root
+    finder's preimages, mpmath's σ)."""
+    pair = families.gaussian_composition(variance, q, families.REPLACE)
+    assert isinstance(pair, families.ReplaceGaussian) and pair.sigma is None and pair.variance == variance
+    _check_masses(pair, ref.replace_gaussian(q, _sqrt(variance)), N, lo, hi, W=140 + pair.guard_bits(), every=9)
+
+
+WOR_COMPOSITION_CASES = [   # (γ, σ², N, lo, hi)
+    (Fraction(8, 1875), IRRATIONAL_VARIANCE, 50, -300, 300),
+    (Fraction(1, 10), Fraction(2, 3), 40, -200, 250),                       # σ = 1 and two of σ = 2
+    (Fraction(1, 2), Fraction(1, 99), 10, -100, 100),
+    (Fraction(99, 100), Fraction(10 ** 7, 3), 2000, -15, 20),
+    (Fraction(1, 4), Fraction(1, 2), 20, 0, 60),                           # the low tail {ℓ < 0}: the atom in bucket 0
+]
+
+
+@pytest.mark.parametrize("gamma, variance, N, lo, hi", WOR_COMPOSITION_CASES)
+def test_without_replacement_composition_masses(gamma, variance, N, lo, hi):
+    """The symmetrised pair at σ = √σ² irrational ((A, B) the sampled Gaussian of σ²/4, the atom with 1/σ enclosed):
+    its masses enclose the reference's."""
+    pair = families.composition_without_replacement(variance, gamma)
+    assert isinstance(pair, families.WithoutReplacementGaussian) and pair.sigma is None
+    assert pair.mechanism == "gaussian_composition_without_replacement"
+    _check_masses(pair, ref.without_replacement(gamma, _sqrt(variance)), N, lo, hi, W=140 + pair.guard_bits(),
+                  every=9)
+
+
+@pytest.mark.parametrize("gamma, variance", [(Fraction(8, 1875), IRRATIONAL_VARIANCE),
+                                             (Fraction(1, 2), Fraction(1, 99)),
+                                             (Fraction(999, 1000), Fraction(10 ** 8, 3))])
+def test_without_replacement_composition_atom(gamma, variance):
+    """m0 = (1 − γ)·(Φ(1/σ) − Φ(−1/σ)) at σ = √σ², within a few units of 2^−100."""
+    Wt, (lo, hi) = families.composition_without_replacement(variance, gamma).atom(100)
+    s = _sqrt(variance)
+    closed = (1 - mp(gamma)) * (ref.Phi(1 / s) - ref.Phi(-1 / s))
+    assert lo <= closed * mpmath.mpf(2) ** Wt <= hi and hi - lo < 1 << (Wt - 100 + 2)
+
+
+def _outside(pair, law, N, lo, hi):
+    """(outside, checked): how many bucket enclosures (both laws, every third bucket) the reference ``law`` falls
+    outside, of how many."""
+    Wt, p_list, q_list, _, _ = pair.bucket_masses(N, lo, hi, 140 + pair.guard_bits(), POINTER)
+    scale = mpmath.mpf(2) ** Wt
+    outside = checked = 0
+    for k in range(0, hi - lo, 3):
+        y1, y2 = _level(lo + k, N), _level(lo + k + 1, N)
+        for enclosure, which in ((p_list[k], "P"), (q_list[k], "Q")):
+            true = ref.bucket_mass(law, y1, y2, which)
+            outside += not enclosure[0] / scale <= true <= enclosure[1] / scale
+            checked += 1
+    return outside, checked
+
+
+@pytest.mark.parametrize("kind", ["replace", "without-replacement"])
+def test_a_perturbed_variance_or_sampling_falls_outside_the_enclosures(kind):
+    """Teeth: the reference at σ² or at q (γ) moved by one part in 10^6 lies outside most enclosures, the honest one
+    inside all of them."""
+    v, q, nudge = IRRATIONAL_VARIANCE, Fraction(8, 1875), 1 + Fraction(1, 10 ** 6)
+    if kind == "replace":
+        pair, law = families.gaussian_composition(v, q, families.REPLACE), ref.replace_gaussian
+    else:
+        pair, law = families.composition_without_replacement(v, q), ref.without_replacement
+    N, lo, hi = 50, -60, 60
+    assert _outside(pair, law(q, _sqrt(v)), N, lo, hi)[0] == 0
+    for moved in (law(q, _sqrt(v * nudge)), law(q * nudge, _sqrt(v))):
+        outside, checked = _outside(pair, moved, N, lo, hi)
+        assert outside > checked // 2, (outside, checked)
+
+
+@pytest.mark.parametrize("q, sigma", [(Fraction(1, 100), Fraction(1)), (Fraction(1, 3), Fraction(3, 2)),
+                                      (Fraction(1, 2), Fraction(1, 10)), (Fraction(9, 10), Fraction(40)),
+                                      (Fraction(8, 1875), Fraction(11, 10))])
+def test_a_square_sigma_squared_is_the_pair_of_that_sigma(q, sigma, monkeypatch):
+    """σ² = (n/d)²: the replace-one and the without-replacement pairs given by σ² compute the same masses, to the
+    unit, and the same guard as those given by σ = n/d, never through an integer square root."""
+    monkeypatch.setattr(families, "root_fixed", lambda *args: pytest.fail("enclosed a rational σ"))
+    N, lo, hi = 40, -60, 80
+    composition = families.gaussian_composition(sigma * sigma, q, families.REPLACE)
+    gaussian = families.gaussian(sigma, q, families.REPLACE)
+    assert composition.guard_bits() == gaussian.guard_bits()
+    assert composition.bucket_masses(N, lo, hi, 130, POINTER) == gaussian.bucket_masses(N, lo, hi, 130, POINTER)
+    composition = families.composition_without_replacement(sigma * sigma, q)
+    alone = families.without_replacement(sigma, q)
+    assert composition.guard_bits() == alone.guard_bits()
+    assert composition.atom(130) == alone.atom(130)
+    assert composition.bucket_masses(N, lo, hi, 130, POINTER) == alone.bucket_masses(N, lo, hi, 130, POINTER)
+
+
+@pytest.mark.parametrize("q, variance, floor_sigma", [
+    (Fraction(1, 100), IRRATIONAL_VARIANCE, 1), (Fraction(1, 4), Fraction(4, 7), 0), (Fraction(1, 2), Fraction(2), 1),
+    (Fraction(1, 7), Fraction(10 ** 8, 3), 5773), (Fraction(1, 3), Fraction(35, 1), 5), (Fraction(1, 3), 36, 6),
+])
+def test_composition_pairs_guard_parts_and_work(q, variance, floor_sigma):
+    """Replace-one: guard 24 + bits(⌊1/q⌋) + 2·bits(⌊σ⌋ + 1) + ⌈3/(4σ²)⌉ with ⌊σ⌋ = isqrt(⌊σ²⌋), parts bits(q) +
+    bits(σ²), REPLACE_NS units per bucket; without replacement: the sampled Gaussian's guard at σ²/4 (⌊σ/2⌋),
+    parts bits(γ) + bits(σ²), WITHOUT_REPLACEMENT_NS units per bucket."""
+    assert floor_sigma == int(mpmath.floor(_sqrt(variance)))
+    replace = families.gaussian_composition(variance, q, families.REPLACE)
+    guard = 24 + (q.denominator // q.numerator).bit_length() + 2 * (floor_sigma + 1).bit_length()
+    assert replace.guard_bits() == guard + int(mpmath.ceil(mpmath.mpf(3) / 4 / mp(variance)))
+    assert replace.parts() == pairs.bits(q) + pairs.bits(variance)
+    assert replace.mass_work(1000, 200, 40) == pairs.work(1000, 200, 40, families.REPLACE_NS)
+    wor = families.composition_without_replacement(variance, q)
+    half = int(mpmath.floor(_sqrt(variance) / 2))
+    assert wor.guard_bits() == pairs.declared_guard(q, half)
+    assert wor.parts() == pairs.bits(q) + pairs.bits(variance)
+    assert wor.mass_work(1000, 200, 40) == pairs.work(1000, 200, 40, families.WITHOUT_REPLACEMENT_NS)
+
+
+def test_the_composition_pairs_take_sigma_or_its_square():
+    for make in (families.ReplaceGaussian, families.WithoutReplacementGaussian):
+        with pytest.raises(TypeError, match="not both or neither"):
+            make(Fraction(1, 2))
+        with pytest.raises(TypeError, match="not both or neither"):
+            make(Fraction(1, 2), 1, sigma_squared=1)
+    assert repr(families.gaussian_composition(Fraction(1, 2), Fraction(1, 3), families.REPLACE)) == \
+        "ReplaceGaussian(q=1/3, sigma_squared=1/2)"
+    assert repr(families.composition_without_replacement(Fraction(1, 2), Fraction(1, 3))) == \
+        "WithoutReplacementGaussian(gamma=1/3, sigma_squared=1/2)"
+
+
+def test_a_without_replacement_composition_range_must_hold_level_zero():
+    pair = families.composition_without_replacement(Fraction(1, 2), Fraction(1, 10))
+    with pytest.raises(Malformed, match="gaussian_composition_without_replacement stage must hold"):
+        pair.bucket_masses(20, 1, 50, 100, POINTER)
 
 
 # ---- sampling without replacement: the symmetrised pair ------------------------------------------------------
@@ -583,8 +727,10 @@ ONE_STEP = [  # (pair, reference law: built in the test, at the fixture's mpmath
      ["0", "1/2", "1", "2"]),
     (families.randomized_response(Fraction(3, 4), 4), lambda: ref.randomized_response(Fraction(3, 4), 4), 40, -40, 40,
      ["0", "1/2", "1"]),
-    (families.gaussian_composition(Fraction(2, 3), Fraction(1, 10)),
+    (families.gaussian_composition(Fraction(2, 3), Fraction(1, 10), families.ADD_OR_REMOVE),
      lambda: _composition_law(Fraction(1, 10), Fraction(2, 3)), 200, -23, 3000, ["0", "1/2", "2"]),
+    (families.gaussian_composition(Fraction(2, 3), Fraction(1, 10), families.REPLACE),
+     lambda: ref.replace_gaussian(Fraction(1, 10), _sqrt(Fraction(2, 3))), 100, -1500, 1500, ["0", "1/2", "2"]),
     (bounded.ReplaceLaplace(Fraction(1, 5), Fraction(1, 2)),
      lambda: ref.replace_sampled_laplace(Fraction(1, 5), Fraction(1, 2)), 100, -110, 110, ["0", "1/4", "1"]),
     (bounded.ReplaceLaplace(Fraction(1, 2), Fraction(1, 2)),
@@ -594,7 +740,8 @@ ONE_STEP = [  # (pair, reference law: built in the test, at the fixture's mpmath
 
 @pytest.mark.parametrize("pair, law, N, lo, hi, epsilons", ONE_STEP,
                          ids=["replace-gaussian", "mixture", "laplace-sampled", "laplace", "randomized-response",
-                              "gaussian-composition", "replace-laplace-sampled", "replace-laplace-half"])
+                              "gaussian-composition", "replace-gaussian-composition", "replace-laplace-sampled",
+                              "replace-laplace-half"])
 def test_one_step_bounds_enclose_the_reference(pair, law, N, lo, hi, epsilons):
     """T = 1: L_o(ε) <= δ_o(ε) <= F_o(ε) in both orders, and within a few grid steps of the loss."""
     K, K_q = 96, 120

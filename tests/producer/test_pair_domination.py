@@ -419,3 +419,105 @@ def test_discrete_laplace_check_has_teeth():
         p_prod, q_prod = _dlap_pair(a, (1, 2), mpf(1))
         p_one, q_one = _dlap_pair(a, (2,), mpf(1))
         assert _atoms_hs(p_prod, q_prod, alpha) > _atoms_hs(p_one, q_one, alpha) * (1 + mpf(1) / 100)
+
+
+# ------------------------------------ D. replace-one Poisson-subsampled Laplace, one and two coordinates
+#
+# docs/mechanisms/poisson-subsampling.md: for contributions v, v' with ||v||_1, ||v'||_1 <= 1 and noise
+# L(0, b) per coordinate, ((1 - q)L(0) + qL(v), (1 - q)L(0) + qL(v')) is dominated by the one-coordinate pair
+# v = 1, v' = -1.  The divergences here are exact sums of exponentials on the cells between the kinks (one
+# coordinate), and one quadrature over x of those exact inner integrals (two coordinates): no use of the proof.
+
+def _exp_positive_part(a, b, lo, hi):
+    """The integral of (a*e^x + b*e^-x)_+ over (lo, hi) (a = 0 when lo = -inf, b = 0 when hi = inf)."""
+    def antiderivative(x):
+        if x == -mp.inf or x == mp.inf:
+            return mpf(0)
+        return a * mp.exp(x) - b * mp.exp(-x)
+
+    if a <= 0 and b <= 0:
+        return mpf(0)
+    if a >= 0 and b >= 0:
+        return antiderivative(hi) - antiderivative(lo)
+    root = mp.log(-b / a) / 2                    # the one sign change; positive above it when a > 0
+    lo, hi = (max(lo, root), hi) if a > 0 else (lo, min(hi, root))
+    return antiderivative(hi) - antiderivative(lo) if lo < hi else mpf(0)
+
+
+def _laplace_terms_hs(p_terms, q_terms, alpha):
+    """H_alpha(P || Q) for P = sum of w * L(s, 1), Q likewise (unnormalised weights allowed), exactly."""
+    terms = [(w, s) for w, s in p_terms] + [(-alpha * w, s) for w, s in q_terms]
+    edges = [-mp.inf] + sorted({s for _, s in terms}) + [mp.inf]
+    total = mpf(0)
+    for lo, hi in zip(edges, edges[1:]):
+        inside = lo + 1 if hi == mp.inf else (hi - 1 if lo == -mp.inf else (lo + hi) / 2)
+        a = sum(w * mp.exp(-s) / 2 for w, s in terms if inside < s)     # e^{x - s}/2 left of s
+        b = sum(w * mp.exp(s) / 2 for w, s in terms if inside > s)      # e^{s - x}/2 right of s
+        total += _exp_positive_part(a, b, lo, hi)
+    return total
+
+
+def _sampled_replace_laplace_hs(v, w, q, alpha):
+    """H_alpha(M_v || M_w) for M_u = (1 - q)L(0) + qL(u) on one or two coordinates (scale 1)."""
+    if len(v) == 1:
+        return _laplace_terms_hs([(1 - q, 0), (q, v[0])], [(1 - q, 0), (q, w[0])], alpha)
+
+    def density(x, s):
+        return mp.exp(-abs(x - s)) / 2
+
+    def inner(x):   # the y-integral at x: weights (1 - q)f(x) and q f(x - v1) on L(0) and L(v2), likewise for Q
+        return _laplace_terms_hs([((1 - q) * density(x, 0), 0), (q * density(x, v[0]), v[1])],
+                                 [((1 - q) * density(x, 0), 0), (q * density(x, w[0]), w[1])], alpha)
+    cuts = [-mp.inf] + sorted({mpf(0), v[0], w[0]}) + [mp.inf]
+    return mp.quad(inner, cuts)
+
+
+def _check_replace_laplace(b, q, configurations, epsilons=(-2, -1 / 2, 0, 1 / 4, 1, 3)):
+    worst = mpf(0)
+    for eps in epsilons:
+        alpha = mp.exp(mpf(eps))
+        bound = _sampled_replace_laplace_hs((1 / b,), (-1 / b,), q, alpha)
+        for v, w in configurations:
+            value = _sampled_replace_laplace_hs(tuple(c / b for c in v), tuple(c / b for c in w), q, alpha)
+            assert _at_most(value, bound), (b, q, v, w, eps, value, bound)
+            worst = max(worst, value / bound if bound else mpf(0))
+    return worst
+
+
+ONE_COORDINATE = [((v,), (w,)) for v in (mpf(-1), mpf(-1) / 2, mpf(0), mpf(1) / 3, mpf(1))
+                  for w in (mpf(-1), mpf(-1) / 3, mpf(0), mpf(1) / 2, mpf(1))]
+
+
+@pytest.mark.parametrize("b", [mpf(1) / 2, mpf(1), mpf(3)])
+@pytest.mark.parametrize("q", [mpf(1) / 10, mpf(1) / 2, mpf(9) / 10])
+def test_replace_one_sampled_laplace_is_dominated_on_one_coordinate(b, q):
+    with mp.workdps(DPS):
+        assert _check_replace_laplace(b, q, ONE_COORDINATE) <= 1 + REL
+
+
+@pytest.mark.parametrize("b, q", [(mpf(1), mpf(1) / 10), pytest.param(mpf(1) / 2, mpf(1) / 2, marks=pytest.mark.slow)])
+def test_replace_one_sampled_laplace_is_dominated_on_two_coordinates(b, q):
+    half = mpf(1) / 2
+    configurations = [((1, 0), (0, 1)), ((half, half), (-half, half)), ((half, half), (half, -half)),
+                      ((half, half), (-half, -half)), ((1, 0), (-half, -half)), ((mpf(1) / 4, 0), (0, -1))]
+    with mp.workdps(20):
+        _check_replace_laplace(b, q, [(tuple(map(mpf, v)), tuple(map(mpf, w))) for v, w in configurations],
+                               epsilons=(-1, 0, 1 / 2, 2))
+
+
+def test_replace_one_sampled_laplace_check_has_teeth():
+    # a contribution of L1 norm 3/2 beats the bound: the hypothesis ||v||_1 <= 1 matters
+    with mp.workdps(DPS), pytest.raises(AssertionError):
+        _check_replace_laplace(mpf(1), mpf(1) / 2, [((mpf(3) / 2,), (mpf(-1),))], epsilons=(1 / 4,))
+    # and the exact one-coordinate sum agrees with quadrature of (p - alpha q)_+
+    with mp.workdps(DPS):
+        q, alpha = mpf(1) / 3, mp.exp(mpf(1) / 4)
+
+        def gap(x):
+            p = (1 - q) * mp.exp(-abs(x)) / 2 + q * mp.exp(-abs(x - 1)) / 2
+            r = (1 - q) * mp.exp(-abs(x)) / 2 + q * mp.exp(-abs(x + 1)) / 2
+            return max(p - alpha * r, 0)
+        kink = _bisect(lambda x: (1 - q) * mp.exp(-abs(x)) + q * mp.exp(-abs(x - 1))
+                       - alpha * ((1 - q) * mp.exp(-abs(x)) + q * mp.exp(-abs(x + 1))), mpf(0), mpf(1))
+        quad = mp.quad(gap, [-mp.inf, -1, 0, kink, 1, mp.inf])
+        assert abs(quad - _sampled_replace_laplace_hs((mpf(1),), (mpf(-1),), q, alpha)) < mpf(10) ** -20

@@ -105,6 +105,21 @@ def test_poisson_subsampled_laplace_at_one_step_against_direct_integration(q, sc
     _enclosed(cert, lambda e: ref.one_step(ref.laplace(scale, q), e))
 
 
+@pytest.mark.parametrize("q,scale", [("1/5", "1/2"), ("1/100", "1"), ("1/2", "3"), ("1/2", "1/2"), ("9/10", "2")])
+def test_poisson_subsampled_laplace_under_replace_one_at_one_step_against_direct_integration(q, scale):
+    # q = 1/2: the atoms ±1/b are rational (at b = 3 the point 1/3 is the top atom, where δ = 0 exactly and the
+    # quadrature leaves noise near 1e-32: read as 0)
+    cert = api.account(poisson(q, laplace(scale)), epsilons="0,1/10,1/3,1", neighboring_relation=REPLACE)
+    law = ref.laplace(scale, q, REPLACE)
+    _enclosed(cert, lambda e: (lambda t: t if t > mp.mpf(10) ** -28 else mp.mpf(0))(ref.one_step(law, e)))
+
+
+def test_two_poisson_subsampled_laplace_steps_under_replace_one_against_quadrature():
+    law = ref.laplace("1", "1/3", REPLACE)
+    cert = api.account(repeat(2, poisson("1/3", laplace("1"))), epsilons="0,1/3,3/2", neighboring_relation=REPLACE)
+    _enclosed(cert, lambda e: ref.two_steps(law, law, e), dps=20)
+
+
 @pytest.mark.parametrize("sigma,deltas,probs,q", [
     ("1", ["0", "1", "2"], ["1/2", "1/4", "1/4"], "1"), ("2", ["1/2", "3"], ["2/3", "1/3"], "1/5"),
     ("1/2", ["1"], ["1"], "1"), ("1", ["1", "2"], ["1/2", "1/2"], "1"),

@@ -200,10 +200,24 @@ def laplace(scale, q=1, relation="add_or_remove_one"):
         return _pair([(0, 1 - q), (1, q)], [(0, 1)], density, cdf, kinks=[mp.mpf(0), mp.mpf(1)],
                      loss_atoms=[low, high], preimage=preimage)
 
-    def replace_preimage(t):  # ℓ = (|x + 1| − |x − 1|)/b: flat beyond ±1, 2x/b between
-        return mp.ninf if t < -2 / b else mp.inf if t >= 2 / b else b * t / 2
-    return _pair([(1, 1)], [(-1, 1)], density, cdf, kinks=[mp.mpf(-1), mp.mpf(1)], loss_atoms=[-2 / b, 2 / b],
-                 preimage=replace_preimage)
+    if q == 1:
+        def replace_preimage(t):  # ℓ = (|x + 1| − |x − 1|)/b: flat beyond ±1, 2x/b between
+            return mp.ninf if t < -2 / b else mp.inf if t >= 2 / b else b * t / 2
+        return _pair([(1, 1)], [(-1, 1)], density, cdf, kinks=[mp.mpf(-1), mp.mpf(1)], loss_atoms=[-2 / b, 2 / b],
+                     preimage=replace_preimage)
+    base = 1 - q + q * mp.exp(-1 / b)      # the Q-side factor on [0, 1]
+    top = mp.log((1 - q + q * mp.exp(1 / b)) / base)
+
+    def sampled_preimage(t):  # ℓ odd, flat beyond ±1; on [0, 1] log((1 − q + q·e^{(2x−1)/b})/base)
+        if t < -top:
+            return mp.ninf
+        if t >= top:
+            return mp.inf
+        if t < 0:
+            return -sampled_preimage(-t)
+        return (1 + b * mp.log((mp.exp(t) * base - (1 - q)) / q)) / 2
+    return _pair([(0, 1 - q), (1, q)], [(0, 1 - q), (-1, q)], density, cdf,
+                 kinks=[mp.mpf(-1), mp.mpf(0), mp.mpf(1)], loss_atoms=[-top, top], preimage=sampled_preimage)
 
 
 def mixture(sigma, sensitivities, probabilities, q=1):

@@ -11,12 +11,11 @@ from producer.errors import InputError, LimitError
 from producer.pld import events
 from producer.pld.events import event_json, stage_mechanisms, stages
 from producer.pld.discrete import DiscreteGaussian, DiscreteLaplace
-from producer.pld.laplace import ReplaceOneLaplace, SubsampledLaplace
+from producer.pld.laplace import ReplaceOneLaplace, ReplaceOneSampledLaplace, SubsampledLaplace
 from producer.pld.mixture import GaussianMixture
 from producer.pld.randomized_response import RandomizedResponse
-from producer.pld.replace_gaussian import ReplaceOneGaussian
+from producer.pld.replace_gaussian import ReplaceOneGaussian, ReplaceOneGaussianComposition
 from producer.pld.subsampled_gaussian import SubsampledGaussian
-from producer.pld.replace_gaussian import ReplaceOneGaussianComposition
 from producer.pld.without_replacement import (WithoutReplacementGaussian, WithoutReplacementGaussianComposition,
                                               WithoutReplacementLaplace)
 from producer.references.accounting import (NO_OP, compose, discrete_gaussian, discrete_laplace, gaussian, laplace,
@@ -196,13 +195,21 @@ def test_poisson_sampling_of_randomized_response_is_refused():
 @pytest.mark.parametrize("tree,relation,message", [
     (randomized_response("1/2", 3), "add_or_remove_one", "randomized response is defined under replace_one only"),
     (repeat(0, randomized_response("1/2", 1)), "add_or_remove_one", "replace_one only"),
-    (poisson("1/2", laplace(1)), "replace_one", r"accounted unsampled or on batches drawn without replacement "
-                                                r"\(SampledWithoutReplacementDpEvent\), not Poisson-sampled"),
+    (poisson("1/2", {"class_name": "DiscreteLaplaceDpEvent", "noise_parameter": "1", "sensitivity": 1}),
+     "replace_one", "under replace_one the discrete Laplace mechanism is accounted unsampled only"),
     (mixture(1, [1], [1]), "replace_one", "add_or_remove_one only"),
 ])
 def test_leaves_the_relation_does_not_define_are_refused(tree, relation, message):
     with pytest.raises(InputError, match=message):
         _read(tree, relation)
+
+
+def test_a_poisson_sampled_laplace_under_replace_one_reads_into_its_laplace_stage():
+    assert _read(repeat(3, poisson("1/2", poisson("1/5", laplace(2)))), "replace_one") == [
+        ({"mechanism": "laplace", "sampling": "1/10", "scale": "2"}, 3)]
+    law = stages(event_json(poisson("1/10", laplace(2))), "replace_one")[0][0].law
+    assert isinstance(law, ReplaceOneSampledLaplace) and law.parameters() == (2, mpq(1, 10))
+    assert isinstance(stages(event_json(laplace(2)), "replace_one")[0][0].law, ReplaceOneLaplace)
 
 
 @pytest.mark.parametrize("tree,message,error", [
