@@ -698,6 +698,40 @@ def test_a_replace_one_sampled_laplace_stage_is_a_bounded_loss():
     _failed_at(r, "/result/points/2/upper")
 
 
+RLAP = "accounting-replace-poisson-laplace-q0_1-b1-x100-delta1e-5.json"     # the producer's: b = 1, q = 1/10, T = 100
+RLAP_POISSON = ("input", "event", "event")
+
+
+@pytest.mark.parametrize("edits, pointer", [
+    ([(STAGE0 + ("mechanism", "scale"), "2")], "/result/stages/0/mechanism"),
+    ([(RLAP_POISSON + ("event", "noise_multiplier"), "2")], "/result/stages/0/mechanism"),
+    ([(STAGE0 + ("mechanism", "sampling"), "1/5")], "/result/stages/0/mechanism"),
+    ([(RLAP_POISSON + ("sampling_probability",), "1/5")], "/result/stages/0/mechanism"),
+    ([(RLAP_POISSON + ("sampling_probability",), "1/5"), (STAGE0 + ("mechanism", "sampling"), "1/5")],
+     "/result/epsilon_hi"),
+    ([(RLAP_POISSON + ("event", "noise_multiplier"), "1/2"), (STAGE0 + ("mechanism", "scale"), "1/2")],
+     "/result/epsilon_hi"),
+    ([(RLAP_POISSON + ("event", "noise_multiplier"), "2"), (STAGE0 + ("mechanism", "scale"), "2")],
+     "/result/epsilon_lo"),
+    ([(("input", "relation"), "add_or_remove_one")], "/result/epsilon_lo"),       # the same stage, a weaker pair
+], ids=["stage-scale", "tree-scale", "stage-sampling", "tree-sampling", "both-larger-q", "both-smaller-b",
+        "both-larger-b", "relation"])
+def test_the_producers_replace_one_sampled_laplace_reference_tampered_fails(edits, pointer):
+    assert _verify(_reference(RLAP)).outcome == "OK"
+    _failed_at(_verify(_edited(_reference(RLAP), *edits)), pointer)
+
+
+def test_the_producers_replace_one_sampled_laplace_interval_tightened_fails():
+    """Each end moved a notch past the recipe: not established; the interval moved a thousandth below the lower
+    end: its upper end disproved."""
+    cert = _reference(RLAP)
+    lo, hi = _ends(cert)
+    assert only_unproved(_verify(_with_ends(cert, lo, hi * (1 - Fraction(1, 10 ** 5))))) == ["/result/epsilon_hi"]
+    assert only_unproved(_verify(_with_ends(cert, lo * (1 + Fraction(1, 10 ** 5)), hi))) == ["/result/epsilon_lo"]
+    r = _verify(_with_ends(cert, lo * (1 - Fraction(2, 1000)), lo * (1 - Fraction(1, 1000))))
+    assert r.outcome == "FAIL" and disproved(r) == ["/result/epsilon_hi"], r.failures
+
+
 # ---- a Poisson sampling of a composition of Gaussian events (docs/accounting.md §3) ------------------------------
 
 NOOP = {"class_name": "NoOpDpEvent"}
