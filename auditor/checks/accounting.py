@@ -46,7 +46,8 @@ In order:
    sensitivity 0); a mixture's equal Δ merged and sorted increasing; equal mechanisms merged (counts added);
    sorted by the canonical JSON text of the mechanism.  Then Σ T <= :data:`MAX_TOTAL_COUNT` (UNCHECKED beyond).
    A Laplace leaf under replace-one with sampling q in (0, 1) is the stage ``laplace`` of that sampling; the
-   relation decides its pair (:func:`pair_of`: :class:`auditor.pld.bounded.ReplaceLaplace`).
+   relation decides its pair (:func:`pair_of`, :func:`auditor.pld.families.laplace`:
+   :class:`auditor.pld.bounded.ReplaceLaplace`).
 4. Route (FAIL): ``gaussian`` exactly when every stage is ``gaussian`` with sampling 1; ``lattice`` only for
    exactly one ``randomized_response`` stage ("route not applicable" otherwise), which may also take ``pld``.
 5. The recipe's shape (MALFORMED; a stage sampled without replacement has a range holding the level 0) and its
@@ -84,7 +85,7 @@ from auditor import budget, common
 from auditor import claims as summaries
 from auditor.certificate import Malformed
 from auditor.outcomes import Unchecked
-from auditor.pld import bounded, decisions, families, lattice, pairs, recipe
+from auditor.pld import decisions, families, lattice, pairs, recipe
 from auditor.rationals import floor, read_rational, show, write_rational
 
 # ---- the domain ---------------------------------------------------------------------------------
@@ -660,8 +661,6 @@ def pair_of(mechanism, relation):
     if kind == "gaussian_composition_without_replacement":
         return families.composition_without_replacement(Fraction(mechanism["sigma_squared"]), q)
     if kind == "laplace":
-        if relation == REPLACE and q < 1:
-            return bounded.ReplaceLaplace(q, Fraction(mechanism["scale"]))
         return families.laplace(Fraction(mechanism["scale"]), q, relation)
     if kind == "laplace_without_replacement":
         return families.laplace_without_replacement(Fraction(mechanism["scale"]), q)

@@ -24,7 +24,8 @@ which is also the pair of ``gaussian_composition`` under add/remove, given by σ
   ``gaussian_composition_without_replacement``, a composition of Gaussian events on such batches),
   :class:`WithoutReplacementLaplace` (``laplace_without_replacement``) from the add/remove sampled Laplace of q = γ
   and scale b/2 (x ↦ x/2 keeps every loss).
-* :class:`Laplace` — ``laplace`` (add/remove, any q; replace-one, q = 1, as the add/remove pair of scale b/2) and
+* :class:`Laplace` — ``laplace`` (add/remove, any q; replace-one, q = 1, as the add/remove pair of scale b/2),
+  :class:`auditor.pld.bounded.ReplaceLaplace` (``laplace`` under replace-one with 0 < q < 1) and
   :class:`RandomizedResponse` (replace-one): :mod:`.bounded`.
 * :class:`DiscreteLaplace` and :class:`DiscreteGaussian` — ``discrete_laplace`` and ``discrete_gaussian`` (add/remove,
   any q, shift d = s; replace-one, q = 1, the add/remove pair of shift d = 2s): :mod:`.discrete`.
@@ -642,9 +643,12 @@ def laplace_without_replacement(scale, gamma):
 
 
 def laplace(scale, q, relation):
-    """The pair of a ``laplace`` stage (replace-one: q = 1 only, as the add/remove pair of scale b/2)."""
+    """The pair of a ``laplace`` stage (q > 0; replace-one: q = 1 the add/remove pair of scale b/2, q < 1
+    :class:`auditor.pld.bounded.ReplaceLaplace`)."""
     if relation == ADD_OR_REMOVE:
         return Laplace(q, scale)
+    if q < 1:
+        return bounded.ReplaceLaplace(q, scale)
     return Laplace(1, Fraction(scale) / 2)
 
 

@@ -689,6 +689,7 @@ def test_replace_one_laplace_pairs_by_sampling():
     the guard as the add/remove Laplace pair's at (q, b), and the work at its own constant."""
     mechanism = {"mechanism": "laplace", "sampling": "1/4", "scale": "3/2"}
     assert isinstance(accounting.pair_of(mechanism, families.REPLACE), bounded.ReplaceLaplace)
+    assert isinstance(families.laplace(Fraction(3, 2), Fraction(1, 4), families.REPLACE), bounded.ReplaceLaplace)
     whole = accounting.pair_of(dict(mechanism, sampling="1"), families.REPLACE)
     assert isinstance(whole, families.Laplace) and (whole.q, whole.scale) == (1, Fraction(3, 4))
     added = accounting.pair_of(mechanism, families.ADD_OR_REMOVE)
