@@ -285,6 +285,9 @@ class ReplaceOneSampledLaplace(_BoundedLaplace):
     def audit_scale(self):
         return self.rate, self.scale
 
+    def audit_mass_units(self):
+        return 250   # the auditor's constant for this pair (docs/certificates.md, the budget of one file)
+
     def describe(self):
         return f"replace-one subsampled Laplace b = {float(self.scale):g}, q = {float(self.rate):g}"
 

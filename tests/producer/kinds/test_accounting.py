@@ -545,9 +545,10 @@ def _batches(m, n, sigma):
      {"delta": "1e-6", "rel_width": "1e-4"}),
     (repeat(300, dict(_batches(256, 60000, "1"), event=compose(gaussian("7/10"), repeat(3, gaussian("13/3"))))),
      "replace_one", {"delta": "1e-6", "rel_width": "1e-4"}),
+    (repeat(200, poisson("1/3", laplace("1/2"))), "replace_one", {"epsilons": "1/4,1,3", "rel_width": "1e-5"}),
 ], ids=["discrete-gaussian-sampled", "discrete-laplace-sampled", "lattice", "without-replacement",
         "replace-one-sampled-gaussian", "laplace-without-replacement", "sampled-composition",
-        "sampled-composition-replace-one", "composition-without-replacement"])
+        "sampled-composition-replace-one", "composition-without-replacement", "replace-one-sampled-laplace"])
 def test_the_producers_estimate_of_the_audit_is_never_below_the_auditors(event, relation, question):
     """What the producer writes the auditor can check within the budget the producer states: the producer's
     restatement of the auditor's cost formula (atoms of the discrete families, the lattice route's answer pass)
