@@ -131,7 +131,7 @@ class Game(CurveLevels, Lookups, EchoBounds):
                  "_F_curves", "_G_curves", "_F_memo", "_G_memo",
                  "_echo_memo", "_echo_bounds", "_echo_curves", "_F_bounds_memo", "_powers", "routes", "_root_sets",
                  "_rel", "_split", "_F_tables",
-                 "_G_bar", "_envelopes", "g_curve_switch", "_point_echoes")
+                 "_envelopes", "g_curve_switch", "_point_echoes")
 
     def __init__(self, law, routes=DEFAULT_ROUTES):
         if routes.roots not in ROOT_MODES:
@@ -156,7 +156,6 @@ class Game(CurveLevels, Lookups, EchoBounds):
         self._F_tables = {}
         self.g_curve_switch = None
         self._point_echoes = 0
-        self._G_bar = {}
         self._envelopes = {}
         self._powers = [1]
         self._root_sets = {c: tuple(zs) for c, zs in routes.preset_roots}

@@ -21,6 +21,8 @@ game's ``D``, ``symmetric``, ``_split``, ``_F_tables`` and the methods
 
 from bisect import bisect_left
 from collections import defaultdict
+from itertools import repeat
+from operator import floordiv, lshift, sub
 
 from gmpy2 import mpq, mpz
 
@@ -57,7 +59,7 @@ def lookup_entry(chain):
     is the :func:`_floor_key` of the edge ratio (the rational keys are built
     only if a tie needs them)."""
     xs, ys = chain.xs, chain.ys
-    keys = [((y0 - y1) << KEY_BITS) // (x1 - x0) for x0, x1, y0, y1 in zip(xs, xs[1:], ys, ys[1:])]
+    keys = list(map(floordiv, map(lshift, map(sub, ys, ys[1:]), repeat(KEY_BITS)), map(sub, xs[1:], xs)))
     keys.append(_KEY_CAP)
     return keys, xs, ys, chain
 
