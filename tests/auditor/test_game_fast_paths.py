@@ -303,3 +303,27 @@ def test_lazy_echo_route_equals_the_built_echo(law, q, pt):
     want = [plain.general_curve(q, kP, kQ) for kP, kQ in ((0, 0), (1, 0), (-1, 2))]
     assert [c.vertices() for c in got] == [c.vertices() for c in want]
     assert value == plain.G_ratio(q + 1, _mpq(pt[1] / pt[0]))
+
+
+@settings(max_examples=15, deadline=None)
+@given(laws(max_B=20, max_len=5, symmetric=True), st.lists(points, min_size=1, max_size=3))
+def test_integer_floor_vertex_search_matches_coarse_floors(law, pts):
+    """The residue-table search (auditor.game.lookups) bisects integer floors
+    of the keys and settles ties on the rationals: with 0 fractional bits
+    almost every search ties, so both branches are exercised and must give
+    the same values."""
+    from auditor.game import lookups
+
+    def values_at_budget_two():
+        g = Game(Law(*law), Routes(roots="all"))
+        g.use_curves_below(2)
+        return [g.G_ratio(2, _mpq(y / x)) for x, y in pts]
+
+    fine = values_at_budget_two()
+    saved = lookups.KEY_BITS
+    try:
+        lookups.KEY_BITS = 0
+        coarse = values_at_budget_two()
+    finally:
+        lookups.KEY_BITS = saved
+    assert coarse == fine
