@@ -16,9 +16,9 @@ from operator import eq, floordiv, itemgetter, lshift, mul, sub
 
 from gmpy2 import mpq, mpz
 
-from auditor.game.curves import Chain, on_common_denominator, hull_of_points, dominated, envelope
+from auditor.game.curves import Chain, hull_of_points, dominated, envelope
 
-__all__ = ["sum_scaled", "minkowski_sum", "envelope_with_sums"]
+__all__ = ["sum_scaled", "envelope_with_sums"]
 
 # slope ranges of envelope_with_sums with at most this many edges are built, not tested
 SUM_LEAF = 256
@@ -146,12 +146,6 @@ def _merge_equal_floors(ks, das, dbs, xs, ys):
 
 # bits below the binary point of the integer sort keys of sum_scaled
 SORT_BITS = 256
-
-
-def minkowski_sum(chains):
-    """Curve of sum_i V_i(x, y) (chains over any denominators)."""
-    chains, den = on_common_denominator(list(chains))
-    return sum_scaled([(c, 1, 1) for c in chains], den)
 
 
 def envelope_with_sums(sums, rest, den):
