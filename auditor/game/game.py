@@ -203,22 +203,22 @@ class Game(CurveLevels, Lookups, EchoBounds):
             self._root_sets[c] = zs
         return zs
 
-    def root_alternatives(self, c):
+    def root_alternatives(self, c, signs=(-1, 1)):
         """(k, j) root participations searched at level c: k = B*z for the
-        preparations z, both signs, one of each mirror pair (symmetric laws)."""
-        B = self.B
+        preparations z and the ``signs``, one of each twin pair of a symmetric
+        law: (k, j) and (-k, -j) (the mirror), or, with the sign +1 alone,
+        (k, 1) and (-k, 1) (the mirror of the transpose, :meth:`G_curve`)."""
         period = self._power(c)
         seen = set()
         alts = []
         for z in self.root_preparations(c):
-            for j in (-1, 1):
+            for j in signs:
                 key = (z % period, j)
                 if self.symmetric:
-                    key = min(key, ((-z) % period, -j))
-                if key in seen:
-                    continue
-                seen.add(key)
-                alts.append((B * z, j))
+                    key = min(key, ((-z) % period, j if len(signs) == 1 else -j))
+                if key not in seen:
+                    seen.add(key)
+                    alts.append((self.B * z, j))
         return alts
 
     # -- keys -----------------------------------------------------------------
