@@ -244,8 +244,8 @@ class _Screen:
             r, sgn = divmod(cv, 2)
             jj = 1 if sgn else -1
             e = (table_p if jj == 1 else table_m)[r]
-            if e is None:
-                e = g._fill_F_table(level, r, jj)
+            if e is None or e[4]:           # an entry of its own, not a transpose's data
+                e = g._fill_F_table(level, r, jj, share=False)
             entries.append(e)
             total += len(e[1])
             if total > MAX_VERTICES:
@@ -260,7 +260,7 @@ class _Screen:
         xh, xl, yh, yl = [], [], [], []
         nv = ne = 0
         drop = 64 - kb
-        for ci, (ikeys, xs, ys, _chain) in enumerate(entries):
+        for ci, (ikeys, xs, ys, _chain, _flip, _c) in enumerate(entries):
             if xs[0] < 0 or ys[-1] < 0 or xs[-1] > den or ys[0] > den:
                 return None
             eoff.append(ne)
