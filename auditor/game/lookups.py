@@ -185,15 +185,19 @@ class Lookups:
         """The table entry of F_q((r - j, r)) (:func:`lookup_entry`), shared
         with a twin whose entry is made (``share``): the mirror twin (or
         another residue of the same canonical key) has the same curve, and
-        the cell of F_q((r, r - j)) (sign -j, residue r - j) holds its
-        transpose (the transposition of :class:`auditor.game.game.Game`),
-        whose data the entry then reads flipped."""
+        the cell of F_q((r, r - j)) (sign -j, residue r - j) and, for a
+        symmetric law, that of its mirror F_q((-r, j - r)) (sign j, residue
+        j - r) hold its transpose (the transposition of
+        :class:`auditor.game.game.Game`), whose data the entry then reads
+        flipped."""
         c = self.F_curve(q, r, j)
         if c.den != self.D ** (2 * q + 1):
             raise AssertionError(f"F_{q} curve over {c.den}, not D^{2 * q + 1}")
         period = self._power(q + 1)
         twin = self._F_table(q, -j)[0][(-r) % period] if share and self.symmetric else None
         flipped = self._F_table(q, -j)[0][(r - j) % period] if share and self.routes.transpose else None
+        if flipped is None and share and self.routes.transpose and self.symmetric:
+            flipped = self._F_table(q, j)[0][(j - r) % period]   # its mirror, F_q((-r, j - r))
         if twin is not None and twin[5] is c:
             entry = twin
         elif flipped is not None:
