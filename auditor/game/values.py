@@ -58,7 +58,7 @@ def _collector_paused():
     """Pause the cyclic garbage collector while the game runs: it allocates
     millions of tuples and integers that reference counting frees, and every
     collection their allocation triggers would walk the large caches for
-    nothing (a sixth of the time at C = 4).  Speed only; it changes no value."""
+    nothing (about a tenth of the time at C = 4).  Speed only; it changes no value."""
     enabled = gc.isenabled()
     gc.disable()
     try:
