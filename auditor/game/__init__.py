@@ -11,7 +11,6 @@ Modules, in reading order (each states its proof in its docstring):
 * :mod:`auditor.game.sums`: Minkowski sums of scaled curves, and the envelope
   of a sum explored by slope;
 * :mod:`auditor.game.cover`: the closed-carry-cell cover of root preparations;
-* :mod:`auditor.game.reduction`: the support reduction for symmetric laws, C <= 2;
 * :mod:`auditor.game.screen`: integer screening of root alternatives (only discards);
 * :mod:`auditor.game.game`: ``Game``, the evaluator (the recursion at
   points), with its ``Routes`` fixed when it is built, and its bases

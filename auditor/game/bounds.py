@@ -11,7 +11,9 @@ the maximum over residues), so
 
     G_q(1, s) <= max(1, s, max_j sum_o p_o E_j(1, s q_o/p_o) / D) =: Gbar_q(s),
 
-and echo <= sum_o p_o Gbar_q(t qq_o/p_o) / D.  E_j is the envelope of outer
+itself a testing curve (the envelope of the stop and two Minkowski sums of
+E_j, :mod:`auditor.game.levels`), built once per level, and
+echo <= sum_o p_o Gbar_q(t qq_o/p_o) / D.  E_j is the envelope of outer
 simplifications of the residue curves (:func:`auditor.game.curves.dominating_chain`:
 each run of vertices lies in the triangle of its end edge lines, whose apex,
 rounded up, dominates it), so it is above every one of them.  A bound at most
@@ -19,9 +21,9 @@ the other options proves the echo cannot raise the maximum; the value is
 then exactly the maximum of the others.
 
 :class:`EchoBounds` is a base of :class:`auditor.game.game.Game`; it reads the
-game's routes, ``D``, ``g_curve_max``, ``f_curve_max``, its memos and the
-methods ``_shape``, ``_echo_sum``, ``_scaled``, ``_vertex_sums``, ``_power``
-and ``F_curve``.
+game's routes, ``D``, ``g_curve_max``, ``f_curve_max``, its memos and the methods
+``_shape``, ``_echo_sum``, ``_sum_curve``, ``transition``, ``_power`` and
+``F_curve``.
 """
 
 from functools import partial
@@ -30,7 +32,6 @@ from operator import itemgetter
 from gmpy2 import mpq
 
 from auditor.game.curves import Chain, dominating_chain, envelope
-from auditor.game.lookups import lookup_entry
 
 __all__ = ["EchoBounds"]
 
@@ -102,42 +103,34 @@ class EchoBounds:
         return echo
 
     def _G_upper(self, c, s):
-        """Gbar_c(s) of :meth:`echo_upper` (an upper bound on G_c(1, s)), memoised."""
-        key = (c, s)
-        v = self._G_bar.get(key)
-        if v is None:
-            v = max(mpq(1), s)
-            for j in (-1, 1):
-                v = max(v, self._sum_envelope(c - 1, j, s))
-            if len(self._G_bar) > 400000:
-                self._G_bar.clear()
-            self._G_bar[key] = v
-        return v
+        """Gbar_c(s) of :meth:`echo_upper` (an upper bound on G_c(1, s))."""
+        return self._G_bar_curve(c).value_ratio(s)
 
-    def _sum_envelope(self, level, j, s):
-        """sum_o p_o E_j(1, s q_o/p_o) / D over a root transition with sign j
-        (every root row is pure, so all root states give these items), E_j an
-        upper bound on every F_level((r - j, r)) curve (:meth:`_residue_envelope`):
-        :meth:`auditor.game.lookups.Lookups._vertex_sums` with that one curve."""
-        shift, split = self._scaled(0, 0, j, s)
-        entry = self._residue_envelope(level, j)
-        den = entry[3].den
-        # one curve for every output: a table of period 1
-        n = self._vertex_sums((entry,), 1, den, shift, split, s, level, j)
-        return mpq(n, s.denominator * den * self.D)
+    def _G_bar_curve(self, c):
+        """The curve of Gbar_c, built once: the envelope of the stop and, per
+        sign j, the Minkowski sum over the outputs of a root transition of E_j
+        scaled by (p_o, q_o) / D (:mod:`auditor.game.levels`; every root row is
+        pure, so every root state has these items).  An output with p_o q_o = 0
+        adds p_o + t q_o, the value of the stop curve there.  One binary search
+        per bound then replaces one per output and sign."""
+        curve = self._envelopes.get(c)
+        if curve is None:
+            parts = [Chain.stop(1)]
+            for j in (-1, 1):
+                e = self._residue_envelope(c - 1, j)
+                stop = Chain.stop(e.den)
+                parts.append(self._sum_curve([(e if p and qq else stop, p, qq)
+                                              for _o, p, qq in self.transition(0, 0, j)]))
+            curve = self._envelopes[c] = envelope(parts)
+        return curve
 
     def _residue_envelope(self, q, j):
-        """(floor keys, xs, ys, chain) of a curve above every F_q((r - j, r))
-        curve: the envelope of their outer simplifications (:func:`auditor.game.curves.dominating_chain`,
-        about BOUND_POINTS runs each)."""
-        entry = self._envelopes.get((q, j))
-        if entry is None:
-            # folded one curve at a time: the same hull, without holding every
-            # vertex of the level in one list (memory)
-            c = Chain.stop(1)
-            for r in range(self._power(q + 1)):
-                f = self.F_curve(q, r, j)
-                c = envelope([c, dominating_chain(f, max(2, len(f) // self.BOUND_POINTS))])
-            entry = lookup_entry(c)
-            self._envelopes[(q, j)] = entry
-        return entry
+        """A curve E_j above every F_q((r - j, r)) curve: the envelope of their
+        outer simplifications (:func:`auditor.game.curves.dominating_chain`,
+        about BOUND_POINTS runs each), folded one curve at a time (the same
+        hull, without every vertex of the level in one list: memory)."""
+        c = Chain.stop(1)
+        for r in range(self._power(q + 1)):
+            f = self.F_curve(q, r, j)
+            c = envelope([c, dominating_chain(f, max(2, len(f) // self.BOUND_POINTS))])
+        return c

@@ -167,13 +167,6 @@ class Chain:
         swap roles, so the chain runs the other way; still canonical)."""
         return Chain(self.ys[::-1], self.xs[::-1], self.den)
 
-    def scaled(self, alpha, beta):
-        """V(alpha*x, beta*y) for integers alpha, beta >= 0 (same denominator)."""
-        alpha, beta = mpz(alpha), mpz(beta)
-        if alpha == 0 or beta == 0:
-            return Chain([alpha * self.xs[-1]], [beta * self.ys[0]], self.den)
-        return Chain([a * alpha for a in self.xs], [b * beta for b in self.ys], self.den)
-
     def __eq__(self, other):
         return isinstance(other, Chain) and self.vertices() == other.vertices()
 

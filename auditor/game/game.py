@@ -16,10 +16,12 @@ Facts used, as *Hidden Integer Feedback* §3–4 states them:
   R2  F_q((k-j, k); .) depends on k only through k mod B^(q+1) (and j).
 Where it is smaller than B^c, the z of R1 range only over the closed-carry-cell
 cover of :mod:`auditor.game.cover` (derived and proved there), which contains an
-optimal preparation, and for symmetric laws at c <= 2 the support reduction
-of :mod:`auditor.game.reduction` may be used where it is smaller; ``Routes.roots``
-chooses ("auto", the default), or forces "cover" / "reduced" / "all" for tests
-(every route is fixed when the Game is built).
+optimal preparation; ``Routes.roots`` chooses ("auto", the default: the
+smaller set), or forces "cover" / "all" for tests (every route is fixed when
+the Game is built).  The paper's support reduction for symmetric laws at
+c <= 2 (*Hidden Integer Feedback* §4) is not used: its sets contain the
+carried cover vertices (they were derived from them) and are never smaller
+than the smaller of the cover grid and B^c.
 
 Route.  Every value is positively homogeneous, so V(x, y) = x * V(1, t)
 with t = y/x.  For a query at budget C the low levels are whole testing
@@ -42,11 +44,10 @@ from typing import NamedTuple
 from gmpy2 import mpq, mpz
 
 from auditor.game.bounds import EchoBounds
-from auditor.game.cover import cover_size, root_cover
+from auditor.game.cover import root_cover
 from auditor.game.curves import Chain
 from auditor.game.levels import CurveLevels
 from auditor.game.lookups import Lookups
-from auditor.game.reduction import reduced_preparations, reduced_size
 from auditor.game.screen import screened_alternatives
 
 __all__ = ["Game", "Routes"]
@@ -55,7 +56,7 @@ __all__ = ["Game", "Routes"]
 _ONE = mpq(1)
 
 
-ROOT_MODES = ("auto", "cover", "all", "reduced")
+ROOT_MODES = ("auto", "cover", "all")
 
 
 class Routes(NamedTuple):
@@ -131,7 +132,7 @@ class Game(CurveLevels, Lookups, EchoBounds):
                  "_F_curves", "_G_curves", "_F_memo", "_G_memo",
                  "_echo_memo", "_echo_bounds", "_echo_curves", "_F_bounds_memo", "_powers", "routes", "_root_sets",
                  "_rel", "_split", "_F_tables",
-                 "_G_bar", "_envelopes", "g_curve_switch", "_point_echoes")
+                 "_envelopes", "g_curve_switch", "_point_echoes")
 
     def __init__(self, law, routes=DEFAULT_ROUTES):
         if routes.roots not in ROOT_MODES:
@@ -156,7 +157,6 @@ class Game(CurveLevels, Lookups, EchoBounds):
         self._F_tables = {}
         self.g_curve_switch = None
         self._point_echoes = 0
-        self._G_bar = {}
         self._envelopes = {}
         self._powers = [1]
         self._root_sets = {c: tuple(zs) for c, zs in routes.preset_roots}
@@ -192,47 +192,33 @@ class Game(CurveLevels, Lookups, EchoBounds):
         """The z (root state k = B*z) searched at a synchronised node of level c.
 
         ``Routes.roots`` = "all": every 0 <= z < B^c (R1); "cover": the cover of
-        :mod:`auditor.game.cover`; "reduced": the support reduction of
-        :mod:`auditor.game.reduction` (symmetric laws, c <= 2); "auto": the
-        smallest of those that apply.  ``Routes.preset_roots`` overrides a level.
+        :mod:`auditor.game.cover`; "auto": the smaller of the two
+        (:func:`auditor.game.cover.root_cover`).  ``Routes.preset_roots``
+        overrides a level.
         """
         zs = self._root_sets.get(c)
         if zs is None:
-            zs = self._root_sets[c] = self._root_set(c, self.routes.roots)
+            mode = self.routes.roots
+            zs = range(self.B ** c) if mode == "all" else root_cover(self.law, c, force=mode == "cover")
+            self._root_sets[c] = zs
         return zs
 
-    def _root_set(self, c, mode):
-        args = (self.law, c)
-        if mode == "all":
-            return range(self.B ** c)
-        if mode == "cover":
-            return root_cover(*args, force=True)
-        reducible = self.symmetric and c <= 2
-        if mode == "reduced":
-            if not reducible:
-                raise ValueError(f"no support reduction at level {c} for this law")
-            return reduced_preparations(*args)
-        sizes = {"all": self.B ** c, "cover": cover_size(*args)}
-        if reducible:
-            sizes["reduced"] = reduced_size(*args)
-        return self._root_set(c, min(sizes, key=lambda m: (sizes[m], m)))
-
-    def root_alternatives(self, c):
+    def root_alternatives(self, c, signs=(-1, 1)):
         """(k, j) root participations searched at level c: k = B*z for the
-        preparations z, both signs, one of each mirror pair (symmetric laws)."""
-        B = self.B
+        preparations z and the ``signs``, one of each twin pair of a symmetric
+        law: (k, j) and (-k, -j) (the mirror), or, with the sign +1 alone,
+        (k, 1) and (-k, 1) (the mirror of the transpose, :meth:`G_curve`)."""
         period = self._power(c)
         seen = set()
         alts = []
         for z in self.root_preparations(c):
-            for j in (-1, 1):
+            for j in signs:
                 key = (z % period, j)
                 if self.symmetric:
-                    key = min(key, ((-z) % period, -j))
-                if key in seen:
-                    continue
-                seen.add(key)
-                alts.append((B * z, j))
+                    key = min(key, ((-z) % period, j if len(signs) == 1 else -j))
+                if key not in seen:
+                    seen.add(key)
+                    alts.append((self.B * z, j))
         return alts
 
     # -- keys -----------------------------------------------------------------

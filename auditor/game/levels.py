@@ -140,36 +140,17 @@ class CurveLevels:
             self._echo_curves.clear()
 
     def G_curve(self, c):
+        """Curve of G_c, the envelope of the root alternatives' participation
+        curves, folded one alternative at a time (only the running envelope
+        and one participation curve are alive: memory).  With the
+        transposition the curve of (k, -j) is the transpose of that of (k, j),
+        so the sign +1 suffices when the transpose of the envelope joins it."""
         curve = self._G_curves.get(c)
         if curve is None:
-            # folded one alternative at a time: only the running envelope and
-            # one participation curve are alive (memory), same hull of the union
             curve = Chain.stop(1)
-            for k, j in self._G_alternatives(c):
+            for k, j in self.root_alternatives(c, (1,) if self.routes.transpose else (-1, 1)):
                 curve = envelope([curve, self.participate_curve(c, k, k, j)])
             if self.routes.transpose:
                 curve = envelope([curve, curve.transposed()])
             self._G_curves[c] = curve
         return curve
-
-    def _G_alternatives(self, c):
-        """The root alternatives whose participation curves G_c envelopes.
-
-        With the transposition (:class:`auditor.game.game.Game`) the curve of
-        (k, -j) is the transpose of that of (k, j), so the sign +1 suffices
-        when the transpose of the envelope joins it at the end; for symmetric
-        laws (mirror) (k, 1) is then also the transpose of (-k, 1), so one z of
-        each pair z, -z mod B^c is enough."""
-        if not self.routes.transpose:
-            return self.root_alternatives(c)
-        period = self._power(c)
-        seen = set()
-        alts = []
-        for z in self.root_preparations(c):
-            key = z % period
-            if self.symmetric:
-                key = min(key, (-z) % period)
-            if key not in seen:
-                seen.add(key)
-                alts.append((self.B * z, 1))
-        return alts

@@ -21,6 +21,8 @@ game's ``D``, ``symmetric``, ``_split``, ``_F_tables`` and the methods
 
 from bisect import bisect_left
 from collections import defaultdict
+from itertools import repeat
+from operator import floordiv, lshift, sub
 
 from gmpy2 import mpq, mpz
 
@@ -57,7 +59,7 @@ def lookup_entry(chain):
     is the :func:`_floor_key` of the edge ratio (the rational keys are built
     only if a tie needs them)."""
     xs, ys = chain.xs, chain.ys
-    keys = [((y0 - y1) << KEY_BITS) // (x1 - x0) for x0, x1, y0, y1 in zip(xs, xs[1:], ys, ys[1:])]
+    keys = list(map(floordiv, map(lshift, map(sub, ys, ys[1:]), repeat(KEY_BITS)), map(sub, xs[1:], xs)))
     keys.append(_KEY_CAP)
     return keys, xs, ys, chain
 
@@ -107,12 +109,23 @@ class Lookups:
         cx, cy, us, ps, qs, rs, ixs = split
         sa = cx * den
         sb = cy * den
+        tn, td = t.numerator, t.denominator
         for u, p, qq, ratio, ix in zip(us, ps, qs, rs, ixs):
             r = (u + shift) % period
             entry = table[r]
             if entry is None:
                 entry = self._fill_F_table(level, r, j)
-            ikeys, xs, ys, chain = entry
+            ikeys, xs, ys, chain, flip, _c = entry
+            if flip:
+                # the data of the transpose W: V(p, t qq) = W(t qq, p), its
+                # vertex the number of W's edges with ratio < t qq / p
+                ix = ((qq * tn) << KEY_BITS) // (p * td)
+                i = bisect_left(ikeys, ix)
+                if ikeys[i] == ix:
+                    i = bisect_left(chain.keys(), t / ratio)
+                sa += p * ys[i]
+                sb += qq * xs[i]
+                continue
             i = bisect_left(ikeys, ix)
             if ikeys[i] == ix:
                 i = bisect_left(chain.keys(), ratio / t)
@@ -153,7 +166,8 @@ class Lookups:
         return -mQ, split
 
     def _F_table(self, q, j):
-        """([r mod B^(q+1) -> (floor keys, xs, ys, chain) of the F_q((r - j, r)) curve, or None],
+        """([r mod B^(q+1) -> the entry of the F_q((r - j, r)) curve (:meth:`_fill_F_table`:
+        floor keys, xs, ys and chain of the data read, flipped or not, the curve), or None],
         B^(q+1), D^(2q+1), D^(2q+2)): a direct lookup in front of :meth:`F_curve`'s canonical
         (mirrored) keys.  All curves of one level share the denominator
         D^(2q+1), which is checked when an entry is filled."""
@@ -167,17 +181,29 @@ class Lookups:
             found = self._F_tables[key] = (table, period, den, den * self.D)
         return found
 
-    def _fill_F_table(self, q, r, j):
+    def _fill_F_table(self, q, r, j, share=True):
+        """The table entry of F_q((r - j, r)) (:func:`lookup_entry`), shared
+        with a twin whose entry is made (``share``): the mirror twin (or
+        another residue of the same canonical key) has the same curve, and
+        the cell of F_q((r, r - j)) (sign -j, residue r - j) and, for a
+        symmetric law, that of its mirror F_q((-r, j - r)) (sign j, residue
+        j - r) hold its transpose (the transposition of
+        :class:`auditor.game.game.Game`), whose data the entry then reads
+        flipped."""
         c = self.F_curve(q, r, j)
         if c.den != self.D ** (2 * q + 1):
             raise AssertionError(f"F_{q} curve over {c.den}, not D^{2 * q + 1}")
-        # the mirror twin (or another residue of the same canonical key) may
-        # have made the entry already: the table cells then share it
-        twin = self._F_table(q, -j)[0][(-r) % self._power(q + 1)] if self.symmetric else None
-        if twin is not None and twin[3] is c:
+        period = self._power(q + 1)
+        twin = self._F_table(q, -j)[0][(-r) % period] if share and self.symmetric else None
+        flipped = self._F_table(q, -j)[0][(r - j) % period] if share and self.routes.transpose else None
+        if flipped is None and share and self.routes.transpose and self.symmetric:
+            flipped = self._F_table(q, j)[0][(j - r) % period]   # its mirror, F_q((-r, j - r))
+        if twin is not None and twin[5] is c:
             entry = twin
+        elif flipped is not None:
+            entry = flipped[:4] + (not flipped[4], c)
         else:
-            entry = lookup_entry(c)
+            entry = lookup_entry(c) + (False, c)
             c._edges = None   # memory: the edge lists are rebuilt if ever needed again
         self._F_table(q, j)[0][r] = entry
         return entry

@@ -19,7 +19,7 @@ the producer; the two must agree, which the tests check against a brute-force
 enumeration of all joint draws (eta, U).
 """
 
-__all__ = ["count", "law_total", "row_denominator", "row", "phase_row", "Law"]
+__all__ = ["count", "law_total", "row", "phase_row", "Law"]
 
 
 def count(z, h, B):
@@ -33,11 +33,6 @@ def law_total(weights):
     if total <= 0 or any(w < 0 for w in weights):
         raise ValueError("weights must be nonnegative and not all zero")
     return total
-
-
-def row_denominator(weights, B):
-    """D = B * S, the common denominator of every row."""
-    return B * law_total(weights)
 
 
 def row(weights, offset, a, B, k):

@@ -35,7 +35,9 @@ The enclosure of one F node F = max(stop, echo, part_-1, part_+1):
   chain A increases and B' decreases, so A_v <= A at i_hi, B'_v <= B' at i_lo
   (upper bound), and vertex i_lo itself gives a lower bound (any vertex does).
 * the echo is the exact memoised value where it is cheap (a G_(c-1) curve),
-  else the game's sound upper bound and 0 below; the stop is exact.
+  else the game's sound upper bound and 0 below; the stop is exact.  Both
+  depend on the states only through the echo shape (:class:`auditor.game.game.Game`),
+  which for (kP, kQ) = (kQ - j, kQ) is a function of a kQ mod B and j.
 """
 
 from gmpy2 import mpz
@@ -244,8 +246,8 @@ class _Screen:
             r, sgn = divmod(cv, 2)
             jj = 1 if sgn else -1
             e = (table_p if jj == 1 else table_m)[r]
-            if e is None:
-                e = g._fill_F_table(level, r, jj)
+            if e is None or e[4]:           # an entry of its own, not a transpose's data
+                e = g._fill_F_table(level, r, jj, share=False)
             entries.append(e)
             total += len(e[1])
             if total > MAX_VERTICES:
@@ -260,7 +262,7 @@ class _Screen:
         xh, xl, yh, yl = [], [], [], []
         nv = ne = 0
         drop = 64 - kb
-        for ci, (ikeys, xs, ys, _chain) in enumerate(entries):
+        for ci, (ikeys, xs, ys, _chain, _flip, _c) in enumerate(entries):
             if xs[0] < 0 or ys[-1] < 0 or xs[-1] > den or ys[0] > den:
                 return None
             eoff.append(ne)
@@ -312,7 +314,9 @@ class _Screen:
         cheap_echo = q <= g.g_curve_max
         n_hi, n_lo = [], []
         chunks = iter(sums)
-        for n, ((_o, _j, tid), (kP, kQ)) in enumerate(zip(keys, states)):
+        # the echo's ends, by its shape: with kP = kQ - j that depends on a kQ mod B and j only
+        echoes = {}
+        for n, ((_o, j, tid), (kP, kQ)) in enumerate(zip(keys, states)):
             a = 2 * n % CHUNK
             b = a + 1
             if a == 0:
@@ -322,16 +326,16 @@ class _Screen:
             stop = max(tn, td) << R
             hi = max(stop, sx_h[a] * td + sy_h[a] * tn, sx_h[b] * td + sy_h[b] * tn)
             lo = max(stop, sx_l[a] * td + sy_l[a] * tn, sx_l[b] * td + sy_l[b] * tn)
-            if cheap_echo:
-                e = g.echo_ratio(q, kP, kQ, t)
-                e_num = e.numerator * td << R
-                hi = max(hi, ceil_div(e_num, e.denominator))
-                lo = max(lo, e_num // e.denominator)
-            else:
-                e = g.echo_upper(q, kP, kQ, t)
+            ek = ((self.a * kQ) % self.B, j, tid)
+            if ek not in echoes:
+                e = g.echo_ratio(q, kP, kQ, t) if cheap_echo else g.echo_upper(q, kP, kQ, t)
                 if e is None:
                     return None
-                hi = max(hi, ceil_div(e.numerator * td << R, e.denominator))
+                e_num = e.numerator * td << R
+                echoes[ek] = (ceil_div(e_num, e.denominator), e_num // e.denominator if cheap_echo else 0)
+            e_hi, e_lo = echoes[ek]
+            hi = max(hi, e_hi)
+            lo = max(lo, e_lo)
             n_hi.append(ceil_div(hi, td))
             n_lo.append(lo // td)
         return n_hi, n_lo

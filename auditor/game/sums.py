@@ -16,9 +16,9 @@ from operator import eq, floordiv, itemgetter, lshift, mul, sub
 
 from gmpy2 import mpq, mpz
 
-from auditor.game.curves import Chain, on_common_denominator, hull_of_points, dominated, envelope
+from auditor.game.curves import Chain, hull_of_points, dominated, envelope
 
-__all__ = ["sum_scaled", "minkowski_sum", "envelope_with_sums"]
+__all__ = ["sum_scaled", "envelope_with_sums"]
 
 # slope ranges of envelope_with_sums with at most this many edges are built, not tested
 SUM_LEAF = 256
@@ -33,40 +33,53 @@ def sum_scaled(terms, den):
     are merged by ratio, equal ratios added into one edge.
 
     Two exact shortcuts: terms of one chain with the same ratio q/p are
-    merged first (p V(x, r y) + p' V(x, r y) = V((p+p') x, (q+q') y) for
-    q = r p, q' = r p'); and edges are sorted by the integer floor
+    merged first (:func:`_grouped`); and edges are sorted by the integer floor
     K = floor(dB q 2^SORT_BITS / (dA p)) of their ratio, which orders any two
     edges with different K correctly (floor is monotone), while each run of
     equal K is re-sorted by the exact ratio and its exactly equal ratios are
     merged.
     """
-    sx = mpz(0)
-    sy = mpz(0)
+    if any(chain.den != den for chain, _p, _q in terms):
+        raise ValueError("sum_scaled needs a common denominator")
+    zero_x, zero_y, groups = _grouped(terms)
+    sx = zero_x + sum(p * c.xs[0] for c, p, _q in groups)
+    sy = zero_y + sum(q * c.ys[0] for c, _p, q in groups)
+    ends = [len(c) - 1 for c, _p, _q in groups]
+    return Chain(*_walk_edges(*_edges(groups, [0] * len(groups), ends), sx, sy), mpz(den))
+
+
+def _grouped(terms):
+    """(zero_x, zero_y, groups) of (chain, p, q) terms: a term with p q = 0 is
+    the point (p A_max, q B'_max) (V(p x, q y) = p x A_max + q y B'_max), summed
+    into (zero_x, zero_y); the others are merged by chain and ratio q/p
+    (p V(x, r y) + p' V(x, r y) = V((p+p') x, (q+q') y) for q = r p, q' = r p')
+    into groups [chain, p, q], one-vertex chains into the zero point."""
+    zero_x = zero_y = mpz(0)
     grouped = {}
     for chain, p, q in terms:
-        if chain.den != den:
-            raise ValueError("sum_scaled needs a common denominator")
         p, q = mpz(p), mpz(q)
-        if p == 0 or q == 0:
-            sx += p * chain.xs[-1]
-            sy += q * chain.ys[0]
+        if p == 0 or q == 0 or len(chain) == 1:
+            zero_x += p * chain.xs[-1]
+            zero_y += q * chain.ys[0]
             continue
-        sx += p * chain.xs[0]
-        sy += q * chain.ys[0]
-        if len(chain.xs) > 1:
-            key = (id(chain), mpq(q, p))
-            g = grouped.get(key)
-            if g is None:
-                grouped[key] = [chain, p, q]
-            else:
-                g[1] += p
-                g[2] += q
+        g = grouped.get((id(chain), mpq(q, p)))
+        if g is None:
+            grouped[(id(chain), mpq(q, p))] = [chain, p, q]
+        else:
+            g[1] += p
+            g[2] += q
+    return zero_x, zero_y, list(grouped.values())
+
+
+def _edges(groups, i1, i2):
+    """(das, dbs): the edges i1[m] <= i < i2[m] of each group [chain, p, q], scaled."""
     das, dbs = [], []
-    for chain, p, q in grouped.values():
-        dx, dy = chain.edges()
-        das.extend(map(mul, dx, repeat(p)))
-        dbs.extend(map(mul, dy, repeat(q)))
-    return Chain(*_walk_edges(das, dbs, sx, sy), mpz(den))
+    for (chain, p, q), a, b in zip(groups, i1, i2):
+        if b > a:
+            dx, dy = chain.edges()
+            das.extend(map(mul, dx[a:b], repeat(p)))
+            dbs.extend(map(mul, dy[a:b], repeat(q)))
+    return das, dbs
 
 
 def _walk_edges(das, dbs, sx, sy):
@@ -135,12 +148,6 @@ def _merge_equal_floors(ks, das, dbs, xs, ys):
 SORT_BITS = 256
 
 
-def minkowski_sum(chains):
-    """Curve of sum_i V_i(x, y) (chains over any denominators)."""
-    chains, den = on_common_denominator(list(chains))
-    return sum_scaled([(c, 1, 1) for c in chains], den)
-
-
 def envelope_with_sums(sums, rest, den):
     """:func:`auditor.game.curves.envelope` of the chains ``rest`` and of
     Minkowski sums S = sum_i chain_i(p_i x, q_i y) (each of ``sums`` a list of
@@ -171,28 +178,14 @@ def envelope_with_sums(sums, rest, den):
 def _outside(terms, small):
     """The vertices of the sum of ``terms`` that may lie outside the region
     of ``small`` (:func:`envelope_with_sums`), as a point list."""
-    grouped = {}
-    zero_x = zero_y = mpz(0)
-    for chain, p, q in terms:
-        p, q = mpz(p), mpz(q)
-        if p == 0 or q == 0:       # a constant term (a point): V(p x, q y) = p x A_max + q y B'_max
-            zero_x += p * chain.xs[-1]
-            zero_y += q * chain.ys[0]
-            continue
-        key = (id(chain), mpq(q, p))
-        g = grouped.get(key)
-        if g is None:
-            grouped[key] = [chain, p, q]
-        else:
-            g[1] += p
-            g[2] += q
-    groups = [(mpq(p, q), p, q, c.keys(), c.xs, c.ys, c) for c, p, q in grouped.values()]
+    zero_x, zero_y, plain = _grouped(terms)
+    groups = [(mpq(p, q), p, q, c.keys(), c.xs, c.ys) for c, p, q in plain]
 
     def indices(k):
         """Per term, the number of edges with key * q/p < k (k None: all)."""
         if k is None:
             return [len(g[3]) for g in groups]
-        return [bisect_left(keys, k * f) for f, _p, _q, keys, _x, _y, _c in groups]
+        return [bisect_left(keys, k * f) for f, _p, _q, keys, _x, _y in groups]
 
     def vertex(idx):
         return (zero_x + sum(g[1] * g[4][i] for g, i in zip(groups, idx)),
@@ -222,14 +215,14 @@ def _outside(terms, small):
         if inside(v1) and inside(v2) and inside(apex(v1, k1, v2, k2)):
             continue
         if count <= SUM_LEAF:
-            kept.extend(_range_vertices(groups, i1, i2, v1))
+            kept.extend(_range_vertices(plain, i1, i2, v1))
             continue
         # split at the middle edge of the term with the most edges in range
         t = max(range(len(groups)), key=lambda m: i2[m] - i1[m])
         km = groups[t][3][(i1[t] + i2[t]) // 2] / groups[t][0]     # that edge's ratio in S
         if not (k1 < km and (k2 is None or km < k2)):
             # every edge of the range has one ratio (cannot split): build it
-            kept.extend(_range_vertices(groups, i1, i2, v1))
+            kept.extend(_range_vertices(plain, i1, i2, v1))
             continue
         im = indices(km)
         vm = vertex(im)
@@ -240,12 +233,6 @@ def _outside(terms, small):
 
 def _range_vertices(groups, i1, i2, v1):
     """Vertices of the sum from v1 over the edges of index i1[m] <= i < i2[m]
-    of each term m, in exact ratio order (equal ratios merged), v1 included."""
-    das, dbs = [], []
-    for (_f, p, q, _k, _x, _y, chain), a, b in zip(groups, i1, i2):
-        if b > a:
-            dx, dy = chain.edges()
-            das.extend(map(mul, dx[a:b], repeat(p)))
-            dbs.extend(map(mul, dy[a:b], repeat(q)))
-    xs, ys = _walk_edges(das, dbs, v1[0], v1[1])
+    of each group m, in exact ratio order (equal ratios merged), v1 included."""
+    xs, ys = _walk_edges(*_edges(groups, i1, i2), v1[0], v1[1])
     return list(zip(xs, ys))

@@ -10,6 +10,8 @@ answered x + y (every value is x + y there; *Hidden Integer Feedback* §3.1).
 Every value is positively homogeneous, so V(x, y) = x V(1, y/x) for x > 0.
 """
 
+import gc
+from contextlib import contextmanager
 from fractions import Fraction
 
 from gmpy2 import mpq
@@ -51,6 +53,21 @@ def _check_budget(budget, participate=False, sign=None):
             raise ValueError("sign must be -1 or +1")
 
 
+@contextmanager
+def _collector_paused():
+    """Pause the cyclic garbage collector while the game runs: it allocates
+    millions of tuples and integers that reference counting frees, and every
+    collection their allocation triggers would walk the large caches for
+    nothing (about a tenth of the time at C = 4).  Speed only; it changes no value."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def _at(law, budget, x, y, value):
     """x * value(game, y/x) as a Fraction, or x + y when x*y == 0."""
     x, y = Fraction(x), Fraction(y)
@@ -59,7 +76,8 @@ def _at(law, budget, x, y, value):
     g = game_for(law)
     g.use_curves_below(budget)
     t = Fraction(y / x)
-    return x * _frac(value(g, mpq(t.numerator, t.denominator)))
+    with _collector_paused():
+        return x * _frac(value(g, mpq(t.numerator, t.denominator)))
 
 
 def root_value(law, budget, x, y):
@@ -96,10 +114,12 @@ def pending_action_value(law, budget, kP, kQ, x, y, action, sign=None):
 def root_curve(law, budget):
     """Canonical vertex list of the G_budget curve (Fractions)."""
     _check_budget(budget)
-    return game_for(law).G_curve(budget).vertices()
+    with _collector_paused():
+        return game_for(law).G_curve(budget).vertices()
 
 
 def pending_curve(law, budget, kP, kQ):
     """Canonical vertex list of the F_budget((kP, kQ); .) curve (Fractions)."""
     _check_budget(budget)
-    return game_for(law).general_curve(budget, int(kP), int(kQ)).vertices()
+    with _collector_paused():
+        return game_for(law).general_curve(budget, int(kP), int(kQ)).vertices()

@@ -8,15 +8,13 @@ microseconds: 0.01-0.35 on the reference games, up to 0.48 on random
 asymmetric laws at B = 4..11; the counts themselves are compared with the
 estimate in tests/auditor/test_game_work.py) from the support width (:func:`support_width`), the
 preparations searched per level (:func:`root_preparation_count`: the
-smallest of B^c, the cover of :mod:`auditor.game.cover` and the support
-reduction of :mod:`auditor.game.reduction`) and the groups of root outputs
+smaller of B^c and the cover of :mod:`auditor.game.cover`) and the groups of root outputs
 with one likelihood ratio (:func:`root_ratio_groups`).
 """
 
 from gmpy2 import iroot, mpq, mpz
 
 from auditor.game.cover import cover_size
-from auditor.game.reduction import reduced_size
 
 __all__ = [
     "EAGER_LEVEL", "estimated_work", "root_point_bound", "root_ratio_groups", "support_width",
@@ -170,13 +168,10 @@ def support_width(weights):
 
 def root_preparation_count(law, c):
     """How many preparations the evaluator searches at a level-c root:
-    min(B^c, cover, reduction where it applies)."""
+    min(B^c, cover)."""
     if c <= 0:
         return 1
     B = law.B
     if c > 64:
         return B ** 64
-    n = min(B ** c, cover_size(law, c))
-    if c <= 2 and law.is_symmetric():
-        n = min(n, reduced_size(law, c))
-    return n
+    return min(B ** c, cover_size(law, c))

@@ -303,3 +303,51 @@ def test_lazy_echo_route_equals_the_built_echo(law, q, pt):
     want = [plain.general_curve(q, kP, kQ) for kP, kQ in ((0, 0), (1, 0), (-1, 2))]
     assert [c.vertices() for c in got] == [c.vertices() for c in want]
     assert value == plain.G_ratio(q + 1, _mpq(pt[1] / pt[0]))
+
+
+@settings(max_examples=15, deadline=None)
+@given(laws(max_B=20, max_len=5, symmetric=True), st.lists(points, min_size=1, max_size=3))
+def test_integer_floor_vertex_search_matches_coarse_floors(law, pts):
+    """The residue-table search (auditor.game.lookups) bisects integer floors
+    of the keys and settles ties on the rationals: with 0 fractional bits
+    almost every search ties, so both branches are exercised and must give
+    the same values."""
+    from auditor.game import lookups
+
+    def values_at_budget_two():
+        g = Game(Law(*law), Routes(roots="all"))
+        g.use_curves_below(2)
+        return [g.G_ratio(2, _mpq(y / x)) for x, y in pts]
+
+    fine = values_at_budget_two()
+    saved = lookups.KEY_BITS
+    try:
+        lookups.KEY_BITS = 0
+        coarse = values_at_budget_two()
+    finally:
+        lookups.KEY_BITS = saved
+    assert coarse == fine
+
+
+@pytest.mark.parametrize("law", [([1, 3, 5, 3, 1], -2, 2, 7), ([2, 1, 0, 1, 2], -2, 3, 5), ([1, 2, 3], 0, 1, 2)])
+@pytest.mark.parametrize("C, bits", [(2, 0), (3, 0), (3, 64)])
+def test_flipped_lookup_entries_equal_their_own(law, C, bits):
+    """A residue table cell may read its transposed twin's floor keys flipped
+    (auditor.game.lookups): the values equal those of a game without the
+    transposition, where every cell has its own keys; also with 0 fractional
+    bits, where most searches tie and are settled on the rationals.  Every
+    root participation is compared (the maximum could hide an error)."""
+    from auditor.game import lookups
+
+    def values(routes):
+        g = Game(Law(*law), routes)
+        g.use_curves_below(C)
+        return [g.participate_ratio(C, k, k, j, _mpq(t)) for t in (Fraction(3, 2), Fraction(1, 5), Fraction(22))
+                for k in range(-3, 4) for j in (-1, 1)]
+
+    saved = lookups.KEY_BITS
+    try:
+        lookups.KEY_BITS = bits
+        assert values(Routes()) == values(Routes(transpose=False))
+    finally:
+        lookups.KEY_BITS = saved
