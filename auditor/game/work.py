@@ -17,13 +17,17 @@ from gmpy2 import iroot, mpq, mpz
 from auditor.game.cover import cover_size
 
 __all__ = [
-    "EAGER_LEVEL", "estimated_work", "root_point_bound", "root_ratio_groups", "support_width",
+    "EAGER_LEVEL", "GBAR_POINTS", "GBAR_UNITS", "estimated_work", "root_point_bound", "root_ratio_groups", "support_width",
     "root_preparation_count",
 ]
 
 # the evaluator's Routes().eager_level (auditor.game.game; a test holds them
 # equal): an F level with at most this many residue curves is built whole
 EAGER_LEVEL = 4096
+# points of one outer simplification behind the echo bounds: 2 EchoBounds.BOUND_POINTS + 3 (a test holds them
+# equal); an echo-bound curve Gbar_c costs at most GBAR_UNITS l B^c (below)
+GBAR_POINTS = 2 * 64 + 3
+GBAR_UNITS = 4 * GBAR_POINTS
 
 
 def _level_counts(B, budget, preparations):
@@ -93,6 +97,13 @@ def estimated_work(n_weights, B, budget, preparations=None, pending=False, root_
       one group reach the ratio t q/p alike, and the memo then holds at most
       min(n P_C, B^C) values per group (B^C residues): E = sum of those,
       which is never more than 2 P_C l;
+    * the echo bounds (:mod:`auditor.game.bounds`, the one level c = C-1
+      between the G curves and the top, from C = 3 on, when the F_(c-1)
+      residue level is built whole: 2 B^c <= :data:`EAGER_LEVEL`): the curve
+      Gbar_c, per sign E_j the envelope of B^c simplifications of at most
+      :data:`GBAR_POINTS` points each and the Minkowski sum of l scaled copies
+      of it (at most l B^c GBAR_POINTS points), then the envelope of the two
+      sums and the stop: at most GBAR_UNITS l B^c in all;
     * ``pending``: F_C at a given pair needs G_C at about l points: times l.
     """
     if budget < 0:
@@ -127,6 +138,8 @@ def estimated_work(n_weights, B, budget, preparations=None, pending=False, root_
         else:
             echoes = min(2 * P[C] * l, 2 * B * l)
             work += top_lookups + top_points * 2 * l + echoes * l * 2 * P[C - 1] * l
+    if C >= 3 and 2 * B ** (C - 1) <= EAGER_LEVEL:
+        work += GBAR_UNITS * l * B ** (C - 1)
     return work * l if pending else work
 
 

@@ -26,7 +26,8 @@ preparations searched at level c: min(B^c, the carry-cell vertex count
   (E = Σ over the groups of root outputs with one likelihood ratio of
   min(n·P_C, B^C), at most 2·P_C·ℓ), each 3ℓ look-ups for C <= 3; from
   C = 4 on 2ℓ each plus min(2·P_C·ℓ, 2Bℓ) echoes of 2ℓ·P_(C−1)·ℓ;
-- C = 1: R_0·ℓ + 2·P_1·ℓ + E·ℓ (each F_0 point value an echo of ℓ look-ups).
+- C = 1: R_0·ℓ + 2·P_1·ℓ + E·ℓ (each F_0 point value an echo of ℓ look-ups);
+- the echo-bound curve of level C − 1 (C >= 3, 2·B^(C−1) <= 4096): 524·ℓ·B^(C−1).
 
 Lower levels use P_c = min(B^c, ⌈P_C^(c/C)⌉).
 
@@ -47,6 +48,7 @@ MAX_WORK = 15 * 10 ** 7
 MAX_QUERIES = 10_000
 MAX_LEVEL = 64
 EAGER_LEVEL = 4096        # an F level with at most this many residue keys is built whole by the auditor
+GBAR_UNITS = 4 * (2 * 64 + 3)   # per output and residue of a level with echo bounds: the curve Gbar_c
 DG_INTERVAL_UNITS = 400   # budget work units per unit of the game's estimate, for a dg-interval/1
 
 __all__ = ["auditor_work", "check_auditable_game", "dg_interval_cost", "MAX_WORK", "MAX_QUERIES"]
@@ -153,6 +155,8 @@ def query_work(law, gamma, level, pending=False):
         else:
             echoes = min(2 * P[C] * ell, 2 * B * ell)
             work += 2 * P[C] * ell + top_points * 2 * ell + echoes * ell * 2 * P[C - 1] * ell
+    if C >= 3 and 2 * B ** (C - 1) <= EAGER_LEVEL:   # the echo-bound curve Gbar_(C-1)
+        work += GBAR_UNITS * ell * B ** (C - 1)
     return work * ell if pending else work
 
 
