@@ -92,7 +92,7 @@ def run(cert, tmp_path, raw=None):
 
 @pytest.fixture(scope="module")
 def root_cert():
-    # published law of SPEC 3.4; thresholds where participating pays
+    # the paper's published law (docs/mechanism.md §4); thresholds where participating pays
     return build([1, 2, 1], -1, "1/3", 2, ["1/2", "2"], [["1", "1/3"], ["2/3", "5/4"], ["0", "3"]])
 
 
@@ -166,7 +166,7 @@ def _corpus(cert):
 
 def _mirror_equivalent(label, cert):
     """Flipping the sign of a root participation from k = 0 under a law symmetric
-    about 0 is the mirror image of the same action (SPEC 1.2: row_{-k}(-n) =
+    about 0 is the mirror image of the same action (docs/mechanism.md §2: row_{-k}(-n) =
     row_k(n)), so that mutation leaves the certificate true; it is skipped."""
     if not label.endswith("/witness/sign") or cert["input"]["pending"] is not None:
         return False

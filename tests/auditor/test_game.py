@@ -1,4 +1,4 @@
-"""auditor.game against a brute force written straight from SPEC 3.1.
+"""auditor.game against a brute force written straight from docs/mechanism.md §4.
 
 The brute force uses no R1/R2: roots range over every integer k in three
 whole periods [-B^(c+1), 2*B^(c+1)), pending states are the actual integers,
@@ -18,7 +18,7 @@ from auditor.game.rows import Law
 
 
 class BruteGame:
-    """SPEC 3.1 recursion verbatim."""
+    """docs/mechanism.md §4 recursion verbatim."""
 
     def __init__(self, weights, offset, a, B, periods=3):
         self.weights, self.offset, self.a, self.B = weights, offset, a, B
@@ -151,7 +151,7 @@ def test_zero_coordinates():
     assert values.root_value(Law(*law), 0, Fraction(2), Fraction(3)) == 3
 
 
-# -- SPEC 3.4 published values ------------------------------------------------
+# -- the paper's published values (docs/mechanism.md §4) --------------------------------------------
 
 def test_published_c2_hockey_stick():
     v = values.root_value(Law([1, 2, 1], -1, 1, 3), 2, Fraction(1), Fraction(1, 2))
@@ -181,7 +181,7 @@ def test_published_budget_four():
 
 
 def test_two_digits_do_not_suffice_for_budget_three():
-    """SPEC R2: F_2 at k = 0 and k = 9 (B = 3) are different functions."""
+    """docs/mechanism.md §4: F_2 at k = 0 and k = 9 (B = 3) are different functions."""
     law = ([1, 2, 1], -1, 1, 3)
     c0 = values.pending_curve(Law(*law), 2, 1, 0)
     c9 = values.pending_curve(Law(*law), 2, 10, 9)

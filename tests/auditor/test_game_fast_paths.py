@@ -1,4 +1,4 @@
-"""The evaluator's shortcuts against plain evaluations (SPEC 3.1-3.2).
+"""The evaluator's shortcuts against plain evaluations (docs/mechanism.md §4).
 
 auditor.game takes several exact shortcuts: echo values and curves keyed by
 the echo shape (rho_P, rho_Q, m_P - m_Q), the mirror symmetry of symmetric
@@ -214,7 +214,7 @@ def test_transitions_by_relative_shape_equal_the_rows(law, kP, kQ, j):
 
 
 def test_published_values_through_every_route():
-    """SPEC 3.4 with the shortcuts on and off."""
+    """docs/mechanism.md §4 with the shortcuts on and off."""
     law = ([1, 2, 1], -1, 1, 3)
     for symmetric in (True, False):
         g = Game(Law(*law))

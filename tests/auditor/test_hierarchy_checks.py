@@ -1,5 +1,5 @@
 """hierarchy/1 checks: honest certificates verify, every mutated number is rejected,
-and the auditor's upper tables lie above the exact finite game (SPEC-hierarchy 8.4).
+and the auditor's upper tables lie above the exact finite game (docs/hierarchy.md).
 
 Certificates come from the reference directory and from ``producer hierarchy``
 at small sizes (run as a separate process); the auditor's own engine is used
@@ -243,7 +243,7 @@ def _upper_values(weights, offset, a, B, model, grid_numerators, K=32, F=40):
 
 @pytest.mark.parametrize("depth, exact", [(4, 3737), (3, 3740), (2, 3746), (1, 3753)])
 def test_published_c4_chain_at_one_half(depth, exact):
-    """(G_4, P_3, P_2, P_1)(1/2)·3888 = 3737, 3740, 3746, 3753 (SPEC-hierarchy 8.5): the upper
+    """(G_4, P_3, P_2, P_1)(1/2)·3888 = 3737, 3740, 3746, 3753 (docs/hierarchy.md §8): the upper
     value lies above the exact one and, on a 64-interval grid, within half of the smallest gap."""
     values = dict(_upper_values([1, 1, 1], -1, 1, 2, Model(4, depth=depth), _uniform_grid(64, 32)))
     upper = values[Fraction(1, 2)] * 3888
@@ -258,7 +258,7 @@ def test_graph_counts_match_the_published_sizes():
 
 
 def test_words_move_like_the_digit_carry():
-    """The integer route to child words equals the carry rule of SPEC-hierarchy 8.1."""
+    """The integer route to child words equals the carry rule of docs/hierarchy.md §2."""
     def carry(w, n, a, B):
         out, off = [], n
         for z in w:

@@ -46,7 +46,7 @@ def test_row_is_a_probability_law(inst):
 
 @given(instances())
 def test_mixture_form_agrees(inst):
-    """SPEC 1.2 mixture form: (1 - rho/B) nu(n + m) + (rho/B) nu(n + m + 1)."""
+    """docs/mechanism.md §2 mixture form: (1 - rho/B) nu(n + m) + (rho/B) nu(n + m + 1)."""
     weights, offset, a, B, k = inst
     S = sum(weights)
     m, rho = divmod(a * k, B)
