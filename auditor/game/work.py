@@ -17,8 +17,8 @@ from gmpy2 import iroot, mpq, mpz
 from auditor.game.cover import cover_size
 
 __all__ = [
-    "EAGER_LEVEL", "GBAR_POINTS", "GBAR_UNITS", "estimated_work", "root_point_bound", "root_ratio_groups", "support_width",
-    "root_preparation_count",
+    "EAGER_LEVEL", "GBAR_POINTS", "GBAR_UNITS", "estimated_work", "root_point_bound", "root_ratio_groups",
+    "support_width", "root_preparation_count",
 ]
 
 # the evaluator's Routes().eager_level (auditor.game.game; a test holds them
