@@ -37,7 +37,8 @@ from math import isqrt
 from auditor.certificate import Malformed
 from auditor.enclosures import exp_bounds
 from auditor.pld import bounded, discrete, roots
-from auditor.pld.pairs import MASS_NS, SampledGaussian, bits, declared_guard, gaussian_masses, shifted, work
+from auditor.pld.pairs import (MASS_NS, SampledGaussian, bits, declared_guard, gaussian_masses, given_noise,
+                                shifted, work)
 from auditor.pld.logs import LogTable
 from auditor.pld.preimages import enclosed_product, exact_root, exp_fixed, exp_grid, guard_of, root_fixed
 from auditor.pld.tails import TailTable
@@ -140,12 +141,8 @@ class ReplaceGaussian:
     __slots__ = ("q", "sigma", "variance")
 
     def __init__(self, q, sigma=None, *, sigma_squared=None):
-        if (sigma is None) == (sigma_squared is None):
-            raise TypeError(f"ReplaceGaussian takes sigma or sigma_squared, not both or neither: "
-                            f"sigma={sigma!r}, sigma_squared={sigma_squared!r}")
         self.q = Fraction(q)
-        self.sigma = None if sigma is None else Fraction(sigma)
-        self.variance = self.sigma ** 2 if sigma_squared is None else Fraction(sigma_squared)
+        self.sigma, self.variance = given_noise("ReplaceGaussian", sigma, sigma_squared)
 
     def __repr__(self):
         if self.sigma is None:
@@ -389,12 +386,8 @@ class WithoutReplacementGaussian(Symmetrised):
     __slots__ = ("gamma", "sigma", "variance")
 
     def __init__(self, gamma, sigma=None, *, sigma_squared=None):
-        if (sigma is None) == (sigma_squared is None):
-            raise TypeError(f"WithoutReplacementGaussian takes sigma or sigma_squared, not both or neither: "
-                            f"sigma={sigma!r}, sigma_squared={sigma_squared!r}")
         self.gamma = Fraction(gamma)
-        self.sigma = None if sigma is None else Fraction(sigma)
-        self.variance = self.sigma ** 2 if sigma_squared is None else Fraction(sigma_squared)
+        self.sigma, self.variance = given_noise("WithoutReplacementGaussian", sigma, sigma_squared)
 
     @property
     def mechanism(self):

@@ -32,7 +32,7 @@ from auditor.pld.preimages import arguments
 from auditor.pld.tails import TailTable
 from auditor.rationals import ceil, ceil_div, floor
 
-__all__ = ["SampledGaussian", "gaussian_masses", "shifted", "declared_guard", "work", "bits", "MASS_NS"]
+__all__ = ["SampledGaussian", "gaussian_masses", "shifted", "declared_guard", "work", "bits", "given_noise", "MASS_NS"]
 
 MASS_NS = 160
 """Work units per bucket and unit of W + W²/1024 of the closed-form Gaussian preimages (W the working bits):
@@ -115,6 +115,17 @@ def shifted(args, m, W):
 
 # ---- the sampled Gaussian -----------------------------------------------------------------------------------
 
+def given_noise(pair, sigma, sigma_squared):
+    """(σ or None, σ²) of a Gaussian pair given exactly one of σ and σ² (σ² alone: a composition of Gaussian
+    events, whose σ is irrational in general); TypeError naming ``pair`` otherwise."""
+    if (sigma is None) == (sigma_squared is None):
+        raise TypeError(f"{pair} takes sigma or sigma_squared, not both or neither: "
+                        f"sigma={sigma!r}, sigma_squared={sigma_squared!r}")
+    if sigma is None:
+        return None, Fraction(sigma_squared)
+    return Fraction(sigma), Fraction(sigma) ** 2
+
+
 class SampledGaussian:
     """``gaussian`` under add/remove: (1 − q)·N(0, σ²) + q·N(1, σ²) against N(0, σ²), q in (0, 1]; σ given, or
     σ² given (``sigma_squared``: the ``gaussian_composition`` stage, whose σ = 1/μ is irrational in general; its
@@ -126,12 +137,8 @@ class SampledGaussian:
     __slots__ = ("q", "sigma", "variance")
 
     def __init__(self, q, sigma=None, *, sigma_squared=None):
-        if (sigma is None) == (sigma_squared is None):
-            raise TypeError(f"SampledGaussian takes sigma or sigma_squared, not both or neither: "
-                            f"sigma={sigma!r}, sigma_squared={sigma_squared!r}")
         self.q = Fraction(q)
-        self.sigma = None if sigma is None else Fraction(sigma)
-        self.variance = self.sigma ** 2 if sigma_squared is None else Fraction(sigma_squared)
+        self.sigma, self.variance = given_noise("SampledGaussian", sigma, sigma_squared)
 
     def __repr__(self):
         if self.sigma is None:
