@@ -176,6 +176,12 @@ def _assemble(n, atoms, continuous):
     return p_list, q_list, (p_low, q_low), (p_high, q_high)
 
 
+def _rational_atoms(N, a):
+    """(compare_minus, compare_plus) for :func:`grid_count`: the signs of i/N + a and i/N − a, exactly (the atoms
+    −a and a, a rational)."""
+    return (lambda i: _sign(Fraction(i, N) + a)), (lambda i: _sign(Fraction(i, N) - a))
+
+
 def laplace_masses(q, b, N, lo, hi, W, pointer):
     """(p_list, q_list, low, high) of the add/remove Laplace pair of scale b, sampling q, as enclosures over 2^W."""
     one = 1 << W
@@ -188,11 +194,7 @@ def laplace_masses(q, b, N, lo, hi, W, pointer):
     p_plus = (((d_ - n_) * c2[0] + n_ * one) // (2 * d_), ceil_div((d_ - n_) * c2[1] + n_ * one, 2 * d_))
     q_plus = (c2[0] >> 1, ceil_div(c2[1], 2))
     if q == 1:
-        def compare_minus(i):
-            return _sign(Fraction(i, N) + 1 / b)
-
-        def compare_plus(i):
-            return _sign(Fraction(i, N) - 1 / b)
+        compare_minus, compare_plus = _rational_atoms(N, 1 / b)
     else:
         def minus_value(bits):
             lo_, hi_ = exp_bounds(-1 / b, bits)
@@ -266,11 +268,7 @@ def replace_laplace_masses(q, b, N, lo, hi, W, pointer):
     big = (((d_ - n_) * c2[0] + n_ * one) // (2 * d_), ceil_div((d_ - n_) * c2[1] + n_ * one, 2 * d_))
     small = (((d_ - n_) * c2[0] + n_ * c4[0]) // (2 * d_), ceil_div((d_ - n_) * c2[1] + n_ * c4[1], 2 * d_))
     if q == Fraction(1, 2):
-        def compare_minus(i):
-            return _sign(Fraction(i, N) + 1 / b)
-
-        def compare_plus(i):
-            return _sign(Fraction(i, N) - 1 / b)
+        compare_minus, compare_plus = _rational_atoms(N, 1 / b)
     else:
         def compare_minus(i):
             return _compare_exp(i, N, _ratio_value(q, b, -1), pointer, "-log((1 - q + q e^(1/b))/(1 - q + q e^(-1/b)))")

@@ -464,12 +464,18 @@ def _composed_variance(gaussians, where):
 def _sampled_composition(tree, q, where):
     """The stage of a Poisson sampling (0 < q < 1) of a composition: one Gaussian of 1/σ² = Σ m_i/σ_i² when every
     event in it is a Gaussian or a no-op (docs/mechanisms/poisson-subsampling.md), under either relation."""
-    gaussians = _gaussians_of(tree, where, "a Poisson sampling")
+    return _composition_stage(_gaussians_of(tree, where, "a Poisson sampling"), q, "gaussian",
+                              "gaussian_composition", where)
+
+
+def _composition_stage(gaussians, q, single, composed, where):
+    """The stage of a sampled composition's Gaussian events [(σ, m)]: none reached, None; one reached once, the
+    ``single`` stage of its σ; otherwise the ``composed`` stage of σ² = 1/Σ m_i/σ_i²."""
     if not gaussians:
         return None
     if len(gaussians) == 1 and gaussians[0][1] == 1:
-        return {"mechanism": "gaussian", "sigma": gaussians[0][0], "sampling": format_rational(q)}
-    return {"mechanism": "gaussian_composition", "sampling": format_rational(q),
+        return {"mechanism": single, "sigma": gaussians[0][0], "sampling": format_rational(q)}
+    return {"mechanism": composed, "sampling": format_rational(q),
             "sigma_squared": _composed_variance(gaussians, where)}
 
 
@@ -494,13 +500,8 @@ def _without_replacement(leaf, q, relation, here):
     if gamma == 0 or inner["class_name"] == "NoOpDpEvent":
         return None
     if inner["class_name"] in COMPOSITION:   # γ < 1 here: γ = 1 is read leaf by leaf (_leaves)
-        gaussians = _gaussians_of(inner, f"{here}.event", "a sampling without replacement")
-        if not gaussians:
-            return None
-        if len(gaussians) != 1 or gaussians[0][1] != 1:
-            return {"mechanism": "gaussian_composition_without_replacement", "sampling": format_rational(gamma),
-                    "sigma_squared": _composed_variance(gaussians, here)}
-        inner = {"class_name": "GaussianDpEvent", "noise_multiplier": gaussians[0][0]}
+        return _composition_stage(_gaussians_of(inner, f"{here}.event", "a sampling without replacement"), gamma,
+                                  "gaussian_without_replacement", "gaussian_composition_without_replacement", here)
     noise = inner["noise_multiplier"]
     if inner["class_name"] == "LaplaceDpEvent":
         if gamma == 1:  # the batch is the whole dataset: the unsampled Laplace
