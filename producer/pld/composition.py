@@ -25,12 +25,15 @@ A T-fold power is computed by repeated squaring from the most significant bit
 of T: A ← A·A, and A ← A·base for each 1 bit after the first; every product is
 followed by one window [lo, hi] (absolute indices), which the certificate
 records in that order.  A schedule multiplies the stage powers from the first
-stage on, with one window after each of those products too.
+stage on, with one window after each of those products too.  Between the
+products of a power or a schedule the arrays stay packed
+(:mod:`producer.pld.convolution`): only the ends a window choice reads and the
+results are unpacked.
 """
 
 from itertools import accumulate
 
-from producer.pld.convolution import product
+from producer.pld.convolution import Packed, product
 
 UPPER, LOWER_P, LOWER_Q = "upper", "lower-p", "lower-q"
 _HAS_ATOM = {UPPER: True, LOWER_P: False, LOWER_Q: True}
@@ -55,6 +58,13 @@ class Array:
         """The values from position ``start`` on as Python ints (products leave gmpy2 mpz, which arb refuses)."""
         return [int(v) for v in self.values[start:]]
 
+    def packed(self):
+        return Packed.from_values(self.values, self.offset, self.atom)
+
+    @classmethod
+    def from_packed(cls, packed):
+        return cls(packed.offset, packed.values(), packed.atom)
+
     def __repr__(self):
         return f"Array(offset={self.offset}, length={len(self.values)}, atom={self.atom})"
 
@@ -63,49 +73,77 @@ def _ceil_shift(value, bits):
     return -((-value) >> bits)
 
 
+def _multiply(a, b, kind, bits):
+    """The product of two packed arrays of ``kind`` (``b is a`` squares), rounded the kind's way."""
+    out = product(a, b, bits, up=kind != LOWER_P)
+    if _HAS_ATOM[kind] and (a.atom or b.atom):
+        out.atom = _ceil_shift(a.atom * (b.total + b.atom) + a.total * b.atom, bits)
+    return out
+
+
+def _window(array, lo, hi, kind):
+    """The packed ``array`` restricted to the indices [lo, hi] by the kind's rules."""
+    if lo > hi:
+        raise ValueError(f"empty window [{lo}, {hi}]")
+    n, width, length = array.length, array.width, hi - lo + 1
+    start = lo - array.offset                      # the position of lo in the array
+    a, b = min(max(start, 0), n), min(max(hi - array.offset + 1, 0), n)
+    below, above = array.field_sum(0, a), array.field_sum(b, n)
+    kept = array.cut(a, b) << (width * (a - start)) if a < b else 0
+    total, top, atom = array.total - below - above, array.top, array.atom
+    if kind == LOWER_P:
+        kept += above << (width * (length - 1))
+        total, top = total + above, top + above
+    else:
+        kept += below
+        total, top, atom = total + below, top + below, atom + above
+    return Packed(lo, kept, length, width, atom, total, top)
+
+
 def multiply(a, b, kind, bits, square=False):
     """The product of two arrays of ``kind`` at the fixed point 2^-bits, rounded the kind's way."""
-    values = product(a.values, b.values, bits, up=kind != LOWER_P, square=square)
-    atom = 0
-    if _HAS_ATOM[kind] and (a.atom or b.atom):
-        atom = _ceil_shift(a.atom * (sum(b.values) + b.atom) + sum(a.values) * b.atom, bits)
-    return Array(a.offset + b.offset, values, atom)
+    packed = a.packed()
+    return Array.from_packed(_multiply(packed, packed if square else b.packed(), kind, bits))
 
 
 def window(array, lo, hi, kind):
     """``array`` restricted to the indices [lo, hi] by the kind's rules (lo <= hi)."""
-    if lo > hi:
-        raise ValueError(f"empty window [{lo}, {hi}]")
-    values, start = array.values, array.offset
-    below = sum(values[:max(0, min(len(values), lo - start))])
-    above = sum(values[max(0, hi - start + 1):])
-    kept = [0] * (hi - lo + 1)
-    first = max(lo, start)
-    stop = min(hi, array.last)
-    if first <= stop:
-        kept[first - lo:stop - lo + 1] = values[first - start:stop - start + 1]
-    atom = array.atom
-    if kind == LOWER_P:
-        kept[-1] += above
-    else:
-        kept[0] += below
-        atom += above
-    return Array(lo, kept, atom)
+    return Array.from_packed(_window(array.packed(), lo, hi, kind))
 
 
 # ---- choosing windows -------------------------------------------------------------
 
-def trim(values, allowance):
-    """(k_lo, k_hi): drop ends of ``values`` while each end's dropped total stays <= allowance."""
-    k_lo = next((k for k, total in enumerate(accumulate(values)) if total > allowance), max(len(values) - 1, 0))
-    k_hi = len(values) - 1
-    for k, total in enumerate(accumulate(reversed(values))):
-        if total > allowance:
-            k_hi = len(values) - 1 - k
-            break
+def trim(array, allowance):
+    """(k_lo, k_hi): drop ends of the packed ``array`` while each end's dropped total stays <= allowance.
+
+    Only the ends are read: blocks of growing size are summed packed, and the one
+    where the running total passes the allowance is unpacked.
+    """
+    n = array.length
+    k_lo = _first_past(array, allowance, reverse=False)
+    k_hi = _first_past(array, allowance, reverse=True)
+    k_lo = max(n - 1, 0) if k_lo is None else k_lo
+    k_hi = n - 1 if k_hi is None else n - 1 - k_hi
     if k_lo > k_hi:
-        k_lo = k_hi = max(range(len(values)), key=values.__getitem__)
+        values = array.values()
+        k_lo = k_hi = max(range(n), key=values.__getitem__)
     return k_lo, k_hi
+
+
+def _first_past(array, allowance, reverse):
+    """The first k (counted from the chosen end) whose running total exceeds ``allowance``; None if none."""
+    n, done, size, running = array.length, 0, 1024, 0
+    while done < n:
+        count = min(size, n - done)
+        start, stop = (n - done - count, n - done) if reverse else (done, done + count)
+        block = array.field_sum(start, stop)
+        if running + block > allowance:
+            entries = array.values(start, stop)
+            for k, total in enumerate(accumulate(reversed(entries) if reverse else entries, initial=running)):
+                if total > allowance:
+                    return done + k - 1
+        running, done, size = running + block, done + count, size * 4
+    return None
 
 
 class Windows:
@@ -123,36 +161,40 @@ class Windows:
         return lo, hi
 
 
-def _step(arrays, others, kinds, bits, windows, weight, square):
-    out = [multiply(a, b, k, s, square=square) for a, b, k, s in zip(arrays, others, kinds, bits)]
+def _step(arrays, others, kinds, bits, windows, weight):
+    """One product per kind (``others is arrays`` squares), then one window chosen from the products."""
+    out = [_multiply(a, a if others is arrays else b, k, s) for a, b, k, s in zip(arrays, others, kinds, bits)]
     lo, hi = windows.next(out, weight)
-    return [window(a, lo, hi, k) for a, k in zip(out, kinds)]
+    return [_window(a, lo, hi, k) for a, k in zip(out, kinds)]
 
 
 def power(base, steps, kinds, bits, windows, progress=None):
     """The ``steps``-fold power of the arrays ``base`` (one per kind), windowed after every product.
 
     ``windows.next(arrays, weight)`` is called with weight = p/steps for the
-    product that makes power p (the share of the final mass it stands for).
+    product that makes power p (the share of the final mass it stands for),
+    on the packed products (:class:`producer.pld.convolution.Packed`).
     """
+    base = [array.packed() for array in base]
     arrays, exponent = list(base), 1
     for bit in bin(steps)[3:]:
         exponent *= 2
-        arrays = _step(arrays, arrays, kinds, bits, windows, exponent / steps, True)
+        arrays = _step(arrays, arrays, kinds, bits, windows, exponent / steps)
         if bit == "1":
             exponent += 1
-            arrays = _step(arrays, base, kinds, bits, windows, exponent / steps, False)
+            base = [b if b.width == a.width else b.repacked(a.width) for a, b in zip(arrays, base)]
+            arrays = _step(arrays, base, kinds, bits, windows, exponent / steps)
         if progress is not None:
-            progress(exponent, steps, len(arrays[0].values))
-    return arrays
+            progress(exponent, steps, arrays[0].length)
+    return [Array.from_packed(array) for array in arrays]
 
 
 def combine(stage_arrays, kinds, bits, windows):
     """The product of the stages' powers, first stage first, windowed after each product."""
-    arrays = list(stage_arrays[0])
+    arrays = [array.packed() for array in stage_arrays[0]]
     for others in stage_arrays[1:]:
-        arrays = _step(arrays, others, kinds, bits, windows, 1.0, False)
-    return arrays
+        arrays = _step(arrays, [array.packed() for array in others], kinds, bits, windows, 1.0)
+    return [Array.from_packed(array) for array in arrays]
 
 
 def products_of(steps):

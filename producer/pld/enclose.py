@@ -218,7 +218,7 @@ class _Attempt:
 
         def choose(arrays, weight):
             (a,) = arrays
-            k_lo, k_hi = comp.trim(a.values, int(math.ldexp(share * weight / 2, bits)))
+            k_lo, k_hi = comp.trim(a, int(math.ldexp(share * weight / 2, bits)))
             return a.offset + k_lo, a.offset + k_hi
         return choose
 
@@ -229,8 +229,8 @@ class _Attempt:
 
         def choose(arrays, weight):
             p, q = arrays
-            p_lo, p_hi = comp.trim(p.values, int(math.ldexp(share * weight / 2, p_bits)))
-            q_lo, q_hi = comp.trim(q.values, int(math.ldexp(q_share * weight / 2, q_bits)))
+            p_lo, p_hi = comp.trim(p, int(math.ldexp(share * weight / 2, p_bits)))
+            q_lo, q_hi = comp.trim(q, int(math.ldexp(q_share * weight / 2, q_bits)))
             return p.offset + min(p_lo, q_lo), p.offset + max(p_hi, q_hi)
         return choose
 

@@ -110,8 +110,8 @@ def chooser(bits, tau, products):
     def choose(arrays, weight):
         allowance = int(math.ldexp(share * weight / 2, bits))
         upper, lower = arrays
-        u_lo, u_hi = comp.trim(upper.values, allowance)
-        d_lo, d_hi = comp.trim(lower.values, allowance)
+        u_lo, u_hi = comp.trim(upper, allowance)
+        d_lo, d_hi = comp.trim(lower, allowance)
         return upper.offset + min(u_lo, d_lo), upper.offset + max(u_hi, d_hi)
     return choose
 
