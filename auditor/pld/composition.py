@@ -11,14 +11,32 @@ LOWER_P    K        floor     dropped                   added to its last index
 LOWER_Q    K′       ceil      added to its first index  added to the atom X
 =========  =======  ========  ========================  =========================
 
-Products.  c_k = Σ_i A[i]·B[k − i] exactly, by Kronecker substitution: each
-array is packed into one integer with fields of s = bits(max A) +
-bits(max B) + bits(min(n_A, n_B)) bits (every c_k is a sum of at most
-min(n_A, n_B) products below 2^{bits(max A) + bits(max B)}, so below 2^s: no
-field overflows into the next), the integers are multiplied by GMP, and the
-fields read back.  Then C[k] = ⌈c_k/2^scale⌉ (⌊⌋ for LOWER_P) and the atom
-⌈(a·(ΣB + b) + ΣA·b)/2^scale⌉ (+∞ plus anything is +∞; "in every event"
-stays in every event).
+Products.  C[k] = ⌈c_k/2^scale⌉ (⌊⌋ for LOWER_P), c_k = Σ_i A[i]·B[k − i]
+exactly, and the atom ⌈(a·(ΣB + b) + ΣA·b)/2^scale⌉ (+∞ plus anything is
++∞; "in every event" stays in every event).
+
+Packed form.  Inside a power or a composition an array stays one integer
+X = Σ_k v_k·2^{w·k} (fields of w bits), with its length, its total Σ v_k
+(exact, kept up to date, never re-read) and a bound top ≥ max v_k; the
+invariant is Σ v_k < 2^w.  A product takes w with c_k + 2^scale − 1 < 2^w
+(c_k ≤ min(ΣA·top B, top A·ΣB)), with the rounded product's total below 2^w
+(Σ⌈c_k/2^scale⌉ ≤ (ΣA·ΣB + m·(2^scale − 1))/2^scale for m fields) and with
+the operands' totals below 2^w; the operands are repacked only when their
+width is narrower (never narrowed: a repack costs more than the bits save).
+Then, ONE = Σ_{k<m} 2^{w·k} and Z = X_A·X_B, whose fields are the c_k with
+no carry (Kronecker substitution, GMP's multiplication):
+
+    ceil:  Y = ((Z + (2^scale − 1)·ONE) & ((2^w − 2^scale)·ONE)) >> scale
+    floor: Y = (Z & ((2^w − 2^scale)·ONE)) >> scale
+
+(the addition carries out of no field, the mask keeps the bits scale..w−1
+of each field, the shift brings ⌈c_k/2^scale⌉ resp. ⌊c_k/2^scale⌋ to bit
+w·k).  The sum of fields, and their OR (the new top), come from folding:
+add (or OR) the upper half of the fields onto the lower half until one field
+is left; no field overflows, as every partial sum is at most the total < 2^w.
+A window cuts fields out with shifts and masks, sums the fields below and
+above it the same way, and adds them to its first or last field (at most the
+total: no overflow) or to the atom, as the table says.
 
 Why the rounding and the windows are safe: each moves mass the way its side
 tolerates (upper and Q arrays: up, towards the atom; P arrays: down or away),
@@ -27,6 +45,7 @@ tail sum at least as large), so the composed arrays dominate (upper, Q) or
 are dominated by (P) the exact composed laws; docs/dpsgd.md §4 (iv) and §5.
 """
 
+from operator import add, or_
 from typing import NamedTuple
 
 import gmpy2
@@ -47,74 +66,138 @@ class Array(NamedTuple):
     atom: int = 0
 
 
+class _Packed(NamedTuple):
+    """An array as one integer, entry k in the field of ``width`` bits at bit width·k; total = Σ entries
+    < 2^width, top ≥ every entry."""
+
+    offset: int
+    packed: object
+    length: int
+    width: int
+    atom: int
+    total: int
+    top: int
+
+
 def products_in_power(steps):
     """Number of products of the T-fold power: (bit length of T − 1) + (popcount of T − 1)."""
     return steps.bit_length() - 1 + bin(steps).count("1") - 1
 
 
-def exact_convolution(a, b):
-    """The exact integer convolution of two lists of nonnegative ints (Kronecker substitution)."""
-    count = len(a) + len(b) - 1
-    top_a, top_b = max(a), max(b)
-    if top_a == 0 or top_b == 0:
-        return [0] * count
-    field = top_a.bit_length() + top_b.bit_length() + min(len(a), len(b)).bit_length()
-    packed_a = gmpy2.pack(a, field)
-    packed = packed_a * packed_a if a is b else packed_a * gmpy2.pack(b, field)
-    out = gmpy2.unpack(packed, field)
-    if len(out) < count:
-        out.extend([0] * (count - len(out)))
-    return out[:count]
+def _pack(A, width=1):
+    """A packed at ``width`` bits a field, or wider if its total needs it."""
+    total = sum(A.values)
+    width = max(width, total.bit_length())
+    return _Packed(A.offset, gmpy2.pack(A.values, width), len(A.values), width, A.atom, total, max(A.values))
+
+
+def _unpack(X):
+    """The list form (unpack stops at the top nonzero field: zeros pad it to the length)."""
+    values = gmpy2.unpack(X.packed, X.width)[:X.length]
+    values.extend([0] * (X.length - len(values)))
+    return Array(X.offset, values, X.atom)
+
+
+def _repack(X, width):
+    return X if X.width == width else X._replace(packed=gmpy2.pack(_unpack(X).values, width), width=width)
+
+
+def _fold(x, count, width, combine):
+    """The ``count`` fields of x combined (add: their sum, when every partial sum is below 2^width; or_)."""
+    while count > 1:
+        half = (count + 1) // 2
+        x = combine(gmpy2.f_mod_2exp(x, width * half), x >> (width * half))
+        count = half
+    return x
+
+
+def _ones(width, count):
+    """Σ_{k<count} 2^{width·k}, by doubling: the first 2j fields are the first j and those j fields shifted by j."""
+    ones, fields = gmpy2.mpz(1), 1
+    while 2 * fields <= count:
+        ones, fields = ones + (ones << (width * fields)), 2 * fields
+    return ones + (gmpy2.f_mod_2exp(ones, width * (count - fields)) << (width * fields))
+
+
+def _one_width(A, B, scale):
+    """A and B at one width that holds A·B's fields plus 2^scale − 1, its rounded total and A's and B's totals
+    (the module docstring); A is not narrowed."""
+    low = (1 << scale) - 1
+    entry = min(A.total * B.top, A.top * B.total) + low
+    total = (A.total * B.total + (A.length + B.length - 1) * low) >> scale
+    width = max(A.width, entry.bit_length(), total.bit_length(), B.total.bit_length())
+    A_at = _repack(A, width)
+    return A_at, (A_at if B is A else _repack(B, width))     # B is A: one integer, squared by GMP
+
+
+def _product(A, B, kind, scale):
+    """A·B (both at the width of :func:`_one_width`), rounded as the kind requires, entries untouched."""
+    width, count, low = A.width, A.length + B.length - 1, (1 << scale) - 1
+    exact = A.packed * B.packed
+    ones = _ones(width, count)
+    if kind != LOWER_P:
+        exact += low * ones
+    packed = (exact & (((1 << width) - (1 << scale)) * ones)) >> scale
+    atom = 0 if kind == LOWER_P else (A.atom * (B.total + B.atom) + A.total * B.atom + low) >> scale
+    return _Packed(A.offset + B.offset, packed, count, width, atom, _fold(packed, count, width, add),
+                   _fold(packed, count, width, or_))
+
+
+def _window(A, lo, hi, kind):
+    """A on exactly the indices lo ... hi, the mass outside moved as ``kind`` requires."""
+    X, n, width = A.packed, A.length, A.width
+    start, stop = lo - A.offset, hi - A.offset + 1     # fields of lo and of hi + 1 in A
+    a, b = min(max(start, 0), n), max(min(stop, n), 0)   # A's fields [a, b) are kept, at field a − start
+    below = _fold(gmpy2.f_mod_2exp(X, width * a), a, width, add)
+    above = _fold(X >> (width * b), n - b, width, add)
+    kept = gmpy2.f_mod_2exp(X >> (width * a), width * (b - a)) << (width * (a - start)) if a < b else 0
+    to_below, to_above = _WINDOW_RULES[kind]
+    total, top, atom = A.total, A.top, A.atom
+    if to_below == "first":
+        kept, top = kept + below, top + below
+    else:
+        total -= below
+    if to_above == "last":
+        kept, top = kept + (above << (width * (hi - lo))), top + above
+    else:
+        total, atom = total - above, atom + above
+    return _Packed(lo, kept, hi - lo + 1, width, atom, total, top)
+
+
+def _step(A, B, window, kind, scale):
+    """The windowed product of A and B, and B at the width used (for the next product by it)."""
+    A, B = _one_width(A, B, scale)
+    return _window(_product(A, B, kind, scale), *window, kind), B
 
 
 def product(A, B, kind, scale):
     """A·B of one kind at fixed point ``scale`` (K or K′), rounded as the kind requires."""
-    exact = exact_convolution(A.values, B.values)
-    if kind == LOWER_P:
-        return Array(A.offset + B.offset, [c >> scale for c in exact])
-    mask = (1 << scale) - 1
-    values = [(c + mask) >> scale for c in exact]
-    sum_a = sum(A.values)
-    sum_b = sum(B.values) if B is not A else sum_a
-    atom = (A.atom * (sum_b + B.atom) + sum_a * B.atom + mask) >> scale
-    return Array(A.offset + B.offset, values, atom)
+    X = _pack(A)
+    X, Y = _one_width(X, X if B is A else _pack(B), scale)
+    return _unpack(_product(X, Y, kind, scale))
 
 
 def window(A, lo, hi, kind):
     """A on exactly the indices lo ... hi, the mass outside moved as ``kind`` requires."""
-    values, n, length = A.values, len(A.values), hi - lo + 1
-    start, stop = lo - A.offset, hi - A.offset + 1     # positions of lo and of hi + 1 in A
-    a, b = min(max(start, 0), n), max(min(stop, n), 0)
-    below, above = sum(values[:a]), sum(values[b:])
-    if a < b:
-        kept = [0] * (a - start) + values[a:b]
-        kept.extend([0] * (length - len(kept)))
-    else:
-        kept = [0] * length
-    to_below, to_above = _WINDOW_RULES[kind]
-    if to_below == "first":
-        kept[0] += below
-    if to_above == "last":
-        kept[-1] += above
-    return Array(lo, kept, A.atom + (above if to_above == "atom" else 0))
+    return _unpack(_window(_pack(A), lo, hi, kind))
 
 
 def power(base, steps, windows, kind, scale):
     """The ``steps``-fold power of ``base``, windowed after each product as ``windows`` lists them."""
     windows = iter(windows)
-    A = base
+    A = B = _pack(base)
     for bit in bin(steps)[3:]:
-        lo, hi = next(windows)
-        A = window(product(A, A, kind, scale), lo, hi, kind)
+        A, _ = _step(A, A, next(windows), kind, scale)
         if bit == "1":
-            lo, hi = next(windows)
-            A = window(product(A, base, kind, scale), lo, hi, kind)
-    return A
+            A, B = _step(A, B, next(windows), kind, scale)
+    return _unpack(A)
 
 
 def compose(powers, windows, kind, scale):
     """The stage powers multiplied in order, windowed after each product."""
-    result = powers[0]
-    for array, (lo, hi) in zip(powers[1:], windows):
-        result = window(product(result, array, kind, scale), lo, hi, kind)
-    return result
+    if len(powers) == 1:
+        return powers[0]        # nothing to multiply: no round trip through the packed form
+    result = _pack(powers[0])
+    for array, window_ in zip(powers[1:], windows):
+        result, _ = _step(result, _pack(array, result.width), window_, kind, scale)
+    return _unpack(result)

@@ -22,8 +22,10 @@ def _naive(a, b):
 @given(st.lists(st.integers(0, 2 ** 200), min_size=1, max_size=40), st.lists(st.integers(0, 2 ** 90), min_size=1,
                                                                             max_size=40))
 def test_kronecker_convolution_is_exact(a, b):
-    assert composition.exact_convolution(a, b) == _naive(a, b)
-    assert composition.exact_convolution(a, a) == _naive(a, a)
+    # a LOWER_P product at scale 0 is the exact convolution
+    A, B = Array(0, a), Array(0, b)
+    assert composition.product(A, B, LOWER_P, 0).values == _naive(a, b)
+    assert composition.product(A, A, LOWER_P, 0).values == _naive(a, a)
 
 
 @settings(max_examples=200, deadline=None)
@@ -103,6 +105,81 @@ def test_compose_multiplies_the_stage_powers_in_order():
     out = composition.compose([a, b, c], [(1, 2), (-5, 5)], LOWER_Q, 11)
     step = composition.window(composition.product(a, b, LOWER_Q, 11), 1, 2, LOWER_Q)
     assert out.values == composition.window(composition.product(step, c, LOWER_Q, 11), -5, 5, LOWER_Q).values
+
+
+def _reference_product(A, B, kind, scale):
+    """The list form of a product (the module's before its packed form): convolution, then each entry rounded."""
+    exact = _naive(A.values, B.values)
+    if kind == LOWER_P:
+        return Array(A.offset + B.offset, [c >> scale for c in exact])
+    mask = (1 << scale) - 1
+    atom = (A.atom * (sum(B.values) + B.atom) + sum(A.values) * B.atom + mask) >> scale
+    return Array(A.offset + B.offset, [(c + mask) >> scale for c in exact], atom)
+
+
+def _reference_window(A, lo, hi, kind):
+    """The list form of a window, index by index."""
+    table = {A.offset + i: v for i, v in enumerate(A.values)}
+    kept = [table.get(k, 0) for k in range(lo, hi + 1)]
+    below = sum(v for k, v in table.items() if k < lo)
+    above = sum(v for k, v in table.items() if k > hi)
+    if kind == LOWER_P:
+        kept[-1] += above
+        return Array(lo, kept, A.atom)
+    kept[0] += below
+    return Array(lo, kept, A.atom + above)
+
+
+def _windows(draw, count):
+    """Windows anywhere near the arrays: inside, overlapping either end, beyond both, disjoint."""
+    out = []
+    for _ in range(count):
+        lo = draw(st.integers(-40, 40))
+        out.append((lo, lo + draw(st.integers(0, 14))))
+    return out
+
+
+lists = st.lists(st.one_of(st.integers(0, 2 ** 40), st.just(0), st.integers(0, 2 ** 90)), min_size=1, max_size=8)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data(), st.sampled_from([UPPER, LOWER_P, LOWER_Q]), st.integers(0, 45))
+def test_packed_power_and_compose_equal_the_list_form(data, kind, scale):
+    draw = data.draw
+    atom = (lambda: 0) if kind == LOWER_P else (lambda: draw(st.integers(0, 2 ** 30)))
+    powers = []
+    for _ in range(draw(st.integers(1, 3))):
+        base = Array(draw(st.integers(-8, 8)), draw(lists), atom())
+        steps = draw(st.integers(1, 9))
+        windows = _windows(draw, composition.products_in_power(steps))
+        expected, each = base, iter(windows)
+        for bit in bin(steps)[3:]:
+            for factor in [expected] + ([base] if bit == "1" else []):
+                expected = _reference_window(_reference_product(expected, factor, kind, scale), *next(each), kind)
+        got = composition.power(base, steps, windows, kind, scale)
+        assert tuple(got) == tuple(expected)
+        powers.append(got)
+    windows = _windows(draw, len(powers) - 1)
+    expected = powers[0]
+    for array, (lo, hi) in zip(powers[1:], windows):
+        expected = _reference_window(_reference_product(expected, array, kind, scale), lo, hi, kind)
+    assert tuple(composition.compose(powers, windows, kind, scale)) == tuple(expected)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data(), st.sampled_from([UPPER, LOWER_P, LOWER_Q]), st.integers(0, 45))
+def test_packed_fields_never_overflow(data, kind, scale):
+    """Before each product every exact c_k + 2^scale − 1 fits a field; after it and its window the total is
+    exact and below 2^width and top bounds every entry."""
+    draw = data.draw
+    A = B = composition._pack(Array(draw(st.integers(-8, 8)), draw(lists), 0 if kind == LOWER_P else 5))
+    for _ in range(draw(st.integers(1, 6))):
+        X, Y = composition._one_width(A, A if draw(st.booleans()) else B, scale)
+        exact = _naive(composition._unpack(X).values, composition._unpack(Y).values)
+        assert max(exact) + (1 << scale) - 1 < 2 ** X.width
+        A = composition._window(composition._product(X, Y, kind, scale), *_windows(draw, 1)[0], kind)
+        values = composition._unpack(A).values
+        assert A.total == sum(values) < 2 ** A.width and A.top >= max(values)
 
 
 def _exp(x):
