@@ -131,19 +131,37 @@ def trim(array, allowance):
 
 
 def _first_past(array, allowance, reverse):
-    """The first k (counted from the chosen end) whose running total exceeds ``allowance``; None if none."""
-    n, done, size, running = array.length, 0, 1024, 0
-    while done < n:
-        count = min(size, n - done)
-        start, stop = (n - done - count, n - done) if reverse else (done, done + count)
-        block = array.field_sum(start, stop)
-        if running + block > allowance:
-            entries = array.values(start, stop)
-            for k, total in enumerate(accumulate(reversed(entries) if reverse else entries, initial=running)):
-                if total > allowance:
-                    return done + k - 1
-        running, done, size = running + block, done + count, size * 4
-    return None
+    """The first k (counted from the chosen end) whose running total exceeds ``allowance``; None if none.
+
+    Blocks of 1024, 4096, … entries are summed packed until one passes the
+    allowance; that block is halved (packed sums again) down to 1024 entries,
+    and only those are unpacked.
+    """
+    n = array.length
+
+    def span(done, count):          # the positions of ``count`` entries after the first ``done`` from the end
+        return (n - done - count, n - done) if reverse else (done, done + count)
+
+    done, count, running = 0, min(_BLOCK, n), 0
+    while running + (block := array.field_sum(*span(done, count))) <= allowance:
+        running, done = running + block, done + count
+        if done >= n:
+            return None
+        count = min(4 * count, n - done)
+    while count > _BLOCK:
+        half = count // 2
+        if running + (part := array.field_sum(*span(done, half))) > allowance:
+            count = half
+        else:
+            running, done, count = running + part, done + half, count - half
+    entries = array.values(*span(done, count))
+    for k, total in enumerate(accumulate(reversed(entries) if reverse else entries, initial=running)):
+        if total > allowance:
+            return done + k - 1
+    raise AssertionError("the block's sum passed the allowance")
+
+
+_BLOCK = 1024
 
 
 class Windows:

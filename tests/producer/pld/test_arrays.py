@@ -1,6 +1,7 @@
 """Packed Kronecker products, windows and powers of the dpsgd arrays, against plain loops."""
 
 import random
+from itertools import accumulate
 
 import pytest
 from hypothesis import given, settings
@@ -117,10 +118,10 @@ def test_trim_drops_only_within_the_allowance():
 
 
 def _trim_of_the_list(values, allowance):
-    """The window's ends by plain running sums (the reference for the packed reads)."""
-    k_lo = next((k for k in range(len(values)) if sum(values[:k + 1]) > allowance), len(values) - 1)
-    k_hi = next((len(values) - 1 - k for k in range(len(values)) if sum(values[len(values) - 1 - k:]) > allowance),
-                len(values) - 1)
+    """The window's ends by plain running sums over the list (the reference for the packed reads)."""
+    n = len(values)
+    k_lo = next((k for k, t in enumerate(accumulate(values)) if t > allowance), n - 1)
+    k_hi = next((n - 1 - k for k, t in enumerate(accumulate(reversed(values))) if t > allowance), n - 1)
     if k_lo > k_hi:
         k_lo = k_hi = values.index(max(values))
     return k_lo, k_hi
@@ -182,3 +183,12 @@ def test_packed_power_is_the_list_power_under_any_windows(values, offset, atom, 
     (result,) = comp.power([comp.Array(offset, values, atom)], steps, [kind], [bits], windows)
     expected = _list_power((offset, values, atom), steps, kind, bits, windows.used)
     assert (result.offset, result.values, result.atom) == expected
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_trim_of_a_long_array_halves_its_blocks_as_a_list_would(seed):
+    rng = random.Random(seed)
+    values = [rng.getrandbits(rng.choice([0, 8, 30])) for _ in range(40000)]
+    for allowance in (0, sum(values[:7000]), sum(values) // 3, sum(values)):
+        assert comp.trim(Packed.from_values(values), allowance) == _trim_of_the_list(values, allowance)
+
