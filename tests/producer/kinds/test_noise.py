@@ -195,7 +195,8 @@ def test_the_smallest_noise_already_meets():
 
 @pytest.mark.parametrize("args, kw, where", [
     ((1000, "0", "1e-5"), {}, "producer.plain_composition: at σ² = 1000000"),
-    ((4, "2", "1e-4"), dict(gamma="1/3", precision="1/100"), "the exact game (`producer.calibrate`"),
+    pytest.param((4, "2", "1e-4"), dict(gamma="1/3", precision="1/100"), "the exact game (`producer.calibrate`",
+                 marks=pytest.mark.slow),      # about 50 s of CPU on the 2-core machine: `make references`
 ])
 def test_beyond_the_embedded_kinds_reach_is_one_line(args, kw, where):
     with pytest.raises(LimitError) as info:
