@@ -16,6 +16,10 @@ ball has radius far below the fixed-point step 2^-K the arrays round to
 (the caller picks the precision and checks the radii).
 """
 
+import functools
+
+from flint import arb
+
 from producer.pld.mechanism import FORWARD
 
 
@@ -73,20 +77,26 @@ def oriented(masses, order):
                     (m.q_high, m.p_high), (m.q_low, m.p_low))
 
 
+@functools.lru_cache(maxsize=64)
+def _power_of_two(bits):
+    """2^bits as an exact ball (products with it are exact at any precision)."""
+    return arb(2) ** bits
+
+
 def ceil_scaled(ball, bits):
     """An integer >= 2^bits·t for every t in ``ball``: the ceiling of the scaled upper end."""
-    man, exp = (ball * (1 << bits)).upper().man_exp()
+    man, exp = (ball * _power_of_two(bits)).upper().man_exp()
     man, exp = int(man), int(exp)
     return man << exp if exp >= 0 else -((-man) >> -exp)
 
 
 def floor_scaled(ball, bits):
     """An integer <= 2^bits·t for every t in ``ball``, at least 0 (masses are nonnegative)."""
-    man, exp = (ball * (1 << bits)).lower().man_exp()
+    man, exp = (ball * _power_of_two(bits)).lower().man_exp()
     man, exp = int(man), int(exp)
     return max(0, man << exp if exp >= 0 else man >> -exp)
 
 
 def radius_ok(ball, bits):
     """True when the ball's radius is below 2^-(bits + 8): the rounding is then decided to the last unit."""
-    return ball.rad() * (1 << (bits + 8)) < 1
+    return ball.rad() * _power_of_two(bits + 8) < 1

@@ -4,19 +4,26 @@
 computed as itself, never as a difference of two numbers near 1.
 """
 
+import functools
 import math
 
-from flint import arb
+from flint import arb, ctx
 
 
 def phi(z):
     """Φ(z) for an arb ball z."""
-    return (-z / arb(2).sqrt()).erfc() / 2
+    return (-z * _inverse_root_two(ctx.prec)).erfc() / 2
 
 
 def phi_bar(z):
     """1 − Φ(z) for an arb ball z."""
-    return (z / arb(2).sqrt()).erfc() / 2
+    return (z * _inverse_root_two(ctx.prec)).erfc() / 2
+
+
+@functools.lru_cache(maxsize=16)
+def _inverse_root_two(precision):
+    """1/√2 as a ball at ``precision`` bits (the working precision of the caller)."""
+    return 1 / arb(2).sqrt()
 
 
 def phi_bar_float(z):
