@@ -209,6 +209,8 @@ def power(base, steps, kinds, bits, windows, progress=None):
 
 def combine(stage_arrays, kinds, bits, windows):
     """The product of the stages' powers, first stage first, windowed after each product."""
+    if len(stage_arrays) == 1:          # one stage: its power as it is (no pack and unpack again)
+        return list(stage_arrays[0])
     arrays = [array.packed() for array in stage_arrays[0]]
     for others in stage_arrays[1:]:
         arrays = _step(arrays, [array.packed() for array in others], kinds, bits, windows, 1.0)

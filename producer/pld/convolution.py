@@ -44,7 +44,7 @@ class Packed:
         """The sequence ``values`` (nonempty), at ``width`` or the smallest width that holds its total."""
         total = sum(values)
         width = width or total.bit_length() + 1
-        return cls(offset, pack([int(v) for v in values], width), len(values), width, atom, total, max(values))
+        return cls(offset, pack(list(values), width), len(values), width, atom, total, max(values))
 
     @property
     def last(self):
