@@ -35,6 +35,20 @@ ACTIONS_SYNC = "xy+-"
 ACTIONS_PENDING = "xye+-"
 
 
+def _float_powers(first, ratio, count):
+    """ρ_0·β^i for i < count by repeated IEEE multiplication (hints).
+
+    The same bits on every IEEE-754 machine: a vectorised exp differs in the
+    last bit between CPUs, and a different float breaks a near-tie between
+    actions differently, which would change the certificate's hints.
+    """
+    out, value = [], first
+    for _ in range(count):
+        out.append(value)
+        value *= ratio
+    return out
+
+
 class Grid:
     """ρ_i = ρ_0·β^i for i = 0..n−1 (exact rationals; float copies for the choices)."""
 
@@ -43,8 +57,7 @@ class Grid:
         if self.first <= 0 or self.ratio <= 1 or self.count < 1:
             raise ValueError("grid: need ρ_0 > 0, β > 1, n >= 1")
         self.log_ratio = math.log(self.ratio.numerator) - math.log(self.ratio.denominator)
-        self.log_first = math.log(self.first.numerator) - math.log(self.first.denominator)
-        self.floats = np.exp(self.log_first + self.log_ratio * np.arange(self.count))
+        self.floats = np.array(_float_powers(float(self.first), float(self.ratio), self.count))
         self._powers = {0: mpq(1)}
         self._shifts = {}
 

@@ -71,6 +71,18 @@ def test_first_hit_matches_paths(weights, gamma, target, cap):
     assert hit == brute_first_hit(law, gamma, 0, target, cap)
 
 
+def test_the_grids_float_priors_are_close_to_the_exact_ones_and_need_no_exp():
+    """The hint floats are products of floats (the same bits on every machine), within 10^-12 of ρ_0·β^i."""
+    grid = tl.Grid(mpq(1, 10 ** 10), mpq(87, 86), 4001)
+    value = float(grid.first)
+    for i, rho in enumerate(grid.floats):
+        assert rho == value
+        value *= float(grid.ratio)
+        if i % 400 == 0:
+            exact = grid.first * grid.ratio ** i
+            assert abs(mpq(rho) - exact) <= exact / 10 ** 12
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.integers(1, 10 ** 6), st.integers(1, 10 ** 6), st.sampled_from([mpq(3, 2), mpq(87, 86), mpq(5, 4)]))
 def test_nearest_shift_is_the_nearest_grid_prior(num, den, ratio):
