@@ -1,8 +1,8 @@
-"""Noise on the integers: the discrete Laplace mechanism, Poisson-subsampled under add/remove neighbours.
+"""Noise on the integers: the discrete Laplace and discrete Gaussian mechanisms, Poisson-subsampled under add/remove
+neighbours, or unsampled under replace-one (sampled under replace-one: :mod:`producer.pld.replace_discrete`).
 
 N is the noise law centred at 0 and N_d the same law centred at the
-integer d (d = s under add/remove, d = 2s under replace-one, where only
-q = 1 is accounted).  The forward pair is
+integer d (d = s under add/remove, d = 2s under replace-one at q = 1).  The forward pair is
 
     P = (1 − q)·N + q·N_d,   Q = N,   ℓ(x) = log(1 − q + q·e^{ℓ₁(x)}),   ℓ₁(x) = log(N_d(x)/N(x)),
 
@@ -196,8 +196,15 @@ class DiscreteLaplace(DominatingPair):
         return places[0], places[-1] + 1
 
     # the single-step prediction (hints)
+    def _side(self, loss, y):
+        """The sign of y − v for the atom whose loss is ``loss`` (a hint)."""
+        return side_hint(self.rate, loss, y)
+
+    def _loss_float(self, loss):
+        return loss_float(self.rate, loss)
+
     def _tail(self, y, keep):
-        kept = [m for l1, m in zip(self.losses(), self.atom_masses()) if keep(side_hint(self.rate, l1, y))]
+        kept = [m for loss, m in zip(self.losses(), self.atom_masses()) if keep(self._side(loss, y))]
         return sum((m[0] for m in kept), arb(0)), sum((m[1] for m in kept), arb(0))
 
     def upper_tail(self, y):
@@ -208,8 +215,8 @@ class DiscreteLaplace(DominatingPair):
 
     def moments(self):
         with working_precision(64):
-            parts = [(float(pm.mid()), loss_float(self.rate, l1)) for l1, (pm, _) in zip(self.losses(),
-                                                                                       self.atom_masses())]
+            parts = [(float(pm.mid()), self._loss_float(loss)) for loss, (pm, _) in zip(self.losses(),
+                                                                                      self.atom_masses())]
         total = sum(w for w, _ in parts)
         mean = sum(w * v for w, v in parts) / total
         return mean, max(sum(w * v * v for w, v in parts) / total - mean * mean, 1e-300)
@@ -259,6 +266,23 @@ class DiscreteGaussian(DominatingPair):
         d = self.shift
         return mpq(2 * d * x - d * d) / (2 * self.sigma_squared)
 
+    def _below(self, x, y):
+        """True when v(x) < y, decided exactly."""
+        return below(self.rate, self.l1(x), y)
+
+    def _ends(self, M):
+        """(first, last): the bulk's atoms first <= x < last."""
+        return -M, M + self.shift + 1
+
+    def _span(self, g, a, b, rq):
+        """(P-, Q-mass) of the bulk atoms a <= x < b, unnormalised (g(|x|) balls, rq the rate's ball)."""
+        if a >= b:
+            return arb(0), arb(0)
+        d = self.shift
+        sq = sum((g[abs(x)] for x in range(a, b)), arb(0))
+        sd = sum((g[abs(x - d)] for x in range(a, b)), arb(0))
+        return (1 - rq) * sq + rq * sd, sq
+
     # ---- exact: where a level meets the atoms ------------------------------------------------
 
     def lowest_index(self, h):
@@ -292,22 +316,22 @@ class DiscreteGaussian(DominatingPair):
         above y), ``low`` when v(low) >= y, ``high`` when v(high − 1) < y (decided exactly)."""
         if not self._above_infimum(y):
             return None
-        if not below(self.rate, self.l1(low), y):
+        if not self._below(low, y):
             return low
-        if below(self.rate, self.l1(high - 1), y):
+        if self._below(high - 1, y):
             return high
         # v(lo) < y <= v(hi): bisect from a bracket around the float guess
         guess = self._x_float(y)
         guess = int(min(max(guess, low), high - 1)) if math.isfinite(guess) else low
         lo, hi, step = guess, guess + 1, 1
-        while lo > low and not below(self.rate, self.l1(lo), y):
+        while lo > low and not self._below(lo, y):
             lo, step = max(low, lo - step), 2 * step
         step = 1
-        while hi < high - 1 and below(self.rate, self.l1(hi), y):
+        while hi < high - 1 and self._below(hi, y):
             hi, step = min(high - 1, hi + step), 2 * step
         while hi - lo > 1:
             mid = (lo + hi) // 2
-            lo, hi = (mid, hi) if below(self.rate, self.l1(mid), y) else (lo, mid)
+            lo, hi = (mid, hi) if self._below(mid, y) else (lo, mid)
         return hi
 
     # ---- the masses ---------------------------------------------------------------------------------
@@ -329,21 +353,15 @@ class DiscreteGaussian(DominatingPair):
 
     def masses(self, h, lo, hi, bits):
         h = mpq(h)
-        d, q = self.shift, self.rate
         M = self._bulk(bits)
-        first, last = -M, M + d + 1  # the bulk: first <= x < last
+        first, last = self._ends(M)  # the bulk: first <= x < last
         levels = [self.first_at_or_above(i * h, first - 1, last) for i in range(lo, hi + 1)]
-        with working_precision(bits + 24 + (M + d).bit_length()):
+        with working_precision(bits + 24 + (M + self.shift).bit_length()):
             g, out, z = self._weights(M)
-            rq = to_arb(q)
+            rq = to_arb(self.rate)
 
             def span(a, b):
-                """(P-, Q-mass) of the bulk atoms a <= x < b, unnormalised."""
-                if a >= b:
-                    return arb(0), arb(0)
-                sq = sum((g[abs(x)] for x in range(a, b)), arb(0))
-                sd = sum((g[abs(x - d)] for x in range(a, b)), arb(0))
-                return (1 - rq) * sq + rq * sd, sq
+                return self._span(g, a, b, rq)
 
             p, w = [], []
             for k in range(hi - lo):
@@ -380,28 +398,27 @@ class DiscreteGaussian(DominatingPair):
 
     def _tails(self, x):
         """(P(X >= x), Q(X >= x)) and (P(X < x), Q(X < x)) at the current precision (x None: −∞)."""
-        bits = flint.ctx.prec
-        M, d = self._bulk(bits), self.shift
-        first, last = -M, M + d + 1
+        M = self._bulk(flint.ctx.prec)
+        first, last = self._ends(M)
         g, out, z = self._weights(M)
         rq = to_arb(self.rate)
         a = first if x is None else min(max(x, first), last)
-        sq, sd = sum((g[abs(t)] for t in range(a, last)), arb(0)), sum((g[abs(t - d)] for t in range(a, last)),
-                                                                      arb(0))
-        up = ((1 - rq) * sq + rq * sd) / z + out, sq / z + out
+        up_p, up_q = self._span(g, a, last, rq)
+        up = up_p / z + out, up_q / z + out
         if x is None:
             return up, (arb(0), arb(0))
-        lq, ld = sum((g[abs(t)] for t in range(first, a)), arb(0)), sum((g[abs(t - d)] for t in range(first, a)),
-                                                                       arb(0))
-        return up, (((1 - rq) * lq + rq * ld) / z + out, lq / z + out)
+        low_p, low_q = self._span(g, first, a, rq)
+        return up, (low_p / z + out, low_q / z + out)
+
+    def _first_at(self, y):
+        first, last = self._ends(self._bulk(flint.ctx.prec))
+        return self.first_at_or_above(y, first - 1, last)
 
     def upper_tail(self, y):
-        M = self._bulk(flint.ctx.prec)
-        return self._tails(self.first_at_or_above(y, -M - 1, M + self.shift + 1))[0]
+        return self._tails(self._first_at(y))[0]
 
     def lower_tail(self, y):
-        M = self._bulk(flint.ctx.prec)
-        return self._tails(self.first_at_or_above(y, -M - 1, M + self.shift + 1))[1]
+        return self._tails(self._first_at(y))[1]
 
     def moments(self):
         s2, d, q = float(self.sigma_squared), self.shift, self.rate

@@ -41,6 +41,7 @@ from producer.pld.laplace import ReplaceOneLaplace, ReplaceOneSampledLaplace, Su
 from producer.pld.mechanism import Stage
 from producer.pld.mixture import GaussianMixture
 from producer.pld.randomized_response import RandomizedResponse
+from producer.pld.replace_discrete import ReplaceSampledDiscreteGaussian, ReplaceSampledDiscreteLaplace
 from producer.pld.replace_gaussian import ReplaceOneGaussian, ReplaceOneGaussianComposition
 from producer.pld.subsampled_gaussian import SampledGaussianComposition, SubsampledGaussian
 from producer.pld.without_replacement import (WithoutReplacementGaussian, WithoutReplacementGaussianComposition,
@@ -389,17 +390,11 @@ def _mechanism(leaf, q, relation, where):
             return None
         return {"mechanism": "laplace", "scale": leaf["noise_multiplier"], "sampling": format_rational(q)}
     if name == "DiscreteLaplaceDpEvent":
-        if relation == REPLACE and q != 1:
-            raise InputError(f"{here}: under replace_one the discrete Laplace mechanism is accounted unsampled only "
-                             f"(sampling probability {describe_rational(q)}); add_or_remove_one accounts it sampled")
         if q == 0 or leaf["sensitivity"] == 0:
             return None
         return {"mechanism": "discrete_laplace", "parameter": leaf["noise_parameter"],
                 "sensitivity": leaf["sensitivity"], "sampling": format_rational(q)}
     if name == "DiscreteGaussianDpEvent":
-        if relation == REPLACE and q != 1:
-            raise InputError(f"{here}: under replace_one the discrete Gaussian mechanism is accounted unsampled only "
-                             f"(sampling probability {describe_rational(q)}); add_or_remove_one accounts it sampled")
         if q == 0 or leaf["sensitivity"] == 0:
             return None
         return {"mechanism": "discrete_gaussian", "sigma_squared": leaf["sigma_squared"],
@@ -567,11 +562,16 @@ def stage_law(mechanism, relation):
             raise InputError(WITHOUT_REPLACEMENT_RELATION)
         return WithoutReplacementLaplace(q, mpq(mechanism["scale"]))
     if kind == "discrete_laplace":
-        s = mechanism["sensitivity"]  # replace-one: |v − v′| <= 2s, the add/remove pair of the shift 2s (q = 1)
-        return DiscreteLaplace(mpq(mechanism["parameter"]), s, s if relation == ADD_OR_REMOVE else 2 * s, q)
+        a, s = mpq(mechanism["parameter"]), mechanism["sensitivity"]
+        if relation == REPLACE and q != 1:
+            return ReplaceSampledDiscreteLaplace(a, s, q)
+        # replace-one, q = 1: |v − v′| <= 2s, the add/remove pair of the shift 2s
+        return DiscreteLaplace(a, s, s if relation == ADD_OR_REMOVE else 2 * s, q)
     if kind == "discrete_gaussian":
-        s = mechanism["sensitivity"]  # replace-one: the shift 2s at q = 1, as for the discrete Laplace
-        return DiscreteGaussian(mpq(mechanism["sigma_squared"]), s, s if relation == ADD_OR_REMOVE else 2 * s, q)
+        variance, s = mpq(mechanism["sigma_squared"]), mechanism["sensitivity"]
+        if relation == REPLACE and q != 1:
+            return ReplaceSampledDiscreteGaussian(variance, s, q)
+        return DiscreteGaussian(variance, s, s if relation == ADD_OR_REMOVE else 2 * s, q)
     if kind == "mixture_of_gaussians":
         return GaussianMixture(mpq(mechanism["sigma"]), [mpq(d) for d in mechanism["sensitivities"]],
                                [mpq(p) for p in mechanism["probabilities"]], q)

@@ -1,4 +1,4 @@
-"""Numerical checks of two dominating-pair theorems of the accounting/1 kind.
+"""Numerical checks of the dominating-pair theorems of the accounting/1 kind.
 
 A. Laplace noise on several coordinates (docs/mechanisms/laplace.md): for a shift c with
    ||c||_1 <= 1 the product pair (L(c_1, b) x L(c_2, b), L(0, b) x L(0, b)) has, at every
@@ -10,6 +10,9 @@ C. Discrete Laplace noise on several integer coordinates (docs/mechanisms/discre
 B. The replace-one Poisson-subsampled Gaussian (docs/mechanisms/poisson-subsampling.md): for
    contributions v, v' in the unit ball of R^d, the pair ((1 - q)N(0, s^2 I) + qN(v, s^2 I),
    (1 - q)N(0, s^2 I) + qN(v', s^2 I)) is dominated by the antipodal pair v' = -v, |v| = 1.
+D. The replace-one Poisson-subsampled Laplace (the same page), on one and two coordinates.
+E. The replace-one Poisson-subsampled discrete Laplace and discrete Gaussian (docs/mechanisms/discrete.md), on one
+   integer coordinate: contributions v, v' in [-s, s] are dominated by v = s, v' = -s.
 
 The pages prove them; these tests recompute the divergences with mpmath by routes that do not
 use the proofs (quadrature of the exact laws), so a false theorem would fail them. Each family
@@ -521,3 +524,53 @@ def test_replace_one_sampled_laplace_check_has_teeth():
                        - alpha * ((1 - q) * mp.exp(-abs(x)) + q * mp.exp(-abs(x + 1))), mpf(0), mpf(1))
         quad = mp.quad(gap, [-mp.inf, -1, 0, kink, 1, mp.inf])
         assert abs(quad - _sampled_replace_laplace_hs((mpf(1),), (mpf(-1),), q, alpha)) < mpf(10) ** -20
+
+
+# ------------------------- E. replace-one Poisson-subsampled discrete Laplace and discrete Gaussian, one coordinate
+#
+# docs/mechanisms/discrete.md: for integer contributions v, v' with |v|, |v'| <= s, the pair
+# ((1 - q)N + qN_v, (1 - q)N + qN_v') is dominated by v = s, v' = -s (N the noise law on the integers, N_c its
+# shift by c).  The divergences are sums over a window of integers holding all but e^-60 of both laws.
+
+def _integer_noise(family, parameter):
+    """(pmf on the integers, half-width of the window)."""
+    if family == "laplace":
+        a = mpf(parameter)
+        return (lambda x: mp.tanh(a / 2) * mp.exp(-a * abs(x))), int(60 / a) + 2
+    s2 = mpf(parameter)
+    z = mp.nsum(lambda k: mp.exp(-mpf(k) ** 2 / (2 * s2)), [-mp.inf, mp.inf])
+    return (lambda x: mp.exp(-mpf(x) ** 2 / (2 * s2)) / z), int(mp.sqrt(120 * s2)) + 2
+
+
+def _sampled_integer_hs(f, width, q, v, w, alpha):
+    """H_alpha(M_v || M_w), M_u = (1 - q)N + qN_u, summed over the window."""
+    span = width + max(abs(v), abs(w))
+    return mp.fsum(max((1 - q) * f(x) + q * f(x - v) - alpha * ((1 - q) * f(x) + q * f(x - w)), 0)
+                   for x in range(-span, span + 1))
+
+
+def _check_replace_integer(family, parameter, s, q, contributions, epsilons=(-2, -1 / 2, 0, 1 / 4, 1, 3)):
+    f, width = _integer_noise(family, parameter)
+    for eps in epsilons:
+        alpha = mp.exp(mpf(eps))
+        bound = _sampled_integer_hs(f, width, q, s, -s, alpha)
+        for v, w in contributions:
+            value = _sampled_integer_hs(f, width, q, v, w, alpha)
+            assert _at_most(value, bound), (family, parameter, s, q, v, w, eps, value, bound)
+
+
+@pytest.mark.parametrize("family, parameter", [("laplace", 1), ("laplace", 3), ("gaussian", mpf(1) / 2),
+                                               ("gaussian", 4)])
+@pytest.mark.parametrize("s", [1, 2])
+@pytest.mark.parametrize("q", [mpf(1) / 10, mpf(1) / 2, mpf(9) / 10])
+def test_replace_one_sampled_discrete_noise_is_dominated_by_opposite_shifts(family, parameter, s, q):
+    # x -> -x maps the pair of (v, w) to that of (-v, -w): v >= 0 suffices
+    contributions = [(v, w) for v in range(0, s + 1) for w in range(-s, s + 1)]
+    with mp.workdps(20):
+        _check_replace_integer(family, parameter, s, q, contributions, epsilons=(-1 / 2, 0, 1 / 4, 1, 3))
+
+
+def test_replace_one_sampled_discrete_check_has_teeth():
+    # a contribution beyond the sensitivity beats the bound
+    with mp.workdps(DPS), pytest.raises(AssertionError):
+        _check_replace_integer("gaussian", 1, 1, mpf(1) / 2, [(2, -1)], epsilons=(1 / 4,))

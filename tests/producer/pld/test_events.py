@@ -14,6 +14,7 @@ from producer.pld.discrete import DiscreteGaussian, DiscreteLaplace
 from producer.pld.laplace import ReplaceOneLaplace, ReplaceOneSampledLaplace, SubsampledLaplace
 from producer.pld.mixture import GaussianMixture
 from producer.pld.randomized_response import RandomizedResponse
+from producer.pld.replace_discrete import ReplaceSampledDiscreteGaussian, ReplaceSampledDiscreteLaplace
 from producer.pld.replace_gaussian import ReplaceOneGaussian, ReplaceOneGaussianComposition
 from producer.pld.subsampled_gaussian import SubsampledGaussian
 from producer.pld.without_replacement import (WithoutReplacementGaussian, WithoutReplacementGaussianComposition,
@@ -195,8 +196,6 @@ def test_poisson_sampling_of_randomized_response_is_refused():
 @pytest.mark.parametrize("tree,relation,message", [
     (randomized_response("1/2", 3), "add_or_remove_one", "randomized response is defined under replace_one only"),
     (repeat(0, randomized_response("1/2", 1)), "add_or_remove_one", "replace_one only"),
-    (poisson("1/2", {"class_name": "DiscreteLaplaceDpEvent", "noise_parameter": "1", "sensitivity": 1}),
-     "replace_one", "under replace_one the discrete Laplace mechanism is accounted unsampled only"),
     (mixture(1, [1], [1]), "replace_one", "add_or_remove_one only"),
 ])
 def test_leaves_the_relation_does_not_define_are_refused(tree, relation, message):
@@ -283,10 +282,9 @@ def test_the_discrete_laplace_pair_is_the_shift_by_s_or_by_2s():
     (law,) = [s.law for s in stages(event_json(discrete_laplace("1/2", 3)), "replace_one")[0]]
     assert law == DiscreteLaplace(mpq(1, 2), 3, 6, 1) and law != DiscreteLaplace(mpq(1, 2), 3, 3, 1)
     assert law.parameters() == (mpq(1, 2), mpq(3), mpq(1))  # the stage mechanism's numbers (the auditor's parts)
-    with pytest.raises(InputError, match="discrete Laplace mechanism is accounted unsampled only"):
-        _read(poisson("1/2", discrete_laplace(1, 1)), "replace_one")
-    with pytest.raises(InputError, match="discrete Laplace mechanism is accounted unsampled only"):
-        _read(poisson(0, discrete_laplace(1, 0)), "replace_one")  # the relation is checked before the dropping
+    (law,) = [s.law for s in stages(event_json(poisson("1/2", discrete_laplace(1, 1))), "replace_one")[0]]
+    assert law == ReplaceSampledDiscreteLaplace(1, 1, mpq(1, 2)) and law.shift == 2
+    assert _read(poisson(0, discrete_laplace(1, 0)), "replace_one") == []
 
 
 def test_the_discrete_gaussian_reads_into_its_pair_under_both_relations():
@@ -299,8 +297,8 @@ def test_the_discrete_gaussian_reads_into_its_pair_under_both_relations():
                                                                      DiscreteGaussian(10**6, 1, 1, mpq(1, 4))]
     (law,) = [s.law for s in stages(event_json(discrete_gaussian(2, 3)), "replace_one")[0]]
     assert law == DiscreteGaussian(2, 3, 6, 1)
-    with pytest.raises(InputError, match="discrete Gaussian mechanism is accounted unsampled only"):
-        _read(poisson("1/2", discrete_gaussian(1, 1)), "replace_one")
+    (law,) = [s.law for s in stages(event_json(poisson("1/2", discrete_gaussian(1, 1))), "replace_one")[0]]
+    assert law == ReplaceSampledDiscreteGaussian(1, 1, mpq(1, 2)) and law.shift == 2
 
 
 def test_each_stage_gets_the_pair_of_its_relation():
