@@ -21,8 +21,8 @@ enclosed with arb (the only numbers that enter a certificate), exact
 decisions where a grid level meets the loss's range, and float hints for
 sizing (never a claim).  The families are in their own modules:
 :mod:`producer.pld.subsampled_gaussian` (add/remove, the pair of DP-SGD),
-:mod:`producer.pld.replace_gaussian`, :mod:`producer.pld.laplace`, :mod:`producer.pld.discrete`, :mod:`producer.pld.replace_discrete`,
-:mod:`producer.pld.mixture` and :mod:`producer.pld.randomized_response`.
+:mod:`producer.pld.replace_gaussian`, :mod:`producer.pld.laplace`, :mod:`producer.pld.discrete`,
+:mod:`producer.pld.replace_discrete`, :mod:`producer.pld.mixture` and :mod:`producer.pld.randomized_response`.
 """
 
 FORWARD, BACKWARD = "forward", "backward"
