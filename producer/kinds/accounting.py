@@ -218,6 +218,12 @@ def describe_mechanism(m):
     if kind == "discrete_gaussian":
         return (f"discrete Gaussian σ² = {describe_rational(_q(m['sigma_squared']))}, s = {m['sensitivity']}"
                 f"{sampled}")
+    if kind == "discrete_laplace_without_replacement":
+        return (f"discrete Laplace a = {describe_rational(_q(m['parameter']))}, s = {m['sensitivity']} on batches "
+                f"drawn without replacement, γ = {describe_rational(q)}")
+    if kind == "discrete_gaussian_without_replacement":
+        return (f"discrete Gaussian σ² = {describe_rational(_q(m['sigma_squared']))}, s = {m['sensitivity']} on "
+                f"batches drawn without replacement, γ = {describe_rational(q)}")
     if kind == "mixture_of_gaussians":
         return (f"mixture of {len(m['sensitivities'])} Gaussians σ = {describe_rational(_q(m['sigma']))}, "
                 f"Δ <= {describe_rational(_q(m['sensitivities'][-1]))}{sampled}")

@@ -45,6 +45,7 @@ from producer.pld.replace_discrete import ReplaceSampledDiscreteGaussian, Replac
 from producer.pld.replace_gaussian import ReplaceOneGaussian, ReplaceOneGaussianComposition
 from producer.pld.subsampled_gaussian import SampledGaussianComposition, SubsampledGaussian
 from producer.pld.without_replacement import (WithoutReplacementGaussian, WithoutReplacementGaussianComposition,
+                                              WithoutReplacementDiscreteGaussian, WithoutReplacementDiscreteLaplace,
                                               WithoutReplacementLaplace)
 from producer.rationals import describe_rational, format_rational, parse_integer, parse_rational
 
@@ -104,7 +105,8 @@ SAMPLEABLE = ("GaussianDpEvent", "LaplaceDpEvent", "DiscreteLaplaceDpEvent", "Di
 COMPOSITION = ("ComposedDpEvent", "SelfComposedDpEvent")
 COMPOSED_VARIANCE_MIN = mpq(1, 100)  # σ² of a sampled composition: σ >= 1/10, the Gaussian's own domain
 MAX_VARIANCE_BITS = 4096             # its numerator and denominator (the auditor's limit; UNCHECKED beyond)
-BATCHABLE = ("GaussianDpEvent", "LaplaceDpEvent", "NoOpDpEvent")   # what SampledWithoutReplacementDpEvent may wrap
+BATCHABLE = ("GaussianDpEvent", "LaplaceDpEvent", "DiscreteLaplaceDpEvent", "DiscreteGaussianDpEvent",
+             "NoOpDpEvent")   # what SampledWithoutReplacementDpEvent may wrap
 # (and a composition of Gaussian events and no-ops, §3)
 SAMPLED_COMPOSITION = "sampled composition"   # the stage reader's marker for a Poisson-sampled composition
 WITHOUT_REPLACEMENT_RELATION = ("sampling without replacement is accounted under replace_one only (n is public), "
@@ -313,8 +315,9 @@ class _Reader:
             _gaussians_of(inner, f"{where}.event" if where else "event", "a sampling without replacement")
         elif inner["class_name"] not in BATCHABLE:
             raise InputError(f"{here}: sampling without replacement of a {inner['class_name']} is not accounted "
-                             f"(a Gaussian, a Laplace, a composition of Gaussians or a no-op only); wrap each "
-                             f"GaussianDpEvent or LaplaceDpEvent in its own SampledWithoutReplacementDpEvent")
+                             f"(a Gaussian, a Laplace, a discrete Laplace, a discrete Gaussian, a composition of "
+                             f"Gaussians or a no-op only); wrap each of those events in its own "
+                             f"SampledWithoutReplacementDpEvent")
         return {"class_name": "SampledWithoutReplacementDpEvent", "source_dataset_size": n, "sample_size": m,
                 "event": inner}
 
@@ -497,6 +500,8 @@ def _without_replacement(leaf, q, relation, here):
     if inner["class_name"] in COMPOSITION:   # γ < 1 here: γ = 1 is read leaf by leaf (_leaves)
         return _composition_stage(_gaussians_of(inner, f"{here}.event", "a sampling without replacement"), gamma,
                                   "gaussian_without_replacement", "gaussian_composition_without_replacement", here)
+    if inner["class_name"] in ("DiscreteLaplaceDpEvent", "DiscreteGaussianDpEvent"):
+        return _discrete_without_replacement(inner, gamma)
     noise = inner["noise_multiplier"]
     if inner["class_name"] == "LaplaceDpEvent":
         if gamma == 1:  # the batch is the whole dataset: the unsampled Laplace
@@ -505,6 +510,22 @@ def _without_replacement(leaf, q, relation, here):
     if gamma == 1:  # the batch is the whole dataset: the unsampled Gaussian
         return {"mechanism": "gaussian", "sigma": noise, "sampling": "1"}
     return {"mechanism": "gaussian_without_replacement", "sigma": noise, "sampling": format_rational(gamma)}
+
+
+def _discrete_without_replacement(inner, gamma):
+    """The stage of a discrete Laplace or discrete Gaussian event on a batch drawn without replacement: the
+    unsampled replace-one pair at γ = 1, else its own stage; sensitivity 0 releases nothing."""
+    s = inner["sensitivity"]
+    if s == 0:
+        return None
+    if inner["class_name"] == "DiscreteLaplaceDpEvent":
+        kind, noise = "discrete_laplace", {"parameter": inner["noise_parameter"]}
+    else:
+        kind, noise = "discrete_gaussian", {"sigma_squared": inner["sigma_squared"]}
+    if gamma == 1:
+        return {"mechanism": kind, **noise, "sensitivity": s, "sampling": "1"}
+    return {"mechanism": f"{kind}_without_replacement", **noise, "sensitivity": s,
+            "sampling": format_rational(gamma)}
 
 
 def canonical(mechanism):
@@ -561,6 +582,12 @@ def stage_law(mechanism, relation):
         if relation != REPLACE:
             raise InputError(WITHOUT_REPLACEMENT_RELATION)
         return WithoutReplacementLaplace(q, mpq(mechanism["scale"]))
+    if kind in ("discrete_laplace_without_replacement", "discrete_gaussian_without_replacement"):
+        if relation != REPLACE:
+            raise InputError(WITHOUT_REPLACEMENT_RELATION)
+        if kind == "discrete_laplace_without_replacement":
+            return WithoutReplacementDiscreteLaplace(q, mpq(mechanism["parameter"]), mechanism["sensitivity"])
+        return WithoutReplacementDiscreteGaussian(q, mpq(mechanism["sigma_squared"]), mechanism["sensitivity"])
     if kind == "discrete_laplace":
         a, s = mpq(mechanism["parameter"]), mechanism["sensitivity"]
         if relation == REPLACE and q != 1:

@@ -61,8 +61,11 @@ stage of γ = 1 is the unsampled replace-one Laplace.)
 
 import math
 
+import flint
+from flint import arb
 from gmpy2 import mpq
 
+from producer.pld.discrete import DiscreteGaussian, DiscreteLaplace, loss_float
 from producer.pld.laplace import SubsampledLaplace
 from producer.pld.masses import StepMasses
 from producer.pld.mechanism import DominatingPair
@@ -85,6 +88,10 @@ class _SymmetrisedPair(DominatingPair):
         """m0 = 1 − A(ℓ_AB > 0) − B(ℓ_AB > 0), the atom at ℓ = 0 under both laws, at the current precision."""
         raise NotImplementedError
 
+    def zero_atom(self):
+        """(A-, B-mass) of an atom of ℓ_AB at 0, which AB-bucket 0 holds and m0 already counts (None: none)."""
+        return None
+
     # ---- masses ---------------------------------------------------------------------------
 
     def masses(self, h, lo, hi, bits):
@@ -93,21 +100,24 @@ class _SymmetrisedPair(DominatingPair):
         top = max(-lo, hi)
         ab = self.base.masses(h, 0, top, bits)   # AB-buckets 0 .. top − 1 and ℓ_AB >= top·h
         with working_precision(bits):
-            m0 = self.zero_mass()
+            m0, atom = self.zero_mass(), self.zero_atom()
+            a_pos, b_pos = list(ab.p), list(ab.q)   # (A, B) on AB-bucket j, without an atom at ℓ_AB = 0
+            if atom is not None:
+                a_pos[0], b_pos[0] = a_pos[0] - atom[0], b_pos[0] - atom[1]
             p, q = [], []
             for i in range(lo, hi):
                 if i >= 0:
-                    p.append(ab.p[i] + m0 if i == 0 else ab.p[i])
-                    q.append(ab.q[i] + m0 if i == 0 else ab.q[i])
+                    p.append(a_pos[i] + m0 if i == 0 else a_pos[i])
+                    q.append(b_pos[i] + m0 if i == 0 else b_pos[i])
                 else:
-                    p.append(ab.q[-i - 1])
-                    q.append(ab.p[-i - 1])
+                    p.append(b_pos[-i - 1])
+                    q.append(a_pos[-i - 1])
             # {ℓ >= hi·h} = {ℓ_AB >= hi·h} under (A, B); {ℓ < lo·h} = {ℓ_AB > −lo·h} under (B, A) (no atom of
-            # ℓ_AB is a grid level, so ">" and ">=" agree)
-            p_high = sum(ab.p[hi:top], ab.p_high)
-            q_high = sum(ab.q[hi:top], ab.q_high)
-            p_low = sum(ab.q[-lo:top], ab.q_high)
-            q_low = sum(ab.p[-lo:top], ab.p_high)
+            # ℓ_AB but one at 0 is a grid level, so ">" and ">=" agree)
+            p_high = sum(a_pos[hi:top], ab.p_high)
+            q_high = sum(b_pos[hi:top], ab.q_high)
+            p_low = sum(b_pos[-lo:top], ab.q_high)
+            q_low = sum(a_pos[-lo:top], ab.p_high)
             return StepMasses(lo, hi, p, q, p_low, q_low, p_high, q_high)
 
     # ---- tails for the single-step prediction (hints) ----------------------------------------
@@ -276,4 +286,137 @@ class WithoutReplacementLaplace(_SymmetrisedPair):
         return -top, top
 
 
-__all__ = ["WithoutReplacementGaussian", "WithoutReplacementGaussianComposition", "WithoutReplacementLaplace"]
+class _WithoutReplacementDiscrete(_SymmetrisedPair):
+    """The symmetrised pair of an integer-noise mechanism (noise N, sensitivity s) on batches drawn without
+    replacement, γ = m/n in (0, 1); the replace-one relation.
+
+    Within a batch a replacement moves the value by at most 2s, so f = T(N, N_{2s}): symmetric (x ↦ 2s − x
+    exchanges N and N_{2s}) and dominating every smaller move (log-concavity, docs/mechanisms/discrete.md).  (A, B)
+    is the add/remove pair of shift 2s sampled at q = γ, ``base``, as it is (no change of scale).  ℓ_AB(x) =
+    log(1 − γ + γ·e^{ℓ₁(x)}) is non-decreasing, and 0 exactly at x = s, an atom of mass N(s) under both A and
+    B (N_{2s}(s) = N(−s) = N(s)); it sits on the grid level 0, so it is taken out of AB-bucket 0 and counted in
+    m0 = 1 − A(ℓ_AB > 0) − B(ℓ_AB > 0) = (1 − γ)·N(|x| <= s) + γ·N(s).  Every other atom of ℓ_AB lies off the
+    grid at γ < 1 (:mod:`producer.pld.discrete`), so the mirror's closed ends do not matter.
+    """
+
+    __slots__ = ()
+
+    def parameters(self):
+        return self.base.parameters()
+
+    def audit_scale(self):
+        return self.base.audit_scale()
+
+    def audit_mass_units(self):
+        return self.base.audit_mass_units()
+
+    def audit_atom_work(self, w, parts):
+        return self.base.audit_atom_work(w, parts)
+
+    def _noise_masses(self):
+        """(N(|x| <= s), N(s)) as balls at the current precision."""
+        raise NotImplementedError
+
+    def zero_mass(self):
+        inside, at_s = self._noise_masses()
+        gamma = to_arb(self.rate)
+        return (1 - gamma) * inside + gamma * at_s
+
+    def zero_atom(self):
+        _, at_s = self._noise_masses()
+        return at_s, at_s
+
+    def index_range(self, grid, allowance):
+        _, top = self.base.index_range(grid, allowance)
+        return -top, max(top, 1)
+
+    def _positive_atoms(self):
+        """(A-mass, B-mass, x) in floats for the outputs x > s (where ℓ_AB > 0)."""
+        raise NotImplementedError
+
+    def moments(self):
+        mean = second = 0.0
+        for a, b, x in self._positive_atoms():
+            loss = self.base_loss_float(x)
+            mean += (a - b) * loss
+            second += (a + b) * loss * loss
+        return mean, max(second - mean * mean, 1e-300)
+
+
+class WithoutReplacementDiscreteLaplace(_WithoutReplacementDiscrete):
+    """DLap(a) noise of sensitivity s on batches drawn without replacement: ``rate`` γ in (0, 1), ``parameter``
+    a > 0, ``sensitivity`` s >= 1 (exact).  N(|x| <= s) = 1 − 2·e^{−a(s+1)}/(1 + e^{−a}), N(s) =
+    tanh(a/2)·e^{−as}."""
+
+    __slots__ = ()
+
+    def __init__(self, rate, parameter, sensitivity):
+        rate = mpq(rate)
+        if not 0 < rate < 1:
+            raise ValueError(f"a batch fraction in (0, 1) is needed (γ = 1 is the unsampled replace-one pair), "
+                             f"got γ = {rate}")
+        self._set(rate=rate, base=DiscreteLaplace(parameter, sensitivity, 2 * int(sensitivity), rate))
+
+    def describe(self):
+        return (f"discrete Laplace without replacement γ = {float(self.rate):g}, a = {float(self.base.parameter):g}, "
+                f"s = {self.base.sensitivity}")
+
+    def _noise_masses(self):
+        a, s = self.base.parameter, self.base.sensitivity
+        r = to_arb(-a).exp()
+        return 1 - 2 * to_arb(-a * (s + 1)).exp() / (1 + r), (1 - r) / (1 + r) * to_arb(-a * s).exp()
+
+    def base_loss_float(self, x):
+        a, s = float(self.base.parameter), self.base.sensitivity
+        return loss_float(self.rate, a * (abs(x) - abs(x - 2 * s)))
+
+    def _positive_atoms(self):
+        a, s, g = float(self.base.parameter), self.base.sensitivity, float(self.rate)
+        r = math.exp(-a)
+
+        def noise(x):  # N(x) for s < x < 2s, N(x >= 2s) at x = 2s
+            return math.tanh(a / 2) * r ** x if x < 2 * s else r ** x / (1 + r)
+
+        def shifted(x):  # N_{2s}(x) likewise
+            return math.tanh(a / 2) * r ** abs(x - 2 * s) if x < 2 * s else 1 / (1 + r)
+
+        for x in range(s + 1, 2 * s + 1):
+            yield (1 - g) * noise(x) + g * shifted(x), noise(x), x
+
+
+class WithoutReplacementDiscreteGaussian(_WithoutReplacementDiscrete):
+    """N_Z(0, σ²) noise of sensitivity s on batches drawn without replacement: ``rate`` γ in (0, 1),
+    ``sigma_squared`` σ² > 0, ``sensitivity`` s >= 1 (exact).  N(|x| <= s) and N(s) from the base pair's
+    enclosed weights g and Z."""
+
+    __slots__ = ()
+
+    def __init__(self, rate, sigma_squared, sensitivity):
+        rate = mpq(rate)
+        if not 0 < rate < 1:
+            raise ValueError(f"a batch fraction in (0, 1) is needed (γ = 1 is the unsampled replace-one pair), "
+                             f"got γ = {rate}")
+        self._set(rate=rate, base=DiscreteGaussian(sigma_squared, sensitivity, 2 * int(sensitivity), rate))
+
+    def describe(self):
+        return (f"discrete Gaussian without replacement γ = {float(self.rate):g}, "
+                f"σ² = {float(self.base.sigma_squared):g}, s = {self.base.sensitivity}")
+
+    def _noise_masses(self):
+        s = self.base.sensitivity
+        g, _, z = self.base._weights(max(self.base._bulk(flint.ctx.prec), s))
+        return (g[0] + 2 * sum(g[1:s + 1], arb(0))) / z, g[s] / z
+
+    def base_loss_float(self, x):
+        return loss_float(self.rate, float(self.base.l1(x)))
+
+    def _positive_atoms(self):
+        s2, s, g = float(self.base.sigma_squared), self.base.sensitivity, float(self.rate)
+        norm = math.sqrt(2 * math.pi * s2)
+        for x in range(s + 1, 2 * s + int(12 * math.sqrt(s2)) + 2):
+            noise = math.exp(-x * x / (2 * s2)) / norm
+            yield (1 - g) * noise + g * math.exp(-(x - 2 * s) ** 2 / (2 * s2)) / norm, noise, x
+
+
+__all__ = ["WithoutReplacementGaussian", "WithoutReplacementGaussianComposition", "WithoutReplacementLaplace",
+           "WithoutReplacementDiscreteLaplace", "WithoutReplacementDiscreteGaussian"]

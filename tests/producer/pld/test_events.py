@@ -18,7 +18,7 @@ from producer.pld.replace_discrete import ReplaceSampledDiscreteGaussian, Replac
 from producer.pld.replace_gaussian import ReplaceOneGaussian, ReplaceOneGaussianComposition
 from producer.pld.subsampled_gaussian import SubsampledGaussian
 from producer.pld.without_replacement import (WithoutReplacementGaussian, WithoutReplacementGaussianComposition,
-                                              WithoutReplacementLaplace)
+                                              WithoutReplacementDiscreteLaplace, WithoutReplacementLaplace)
 from producer.references.accounting import (NO_OP, compose, discrete_gaussian, discrete_laplace, gaussian, laplace,
                                             mixture, poisson, randomized_response, repeat)
 
@@ -393,10 +393,9 @@ def test_sampling_without_replacement_is_refused_under_add_or_remove_before_the_
 
 
 @pytest.mark.parametrize("tree,message,error", [
-    (without_replacement(10, 3, discrete_laplace("1/2", 1)), "sampling without replacement of a "
-                                                             r"DiscreteLaplaceDpEvent is not accounted \(a Gaussian, "
-                                                             r"a Laplace, a composition of Gaussians or a no-op only\)",
-     InputError),
+    (without_replacement(10, 3, randomized_response("1/2", 3)),
+     r"sampling without replacement of a RandomizedResponseDpEvent is not accounted \(a Gaussian, a Laplace, a "
+     r"discrete Laplace, a discrete Gaussian, a composition of Gaussians or a no-op only\)", InputError),
     (without_replacement(10, 3, repeat(2, compose(gaussian(1), laplace(1)))),
      r"event.event.events\[1\] \(LaplaceDpEvent\): a sampling without replacement of a composition is accounted "
      "only when every event in it is a GaussianDpEvent or a NoOpDpEvent", InputError),
@@ -493,3 +492,15 @@ def test_the_laplace_stage_law_is_refused_under_add_or_remove():
     assert events.stage_law(mechanism, "replace_one") == WithoutReplacementLaplace(mpq(1, 10), 1)
     with pytest.raises(InputError, match="replace_one only"):
         events.stage_law(mechanism, "add_or_remove_one")
+
+
+def test_a_discrete_event_on_batches_reads_into_its_stage():
+    tree = compose(without_replacement(10, 3, discrete_laplace("1/2", 2)),
+                   without_replacement(10, 10, discrete_gaussian(4, 1)),
+                   without_replacement(10, 3, discrete_gaussian(4, 0)))
+    assert _read(tree, "replace_one") == [
+        ({"mechanism": "discrete_gaussian", "sampling": "1", "sensitivity": 1, "sigma_squared": "4"}, 1),
+        ({"mechanism": "discrete_laplace_without_replacement", "parameter": "1/2", "sampling": "3/10",
+          "sensitivity": 2}, 1)]
+    laws = [s.law for s in stages(event_json(tree), "replace_one")[0]]
+    assert laws == [DiscreteGaussian(4, 1, 2, 1), WithoutReplacementDiscreteLaplace(mpq(3, 10), mpq(1, 2), 2)]

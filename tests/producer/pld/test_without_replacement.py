@@ -17,7 +17,8 @@ from producer import api
 from producer.pld.masses import oriented
 from producer.pld.mechanism import ORDERS
 from producer.pld.replace_gaussian import ReplaceOneGaussian
-from producer.pld.without_replacement import WithoutReplacementGaussian, WithoutReplacementLaplace
+from producer.pld.without_replacement import (WithoutReplacementDiscreteGaussian, WithoutReplacementDiscreteLaplace,
+                                              WithoutReplacementGaussian, WithoutReplacementLaplace)
 from producer.plain.outward import ball_lower, ball_upper
 from producer.references.accounting import gaussian, repeat
 from producer.sources.enclosures import to_arb, working_precision
@@ -588,3 +589,110 @@ def test_the_laplace_batch_certificate_names_its_stage_in_the_claim():
     cert = api.account(repeat(10, without_replacement(60000, 256, laplace("2"))), delta="1e-5",
                        neighboring_relation=REPLACE)
     assert "Laplace b = 2 on batches drawn without replacement, γ = 8/1875 ×10" in cert.claim
+
+
+# ---- the discrete Laplace and discrete Gaussian on such batches --------------------------------------------
+#
+# The reference builds the symmetrised pair from the pmfs of A = (1 − γ)N + γN_{2s} and B = N on the integers alone:
+# the outputs with A(x) > B(x) carry their loss log(A/B) under (A, B), mirrored under (B, A), and what is left of
+# either law is the atom at 0 (the outputs with A(x) = B(x), x = s, included).
+
+def _integer_pmf(family, parameter):
+    if family == "laplace":
+        a = _mp(parameter)
+        return (lambda x: mp.tanh(a / 2) * mp.exp(-a * abs(x))), int(200 / a) + 2
+    s2 = _mp(parameter)
+    z = mp.nsum(lambda k: mp.exp(-mp.mpf(k) ** 2 / (2 * s2)), [-mp.inf, mp.inf])
+    return (lambda x: mp.exp(-mp.mpf(x) ** 2 / (2 * s2)) / z), int(mp.sqrt(400 * s2)) + 2
+
+
+def _symmetrised_atoms(family, parameter, s, gamma):
+    """[(X-mass, Y-mass, loss)] of the symmetrised pair, the atom at 0 last."""
+    f, width = _integer_pmf(family, parameter)
+    g = _mp(gamma)
+    atoms, used_x, used_y = [], mp.mpf(0), mp.mpf(0)
+    for x in range(-width, width + 2 * s + 1):
+        a, b = (1 - g) * f(x) + g * f(x - 2 * s), f(x)
+        if a > b * (1 + mp.mpf(10) ** -40):
+            loss = mp.log(a / b)
+            atoms += [(a, b, loss), (b, a, -loss)]
+            used_x, used_y = used_x + a + b, used_y + b + a
+    return atoms + [(1 - used_x, 1 - used_y, mp.mpf(0))]
+
+
+def _discrete_batches_delta(family, parameter, s, gamma, count, epsilon):
+    one, total = _symmetrised_atoms(family, parameter, s, gamma), {mp.nstr(0, 20): (mp.mpf(1), mp.mpf(1), 0)}
+    for _ in range(count):
+        grouped = {}
+        for p0, q0, l0 in total.values():
+            for p1, q1, l1 in one:
+                key = mp.nstr(l0 + l1, 25)
+                a, b, _ = grouped.get(key, (mp.mpf(0), mp.mpf(0), 0))
+                grouped[key] = (a + p0 * p1, b + q0 * q1, l0 + l1)
+        total = grouped
+    e = mp.exp(_mp(epsilon))
+    return mp.fsum(max(p - e * q, 0) for p, q, _ in total.values())
+
+
+def _discrete_leaf(family, parameter, s):
+    if family == "laplace":
+        return {"class_name": "DiscreteLaplaceDpEvent", "noise_parameter": parameter, "sensitivity": s}
+    return {"class_name": "DiscreteGaussianDpEvent", "sigma_squared": parameter, "sensitivity": s}
+
+
+@pytest.mark.parametrize("family,parameter,s,n,m,count", [
+    ("laplace", "1/2", 1, 10, 1, 1), ("laplace", "1", 2, 4, 1, 2), ("laplace", "1/3", 1, 10, 9, 2),
+    ("gaussian", "1", 1, 10, 3, 1), ("gaussian", "4", 2, 2, 1, 2), ("gaussian", "1/4", 1, 100, 7, 2)])
+def test_discrete_batches_enclose_the_symmetrised_pair_built_from_the_pmfs(family, parameter, s, n, m, count):
+    event = repeat(count, without_replacement(n, m, _discrete_leaf(family, parameter, s)))
+    cert = api.account(event, epsilons="0,1/4,1,2", neighboring_relation=REPLACE, rel_width="1/1000")
+    with mp.workdps(40):
+        for point in cert.result["points"]:
+            truth = _discrete_batches_delta(family, parameter, s, mpq(m, n), count, point["epsilon"])
+            lower, upper = _mp(point["lower"]), _mp(point["upper"])
+            assert lower * (1 - mp.mpf(10) ** -25) - mp.mpf(10) ** -35 <= truth, (point, truth)
+            assert truth <= upper * (1 + mp.mpf(10) ** -25) + mp.mpf(10) ** -35, (point, truth)
+
+
+@pytest.mark.parametrize("family,parameter,s,gamma", [("laplace", "1/2", 2, "1/10"), ("gaussian", "2", 1, "1/3")])
+def test_discrete_batches_one_step_is_the_larger_order_of_the_mixture_pair(family, parameter, s, gamma):
+    """At one step and ε >= 0, δ = H_{e^ε}(A‖B), summed over the integers (the ordering lemma)."""
+    f, width = _integer_pmf(family, parameter)
+    g = _mp(gamma)
+    event = without_replacement(int(mpq(gamma).denominator), int(mpq(gamma).numerator),
+                                _discrete_leaf(family, parameter, s))
+    cert = api.account(event, epsilons="0,1/2,1", neighboring_relation=REPLACE, rel_width="1/1000")
+    with mp.workdps(40):
+        for point in cert.result["points"]:
+            e = mp.exp(_mp(point["epsilon"]))
+            forward = mp.fsum(max((1 - g) * f(x) + g * f(x - 2 * s) - e * f(x), 0)
+                              for x in range(-width, width + 2 * s + 1))
+            assert _mp(point["lower"]) - mp.mpf(10) ** -30 <= forward <= _mp(point["upper"]) + mp.mpf(10) ** -30
+
+
+def test_discrete_batches_masses_sum_to_one_and_inequality_1_holds():
+    for law, grid in ((WithoutReplacementDiscreteLaplace(mpq(1, 3), mpq(1, 2), 2), 9),
+                      (WithoutReplacementDiscreteGaussian(mpq(1, 10), 4, 1), 13)):
+        lo, hi = law.index_range(grid, 1e-30)
+        h = mpq(1, grid)
+        masses = law.masses(h, lo, hi, BITS)
+        with working_precision(BITS):
+            for ps in ((masses.p, masses.p_low, masses.p_high), (masses.q, masses.q_low, masses.q_high)):
+                total = sum(ps[0], ps[1]) + ps[2]
+                assert total.contains(1) and total.rad() < arb(10) ** -60
+            _inequality_1_holds(masses, h)
+
+
+def test_discrete_batches_refuse_gamma_one_and_read_gamma_one_as_the_unsampled_pair():
+    with pytest.raises(ValueError, match="batch fraction"):
+        WithoutReplacementDiscreteLaplace(1, 1, 1)
+    whole = api.account(without_replacement(5, 5, _discrete_leaf("gaussian", "2", 1)), delta="1e-5",
+                        neighboring_relation=REPLACE)
+    plain = api.account(_discrete_leaf("gaussian", "2", 1), delta="1e-5", neighboring_relation=REPLACE)
+    assert whole.result["epsilon_lo"] == plain.result["epsilon_lo"]
+
+
+def test_a_larger_discrete_batch_never_lowers_epsilon():
+    eps = [api.account(repeat(50, without_replacement(1000, m, _discrete_leaf("laplace", "1", 1))), delta="1e-5",
+                       neighboring_relation=REPLACE, rel_width="1/100").result for m in (10, 50)]
+    assert mpq(eps[0]["epsilon_hi"]) <= mpq(eps[1]["epsilon_lo"])
