@@ -110,6 +110,18 @@ REFERENCES = [
           neighboring_relation="replace_one", delta="1e-5")),
     ("accounting-replace-poisson-laplace-q0_1-b1-x100-delta1e-5.json",
      dict(event=repeat(100, poisson("0.1", laplace("1"))), neighboring_relation="replace_one", delta="1e-5")),
+    ("accounting-replace-poisson-discrete-laplace-a0_5-s1-q0_1-x10-delta1e-5.json",
+     dict(event=repeat(10, poisson("1/10", discrete_laplace("1/2", 1))), neighboring_relation="replace_one",
+          delta="1e-5")),
+    ("accounting-replace-poisson-discrete-gaussian-v4-s1-q0_1-x100-delta1e-5.json",
+     dict(event=repeat(100, poisson("1/10", discrete_gaussian("4", 1))), neighboring_relation="replace_one",
+          delta="1e-5")),
+    ("accounting-replace-without-replacement-discrete-laplace-a0_5-s1-m10-n1000-x100-delta1e-5.json",
+     dict(event=repeat(100, without_replacement(1000, 10, discrete_laplace("1/2", 1))),
+          neighboring_relation="replace_one", delta="1e-5")),
+    ("accounting-replace-without-replacement-discrete-gaussian-v16-s1-m100-n1000-x100-delta1e-5.json",
+     dict(event=repeat(100, without_replacement(1000, 100, discrete_gaussian("16", 1))),
+          neighboring_relation="replace_one", delta="1e-5")),
 ]
 
 
