@@ -65,6 +65,8 @@ def below(rate, plus, minus, level):
     value = _rational_value(rate, plus, minus)
     if value is not None:
         return value < level
+    if level == 0:  # v has the sign of ℓ₊ − ℓ₋, however close to 0 (both ℓ± far below 0)
+        return plus < minus
     return sign(lambda: _gap(rate, plus, minus, level)) > 0
 
 
@@ -85,6 +87,8 @@ def side_hint(rate, plus, minus, y):
     value = _rational_value(rate, plus, minus)
     if value is not None:
         return (y > value) - (y < value)
+    if y == 0:
+        return 1 if plus < minus else -1
     gap = _gap(rate, plus, minus, y)
     if gap > 0:
         return 1
@@ -209,15 +213,23 @@ class ReplaceSampledDiscreteGaussian(DiscreteGaussian):
         return (1 - rq) * centre + rq * right, (1 - rq) * centre + rq * left
 
     def _x_float(self, y):
-        """The real x with v(x) = y (a start for the search): u = e^{sx/σ²} is the positive root of
-        q·c·u² − (e^y − 1)(1 − q)·u − e^y·q·c, c = e^{−s²/(2σ²)}."""
+        """The real x with v(x) = y (a start for the search).  With K = s²/(2σ²) and u = e^{sx/σ²} = e^K·w,
+        w is the positive root of q·w² − b·w − q·e^{y−2K}, b = (e^y − 1)(1 − q); in logs, so that neither e^K
+        nor e^{−2K} overflows or underflows."""
         q, s2, s, y = float(self.rate), float(self.sigma_squared), self.sensitivity, float(y)
         if abs(y) > 700:
             return math.copysign(1e300, y)
-        c = math.exp(-s * s / (2 * s2))
+        K = s * s / (2 * s2)
+        log_e = y - 2 * K
         b = math.expm1(y) * (1 - q)
-        root = (b + math.sqrt(b * b + 4 * q * c * q * c * math.exp(y))) / (2 * q * c)
-        return s2 * math.log(root) / s if root > 0 else -1e300
+        disc = math.sqrt(b * b + 4 * q * q * math.exp(log_e)) if log_e < 700 else math.inf
+        if b > 0:
+            log_w = math.log((b + disc) / (2 * q)) if math.isfinite(disc) else (log_e + 2 * math.log(q)) / 2
+        elif disc - b > 0:  # the stable form 2q·e^{y−2K}/(disc − b)
+            log_w = math.log(2 * q) + log_e - math.log(disc - b) if math.isfinite(disc) else log_e / 2
+        else:
+            log_w = log_e / 2
+        return s2 * (log_w + K) / s
 
     def index_range(self, grid, allowance):
         """Symmetric, to where P's high tail is about ``allowance``."""
