@@ -3,8 +3,8 @@
 Numbers are integers over 2^W; an enclosure is (lo, hi) with lo <= 2^W·value <= hi.
 
 **The pairs.**  Integer noise, N centred at 0 and N_d its shift by an integer d >= 1 (d = s under add/remove; d = 2s
-under replace-one, defined only unsampled: the replaced record moves the value by at most 2s, and an integer shift
-keeps the lattice, so N_s against N_{−s} has the losses of N_{2s} against N_0):
+under replace-one unsampled: the replaced record moves the value by at most 2s, and an integer shift keeps the
+lattice, so N_s against N_{−s} has the losses of N_{2s} against N_0; replace-one sampled below: the replace-one pairs):
 
     P = (1 − q)·N + q·N_d,   Q = N,   ℓ(x) = log(1 − q + q·e^{ℓ₁(x)}),   ℓ₁(x) = log(N_d(x)/N(x))
 
@@ -48,6 +48,35 @@ one enclosure of r by directed products: each product adds at most two units and
 r <= e^{−1/100}, so no power errs by more than 2/(1 − r) + 2 < 2^8 units; the masses are computed with
 bits(d + 1) + 12 bits beyond W, so the d + 1 atoms together err by less than a unit of 2^−W.
 
+**The replace-one pairs, sampled** (q in (0, 1), sensitivity s >= 1; for the continuous laws the pair of
+:class:`auditor.pld.bounded.ReplaceLaplace` and :class:`auditor.pld.families.ReplaceGaussian`, whose domination
+argument — a symmetric log-concave noise, the countermonotone coupling — holds on the integers as well):
+
+    P = (1 − q)·N + q·N_s,   Q = (1 − q)·N + q·N_{−s},
+    ℓ(x) = log((1 − q + q·e^{ℓ₊(x)})/(1 − q + q·e^{ℓ₋(x)})),   ℓ₊ = log(N_s/N),   ℓ₋ = log(N_{−s}/N),
+
+non-decreasing in x; x ↦ −x swaps P and Q (and ℓ₊, ℓ₋), so both orders have the same loss law.
+
+*Exact ties.*  For rational y, ℓ₊ and ℓ₋ (both families' are rational) and q in (0, 1), ℓ(x) = y holds only when
+ℓ₊ = ℓ₋ (then ℓ = 0) or when q = 1/2 and ℓ₊ = −ℓ₋ = y.  Proof: with D a common denominator of y, ℓ₊ and ℓ₋, t = e^{1/D},
+m = yD and n± = ℓ±·D, ℓ(x) = y reads F(t) = (1 − q)·t^m + q·t^{m+n₋} − (1 − q) − q·t^{n₊} = 0, a Laurent polynomial
+with rational coefficients; t is transcendental (Lindemann), so F is the zero polynomial and every exponent's
+coefficients cancel.  m = 0 leaves q·t^{n₋} − q·t^{n₊}: n₊ = n₋.  m ≠ 0: the coefficient of t^m is
+(1 − q) + q·[n₋ = 0] − q·[n₊ = m]; n₋ = 0 would need 1 = q·[n₊ = m], impossible for q < 1, so n₋ ≠ 0 and
+1 − q = q·[n₊ = m]: q = 1/2 and n₊ = m; then q·t^{m+n₋} must cancel −(1 − q)·t⁰: m + n₋ = 0.  Conversely both
+cases are ties ((1 + e^y)/(1 + e^{−y}) = e^y).  So such an atom is placed exactly (:func:`_place_exact`), and every
+other comparison of a level with an atom's value terminates: its coarse enclosure at :data:`COARSE_BITS`, the two
+terms log(1 − q + q·e^{ℓ±}) enclosed as above, places the levels outside it, and a level inside it is compared
+with e^{ℓ} by refinement (:func:`place_ratio`; at most :data:`auditor.pld.bounded.MAX_SIGN_BITS` bits, then not
+established).  One of ℓ₊, ℓ₋ is <= 0 in both families (ℓ₊ + ℓ₋ <= 0), so inside the enclosure of a level
+|i/N| <= 1024 the other exceeds it by at most log(1/q) + log(1/(1 − q)): the exponentials enclosed stay moderate.
+
+*The discrete Laplace*: ℓ₊(x) = a(|x| − |x − s|), ℓ₋(x) = a(|x| − |x + s|); the outputs x <= −s and x >= s each
+form one atom (ℓ± constant there), so the atoms are j = −s ... s, and under N_c (c in {−s, 0, s}, r = e^{−a}) the
+atom x <= −s has mass r^{s+c}/(1 + r), the atom x >= s r^{s−c}/(1 + r), a middle atom j tanh(a/2)·r^{|j−c|} (the
+sums of the add/remove case below, with its powers up to r^{2s}, errors and 2s + 1 atoms: bits(2s + 1) + 12 bits
+beyond W).  Its ties: x = 0 at 0 (ℓ₊ = ℓ₋ = −as); at q = 1/2 the end atoms at ±as exactly.
+
 **The discrete Gaussian** N_Z(0, σ²), pmf f(x)/Z with f(x) = e^{−x²/(2σ²)}, Z = Σ_{k∈ℤ} f(k) ("The Discrete Gaussian
 for Differential Privacy", Canonne, Kamath, Steinke 2020): ℓ₁(x) = (2dx − d²)/(2σ²), increasing in x, one atom per
 integer.  The atoms −m <= x <= d + m are computed, m the least integer with m² >= 1.4·σ²·(W + 64)
@@ -73,8 +102,8 @@ from auditor.pld import bounded
 from auditor.pld.preimages import exp_fixed
 from auditor.rationals import ceil, ceil_div, floor
 
-__all__ = ["place", "discrete_laplace_masses", "discrete_gaussian_masses", "radius", "atom_count", "COARSE_BITS",
-           "FAR", "BLOCK"]
+__all__ = ["place", "place_ratio", "discrete_laplace_masses", "replace_discrete_laplace_masses",
+           "discrete_gaussian_masses", "radius", "atom_count", "COARSE_BITS", "FAR", "BLOCK"]
 
 COARSE_BITS = 96
 """Precision (bits) of the coarse enclosure of an atom's loss value at q < 1."""
@@ -112,22 +141,68 @@ def _target(q, c):
     return target
 
 
-def place(q, c, N, lo, hi, pointer):
-    """(at_most, below): how many of the levels i/N, lo <= i <= hi, lie at or below (strictly below) the loss value
-    v = log(1 − q + q·e^c) of an atom with ℓ₁ = c (v = c at q = 1)."""
+def _place_exact(v, N, lo, hi):
+    """(at_most, below) of the levels i/N, lo <= i <= hi, against a rational value v, exactly."""
     n = hi - lo + 1
-    if q == 1 or c == 0:
-        v = Fraction(c)
-        return min(n, max(0, floor(N * v) - lo + 1)), min(n, max(0, ceil(N * v) - lo))
-    v_lo, v_hi = _value_bounds(q, c)
+    return min(n, max(0, floor(N * v) - lo + 1)), min(n, max(0, ceil(N * v) - lo))
+
+
+def _place_enclosed(bounds, target, N, lo, hi, pointer, what):
+    """(at_most, below) against a value v never equal to a level: the levels outside its coarse enclosure
+    ``bounds`` exactly, those inside it by :func:`auditor.pld.bounded._compare_exp` against ``target`` (e^v)."""
+    v_lo, v_hi = bounds
+    n = hi - lo + 1
     first, last = max(lo, ceil(N * v_lo)), min(hi, floor(N * v_hi))     # the levels inside the enclosure
     count = min(n, max(0, first - lo))                                  # below v_lo: below v
-    target = _target(q, c)
     for i in range(first, last + 1):
-        if bounded._compare_exp(i, N, target, pointer, f"log(1 - q + q e^({c}))") > 0:
+        if bounded._compare_exp(i, N, target, pointer, what) > 0:
             break
         count += 1
     return count, count                                                 # v is never a level here
+
+
+def place(q, c, N, lo, hi, pointer):
+    """(at_most, below): how many of the levels i/N, lo <= i <= hi, lie at or below (strictly below) the loss value
+    v = log(1 − q + q·e^c) of an atom with ℓ₁ = c (v = c at q = 1)."""
+    if q == 1 or c == 0:
+        return _place_exact(Fraction(c), N, lo, hi)
+    return _place_enclosed(_value_bounds(q, c), _target(q, c), N, lo, hi, pointer, f"log(1 - q + q e^({c}))")
+
+
+def _ratio_exact(q, plus, minus):
+    """The value v = log((1 − q + q·e^{ℓ₊})/(1 − q + q·e^{ℓ₋})) of a replace-one atom when it is rational (the
+    module docstring's exact ties: 0 when ℓ₊ = ℓ₋, ℓ₊ when q = 1/2 and ℓ₋ = −ℓ₊), else None."""
+    if plus == minus:
+        return Fraction(0)
+    if q == Fraction(1, 2) and plus == -minus:
+        return Fraction(plus)
+    return None
+
+
+def _mix_log_bounds(q, c):
+    """(lo, hi) around log(1 − q + q·e^c): exactly 0 at c = 0."""
+    return (Fraction(0), Fraction(0)) if c == 0 else _value_bounds(q, c)
+
+
+def _ratio_target(q, plus, minus):
+    """``target(bits)``: (lo, hi) around (1 − q + q·e^{ℓ₊})/(1 − q + q·e^{ℓ₋}), the denominator >= 1 − q > 0."""
+    up, down = _target(q, plus), _target(q, minus)
+
+    def target(bits):
+        (u_lo, u_hi), (d_lo, d_hi) = up(bits), down(bits)
+        return u_lo / d_hi, u_hi / d_lo
+    return target
+
+
+def place_ratio(q, plus, minus, N, lo, hi, pointer):
+    """(at_most, below) of the levels i/N, lo <= i <= hi, against the loss value of a replace-one atom with
+    ℓ₊ = ``plus`` and ℓ₋ = ``minus`` (0 < q < 1): exactly at the ties, by enclosures everywhere else."""
+    exact = _ratio_exact(q, plus, minus)
+    if exact is not None:
+        return _place_exact(exact, N, lo, hi)
+    up, down = _mix_log_bounds(q, plus), _mix_log_bounds(q, minus)
+    return _place_enclosed((up[0] - down[1], up[1] - down[0]), _ratio_target(q, plus, minus), N, lo, hi, pointer,
+                           f"log((1 - q + q e^({plus}))/(1 - q + q e^({minus})))")
 
 
 def _times(x, y, W):
@@ -154,26 +229,47 @@ def _powers(r, k_max, W):
     return out
 
 
+def _laplace_laws(a, L, H, W):
+    """(Wt, law): ``law(c, x)`` the (lo, hi) over 2^Wt of DLap(a) centred at the integer c on the atom x of the atoms
+    L ... H (L: every output <= L, H: every output >= H, L <= c <= H), Wt = W + bits(H − L + 1) + 12 (module
+    docstring): r^{c−L}/(1 + r), tanh(a/2)·r^{|x−c|}, r^{H−c}/(1 + r)."""
+    Wt = W + (H - L + 1).bit_length() + 12
+    one = 1 << Wt
+    r = exp_fixed(-a, Wt)                                                 # e^{−a}
+    powers = _powers(r, H - L, Wt)
+    half = ((one << Wt) // (one + r[1]), ceil_div(one << Wt, one + r[0]))                   # 1/(1 + r)
+    tanh = (((one - r[1]) << Wt) // (one + r[1]), ceil_div((one - r[0]) << Wt, one + r[0]))   # (1 − r)/(1 + r)
+
+    def law(c, x):
+        if x == L:
+            return _times(powers[c - L], half, Wt)
+        if x == H:
+            return _times(powers[H - c], half, Wt)
+        return _times(tanh, powers[abs(x - c)], Wt)
+    return Wt, law
+
+
 def discrete_laplace_masses(q, a, d, N, lo, hi, W, pointer):
     """(Wt, p_list, q_list, low, high): the discrete Laplace pair (parameter a, shift d >= 1, sampling q) over 2^Wt,
     Wt >= W."""
-    Wt = W + (d + 1).bit_length() + 12
-    one = 1 << Wt
-    r = exp_fixed(-a, Wt)                                                 # e^{−a}
-    powers = _powers(r, d, Wt)
-    half = ((one << Wt) // (one + r[1]), ceil_div(one << Wt, one + r[0]))                   # 1/(1 + r)
-    tanh = (((one - r[1]) << Wt) // (one + r[1]), ceil_div((one - r[0]) << Wt, one + r[0]))   # (1 − r)/(1 + r)
-    far = _times(powers[d], half, Wt)                                     # r^d/(1 + r)
+    Wt, law = _laplace_laws(a, 0, d, W)
     atoms = []
     for j in range(d + 1):
-        if j == 0:
-            n_mass, nd_mass = half, far
-        elif j == d:
-            n_mass, nd_mass = far, half
-        else:
-            n_mass, nd_mass = _times(tanh, powers[j], Wt), _times(tanh, powers[d - j], Wt)
+        n_mass = law(0, j)
         counts = place(q, a * (2 * j - d), N, lo, hi, pointer)
-        atoms.append(bounded._Atom(_mix(q, n_mass, nd_mass), n_mass, counts))
+        atoms.append(bounded._Atom(_mix(q, n_mass, law(d, j)), n_mass, counts))
+    return (Wt,) + bounded._assemble(hi - lo + 1, atoms, None)
+
+
+def replace_discrete_laplace_masses(q, a, s, N, lo, hi, W, pointer):
+    """(Wt, p_list, q_list, low, high): the replace-one discrete Laplace pair (parameter a, sensitivity s >= 1,
+    sampling q in (0, 1)) over 2^Wt, Wt >= W: the atoms x = −s ... s (module docstring)."""
+    Wt, law = _laplace_laws(a, -s, s, W)
+    atoms = []
+    for x in range(-s, s + 1):
+        n_mass = law(0, x)
+        counts = place_ratio(q, a * (abs(x) - abs(x - s)), a * (abs(x) - abs(x + s)), N, lo, hi, pointer)
+        atoms.append(bounded._Atom(_mix(q, n_mass, law(s, x)), _mix(q, n_mass, law(-s, x)), counts))
     return (Wt,) + bounded._assemble(hi - lo + 1, atoms, None)
 
 

@@ -651,14 +651,31 @@ def test_a_poisson_sampled_laplace_reads_into_a_stage_under_replace_one(tree, st
 
 
 @pytest.mark.parametrize("leaf", [
-    {"class_name": "DiscreteLaplaceDpEvent", "noise_parameter": "1", "sensitivity": 1},
     {"class_name": "DiscreteGaussianDpEvent", "sigma_squared": "4", "sensitivity": 1},
-], ids=["discrete-laplace", "discrete-gaussian"])
+], ids=["discrete-gaussian"])
 def test_the_discrete_families_stay_unsampled_under_replace_one(leaf):
     tree = {"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/2", "event": leaf}
     with pytest.raises(Malformed, match="defined only unsampled"):
         accounting.read_stages(tree, "replace_one")
     assert accounting.read_stages(tree, "add_or_remove_one")[0][0]["sampling"] == "1/2"
+
+
+def _sampled_discrete_laplace(q, a="1/2", s=1):
+    return {"class_name": "PoissonSampledDpEvent", "sampling_probability": q,
+            "event": {"class_name": "DiscreteLaplaceDpEvent", "noise_parameter": a, "sensitivity": s}}
+
+
+def test_a_poisson_sampled_discrete_laplace_reads_into_a_stage_under_replace_one():
+    """Ten steps of a discrete Laplace sampled at 1/10 pass the domain check under replace-one: one stage, whose pair
+    is the replace-one sampled discrete Laplace; sampling 1 stays the add/remove pair of shift 2s."""
+    tree = {"class_name": "SelfComposedDpEvent", "count": 10, "event": _sampled_discrete_laplace("1/10")}
+    stage = {"mechanism": "discrete_laplace", "parameter": "1/2", "sampling": "1/10", "sensitivity": 1}
+    assert accounting.read_stages(tree, "replace_one") == [(stage, 10)]
+    assert isinstance(accounting.pair_of(stage, "replace_one"), families.ReplaceDiscreteLaplace)
+    unsampled = dict(stage, sampling="1")
+    pair = accounting.pair_of(unsampled, "replace_one")
+    assert isinstance(pair, families.DiscreteLaplace) and pair.shift == 2 and pair.q == 1
+    assert accounting.read_stages(_sampled_discrete_laplace("0"), "replace_one") == []
 
 
 REPLACE_LAPLACE_MECHANISM = STAGE0 + ("mechanism",)

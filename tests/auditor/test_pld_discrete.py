@@ -154,6 +154,72 @@ def test_far_atoms_are_placed_without_large_exponentials():
     _bucket_inequalities(pair, 10, -5, 100)
 
 
+# ---- the replace-one discrete Laplace, sampled -------------------------------------------------------------------
+
+REPLACE_LAPLACE = [   # (q, a, s, N)
+    (Fraction(1, 10), Fraction(1, 2), 1, 20),
+    (Fraction(1, 2), Fraction(1), 1, 10),            # q = 1/2: the end atoms at ±1 exactly, on the levels ±10
+    (Fraction(1, 2), Fraction(1, 2), 2, 4),          # ... at ±1 (levels ±4); the atoms ±1 between levels
+    (Fraction(1, 3), Fraction(2), 3, 50),
+    (Fraction(99, 100), Fraction(3, 7), 2, 30),
+    (Fraction(1, 1000), Fraction(5), 4, 60),         # q small: every atom close to 0
+]
+
+
+def _replace_laplace(q, a, s):
+    pair = families.discrete_laplace(a, s, q, REPLACE)
+    assert isinstance(pair, families.ReplaceDiscreteLaplace)
+    return pair, ref.replace_discrete_laplace(q, a, s)
+
+
+@pytest.mark.parametrize("q, a, s, N", REPLACE_LAPLACE)
+def test_replace_discrete_laplace_masses(q, a, s, N):
+    pair, law = _replace_laplace(q, a, s)
+    lo, hi = _range(law, N)
+    _check_masses(pair, law, N, lo, hi)
+    _check_masses(pair, law, N, lo // 2, hi // 2)       # atoms in both tails
+    _sums_enclose_one(pair, N, lo, hi)
+    _bucket_inequalities(pair, N, lo, hi)
+
+
+def test_replace_discrete_laplace_exact_ties_start_their_buckets():
+    """q = 1/2, a = 1, s = 1: three atoms, x <= −1 at −1, x = 0 at 0, x >= 1 at 1, all exactly; at N = 10 each is a
+    level and starts its bucket; at q = 1/3 the end atoms lie strictly between levels, the middle one still at 0."""
+    pair, law = _replace_laplace(Fraction(1, 2), Fraction(1), 1)
+    assert sorted(v for v, _, _ in law.atoms) == [-1, 0, 1]
+    Wt, p_list, q_list, low, high = _masses(pair, 10, -15, 15)
+    assert [i - 15 for i, m in enumerate(p_list) if m != (0, 0)] == [-10, 0, 10]
+    assert discrete.place_ratio(Fraction(1, 2), Fraction(1), Fraction(-1), 10, -15, 15, POINTER) == (26, 25)
+    assert discrete.place_ratio(Fraction(1, 2), Fraction(-1), Fraction(-1), 10, -15, 15, POINTER) == (16, 15)
+    at_most, below = discrete.place_ratio(Fraction(1, 3), Fraction(1), Fraction(-1), 10, -15, 15, POINTER)
+    assert at_most == below
+
+
+def _mirrored(p_list, q_list, low, high):
+    """The masses of (Q, P) on the mirrored buckets: bucket i of the mirror is −i − 1 of the original."""
+    return q_list[::-1], p_list[::-1], (high[1], high[0]), (low[1], low[0])
+
+
+def _assert_symmetric(pair, N, H):
+    """On [−H, H] the mirrored masses are the masses exactly, but on the buckets −1 and 0 around the atom at 0 (the
+    forward order puts it in bucket 0, the mirror in −1), whose sums' enclosures meet."""
+    Wt, *forward = _masses(pair, N, -H, H)
+    backward = _mirrored(*forward)
+    assert tuple(forward[2:]) == tuple(backward[2:])
+    for side in (0, 1):
+        a, b = forward[side], backward[side]
+        assert a[:H - 1] == b[:H - 1] and a[H + 1:] == b[H + 1:]
+        sa = (a[H - 1][0] + a[H][0], a[H - 1][1] + a[H][1])
+        sb = (b[H - 1][0] + b[H][0], b[H - 1][1] + b[H][1])
+        assert sa[0] <= sb[1] and sb[0] <= sa[1]
+
+
+@pytest.mark.parametrize("q, a, s, N", [c for c in REPLACE_LAPLACE if c[0] != Fraction(1, 2)])   # no end ties
+def test_replace_discrete_laplace_is_symmetric(q, a, s, N):
+    pair, law = _replace_laplace(q, a, s)
+    _assert_symmetric(pair, N, max(-_range(law, N)[0], _range(law, N)[1]))
+
+
 # ---- the discrete Gaussian -----------------------------------------------------------------------------------
 
 GAUSSIAN = [   # (q, σ², s, relation, N, range)
