@@ -650,16 +650,6 @@ def test_a_poisson_sampled_laplace_reads_into_a_stage_under_replace_one(tree, st
     assert accounting.read_stages(tree, "replace_one") == stages
 
 
-@pytest.mark.parametrize("leaf", [
-    {"class_name": "DiscreteGaussianDpEvent", "sigma_squared": "4", "sensitivity": 1},
-], ids=["discrete-gaussian"])
-def test_the_discrete_families_stay_unsampled_under_replace_one(leaf):
-    tree = {"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/2", "event": leaf}
-    with pytest.raises(Malformed, match="defined only unsampled"):
-        accounting.read_stages(tree, "replace_one")
-    assert accounting.read_stages(tree, "add_or_remove_one")[0][0]["sampling"] == "1/2"
-
-
 def _sampled_discrete_laplace(q, a="1/2", s=1):
     return {"class_name": "PoissonSampledDpEvent", "sampling_probability": q,
             "event": {"class_name": "DiscreteLaplaceDpEvent", "noise_parameter": a, "sensitivity": s}}
@@ -676,6 +666,28 @@ def test_a_poisson_sampled_discrete_laplace_reads_into_a_stage_under_replace_one
     pair = accounting.pair_of(unsampled, "replace_one")
     assert isinstance(pair, families.DiscreteLaplace) and pair.shift == 2 and pair.q == 1
     assert accounting.read_stages(_sampled_discrete_laplace("0"), "replace_one") == []
+
+
+def test_a_poisson_sampled_discrete_gaussian_reads_into_a_stage_under_replace_one():
+    leaf = {"class_name": "DiscreteGaussianDpEvent", "sigma_squared": "4", "sensitivity": 2}
+    tree = {"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/2", "event": leaf}
+    stage = {"mechanism": "discrete_gaussian", "sampling": "1/2", "sensitivity": 2, "sigma_squared": "4"}
+    for relation in ("replace_one", "add_or_remove_one"):
+        assert accounting.read_stages(tree, relation) == [(stage, 1)]
+    assert isinstance(accounting.pair_of(stage, "replace_one"), families.ReplaceDiscreteGaussian)
+    assert isinstance(accounting.pair_of(stage, "add_or_remove_one"), families.DiscreteGaussian)
+
+
+@pytest.mark.parametrize("tree", [
+    {"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/2",
+     "event": {"class_name": "MixtureOfGaussiansDpEvent", "standard_deviation": "1", "sensitivities": ["1"],
+               "sampling_probs": ["1"]}},
+    {"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/2", "event": {"class_name": "ComposedDpEvent",
+     "events": [{"class_name": "DiscreteLaplaceDpEvent", "noise_parameter": "1", "sensitivity": 1}]}},
+], ids=["mixture", "sampled-composition-of-discrete"])
+def test_what_stays_undefined_under_replace_one_is_malformed(tree):
+    with pytest.raises(Malformed):
+        accounting.read_stages(tree, "replace_one")
 
 
 REPLACE_LAPLACE_MECHANISM = STAGE0 + ("mechanism",)
@@ -856,9 +868,9 @@ def test_a_composition_under_a_poisson_sampling_of_one_is_read_leaf_by_leaf_unde
     assert accounting.read_stages(_poisson("0", tree["event"]), "replace_one") == []
     assert accounting.read_stages(_poisson("0", _composed({"class_name": "LaplaceDpEvent", "noise_multiplier": "1"})),
                                   "replace_one") == []
-    with pytest.raises(Malformed, match="defined only unsampled"):
-        accounting.read_stages(_poisson("0", _composed({"class_name": "DiscreteLaplaceDpEvent", "noise_parameter": "1",
-                                                        "sensitivity": 1})), "replace_one")
+    assert accounting.read_stages(_poisson("0", _composed({"class_name": "DiscreteLaplaceDpEvent",
+                                                           "noise_parameter": "1", "sensitivity": 1})),
+                                  "replace_one") == []
 
 
 def test_the_events_of_a_sampled_composition_count_toward_the_limits():

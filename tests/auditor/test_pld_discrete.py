@@ -287,9 +287,95 @@ def test_discrete_gaussian_runs_start_where_every_atom_placed_says(q, sigma2, d,
     expected = [next((x for x, k in zip(atoms, counts) if k > j), d + m + 1) for j in range(hi - lo + 1)]
     if not preimages:
         monkeypatch.setattr(discrete, "_preimage_bounds", lambda *args: None)
-    starts = discrete._starts(q, sigma2, d, N, lo, hi, m, POINTER)
+    starts = discrete._starts(discrete._AddRemoveLoss(q, sigma2, d, m), N, lo, hi, POINTER)
     assert starts == expected
     assert len(set(starts)) > 3                 # the range cuts the atoms into several runs
+
+
+# ---- the replace-one discrete Gaussian, sampled ------------------------------------------------------------------
+
+REPLACE_GAUSSIAN = [   # (q, σ², s, N, range)
+    (Fraction(1, 10), Fraction(4), 1, 20, (-80, 80)),
+    (Fraction(1, 2), Fraction(2), 1, 30, (-60, 60)),       # q = 1/2: no ties but x = 0 (ℓ₊ + ℓ₋ = −s²/σ² ≠ 0)
+    (Fraction(1, 3), Fraction(25), 3, 50, (-40, 40)),      # a truncated range: both tails hold atoms
+    (Fraction(99, 100), Fraction(1, 2), 2, 10, (-300, 300)),
+    (Fraction(1, 1000), Fraction(1, 100), 1, 8, (-60, 60)),   # K = 50: the steps of ℓ± are 100 apart
+]
+
+
+def _replace_gaussian(q, sigma2, s):
+    pair = families.discrete_gaussian(sigma2, s, q, REPLACE)
+    assert isinstance(pair, families.ReplaceDiscreteGaussian)
+    return pair, ref.replace_discrete_gaussian(q, sigma2, s)
+
+
+@pytest.mark.parametrize("q, sigma2, s, N, window", REPLACE_GAUSSIAN)
+def test_replace_discrete_gaussian_masses(q, sigma2, s, N, window):
+    pair, law = _replace_gaussian(q, sigma2, s)
+    lo, hi = window
+    _check_masses(pair, law, N, lo, hi)
+    _sums_enclose_one(pair, N, lo, hi)
+    _bucket_inequalities(pair, N, lo, hi)
+
+
+@pytest.mark.parametrize("q, sigma2, s, N, window", REPLACE_GAUSSIAN)
+def test_replace_discrete_gaussian_is_symmetric(q, sigma2, s, N, window):
+    pair, _ = _replace_gaussian(q, sigma2, s)
+    _assert_symmetric(pair, N, window[1])
+
+
+def test_replace_discrete_gaussian_atom_at_zero_starts_bucket_zero():
+    """x = 0 has ℓ₊ = ℓ₋, loss 0 exactly: the first atom at or above the level 0 is 0 on any grid."""
+    q, sigma2, s = Fraction(1, 3), Fraction(3), 2
+    m = discrete.radius(sigma2, 100)
+    loss = discrete._ReplaceLoss(q, sigma2, s, m)
+    assert loss.value(0) == 0
+    for N in (1, 7, 1000):
+        starts = discrete._starts(loss, N, -3, 3, POINTER)
+        assert starts[3] == 0 < starts[4]
+
+
+REPLACE_STARTS = [   # (q, σ², s, N, lo, hi, W)
+    (Fraction(1, 2), Fraction(10 ** 4), 1, 2000, -300, 300, 100),
+    (Fraction(1, 3), Fraction(50), 2, 40, -200, 200, 100),
+    (Fraction(1, 10), Fraction(7, 3), 3, 100, -150, 160, 100),
+    (Fraction(1, 2), Fraction(1, 100), 5, 2, -3000, 3000, 100),   # more levels than atoms: every atom placed
+]
+
+
+@pytest.mark.parametrize("q, sigma2, s, N, lo, hi, W", REPLACE_STARTS)
+@pytest.mark.parametrize("preimages", [True, False], ids=["preimages", "bisection"])
+def test_replace_discrete_gaussian_runs_start_where_every_atom_placed_says(q, sigma2, s, N, lo, hi, W, preimages,
+                                                                          monkeypatch):
+    m = discrete.radius(sigma2, W)
+    atoms = range(-m - s, m + s + 1)
+    two = 2 * sigma2
+    counts = [discrete.place_ratio(q, Fraction(2 * s * x - s * s) / two, Fraction(-2 * s * x - s * s) / two, N, lo,
+                                   hi, POINTER)[0] for x in atoms]
+    expected = [next((x for x, k in zip(atoms, counts) if k > j), m + s + 1) for j in range(hi - lo + 1)]
+    if not preimages:
+        monkeypatch.setattr(discrete, "_replace_preimage_bounds", lambda *args: None)
+    starts = discrete._starts(discrete._ReplaceLoss(q, sigma2, s, m), N, lo, hi, POINTER)
+    assert starts == expected
+    assert len(set(starts)) > 3
+
+
+@pytest.mark.parametrize("q, sigma2, s", [(Fraction(1, 2), Fraction(10 ** 4), 1), (Fraction(1, 10), Fraction(7, 3), 3),
+                                          (Fraction(999, 1000), Fraction(1, 100), 5),
+                                          (Fraction(1, 7), Fraction(2), 40)])
+def test_replace_discrete_gaussian_preimage_encloses_the_root(q, sigma2, s):
+    """x*(y) from its closed form holds the real root of ℓ(x) = y (mpmath), narrowly, at levels of both signs."""
+    qm, two = mp(q), 2 * mp(sigma2)
+
+    def loss(x):
+        plus, minus = (2 * s * x - s * s) / two, (-2 * s * x - s * s) / two
+        return mpmath.log((1 - qm + qm * mpmath.exp(plus)) / (1 - qm + qm * mpmath.exp(minus)))
+    with mpmath.workdps(60):
+        for y in (Fraction(1, 1000), Fraction(-7, 10), Fraction(3), Fraction(-40)):
+            lo, hi = discrete._replace_preimage_bounds(q, sigma2, s, y)
+            level = mp(y)
+            x = mpmath.findroot(lambda t, level=level: loss(t) - level, mp((lo + hi) / 2))
+            assert mp(lo) <= x <= mp(hi) and hi - lo < Fraction(1, 2 ** 30), (y, lo, hi, x)
 
 
 # ---- one step: the arrays bound δ(ε) summed over the integers ----------------------------------------------------
