@@ -14,7 +14,10 @@ root finder where there is no closed form), the CDFs of P and Q, and its atoms. 
 * :func:`discrete_laplace`, :func:`discrete_gaussian`: the lattice pairs as laws of atoms, every mass summed from
   the pmf over the integers (mpmath's ``nsum``, not the closed forms the auditor uses), the discrete Gaussian's
   outputs truncated where their mass is below 10^−60; :func:`delta_lattice`: δ(ε) of one order summed directly
-  over the integers, Σ_x (P(x) − e^ε·Q(x))₊.
+  over the integers, Σ_x (P(x) − e^ε·Q(x))₊;
+* :func:`replace_discrete_laplace`, :func:`replace_discrete_gaussian`: the replace-one sampled lattice pairs
+  (1 − q)·N + q·N_s against (1 − q)·N + q·N_{−s}, integer by integer over a wide range (no closed-form atoms), each
+  output's loss in mpmath (a Fraction at its rational ties), outputs of equal value merged.
 """
 
 from fractions import Fraction

@@ -13,6 +13,8 @@ from fractions import Fraction
 
 import mpmath
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from auditor.outcomes import NotEstablished
 from auditor.pld import answer, discrete, families, masses
@@ -436,3 +438,27 @@ def test_a_smaller_or_split_change_is_dominated_by_the_shift_by_the_sensitivity(
             d2 = _delta_shift(pmf, (2,), epsilon, order, radius)
             assert _delta_shift(pmf, (1,), epsilon, order, radius) <= d2 + mpmath.mpf(10) ** -30
             assert _delta_shift(pmf, (1, 1), epsilon, order, radius) <= d2 + mpmath.mpf(10) ** -30
+
+
+# ---- the replace-one sampled pairs over small parameters ------------------------------------------------------------
+
+_SMALL_Q = st.sampled_from([Fraction(1, 10), Fraction(1, 3), Fraction(1, 2), Fraction(7, 10), Fraction(19, 20)])
+
+
+@settings(max_examples=12, deadline=None, derandomize=True)
+@given(q=_SMALL_Q, a=st.fractions(Fraction(1, 4), Fraction(4), max_denominator=4), s=st.integers(1, 3),
+       N=st.integers(2, 30))
+def test_replace_discrete_laplace_masses_over_small_parameters(q, a, s, N):
+    pair, law = _replace_laplace(q, a, s)
+    lo, hi = _range(law, N)
+    _check_masses(pair, law, N, lo, hi)
+    _sums_enclose_one(pair, N, lo, hi)
+
+
+@settings(max_examples=8, deadline=None, derandomize=True)
+@given(q=_SMALL_Q, sigma2=st.fractions(Fraction(1, 4), Fraction(16), max_denominator=4), s=st.integers(1, 3),
+       N=st.integers(2, 30))
+def test_replace_discrete_gaussian_masses_over_small_parameters(q, sigma2, s, N):
+    pair, law = _replace_gaussian(q, sigma2, s)
+    _check_masses(pair, law, N, -4 * N, 4 * N)
+    _sums_enclose_one(pair, N, -4 * N, 4 * N)
