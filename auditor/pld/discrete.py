@@ -18,7 +18,8 @@ has P-mass (1 − q)·N(x) + q·N_d(x) and Q-mass N(x) at the loss ℓ(x).  An a
 below it are those with i <= ⌊N·c⌋, exactly.  At q < 1, c = 0 gives the value 0 exactly; for every other c no level
 equals the value (e^{i/N} = 1 − q + q·e^c is a nonzero polynomial identity in e^{1/m}, m a common denominator of c and
 i/N, which Lindemann's theorem excludes), so each comparison is decided by enclosures: a coarse enclosure of the
-value (:data:`COARSE_BITS`) places every level outside it exactly, and a level inside it is compared by
+value (:data:`COARSE_BITS`) places every level outside it exactly, the level 0 inside it by the value's exact sign
+(that of c: log(1 − q + q·e^c) increases with c), and any other level inside it is compared by
 :func:`auditor.pld.bounded._compare_exp`, refined until the two separate (at most
 :data:`auditor.pld.bounded.MAX_SIGN_BITS` bits, then not established).  e^{−t} for t > :data:`FAR` is bounded by
 [0, 2^{−k}] with k <= t/ln 2 instead of enclosed (ln 2 < 0.6932): such an atom's value lies beyond every level of a
@@ -66,10 +67,12 @@ coefficients cancel.  m = 0 leaves q·t^{n₋} − q·t^{n₊}: n₊ = n₋.  m 
 1 − q = q·[n₊ = m]: q = 1/2 and n₊ = m; then q·t^{m+n₋} must cancel −(1 − q)·t⁰: m + n₋ = 0.  Conversely both
 cases are ties ((1 + e^y)/(1 + e^{−y}) = e^y).  So such an atom is placed exactly (:func:`_place_exact`), and every
 other comparison of a level with an atom's value terminates: its coarse enclosure at :data:`COARSE_BITS`
-(:func:`_ratio_bounds`, no large exponential) places the levels outside it, and a level inside it is compared
-with e^{ℓ} by refinement (:func:`place_ratio`; at most :data:`auditor.pld.bounded.MAX_SIGN_BITS` bits, then not
-established).  One of ℓ₊, ℓ₋ is <= 0 in both families (ℓ₊ + ℓ₋ <= 0), so inside the enclosure of a level
-|i/N| <= 1024 the other exceeds it by at most log(1/q) + log(1/(1 − q)): the exponentials enclosed stay moderate.
+(:func:`_ratio_bounds`, no large exponential) places the levels outside it, the level 0 by the value's exact sign
+(that of ℓ₊ − ℓ₋, c ↦ 1 − q + q·e^c increasing; needed where both ℓ± are very negative, a value within
+e^{max(ℓ₊, ℓ₋)} of 0), and another level inside it is compared with e^ℓ by refinement (:func:`place_ratio`; at most
+:data:`auditor.pld.bounded.MAX_SIGN_BITS` bits, then not established).  One of ℓ₊, ℓ₋ is <= 0 in both families
+(ℓ₊ + ℓ₋ <= 0), so inside the enclosure of a level |i/N| <= 1024 the other exceeds it by at most
+log(1/q) + log(1/(1 − q)): the exponentials enclosed stay moderate.
 
 *The discrete Laplace*: ℓ₊(x) = a(|x| − |x − s|), ℓ₋(x) = a(|x| − |x + s|); the outputs x <= −s and x >= s each
 form one atom (ℓ± constant there), so the atoms are j = −s ... s, and under N_c (c in {−s, 0, s}, r = e^{−a}) the
@@ -162,15 +165,41 @@ def _place_exact(v, N, lo, hi):
     return min(n, max(0, floor(N * v) - lo + 1)), min(n, max(0, ceil(N * v) - lo))
 
 
-def _place_enclosed(bounds, target, N, lo, hi, pointer, what):
-    """(at_most, below) against a value v never equal to a level: the levels outside its coarse enclosure
-    ``bounds`` exactly, those inside it by :func:`auditor.pld.bounded._compare_exp` against ``target`` (e^v)."""
-    v_lo, v_hi = bounds
+class _Enclosed:
+    """An irrational loss value v (never a level): its coarse enclosure ``bounds``, ``target(bits)`` enclosing e^v,
+    its exact ``sign`` (±1) and a text for the report."""
+
+    __slots__ = ("bounds", "target", "sign", "what")
+
+    def __init__(self, bounds, target, sign, what):
+        self.bounds, self.target, self.sign, self.what = bounds, target, sign, what
+
+    def level_sign(self, i, N, pointer):
+        """The sign of i/N − v for a level inside the enclosure: the level 0 by v's sign (a value within 2^{−96}
+        of 0 may need more bits than any cap), any other by :func:`auditor.pld.bounded._compare_exp`."""
+        if i == 0:
+            return -self.sign
+        return bounded._compare_exp(i, N, self.target, pointer, self.what)
+
+    def negated(self):
+        """−v: the enclosure negated, the target e^{−v} inverted."""
+        target = self.target
+
+        def inverse(bits):
+            t_lo, t_hi = target(bits)
+            return 1 / t_hi, 1 / t_lo
+        return _Enclosed((-self.bounds[1], -self.bounds[0]), inverse, -self.sign, f"-{self.what}")
+
+
+def _place_enclosed(value, N, lo, hi, pointer):
+    """(at_most, below) against an :class:`_Enclosed` value v: the levels outside its coarse enclosure exactly,
+    those inside it by :meth:`_Enclosed.level_sign`."""
+    v_lo, v_hi = value.bounds
     n = hi - lo + 1
     first, last = max(lo, ceil(N * v_lo)), min(hi, floor(N * v_hi))     # the levels inside the enclosure
     count = min(n, max(0, first - lo))                                  # below v_lo: below v
     for i in range(first, last + 1):
-        if bounded._compare_exp(i, N, target, pointer, what) > 0:
+        if value.level_sign(i, N, pointer) > 0:
             break
         count += 1
     return count, count                                                 # v is never a level here
@@ -178,18 +207,17 @@ def _place_enclosed(bounds, target, N, lo, hi, pointer, what):
 
 def _value(q, c):
     """The loss value v = log(1 − q + q·e^c) of an atom with ℓ₁ = c: a Fraction where it is rational (q = 1: c;
-    c = 0: 0), else (coarse enclosure, ``target``, a text for the report)."""
+    c = 0: 0), else an :class:`_Enclosed` (v has the sign of c)."""
     if q == 1 or c == 0:
         return Fraction(c)
-    return _value_bounds(q, c), _target(q, c), f"log(1 - q + q e^({c}))"
+    return _Enclosed(_value_bounds(q, c), _target(q, c), 1 if c > 0 else -1, f"log(1 - q + q e^({c}))")
 
 
 def _placed(value, N, lo, hi, pointer):
     """(at_most, below) of the levels i/N, lo <= i <= hi, against an atom's ``value`` (:func:`_value`)."""
     if isinstance(value, Fraction):
         return _place_exact(value, N, lo, hi)
-    bounds, target, what = value
-    return _place_enclosed(bounds, target, N, lo, hi, pointer, what)
+    return _place_enclosed(value, N, lo, hi, pointer)
 
 
 def place(q, c, N, lo, hi, pointer):
@@ -240,20 +268,13 @@ def _ratio_value(q, plus, minus):
     exact = _ratio_exact(q, plus, minus)
     if exact is not None:
         return exact
-    return (_ratio_bounds(q, plus, minus), _ratio_target(q, plus, minus),
-            f"log((1 - q + q e^({plus}))/(1 - q + q e^({minus})))")
+    return _Enclosed(_ratio_bounds(q, plus, minus), _ratio_target(q, plus, minus), 1 if plus > minus else -1,
+                     f"log((1 - q + q e^({plus}))/(1 - q + q e^({minus})))")
 
 
 def _negated(value):
-    """−v for a value of :func:`_value`'s form: its enclosure negated, its target e^{−v} inverted."""
-    if isinstance(value, Fraction):
-        return -value
-    (v_lo, v_hi), target, what = value
-
-    def inverse(bits):
-        t_lo, t_hi = target(bits)
-        return 1 / t_hi, 1 / t_lo
-    return (-v_hi, -v_lo), inverse, f"-{what}"
+    """−v for a value of :func:`_value`'s form."""
+    return -value if isinstance(value, Fraction) else value.negated()
 
 
 def place_ratio(q, plus, minus, N, lo, hi, pointer):
@@ -322,10 +343,11 @@ def replace_discrete_laplace_masses(q, a, s, N, lo, hi, W, pointer):
     """(Wt, p_list, q_list, low, high): the replace-one discrete Laplace pair (parameter a, sensitivity s >= 1,
     sampling q in (0, 1)) over 2^Wt, Wt >= W: the atoms x = −s ... s (module docstring)."""
     Wt, law = _laplace_laws(a, -s, s, W)
+    values = [_ratio_value(q, a * (x - abs(x - s)), a * (x - abs(x + s))) for x in range(s + 1)]
     atoms = []
     for x in range(-s, s + 1):
         n_mass = law(0, x)
-        counts = place_ratio(q, a * (abs(x) - abs(x - s)), a * (abs(x) - abs(x + s)), N, lo, hi, pointer)
+        counts = _placed(values[x] if x >= 0 else _negated(values[-x]), N, lo, hi, pointer)   # ℓ(−x) = −ℓ(x)
         atoms.append(bounded._Atom(_mix(q, n_mass, law(s, x)), _mix(q, n_mass, law(-s, x)), counts))
     return (Wt,) + bounded._assemble(hi - lo + 1, atoms, None)
 
@@ -387,12 +409,12 @@ def _reaches(value, i, N, pointer):
     else by its coarse enclosure and, when the level is inside it, by refinement (never equal then)."""
     if isinstance(value, Fraction):
         return Fraction(i, N) <= value
-    (v_lo, v_hi), target, what = value
+    v_lo, v_hi = value.bounds
     if i <= N * v_lo:
         return True
     if i > N * v_hi:
         return False
-    return bounded._compare_exp(i, N, target, pointer, what) < 0
+    return value.level_sign(i, N, pointer) < 0
 
 
 def _preimage_bounds(q, sigma2, d, y):

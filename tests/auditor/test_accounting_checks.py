@@ -1588,13 +1588,15 @@ def test_a_discrete_laplace_has_delta_exactly_zero_beyond_its_largest_loss():
     ({"class_name": "DiscreteLaplaceDpEvent", "noise_parameter": "1/2"}, "add_or_remove_one"),
     ({"class_name": "DiscreteGaussianDpEvent", "sigma_squared": "4", "sensitivity": 1, "extra": 1},
      "add_or_remove_one"),
-    ({"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/2", "event": DLAP_EVENT}, "replace_one"),
-    ({"class_name": "PoissonSampledDpEvent", "sampling_probability": "0", "event": DGAUSS_EVENT}, "replace_one"),
     ({"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/2",
-      "event": dict(DGAUSS_EVENT, sensitivity=0)}, "replace_one"),                     # dropped, still checked
+      "event": dict(DLAP_EVENT, noise_parameter="101")}, "replace_one"),
+    ({"class_name": "PoissonSampledDpEvent", "sampling_probability": "0",
+      "event": dict(DGAUSS_EVENT, sigma_squared="1/101")}, "replace_one"),            # dropped, still checked
+    ({"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/2",
+      "event": dict(DGAUSS_EVENT, sensitivity=1001)}, "replace_one"),
 ], ids=["a-low", "a-high", "s-high", "s-negative", "s-string", "a-zero", "variance-low", "variance-high",
-        "dgauss-s-high", "missing-sensitivity", "unknown-field", "sampled-dlap-replace", "dgauss-sampled-0-replace",
-        "dgauss-s0-sampled-replace"])
+        "dgauss-s-high", "missing-sensitivity", "unknown-field", "sampled-dlap-replace-a-high",
+        "dgauss-sampled-0-replace-variance-low", "dgauss-sampled-replace-s-high"])
 def test_lattice_leaves_outside_the_domain_are_malformed(event, relation):
     cert = corpus.family_certificate("discrete-laplace")
     cert["input"]["relation"] = relation

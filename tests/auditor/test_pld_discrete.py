@@ -462,3 +462,17 @@ def test_replace_discrete_gaussian_masses_over_small_parameters(q, sigma2, s, N)
     pair, law = _replace_gaussian(q, sigma2, s)
     _check_masses(pair, law, N, -4 * N, 4 * N)
     _sums_enclose_one(pair, N, -4 * N, 4 * N)
+
+
+@pytest.mark.parametrize("pair", [families.discrete_laplace(Fraction(100), 1000, Fraction(1, 2), REPLACE),
+                                  families.discrete_gaussian(Fraction(1, 100), 1000, Fraction(1, 10), REPLACE)],
+                         ids=["dlap-a100-s1000", "dgauss-s1000"])
+def test_replace_one_values_far_within_a_bit_of_zero_are_placed_by_their_sign(pair):
+    """Both ℓ± very negative: values within e^{−99,800} of 0, beyond any refinement's cap; the level 0 is decided by
+    the value's sign (that of ℓ₊ − ℓ₋), so the whole range is placed and the masses still sum to 1."""
+    _sums_enclose_one(pair, 10, -40, 40)
+    _bucket_inequalities(pair, 10, -40, 40)
+    value = discrete._ratio_value(Fraction(1, 2), Fraction(-99800), Fraction(-100000))
+    assert value.sign == 1 and value.bounds[0] <= 0 <= value.bounds[1]
+    assert discrete._placed(value, 10, -3, 3, POINTER) == (4, 4)
+    assert discrete._placed(discrete._negated(value), 10, -3, 3, POINTER) == (3, 3)
