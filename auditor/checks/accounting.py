@@ -16,8 +16,8 @@ In order:
    without replacement of m of n records (n >= 1, 0 <= m <= n) wraps a Gaussian or Laplace event, a no-op or a
    composition that holds only Gaussian events and no-ops (at any depth, whatever m/n), whose σ² is at least
    1/100 when 0 < m < n; the relation defines every leaf (add/remove: no randomized response, no sampling without
-   replacement; replace-one: no mixture, and a discrete Laplace or discrete Gaussian leaf only with sampling 1,
-   the product of its Poisson ancestors' probabilities; a Laplace leaf with any sampling);
+   replacement; replace-one: no mixture; a Laplace, discrete Laplace or discrete Gaussian leaf with any sampling,
+   the product of its Poisson ancestors' probabilities);
    10^−30 <= δ < 1, or 1..64 strictly increasing ε in [0, 500]; 10^−6 <= R <= 1/2; a result of the question's
    form; a ``pld`` route with a discretisation, a ``gaussian`` or ``lattice`` one without.
 2. The tree's limits (UNCHECKED, before any work): at most :data:`MAX_EVENTS` events, every numerator and
@@ -45,9 +45,10 @@ In order:
    whose every Δ is 0, randomized response with k = 1 or p = 1, a discrete Laplace or discrete Gaussian leaf of
    sensitivity 0); a mixture's equal Δ merged and sorted increasing; equal mechanisms merged (counts added);
    sorted by the canonical JSON text of the mechanism.  Then Σ T <= :data:`MAX_TOTAL_COUNT` (UNCHECKED beyond).
-   A Laplace leaf under replace-one with sampling q in (0, 1) is the stage ``laplace`` of that sampling; the
-   relation decides its pair (:func:`pair_of`, :func:`auditor.pld.families.laplace`:
-   :class:`auditor.pld.bounded.ReplaceLaplace`).
+   A Laplace, discrete Laplace or discrete Gaussian leaf under replace-one with sampling q in (0, 1) is the stage
+   ``laplace``, ``discrete_laplace`` or ``discrete_gaussian`` of that sampling (the stage JSON of either relation);
+   the relation decides its pair (:func:`pair_of`; :class:`auditor.pld.bounded.ReplaceLaplace`,
+   :class:`auditor.pld.families.ReplaceDiscreteLaplace`, :class:`auditor.pld.families.ReplaceDiscreteGaussian`).
 4. Route (FAIL): ``gaussian`` exactly when every stage is ``gaussian`` with sampling 1; ``lattice`` only for
    exactly one ``randomized_response`` stage ("route not applicable" otherwise), which may also take ``pld``.
 5. The recipe's shape (MALFORMED; a stage sampled without replacement has a range holding the level 0) and its
@@ -459,16 +460,13 @@ _DISCRETE = {
 
 def _discrete_leaf(event, kind, pointer, tree, sampling):
     """A discrete Laplace or discrete Gaussian leaf: the noise in its domain, an integer sensitivity in
-    [0, 1000], under replace-one unsampled; dropped at sensitivity 0 (after those checks)."""
+    [0, 1000], under either relation with any sampling; dropped at sensitivity 0 (after those checks)."""
     mechanism, field, name, (lo, hi), text = _DISCRETE[kind]
     noise = tree.number(event[field], f"{pointer}/{field}")
     _bounded(noise, lo, hi, f"{pointer}/{field}", text)
     s = common.integer(event["sensitivity"], pointer + "/sensitivity", 0)
     if s > DISCRETE_SENSITIVITY_MAX:
         raise Malformed(f"{pointer}/sensitivity: {s} is outside the domain [0, {DISCRETE_SENSITIVITY_MAX}]")
-    if tree.relation == REPLACE and sampling != 1:
-        raise Malformed(f"{pointer}: under replace_one the {mechanism.replace('_', ' ')} mechanism is defined only "
-                        f"unsampled, but its Poisson sampling is {show(sampling)} (docs/accounting.md §3)")
     if s == 0:
         return None
     return {"mechanism": mechanism, name: write_rational(noise), "sampling": write_rational(sampling),

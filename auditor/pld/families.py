@@ -28,7 +28,9 @@ which is also the pair of ``gaussian_composition`` under add/remove, given by σ
   :class:`auditor.pld.bounded.ReplaceLaplace` (``laplace`` under replace-one with 0 < q < 1) and
   :class:`RandomizedResponse` (replace-one): :mod:`.bounded`.
 * :class:`DiscreteLaplace` and :class:`DiscreteGaussian` — ``discrete_laplace`` and ``discrete_gaussian`` (add/remove,
-  any q, shift d = s; replace-one, q = 1, the add/remove pair of shift d = 2s): :mod:`.discrete`.
+  any q, shift d = s; replace-one, q = 1, the add/remove pair of shift d = 2s), :class:`ReplaceDiscreteLaplace` and
+  :class:`ReplaceDiscreteGaussian` (replace-one, q < 1: (1 − q)·N + q·N_s against (1 − q)·N + q·N_{−s}):
+  :mod:`.discrete`.
 """
 
 from fractions import Fraction
@@ -46,6 +48,7 @@ from auditor.rationals import ceil, ceil_div, floor
 
 __all__ = ["ReplaceGaussian", "GaussianMixture", "Symmetrised", "WithoutReplacementGaussian",
            "WithoutReplacementLaplace", "Laplace", "RandomizedResponse", "DiscreteLaplace", "DiscreteGaussian",
+           "ReplaceDiscreteLaplace", "ReplaceDiscreteGaussian",
            "gaussian", "gaussian_composition", "mixture", "without_replacement", "composition_without_replacement",
            "laplace_without_replacement",
            "laplace", "randomized_response", "discrete_laplace", "discrete_gaussian", "discrete_work", "REPLACE_NS",
@@ -580,6 +583,61 @@ class DiscreteGaussian:
         return discrete.discrete_gaussian_masses(self.q, self.sigma_squared, self.shift, N, lo, hi, W, pointer)
 
 
+class ReplaceDiscreteLaplace:
+    """``discrete_laplace`` under replace-one, q in (0, 1): (1 − q)·N + q·N_s against (1 − q)·N + q·N_{−s},
+    N = DLap(a), s the sensitivity (:mod:`.discrete`: 2s + 1 atoms)."""
+
+    __slots__ = ("q", "parameter", "sensitivity")
+
+    def __init__(self, q, parameter, sensitivity):
+        self.q, self.parameter, self.sensitivity = Fraction(q), Fraction(parameter), int(sensitivity)
+
+    def __repr__(self):
+        return f"ReplaceDiscreteLaplace(q={self.q}, parameter={self.parameter}, sensitivity={self.sensitivity})"
+
+    def guard_bits(self):
+        """The declared guard with s = 1, as the other discrete pairs'."""
+        return declared_guard(self.q, 1)
+
+    def parts(self):
+        return bits(self.q) + bits(self.parameter) + bits(self.sensitivity)
+
+    def mass_work(self, n, W, parts):
+        return discrete_work(n, 2 * self.sensitivity + 1, W, parts, True)
+
+    def bucket_masses(self, N, lo, hi, W, pointer):
+        return discrete.replace_discrete_laplace_masses(self.q, self.parameter, self.sensitivity, N, lo, hi, W,
+                                                        pointer)
+
+
+class ReplaceDiscreteGaussian:
+    """``discrete_gaussian`` under replace-one, q in (0, 1): (1 − q)·N + q·N_s against (1 − q)·N + q·N_{−s},
+    N = N_Z(0, σ²), s the sensitivity (:mod:`.discrete`: the atoms −m − s ... m + s)."""
+
+    __slots__ = ("q", "sigma_squared", "sensitivity")
+
+    def __init__(self, q, sigma_squared, sensitivity):
+        self.q, self.sigma_squared, self.sensitivity = Fraction(q), Fraction(sigma_squared), int(sensitivity)
+
+    def __repr__(self):
+        return (f"ReplaceDiscreteGaussian(q={self.q}, sigma_squared={self.sigma_squared}, "
+                f"sensitivity={self.sensitivity})")
+
+    def guard_bits(self):
+        """The declared guard with s = 1, as the other discrete pairs'."""
+        return declared_guard(self.q, 1)
+
+    def parts(self):
+        return bits(self.q) + bits(self.sigma_squared) + bits(self.sensitivity)
+
+    def mass_work(self, n, W, parts):
+        return discrete_work(n, discrete.atom_count(self.sigma_squared, 2 * self.sensitivity, W), W, parts, True)
+
+    def bucket_masses(self, N, lo, hi, W, pointer):
+        return discrete.replace_discrete_gaussian_masses(self.q, self.sigma_squared, self.sensitivity, N, lo, hi, W,
+                                                         pointer)
+
+
 # ---- from a stage mechanism to its pair --------------------------------------------------------------------------
 
 ADD_OR_REMOVE, REPLACE = "add_or_remove_one", "replace_one"
@@ -650,14 +708,20 @@ def randomized_response(noise, buckets):
 
 
 def discrete_laplace(parameter, sensitivity, q, relation):
-    """The pair of a ``discrete_laplace`` stage: shift s under add/remove, 2s under replace-one (q = 1 only)."""
+    """The pair of a ``discrete_laplace`` stage: shift s under add/remove; under replace-one the add/remove pair of
+    shift 2s at q = 1, :class:`ReplaceDiscreteLaplace` at q < 1."""
     if relation == ADD_OR_REMOVE:
         return DiscreteLaplace(q, parameter, sensitivity)
+    if q < 1:
+        return ReplaceDiscreteLaplace(q, parameter, sensitivity)
     return DiscreteLaplace(1, parameter, 2 * sensitivity)
 
 
 def discrete_gaussian(sigma_squared, sensitivity, q, relation):
-    """The pair of a ``discrete_gaussian`` stage: shift s under add/remove, 2s under replace-one (q = 1 only)."""
+    """The pair of a ``discrete_gaussian`` stage: shift s under add/remove; under replace-one the add/remove pair of
+    shift 2s at q = 1, :class:`ReplaceDiscreteGaussian` at q < 1."""
     if relation == ADD_OR_REMOVE:
         return DiscreteGaussian(q, sigma_squared, sensitivity)
+    if q < 1:
+        return ReplaceDiscreteGaussian(q, sigma_squared, sensitivity)
     return DiscreteGaussian(1, sigma_squared, 2 * sensitivity)

@@ -210,7 +210,9 @@ def _composed(law, steps):
 DLAP = ref.discrete_laplace(1, Fraction(1, 2), 2)
 DLAP_SAMPLED = ref.discrete_laplace(Fraction(1, 4), Fraction(1), 2)
 DLAP_REPLACE = ref.discrete_laplace(1, Fraction(1), 2)            # replace-one, s = 1: the pair of shift 2
+DLAP_REPLACE_SAMPLED = ref.replace_discrete_laplace(Fraction(1, 10), Fraction(1, 2), 1)   # replace-one, q < 1
 DGAUSS = ref.discrete_gaussian(1, Fraction(4), 1)
+DGAUSS_REPLACE_SAMPLED = ref.replace_discrete_gaussian(Fraction(1, 5), Fraction(2), 1)   # replace-one, q < 1
 DGAUSS_SAMPLED = ref.discrete_gaussian(Fraction(1, 5), Fraction(2), 2)
 DGAUSS_REPLACE = ref.discrete_gaussian(1, Fraction(9), 2)         # replace-one, s = 1: the pair of shift 2
 
@@ -377,6 +379,14 @@ FAMILIES = {
         [({"mechanism": "discrete_laplace", "parameter": "1", "sampling": "1", "sensitivity": 1}, 2,
           _discrete_range(DLAP_REPLACE, 20))], 20, ["0", "1", "2"],
         lambda e: {"forward": ref.delta_atoms(_composed(DLAP_REPLACE, 2), e)}),
+    "discrete-laplace-replace-sampled": (
+        {"class_name": "SelfComposedDpEvent", "count": 10, "event": {
+            "class_name": "PoissonSampledDpEvent", "sampling_probability": "1/10",
+            "event": {"class_name": "DiscreteLaplaceDpEvent", "noise_parameter": "1/2", "sensitivity": 1}}},
+        "replace_one",
+        [({"mechanism": "discrete_laplace", "parameter": "1/2", "sampling": "1/10", "sensitivity": 1}, 10,
+          _discrete_range(DLAP_REPLACE_SAMPLED, 100))], 100, ["0", "1/10", "1/2"],
+        lambda e: {"forward": ref.delta_atoms(_composed(DLAP_REPLACE_SAMPLED, 10), e)}),
     "discrete-gaussian": (
         {"class_name": "DiscreteGaussianDpEvent", "sigma_squared": "4", "sensitivity": 1}, "add_or_remove_one",
         [({"mechanism": "discrete_gaussian", "sampling": "1", "sensitivity": 1, "sigma_squared": "4"}, 1,
@@ -391,6 +401,12 @@ FAMILIES = {
         {"class_name": "DiscreteGaussianDpEvent", "sigma_squared": "9", "sensitivity": 1}, "replace_one",
         [({"mechanism": "discrete_gaussian", "sampling": "1", "sensitivity": 1, "sigma_squared": "9"}, 1,
           _discrete_range(DGAUSS_REPLACE, 40, top=8))], 40, ["0", "1/4", "1"], _discrete_truth(DGAUSS_REPLACE)),
+    "discrete-gaussian-replace-sampled": (
+        {"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/5",
+         "event": {"class_name": "DiscreteGaussianDpEvent", "sigma_squared": "2", "sensitivity": 1}}, "replace_one",
+        [({"mechanism": "discrete_gaussian", "sampling": "1/5", "sensitivity": 1, "sigma_squared": "2"}, 1,
+          _discrete_range(DGAUSS_REPLACE_SAMPLED, 60, top=8))], 60, ["0", "1/4", "1"],
+        _discrete_truth(DGAUSS_REPLACE_SAMPLED)),
     "mixed": (   # replace-one: N(1, 4) against N(−1, 4) (μ² = 1), and two steps of randomized response
         {"class_name": "ComposedDpEvent", "events": [
             {"class_name": "GaussianDpEvent", "noise_multiplier": "2"},

@@ -14,7 +14,10 @@ root finder where there is no closed form), the CDFs of P and Q, and its atoms. 
 * :func:`discrete_laplace`, :func:`discrete_gaussian`: the lattice pairs as laws of atoms, every mass summed from
   the pmf over the integers (mpmath's ``nsum``, not the closed forms the auditor uses), the discrete Gaussian's
   outputs truncated where their mass is below 10^−60; :func:`delta_lattice`: δ(ε) of one order summed directly
-  over the integers, Σ_x (P(x) − e^ε·Q(x))₊.
+  over the integers, Σ_x (P(x) − e^ε·Q(x))₊;
+* :func:`replace_discrete_laplace`, :func:`replace_discrete_gaussian`: the replace-one sampled lattice pairs
+  (1 − q)·N + q·N_s against (1 − q)·N + q·N_{−s}, integer by integer over a wide range (no closed-form atoms), each
+  output's loss in mpmath (a Fraction at its rational ties), outputs of equal value merged.
 """
 
 from fractions import Fraction
@@ -510,6 +513,60 @@ def discrete_gaussian(q, sigma2, d):
         outputs = [(Fraction(2 * d * x - d * d) / (2 * Fraction(sigma2)), f(x) / Z, f(x - d) / Z)
                    for x in range(-X, d + X + 1)]
         return _lattice_law(q, outputs)
+
+
+def _replace_value(q, plus, minus):
+    """log((1 − q + q·e^{ℓ₊})/(1 − q + q·e^{ℓ₋})): a Fraction where it is rational (ℓ₊ = ℓ₋: 0; q = 1/2 and
+    ℓ₋ = −ℓ₊: ℓ₊), else mpmath."""
+    if plus == minus:
+        return Fraction(0)
+    if Fraction(q) == Fraction(1, 2) and plus == -minus:
+        return Fraction(plus)
+    qm = mp(q)
+    return mpmath.log((1 - qm + qm * mpmath.exp(mp(plus))) / (1 - qm + qm * mpmath.exp(mp(minus))))
+
+
+def _replace_law(q, pmf, loss, s, X):
+    """(1 − q)·N + q·N_s against (1 − q)·N + q·N_{−s}, summed integer by integer over −X ... X: atoms of equal
+    value merged (``loss(c, x)`` = log(N_c(x)/N(x)) as a Fraction)."""
+    qm = mp(q)
+    merged = {}
+    for x in range(-X, X + 1):
+        value = _replace_value(q, loss(s, x), loss(-s, x))
+        p, r = (1 - qm) * pmf(x) + qm * pmf(x - s), (1 - qm) * pmf(x) + qm * pmf(x + s)
+        key = value if isinstance(value, Fraction) else mpmath.nstr(value, 50)
+        old = merged.get(key, (value, 0, 0))
+        merged[key] = (value, old[1] + p, old[2] + r)
+    return Law(lambda y: None, lambda x: 0, lambda x: 0, list(merged.values()), total=(0, 0))
+
+
+def replace_discrete_laplace(q, a, s):
+    """The replace-one discrete Laplace pair, integer by integer over |x| <= X, a·(X − s) >= 200 (the rest below
+    e^{−200})."""
+    with mpmath.workdps(60):
+        am = mp(a)
+
+        def pmf(x):
+            return mpmath.tanh(am / 2) * mpmath.exp(-am * abs(x))
+
+        def loss(c, x):
+            return Fraction(a) * (abs(x) - abs(x - c))
+        return _replace_law(q, pmf, loss, s, s + int(200 / Fraction(a)) + 1)
+
+
+def replace_discrete_gaussian(q, sigma2, s):
+    """The replace-one discrete Gaussian pair, integer by integer over |x| <= X (the rest below e^{−150})."""
+    with mpmath.workdps(60):
+        s2 = mp(sigma2)
+
+        def f(x):
+            return mpmath.exp(-mpmath.mpf(x) ** 2 / (2 * s2))
+        Z = mpmath.nsum(f, [-mpmath.inf, mpmath.inf])
+
+        def loss(c, x):
+            return Fraction(x * x - (x - c) * (x - c)) / (2 * Fraction(sigma2))
+        X = s + int(mpmath.ceil(mpmath.sqrt(2 * s2 * 300))) + 2
+        return _replace_law(q, lambda x: f(x) / Z, loss, s, X)
 
 
 def delta_lattice(law, epsilon, order):

@@ -650,15 +650,44 @@ def test_a_poisson_sampled_laplace_reads_into_a_stage_under_replace_one(tree, st
     assert accounting.read_stages(tree, "replace_one") == stages
 
 
-@pytest.mark.parametrize("leaf", [
-    {"class_name": "DiscreteLaplaceDpEvent", "noise_parameter": "1", "sensitivity": 1},
-    {"class_name": "DiscreteGaussianDpEvent", "sigma_squared": "4", "sensitivity": 1},
-], ids=["discrete-laplace", "discrete-gaussian"])
-def test_the_discrete_families_stay_unsampled_under_replace_one(leaf):
+def _sampled_discrete_laplace(q, a="1/2", s=1):
+    return {"class_name": "PoissonSampledDpEvent", "sampling_probability": q,
+            "event": {"class_name": "DiscreteLaplaceDpEvent", "noise_parameter": a, "sensitivity": s}}
+
+
+def test_a_poisson_sampled_discrete_laplace_reads_into_a_stage_under_replace_one():
+    """Ten steps of a discrete Laplace sampled at 1/10 pass the domain check under replace-one: one stage, whose pair
+    is the replace-one sampled discrete Laplace; sampling 1 stays the add/remove pair of shift 2s."""
+    tree = {"class_name": "SelfComposedDpEvent", "count": 10, "event": _sampled_discrete_laplace("1/10")}
+    stage = {"mechanism": "discrete_laplace", "parameter": "1/2", "sampling": "1/10", "sensitivity": 1}
+    assert accounting.read_stages(tree, "replace_one") == [(stage, 10)]
+    assert isinstance(accounting.pair_of(stage, "replace_one"), families.ReplaceDiscreteLaplace)
+    unsampled = dict(stage, sampling="1")
+    pair = accounting.pair_of(unsampled, "replace_one")
+    assert isinstance(pair, families.DiscreteLaplace) and pair.shift == 2 and pair.q == 1
+    assert accounting.read_stages(_sampled_discrete_laplace("0"), "replace_one") == []
+
+
+def test_a_poisson_sampled_discrete_gaussian_reads_into_a_stage_under_replace_one():
+    leaf = {"class_name": "DiscreteGaussianDpEvent", "sigma_squared": "4", "sensitivity": 2}
     tree = {"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/2", "event": leaf}
-    with pytest.raises(Malformed, match="defined only unsampled"):
+    stage = {"mechanism": "discrete_gaussian", "sampling": "1/2", "sensitivity": 2, "sigma_squared": "4"}
+    for relation in ("replace_one", "add_or_remove_one"):
+        assert accounting.read_stages(tree, relation) == [(stage, 1)]
+    assert isinstance(accounting.pair_of(stage, "replace_one"), families.ReplaceDiscreteGaussian)
+    assert isinstance(accounting.pair_of(stage, "add_or_remove_one"), families.DiscreteGaussian)
+
+
+@pytest.mark.parametrize("tree", [
+    {"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/2",
+     "event": {"class_name": "MixtureOfGaussiansDpEvent", "standard_deviation": "1", "sensitivities": ["1"],
+               "sampling_probs": ["1"]}},
+    {"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/2", "event": {"class_name": "ComposedDpEvent",
+     "events": [{"class_name": "DiscreteLaplaceDpEvent", "noise_parameter": "1", "sensitivity": 1}]}},
+], ids=["mixture", "sampled-composition-of-discrete"])
+def test_what_stays_undefined_under_replace_one_is_malformed(tree):
+    with pytest.raises(Malformed):
         accounting.read_stages(tree, "replace_one")
-    assert accounting.read_stages(tree, "add_or_remove_one")[0][0]["sampling"] == "1/2"
 
 
 REPLACE_LAPLACE_MECHANISM = STAGE0 + ("mechanism",)
@@ -839,9 +868,9 @@ def test_a_composition_under_a_poisson_sampling_of_one_is_read_leaf_by_leaf_unde
     assert accounting.read_stages(_poisson("0", tree["event"]), "replace_one") == []
     assert accounting.read_stages(_poisson("0", _composed({"class_name": "LaplaceDpEvent", "noise_multiplier": "1"})),
                                   "replace_one") == []
-    with pytest.raises(Malformed, match="defined only unsampled"):
-        accounting.read_stages(_poisson("0", _composed({"class_name": "DiscreteLaplaceDpEvent", "noise_parameter": "1",
-                                                        "sensitivity": 1})), "replace_one")
+    assert accounting.read_stages(_poisson("0", _composed({"class_name": "DiscreteLaplaceDpEvent",
+                                                           "noise_parameter": "1", "sensitivity": 1})),
+                                  "replace_one") == []
 
 
 def test_the_events_of_a_sampled_composition_count_toward_the_limits():
@@ -1559,13 +1588,15 @@ def test_a_discrete_laplace_has_delta_exactly_zero_beyond_its_largest_loss():
     ({"class_name": "DiscreteLaplaceDpEvent", "noise_parameter": "1/2"}, "add_or_remove_one"),
     ({"class_name": "DiscreteGaussianDpEvent", "sigma_squared": "4", "sensitivity": 1, "extra": 1},
      "add_or_remove_one"),
-    ({"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/2", "event": DLAP_EVENT}, "replace_one"),
-    ({"class_name": "PoissonSampledDpEvent", "sampling_probability": "0", "event": DGAUSS_EVENT}, "replace_one"),
     ({"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/2",
-      "event": dict(DGAUSS_EVENT, sensitivity=0)}, "replace_one"),                     # dropped, still checked
+      "event": dict(DLAP_EVENT, noise_parameter="101")}, "replace_one"),
+    ({"class_name": "PoissonSampledDpEvent", "sampling_probability": "0",
+      "event": dict(DGAUSS_EVENT, sigma_squared="1/101")}, "replace_one"),            # dropped, still checked
+    ({"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/2",
+      "event": dict(DGAUSS_EVENT, sensitivity=1001)}, "replace_one"),
 ], ids=["a-low", "a-high", "s-high", "s-negative", "s-string", "a-zero", "variance-low", "variance-high",
-        "dgauss-s-high", "missing-sensitivity", "unknown-field", "sampled-dlap-replace", "dgauss-sampled-0-replace",
-        "dgauss-s0-sampled-replace"])
+        "dgauss-s-high", "missing-sensitivity", "unknown-field", "sampled-dlap-replace-a-high",
+        "dgauss-sampled-0-replace-variance-low", "dgauss-sampled-replace-s-high"])
 def test_lattice_leaves_outside_the_domain_are_malformed(event, relation):
     cert = corpus.family_certificate("discrete-laplace")
     cert["input"]["relation"] = relation

@@ -13,6 +13,8 @@ from fractions import Fraction
 
 import mpmath
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from auditor.outcomes import NotEstablished
 from auditor.pld import answer, discrete, families, masses
@@ -154,6 +156,72 @@ def test_far_atoms_are_placed_without_large_exponentials():
     _bucket_inequalities(pair, 10, -5, 100)
 
 
+# ---- the replace-one discrete Laplace, sampled -------------------------------------------------------------------
+
+REPLACE_LAPLACE = [   # (q, a, s, N)
+    (Fraction(1, 10), Fraction(1, 2), 1, 20),
+    (Fraction(1, 2), Fraction(1), 1, 10),            # q = 1/2: the end atoms at ±1 exactly, on the levels ±10
+    (Fraction(1, 2), Fraction(1, 2), 2, 4),          # ... at ±1 (levels ±4); the atoms ±1 between levels
+    (Fraction(1, 3), Fraction(2), 3, 50),
+    (Fraction(99, 100), Fraction(3, 7), 2, 30),
+    (Fraction(1, 1000), Fraction(5), 4, 60),         # q small: every atom close to 0
+]
+
+
+def _replace_laplace(q, a, s):
+    pair = families.discrete_laplace(a, s, q, REPLACE)
+    assert isinstance(pair, families.ReplaceDiscreteLaplace)
+    return pair, ref.replace_discrete_laplace(q, a, s)
+
+
+@pytest.mark.parametrize("q, a, s, N", REPLACE_LAPLACE)
+def test_replace_discrete_laplace_masses(q, a, s, N):
+    pair, law = _replace_laplace(q, a, s)
+    lo, hi = _range(law, N)
+    _check_masses(pair, law, N, lo, hi)
+    _check_masses(pair, law, N, lo // 2, hi // 2)       # atoms in both tails
+    _sums_enclose_one(pair, N, lo, hi)
+    _bucket_inequalities(pair, N, lo, hi)
+
+
+def test_replace_discrete_laplace_exact_ties_start_their_buckets():
+    """q = 1/2, a = 1, s = 1: three atoms, x <= −1 at −1, x = 0 at 0, x >= 1 at 1, all exactly; at N = 10 each is a
+    level and starts its bucket; at q = 1/3 the end atoms lie strictly between levels, the middle one still at 0."""
+    pair, law = _replace_laplace(Fraction(1, 2), Fraction(1), 1)
+    assert sorted(v for v, _, _ in law.atoms) == [-1, 0, 1]
+    Wt, p_list, q_list, low, high = _masses(pair, 10, -15, 15)
+    assert [i - 15 for i, m in enumerate(p_list) if m != (0, 0)] == [-10, 0, 10]
+    assert discrete.place_ratio(Fraction(1, 2), Fraction(1), Fraction(-1), 10, -15, 15, POINTER) == (26, 25)
+    assert discrete.place_ratio(Fraction(1, 2), Fraction(-1), Fraction(-1), 10, -15, 15, POINTER) == (16, 15)
+    at_most, below = discrete.place_ratio(Fraction(1, 3), Fraction(1), Fraction(-1), 10, -15, 15, POINTER)
+    assert at_most == below
+
+
+def _mirrored(p_list, q_list, low, high):
+    """The masses of (Q, P) on the mirrored buckets: bucket i of the mirror is −i − 1 of the original."""
+    return q_list[::-1], p_list[::-1], (high[1], high[0]), (low[1], low[0])
+
+
+def _assert_symmetric(pair, N, H):
+    """On [−H, H] the mirrored masses are the masses exactly, but on the buckets −1 and 0 around the atom at 0 (the
+    forward order puts it in bucket 0, the mirror in −1), whose sums' enclosures meet."""
+    Wt, *forward = _masses(pair, N, -H, H)
+    backward = _mirrored(*forward)
+    assert tuple(forward[2:]) == tuple(backward[2:])
+    for side in (0, 1):
+        a, b = forward[side], backward[side]
+        assert a[:H - 1] == b[:H - 1] and a[H + 1:] == b[H + 1:]
+        sa = (a[H - 1][0] + a[H][0], a[H - 1][1] + a[H][1])
+        sb = (b[H - 1][0] + b[H][0], b[H - 1][1] + b[H][1])
+        assert sa[0] <= sb[1] and sb[0] <= sa[1]
+
+
+@pytest.mark.parametrize("q, a, s, N", [c for c in REPLACE_LAPLACE if c[0] != Fraction(1, 2)])   # no end ties
+def test_replace_discrete_laplace_is_symmetric(q, a, s, N):
+    pair, law = _replace_laplace(q, a, s)
+    _assert_symmetric(pair, N, max(-_range(law, N)[0], _range(law, N)[1]))
+
+
 # ---- the discrete Gaussian -----------------------------------------------------------------------------------
 
 GAUSSIAN = [   # (q, σ², s, relation, N, range)
@@ -221,9 +289,95 @@ def test_discrete_gaussian_runs_start_where_every_atom_placed_says(q, sigma2, d,
     expected = [next((x for x, k in zip(atoms, counts) if k > j), d + m + 1) for j in range(hi - lo + 1)]
     if not preimages:
         monkeypatch.setattr(discrete, "_preimage_bounds", lambda *args: None)
-    starts = discrete._starts(q, sigma2, d, N, lo, hi, m, POINTER)
+    starts = discrete._starts(discrete._AddRemoveLoss(q, sigma2, d, m), N, lo, hi, POINTER)
     assert starts == expected
     assert len(set(starts)) > 3                 # the range cuts the atoms into several runs
+
+
+# ---- the replace-one discrete Gaussian, sampled ------------------------------------------------------------------
+
+REPLACE_GAUSSIAN = [   # (q, σ², s, N, range)
+    (Fraction(1, 10), Fraction(4), 1, 20, (-80, 80)),
+    (Fraction(1, 2), Fraction(2), 1, 30, (-60, 60)),       # q = 1/2: no ties but x = 0 (ℓ₊ + ℓ₋ = −s²/σ² ≠ 0)
+    (Fraction(1, 3), Fraction(25), 3, 50, (-40, 40)),      # a truncated range: both tails hold atoms
+    (Fraction(99, 100), Fraction(1, 2), 2, 10, (-300, 300)),
+    (Fraction(1, 1000), Fraction(1, 100), 1, 8, (-60, 60)),   # K = 50: the steps of ℓ± are 100 apart
+]
+
+
+def _replace_gaussian(q, sigma2, s):
+    pair = families.discrete_gaussian(sigma2, s, q, REPLACE)
+    assert isinstance(pair, families.ReplaceDiscreteGaussian)
+    return pair, ref.replace_discrete_gaussian(q, sigma2, s)
+
+
+@pytest.mark.parametrize("q, sigma2, s, N, window", REPLACE_GAUSSIAN)
+def test_replace_discrete_gaussian_masses(q, sigma2, s, N, window):
+    pair, law = _replace_gaussian(q, sigma2, s)
+    lo, hi = window
+    _check_masses(pair, law, N, lo, hi)
+    _sums_enclose_one(pair, N, lo, hi)
+    _bucket_inequalities(pair, N, lo, hi)
+
+
+@pytest.mark.parametrize("q, sigma2, s, N, window", REPLACE_GAUSSIAN)
+def test_replace_discrete_gaussian_is_symmetric(q, sigma2, s, N, window):
+    pair, _ = _replace_gaussian(q, sigma2, s)
+    _assert_symmetric(pair, N, window[1])
+
+
+def test_replace_discrete_gaussian_atom_at_zero_starts_bucket_zero():
+    """x = 0 has ℓ₊ = ℓ₋, loss 0 exactly: the first atom at or above the level 0 is 0 on any grid."""
+    q, sigma2, s = Fraction(1, 3), Fraction(3), 2
+    m = discrete.radius(sigma2, 100)
+    loss = discrete._ReplaceLoss(q, sigma2, s, m)
+    assert loss.value(0) == 0
+    for N in (1, 7, 1000):
+        starts = discrete._starts(loss, N, -3, 3, POINTER)
+        assert starts[3] == 0 < starts[4]
+
+
+REPLACE_STARTS = [   # (q, σ², s, N, lo, hi, W)
+    (Fraction(1, 2), Fraction(10 ** 4), 1, 2000, -300, 300, 100),
+    (Fraction(1, 3), Fraction(50), 2, 40, -200, 200, 100),
+    (Fraction(1, 10), Fraction(7, 3), 3, 100, -150, 160, 100),
+    (Fraction(1, 2), Fraction(1, 100), 5, 2, -3000, 3000, 100),   # more levels than atoms: every atom placed
+]
+
+
+@pytest.mark.parametrize("q, sigma2, s, N, lo, hi, W", REPLACE_STARTS)
+@pytest.mark.parametrize("preimages", [True, False], ids=["preimages", "bisection"])
+def test_replace_discrete_gaussian_runs_start_where_every_atom_placed_says(q, sigma2, s, N, lo, hi, W, preimages,
+                                                                          monkeypatch):
+    m = discrete.radius(sigma2, W)
+    atoms = range(-m - s, m + s + 1)
+    two = 2 * sigma2
+    counts = [discrete.place_ratio(q, Fraction(2 * s * x - s * s) / two, Fraction(-2 * s * x - s * s) / two, N, lo,
+                                   hi, POINTER)[0] for x in atoms]
+    expected = [next((x for x, k in zip(atoms, counts) if k > j), m + s + 1) for j in range(hi - lo + 1)]
+    if not preimages:
+        monkeypatch.setattr(discrete, "_replace_preimage_bounds", lambda *args: None)
+    starts = discrete._starts(discrete._ReplaceLoss(q, sigma2, s, m), N, lo, hi, POINTER)
+    assert starts == expected
+    assert len(set(starts)) > 3
+
+
+@pytest.mark.parametrize("q, sigma2, s", [(Fraction(1, 2), Fraction(10 ** 4), 1), (Fraction(1, 10), Fraction(7, 3), 3),
+                                          (Fraction(999, 1000), Fraction(1, 100), 5),
+                                          (Fraction(1, 7), Fraction(2), 40)])
+def test_replace_discrete_gaussian_preimage_encloses_the_root(q, sigma2, s):
+    """x*(y) from its closed form holds the real root of ℓ(x) = y (mpmath), narrowly, at levels of both signs."""
+    qm, two = mp(q), 2 * mp(sigma2)
+
+    def loss(x):
+        plus, minus = (2 * s * x - s * s) / two, (-2 * s * x - s * s) / two
+        return mpmath.log((1 - qm + qm * mpmath.exp(plus)) / (1 - qm + qm * mpmath.exp(minus)))
+    with mpmath.workdps(60):
+        for y in (Fraction(1, 1000), Fraction(-7, 10), Fraction(3), Fraction(-40)):
+            lo, hi = discrete._replace_preimage_bounds(q, sigma2, s, y)
+            level = mp(y)
+            x = mpmath.findroot(lambda t, level=level: loss(t) - level, mp((lo + hi) / 2))
+            assert mp(lo) <= x <= mp(hi) and hi - lo < Fraction(1, 2 ** 30), (y, lo, hi, x)
 
 
 # ---- one step: the arrays bound δ(ε) summed over the integers ----------------------------------------------------
@@ -284,3 +438,41 @@ def test_a_smaller_or_split_change_is_dominated_by_the_shift_by_the_sensitivity(
             d2 = _delta_shift(pmf, (2,), epsilon, order, radius)
             assert _delta_shift(pmf, (1,), epsilon, order, radius) <= d2 + mpmath.mpf(10) ** -30
             assert _delta_shift(pmf, (1, 1), epsilon, order, radius) <= d2 + mpmath.mpf(10) ** -30
+
+
+# ---- the replace-one sampled pairs over small parameters ------------------------------------------------------------
+
+_SMALL_Q = st.sampled_from([Fraction(1, 10), Fraction(1, 3), Fraction(1, 2), Fraction(7, 10), Fraction(19, 20)])
+
+
+@settings(max_examples=12, deadline=None, derandomize=True)
+@given(q=_SMALL_Q, a=st.fractions(Fraction(1, 4), Fraction(4), max_denominator=4), s=st.integers(1, 3),
+       N=st.integers(2, 30))
+def test_replace_discrete_laplace_masses_over_small_parameters(q, a, s, N):
+    pair, law = _replace_laplace(q, a, s)
+    lo, hi = _range(law, N)
+    _check_masses(pair, law, N, lo, hi)
+    _sums_enclose_one(pair, N, lo, hi)
+
+
+@settings(max_examples=8, deadline=None, derandomize=True)
+@given(q=_SMALL_Q, sigma2=st.fractions(Fraction(1, 4), Fraction(16), max_denominator=4), s=st.integers(1, 3),
+       N=st.integers(2, 30))
+def test_replace_discrete_gaussian_masses_over_small_parameters(q, sigma2, s, N):
+    pair, law = _replace_gaussian(q, sigma2, s)
+    _check_masses(pair, law, N, -4 * N, 4 * N)
+    _sums_enclose_one(pair, N, -4 * N, 4 * N)
+
+
+@pytest.mark.parametrize("pair", [families.discrete_laplace(Fraction(100), 1000, Fraction(1, 2), REPLACE),
+                                  families.discrete_gaussian(Fraction(1, 100), 1000, Fraction(1, 10), REPLACE)],
+                         ids=["dlap-a100-s1000", "dgauss-s1000"])
+def test_replace_one_values_far_within_a_bit_of_zero_are_placed_by_their_sign(pair):
+    """Both ℓ± very negative: values within e^{−99,800} of 0, beyond any refinement's cap; the level 0 is decided by
+    the value's sign (that of ℓ₊ − ℓ₋), so the whole range is placed and the masses still sum to 1."""
+    _sums_enclose_one(pair, 10, -40, 40)
+    _bucket_inequalities(pair, 10, -40, 40)
+    value = discrete._ratio_value(Fraction(1, 2), Fraction(-99800), Fraction(-100000))
+    assert value.sign == 1 and value.bounds[0] <= 0 <= value.bounds[1]
+    assert discrete._placed(value, 10, -3, 3, POINTER) == (4, 4)
+    assert discrete._placed(discrete._negated(value), 10, -3, 3, POINTER) == (3, 3)
