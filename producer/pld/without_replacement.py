@@ -300,6 +300,14 @@ class _WithoutReplacementDiscrete(_SymmetrisedPair):
     """
 
     __slots__ = ()
+    BASE = None   # the add/remove discrete pair (DiscreteLaplace or DiscreteGaussian)
+
+    def __init__(self, rate, noise, sensitivity):
+        rate = mpq(rate)
+        if not 0 < rate < 1:
+            raise ValueError(f"a batch fraction in (0, 1) is needed (γ = 1 is the unsampled replace-one pair), "
+                             f"got γ = {rate}")
+        self._set(rate=rate, base=self.BASE(noise, sensitivity, 2 * int(sensitivity), rate))
 
     def parameters(self):
         return self.base.parameters()
@@ -349,13 +357,7 @@ class WithoutReplacementDiscreteLaplace(_WithoutReplacementDiscrete):
     tanh(a/2)·e^{−as}."""
 
     __slots__ = ()
-
-    def __init__(self, rate, parameter, sensitivity):
-        rate = mpq(rate)
-        if not 0 < rate < 1:
-            raise ValueError(f"a batch fraction in (0, 1) is needed (γ = 1 is the unsampled replace-one pair), "
-                             f"got γ = {rate}")
-        self._set(rate=rate, base=DiscreteLaplace(parameter, sensitivity, 2 * int(sensitivity), rate))
+    BASE = DiscreteLaplace
 
     def describe(self):
         return (f"discrete Laplace without replacement γ = {float(self.rate):g}, a = {float(self.base.parameter):g}, "
@@ -390,13 +392,7 @@ class WithoutReplacementDiscreteGaussian(_WithoutReplacementDiscrete):
     enclosed weights g and Z."""
 
     __slots__ = ()
-
-    def __init__(self, rate, sigma_squared, sensitivity):
-        rate = mpq(rate)
-        if not 0 < rate < 1:
-            raise ValueError(f"a batch fraction in (0, 1) is needed (γ = 1 is the unsampled replace-one pair), "
-                             f"got γ = {rate}")
-        self._set(rate=rate, base=DiscreteGaussian(sigma_squared, sensitivity, 2 * int(sensitivity), rate))
+    BASE = DiscreteGaussian
 
     def describe(self):
         return (f"discrete Gaussian without replacement γ = {float(self.rate):g}, "

@@ -106,3 +106,17 @@ def two_step(q, s, eps, order, q2=None, s2=None):
 
 def two_step_delta(q, s, eps, q2=None, s2=None):
     return max(two_step(q, s, eps, "remove", q2, s2), two_step(q, s, eps, "add", q2, s2))
+
+
+# ---- noise on the integers ------------------------------------------------------------------------------
+
+def integer_pmf(family, parameter, tail=200):
+    """(pmf, half-width of a window holding all but about e^-tail of it) of the discrete Laplace ("laplace",
+    parameter a: tanh(a/2)·e^{−a|x|}) or the discrete Gaussian ("gaussian", parameter σ²: e^{−x²/(2σ²)}/Z, Z summed by
+    mpmath); ``parameter`` an mpf."""
+    if family == "laplace":
+        a = parameter
+        return (lambda x: mp.tanh(a / 2) * mp.exp(-a * abs(x))), int(tail / a) + 2
+    s2 = parameter
+    z = mp.nsum(lambda k: mp.exp(-mp.mpf(k) ** 2 / (2 * s2)), [-mp.inf, mp.inf])
+    return (lambda x: mp.exp(-mp.mpf(x) ** 2 / (2 * s2)) / z), int(mp.sqrt(2 * tail * s2)) + 2

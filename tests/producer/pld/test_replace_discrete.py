@@ -19,6 +19,7 @@ from producer.pld.replace_discrete import (ReplaceSampledDiscreteGaussian, Repla
 from producer.plain.outward import ball_lower, ball_upper
 from producer.references.accounting import mixture, poisson, repeat
 from producer.sources.enclosures import working_precision
+from tests.producer.pld.reference import integer_pmf
 
 ADD, REPLACE = "add_or_remove_one", "replace_one"
 
@@ -38,19 +39,9 @@ def discrete_gaussian(sigma_squared, s):
 
 # ---- references, from the pmf alone --------------------------------------------------------------------
 
-def _noise(family, parameter):
-    """(pmf, half-width of a window holding all but e^{-200} of it)."""
-    if family == "laplace":
-        a = _mp(parameter)
-        return (lambda x: mp.tanh(a / 2) * mp.exp(-a * abs(x))), int(200 / a) + 2
-    s2 = _mp(parameter)
-    z = mp.nsum(lambda x: mp.exp(-mp.mpf(x) ** 2 / (2 * s2)), [-mp.inf, mp.inf])
-    return (lambda x: mp.exp(-mp.mpf(x) ** 2 / (2 * s2)) / z), int(mp.sqrt(400 * s2)) + 2
-
-
 def _pair(family, parameter, s, q):
     """(P, Q, window): (1 − q)·N + q·N_s against (1 − q)·N + q·N_{−s} on the integers."""
-    f, width = _noise(family, parameter)
+    f, width = integer_pmf(family, _mp(parameter))
     q = _mp(q)
     xs = range(-width - s, width + s + 1)
     return (lambda x: (1 - q) * f(x) + q * f(x - s)), (lambda x: (1 - q) * f(x) + q * f(x + s)), xs

@@ -23,6 +23,7 @@ from producer.plain.outward import ball_lower, ball_upper
 from producer.references.accounting import gaussian, repeat
 from producer.sources.enclosures import to_arb, working_precision
 from tests.producer.pld import accounting_reference as ref
+from tests.producer.pld.reference import integer_pmf
 
 BITS = 256
 REPLACE = "replace_one"
@@ -597,18 +598,9 @@ def test_the_laplace_batch_certificate_names_its_stage_in_the_claim():
 # the outputs with A(x) > B(x) carry their loss log(A/B) under (A, B), mirrored under (B, A), and what is left of
 # either law is the atom at 0 (the outputs with A(x) = B(x), x = s, included).
 
-def _integer_pmf(family, parameter):
-    if family == "laplace":
-        a = _mp(parameter)
-        return (lambda x: mp.tanh(a / 2) * mp.exp(-a * abs(x))), int(200 / a) + 2
-    s2 = _mp(parameter)
-    z = mp.nsum(lambda k: mp.exp(-mp.mpf(k) ** 2 / (2 * s2)), [-mp.inf, mp.inf])
-    return (lambda x: mp.exp(-mp.mpf(x) ** 2 / (2 * s2)) / z), int(mp.sqrt(400 * s2)) + 2
-
-
 def _symmetrised_atoms(family, parameter, s, gamma):
     """[(X-mass, Y-mass, loss)] of the symmetrised pair, the atom at 0 last."""
-    f, width = _integer_pmf(family, parameter)
+    f, width = integer_pmf(family, _mp(parameter))
     g = _mp(gamma)
     atoms, used_x, used_y = [], mp.mpf(0), mp.mpf(0)
     for x in range(-width, width + 2 * s + 1):
@@ -657,7 +649,7 @@ def test_discrete_batches_enclose_the_symmetrised_pair_built_from_the_pmfs(famil
 @pytest.mark.parametrize("family,parameter,s,gamma", [("laplace", "1/2", 2, "1/10"), ("gaussian", "2", 1, "1/3")])
 def test_discrete_batches_one_step_is_the_larger_order_of_the_mixture_pair(family, parameter, s, gamma):
     """At one step and ε >= 0, δ = H_{e^ε}(A‖B), summed over the integers (the ordering lemma)."""
-    f, width = _integer_pmf(family, parameter)
+    f, width = integer_pmf(family, _mp(parameter))
     g = _mp(gamma)
     event = without_replacement(int(mpq(gamma).denominator), int(mpq(gamma).numerator),
                                 _discrete_leaf(family, parameter, s))
