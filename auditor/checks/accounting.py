@@ -120,7 +120,8 @@ ORDERS = (FORWARD, BACKWARD) = ("forward", "backward")
 LATTICE = "lattice"
 ADD_OR_REMOVE, REPLACE = families.ADD_OR_REMOVE, families.REPLACE
 UNBOUNDED = ("gaussian", "gaussian_composition", "gaussian_without_replacement",
-             "gaussian_composition_without_replacement", "mixture_of_gaussians", "discrete_gaussian")
+             "gaussian_composition_without_replacement", "mixture_of_gaussians", "discrete_gaussian",
+             "discrete_gaussian_without_replacement")
 """Stage mechanisms whose forward loss is unbounded above."""
 
 
@@ -409,10 +410,10 @@ def _without_replacement(event, pointer, tree, multiplicity, sampling):
         return
     if kind not in _WITHOUT_REPLACEMENT:
         raise Malformed(f"{where}: a SampledWithoutReplacementDpEvent must wrap a GaussianDpEvent, a LaplaceDpEvent, "
-                        f"a composition of GaussianDpEvents or a no-op, not a {kind}; wrap each other event in its "
-                        f"own sampling event")
+                        f"a DiscreteLaplaceDpEvent, a DiscreteGaussianDpEvent, a composition of GaussianDpEvents or "
+                        f"a no-op, not a {kind}; wrap each other event in its own sampling event")
     unsampled = _leaf(inner, kind, where, tree, Fraction(1))    # its domain, before the dropping
-    if gamma == 0 or sampling == 0:
+    if unsampled is None or gamma == 0 or sampling == 0:        # None: a discrete leaf of sensitivity 0
         return
     if gamma != 1:                # γ = 1: the batch is the whole dataset, the unsampled replace-one mechanism
         unsampled = dict(unsampled, mechanism=_WITHOUT_REPLACEMENT[kind], sampling=write_rational(gamma))
@@ -444,7 +445,9 @@ def _composition_without_replacement(event, pointer, tree, multiplicity, gamma):
 
 
 _WITHOUT_REPLACEMENT = {"GaussianDpEvent": "gaussian_without_replacement",
-                        "LaplaceDpEvent": "laplace_without_replacement"}
+                        "LaplaceDpEvent": "laplace_without_replacement",
+                        "DiscreteLaplaceDpEvent": "discrete_laplace_without_replacement",
+                        "DiscreteGaussianDpEvent": "discrete_gaussian_without_replacement"}
 """The leaves a sampling without replacement may wrap (beside a no-op and a composition of Gaussian events), and
 their stage mechanisms."""
 
@@ -548,7 +551,9 @@ _FIELDS = {"gaussian": ("sampling", "sigma"), "gaussian_without_replacement": ("
            "mixture_of_gaussians": ("probabilities", "sampling", "sensitivities", "sigma"),
            "randomized_response": ("buckets", "noise", "sampling"),
            "discrete_laplace": ("parameter", "sampling", "sensitivity"),
-           "discrete_gaussian": ("sampling", "sensitivity", "sigma_squared")}
+           "discrete_gaussian": ("sampling", "sensitivity", "sigma_squared"),
+           "discrete_laplace_without_replacement": ("parameter", "sampling", "sensitivity"),
+           "discrete_gaussian_without_replacement": ("sampling", "sensitivity", "sigma_squared")}
 
 
 def _result_stages(cert):
@@ -594,6 +599,12 @@ def _stage_text(mechanism, count=None):
     elif kind == "discrete_gaussian":
         text = (f"discrete gaussian sigma^2 = {t(mechanism['sigma_squared'])}, s = {mechanism['sensitivity']}, "
                 f"q = {t(mechanism['sampling'])}")
+    elif kind == "discrete_laplace_without_replacement":
+        text = (f"discrete laplace a = {t(mechanism['parameter'])}, s = {mechanism['sensitivity']}, "
+                f"sampled without replacement, m/n = {t(mechanism['sampling'])}")
+    elif kind == "discrete_gaussian_without_replacement":
+        text = (f"discrete gaussian sigma^2 = {t(mechanism['sigma_squared'])}, s = {mechanism['sensitivity']}, "
+                f"sampled without replacement, m/n = {t(mechanism['sampling'])}")
     else:
         text = f"randomized response p = {t(mechanism['noise'])}, k = {mechanism['buckets']}"
     return text if count is None else f"{text}, T = {count}"
@@ -666,10 +677,20 @@ def pair_of(mechanism, relation):
         return families.discrete_laplace(Fraction(mechanism["parameter"]), mechanism["sensitivity"], q, relation)
     if kind == "discrete_gaussian":
         return families.discrete_gaussian(Fraction(mechanism["sigma_squared"]), mechanism["sensitivity"], q, relation)
+    if kind == "discrete_laplace_without_replacement":
+        return families.discrete_laplace_without_replacement(Fraction(mechanism["parameter"]),
+                                                             mechanism["sensitivity"], q)
+    if kind == "discrete_gaussian_without_replacement":
+        return families.discrete_gaussian_without_replacement(Fraction(mechanism["sigma_squared"]),
+                                                              mechanism["sensitivity"], q)
     if kind == "mixture_of_gaussians":
         return families.mixture(Fraction(mechanism["sigma"]), [Fraction(d) for d in mechanism["sensitivities"]],
                              [Fraction(x) for x in mechanism["probabilities"]], q)
     return families.randomized_response(Fraction(mechanism["noise"]), mechanism["buckets"])
+
+
+_DISCRETE_STAGES = ("discrete_laplace", "discrete_gaussian", "discrete_laplace_without_replacement",
+                    "discrete_gaussian_without_replacement")
 
 
 def declared(mechanism):
@@ -687,9 +708,10 @@ def declared(mechanism):
                 pairs.bits(q) + pairs.bits(variance))
     if kind == "randomized_response":
         return pairs.declared_guard(q, 1), pairs.bits(mechanism["noise"]) + pairs.bits(mechanism["buckets"])
-    if kind in ("discrete_laplace", "discrete_gaussian"):
-        noise = mechanism["parameter"] if kind == "discrete_laplace" else mechanism["sigma_squared"]
-        return pairs.declared_guard(q, 1), sum(pairs.bits(x) for x in (noise, mechanism["sensitivity"], q))
+    if kind in _DISCRETE_STAGES:
+        noise = mechanism["parameter"] if "parameter" in mechanism else mechanism["sigma_squared"]
+        scale = 1 if kind in ("discrete_laplace", "discrete_gaussian") else mechanism["sensitivity"]
+        return pairs.declared_guard(q, scale), sum(pairs.bits(x) for x in (noise, mechanism["sensitivity"], q))
     s = mechanism["scale"] if kind in ("laplace", "laplace_without_replacement") else mechanism["sigma"]
     numbers = [s, q] + mechanism.get("sensitivities", []) + mechanism.get("probabilities", [])
     return pairs.declared_guard(q, s), sum(pairs.bits(x) for x in numbers)
