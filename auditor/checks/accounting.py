@@ -13,11 +13,11 @@ In order:
    composition (Composed or SelfComposed); a composition under a Poisson sampling of s′ in (0, 1) (s′ the product
    of the probabilities of that node and its Poisson ancestors) holds only Gaussian events and no-ops (at any depth
    of compositions), under either relation, and its σ² = 1/Σ m_i/σ_i² (below) is at least 1/100; a sampling
-   without replacement of m of n records (n >= 1, 0 <= m <= n) wraps a Gaussian or Laplace event, a no-op or a
-   composition that holds only Gaussian events and no-ops (at any depth, whatever m/n), whose σ² is at least
-   1/100 when 0 < m < n; the relation defines every leaf (add/remove: no randomized response, no sampling without
-   replacement; replace-one: no mixture; a Laplace, discrete Laplace or discrete Gaussian leaf with any sampling,
-   the product of its Poisson ancestors' probabilities);
+   without replacement of m of n records (n >= 1, 0 <= m <= n) wraps a Gaussian, Laplace, discrete Laplace or
+   discrete Gaussian event, a no-op or a composition that holds only Gaussian events and no-ops (at any depth,
+   whatever m/n), whose σ² is at least 1/100 when 0 < m < n; the relation defines every leaf (add/remove: no
+   randomized response, no sampling without replacement; replace-one: no mixture; a Laplace, discrete Laplace or
+   discrete Gaussian leaf with any sampling, the product of its Poisson ancestors' probabilities);
    10^−30 <= δ < 1, or 1..64 strictly increasing ε in [0, 500]; 10^−6 <= R <= 1/2; a result of the question's
    form; a ``pld`` route with a discretisation, a ``gaussian`` or ``lattice`` one without.
 2. The tree's limits (UNCHECKED, before any work): at most :data:`MAX_EVENTS` events, every numerator and
@@ -29,7 +29,12 @@ In order:
    :func:`read_stages`): each leaf with its multiplicity (the product of its SelfComposed ancestors' counts)
    and sampling (the product of its Poisson ancestors' probabilities); a Gaussian (Laplace) sampled m of n
    without replacement the stage ``gaussian_without_replacement`` (``laplace_without_replacement``) of
-   γ = m/n, or ``gaussian`` (``laplace``) with sampling 1 when m = n; a Poisson sampling of s′ in (0, 1) of a
+   γ = m/n, or ``gaussian`` (``laplace``) with sampling 1 when m = n; a discrete Laplace (discrete Gaussian)
+   sampled m of n without replacement ``discrete_laplace_without_replacement``
+   (``discrete_gaussian_without_replacement``) of γ = m/n, its noise and sensitivity s, or ``discrete_laplace``
+   (``discrete_gaussian``) with sampling 1 when m = n (the symmetrised pair of the add/remove discrete pair of
+   shift 2s at q = γ: :class:`auditor.pld.families.WithoutReplacementDiscreteLaplace`,
+   :class:`auditor.pld.families.WithoutReplacementDiscreteGaussian`); a Poisson sampling of s′ in (0, 1) of a
    composition one leaf of the Poisson node's multiplicity: with m_i the product of the SelfComposed counts from
    the node down to its i-th Gaussian event (σ_i), μ² = Σ m_i/σ_i² (one step is one Gaussian mechanism of σ² = 1/μ²,
    every sampled record entering every query), dropped when μ² = 0, the ``gaussian`` stage of sampling s′ and that
@@ -62,9 +67,10 @@ In order:
    end is 0 and on the gaussian route; displays outward to 10 significant digits.  Two exact facts:
    δ(ε) < 1 always (every pair's two laws are mutually absolutely continuous), so lower >= 1 is false; and when
    a stage is ``gaussian``, ``gaussian_composition`` (a sampled Gaussian too), ``gaussian_without_replacement``,
-   ``gaussian_composition_without_replacement``, ``mixture_of_gaussians`` or ``discrete_gaussian`` its forward loss
-   is unbounded above, so δ(ε) > 0 at every ε and upper = 0 is false.  Without such a stage (only Laplace,
-   sampled with or without replacement, discrete Laplace and randomized response) the composed loss is bounded
+   ``gaussian_composition_without_replacement``, ``mixture_of_gaussians``, ``discrete_gaussian`` or
+   ``discrete_gaussian_without_replacement`` its forward loss is unbounded above, so δ(ε) > 0 at every ε and
+   upper = 0 is false.  Without such a stage (only Laplace and discrete Laplace, each sampled with or without
+   replacement, and randomized response) the composed loss is bounded
    and δ(ε) = 0 exactly for ε at or above its largest value: no exact fact is used, the enclosures decide (an
    upper end 0 is proved when the recipe's upper bound is exactly 0).
 7. Enclosure claims, three-way, as for ``dpsgd/1`` (:func:`auditor.pld.decisions.decide_gaussian`,

@@ -23,7 +23,10 @@ which is also the pair of ``gaussian_composition`` under add/remove, given by σ
   takes (A, B) from the sampled Gaussian of q = γ and noise σ/2 (given by σ², σ²/4: the stage
   ``gaussian_composition_without_replacement``, a composition of Gaussian events on such batches),
   :class:`WithoutReplacementLaplace` (``laplace_without_replacement``) from the add/remove sampled Laplace of q = γ
-  and scale b/2 (x ↦ x/2 keeps every loss).
+  and scale b/2 (x ↦ x/2 keeps every loss); :class:`WithoutReplacementDiscreteLaplace` and
+  :class:`WithoutReplacementDiscreteGaussian` (``discrete_laplace_without_replacement``,
+  ``discrete_gaussian_without_replacement``, sensitivity s) from the add/remove discrete pair of shift 2s sampled at
+  q = γ, whose atom at loss 0 (the output s) is taken out of its bucket 0 and belongs to m0.
 * :class:`Laplace` — ``laplace`` (add/remove, any q; replace-one, q = 1, as the add/remove pair of scale b/2),
   :class:`auditor.pld.bounded.ReplaceLaplace` (``laplace`` under replace-one with 0 < q < 1) and
   :class:`RandomizedResponse` (replace-one): :mod:`.bounded`.
@@ -298,9 +301,9 @@ def _without(x, z):
 
 class Symmetrised:
     """The symmetrised pair (X, Y) of a stage sampled without replacement (replace-one, γ = m/n in (0, 1)), built
-    from a pair (A, B) = ((1 − γ)·D + γ·D_2, D), D the base mechanism's noise and D_2 its shift by 2
-    (docs/accounting.md §4).  The two families differ only in (A, B) and in the atom at loss 0; this class holds
-    the construction they share.
+    from a pair (A, B) = ((1 − γ)·D + γ·D_2, D), D the base mechanism's noise and D_2 its shift by 2 (by 2s, an
+    integer, for the discrete families) (docs/accounting.md §4).  The families differ only in (A, B) and in the
+    atom at loss 0; this class holds the construction they share.
 
     Why this pair: "Gaussian Differential Privacy" (Dong, Roth, Su 2022), §4, Theorem 4.2, makes m of n drawn
     without replacement from an f-DP step (f = T(D, D_2), the replace-one base mechanism, a symmetric tradeoff
@@ -312,7 +315,8 @@ class Symmetrised:
     likely), the loss law of (X, Y):
 
     * on ℓ > 0 it is ℓ_AB's under (A, B): bucket i >= 0 of (X, Y) is AB bucket i, {ℓ_AB ∈ [ih, (i+1)h)} (the
-      point ℓ_AB = 0 in AB bucket 0 is the single output 1, of no mass);
+      point ℓ_AB = 0 in AB bucket 0 is the single output 1, of no mass; for the discrete families the output s,
+      of mass N(s) under both laws, which :meth:`atoms` names and which is taken out of AB bucket 0 first);
     * on ℓ < 0 its mirror image with the masses swapped: bucket i < 0, {ℓ ∈ [ih, (i+1)h)}, is
       {ℓ_AB ∈ (jh, (j+1)h]} under (B, A), j = −i − 1: the mirror turns the closed lower end into a closed upper
       end.  It holds the masses of AB bucket j, [jh, (j+1)h), as long as ℓ_AB puts no mass on a grid level
