@@ -13,11 +13,11 @@ In order:
    composition (Composed or SelfComposed); a composition under a Poisson sampling of s′ in (0, 1) (s′ the product
    of the probabilities of that node and its Poisson ancestors) holds only Gaussian events and no-ops (at any depth
    of compositions), under either relation, and its σ² = 1/Σ m_i/σ_i² (below) is at least 1/100; a sampling
-   without replacement of m of n records (n >= 1, 0 <= m <= n) wraps a Gaussian or Laplace event, a no-op or a
-   composition that holds only Gaussian events and no-ops (at any depth, whatever m/n), whose σ² is at least
-   1/100 when 0 < m < n; the relation defines every leaf (add/remove: no randomized response, no sampling without
-   replacement; replace-one: no mixture; a Laplace, discrete Laplace or discrete Gaussian leaf with any sampling,
-   the product of its Poisson ancestors' probabilities);
+   without replacement of m of n records (n >= 1, 0 <= m <= n) wraps a Gaussian, Laplace, discrete Laplace or
+   discrete Gaussian event, a no-op or a composition that holds only Gaussian events and no-ops (at any depth,
+   whatever m/n), whose σ² is at least 1/100 when 0 < m < n; the relation defines every leaf (add/remove: no
+   randomized response, no sampling without replacement; replace-one: no mixture; a Laplace, discrete Laplace or
+   discrete Gaussian leaf with any sampling, the product of its Poisson ancestors' probabilities);
    10^−30 <= δ < 1, or 1..64 strictly increasing ε in [0, 500]; 10^−6 <= R <= 1/2; a result of the question's
    form; a ``pld`` route with a discretisation, a ``gaussian`` or ``lattice`` one without.
 2. The tree's limits (UNCHECKED, before any work): at most :data:`MAX_EVENTS` events, every numerator and
@@ -29,7 +29,12 @@ In order:
    :func:`read_stages`): each leaf with its multiplicity (the product of its SelfComposed ancestors' counts)
    and sampling (the product of its Poisson ancestors' probabilities); a Gaussian (Laplace) sampled m of n
    without replacement the stage ``gaussian_without_replacement`` (``laplace_without_replacement``) of
-   γ = m/n, or ``gaussian`` (``laplace``) with sampling 1 when m = n; a Poisson sampling of s′ in (0, 1) of a
+   γ = m/n, or ``gaussian`` (``laplace``) with sampling 1 when m = n; a discrete Laplace (discrete Gaussian)
+   sampled m of n without replacement ``discrete_laplace_without_replacement``
+   (``discrete_gaussian_without_replacement``) of γ = m/n, its noise and sensitivity s, or ``discrete_laplace``
+   (``discrete_gaussian``) with sampling 1 when m = n (the symmetrised pair of the add/remove discrete pair of
+   shift 2s at q = γ: :class:`auditor.pld.families.WithoutReplacementDiscreteLaplace`,
+   :class:`auditor.pld.families.WithoutReplacementDiscreteGaussian`); a Poisson sampling of s′ in (0, 1) of a
    composition one leaf of the Poisson node's multiplicity: with m_i the product of the SelfComposed counts from
    the node down to its i-th Gaussian event (σ_i), μ² = Σ m_i/σ_i² (one step is one Gaussian mechanism of σ² = 1/μ²,
    every sampled record entering every query), dropped when μ² = 0, the ``gaussian`` stage of sampling s′ and that
@@ -62,9 +67,10 @@ In order:
    end is 0 and on the gaussian route; displays outward to 10 significant digits.  Two exact facts:
    δ(ε) < 1 always (every pair's two laws are mutually absolutely continuous), so lower >= 1 is false; and when
    a stage is ``gaussian``, ``gaussian_composition`` (a sampled Gaussian too), ``gaussian_without_replacement``,
-   ``gaussian_composition_without_replacement``, ``mixture_of_gaussians`` or ``discrete_gaussian`` its forward loss
-   is unbounded above, so δ(ε) > 0 at every ε and upper = 0 is false.  Without such a stage (only Laplace,
-   sampled with or without replacement, discrete Laplace and randomized response) the composed loss is bounded
+   ``gaussian_composition_without_replacement``, ``mixture_of_gaussians``, ``discrete_gaussian`` or
+   ``discrete_gaussian_without_replacement`` its forward loss is unbounded above, so δ(ε) > 0 at every ε and
+   upper = 0 is false.  Without such a stage (only Laplace and discrete Laplace, each sampled with or without
+   replacement, and randomized response) the composed loss is bounded
    and δ(ε) = 0 exactly for ε at or above its largest value: no exact fact is used, the enclosures decide (an
    upper end 0 is proved when the recipe's upper bound is exactly 0).
 7. Enclosure claims, three-way, as for ``dpsgd/1`` (:func:`auditor.pld.decisions.decide_gaussian`,
@@ -120,7 +126,8 @@ ORDERS = (FORWARD, BACKWARD) = ("forward", "backward")
 LATTICE = "lattice"
 ADD_OR_REMOVE, REPLACE = families.ADD_OR_REMOVE, families.REPLACE
 UNBOUNDED = ("gaussian", "gaussian_composition", "gaussian_without_replacement",
-             "gaussian_composition_without_replacement", "mixture_of_gaussians", "discrete_gaussian")
+             "gaussian_composition_without_replacement", "mixture_of_gaussians", "discrete_gaussian",
+             "discrete_gaussian_without_replacement")
 """Stage mechanisms whose forward loss is unbounded above."""
 
 
@@ -409,10 +416,10 @@ def _without_replacement(event, pointer, tree, multiplicity, sampling):
         return
     if kind not in _WITHOUT_REPLACEMENT:
         raise Malformed(f"{where}: a SampledWithoutReplacementDpEvent must wrap a GaussianDpEvent, a LaplaceDpEvent, "
-                        f"a composition of GaussianDpEvents or a no-op, not a {kind}; wrap each other event in its "
-                        f"own sampling event")
+                        f"a DiscreteLaplaceDpEvent, a DiscreteGaussianDpEvent, a composition of GaussianDpEvents or "
+                        f"a no-op, not a {kind}; wrap each other event in its own sampling event")
     unsampled = _leaf(inner, kind, where, tree, Fraction(1))    # its domain, before the dropping
-    if gamma == 0 or sampling == 0:
+    if unsampled is None or gamma == 0 or sampling == 0:        # None: a discrete leaf of sensitivity 0
         return
     if gamma != 1:                # γ = 1: the batch is the whole dataset, the unsampled replace-one mechanism
         unsampled = dict(unsampled, mechanism=_WITHOUT_REPLACEMENT[kind], sampling=write_rational(gamma))
@@ -444,7 +451,9 @@ def _composition_without_replacement(event, pointer, tree, multiplicity, gamma):
 
 
 _WITHOUT_REPLACEMENT = {"GaussianDpEvent": "gaussian_without_replacement",
-                        "LaplaceDpEvent": "laplace_without_replacement"}
+                        "LaplaceDpEvent": "laplace_without_replacement",
+                        "DiscreteLaplaceDpEvent": "discrete_laplace_without_replacement",
+                        "DiscreteGaussianDpEvent": "discrete_gaussian_without_replacement"}
 """The leaves a sampling without replacement may wrap (beside a no-op and a composition of Gaussian events), and
 their stage mechanisms."""
 
@@ -548,7 +557,9 @@ _FIELDS = {"gaussian": ("sampling", "sigma"), "gaussian_without_replacement": ("
            "mixture_of_gaussians": ("probabilities", "sampling", "sensitivities", "sigma"),
            "randomized_response": ("buckets", "noise", "sampling"),
            "discrete_laplace": ("parameter", "sampling", "sensitivity"),
-           "discrete_gaussian": ("sampling", "sensitivity", "sigma_squared")}
+           "discrete_gaussian": ("sampling", "sensitivity", "sigma_squared"),
+           "discrete_laplace_without_replacement": ("parameter", "sampling", "sensitivity"),
+           "discrete_gaussian_without_replacement": ("sampling", "sensitivity", "sigma_squared")}
 
 
 def _result_stages(cert):
@@ -594,6 +605,12 @@ def _stage_text(mechanism, count=None):
     elif kind == "discrete_gaussian":
         text = (f"discrete gaussian sigma^2 = {t(mechanism['sigma_squared'])}, s = {mechanism['sensitivity']}, "
                 f"q = {t(mechanism['sampling'])}")
+    elif kind == "discrete_laplace_without_replacement":
+        text = (f"discrete laplace a = {t(mechanism['parameter'])}, s = {mechanism['sensitivity']}, "
+                f"sampled without replacement, m/n = {t(mechanism['sampling'])}")
+    elif kind == "discrete_gaussian_without_replacement":
+        text = (f"discrete gaussian sigma^2 = {t(mechanism['sigma_squared'])}, s = {mechanism['sensitivity']}, "
+                f"sampled without replacement, m/n = {t(mechanism['sampling'])}")
     else:
         text = f"randomized response p = {t(mechanism['noise'])}, k = {mechanism['buckets']}"
     return text if count is None else f"{text}, T = {count}"
@@ -666,10 +683,20 @@ def pair_of(mechanism, relation):
         return families.discrete_laplace(Fraction(mechanism["parameter"]), mechanism["sensitivity"], q, relation)
     if kind == "discrete_gaussian":
         return families.discrete_gaussian(Fraction(mechanism["sigma_squared"]), mechanism["sensitivity"], q, relation)
+    if kind == "discrete_laplace_without_replacement":
+        return families.discrete_laplace_without_replacement(Fraction(mechanism["parameter"]),
+                                                             mechanism["sensitivity"], q)
+    if kind == "discrete_gaussian_without_replacement":
+        return families.discrete_gaussian_without_replacement(Fraction(mechanism["sigma_squared"]),
+                                                              mechanism["sensitivity"], q)
     if kind == "mixture_of_gaussians":
         return families.mixture(Fraction(mechanism["sigma"]), [Fraction(d) for d in mechanism["sensitivities"]],
                              [Fraction(x) for x in mechanism["probabilities"]], q)
     return families.randomized_response(Fraction(mechanism["noise"]), mechanism["buckets"])
+
+
+_DISCRETE_STAGES = ("discrete_laplace", "discrete_gaussian", "discrete_laplace_without_replacement",
+                    "discrete_gaussian_without_replacement")
 
 
 def declared(mechanism):
@@ -687,9 +714,10 @@ def declared(mechanism):
                 pairs.bits(q) + pairs.bits(variance))
     if kind == "randomized_response":
         return pairs.declared_guard(q, 1), pairs.bits(mechanism["noise"]) + pairs.bits(mechanism["buckets"])
-    if kind in ("discrete_laplace", "discrete_gaussian"):
-        noise = mechanism["parameter"] if kind == "discrete_laplace" else mechanism["sigma_squared"]
-        return pairs.declared_guard(q, 1), sum(pairs.bits(x) for x in (noise, mechanism["sensitivity"], q))
+    if kind in _DISCRETE_STAGES:
+        noise = mechanism["parameter"] if "parameter" in mechanism else mechanism["sigma_squared"]
+        scale = 1 if kind in ("discrete_laplace", "discrete_gaussian") else mechanism["sensitivity"]
+        return pairs.declared_guard(q, scale), sum(pairs.bits(x) for x in (noise, mechanism["sensitivity"], q))
     s = mechanism["scale"] if kind in ("laplace", "laplace_without_replacement") else mechanism["sigma"]
     numbers = [s, q] + mechanism.get("sensitivities", []) + mechanism.get("probabilities", [])
     return pairs.declared_guard(q, s), sum(pairs.bits(x) for x in numbers)

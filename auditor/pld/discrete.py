@@ -121,7 +121,8 @@ from auditor.pld.preimages import exp_fixed
 from auditor.rationals import ceil, ceil_div, floor
 
 __all__ = ["place", "place_ratio", "discrete_laplace_masses", "replace_discrete_laplace_masses",
-           "discrete_gaussian_masses", "radius", "atom_count", "COARSE_BITS", "FAR", "BLOCK"]
+           "discrete_gaussian_masses", "laplace_centre", "gaussian_centre", "radius", "atom_count", "COARSE_BITS",
+           "FAR", "BLOCK"]
 
 COARSE_BITS = 96
 """Precision (bits) of the coarse enclosure of an atom's loss value at q < 1."""
@@ -307,16 +308,22 @@ def _powers(r, k_max, W):
     return out
 
 
+def _laplace_parts(a, k_max, Wt):
+    """([2^Wt·r^k for k = 0 ... k_max], 1/(1 + r), tanh(a/2) = (1 − r)/(1 + r)), r = e^{−a}, enclosures over
+    2^Wt."""
+    one = 1 << Wt
+    r = exp_fixed(-a, Wt)                                                 # e^{−a}
+    half = ((one << Wt) // (one + r[1]), ceil_div(one << Wt, one + r[0]))                   # 1/(1 + r)
+    tanh = (((one - r[1]) << Wt) // (one + r[1]), ceil_div((one - r[0]) << Wt, one + r[0]))   # (1 − r)/(1 + r)
+    return _powers(r, k_max, Wt), half, tanh
+
+
 def _laplace_laws(a, L, H, W):
     """(Wt, law): ``law(c, x)`` the (lo, hi) over 2^Wt of DLap(a) centred at the integer c on the atom x of the atoms
     L ... H (L: every output <= L, H: every output >= H, L <= c <= H), Wt = W + bits(H − L + 1) + 12 (module
     docstring): r^{c−L}/(1 + r), tanh(a/2)·r^{|x−c|}, r^{H−c}/(1 + r)."""
     Wt = W + (H - L + 1).bit_length() + 12
-    one = 1 << Wt
-    r = exp_fixed(-a, Wt)                                                 # e^{−a}
-    powers = _powers(r, H - L, Wt)
-    half = ((one << Wt) // (one + r[1]), ceil_div(one << Wt, one + r[0]))                   # 1/(1 + r)
-    tanh = (((one - r[1]) << Wt) // (one + r[1]), ceil_div((one - r[0]) << Wt, one + r[0]))   # (1 − r)/(1 + r)
+    powers, half, tanh = _laplace_parts(a, H - L, Wt)
 
     def law(c, x):
         if x == L:
@@ -337,6 +344,17 @@ def discrete_laplace_masses(q, a, d, N, lo, hi, W, pointer):
         counts = place(q, a * (2 * j - d), N, lo, hi, pointer)
         atoms.append(bounded._Atom(_mix(q, n_mass, law(d, j)), n_mass, counts))
     return (Wt,) + bounded._assemble(hi - lo + 1, atoms, None)
+
+
+def laplace_centre(a, s, W):
+    """(Wt, N(s), N(|x| <= s)) of N = DLap(a), s >= 1, enclosures over 2^Wt with the Wt of the pair of shift 2s at
+    W (:func:`discrete_laplace_masses`): N(s) = tanh(a/2)·r^s and, N(x > s) being Σ_{x>s} tanh(a/2)·r^x =
+    r^{s+1}/(1 + r), N(|x| <= s) = 1 − 2·r^{s+1}/(1 + r)."""
+    Wt = W + (2 * s + 1).bit_length() + 12
+    powers, half, tanh = _laplace_parts(a, s + 1, Wt)
+    above = _times(powers[s + 1], half, Wt)                             # N(x > s) = N(x < −s)
+    one = 1 << Wt
+    return Wt, _times(tanh, powers[s], Wt), (max(0, one - 2 * above[1]), one - 2 * above[0])
 
 
 def replace_discrete_laplace_masses(q, a, s, N, lo, hi, W, pointer):
@@ -599,6 +617,26 @@ def replace_discrete_gaussian_masses(q, sigma2, s, N, lo, hi, W, pointer):
     return _gaussian_masses(_ReplaceLoss(q, sigma2, s, radius(sigma2, W)), sigma2, N, lo, hi, W, pointer)
 
 
+def _normalised_kernel(sigma2, M, Wt):
+    """(f, 1/Z): the kernel's enclosures f(0) ... f(M) (:func:`_kernel`) and 1/Z's over 2^Wt, Z enclosed by
+    f(0) + 2·Σ_{n=1}^{M} f(n) + [0, 2·τ(M + 1)] (module docstring)."""
+    one = 1 << Wt
+    f = _kernel(sigma2, M, Wt)
+    tail_end = _tail_upper(sigma2, M + 1, Wt)
+    z = (one + 2 * sum(x[0] for x in f[1:]), one + 2 * sum(x[1] for x in f[1:]) + 2 * tail_end)
+    return f, ((one << Wt) // z[1], ceil_div(one << Wt, z[0]))
+
+
+def gaussian_centre(sigma2, s, W):
+    """(Wt, N(s), N(|x| <= s)) of N = N_Z(0, σ²), s >= 1, enclosures over 2^Wt with the Wt, kernel and Z of the
+    pair of shift 2s at W (:func:`discrete_gaussian_masses`): f(s)/Z and (f(0) + 2·Σ_{n=1}^{s} f(n))/Z."""
+    m = radius(sigma2, W)
+    Wt = W + (2 * m + 2 * s + 1).bit_length() + 24
+    f, inverse = _normalised_kernel(sigma2, m + 2 * s, Wt)
+    central = tuple(f[0][k] + 2 * sum(x[k] for x in f[1:s + 1]) for k in (0, 1))
+    return Wt, _times(f[s], inverse, Wt), _times(central, inverse, Wt)
+
+
 def _gaussian_masses(loss, sigma2, N, lo, hi, W, pointer):
     """(Wt, p_list, q_list, low, high) of a discrete Gaussian pair's atoms ``loss.first`` ... ``loss.last``, the
     kernel up to ``loss.reach`` = m + 2s (or m + d), and the outputs beyond the atoms spread (module docstring)."""
@@ -606,11 +644,7 @@ def _gaussian_masses(loss, sigma2, N, lo, hi, W, pointer):
     first, last = loss.first, loss.last
     Wt = W + (last - first + 1).bit_length() + 24
     one = 1 << Wt
-    M = loss.reach
-    f = _kernel(sigma2, M, Wt)
-    tail_end = _tail_upper(sigma2, M + 1, Wt)
-    z = (one + 2 * sum(x[0] for x in f[1:]), one + 2 * sum(x[1] for x in f[1:]) + 2 * tail_end)
-    inverse = ((one << Wt) // z[1], ceil_div(one << Wt, z[0]))         # 1/Z
+    f, inverse = _normalised_kernel(sigma2, loss.reach, Wt)
     spread = ceil_div(_tail_upper(sigma2, m + 1, Wt) * inverse[1], one)  # τ(m + 1)/Z
     n = hi - lo + 1
     starts = _starts(loss, N, lo, hi, pointer)

@@ -23,7 +23,10 @@ which is also the pair of ``gaussian_composition`` under add/remove, given by σ
   takes (A, B) from the sampled Gaussian of q = γ and noise σ/2 (given by σ², σ²/4: the stage
   ``gaussian_composition_without_replacement``, a composition of Gaussian events on such batches),
   :class:`WithoutReplacementLaplace` (``laplace_without_replacement``) from the add/remove sampled Laplace of q = γ
-  and scale b/2 (x ↦ x/2 keeps every loss).
+  and scale b/2 (x ↦ x/2 keeps every loss); :class:`WithoutReplacementDiscreteLaplace` and
+  :class:`WithoutReplacementDiscreteGaussian` (``discrete_laplace_without_replacement``,
+  ``discrete_gaussian_without_replacement``, sensitivity s) from the add/remove discrete pair of shift 2s sampled at
+  q = γ, whose atom at loss 0 (the output s) is taken out of its bucket 0 and belongs to m0.
 * :class:`Laplace` — ``laplace`` (add/remove, any q; replace-one, q = 1, as the add/remove pair of scale b/2),
   :class:`auditor.pld.bounded.ReplaceLaplace` (``laplace`` under replace-one with 0 < q < 1) and
   :class:`RandomizedResponse` (replace-one): :mod:`.bounded`.
@@ -50,7 +53,8 @@ __all__ = ["ReplaceGaussian", "GaussianMixture", "Symmetrised", "WithoutReplacem
            "WithoutReplacementLaplace", "Laplace", "RandomizedResponse", "DiscreteLaplace", "DiscreteGaussian",
            "ReplaceDiscreteLaplace", "ReplaceDiscreteGaussian",
            "gaussian", "gaussian_composition", "mixture", "without_replacement", "composition_without_replacement",
-           "laplace_without_replacement",
+           "laplace_without_replacement", "WithoutReplacementDiscreteLaplace", "WithoutReplacementDiscreteGaussian",
+           "discrete_laplace_without_replacement", "discrete_gaussian_without_replacement",
            "laplace", "randomized_response", "discrete_laplace", "discrete_gaussian", "discrete_work", "REPLACE_NS",
            "MIXTURE_NS", "MIXTURE_POLYNOMIAL_NS",
            "WITHOUT_REPLACEMENT_NS", "WITHOUT_REPLACEMENT_LAPLACE_NS", "BOUNDED_NS", "DISCRETE_BUCKET_NS",
@@ -290,11 +294,16 @@ def _rescale(enclosure, frm, to):
     return lo >> (frm - to), -((-hi) >> (frm - to))
 
 
+def _without(x, z):
+    """The enclosure of a mass minus a part of it enclosed by z (never below 0), rounded outward."""
+    return max(0, x[0] - z[1]), x[1] - z[0]
+
+
 class Symmetrised:
     """The symmetrised pair (X, Y) of a stage sampled without replacement (replace-one, γ = m/n in (0, 1)), built
-    from a pair (A, B) = ((1 − γ)·D + γ·D_2, D), D the base mechanism's noise and D_2 its shift by 2
-    (docs/accounting.md §4).  The two families differ only in (A, B) and in the atom at loss 0; this class holds
-    the construction they share.
+    from a pair (A, B) = ((1 − γ)·D + γ·D_2, D), D the base mechanism's noise and D_2 its shift by 2 (by 2s, an
+    integer, for the discrete families) (docs/accounting.md §4).  The families differ only in (A, B) and in the
+    atom at loss 0; this class holds the construction they share.
 
     Why this pair: "Gaussian Differential Privacy" (Dong, Roth, Su 2022), §4, Theorem 4.2, makes m of n drawn
     without replacement from an f-DP step (f = T(D, D_2), the replace-one base mechanism, a symmetric tradeoff
@@ -306,7 +315,8 @@ class Symmetrised:
     likely), the loss law of (X, Y):
 
     * on ℓ > 0 it is ℓ_AB's under (A, B): bucket i >= 0 of (X, Y) is AB bucket i, {ℓ_AB ∈ [ih, (i+1)h)} (the
-      point ℓ_AB = 0 in AB bucket 0 is the single output 1, of no mass);
+      point ℓ_AB = 0 in AB bucket 0 is the single output 1, of no mass; for the discrete families the output s,
+      of mass N(s) under both laws, which :meth:`atoms` names and which is taken out of AB bucket 0 first);
     * on ℓ < 0 its mirror image with the masses swapped: bucket i < 0, {ℓ ∈ [ih, (i+1)h)}, is
       {ℓ_AB ∈ (jh, (j+1)h]} under (B, A), j = −i − 1: the mirror turns the closed lower end into a closed upper
       end.  It holds the masses of AB bucket j, [jh, (j+1)h), as long as ℓ_AB puts no mass on a grid level
@@ -333,6 +343,14 @@ class Symmetrised:
         """(Wt, (lo, hi)): m0 over 2^Wt, at target precision W."""
         raise NotImplementedError
 
+    def atoms(self, W):
+        """(Wt, m0, z): m0 (:meth:`atom`) and z, the enclosure of the mass that ℓ_AB puts exactly on 0 under A and
+        under B (the same: there dA/dB = 1), both over 2^Wt, or z None when there is none (the continuous
+        families).  z lies in AB bucket 0 (and in the AB high tail at level 0) but belongs to m0, so it is taken
+        out of those before they are mirrored: otherwise it would be counted in bucket 0, in bucket −1 and in m0."""
+        Wa, m0 = self.atom(W)
+        return Wa, m0, None
+
     def bucket_masses(self, N, lo, hi, W, pointer):
         if lo > 0 or hi < 0:
             raise Malformed(f"{pointer}: the range [{lo}, {hi}] of a {self.mechanism} stage must hold "
@@ -344,7 +362,13 @@ class Symmetrised:
         if M > L:
             _, a_more, b_more, _, highs[M] = ab.bucket_masses(N, L, M, W, pointer)
             a_list, b_list = a_list + a_more, b_list + b_more
-        Wa, m0 = self.atom(W)
+        Wa, m0, z = self.atoms(W)
+        if z is not None:
+            z = _rescale(z, Wa, Wt)
+            if a_list:                                # AB bucket 0, [0, h)
+                a_list[0], b_list[0] = _without(a_list[0], z), _without(b_list[0], z)
+            if 0 in highs:                            # AB(ℓ_AB >= 0)
+                highs[0] = tuple(_without(x, z) for x in highs[0])
         m0 = _rescale(m0, Wa, Wt)
 
         def plus(x, y):
@@ -477,6 +501,103 @@ class WithoutReplacementLaplace(Symmetrised):
         c_lo, c_hi = exp_fixed(-1 / self.scale, W)
         n_, d_ = self.gamma.numerator, self.gamma.denominator
         return W, (max(0, (d_ - n_) * (one - c_hi)) // d_, ceil_div((d_ - n_) * (one - c_lo), d_))
+
+
+class _WithoutReplacementDiscrete(Symmetrised):
+    """A discrete Laplace or discrete Gaussian event on batches of m of n records drawn without replacement
+    (replace-one, γ = m/n in (0, 1), integer sensitivity s >= 1): the symmetrised pair (:class:`Symmetrised`) of
+
+        A = (1 − γ)·N + γ·N_{2s},   B = N,   ℓ_AB(x) = log(1 − γ + γ·e^{ℓ₁(x)}),   ℓ₁(x) = log(N_{2s}(x)/N(x)),
+
+    N the noise on the integers centred at 0 and N_c its shift by c: (A, B) is the add/remove discrete pair of
+    shift 2s sampled at q = γ (:class:`DiscreteLaplace`, :class:`DiscreteGaussian`), whose buckets j >= 0 are the
+    AB buckets.
+
+    Why (proof sketch).  On a fixed batch a replacement moves the integer value by some c with |c| <= 2s (each
+    record adds at most s).  N is symmetric and log-concave, so {N_c} has a monotone likelihood ratio: the most
+    powerful tests of N against N_c are thresholds (randomised on the integers), whose power grows with c, so
+    T(N, N_c) >= T(N, N_{2s}) for 0 <= c <= 2s, and for −2s <= c < 0 by x ↦ −x; the other order the same way
+    (T(N_c, N) = T(N, N_{−c}), shifting by −c).  So the step is f-DP with f = T(N, N_{2s}), which is symmetric:
+    x ↦ 2s − x maps N to N_{2s} and N_{2s} to N, so T(N_{2s}, N) = f.  Dong–Roth–Su (Theorem 4.2) make the
+    sampled step C_γ(f)-DP, f_γ = γ·f + (1 − γ)·Id = T(B, A) (mixing a share 1 − γ of B into the alternative),
+    and the ordering lemma of :class:`Symmetrised` gives (X, Y) from (A, B).
+
+    The atom at 0.  ℓ₁ is non-decreasing, 0 exactly at x = s and positive exactly at x > s (the discrete
+    Laplace: a·(|x| − |x − 2s|); the discrete Gaussian: 2s·(x − s)/σ²), so ℓ_AB = 0 at the one output x = s,
+    of mass N(s) under both laws (N_{2s}(s) = N(−s) = N(s)): that mass sits in AB bucket 0 (placed exactly,
+    :mod:`.discrete`) and belongs to the atom m0 of (X, Y), so :meth:`atoms` hands it back to be taken out of
+    AB bucket 0 before the mirror (else it would be counted three times).  With T = N(x > s) = N(x < −s),
+    A(x > s) = (1 − γ)·T + γ·(1 − T − N(s)) and B(x > s) = T, so
+
+        m0 = 1 − A(ℓ_AB > 0) − B(ℓ_AB > 0) = (1 − γ)·N(|x| <= s) + γ·N(s).
+
+    Every other atom has ℓ₁ = c ≠ 0 rational and the value log(1 − γ + γ·e^c), never a grid level (Lindemann,
+    :mod:`.discrete`), so the mirrored buckets (jh, (j+1)h] hold the masses of [jh, (j+1)h) minus that atom.
+
+    The work is (A, B)'s own (:func:`discrete_work` over the range's buckets, sampled, the atoms of shift 2s):
+    the masses at the levels 0 ... H of [−H, H], and the centre's few enclosures from the same kernel.
+    """
+
+    __slots__ = ("gamma", "noise", "sensitivity")
+    mechanism = None
+
+    def __init__(self, gamma, noise, sensitivity):
+        self.gamma, self.noise, self.sensitivity = Fraction(gamma), Fraction(noise), int(sensitivity)
+
+    def __repr__(self):
+        return f"{type(self).__name__}(gamma={self.gamma}, noise={self.noise}, sensitivity={self.sensitivity})"
+
+    def guard_bits(self):
+        return self._ab().guard_bits()
+
+    def parts(self):
+        return bits(self.gamma) + bits(self.noise) + bits(self.sensitivity)
+
+    def mass_work(self, n, W, parts):
+        return self._ab().mass_work(n, W, parts)
+
+    def _centre(self, W):
+        """(Wt, N(s), N(|x| <= s)) over 2^Wt (:mod:`.discrete`)."""
+        raise NotImplementedError
+
+    def atom(self, W):
+        return self.atoms(W)[:2]
+
+    def atoms(self, W):
+        """(Wt, m0, N(s)): m0 = (1 − γ)·N(|x| <= s) + γ·N(s), and the mass N(s) of ℓ_AB = 0 under A and B."""
+        Wt, point, central = self._centre(W)
+        return Wt, discrete._mix(self.gamma, central, point), point
+
+
+class WithoutReplacementDiscreteLaplace(_WithoutReplacementDiscrete):
+    """``discrete_laplace_without_replacement``: N = DLap(a), pmf tanh(a/2)·e^{−a|x|}
+    (:class:`_WithoutReplacementDiscrete`).  (A, B) has the 2s + 1 atoms x <= 0, 0 < x < 2s, x >= 2s; the loss
+    is bounded, |ℓ| <= log(1 − γ + γ·e^{2as}).  With r = e^{−a}: N(s) = tanh(a/2)·r^s,
+    N(|x| <= s) = 1 − 2·r^{s+1}/(1 + r)."""
+
+    __slots__ = ()
+    mechanism = "discrete_laplace_without_replacement"
+
+    def _ab(self):
+        return DiscreteLaplace(self.gamma, self.noise, 2 * self.sensitivity)
+
+    def _centre(self, W):
+        return discrete.laplace_centre(self.noise, self.sensitivity, W)
+
+
+class WithoutReplacementDiscreteGaussian(_WithoutReplacementDiscrete):
+    """``discrete_gaussian_without_replacement``: N = N_Z(0, σ²), pmf e^{−x²/(2σ²)}/Z
+    (:class:`_WithoutReplacementDiscrete`); the loss is unbounded.  N(s) = e^{−s²/(2σ²)}/Z and
+    N(|x| <= s) = Σ_{|x|<=s} e^{−x²/(2σ²)}/Z from the kernel and the enclosure of Z of (A, B) itself."""
+
+    __slots__ = ()
+    mechanism = "discrete_gaussian_without_replacement"
+
+    def _ab(self):
+        return DiscreteGaussian(self.gamma, self.noise, 2 * self.sensitivity)
+
+    def _centre(self, W):
+        return discrete.gaussian_centre(self.noise, self.sensitivity, W)
 
 
 # ---- the bounded losses ---------------------------------------------------------------------------------------
@@ -691,6 +812,17 @@ def laplace_without_replacement(scale, gamma):
     """The pair of a ``laplace_without_replacement`` stage (replace-one, γ in (0, 1); γ = 1 reads as the ``laplace``
     stage of sampling 1)."""
     return WithoutReplacementLaplace(gamma, scale)
+
+
+def discrete_laplace_without_replacement(parameter, sensitivity, gamma):
+    """The pair of a ``discrete_laplace_without_replacement`` stage (replace-one, γ in (0, 1), s >= 1; γ = 1 reads
+    as the ``discrete_laplace`` stage of sampling 1)."""
+    return WithoutReplacementDiscreteLaplace(gamma, parameter, sensitivity)
+
+
+def discrete_gaussian_without_replacement(sigma_squared, sensitivity, gamma):
+    """The pair of a ``discrete_gaussian_without_replacement`` stage (as above)."""
+    return WithoutReplacementDiscreteGaussian(gamma, sigma_squared, sensitivity)
 
 
 def laplace(scale, q, relation):

@@ -12,7 +12,8 @@
 * :data:`FAMILIES`, :func:`family_certificate`, :func:`delta_certificate`: certificates of the other families
   (Laplace, sampled Laplace under either relation, two Laplace steps, randomized response, a mixture of
   Gaussians, a Poisson sampling of a composition of Gaussian events, the replace-one sampled Gaussian, a
-  Gaussian sampled without replacement, a Laplace mechanism sampled without replacement once and twice, a
+  Gaussian sampled without replacement, a Laplace mechanism sampled without replacement once and twice, a discrete
+  Laplace (once and thrice) and a discrete Gaussian sampled without replacement, a
   replace-one tree of a Gaussian and randomized response) whose recipes are chosen here and whose claims are
   set from the mpmath references of :mod:`tests.auditor.accounting_reference`: lower = low·δ and
   upper = high·δ at each ε (10 % either side by default), or ε_lo = low·ε(δ), ε_hi = high·ε(δ).
@@ -217,6 +218,29 @@ DGAUSS_SAMPLED = ref.discrete_gaussian(Fraction(1, 5), Fraction(2), 2)
 DGAUSS_REPLACE = ref.discrete_gaussian(1, Fraction(9), 2)         # replace-one, s = 1: the pair of shift 2
 
 
+def _merged(law):
+    """A law of atoms with the atoms of equal value (to 30 digits) merged."""
+    merged = {}
+    for v, p, q in law.atoms:
+        key = mpmath.nstr(mp(v), 30)
+        old = merged.get(key, (v, 0, 0))
+        merged[key] = (v, old[1] + p, old[2] + q)
+    return ref.Law(law.preimage, law.cdf_p, law.cdf_q, list(merged.values()), total=law.total)
+
+
+WOR_DLAP = {"class_name": "SampledWithoutReplacementDpEvent", "source_dataset_size": 1000, "sample_size": 100,
+            "event": {"class_name": "DiscreteLaplaceDpEvent", "noise_parameter": "1/2", "sensitivity": 2}}
+WOR_DLAP_STAGE = {"mechanism": "discrete_laplace_without_replacement", "parameter": "1/2", "sampling": "1/10",
+                  "sensitivity": 2}
+WOR_DLAP_LAW = _merged(ref.without_replacement_discrete_laplace(Fraction(1, 10), Fraction(1, 2), 2))
+"""100 of 1000 records without replacement, then the discrete Laplace a = 1/2, s = 2: the symmetrised pair."""
+WOR_DGAUSS = {"class_name": "SampledWithoutReplacementDpEvent", "source_dataset_size": 1000, "sample_size": 100,
+              "event": {"class_name": "DiscreteGaussianDpEvent", "sigma_squared": "2", "sensitivity": 1}}
+WOR_DGAUSS_STAGE = {"mechanism": "discrete_gaussian_without_replacement", "sampling": "1/10", "sensitivity": 1,
+                    "sigma_squared": "2"}
+WOR_DGAUSS_LAW = ref.without_replacement_discrete_gaussian(Fraction(1, 10), Fraction(2), 1)
+
+
 def _discrete_truth(law):
     return lambda e: {o: ref.delta_lattice(law, e, o) for o in ORDERS}
 
@@ -407,6 +431,16 @@ FAMILIES = {
         [({"mechanism": "discrete_gaussian", "sampling": "1/5", "sensitivity": 1, "sigma_squared": "2"}, 1,
           _discrete_range(DGAUSS_REPLACE_SAMPLED, 60, top=8))], 60, ["0", "1/4", "1"],
         _discrete_truth(DGAUSS_REPLACE_SAMPLED)),
+    "without-replacement-discrete-laplace": (
+        WOR_DLAP, "replace_one", [(WOR_DLAP_STAGE, 1, _discrete_range(WOR_DLAP_LAW, 100))], 100,
+        ["0", "1/10", "1/4"], _discrete_truth(WOR_DLAP_LAW)),
+    "without-replacement-discrete-laplace-thrice": (
+        {"class_name": "SelfComposedDpEvent", "count": 3, "event": WOR_DLAP}, "replace_one",
+        [(WOR_DLAP_STAGE, 3, _discrete_range(WOR_DLAP_LAW, 100))], 100, ["0", "1/4", "1/2"],
+        lambda e: {"forward": ref.delta_atoms(_composed(WOR_DLAP_LAW, 3), e)}),
+    "without-replacement-discrete-gaussian": (
+        WOR_DGAUSS, "replace_one", [(WOR_DGAUSS_STAGE, 1, _discrete_range(WOR_DGAUSS_LAW, 60, top=8))], 60,
+        ["0", "1/4", "1"], _discrete_truth(WOR_DGAUSS_LAW)),
     "mixed": (   # replace-one: N(1, 4) against N(−1, 4) (μ² = 1), and two steps of randomized response
         {"class_name": "ComposedDpEvent", "events": [
             {"class_name": "GaussianDpEvent", "noise_multiplier": "2"},

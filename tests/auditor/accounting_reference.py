@@ -15,6 +15,9 @@ root finder where there is no closed form), the CDFs of P and Q, and its atoms. 
   the pmf over the integers (mpmath's ``nsum``, not the closed forms the auditor uses), the discrete Gaussian's
   outputs truncated where their mass is below 10^−60; :func:`delta_lattice`: δ(ε) of one order summed directly
   over the integers, Σ_x (P(x) − e^ε·Q(x))₊;
+* :func:`without_replacement_discrete_laplace`, :func:`without_replacement_discrete_gaussian`: the symmetrised pair
+  of a discrete event sampled without replacement, output by output from the two laws (1 − γ)·N + γ·N_{2s} and N
+  alone (each output's loss and its mirror image, the atom at 0 what is left), not from the auditor's closed forms;
 * :func:`replace_discrete_laplace`, :func:`replace_discrete_gaussian`: the replace-one sampled lattice pairs
   (1 − q)·N + q·N_s against (1 − q)·N + q·N_{−s}, integer by integer over a wide range (no closed-form atoms), each
   output's loss in mpmath (a Fraction at its rational ties), outputs of equal value merged.
@@ -567,6 +570,50 @@ def replace_discrete_gaussian(q, sigma2, s):
             return Fraction(x * x - (x - c) * (x - c)) / (2 * Fraction(sigma2))
         X = s + int(mpmath.ceil(mpmath.sqrt(2 * s2 * 300))) + 2
         return _replace_law(q, lambda x: f(x) / Z, loss, s, X)
+
+
+def _symmetrised_atoms(gamma, pmf, s, X):
+    """The symmetrised pair (X, Y) of a discrete event sampled m of n without replacement (γ = m/n, sensitivity s),
+    built from the two laws A = (1 − γ)·N + γ·N_{2s} and B = N alone, output by output over −X ... X + 2s: each x
+    with A(x) > B(x) gives X the mass A(x) and Y the mass B(x) at the loss log(A(x)/B(x)), and the mirror image
+    X: B(x), Y: A(x) at −log(A(x)/B(x)); the outputs with A(x) = B(x) (to 50 digits) none; the atom at 0 is
+    whatever is left of each law (1 minus the rest, the outputs beyond the range included); at 90 digits (the
+    rest's rounding errors are those of m0)."""
+    g = mp(gamma)
+    atoms, x_total, y_total = [], mpmath.mpf(0), mpmath.mpf(0)
+    for x in range(-X, X + 2 * s + 1):
+        a, b = (1 - g) * pmf(x) + g * pmf(x - 2 * s), pmf(x)
+        if a <= b or mpmath.almosteq(a, b, rel_eps=mpmath.mpf(10) ** -50, abs_eps=0):
+            continue
+        value = mpmath.log(a / b)
+        atoms += [(value, a, b), (-value, b, a)]
+        x_total += a + b
+        y_total += b + a
+    atoms.append((Fraction(0), 1 - x_total, 1 - y_total))
+    return Law(lambda y: None, lambda x: 0, lambda x: 0, atoms, total=(0, 0))
+
+
+def without_replacement_discrete_laplace(gamma, a, s):
+    """:func:`_symmetrised_atoms` of DLap(a), pmf tanh(a/2)·e^{−a|x|}, over |x| <= X, a·X >= 240 (the rest below
+    e^{−240})."""
+    with mpmath.workdps(90):
+        am = mp(a)
+
+        def pmf(x):
+            return mpmath.tanh(am / 2) * mpmath.exp(-am * abs(x))
+        return _symmetrised_atoms(gamma, pmf, s, int(240 / Fraction(a)) + 1)
+
+
+def without_replacement_discrete_gaussian(gamma, sigma2, s):
+    """:func:`_symmetrised_atoms` of N_Z(0, σ²), pmf e^{−x²/(2σ²)}/Z (Z by ``nsum``), over |x| <= X (the rest below
+    e^{−150})."""
+    with mpmath.workdps(90):
+        s2 = mp(sigma2)
+
+        def f(x):
+            return mpmath.exp(-mpmath.mpf(x) ** 2 / (2 * s2))
+        Z = mpmath.nsum(f, [-mpmath.inf, mpmath.inf])
+        return _symmetrised_atoms(gamma, lambda x: f(x) / Z, s, int(mpmath.ceil(mpmath.sqrt(2 * s2 * 300))) + 2)
 
 
 def delta_lattice(law, epsilon, order):

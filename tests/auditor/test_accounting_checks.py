@@ -389,8 +389,8 @@ def test_sampling_without_replacement_under_add_or_remove_is_malformed(tree, wor
 
 @pytest.mark.parametrize("tree, words", [
     (_wor(10, 11), "11 records sampled from a dataset of 10"),
-    (_wor(10, 1, {"class_name": "DiscreteLaplaceDpEvent", "noise_parameter": "1", "sensitivity": 1}),
-     "not a DiscreteLaplaceDpEvent; wrap each other event in its own sampling event"),
+    (_wor(10, 1, {"class_name": "RandomizedResponseDpEvent", "noise_parameter": "1/2", "num_buckets": 2}),
+     "not a RandomizedResponseDpEvent; wrap each other event in its own sampling event"),
     (_wor(10, 1, {"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/2", "event": ONE}),
      "a composition of GaussianDpEvents or a no-op, not a PoissonSampledDpEvent"),
     (_wor(10, 1, _wor(5, 1)), "a composition of GaussianDpEvents or a no-op, not a SampledWithoutReplacementDpEvent"),
@@ -400,7 +400,7 @@ def test_sampling_without_replacement_under_add_or_remove_is_malformed(tree, wor
     (_wor(0, 0), "below the minimum"),
     (_wor(10, -1), "below the minimum"),
     (_wor(10, "1"), "expected a JSON integer"),
-], ids=["m-above-n", "discrete-laplace", "poisson", "nested", "inside-poisson", "sigma", "n-zero", "m-negative",
+], ids=["m-above-n", "randomized-response", "poisson", "nested", "inside-poisson", "sigma", "n-zero", "m-negative",
         "m-text"])
 def test_trees_the_domain_refuses_are_malformed(tree, words):
     with pytest.raises(Malformed, match=words):
@@ -1656,3 +1656,150 @@ def test_the_producers_composition_reference_against_edits_of_its_tree():
     _failed_at(_verify(_edited(cert, five)), "/result/stages/0/mechanism")
     _failed_at(_verify(_edited(cert, five, (STAGE0 + ("mechanism", "sigma_squared"), "3025/2621"))),
                "/result/epsilon_hi")
+
+
+# ---- a discrete Laplace or discrete Gaussian event sampled without replacement ------------------------------------
+
+def _dlap(a="1/2", s=1):
+    return {"class_name": "DiscreteLaplaceDpEvent", "noise_parameter": a, "sensitivity": s}
+
+
+def _dgauss(v="16", s=1):
+    return {"class_name": "DiscreteGaussianDpEvent", "sigma_squared": v, "sensitivity": s}
+
+
+def _dlap_stage(gamma, a="1/2", s=1):
+    return {"mechanism": "discrete_laplace_without_replacement", "parameter": a, "sampling": gamma, "sensitivity": s}
+
+
+def _dgauss_stage(gamma, v="16", s=1):
+    return {"mechanism": "discrete_gaussian_without_replacement", "sampling": gamma, "sensitivity": s,
+            "sigma_squared": v}
+
+
+@pytest.mark.parametrize("tree, stages", [
+    (_wor(1000, 10, _dlap()), [(_dlap_stage("1/100"), 1)]),
+    (_wor(1000, 100, _dgauss()), [(_dgauss_stage("1/10"), 1)]),
+    ({"class_name": "SelfComposedDpEvent", "count": 5, "event": _wor(30, 10, _dlap("2", 3))},
+     [(_dlap_stage("1/3", "2", 3), 5)]),
+    (_wor(9, 9, _dlap()), [({"mechanism": "discrete_laplace", "parameter": "1/2", "sampling": "1",
+                             "sensitivity": 1}, 1)]),                              # γ = 1: the unsampled stage
+    (_wor(9, 9, _dgauss()), [({"mechanism": "discrete_gaussian", "sampling": "1", "sensitivity": 1,
+                               "sigma_squared": "16"}, 1)]),
+    (_wor(9, 0, _dlap()), []),                                                      # γ = 0: dropped
+    (_wor(9, 3, _dgauss(s=0)), []),                                                 # s = 0: dropped
+    ({"class_name": "ComposedDpEvent", "events": [
+        _wor(1000, 100, _dgauss()), _wor(10, 1, _dgauss()), _wor(1000, 10, _dlap()), _wor(7, 7, _dlap()),
+        _dlap(), _wor(100, 1, _dlap()), _wor(3, 1, _dlap(s=0))]},
+     [(_dgauss_stage("1/10"), 2),
+      ({"mechanism": "discrete_laplace", "parameter": "1/2", "sampling": "1", "sensitivity": 1}, 2),
+      (_dlap_stage("1/100"), 2)]),                                                  # merged, sorted
+], ids=["dlap", "dgauss", "self-composed", "dlap-whole", "dgauss-whole", "m-zero", "s-zero", "merged"])
+def test_discrete_events_sampled_without_replacement_read_into_stages(tree, stages):
+    assert accounting.read_stages(tree, "replace_one") == stages
+
+
+@pytest.mark.parametrize("tree, words", [
+    (_wor(1000, 10, _dlap("1/101")), "outside the domain"),
+    (_wor(1000, 0, _dgauss("1/101")), "outside the domain"),                       # dropped, domain first
+    (_wor(1000, 10, _dlap(s=1001)), "outside the domain"),
+    ({"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/2", "event": _wor(10, 1, _dlap())},
+     "must wrap a Gaussian"),
+])
+def test_discrete_events_sampled_without_replacement_refused_are_malformed(tree, words):
+    with pytest.raises(Malformed, match=words):
+        accounting.read_stages(tree, "replace_one")
+
+
+@pytest.mark.parametrize("tree", [_wor(1000, 10, _dlap()), _wor(1000, 0, _dgauss()), _wor(9, 3, _dlap(s=0))],
+                         ids=["dlap", "dgauss-dropped", "s-zero"])
+def test_discrete_events_sampled_without_replacement_under_add_or_remove_are_malformed(tree):
+    with pytest.raises(Malformed, match="replace_one only"):
+        accounting.read_stages(tree, "add_or_remove_one")
+
+
+WOR_DISCRETE = ["accounting-replace-without-replacement-discrete-laplace-a0_5-s1-m10-n1000-x100-delta1e-5.json",
+                "accounting-replace-without-replacement-discrete-gaussian-v16-s1-m100-n1000-x100-delta1e-5.json"]
+
+
+@pytest.mark.parametrize("name", WOR_DISCRETE, ids=["dlap", "dgauss"])
+def test_the_producers_discrete_without_replacement_references_verify(name):
+    r = _verify(_reference(name))
+    assert r.outcome == "OK", r.as_dict()
+    assert "sampled without replacement, m/n = " in r.claim and "replace-one" in r.claim, r.claim
+
+
+@pytest.mark.parametrize("name", ["without-replacement-discrete-laplace", "without-replacement-discrete-gaussian"])
+def test_a_discrete_without_replacement_family_under_add_or_remove_is_malformed(name):
+    r = _verify(_edited(corpus.family_certificate(name), (("input", "relation"), "add_or_remove_one")))
+    assert r.outcome == "MALFORMED" and "replace_one only" in r.error, r.as_dict()
+
+
+@pytest.mark.parametrize("name, edits, pointer", [
+    ("without-replacement-discrete-laplace", [(STAGE0 + ("mechanism", "sampling"), "1/9")],
+     "/result/stages/0/mechanism"),
+    ("without-replacement-discrete-laplace", [(STAGE0 + ("mechanism", "mechanism"), "discrete_laplace")],
+     "/result/stages/0/mechanism"),                                           # Poisson sampling is another pair
+    ("without-replacement-discrete-laplace", [(STAGE0 + ("mechanism", "sensitivity"), 1)],
+     "/result/stages/0/mechanism"),
+    ("without-replacement-discrete-gaussian", [(STAGE0 + ("mechanism", "sigma_squared"), "3")],
+     "/result/stages/0/mechanism"),
+    ("without-replacement-discrete-gaussian", [(("input", "event", "sample_size"), 99)],
+     "/result/stages/0/mechanism"),
+    ("without-replacement-discrete-gaussian", [(STAGE0 + ("count",), 2)], "/result/stages/0/count"),
+], ids=["dlap-gamma", "dlap-poisson", "dlap-sensitivity", "dgauss-variance", "dgauss-tree-gamma", "dgauss-count"])
+def test_tampered_discrete_without_replacement_stages_fail(name, edits, pointer):
+    _failed_at(_verify(_edited(corpus.family_certificate(name), *edits)), pointer)
+
+
+def test_a_discrete_without_replacement_stage_relabelled_as_poisson_sampling_fails_its_claims():
+    """The same tree read as a Poisson sampling of q = γ (the stage and the tree both rewritten) is another pair: the
+    claims of the symmetrised pair are false for it."""
+    cert = corpus.family_certificate("without-replacement-discrete-laplace")
+    tree = {"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/10",
+            "event": cert["input"]["event"]["event"]}
+    r = _verify(_edited(cert, (("input", "event"), tree), (STAGE0 + ("mechanism", "mechanism"), "discrete_laplace")))
+    assert r.outcome == "FAIL" and all(f["pointer"].startswith("/result/points/") for f in r.failures), r.failures
+
+
+@pytest.mark.parametrize("name", ["without-replacement-discrete-laplace", "without-replacement-discrete-gaussian"])
+def test_a_discrete_without_replacement_range_must_hold_level_zero(name):
+    def shift(cert):
+        lo, hi = cert["result"]["discretisation"]["ranges"][0]
+        cert["result"]["discretisation"]["ranges"][0] = [1, hi]
+    r = _verify(corpus.family_certificate(name, edit=shift))
+    assert r.outcome == "MALFORMED" and "without_replacement stage must hold the loss level 0" in r.error, \
+        r.as_dict()
+
+
+def test_a_discrete_laplace_without_replacement_stage_is_a_bounded_loss():
+    """Its loss is at most log(1 − γ + γ·e^{2as}) (= log(9/10 + e²/10) ≈ 0.494 here): δ(ε) = 0 beyond, proved
+    from the recipe alone (no exact fact is used), and an upper end 0 below it is a FAIL."""
+    name = "without-replacement-discrete-laplace"
+
+    def edit(cert, e):
+        cert["input"]["epsilons"] = [e]
+        cert["result"]["points"] = [corpus.point(Fraction(e), 0, 0, None)]
+    assert verify_certificate(corpus.family_certificate(name, edit=lambda c: edit(c, "1/2"))).outcome == "OK"
+    r = verify_certificate(corpus.family_certificate(name, edit=lambda c: edit(c, "49/100")))
+    assert r.outcome == "FAIL", r.as_dict()
+    r = verify_certificate(corpus.family_certificate("without-replacement-discrete-gaussian",
+                                                     edit=lambda c: edit(c, "1")))
+    assert r.outcome == "FAIL", r.as_dict()                                    # unbounded: upper 0 is false
+
+
+@pytest.mark.parametrize("name, scale", [("without-replacement-discrete-laplace", 2),
+                                         ("without-replacement-discrete-gaussian", 1)])
+def test_a_discrete_without_replacement_stage_declares_its_guard_and_parts(name, scale):
+    """The guard 24 + bits(⌊1/γ⌋) + 2·bits(s + 1) (s the sensitivity, not 2s), the parts the bits of a or σ², s and
+    γ, and the masses' work the (A, B) pair's of shift 2s (discrete_work, sampled)."""
+    mechanism = corpus.FAMILIES[name][2][0][0]
+    guard, parts = accounting.declared(mechanism)
+    noise = mechanism.get("parameter", mechanism.get("sigma_squared"))
+    assert guard == 24 + (10).bit_length() + 2 * (scale + 1).bit_length()
+    assert parts == sum(families.bits(x) for x in (noise, mechanism["sensitivity"], mechanism["sampling"]))
+    pair = accounting.pair_of(mechanism, "replace_one")
+    shift = 2 * mechanism["sensitivity"]
+    atoms = shift + 1 if "parameter" in mechanism else \
+        families.discrete.atom_count(Fraction(noise), shift, 300)
+    assert pair.mass_work(401, 300, parts) == families.discrete_work(401, atoms, 300, parts, True)

@@ -31,8 +31,9 @@ def _masses(pair, N, lo, hi, W=140):
     return pair.bucket_masses(N, lo, hi, W + pair.guard_bits(), POINTER)
 
 
-def _check_masses(pair, law, N, lo, hi, W=140, accurate=120):
-    """Every bucket and both tails contain the reference masses, each enclosure narrower than 2^−accurate."""
+def _check_masses(pair, law, N, lo, hi, W=140, accurate=120, digits=60):
+    """Every bucket and both tails contain the reference masses, each enclosure narrower than 2^−accurate (compared
+    at ``digits`` digits)."""
     Wt, p_list, q_list, (p_low, q_low), (p_high, q_high) = _masses(pair, N, lo, hi, W)
     assert len(p_list) == len(q_list) == hi - lo
     scale = mpmath.mpf(2) ** Wt
@@ -42,7 +43,7 @@ def _check_masses(pair, law, N, lo, hi, W=140, accurate=120):
         assert enclosure[0] / scale <= true <= enclosure[1] / scale, (what, enclosure, true * scale)
         assert enclosure[1] - enclosure[0] < narrow, (what, enclosure)
 
-    with mpmath.workdps(60):
+    with mpmath.workdps(digits):
         for k in range(hi - lo):
             y1, y2 = Fraction(lo + k, N), Fraction(lo + k + 1, N)
             inside(p_list[k], ref.bucket_mass(law, y1, y2, "P"), ("P", lo + k))
@@ -476,3 +477,86 @@ def test_replace_one_values_far_within_a_bit_of_zero_are_placed_by_their_sign(pa
     assert value.sign == 1 and value.bounds[0] <= 0 <= value.bounds[1]
     assert discrete._placed(value, 10, -3, 3, POINTER) == (4, 4)
     assert discrete._placed(discrete._negated(value), 10, -3, 3, POINTER) == (3, 3)
+
+
+# ---- a discrete event sampled without replacement: the symmetrised pair --------------------------------------------
+
+def _wor_laplace(gamma, a, s):
+    return (families.discrete_laplace_without_replacement(a, s, gamma),
+            ref.without_replacement_discrete_laplace(gamma, a, s))
+
+
+def _wor_gaussian(gamma, sigma2, s):
+    return (families.discrete_gaussian_without_replacement(sigma2, s, gamma),
+            ref.without_replacement_discrete_gaussian(gamma, sigma2, s))
+
+
+def _symmetric_range(law, N, top=None):
+    """[−H, H] past every atom of ``law`` (or up to the loss ``top``)."""
+    high = max(mp(v) for v, _, _ in law.atoms) if top is None else mp(top)
+    H = int(mpmath.floor(high * N)) + 2
+    return -H, H
+
+
+WOR_CASES = [  # (pair and law, N, top of the range or None)
+    (_wor_laplace(Fraction(1, 3), Fraction(1, 2), 1), 60, None),
+    (_wor_laplace(Fraction(1, 100), Fraction(1, 2), 2), 400, None),
+    (_wor_laplace(Fraction(1, 3), Fraction(1), 2), 30, None),
+    (_wor_laplace(Fraction(1, 100), Fraction(2), 1), 100, None),
+    (_wor_gaussian(Fraction(1, 3), Fraction(2), 1), 40, 6),
+    (_wor_gaussian(Fraction(1, 100), Fraction(16), 2), 300, 2),
+    (_wor_gaussian(Fraction(1, 3), Fraction(9, 2), 2), 30, 8),
+    (_wor_gaussian(Fraction(1, 100), Fraction(1, 2), 1), 100, 3),
+]
+"""The references are summed at 90 digits, and compared at 90: the atom at 0 is 1 minus the rest, and the
+enclosures are a few units of 2^−200 wide."""
+WOR_IDS = ["dlap-g1_3-s1", "dlap-g1_100-s2", "dlap-g1_3-a1-s2", "dlap-g1_100-a2-s1",
+           "dgauss-g1_3-s1", "dgauss-g1_100-v16-s2", "dgauss-g1_3-s2", "dgauss-g1_100-v1_2-s1"]
+
+
+@pytest.mark.parametrize("pair_law, N, top", WOR_CASES, ids=WOR_IDS)
+def test_without_replacement_discrete_masses(pair_law, N, top):
+    """Every bucket and both tails of (X, Y) contain the masses summed output by output from the two pmfs, each law
+    sums to 1 (the atom at ℓ_AB = 0 counted once), and the buckets admit e^{−(i+1)h}·X_i <= Y_i <= e^{−ih}·X_i."""
+    pair, law = pair_law
+    lo, hi = _symmetric_range(law, N, top)
+    _check_masses(pair, law, N, lo, hi, digits=90)
+    _sums_enclose_one(pair, N, lo, hi)
+    _bucket_inequalities(pair, N, lo, hi)
+
+
+@pytest.mark.parametrize("pair_law, N, top", WOR_CASES[:1] + WOR_CASES[4:5], ids=["dlap", "dgauss"])
+def test_without_replacement_discrete_ranges_cut_anywhere_around_zero(pair_law, N, top):
+    """Ranges [lo, hi] not symmetric, ending at 0 or at ±1 (the AB high tail at level 0 then holds the atom at
+    ℓ_AB = 0, taken out there too), still contain the reference and sum to 1."""
+    pair, law = pair_law
+    for lo, hi in ((0, 5), (-5, 0), (0, 0), (-1, 1), (-3, 17)):
+        _check_masses(pair, law, N, lo, hi, digits=90)
+        _sums_enclose_one(pair, N, lo, hi)
+
+
+@pytest.mark.parametrize("pair_law, N, top", WOR_CASES, ids=WOR_IDS)
+def test_without_replacement_discrete_is_symmetric(pair_law, N, top):
+    """Bucket i of X is bucket −i − 1 of Y (and the reverse) away from 0, the low tail of X the high tail of Y;
+    bucket 0 of X is bucket −1 of Y plus the atom at 0."""
+    pair, law = pair_law
+    lo, hi = _symmetric_range(law, N, top)
+    H = hi
+    Wt, p_list, q_list, low, high = _masses(pair, N, lo, hi)
+    for i in range(1, H):
+        assert p_list[H + i] == q_list[H - i - 1] and q_list[H + i] == p_list[H - i - 1], i
+    assert low == (high[1], high[0])
+    _, m0 = pair.atom(140 + pair.guard_bits())
+    assert p_list[H] == (q_list[H - 1][0] + m0[0], q_list[H - 1][1] + m0[1])
+    assert q_list[H] == (p_list[H - 1][0] + m0[0], p_list[H - 1][1] + m0[1])
+
+
+@pytest.mark.parametrize("pair, atoms", [
+    (families.discrete_laplace_without_replacement(Fraction(1, 2), 3, Fraction(1, 10)), 7),
+    (families.discrete_gaussian_without_replacement(Fraction(16), 2, Fraction(1, 10)),
+     discrete.atom_count(Fraction(16), 4, 200)),
+], ids=["dlap", "dgauss"])
+def test_without_replacement_discrete_work_is_the_sampled_pair_of_shift_2s(pair, atoms):
+    """The masses' work units: the (A, B) pair's own, discrete_work over the range's buckets with the atoms of
+    shift 2s, sampled; nothing else."""
+    assert pair.mass_work(1001, 200, 40) == families.discrete_work(1001, atoms, 200, 40, True)
