@@ -79,8 +79,8 @@ class _SymmetrisedPair(DominatingPair):
     """The symmetrised pair (X, Y) of a step on batches drawn without replacement, from the forward pair (A, B)
     of ``base`` (the Poisson-sampled pair at q = γ with half the noise: the same losses) and the atom at 0.
 
-    Subclasses set ``rate`` γ, ``base`` and their scale, and give :meth:`zero_mass`, :meth:`_positive_nodes`
-    (the moments' quadrature), :meth:`index_range` and :meth:`describe`."""
+    Subclasses set ``rate`` γ, ``base`` and their scale, and give :meth:`zero_mass` (or :meth:`zero_masses`),
+    :meth:`_positive_nodes` (the moments' quadrature), :meth:`index_range` and :meth:`describe`."""
 
     __slots__ = ("rate", "base")
 
@@ -88,9 +88,10 @@ class _SymmetrisedPair(DominatingPair):
         """m0 = 1 − A(ℓ_AB > 0) − B(ℓ_AB > 0), the atom at ℓ = 0 under both laws, at the current precision."""
         raise NotImplementedError
 
-    def zero_atom(self):
-        """(A-, B-mass) of an atom of ℓ_AB at 0, which AB-bucket 0 holds and m0 already counts (None: none)."""
-        return None
+    def zero_masses(self):
+        """(m0, atom): m0 and the (A-, B-mass) of an atom of ℓ_AB at 0, which AB-bucket 0 holds and m0 already
+        counts (None: no such atom)."""
+        return self.zero_mass(), None
 
     # ---- masses ---------------------------------------------------------------------------
 
@@ -100,7 +101,7 @@ class _SymmetrisedPair(DominatingPair):
         top = max(-lo, hi)
         ab = self.base.masses(h, 0, top, bits)   # AB-buckets 0 .. top − 1 and ℓ_AB >= top·h
         with working_precision(bits):
-            m0, atom = self.zero_mass(), self.zero_atom()
+            m0, atom = self.zero_masses()
             a_pos, b_pos = list(ab.p), list(ab.q)   # (A, B) on AB-bucket j, without an atom at ℓ_AB = 0
             if atom is not None:
                 a_pos[0], b_pos[0] = a_pos[0] - atom[0], b_pos[0] - atom[1]
@@ -325,14 +326,13 @@ class _WithoutReplacementDiscrete(_SymmetrisedPair):
         """(N(|x| <= s), N(s)) as balls at the current precision."""
         raise NotImplementedError
 
-    def zero_mass(self):
-        inside, at_s = self._noise_masses()
+    def zero_masses(self):
+        inside, at_s = self._noise_masses()   # once: the discrete Gaussian's sums the whole kernel and Z
         gamma = to_arb(self.rate)
-        return (1 - gamma) * inside + gamma * at_s
+        return (1 - gamma) * inside + gamma * at_s, (at_s, at_s)
 
-    def zero_atom(self):
-        _, at_s = self._noise_masses()
-        return at_s, at_s
+    def zero_mass(self):
+        return self.zero_masses()[0]
 
     def index_range(self, grid, allowance):
         _, top = self.base.index_range(grid, allowance)

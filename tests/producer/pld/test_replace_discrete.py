@@ -17,7 +17,7 @@ from producer.pld.events import event_json, stages
 from producer.pld.replace_discrete import (ReplaceSampledDiscreteGaussian, ReplaceSampledDiscreteLaplace, below,
                                            bucket)
 from producer.plain.outward import ball_lower, ball_upper
-from producer.references.accounting import mixture, poisson, repeat
+from producer.references.accounting import discrete_gaussian, discrete_laplace, mixture, poisson, repeat
 from producer.sources.enclosures import working_precision
 from tests.producer.pld.reference import integer_pmf
 
@@ -27,14 +27,6 @@ ADD, REPLACE = "add_or_remove_one", "replace_one"
 def _mp(value):
     value = Fraction(str(value))
     return mp.mpf(value.numerator) / value.denominator
-
-
-def discrete_laplace(a, s):
-    return {"class_name": "DiscreteLaplaceDpEvent", "noise_parameter": a, "sensitivity": s}
-
-
-def discrete_gaussian(sigma_squared, s):
-    return {"class_name": "DiscreteGaussianDpEvent", "sigma_squared": sigma_squared, "sensitivity": s}
 
 
 # ---- references, from the pmf alone --------------------------------------------------------------------

@@ -20,7 +20,7 @@ from producer.pld.replace_gaussian import ReplaceOneGaussian
 from producer.pld.without_replacement import (WithoutReplacementDiscreteGaussian, WithoutReplacementDiscreteLaplace,
                                               WithoutReplacementGaussian, WithoutReplacementLaplace)
 from producer.plain.outward import ball_lower, ball_upper
-from producer.references.accounting import gaussian, repeat
+from producer.references.accounting import discrete_gaussian, discrete_laplace, gaussian, repeat
 from producer.sources.enclosures import to_arb, working_precision
 from tests.producer.pld import accounting_reference as ref
 from tests.producer.pld.reference import integer_pmf
@@ -627,9 +627,7 @@ def _discrete_batches_delta(family, parameter, s, gamma, count, epsilon):
 
 
 def _discrete_leaf(family, parameter, s):
-    if family == "laplace":
-        return {"class_name": "DiscreteLaplaceDpEvent", "noise_parameter": parameter, "sensitivity": s}
-    return {"class_name": "DiscreteGaussianDpEvent", "sigma_squared": parameter, "sensitivity": s}
+    return (discrete_laplace if family == "laplace" else discrete_gaussian)(parameter, s)
 
 
 @pytest.mark.parametrize("family,parameter,s,n,m,count", [
