@@ -1,5 +1,6 @@
 import os
 import sys
+from pathlib import Path
 
 import mpmath
 import pytest
@@ -14,6 +15,28 @@ settings.register_profile("default", deadline=None, max_examples=60,
 settings.register_profile("ci", deadline=None, max_examples=60, derandomize=True,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("ci" if os.environ.get("CI") else "default")
+
+SLOW_CASES = Path(__file__).with_name("slow_cases.txt")
+
+
+def slow_cases():
+    """The node ids listed in tests/slow_cases.txt (bench/slow_cases.py says how the list is measured)."""
+    lines = SLOW_CASES.read_text(encoding="utf-8").splitlines()
+    return {line for line in lines if line and not line.startswith("#")}
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    """Mark the listed cases ``slow`` before ``-m`` selects (SLOW_CASES_OFF=1 leaves them unmarked).
+
+    The default run (`make test`) then leaves them to `make references`, which CI runs too.
+    """
+    if os.environ.get("SLOW_CASES_OFF"):
+        return
+    slow = slow_cases()
+    for item in items:
+        if item.nodeid in slow:
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(autouse=True)
