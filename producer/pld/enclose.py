@@ -34,7 +34,7 @@ from producer.pld.masses import oriented, step_masses
 from producer.pld.mechanism import BACKWARD, FORWARD, ORDERS
 from producer.pld.parameters import AIM, TRUNCATION_SHARE, Sizing
 from producer.pld.search import AUDIT_EPSILON, FLOOR_DIGITS, MAX_EPSILON_CAP, MAX_WORK, PLD_EPSILON, Search, \
-    mass_precision, recipe_excess, stage_ranges
+    mass_precision, recipe_excess, stage_ranges, suggest_width
 from producer.errors import LimitError
 from producer.rationals import describe_rational
 from producer.sources.enclosures import floor_log2
@@ -396,8 +396,9 @@ def certify(request, log=lambda message: None, route=None):
                 cap = min(1.25 * float(outcome.epsilon_hi) + 1, MAX_EPSILON_CAP)
                 ratio = min(ratio, 1.0)  # the lower end lacked precision (e^ε beyond the cap), not grid
             plan = search.refine(plan, ratio, tau, cap)
-    raise LimitError(f"could not reach the relative width {float(request.rel_width):g} in {MAX_ATTEMPTS} attempts "
-                     f"(ask for a larger {option('rel_width')})")
+    raise LimitError(f"could not reach the relative width {float(request.rel_width):g} in {MAX_ATTEMPTS} attempts: "
+                     f"at h = 1/{plan.grid} the width was {ratio:.3g} times it; "
+                     f"{suggest_width(ratio * float(request.rel_width))}")
 
 
 __all__ = ["certify", "refusals", "Outcome", "DeltaPoint", "round_out", "short_point", "MAX_WORK", "FORWARD",

@@ -66,6 +66,7 @@ from producer.pld.parameters import AIM, MAX_GRID, MIN_GRID, SPREAD, TRUNCATION_
 from producer.rationals import describe_rational
 from producer.names import option
 
+MIN_RATE = 0.25              # the slowest width ∝ h^p a measured rate plans by
 MAX_WORK = 4 * 10**10        # work units over all attempts of one request (about a minute)
 MASS_COST = 200              # work units per bucket and bit of the single-step masses
 NEGLIGIBLE_FLOAT = 1e-30     # a point with upper <= 10^-30 needs no relative width
@@ -141,10 +142,10 @@ def plan_at(sizing, h, tau, cap, grid=None):
     return make_plan(sizing, h, tau, cap, 2 * z * math.sqrt(sizing.mu2) + cap + 2, grid=grid)
 
 
-def refined(plan, sizing, ratio, tau, cap=None, reach=16):
-    """The next plan by the h² law: the width was ``ratio`` times the requested one (``cap``: a new ε_cap), at
-    most ``reach`` times finer."""
-    h = float(plan.h) * math.sqrt(AIM / max(ratio, 1e-9))
+def refined(plan, sizing, ratio, tau, cap=None, reach=16, exponent=2.0):
+    """The next plan by the law width ∝ h^exponent (the h² law unless a measured rate says slower): the width was
+    ``ratio`` times the requested one (``cap``: a new ε_cap), at most ``reach`` times finer."""
+    h = float(plan.h) * (AIM / max(ratio, 1e-9)) ** (1 / exponent)
     h = min(h, float(plan.h) / 1.05)
     h = max(h, float(plan.h) / reach)
     return plan_at(sizing, h, tau, plan.epsilon_cap if cap is None else cap)
@@ -277,6 +278,7 @@ class Search:
         self.spent = 0.0
         if request.delta is not None:
             self._check_epsilon_range()
+        self.widths = []        # (grid, width ratio) of every attempt so far, for the measured rate (:meth:`rate`)
         self.model = None       # the model's plan while its probe runs first (:meth:`_probe`); None beyond a limit
         self.model_grid = None  # that plan's grid while its probe runs first
         if request.delta is None and sizing.steps == 1:
@@ -352,6 +354,20 @@ class Search:
         self.spent += cost.work
         return cost.ranges
 
+    def rate(self, grid, ratio):
+        """The exponent p of width ∝ h^p that the last two attempts measured, within [MIN_RATE, 2] (2 before).
+
+        Where most steps' losses lie within a grid step of 0 (sampling rates far below h), connect-the-dots
+        adds a spread of about h·|ℓ| per step and the width falls far slower than h²; planning the next grid by
+        h² then misses again and again.  The rate is a hint for the next grid only (floats; no claim)."""
+        self.widths.append((grid, ratio))
+        if len(self.widths) < 2:
+            return 2.0
+        (g0, r0), (g1, r1) = self.widths[-2:]
+        if g1 <= g0 * 1.01 or not (r0 > 0 and r1 > 0):
+            return 2.0
+        return min(2.0, max(MIN_RATE, math.log(r0 / r1) / math.log(g1 / g0)))
+
     def refine(self, plan, ratio, tau, cap=None):
         """The next plan after a width ``ratio`` times the requested one, cut to what the budget has left.
 
@@ -364,7 +380,8 @@ class Search:
         # after a probe the h² law may reach back to the model's grid at once (no intermediate attempt), and the
         # model's own plan caps it when within the limits
         reach = max(16, self.model_grid / plan.grid) if self.model_grid else 16
-        wanted = refined(plan, self.sizing, ratio, tau, cap, reach=reach)
+        exponent = self.rate(plan.grid, ratio)
+        wanted = refined(plan, self.sizing, ratio, tau, cap, reach=reach, exponent=exponent)
         model, self.model, self.model_grid = self.model, None, None
         if model is not None and model.grid < wanted.grid:
             wanted = plan_at(self.sizing, 1 / model.grid, min(tau, model.tau), wanted.epsilon_cap, grid=model.grid)
@@ -381,12 +398,13 @@ class Search:
                 best, lo = candidate, mid
             else:
                 hi = mid
-        # the h² law, the fastest a width falls as the grid refines: a grid it says will miss is not tried
+        # the h² law, the fastest a width falls as the grid refines: a grid it says will miss is not tried (a
+        # measured rate only plans; it is often slower on coarse grids than on fine ones)
         if best is None or best.grid < 1.05 * plan.grid or ratio * (plan.grid / best.grid) ** 2 > 1:
             R = self.request.rel_width
             raise LimitError(f"could not reach the relative width {describe_rational(R)}: at h = 1/{plan.grid} the "
                              f"width was {ratio:.3g} times it, and h = 1/{wanted.grid} would need "
-                             f"{' and '.join(broken)}; {_suggest(ratio * float(R))}")
+                             f"{' and '.join(broken)}; {suggest_width(ratio * float(R))}")
         return best
 
     # ---- a single step: the width predicted from the bucket of each ε ------------------
@@ -435,7 +453,7 @@ class Search:
         reached = (f"the finest grid within the limits, h = 1/{finest.grid}, would reach about {ratio:.3g} times "
                    f"that width there" if finest is not None else "no grid is within the limits")
         raise LimitError(f"the relative width {describe_rational(request.rel_width)} at ε = {describe_rational(eps)} "
-                         f"needs {needs}; {reached}; {_suggest(ratio * R / AIM)}, "
+                         f"needs {needs}; {reached}; {suggest_width(ratio * R / AIM)}, "
                          f"or leave ε = {describe_rational(eps)} out")
 
 
@@ -451,7 +469,7 @@ def _ladder():
     return grids + [MAX_GRID]
 
 
-def _suggest(width):
+def suggest_width(width):
     """The part of a refusal that names the relative width in reach (or that none within 1/2 is)."""
     if not width < 0.5:
         return f"no {option('rel_width')} up to 1/2 is in reach"

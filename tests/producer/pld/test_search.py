@@ -80,9 +80,10 @@ def test_the_whole_search_is_one_budget(monkeypatch):
 def test_the_width_suggested_is_in_reach_and_short(width, text):
     """From Python the suggestion names the parameter; on the command line, the flag."""
     from producer import names
-    assert search._suggest(width) == text
+    assert search.suggest_width(width) == text
     with names.command_line():
-        assert search._suggest(width) == text.replace("rel_width=", "--rel-width ").replace("rel_width", "--rel-width")
+        flag = text.replace("rel_width=", "--rel-width ")
+        assert search.suggest_width(width) == flag.replace("rel_width", "--rel-width")
 
 
 # ---- the auditor's budget of one file (docs/certificates.md, dpsgd/1) ------------------------------------
@@ -201,3 +202,47 @@ def test_after_a_probe_the_h2_law_may_reach_back_to_the_models_grid_at_once(monk
     ratio = search.AIM * (0.6 * model.grid / s.first.grid) ** 2   # the h² law then wants about 0.6·N_model
     nxt = s.refine(s.first, ratio, s.first.tau)
     assert 16 * s.first.grid < nxt.grid < model.grid
+
+
+# ---- a width that falls slower than h²: the measured rate plans the next grid --------------------------------------
+
+def _tiny_rate_request(rel_width):
+    """q = 10^-6, σ = 4/5, T = 10^5: every step's loss is of order q, far below any affordable h."""
+    from producer.kinds import accounting
+    tree = {"class_name": "SelfComposedDpEvent", "count": 100000,
+            "event": {"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/1000000",
+                      "event": {"class_name": "GaussianDpEvent", "noise_multiplier": "4/5"}}}
+    return accounting.Request.from_strings(tree, delta="1e-5", rel_width=rel_width)
+
+
+def test_the_measured_rate_is_the_h2_law_until_two_attempts_say_slower():
+    request = _request(["1/100:1x1000"], delta=mpq(1, 10**5))
+    s = search.Search(request, Sizing(request.stages))
+    assert s.rate(1000, 8.0) == 2.0                      # one attempt: nothing measured yet
+    assert s.rate(2000, 2.0) == 2.0                      # halving h quartered the width: h² (capped at 2)
+    assert s.rate(4000, 1.0) == pytest.approx(1.0)       # halving h halved it: h¹
+    assert s.rate(8000, 1.0) == search.MIN_RATE          # no gain: the slowest rate the search plans by
+
+
+def test_a_slow_rate_asks_for_a_finer_grid_than_the_h2_law():
+    request = _tiny_rate_request("3/10")
+    sizing = Sizing(request.stages)
+    plan = search.plan_at(sizing, 1 / 20000, 1e-8, 1.0, grid=20000)
+    by_h2 = search.refined(plan, sizing, 2.0, plan.tau)
+    by_rate = search.refined(plan, sizing, 2.0, plan.tau, exponent=0.5)
+    assert by_h2.grid < by_rate.grid <= 16 * plan.grid
+
+
+def test_a_tiny_sampling_rate_is_answered_at_the_width_its_refusal_names():
+    """At width 10^-3 the request is out of reach; the refusal names a --rel-width, and that width is certified
+    (before the measured rate, five attempts by the h² law each refined h by less than 2 and all missed)."""
+    from auditor.api import verify_certificate
+    from producer.kinds import accounting
+    with pytest.raises(LimitError, match=r"ask for rel_width=") as refusal:
+        certify(_tiny_rate_request("1e-3"))
+    named = str(refusal.value).rsplit("rel_width=", 1)[1].split()[0].rstrip(";,")
+    outcome = certify(_tiny_rate_request(named))
+    assert 0 < outcome.epsilon_lo and outcome.epsilon_hi - outcome.epsilon_lo <= mpq(named) * outcome.epsilon_hi
+    certificate = accounting.build(_tiny_rate_request(named))
+    report = verify_certificate(certificate)
+    assert report.outcome == "OK", report.as_dict()
