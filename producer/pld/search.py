@@ -380,7 +380,11 @@ class Search:
         # after a probe the h² law may reach back to the model's grid at once (no intermediate attempt), and the
         # model's own plan caps it when within the limits
         reach = max(16, self.model_grid / plan.grid) if self.model_grid else 16
-        exponent = self.rate(plan.grid, ratio)
+        if cap is None:
+            exponent = self.rate(plan.grid, ratio)
+        else:  # a raised ε_cap: the lower end lacked precision, not grid, so that ratio measures no rate
+            self.widths.clear()
+            exponent = 2.0
         wanted = refined(plan, self.sizing, ratio, tau, cap, reach=reach, exponent=exponent)
         model, self.model, self.model_grid = self.model, None, None
         if model is not None and model.grid < wanted.grid:
