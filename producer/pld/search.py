@@ -20,6 +20,9 @@ probed at a coarser grid first (:meth:`Search._probe`).  The first attempt is
 checked before any work; every refinement is cut to what the budget has left, and
 when no grid finer than the last one fits, the search stops with a refusal
 naming ``--rel-width`` instead of starting an attempt it cannot pay for.
+The next grid is planned by the h² law, or, from the third attempt on, by
+the slower rate the last two attempts measured (:meth:`Search.rate`); only
+the h² law decides that no affordable grid can reach the width.
 For a single step the width is predicted exactly enough
 (:mod:`producer.pld.one_step`) that the first plan is the final one, and a
 width out of reach is refused before any work, with the width the finest
