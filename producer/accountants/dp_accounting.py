@@ -135,9 +135,10 @@ class _Gathered:
 class CertifiedAccountant(_BASE):
     """A privacy accountant with dp_accounting's interface whose answers are certified upper ends.
 
-    ``neighboring_relation``: ``"add_or_remove_one"`` (the default, as dp_accounting's) or
-    ``"replace_one"``, or dp_accounting's ``NeighboringRelation`` member; ``rel_width`` R of every answer's
-    enclosure (default 1/1000: ε_hi − ε_lo <= R·ε_hi).  See the module's documentation.
+    ``neighboring_relation``: ``"add_or_remove_one"`` (the default, as dp_accounting's), ``"replace_one"`` or
+    ``"replace_special"`` (read as add/remove), or dp_accounting's ``NeighboringRelation`` member;
+    ``rel_width`` R of every answer's enclosure (default 1/1000: ε_hi − ε_lo <= R·ε_hi).  See the module's
+    documentation.
     """
 
     def __init__(self, neighboring_relation="add_or_remove_one", *, rel_width=None):
@@ -160,7 +161,8 @@ class CertifiedAccountant(_BASE):
 
     @property
     def neighboring_relation(self):
-        """The neighbouring relation (a ``NeighboringRelation`` member: ``ADD_OR_REMOVE_ONE`` or ``REPLACE_ONE``)."""
+        """The neighbouring relation (a ``NeighboringRelation`` member: ``ADD_OR_REMOVE_ONE``, ``REPLACE_ONE`` or
+        ``REPLACE_SPECIAL``)."""
         return self._neighboring_relation
 
     def supports(self, event):

@@ -14,7 +14,7 @@ MAX_FILE_BYTES = 64 * 2**20
 HELP = ("certified ε(δ) or δ(ε) of a pipeline described as dp_accounting events: Gaussian, Laplace, "
         "discrete Laplace, discrete Gaussian, mixture-of-Gaussians and randomized-response mechanisms, Poisson "
         "sampling, fixed-size batches (sampling without replacement of a Gaussian or Laplace mechanism) and "
-        "composition, under add/remove or replace-one neighbours (accounting/1)")
+        "composition, under add/remove, replace-one or replace-special neighbours (accounting/1)")
 DESCRIPTION = (f"{HELP}.  --event FILE holds one event in dp_accounting's JSON form (its to_named_tuple() "
                "fields: class_name and the event's fields; - reads standard input); numbers are read exactly "
                "(a JSON float as its shortest decimal).  The tree is read into stages, each a mechanism with its "
@@ -28,7 +28,7 @@ DESCRIPTION = (f"{HELP}.  --event FILE holds one event in dp_accounting's JSON f
                "10^7 steps in all; σ in [1/10, 10^4], b in [1/100, 10^4], Δ in [0, 100], a in [1/100, 100], "
                "σ² in [1/100, 10^6], integer sensitivities up to 1000, n up to 10^12; "
                "10^-30 <= δ < 1, at most 64 ε in [0, 500], 10^-6 <= R <= 1/2; docs/accounting.md §6).")
-USAGE = ("producer account --event FILE.json (--delta D | --epsilons E,...) [--relation replace_one] "
+USAGE = ("producer account --event FILE.json (--delta D | --epsilons E,...) [--relation REL] "
          "[--rel-width R] [-o FILE] [--quiet]")
 
 
@@ -37,7 +37,9 @@ def add_arguments(parser):
     group.add_argument("--event", required=True, metavar="FILE.json",
                        help="a dp_accounting DpEvent in JSON form (class_name and fields), - for standard input")
     group.add_argument("--relation", choices=RELATIONS, default=RELATIONS[0],
-                       help="the neighbouring relation (default add_or_remove_one, as dp_accounting)")
+                       help="the neighbouring relation (default add_or_remove_one, as dp_accounting; "
+                            "replace_special, a record replaced by one that contributes nothing, reads as "
+                            "add_or_remove_one)")
     question = parser.add_argument_group("question (exactly one)")
     forms = question.add_mutually_exclusive_group(required=True)
     forms.add_argument("--delta", metavar="D",

@@ -68,15 +68,13 @@ def _refusal(cls, template, **values):
 
 
 def read_relation(value):
-    """``add_or_remove_one`` or ``replace_one`` from a string or a dp_accounting NeighboringRelation member."""
+    """``add_or_remove_one``, ``replace_one`` or ``replace_special`` from a string or a dp_accounting
+    NeighboringRelation member."""
     name = getattr(value, "name", value)
     if not isinstance(name, str) or name.lower() not in RELATIONS:
         shown = name if isinstance(name, str) else repr(value)
-        if isinstance(name, str) and name.lower() == "replace_special":
-            raise _refusal(InputError, "{relation}: REPLACE_SPECIAL is not accounted (its pairs are not those of "
-                                       "docs/accounting.md); ask for add_or_remove_one or replace_one")
-        raise _refusal(InputError, "{relation}: {shown} is not a neighbouring relation (add_or_remove_one or "
-                                   "replace_one)", shown=shown)
+        raise _refusal(InputError, "{relation}: {shown} is not a neighbouring relation (add_or_remove_one, "
+                                   "replace_one or replace_special)", shown=shown)
     return name.lower()
 
 
@@ -255,7 +253,7 @@ def claim(cert):
     else:
         answer = "; ".join(f"δ({describe_rational(_q(p['epsilon']))}) ∈ [{p['lower_display']}, {p['upper_display']}]"
                            for p in res["points"])
-    relation = "add/remove" if inp["relation"] == ADD_OR_REMOVE else "replace-one"
+    relation = {ADD_OR_REMOVE: "add/remove", REPLACE: "replace-one"}.get(inp["relation"], "replace-special")
     return f"{answer} for {_stages_text(res['stages'])} ({relation}; {route})"
 
 

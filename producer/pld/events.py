@@ -49,8 +49,8 @@ from producer.pld.without_replacement import (WithoutReplacementGaussian, Withou
                                               WithoutReplacementLaplace)
 from producer.rationals import describe_rational, format_rational, parse_integer, parse_rational
 
-ADD_OR_REMOVE, REPLACE = "add_or_remove_one", "replace_one"
-RELATIONS = (ADD_OR_REMOVE, REPLACE)
+ADD_OR_REMOVE, REPLACE, REPLACE_SPECIAL = "add_or_remove_one", "replace_one", "replace_special"
+RELATIONS = (ADD_OR_REMOVE, REPLACE, REPLACE_SPECIAL)
 
 MAX_EVENTS = 10**4
 MAX_DEPTH = 100             # nesting depth of the tree (JSON readers recurse)
@@ -605,8 +605,37 @@ def stage_law(mechanism, relation):
     return RandomizedResponse(mpq(mechanism["noise"]), mechanism["buckets"])
 
 
+def _special_as_add_or_remove(tree):
+    """``replace_special`` (a record replaced by a special one that contributes nothing: dp_accounting's
+    REPLACE_SPECIAL) reads every stage as ``add_or_remove_one`` does, after refusing the two leaves it does not.
+
+    Why the pairs are the add/remove ones (docs/accounting.md §2): for an additive-noise mechanism f(D) + noise,
+    f(D) − f(D′) is the replaced record's contribution, as when it is removed; under Poisson sampling the special
+    record's inclusion changes nothing; the mixture of Gaussians is defined by its pair.  Neighbouring is
+    symmetric, so both orders count, as under add/remove.  Randomized response's special input answers uniformly
+    (another pair), and a batch drawn without replacement is accounted under replace_one only.
+    """
+    stack = [(tree, "")]
+    while stack:   # every node, a batch of the whole dataset included (stricter than the leaves)
+        node, where = stack.pop()
+        name = node["class_name"]
+        here = f"{where} ({name})" if where else name
+        if "event" in node:
+            stack.append((node["event"], f"{where}.event" if where else "event"))
+        for i, inner in enumerate(node.get("events", ())):
+            stack.append((inner, f"{where}.events[{i}]" if where else f"events[{i}]"))
+        if name == "RandomizedResponseDpEvent":
+            raise InputError(f"{here}: randomized response is not accounted under replace_special (its special "
+                             f"input answers uniformly, another pair); replace_one accounts it")
+        if name == "SampledWithoutReplacementDpEvent":
+            raise InputError(f"{here}: {WITHOUT_REPLACEMENT_RELATION}")
+    return ADD_OR_REMOVE
+
+
 def stages(tree, relation):
     """The engine's :class:`Stage` list and the stages' JSON ([{"mechanism", "count"}]) of a JSON tree."""
+    if relation == REPLACE_SPECIAL:
+        relation = _special_as_add_or_remove(tree)
     read = stage_mechanisms(tree, relation)
     return ([Stage(stage_law(m, relation), count) for m, count in read],
             [{"mechanism": m, "count": count} for m, count in read])

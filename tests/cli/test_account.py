@@ -105,7 +105,7 @@ def test_an_unreadable_or_malformed_event_file_is_refused_in_one_line(capsys, tm
 def test_usage_errors_exit_2(capsys, tmp_path):
     event = str(_event_file(tmp_path, gaussian(1)))
     assert main(capsys, "--event", event)[0] == 2  # no question
-    assert main(capsys, "--event", event, "--delta", "1e-5", "--relation", "replace_special")[0] == 2
+    assert main(capsys, "--event", event, "--delta", "1e-5", "--relation", "replace_all")[0] == 2
 
 
 @pytest.mark.parametrize("file,args,reference", [

@@ -63,8 +63,8 @@ def test_it_is_a_dp_accounting_privacy_accountant():
     assert issubclass(module.EventLimitError, LimitError)
     replace = producer.CertifiedAccountant(dp_accounting.NeighboringRelation.REPLACE_ONE)
     assert replace.neighboring_relation is dp_accounting.NeighboringRelation.REPLACE_ONE
-    with pytest.raises(InputError, match="^neighboring_relation: REPLACE_SPECIAL is not accounted"):
-        producer.CertifiedAccountant(dp_accounting.NeighboringRelation.REPLACE_SPECIAL)
+    special = producer.CertifiedAccountant(dp_accounting.NeighboringRelation.REPLACE_SPECIAL)
+    assert special.neighboring_relation is dp_accounting.NeighboringRelation.REPLACE_SPECIAL
 
 
 def test_compose_returns_the_accountant_and_the_ledger_is_a_dp_event(trained):

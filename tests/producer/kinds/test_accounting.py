@@ -349,8 +349,47 @@ class _Relation:
 def test_the_relation_may_be_dp_accountings_enum_member():
     cert = api.account(randomized_response("1/2", 3), epsilons="1", neighboring_relation=_Relation("REPLACE_ONE"))
     assert cert.input["relation"] == REPLACE
-    with pytest.raises(InputError, match="REPLACE_SPECIAL is not accounted"):
-        api.account(gaussian(1), epsilons="1", neighboring_relation=_Relation("REPLACE_SPECIAL"))
+    special = api.account(gaussian(1), epsilons="1", neighboring_relation=_Relation("REPLACE_SPECIAL"))
+    assert special.input["relation"] == "replace_special"
+    with pytest.raises(InputError, match="REPLACE_ALL is not a neighbouring relation"):
+        api.account(gaussian(1), epsilons="1", neighboring_relation=_Relation("REPLACE_ALL"))
+
+
+# ---- replace_special: the add/remove pairs, but for randomized response and fixed-size batches --------------
+
+def _special_and_add_remove(event, **question):
+    special = api.account(event, neighboring_relation="replace_special", **question)
+    return special, api.account(event, **question)
+
+
+@pytest.mark.parametrize("event", [
+    gaussian(1),
+    {"class_name": "SelfComposedDpEvent", "count": 20,
+     "event": {"class_name": "MixtureOfGaussiansDpEvent", "standard_deviation": "2", "sensitivities": ["1", "2"],
+               "sampling_probs": ["1/2", "1/2"]}},
+    {"class_name": "SelfComposedDpEvent", "count": 30,
+     "event": {"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/10",
+               "event": {"class_name": "LaplaceDpEvent", "noise_multiplier": "1"}}},
+], ids=["gaussian", "mixture", "sampled-laplace"])
+def test_replace_special_reads_every_stage_as_add_or_remove(event):
+    """A record replaced by one that contributes nothing: the same stages and result as under add/remove, the
+    relation recorded, and the auditor's own reading agrees."""
+    from auditor.api import verify_certificate
+    special, add_remove = _special_and_add_remove(event, delta="1e-5")
+    assert special.input["relation"] == "replace_special" and add_remove.input["relation"] == "add_or_remove_one"
+    assert special.result == add_remove.result
+    report = verify_certificate(special.as_dict())
+    assert report.outcome == "OK", report.as_dict()
+
+
+@pytest.mark.parametrize("event,phrase", [
+    (randomized_response("1/2", 3), "randomized response is not accounted under replace_special"),
+    ({"class_name": "SampledWithoutReplacementDpEvent", "source_dataset_size": 100, "sample_size": 10,
+      "event": gaussian(1)}, "sampling without replacement is accounted under replace_one only"),
+])
+def test_replace_special_refuses_randomized_response_and_fixed_size_batches(event, phrase):
+    with pytest.raises(InputError, match=phrase):
+        api.account(event, delta="1e-5", neighboring_relation="replace_special")
 
 
 def test_engine_refusals_name_the_api_parameters_in_python():
