@@ -17,7 +17,8 @@ In order:
    discrete Gaussian event, a no-op or a composition that holds only Gaussian events and no-ops (at any depth,
    whatever m/n), whose σ² is at least 1/100 when 0 < m < n; the relation defines every leaf (add/remove: no
    randomized response, no sampling without replacement; replace-one: no mixture; a Laplace, discrete Laplace or
-   discrete Gaussian leaf with any sampling, the product of its Poisson ancestors' probabilities);
+   discrete Gaussian leaf with any sampling, the product of its Poisson ancestors' probabilities; replace-special
+   as add/remove);
    10^−30 <= δ < 1, or 1..64 strictly increasing ε in [0, 500]; 10^−6 <= R <= 1/2; a result of the question's
    form; a ``pld`` route with a discretisation, a ``gaussian`` or ``lattice`` one without.
 2. The tree's limits (UNCHECKED, before any work): at most :data:`MAX_EVENTS` events, every numerator and
@@ -80,6 +81,16 @@ In order:
    exact arrays (:func:`auditor.pld.lattice.decide`), a lower end only of the forward order.  Open claims are
    retried once with more guard bits when the file's budget affords it, and otherwise not established by the
    recipe: a FAIL.
+
+The relation ``replace_special`` (dp_accounting's REPLACE_SPECIAL: one record x replaced by a special record ⊥
+that adds nothing to any query) is read exactly as ``add_or_remove_one``: the same leaves refused, the same stages,
+pairs and routes (:func:`pair_relation`).  Why: an additive-noise mechanism f(D) + Z moves by f(D) − f(D′), which
+is x's contribution whether x is removed or replaced by ⊥ (the Gaussian's Δ, not 2Δ as under replace-one); under
+a Poisson sampling ⊥ sampled or not changes nothing, so the sampled pair is add/remove's; the mixture of Gaussians
+is defined by its pair, N(0, σ²) against Σ p_i N(c_i, σ²), the same under both; and the relation is symmetric,
+so both orders count, as under add/remove.  Randomized response is refused: its output on ⊥ is uniform, another
+pair, accounted under replace-one only; so is a sampling without replacement (a fixed-size batch), as under
+add/remove.
 """
 
 import json
@@ -125,6 +136,7 @@ without replacement; a number the tree does not hold, but its stage does: the tr
 ORDERS = (FORWARD, BACKWARD) = ("forward", "backward")
 LATTICE = "lattice"
 ADD_OR_REMOVE, REPLACE = families.ADD_OR_REMOVE, families.REPLACE
+REPLACE_SPECIAL = "replace_special"
 UNBOUNDED = ("gaussian", "gaussian_composition", "gaussian_without_replacement",
              "gaussian_composition_without_replacement", "mixture_of_gaussians", "discrete_gaussian",
              "discrete_gaussian_without_replacement")
@@ -379,6 +391,10 @@ def _leaf(event, kind, pointer, tree, sampling):
                             f"(docs/accounting.md §3)")
         return _mixture(event, pointer, tree, q)
     # RandomizedResponseDpEvent (the schema admits no other leaf)
+    if relation == REPLACE_SPECIAL:
+        raise Malformed(f"{pointer}: randomized response is not accounted under replace_special (on the special "
+                        f"record its output is uniform, another pair); it is accounted under replace_one "
+                        f"(docs/accounting.md §3)")
     if relation == ADD_OR_REMOVE:
         raise Malformed(f"{pointer}: randomized response is not defined under add_or_remove_one (adding or "
                         f"removing a record is not a change of one bucket; docs/accounting.md §3)")
@@ -535,12 +551,18 @@ def read_stages(event, relation, pointer="/input/event"):
     return [(mechanisms[key], counts[key]) for key in sorted(mechanisms)]
 
 
+def pair_relation(relation):
+    """The relation that decides the pairs and the gaussian route's d: ``replace_special`` is read as
+    ``add_or_remove_one`` (module docstring), once its leaves are checked."""
+    return ADD_OR_REMOVE if relation == REPLACE_SPECIAL else relation
+
+
 def parse(cert):
     """The question, the auditor's reading of the tree and the result's form, validated (Malformed outside the
-    domain, Unchecked beyond the tree's limits)."""
+    domain, Unchecked beyond the tree's limits); ``relation`` the one of the pairs (:func:`pair_relation`)."""
     inp, res = cert["input"], cert["result"]
     relation = inp["relation"]
-    p = dict(decisions.read_question(inp, res), relation=relation)
+    p = dict(decisions.read_question(inp, res), relation=pair_relation(relation))
     p["stages"] = read_stages(inp["event"], relation)
     p["total"] = sum(count for _, count in p["stages"])
     if p["route"] != LATTICE and res.get("lattice") is not None:
@@ -743,7 +765,7 @@ def _plan(p, cert):
 
 # ---- the summary ------------------------------------------------------------------------------------------
 
-_RELATIONS = {ADD_OR_REMOVE: "add/remove", REPLACE: "replace-one"}
+_RELATIONS = {ADD_OR_REMOVE: "add/remove", REPLACE: "replace-one", REPLACE_SPECIAL: "replace-special"}
 
 
 def _mechanism_text(cert):

@@ -1803,3 +1803,78 @@ def test_a_discrete_without_replacement_stage_declares_its_guard_and_parts(name,
     atoms = shift + 1 if "parameter" in mechanism else \
         families.discrete.atom_count(Fraction(noise), shift, 300)
     assert pair.mass_work(401, 300, parts) == families.discrete_work(401, atoms, 300, parts, True)
+
+
+# ---- the relation replace_special: read as add_or_remove_one, no randomized response, no fixed-size batch ---------
+
+def _relation_of(path):
+    return json.loads(path.read_text())["input"]["relation"]
+
+
+def _tree_holds(path, class_name):
+    return class_name in json.dumps(json.loads(path.read_text())["input"]["event"])
+
+
+REFERENCES = sorted(PRODUCER_REFERENCES.glob("*.json"))
+ADD_REMOVE_REFERENCES = [p for p in REFERENCES if _relation_of(p) == "add_or_remove_one"
+                         and not _tree_holds(p, "RandomizedResponseDpEvent")
+                         and not _tree_holds(p, "SampledWithoutReplacementDpEvent")]
+REPLACE_ONE_REFERENCES = [p for p in REFERENCES if _relation_of(p) == "replace_one"]
+
+
+def _special(path):
+    return _edited(json.loads(path.read_text()), (("input", "relation"), "replace_special"))
+
+
+def test_the_references_cover_the_replace_special_cases():
+    assert len(ADD_REMOVE_REFERENCES) >= 5
+    assert any(_tree_holds(p, "RandomizedResponseDpEvent") for p in REPLACE_ONE_REFERENCES)
+    assert any(_tree_holds(p, "SampledWithoutReplacementDpEvent") for p in REPLACE_ONE_REFERENCES)
+
+
+@pytest.mark.parametrize("path", ADD_REMOVE_REFERENCES, ids=lambda p: p.name)
+def test_an_add_remove_reference_relabelled_replace_special_verifies(path):
+    """The same stages, pairs and route: the add/remove claims hold under replace-special neighbours."""
+    r = _verify(_special(path))
+    assert r.outcome == "OK", r.as_dict()
+    assert "under replace-special neighbours" in r.claim and "add/remove" not in r.claim, r.claim
+
+
+@pytest.mark.parametrize("path", [p for p in REPLACE_ONE_REFERENCES if _tree_holds(p, "RandomizedResponseDpEvent")],
+                         ids=lambda p: p.name)
+def test_randomized_response_under_replace_special_is_malformed(path):
+    r = _verify(_special(path))
+    assert r.outcome == "MALFORMED" and "randomized response is not accounted under replace_special" in r.error \
+        and "replace_one" in r.error, r.as_dict()
+
+
+@pytest.mark.parametrize("path", [p for p in REPLACE_ONE_REFERENCES
+                                  if _tree_holds(p, "SampledWithoutReplacementDpEvent")], ids=lambda p: p.name)
+def test_sampling_without_replacement_under_replace_special_is_malformed(path):
+    r = _verify(_special(path))
+    assert r.outcome == "MALFORMED" and "accounted under replace_one only" in r.error, r.as_dict()
+
+
+@pytest.mark.parametrize("path", [p for p in REPLACE_ONE_REFERENCES if _tree_holds(p, "PoissonSampledDpEvent")
+                                  and not _tree_holds(p, "RandomizedResponseDpEvent")], ids=lambda p: p.name)
+def test_a_replace_one_reference_relabelled_replace_special_is_not_ok(path):
+    """The same stage JSON, the add/remove pair: the replace-one interval lies above it (its lower end fails)."""
+    assert _verify(_special(path)).outcome == "FAIL"
+
+
+def test_a_gaussian_closed_form_under_replace_special_uses_the_sensitivity_once():
+    """d = 1 as under add/remove: the replace-one claims (d = 2) are false under replace-special, and the
+    replace-special claims false under replace-one."""
+    cert = _special(PRODUCER_REFERENCES / "accounting-gaussian-closed-form-delta1e-5.json")
+    assert cert["result"]["route"] == "gaussian" and _verify(cert).outcome == "OK"
+    _failed_at(_verify(_edited(cert, (("input", "relation"), "replace_one"))), "/result/epsilon_hi")
+
+
+@pytest.mark.parametrize("name", ["accounting-gaussian-closed-form-delta1e-5.json",
+                                  "accounting-poisson-laplace-q0_1-b1-x100-delta1e-5.json"])
+def test_a_replace_special_interval_moved_past_the_truth_fails(name):
+    """The interval moved a thousandth below its lower end: its upper end disproved."""
+    cert = _special(PRODUCER_REFERENCES / name)
+    lo, _ = _ends(cert)
+    r = _verify(_with_ends(cert, lo * (1 - Fraction(2, 1000)), lo * (1 - Fraction(1, 1000))))
+    assert r.outcome == "FAIL" and disproved(r) == ["/result/epsilon_hi"], r.failures
