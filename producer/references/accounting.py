@@ -6,6 +6,8 @@ all); ``make certificates`` verifies them with the auditor.
 - the Laplace mechanism (b = 1) composed 10 times, ε(10^-5);
 - Poisson-subsampled Laplace, q = 1/10, b = 1, 100 steps, ε(10^-5);
 - a mixture of Gaussians (σ = 2, Δ = 1, 2 with probabilities 1/2) composed 50 times, ε(10^-6);
+- the same mixture under replace-special (a record replaced by one that contributes nothing): the add/remove
+  numbers, ε(10^-6);
 - randomized response (p = 9/10, k = 4) 20 times under replace-one, δ at ε = 1, 2, 4;
 - a heterogeneous tree (add/remove): 100 subsampled Gaussian steps beside 5 Laplace releases and 10
   mixture steps under nested Poisson sampling, with a no-op, ε(10^-5);
@@ -80,6 +82,9 @@ REFERENCES = [
      dict(event=repeat(100, poisson("1/10", laplace("1"))), delta="1e-5")),
     ("accounting-mixture-s2-d1_2-x50-delta1e-6.json",
      dict(event=repeat(50, mixture("2", ["1", "2"], ["1/2", "1/2"])), delta="1e-6")),
+    ("accounting-special-mixture-s2-d1_2-x50-delta1e-6.json",
+     dict(event=repeat(50, mixture("2", ["1", "2"], ["1/2", "1/2"])), neighboring_relation="replace_special",
+          delta="1e-6")),
     ("accounting-randomized-response-p0_9-k4-x20-replace-epsilons.json",
      dict(event=repeat(20, randomized_response("9/10", 4)), neighboring_relation="replace_one", epsilons="1,2,4")),
     ("accounting-tree-heterogeneous-delta1e-5.json",
