@@ -5,7 +5,7 @@
 
 The run above is the default suite with the list switched off, so every case
 it lists is measured.  A case whose time in the report (setup, call and
-teardown) is at least S seconds (default 1.0) goes into the list; with
+teardown) is at least S seconds (default 0.8) goes into the list; with
 ``--write`` the file is rewritten, otherwise the list is printed.  The cases
 still run in CI (`make references` runs every case marked ``slow``): the split
 keeps the default run within its few minutes on the 2-core machine, it drops
@@ -48,7 +48,7 @@ def node_ids(report, threshold):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("report", help="a JUnit XML report of the default suite run with SLOW_CASES_OFF=1")
-    parser.add_argument("--threshold", type=float, default=1.0, help="seconds (default 1.0)")
+    parser.add_argument("--threshold", type=float, default=0.8, help="seconds (default 0.8)")
     parser.add_argument("--write", action="store_true", help=f"rewrite {os.path.relpath(LIST, ROOT)}")
     args = parser.parse_args(argv)
     ids = node_ids(args.report, args.threshold)

@@ -37,7 +37,8 @@ from producer.errors import InputError, LimitError
 from producer.immutable import Immutable
 from producer.pld import lattice
 from producer.pld.enclose import certify
-from producer.pld.events import ADD_OR_REMOVE, RELATIONS, REPLACE, event_json, read_number, stages
+from producer.pld.events import (ADD_OR_REMOVE, RELATIONS, REPLACE, REPLACE_SPECIAL, event_json, read_number,
+                                 stages)
 from producer.pld.search import certificate_cost
 from producer.pld.written import outcome_json
 from producer.names import option
@@ -253,7 +254,8 @@ def claim(cert):
     else:
         answer = "; ".join(f"δ({describe_rational(_q(p['epsilon']))}) ∈ [{p['lower_display']}, {p['upper_display']}]"
                            for p in res["points"])
-    relation = {ADD_OR_REMOVE: "add/remove", REPLACE: "replace-one"}.get(inp["relation"], "replace-special")
+    names = {ADD_OR_REMOVE: "add/remove", REPLACE: "replace-one", REPLACE_SPECIAL: "replace-special"}
+    relation = names[inp["relation"]]
     return f"{answer} for {_stages_text(res['stages'])} ({relation}; {route})"
 
 

@@ -343,10 +343,11 @@ def event_json(obj):
 
 # ---- 2. the stages --------------------------------------------------------------------------------
 
-def _leaves(tree):
+def _leaves(tree, relation):
     """(leaf JSON, multiplicity, sampling probability, place) for every leaf, depth first (a
     ``SampledWithoutReplacementDpEvent`` of m < n records is a leaf: it wraps a single Gaussian, Laplace or
-    no-op, or a composition of Gaussians and no-ops)."""
+    no-op, or a composition of Gaussians and no-ops; one of the whole dataset is read through under replace_one,
+    and is a leaf, refused, under the other relations)."""
     stack = [(tree, 1, mpq(1), "")]
     while stack:
         node, count, q, where = stack.pop()
@@ -361,7 +362,7 @@ def _leaves(tree):
             else:  # q = 1 (or 0): a composition inside is read as if the sampling were not there
                 stack.append((inner, count, sampled, place))
         elif (name == "SampledWithoutReplacementDpEvent" and node["event"]["class_name"] in COMPOSITION
-              and node["sample_size"] == node["source_dataset_size"]):
+              and node["sample_size"] == node["source_dataset_size"] and relation == REPLACE):
             # the batch is the whole dataset: the composition is read as if the sampling were not there
             stack.append((node["event"], count, q, f"{where}.event" if where else "event"))
         elif name == "ComposedDpEvent":
@@ -381,6 +382,9 @@ def _mechanism(leaf, q, relation, where):
     if name == "SampledWithoutReplacementDpEvent":
         return _without_replacement(leaf, q, relation, here)
     if name == "RandomizedResponseDpEvent":
+        if relation == REPLACE_SPECIAL:
+            raise InputError(f"{here}: randomized response is not accounted under replace_special (its special "
+                             f"input answers uniformly, another pair); replace_one accounts it")
         if relation != REPLACE:
             raise InputError(f"{here}: randomized response is defined under replace_one only (adding or removing "
                              f"a record is not a change of one bucket), as in dp_accounting")
@@ -536,7 +540,7 @@ def canonical(mechanism):
 def stage_mechanisms(tree, relation):
     """[(mechanism, count)]: the stages of the JSON tree under ``relation``, merged and sorted (§3)."""
     counts, mechanisms, total = {}, {}, 0
-    for leaf, count, q, where in _leaves(tree):
+    for leaf, count, q, where in _leaves(tree, relation):
         mechanism = _mechanism(leaf, q, relation, where)
         if mechanism is None or count == 0:
             continue
@@ -605,37 +609,12 @@ def stage_law(mechanism, relation):
     return RandomizedResponse(mpq(mechanism["noise"]), mechanism["buckets"])
 
 
-def _special_as_add_or_remove(tree):
-    """``replace_special`` (a record replaced by a special one that contributes nothing: dp_accounting's
-    REPLACE_SPECIAL) reads every stage as ``add_or_remove_one`` does, after refusing the two leaves it does not.
-
-    Why the pairs are the add/remove ones (docs/accounting.md §2): for an additive-noise mechanism f(D) + noise,
-    f(D) − f(D′) is the replaced record's contribution, as when it is removed; under Poisson sampling the special
-    record's inclusion changes nothing; the mixture of Gaussians is defined by its pair.  Neighbouring is
-    symmetric, so both orders count, as under add/remove.  Randomized response's special input answers uniformly
-    (another pair), and a batch drawn without replacement is accounted under replace_one only.
-    """
-    stack = [(tree, "")]
-    while stack:   # every node, a batch of the whole dataset included (stricter than the leaves)
-        node, where = stack.pop()
-        name = node["class_name"]
-        here = f"{where} ({name})" if where else name
-        if "event" in node:
-            stack.append((node["event"], f"{where}.event" if where else "event"))
-        for i, inner in enumerate(node.get("events", ())):
-            stack.append((inner, f"{where}.events[{i}]" if where else f"events[{i}]"))
-        if name == "RandomizedResponseDpEvent":
-            raise InputError(f"{here}: randomized response is not accounted under replace_special (its special "
-                             f"input answers uniformly, another pair); replace_one accounts it")
-        if name == "SampledWithoutReplacementDpEvent":
-            raise InputError(f"{here}: {WITHOUT_REPLACEMENT_RELATION}")
-    return ADD_OR_REMOVE
-
-
 def stages(tree, relation):
     """The engine's :class:`Stage` list and the stages' JSON ([{"mechanism", "count"}]) of a JSON tree."""
-    if relation == REPLACE_SPECIAL:
-        relation = _special_as_add_or_remove(tree)
     read = stage_mechanisms(tree, relation)
-    return ([Stage(stage_law(m, relation), count) for m, count in read],
+    # replace_special (a record replaced by one that contributes nothing) has the add/remove pairs: for additive
+    # noise the output moves by the record's contribution as when it is removed, a Poisson sampling of the special
+    # record changes nothing, and a mixture is defined by its pair (docs/accounting.md §1)
+    pairs = ADD_OR_REMOVE if relation == REPLACE_SPECIAL else relation
+    return ([Stage(stage_law(m, pairs), count) for m, count in read],
             [{"mechanism": m, "count": count} for m, count in read])

@@ -392,6 +392,17 @@ def test_replace_special_refuses_randomized_response_and_fixed_size_batches(even
         api.account(event, delta="1e-5", neighboring_relation="replace_special")
 
 
+@pytest.mark.parametrize("relation", ["add_or_remove_one", "replace_special"])
+def test_a_batch_of_the_whole_dataset_is_refused_outside_replace_one(relation):
+    """A composition on a batch of all n records is read through under replace_one only; elsewhere it is refused,
+    as the auditor's reading of the tree does (it would say MALFORMED)."""
+    event = {"class_name": "SampledWithoutReplacementDpEvent", "source_dataset_size": 100, "sample_size": 100,
+             "event": compose(gaussian("2"), gaussian("3"))}
+    with pytest.raises(InputError, match="sampling without replacement is accounted under replace_one only"):
+        api.account(event, delta="1e-5", neighboring_relation=relation)
+    assert api.account(event, delta="1e-5", neighboring_relation="replace_one").input["relation"] == "replace_one"
+
+
 def test_engine_refusals_name_the_api_parameters_in_python():
     """The PLD engine's refusal names --rel-width on the command line; from Python it says rel_width."""
     with pytest.raises(LimitError) as info:
