@@ -294,3 +294,26 @@ def test_an_opt_in_effort_multiplies_the_work_limit():
                           Sizing(request.stages)).first
     cost = search.Cost(request.stages, Sizing(request.stages), first)
     assert cost.work > search.MAX_WORK and cost.effort_needed() <= n and cost.broken(0.0, n) == []
+
+
+def test_the_accountants_pass_their_effort_to_every_answer(monkeypatch):
+    """CertifiedAccountant and OpacusAccountant read ``effort`` once (1 to 8) and ask accounting/1 with it."""
+    from producer import api
+    from producer.accountants.dp_accounting import CertifiedAccountant
+    from producer.accountants.opacus import OpacusAccountant
+    from producer.errors import InputError
+    seen, account = [], api.account
+
+    def spy(*args, **kw):
+        seen.append(kw["effort"])
+        return account(*args, **kw)
+    monkeypatch.setattr(api, "account", spy)
+    opacus = OpacusAccountant(rel_width="1/100", effort=2)
+    for _ in range(3):
+        opacus.step(noise_multiplier=1.0, sample_rate=0.05)
+    assert opacus.get_epsilon(1e-5) > 0 and opacus.certificate.input["effort"] == 2
+    accountant = CertifiedAccountant(rel_width="1/100", effort=3)
+    accountant.compose({"class_name": "GaussianDpEvent", "noise_multiplier": 2}, 3)
+    assert accountant.get_epsilon(1e-5) > 0 and seen == [2, 3]
+    with pytest.raises(InputError, match="^effort: must be an integer from 1 to 8, got 9$"):
+        OpacusAccountant(effort=9)
