@@ -466,7 +466,7 @@ def _repeated(steps, event):
     return {"class_name": "SelfComposedDpEvent", "count": steps, "event": event}
 
 
-# (label, event, relation, δ, rel. width or None for the default, producer timeout s)
+# (label, event, relation, δ, rel. width or None for the default, producer timeout s[, opt-in --effort N])
 ACCOUNTING_CASES = [
     ("DP-SGD q = 256/60000, σ = 1.1, T = 14063", _gaussian_steps("256/60000", "1.1", 14063), "add_or_remove_one",
      "1e-5", None, 600),
@@ -476,6 +476,9 @@ ACCOUNTING_CASES = [
      "1e-4", 600),
     ("q = 0.001, σ = 0.6, T = 10^6", _gaussian_steps("0.001", "0.6", 10**6), "add_or_remove_one", "1e-5",
      "1e-5", 600),
+    ("q = 0.001, σ = 1, T = 10^6", _gaussian_steps("0.001", "1", 10**6), "add_or_remove_one", "1e-5",
+     "1e-5", 600),
+    ("the same, --effort 4", _gaussian_steps("0.001", "1", 10**6), "add_or_remove_one", "1e-5", "1e-5", 900, 4),
     ("q = 10^-5, σ = 0.4, T = 10^4", _gaussian_steps("1e-5", "0.4", 10**4), "add_or_remove_one", "1e-5", None,
      600),
     ("q = 10^-6, σ = 0.8, T = 10^5", _gaussian_steps("1e-6", "0.8", 10**5), "add_or_remove_one", "1e-5", None,
@@ -560,12 +563,13 @@ def accounting_table(args):
             + "".join(f"| dp_accounting PLD ε ({i}) | peer cpu s " for i in ACCOUNTING_INTERVALS) + "|",
             "|---|---|---|---|---|---|---|" + "---|---|" * len(ACCOUNTING_INTERVALS)]
     with tempfile.TemporaryDirectory() as tmp:
-        for label, event, relation, delta, width, timeout in ACCOUNTING_CASES:
+        for label, event, relation, delta, width, timeout, *effort in ACCOUNTING_CASES:
             event_file, cert = os.path.join(tmp, "event.json"), os.path.join(tmp, "accounting.json")
             with open(event_file, "w", encoding="utf-8") as fh:
                 json.dump(event, fh)
             argv = producer("account", "--event", event_file, "--delta", delta, "--relation", relation,
-                            "--quiet", "-o", cert, *(["--rel-width", width] if width else []))
+                            "--quiet", "-o", cert, *(["--rel-width", width] if width else []),
+                            *(["--effort", str(effort[0])] if effort else []))
             if os.path.exists(cert):
                 os.remove(cert)
             run = median_of(argv, 1, timeout=timeout)
@@ -574,7 +578,10 @@ def accounting_table(args):
                 res = json.load(open(cert))["result"]
                 shown = f"[{res['epsilon_lo_display']}, {res['epsilon_hi_display']}]"
                 if not args.no_auditor:
-                    a = measure([PY, "-m", "auditor", "verify", cert], timeout=args.auditor_timeout)
+                    from producer.audit_budget import multiple_of   # the `auditor verify --budget N` it names
+                    n = multiple_of(json.load(open(cert)))
+                    a = measure([PY, "-m", "auditor", "verify", "--budget", str(n), cert],
+                                timeout=max(args.auditor_timeout, 300 * n))
                     audit_cpu = f"{a.cpu:.2f}" if a.status == 0 else f"exit {a.status} ({a.cpu:.1f})"
             elif run.status is not None:
                 done = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT, timeout=timeout + 60)

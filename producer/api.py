@@ -351,7 +351,7 @@ def finite_budget(gamma, sigma2, budget, deadline, delta, *, radius=None, progre
 # ---- dpsgd/1 -----------------------------------------------------------------------
 
 def dpsgd(sampling_rate=None, noise_multiplier=None, steps=None, *, stages=(), delta=None, epsilons=None,
-          rel_width=None, progress=False):
+          rel_width=None, effort=None, progress=False):
     """Certified ε(δ) or δ(ε) of DP-SGD: the Poisson-subsampled Gaussian, composed (dpsgd/1).
 
     One stage from ``sampling_rate`` q, ``noise_multiplier`` σ and ``steps``
@@ -360,10 +360,12 @@ def dpsgd(sampling_rate=None, noise_multiplier=None, steps=None, *, stages=(), d
     ``epsilons`` (a list or ``"1,2,4"`` → ``result.points``); ``rel_width`` R
     (default 1/1000): ε_hi − ε_lo <= R·ε_hi, or upper − lower <= R·upper.
     Sensitivity 1, add/remove neighbours (δ is the larger of the two orders).
+    ``effort`` N (1 to 8, default 1) opts in to N times the search's work limit (about N minutes) and to a
+    certificate needing up to 8N times the auditor's budget of one file; it is recorded in ``input.effort``.
     """
     from producer.kinds.dpsgd import Request, build
     request = Request.from_strings(sampling_rate, noise_multiplier, steps, stages=stages, delta=delta,
-                                   epsilons=epsilons, rel_width=rel_width)
+                                   epsilons=epsilons, rel_width=rel_width, effort=effort)
     return Certificate(build(request, progress=_reporter(progress, "dpsgd")))
 
 
@@ -506,7 +508,7 @@ def dpsgd_sampling_rate(epsilon, delta, *, noise_multiplier, steps, precision=No
 # ---- accounting/1 --------------------------------------------------------------------
 
 def account(event, *, delta=None, epsilons=None, neighboring_relation="add_or_remove_one", rel_width=None,
-            progress=False):
+            effort=None, progress=False):
     """Certified ε(δ) or δ(ε) of a tree of mechanisms written as dp_accounting events (accounting/1).
 
     ``event``: a dp_accounting ``DpEvent`` (dp_accounting need not be
@@ -515,12 +517,15 @@ def account(event, *, delta=None, epsilons=None, neighboring_relation="add_or_re
     one of ``delta`` (→ ``result.epsilon_lo/epsilon_hi``) and ``epsilons``
     (a list or ``"1,2,4"`` → ``result.points``); ``neighboring_relation``
     ``"add_or_remove_one"`` (default) or ``"replace_one"`` (or dp_accounting's
-    ``NeighboringRelation`` member); ``rel_width`` R (default 1/1000).  Numbers
+    ``NeighboringRelation`` member); ``rel_width`` R (default 1/1000); ``effort``
+    N (1 to 8, default 1) opts in to N times the search's work limit and to a
+    certificate needing up to 8N times the auditor's budget of one file
+    (recorded in ``input.effort``).  Numbers
     are exact: strings, ints, Fractions, and floats as their shortest decimal
     (``0.01`` is 1/100).
     """
     from producer.kinds import accounting as kind
     request = kind.Request.from_strings(event, delta=delta, epsilons=epsilons,
-                                       neighboring_relation=neighboring_relation, rel_width=rel_width)
+                                       neighboring_relation=neighboring_relation, rel_width=rel_width, effort=effort)
     return Certificate(kind.build(request, progress=kind.progress_printer() if progress is True else
                                   (progress if callable(progress) else None)))

@@ -23,18 +23,25 @@ the one home of the two limits and of N, the least multiple admitting both:
   the work when the sizes are known before it, and always on the finished
   certificate (:func:`check_certificate`, called when every certificate is
   sealed), so the producer never writes one the auditor would need more for.
+
+A request of the pld route may opt in to more (``--effort N``, recorded in
+its ``input.effort``): N times the producer's own work limit, and
+certificates needing up to N × :data:`MAX_MULTIPLE` budgets (at most
+:data:`AUDITOR_MAX_MULTIPLE`); :func:`writable` is that limit,
+:func:`read_effort` reads N.
 """
 
-from producer.errors import LimitError
+from producer.errors import InputError, LimitError
 from producer.immutable import Immutable
 
 WORK = 6 * 10**10           # work units of one file (about 1 ns each: a minute)
 MEMORY = 15 * 10**8         # bytes of the largest part of one file's check
 AUDITOR_MAX_MULTIPLE = 64   # the largest N of `auditor verify --budget N`
 MAX_MULTIPLE = 8            # the largest N the producer writes a certificate for (about 8 minutes, 12 GB)
+MAX_EFFORT = AUDITOR_MAX_MULTIPLE // MAX_MULTIPLE   # the largest opt-in ``--effort`` of a request
 
-__all__ = ["AuditCost", "WORK", "MEMORY", "MAX_MULTIPLE", "together", "multiple", "check", "notice",
-           "cost_of", "multiple_of", "check_certificate"]
+__all__ = ["AuditCost", "WORK", "MEMORY", "MAX_MULTIPLE", "MAX_EFFORT", "together", "multiple", "check",
+           "notice", "cost_of", "multiple_of", "check_certificate", "writable", "read_effort"]
 
 
 class AuditCost(Immutable):
@@ -69,20 +76,40 @@ def multiple(cost):
     return max(1, -(-cost.work // WORK), -(-cost.memory // MEMORY))
 
 
-def check(cost, subject=None):
-    """N for ``cost``; LimitError (one line naming the estimate, N and what to change) when N > MAX_MULTIPLE.
+def writable(effort=1):
+    """The most budgets the producer writes a certificate for, at a request's opt-in ``effort`` (default 1)."""
+    return min(MAX_MULTIPLE * effort, AUDITOR_MAX_MULTIPLE)
+
+
+def read_effort(value, name):
+    """A request's opt-in effort N (1 when ``value`` is None): an integer in [1, MAX_EFFORT], or one
+    line naming ``name`` (the option as the caller writes it)."""
+    if value is None:
+        return 1
+    text = str(value).strip()
+    if isinstance(value, bool) or not (isinstance(value, int) or text.isdigit()):
+        raise InputError(f"{name}: must be an integer from 1 to {MAX_EFFORT}, got {text[:40]!r}")
+    n = int(text)
+    if not 1 <= n <= MAX_EFFORT:
+        raise InputError(f"{name}: must be an integer from 1 to {MAX_EFFORT}, got {n}")
+    return n
+
+
+def check(cost, subject=None, limit=MAX_MULTIPLE):
+    """N for ``cost``; LimitError (one line naming the estimate, N and what to change) when N > ``limit``
+    (by default MAX_MULTIPLE; :func:`writable` of a request's opt-in effort).
 
     ``subject`` (optional) starts the line, e.g. ``"priors"``; otherwise the part's name does.
     """
     n = multiple(cost)
-    if n > MAX_MULTIPLE:
-        over = [f"work {_shown(cost.work)} units" if -(-cost.work // WORK) > MAX_MULTIPLE else None,
-                f"memory {_shown(cost.memory)} bytes" if -(-cost.memory // MEMORY) > MAX_MULTIPLE else None]
+    if n > limit:
+        over = [f"work {_shown(cost.work)} units" if -(-cost.work // WORK) > limit else None,
+                f"memory {_shown(cost.memory)} bytes" if -(-cost.memory // MEMORY) > limit else None]
         head = f"{subject}: " if subject else ""
         raise LimitError(f"{head}the auditor's estimate for {cost.what} ({' and '.join(o for o in over if o)}) "
                          f"needs {n} times its budget of one file ({_power(WORK)} work units, {_power(MEMORY)} "
-                         f"bytes), beyond the {MAX_MULTIPLE} the producer writes for "
-                         f"(`auditor verify --budget {MAX_MULTIPLE}`)",
+                         f"bytes), beyond the {limit} the producer writes for "
+                         f"(`auditor verify --budget {limit}`)",
                          f"use {cost.advice}")
     return n
 
@@ -111,8 +138,11 @@ def multiple_of(certificate):
 
 
 def check_certificate(certificate):
-    """The backstop on a finished certificate: LimitError when it needs more than MAX_MULTIPLE budgets."""
-    return check(cost_of(certificate), certificate["schema"])
+    """The backstop on a finished certificate: LimitError when it needs more budgets than the producer writes
+    for (its request's opt-in ``input.effort`` included)."""
+    inp = certificate.get("input")
+    effort = inp.get("effort", 1) if isinstance(inp, dict) else 1
+    return check(cost_of(certificate), certificate["schema"], writable(effort))
 
 
 def _shown(n):

@@ -78,7 +78,7 @@ def _renamed(error, names):
     return error
 
 
-def _certify(tree, relation, rel_width, names, **question):
+def _certify(tree, relation, rel_width, names, effort=1, **question):
     from producer.api import account
     try:
         if not stage_mechanisms(tree, relation):
@@ -86,19 +86,21 @@ def _certify(tree, relation, rel_width, names, **question):
     except InputError as error:  # the tree's limits, met before the kind reads it
         raise type(error)(f"{names.get('event', 'event')}: {error}") from None
     try:
-        return account(tree, neighboring_relation=relation, rel_width=format_rational(rel_width), **question)
+        return account(tree, neighboring_relation=relation, rel_width=format_rational(rel_width), effort=effort,
+                       **question)
     except InputError as error:
         raise _renamed(error, names) from None
 
 
-def epsilon_hi(tree, delta, relation, rel_width, names):
+def epsilon_hi(tree, delta, relation, rel_width, names, effort=1):
     """The :class:`Answer` ε_hi of ε(δ) for the JSON event ``tree`` (validated); ``names`` maps the kind's
-    parameter names (``delta``, ``event``) to the caller's (``target_delta``, ``ledger``)."""
-    cert = _certify(tree, relation, rel_width, names, delta=format_rational(delta))
+    parameter names (``delta``, ``event``) to the caller's (``target_delta``, ``ledger``); ``effort`` the
+    accountant's opt-in (accounting/1's ``effort``)."""
+    cert = _certify(tree, relation, rel_width, names, effort, delta=format_rational(delta))
     return NO_LOSS if cert is None else Answer(cert.result["epsilon_hi"], cert)
 
 
-def delta_upper(tree, epsilon, relation, rel_width, names):
+def delta_upper(tree, epsilon, relation, rel_width, names, effort=1):
     """The :class:`Answer` upper end of δ(ε) for the JSON event ``tree``."""
-    cert = _certify(tree, relation, rel_width, names, epsilons=[format_rational(epsilon)])
+    cert = _certify(tree, relation, rel_width, names, effort, epsilons=[format_rational(epsilon)])
     return NO_LOSS if cert is None else Answer(cert.result["points"][0]["upper"], cert)

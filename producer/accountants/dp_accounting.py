@@ -48,6 +48,7 @@ import copy
 import enum
 
 from producer.accountants.answers import delta_upper, epsilon_hi, read_delta, read_epsilon, read_rel_width
+from producer.audit_budget import read_effort
 from producer.errors import InputError, LimitError
 from producer.kinds.accounting import read_relation
 from producer.pld.events import (MAX_COUNT, MAX_DEPTH, MAX_EVENTS, MAX_STAGES, MAX_TOTAL_COUNT, canonical,
@@ -137,11 +138,12 @@ class CertifiedAccountant(_BASE):
 
     ``neighboring_relation``: ``"add_or_remove_one"`` (the default, as dp_accounting's), ``"replace_one"`` or
     ``"replace_special"`` (read as add/remove), or dp_accounting's ``NeighboringRelation`` member;
-    ``rel_width`` R of every answer's enclosure (default 1/1000: ε_hi − ε_lo <= R·ε_hi).  See the module's
+    ``rel_width`` R of every answer's enclosure (default 1/1000: ε_hi − ε_lo <= R·ε_hi); ``effort`` N (1 to 8,
+    default 1) opts in to N times the work of each answer (accounting/1's ``effort``).  See the module's
     documentation.
     """
 
-    def __init__(self, neighboring_relation="add_or_remove_one", *, rel_width=None):
+    def __init__(self, neighboring_relation="add_or_remove_one", *, rel_width=None, effort=None):
         relation = read_relation(neighboring_relation)
         member = NeighboringRelation[relation.upper()]
         if _peer is not None:
@@ -149,6 +151,7 @@ class CertifiedAccountant(_BASE):
         else:
             self._neighboring_relation = member
         self._relation, self._rel_width = relation, read_rel_width(rel_width)
+        self._effort = read_effort(effort, "effort")
         self._runs = []       # the ledger, in order, consecutive equal events merged
         self._gathered = {}   # canonical JSON of an event -> _Gathered: the certificate's question
         self._steps = {}      # canonical JSON of a stage mechanism -> its steps in all
@@ -216,13 +219,13 @@ class CertifiedAccountant(_BASE):
         """ε_hi, the certified upper end of ε(``target_delta``) of the ledger, as a float rounded up."""
         delta = read_delta(target_delta, "target_delta")
         return self._answer(("delta", delta), lambda question: epsilon_hi(
-            question, delta, self._relation, self._rel_width, _NAMES)).value
+            question, delta, self._relation, self._rel_width, _NAMES, self._effort)).value
 
     def get_delta(self, target_epsilon):
         """The certified upper end of δ(``target_epsilon``) of the ledger, as a float rounded up."""
         epsilon = read_epsilon(target_epsilon, "target_epsilon")
         return self._answer(("epsilon", epsilon), lambda question: delta_upper(
-            question, epsilon, self._relation, self._rel_width, _NAMES)).value
+            question, epsilon, self._relation, self._rel_width, _NAMES, self._effort)).value
 
     # ---- what the certificate adds -----------------------------------------------------------------
 

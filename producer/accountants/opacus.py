@@ -44,6 +44,7 @@ from collections import OrderedDict
 from copy import deepcopy
 
 from producer.accountants.answers import epsilon_hi, read_delta, read_rel_width
+from producer.audit_budget import read_effort
 from producer.errors import InputError, LimitError
 from producer.pld.events import ADD_OR_REMOVE, MAX_COUNT, SIGMA_RANGE, canonical, read_count, read_number
 from producer.rationals import describe_rational, format_rational
@@ -95,13 +96,15 @@ def history_event(history):
 class OpacusAccountant:
     """A privacy accountant with the interface of Opacus's (``IAccountant``) whose ε is a certified upper end.
 
-    ``rel_width`` R of every answer's enclosure (default 1/1000: ε_hi − ε_lo <= R·ε_hi).  Opacus constructs
+    ``rel_width`` R of every answer's enclosure (default 1/1000: ε_hi − ε_lo <= R·ε_hi); ``effort`` N (1 to 8,
+    default 1) opts in to N times the work of each answer (accounting/1's ``effort``).  Opacus constructs
     accountants without arguments; so does this one by default.  See the module's documentation.
     """
 
-    def __init__(self, *, rel_width=None):
+    def __init__(self, *, rel_width=None, effort=None):
         self.history = []  # [(noise_multiplier, sample_rate, num_steps)], as Opacus's accountants keep it
         self._rel_width = read_rel_width(rel_width)
+        self._effort = read_effort(effort, "effort")
         self._last = None  # (question, delta, Answer) of the last answer
 
     def step(self, *, noise_multiplier, sample_rate):
@@ -126,7 +129,7 @@ class OpacusAccountant:
         question = history_event(self.history)
         key = (canonical(question), target)
         if self._last is None or self._last[:2] != key:
-            answer = epsilon_hi(question, target, ADD_OR_REMOVE, self._rel_width, _NAMES)
+            answer = epsilon_hi(question, target, ADD_OR_REMOVE, self._rel_width, _NAMES, self._effort)
             self._last = (*key, answer)
         return self._last[2].value
 

@@ -29,7 +29,7 @@ DESCRIPTION = (f"{HELP}.  --event FILE holds one event in dp_accounting's JSON f
                "σ² in [1/100, 10^6], integer sensitivities up to 1000, n up to 10^12; "
                "10^-30 <= δ < 1, at most 64 ε in [0, 500], 10^-6 <= R <= 1/2; docs/accounting.md §6).")
 USAGE = ("producer account --event FILE.json (--delta D | --epsilons E,...) [--relation REL] "
-         "[--rel-width R] [-o FILE] [--quiet]")
+         "[--rel-width R] [--effort N] [-o FILE] [--quiet]")
 
 
 def add_arguments(parser):
@@ -49,6 +49,10 @@ def add_arguments(parser):
     question.add_argument("--rel-width", metavar="R",
                           help="relative width asked for: ε_hi − ε_lo <= R·ε_hi, or upper − lower <= R·upper "
                                "(default 1/1000)")
+    question.add_argument("--effort", metavar="N",
+                          help="opt in to N times the search's work limit (about N minutes; N from 1 to 8) and to "
+                               "a certificate needing up to 8N times the auditor's budget of one file (it names "
+                               "the auditor verify --budget that checks it); recorded in input.effort")
     add_output_arguments(parser)
 
 
@@ -76,5 +80,5 @@ def read_event(path):
 def run(args):
     event = read_event(args.event)
     cert = api.account(event, delta=args.delta, epsilons=args.epsilon, neighboring_relation=args.relation,
-                       rel_width=args.rel_width, progress=progress_of(args))
+                       rel_width=args.rel_width, effort=args.effort, progress=progress_of(args))
     return finish(args, cert)

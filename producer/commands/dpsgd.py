@@ -16,7 +16,7 @@ DESCRIPTION = (f"{HELP}.  The upper end comes from a connect-the-dots discretisa
                "auditor's limits, and a single step's width out of reach (the refusal names a --rel-width in "
                "reach).  A δ(ε) below 10^-100 is answered [0, 10^-100].")
 USAGE = ("producer dpsgd (--sampling-rate Q --noise-multiplier S --steps T | --stage Q:SxT ...) "
-         "(--delta D | --epsilons E[,E...]) [--rel-width R] [-o FILE] [--quiet]")
+         "(--delta D | --epsilons E[,E...]) [--rel-width R] [--effort N] [-o FILE] [--quiet]")
 
 
 def add_arguments(parser):
@@ -38,10 +38,15 @@ def add_arguments(parser):
     question.add_argument("--rel-width", metavar="R",
                           help="relative width asked for: ε_hi − ε_lo <= R·ε_hi, or upper − lower <= R·upper "
                                "(default 1/1000)")
+    question.add_argument("--effort", metavar="N",
+                          help="opt in to N times the search's work limit (about N minutes; N from 1 to 8) and to "
+                               "a certificate needing up to 8N times the auditor's budget of one file (it names "
+                               "the auditor verify --budget that checks it); recorded in input.effort")
     add_output_arguments(parser)
 
 
 def run(args):
     cert = api.dpsgd(args.sampling_rate, args.noise_multiplier, args.steps, stages=args.stage, delta=args.delta,
-                     epsilons=args.epsilon, rel_width=args.rel_width, progress=progress_of(args))
+                     epsilons=args.epsilon, rel_width=args.rel_width, effort=args.effort,
+                     progress=progress_of(args))
     return finish(args, cert)

@@ -32,6 +32,7 @@ import sys
 
 from gmpy2 import mpq
 
+from producer import audit_budget
 from producer.certificates.canonical import make_certificate
 from producer.errors import InputError, LimitError
 from producer.immutable import Immutable
@@ -54,7 +55,8 @@ DEFAULT_REL_WIDTH = mpq(1, 1000)
 
 # each parameter's name as the caller writes it (producer.names: the API's parameter, or the command's flag)
 NAMES = {"event": dict(name="event"), "delta": dict(name="delta"), "epsilons": dict(name="epsilons"),
-         "relation": dict(name="neighboring_relation", flag="--relation"), "rel_width": dict(name="rel_width")}
+         "relation": dict(name="neighboring_relation", flag="--relation"), "rel_width": dict(name="rel_width"),
+         "effort": dict(name="effort")}
 
 
 def _named(key):
@@ -87,11 +89,13 @@ def _number(value, key):
 class Request(Immutable):
     """A validated accounting request: the tree (JSON form), the relation, the stages, δ or the ε, R."""
 
-    __slots__ = ("event", "relation", "stages", "stages_json", "delta", "epsilons", "rel_width")
+    __slots__ = ("event", "relation", "stages", "stages_json", "delta", "epsilons", "rel_width", "effort")
     schema = f"{KIND}/{VERSION}"
 
-    def __init__(self, event, relation=ADD_OR_REMOVE, delta=None, epsilons=None, rel_width=DEFAULT_REL_WIDTH):
+    def __init__(self, event, relation=ADD_OR_REMOVE, delta=None, epsilons=None, rel_width=DEFAULT_REL_WIDTH,
+                 effort=1):
         relation = read_relation(relation)
+        effort = audit_budget.read_effort(effort, _named("effort"))
         if (delta is None) == (epsilons is None):
             raise _refusal(InputError, "give exactly one question: {delta} (ε at δ) or {epsilons} (δ at each ε)")
         if delta is not None:
@@ -121,7 +125,7 @@ class Request(Immutable):
                                        "δ(ε) = 0 for every ε; there is nothing to certify",
                            relation_value=relation)
         self.event, self.relation, self.stages, self.stages_json = tree, relation, tuple(engine_stages), stages_json
-        self.delta, self.epsilons, self.rel_width = delta, epsilons, rel_width
+        self.delta, self.epsilons, self.rel_width, self.effort = delta, epsilons, rel_width, effort
 
     @staticmethod
     def _epsilons(values):
@@ -143,7 +147,8 @@ class Request(Immutable):
         return tuple(values)
 
     @classmethod
-    def from_strings(cls, event, delta=None, epsilons=None, neighboring_relation=ADD_OR_REMOVE, rel_width=None):
+    def from_strings(cls, event, delta=None, epsilons=None, neighboring_relation=ADD_OR_REMOVE, rel_width=None,
+                     effort=None):
         """Read Python values exactly: strings (``"1e-5"``, ``"1/3"``), ints, Fractions, and floats as their
         shortest decimal (``0.01`` is 1/100); ``epsilons`` a list or ``"1,2,4"``."""
         relation = read_relation(neighboring_relation)
@@ -154,10 +159,13 @@ class Request(Immutable):
         if epsilons is not None:
             epsilons = [_number(e, "epsilons") for e in epsilons]
         return cls(event, relation, delta=None if delta is None else _number(delta, "delta"), epsilons=epsilons,
-                   rel_width=DEFAULT_REL_WIDTH if rel_width is None else _number(rel_width, "rel_width"))
+                   rel_width=DEFAULT_REL_WIDTH if rel_width is None else _number(rel_width, "rel_width"),
+                   effort=audit_budget.read_effort(effort, _named("effort")))
 
     def as_json(self):
         data = {"event": self.event, "relation": self.relation, "rel_width": format_rational(self.rel_width)}
+        if self.effort > 1:   # an opt-in; a request without it writes the bytes it always did
+            data["effort"] = self.effort
         if self.delta is not None:
             data["delta"] = format_rational(self.delta)
         else:

@@ -27,6 +27,7 @@ import sys
 
 from gmpy2 import mpq
 
+from producer import audit_budget
 from producer.certificates.canonical import make_certificate
 from producer.names import option
 from producer.pld.enclose import certify
@@ -86,10 +87,11 @@ def _stage_option():
 class Request:
     """A validated dpsgd request (immutable): stages, δ or the ε, and the relative width R."""
 
-    __slots__ = ("stages", "delta", "epsilons", "rel_width")
+    __slots__ = ("stages", "delta", "epsilons", "rel_width", "effort")
     schema = f"{KIND}/{VERSION}"
 
-    def __init__(self, stages, delta=None, epsilons=None, rel_width=DEFAULT_REL_WIDTH):
+    def __init__(self, stages, delta=None, epsilons=None, rel_width=DEFAULT_REL_WIDTH, effort=1):
+        effort = audit_budget.read_effort(effort, option("effort"))
         stages = tuple(stages)
         if not stages:
             raise InputError(f"give a stage: {option('sampling_rate')}, {option('noise_multiplier')} and "
@@ -115,7 +117,8 @@ class Request:
             raise InputError(f"rel-width: must be positive, got {describe_rational(rel_width)}")
         if not MIN_REL_WIDTH <= rel_width <= MAX_REL_WIDTH:
             raise LimitError(f"rel-width: {describe_rational(rel_width)} is outside the limits [10^-6, 1/2]")
-        for name, value in (("stages", stages), ("delta", delta), ("epsilons", epsilons), ("rel_width", rel_width)):
+        for name, value in (("stages", stages), ("delta", delta), ("epsilons", epsilons), ("rel_width", rel_width),
+                            ("effort", effort)):
             object.__setattr__(self, name, value)
 
     @staticmethod
@@ -141,7 +144,7 @@ class Request:
 
     @classmethod
     def from_strings(cls, sampling_rate=None, noise_multiplier=None, steps=None, stages=(), delta=None,
-                     epsilons=None, rel_width=None):
+                     epsilons=None, rel_width=None, effort=None):
         """Parse user text (or Python numbers) exactly: one stage from the three values and/or ``stages``."""
         single = (sampling_rate, noise_multiplier, steps)
         parsed = []
@@ -158,12 +161,15 @@ class Request:
         if epsilons is not None:
             epsilons = [parse_rational(e, "epsilon") for e in epsilons]
         return cls(parsed, delta=None if delta is None else parse_rational(delta, "delta"), epsilons=epsilons,
-                   rel_width=DEFAULT_REL_WIDTH if rel_width is None else parse_rational(rel_width, "rel-width"))
+                   rel_width=DEFAULT_REL_WIDTH if rel_width is None else parse_rational(rel_width, "rel-width"),
+                   effort=audit_budget.read_effort(effort, option("effort")))
 
     def as_json(self):
         data = {"stages": [{"sampling_rate": format_rational(s.law.rate),
                             "noise_multiplier": format_rational(s.law.noise), "steps": s.steps} for s in self.stages],
                 "rel_width": format_rational(self.rel_width)}
+        if self.effort > 1:   # an opt-in; a request without it writes the bytes it always did
+            data["effort"] = self.effort
         if self.delta is not None:
             data["delta"] = format_rational(self.delta)
         else:

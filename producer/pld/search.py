@@ -104,6 +104,15 @@ def composition_work(sizing, plan):
     return entries, entries * (3 * (2 * plan.p_bits + 24) + 2 * plan.q_bits + 24) * products
 
 
+def lower_entries(sizing, plan):
+    """The entries of the lower chain's longest product, in floats: its Q-array keeps tails down to τ·e^-ε_cap
+    (``producer.pld.enclose._Attempt._lower_chooser``), so its spread is that of the truncation τ·e^-ε_cap.
+    (Measured at T = 10^6: 3.46·10^6 estimated against 3.38·10^6 at q = 10^-3, σ = 1, h = 1/106000; 5.05·10^6
+    against 4.97·10^6 at σ = 0.6, h = 1/43900.)"""
+    tail = math.log(max(1 / plan.tau, 2.0)) + min(plan.epsilon_cap, 600)
+    return (2 * math.sqrt(2 * tail) * math.sqrt(sizing.mu2) + plan.epsilon_cap + 2) * plan.grid
+
+
 def first_plan(request, sizing):
     """The first :class:`Plan` of a request on the Gaussian model (float sizing: every choice is a hint).
 
@@ -223,7 +232,8 @@ def _estimated_products(count, entries, p_bits, q_bits):
 class Cost:
     """What one attempt at a plan takes: its ranges, buckets, precisions, work units; and the limits it breaks."""
 
-    __slots__ = ("plan", "ranges", "buckets", "mass_bits", "entries", "work", "excess")
+    __slots__ = ("plan", "ranges", "buckets", "mass_bits", "entries", "work", "excess", "multiple", "audit_what",
+                 "longest")
 
     def __init__(self, stages, sizing, plan):
         self.plan = plan
@@ -234,6 +244,7 @@ class Cost:
         entries, composition = composition_work(sizing, plan)
         products = _products(stages)
         self.entries = max(entries, 2 * max(sizes)) if products else max(sizes)
+        self.longest = max(self.entries, lower_entries(sizing, plan)) if products else self.entries
         self.work = composition + MASS_COST * self.mass_bits
         self.excess = self._audit(stages, sizes, products)
 
@@ -248,22 +259,32 @@ class Cost:
             out.append(f"a mass precision of {max(precisions)} bits (the auditor's limit: 4096)")
         if loss > AUDIT_LOSS * plan.grid:
             out.append(f"losses up to {loss / plan.grid:.4g} (the auditor's limit: 1024)")
-        if products and self.entries > AUDIT_ENTRIES:
-            out.append(f"arrays of about {self.entries:.3g} entries (the auditor's limit: 2^22)")
+        if self.longest > AUDIT_ENTRIES:
+            out.append(f"arrays of about {self.longest:.3g} entries (the auditor's limit: 2^22)")
         if 2 ** plan.p_bits < 4 * sum(s.steps for s in stages) * (3 * self.entries + 3):
             out.append(f"K = {plan.p_bits} bits, too few for arrays of {self.entries:.3g} entries")
         cost = budget_cost(stages, plan.grid, plan.p_bits, plan.q_bits, self.ranges,
                            _estimated_products(products, self.entries, plan.p_bits, plan.q_bits))
-        if audit_budget.multiple(cost) > audit_budget.MAX_MULTIPLE:
-            out.append(f"about {audit_budget.multiple(cost)} times the auditor's budget of one file for "
-                       f"{cost.what} (the producer writes up to {audit_budget.MAX_MULTIPLE})")
+        self.multiple, self.audit_what = audit_budget.multiple(cost), cost.what
         return out
 
-    def broken(self, spent=0.0):
-        """Every limit an attempt at this plan would break, the budget's included, as phrases."""
-        over = [f"about {self.work:.2g} work units (the work limit: {MAX_WORK:.0e} for the whole search"
-                + (f", {MAX_WORK - spent:.2g} left" if spent else "") + ")"] if spent + self.work > MAX_WORK else []
+    def broken(self, spent=0.0, effort=1):
+        """Every limit an attempt at this plan would break at the request's opt-in ``effort``, as phrases."""
+        limit, writable = MAX_WORK * effort, audit_budget.writable(effort)
+        over = [f"about {self.work:.2g} work units (the work limit: {limit:.0e} for the whole search"
+                + (f", {limit - spent:.2g} left" if spent else "") + ")"] if spent + self.work > limit else []
+        if self.multiple > writable:
+            over.append(f"about {self.multiple} times the auditor's budget of one file for {self.audit_what} (the "
+                        f"producer writes up to {writable})")
         return over + self.excess
+
+    def effort_needed(self, spent=0.0):
+        """The least opt-in effort that admits this plan after ``spent`` work units, or None (none does, or a
+        limit no effort raises is broken)."""
+        if self.excess:
+            return None
+        n = max(1, math.ceil((spent + self.work) / MAX_WORK), -(-self.multiple // audit_budget.MAX_MULTIPLE))
+        return n if n <= audit_budget.MAX_EFFORT else None
 
 
 # ---- the search ----------------------------------------------------------------------
@@ -278,6 +299,7 @@ class Search:
 
     def __init__(self, request, sizing):
         self.request, self.sizing = request, sizing
+        self.effort = getattr(request, "effort", 1)   # the request's opt-in multiple of the limits
         self.spent = 0.0
         if request.delta is not None:
             self._check_epsilon_range()
@@ -288,10 +310,11 @@ class Search:
             plan = self._one_step_plan()
         else:
             plan = self._probe(first_plan(request, sizing))
-        broken = self._cost(plan).broken()
+        cost = self._cost(plan)
+        broken, more = cost.broken(0.0, self.effort), self._more_effort(cost)
         if broken:
             raise LimitError(f"the first attempt (h = 1/{plan.grid}) would need {' and '.join(broken)}; ask for a "
-                             f"larger {option('rel_width')} or fewer steps")
+                             f"larger {option('rel_width')}" + (f", fewer steps{more}" if more else " or fewer steps"))
         self.first = plan
 
     def _probe(self, plan):
@@ -306,15 +329,15 @@ class Search:
         the next plan by the h² law, and the model's plan, when within the limits, caps it (:meth:`refine`).
         """
         cost = self._cost(plan)
-        if cost.work <= PROBE_ABOVE and not cost.excess:
+        if cost.work <= PROBE_ABOVE and not self._beyond(cost):
             return plan
         grid = plan.grid
         while grid // 2 >= COARSE_GRID:
             grid //= 2
             probe = plan_at(self.sizing, 1 / grid, plan.tau, plan.epsilon_cap, grid=grid)
             probe_cost = self._cost(probe)
-            if probe_cost.work <= PROBE_WORK and not probe_cost.excess:
-                self.model = None if cost.broken() else plan
+            if probe_cost.work <= PROBE_WORK and not self._beyond(probe_cost):
+                self.model = None if cost.broken(0.0, self.effort) else plan
                 self.model_grid = plan.grid
                 return probe
         return plan
@@ -346,8 +369,21 @@ class Search:
     def _cost(self, plan):
         return Cost(self.request.stages, self.sizing, plan)
 
+    def _beyond(self, cost):
+        """Whether ``cost`` breaks one of the auditor's limits (its budget at this request's opt-in effort included)."""
+        return bool(cost.excess) or cost.multiple > audit_budget.writable(self.effort)
+
     def _fits(self, cost):
-        return not cost.excess and self.spent + cost.work <= MAX_WORK
+        return not self._beyond(cost) and self.spent + cost.work <= MAX_WORK * self.effort
+
+    def _more_effort(self, cost):
+        """The end of a refusal naming the opt-in ``--effort`` that admits ``cost`` (or, without one, "")."""
+        n = cost.effort_needed(self.spent)
+        if n is None or n <= self.effort:
+            return ""
+        return (f", or opt in to {option('effort', str(n))} ({n} times the search's work limit, and a certificate "
+                f"of up to {audit_budget.writable(n)} times the auditor's budget, which names the `auditor verify "
+                f"--budget` that checks it)")
 
     def admit(self, plan):
         """Charge an attempt at ``plan`` to the budget; its single-step ranges (computed once, here)."""
@@ -393,7 +429,7 @@ class Search:
         if model is not None and model.grid < wanted.grid:
             wanted = plan_at(self.sizing, 1 / model.grid, min(tau, model.tau), wanted.epsilon_cap, grid=model.grid)
         cap = wanted.epsilon_cap
-        broken = self._cost(wanted).broken(self.spent)
+        broken = self._cost(wanted).broken(self.spent, self.effort)
         if not broken:
             return wanted
         # the finest grid between the last one and the wanted one that still fits
@@ -411,7 +447,8 @@ class Search:
             R = self.request.rel_width
             raise LimitError(f"could not reach the relative width {describe_rational(R)}: at h = 1/{plan.grid} the "
                              f"width was {ratio:.3g} times it, and h = 1/{wanted.grid} would need "
-                             f"{' and '.join(broken)}; {suggest_width(ratio * float(R))}")
+                             f"{' and '.join(broken)}; {suggest_width(ratio * float(R))}"
+                             f"{self._more_effort(self._cost(wanted))}")
         return best
 
     # ---- a single step: the width predicted from the bucket of each ε ------------------
@@ -455,7 +492,7 @@ class Search:
             finest = plan
         ratio, eps = worst(finest) if finest is not None else (math.inf, None)
         eps = request.epsilons[-1] if eps is None else eps
-        needs = (f"h = 1/{needed.grid}, which would need {' and '.join(self._cost(needed).broken())}"
+        needs = (f"h = 1/{needed.grid}, which would need {' and '.join(self._cost(needed).broken(0.0, self.effort))}"
                  if needed is not None else f"a grid finer than h = 1/{MAX_GRID}")
         reached = (f"the finest grid within the limits, h = 1/{finest.grid}, would reach about {ratio:.3g} times "
                    f"that width there" if finest is not None else "no grid is within the limits")

@@ -1878,3 +1878,12 @@ def test_a_replace_special_interval_moved_past_the_truth_fails(name):
     lo, _ = _ends(cert)
     r = _verify(_with_ends(cert, lo * (1 - Fraction(2, 1000)), lo * (1 - Fraction(1, 1000))))
     assert r.outcome == "FAIL" and disproved(r) == ["/result/epsilon_hi"], r.failures
+
+
+@pytest.mark.parametrize("effort, outcome", [(4, "OK"), (0, "MALFORMED"), (9, "MALFORMED"), ("4", "MALFORMED")])
+def test_an_opt_in_effort_claims_nothing_and_is_read_only_as_the_schema_allows(effort, outcome):
+    """input.effort (2 … 8) is part of the request: a reference's claims verify with it; other values are
+    malformed."""
+    cert = json.loads((ROOT / "certificates" / "accounting" / "accounting-laplace-b1-x10-delta1e-5.json").read_text())
+    cert["input"]["effort"] = effort
+    assert verify_certificate(reseal(cert)).outcome == outcome

@@ -428,3 +428,13 @@ def test_the_producers_small_certificates_verify(question):
 @given(questions)
 def test_the_producers_small_certificates_verify_many(question):
     _produce_and_verify(question)
+
+
+@pytest.mark.parametrize("effort, outcome", [(2, "OK"), (8, "OK"), (1, "MALFORMED"), (9, "MALFORMED"),
+                                             ("2", "MALFORMED"), (2.0, "MALFORMED"), (None, "MALFORMED")])
+def test_an_opt_in_effort_claims_nothing_and_is_read_only_as_the_schema_allows(delta_cert, effort, outcome):
+    """input.effort (2 … 8) is part of the request: the same claims verify with it; any other value is
+    malformed (1 is written as no field)."""
+    cert = copy.deepcopy(delta_cert)
+    cert["input"]["effort"] = effort
+    assert _verify(cert).outcome == outcome

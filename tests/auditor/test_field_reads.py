@@ -87,6 +87,9 @@ UNREAD_TODAY = {
     "epsilon-bracket/1": {
         ("result", "upper_witness", "input", "numerics", "logit_range"): "the embedded hierarchy/1's (see there)",
     },
+    **{kind: {("input", "effort"): "how much the producer's search could spend (an opt-in of the request); "
+              "outside the claims (docs/certificates.md): every recipe is checked as given, and the auditor's own "
+              "--budget decides whether the check runs"} for kind in ("dpsgd/1", "accounting/1")},
 }
 
 # Schema leaves that no certificate used here holds, by kind, each with its reason.
@@ -111,6 +114,8 @@ NOT_EXERCISED = {
                 for rest in (("combine", "[]", "[]"), ("stages", "[]", "[]", "[]"))},
     "dpsgd-calibration/1": {
         **{("result", side, "input", "delta"): _ONE_POINT for side in ("meets", "misses")},
+        **{("result", side, "input", "effort"): "a calibration writes its dpsgd/1 certificates at the default "
+           "effort; an opt-in effort claims nothing (dpsgd/1 in UNREAD_TODAY)" for side in ("meets", "misses")},
         **{("result", side, "result", key): _ONE_POINT for side in ("meets", "misses")
            for key in ("epsilon_lo", "epsilon_hi", "epsilon_lo_display", "epsilon_hi_display", "lower_order")},
         **{("result", side, "result", "discretisation", "windows", order, chain, "combine", "[]", "[]"): _ONE_STAGE
@@ -184,6 +189,14 @@ def made(tmp_path_factory):
     # accounting/1's lattice route: result.lattice (points and ε(δ))
     for name in ("lattice-rr", "lattice-rr-delta"):
         out[f"accounting-{name}"] = accounting_corpus.lattice_certificate(name)
+    # a request's opt-in effort (input.effort), on both kinds of the pld route
+    from producer import api
+    out["dpsgd-effort"] = api.dpsgd(sampling_rate="1/20", noise_multiplier=1, steps=7, epsilons="1",
+                                    rel_width="1/100", effort=2).as_dict()
+    laplace = {"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/10",
+               "event": {"class_name": "LaplaceDpEvent", "noise_multiplier": 1}}
+    out["accounting-effort"] = api.account({"class_name": "SelfComposedDpEvent", "count": 5, "event": laplace},
+                                           delta="1e-5", rel_width="1/100", effort=2).as_dict()
     # dpsgd-calibration/1: assembled around the producer's dpsgd/1 certificates, every solve and both countings
     for name in ("noise-tf-privacy", "steps", "epochs-opacus", "sampling-rate"):
         out[f"dpsgd-calibration-{name}"] = dpsgd_calibration_corpus.certificate(name)

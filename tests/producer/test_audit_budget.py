@@ -103,3 +103,29 @@ def test_the_releases_form_is_estimated_from_above():
 def test_the_large_brackets_need_the_budgets_the_makefile_gives_them(name, n):
     """C = 32: 1.02·10^11 units and 1.81·10^9 bytes; C = 64: 2.14·10^11 units (3.6·10^9 bytes): 2 and 4."""
     assert audit_budget.multiple_of(_load("slow", name)) == n
+
+
+# ---- a request's opt-in effort ----------------------------------------------------------------------------------
+
+def test_an_opt_in_effort_raises_what_the_producer_writes_for_up_to_the_auditors_largest():
+    from auditor import budget
+    assert [audit_budget.writable(n) for n in (1, 2, 8)] == [8, 16, 64]
+    assert audit_budget.writable(audit_budget.MAX_EFFORT) == budget.MAX_SCALE
+    cost = AuditCost(12 * WORK, 0)
+    with pytest.raises(LimitError, match="beyond the 8 the producer writes for"):
+        check(cost)
+    assert check(cost, limit=audit_budget.writable(2)) == 12
+    with pytest.raises(LimitError, match=r"beyond the 16 the producer writes for \(`auditor verify --budget 16`\)"):
+        check(AuditCost(17 * WORK, 0), limit=audit_budget.writable(2))
+
+
+@pytest.mark.parametrize("value, n", [(None, 1), (1, 1), (3, 3), ("8", 8), (" 2 ", 2)])
+def test_an_effort_is_read_as_an_integer(value, n):
+    assert audit_budget.read_effort(value, "--effort") == n
+
+
+@pytest.mark.parametrize("value", [0, 9, -1, "x", "1.5", 1.0, True, "", "2e0"])
+def test_an_effort_outside_one_to_eight_is_refused_in_one_line(value):
+    from producer.errors import InputError
+    with pytest.raises(InputError, match=r"^--effort: must be an integer from 1 to 8, got "):
+        audit_budget.read_effort(value, "--effort")

@@ -1,6 +1,8 @@
 """The pld route's search: what a plan costs (exactly, before the work), the auditor's limits restated, one
 budget for all attempts, and the finished recipe checked once more."""
 
+import re
+
 import pytest
 from gmpy2 import mpq
 
@@ -246,3 +248,72 @@ def test_a_tiny_sampling_rate_is_answered_at_the_width_its_refusal_names():
     certificate = accounting.build(_tiny_rate_request(named))
     report = verify_certificate(certificate)
     assert report.outcome == "OK", report.as_dict()
+
+
+# ---- a request's opt-in effort (--effort N) ------------------------------------------------------------------------
+
+def test_a_request_beyond_eight_budgets_names_the_opt_in_that_answers_and_is_answered_there(monkeypatch):
+    """With the auditor's budget of one file scaled so that this request's certificate needs 12 of them (its plan,
+    every product estimated at the largest array, many more): refused at the default, in one line naming the
+    opt-in ``effort=N``; at that N written, its input recording the opt-in, its result the same numbers, and it
+    needs exactly `auditor verify --budget 12`."""
+    from producer import api
+    from producer.kinds.dpsgd import auditor_cost
+    from tests.producer.kinds.edges import least_auditor_budget, scaled_budget
+    kw = dict(sampling_rate="1/100", noise_multiplier=1, steps=1000, delta="1e-5")
+    cert = api.dpsgd(**kw)
+    cost = auditor_cost(cert.as_dict())
+    scaled_budget(monkeypatch, -(-cost.work // 12), cost.memory)
+    with pytest.raises(LimitError, match=r"times the auditor's budget of one file .* or opt in to effort=\d ") as info:
+        api.dpsgd(**kw)
+    n = int(re.search(r"effort=(\d) ", str(info.value)).group(1))
+    assert n > 1
+    again = api.dpsgd(**kw, effort=n)
+    data = again.as_dict()
+    assert data["input"] == dict(cert.as_dict()["input"], effort=n)
+    assert data["result"] == cert.as_dict()["result"]
+    assert again.auditor_budget == 12 and again.notice.endswith("`auditor verify --budget 12`")
+    least_auditor_budget(data, 12)
+
+
+def test_effort_one_writes_the_bytes_of_a_request_without_it():
+    from producer import api
+    kw = dict(sampling_rate="1/20", noise_multiplier=1, steps=7, epsilons="1", rel_width="1/100")
+    assert api.dpsgd(**kw, effort=1).as_dict() == api.dpsgd(**kw).as_dict()   # the digest included
+
+
+def test_an_opt_in_effort_multiplies_the_work_limit():
+    """T = 3·10^5 at q = 10^-3, σ = 3/5, width 10^-5: the first attempt needs more than the default work limit,
+    its refusal names the least effort that admits it, and at that effort the search starts."""
+    request = _request(["1/1000:3/5x300000"], delta=mpq(1, 10**5), rel_width=mpq(1, 10**5))
+    with pytest.raises(LimitError, match=r"or opt in to effort=\d") as info:
+        search.Search(request, Sizing(request.stages))
+    n = int(re.search(r"effort=(\d)", str(info.value)).group(1))
+    assert 2 <= n <= 8
+    first = search.Search(_request(["1/1000:3/5x300000"], delta=mpq(1, 10**5), rel_width=mpq(1, 10**5), effort=n),
+                          Sizing(request.stages)).first
+    cost = search.Cost(request.stages, Sizing(request.stages), first)
+    assert cost.work > search.MAX_WORK and cost.effort_needed() <= n and cost.broken(0.0, n) == []
+
+
+def test_the_accountants_pass_their_effort_to_every_answer(monkeypatch):
+    """CertifiedAccountant and OpacusAccountant read ``effort`` once (1 to 8) and ask accounting/1 with it."""
+    from producer import api
+    from producer.accountants.dp_accounting import CertifiedAccountant
+    from producer.accountants.opacus import OpacusAccountant
+    from producer.errors import InputError
+    seen, account = [], api.account
+
+    def spy(*args, **kw):
+        seen.append(kw["effort"])
+        return account(*args, **kw)
+    monkeypatch.setattr(api, "account", spy)
+    opacus = OpacusAccountant(rel_width="1/100", effort=2)
+    for _ in range(3):
+        opacus.step(noise_multiplier=1.0, sample_rate=0.05)
+    assert opacus.get_epsilon(1e-5) > 0 and opacus.certificate.input["effort"] == 2
+    accountant = CertifiedAccountant(rel_width="1/100", effort=3)
+    accountant.compose({"class_name": "GaussianDpEvent", "noise_multiplier": 2}, 3)
+    assert accountant.get_epsilon(1e-5) > 0 and seen == [2, 3]
+    with pytest.raises(InputError, match="^effort: must be an integer from 1 to 8, got 9$"):
+        OpacusAccountant(effort=9)
