@@ -259,7 +259,7 @@ class Cost:
             out.append(f"a mass precision of {max(precisions)} bits (the auditor's limit: 4096)")
         if loss > AUDIT_LOSS * plan.grid:
             out.append(f"losses up to {loss / plan.grid:.4g} (the auditor's limit: 1024)")
-        if self.longest > AUDIT_ENTRIES:
+        if products and self.longest > AUDIT_ENTRIES:
             out.append(f"arrays of about {self.longest:.3g} entries (the auditor's limit: 2^22)")
         if 2 ** plan.p_bits < 4 * sum(s.steps for s in stages) * (3 * self.entries + 3):
             out.append(f"K = {plan.p_bits} bits, too few for arrays of {self.entries:.3g} entries")
