@@ -27,7 +27,9 @@ DESCRIPTION = (f"{HELP}.  --event FILE holds one event in dp_accounting's JSON f
                "tree without privacy loss, and sizes beyond the limits (at most 10^4 events, 16 stages, "
                "10^7 steps in all; σ in [1/10, 10^4], b in [1/100, 10^4], Δ in [0, 100], a in [1/100, 100], "
                "σ² in [1/100, 10^6], integer sensitivities up to 1000, n up to 10^12; "
-               "10^-30 <= δ < 1, at most 64 ε in [0, 500], 10^-6 <= R <= 1/2; docs/accounting.md §6).")
+               "10^-30 <= δ < 1, at most 64 ε in [0, 500], 10^-6 <= R <= 1/2; docs/accounting.md §6).  A refusal "
+               "that only more work would answer names the --effort N that does (N times the work limit, "
+               "recorded in the certificate).")
 USAGE = ("producer account --event FILE.json (--delta D | --epsilons E,...) [--relation REL] "
          "[--rel-width R] [--effort N] [-o FILE] [--quiet]")
 

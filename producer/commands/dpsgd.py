@@ -13,8 +13,9 @@ DESCRIPTION = (f"{HELP}.  The upper end comes from a connect-the-dots discretisa
                "all, 10^-5 <= q <= 1, 1/2 <= σ <= 100, 10^-30 <= δ < 1, at most 64 ε in [0, 500], "
                "10^-6 <= R <= 1/2.  Refused before the work: an ε(δ) above 2000 (the auditor's limit; above "
                "about 600 on the PLD route), a computation beyond the work limit of the whole search or the "
-               "auditor's limits, and a single step's width out of reach (the refusal names a --rel-width in "
-               "reach).  A δ(ε) below 10^-100 is answered [0, 10^-100].")
+               "auditor's limits (a refusal that only more work would answer names the --effort N that does: "
+               "N times the work limit, recorded in the certificate), and a single step's width out of reach "
+               "(the refusal names a --rel-width in reach).  A δ(ε) below 10^-100 is answered [0, 10^-100].")
 USAGE = ("producer dpsgd (--sampling-rate Q --noise-multiplier S --steps T | --stage Q:SxT ...) "
          "(--delta D | --epsilons E[,E...]) [--rel-width R] [--effort N] [-o FILE] [--quiet]")
 
