@@ -160,7 +160,7 @@ class Request(Immutable):
             epsilons = [_number(e, "epsilons") for e in epsilons]
         return cls(event, relation, delta=None if delta is None else _number(delta, "delta"), epsilons=epsilons,
                    rel_width=DEFAULT_REL_WIDTH if rel_width is None else _number(rel_width, "rel_width"),
-                   effort=audit_budget.read_effort(effort, _named("effort")))
+                   effort=effort)
 
     def as_json(self):
         data = {"event": self.event, "relation": self.relation, "rel_width": format_rational(self.rel_width)}

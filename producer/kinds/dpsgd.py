@@ -162,7 +162,7 @@ class Request:
             epsilons = [parse_rational(e, "epsilon") for e in epsilons]
         return cls(parsed, delta=None if delta is None else parse_rational(delta, "delta"), epsilons=epsilons,
                    rel_width=DEFAULT_REL_WIDTH if rel_width is None else parse_rational(rel_width, "rel-width"),
-                   effort=audit_budget.read_effort(effort, option("effort")))
+                   effort=effort)
 
     def as_json(self):
         data = {"stages": [{"sampling_rate": format_rational(s.law.rate),

@@ -329,7 +329,7 @@ def check_limits(request):
         raise LimitError(f"the lattice route would need arrays of about {entries} entries (the limit: 2^22); ask "
                          f"for fewer steps")
     audit_budget.check(_estimated_cost(steps, bits, entries, law), request.schema,
-                       audit_budget.writable(getattr(request, "effort", 1)))
+                       audit_budget.writable(request.effort))
     return bits, tau
 
 
@@ -402,7 +402,7 @@ def certify(request, log=lambda message: None):
                 raise LimitError(f"the lattice route's arrays reached {longest} entries (the auditor's limit: 2^22); "
                                  f"ask for fewer steps")
             audit_budget.check(cost_of(stage.steps, bits, lattice.windows, stage.law), request.schema,
-                               audit_budget.writable(getattr(request, "effort", 1)))
+                               audit_budget.writable(request.effort))
             return outcome
         if 2 * bits > MAX_BITS:
             raise LimitError(f"could not reach the relative width {float(request.rel_width):g} with K <= {MAX_BITS} "

@@ -299,7 +299,7 @@ class Search:
 
     def __init__(self, request, sizing):
         self.request, self.sizing = request, sizing
-        self.effort = getattr(request, "effort", 1)   # the request's opt-in multiple of the limits
+        self.effort = request.effort   # the request's opt-in multiple of the limits
         self.spent = 0.0
         if request.delta is not None:
             self._check_epsilon_range()
