@@ -49,13 +49,14 @@ DESCRIPTION = (f"{HELP}.  An ε grid gives dg-interval/1 certificates of Δ*_C(�
                "earlier sweep's files).  Grids beyond 2000 points are refused.  A DP-SGD grid: --sampling-rates, "
                "--noise-multipliers, --steps and --deltas (or --delta) in place of the budgets and the law give "
                "one dpsgd/1 certificate of ε(δ) per point, as `producer dpsgd` writes it (at --rel-width R, "
-               "default 1/1000), a summary and epsilon-steps.png (ε against T per (q, σ, δ), both certified ends, "
-               "two-sided points joined); each point is a task of its own, every one checked before the work.")
+               "default 1/1000, and --effort N), a summary and epsilon-steps.png (ε against T per (q, σ, δ), "
+               "both certified ends, two-sided points joined); each point is a task of its own, every one checked "
+               "before the work.")
 USAGE = ("producer sweep (--epsilons E,... | --epsilon-range A:B:N | --deltas D,...) --budgets C,... "
          "(--sigma2s Q,... | --laplace T,...) [--gammas G,...] [--rel-width R] [--width W] --out DIR "
          "[--overwrite] [--workers N | --scheduler ADDRESS] [--quiet]\n"
          "       producer sweep --sampling-rates Q,... --noise-multipliers S,... --steps T,... --deltas D,... "
-         "[--rel-width R] --out DIR [--overwrite] [--workers N | --scheduler ADDRESS] [--quiet]")
+         "[--rel-width R] [--effort N] --out DIR [--overwrite] [--workers N | --scheduler ADDRESS] [--quiet]")
 
 DEFAULT_WORKERS = 2
 OUTPUT_FILES = ()  # producer.cli checks these before the run: no -o file, the --out folder
@@ -74,7 +75,7 @@ SWEEP_FILES = ("summary.csv", "summary.json", "profile.png", "epsilon-star.png",
 # The options of one grid only, each refused in the other (--gammas has no parser default, so a given one is
 # seen; --deltas, --rel-width and the output options are shared).
 PLAIN_ONLY = ("budgets", "sigma2s", "laplace", "gammas", "epsilons", "epsilon_range", "width")
-DPSGD_ONLY = ("sampling_rates", "noise_multipliers", "steps")
+DPSGD_ONLY = ("sampling_rates", "noise_multipliers", "steps", "effort")
 
 
 def add_arguments(parser):
@@ -102,6 +103,9 @@ def add_arguments(parser):
     dpsgd.add_argument("--sampling-rates", metavar="Q,...", help="Poisson sampling rates q in [10^-5, 1]")
     dpsgd.add_argument("--noise-multipliers", metavar="S,...", help="noise multipliers σ in [1/2, 100]")
     dpsgd.add_argument("--steps", metavar="T,...", help="numbers of steps T, 1 <= T <= 10^6")
+    dpsgd.add_argument("--effort", metavar="N",
+                       help="opt every point in to N times the search's work limit (N from 1 to 8), as `producer "
+                            "dpsgd --effort N`; recorded in each certificate's input.effort")
     run = parser.add_argument_group("execution and output")
     run.add_argument("--out", "-o", "--output", dest="out", required=True, metavar="DIR",
                      help="directory for the certificates, summary, plots")
@@ -135,14 +139,19 @@ def grid_from_args(args):
 
 def dpsgd_grid_from_args(args):
     """The sorted DP-SGD grid points (q × σ × T × δ), each checked as `producer dpsgd` checks it before its work."""
+    from producer.audit_budget import read_effort
     from producer.sweep.grid import build_dpsgd_grid, parse_list
     from producer.sweep.run import check_point
+    if given(args, DPSGD_ONLY) == ["--effort"]:
+        raise InputError("--effort: an option of a DP-SGD grid only (with --sampling-rates, --noise-multipliers, "
+                         "--steps and --deltas)")
     wrong = given(args, PLAIN_ONLY)
     if wrong:
         raise InputError(f"{wrong[0]}: not an option of a DP-SGD grid (--sampling-rates, --noise-multipliers, "
-                         f"--steps, --deltas, --rel-width)")
+                         f"--steps, --deltas, --rel-width, --effort)")
     missing = [flag for flag in ("--sampling-rates", "--noise-multipliers", "--steps")
                if flag not in given(args, DPSGD_ONLY)]
+
     if missing:
         raise InputError(f"a DP-SGD grid needs --sampling-rates, --noise-multipliers and --steps: give "
                          f"{' and '.join(missing)} too")
@@ -154,7 +163,8 @@ def dpsgd_grid_from_args(args):
     steps = parse_list(args.steps, "steps", parse_integer)
     deltas = parse_list(args.deltas, "deltas")
     rel_width = None if args.rel_width is None else parse_rational(args.rel_width, "rel-width")
-    points = build_dpsgd_grid(rates, noises, steps, deltas, rel_width)
+    effort = 1 if args.effort is None else read_effort(args.effort, "--effort")
+    points = build_dpsgd_grid(rates, noises, steps, deltas, rel_width, effort)
     for point in points:
         check_point(point)
     return points

@@ -78,14 +78,15 @@ class GridPoint:
 
 class DpsgdPoint:
     """One dpsgd/1 certificate of a DP-SGD grid: ε(δ) after ``steps`` steps at sampling rate q and noise
-    multiplier σ, to the relative width ``rel_width`` (dpsgd/1's default 1/1000 when None)."""
+    multiplier σ, to the relative width ``rel_width`` (dpsgd/1's default 1/1000 when None), at dpsgd/1's opt-in
+    ``effort`` (1: none)."""
 
-    __slots__ = ("sampling_rate", "noise_multiplier", "steps", "delta", "rel_width")
+    __slots__ = ("sampling_rate", "noise_multiplier", "steps", "delta", "rel_width", "effort")
     kind, parameter = "dpsgd", "delta"
 
-    def __init__(self, sampling_rate, noise_multiplier, steps, delta, rel_width=None):
+    def __init__(self, sampling_rate, noise_multiplier, steps, delta, rel_width=None, effort=1):
         self.sampling_rate, self.noise_multiplier, self.steps = sampling_rate, noise_multiplier, steps
-        self.delta, self.rel_width = delta, rel_width
+        self.delta, self.rel_width, self.effort = delta, rel_width, effort
 
     def sort_key(self):
         return (self.kind, self.sampling_rate, self.noise_multiplier, self.delta, self.steps)
@@ -99,25 +100,27 @@ class DpsgdPoint:
                 f"-d{_token(self.delta)}.json")
 
     def request_texts(self):
-        """(q, σ, T, δ, R) as ``producer.api.dpsgd`` takes them (R None: the default)."""
+        """(q, σ, T, δ, R, effort) as ``producer.api.dpsgd`` takes them (R None: the default)."""
         return (format_rational(self.sampling_rate), format_rational(self.noise_multiplier), self.steps,
-                format_rational(self.delta), None if self.rel_width is None else format_rational(self.rel_width))
+                format_rational(self.delta), None if self.rel_width is None else format_rational(self.rel_width),
+                self.effort)
 
     def as_json(self):
         from producer.kinds.dpsgd import DEFAULT_REL_WIDTH
         return {"kind": self.kind, "sampling_rate": format_rational(self.sampling_rate),
                 "noise_multiplier": format_rational(self.noise_multiplier), "steps": self.steps,
                 "delta": format_rational(self.delta),
-                "rel_width": format_rational(DEFAULT_REL_WIDTH if self.rel_width is None else self.rel_width)}
+                "rel_width": format_rational(DEFAULT_REL_WIDTH if self.rel_width is None else self.rel_width),
+                **({"effort": self.effort} if self.effort > 1 else {})}
 
 
-def build_dpsgd_grid(sampling_rates, noise_multipliers, steps, deltas, rel_width=None):
+def build_dpsgd_grid(sampling_rates, noise_multipliers, steps, deltas, rel_width=None, effort=1):
     """Every point of the DP-SGD product q × σ × T × δ, sorted; refused beyond MAX_POINTS before any work."""
     size = len(sampling_rates) * len(noise_multipliers) * len(steps) * len(deltas)
     if size > MAX_POINTS:
         raise LimitError(f"grid: {size} points exceed the limit {MAX_POINTS} of one sweep "
                          f"(split it into several sweeps)")
-    points = [DpsgdPoint(q, s, t, d, rel_width)
+    points = [DpsgdPoint(q, s, t, d, rel_width, effort)
               for q, s, t, d in product(sampling_rates, noise_multipliers, steps, deltas)]
     return sorted(points, key=DpsgdPoint.sort_key)
 

@@ -7,11 +7,13 @@ producer is deterministic), so a serial run and a run on any number of
 workers write byte-identical files.  Dask is imported only for a parallel run.
 """
 
+import contextlib
 import sys
 
 from gmpy2 import mpq
 
 from producer.errors import InputError, LimitError
+from producer.names import command_line, on_command_line
 from producer.rationals import format_rational
 
 CONNECT_TIMEOUT_SECONDS = 20
@@ -42,8 +44,8 @@ def check_point(point):
     if isinstance(point, DpsgdPoint):
         from producer.kinds.dpsgd import Request
         from producer.pld.enclose import refusals
-        q, sigma, steps, delta, rel_width = point.request_texts()
-        refusals(Request.from_strings(q, sigma, steps, delta=delta, rel_width=rel_width))
+        q, sigma, steps, delta, rel_width, effort = point.request_texts()
+        refusals(Request.from_strings(q, sigma, steps, delta=delta, rel_width=rel_width, effort=effort))
         return
     gamma, law_value = format_rational(point.gamma), format_rational(point.law_value)
     sigma2, laplace = (None, law_value) if point.law == LAPLACE else (law_value, None)
@@ -108,21 +110,40 @@ def run_point(point):
     from producer.sweep.refine import refine
     if isinstance(point, DpsgdPoint):
         from producer import api
-        q, sigma, steps, delta, rel_width = point.request_texts()
-        certificate = api.dpsgd(q, sigma, steps, delta=delta, rel_width=rel_width)
+        q, sigma, steps, delta, rel_width, effort = point.request_texts()
+        certificate = api.dpsgd(q, sigma, steps, delta=delta, rel_width=rel_width, effort=effort)
         return point.file_name(), certificate.to_json(), dpsgd_row(point, certificate)
     refined = refine(point, certificate_of)
     return point.file_name(), refined.certificate.to_json(), row_of(point, refined)
 
 
-def run_group(points):
-    """[(file name, certificate bytes, row)] for one group, in the group's order."""
-    return [run_point(point) for point in points]
+def run_group(points, names_options=False):
+    """[(file name, certificate bytes, row)] for one group, in the group's order; ``names_options``: a refusal
+    names command-line options (a worker process does not inherit the caller's :mod:`producer.names` mode)."""
+    with command_line() if names_options else contextlib.nullcontext():
+        return [_run_named(point) for point in points]
+
+
+def _run_named(point):
+    """:func:`run_point`, a refusal naming the point (the file its certificate would have been)."""
+    try:
+        return run_point(point)
+    except InputError as exc:
+        raise type(exc)(f"{point.file_name()}: {exc}") from None
+
+
+def run_group_task(points, names_options):
+    """:func:`run_group` on a worker, a refusal returned as a value: raised there, Dask would log it with a
+    traceback before the caller could print its one line."""
+    try:
+        return run_group(points, names_options)
+    except InputError as exc:
+        return exc
 
 
 def run_serial(groups, on_group):
     for index, group in enumerate(groups):
-        on_group(index, run_group(group))
+        on_group(index, run_group(group, on_command_line()))
 
 
 def open_client(workers, scheduler):
@@ -153,7 +174,9 @@ def close_client(client):
 def run_on_client(groups, client, on_group):
     """Submit one task per group; ``on_group(index, results)`` as each finishes (any order)."""
     import distributed
-    futures = {client.submit(run_group, group, pure=False): index for index, group in enumerate(groups)}
+    names_options = on_command_line()
+    futures = {client.submit(run_group_task, group, names_options, pure=False): index
+               for index, group in enumerate(groups)}
     for future in distributed.as_completed(list(futures)):
         try:
             results = future.result()
@@ -163,6 +186,8 @@ def run_on_client(groups, client, on_group):
             first = groups[futures[future]][0]
             raise RuntimeError(f"the task for {first.file_name()} and its group failed on a worker: "
                                f"{type(exc).__name__}: {exc}") from None
+        if isinstance(results, InputError):
+            raise results
         on_group(futures[future], results)
 
 

@@ -21,9 +21,9 @@ the bytes depend on the grid alone.
 A DP-SGD sweep's rows (kind ``dpsgd``) have their own columns
 (:data:`DPSGD_COLUMNS`): ``sampling_rate``, ``noise_multiplier``, ``steps``
 and ``delta`` exact, each rational with its decimal beside it
-(``..._decimal``, 12 significant digits rounded down), ``rel_width``, the
-``route`` of the certificate (``pld``, or ``gaussian`` at q = 1),
-``status``, ε(δ)'s enclosure as ``lower``/``upper`` (decimals rounded
+(``..._decimal``, 12 significant digits rounded down), ``rel_width``,
+``effort`` (only in a sweep given ``--effort N``, N > 1), the ``route`` of
+the certificate (``pld``, or ``gaussian`` at q = 1), ``status``, ε(δ)'s enclosure as ``lower``/``upper`` (decimals rounded
 outward) and ``lower_exact``/``upper_exact``, ``file`` and ``digest``;
 sorted by (q, σ, δ, T).
 """
@@ -56,7 +56,9 @@ def columns_of(rows):
     """COLUMNS with the σ² column replaced by the law columns the rows use (σ² alone when empty); DPSGD_COLUMNS
     for a DP-SGD sweep."""
     if rows and all(row["kind"] == "dpsgd" for row in rows):
-        return list(DPSGD_COLUMNS)
+        at = DPSGD_COLUMNS.index("rel_width") + 1
+        effort = ["effort"] if any("effort" in row for row in rows) else []   # only a sweep that opted in
+        return DPSGD_COLUMNS[:at] + effort + DPSGD_COLUMNS[at:]
     laws = [name for name in LAW_COLUMNS if any(name in row for row in rows)] or ["sigma2"]
     at = COLUMNS.index("sigma2")
     return COLUMNS[:at] + laws + COLUMNS[at + 1:]

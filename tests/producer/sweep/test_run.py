@@ -183,3 +183,54 @@ def test_each_dpsgd_point_is_the_dpsgd_certificate_of_its_row(dpsgd_serial):
 def test_decimal_of(value, text):
     assert decimal_of(value) == text
     assert Fraction(text) <= value  # rounded down
+
+
+# One point the search refuses after its first attempt (about a second), naming the width and the effort.
+REFUSED_GRID = ["--sampling-rates", "0.001", "--noise-multipliers", "1", "--steps", "1000000", "--delta", "1e-5",
+                "--rel-width", "1e-5"]
+
+
+@pytest.mark.parametrize("where", ["serial", "cluster"])
+def test_a_refusal_during_the_run_is_one_line_naming_the_point_and_the_options(where, cluster, capfd, tmp_path):
+    place = ["--workers", "0"] if where == "serial" else ["--scheduler", cluster.scheduler_address]
+    assert cli.main(["sweep", *REFUSED_GRID, "--out", str(tmp_path / "out"), *place, "--quiet"]) == 2
+    err = capfd.readouterr().err
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1, err   # no worker log, no traceback
+    assert lines[0].startswith("producer sweep: error: dpsgd-q1_1000-s1-t1000000-d1_100000.json: could not reach")
+    assert "--rel-width 0.09" in lines[0] and "--effort 4" in lines[0], lines[0]   # its options, not Python's
+
+
+def test_a_dpsgd_grid_at_an_effort_writes_it_into_each_certificate_and_the_summary(tmp_path):
+    from producer import api
+    grid = ["--sampling-rates", "0.01", "--noise-multipliers", "1", "--steps", "10,20", "--delta", "1e-5"]
+    assert cli.main(["sweep", *grid, "--effort", "2", "--out", str(tmp_path), "--workers", "0", "--quiet"]) == 0
+    rows = json.loads((tmp_path / "summary.json").read_text())["rows"]
+    assert [row["effort"] for row in rows] == [2, 2]
+    assert (tmp_path / "summary.csv").read_text().splitlines()[0].split(",")[8:11] == ["rel_width", "effort",
+                                                                                       "route"]
+    for row in rows:
+        data = (tmp_path / row["file"]).read_bytes()
+        assert json.loads(data)["input"]["effort"] == 2 and auditor_api.verify_certificate(data).ok
+        assert data == api.dpsgd(row["sampling_rate"], row["noise_multiplier"], row["steps"], delta=row["delta"],
+                                 effort=2).to_json()
+
+
+@pytest.mark.parametrize("args, phrase", [
+    (["--epsilons", "1", "--budgets", "2", "--sigma2s", "9", "--effort", "2"], "--effort: an option of a DP-SGD"),
+    (DPSGD_GRID + ["--effort", "9"], "--effort: must be an integer from 1 to 8, got 9"),
+])
+def test_a_wrong_effort_is_one_line(args, phrase, capsys, tmp_path):
+    assert cli.main(["sweep", *args, "--out", str(tmp_path / "out"), "--workers", "0"]) == 2
+    assert phrase in capsys.readouterr().err
+
+
+def test_a_worker_returns_a_refusal_rather_than_raising_it():
+    """Raised on a worker process, Dask would log the refusal with its traceback on the caller's stderr."""
+    from producer.errors import LimitError
+    from producer.sweep.grid import DpsgdPoint
+    from producer.sweep.run import run_group_task
+    point = DpsgdPoint(Fraction(1, 1000), Fraction(1), 10 ** 6, Fraction(1, 10 ** 5), Fraction(1, 10 ** 5))
+    refusal = run_group_task([point], True)
+    assert isinstance(refusal, LimitError) and str(refusal).startswith(point.file_name() + ": could not reach")
+    assert "--effort 4" in str(refusal)
