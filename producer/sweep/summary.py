@@ -24,8 +24,8 @@ and ``delta`` exact, each rational with its decimal beside it
 (``..._decimal``, 12 significant digits rounded down), ``rel_width``,
 ``effort`` (only in a sweep given ``--effort N``, N > 1), the ``route`` of
 the certificate (``pld``, or ``gaussian`` at q = 1), ``status``, ε(δ)'s
-enclosure as ``lower``/``upper`` (decimals rounded outward) and ``lower_exact``/``upper_exact``, ``file`` and ``digest``;
-sorted by (q, σ, δ, T).
+enclosure as ``lower``/``upper`` (decimals rounded outward) and
+``lower_exact``/``upper_exact``, ``file`` and ``digest``; sorted by (q, σ, δ, T).
 """
 
 import csv
