@@ -21,8 +21,11 @@ the file is UNCHECKED (exit 3), before any of that work is done.
   certificates, two refinement levels) free their memory in between, so the
   peak is the largest part's, not the sum.
 
+* :data:`MAX_ENTRIES`: entries of the longest array one check holds (a
+  window or a product of a convolution chain), whatever its memory.
+
 ``auditor verify --budget N`` (``verify_file(path, budget=N)``) multiplies
-both limits by N (1 <= N <= :data:`MAX_SCALE`): an explicit, documented
+the three limits by N (1 <= N <= :data:`MAX_SCALE`): an explicit, documented
 opt-in for a large certificate whose check is known to take N minutes and
 N·1.5 GB, refused otherwise with a line that names the N it needs.
 
@@ -37,38 +40,48 @@ file stays within the limits; otherwise its claims stay undecided.
 
 from auditor.outcomes import Unchecked
 
-__all__ = ["MAX_WORK", "MAX_MEMORY", "MAX_SCALE", "UNIT", "Cost", "Ledger", "reserve", "afford", "total"]
+__all__ = ["MAX_WORK", "MAX_MEMORY", "MAX_ENTRIES", "MAX_SCALE", "UNIT", "Cost", "Ledger", "reserve", "afford", "total"]
 
 MAX_WORK = 6 * 10 ** 10
 """Work units of a whole file's check (about a minute of CPU)."""
 MAX_MEMORY = 15 * 10 ** 8
 """Bytes a file's check may hold at once, beyond the interpreter's own."""
+MAX_ENTRIES = 1 << 22
+"""Entries of the longest array (a window or a product of a convolution chain) a file's check holds."""
 UNIT = "work units of about 1 ns"
 MAX_SCALE = 64
 """The largest ``--budget`` multiplier (about an hour and 96 GB: beyond any machine this is meant for)."""
 
 
 class Cost:
-    """The estimated ``work`` (units) and peak ``memory`` (bytes) of a part of a check.
+    """The estimated ``work`` (units) and peak ``memory`` (bytes) of a part of a check, and its ``longest``
+    array as (entries, pointer of the window or product), (0, "") for none.
 
     ``pointer`` names the field whose size drives the estimate (the field an
     UNCHECKED line names) and ``what`` says what is counted.  Parts done one
-    after another add: the work sums, the memory is the larger peak, and the
-    pointer is that of the part with the most work.
+    after another add: the work sums, the memory and the longest array are
+    the larger, and the pointer is that of the part with the most work.
 
-    >>> a = Cost(10, 500, "/a", "masses") + Cost(30, 200, "/b", "convolutions")
-    >>> a.work, a.memory, a.pointer, a.what
-    (40, 500, '/b', 'convolutions')
+    >>> a = Cost(10, 500, "/a", "masses") + Cost(30, 200, "/b", "convolutions", (7, "/b/0"))
+    >>> a.work, a.memory, a.pointer, a.what, a.longest
+    (40, 500, '/b', 'convolutions', (7, '/b/0'))
     """
 
-    __slots__ = ("work", "memory", "pointer", "what")
+    __slots__ = ("work", "memory", "pointer", "what", "longest")
 
-    def __init__(self, work=0, memory=0, pointer="", what=""):
-        self.work, self.memory, self.pointer, self.what = work, memory, pointer, what
+    def __init__(self, work=0, memory=0, pointer="", what="", longest=(0, "")):
+        self.work, self.memory, self.pointer, self.what, self.longest = work, memory, pointer, what, longest
 
     def __add__(self, other):
         lead = other if other.work > self.work else self
-        return Cost(self.work + other.work, max(self.memory, other.memory), lead.pointer, lead.what)
+        longest = max(self.longest, other.longest, key=lambda entries_pointer: entries_pointer[0])
+        return Cost(self.work + other.work, max(self.memory, other.memory), lead.pointer, lead.what, longest)
+
+    def at(self, prefix):
+        """The same cost with its pointers prefixed by ``prefix`` (an embedding certificate's place for it)."""
+        entries, pointer = self.longest
+        return Cost(self.work, self.memory, prefix + self.pointer, self.what,
+                    (entries, prefix + pointer if entries else pointer))
 
     def __repr__(self):
         return f"Cost(work={self.work}, memory={self.memory}, pointer={self.pointer!r})"
@@ -94,13 +107,14 @@ class Ledger:
         self.scale = scale
 
     def limits(self):
-        """(work, memory) this file may use."""
-        return self.scale * MAX_WORK, self.scale * MAX_MEMORY
+        """(work, memory, entries of one array) this file may use."""
+        return self.scale * MAX_WORK, self.scale * MAX_MEMORY, self.scale * MAX_ENTRIES
 
 
-def _needed(work, memory):
-    """The text naming the least ``--budget`` that admits both ``work`` and ``memory`` (or that none does)."""
-    need = max(1, -(-work // MAX_WORK), -(-memory // MAX_MEMORY))
+def _needed(work, memory, entries=0):
+    """The text naming the least ``--budget`` that admits ``work``, ``memory`` and an array of ``entries`` (or
+    that none does)."""
+    need = max(1, -(-work // MAX_WORK), -(-memory // MAX_MEMORY), -(-entries // MAX_ENTRIES))
     if need > MAX_SCALE:
         return f"beyond even auditor verify --budget {MAX_SCALE}"
     return f"auditor verify --budget {need} checks it"
@@ -119,11 +133,14 @@ def reserve(report, parts, what="estimated total work"):
     if not new:
         return
     costs = [cost for _, cost in new]
-    max_work, max_memory = ledger.limits()
+    max_work, max_memory, max_entries = ledger.limits()
     heavy = max(costs, key=lambda c: c.memory)
     lead = total(costs)
     work = ledger.work + lead.work
-    needed = _needed(work, heavy.memory)
+    entries, at = lead.longest
+    needed = _needed(work, heavy.memory, entries)
+    if entries > max_entries:
+        raise Unchecked(at, entries, max_entries, f"entries of one array ({needed})")
     if heavy.memory > max_memory:
         raise Unchecked(heavy.pointer, heavy.memory, max_memory,
                         f"estimated peak memory in bytes ({heavy.what}; {needed})")
@@ -137,8 +154,8 @@ def afford(report, cost):
     """True, with ``cost`` reserved, when one more pass (a retry, a finer level) keeps the file within the
     limits; False otherwise (the pass is not run; its claims stay undecided, so not established: FAIL)."""
     ledger = report.budget
-    max_work, max_memory = ledger.limits()
-    if cost.memory > max_memory or ledger.work + cost.work > max_work:
+    max_work, max_memory, max_entries = ledger.limits()
+    if cost.memory > max_memory or ledger.work + cost.work > max_work or cost.longest[0] > max_entries:
         return False
     ledger.work += cost.work
     return True

@@ -476,6 +476,8 @@ ACCOUNTING_CASES = [
      "1e-4", 600),
     ("q = 0.001, σ = 0.6, T = 10^6", _gaussian_steps("0.001", "0.6", 10**6), "add_or_remove_one", "1e-5",
      "1e-5", 600),
+    ("the same, --effort 5", _gaussian_steps("0.001", "0.6", 10**6), "add_or_remove_one", "1e-5", "1e-5", 900,
+     5),
     ("q = 0.001, σ = 1, T = 10^6", _gaussian_steps("0.001", "1", 10**6), "add_or_remove_one", "1e-5",
      "1e-5", 600),
     ("the same, --effort 4", _gaussian_steps("0.001", "1", 10**6), "add_or_remove_one", "1e-5", "1e-5", 900, 4),

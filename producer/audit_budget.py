@@ -3,10 +3,12 @@
 docs/certificates.md, "The budget of one file": before any work, the auditor
 estimates from a certificate's declared sizes alone the total work of its
 whole check (every product, bucket, refinement level and embedded
-certificate) and the peak memory of its largest part, and answers UNCHECKED
-beyond :data:`WORK` work units (about a minute) or :data:`MEMORY` bytes.
-``auditor verify --budget N`` (N from 1 to :data:`AUDITOR_MAX_MULTIPLE`)
-multiplies both limits by N, an explicit opt-in.
+certificate), the peak memory of its largest part and its longest array (a
+window or product of a convolution chain), and answers UNCHECKED beyond
+:data:`WORK` work units (about a minute), :data:`MEMORY` bytes or
+:data:`ENTRIES` entries.  ``auditor verify --budget N`` (N from 1 to
+:data:`AUDITOR_MAX_MULTIPLE`) multiplies the three limits by N, an explicit
+opt-in.
 
 Each kind restates its own estimate, by the auditor's documented formula,
 beside its other auditor limits (``producer/pld/search.py``,
@@ -36,26 +38,28 @@ from producer.immutable import Immutable
 
 WORK = 6 * 10**10           # work units of one file (about 1 ns each: a minute)
 MEMORY = 15 * 10**8         # bytes of the largest part of one file's check
+ENTRIES = 2**22             # entries of the longest array (window or product) of one file's check
 AUDITOR_MAX_MULTIPLE = 64   # the largest N of `auditor verify --budget N`
 MAX_MULTIPLE = 8            # the largest N the producer writes a certificate for (about 8 minutes, 12 GB)
 MAX_EFFORT = AUDITOR_MAX_MULTIPLE // MAX_MULTIPLE   # the largest opt-in ``--effort`` of a request
 
-__all__ = ["AuditCost", "WORK", "MEMORY", "MAX_MULTIPLE", "MAX_EFFORT", "together", "multiple", "check",
+__all__ = ["AuditCost", "WORK", "MEMORY", "ENTRIES", "MAX_MULTIPLE", "MAX_EFFORT", "together", "multiple", "check",
            "notice", "cost_of", "multiple_of", "check_certificate", "writable", "read_effort"]
 
 
 class AuditCost(Immutable):
-    """The auditor's estimate of one check: ``work`` units and peak ``memory`` bytes (exact integers),
-    ``what`` names the part (the auditor's words, e.g. "the line tree"), ``advice`` what makes it smaller."""
+    """The auditor's estimate of one check: ``work`` units, peak ``memory`` bytes and the ``entries`` of its
+    longest array (exact integers; 0 where a check composes no arrays), ``what`` names the part (the auditor's
+    words, e.g. "the line tree"), ``advice`` what makes it smaller."""
 
-    __slots__ = ("work", "memory", "what", "advice")
+    __slots__ = ("work", "memory", "what", "advice", "entries")
 
-    def __init__(self, work, memory=0, what="the check", advice="a smaller request"):
-        self.work, self.memory = int(work), int(memory)
+    def __init__(self, work, memory=0, what="the check", advice="a smaller request", entries=0):
+        self.work, self.memory, self.entries = int(work), int(memory), int(entries)
         self.what, self.advice = what, advice
 
     def __repr__(self):
-        return f"AuditCost(work={self.work}, memory={self.memory}, what={self.what!r})"
+        return f"AuditCost(work={self.work}, memory={self.memory}, entries={self.entries}, what={self.what!r})"
 
 
 def together(costs, what=None, advice=None):
@@ -66,14 +70,15 @@ def together(costs, what=None, advice=None):
         return None
     largest = max(costs, key=lambda c: c.work)
     return AuditCost(sum(c.work for c in costs), max(c.memory for c in costs),
-                     what or largest.what, advice or largest.advice)
+                     what or largest.what, advice or largest.advice, max(c.entries for c in costs))
 
 
 def multiple(cost):
-    """N: the least multiple of the auditor's budget that admits both the work and the memory of ``cost``."""
+    """N: the least multiple of the auditor's budget that admits the work, the memory and the longest array
+    of ``cost``."""
     if cost is None:
         return 1
-    return max(1, -(-cost.work // WORK), -(-cost.memory // MEMORY))
+    return max(1, -(-cost.work // WORK), -(-cost.memory // MEMORY), -(-cost.entries // ENTRIES))
 
 
 def writable(effort=1):
@@ -104,11 +109,12 @@ def check(cost, subject=None, limit=MAX_MULTIPLE):
     n = multiple(cost)
     if n > limit:
         over = [f"work {_shown(cost.work)} units" if -(-cost.work // WORK) > limit else None,
-                f"memory {_shown(cost.memory)} bytes" if -(-cost.memory // MEMORY) > limit else None]
+                f"memory {_shown(cost.memory)} bytes" if -(-cost.memory // MEMORY) > limit else None,
+                f"an array of {_shown(cost.entries)} entries" if -(-cost.entries // ENTRIES) > limit else None]
         head = f"{subject}: " if subject else ""
         raise LimitError(f"{head}the auditor's estimate for {cost.what} ({' and '.join(o for o in over if o)}) "
                          f"needs {n} times its budget of one file ({_power(WORK)} work units, {_power(MEMORY)} "
-                         f"bytes), beyond the {limit} the producer writes for "
+                         f"bytes, arrays of 2^22 entries), beyond the {limit} the producer writes for "
                          f"(`auditor verify --budget {limit}`)",
                          f"use {cost.advice}")
     return n

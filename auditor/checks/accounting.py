@@ -186,7 +186,7 @@ def estimate(cert, prefix=""):
     if p["route"] != "pld":
         return budget.Cost(pointer=prefix + "/result/route", what="closed form")
     cost = recipe.estimate_plan(_plan(p, cert), p["total"])
-    return budget.Cost(cost.work, cost.memory, prefix + cost.pointer, cost.what)
+    return cost.at(prefix)
 
 
 def _pld_bounds(plan, value_bits, guard):

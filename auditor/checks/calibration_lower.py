@@ -141,7 +141,7 @@ def estimate(cert, prefix=""):
     if work > limit:
         raise Unchecked(prefix + pointer, work, limit, what)
     cost = _cost(inp, work)
-    return budget.Cost(cost.work, cost.memory, prefix + cost.pointer, cost.what)
+    return cost.at(prefix)
 
 
 def _read_common(inp, res):

@@ -137,7 +137,7 @@ def estimate(cert, prefix=""):
         raise Malformed(f"{prefix}{exc}") from None
     except Unchecked as exc:
         raise Unchecked(prefix + exc.pointer, exc.estimate, exc.limit, exc.what) from None
-    return budget.Cost(cost.work, cost.memory, prefix + cost.pointer, cost.what)
+    return cost.at(prefix)
 
 
 # ---- 1. domain ----------------------------------------------------------------------

@@ -30,9 +30,9 @@ upper side only grows and the lower side only shrinks.  A claim is then decided 
 each disproved by the other side; open claims are retried once with :data:`auditor.pld.recipe.RETRY_GUARD` more
 bits of the enclosures when the file's budget affords it, and are otherwise not established by the recipe (FAIL).
 
-Limits (UNCHECKED, before the replay): K <= :data:`MAX_BITS`, every product and window <= :data:`MAX_ENTRIES`
-entries, the answers' precision <= :data:`MAX_ANSWER_BITS`, and the file's budget for the estimate of
-:func:`estimate` (module constants).
+Limits (UNCHECKED, before the replay): K <= :data:`MAX_BITS`, the answers' precision <= :data:`MAX_ANSWER_BITS`,
+and the file's budget for the estimate of :func:`estimate` (module constants), its longest product or window
+included (:data:`auditor.budget.MAX_ENTRIES` entries per ``--budget``).
 """
 
 from fractions import Fraction
@@ -44,7 +44,7 @@ from auditor.decide import OPEN
 from auditor.enclosures import exp_bounds, log_bounds
 from auditor.outcomes import Unchecked
 from auditor.pld import composition, decisions
-from auditor.pld.recipe import CONVOLUTION_NS, MAX_ENTRIES, PRODUCT_BYTES, RETRY_GUARD
+from auditor.pld.recipe import CONVOLUTION_NS, PRODUCT_BYTES, RETRY_GUARD
 from auditor.rationals import ceil_div, floor
 
 __all__ = ["Law", "Plan", "read_plan", "estimate", "replay", "bounds", "decide", "answer_bits", "answer_cost",
@@ -144,20 +144,20 @@ def estimate(plan, value_bits, guard=0, prefix=""):
         raise Unchecked(prefix + "/result", value_bits + RETRY_GUARD, MAX_ANSWER_BITS,
                         "precision of the answers in bits (64 beyond the smallest claimed value, and the retry's)")
     work = memory = 0
+    longest = (0, "")
     n, it = 3, iter(enumerate(plan.windows))
     for bit in bin(plan.steps)[3:]:
         for factor in ("square", "base") if bit == "1" else ("square",):
             i, (lo, hi) = next(it)
             n_b = n if factor == "square" else 3
             product, size = n + n_b - 1, hi - lo + 1
-            for count in (product, size):
-                if count > MAX_ENTRIES:
-                    raise Unchecked(f"{prefix}{P}/windows/{i}", count, MAX_ENTRIES, "entries of one array")
+            if max(product, size) > longest[0]:
+                longest = (max(product, size), f"{prefix}{P}/windows/{i}")
             field = 2 * (K + 2) + min(n, n_b).bit_length()
             work += 2 * (n + n_b) * field           # U and D
             memory = max(memory, product * (PRODUCT_BYTES + field // 2))
             n = size
-    replay_cost = budget.Cost(CONVOLUTION_NS * work, memory, prefix + P + "/windows", "convolutions")
+    replay_cost = budget.Cost(CONVOLUTION_NS * work, memory, prefix + P + "/windows", "convolutions", longest)
     return replay_cost + answer_cost(plan, n, value_bits + guard, prefix + P + "/windows")
 
 

@@ -11,7 +11,8 @@ kind's pair of names being the forward order (the stages' pairs (P, Q)), the sec
 * :func:`estimate_plan`: UNCHECKED beyond a limit, and the work and memory of one pass
   (:class:`auditor.budget.Cost`), from the recipe's numbers alone: |lo|, |hi| <= :data:`MAX_LOSS`·N; working
   precision (with the retry's guard) <= :data:`MAX_WORKING_BITS`; Σ (hi − lo + 1) <= :data:`MAX_BUCKETS`; every
-  array (window, product) <= :data:`MAX_ENTRIES` entries; 2^K (2^K′) >= 4·ΣT·(3·n + 3) for the longest array n;
+  2^K (2^K′) >= 4·ΣT·(3·n + 3) for the longest array n (which the file's budget bounds,
+  :data:`auditor.budget.MAX_ENTRIES` entries per ``--budget``);
   the masses of every bucket (each pair's :meth:`mass_work` at the stage's declared working precision and
   number bits) and every product of the chains checked,
   Σ (n_A + n_B)·(field bits)·:data:`CONVOLUTION_NS`; memory the larger of Σ_s n_s·(1024 + 2·W_s) bytes (the
@@ -36,8 +37,8 @@ MAX_WORKING_BITS = 4096
 """Largest working precision of the single-step masses (bits)."""
 MAX_BUCKETS = 2 * 10 ** 6
 """Most single-step buckets over all stages."""
-MAX_ENTRIES = 1 << 22
-"""Longest array (a window or a product) of a composition chain."""
+MAX_ENTRIES = budget.MAX_ENTRIES
+"""Longest array (a window or a product) of a composition chain, per ``--budget`` (the file's budget checks it)."""
 
 MASS_BYTES, MASS_BYTES_PER_BIT = 1024, 2
 """Memory of the masses per bucket: 1024 + 2·W bytes (measured 1077, 1548 and 2604 bytes at W = 138, 466, 1066)."""
@@ -142,7 +143,7 @@ def estimate_plan(plan, total_steps, guard=0):
     if buckets > MAX_BUCKETS:
         raise Unchecked(f"{P}/ranges", buckets, MAX_BUCKETS, "single-step buckets")
     work = memory = 0
-    longest = max(st.hi - st.lo + 1 for st in stages)
+    longest, array = max(st.hi - st.lo + 1 for st in stages), (0, "")
     for order in plan["names"]:
         for side, scales in (("upper", (K,)), ("lower", (K, K_q))):
             chain = plan["chains"][order][side]
@@ -151,7 +152,7 @@ def estimate_plan(plan, total_steps, guard=0):
             for scale in scales:
                 w, n, m = _chain_work(stages, chain, scale, f"{P}/windows/{order}/{side}")
                 work += w
-                longest = max(longest, n)
+                longest, array = max(longest, n[0]), max(array, n, key=lambda entries_pointer: entries_pointer[0])
                 memory = max(memory, m)
     need = 4 * total_steps * (3 * longest + 3)
     for scale, name in ((K, "p_bits"), (K_q, "q_bits")):
@@ -162,9 +163,9 @@ def estimate_plan(plan, total_steps, guard=0):
     # the single-step arrays (at most six per stage, entries of about K bits) are kept while the chains are
     # composed: their memory adds to the products'
     kept = sum((st.hi - st.lo + 2) * KEPT_ARRAYS * (KEPT_BYTES + max(K, K_q) // 8) for st in stages)
-    chains_cost = budget.Cost(CONVOLUTION_NS * work, kept + memory, f"{P}/windows", "convolutions")
+    chains_cost = budget.Cost(CONVOLUTION_NS * work, kept + memory, f"{P}/windows", "convolutions", array)
     total = masses_cost + chains_cost
-    return budget.Cost(total.work, total.memory, total.pointer, "single-step masses and convolutions")
+    return budget.Cost(total.work, total.memory, total.pointer, "single-step masses and convolutions", array)
 
 
 def _field_bits(scale, n_a, n_b):
@@ -172,21 +173,19 @@ def _field_bits(scale, n_a, n_b):
 
 
 def _chain_work(stages, chain, scale, pointer):
-    """(Σ (n_A + n_B)·field bits, longest array, bytes of the largest product) of one chain, from the window
-    lengths alone."""
+    """(Σ (n_A + n_B)·field bits, (entries, pointer) of the longest array, bytes of the largest product) of one
+    chain, from the window lengths alone."""
     per_stage, combine = chain
-    work, longest, memory, lengths = 0, 0, 0, []
+    work, longest, memory, lengths = 0, (0, ""), 0, []
 
     def step(n_a, n_b, window, where):
         nonlocal work, longest, memory
         product = n_a + n_b - 1
         size = window[1] - window[0] + 1
-        for n in (product, size):
-            if n > MAX_ENTRIES:
-                raise Unchecked(where, n, MAX_ENTRIES, "entries of one array")
+        if max(product, size) > longest[0]:
+            longest = (max(product, size), where)
         field = _field_bits(scale, n_a, n_b)
         work += (n_a + n_b) * field
-        longest = max(longest, product, size)
         memory = max(memory, product * (PRODUCT_BYTES + field // 2))
         return size
 

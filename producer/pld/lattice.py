@@ -59,7 +59,6 @@ from producer.sources.enclosures import to_arb, working_precision
 ROUTE = "lattice"
 KINDS = (comp.UPPER, comp.LOWER_P)
 MAX_BITS = 4096             # K <= 4096 (the auditor's limit)
-MAX_ENTRIES = 2**22         # every product and window <= 2^22 entries (the auditor's limit)
 SLACK_BITS = 40             # η = 2^-40: the relative room left for a checker's enclosures of e^ε·r^-m
 GUARD_BITS = 384            # arb precision above K for the suffix sums (δ(ε) down to 10^-100 and below)
 MARGIN_BITS = 32            # the ε(δ) search aims at δ·(1 ∓ 2^-32): a decision never rests on a tie
@@ -254,8 +253,9 @@ def cost_of(steps, bits, recorded, law=None):
     product formula of the pld route (:func:`producer.pld.search.budget_cost`), and one answer pass over the
     final arrays at the largest precision an answer may take (from above: the auditor takes 64 bits beyond the
     smallest claimed value, at most 2^13, plus 2·bits(⌈r/(r − 1)⌉) for ``law``)."""
-    work, memory, n = 0, 0, 3
+    work, memory, n, longest = 0, 0, 3, 3
     for n_a, n_b in product_lengths(steps, recorded):
+        longest = max(longest, n_a + n_b - 1)
         field = 2 * (bits + 2) + min(n_a, n_b).bit_length()
         work += 2 * PRODUCT_UNITS * (n_a + n_b) * field
         memory = max(memory, (n_a + n_b - 1) * (384 + field // 2))
@@ -266,7 +266,7 @@ def cost_of(steps, bits, recorded, law=None):
     work += 2 * ANSWER_UNITS * n * words
     memory = max(memory, 2 * n * (64 + 8 * words))
     return audit_budget.AuditCost(work, memory, "the lattice products",
-                                  f"a larger {option('rel_width')} or fewer steps")
+                                  f"a larger {option('rel_width')} or fewer steps", longest)
 
 
 def _ratio_bits(law):
@@ -325,9 +325,6 @@ def check_limits(request):
     if bits > MAX_BITS:
         raise LimitError(f"the lattice route would need K = {bits} bits (the limit: {MAX_BITS}); ask for a larger "
                          f"{option('rel_width')}")
-    if 2 * entries > MAX_ENTRIES:
-        raise LimitError(f"the lattice route would need arrays of about {entries} entries (the limit: 2^22); ask "
-                         f"for fewer steps")
     audit_budget.check(_estimated_cost(steps, bits, entries, law), request.schema,
                        audit_budget.writable(request.effort))
     return bits, tau
@@ -397,10 +394,6 @@ def certify(request, log=lambda message: None):
             outcome, met = _points_answer(lattice, request)
         if met:
             outcome.plan, outcome.windows = bits, lattice.windows
-            longest = max((a + b - 1 for a, b in product_lengths(stage.steps, lattice.windows)), default=3)
-            if longest > MAX_ENTRIES:  # a backstop: the estimate before the work is far below it within the limits
-                raise LimitError(f"the lattice route's arrays reached {longest} entries (the auditor's limit: 2^22); "
-                                 f"ask for fewer steps")
             audit_budget.check(cost_of(stage.steps, bits, lattice.windows, stage.law), request.schema,
                                audit_budget.writable(request.effort))
             return outcome

@@ -86,7 +86,6 @@ PLD_EPSILON = 600            # ε(δ) is searched up to here (the truncation is 
 AUDIT_EPSILON = 2000         # the auditor evaluates no ε above this
 AUDIT_BUCKETS = 2 * 10**6
 AUDIT_PRECISION = 4096
-AUDIT_ENTRIES = 2**22
 AUDIT_LOSS = 1024            # |lo|, |hi| <= 1024·N
 AUDIT_RETRY = 64             # the auditor's retry adds these guard bits
 PRODUCT_UNITS = 3            # the budget's work units per entry and field bit of a product
@@ -198,10 +197,11 @@ def _parts(stage):
     return sum(int(v).bit_length() for p in stage.law.parameters() for v in (p.numerator, p.denominator))
 
 
-def budget_cost(stages, grid, p_bits, q_bits, ranges, products):
+def budget_cost(stages, grid, p_bits, q_bits, ranges, products, longest=None):
     """The auditor's budget estimate (docs/certificates.md, dpsgd/1 and accounting/1) of a recipe: single-step
     ``ranges`` [(lo, hi)] per stage and ``products`` [(n_A, n_B, scale)], one per product of a chain checked at
-    a scale.  Each law states its work units per bucket (:meth:`audit_mass_units`; 160 for DP-SGD's)."""
+    a scale; ``longest`` the longest array (by default the longest product; every window lies within its
+    product).  Each law states its work units per bucket (:meth:`audit_mass_units`; 160 for DP-SGD's)."""
     sizes = [hi - lo + 1 for lo, hi in ranges]
     bits = [working_bits(st, grid, p_bits, q_bits, lo, hi) for st, (lo, hi) in zip(stages, ranges)]
     masses = sum(st.law.audit_mass_units() * n * (w + w * w // 1024 + _parts(st) // 4)
@@ -215,7 +215,9 @@ def budget_cost(stages, grid, p_bits, q_bits, ranges, products):
                  sum(6 * (n + 1) * (64 + max(p_bits, q_bits) // 8) for n in sizes) + largest)
     what = "the single-step masses" if masses >= convolution else "the convolutions"
     advice = f"a larger {option('rel_width')}, fewer steps or fewer stages"  # named where it is read
-    return audit_budget.AuditCost(masses + convolution, memory, what, advice)
+    if longest is None:
+        longest = max((n_a + n_b - 1 for n_a, n_b, _ in products), default=0)
+    return audit_budget.AuditCost(masses + convolution, memory, what, advice, longest if products else 0)
 
 
 def _products(stages):
@@ -259,13 +261,15 @@ class Cost:
             out.append(f"a mass precision of {max(precisions)} bits (the auditor's limit: 4096)")
         if loss > AUDIT_LOSS * plan.grid:
             out.append(f"losses up to {loss / plan.grid:.4g} (the auditor's limit: 1024)")
-        if products and self.longest > AUDIT_ENTRIES:
-            out.append(f"arrays of about {self.longest:.3g} entries (the auditor's limit: 2^22)")
         if 2 ** plan.p_bits < 4 * sum(s.steps for s in stages) * (3 * self.entries + 3):
             out.append(f"K = {plan.p_bits} bits, too few for arrays of {self.entries:.3g} entries")
         cost = budget_cost(stages, plan.grid, plan.p_bits, plan.q_bits, self.ranges,
-                           _estimated_products(products, self.entries, plan.p_bits, plan.q_bits))
-        self.multiple, self.audit_what = audit_budget.multiple(cost), cost.what
+                           _estimated_products(products, self.entries, plan.p_bits, plan.q_bits),
+                           math.ceil(self.longest))
+        self.multiple = audit_budget.multiple(cost)
+        by_size = audit_budget.multiple(audit_budget.AuditCost(cost.work, cost.memory))
+        self.audit_what = (cost.what if self.multiple == by_size
+                           else f"arrays of about {self.longest:.3g} entries (2^22 for each budget)")
         return out
 
     def broken(self, spent=0.0, effort=1):
@@ -526,7 +530,8 @@ def suggest_width(width):
 
 def recipe_excess(request, outcome):
     """Phrases naming the auditor's limits the finished recipe breaks (a backstop: the plans were checked;
-    the file's budget is checked on the sealed certificate, :func:`certificate_cost`)."""
+    the file's budget, its longest array included, is checked on the sealed certificate,
+    :func:`certificate_cost`)."""
     plan, stages, out = outcome.plan, request.stages, []
     sizes = [hi - lo + 1 for lo, hi in outcome.ranges]
     precisions = [audit_precision(s, plan, lo, hi) for s, (lo, hi) in zip(stages, outcome.ranges)]
@@ -543,8 +548,6 @@ def recipe_excess(request, outcome):
             if windows is not None:
                 for n_a, n_b in _product_lengths(stages, sizes, windows):
                     longest = max(longest, n_a + n_b - 1)
-    if longest > AUDIT_ENTRIES:
-        out.append(f"an array of {longest} entries")
     if 2 ** plan.p_bits < 4 * sum(s.steps for s in stages) * (3 * longest + 3):
         out.append(f"K = {plan.p_bits} bits for arrays of {longest} entries")
     return out

@@ -91,6 +91,21 @@ def test_memory_beyond_the_limit_is_refused_whatever_the_work():
     assert not budget.afford(Report("x"), budget.Cost(1, budget.MAX_MEMORY + 1))
 
 
+def test_an_array_beyond_the_entries_limit_is_refused_naming_the_budget_that_admits_it():
+    array = (3 * budget.MAX_ENTRIES, "/w/7")
+    parts = budget.Cost(5, 10, "/a", "masses") + budget.Cost(1, 1, "/w", "convolutions", array)
+    assert parts.longest == array and parts.pointer == "/a"
+    with pytest.raises(Unchecked) as refused:
+        budget.reserve(Report("x"), [({}, parts)])
+    assert refused.value.pointer == "/w/7" and refused.value.estimate == 3 * budget.MAX_ENTRIES
+    assert "entries of one array (auditor verify --budget 3 checks it)" in refused.value.what
+    assert not budget.afford(Report("x"), parts)
+    report = Report("x")
+    report.budget.scale = 3
+    budget.reserve(report, [({}, parts)])
+    assert budget.afford(report, parts)
+
+
 # ---- dpsgd/1: the convolutions and the masses of the whole recipe --------------------------------------
 
 DPSGD = "dpsgd/dpsgd-q0_01-s1-t1000-delta1e-5.json"
@@ -119,6 +134,15 @@ def no_dpsgd_work(monkeypatch):
 def test_dpsgd_reference_is_well_inside_the_budget():
     cost = dpsgd.estimate(_reference(DPSGD))
     assert 0 < cost.work < budget.MAX_WORK // 100 and cost.memory < budget.MAX_MEMORY // 100
+
+
+def test_dpsgd_arrays_beyond_the_entries_limit_need_a_larger_budget_also_when_embedded(no_dpsgd_work):
+    cert = _widened(_reference(DPSGD), 1 << 22)   # every product 2^23 − 1 entries: two budgets by length alone
+    entries, pointer = dpsgd.estimate(cert, "/result/meets").longest
+    assert entries == (1 << 23) - 1 and pointer.startswith("/result/meets/result/discretisation/windows/")
+    r = _verify(cert)
+    assert r.outcome == "UNCHECKED" and "entries of one array" in r.unchecked, r.unchecked
+    assert r.unchecked.startswith("/result/discretisation/windows/"), r.unchecked
 
 
 def test_dpsgd_windows_of_2_21_entries_are_refused_before_any_work(no_dpsgd_work):

@@ -15,8 +15,10 @@ import mpmath
 import pytest
 from hypothesis import given, strategies as st
 
+from auditor import budget
 from auditor.outcomes import Unchecked
 from auditor.pld import composition, lattice
+from auditor.report import Report
 from tests.auditor import accounting_corpus as corpus
 
 DIGITS = 80
@@ -121,9 +123,10 @@ def test_the_estimate_grows_with_k_and_refuses_beyond_the_limits():
     """Full windows at T = 10^6 reach 2·10^6 + 1 entries, within the per-array limit 2^22."""
     costs = [lattice.estimate(_plan("1/2", 2, 10 ** 6, K), 100).work for K in (64, 128)]
     assert 0 < costs[0] < costs[1] < 2 * costs[0]
-    wide = _plan("1/2", 2, 3, 64, [[0, 1 << 22], [0, 1]])
+    wide = lattice.estimate(_plan("1/2", 2, 3, 64, [[0, 1 << 22], [0, 1]]), 100)
+    assert wide.longest == ((1 << 22) + 3, "/result/lattice/windows/1")   # the product of window 0 and the base
     with pytest.raises(Unchecked, match="entries of one array"):
-        lattice.estimate(wide, 100)
+        budget.reserve(Report("x"), [({}, wide)])
     with pytest.raises(Unchecked, match="bits of the fixed point"):
         lattice.estimate(_plan("1/2", 2, 4, 4097), 100)
     with pytest.raises(Unchecked, match="precision of the answers"):

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from producer import audit_budget
-from producer.audit_budget import MEMORY, WORK, AuditCost, check, cost_of, multiple, notice, together
+from producer.audit_budget import ENTRIES, MEMORY, WORK, AuditCost, check, cost_of, multiple, notice, together
 from producer.errors import LimitError
 from tests.producer.kinds.edges import auditor_estimate
 
@@ -25,6 +25,15 @@ CERTIFICATES = ROOT / "certificates"
 def test_the_limits_are_the_auditors():
     from auditor import budget
     assert (WORK, MEMORY) == (budget.MAX_WORK, budget.MAX_MEMORY) == (6 * 10**10, 15 * 10**8)
+    assert ENTRIES == budget.MAX_ENTRIES == 2**22
+
+
+def test_the_longest_array_counts_in_the_multiple_and_is_named_beyond_the_limit():
+    assert multiple(AuditCost(1, 1, entries=ENTRIES)) == 1 and multiple(AuditCost(1, 1, entries=ENTRIES + 1)) == 2
+    assert together([AuditCost(5, 1, entries=7), AuditCost(1, 1, entries=3)]).entries == 7
+    assert check(AuditCost(0, 0, entries=8 * ENTRIES)) == 8
+    with pytest.raises(LimitError, match=r"\(an array of 33554433 entries\) needs 9 times"):
+        check(AuditCost(0, 0, "the convolutions", entries=8 * ENTRIES + 1))
 
 
 @pytest.mark.parametrize("work, memory, n", [

@@ -296,6 +296,18 @@ def test_an_opt_in_effort_multiplies_the_work_limit():
     assert cost.work > search.MAX_WORK and cost.effort_needed() <= n and cost.broken(0.0, n) == []
 
 
+def test_an_array_beyond_the_auditors_per_budget_length_is_a_budget_an_effort_opts_in_to():
+    """q = 1/1000, σ = 3/5, T = 10^6 at R = 10^-5: the lower chain's arrays (estimated 5·10^6 entries) need two
+    budgets by their length alone, a limit an effort raises; never one no effort raises."""
+    request = _request(["1/1000:3/5x1000000"], delta=mpq(1, 10**5), rel_width=mpq(1, 10**5))
+    with pytest.raises(LimitError, match=r"or opt in to effort=\d") as info:
+        search.Search(request, Sizing(request.stages))
+    plan = search.first_plan(request, Sizing(request.stages))
+    cost = search.Cost(request.stages, Sizing(request.stages), plan)
+    assert cost.longest > 2**22 and cost.excess == [] and cost.multiple >= 2
+    assert cost.effort_needed() is not None
+
+
 def test_the_accountants_pass_their_effort_to_every_answer(monkeypatch):
     """CertifiedAccountant and OpacusAccountant read ``effort`` once (1 to 8) and ask accounting/1 with it."""
     from producer import api
