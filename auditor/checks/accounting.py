@@ -83,14 +83,15 @@ In order:
    recipe: a FAIL.
 
 The relation ``replace_special`` (dp_accounting's REPLACE_SPECIAL: one record x replaced by a special record ⊥
-that adds nothing to any query) is read exactly as ``add_or_remove_one``: the same leaves refused, the same stages,
-pairs and routes (:func:`pair_relation`).  Why: an additive-noise mechanism f(D) + Z moves by f(D) − f(D′), which
-is x's contribution whether x is removed or replaced by ⊥ (the Gaussian's Δ, not 2Δ as under replace-one); under
-a Poisson sampling ⊥ sampled or not changes nothing, so the sampled pair is add/remove's; the mixture of Gaussians
-is defined by its pair, N(0, σ²) against Σ p_i N(c_i, σ²), the same under both; and the relation is symmetric,
-so both orders count, as under add/remove.  Randomized response is refused: its output on ⊥ is uniform, another
-pair, accounted under replace-one only; so is a sampling without replacement (a fixed-size batch), as under
-add/remove.
+that adds nothing to any query) is read as ``add_or_remove_one`` (randomized response aside): the same leaves
+refused, the same stages, pairs and routes (:func:`pair_relation`).  Why: an additive-noise mechanism f(D) + Z
+moves by f(D) − f(D′), which is x's contribution whether x is removed or replaced by ⊥ (the Gaussian's Δ, not 2Δ
+as under replace-one); under a Poisson sampling ⊥ sampled or not changes nothing, so the sampled pair is
+add/remove's; the mixture of Gaussians is defined by its pair, N(0, σ²) against Σ p_i N(c_i, σ²), the same under
+both; and the relation is symmetric, so both orders count, as under add/remove.  Randomized response is the
+exception: its output on ⊥ is uniform, so its pair is RR(x) against the uniform law
+(:func:`auditor.pld.families.randomized_response` with ``special``), on the pld route.  A sampling without
+replacement (a fixed-size batch) is refused, as under add/remove.
 """
 
 import json
@@ -391,10 +392,6 @@ def _leaf(event, kind, pointer, tree, sampling):
                             f"(docs/accounting.md §3)")
         return _mixture(event, pointer, tree, q)
     # RandomizedResponseDpEvent (the schema admits no other leaf)
-    if relation == REPLACE_SPECIAL:
-        raise Malformed(f"{pointer}: randomized response is not accounted under replace_special (on the special "
-                        f"record its output is uniform, another pair); it is accounted under replace_one "
-                        f"(docs/accounting.md §3)")
     if relation == ADD_OR_REMOVE:
         raise Malformed(f"{pointer}: randomized response is not defined under add_or_remove_one (adding or "
                         f"removing a record is not a change of one bucket; docs/accounting.md §3)")
@@ -562,7 +559,7 @@ def parse(cert):
     domain, Unchecked beyond the tree's limits); ``relation`` the one of the pairs (:func:`pair_relation`)."""
     inp, res = cert["input"], cert["result"]
     relation = inp["relation"]
-    p = dict(decisions.read_question(inp, res), relation=pair_relation(relation))
+    p = dict(decisions.read_question(inp, res), relation=pair_relation(relation), given_relation=relation)
     p["stages"] = read_stages(inp["event"], relation)
     p["total"] = sum(count for _, count in p["stages"])
     if p["route"] != LATTICE and res.get("lattice") is not None:
@@ -657,15 +654,16 @@ def _check_stages(p, cert, report):
 
 
 def _lattice_applies(p):
-    """The lattice route answers exactly one randomized-response stage (docs/accounting.md §5)."""
-    return len(p["stages"]) == 1 and p["stages"][0][0]["mechanism"] == "randomized_response"
+    """The lattice route answers exactly one randomized-response stage under replace_one (docs/accounting.md §5)."""
+    return (len(p["stages"]) == 1 and p["stages"][0][0]["mechanism"] == "randomized_response"
+            and p["given_relation"] == REPLACE)
 
 
 def _check_route(p, report):
     if p["route"] == LATTICE:
         return report.check(_lattice_applies(p), "/result/route", LATTICE, "gaussian or pld",
                             "route not applicable: the lattice route is for exactly one randomized-response "
-                            "stage (docs/accounting.md §5)")
+                            "stage under replace_one (docs/accounting.md §5)")
     gaussian_only = all(m["mechanism"] == "gaussian" and m["sampling"] == "1" for m, _ in p["stages"])
     expected = "gaussian" if gaussian_only else "pld"
     return report.check(p["route"] == expected, "/result/route", p["route"], expected,
@@ -686,9 +684,14 @@ def _check_forward(cert, report):
 # ---- 5. the recipe ---------------------------------------------------------------------------------------
 
 def pair_of(mechanism, relation):
-    """The dominating pair of a stage mechanism under ``relation`` (:mod:`auditor.pld.families`)."""
+    """The dominating pair of a stage mechanism under ``relation`` (:mod:`auditor.pld.families`): randomized
+    response's own under replace_special, otherwise the pairs of :func:`pair_relation`."""
     kind = mechanism["mechanism"]
     q = Fraction(mechanism["sampling"])
+    if kind == "randomized_response":
+        return families.randomized_response(Fraction(mechanism["noise"]), mechanism["buckets"],
+                                            special=relation == REPLACE_SPECIAL)
+    relation = pair_relation(relation)
     if kind == "gaussian":
         return families.gaussian(Fraction(mechanism["sigma"]), q, relation)
     if kind == "gaussian_composition":
@@ -714,7 +717,7 @@ def pair_of(mechanism, relation):
     if kind == "mixture_of_gaussians":
         return families.mixture(Fraction(mechanism["sigma"]), [Fraction(d) for d in mechanism["sensitivities"]],
                              [Fraction(x) for x in mechanism["probabilities"]], q)
-    return families.randomized_response(Fraction(mechanism["noise"]), mechanism["buckets"])
+    raise ValueError(f"no pair for the stage mechanism {kind!r}")
 
 
 _DISCRETE_STAGES = ("discrete_laplace", "discrete_gaussian", "discrete_laplace_without_replacement",
@@ -753,7 +756,7 @@ def _lattice_plan(p, cert):
 
 def _plan(p, cert):
     """The recipe, checked for shape (Malformed); its work is estimated separately."""
-    stages = [(pair_of(m, p["relation"]), count, *declared(m)) for m, count in p["stages"]]
+    stages = [(pair_of(m, p["given_relation"]), count, *declared(m)) for m, count in p["stages"]]
     plan = recipe.read_plan(cert, stages, ORDERS)
     for s, st in enumerate(plan["stages"]):
         if isinstance(st.pair, families.Symmetrised) and not st.lo <= 0 <= st.hi:

@@ -355,6 +355,25 @@ def randomized_response_masses(p, k, N, lo, hi, W, pointer):
     return _assemble(hi - lo + 1, atoms, None)
 
 
+def special_response_masses(p, k, N, lo, hi, W, pointer):
+    """(p_list, q_list, low, high) of randomized response with noise p and k buckets against the special record's
+    uniform output (replace_special), as enclosures over 2^W: the input's bucket has P-mass 1 − p + p/k and
+    Q-mass 1/k, so loss log(k − (k − 1)·p) > 0; the other k − 1 have P-mass (k − 1)·p/k, Q-mass (k − 1)/k and
+    loss log p < 0.  Neither loss is a grid level (e^{i/N} is irrational for i ≠ 0, and p < 1)."""
+    hit = 1 - p + p / k
+    ratio_hit, ratio_miss = k * hit, p
+
+    def enclose(x):
+        return fixed(x, W, -1), fixed(x, W, +1)
+
+    def compare(target):
+        return lambda i: _compare_exp(i, N, lambda bits: (target, target), pointer, f"log {target}")
+
+    atoms = [_Atom(enclose(hit), enclose(Fraction(1, k)), grid_count(N, lo, hi, compare(ratio_hit))),
+             _Atom(enclose(1 - hit), enclose(Fraction(k - 1, k)), grid_count(N, lo, hi, compare(ratio_miss)))]
+    return _assemble(hi - lo + 1, atoms, None)
+
+
 REPLACE_LAPLACE_NS = 250
 """Work units per bucket and unit of W + W²/1024 + parts/4 (W the declared working bits) of :class:`ReplaceLaplace`:
 the whole single step, both orders with their lower arrays (a square root per level |i|, the levels of both signs

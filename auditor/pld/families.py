@@ -629,15 +629,16 @@ class Laplace:
 
 
 class RandomizedResponse:
-    """``randomized_response`` (replace-one): the output laws of two of the k buckets (:mod:`.bounded`)."""
+    """``randomized_response``: under replace-one the output laws of two of the k buckets, under replace_special
+    (``special``) the output law of one bucket against the special record's uniform one (:mod:`.bounded`)."""
 
-    __slots__ = ("noise", "buckets")
+    __slots__ = ("noise", "buckets", "special")
 
-    def __init__(self, noise, buckets):
-        self.noise, self.buckets = Fraction(noise), buckets
+    def __init__(self, noise, buckets, special=False):
+        self.noise, self.buckets, self.special = Fraction(noise), buckets, special
 
     def __repr__(self):
-        return f"RandomizedResponse(noise={self.noise}, buckets={self.buckets})"
+        return f"RandomizedResponse(noise={self.noise}, buckets={self.buckets}, special={self.special})"
 
     def guard_bits(self):
         return 24
@@ -649,7 +650,8 @@ class RandomizedResponse:
         return work(n, W, parts, BOUNDED_NS)
 
     def bucket_masses(self, N, lo, hi, W, pointer):
-        return (W,) + bounded.randomized_response_masses(self.noise, self.buckets, N, lo, hi, W, pointer)
+        masses = bounded.special_response_masses if self.special else bounded.randomized_response_masses
+        return (W,) + masses(self.noise, self.buckets, N, lo, hi, W, pointer)
 
 
 # ---- the discrete pairs --------------------------------------------------------------------------------------
@@ -835,8 +837,8 @@ def laplace(scale, q, relation):
     return Laplace(1, Fraction(scale) / 2)
 
 
-def randomized_response(noise, buckets):
-    return RandomizedResponse(noise, buckets)
+def randomized_response(noise, buckets, special=False):
+    return RandomizedResponse(noise, buckets, special)
 
 
 def discrete_laplace(parameter, sensitivity, q, relation):

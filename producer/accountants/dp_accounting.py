@@ -137,7 +137,8 @@ class CertifiedAccountant(_BASE):
     """A privacy accountant with dp_accounting's interface whose answers are certified upper ends.
 
     ``neighboring_relation``: ``"add_or_remove_one"`` (the default, as dp_accounting's), ``"replace_one"`` or
-    ``"replace_special"`` (read as add/remove), or dp_accounting's ``NeighboringRelation`` member;
+    ``"replace_special"`` (read as add/remove; randomized response against the uniform answer), or dp_accounting's
+    ``NeighboringRelation`` member;
     ``rel_width`` R of every answer's enclosure (default 1/1000: ε_hi − ε_lo <= R·ε_hi); ``effort`` N (1 to 8,
     default 1) opts in to N times the work of each answer (accounting/1's ``effort``).  See the module's
     documentation.

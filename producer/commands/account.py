@@ -41,7 +41,7 @@ def add_arguments(parser):
     group.add_argument("--relation", choices=RELATIONS, default=RELATIONS[0],
                        help="the neighbouring relation (default add_or_remove_one, as dp_accounting; "
                             "replace_special, a record replaced by one that contributes nothing, reads as "
-                            "add_or_remove_one)")
+                            "add_or_remove_one, randomized response aside: the special record answers uniformly)")
     question = parser.add_argument_group("question (exactly one)")
     forms = question.add_mutually_exclusive_group(required=True)
     forms.add_argument("--delta", metavar="D",

@@ -40,7 +40,7 @@ from producer.pld.discrete import DiscreteGaussian, DiscreteLaplace
 from producer.pld.laplace import ReplaceOneLaplace, ReplaceOneSampledLaplace, SubsampledLaplace
 from producer.pld.mechanism import Stage
 from producer.pld.mixture import GaussianMixture
-from producer.pld.randomized_response import RandomizedResponse
+from producer.pld.randomized_response import RandomizedResponse, RandomizedResponseSpecial
 from producer.pld.replace_discrete import ReplaceSampledDiscreteGaussian, ReplaceSampledDiscreteLaplace
 from producer.pld.replace_gaussian import ReplaceOneGaussian, ReplaceOneGaussianComposition
 from producer.pld.subsampled_gaussian import SampledGaussianComposition, SubsampledGaussian
@@ -382,12 +382,9 @@ def _mechanism(leaf, q, relation, where):
     if name == "SampledWithoutReplacementDpEvent":
         return _without_replacement(leaf, q, relation, here)
     if name == "RandomizedResponseDpEvent":
-        if relation == REPLACE_SPECIAL:
-            raise InputError(f"{here}: randomized response is not accounted under replace_special (its special "
-                             f"input answers uniformly, another pair); replace_one accounts it")
-        if relation != REPLACE:
-            raise InputError(f"{here}: randomized response is defined under replace_one only (adding or removing "
-                             f"a record is not a change of one bucket), as in dp_accounting")
+        if relation == ADD_OR_REMOVE:
+            raise InputError(f"{here}: randomized response is defined under replace_one and replace_special only "
+                             f"(adding or removing a record is not a change of one bucket), as in dp_accounting")
         p, k = mpq(leaf["noise_parameter"]), leaf["num_buckets"]
         if k == 1 or p == 1 or q == 0:
             return None
@@ -561,6 +558,13 @@ def stage_mechanisms(tree, relation):
 def stage_law(mechanism, relation):
     """The forward dominating pair (docs/accounting.md §4) of a stage mechanism under ``relation``."""
     kind, q = mechanism["mechanism"], mpq(mechanism["sampling"])
+    if kind == "randomized_response":   # the special input answers uniformly (docs/accounting.md §1)
+        pair = RandomizedResponseSpecial if relation == REPLACE_SPECIAL else RandomizedResponse
+        return pair(mpq(mechanism["noise"]), mechanism["buckets"])
+    # replace_special (a record replaced by one that contributes nothing) has the add/remove pairs otherwise: for
+    # additive noise the output moves by the record's contribution as when it is removed, a Poisson sampling of
+    # the special record changes nothing, and a mixture is defined by its pair (docs/accounting.md §1)
+    relation = ADD_OR_REMOVE if relation == REPLACE_SPECIAL else relation
     if kind == "gaussian":
         sigma = mpq(mechanism["sigma"])
         return SubsampledGaussian(q, sigma) if relation == ADD_OR_REMOVE else ReplaceOneGaussian(q, sigma)
@@ -606,15 +610,11 @@ def stage_law(mechanism, relation):
     if kind == "mixture_of_gaussians":
         return GaussianMixture(mpq(mechanism["sigma"]), [mpq(d) for d in mechanism["sensitivities"]],
                                [mpq(p) for p in mechanism["probabilities"]], q)
-    return RandomizedResponse(mpq(mechanism["noise"]), mechanism["buckets"])
+    raise ValueError(f"no dominating pair for the stage mechanism {kind!r}")
 
 
 def stages(tree, relation):
     """The engine's :class:`Stage` list and the stages' JSON ([{"mechanism", "count"}]) of a JSON tree."""
     read = stage_mechanisms(tree, relation)
-    # replace_special (a record replaced by one that contributes nothing) has the add/remove pairs: for additive
-    # noise the output moves by the record's contribution as when it is removed, a Poisson sampling of the special
-    # record changes nothing, and a mixture is defined by its pair (docs/accounting.md §1)
-    pairs = ADD_OR_REMOVE if relation == REPLACE_SPECIAL else relation
-    return ([Stage(stage_law(m, pairs), count) for m, count in read],
+    return ([Stage(stage_law(m, relation), count) for m, count in read],
             [{"mechanism": m, "count": count} for m, count in read])

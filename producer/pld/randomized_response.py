@@ -110,3 +110,90 @@ class RandomizedResponse(DominatingPair):
         parts = [(float(pm), s * L) for s, pm, _ in self.atoms()]
         mean = sum(w * v for w, v in parts)
         return mean, max(sum(w * v * v for w, v in parts) - mean * mean, 1e-300)
+
+
+class RandomizedResponseSpecial(DominatingPair):
+    """Randomized response under replace_special: the input's output law against the special input's uniform one.
+
+    The special record answers a uniformly random bucket (randomized response
+    at p = 1), so replacing a record in bucket x by it gives the pair
+
+        P = (α, β, …, β),    Q = (1/k, …, 1/k),    α = 1 − p + p/k,  β = p/k,
+
+    exactly (the mechanism itself, not a bound).  The loss takes two values,
+    log(k·α) > 0 on the input's bucket (P-mass α, Q-mass 1/k) and log p < 0 on
+    the k − 1 others (P-mass 1 − α, Q-mass (k − 1)/k); their difference is
+    log r of the replace-one pair.  Neither is a grid level (e^{ih} rational
+    needs ih = 0, and k·α = 1 or p = 1 only at p = 1, a leaf that is
+    dropped), so each atom's bucket ⌊log R/h⌋ is decided by arb.  The orders
+    differ: the backward one is the pair (Q, P).
+    """
+
+    __slots__ = ("noise", "buckets")
+
+    def __init__(self, noise, buckets):
+        self._set(noise=mpq(noise), buckets=int(buckets))
+
+    def parameters(self):
+        return (self.noise, mpq(self.buckets))
+
+    def audit_mass_units(self):
+        return 80
+
+    def audit_scale(self):
+        return mpq(1), mpq(1)
+
+    def describe(self):
+        return f"randomized response p = {float(self.noise):g}, k = {self.buckets}, against the special input"
+
+    def atoms(self):
+        """[(e^ℓ, P-mass, Q-mass)] of the two loss values ℓ, the lower first (exact rationals)."""
+        p, k = self.noise, self.buckets
+        keep = 1 - p + p / k
+        return [(p, 1 - keep, mpq(k - 1, k)), (k * keep, keep, mpq(1, k))]
+
+    def _index(self, ratio, h):
+        """⌊log(ratio)/h⌋, decided exactly."""
+        target, h = to_arb(ratio), mpq(h)
+        return last_true(lambda i: sign(lambda: to_arb(i * h).exp() - target) < 0,
+                         floor_guess(math.log(float(ratio)), h))
+
+    def masses(self, h, lo, hi, bits):
+        indices = [self._index(ratio, h) for ratio, _, _ in self.atoms()]
+        with working_precision(bits):
+            cdf_p, cdf_q = [], []
+            for i in range(lo, hi + 1):   # an atom lies below level i exactly when its bucket is below i
+                below = [a for a, j in zip(self.atoms(), indices) if j < i]
+                cdf_p.append(to_arb(sum((a[1] for a in below), mpq(0))))
+                cdf_q.append(to_arb(sum((a[2] for a in below), mpq(0))))
+            kept = [a for a, j in zip(self.atoms(), indices) if j >= hi]
+            high = (to_arb(sum((a[1] for a in kept), mpq(0))), to_arb(sum((a[2] for a in kept), mpq(0))))
+            return StepMasses.from_cdf(lo, hi, cdf_p, cdf_q, *high)
+
+    def index_range(self, grid, allowance):
+        low, high = (self._index(ratio, mpq(1, grid)) for ratio, _, _ in self.atoms())
+        return low, high + 1
+
+    # ---- the single-step prediction (hints) -------------------------------------------------
+
+    def _side(self, y, ratio):
+        """The sign of y − log(ratio) at the current precision (floats when undecided)."""
+        diff = to_arb(mpq(y)).exp() - to_arb(ratio)
+        if diff > 0 or diff < 0:
+            return 1 if diff > 0 else -1
+        return 1 if float(y) > math.log(float(ratio)) else -1
+
+    def upper_tail(self, y):
+        kept = [a for a in self.atoms() if self._side(y, a[0]) <= 0]
+        return (to_arb(sum((a[1] for a in kept), mpq(0))), to_arb(sum((a[2] for a in kept), mpq(0))))
+
+    def lower_tail(self, y):
+        kept = [a for a in self.atoms() if self._side(y, a[0]) >= 0]
+        return (to_arb(sum((a[1] for a in kept), mpq(0))), to_arb(sum((a[2] for a in kept), mpq(0))))
+
+    # ---- float hints --------------------------------------------------------------------------
+
+    def moments(self):
+        parts = [(float(pm), math.log(float(ratio))) for ratio, pm, _ in self.atoms()]
+        mean = sum(w * v for w, v in parts)
+        return mean, max(sum(w * v * v for w, v in parts) - mean * mean, 1e-300)

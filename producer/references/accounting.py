@@ -85,6 +85,8 @@ REFERENCES = [
     ("accounting-special-mixture-s2-d1_2-x50-delta1e-6.json",
      dict(event=repeat(50, mixture("2", ["1", "2"], ["1/2", "1/2"])), neighboring_relation="replace_special",
           delta="1e-6")),
+    ("accounting-special-randomized-response-p1_2-k2-x100-delta1e-5.json",
+     dict(event=repeat(100, randomized_response("1/2", 2)), neighboring_relation="replace_special", delta="1e-5")),
     ("accounting-randomized-response-p0_9-k4-x20-replace-epsilons.json",
      dict(event=repeat(20, randomized_response("9/10", 4)), neighboring_relation="replace_one", epsilons="1,2,4")),
     ("accounting-tree-heterogeneous-delta1e-5.json",

@@ -1805,7 +1805,7 @@ def test_a_discrete_without_replacement_stage_declares_its_guard_and_parts(name,
     assert pair.mass_work(401, 300, parts) == families.discrete_work(401, atoms, 300, parts, True)
 
 
-# ---- the relation replace_special: read as add_or_remove_one, no randomized response, no fixed-size batch ---------
+# ---- the relation replace_special: read as add_or_remove_one but for randomized response, no fixed-size batch ------
 
 def _relation_of(path):
     return json.loads(path.read_text())["input"]["relation"]
@@ -1840,12 +1840,29 @@ def test_an_add_remove_reference_relabelled_replace_special_verifies(path):
     assert "under replace-special neighbours" in r.claim and "add/remove" not in r.claim, r.claim
 
 
+SPECIAL_RESPONSE = PRODUCER_REFERENCES / "accounting-special-randomized-response-p1_2-k2-x100-delta1e-5.json"
+
+
 @pytest.mark.parametrize("path", [p for p in REPLACE_ONE_REFERENCES if _tree_holds(p, "RandomizedResponseDpEvent")],
                          ids=lambda p: p.name)
-def test_randomized_response_under_replace_special_is_malformed(path):
+def test_a_replace_one_randomized_response_relabelled_replace_special_fails(path):
+    """Under replace_special its pair is RR(x) against the uniform answer, on the pld route: the lattice route is
+    not applicable, and a pld recipe's replace-one claims lie above the special pair's."""
     r = _verify(_special(path))
-    assert r.outcome == "MALFORMED" and "randomized response is not accounted under replace_special" in r.error \
-        and "replace_one" in r.error, r.as_dict()
+    assert r.outcome == "FAIL", r.as_dict()
+    if json.loads(path.read_text())["result"]["route"] == "lattice":
+        assert any("route not applicable" in f["reason"] for f in r.failures), r.failures
+
+
+def test_randomized_response_under_replace_special_is_its_own_pair():
+    """The reference verifies; relabelled replace_one (the pair of two buckets, a larger δ) its ε_hi is disproved;
+    moved a thousandth below its lower end, its upper end is."""
+    cert = json.loads(SPECIAL_RESPONSE.read_text())
+    assert cert["input"]["relation"] == "replace_special" and _verify(cert).outcome == "OK"
+    _failed_at(_verify(_edited(cert, (("input", "relation"), "replace_one"))), "/result/epsilon_hi")
+    lo, _ = _ends(cert)
+    r = _verify(_with_ends(cert, lo * (1 - Fraction(2, 1000)), lo * (1 - Fraction(1, 1000))))
+    assert r.outcome == "FAIL" and disproved(r) == ["/result/epsilon_hi"], r.failures
 
 
 @pytest.mark.parametrize("path", [p for p in REPLACE_ONE_REFERENCES

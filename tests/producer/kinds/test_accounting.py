@@ -8,6 +8,7 @@ import os
 import re
 import subprocess
 import sys
+from fractions import Fraction
 from pathlib import Path
 
 import jsonschema
@@ -382,14 +383,68 @@ def test_replace_special_reads_every_stage_as_add_or_remove(event):
     assert report.outcome == "OK", report.as_dict()
 
 
-@pytest.mark.parametrize("event,phrase", [
-    (randomized_response("1/2", 3), "randomized response is not accounted under replace_special"),
-    ({"class_name": "SampledWithoutReplacementDpEvent", "source_dataset_size": 100, "sample_size": 10,
-      "event": gaussian(1)}, "sampling without replacement is accounted under replace_one only"),
-])
-def test_replace_special_refuses_randomized_response_and_fixed_size_batches(event, phrase):
-    with pytest.raises(InputError, match=phrase):
+def test_replace_special_refuses_fixed_size_batches():
+    event = {"class_name": "SampledWithoutReplacementDpEvent", "source_dataset_size": 100, "sample_size": 10,
+             "event": gaussian(1)}
+    with pytest.raises(InputError, match="sampling without replacement is accounted under replace_one only"):
         api.account(event, delta="1e-5", neighboring_relation="replace_special")
+
+
+def _mp(x):
+    return mp.mpf(x.numerator) / x.denominator
+
+
+def _special_response_delta(p, k, steps, epsilon, order):
+    """δ of T steps of randomized response against the special input's uniform answer, by the binomial sum over
+    the number i of answers in the input's bucket (mpmath, 50 digits; outside the engine): the loss is
+    i·log(k·α) + (T − i)·log p, α = 1 − p + p/k, with i ~ Bin(T, α) under P and Bin(T, 1/k) under Q."""
+    with mp.workdps(50):
+        p, e = _mp(p), _mp(epsilon)
+        alpha = 1 - p + p / k
+        total = mp.mpf(0)
+        for i in range(steps + 1):
+            loss = i * mp.log(k * alpha) + (steps - i) * mp.log(p)
+            if order == "forward":   # E_P (1 − e^{ε − L})₊
+                total += (mp.binomial(steps, i) * alpha ** i * (1 - alpha) ** (steps - i)
+                          * max(0, 1 - mp.exp(e - loss)))
+            else:                    # E_Q (1 − e^{ε + L})₊
+                total += (mp.binomial(steps, i) * (mp.mpf(1) / k) ** i * (mp.mpf(k - 1) / k) ** (steps - i)
+                          * max(0, 1 - mp.exp(e + loss)))
+        return +total
+
+
+@pytest.mark.parametrize("noise, buckets, steps", [("3/10", 3, 4), ("1/2", 2, 7), ("9/10", 4, 3)])
+def test_randomized_response_under_replace_special_is_its_pair_against_the_uniform_answer(noise, buckets, steps):
+    """The special record answers uniformly: δ(ε) encloses the larger of the two orders' binomial sums, on the
+    pld route (the orders differ, the lattice route has one); the auditor agrees."""
+    from auditor.api import verify_certificate
+    epsilons = [Fraction(0), Fraction(1, 2), Fraction(2)]
+    cert = api.account(repeat(steps, randomized_response(noise, buckets)), neighboring_relation="replace_special",
+                       epsilons=",".join(str(e) for e in epsilons))
+    assert cert.result["route"] == "pld" and verify_certificate(cert.as_dict()).outcome == "OK"
+    for point, epsilon in zip(cert.result["points"], epsilons):
+        sums = {order: _special_response_delta(Fraction(noise), buckets, steps, epsilon, order)
+                for order in ("forward", "backward")}
+        truth = max(sums.values())
+        assert epsilon != Fraction(1, 2) or sums["forward"] != sums["backward"]   # the orders differ
+        with mp.workdps(50):
+            assert _mp(Fraction(point["lower"])) <= truth <= _mp(Fraction(point["upper"]))
+    replace_one = api.account(repeat(steps, randomized_response(noise, buckets)), neighboring_relation="replace_one",
+                              epsilons=",".join(str(e) for e in epsilons))
+    for special, one in zip(cert.result["points"], replace_one.result["points"]):   # uniform is a mixture of answers
+        assert Fraction(special["lower"]) <= Fraction(one["upper"])
+
+
+def test_randomized_response_under_replace_special_answers_epsilon_of_delta():
+    """ε(10^-5) after 100 steps at p = 1/2, k = 2 encloses the root of the larger binomial sum."""
+    cert = api.account(repeat(100, randomized_response("1/2", 2)), neighboring_relation="replace_special",
+                       delta="1e-5")
+    lo, hi = Fraction(cert.result["epsilon_lo"]), Fraction(cert.result["epsilon_hi"])
+
+    def delta_at(e):
+        return max(_special_response_delta(Fraction(1, 2), 2, 100, e, order) for order in ("forward", "backward"))
+    with mp.workdps(50):
+        assert delta_at(lo) > mp.mpf(10) ** -5 >= delta_at(hi)
 
 
 @pytest.mark.parametrize("relation", ["add_or_remove_one", "replace_special"])

@@ -300,7 +300,7 @@ def test_an_array_beyond_the_auditors_per_budget_length_is_a_budget_an_effort_op
     """q = 1/1000, σ = 3/5, T = 10^6 at R = 10^-5: the lower chain's arrays (estimated 5·10^6 entries) need two
     budgets by their length alone, a limit an effort raises; never one no effort raises."""
     request = _request(["1/1000:3/5x1000000"], delta=mpq(1, 10**5), rel_width=mpq(1, 10**5))
-    with pytest.raises(LimitError, match=r"or opt in to effort=\d") as info:
+    with pytest.raises(LimitError, match=r"or opt in to effort=\d"):
         search.Search(request, Sizing(request.stages))
     plan = search.first_plan(request, Sizing(request.stages))
     cost = search.Cost(request.stages, Sizing(request.stages), plan)
