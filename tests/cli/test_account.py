@@ -80,7 +80,7 @@ def test_a_python_session_and_a_subprocess_agree_byte_for_byte(tmp_path):
     (compose(gaussian(1), {"class_name": "NonPrivateDpEvent"}), ("--delta", "1e-5"),
      "--event: events[1] (NonPrivateDpEvent) is not accounted"),
     (randomized_response("1/2", 3), ("--delta", "1e-5"), "--event: RandomizedResponseDpEvent: randomized response "
-                                                        "is defined under replace_one only"),
+                                                        "is defined under replace_one and replace_special only"),
     (repeat(0, gaussian(1)), ("--delta", "1e-5"), "--event: the tree has no privacy loss"),
     (gaussian("1/20"), ("--delta", "1e-5"), "--event: GaussianDpEvent.noise_multiplier: σ = 0.05 is outside"),
     (repeat(10**6, poisson("0.01", gaussian(1))), ("--delta", "1e-5", "--rel-width", "1e-6"), "--rel-width"),

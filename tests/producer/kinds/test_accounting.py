@@ -390,8 +390,6 @@ def test_replace_special_refuses_fixed_size_batches():
         api.account(event, delta="1e-5", neighboring_relation="replace_special")
 
 
-def _mp(x):
-    return mp.mpf(x.numerator) / x.denominator
 
 
 def _special_response_delta(p, k, steps, epsilon, order):
@@ -399,7 +397,7 @@ def _special_response_delta(p, k, steps, epsilon, order):
     the number i of answers in the input's bucket (mpmath, 50 digits; outside the engine): the loss is
     i·log(k·α) + (T − i)·log p, α = 1 − p + p/k, with i ~ Bin(T, α) under P and Bin(T, 1/k) under Q."""
     with mp.workdps(50):
-        p, e = _mp(p), _mp(epsilon)
+        p, e = _mp(str(p)), _mp(str(epsilon))
         alpha = 1 - p + p / k
         total = mp.mpf(0)
         for i in range(steps + 1):
@@ -428,7 +426,7 @@ def test_randomized_response_under_replace_special_is_its_pair_against_the_unifo
         truth = max(sums.values())
         assert epsilon != Fraction(1, 2) or sums["forward"] != sums["backward"]   # the orders differ
         with mp.workdps(50):
-            assert _mp(Fraction(point["lower"])) <= truth <= _mp(Fraction(point["upper"]))
+            assert _mp(point["lower"]) <= truth <= _mp(point["upper"])
     replace_one = api.account(repeat(steps, randomized_response(noise, buckets)), neighboring_relation="replace_one",
                               epsilons=",".join(str(e) for e in epsilons))
     for special, one in zip(cert.result["points"], replace_one.result["points"]):   # uniform is a mixture of answers
