@@ -194,8 +194,9 @@ def test_poisson_sampling_of_randomized_response_is_refused():
 
 
 @pytest.mark.parametrize("tree,relation,message", [
-    (randomized_response("1/2", 3), "add_or_remove_one", "randomized response is defined under replace_one only"),
-    (repeat(0, randomized_response("1/2", 1)), "add_or_remove_one", "replace_one only"),
+    (randomized_response("1/2", 3), "add_or_remove_one",
+     "randomized response is defined under replace_one and replace_special only"),
+    (repeat(0, randomized_response("1/2", 1)), "add_or_remove_one", "replace_one and replace_special only"),
     (mixture(1, [1], [1]), "replace_one", "add_or_remove_one only"),
 ])
 def test_leaves_the_relation_does_not_define_are_refused(tree, relation, message):
