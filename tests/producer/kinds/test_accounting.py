@@ -445,6 +445,24 @@ def test_randomized_response_under_replace_special_answers_epsilon_of_delta():
         assert delta_at(lo) > mp.mpf(10) ** -5 >= delta_at(hi)
 
 
+@pytest.mark.slow
+def test_dp_accountings_special_pair_of_randomized_response_lies_near_the_interval():
+    """dp_accounting 0.6 states the same pair for REPLACE_SPECIAL; its pessimistic PLD, self-composed by hand (its
+    accountant composes a randomized-response event once), lies at or above ε_lo and within a thousandth of ε_hi."""
+    pytest.importorskip("dp_accounting")
+    from dp_accounting import NeighboringRelation
+    from dp_accounting.pld import privacy_loss_distribution
+    for p, k, steps in (("1/2", 2, 100), ("9/10", 4, 20)):
+        pld = privacy_loss_distribution.from_randomized_response(
+            float(Fraction(p)), k, value_discretization_interval=1e-5,
+            neighboring_relation=NeighboringRelation.REPLACE_SPECIAL).self_compose(steps)
+        estimate = pld.get_epsilon_for_delta(1e-5)
+        res = api.account(repeat(steps, randomized_response(p, k)), delta="1e-5",
+                          neighboring_relation="replace_special", rel_width="1e-6").result
+        lo, hi = float(mpq(res["epsilon_lo"])), float(mpq(res["epsilon_hi"]))
+        assert lo <= estimate <= hi * (1 + 1e-3), (p, k, steps, estimate, lo, hi)
+
+
 @pytest.mark.parametrize("relation", ["add_or_remove_one", "replace_special"])
 def test_a_batch_of_the_whole_dataset_is_refused_outside_replace_one(relation):
     """A composition on a batch of all n records is read through under replace_one only; elsewhere it is refused,
