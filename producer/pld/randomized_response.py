@@ -24,8 +24,10 @@ from producer.pld.mechanism import DominatingPair
 from producer.sources.enclosures import to_arb, working_precision
 
 
-class RandomizedResponse(DominatingPair):
-    """The two output laws of k-ary randomized response with noise p ∈ (0, 1), k >= 2 buckets (exact)."""
+class _Responses(DominatingPair):
+    """What both pairs of randomized response share: the parameters (noise p, k buckets), the auditor's costs,
+    and the single-step tails from :meth:`atoms` [(place, P-mass, Q-mass)] and :meth:`_side` (the sign of
+    y minus an atom's loss value, given its place)."""
 
     __slots__ = ("noise", "buckets")
 
@@ -40,6 +42,23 @@ class RandomizedResponse(DominatingPair):
 
     def audit_scale(self):
         return mpq(1), mpq(1)
+
+    @staticmethod
+    def _masses(atoms):
+        """(P, Q) of ``atoms`` as arb balls."""
+        return to_arb(sum((a[1] for a in atoms), mpq(0))), to_arb(sum((a[2] for a in atoms), mpq(0)))
+
+    def upper_tail(self, y):
+        return self._masses([a for a in self.atoms() if self._side(y, a[0]) <= 0])
+
+    def lower_tail(self, y):
+        return self._masses([a for a in self.atoms() if self._side(y, a[0]) >= 0])
+
+
+class RandomizedResponse(_Responses):
+    """The two output laws of k-ary randomized response with noise p ∈ (0, 1), k >= 2 buckets (exact)."""
+
+    __slots__ = ()
 
     def describe(self):
         return f"randomized response p = {float(self.noise):g}, k = {self.buckets}"
@@ -70,14 +89,9 @@ class RandomizedResponse(DominatingPair):
     def masses(self, h, lo, hi, bits):
         top = self.top_index(h)
         with working_precision(bits):
-            cdf_p, cdf_q = [], []
-            for i in range(lo, hi + 1):
-                below = self._below(i, top)
-                cdf_p.append(to_arb(sum((a[1] for a in below), mpq(0))))
-                cdf_q.append(to_arb(sum((a[2] for a in below), mpq(0))))
-            kept = [a for a in self.atoms() if a not in self._below(hi, top)]
-            high = (to_arb(sum((a[1] for a in kept), mpq(0))), to_arb(sum((a[2] for a in kept), mpq(0))))
-            return StepMasses.from_cdf(lo, hi, cdf_p, cdf_q, *high)
+            cdf = [self._masses(self._below(i, top)) for i in range(lo, hi + 1)]
+            high = self._masses([a for a in self.atoms() if a not in self._below(hi, top)])
+            return StepMasses.from_cdf(lo, hi, [p for p, _ in cdf], [q for _, q in cdf], *high)
 
     def index_range(self, grid, allowance):
         top = self.top_index(mpq(1, grid))
@@ -95,14 +109,6 @@ class RandomizedResponse(DominatingPair):
             return 1 if diff > 0 else -1
         return 1 if float(y) > s * math.log(float(self.ratio)) else -1
 
-    def upper_tail(self, y):
-        kept = [a for a in self.atoms() if self._side(y, a[0]) <= 0]
-        return (to_arb(sum((a[1] for a in kept), mpq(0))), to_arb(sum((a[2] for a in kept), mpq(0))))
-
-    def lower_tail(self, y):
-        kept = [a for a in self.atoms() if self._side(y, a[0]) >= 0]
-        return (to_arb(sum((a[1] for a in kept), mpq(0))), to_arb(sum((a[2] for a in kept), mpq(0))))
-
     # ---- float hints --------------------------------------------------------------------------
 
     def moments(self):
@@ -112,7 +118,7 @@ class RandomizedResponse(DominatingPair):
         return mean, max(sum(w * v * v for w, v in parts) - mean * mean, 1e-300)
 
 
-class RandomizedResponseSpecial(DominatingPair):
+class RandomizedResponseSpecial(_Responses):
     """Randomized response under replace_special: the input's output law against the special input's uniform one.
 
     The special record answers a uniformly random bucket (randomized response
@@ -129,19 +135,7 @@ class RandomizedResponseSpecial(DominatingPair):
     differ: the backward one is the pair (Q, P).
     """
 
-    __slots__ = ("noise", "buckets")
-
-    def __init__(self, noise, buckets):
-        self._set(noise=mpq(noise), buckets=int(buckets))
-
-    def parameters(self):
-        return (self.noise, mpq(self.buckets))
-
-    def audit_mass_units(self):
-        return 80
-
-    def audit_scale(self):
-        return mpq(1), mpq(1)
+    __slots__ = ()
 
     def describe(self):
         return f"randomized response p = {float(self.noise):g}, k = {self.buckets}, against the special input"
@@ -161,14 +155,10 @@ class RandomizedResponseSpecial(DominatingPair):
     def masses(self, h, lo, hi, bits):
         indices = [self._index(ratio, h) for ratio, _, _ in self.atoms()]
         with working_precision(bits):
-            cdf_p, cdf_q = [], []
-            for i in range(lo, hi + 1):   # an atom lies below level i exactly when its bucket is below i
-                below = [a for a, j in zip(self.atoms(), indices) if j < i]
-                cdf_p.append(to_arb(sum((a[1] for a in below), mpq(0))))
-                cdf_q.append(to_arb(sum((a[2] for a in below), mpq(0))))
-            kept = [a for a, j in zip(self.atoms(), indices) if j >= hi]
-            high = (to_arb(sum((a[1] for a in kept), mpq(0))), to_arb(sum((a[2] for a in kept), mpq(0))))
-            return StepMasses.from_cdf(lo, hi, cdf_p, cdf_q, *high)
+            # an atom lies below level i exactly when its bucket is below i
+            cdf = [self._masses([a for a, j in zip(self.atoms(), indices) if j < i]) for i in range(lo, hi + 1)]
+            high = self._masses([a for a, j in zip(self.atoms(), indices) if j >= hi])
+            return StepMasses.from_cdf(lo, hi, [p for p, _ in cdf], [q for _, q in cdf], *high)
 
     def index_range(self, grid, allowance):
         low, high = (self._index(ratio, mpq(1, grid)) for ratio, _, _ in self.atoms())
@@ -182,14 +172,6 @@ class RandomizedResponseSpecial(DominatingPair):
         if diff > 0 or diff < 0:
             return 1 if diff > 0 else -1
         return 1 if float(y) > math.log(float(ratio)) else -1
-
-    def upper_tail(self, y):
-        kept = [a for a in self.atoms() if self._side(y, a[0]) <= 0]
-        return (to_arb(sum((a[1] for a in kept), mpq(0))), to_arb(sum((a[2] for a in kept), mpq(0))))
-
-    def lower_tail(self, y):
-        kept = [a for a in self.atoms() if self._side(y, a[0]) >= 0]
-        return (to_arb(sum((a[1] for a in kept), mpq(0))), to_arb(sum((a[2] for a in kept), mpq(0))))
 
     # ---- float hints --------------------------------------------------------------------------
 
