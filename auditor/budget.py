@@ -40,7 +40,8 @@ file stays within the limits; otherwise its claims stay undecided.
 
 from auditor.outcomes import Unchecked
 
-__all__ = ["MAX_WORK", "MAX_MEMORY", "MAX_ENTRIES", "MAX_SCALE", "UNIT", "Cost", "Ledger", "reserve", "afford", "total"]
+__all__ = ["MAX_WORK", "MAX_MEMORY", "MAX_ENTRIES", "MAX_SCALE", "UNIT", "Cost", "Ledger", "reserve", "afford", "total",
+           "longer"]
 
 MAX_WORK = 6 * 10 ** 10
 """Work units of a whole file's check (about a minute of CPU)."""
@@ -51,6 +52,11 @@ MAX_ENTRIES = 1 << 22
 UNIT = "work units of about 1 ns"
 MAX_SCALE = 64
 """The largest ``--budget`` multiplier (about an hour and 96 GB: beyond any machine this is meant for)."""
+
+
+def longer(a, b):
+    """The longer of two arrays given as (entries, pointer); the first on a tie."""
+    return b if b[0] > a[0] else a
 
 
 class Cost:
@@ -74,8 +80,8 @@ class Cost:
 
     def __add__(self, other):
         lead = other if other.work > self.work else self
-        longest = max(self.longest, other.longest, key=lambda entries_pointer: entries_pointer[0])
-        return Cost(self.work + other.work, max(self.memory, other.memory), lead.pointer, lead.what, longest)
+        return Cost(self.work + other.work, max(self.memory, other.memory), lead.pointer, lead.what,
+                    longer(self.longest, other.longest))
 
     def at(self, prefix):
         """The same cost with its pointers prefixed by ``prefix`` (an embedding certificate's place for it)."""

@@ -151,8 +151,7 @@ def estimate(plan, value_bits, guard=0, prefix=""):
             i, (lo, hi) = next(it)
             n_b = n if factor == "square" else 3
             product, size = n + n_b - 1, hi - lo + 1
-            if max(product, size) > longest[0]:
-                longest = (max(product, size), f"{prefix}{P}/windows/{i}")
+            longest = budget.longer(longest, (max(product, size), f"{prefix}{P}/windows/{i}"))
             field = 2 * (K + 2) + min(n, n_b).bit_length()
             work += 2 * (n + n_b) * field           # U and D
             memory = max(memory, product * (PRODUCT_BYTES + field // 2))

@@ -152,7 +152,7 @@ def estimate_plan(plan, total_steps, guard=0):
             for scale in scales:
                 w, n, m = _chain_work(stages, chain, scale, f"{P}/windows/{order}/{side}")
                 work += w
-                longest, array = max(longest, n[0]), max(array, n, key=lambda entries_pointer: entries_pointer[0])
+                longest, array = max(longest, n[0]), budget.longer(array, n)
                 memory = max(memory, m)
     need = 4 * total_steps * (3 * longest + 3)
     for scale, name in ((K, "p_bits"), (K_q, "q_bits")):
@@ -182,8 +182,7 @@ def _chain_work(stages, chain, scale, pointer):
         nonlocal work, longest, memory
         product = n_a + n_b - 1
         size = window[1] - window[0] + 1
-        if max(product, size) > longest[0]:
-            longest = (max(product, size), where)
+        longest = budget.longer(longest, (max(product, size), where))
         field = _field_bits(scale, n_a, n_b)
         work += (n_a + n_b) * field
         memory = max(memory, product * (PRODUCT_BYTES + field // 2))

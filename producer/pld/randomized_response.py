@@ -153,11 +153,11 @@ class RandomizedResponseSpecial(_Responses):
                          floor_guess(math.log(float(ratio)), h))
 
     def masses(self, h, lo, hi, bits):
-        indices = [self._index(ratio, h) for ratio, _, _ in self.atoms()]
+        placed = [(a, self._index(a[0], h)) for a in self.atoms()]
         with working_precision(bits):
             # an atom lies below level i exactly when its bucket is below i
-            cdf = [self._masses([a for a, j in zip(self.atoms(), indices) if j < i]) for i in range(lo, hi + 1)]
-            high = self._masses([a for a, j in zip(self.atoms(), indices) if j >= hi])
+            cdf = [self._masses([a for a, j in placed if j < i]) for i in range(lo, hi + 1)]
+            high = self._masses([a for a, j in placed if j >= hi])
             return StepMasses.from_cdf(lo, hi, [p for p, _ in cdf], [q for _, q in cdf], *high)
 
     def index_range(self, grid, allowance):
