@@ -29,6 +29,7 @@ FUNCTIONS = {
     "hierarchy": "hierarchy_upper", "calibrate-lower": "calibration_lower", "frontier": "frontier",
     "window": "window_request", "rate": "rate", "finite-budget": "finite_budget", "noise": "noise",
     "dpsgd": "dpsgd", "bracket": "bracket", "steps": "dpsgd_steps", "sampling-rate": "dpsgd_sampling_rate",
+    "account": "account",
 }
 
 

@@ -180,7 +180,7 @@ def _training_run(sampling_rate, steps, every, batch_size, dataset_size, epochs,
                       names=names)
     if run.sampling_rate < MIN_RATE:
         raise LimitError(f"{names[0]}, {names[1]}: q = {describe_rational(run.sampling_rate)} ({run.counting} "
-                         f"counting) is below dpsgd/1's limit 10^-5")
+                         f"counting) is below dpsgd/1's limit 10^-7")
     if run.steps > MAX_TOTAL_STEPS:
         raise LimitError(f"{names[2]}: {run.epochs} epochs are T = {run.steps} steps ({run.counting} counting), "
                          f"beyond dpsgd/1's limit of 10^6 steps")

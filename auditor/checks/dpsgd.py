@@ -5,7 +5,7 @@ list, the relative width R); every ``result`` field but ``discretisation``
 is a claim; ``discretisation`` is the recipe the claims are checked with (its
 numbers fix the auditor's route; nothing stored is trusted).  In order:
 
-1. Domain (MALFORMED outside it): 10^−5 <= q <= 1, 1/2 <= σ <= 100,
+1. Domain (MALFORMED outside it): 10^−7 <= q <= 1, 1/10 <= σ <= 100,
    Σ T <= 10^6; 10^−30 <= δ < 1, or 1..64 strictly increasing ε in
    [0, 500]; 10^−6 <= R <= 1/2; a result of the question's form; a ``pld``
    route with a discretisation, a ``gaussian`` one without.
@@ -67,8 +67,8 @@ from auditor.rationals import read_rational
 
 # ---- the domain ---------------------------------------------------------------------------
 MAX_STEPS = 10 ** 6
-Q_MIN, Q_MAX = Fraction(1, 10 ** 5), Fraction(1)
-SIGMA_MIN, SIGMA_MAX = Fraction(1, 2), Fraction(100)
+Q_MIN, Q_MAX = Fraction(1, 10 ** 7), Fraction(1)
+SIGMA_MIN, SIGMA_MAX = Fraction(1, 10), Fraction(100)
 
 # ---- the limits (UNCHECKED beyond them, before any work) -------------------------------------
 MAX_EPSILON = Fraction(2000)
@@ -130,9 +130,9 @@ def parse(cert):
     for s, stage in enumerate(inp["stages"]):
         P = f"/input/stages/{s}"
         q = _bounded(read_rational(stage["sampling_rate"], P + "/sampling_rate"), Q_MIN, Q_MAX,
-                     P + "/sampling_rate", "[10^-5, 1]")
+                     P + "/sampling_rate", "[10^-7, 1]")
         sigma = _bounded(read_rational(stage["noise_multiplier"], P + "/noise_multiplier"), SIGMA_MIN,
-                         SIGMA_MAX, P + "/noise_multiplier", "[1/2, 100]")
+                         SIGMA_MAX, P + "/noise_multiplier", "[1/10, 100]")
         steps = common.integer(stage["steps"], P + "/steps", 1)
         stages.append((q, sigma, steps))
     total = sum(steps for _, _, steps in stages)

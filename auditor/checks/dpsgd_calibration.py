@@ -52,8 +52,8 @@ Domain (MALFORMED): ε >= 0, 0 < δ < 1, 0 < q <= 1, σ > 0, T >= 1, 0 < R < 1,
 one solved (``steps`` absent for ``epochs`` too), ``precision`` exactly for
 ``noise_multiplier`` and ``sampling_rate``, ``training`` only for
 ``noise_multiplier`` (with ``epochs``) and ``epochs`` (where it is required,
-without ``epochs``).  The embedded certificates' own domain (10^-5 <= q <= 1,
-1/2 <= σ <= 100, T <= 10^6, ...) is theirs, applied by their check.  Limits
+without ``epochs``).  The embedded certificates' own domain (10^-7 <= q <= 1,
+1/10 <= σ <= 100, T <= 10^6, ...) is theirs, applied by their check.  Limits
 (UNCHECKED): both embedded certificates' estimated work together within the
 file's one budget (:func:`auditor.embedded.reserve_embedded`, before either is
 checked), and those of ``dpsgd/1``, applied by its check; an embedded

@@ -29,7 +29,7 @@ DESCRIPTION = (f"{HELP}.  The run in training terms (--batch-size, --dataset-siz
                "the file; curve.png (matplotlib, the `plots` extra) draws ε_hi joined and ε_lo dashed, "
                "two-sided points only (an upper-only point is a hollow triangle, never joined).  Before any "
                f"work: at most {MAX_POINTS} points, every point within dpsgd/1's limits (T <= 10^6, "
-               "10^-5 <= q <= 1, 1/2 <= σ <= 100, 10^-30 <= δ < 1) and the refusals `producer dpsgd` makes "
+               "10^-7 <= q <= 1, 1/10 <= σ <= 100, 10^-30 <= δ < 1) and the refusals `producer dpsgd` makes "
                f"before its computation.  More than {SERIAL_UP_TO} points run on --workers processes "
                f"(default {DEFAULT_WORKERS}).  --out must be new or empty (--overwrite replaces an earlier "
                "curve's files).")
@@ -50,14 +50,14 @@ def add_arguments(parser):
                           help=f"how q and the steps are counted (default {DEFAULT_COUNTING}): tf-privacy q = B/N, "
                                "T(e) = ⌈e·N/B⌉; opacus q = 1/⌈N/B⌉, T(e) = e·⌈N/B⌉")
     steps = parser.add_argument_group("the run in steps")
-    steps.add_argument("--sampling-rate", metavar="Q", help="Poisson sampling rate q in [10^-5, 1], read exactly")
+    steps.add_argument("--sampling-rate", metavar="Q", help="Poisson sampling rate q in [10^-7, 1], read exactly")
     steps.add_argument("--steps", metavar="T", help="number of steps T of the whole run, 1 <= T <= 10^6")
     steps.add_argument("--every", metavar="K",
                        help="a point every K steps (the run in steps; required there) or every K epochs (training "
                             "terms; default 1), and one after the last")
     mechanism = parser.add_argument_group("noise and question")
     mechanism.add_argument("--noise-multiplier", metavar="S", required=True,
-                           help="noise multiplier σ in [1/2, 100]: the noise is N(0, σ²) for sensitivity 1")
+                           help="noise multiplier σ in [1/10, 100]: the noise is N(0, σ²) for sensitivity 1")
     mechanism.add_argument("--delta", metavar="D", required=True,
                            help="δ in [10^-30, 1): each point encloses ε(δ) after its steps")
     run_group = parser.add_argument_group("execution and output")

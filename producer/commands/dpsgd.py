@@ -10,7 +10,7 @@ DESCRIPTION = (f"{HELP}.  The upper end comes from a connect-the-dots discretisa
                "masses are integers with directed rounding and the T-fold compositions exact big-integer "
                "convolutions (Gaussian-only schedules, q = 1, use the closed form).  A schedule is given as "
                "repeated --stage q:σxT, composed in order.  Limits: at most 16 stages, at most 10^6 steps in "
-               "all, 10^-5 <= q <= 1, 1/2 <= σ <= 100, 10^-30 <= δ < 1, at most 64 ε in [0, 500], "
+               "all, 10^-7 <= q <= 1, 1/10 <= σ <= 100, 10^-30 <= δ < 1, at most 64 ε in [0, 500], "
                "10^-6 <= R <= 1/2.  Refused before the work: an ε(δ) above 2000 (the auditor's limit; above "
                "about 600 on the PLD route), a computation beyond the work limit of the whole search or the "
                "auditor's limits (a refusal that only more work would answer names the --effort N that does: "
@@ -25,7 +25,7 @@ def add_arguments(parser):
     group.add_argument("--sampling-rate", metavar="Q",
                        help="Poisson sampling rate q in (0, 1] (q = 1: the Gaussian mechanism), read exactly")
     group.add_argument("--noise-multiplier", metavar="S",
-                       help="noise multiplier σ: the noise is N(0, σ²) for sensitivity 1, σ in [1/2, 100]")
+                       help="noise multiplier σ: the noise is N(0, σ²) for sensitivity 1, σ in [1/10, 100]")
     group.add_argument("--steps", metavar="T", help="number of steps T (integer >= 1)")
     group.add_argument("--stage", action="append", default=[], metavar="Q:SxT",
                        help="one stage of a schedule, e.g. 0.01:1.1x1000 (repeatable; stages compose in order, "

@@ -21,7 +21,7 @@ def add_arguments(parser):
     target.add_argument("--delta", required=True, metavar="D", help="the target δ, 10^-30 <= D < 1")
     run = parser.add_argument_group("the run")
     run.add_argument("--noise-multiplier", required=True, metavar="S",
-                     help="noise multiplier σ in [1/2, 100]: the noise is N(0, σ²) for sensitivity 1")
+                     help="noise multiplier σ in [1/10, 100]: the noise is N(0, σ²) for sensitivity 1")
     run.add_argument("--steps", required=True, metavar="T", help="DP-SGD steps T, 1 <= T <= 10^6")
     run.add_argument("--precision", metavar="R",
                      help="relative grid step: q < q_a <= q·(1 + R), 10^-6 <= R < 1 (default 1/1000)")

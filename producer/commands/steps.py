@@ -18,7 +18,7 @@ def add_arguments(parser):
     target.add_argument("--delta", required=True, metavar="D", help="the target δ, 10^-30 <= D < 1")
     run = add_training_arguments(parser, "the run (--sampling-rate, or --batch-size and --dataset-size)")
     run.add_argument("--noise-multiplier", required=True, metavar="S",
-                     help="noise multiplier σ in [1/2, 100]: the noise is N(0, σ²) for sensitivity 1")
+                     help="noise multiplier σ in [1/10, 100]: the noise is N(0, σ²) for sensitivity 1")
     add_output_arguments(parser)
 
 

@@ -100,8 +100,8 @@ def add_arguments(parser):
                       help="absolute width: with --rel-width the floor of the rounds (default 10^-20), alone one "
                            "round per point at W (the default of a δ grid: 10^-6)")
     dpsgd = parser.add_argument_group("DP-SGD grid (in place of --budgets and --sigma2s/--laplace; with --deltas)")
-    dpsgd.add_argument("--sampling-rates", metavar="Q,...", help="Poisson sampling rates q in [10^-5, 1]")
-    dpsgd.add_argument("--noise-multipliers", metavar="S,...", help="noise multipliers σ in [1/2, 100]")
+    dpsgd.add_argument("--sampling-rates", metavar="Q,...", help="Poisson sampling rates q in [10^-7, 1]")
+    dpsgd.add_argument("--noise-multipliers", metavar="S,...", help="noise multipliers σ in [1/10, 100]")
     dpsgd.add_argument("--steps", metavar="T,...", help="numbers of steps T, 1 <= T <= 10^6")
     dpsgd.add_argument("--effort", metavar="N",
                        help="opt every point in to N times the search's work limit (N from 1 to 8), as `producer "

@@ -9,7 +9,7 @@ COUNTING_HELP = ("a run in training terms is read by --counting: tf-privacy (the
                  "PrivacyEngine with Poisson sampling: ⌈N/B⌉ batches an epoch, q = 1/⌈N/B⌉, T(E) = E·⌈N/B⌉), "
                  "and recorded in the certificate's input.training beside the q and T it gives.")
 DPSGD_LIMITS = ("Each side is one dpsgd/1 certificate of δ(ε) at the one ε (Poisson-subsampled Gaussian, "
-                "sensitivity 1, add/remove neighbours), within its limits: 10^-5 <= q <= 1, 1/2 <= σ <= 100, "
+                "sensitivity 1, add/remove neighbours), within its limits: 10^-7 <= q <= 1, 1/10 <= σ <= 100, "
                 "1 <= T <= 10^6, ε <= 500, δ >= 10^-30.  The answer is a crossing (a value that meets, its "
                 "certified neighbour that does not), not a claim that no other value meets the target.")
 

@@ -11,7 +11,7 @@ below, with the discretisation that reproduces the computation) and the
 enclosures.  docs/dpsgd.md has the mathematics; docs/kinds.md the fields.
 
 Limits (the auditor's are the same): 1 to 16 stages; 1 <= T per stage and
-Σ T <= 10^6; 10^-5 <= q <= 1; 1/2 <= σ <= 100; 10^-30 <= δ < 1; 1 to 64
+Σ T <= 10^6; 10^-7 <= q <= 1; 1/10 <= σ <= 100; 10^-30 <= δ < 1; 1 to 64
 values of ε in [0, 500], distinct; 10^-6 <= R <= 1/2.  Refused before the
 work, in one line (docs/dpsgd.md §10): an ε(δ) above 2000 on the gaussian
 route (the largest ε the auditor evaluates), one estimated above 600 on the
@@ -29,7 +29,7 @@ from gmpy2 import mpq
 
 from producer import audit_budget
 from producer.certificates.canonical import make_certificate
-from producer.names import option
+from producer.names import entry, option
 from producer.pld.enclose import certify
 from producer.pld.mechanism import BACKWARD, FORWARD, Stage
 from producer.pld.search import certificate_cost
@@ -42,8 +42,8 @@ KIND, VERSION = "dpsgd", 1
 
 MAX_STAGES = 16
 MAX_TOTAL_STEPS = 10**6
-MIN_RATE = mpq(1, 10**5)
-MIN_NOISE, MAX_NOISE = mpq(1, 2), mpq(100)
+MIN_RATE = mpq(1, 10**7)
+MIN_NOISE, MAX_NOISE = mpq(1, 10), mpq(100)
 MIN_DELTA = mpq(1, 10**30)
 MAX_POINTS = 64
 MAX_EPSILON = mpq(500)
@@ -58,11 +58,12 @@ def _stage(rate, noise, steps, where):
     if not 0 < rate <= 1:
         raise InputError(f"{where}sampling rate: q must lie in (0, 1], got {describe_rational(rate)}")
     if rate < MIN_RATE:
-        raise LimitError(f"{where}sampling rate: q = {describe_rational(rate)} is below the limit 10^-5")
+        raise LimitError(f"{where}sampling rate: q = {describe_rational(rate)} is below the limit 10^-7 "
+                         f"({entry('account')} takes the same mechanism as a DpEvent tree, with no lower limit on q)")
     if noise <= 0:
         raise InputError(f"{where}noise multiplier: σ must be positive, got {describe_rational(noise)}")
     if not MIN_NOISE <= noise <= MAX_NOISE:
-        raise LimitError(f"{where}noise multiplier: σ = {describe_rational(noise)} is outside the limits [1/2, 100]")
+        raise LimitError(f"{where}noise multiplier: σ = {describe_rational(noise)} is outside the limits [1/10, 100]")
     if steps < 1:
         raise InputError(f"{where}steps: T must be at least 1, got {steps}")
     if steps > MAX_TOTAL_STEPS:

@@ -33,10 +33,10 @@ separates from δ is left undecided, and the search steps around it where
 the ratio allows (σ and q), or says so.  The certificates kept are those
 that decided the two answers.
 
-Limits: those of dpsgd/1 (10^-5 <= q <= 1, 1/2 <= σ <= 100, 1 <= T <= 10^6,
+Limits: those of dpsgd/1 (10^-7 <= q <= 1, 1/10 <= σ <= 100, 1 <= T <= 10^6,
 ε <= 500, δ >= 10^-30) on the given values and on the range searched, and
 R >= 10^-6; checked before the search.  The search refuses in one line when
-the range holds no crossing: every value meets the target (σ = 1/2, q = 1,
+the range holds no crossing: every value meets the target (σ = 1/10, q = 1,
 T = 10^6 steps or the most epochs within them already do) or none does.
 """
 
@@ -168,9 +168,12 @@ class Request(Immutable):
         if self.solve == STEPS:
             self.bottom, self.top = -dpsgd.MAX_TOTAL_STEPS, -1
             return
-        # q >= 10^-5 (checked) makes one epoch at most ⌈1/q⌉ <= 10^5 steps under either counting, so at least
-        # one epoch fits; the most within the step limit, by bisection on T(E) (which grows with E)
+        # the most epochs within the step limit, by bisection on T(E) (which grows with E); at q < 10^-6 one
+        # epoch may already be beyond it
         run, most = self.training, 1
+        if run.steps_after(1) > dpsgd.MAX_TOTAL_STEPS:
+            raise LimitError(f"epochs: one epoch is T = {run.steps_after(1)} steps (q = "
+                             f"{describe_rational(self.rate)}), beyond dpsgd/1's limit of 10^6 steps")
         low, high = 2, MAX_EPOCHS
         while low <= high:
             middle = (low + high) // 2
@@ -250,10 +253,10 @@ class Request(Immutable):
         mu = clt.mu_star(float(self.epsilon), float(self.delta))
         if self.solve == NOISE:
             value = clt.noise_multiplier(mu, float(self.rate), self.steps)
-            return self.line.index_of(mpq(min(max(value, 0.5), 100.0)))
+            return self.line.index_of(mpq(min(max(value, 0.1), 100.0)))
         if self.solve == RATE:
             value = clt.sampling_rate(mu, float(self.noise), self.steps)
-            return self.line.index_of(mpq(min(max(value, 1e-5), 1.0)))
+            return self.line.index_of(mpq(min(max(value, 1e-7), 1.0)))
         steps = clt.steps(mu, 1.0 if self.rate == 1 else float(self.rate), float(self.noise))
         if self.solve == STEPS:
             return -round(min(steps, 1e7))
@@ -287,7 +290,7 @@ def _rate(rate, run):
     if not 0 < rate <= 1:
         raise InputError(f"{where}: q must lie in (0, 1], got {describe_rational(rate)}")
     if rate < dpsgd.MIN_RATE:
-        raise LimitError(f"{where}: q = {describe_rational(rate)} is below the limit 10^-5 of dpsgd/1")
+        raise LimitError(f"{where}: q = {describe_rational(rate)} is below the limit 10^-7 of dpsgd/1")
     return rate
 
 
@@ -295,7 +298,7 @@ def _noise(noise):
     if noise <= 0:
         raise InputError(f"noise_multiplier: σ must be positive, got {describe_rational(noise)}")
     if not dpsgd.MIN_NOISE <= noise <= dpsgd.MAX_NOISE:
-        raise LimitError(f"noise_multiplier: σ = {describe_rational(noise)} is outside the limits [1/2, 100] "
+        raise LimitError(f"noise_multiplier: σ = {describe_rational(noise)} is outside the limits [1/10, 100] "
                          f"of dpsgd/1")
     return noise
 

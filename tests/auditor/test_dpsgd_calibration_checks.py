@@ -275,9 +275,9 @@ def test_tampered_embedded_without_its_digest_fails(certs):
 
 
 def test_embedded_outside_its_own_domain_is_malformed_at_its_pointer(certs):
-    """σ = 1/4 is below dpsgd/1's domain [1/2, 100]: MALFORMED, named inside the embedded certificate."""
+    """σ = 1/20 is below dpsgd/1's domain [1/10, 100]: MALFORMED, named inside the embedded certificate."""
     def edit(inp, res):
-        res["meets"]["input"]["stages"][0]["noise_multiplier"] = "1/4"
+        res["meets"]["input"]["stages"][0]["noise_multiplier"] = "1/20"
     rejected(edited(certs["noise"], edit), "MALFORMED", M + "/input/stages/0/noise_multiplier")
 
 

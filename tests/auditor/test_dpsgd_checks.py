@@ -315,8 +315,8 @@ def test_result_of_the_wrong_form_is_malformed(delta_cert, points_cert):
 
 
 @pytest.mark.parametrize("path, value", [
-    (("input", "stages", 0, "sampling_rate"), "1/1000000"),
-    (("input", "stages", 0, "noise_multiplier"), "1/3"),
+    (("input", "stages", 0, "sampling_rate"), "1/100000000"),
+    (("input", "stages", 0, "noise_multiplier"), "1/11"),
     (("input", "stages", 0, "noise_multiplier"), "101"),
     (("input", "delta"), "1/10000000000000000000000000000000"),
     (("input", "rel_width"), "2/3"),
@@ -333,7 +333,7 @@ def test_the_estimate_of_an_embedded_certificate_names_its_place(delta_cert):
     wrong shape) is MALFORMED at its own place in the enclosing file, before any work."""
     from auditor.certificate import Malformed
     wrong = copy.deepcopy(delta_cert)
-    _set(wrong, ("input", "stages", 0, "noise_multiplier"), "1/3")
+    _set(wrong, ("input", "stages", 0, "noise_multiplier"), "1/11")
     with pytest.raises(Malformed, match="^/result/meets/input/stages/0/noise_multiplier: "):
         dpsgd.estimate(wrong, "/result/meets")
     wrong = copy.deepcopy(delta_cert)

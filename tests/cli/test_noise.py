@@ -154,7 +154,7 @@ SGD = ("--epsilon", "1", "--delta", "1e-5")
     ((*SGD, "--batch-size", "10", "--dataset-size", "100", "--epochs", "1", "--counting", "jax"), "invalid choice"),
     ((*SGD, "--batch-size", "0", "--dataset-size", "100", "--epochs", "1"), "--batch-size: must be in [1, "),
     ((*SGD, "--batch-size", "1", "--dataset-size", "1000", "--epochs", "1001"), "--epochs: T = 1001000 steps"),
-    ((*SGD, "--sampling-rate", "1e-6", "--steps", "10"), "below the limit 10^-5"),
+    ((*SGD, "--sampling-rate", "1e-8", "--steps", "10"), "below the limit 10^-7"),
     ((*SGD, "--sampling-rate", "0.01", "--steps", "1.5"), "not an integer"),
     ((*SGD, "--sampling-rate", "0.01", "--steps", "10", "--precision", "1e-7"), "below the limit 10^-6"),
     (("--epsilon", "501", "--delta", "1e-5", "--sampling-rate", "0.01", "--steps", "10"), "limit 500"),
@@ -168,7 +168,7 @@ def test_bad_dpsgd_input_is_one_line_and_exit_2_before_any_work(capsys, args, fr
 
 
 def test_no_noise_multiplier_in_range_is_one_line(capsys):
-    status, out, err = main(capsys, "--epsilon", "2", "--delta", "1e-5", "--sampling-rate", "0.001", "--steps", "10",
+    status, out, err = main(capsys, "--epsilon", "2", "--delta", "1e-5", "--sampling-rate", "1e-7", "--steps", "10",
                             "--quiet")
     assert status == 2 and out == ""
     assert len(err.strip().splitlines()) == 1 and "already meets" in err and "producer steps answers" in err

@@ -57,7 +57,7 @@ BASE = ("--epsilon", "1", "--delta", "1e-5", "--noise-multiplier", "1")
     ((*BASE, "--sampling-rate", "0.1", "--counting", "opacus"), "counting: it says how"),
     ((*BASE, "--sampling-rate", "0.1", "--precision", "0.01"), "unrecognized arguments: --precision"),
     ((*BASE, "--sampling-rate", "0.1", "--steps", "10"), "unrecognized arguments: --steps"),
-    (("--epsilon", "1", "--delta", "1e-5", "--noise-multiplier", "0.3", "--sampling-rate", "0.1"), "[1/2, 100]"),
+    (("--epsilon", "1", "--delta", "1e-5", "--noise-multiplier", "0.05", "--sampling-rate", "0.1"), "[1/10, 100]"),
     (("--epsilon", "1", "--delta", "1e-5", "--sampling-rate", "0.1"), "--noise-multiplier"),
 ])
 def test_bad_input_is_one_line_and_exit_2_before_any_work(capsys, args, fragment):

@@ -131,7 +131,7 @@ def test_a_pool_of_processes_gives_the_same_certificates():
     (dict(batch_size=10, dataset_size=10, epochs=1001), LimitError, "1001 points (one after each epoch)"),
     (dict(sampling_rate="0.01", steps=10**6 + 1, every=10**5), LimitError, "exceeds the limit of 1000000 steps"),
     (dict(batch_size=100, dataset_size=10**6, epochs=101), LimitError, "101 epochs are T = 1010000 steps"),
-    (dict(batch_size=1, dataset_size=10**6, epochs=1), LimitError, "q = 1e-06 (tf-privacy counting) is below"),
+    (dict(batch_size=1, dataset_size=10**8, epochs=1), LimitError, "q = 1e-08 (tf-privacy counting) is below"),
     (dict(sampling_rate="0", steps=10, every=1), InputError, "q must lie in (0, 1]"),
     (dict(sampling_rate="0.01", steps=10, every=0), InputError, "every: K must be at least 1"),
     (dict(sampling_rate="0.01", steps=10), InputError, "give every too"),
@@ -150,7 +150,7 @@ def test_bad_requests_are_refused_before_any_work(kwargs, error, fragment, monke
 
 
 @pytest.mark.parametrize("sigma, delta, fragment", [
-    ("0.4", "1e-5", "outside the limits [1/2, 100]"), ("1.1", "0", "delta: must lie in (0, 1)"),
+    ("0.05", "1e-5", "outside the limits [1/10, 100]"), ("1.1", "0", "delta: must lie in (0, 1)"),
     ("1.1", "1e-31", "below the limit 10^-30"),
 ])
 def test_the_noise_and_delta_are_dpsgds(sigma, delta, fragment, monkeypatch):

@@ -74,8 +74,8 @@ def test_same_request_same_bytes_from_python_and_the_command_line(tmp_path):
 
 @pytest.mark.parametrize("kwargs,message", [
     (dict(sampling_rate="0", noise_multiplier=1, steps=1, delta="1e-5"), "q must lie in (0, 1]"),
-    (dict(sampling_rate="1e-6", noise_multiplier=1, steps=1, delta="1e-5"), "below the limit 10^-5"),
-    (dict(sampling_rate="0.1", noise_multiplier="0.3", steps=1, delta="1e-5"), "outside the limits [1/2, 100]"),
+    (dict(sampling_rate="1e-8", noise_multiplier=1, steps=1, delta="1e-5"), "below the limit 10^-7"),
+    (dict(sampling_rate="0.1", noise_multiplier="0.05", steps=1, delta="1e-5"), "outside the limits [1/10, 100]"),
     (dict(sampling_rate="0.1", noise_multiplier=1, steps=0, delta="1e-5"), "at least 1"),
     (dict(sampling_rate="0.1", noise_multiplier=1, steps=10**6 + 1, delta="1e-5"), "limit of 1000000 steps"),
     (dict(sampling_rate="0.1", noise_multiplier=1, steps=1), "exactly one question"),

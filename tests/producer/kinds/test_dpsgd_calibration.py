@@ -271,7 +271,7 @@ BAD = [
     (dict(solve="noise_multiplier", epsilon=1, delta="1e-31", sampling_rate="0.01", steps=10), "10^-30"),
     (dict(solve="noise_multiplier", epsilon=1, delta="1e-5", sampling_rate="0.01"), "steps: required"),
     (dict(solve="noise_multiplier", epsilon=1, delta="1e-5", steps=10), "give sampling_rate and steps, or"),
-    (dict(solve="noise_multiplier", epsilon=1, delta="1e-5", sampling_rate="1e-6", steps=10), "below the limit 10^-5"),
+    (dict(solve="noise_multiplier", epsilon=1, delta="1e-5", sampling_rate="1e-8", steps=10), "below the limit 10^-7"),
     (dict(solve="noise_multiplier", epsilon=1, delta="1e-5", sampling_rate="1.5", steps=10), "(0, 1]"),
     (dict(solve="noise_multiplier", epsilon=1, delta="1e-5", sampling_rate="0.01", steps=10**6 + 1),
      "exceed the limit of 1000000"),
@@ -282,8 +282,8 @@ BAD = [
     (dict(solve="noise_multiplier", epsilon=1, delta="1e-5", batch_size=10, dataset_size=100), "epochs: required"),
     (dict(solve="noise_multiplier", epsilon=1, delta="1e-5", batch_size=10, dataset_size=100, epochs=1,
           sampling_rate="0.1"), "one of the two"),
-    (dict(solve="noise_multiplier", epsilon=1, delta="1e-5", batch_size=1, dataset_size=10**6, epochs=1),
-     "q = 1e-06 is below the limit"),
+    (dict(solve="noise_multiplier", epsilon=1, delta="1e-5", batch_size=1, dataset_size=10**8, epochs=1),
+     "q = 1e-08 is below the limit"),
     (dict(solve="noise_multiplier", epsilon=1, delta="1e-5", batch_size=1, dataset_size=1000, epochs=1001),
      "epochs: T = 1001000 steps exceed"),
     (dict(solve="noise_multiplier", epsilon=1, delta="1e-5", batch_size=11, dataset_size=10, epochs=1),
@@ -296,15 +296,17 @@ BAD = [
           counting="jax"), "is not a step counting"),
     (dict(solve="steps", epsilon=1, delta="1e-5", sampling_rate="0.01", noise_multiplier=1, precision="0.01"),
      "omit precision"),
-    (dict(solve="steps", epsilon=1, delta="1e-5", sampling_rate="0.01", noise_multiplier="0.4"), "[1/2, 100]"),
+    (dict(solve="steps", epsilon=1, delta="1e-5", sampling_rate="0.01", noise_multiplier="0.05"), "[1/10, 100]"),
     (dict(solve="steps", epsilon=1, delta="1e-5", sampling_rate="0.01", noise_multiplier=1, steps=3),
      "steps: it is what is solved"),
     (dict(solve="steps", epsilon=1, delta="1e-5", noise_multiplier=1), "give sampling_rate, or batch_size"),
     (dict(solve="steps", epsilon=1, delta="1e-5", noise_multiplier=1, batch_size=10, dataset_size=100),
      "a training run answers the noise multiplier or the epochs"),
     (dict(solve="epochs", epsilon=1, delta="1e-5", noise_multiplier=1), "give both"),
+    (dict(solve="epochs", epsilon=1, delta="1e-5", noise_multiplier=1, batch_size=1, dataset_size=10**8,
+          counting="opacus"), "below the limit 10^-7"),
     (dict(solve="epochs", epsilon=1, delta="1e-5", noise_multiplier=1, batch_size=1, dataset_size=10**7,
-          counting="opacus"), "below the limit 10^-5"),
+          counting="opacus"), "epochs: one epoch is T = 10000000 steps"),
     (dict(solve="epochs", epsilon=1, delta="1e-5", noise_multiplier=1, batch_size=10, dataset_size=100, epochs=2),
      "epochs: they are what is solved"),
     (dict(solve="sampling_rate", epsilon=1, delta="1e-5", noise_multiplier=1), "steps: required"),
@@ -327,11 +329,14 @@ def test_bad_input_is_refused_in_one_line_before_the_work(monkeypatch, fields, w
 
 
 def test_the_epochs_range_ends_at_the_step_limit():
-    """Batch 1 of 100,000 (q = 10^-5, the smallest): 10 epochs are 10^6 steps, the most dpsgd/1 takes."""
+    """Batch 1 of 100,000 (q = 10^-5): 10 epochs are 10^6 steps, the most dpsgd/1 takes; batch 1 of 10^6: one."""
     for counting in ("tf-privacy", "opacus"):
         request = kind.Request.from_strings("epochs", 1, "1e-5", noise_multiplier=1, batch_size=1,
                                             dataset_size=100000, counting=counting)
         assert (request.bottom, request.top) == (-10, -1)
+        request = kind.Request.from_strings("epochs", 1, "1e-5", noise_multiplier=1, batch_size=1,
+                                            dataset_size=10**6, counting=counting)
+        assert (request.bottom, request.top) == (-1, -1)
     request = kind.Request.from_strings("epochs", 1, "1e-5", noise_multiplier=1, batch_size=64, dataset_size=1000)
     most = -request.bottom
     assert request.training.steps_after(most) <= 10**6 < request.training.steps_after(most + 1)
@@ -346,8 +351,8 @@ def test_the_api_refuses_a_mixed_question_naming_the_arguments(monkeypatch):
 
 
 @pytest.mark.parametrize("call, words", [
-    (lambda: producer.noise(2, "1e-5", sampling_rate="0.001", steps=10),
-     "σ = 0.5, the smallest noise multiplier dpsgd/1 takes, already meets"),
+    (lambda: producer.noise(2, "1e-5", sampling_rate="1e-7", steps=10),
+     "σ = 0.1, the smallest noise multiplier dpsgd/1 takes, already meets"),
     (lambda: producer.noise("0.1", "1e-10", sampling_rate=1, steps=10**6),
      "σ = 100, the largest noise multiplier dpsgd/1 takes, does not meet"),
     (lambda: producer.dpsgd_sampling_rate(2, "1e-5", noise_multiplier=10, steps=10),
