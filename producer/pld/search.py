@@ -449,10 +449,12 @@ class Search:
         # measured rate only plans; it is often slower on coarse grids than on fine ones)
         if best is None or best.grid < 1.05 * plan.grid or ratio * (plan.grid / best.grid) ** 2 > 1:
             R = self.request.rel_width
+            # an effort is named only where the h² law lets the finest grid of all reach the width
+            more = (f" (by the h² law even h = 1/{MAX_GRID}, the finest grid, would miss it)"
+                    if ratio * (plan.grid / MAX_GRID) ** 2 > 1 else self._more_effort(self._cost(wanted)))
             raise LimitError(f"could not reach the relative width {describe_rational(R)}: at h = 1/{plan.grid} the "
                              f"width was {ratio:.3g} times it, and h = 1/{wanted.grid} would need "
-                             f"{' and '.join(broken)}; {suggest_width(ratio * float(R))}"
-                             f"{self._more_effort(self._cost(wanted))}")
+                             f"{' and '.join(broken)}; {suggest_width(ratio * float(R))}{more}")
         return best
 
     # ---- a single step: the width predicted from the bucket of each ε ------------------

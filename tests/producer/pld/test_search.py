@@ -242,6 +242,8 @@ def test_a_tiny_sampling_rate_is_answered_at_the_width_its_refusal_names():
     from producer.kinds import accounting
     with pytest.raises(LimitError, match=r"ask for rel_width=") as refusal:
         certify(_tiny_rate_request("1e-3"))
+    # by the h² law not even the finest grid reaches 10^-3, so no effort is named (none would answer)
+    assert "effort" not in str(refusal.value) and "h = 1/2000000, the finest grid, would miss it" in str(refusal.value)
     named = str(refusal.value).rsplit("rel_width=", 1)[1].split()[0].rstrip(";,")
     outcome = certify(_tiny_rate_request(named))
     assert 0 < outcome.epsilon_lo and outcome.epsilon_hi - outcome.epsilon_lo <= mpq(named) * outcome.epsilon_hi
