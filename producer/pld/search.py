@@ -423,6 +423,7 @@ class Search:
         # after a probe the h² law may reach back to the model's grid at once (no intermediate attempt), and the
         # model's own plan caps it when within the limits
         reach = max(16, self.model_grid / plan.grid) if self.model_grid else 16
+        raised = cap is not None
         if cap is None:
             exponent = self.rate(plan.grid, ratio)
         else:  # a raised ε_cap: the lower end lacked precision, not grid, so that ratio measures no rate
@@ -445,6 +446,8 @@ class Search:
                 best, lo = candidate, mid
             else:
                 hi = mid
+        if raised and (best is None or best.grid < 1.05 * plan.grid):
+            return self._same_grid_raised(plan, tau, cap, wanted, broken)
         # the h² law, the fastest a width falls as the grid refines: a grid it says will miss is not tried (a
         # measured rate only plans; it is often slower on coarse grids than on fine ones)
         if best is None or best.grid < 1.05 * plan.grid or ratio * (plan.grid / best.grid) ** 2 > 1:
@@ -456,6 +459,19 @@ class Search:
                              f"width was {ratio:.3g} times it, and h = 1/{wanted.grid} would need "
                              f"{' and '.join(broken)}; {suggest_width(ratio * float(R))}{more}")
         return best
+
+    def _same_grid_raised(self, plan, tau, cap, wanted, broken):
+        """After an ε(δ) above the ε_cap the precisions were sized for, when no finer grid fits: the last grid
+        sized for the raised cap, if it fits; otherwise a refusal that names what answers (the width asked for
+        is not what was missed, so no --rel-width is named)."""
+        again = plan_at(self.sizing, 1 / plan.grid, tau, cap, grid=plan.grid)
+        if self._fits(self._cost(again)):
+            return again
+        delta = describe_rational(self.request.delta)
+        raise LimitError(f"ε({delta}) lies above the ε = {plan.epsilon_cap:.3g} the attempt's precisions were sized "
+                         f"for, and an attempt sized for ε up to {cap:.3g} (h = 1/{wanted.grid}) would need "
+                         f"{' and '.join(broken)}; ask for a larger δ, more noise or fewer steps"
+                         f"{self._more_effort(self._cost(wanted))}")
 
     # ---- a single step: the width predicted from the bucket of each ε ------------------
 

@@ -206,6 +206,35 @@ def test_after_a_probe_the_h2_law_may_reach_back_to_the_models_grid_at_once(monk
     assert 16 * s.first.grid < nxt.grid < model.grid
 
 
+def test_a_raised_cap_retries_the_same_grid_when_no_finer_one_fits(monkeypatch):
+    """An ε(δ) above the ε_cap the precisions were sized for is a lack of precision, not of grid: when no finer
+    grid fits, the same grid sized for the raised cap is the next attempt."""
+    request = _request(["1/100:1x1000"], delta=mpq(1, 10**5))
+    s = search.Search(request, Sizing(request.stages))
+    plan = s.first
+    monkeypatch.setattr(s, "_fits", lambda cost: cost.plan.grid == plan.grid)
+    monkeypatch.setattr(search.Cost, "broken", lambda cost, spent=0.0, effort=1: [] if cost.plan.grid == plan.grid
+                        else ["about too many work units"])
+    again = s.refine(plan, 1.0, plan.tau, cap=4 * plan.epsilon_cap)
+    assert again.grid == plan.grid and again.epsilon_cap > plan.epsilon_cap
+    assert again.q_bits >= plan.q_bits
+
+
+def test_a_raised_cap_beyond_the_budget_names_what_answers_not_the_width(monkeypatch):
+    """Refused, the line says that ε(δ) lies above the cap and names δ, the noise, the steps or an effort; the
+    width asked for was not what missed, so no rel_width is named (it used to name the width asked for)."""
+    request = _request(["1/100:1x1000"], delta=mpq(1, 10**5))
+    s = search.Search(request, Sizing(request.stages))
+    plan = s.first
+    monkeypatch.setattr(s, "_fits", lambda cost: False)
+    monkeypatch.setattr(search.Cost, "broken", lambda cost, spent=0.0, effort=1: ["about too many work units"])
+    with pytest.raises(LimitError) as info:
+        s.refine(plan, 1.0, plan.tau, cap=4 * plan.epsilon_cap)
+    message = str(info.value)
+    assert message.startswith("ε(1e-05) lies above the ε =") and "ask for a larger δ, more noise or fewer" in message
+    assert "rel_width" not in message and "\n" not in message
+
+
 # ---- a width that falls slower than h²: the measured rate plans the next grid --------------------------------------
 
 def _tiny_rate_request(rel_width):
