@@ -73,7 +73,8 @@ In order:
    upper = 0 is false.  Without such a stage (only Laplace and discrete Laplace, each sampled with or without
    replacement, and randomized response) the composed loss is bounded
    and δ(ε) = 0 exactly for ε at or above its largest value: no exact fact is used, the enclosures decide (an
-   upper end 0 is proved when the recipe's upper bound is exactly 0).
+   upper end 0 is proved when the recipe's upper bound is exactly 0).  And δ(ε) <= 1 always, so upper = 1 is
+   true (no enclosure is asked for it).
 7. Enclosure claims, three-way, as for ``dpsgd/1`` (:func:`auditor.pld.decisions.decide_gaussian`,
    :func:`auditor.pld.decisions.decide_pld`): the gaussian route's closed form with μ² = Σ_s T_s·d²/σ_s²
    (d = 1 under add/remove, 2 under replace-one); the pld route's bounds from the auditor's own single-step

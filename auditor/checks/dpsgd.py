@@ -36,9 +36,10 @@ numbers fix the auditor's route; nothing stored is trusted).  In order:
    on the gaussian route); displays are the exact values rounded outward
    (down for lower ends, up for upper ends) to 10 significant digits.  Two
    exact facts: 0 < δ(ε) < 1 for every ε (the loss is unbounded above, and
-   the laws share their support), so upper = 0 and lower >= 1 are false.
+   the laws share their support), so upper = 0 and lower >= 1 are false;
+   and δ(ε) <= 1 always, so upper = 1 is true.
 6. Enclosure claims, three-way (:mod:`auditor.decide`): δ(ε_hi) <= δ,
-   δ(ε_lo) > δ (when ε_lo > 0), δ(ε) <= upper, δ(ε) >= lower (when > 0).
+   δ(ε_lo) > δ (when ε_lo > 0), δ(ε) <= upper (when < 1), δ(ε) >= lower (when > 0).
    ``gaussian``: the auditor's closed-form enclosure (:mod:`auditor.pld.gaussian`).
    ``pld``: the auditor's own single-step arrays (:mod:`auditor.pld.masses`),
    composed with the recorded windows (:mod:`auditor.pld.composition`), give

@@ -187,7 +187,8 @@ def exact_claims(p, cert, report, positive=True):
         report.check(lower < 1, P + "/lower", lower, "δ(ε) < 1", "lower is at least 1, but δ(ε) < 1")
         if not aligned:
             continue
-        pending.append(Claim(P + "/upper", "upper", epsilon, upper))
+        if upper < 1:  # δ(ε) <= 1 always (a hockey-stick divergence of two laws, e^ε >= 1): upper = 1 is exact
+            pending.append(Claim(P + "/upper", "upper", epsilon, upper))
         if lower > 0:
             pending.append(Claim(P + "/lower", "lower", epsilon, lower, order=order))
     return pending

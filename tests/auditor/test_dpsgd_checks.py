@@ -67,6 +67,20 @@ def test_references_verify_with_a_claim(path):
     assert ("closed form" in r.claim) == (res["route"] == "gaussian")
 
 
+def test_an_upper_end_of_one_is_true_whatever_the_recipe_says():
+    """q = 1/2, σ = 1, T = 1000 at ε = 0, 1, 5: δ(ε) is within 2^-25 of 1, the recipe's upper bound a little above
+    1 (its rounding excess), and the producer writes upper = 1 (clamped).  δ(ε) <= 1 always, so the point holds;
+    it was a FAIL ("not established by the certificate's recipe") before.  An upper end below the bounds still
+    fails."""
+    cert = producer.dpsgd("1/2", 1, 1000, epsilons="0,1,5").as_dict()
+    assert [p["upper"] for p in cert["result"]["points"]] == ["1", "1", "1"]
+    assert _verify(cert).outcome == "OK"
+    wrong = copy.deepcopy(cert)
+    wrong["result"]["points"][2]["upper"] = wrong["result"]["points"][2]["lower"]
+    wrong["result"]["points"][2]["upper_display"] = wrong["result"]["points"][2]["lower_display"]
+    assert _verify(wrong).outcome == "FAIL"
+
+
 def test_producer_certificates_of_small_questions_verify(points_cert):
     assert verify_certificate(points_cert).outcome == "OK"
     assert [p["lower_order"] for p in points_cert["result"]["points"]] == ["add", "remove", "remove"]
