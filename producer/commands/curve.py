@@ -13,6 +13,7 @@ from pathlib import Path
 
 from producer import api
 from producer.commands.common import say
+from producer.kinds.dpsgd import DELTA_LIMIT, NOISE_RANGE, RATE_LIMIT, RATE_RANGE, STEPS_LIMIT
 from producer.training import COUNTINGS, DEFAULT_COUNTING
 from producer.training_curve import DEFAULT_WORKERS, MAX_POINTS, SERIAL_UP_TO
 
@@ -28,8 +29,9 @@ DESCRIPTION = (f"{HELP}.  The run in training terms (--batch-size, --dataset-siz
                "the epoch (training terms), the steps, ε_lo and ε_hi as decimals rounded outward, the status and "
                "the file; curve.png (matplotlib, the `plots` extra) draws ε_hi joined and ε_lo dashed, "
                "two-sided points only (an upper-only point is a hollow triangle, never joined).  Before any "
-               f"work: at most {MAX_POINTS} points, every point within dpsgd/1's limits (T <= 10^6, "
-               "10^-7 <= q <= 1, 1/10 <= σ <= 100, 10^-30 <= δ < 1) and the refusals `producer dpsgd` makes "
+               f"work: at most {MAX_POINTS} points, every point within dpsgd/1's limits (T <= {STEPS_LIMIT}, "
+               f"{RATE_LIMIT} <= q <= 1, σ in {NOISE_RANGE}, {DELTA_LIMIT} <= δ < 1) and the "
+               "refusals `producer dpsgd` makes "
                f"before its computation.  More than {SERIAL_UP_TO} points run on --workers processes "
                f"(default {DEFAULT_WORKERS}).  --out must be new or empty (--overwrite replaces an earlier "
                "curve's files).")
@@ -45,19 +47,20 @@ def add_arguments(parser):
     training = parser.add_argument_group("the run in training terms (a point after each epoch)")
     training.add_argument("--batch-size", metavar="B", help="batch size B (expected batch size), 1 <= B <= N")
     training.add_argument("--dataset-size", metavar="N", help="dataset size N, 1 <= N <= 10^12")
-    training.add_argument("--epochs", metavar="E", help="number of epochs E, 1 <= E <= 10^7 (and T(E) <= 10^6)")
+    training.add_argument("--epochs", metavar="E",
+                          help=f"number of epochs E, 1 <= E <= 10^7 (and T(E) <= {STEPS_LIMIT})")
     training.add_argument("--counting", choices=COUNTINGS,
                           help=f"how q and the steps are counted (default {DEFAULT_COUNTING}): tf-privacy q = B/N, "
                                "T(e) = ⌈e·N/B⌉; opacus q = 1/⌈N/B⌉, T(e) = e·⌈N/B⌉")
     steps = parser.add_argument_group("the run in steps")
-    steps.add_argument("--sampling-rate", metavar="Q", help="Poisson sampling rate q in [10^-7, 1], read exactly")
-    steps.add_argument("--steps", metavar="T", help="number of steps T of the whole run, 1 <= T <= 10^6")
+    steps.add_argument("--sampling-rate", metavar="Q", help=f"Poisson sampling rate q in {RATE_RANGE}, read exactly")
+    steps.add_argument("--steps", metavar="T", help=f"number of steps T of the whole run, 1 <= T <= {STEPS_LIMIT}")
     steps.add_argument("--every", metavar="K",
                        help="a point every K steps (the run in steps; required there) or every K epochs (training "
                             "terms; default 1), and one after the last")
     mechanism = parser.add_argument_group("noise and question")
     mechanism.add_argument("--noise-multiplier", metavar="S", required=True,
-                           help="noise multiplier σ in [1/10, 100]: the noise is N(0, σ²) for sensitivity 1")
+                           help=f"noise multiplier σ in {NOISE_RANGE}: the noise is N(0, σ²) for sensitivity 1")
     mechanism.add_argument("--delta", metavar="D", required=True,
                            help="δ in [10^-30, 1): each point encloses ε(δ) after its steps")
     run_group = parser.add_argument_group("execution and output")

@@ -6,6 +6,7 @@ from producer.errors import InputError
 from producer.commands.common import GAMMA_HELP, add_epsilon_argument, add_output_arguments, finish, progress_of
 from producer.commands.training import COUNTING_HELP, DPSGD_LIMITS, add_training_arguments, given
 from producer.game.work import MAX_BUDGET as GAME_MAX_BUDGET
+from producer.kinds.dpsgd import STEPS_LIMIT
 from producer.kinds.plain_composition import MAX_BUDGET as PLAIN_MAX_BUDGET
 
 HELP = ("a noise (discrete Gaussian σ² or discrete Laplace t, or DP-SGD's noise multiplier σ) on a relative grid "
@@ -52,7 +53,7 @@ def add_arguments(parser):
                      help="relative grid step: noise <= below·(1 + R), 0 < R < 1 (default 1/1000)")
     dpsgd = add_training_arguments(parser, "DP-SGD (instead of --budget or --release): the run whose noise "
                                            "multiplier is solved")
-    dpsgd.add_argument("--steps", metavar="T", help="DP-SGD steps T, 1 <= T <= 10^6 (with --sampling-rate)")
+    dpsgd.add_argument("--steps", metavar="T", help=f"DP-SGD steps T, 1 <= T <= {STEPS_LIMIT} (with --sampling-rate)")
     dpsgd.add_argument("--epochs", metavar="E",
                        help="epochs E (with --batch-size and --dataset-size; the steps T(E) by --counting)")
     add_output_arguments(parser)

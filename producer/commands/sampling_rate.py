@@ -1,6 +1,7 @@
 """``producer sampling-rate``: the largest DP-SGD sampling rate a target (ε, δ) allows (dpsgd-calibration/1)."""
 
 from producer import api
+from producer.kinds.dpsgd import NOISE_RANGE, STEPS_LIMIT
 from producer.commands.common import add_epsilon_argument, add_output_arguments, finish, progress_of
 from producer.commands.training import DPSGD_LIMITS
 
@@ -21,8 +22,8 @@ def add_arguments(parser):
     target.add_argument("--delta", required=True, metavar="D", help="the target δ, 10^-30 <= D < 1")
     run = parser.add_argument_group("the run")
     run.add_argument("--noise-multiplier", required=True, metavar="S",
-                     help="noise multiplier σ in [1/10, 100]: the noise is N(0, σ²) for sensitivity 1")
-    run.add_argument("--steps", required=True, metavar="T", help="DP-SGD steps T, 1 <= T <= 10^6")
+                     help=f"noise multiplier σ in {NOISE_RANGE}: the noise is N(0, σ²) for sensitivity 1")
+    run.add_argument("--steps", required=True, metavar="T", help=f"DP-SGD steps T, 1 <= T <= {STEPS_LIMIT}")
     run.add_argument("--precision", metavar="R",
                      help="relative grid step: q < q_a <= q·(1 + R), 10^-6 <= R < 1 (default 1/1000)")
     add_output_arguments(parser)

@@ -1,6 +1,7 @@
 """``producer steps``: the most DP-SGD steps (or epochs) a target (ε, δ) allows (dpsgd-calibration/1)."""
 
 from producer import api
+from producer.kinds.dpsgd import NOISE_RANGE
 from producer.commands.common import add_epsilon_argument, add_output_arguments, finish, progress_of
 from producer.commands.training import COUNTING_HELP, DPSGD_LIMITS, add_training_arguments
 
@@ -18,7 +19,7 @@ def add_arguments(parser):
     target.add_argument("--delta", required=True, metavar="D", help="the target δ, 10^-30 <= D < 1")
     run = add_training_arguments(parser, "the run (--sampling-rate, or --batch-size and --dataset-size)")
     run.add_argument("--noise-multiplier", required=True, metavar="S",
-                     help="noise multiplier σ in [1/10, 100]: the noise is N(0, σ²) for sensitivity 1")
+                     help=f"noise multiplier σ in {NOISE_RANGE}: the noise is N(0, σ²) for sensitivity 1")
     add_output_arguments(parser)
 
 

@@ -31,6 +31,7 @@ from gmpy2 import mpq, mpz
 
 from producer.commands.common import GAME_MAX_BUDGET
 from producer.errors import InputError
+from producer.kinds.dpsgd import NOISE_RANGE, RATE_RANGE, STEPS_LIMIT
 from producer.output import check_fresh_folder, owned_files, write_file_atomic
 from producer.rationals import describe_rational, parse_integer, parse_rational
 
@@ -100,9 +101,9 @@ def add_arguments(parser):
                       help="absolute width: with --rel-width the floor of the rounds (default 10^-20), alone one "
                            "round per point at W (the default of a δ grid: 10^-6)")
     dpsgd = parser.add_argument_group("DP-SGD grid (in place of --budgets and --sigma2s/--laplace; with --deltas)")
-    dpsgd.add_argument("--sampling-rates", metavar="Q,...", help="Poisson sampling rates q in [10^-7, 1]")
-    dpsgd.add_argument("--noise-multipliers", metavar="S,...", help="noise multipliers σ in [1/10, 100]")
-    dpsgd.add_argument("--steps", metavar="T,...", help="numbers of steps T, 1 <= T <= 10^6")
+    dpsgd.add_argument("--sampling-rates", metavar="Q,...", help=f"Poisson sampling rates q in {RATE_RANGE}")
+    dpsgd.add_argument("--noise-multipliers", metavar="S,...", help=f"noise multipliers σ in {NOISE_RANGE}")
+    dpsgd.add_argument("--steps", metavar="T,...", help=f"numbers of steps T, 1 <= T <= {STEPS_LIMIT}")
     dpsgd.add_argument("--effort", metavar="N",
                        help="opt every point in to N times the search's work limit (N from 1 to 8), as `producer "
                             "dpsgd --effort N`; recorded in each certificate's input.effort")

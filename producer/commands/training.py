@@ -1,6 +1,7 @@
 """Options shared by the DP-SGD calibration commands (``noise`` in its DP-SGD form, ``steps``,
 ``sampling-rate``): a run given by its sampling rate, or in training terms."""
 
+from producer.kinds.dpsgd import LIMITS
 from producer.kinds.dpsgd_calibration import DEFAULT_COUNTING
 from producer.training import COUNTINGS
 
@@ -9,9 +10,9 @@ COUNTING_HELP = ("a run in training terms is read by --counting: tf-privacy (the
                  "PrivacyEngine with Poisson sampling: ⌈N/B⌉ batches an epoch, q = 1/⌈N/B⌉, T(E) = E·⌈N/B⌉), "
                  "and recorded in the certificate's input.training beside the q and T it gives.")
 DPSGD_LIMITS = ("Each side is one dpsgd/1 certificate of δ(ε) at the one ε (Poisson-subsampled Gaussian, "
-                "sensitivity 1, add/remove neighbours), within its limits: 10^-7 <= q <= 1, 1/10 <= σ <= 100, "
-                "1 <= T <= 10^6, ε <= 500, δ >= 10^-30.  The answer is a crossing (a value that meets, its "
-                "certified neighbour that does not), not a claim that no other value meets the target.")
+                f"sensitivity 1, add/remove neighbours), within its limits: {LIMITS}.  The answer is a "
+                "crossing (a value that meets, its certified neighbour that does not), not a claim that no other value "
+                "meets the target.")
 
 
 def add_training_arguments(parser, title):

@@ -52,18 +52,37 @@ DEFAULT_REL_WIDTH = mpq(1, 1000)
 ORDER_NAMES = {FORWARD: "remove", BACKWARD: "add"}  # docs/dpsgd.md names the engine's orders by the neighbour
 
 
+def limit_text(value):
+    """A limit as the docs write it: a power of ten from 1000 up or 1/1000 down as ``10^k``, else ``p/q``."""
+    value = mpq(value)
+    for power, sign in ((value, ""), (1 / value if value else value, "-")):
+        if power.denominator == 1 and power >= 1000 and str(power.numerator).rstrip("0") == "1":
+            return f"10^{sign}{len(str(power.numerator)) - 1}"
+    return format_rational(value)
+
+
+RATE_LIMIT = limit_text(MIN_RATE)
+RATE_RANGE = f"[{RATE_LIMIT}, 1]"
+NOISE_RANGE = f"[{limit_text(MIN_NOISE)}, {limit_text(MAX_NOISE)}]"
+STEPS_LIMIT = limit_text(MAX_TOTAL_STEPS)
+DELTA_LIMIT = limit_text(MIN_DELTA)
+LIMITS = (f"{limit_text(MIN_RATE)} <= q <= 1, {limit_text(MIN_NOISE)} <= σ <= {limit_text(MAX_NOISE)}, "
+          f"1 <= T <= {STEPS_LIMIT}, ε <= {limit_text(MAX_EPSILON)}, δ >= {DELTA_LIMIT}")
+
+
 def _stage(rate, noise, steps, where):
     rate, noise = parse_rational(rate, f"{where}sampling rate"), parse_rational(noise, f"{where}noise multiplier")
     steps = parse_integer(steps, f"{where}steps")
     if not 0 < rate <= 1:
         raise InputError(f"{where}sampling rate: q must lie in (0, 1], got {describe_rational(rate)}")
     if rate < MIN_RATE:
-        raise LimitError(f"{where}sampling rate: q = {describe_rational(rate)} is below the limit 10^-7 "
-                         f"({entry('account')} takes the same mechanism as a DpEvent tree, with no lower limit on q)")
+        raise LimitError(f"{where}sampling rate: q = {describe_rational(rate)} is below the limit "
+                         f"{RATE_LIMIT} ({entry('account')} takes the same mechanism as a DpEvent tree, with no lower "
+                         "limit on q)")
     if noise <= 0:
         raise InputError(f"{where}noise multiplier: σ must be positive, got {describe_rational(noise)}")
     if not MIN_NOISE <= noise <= MAX_NOISE:
-        raise LimitError(f"{where}noise multiplier: σ = {describe_rational(noise)} is outside the limits [1/10, 100]")
+        raise LimitError(f"{where}noise multiplier: σ = {describe_rational(noise)} is outside the limits {NOISE_RANGE}")
     if steps < 1:
         raise InputError(f"{where}steps: T must be at least 1, got {steps}")
     if steps > MAX_TOTAL_STEPS:

@@ -173,7 +173,7 @@ class Request(Immutable):
         run, most = self.training, 1
         if run.steps_after(1) > dpsgd.MAX_TOTAL_STEPS:
             raise LimitError(f"epochs: one epoch is T = {run.steps_after(1)} steps (q = "
-                             f"{describe_rational(self.rate)}), beyond dpsgd/1's limit of 10^6 steps")
+                             f"{describe_rational(self.rate)}), beyond dpsgd/1's limit of {dpsgd.STEPS_LIMIT} steps")
         low, high = 2, MAX_EPOCHS
         while low <= high:
             middle = (low + high) // 2
@@ -290,7 +290,8 @@ def _rate(rate, run):
     if not 0 < rate <= 1:
         raise InputError(f"{where}: q must lie in (0, 1], got {describe_rational(rate)}")
     if rate < dpsgd.MIN_RATE:
-        raise LimitError(f"{where}: q = {describe_rational(rate)} is below the limit 10^-7 of dpsgd/1")
+        raise LimitError(f"{where}: q = {describe_rational(rate)} is below the limit {dpsgd.RATE_LIMIT} "
+                         f"of dpsgd/1")
     return rate
 
 
@@ -298,8 +299,8 @@ def _noise(noise):
     if noise <= 0:
         raise InputError(f"noise_multiplier: σ must be positive, got {describe_rational(noise)}")
     if not dpsgd.MIN_NOISE <= noise <= dpsgd.MAX_NOISE:
-        raise LimitError(f"noise_multiplier: σ = {describe_rational(noise)} is outside the limits [1/10, 100] "
-                         f"of dpsgd/1")
+        raise LimitError(f"noise_multiplier: σ = {describe_rational(noise)} is outside the limits "
+                         f"{dpsgd.NOISE_RANGE} of dpsgd/1")
     return noise
 
 
@@ -417,7 +418,8 @@ def _no_crossing(request, error):
     r, where, question = request, request.named(error.index), _question(request)
     if error.meets:
         end = {NOISE: "the smallest noise multiplier dpsgd/1 takes", RATE: "the largest sampling rate",
-               STEPS: "the most steps dpsgd/1 takes", EPOCHS: "the most epochs within its 10^6 steps"}[r.solve]
+               STEPS: "the most steps dpsgd/1 takes",
+               EPOCHS: f"the most epochs within its {dpsgd.STEPS_LIMIT} steps"}[r.solve]
         beyond = {NOISE: f"{entry('steps')} answers how many steps it allows",
                   RATE: f"{entry('steps')} answers how many steps it allows",
                   STEPS: f"{entry('noise')} answers a smaller noise multiplier for these steps",

@@ -265,3 +265,21 @@ def test_a_checker_rounding_some_masses_the_other_way_still_accepts(stages):
     assert checker > request.delta
     own = attempt.lower[outcome.lower_order][0].value(outcome.epsilon_lo)
     assert own - checker <= attempt.lower_margin(outcome.lower_order, outcome.epsilon_lo, request.delta) - slack
+
+
+@pytest.mark.parametrize("value", [kind.MIN_RATE, kind.MIN_NOISE, kind.MAX_NOISE, kind.MAX_TOTAL_STEPS,
+                                   kind.MIN_DELTA, kind.MAX_EPSILON, mpq(3, 10**4), mpq(7, 2), 1])
+def test_limit_text_reads_back_as_the_constant(value):
+    """Refusals and help text write the limits from the constants, so they cannot drift apart."""
+    text = kind.limit_text(value)
+    base, _, exponent = text.partition("^")
+    read = mpq(10) ** int(exponent) if exponent else mpq(text)
+    assert base in {"10", text} and read == value
+
+
+def test_help_and_refusals_name_the_limits_of_the_constants():
+    helped = subprocess.run([sys.executable, "-m", "producer", "dpsgd", "--help"], capture_output=True,
+                            text=True, check=True).stdout
+    assert f"{kind.RATE_LIMIT} <= q <= 1" in " ".join(helped.split())
+    with pytest.raises(LimitError, match=f"limits \\{kind.NOISE_RANGE[:-1]}\\]"):
+        api.dpsgd(sampling_rate="0.01", noise_multiplier="1/20", steps=10, delta="1e-5")
