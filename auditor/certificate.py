@@ -66,6 +66,10 @@ def load(path):
 def schema_of(cert):
     """The (kind, version) named by ``cert['schema']``, with its JSON Schema."""
     if "schema" not in cert:
+        if set(cert) == {"rows"}:   # what `producer sweep` writes beside its certificates
+            raise Malformed("/schema: missing field schema: this is the summary table of `producer sweep`, not a "
+                            "certificate; verify the certificates beside it (e.g. DIR/dg-*.json DIR/calibration-*.json "
+                            "or DIR/dpsgd-*.json)")
         raise Malformed("/schema: missing field schema (every certificate names its kind, e.g. 'finite-game/1')")
     name = cert["schema"]
     if not isinstance(name, str):  # shown as JSON (null, 3, [...]), not as a Python value

@@ -206,6 +206,9 @@ def _parallel_unavailable():
 
 
 def main(argv=None):
+    # numpy's OpenBLAS would start a thread per core at import (about 0.1 s of CPU); no check does
+    # float linear algebra, so one thread unless the user set it
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     args = _parser().parse_args(argv)
     try:
         return _run(args)

@@ -167,8 +167,31 @@ def _first_line(exc):
     return lines[0][:300] if lines else ""
 
 
+def quiet_blas():
+    """One BLAS thread unless the user set it: numpy's OpenBLAS otherwise starts a thread per core at
+    import, which costs about 0.1 s of CPU, while no command does float linear algebra large enough to
+    gain from them (the work is exact integer arithmetic)."""
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+
+_NEGATIVE = re.compile(r"-[0-9]")
+
+
+def negative_values_attached(words):
+    """``--pending -2,-1`` read as ``--pending=-2,-1``: argparse takes a word that starts with a dash for an
+    option unless it is one plain negative number, but no option's name starts with a dash and a digit."""
+    out = []
+    for word in words:
+        if out and _NEGATIVE.match(word) and out[-1].startswith("--") and "=" not in out[-1]:
+            out[-1] = f"{out[-1]}={word}"
+        else:
+            out.append(word)
+    return out
+
+
 def main(argv=None):
     command = "producer"
+    quiet_blas()
     if sys.stderr is None:  # started with stderr closed: keep progress lines out of stdout
         sys.stderr = open(os.devnull, "w", encoding="utf-8")
     if hasattr(sys, "set_int_max_str_digits"):
@@ -177,7 +200,7 @@ def main(argv=None):
         # legitimate value (in a message or a JSON integer) into an internal error.
         sys.set_int_max_str_digits(0)
     try:
-        words = sys.argv[1:] if argv is None else list(argv)
+        words = negative_values_attached(sys.argv[1:] if argv is None else list(argv))
         first = words[0] if words else None
         parser = build_parser(first if first in _NAMES else None)
         args = parser.parse_args(words)

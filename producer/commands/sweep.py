@@ -248,6 +248,13 @@ def write_results(out, results, overwrite=False):
     return rows
 
 
+def verify_hint(out, rows):
+    """The command that checks the certificates alone (the summary table beside them is not one)."""
+    kinds = sorted({row["file"].split("-", 1)[0] for row in rows if row.get("file")})
+    files = " ".join(str(out / f"{kind}-*.json") for kind in kinds)
+    return f"; check them with `auditor verify {files}`" if kinds else ""
+
+
 def write_plots(out, rows):
     """The plot of the grid; None when matplotlib is missing."""
     from producer.sweep import plots
@@ -311,5 +318,5 @@ def run(args):
     if warning and sys.stderr is not None:  # also with --quiet: the plot alone could mislead
         print(warning, file=sys.stderr, flush=True)
     say(args, f"sweep: {len(rows)} certificates, summary.csv and summary.json in {out}"
-              + ("" if plotted else " (no plots: matplotlib is not installed)"))
+              + ("" if plotted else " (no plots: matplotlib is not installed)") + verify_hint(out, rows))
     return 0

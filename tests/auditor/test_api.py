@@ -73,6 +73,7 @@ def test_a_false_claim_is_a_failure_with_its_pointer():
     (42, "not a certificate: a int"),
     ({"input": {}, "result": {}}, "/schema: missing field schema"),
     ("{}", "/schema: missing field schema"),
+    ({"rows": [{"file": "dg-g0-s4-c1-e1.json"}]}, "the summary table of `producer sweep`, not a certificate"),
     ({"schema": None}, "/schema: null is not a string 'kind/version'"),
     ({"schema": ["finite-game/1"]}, "is not a string 'kind/version'"),
 ])

@@ -192,3 +192,22 @@ def test_the_one_command_parser_reads_what_the_whole_parser_reads(words):
     alone = vars(cli.build_parser(words[0]).parse_args(words))
     assert whole.keys() == alone.keys()
     assert all(whole[k] == alone[k] for k in whole)
+
+
+@pytest.mark.parametrize("words, read", [
+    (["game", "--pending", "-2,-1"], ["game", "--pending=-2,-1"]),
+    (["plain", "--epsilons", "-1"], ["plain", "--epsilons=-1"]),
+    (["game", "--offset", "-3", "--budget", "2"], ["game", "--offset=-3", "--budget", "2"]),
+    (["game", "--pending=-2,-1", "-o", "-"], ["game", "--pending=-2,-1", "-o", "-"]),
+    (["game", "--weights", "1,2"], ["game", "--weights", "1,2"]),
+])
+def test_a_value_that_starts_with_a_minus_sign_stays_the_option_value(words, read):
+    assert cli.negative_values_attached(words) == read
+
+
+def test_a_pending_state_with_negative_coordinates_is_read(capsys):
+    status = cli.main(["game", "--gamma", "1/4", "--weights", "1,2,4", "--offset", "-1", "--budget", "1",
+                       "--point", "4,4", "--pending", "-1,1", "--quiet", "-o", "-"])
+    assert status == 0 and '"pending"' in capsys.readouterr().out
+    assert cli.main(["plain", "--sigma2", "4", "--budget", "2", "--epsilons", "-1"]) == 2
+    assert "must be >= 0" in capsys.readouterr().err

@@ -56,6 +56,18 @@ def test_every_certificate_verifies_and_matches_the_summary(serial_run):
         assert cert["result"]["interval"]["lower"] == row["lower_exact"]
 
 
+def _verify_hint_matches_the_certificates(out):
+    from producer.commands.sweep import verify_hint
+    rows = json.loads((out / "summary.json").read_text())["rows"]
+    patterns = verify_hint(out, rows).split("`auditor verify ", 1)[1].rstrip("`").split()
+    matched = sorted(p.name for pattern in patterns for p in Path(pattern).parent.glob(Path(pattern).name))
+    assert matched == sorted(row["file"] for row in rows) and "summary.json" not in matched
+
+
+def test_the_closing_line_names_a_verify_command_over_the_certificates_alone(serial_run):
+    _verify_hint_matches_the_certificates(serial_run)
+
+
 def test_run_sweep_on_client_equals_serial(cluster):
     points = build_grid([parse_range("1/3:1/3:1", "gammas")[0]], parse_range("9:9:1", "s"), [2],
                         parse_range("1/1000:1/1000:1", "w")[0], epsilons=parse_range("0:1:5", "e"))
@@ -105,6 +117,7 @@ def test_delta_grid_gives_calibrations(tmp_path):
     assert [row["delta"] for row in rows] == ["1/100", "1/10"]
     assert all(auditor_api.verify_file(str(tmp_path / row["file"])).ok for row in rows)
     assert (tmp_path / "epsilon-star.png").exists()
+    _verify_hint_matches_the_certificates(tmp_path)
 
 
 def test_other_commands_do_not_import_dask():
