@@ -32,7 +32,8 @@ program bounds nothing: FAIL):
 Not claimed: that the chosen lines are optimal, or the paper's own mesh.
 
 Limits, from the certificate's sizes before the work (UNCHECKED beyond):
-capped work cap·|window|·M + M^max(0, m−2)·20 + B²·M² <= :data:`MAX_CAPPED_WORK`;
+capped work ⌈cap·|window|·M·(1 + ⌊cap·b/64⌋)/200⌉ + M^max(0, m−2)·20 + B²·M² <= :data:`MAX_CAPPED_WORK`
+(b the bits of the chain's denominator D = B·S, whose powers D^t the masses after t releases are over);
 target-{0} nodes × priors × M <= :data:`MAX_LINE_WORK`, the lines' scale b <=
 :data:`MAX_SCALE_BITS` bits, the grid ratio β with numerator and denominator
 of at most :data:`MAX_RATIO_BITS` bits and the grid's powers (n + 2)·bits(β)
@@ -104,11 +105,18 @@ def verify(cert, report):
     fail_undecided(common["undecided"], report, cert)
 
 
-def _capped_work(inp, res, B):
-    """The capped program's estimated work cap·|window|·M + M^max(0, m − 2)·20 + B²·M² (M = 2L + 2)."""
+def _capped_work(inp, res, B, S):
+    """The capped program's estimated work ⌈cap·|window|·M·(1 + ⌊cap·b/64⌋)/200⌉ + M^max(0, m − 2)·20 + B²·M²
+    (M = 2L + 2, b the bits of D = B·S).
+
+    After t releases the chain's masses are integers over D^t, so a release costs about |window|·M
+    products of t·b-bit integers: about 5 ns a 64-bit limb on the development machine, where a unit of
+    the rest (the suffix tests) is about 1200 ns; hence the chain's limb count over 200.
+    """
     low, high = res["window"]["low"], res["window"]["high"]
-    M = 2 * inp["radius"] + 2
-    return inp["cap"] * max(0, high - low + 1) * M + M ** max(0, len(inp["signs"]) - 2) * 20 + B ** 2 * M ** 2
+    M, cap = 2 * inp["radius"] + 2, inp["cap"]
+    limbs = cap * max(0, high - low + 1) * M * (1 + cap * (B * S).bit_length() // 64)
+    return -(-limbs // 200) + M ** max(0, len(inp["signs"]) - 2) * 20 + B ** 2 * M ** 2
 
 
 def _line_work(inp, res):
@@ -131,10 +139,11 @@ def estimate(cert, prefix=""):
     inp, res = cert["input"], cert["result"]
     try:
         _, B = inputs.gamma(inp["gamma"], I + "/gamma")
+        S = inputs.integer(inp["scale"], I + "/scale", "scale", minimum=1)
     except MalformedInput as exc:
         raise Malformed(f"{prefix}{exc}") from None
     if inp["claim"] == "capped-preparation":
-        work, limit, pointer, what = _capped_work(inp, res, B), MAX_CAPPED_WORK, I, "estimated work"
+        work, limit, pointer, what = _capped_work(inp, res, B, S), MAX_CAPPED_WORK, I, "estimated work"
     else:
         work, limit, pointer, what = (_line_work(inp, res), MAX_LINE_WORK, R + "/nodes",
                                       "line-tree work (nodes × priors × outputs)")
@@ -180,7 +189,7 @@ def _capped(inp, res, common, report):
     low, high = res["window"]["low"], res["window"]["high"]
     inputs.require(low <= START <= high and low <= target <= high, R + "/window",
                    "the window must contain the start state 0 and the target")
-    work = _capped_work(inp, res, common["B"])
+    work = _capped_work(inp, res, common["B"], common["scale"])
     if work > MAX_CAPPED_WORK:
         raise Unchecked(I, work, MAX_CAPPED_WORK, "estimated work")
     budget.reserve(report, [(common["cert"], _cost(inp, work))])
@@ -214,8 +223,7 @@ def first_hit(rows, D, low, start, target, cap):
     size = len(rows)
     mass = [0] * size
     mass[start - low] = 1
-    scale = 1
-    hit = Fraction(0)
+    hit = 0  # Σ_{s <= t} at_s·D^(t − s) after step t (Horner), so Pr = hit / D^cap: one reduction at the end
     for t in range(cap + 1):
         if t > 0:
             new = [0] * size
@@ -225,12 +233,10 @@ def first_hit(rows, D, low, start, target, cap):
                     for off, v in enumerate(r):
                         new[first + off] += m * v
             mass = new
-            scale *= D
-        at = mass[target - low]
-        if at:
-            hit += Fraction(at, scale)
-            mass[target - low] = 0
-    return hit
+            hit *= D
+        hit += mass[target - low]
+        mass[target - low] = 0
+    return Fraction(hit, D ** cap)
 
 
 # ---------------------------------------------------------------- target-{0} lines

@@ -219,14 +219,18 @@ class TargetZeroRequest(Request):
         return out
 
 
-def capped_work(cap, window, radius, m, B):
-    """The auditor's work estimate of a capped-preparation check: cap·|K|·M + M^max(0, m−2)·20 + B²·M²."""
+def capped_work(cap, window, radius, m, B, scale):
+    """The auditor's work estimate of a capped-preparation check (docs/certificates.md):
+    ⌈cap·|K|·M·(1 + ⌊cap·b/64⌋)/200⌉ + M^max(0, m−2)·20 + B²·M², b the bits of the chain's denominator B·S
+    (the masses after t releases are integers over its t-th power, so the chain's work grows like cap²)."""
     M = 2 * radius + 2
-    return cap * window * M + M ** max(0, m - 2) * 20 + B ** 2 * M ** 2
+    limbs = cap * window * M * (1 + cap * (B * scale).bit_length() // 64)
+    return -(-limbs // 200) + M ** max(0, m - 2) * 20 + B ** 2 * M ** 2
 
 
 def _check_capped_work(request, low, high, spent=None):
-    work = capped_work(request.cap, high - low + 1, request.radius, len(request.signs), request.gamma.B)
+    work = capped_work(request.cap, high - low + 1, request.radius, len(request.signs), request.gamma.B,
+                       request.scale)
     if work > MAX_CAPPED_WORK:
         raise LimitError(f"cap: {request.cap} releases over a window of {high - low + 1} states need auditor work "
                          f"{work}, above its limit {MAX_CAPPED_WORK}; use a smaller cap, radius or suffix")
@@ -370,7 +374,7 @@ def auditor_cost(cert):
         return target_zero_cost(len(res["nodes"]), inp["grid_count"], inp["radius"])
     window = res["window"]["high"] - res["window"]["low"] + 1
     return capped_cost(capped_work(inp["cap"], window, inp["radius"], len(inp["signs"]),
-                                   parse_gamma(inp["gamma"]).B))
+                                   parse_gamma(inp["gamma"]).B, int(inp["scale"])))
 
 
 K2 = dict(claim="capped-preparation", gamma="1/2", sigma2=mpq(1), budget=4, delta=mpq(1, 10 ** 4),

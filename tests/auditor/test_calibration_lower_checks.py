@@ -144,6 +144,17 @@ def test_reference_size_line_tree_is_unchecked(tmp_path, lines):
     assert status == 3 and "line-tree work" in report.unchecked
 
 
+def test_a_long_wait_is_unchecked_before_its_chain_is_run(tmp_path, capped):
+    """The chain's masses after t releases are over D^t, so its work grows like cap²: a cap of 5,000
+    (over a minute of big-integer products, though only 3·10^6 by a count of releases × states × outputs)
+    is refused before any work (exit 3)."""
+    bad = copy.deepcopy(capped)
+    bad["input"]["cap"] = 5000
+    bad["input"]["horizon"] = 5000 + len(capped["input"]["signs"])
+    status, report = run(tmp_path, seal(bad))
+    assert status == 3 and "estimated work" in report.unchecked
+
+
 # ---------------------------------------------------------------- brute force
 
 def test_packed_ranges_equal_memoised_lines(lines):

@@ -286,9 +286,11 @@ def test_illegal_or_unauditable_capped_programs_are_refused(changes, words):
 
 def test_the_capped_work_estimate_is_the_auditors_formula():
     # K.2: cap 29, the window [-16, 16] of the γ = 1/2, L = 8 zero-input chain, M = 18, m = 5, B = 2
-    work = cl.capped_work(29, 33, 8, 5, 2)
-    assert work == 29 * 33 * 18 + 18 ** 3 * 20 + 4 * 18 ** 2 <= cl.MAX_CAPPED_WORK
-    assert cl.capped_work(83976, 33, 8, 5, 2) <= cl.MAX_CAPPED_WORK < cl.capped_work(83977, 33, 8, 5, 2)
+    # S = 2^80: D = B·S has 82 bits, so a release adds 82 bits to every mass (the chain's cap² term)
+    work = cl.capped_work(29, 33, 8, 5, 2, 2 ** 80)
+    assert work == -(-29 * 33 * 18 * (1 + 29 * 82 // 64) // 200) + 18 ** 3 * 20 + 4 * 18 ** 2 <= cl.MAX_CAPPED_WORK
+    largest = max(cap for cap in range(3000, 4000) if cl.capped_work(cap, 33, 8, 5, 2, 2 ** 80) <= cl.MAX_CAPPED_WORK)
+    assert 3000 < largest < 3999   # the cap² term binds near 3,600 releases (about a minute of the auditor's)
 
 
 def test_the_digit_bound_holds_for_the_reference():
@@ -378,7 +380,13 @@ def test_capped_preparation_work_estimate_is_the_auditors():
     from producer.kinds.calibration_lower import MAX_CAPPED_WORK, capped_work
     from auditor.checks import calibration_lower as audit
     assert MAX_CAPPED_WORK == audit.MAX_CAPPED_WORK
-    assert capped_work(29, 33, 8, 5, 2) == 29 * 33 * 18 + 18 ** 3 * 20 + 2 ** 2 * 18 ** 2
+    cert = json.loads((ROOT / "certificates" / "calibration-lower-k2-capped-c4.json").read_text())
+    inp, res = cert["input"], cert["result"]
+    window = res["window"]["high"] - res["window"]["low"] + 1
+    for cap in (29, 600, 3000, 29000):
+        changed = dict(inp, cap=cap)
+        assert (capped_work(cap, window, inp["radius"], len(inp["signs"]), 2, int(inp["scale"]))
+                == audit._capped_work(changed, res, 2, int(inp["scale"])))
 
 
 # ---- budgets beyond 24: the wide grid -------------------------------------------------------
