@@ -34,7 +34,8 @@ Not claimed: that the chosen lines are optimal, or the paper's own mesh.
 Limits, from the certificate's sizes before the work (UNCHECKED beyond):
 capped work ⌈cap·|window|·M·(1 + ⌊cap·b/64⌋)/200⌉ + M^max(0, m−2)·20 + B²·M² <= :data:`MAX_CAPPED_WORK`
 (b the bits of the chain's denominator D = B·S, whose powers D^t the masses after t releases are over);
-target-{0} nodes × priors × M <= :data:`MAX_LINE_WORK`, the lines' scale b <=
+target-{0} nodes × priors × M × ⌈(b + 192)/256⌉ <= :data:`MAX_LINE_WORK` (b the lines' scale: wider
+fields cost in proportion, measured about (b + 200)/260 of the b = 60 time), the lines' scale b <=
 :data:`MAX_SCALE_BITS` bits, the grid ratio β with numerator and denominator
 of at most :data:`MAX_RATIO_BITS` bits and the grid's powers (n + 2)·bits(β)
 <= :data:`MAX_GRID_BITS`; for both, draws × bits(τ) <= :data:`MAX_COUPLING_BITS`
@@ -119,9 +120,18 @@ def _capped_work(inp, res, B, S):
     return -(-limbs // 200) + M ** max(0, len(inp["signs"]) - 2) * 20 + B ** 2 * M ** 2
 
 
+def _refuse_scale_bits(inp, prefix=""):
+    """UNCHECKED for lines at a fixed point beyond MAX_SCALE_BITS (before the line work, which grows with it)."""
+    if inp["scale_bits"] > MAX_SCALE_BITS:
+        raise Unchecked(prefix + I + "/scale_bits", inp["scale_bits"], MAX_SCALE_BITS,
+                        "bits of the lines' fixed-point scale")
+
+
 def _line_work(inp, res):
-    """The line tree's work: nodes × priors × outputs (M = 2L + 2)."""
-    return len(res["nodes"]) * inp["grid_count"] * (2 * inp["radius"] + 2)
+    """The line tree's work: nodes × priors × outputs (M = 2L + 2) × ⌈(b + 192)/256⌉, b the lines' scale bits
+    (1 up to b = 64; the packed fields widen with b)."""
+    width = -(-(inp["scale_bits"] + 192) // 256)
+    return len(res["nodes"]) * inp["grid_count"] * (2 * inp["radius"] + 2) * width
 
 
 def _cost(inp, work):
@@ -145,8 +155,9 @@ def estimate(cert, prefix=""):
     if inp["claim"] == "capped-preparation":
         work, limit, pointer, what = _capped_work(inp, res, B, S), MAX_CAPPED_WORK, I, "estimated work"
     else:
+        _refuse_scale_bits(inp, prefix)
         work, limit, pointer, what = (_line_work(inp, res), MAX_LINE_WORK, R + "/nodes",
-                                      "line-tree work (nodes × priors × outputs)")
+                                      "line-tree work (nodes × priors × outputs × ⌈(b + 192)/256⌉)")
     if work > limit:
         raise Unchecked(prefix + pointer, work, limit, what)
     cost = _cost(inp, work)
@@ -247,12 +258,12 @@ def _target_zero(inp, res, common, report):
     beta = read_rational(inp["grid_ratio"], I + "/grid_ratio")
     inputs.require(beta > 1, I + "/grid_ratio", "the grid ratio must exceed one")
     bits = inp["scale_bits"]
+    _refuse_scale_bits(inp)
     work = _line_work(inp, res)
     if work > MAX_LINE_WORK:
-        raise Unchecked(R + "/nodes", work, MAX_LINE_WORK, "line-tree work (nodes × priors × outputs)")
+        raise Unchecked(R + "/nodes", work, MAX_LINE_WORK,
+                        "line-tree work (nodes × priors × outputs × ⌈(b + 192)/256⌉)")
     budget.reserve(report, [(common["cert"], _cost(inp, work))])
-    if bits > MAX_SCALE_BITS:
-        raise Unchecked(I + "/scale_bits", bits, MAX_SCALE_BITS, "bits of the lines' fixed-point scale")
     refuse_size(beta, I + "/grid_ratio", "the grid ratio", MAX_RATIO_BITS)
     grid_bits = (n + 2) * (beta.numerator.bit_length() + beta.denominator.bit_length())
     if grid_bits > MAX_GRID_BITS:

@@ -280,14 +280,17 @@ def capped_preparation(request, progress, spent=None):
     return fields
 
 
-def _check_line_work(nodes, priors, radius, spent=None):
-    """Refuse a line tree the auditor would answer UNCHECKED: nodes × priors × (2L + 2) <= MAX_LINE_WORK, and
-    the file's budget (with ``spent``, an embedding certificate's other parts) within the producer's multiple."""
-    work = nodes * priors * (2 * radius + 2)
+def _check_line_work(nodes, priors, radius, spent=None, scale_bits=60):
+    """Refuse a line tree the auditor would answer UNCHECKED: nodes × priors × (2L + 2) × ⌈(b + 192)/256⌉ <=
+    MAX_LINE_WORK, and the file's budget (with ``spent``, an embedding certificate's other parts) within the
+    producer's multiple."""
+    width = -(-(scale_bits + 192) // 256)
+    work = nodes * priors * (2 * radius + 2) * width
     if work > MAX_LINE_WORK:
-        raise LimitError(f"priors: {nodes} nodes × {priors} priors × {2 * radius + 2} outputs = {work} exceed the "
+        raise LimitError(f"priors: {nodes} nodes × {priors} priors × {2 * radius + 2} outputs"
+                         f"{f' × {width} (scale bits {scale_bits})' if width > 1 else ''} = {work} exceed the "
                          f"auditor's line-tree limit {MAX_LINE_WORK}; use fewer priors, a smaller radius or C")
-    audit_budget.check(_with_spent(target_zero_cost(nodes, priors, radius), spent), "priors")
+    audit_budget.check(_with_spent(target_zero_cost(nodes, priors, radius, scale_bits), spent), "priors")
 
 
 def _with_spent(own, spent):
@@ -324,7 +327,7 @@ def target_zero(request, progress, spent=None):
     _check_line_digits(request, source, _digits(mpz(2) ** request.scale_bits), "scale bits")  # p, q over 2^b
     game = target_lines.TargetZeroGame(source.law, request.gamma, request.budget, grid, request.scale_bits,
                                        progress=progress)
-    _check_line_work(len(game.nodes), request.grid_count, source.radius, spent)
+    _check_line_work(len(game.nodes), request.grid_count, source.radius, spent, request.scale_bits)
     report = progress or (lambda message: None)
     report(f"{len(game.nodes)} nodes x {request.grid_count} priors: float lines")
     P, Q = game.choose()
@@ -371,7 +374,7 @@ def auditor_cost(cert):
     """The auditor's budget estimate of a calibration-lower certificate (producer.lower.auditability)."""
     inp, res = cert["input"], cert["result"]
     if inp["claim"] == "target-zero":
-        return target_zero_cost(len(res["nodes"]), inp["grid_count"], inp["radius"])
+        return target_zero_cost(len(res["nodes"]), inp["grid_count"], inp["radius"], inp["scale_bits"])
     window = res["window"]["high"] - res["window"]["low"] + 1
     return capped_cost(capped_work(inp["cap"], window, inp["radius"], len(inp["signs"]),
                                    parse_gamma(inp["gamma"]).B, int(inp["scale"])))

@@ -95,9 +95,10 @@ def deadline_cost(cert):
     return audit_budget.together([own, reference])
 
 
-def target_zero_cost(nodes, priors, radius):
-    """The file's budget cost of a target-zero line tree: 70 × units of work, 3/2 byte a unit of memory."""
-    units = nodes * priors * (2 * radius + 2)
+def target_zero_cost(nodes, priors, radius, scale_bits=60):
+    """The file's budget cost of a target-zero line tree: 70 × units of work, 3/2 byte a unit of memory; a unit
+    is one output of one prior at one node, times ⌈(b + 192)/256⌉ for lines at the fixed point 2^b."""
+    units = nodes * priors * (2 * radius + 2) * -(-(scale_bits + 192) // 256)
     numerator, denominator = TARGET_BYTES
     return audit_budget.AuditCost(TARGET_UNITS * units, numerator * units // denominator, "the line tree",
                                   "fewer priors, a smaller radius or a smaller C")

@@ -336,6 +336,25 @@ def test_target_zero_input_is_typed_and_legal():
 # ---- the auditor's limits at their edge: target-zero ---------------------------------------
 
 
+@pytest.mark.parametrize("scale_bits, width", [(1, 1), (60, 1), (64, 1), (65, 2), (320, 2), (600, 4), (4096, 17)])
+def test_wider_lines_cost_more_on_both_sides(scale_bits, width):
+    """Lines at the fixed point 2^b have wider packed fields (measured: about (b + 200)/260 of the b = 60
+    time), so the work counts ⌈(b + 192)/256⌉ per unit, the same on both sides."""
+    from auditor.checks import calibration_lower as audit
+    from auditor.outcomes import Unchecked
+    from producer.lower.auditability import target_zero_cost
+    cert = json.loads((ROOT / "certificates" / "slow" / "calibration-lower-target-zero-c8.json").read_text())
+    inp, res = dict(cert["input"], scale_bits=scale_bits), cert["result"]
+    base = len(res["nodes"]) * inp["grid_count"] * (2 * inp["radius"] + 2)
+    assert audit._line_work(inp, res) == width * base
+    assert target_zero_cost(len(res["nodes"]), inp["grid_count"], inp["radius"], scale_bits).work == 70 * width * base
+    if width * base > audit.MAX_LINE_WORK:
+        with pytest.raises(Unchecked, match="line-tree work"):
+            audit.estimate(dict(cert, input=inp))
+    else:
+        assert audit.estimate(dict(cert, input=inp)).work == 70 * width * base
+
+
 def test_target_zero_line_work_limit_is_the_auditors():
     """The auditor's own line limit (3·10⁹) and, before it, its budget of one file: 70 × nodes × priors ×
     (2L + 2) work units and 3/2 byte a unit, so 857,142,857 units fit one budget; the C = 16 tree at 20001
