@@ -152,7 +152,7 @@ def plan(noise_multiplier, delta, *, sampling_rate=None, steps=None, every=None,
 
 def _training_run(sampling_rate, steps, every, batch_size, dataset_size, epochs, counting):
     """The :class:`producer.training.TrainingRun` of the training form, None for the step form (both checked)."""
-    from producer.kinds.dpsgd import MAX_TOTAL_STEPS, MIN_RATE, STEPS_LIMIT, limit_text
+    from producer.kinds.dpsgd import MAX_TOTAL_STEPS, MIN_RATE, RATE_LIMIT, STEPS_LIMIT
     from producer.training import DEFAULT_COUNTING, TrainingRun
     steps_form, training_form = (sampling_rate, steps), (batch_size, dataset_size, epochs)
     forms = (f"{option('sampling_rate')}, {option('steps')} and {option('every')}, or "
@@ -180,7 +180,7 @@ def _training_run(sampling_rate, steps, every, batch_size, dataset_size, epochs,
                       names=names)
     if run.sampling_rate < MIN_RATE:
         raise LimitError(f"{names[0]}, {names[1]}: q = {describe_rational(run.sampling_rate)} ({run.counting} "
-                         f"counting) is below dpsgd/1's limit {limit_text(MIN_RATE)}")
+                         f"counting) is below dpsgd/1's limit {RATE_LIMIT}")
     if run.steps > MAX_TOTAL_STEPS:
         raise LimitError(f"{names[2]}: {run.epochs} epochs are T = {run.steps} steps ({run.counting} counting), "
                          f"beyond dpsgd/1's limit of {STEPS_LIMIT} steps")

@@ -1,8 +1,8 @@
 """``producer dpsgd``: certified ε(δ) or δ(ε) of DP-SGD, the Poisson-subsampled Gaussian (dpsgd/1)."""
 
 from producer import api
-from producer.kinds.dpsgd import NOISE_RANGE, STEPS_LIMIT, limit_text
 from producer.kinds import dpsgd as kind
+from producer.kinds.dpsgd import DELTA_LIMIT, NOISE_RANGE, RATE_LIMIT, STEPS_LIMIT, limit_text
 from producer.commands.common import add_epsilon_argument, add_output_arguments, finish, progress_of
 
 HELP = ("certified ε(δ) or δ(ε) of DP-SGD: T steps of the Poisson-subsampled Gaussian with sampling rate q "
@@ -13,8 +13,8 @@ DESCRIPTION = (f"{HELP}.  The upper end comes from a connect-the-dots discretisa
                "convolutions (Gaussian-only schedules, q = 1, use the closed form).  A schedule is given as "
                "repeated --stage q:σxT, composed in order.  "
                f"Limits: at most {kind.MAX_STAGES} stages, at most {STEPS_LIMIT} steps in all, "
-               f"{limit_text(kind.MIN_RATE)} <= q <= 1, {limit_text(kind.MIN_NOISE)} <= σ <= "
-               f"{limit_text(kind.MAX_NOISE)}, {limit_text(kind.MIN_DELTA)} <= δ < 1, at most {kind.MAX_POINTS} ε "
+               f"{RATE_LIMIT} <= q <= 1, {limit_text(kind.MIN_NOISE)} <= σ <= "
+               f"{limit_text(kind.MAX_NOISE)}, {DELTA_LIMIT} <= δ < 1, at most {kind.MAX_POINTS} ε "
                f"in [0, {limit_text(kind.MAX_EPSILON)}], {limit_text(kind.MIN_REL_WIDTH)} <= R <= "
                f"{limit_text(kind.MAX_REL_WIDTH)}.  Refused before the work: an ε(δ) above 2000 (the auditor's "
                "limit; above about 600 on the PLD route), a computation beyond the work limit of the whole search "

@@ -40,7 +40,7 @@ from producer.errors import InputError, LimitError
 from producer.immutable import Immutable
 from producer import audit_budget
 from producer.lower import capped, target_lines
-from producer.lower.auditability import capped_cost, target_zero_cost
+from producer.lower.auditability import capped_cost, line_units, target_zero_cost
 from producer.lower.bounds import positive_gamma
 from producer.lower.fields import source_claims
 from producer.lower.suffix import RowCache
@@ -284,8 +284,8 @@ def _check_line_work(nodes, priors, radius, spent=None, scale_bits=60):
     """Refuse a line tree the auditor would answer UNCHECKED: nodes × priors × (2L + 2) × ⌈(b + 192)/256⌉ <=
     MAX_LINE_WORK, and the file's budget (with ``spent``, an embedding certificate's other parts) within the
     producer's multiple."""
-    width = -(-(scale_bits + 192) // 256)
-    work = nodes * priors * (2 * radius + 2) * width
+    work = line_units(nodes, priors, radius, scale_bits)
+    width = work // (nodes * priors * (2 * radius + 2))
     if work > MAX_LINE_WORK:
         raise LimitError(f"priors: {nodes} nodes × {priors} priors × {2 * radius + 2} outputs"
                          f"{f' × {width} (scale bits {scale_bits})' if width > 1 else ''} = {work} exceed the "

@@ -66,7 +66,7 @@ RATE_RANGE = f"[{RATE_LIMIT}, 1]"
 NOISE_RANGE = f"[{limit_text(MIN_NOISE)}, {limit_text(MAX_NOISE)}]"
 STEPS_LIMIT = limit_text(MAX_TOTAL_STEPS)
 DELTA_LIMIT = limit_text(MIN_DELTA)
-LIMITS = (f"{limit_text(MIN_RATE)} <= q <= 1, {limit_text(MIN_NOISE)} <= σ <= {limit_text(MAX_NOISE)}, "
+LIMITS = (f"{RATE_LIMIT} <= q <= 1, {limit_text(MIN_NOISE)} <= σ <= {limit_text(MAX_NOISE)}, "
           f"1 <= T <= {STEPS_LIMIT}, ε <= {limit_text(MAX_EPSILON)}, δ >= {DELTA_LIMIT}")
 
 

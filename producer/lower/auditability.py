@@ -43,7 +43,8 @@ TARGET_UNITS = 70        # budget work units per unit of nodes × priors × (2L 
 TARGET_BYTES = (3, 2)    # budget bytes per unit of nodes × priors × (2L + 2): 3/2, rounded down
 CAPPED_UNITS = 1200      # budget work units per unit of the capped-preparation work estimate
 
-__all__ = ["estimated_work", "check_auditable_deadlines", "deadline_cost", "target_zero_cost", "capped_cost"]
+__all__ = ["estimated_work", "check_auditable_deadlines", "deadline_cost", "line_units", "target_zero_cost",
+           "capped_cost"]
 
 
 def estimated_work(B, radius, scale, window, patterns, max_T):
@@ -95,10 +96,16 @@ def deadline_cost(cert):
     return audit_budget.together([own, reference])
 
 
+def line_units(nodes, priors, radius, scale_bits):
+    """The auditor's line-tree work: nodes × priors × outputs (2L + 2) × ⌈(b + 192)/256⌉, the last factor for
+    lines at the fixed point 2^b (1 up to b = 64; the packed fields widen with b)."""
+    return nodes * priors * (2 * radius + 2) * -(-(scale_bits + 192) // 256)
+
+
 def target_zero_cost(nodes, priors, radius, scale_bits=60):
-    """The file's budget cost of a target-zero line tree: 70 × units of work, 3/2 byte a unit of memory; a unit
-    is one output of one prior at one node, times ⌈(b + 192)/256⌉ for lines at the fixed point 2^b."""
-    units = nodes * priors * (2 * radius + 2) * -(-(scale_bits + 192) // 256)
+    """The file's budget cost of a target-zero line tree: 70 × units of work (:func:`line_units`), 3/2 byte a
+    unit of memory."""
+    units = line_units(nodes, priors, radius, scale_bits)
     numerator, denominator = TARGET_BYTES
     return audit_budget.AuditCost(TARGET_UNITS * units, numerator * units // denominator, "the line tree",
                                   "fewer priors, a smaller radius or a smaller C")
