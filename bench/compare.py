@@ -587,6 +587,9 @@ FAMILIES = [
     ("composition_without_replacement", "A composition of Gaussian events on fixed-size batches "
      "(replace-one; RDP at σ_i/2, its convention's comparable figure; PLD refuses the tree)",
      "mechanisms/poisson-subsampling.md"),
+    ("tree_aggregation", "Tree aggregation (`SingleEpochTreeAggregationDpEvent`, replace-special; T epochs of one "
+     "tree; PLD: its d Gaussian releases per epoch as one Gaussian of σ/√d, since dp_accounting's PLD refuses the "
+     "event)", "mechanisms/tree-aggregation.md"),
 ]
 NOT_IN_PRV = "n/a: prv_accountant 0.2 has no such mechanism"
 
@@ -666,6 +669,10 @@ def family_cases(quick):
                           rdp_event=_repeat(1000, dict(batch, event={"class_name": "ComposedDpEvent",
                                                                      "events": halved})),
                           pld=pld_unsupported, prv=None))
+        epoch = {"class_name": "SingleEpochTreeAggregationDpEvent", "noise_multiplier": "1.5", "step_counts": 1000}
+        cases.append(dict(family="tree_aggregation", label="σ = 1.5, n = 1000 steps (d = 10)", steps=20,
+                          relation="replace_special", event=_repeat(20, epoch),
+                          pld=partial(pld_sampled_gaussian, "1", 1.5 / math.sqrt(10)), prv=None))
     return cases
 
 
@@ -923,7 +930,8 @@ FAMILY_TITLES = {"laplace": "Laplace", "poisson_laplace": "Poisson-subsampled La
                  "composition": "a composition of Gaussians in one Poisson sampling",
                  "poisson_laplace_replace": "Poisson-subsampled Laplace, replace-one",
                  "composition_replace": "a composition of Gaussians in one Poisson sampling, replace-one",
-                 "composition_without_replacement": "a composition of Gaussians on fixed-size batches"}
+                 "composition_without_replacement": "a composition of Gaussians on fixed-size batches",
+                 "tree_aggregation": "tree aggregation, replace-special"}
 
 
 def families_section(rows):

@@ -18,7 +18,8 @@ In order:
    whatever m/n), whose σ² is at least 1/100 when 0 < m < n; the relation defines every leaf (add/remove: no
    randomized response, no sampling without replacement; replace-one: no mixture; a Laplace, discrete Laplace or
    discrete Gaussian leaf with any sampling, the product of its Poisson ancestors' probabilities; replace-special
-   as add/remove);
+   as add/remove; tree aggregation under replace-special only, σ in [1/10, 10^4], its step counts integers in
+   [0, 10^12], and no sampling above it);
    10^−30 <= δ < 1, or 1..64 strictly increasing ε in [0, 500]; 10^−6 <= R <= 1/2; a result of the question's
    form; a ``pld`` route with a discretisation, a ``gaussian`` or ``lattice`` one without.
 2. The tree's limits (UNCHECKED, before any work): at most :data:`MAX_EVENTS` events, every numerator and
@@ -47,6 +48,8 @@ In order:
    for one Gaussian event reached once, otherwise ``gaussian_composition_without_replacement`` of γ and
    σ² = 1/μ², and at γ = 1 each Gaussian event its ``gaussian`` stage of sampling 1 and multiplicity the node's
    times m_i;
+   a tree aggregation epoch of σ the ``gaussian`` stage of σ and sampling 1, its multiplicity times the depth d
+   (the least d with 2^d > n, n its largest step count: :func:`_tree_depth`);
    leaves that cannot change the output's law dropped (a no-op, multiplicity 0, sampling 0, m = 0, a mixture
    whose every Δ is 0, randomized response with k = 1 or p = 1, a discrete Laplace or discrete Gaussian leaf of
    sensitivity 0); a mixture's equal Δ merged and sorted increasing; equal mechanisms merged (counts added);
@@ -259,6 +262,11 @@ def _walk(event, pointer, tree, multiplicity, sampling):
     if kind == "SampledWithoutReplacementDpEvent":
         _without_replacement(event, pointer, tree, multiplicity, sampling)
         return
+    if kind == "SingleEpochTreeAggregationDpEvent":
+        sigma, depth = _tree_depth(event, pointer, tree)
+        gaussian = {"mechanism": "gaussian", "sampling": write_rational(sampling), "sigma": write_rational(sigma)}
+        tree.leaves.append((gaussian, multiplicity * depth))
+        return
     tree.leaves.append((_leaf(event, kind, pointer, tree, sampling), multiplicity))
 
 
@@ -402,6 +410,27 @@ def _leaf(event, kind, pointer, tree, sampling):
     if k == 1 or noise == 1 or sampling == 0:    # sampling 0 or 1: only a Poisson node of s′ = 0 or 1 is above it
         return None
     return {"buckets": k, "mechanism": "randomized_response", "noise": write_rational(noise), "sampling": "1"}
+
+
+def _tree_depth(event, pointer, tree):
+    """One epoch of tree aggregation, under replace_special only (MALFORMED otherwise, dropped or not): its σ and
+    depth d, the least integer with 2^d > n for the largest step count n.  A record's contribution enters at most
+    d nodes of one tree, each node released with N(0, σ²) noise, so under the zero-record adjacency the epoch is
+    d adaptive Gaussian releases of sensitivity 1 (docs/mechanisms/tree-aggregation.md): the ``gaussian`` stage
+    of σ, d times."""
+    if tree.relation != REPLACE_SPECIAL:
+        raise Malformed(f"{pointer}: tree aggregation is defined under replace_special only, as in dp_accounting "
+                        f"(docs/accounting.md §3)")
+    sigma = _gaussian_sigma(event, pointer, tree)
+    counts = event["step_counts"]
+    if isinstance(counts, list):
+        largest = max(common.integer(n, f"{pointer}/step_counts/{i}", 0) for i, n in enumerate(counts))
+    else:
+        largest = common.integer(counts, pointer + "/step_counts", 0)
+    depth = 0
+    while 1 << depth <= largest:
+        depth += 1
+    return sigma, depth
 
 
 def _without_replacement(event, pointer, tree, multiplicity, sampling):

@@ -64,13 +64,16 @@ SIGMA_RANGE = (mpq(1, 10), mpq(10**4))
 SCALE_RANGE = (mpq(1, 100), mpq(10**4))
 SENSITIVITY_MAX = mpq(100)
 MAX_DATASET_SIZE = 10**12   # n of a SampledWithoutReplacementDpEvent
+MAX_TREE_STEPS = 10**12     # each step count of a SingleEpochTreeAggregationDpEvent (a depth of at most 40)
+MAX_TREES = 10**4           # the step counts of one SingleEpochTreeAggregationDpEvent
 DISCRETE_LAPLACE_RANGE = (mpq(1, 100), mpq(100))   # the noise parameter a
 DISCRETE_GAUSSIAN_RANGE = (mpq(1, 100), mpq(10**6))  # σ² of the discrete Gaussian
 INTEGER_SENSITIVITY_MAX = 1000                     # s of the discrete mechanisms
 
 ACCOUNTED = ("GaussianDpEvent", "LaplaceDpEvent", "DiscreteLaplaceDpEvent", "DiscreteGaussianDpEvent",
              "MixtureOfGaussiansDpEvent", "RandomizedResponseDpEvent", "PoissonSampledDpEvent",
-             "SampledWithoutReplacementDpEvent", "SelfComposedDpEvent", "ComposedDpEvent", "NoOpDpEvent")
+             "SampledWithoutReplacementDpEvent", "SingleEpochTreeAggregationDpEvent", "SelfComposedDpEvent",
+             "ComposedDpEvent", "NoOpDpEvent")
 FIELDS = {
     "NoOpDpEvent": (),
     "GaussianDpEvent": ("noise_multiplier",),
@@ -81,6 +84,7 @@ FIELDS = {
     "RandomizedResponseDpEvent": ("noise_parameter", "num_buckets"),
     "PoissonSampledDpEvent": ("sampling_probability", "event"),
     "SampledWithoutReplacementDpEvent": ("source_dataset_size", "sample_size", "event"),
+    "SingleEpochTreeAggregationDpEvent": ("noise_multiplier", "step_counts"),
     "SelfComposedDpEvent": ("event", "count"),
     "ComposedDpEvent": ("events",),
 }
@@ -92,7 +96,6 @@ REFUSED = {
     "SampledWithReplacementDpEvent": "sampling with replacement is not accounted; Poisson sampling "
                                      "(PoissonSampledDpEvent) is, and sampling without replacement "
                                      "(SampledWithoutReplacementDpEvent) under replace_one",
-    "SingleEpochTreeAggregationDpEvent": "tree aggregation is not accounted: no certificate kind answers it yet",
     "RepeatAndSelectDpEvent": "repeat-and-select is not accounted: no certificate kind answers it yet",
     "ZCDpEvent": "a zCDP statement is an RDP bound, not a dominating pair: no certified ε(δ) follows from it here",
     "TruncatedSubsampledGaussianDpEvent": "the truncated subsampled Gaussian is not accounted; a "
@@ -109,6 +112,9 @@ BATCHABLE = ("GaussianDpEvent", "LaplaceDpEvent", "DiscreteLaplaceDpEvent", "Dis
              "NoOpDpEvent")   # what SampledWithoutReplacementDpEvent may wrap
 # (and a composition of Gaussian events and no-ops, §3)
 SAMPLED_COMPOSITION = "sampled composition"   # the stage reader's marker for a Poisson-sampled composition
+TREE_RELATION = ("tree aggregation is defined under replace_special only (a record replaced by the zero record, the "
+                 "adjacency of its analysis; adding or removing one moves every later record to another leaf), as in "
+                 "dp_accounting; ask for the relation replace_special")
 WITHOUT_REPLACEMENT_RELATION = ("sampling without replacement is accounted under replace_one only (n is public), "
                                 "as in dp_accounting; use PoissonSampledDpEvent under add_or_remove_one")
 
@@ -321,6 +327,22 @@ class _Reader:
         return {"class_name": "SampledWithoutReplacementDpEvent", "source_dataset_size": n, "sample_size": m,
                 "event": inner}
 
+    def _SingleEpochTreeAggregationDpEvent(self, fields, here, where, depth):
+        sigma = _in_range(read_number(fields["noise_multiplier"], f"{here}.noise_multiplier"), *SIGMA_RANGE,
+                          f"{here}.noise_multiplier", "σ")
+        steps = fields["step_counts"]
+        if isinstance(steps, (str, bytes, dict)) or not hasattr(steps, "__iter__"):
+            steps = read_count(steps, f"{here}.step_counts", MAX_TREE_STEPS)
+        else:
+            steps = list(steps)
+            if not steps:
+                raise InputError(f"{here}.step_counts: give the steps of at least one tree")
+            if len(steps) > MAX_TREES:
+                raise LimitError(f"{here}.step_counts: {len(steps)} trees exceed the limit of {MAX_TREES}")
+            steps = [read_count(n, f"{here}.step_counts[{i}]", MAX_TREE_STEPS) for i, n in enumerate(steps)]
+        return {"class_name": "SingleEpochTreeAggregationDpEvent", "noise_multiplier": format_rational(sigma),
+                "step_counts": steps}
+
     def _SelfComposedDpEvent(self, fields, here, where, depth):
         count = read_count(fields["count"], f"{here}.count", MAX_COUNT)
         inner = self.read(fields["event"], f"{where}.event" if where else "event", depth + 1)
@@ -347,7 +369,8 @@ def _leaves(tree, relation):
     """(leaf JSON, multiplicity, sampling probability, place) for every leaf, depth first (a
     ``SampledWithoutReplacementDpEvent`` of m < n records is a leaf: it wraps a single Gaussian, Laplace or
     no-op, or a composition of Gaussians and no-ops; one of the whole dataset is read through under replace_one,
-    and is a leaf, refused, under the other relations)."""
+    and is a leaf, refused, under the other relations; a ``SingleEpochTreeAggregationDpEvent`` of depth d is the
+    Gaussian event of its σ, d times, under replace_special, refused under the other relations)."""
     stack = [(tree, 1, mpq(1), "")]
     while stack:
         node, count, q, where = stack.pop()
@@ -365,6 +388,13 @@ def _leaves(tree, relation):
               and node["sample_size"] == node["source_dataset_size"] and relation == REPLACE):
             # the batch is the whole dataset: the composition is read as if the sampling were not there
             stack.append((node["event"], count, q, f"{where}.event" if where else "event"))
+        elif name == "SingleEpochTreeAggregationDpEvent":
+            # d Gaussian releases of sensitivity 1 (docs/mechanisms/tree-aggregation.md); the relation is checked
+            # before any leaf is dropped
+            if relation != REPLACE_SPECIAL:
+                raise InputError(f"{where} ({name}): {TREE_RELATION}" if where else f"{name}: {TREE_RELATION}")
+            gaussian = {"class_name": "GaussianDpEvent", "noise_multiplier": node["noise_multiplier"]}
+            yield gaussian, count * tree_depth(node["step_counts"]), q, where
         elif name == "ComposedDpEvent":
             for i in reversed(range(len(node["events"]))):
                 place = f"{where}.events[{i}]" if where else f"events[{i}]"
@@ -421,6 +451,13 @@ def _mechanism(leaf, q, relation, where):
             return None
         return {"mechanism": "gaussian", "sigma": leaf["noise_multiplier"], "sampling": format_rational(q)}
     return None  # NoOpDpEvent
+
+
+def tree_depth(step_counts):
+    """d = ⌈log2(n + 1)⌉ for the largest step count n: the most nodes of one tree that hold one record's
+    contribution (n.bit_length(), exactly; docs/mechanisms/tree-aggregation.md)."""
+    counts = step_counts if isinstance(step_counts, list) else [step_counts]
+    return max(counts).bit_length()
 
 
 def _gaussians_of(tree, where, sampling):

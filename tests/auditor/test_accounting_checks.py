@@ -1904,3 +1904,70 @@ def test_an_opt_in_effort_claims_nothing_and_is_read_only_as_the_schema_allows(e
     cert = json.loads((ROOT / "certificates" / "accounting" / "accounting-laplace-b1-x10-delta1e-5.json").read_text())
     cert["input"]["effort"] = effort
     assert verify_certificate(reseal(cert)).outcome == outcome
+
+
+# ---- one epoch of tree aggregation: d Gaussian releases under replace_special ------------------------------------
+
+def _tree(sigma, steps):
+    return {"class_name": "SingleEpochTreeAggregationDpEvent", "noise_multiplier": sigma, "step_counts": steps}
+
+
+def _tree_cert(first=None, second=None, relation="replace_special"):
+    """The Gaussian closed-form reference (10 Gaussians of σ = 2 and one of σ = 3) with its tree rewritten as tree
+    aggregation epochs of the same depths: 5 epochs of 3 steps (d = 2) and one of [1, 0] steps (d = 1)."""
+    cert = json.loads((PRODUCER_REFERENCES / "accounting-gaussian-closed-form-delta1e-5.json").read_text())
+    first = first or {"class_name": "SelfComposedDpEvent", "count": 5, "event": _tree("2", 3)}
+    tree = {"class_name": "ComposedDpEvent", "events": [first, second or _tree("3", [1, 0])]}
+    return _edited(cert, (("input", "event"), tree), (("input", "relation"), relation))
+
+
+def test_the_tree_depth_is_the_least_d_with_two_to_the_d_above_the_largest_step_count():
+    tree = accounting._Tree("replace_special")
+    for n in list(range(0, 2100)) + [2**k + d for k in range(11, 41) for d in (-1, 0, 1)]:
+        expected = 0 if n == 0 else len(bin(n)) - 2
+        assert accounting._tree_depth(_tree("1", [n // 3, n]), "/e", tree) == (Fraction(1), expected), n
+        assert accounting._tree_depth(_tree("1", n), "/e", tree)[1] == expected
+
+
+def test_tree_aggregation_epochs_of_the_references_depths_verify_under_replace_special():
+    r = _verify(_tree_cert())
+    assert r.outcome == "OK", r.as_dict()
+    assert "under replace-special neighbours" in r.claim
+
+
+@pytest.mark.parametrize("first, pointer", [
+    ({"class_name": "SelfComposedDpEvent", "count": 5, "event": _tree("2", 4)}, "/result/stages/0/count"),  # d = 3
+    ({"class_name": "SelfComposedDpEvent", "count": 5, "event": _tree("2", [1, 1])}, "/result/stages/0/count"),
+    ({"class_name": "SelfComposedDpEvent", "count": 5, "event": _tree("2", 0)}, "/result/stages"),  # dropped
+    ({"class_name": "SelfComposedDpEvent", "count": 5, "event": _tree("11/5", 3)}, "/result/stages"),
+])
+def test_a_tree_read_into_other_stages_than_the_results_fails(first, pointer):
+    r = _verify(_tree_cert(first))
+    assert r.outcome == "FAIL", r.as_dict()
+    assert any(f["pointer"].startswith(pointer) for f in r.failures), r.failures
+
+
+@pytest.mark.parametrize("relation", ["add_or_remove_one", "replace_one"])
+@pytest.mark.parametrize("second", [_tree("3", [1, 0]), _tree("3", 0),
+                                    {"class_name": "SelfComposedDpEvent", "count": 0, "event": _tree("3", 1)}])
+def test_tree_aggregation_under_another_relation_is_malformed_dropped_or_not(relation, second):
+    r = _verify(_tree_cert(second=second, relation=relation))
+    assert r.outcome == "MALFORMED" and "tree aggregation is defined under replace_special only" in r.error, \
+        r.as_dict()
+
+
+@pytest.mark.parametrize("second, message", [
+    ({"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/2", "event": _tree("3", 1)},
+     "PoissonSampledDpEvent must wrap"),
+    ({"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/2",
+      "event": {"class_name": "ComposedDpEvent", "events": [_tree("3", 1)]}}, "not a SingleEpochTreeAggregation"),
+    (_tree("1/20", 1), "noise_multiplier"),
+    (_tree("3", []), "step_counts"),
+    (_tree("3", -1), "step_counts"),
+    (_tree("3", 10**12 + 1), "step_counts"),
+    (_tree("3", "1"), "step_counts"),
+    ({"class_name": "SingleEpochTreeAggregationDpEvent", "noise_multiplier": "3"}, ""),
+])
+def test_a_tree_aggregation_event_outside_its_domain_is_malformed(second, message):
+    r = _verify(_tree_cert(second=second))
+    assert r.outcome == "MALFORMED" and message in r.error, r.as_dict()

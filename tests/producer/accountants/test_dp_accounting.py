@@ -287,6 +287,18 @@ def test_replace_one_accounts_randomized_response():
     assert 0 < delta < 1 and mpq(delta) >= mpq(accountant.exact_answer)
 
 
+def test_replace_special_accounts_tree_aggregation_as_dp_accountings_rdp_accountant_does():
+    """One epoch over n steps is d = ⌈log2(n + 1)⌉ Gaussian releases; refused (unsupported) under add/remove."""
+    epoch = dp_event.SingleEpochTreeAggregationDpEvent(1.5, 1000)
+    assert not producer.CertifiedAccountant().supports(epoch)
+    special = producer.CertifiedAccountant(dp_accounting.NeighboringRelation.REPLACE_SPECIAL)
+    gaussians = producer.CertifiedAccountant("replace_special")
+    special.compose(epoch, 20)
+    gaussians.compose(dp_event.GaussianDpEvent(1.5), 200)
+    assert special.get_epsilon(1e-5) == gaussians.get_epsilon(1e-5)
+    assert special.certificate.result["stages"] == gaussians.certificate.result["stages"]
+
+
 def test_importing_producer_does_not_import_dp_accounting():
     status, out, err = _python("import sys, producer\nproducer.account\n"
                                "print('dp_accounting' in sys.modules)")

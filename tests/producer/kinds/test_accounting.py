@@ -680,3 +680,55 @@ def test_the_producers_estimate_of_the_audit_is_never_below_the_auditors(event, 
     cost = cost_of(cert)
     work, memory = auditor_estimate(cert)
     assert cost.work >= work and cost.memory >= memory, (cost.work, work, cost.memory, memory)
+
+
+# ---- one epoch of tree aggregation ------------------------------------------------------------------------
+
+def _tree(sigma, steps):
+    return {"class_name": "SingleEpochTreeAggregationDpEvent", "noise_multiplier": sigma, "step_counts": steps}
+
+
+@pytest.mark.parametrize("sigma, steps, epochs", [("2", 15, 10), ("3/2", [1000, 3], 20), ("1", 1, 7)])
+def test_tree_aggregation_is_the_gaussian_of_mu_squared_depth_over_sigma_squared(sigma, steps, epochs):
+    """Under replace_special an epoch is a Gaussian of μ² = d/σ² (d = ⌈log2(n + 1)⌉): the closed form
+    δ(ε) = Φ(μ/2 − ε/μ) − e^ε·Φ(−μ/2 − ε/μ) of the epochs' μ² summed lies in every interval."""
+    largest = max(steps) if isinstance(steps, list) else steps
+    depth = len(bin(largest)) - 2
+    cert = api.account(repeat(epochs, _tree(sigma, steps)), epsilons="1,4,16", neighboring_relation="replace_special")
+    assert cert.result["route"] == "gaussian"
+    with mp.workdps(40):
+        mu = mp.sqrt(mp.mpf(epochs * depth)) / _mp(sigma)
+
+        def delta(e):
+            e = _mp(e)
+            return mp.ncdf(mu / 2 - e / mu) - mp.exp(e) * mp.ncdf(-mu / 2 - e / mu)
+        _enclosed(cert, delta, dps=40)
+    assert not VALIDATOR.is_valid(dict(cert.as_dict(), schema="x")) and VALIDATOR.is_valid(cert.as_dict())
+
+
+def test_tree_aggregation_outside_replace_special_names_the_relation():
+    with pytest.raises(InputError, match="SingleEpochTreeAggregationDpEvent: tree aggregation is defined under "
+                                         "replace_special only"):
+        api.account(_tree(1, 3), delta="1e-5")
+
+
+@pytest.mark.slow
+def test_dp_accountings_rdp_value_of_tree_aggregation_lies_at_or_above_the_certified_lower_end():
+    """dp_accounting 0.6's RDP accountant takes tree aggregation under REPLACE_SPECIAL (its PLD accountant does
+    not): an upper bound, so never below ε_lo; and its PLD value of the equivalent Gaussian lies inside."""
+    pytest.importorskip("dp_accounting")
+    import dp_accounting as dpa
+    from dp_accounting.pld import pld_privacy_accountant
+    from dp_accounting.rdp import rdp_privacy_accountant
+    special = dpa.NeighboringRelation.REPLACE_SPECIAL
+    for sigma, steps, epochs in ((1.5, 1000, 20), (4.0, [63, 64], 50)):
+        event = dpa.SelfComposedDpEvent(dpa.SingleEpochTreeAggregationDpEvent(sigma, steps), epochs)
+        res = api.account(event, delta="1e-5", neighboring_relation="replace_special").result
+        lo, hi = mpq(res["epsilon_lo"]), mpq(res["epsilon_hi"])
+        rdp = rdp_privacy_accountant.RdpAccountant(neighboring_relation=special)
+        rdp.compose(event)
+        assert lo <= mpq(repr(float(rdp.get_epsilon(1e-5)))), (sigma, steps)
+        depth = len(bin(max(steps) if isinstance(steps, list) else steps)) - 2
+        pld = pld_privacy_accountant.PLDAccountant(neighboring_relation=special, value_discretization_interval=1e-5)
+        pld.compose(dpa.SelfComposedDpEvent(dpa.GaussianDpEvent(sigma), epochs * depth))
+        assert lo <= mpq(repr(float(pld.get_epsilon(1e-5)))) <= hi * (1 + mpq(1, 10**4)), (sigma, steps)

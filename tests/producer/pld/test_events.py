@@ -20,7 +20,7 @@ from producer.pld.subsampled_gaussian import SubsampledGaussian
 from producer.pld.without_replacement import (WithoutReplacementGaussian, WithoutReplacementGaussianComposition,
                                               WithoutReplacementDiscreteLaplace, WithoutReplacementLaplace)
 from producer.references.accounting import (NO_OP, compose, discrete_gaussian, discrete_laplace, gaussian, laplace,
-                                            mixture, poisson, randomized_response, repeat)
+                                            mixture, poisson, randomized_response, repeat, tree_aggregation)
 
 
 def _read(tree, relation="add_or_remove_one"):
@@ -505,3 +505,68 @@ def test_a_discrete_event_on_batches_reads_into_its_stage():
           "sensitivity": 2}, 1)]
     laws = [s.law for s in stages(event_json(tree), "replace_one")[0]]
     assert laws == [DiscreteGaussian(4, 1, 2, 1), WithoutReplacementDiscreteLaplace(mpq(3, 10), mpq(1, 2), 2)]
+
+
+# ---- one epoch of tree aggregation (replace_special) -------------------------------------------------
+
+def test_the_tree_depth_is_the_ceiling_of_log2_of_the_largest_step_count_plus_one():
+    """dp_accounting's ⌈log2(n + 1)⌉ (in floats, exact for these n), and the least d with 2^d > n by counting."""
+    import math
+    for n in list(range(1, 4100)) + [2**k + d for k in range(12, 41) for d in (-1, 0, 1)]:
+        least = next(d for d in range(64) if 2 ** d > n)
+        assert events.tree_depth(n) == least == events.tree_depth([0, n, n // 2]), n
+        if n < 2**20:
+            assert least == math.ceil(math.log2(n + 1)), n
+    assert events.tree_depth(0) == events.tree_depth([0, 0]) == 0
+
+
+@pytest.mark.parametrize("tree, expected", [
+    (tree_aggregation(2, 15), [({"mechanism": "gaussian", "sampling": "1", "sigma": "2"}, 4)]),
+    (repeat(10, tree_aggregation("1.5", [3, 1000, 7])),
+     [({"mechanism": "gaussian", "sampling": "1", "sigma": "3/2"}, 100)]),
+    (compose(tree_aggregation(2, 1), repeat(3, gaussian(2)), tree_aggregation(3, 2)),
+     [({"mechanism": "gaussian", "sampling": "1", "sigma": "2"}, 4),
+      ({"mechanism": "gaussian", "sampling": "1", "sigma": "3"}, 2)]),
+    (compose(tree_aggregation(2, 0), tree_aggregation(2, [0, 0]), repeat(0, tree_aggregation(2, 9)),
+             poisson(0, compose(tree_aggregation(2, 9))), gaussian(5)),
+     [({"mechanism": "gaussian", "sampling": "1", "sigma": "5"}, 1)]),
+    (poisson(1, compose(tree_aggregation(2, 3))), [({"mechanism": "gaussian", "sampling": "1", "sigma": "2"}, 2)]),
+])
+def test_tree_aggregation_reads_as_its_depth_of_gaussian_releases_under_replace_special(tree, expected):
+    """Each record enters at most d = ⌈log2(n + 1)⌉ nodes: the Gaussian event of σ, d times; none at n = 0."""
+    assert _read(tree, "replace_special") == expected
+    assert event_json(tree_aggregation("0.5", [3, 4]))["step_counts"] == [3, 4]
+    assert event_json(tree_aggregation(0.5, 3)) == tree_aggregation("1/2", 3)
+
+
+@pytest.mark.parametrize("relation", ["add_or_remove_one", "replace_one"])
+@pytest.mark.parametrize("tree", [tree_aggregation(2, 15), tree_aggregation(2, 0), repeat(0, tree_aggregation(1, 3))])
+def test_tree_aggregation_is_refused_in_one_line_under_the_other_relations_before_the_dropping(tree, relation):
+    with pytest.raises(InputError) as info:
+        _read(compose(gaussian(1), tree), relation)
+    text = str(info.value)
+    assert "SingleEpochTreeAggregationDpEvent" in text and "replace_special only" in text and "\n" not in text
+    assert text.endswith("ask for the relation replace_special")
+
+
+@pytest.mark.parametrize("tree, message, error", [
+    (poisson("1/2", tree_aggregation(1, 3)), "Poisson sampling of a SingleEpochTreeAggregationDpEvent is not",
+     InputError),
+    (poisson("1/2", compose(tree_aggregation(1, 3))), "not a SingleEpochTreeAggregationDpEvent", InputError),
+    (tree_aggregation("1/20", 3), r"σ = 0.05 is outside the domain", LimitError),
+    (tree_aggregation(1, -1), "must be >= 0", InputError),
+    (tree_aggregation(1, []), "the steps of at least one tree", InputError),
+    (tree_aggregation(1, [1, "x"]), r"step_counts\[1\]: .*not an integer", InputError),
+    (tree_aggregation(1, 10**12 + 1), "exceeds the limit", LimitError),
+    (tree_aggregation(1, [1] * (10**4 + 1)), "trees exceed the limit of 10000", LimitError),
+    ({"class_name": "SingleEpochTreeAggregationDpEvent", "noise_multiplier": 1}, r"missing field\(s\) step_counts",
+     InputError),
+])
+def test_what_tree_aggregation_may_not_be_is_refused_naming_the_place(tree, message, error):
+    with pytest.raises(error, match=message):
+        _read(compose(NO_OP, tree), "replace_special")
+
+
+def test_a_tree_aggregation_epoch_on_batches_drawn_without_replacement_is_refused():
+    with pytest.raises(InputError, match="sampling without replacement of a SingleEpochTreeAggregationDpEvent"):
+        event_json(without_replacement(100, 10, tree_aggregation(1, 3)))
