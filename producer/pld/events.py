@@ -36,6 +36,7 @@ import numbers
 from gmpy2 import mpq
 
 from producer.errors import InputError, LimitError
+from producer.names import option
 from producer.pld.discrete import DiscreteGaussian, DiscreteLaplace
 from producer.pld.laplace import ReplaceOneLaplace, ReplaceOneSampledLaplace, SubsampledLaplace
 from producer.pld.mechanism import Stage
@@ -112,9 +113,6 @@ BATCHABLE = ("GaussianDpEvent", "LaplaceDpEvent", "DiscreteLaplaceDpEvent", "Dis
              "NoOpDpEvent")   # what SampledWithoutReplacementDpEvent may wrap
 # (and a composition of Gaussian events and no-ops, §3)
 SAMPLED_COMPOSITION = "sampled composition"   # the stage reader's marker for a Poisson-sampled composition
-TREE_RELATION = ("tree aggregation is defined under replace_special only (a record replaced by the zero record, the "
-                 "adjacency of its analysis; adding or removing one moves every later record to another leaf), as in "
-                 "dp_accounting; ask for the relation replace_special")
 WITHOUT_REPLACEMENT_RELATION = ("sampling without replacement is accounted under replace_one only (n is public), "
                                 "as in dp_accounting; use PoissonSampledDpEvent under add_or_remove_one")
 
@@ -392,7 +390,7 @@ def _leaves(tree, relation):
             # d Gaussian releases of sensitivity 1 (docs/mechanisms/tree-aggregation.md); the relation is checked
             # before any leaf is dropped
             if relation != REPLACE_SPECIAL:
-                raise InputError(f"{where} ({name}): {TREE_RELATION}" if where else f"{name}: {TREE_RELATION}")
+                raise InputError(f"{where} ({name}): {tree_relation()}" if where else f"{name}: {tree_relation()}")
             gaussian = {"class_name": "GaussianDpEvent", "noise_multiplier": node["noise_multiplier"]}
             yield gaussian, count * tree_depth(node["step_counts"]), q, where
         elif name == "ComposedDpEvent":
@@ -451,6 +449,14 @@ def _mechanism(leaf, q, relation, where):
             return None
         return {"mechanism": "gaussian", "sigma": leaf["noise_multiplier"], "sampling": format_rational(q)}
     return None  # NoOpDpEvent
+
+
+def tree_relation():
+    """Why tree aggregation is refused under add/remove and replace-one, and the option that answers."""
+    relation = option("neighboring_relation", "replace_special", flag="--relation", python='"replace_special"')
+    return ("tree aggregation is defined under replace_special only (a record replaced by the zero record, the "
+            "adjacency of its analysis; adding or removing one moves every later record to another leaf), as in "
+            f"dp_accounting; ask for {relation}")
 
 
 def tree_depth(step_counts):

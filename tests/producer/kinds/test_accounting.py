@@ -732,3 +732,13 @@ def test_dp_accountings_rdp_value_of_tree_aggregation_lies_at_or_above_the_certi
         pld = pld_privacy_accountant.PLDAccountant(neighboring_relation=special, value_discretization_interval=1e-5)
         pld.compose(dpa.SelfComposedDpEvent(dpa.GaussianDpEvent(sigma), epochs * depth))
         assert lo <= mpq(repr(float(pld.get_epsilon(1e-5)))) <= hi * (1 + mpq(1, 10**4)), (sigma, steps)
+
+
+def test_the_command_line_refusal_of_tree_aggregation_names_the_relation_flag(tmp_path):
+    tree = tmp_path / "tree.json"
+    tree.write_text(json.dumps(_tree("3/2", 1000)))
+    done = subprocess.run([sys.executable, "-m", "producer", "account", "--event", str(tree), "--delta", "1e-5",
+                           "-o", str(tmp_path / "out.json")], capture_output=True, text=True, cwd=ROOT,
+                          timeout=HANG_GUARD_SECONDS)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert done.stderr.rstrip().endswith("ask for --relation replace_special") and not (tmp_path / "out.json").exists()

@@ -546,7 +546,7 @@ def test_tree_aggregation_is_refused_in_one_line_under_the_other_relations_befor
         _read(compose(gaussian(1), tree), relation)
     text = str(info.value)
     assert "SingleEpochTreeAggregationDpEvent" in text and "replace_special only" in text and "\n" not in text
-    assert text.endswith("ask for the relation replace_special")
+    assert text.endswith('ask for neighboring_relation="replace_special"')
 
 
 @pytest.mark.parametrize("tree, message, error", [
