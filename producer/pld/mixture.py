@@ -29,6 +29,7 @@ exactly: e^{ih} = w_0 would make e^{ih} rational, so ih = 0 and w_0 = 1,
 which is no mixture at all (every Δ_i = 0: such a leaf is dropped).
 """
 
+import functools
 import math
 
 import flint
@@ -48,6 +49,12 @@ ROOT_ATTEMPTS = 6  # precision doublings for one preimage before the caller's pr
 def _log_sum_exp(values):
     big = max(values)
     return big + math.log(sum(math.exp(v - big) for v in values))
+
+
+@functools.lru_cache(maxsize=64)
+def _power_of_two(bits):
+    """2^bits as an exact ball (a product with it is exact at any precision)."""
+    return arb(2) ** bits
 
 
 class GaussianMixture(DominatingPair):
@@ -159,9 +166,17 @@ class GaussianMixture(DominatingPair):
             total, slope = self._excess(x, terms)
             step = ((total.log() - target) * total / slope).mid()
             x = (x - step).mid()
-            if step == 0 or abs(float(step)) * 2.0 ** (bits - 12) <= 1 + abs(float(x)):
+            # converged to about bits − 12 bits (exact midpoints against a power of two: no float overflow at
+            # the precisions beyond 1035 bits a wide loss range asks for)
+            if step == 0 or abs(step) * _power_of_two(bits - 12) <= 1 + abs(x):
                 break
-        radius = (1 + abs(x)) * arb(2) ** (24 - bits)
+        # The bracket must also clear the Newton residual and the excess's own radius, which cancellation in
+        # e^y − w_0 widens when the mixture's mass above w_0 is small (a tiny sampling rate): in units of x,
+        # their sum over the slope.  Without it the radius shrinks with the precision as fast as the excess's
+        # own error does, and no precision decides the ends.
+        total, slope = self._excess(x, terms)
+        residual = (abs(total - excess).upper() + excess.rad()) / slope.lower()
+        radius = (1 + abs(x)) * arb(2) ** (24 - bits) + 2 * residual
         left, right = (x - radius).mid(), (x + radius).mid()
         if not (self._excess(left, terms)[0] < excess < self._excess(right, terms)[0]):
             return None

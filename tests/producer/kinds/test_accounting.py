@@ -742,3 +742,27 @@ def test_the_command_line_refusal_of_tree_aggregation_names_the_relation_flag(tm
                           timeout=HANG_GUARD_SECONDS)
     assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
     assert done.stderr.rstrip().endswith("ask for --relation replace_special") and not (tmp_path / "out.json").exists()
+
+
+# ---- trees found by a random probe of the command (regressions) -----------------------------------------------
+
+@pytest.mark.parametrize("event, question", [
+    # a mixture sampled at a tiny rate: e^y − (1 − q) cancels most of its bits, and no precision bracketed the
+    # preimages (refused after 40 s, naming a wider width that did not help either)
+    (compose(gaussian("4.5"), poisson("6.96e-8", mixture("4.07", ["0", "0.2", "0.5"], ["93/246", "78/246",
+                                                                                         "75/246"]))),
+     dict(delta="1e-6")),
+    # a discrete Gaussian of small σ² beside a mixture: a mass precision beyond 1035 bits, where the mixture's
+    # convergence test computed 2^(bits − 12) as a float (an internal error, exit 70)
+    (compose(mixture("4", ["1", "1/2"], ["3/5", "2/5"]), {"class_name": "DiscreteLaplaceDpEvent",
+                                                          "noise_parameter": "0.5", "sensitivity": 1},
+             repeat(798, {"class_name": "DiscreteGaussianDpEvent", "sigma_squared": "0.931", "sensitivity": 1})),
+     dict(delta="1e-6")),
+])
+def test_trees_a_random_probe_found_are_certified_and_verify(event, question, tmp_path):
+    from auditor.cli import verify_file
+    cert = api.account(event, **question)
+    VALIDATOR.validate(cert.as_dict())
+    cert.write(str(tmp_path / "cert.json"))
+    status, report = verify_file(str(tmp_path / "cert.json"))
+    assert status == 0, report.failures

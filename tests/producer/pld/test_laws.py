@@ -156,9 +156,12 @@ def test_exact_range_decisions_against_mpmath():
         assert top <= mp.log((1 - mp.mpf(1) / 3 + mp.mpf(1) / 9) / (mp.mpf(1) / 9)) * 100 < top + 1
 
 
-@pytest.mark.parametrize("q,sigma", [("1/10", "1"), ("1/100", "1/2"), ("1/2", "2")])
+@pytest.mark.parametrize("q,sigma", [("1/10", "1"), ("1/100", "1/2"), ("1/2", "2"), ("1/10000000", "1"),
+                                     ("87/1250000000", "407/100")])
 def test_the_sampled_gaussian_is_the_mixture_with_one_more_component(q, sigma):
-    """Sampled Gaussian (closed-form preimages) and the mixture {0: 1 − q, 1: q} (bracketed preimages) agree."""
+    """Sampled Gaussian (closed-form preimages) and the mixture {0: 1 − q, 1: q} (bracketed preimages) agree,
+    also at rates so small that e^y − (1 − q) loses most of its bits to cancellation (the bracket then widens by
+    the excess's own radius; before, no precision bracketed it)."""
     q, sigma = mpq(q), mpq(sigma)
     gauss, mix = SubsampledGaussian(q, sigma), GaussianMixture(sigma, [1], [1], q)
     h = mpq(1, 100)
@@ -166,6 +169,17 @@ def test_the_sampled_gaussian_is_the_mixture_with_one_more_component(q, sigma):
     a, b = gauss.masses(h, lo, hi, BITS), mix.masses(h, lo, hi, BITS)
     for x, y in zip(a.p + a.q + [a.p_high, a.q_high], b.p + b.q + [b.p_high, b.q_high]):
         assert x.overlaps(y) and float(y.rad()) < 2.0 ** -(BITS - 40)
+
+
+def test_a_mixture_preimage_at_a_precision_beyond_the_float_range_is_bracketed():
+    """The Newton loop's convergence test compares exact balls: at 1200 bits 2^(bits − 12) is no float."""
+    law = GaussianMixture(mpq(4), [mpq(1), mpq(1, 2)], [mpq(3, 5), mpq(2, 5)], mpq(1))
+    with working_precision(1200), mp.workdps(400):
+        pair = ref.mixture(4, [1, "1/2"], ["3/5", "2/5"])  # its probabilities read at this precision
+        for y in (mpq(-1, 3), mpq(0), mpq(1, 19)):
+            x = law.preimage(y)
+            assert float(x.rad()) < 2.0 ** -1000
+            assert abs(pair.loss(_mp(ball_upper(x))) - _mp(y)) < mp.mpf(10) ** -300
 
 
 @pytest.mark.parametrize("q,sigma", [("1/3", "1"), ("1", "1/2"), ("1/50", "3")])
