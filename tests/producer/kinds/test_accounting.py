@@ -766,3 +766,22 @@ def test_trees_a_random_probe_found_are_certified_and_verify(event, question, tm
     cert.write(str(tmp_path / "cert.json"))
     status, report = verify_file(str(tmp_path / "cert.json"))
     assert status == 0, report.failures
+
+
+def test_a_lower_window_spanning_the_two_laws_means_is_priced_before_the_work():
+    """T = 38 940 replace-one Laplace steps of b = 0.7 (δ near 1 at every ε asked): the composed loss's mean is
+    74 554, so the lower chain's window spans about 1.5·10^5 in loss (1.98·10^7 entries at h = 1/130), where the
+    estimate counted the upper chains' 3.8·10^5 entries; the search ran for many minutes past its limit.  Now it is
+    refused before any work, naming the effort that would answer."""
+    event = repeat(38940, laplace("7/10"))
+    with pytest.raises(LimitError, match=r"^the first attempt \(h = 1/\d+\) would need about .* work units.*effort=7"):
+        api.account(event, epsilons="0.35,3.04,3.82", neighboring_relation=REPLACE)
+
+
+def test_an_epsilon_of_delta_far_beyond_the_range_names_delta_at_given_epsilons():
+    """Ten Laplace steps of b = 1/100 sampled at 0.117: ε(10^-5) is estimated at about 5·10^3; δ at ε <= 500 is
+    what answers, and the refusal says so (found by a random probe: it named only fewer steps or more noise)."""
+    event = compose(repeat(10, poisson("1.17e-01", laplace("1/100"))), laplace("5/2"))
+    with pytest.raises(LimitError, match=r"far beyond the ε <= 500 .* ask for δ at given ε instead \(epsilons, "):
+        api.account(event, delta="1e-5")
+    assert api.account(event, epsilons="100,500").result["points"][1]["upper"]
