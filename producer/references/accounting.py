@@ -20,8 +20,9 @@ all); ``make certificates`` verifies them with the auditor.
 - the Laplace mechanism (b = 2) on the same batches of 256 of 60 000 records, under replace-one, 1000 steps,
   ε(10^-5);
 - the discrete Laplace mechanism (a = 1/2, sensitivity 2) composed 50 times, ε(10^-5);
-- twenty epochs of tree aggregation (σ = 3/2, one tree of 1000 steps: depth 10) beside one Gaussian release
-  (σ = 3/2), under replace-special: the closed form of 201 Gaussian releases, ε(10^-5).
+- twenty epochs of tree aggregation (σ = 3/2, one tree of 1000 steps: depth 10), an epoch of two trees of 7 and
+  2 steps (depth 3) and one Gaussian release (σ = 3/2), under replace-special: the closed form of 204 Gaussian
+  releases, ε(10^-5).
 """
 
 import sys
@@ -136,7 +137,7 @@ REFERENCES = [
      dict(event=repeat(100, without_replacement(1000, 100, discrete_gaussian("16", 1))),
           neighboring_relation="replace_one", delta="1e-5")),
     ("accounting-special-tree-aggregation-s3_2-n1000-x20-delta1e-5.json",
-     dict(event=compose(repeat(20, tree_aggregation("3/2", 1000)), gaussian("3/2")),
+     dict(event=compose(repeat(20, tree_aggregation("3/2", 1000)), tree_aggregation("3/2", [7, 2]), gaussian("3/2")),
           neighboring_relation="replace_special", delta="1e-5")),
 ]
 

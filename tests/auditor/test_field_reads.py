@@ -110,6 +110,9 @@ _ONE_POINT = ("an embedded dpsgd/1 answers at the one target ε (the ε-points f
 _ONE_STAGE = ("an embedded dpsgd/1 is of exactly one stage (a schedule is another question, a FAIL), so no product "
               "combines stages; the same dpsgd/1 checks read combine windows")
 NOT_EXERCISED = {
+    "accounting/1": {("input", "event", "step_counts", "[]"): "tree aggregation's list of step counts: not held "
+                     "by the certificates this survey reads; the reference accounting-special-tree-aggregation-… "
+                     "holds one, and tests/auditor/test_accounting_checks.py checks the list form"},
     "dpsgd/1": {("result", "discretisation", "windows", "add", "lower") + rest: _ADD_LOWER
                 for rest in (("combine", "[]", "[]"), ("stages", "[]", "[]", "[]"))},
     "dpsgd-calibration/1": {
