@@ -78,25 +78,25 @@ def oriented(masses, order):
 
 
 @functools.lru_cache(maxsize=64)
-def _power_of_two(bits):
+def power_of_two(bits):
     """2^bits as an exact ball (products with it are exact at any precision)."""
     return arb(2) ** bits
 
 
 def ceil_scaled(ball, bits):
     """An integer >= 2^bits·t for every t in ``ball``: the ceiling of the scaled upper end."""
-    man, exp = (ball * _power_of_two(bits)).upper().man_exp()
+    man, exp = (ball * power_of_two(bits)).upper().man_exp()
     man, exp = int(man), int(exp)
     return man << exp if exp >= 0 else -((-man) >> -exp)
 
 
 def floor_scaled(ball, bits):
     """An integer <= 2^bits·t for every t in ``ball``, at least 0 (masses are nonnegative)."""
-    man, exp = (ball * _power_of_two(bits)).lower().man_exp()
+    man, exp = (ball * power_of_two(bits)).lower().man_exp()
     man, exp = int(man), int(exp)
     return max(0, man << exp if exp >= 0 else man >> -exp)
 
 
 def radius_ok(ball, bits):
     """True when the ball's radius is below 2^-(bits + 8): the rounding is then decided to the last unit."""
-    return ball.rad() * _power_of_two(bits + 8) < 1
+    return ball.rad() * power_of_two(bits + 8) < 1

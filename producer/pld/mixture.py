@@ -29,7 +29,6 @@ exactly: e^{ih} = w_0 would make e^{ih} rational, so ih = 0 and w_0 = 1,
 which is no mixture at all (every Δ_i = 0: such a leaf is dropped).
 """
 
-import functools
 import math
 
 import flint
@@ -38,7 +37,7 @@ from gmpy2 import mpq
 
 from producer.pld.connect_dots import PrecisionError
 from producer.pld.decide import floor_guess, last_true, sign
-from producer.pld.masses import StepMasses
+from producer.pld.masses import StepMasses, power_of_two
 from producer.pld.mechanism import DominatingPair
 from producer.pld.normal import normal_quantile_float, phi, phi_bar, trapezoid_moments
 from producer.sources.enclosures import to_arb, working_precision
@@ -49,12 +48,6 @@ ROOT_ATTEMPTS = 6  # precision doublings for one preimage before the caller's pr
 def _log_sum_exp(values):
     big = max(values)
     return big + math.log(sum(math.exp(v - big) for v in values))
-
-
-@functools.lru_cache(maxsize=64)
-def _power_of_two(bits):
-    """2^bits as an exact ball (a product with it is exact at any precision)."""
-    return arb(2) ** bits
 
 
 class GaussianMixture(DominatingPair):
@@ -168,7 +161,7 @@ class GaussianMixture(DominatingPair):
             x = (x - step).mid()
             # converged to about bits − 12 bits (exact midpoints against a power of two: no float overflow at
             # the precisions beyond 1035 bits a wide loss range asks for)
-            if step == 0 or abs(step) * _power_of_two(bits - 12) <= 1 + abs(x):
+            if step == 0 or abs(step) * power_of_two(bits - 12) <= 1 + abs(x):
                 break
         # The bracket must also clear the Newton residual and the excess's own radius, which cancellation in
         # e^y − w_0 widens when the mixture's mass above w_0 is small (a tiny sampling rate): in units of x,

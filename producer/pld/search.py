@@ -101,9 +101,9 @@ def composition_work(sizing, plan):
     entries = spread * plan.grid
     products = sum(2 * max(1, s.steps.bit_length()) for s in sizing.stages) + len(sizing.stages)
     # four chains: two upper at K bits, and the lower P at K bits and Q at K' bits, whose window also holds the
-    # Q-array's mass, about twice the composed loss's mean below the P-array's (:func:`lower_entries`), and
+    # Q-array's mass, about twice the composed loss's mean below the P-array's (:func:`mean_separation`), and
     # which the lower profile then reads entry by entry
-    lower = entries + 2 * abs(sizing.mean) * plan.grid
+    lower = entries + mean_separation(sizing) * plan.grid
     work = (2 * entries * (2 * plan.p_bits + 24) + lower * (2 * plan.p_bits + 2 * plan.q_bits + 48)) * products
     return entries, work + PROFILE_UNITS * lower
 
@@ -114,11 +114,17 @@ def lower_entries(sizing, plan):
     (Measured at T = 10^6: 3.46·10^6 estimated against 3.38·10^6 at q = 10^-3, σ = 1, h = 1/106000; 5.05·10^6
     against 4.97·10^6 at σ = 0.6, h = 1/43900.)"""
     tail = math.log(max(1 / plan.tau, 2.0)) + min(plan.epsilon_cap, 600)
-    # the window holds the P-array's mass and the Q-array's, whose losses are centred near ±mean: where the
+    # the window holds the P-array's mass and the Q-array's (:func:`mean_separation`): where the
     # composed loss's mean is far above its spread (δ near 1, e.g. T = 38 940 replace-one Laplace steps of b = 0.7:
     # a mean of 74 554, 1.98·10^7 entries at h = 1/130) the window is about twice the mean wide
-    separation = 2 * abs(sizing.mean)
-    return (2 * math.sqrt(2 * tail) * math.sqrt(sizing.mu2) + separation + plan.epsilon_cap + 2) * plan.grid
+    return (2 * math.sqrt(2 * tail) * math.sqrt(sizing.mu2) + mean_separation(sizing) + plan.epsilon_cap + 2) \
+        * plan.grid
+
+
+def mean_separation(sizing):
+    """About how far apart in loss the lower chains' P- and Q-arrays hold their mass: twice the composed loss's
+    mean (centred near +mean and −mean), the width their common window adds to the upper window's."""
+    return 2 * abs(sizing.mean)
 
 
 def first_plan(request, sizing):

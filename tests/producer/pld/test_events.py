@@ -3,6 +3,7 @@ in one line, multiplicities, nested sampling, sampling without replacement, drop
 relation's domain, the limits."""
 
 import collections
+import math
 
 import pytest
 from gmpy2 import mpq
@@ -511,7 +512,6 @@ def test_a_discrete_event_on_batches_reads_into_its_stage():
 
 def test_the_tree_depth_is_the_ceiling_of_log2_of_the_largest_step_count_plus_one():
     """dp_accounting's ⌈log2(n + 1)⌉ (in floats, exact for these n), and the least d with 2^d > n by counting."""
-    import math
     for n in list(range(1, 4100)) + [2**k + d for k in range(12, 41) for d in (-1, 0, 1)]:
         least = next(d for d in range(64) if 2 ** d > n)
         assert events.tree_depth(n) == least == events.tree_depth([0, n, n // 2]), n
