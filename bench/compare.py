@@ -590,6 +590,8 @@ FAMILIES = [
     ("tree_aggregation", "Tree aggregation (`SingleEpochTreeAggregationDpEvent`, replace-special; T epochs of one "
      "tree; PLD: its d Gaussian releases per epoch as one Gaussian of σ/√d, since dp_accounting's PLD refuses the "
      "event)", "mechanisms/tree-aggregation.md"),
+    ("truncated", "Truncated Poisson sampling (`TruncatedSubsampledGaussianDpEvent`, add/remove; batches cut to at "
+     "most B; RDP does not support it)", "mechanisms/truncated-poisson.md"),
 ]
 NOT_IN_PRV = "n/a: prv_accountant 0.2 has no such mechanism"
 
@@ -673,6 +675,12 @@ def family_cases(quick):
         cases.append(dict(family="tree_aggregation", label="σ = 1.5, n = 1000 steps (d = 10)", steps=20,
                           relation="replace_special", event=_repeat(20, epoch),
                           pld=partial(pld_sampled_gaussian, "1", 1.5 / math.sqrt(10)), prv=None))
+        for batch in (300, 270):
+            truncated = {"class_name": "TruncatedSubsampledGaussianDpEvent", "dataset_size": 60000,
+                         "sampling_probability": "256/60000", "truncated_batch_size": batch, "noise_multiplier": "1.1"}
+            cases.append(dict(family="truncated", label=f"σ = 1.1, q = 256/60000, n = 60000, B = {batch}",
+                              steps=1000, relation=ADD_OR_REMOVE, event=_repeat(1000, truncated),
+                              pld=partial(pld_truncated, 60000, "256/60000", batch, "1.1"), prv=None))
     return cases
 
 
@@ -745,6 +753,13 @@ def pld_sampled_gaussian(q, sigma, pessimistic):
     from dp_accounting.pld import privacy_loss_distribution as pld
     return pld.from_gaussian_mechanism(float(sigma), sampling_prob=_float(q), pessimistic_estimate=pessimistic,
                                        use_connect_dots=pessimistic)
+
+
+def pld_truncated(n, q, batch, sigma, pessimistic):
+    from dp_accounting.pld import privacy_loss_distribution as pld
+    if not pessimistic:
+        raise LookupError("n/a: dp_accounting builds it pessimistic only")
+    return pld.from_truncated_subsampled_gaussian_mechanism(n, _float(q), batch, _float(sigma))
 
 
 def pld_family_epsilon(one_step, steps, delta, pessimistic):
@@ -931,7 +946,8 @@ FAMILY_TITLES = {"laplace": "Laplace", "poisson_laplace": "Poisson-subsampled La
                  "poisson_laplace_replace": "Poisson-subsampled Laplace, replace-one",
                  "composition_replace": "a composition of Gaussians in one Poisson sampling, replace-one",
                  "composition_without_replacement": "a composition of Gaussians on fixed-size batches",
-                 "tree_aggregation": "tree aggregation, replace-special"}
+                 "tree_aggregation": "tree aggregation, replace-special",
+                 "truncated": "truncated Poisson sampling"}
 
 
 def families_section(rows):

@@ -547,6 +547,10 @@ ACCOUNTING_CASES = [
      _repeated(50, {"class_name": "MixtureOfGaussiansDpEvent", "standard_deviation": "2",
                     "sensitivities": ["1", "2"], "sampling_probs": ["1/2", "1/2"]}),
      "add_or_remove_one", "1e-5", None, 600),
+    ("Poisson samples q = 256/60000 of n = 60000 truncated to B = 300, σ = 1.1, T = 1000",
+     _repeated(1000, {"class_name": "TruncatedSubsampledGaussianDpEvent", "dataset_size": 60000,
+                      "sampling_probability": "256/60000", "truncated_batch_size": 300, "noise_multiplier": "1.1"}),
+     "add_or_remove_one", "1e-5", None, 600),
 ]
 ACCOUNTING_INTERVALS = ("1e-4", "1e-5")
 

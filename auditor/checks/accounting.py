@@ -19,14 +19,17 @@ In order:
    randomized response, no sampling without replacement; replace-one: no mixture; a Laplace, discrete Laplace or
    discrete Gaussian leaf with any sampling, the product of its Poisson ancestors' probabilities; replace-special
    as add/remove; tree aggregation under replace-special only, σ in [1/10, 10^4], its step counts integers in
-   [0, 10^12], and no sampling above it);
+   [0, 10^12], and no sampling above it; a truncated Poisson sampling under add/remove only, σ in [1/5, 10^4],
+   q in [0, 1], n and B integers >= 0, and no sampling above it);
    10^−30 <= δ < 1, or 1..64 strictly increasing ε in [0, 500]; 10^−6 <= R <= 1/2; a result of the question's
    form; a ``pld`` route with a discretisation, a ``gaussian`` or ``lattice`` one without.
 2. The tree's limits (UNCHECKED, before any work): at most :data:`MAX_EVENTS` events, every numerator and
    denominator of the tree at most :data:`MAX_NUMBER_BITS` bits, every dataset size n of a sampling without
    replacement at most :data:`MAX_DATASET_SIZE`; then (its sum is work that grows with the tree) the σ² of each
    sampled composition of Gaussian events (3.), MALFORMED below 1/100 and UNCHECKED beyond
-   :data:`MAX_VARIANCE_BITS` bits in its numerator or denominator.
+   :data:`MAX_VARIANCE_BITS` bits in its numerator or denominator; a truncated sampling's n and B at most
+   :data:`MAX_DATASET_SIZE`, and the exact binomial sums of all of them at most
+   :data:`auditor.pld.truncation.MAX_SUM_WORK` bit operations.
 3. Stages (FAIL): ``result.stages`` must be the auditor's own reading of the tree (docs/accounting.md §3,
    :func:`read_stages`): each leaf with its multiplicity (the product of its SelfComposed ancestors' counts)
    and sampling (the product of its Poisson ancestors' probabilities); a Gaussian (Laplace) sampled m of n
@@ -49,7 +52,9 @@ In order:
    σ² = 1/μ², and at γ = 1 each Gaussian event its ``gaussian`` stage of sampling 1 and multiplicity the node's
    times m_i;
    a tree aggregation epoch of σ the ``gaussian`` stage of σ and sampling 1, its multiplicity times the depth d
-   (the least d with 2^d > n, n its largest step count: :func:`_tree_depth`);
+   (the least d with 2^d > n, n its largest step count: :func:`_tree_depth`); a truncated Poisson sampling
+   (n, q, B, σ) the stage ``truncated_gaussian`` with the auditor's own p̂ (:mod:`auditor.pld.truncation`), or the
+   ``gaussian`` stage of (σ, q) when n − 1 < B, dropped when n, B or q is 0 (:func:`_truncated`);
    leaves that cannot change the output's law dropped (a no-op, multiplicity 0, sampling 0, m = 0, a mixture
    whose every Δ is 0, randomized response with k = 1 or p = 1, a discrete Laplace or discrete Gaussian leaf of
    sensitivity 0); a mixture's equal Δ merged and sorted increasing; equal mechanisms merged (counts added);
@@ -71,10 +76,10 @@ In order:
    end is 0 and on the gaussian route; displays outward to 10 significant digits.  Two exact facts:
    δ(ε) < 1 always (every pair's two laws are mutually absolutely continuous), so lower >= 1 is false; and when
    a stage is ``gaussian``, ``gaussian_composition`` (a sampled Gaussian too), ``gaussian_without_replacement``,
-   ``gaussian_composition_without_replacement``, ``mixture_of_gaussians``, ``discrete_gaussian`` or
-   ``discrete_gaussian_without_replacement`` its forward loss is unbounded above, so δ(ε) > 0 at every ε and
-   upper = 0 is false.  Without such a stage (only Laplace and discrete Laplace, each sampled with or without
-   replacement, and randomized response) the composed loss is bounded
+   ``gaussian_composition_without_replacement``, ``mixture_of_gaussians``, ``discrete_gaussian``,
+   ``discrete_gaussian_without_replacement`` or ``truncated_gaussian`` its forward loss is unbounded above, so
+   δ(ε) > 0 at every ε and upper = 0 is false.  Without such a stage (only Laplace and discrete Laplace, each
+   sampled with or without replacement, and randomized response) the composed loss is bounded
    and δ(ε) = 0 exactly for ε at or above its largest value: no exact fact is used, the enclosures decide (an
    upper end 0 is proved when the recipe's upper bound is exactly 0).  And δ(ε) <= 1 always, so upper = 1 is
    true (no enclosure is asked for it).
@@ -108,7 +113,7 @@ from auditor import budget, common
 from auditor import claims as summaries
 from auditor.certificate import Malformed
 from auditor.outcomes import Unchecked
-from auditor.pld import decisions, families, lattice, pairs, recipe
+from auditor.pld import decisions, families, lattice, pairs, recipe, truncation
 from auditor.rationals import floor, read_rational, show, write_rational
 
 # ---- the domain ---------------------------------------------------------------------------------
@@ -144,7 +149,7 @@ ADD_OR_REMOVE, REPLACE = families.ADD_OR_REMOVE, families.REPLACE
 REPLACE_SPECIAL = "replace_special"
 UNBOUNDED = ("gaussian", "gaussian_composition", "gaussian_without_replacement",
              "gaussian_composition_without_replacement", "mixture_of_gaussians", "discrete_gaussian",
-             "discrete_gaussian_without_replacement")
+             "discrete_gaussian_without_replacement", "truncated_gaussian")
 """Stage mechanisms whose forward loss is unbounded above."""
 
 
@@ -208,7 +213,7 @@ class _Tree:
     """The walk of one event tree: its leaves (mechanism, multiplicity, sampling), its events and its largest
     number (bits), for the limits checked after the walk."""
 
-    __slots__ = ("relation", "leaves", "events", "widest", "largest")
+    __slots__ = ("relation", "leaves", "events", "widest", "largest", "truncation_work")
 
     def __init__(self, relation):
         self.relation = relation
@@ -216,6 +221,7 @@ class _Tree:
         self.events = 0
         self.widest = None   # (bits, pointer) of the largest numerator or denominator
         self.largest = None  # (n, pointer) of the largest dataset size of a sampling without replacement
+        self.truncation_work = 0  # the exact binomial sums of the truncated samplings, in all
 
     def number(self, text, pointer):
         value = read_rational(text, pointer)
@@ -261,6 +267,11 @@ def _walk(event, pointer, tree, multiplicity, sampling):
         return
     if kind == "SampledWithoutReplacementDpEvent":
         _without_replacement(event, pointer, tree, multiplicity, sampling)
+        return
+    if kind == "TruncatedSubsampledGaussianDpEvent":
+        leaf = _truncated(event, pointer, tree, sampling)
+        if leaf is not None:
+            tree.leaves.append((leaf, multiplicity))
         return
     if kind == "SingleEpochTreeAggregationDpEvent":
         sigma, depth = _tree_depth(event, pointer, tree)
@@ -410,6 +421,55 @@ def _leaf(event, kind, pointer, tree, sampling):
     if k == 1 or noise == 1 or sampling == 0:    # sampling 0 or 1: only a Poisson node of s′ = 0 or 1 is above it
         return None
     return {"buckets": k, "mechanism": "randomized_response", "noise": write_rational(noise), "sampling": "1"}
+
+
+TRUNCATED_SIGMA_MIN = Fraction(1, 5)
+"""The least σ of a truncated Poisson sampling (its pair holds σ/2, at least 1/10)."""
+
+
+def _truncated(event, pointer, tree, sampling):
+    """A truncated Poisson sampling of a Gaussian, under add_or_remove_one only (MALFORMED otherwise, dropped or
+    not): n in [0, 10^12] (UNCHECKED beyond), q in [0, 1], B an integer in [0, 10^12], σ in [1/5, 10^4]; dropped
+    when n, B or the sampling n·q is 0; the ``gaussian`` stage of q when n − 1 < B (the batch never overflows);
+    otherwise :class:`_Truncated`, whose p̂ (:mod:`auditor.pld.truncation`) is computed once the tree's limits hold.
+    Nothing samples it (a Poisson sampling or a sampling without replacement may not wrap it), so ``sampling`` is
+    1 or 0."""
+    if tree.relation != ADD_OR_REMOVE:
+        raise Malformed(f"{pointer}: the truncated Poisson sampling is accounted under add_or_remove_one only "
+                        f"(docs/mechanisms/truncated-poisson.md)")
+    n = common.integer(event["dataset_size"], pointer + "/dataset_size", 0)
+    B = common.integer(event["truncated_batch_size"], pointer + "/truncated_batch_size", 0)
+    for value, field in ((n, "dataset_size"), (B, "truncated_batch_size")):
+        if value > MAX_DATASET_SIZE:
+            raise Unchecked(f"{pointer}/{field}", value, MAX_DATASET_SIZE, "records of a truncated sampling")
+    q = tree.number(event["sampling_probability"], pointer + "/sampling_probability")
+    _bounded(q, Fraction(0), Fraction(1), pointer + "/sampling_probability", "[0, 1]")
+    sigma = tree.number(event["noise_multiplier"], pointer + "/noise_multiplier")
+    _bounded(sigma, TRUNCATED_SIGMA_MIN, SIGMA_MAX, pointer + "/noise_multiplier", "[1/5, 10^4]")
+    rate = q * sampling
+    if n == 0 or B == 0 or rate == 0:
+        return None
+    if n - 1 < B:
+        return {"mechanism": "gaussian", "sampling": write_rational(rate), "sigma": write_rational(sigma)}
+    tree.truncation_work += truncation.sum_work(n, rate, B)
+    return _Truncated(n, rate, B, sigma)
+
+
+class _Truncated:
+    """A truncated sampling read from the tree; :meth:`stage` computes its p̂ (exact sums whose work the tree's
+    limit :data:`auditor.pld.truncation.MAX_SUM_WORK` bounds in all, checked first)."""
+
+    __slots__ = ("n", "q", "B", "sigma")
+
+    def __init__(self, n, q, B, sigma):
+        self.n, self.q, self.B, self.sigma = n, q, B, sigma
+
+    def stage(self):
+        rate = truncation.truncation(self.n, mpq(self.q.numerator, self.q.denominator), self.B).conditional
+        return {"batch_size": self.B, "conditional_sampling": write_rational(Fraction(int(rate.numerator),
+                                                                                      int(rate.denominator))),
+                "dataset_size": self.n, "mechanism": "truncated_gaussian", "sampling": write_rational(self.q),
+                "sigma": write_rational(self.sigma)}
 
 
 def _tree_depth(event, pointer, tree):
@@ -566,9 +626,12 @@ def read_stages(event, relation, pointer="/input/event"):
     if tree.largest is not None and tree.largest[0] > MAX_DATASET_SIZE:
         raise Unchecked(tree.largest[1], tree.largest[0], MAX_DATASET_SIZE,
                         "records of the dataset of a sampling without replacement")
+    if tree.truncation_work > truncation.MAX_SUM_WORK:
+        raise Unchecked(pointer, tree.truncation_work, truncation.MAX_SUM_WORK,
+                        "bit operations of the binomial sums of the truncated samplings")
     counts, mechanisms = {}, {}
     for mechanism, multiplicity in tree.leaves:
-        if isinstance(mechanism, _Composition):
+        if isinstance(mechanism, (_Composition, _Truncated)):
             mechanism = mechanism.stage()
         if mechanism is None or multiplicity == 0 or mechanism["sampling"] == "0":
             continue
@@ -608,7 +671,8 @@ _FIELDS = {"gaussian": ("sampling", "sigma"), "gaussian_without_replacement": ("
            "discrete_laplace": ("parameter", "sampling", "sensitivity"),
            "discrete_gaussian": ("sampling", "sensitivity", "sigma_squared"),
            "discrete_laplace_without_replacement": ("parameter", "sampling", "sensitivity"),
-           "discrete_gaussian_without_replacement": ("sampling", "sensitivity", "sigma_squared")}
+           "discrete_gaussian_without_replacement": ("sampling", "sensitivity", "sigma_squared"),
+           "truncated_gaussian": ("batch_size", "conditional_sampling", "dataset_size", "sampling", "sigma")}
 
 
 def _result_stages(cert):
@@ -660,6 +724,10 @@ def _stage_text(mechanism, count=None):
     elif kind == "discrete_gaussian_without_replacement":
         text = (f"discrete gaussian sigma^2 = {t(mechanism['sigma_squared'])}, s = {mechanism['sensitivity']}, "
                 f"sampled without replacement, m/n = {t(mechanism['sampling'])}")
+    elif kind == "truncated_gaussian":
+        text = (f"gaussian sigma = {t(mechanism['sigma'])}, q = {t(mechanism['sampling'])} truncated to "
+                f"{mechanism['batch_size']} of {mechanism['dataset_size']} "
+                f"(p^ = {t(mechanism['conditional_sampling'])})")
     else:
         text = f"randomized response p = {t(mechanism['noise'])}, k = {mechanism['buckets']}"
     return text if count is None else f"{text}, T = {count}"
@@ -744,6 +812,9 @@ def pair_of(mechanism, relation):
     if kind == "discrete_gaussian_without_replacement":
         return families.discrete_gaussian_without_replacement(Fraction(mechanism["sigma_squared"]),
                                                               mechanism["sensitivity"], q)
+    if kind == "truncated_gaussian":
+        return truncation.TruncatedGaussian(mechanism["dataset_size"], q, mechanism["batch_size"],
+                                            Fraction(mechanism["sigma"]), Fraction(mechanism["conditional_sampling"]))
     if kind == "mixture_of_gaussians":
         return families.mixture(Fraction(mechanism["sigma"]), [Fraction(d) for d in mechanism["sensitivities"]],
                              [Fraction(x) for x in mechanism["probabilities"]], q)
@@ -769,6 +840,11 @@ def declared(mechanism):
                 pairs.bits(q) + pairs.bits(variance))
     if kind == "randomized_response":
         return pairs.declared_guard(q, 1), pairs.bits(mechanism["noise"]) + pairs.bits(mechanism["buckets"])
+    if kind == "truncated_gaussian":   # the guard of the rate p̂ and σ, the larger of its two sampled Gaussians'
+        rate = mechanism["conditional_sampling"]
+        return (pairs.declared_guard(rate, mechanism["sigma"]),
+                sum(pairs.bits(x) for x in (mechanism["dataset_size"], q, mechanism["batch_size"],
+                                            mechanism["sigma"], rate)))
     if kind in _DISCRETE_STAGES:
         noise = mechanism["parameter"] if "parameter" in mechanism else mechanism["sigma_squared"]
         scale = 1 if kind in ("discrete_laplace", "discrete_gaussian") else mechanism["sensitivity"]

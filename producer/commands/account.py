@@ -13,8 +13,9 @@ MAX_FILE_BYTES = 64 * 2**20
 
 HELP = ("certified ε(δ) or δ(ε) of a pipeline described as dp_accounting events: Gaussian, Laplace, "
         "discrete Laplace, discrete Gaussian, mixture-of-Gaussians and randomized-response mechanisms, DP-FTRL's "
-        "tree aggregation, Poisson sampling, fixed-size batches (sampling without replacement of a Gaussian or "
-        "Laplace mechanism) and composition, under add/remove, replace-one or replace-special neighbours "
+        "tree aggregation, Poisson sampling (of a Gaussian also truncated to batches of at most B), fixed-size "
+        "batches (sampling without replacement of a Gaussian or Laplace mechanism) and composition, under "
+        "add/remove, replace-one or replace-special neighbours "
         "(accounting/1)")
 DESCRIPTION = (f"{HELP}.  --event FILE holds one event in dp_accounting's JSON form (its to_named_tuple() "
                "fields: class_name and the event's fields; - reads standard input); numbers are read exactly "
@@ -43,7 +44,8 @@ def add_arguments(parser):
                        help="the neighbouring relation (default add_or_remove_one, as dp_accounting; "
                             "replace_special, a record replaced by one that contributes nothing, reads as "
                             "add_or_remove_one, randomized response aside: the special record answers uniformly; tree "
-                            "aggregation is defined under it alone)")
+                            "aggregation is defined under it alone; a truncated Poisson sampling under "
+                            "add_or_remove_one alone)")
     question = parser.add_argument_group("question (exactly one)")
     forms = question.add_mutually_exclusive_group(required=True)
     forms.add_argument("--delta", metavar="D",

@@ -234,6 +234,9 @@ def describe_mechanism(m):
     if kind == "mixture_of_gaussians":
         return (f"mixture of {len(m['sensitivities'])} Gaussians σ = {describe_rational(_q(m['sigma']))}, "
                 f"Δ <= {describe_rational(_q(m['sensitivities'][-1]))}{sampled}")
+    if kind == "truncated_gaussian":
+        return (f"Gaussian σ = {describe_rational(_q(m['sigma']))} on Poisson samples of q = {describe_rational(q)} "
+                f"truncated to {m['batch_size']} of {m['dataset_size']} records")
     return f"randomized response p = {describe_rational(_q(m['noise']))}, k = {m['buckets']}"
 
 

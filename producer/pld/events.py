@@ -45,6 +45,8 @@ from producer.pld.randomized_response import RandomizedResponse, RandomizedRespo
 from producer.pld.replace_discrete import ReplaceSampledDiscreteGaussian, ReplaceSampledDiscreteLaplace
 from producer.pld.replace_gaussian import ReplaceOneGaussian, ReplaceOneGaussianComposition
 from producer.pld.subsampled_gaussian import SampledGaussianComposition, SubsampledGaussian
+from producer.pld.truncated import MAX_SUM_WORK, TruncatedSampledGaussian, truncation
+from producer.pld.truncated import sum_work as truncation_work
 from producer.pld.without_replacement import (WithoutReplacementGaussian, WithoutReplacementGaussianComposition,
                                               WithoutReplacementDiscreteGaussian, WithoutReplacementDiscreteLaplace,
                                               WithoutReplacementLaplace)
@@ -67,14 +69,15 @@ SENSITIVITY_MAX = mpq(100)
 MAX_DATASET_SIZE = 10**12   # n of a SampledWithoutReplacementDpEvent
 MAX_TREE_STEPS = 10**12     # each step count of a SingleEpochTreeAggregationDpEvent (a depth of at most 40)
 MAX_TREES = 10**4           # the step counts of one SingleEpochTreeAggregationDpEvent
+TRUNCATED_SIGMA_RANGE = (mpq(1, 5), mpq(10**4))   # σ of a truncated sampling (its pair holds σ/2 >= 1/10)
 DISCRETE_LAPLACE_RANGE = (mpq(1, 100), mpq(100))   # the noise parameter a
 DISCRETE_GAUSSIAN_RANGE = (mpq(1, 100), mpq(10**6))  # σ² of the discrete Gaussian
 INTEGER_SENSITIVITY_MAX = 1000                     # s of the discrete mechanisms
 
 ACCOUNTED = ("GaussianDpEvent", "LaplaceDpEvent", "DiscreteLaplaceDpEvent", "DiscreteGaussianDpEvent",
              "MixtureOfGaussiansDpEvent", "RandomizedResponseDpEvent", "PoissonSampledDpEvent",
-             "SampledWithoutReplacementDpEvent", "SingleEpochTreeAggregationDpEvent", "SelfComposedDpEvent",
-             "ComposedDpEvent", "NoOpDpEvent")
+             "SampledWithoutReplacementDpEvent", "SingleEpochTreeAggregationDpEvent",
+             "TruncatedSubsampledGaussianDpEvent", "SelfComposedDpEvent", "ComposedDpEvent", "NoOpDpEvent")
 FIELDS = {
     "NoOpDpEvent": (),
     "GaussianDpEvent": ("noise_multiplier",),
@@ -86,6 +89,8 @@ FIELDS = {
     "PoissonSampledDpEvent": ("sampling_probability", "event"),
     "SampledWithoutReplacementDpEvent": ("source_dataset_size", "sample_size", "event"),
     "SingleEpochTreeAggregationDpEvent": ("noise_multiplier", "step_counts"),
+    "TruncatedSubsampledGaussianDpEvent": ("dataset_size", "sampling_probability", "truncated_batch_size",
+                                           "noise_multiplier"),
     "SelfComposedDpEvent": ("event", "count"),
     "ComposedDpEvent": ("events",),
 }
@@ -99,9 +104,6 @@ REFUSED = {
                                      "(SampledWithoutReplacementDpEvent) under replace_one",
     "RepeatAndSelectDpEvent": "repeat-and-select is not accounted: no certificate kind answers it yet",
     "ZCDpEvent": "a zCDP statement is an RDP bound, not a dominating pair: no certified ε(δ) follows from it here",
-    "TruncatedSubsampledGaussianDpEvent": "the truncated subsampled Gaussian is not accounted; a "
-                                          "PoissonSampledDpEvent of a GaussianDpEvent is (the untruncated "
-                                          "mechanism)",
 }
 SAMPLEABLE = ("GaussianDpEvent", "LaplaceDpEvent", "DiscreteLaplaceDpEvent", "DiscreteGaussianDpEvent",
               "MixtureOfGaussiansDpEvent", "PoissonSampledDpEvent", "NoOpDpEvent",
@@ -199,6 +201,7 @@ class _Reader:
 
     def __init__(self):
         self.events = 0
+        self.truncation_work = 0
 
     def read(self, obj, where, depth):
         self.events += 1
@@ -341,6 +344,23 @@ class _Reader:
         return {"class_name": "SingleEpochTreeAggregationDpEvent", "noise_multiplier": format_rational(sigma),
                 "step_counts": steps}
 
+    def _TruncatedSubsampledGaussianDpEvent(self, fields, here, where, depth):
+        n = read_count(fields["dataset_size"], f"{here}.dataset_size", MAX_DATASET_SIZE)
+        q = _probability(read_number(fields["sampling_probability"], f"{here}.sampling_probability"),
+                         f"{here}.sampling_probability", "q")
+        B = read_count(fields["truncated_batch_size"], f"{here}.truncated_batch_size", MAX_DATASET_SIZE)
+        sigma = _in_range(read_number(fields["noise_multiplier"], f"{here}.noise_multiplier"),
+                          *TRUNCATED_SIGMA_RANGE, f"{here}.noise_multiplier", "σ")
+        if n and B and q:   # (the tree's truncated samplings in all: the auditor's limit)
+            self.truncation_work += truncation_work(n, q, B)
+            if self.truncation_work > MAX_SUM_WORK:
+                raise LimitError(f"{here}: the exact binomial tails of the tree's truncated samplings would need "
+                                 f"about {self.truncation_work:.2g} bit operations (the limit: {MAX_SUM_WORK:.2g}); "
+                                 f"{truncated_alternative()}")
+        return {"class_name": "TruncatedSubsampledGaussianDpEvent", "dataset_size": n,
+                "sampling_probability": format_rational(q), "truncated_batch_size": B,
+                "noise_multiplier": format_rational(sigma)}
+
     def _SelfComposedDpEvent(self, fields, here, where, depth):
         count = read_count(fields["count"], f"{here}.count", MAX_COUNT)
         inner = self.read(fields["event"], f"{where}.event" if where else "event", depth + 1)
@@ -409,6 +429,8 @@ def _mechanism(leaf, q, relation, where):
         return _sampled_composition(leaf["event"], q, where)
     if name == "SampledWithoutReplacementDpEvent":
         return _without_replacement(leaf, q, relation, here)
+    if name == "TruncatedSubsampledGaussianDpEvent":
+        return _truncated(leaf, q, relation, here)
     if name == "RandomizedResponseDpEvent":
         if relation == ADD_OR_REMOVE:
             raise InputError(f"{here}: randomized response is defined under replace_one and replace_special only "
@@ -449,6 +471,32 @@ def _mechanism(leaf, q, relation, where):
             return None
         return {"mechanism": "gaussian", "sigma": leaf["noise_multiplier"], "sampling": format_rational(q)}
     return None  # NoOpDpEvent
+
+
+def truncated_alternative():
+    """What answers where a truncated Poisson sampling is refused: the untruncated one at half the noise."""
+    return ("a PoissonSampledDpEvent of a GaussianDpEvent at the same sampling_probability and half the "
+            "noise_multiplier dominates it (docs/mechanisms/truncated-poisson.md)")
+
+
+def _truncated(leaf, q, relation, here):
+    """The stage of a truncated Poisson sampling (add/remove only): none when nothing is released, the sampled
+    Gaussian when the batch never overflows (n − 1 < B), otherwise its labelled mixture with p̂."""
+    if relation != ADD_OR_REMOVE:
+        add_remove = option("neighboring_relation", "add_or_remove_one", flag="--relation",
+                            python='"add_or_remove_one"')
+        raise InputError(f"{here}: the truncated Poisson sampling is accounted under add_or_remove_one only (its "
+                         f"dominating pair is proved for adding or removing a record, dataset_size the larger "
+                         f"neighbour's); ask for {add_remove}")
+    n, rate, B = leaf["dataset_size"], mpq(leaf["sampling_probability"]) * q, leaf["truncated_batch_size"]
+    if n == 0 or B == 0 or rate == 0:
+        return None
+    sigma = leaf["noise_multiplier"]
+    law = truncation(n, rate, B)
+    if law is None:   # the other n − 1 records never fill the batch: the sampled Gaussian
+        return {"mechanism": "gaussian", "sigma": sigma, "sampling": format_rational(rate)}
+    return {"mechanism": "truncated_gaussian", "sigma": sigma, "sampling": format_rational(rate),
+            "dataset_size": n, "batch_size": B, "conditional_sampling": format_rational(law.conditional)}
 
 
 def tree_relation():
@@ -650,6 +698,11 @@ def stage_law(mechanism, relation):
         if relation == REPLACE and q != 1:
             return ReplaceSampledDiscreteGaussian(variance, s, q)
         return DiscreteGaussian(variance, s, s if relation == ADD_OR_REMOVE else 2 * s, q)
+    if kind == "truncated_gaussian":
+        if relation != ADD_OR_REMOVE:
+            raise InputError("the truncated Poisson sampling is accounted under add_or_remove_one only")
+        return TruncatedSampledGaussian(mechanism["dataset_size"], q, mechanism["batch_size"],
+                                        mpq(mechanism["sigma"]), mpq(mechanism["conditional_sampling"]))
     if kind == "mixture_of_gaussians":
         return GaussianMixture(mpq(mechanism["sigma"]), [mpq(d) for d in mechanism["sensitivities"]],
                                [mpq(p) for p in mechanism["probabilities"]], q)

@@ -60,6 +60,11 @@ def tree_aggregation(sigma, steps):
     return {"class_name": "SingleEpochTreeAggregationDpEvent", "noise_multiplier": sigma, "step_counts": steps}
 
 
+def truncated(n, q, batch, sigma):
+    return {"class_name": "TruncatedSubsampledGaussianDpEvent", "dataset_size": n, "sampling_probability": q,
+            "truncated_batch_size": batch, "noise_multiplier": sigma}
+
+
 def poisson(q, event):
     return {"class_name": "PoissonSampledDpEvent", "sampling_probability": q, "event": event}
 
@@ -139,6 +144,9 @@ REFERENCES = [
     ("accounting-special-tree-aggregation-s3_2-n1000-x20-delta1e-5.json",
      dict(event=compose(repeat(20, tree_aggregation("3/2", 1000)), tree_aggregation("3/2", [7, 2]), gaussian("3/2")),
           neighboring_relation="replace_special", delta="1e-5")),
+    ("accounting-truncated-poisson-gaussian-n60000-q256_60000-b300-s1_1-x1000-delta1e-5.json",
+     dict(event=compose(repeat(1000, truncated(60000, "256/60000", 300, "1.1")), truncated(100, "1/2", 200, "2")),
+          delta="1e-5")),
 ]
 
 

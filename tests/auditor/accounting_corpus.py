@@ -100,6 +100,8 @@ DROPPED = [   # leaves that cannot change the output's law (docs/accounting.md Â
     {"class_name": "DiscreteLaplaceDpEvent", "noise_parameter": "1", "sensitivity": 0},
     {"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/2",
      "event": {"class_name": "DiscreteGaussianDpEvent", "sigma_squared": "2", "sensitivity": 0}},
+    {"class_name": "TruncatedSubsampledGaussianDpEvent", "dataset_size": 100, "sampling_probability": "1/2",
+     "truncated_batch_size": 0, "noise_multiplier": "1"},
 ]
 
 

@@ -1818,7 +1818,8 @@ def _tree_holds(path, class_name):
 REFERENCES = sorted(PRODUCER_REFERENCES.glob("*.json"))
 ADD_REMOVE_REFERENCES = [p for p in REFERENCES if _relation_of(p) == "add_or_remove_one"
                          and not _tree_holds(p, "RandomizedResponseDpEvent")
-                         and not _tree_holds(p, "SampledWithoutReplacementDpEvent")]
+                         and not _tree_holds(p, "SampledWithoutReplacementDpEvent")
+                         and not _tree_holds(p, "TruncatedSubsampledGaussianDpEvent")]   # add/remove only
 REPLACE_ONE_REFERENCES = [p for p in REFERENCES if _relation_of(p) == "replace_one"]
 
 

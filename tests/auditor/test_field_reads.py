@@ -189,6 +189,11 @@ def made(tmp_path_factory):
                  "discrete-gaussian", "discrete-gaussian-sampled"):
         out[f"accounting-{name}"] = accounting_corpus.family_certificate(name)
     out["accounting-delta-mixed"] = accounting_corpus.delta_certificate("mixed", Fraction(9, 10), Fraction(11, 10))
+    # accounting/1's truncated Poisson sampling at the top of the tree (its fields; its stage's n, B and p̂)
+    from producer import api
+    out["accounting-truncated"] = api.account(
+        {"class_name": "TruncatedSubsampledGaussianDpEvent", "dataset_size": 100, "sampling_probability": "1/10",
+         "truncated_batch_size": 12, "noise_multiplier": 2}, delta="1e-5").as_dict()
     # accounting/1's lattice route: result.lattice (points and ε(δ))
     for name in ("lattice-rr", "lattice-rr-delta"):
         out[f"accounting-{name}"] = accounting_corpus.lattice_certificate(name)

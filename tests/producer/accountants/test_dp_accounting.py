@@ -299,6 +299,16 @@ def test_replace_special_accounts_tree_aggregation_as_dp_accountings_rdp_account
     assert special.certificate.result["stages"] == gaussians.certificate.result["stages"]
 
 
+def test_a_truncated_poisson_sampling_is_accounted_under_add_or_remove_only():
+    step = dp_event.TruncatedSubsampledGaussianDpEvent(60000, 256 / 60000, 300, 1.1)
+    assert producer.CertifiedAccountant().supports(step)
+    assert not producer.CertifiedAccountant(dp_accounting.NeighboringRelation.REPLACE_ONE).supports(step)
+    accountant = producer.CertifiedAccountant().compose(step, 100)
+    cert = producer.account(dp_event.SelfComposedDpEvent(step, 100), delta="1e-5")
+    assert accountant.certificate is None and accountant.get_epsilon(1e-5) >= float(mpq(cert.result["epsilon_hi"]))
+    assert accountant.certificate.result["stages"] == cert.result["stages"]
+
+
 def test_importing_producer_does_not_import_dp_accounting():
     status, out, err = _python("import sys, producer\nproducer.account\n"
                                "print('dp_accounting' in sys.modules)")

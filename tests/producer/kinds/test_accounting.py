@@ -785,3 +785,31 @@ def test_an_epsilon_of_delta_far_beyond_the_range_names_delta_at_given_epsilons(
     with pytest.raises(LimitError, match=r"far beyond the ε <= 500 .* ask for δ at given ε instead \(epsilons, "):
         api.account(event, delta="1e-5")
     assert api.account(event, epsilons="100,500").result["points"][1]["upper"]
+
+
+# ---- the truncated Poisson sampling ----------------------------------------------------------------------------
+
+@pytest.mark.slow
+def test_dp_accountings_pld_value_of_the_truncated_sampling_lies_at_or_above_the_certified_lower_end():
+    """dp_accounting 0.6's PLD accountant bounds the cut batch's branch by its replace-one pair (looser than the
+    add/remove pair of shift 2 certified here: docs/mechanisms/truncated-poisson.md): never below ε_lo."""
+    pytest.importorskip("dp_accounting")
+    import dp_accounting as dpa
+    from dp_accounting.pld import pld_privacy_accountant
+    for n, q, batch, sigma, steps in ((60000, 256 / 60000, 300, 1.1, 1000), (60000, 256 / 60000, 256, 1.1, 100),
+                                      (1000, 0.05, 40, 2.0, 500)):
+        event = dpa.SelfComposedDpEvent(dpa.TruncatedSubsampledGaussianDpEvent(n, q, batch, sigma), steps)
+        res = api.account(event, delta="1e-5").result
+        pld = pld_privacy_accountant.PLDAccountant(value_discretization_interval=1e-4)
+        pld.compose(event)
+        assert mpq(res["epsilon_lo"]) <= mpq(repr(float(pld.get_epsilon(1e-5)))), (n, q, batch)
+
+
+def test_the_command_line_refusal_of_a_truncated_sampling_names_the_relation_flag(tmp_path):
+    tree = tmp_path / "tree.json"
+    tree.write_text(json.dumps({"class_name": "TruncatedSubsampledGaussianDpEvent", "dataset_size": 100,
+                                "sampling_probability": "0.1", "truncated_batch_size": 8, "noise_multiplier": "1"}))
+    done = subprocess.run([sys.executable, "-m", "producer", "account", "--event", str(tree), "--delta", "1e-5",
+                           "--relation", "replace_one"], capture_output=True, text=True, timeout=HANG_GUARD_SECONDS)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert "--relation add_or_remove_one" in done.stderr

@@ -570,3 +570,53 @@ def test_what_tree_aggregation_may_not_be_is_refused_naming_the_place(tree, mess
 def test_a_tree_aggregation_epoch_on_batches_drawn_without_replacement_is_refused():
     with pytest.raises(InputError, match="sampling without replacement of a SingleEpochTreeAggregationDpEvent"):
         event_json(without_replacement(100, 10, tree_aggregation(1, 3)))
+
+
+# ---- the truncated Poisson sampling ----------------------------------------------------------------------------
+
+def _truncated(n, q, batch, sigma="1"):
+    return {"class_name": "TruncatedSubsampledGaussianDpEvent", "dataset_size": n, "sampling_probability": q,
+            "truncated_batch_size": batch, "noise_multiplier": sigma}
+
+
+def test_a_truncated_sampling_reads_into_its_stage_with_the_rounded_rate():
+    from producer.pld.truncated import TruncatedSampledGaussian, truncation
+    (stage, count), = _read(repeat(7, _truncated(1000, 0.01, 12, 1.5)))
+    p_hat = truncation(1000, mpq(1, 100), 12).conditional
+    assert count == 7 and stage == {"mechanism": "truncated_gaussian", "sigma": "3/2", "sampling": "1/100",
+                                    "dataset_size": 1000, "batch_size": 12, "conditional_sampling": str(p_hat)}
+    law, = stages(event_json(_truncated(1000, 0.01, 12, 1.5)), "add_or_remove_one")[0]
+    assert isinstance(law.law, TruncatedSampledGaussian) and law.law.conditional == p_hat
+
+
+def test_a_batch_the_others_never_fill_is_the_sampled_gaussian_and_nothing_released_is_dropped():
+    assert _read(compose(_truncated(10, "1/2", 10), poisson("1/2", gaussian(1)))) == [
+        ({"mechanism": "gaussian", "sampling": "1/2", "sigma": "1"}, 2)]
+    assert _read(compose(_truncated(0, "1/2", 3), _truncated(10, 0, 3), _truncated(10, "1/2", 0))) == []
+
+
+@pytest.mark.parametrize("relation", ["replace_one", "replace_special"])
+def test_a_truncated_sampling_is_refused_under_the_other_relations_naming_add_or_remove(relation):
+    with pytest.raises(InputError, match="under add_or_remove_one only .* ask for neighboring_relation="
+                                         "\"add_or_remove_one\""):
+        _read(repeat(0, _truncated(100, "1/2", 3)), relation)
+
+
+@pytest.mark.parametrize("tree, message", [
+    (poisson("1/2", _truncated(100, "1/2", 3)), "Poisson sampling of a TruncatedSubsampledGaussianDpEvent"),
+    (_truncated(100, "1/2", 3, "1/6"), r"σ = 1/6 is outside the domain \[0.2"),
+    (_truncated(100, "3/2", 3), "q must lie in"),
+    (_truncated(-1, "1/2", 3), "dataset_size: must be >= 0"),
+    (_truncated(10 ** 7, "1/2", 5 * 10 ** 6), "half the noise_multiplier dominates it"),
+])
+def test_a_truncated_sampling_outside_its_domain_is_refused_in_one_line(tree, message):
+    with pytest.raises(InputError, match=message) as error:
+        event_json(tree)
+    assert "\n" not in str(error.value)
+
+
+def test_the_truncated_samplings_sums_are_limited_in_all():
+    one = _truncated(10 ** 6, "1/2", 20000)   # 9.6·10^9 bit operations each: seven fit in 2^36, eight do not
+    event_json(compose(*[one] * 7))
+    with pytest.raises(LimitError, match="truncated samplings would need"):
+        event_json(compose(*[one] * 8))
