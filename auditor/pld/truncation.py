@@ -198,6 +198,7 @@ class TruncatedGaussian:
 
         def mix(x, y, frm_x, frm_y):
             (x_lo, x_hi), (y_lo, y_hi) = _rescale(x, frm_x, Wt), _rescale(y, frm_y, Wt)
+            x_lo, y_lo = max(0, x_lo), max(0, y_lo)     # masses: the lower ends weighted by the lower weights
             return (((full - t_hi) * x_lo + t_lo * y_lo) >> Wt,
                     ceil_div((full - t_lo) * x_hi + t_hi * y_hi, full))
 

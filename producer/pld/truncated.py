@@ -34,7 +34,7 @@ shift 2 at σ has the losses of the shift 1 at σ/2), the label seen, where
 (the identity q·C(n−1, k)/(k + 1)·… = C(n, k + 1)/n·…).  A pair's loss under a
 labelled mixture is its component's, so every bucket mass is the mixture of
 the components' masses, in both orders.  The rate p̄ enters as
-p̂ = ⌈p̄·2^e⌉/2^e with e = 64 + ⌈log2(1/p̄)⌉ (64 significant bits, p̂ >= p̄):
+p̂ = ⌈p̄·2^e⌉/2^e with e = 64 + bits(⌊1/p̄⌋) (64 significant bits or more, p̂ >= p̄):
 the sampled Gaussian of a larger rate dominates (keep a draw with
 probability p̄/p̂, else draw afresh from N(0, σ²)), so the stated pair is the
 labelled mixture of (q, σ) and (p̂, σ/2) with weight t, exactly.
