@@ -34,7 +34,7 @@ from producer.pld.masses import oriented, step_masses
 from producer.pld.mechanism import BACKWARD, FORWARD, ORDERS
 from producer.pld.parameters import AIM, TRUNCATION_SHARE, Sizing
 from producer.pld.search import AUDIT_EPSILON, FLOOR_DIGITS, MAX_EPSILON_CAP, MAX_WORK, PLD_EPSILON, Search, \
-    mass_precision, recipe_excess, stage_ranges, suggest_width
+    epsilons_instead, mass_precision, recipe_excess, stage_ranges, suggest_width
 from producer.errors import LimitError
 from producer.rationals import describe_rational
 from producer.sources.enclosures import floor_log2
@@ -398,7 +398,8 @@ def certify(request, log=lambda message: None, route=None):
             plan = search.refine(plan, ratio, tau, cap)
     raise LimitError(f"could not reach the relative width {float(request.rel_width):g} in {MAX_ATTEMPTS} attempts: "
                      f"at h = 1/{plan.grid} the width was {ratio:.3g} times it; "
-                     f"{suggest_width(ratio * float(request.rel_width))}")
+                     f"{suggest_width(ratio * float(request.rel_width))}"
+                     f"{epsilons_instead(ratio * float(request.rel_width), request)}")
 
 
 __all__ = ["certify", "refusals", "Outcome", "DeltaPoint", "round_out", "short_point", "MAX_WORK", "FORWARD",

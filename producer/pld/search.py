@@ -473,7 +473,8 @@ class Search:
                     if ratio * (plan.grid / MAX_GRID) ** 2 > 1 else self._more_effort(self._cost(wanted)))
             raise LimitError(f"could not reach the relative width {describe_rational(R)}: at h = 1/{plan.grid} the "
                              f"width was {ratio:.3g} times it, and h = 1/{wanted.grid} would need "
-                             f"{' and '.join(broken)}; {suggest_width(ratio * float(R))}{more}")
+                             f"{' and '.join(broken)}; {suggest_width(ratio * float(R))}{more}"
+                             f"{epsilons_instead(ratio * float(R), self.request)}")
         return best
 
     def _same_grid_raised(self, plan, tau, cap, wanted, broken):
@@ -558,6 +559,15 @@ def suggest_width(width):
     shown = float(f"{width:.1g}")
     shown = shown if shown >= width else float(f"{width * 1.5:.1g}")
     return f"ask for {option('rel_width', f'{min(max(shown, 1e-6), 0.5):g}')}"
+
+
+def epsilons_instead(width, request):
+    """Where no relative width is in reach for an ε(δ): the question δ at given ε, which may answer (an upper end
+    δ(E) <= δ proves ε(δ) <= E); empty otherwise."""
+    if width < 0.5 or request.delta is None:
+        return ""
+    return (f"; δ at given ε may answer instead ({option('epsilons')} E: an upper end of δ(E) at or below δ proves "
+            f"ε(δ) <= E)")
 
 
 # ---- the finished recipe, checked once more ----------------------------------------

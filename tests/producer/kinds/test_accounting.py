@@ -813,3 +813,15 @@ def test_the_command_line_refusal_of_a_truncated_sampling_names_the_relation_fla
                            "--relation", "replace_one"], capture_output=True, text=True, timeout=HANG_GUARD_SECONDS)
     assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
     assert "--relation add_or_remove_one" in done.stderr
+
+
+def test_an_epsilon_of_delta_no_width_reaches_names_delta_at_given_epsilon():
+    """ε(10^-30) of a sampled Gaussian of σ = 10^4 is so small that no relative width is in reach; the refusal
+    names δ at given ε, which answers: δ(10^-6) <= 10^-30 proves ε(10^-30) <= 10^-6."""
+    event = poisson("0.000203", gaussian(10000))
+    for width in (None, "1/2"):
+        with pytest.raises(LimitError, match=r"no rel_width up to 1/2 is in reach.*; δ at given ε may answer "
+                                             r"instead \(epsilons E: an upper end of δ\(E\) at or below δ"):
+            api.account(event, delta="1e-30", rel_width=width)
+    cert = api.account(event, epsilons="0.000001")
+    assert mpq(cert.result["points"][0]["upper"]) <= mpq("1e-30")
