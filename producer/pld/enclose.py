@@ -155,9 +155,9 @@ def _gaussian(request, log):
 def beyond_audited_epsilon(delta, proved, schema="dpsgd/1"):
     """The one-line refusal of an ε(δ) above the largest ε a certificate of ``schema`` may state."""
     where = "lies above" if proved else "is not certified at or below"
-    return LimitError(f"delta: ε({describe_rational(delta)}) {where} {AUDIT_EPSILON}, the largest ε a {schema} "
-                      f"certificate can state (the auditor evaluates none beyond); ask for δ at given ε instead "
-                      f"({option('epsilons')}, each ε <= 500), or for a larger δ, more noise or fewer steps")
+    return LimitError(f"{option('delta')}: ε({describe_rational(delta)}) {where} {AUDIT_EPSILON}, the largest ε a "
+                      f"{schema} certificate can state (the auditor evaluates none beyond); ask for δ at given ε "
+                      f"instead ({option('epsilons')}, each ε <= 500), or for a larger δ, more noise or fewer steps")
 
 
 def _epsilon_step(R, eps_hint):

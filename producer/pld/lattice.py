@@ -316,10 +316,10 @@ def check_limits(request):
     if request.delta is not None and steps * math.log(float(law.ratio)) > AUDIT_EPSILON:
         estimate = Sizing(request.stages).epsilon_estimate(request.delta)
         if estimate > AUDIT_EPSILON:
-            raise LimitError(f"delta: ε({float(request.delta):g}) would be about {estimate:.3g} (a Gaussian "
-                             f"estimate), above the ε <= {AUDIT_EPSILON} an {request.schema} certificate states; ask "
-                             f"for δ at given ε instead ({option('epsilons')}, each ε <= 500), or for a larger δ, "
-                             f"more noise or fewer steps")
+            raise LimitError(f"{option('delta')}: ε({float(request.delta):g}) would be about {estimate:.3g} (a "
+                             f"Gaussian estimate), above the ε <= {AUDIT_EPSILON} an {request.schema} certificate "
+                             f"states; ask for δ at given ε instead ({option('epsilons')}, each ε <= 500), or for a "
+                             f"larger δ, more noise or fewer steps")
     bits = first_bits(law, steps, tau)
     entries = estimated_entries(law, steps, tau)
     if bits > MAX_BITS:

@@ -382,9 +382,9 @@ class Search:
             if proves_below(mu2, PLD_EPSILON, FLOOR_DIGITS) or \
                     delta_enclosure(mu2, PLD_EPSILON, mpq(1, 2**20))[1] <= delta:
                 return
-        raise LimitError(f"delta: ε({describe_rational(delta)}) would be about {estimate:.3g} (a Gaussian estimate), "
-                         f"above the ε <= {PLD_EPSILON} the certified PLD reaches; ask for δ at given ε instead "
-                         f"({option('epsilons')}, each ε <= 500), or for a larger δ, more noise or fewer steps")
+        raise LimitError(f"{option('delta')}: ε({describe_rational(delta)}) would be about {estimate:.3g} (a Gaussian "
+                         f"estimate), above the ε <= {PLD_EPSILON} the certified PLD reaches; ask for δ at given ε "
+                         f"instead ({option('epsilons')}, each ε <= 500), or for a larger δ, more noise or fewer steps")
 
     def _cost(self, plan):
         return Cost(self.request.stages, self.sizing, plan)

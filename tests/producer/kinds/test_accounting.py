@@ -825,3 +825,18 @@ def test_an_epsilon_of_delta_no_width_reaches_names_delta_at_given_epsilon():
             api.account(event, delta="1e-30", rel_width=width)
     cert = api.account(event, epsilons="0.000001")
     assert mpq(cert.result["points"][0]["upper"]) <= mpq("1e-30")
+
+
+def test_an_epsilon_estimate_beyond_the_pld_names_the_option_as_the_command_line_writes_it(tmp_path):
+    """The refusal of an ε(δ) estimated beyond 600 starts with the parameter: `--delta:` on the command line,
+    `delta:` in Python (as every refusal of the kind's own question)."""
+    tree = mixture("2", ["0", "100"], ["1/2", "1/2"])
+    with pytest.raises(LimitError, match=r"^delta: ε\(1e-05\) would be about .*\(epsilons, each"):
+        api.account(tree, delta="1e-5")
+    path = tmp_path / "tree.json"
+    path.write_text(json.dumps(tree))
+    done = subprocess.run([sys.executable, "-m", "producer", "account", "--event", str(path), "--delta", "1e-5",
+                           "-o", str(tmp_path / "c.json")], capture_output=True, text=True, timeout=HANG_GUARD_SECONDS)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert done.stderr.startswith("producer account: error: --delta: ε(1e-05) would be about") and \
+        "(--epsilons, each" in done.stderr, done.stderr
