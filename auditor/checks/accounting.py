@@ -430,7 +430,7 @@ TRUNCATED_SIGMA_MIN = Fraction(1, 5)
 def _truncated(event, pointer, tree, sampling):
     """A truncated Poisson sampling of a Gaussian, under add_or_remove_one only (MALFORMED otherwise, dropped or
     not): n in [0, 10^12] (UNCHECKED beyond), q in [0, 1], B an integer in [0, 10^12], σ in [1/5, 10^4]; dropped
-    when n, B or the sampling n·q is 0; the ``gaussian`` stage of q when n − 1 < B (the batch never overflows);
+    when n, B or the sampling q is 0; the ``gaussian`` stage of q when n − 1 < B (the batch never overflows);
     otherwise :class:`_Truncated`, whose p̂ (:mod:`auditor.pld.truncation`) is computed once the tree's limits hold.
     Nothing samples it (a Poisson sampling or a sampling without replacement may not wrap it), so ``sampling`` is
     1 or 0."""
@@ -465,9 +465,8 @@ class _Truncated:
         self.n, self.q, self.B, self.sigma = n, q, B, sigma
 
     def stage(self):
-        rate = truncation.truncation(self.n, mpq(self.q.numerator, self.q.denominator), self.B).conditional
-        return {"batch_size": self.B, "conditional_sampling": write_rational(Fraction(int(rate.numerator),
-                                                                                      int(rate.denominator))),
+        rate = truncation.truncation(self.n, self.q, self.B).conditional
+        return {"batch_size": self.B, "conditional_sampling": write_rational(rate),
                 "dataset_size": self.n, "mechanism": "truncated_gaussian", "sampling": write_rational(self.q),
                 "sigma": write_rational(self.sigma)}
 

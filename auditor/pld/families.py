@@ -43,7 +43,7 @@ from auditor.certificate import Malformed
 from auditor.enclosures import exp_bounds
 from auditor.pld import bounded, discrete, roots
 from auditor.pld.pairs import (MASS_NS, SampledGaussian, bits, declared_guard, gaussian_masses, given_noise,
-                                shifted, work)
+                                rescale, shifted, work)
 from auditor.pld.logs import LogTable
 from auditor.pld.preimages import enclosed_product, exact_root, exp_fixed, exp_grid, guard_of, root_fixed
 from auditor.pld.tails import TailTable
@@ -286,14 +286,6 @@ class GaussianMixture:
         return (Wt,) + gaussian_masses(table, p, [(z, Fraction(1))])
 
 
-def _rescale(enclosure, frm, to):
-    """An enclosure (lo, hi) over 2^frm as one over 2^to, rounded outward."""
-    lo, hi = enclosure
-    if to >= frm:
-        return lo << (to - frm), hi << (to - frm)
-    return lo >> (frm - to), -((-hi) >> (frm - to))
-
-
 def _without(x, z):
     """The enclosure of a mass minus a part of it enclosed by z (never below 0), rounded outward."""
     return max(0, x[0] - z[1]), x[1] - z[0]
@@ -364,12 +356,12 @@ class Symmetrised:
             a_list, b_list = a_list + a_more, b_list + b_more
         Wa, m0, z = self.atoms(W)
         if z is not None:
-            z = _rescale(z, Wa, Wt)
+            z = rescale(z, Wa, Wt)
             if a_list:                                # AB bucket 0, [0, h)
                 a_list[0], b_list[0] = _without(a_list[0], z), _without(b_list[0], z)
             if 0 in highs:                            # AB(ℓ_AB >= 0)
                 highs[0] = tuple(_without(x, z) for x in highs[0])
-        m0 = _rescale(m0, Wa, Wt)
+        m0 = rescale(m0, Wa, Wt)
 
         def plus(x, y):
             return x[0] + y[0], x[1] + y[1]

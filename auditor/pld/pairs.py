@@ -32,7 +32,8 @@ from auditor.pld.preimages import arguments
 from auditor.pld.tails import TailTable
 from auditor.rationals import ceil, ceil_div, floor
 
-__all__ = ["SampledGaussian", "gaussian_masses", "shifted", "declared_guard", "work", "bits", "given_noise", "MASS_NS"]
+__all__ = ["SampledGaussian", "gaussian_masses", "shifted", "declared_guard", "work", "bits", "given_noise", "rescale",
+           "MASS_NS"]
 
 MASS_NS = 160
 """Work units per bucket and unit of W + W²/1024 of the closed-form Gaussian preimages (W the working bits):
@@ -105,6 +106,14 @@ def gaussian_masses(table, p_components, q_components):
     p_list, p_low, p_high = side(p_components)
     q_list, q_low, q_high = side(q_components)
     return p_list, q_list, (p_low, q_low), (p_high, q_high)
+
+
+def rescale(enclosure, frm, to):
+    """An enclosure (lo, hi) over 2^frm as one over 2^to, rounded outward."""
+    lo, hi = enclosure
+    if to >= frm:
+        return lo << (to - frm), hi << (to - frm)
+    return lo >> (frm - to), -((-hi) >> (frm - to))
 
 
 def shifted(args, m, W):

@@ -27,7 +27,7 @@ from math import comb
 from gmpy2 import mpq, mpz
 
 from auditor.outcomes import Unchecked
-from auditor.pld.pairs import MASS_NS, SampledGaussian, bits, declared_guard, work
+from auditor.pld.pairs import MASS_NS, SampledGaussian, bits, declared_guard, rescale, work
 from auditor.rationals import ceil_div
 
 __all__ = ["Truncation", "TruncatedGaussian", "truncation", "sum_work", "MAX_SUM_WORK", "MAX_EXACT_BITS"]
@@ -158,13 +158,6 @@ def truncation(n, q, B):
     return _CACHE[key]
 
 
-def _rescale(enclosure, frm, to):
-    lo, hi = enclosure
-    if to >= frm:
-        return lo << (to - frm), hi << (to - frm)
-    return lo >> (frm - to), -((-hi) >> (frm - to))
-
-
 class TruncatedGaussian:
     """``truncated_gaussian``: the labelled mixture of the sampled Gaussians (q, σ) and (p̂, σ/2), weights 1 − t
     and t."""
@@ -197,7 +190,7 @@ class TruncatedGaussian:
         full = 1 << Wt
 
         def mix(x, y, frm_x, frm_y):
-            (x_lo, x_hi), (y_lo, y_hi) = _rescale(x, frm_x, Wt), _rescale(y, frm_y, Wt)
+            (x_lo, x_hi), (y_lo, y_hi) = rescale(x, frm_x, Wt), rescale(y, frm_y, Wt)
             x_lo, y_lo = max(0, x_lo), max(0, y_lo)     # masses: the lower ends weighted by the lower weights
             return (((full - t_hi) * x_lo + t_lo * y_lo) >> Wt,
                     ceil_div((full - t_lo) * x_hi + t_hi * y_hi, full))

@@ -62,7 +62,7 @@ from producer.errors import LimitError
 from producer.pld.masses import StepMasses, power_of_two
 from producer.pld.mechanism import DominatingPair
 from producer.pld.subsampled_gaussian import SubsampledGaussian
-from producer.sources.enclosures import arf_to_mpq, to_arb, working_precision
+from producer.sources.enclosures import arf_to_mpq, round_up, to_arb, working_precision
 
 MAX_EXACT_BITS = 1 << 27
 """(n − B)·bits(b): the exact power's bits, where a tie must be decided exactly (the auditor's limit too)."""
@@ -167,8 +167,7 @@ class Truncation:
 
 def _round_up(p):
     """⌈p·2^e⌉/2^e with e = 64 + bits(⌊1/p⌋) (p > 0): p rounded up to 64 or more significant bits."""
-    e = RATE_BITS + int(p.denominator // p.numerator).bit_length()
-    return mpq(-((-p.numerator << e) // p.denominator), mpz(1) << e)
+    return round_up(p, RATE_BITS + int(p.denominator // p.numerator).bit_length())
 
 
 @functools.lru_cache(maxsize=16)
