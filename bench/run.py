@@ -551,6 +551,11 @@ ACCOUNTING_CASES = [
      _repeated(1000, {"class_name": "TruncatedSubsampledGaussianDpEvent", "dataset_size": 60000,
                       "sampling_probability": "256/60000", "truncated_batch_size": 300, "noise_multiplier": "1.1"}),
      "add_or_remove_one", "1e-5", None, 600),
+    ("a large batch: Poisson samples q = 32768/1281167 of n = 1281167 truncated to B = 33000, σ = 2, T = 1000",
+     _repeated(1000, {"class_name": "TruncatedSubsampledGaussianDpEvent", "dataset_size": 1281167,
+                      "sampling_probability": "32768/1281167", "truncated_batch_size": 33000,
+                      "noise_multiplier": "2"}),
+     "add_or_remove_one", "1e-5", None, 600),
 ]
 ACCOUNTING_INTERVALS = ("1e-4", "1e-5")
 

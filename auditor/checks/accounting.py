@@ -28,8 +28,9 @@ In order:
    replacement at most :data:`MAX_DATASET_SIZE`; then (its sum is work that grows with the tree) the σ² of each
    sampled composition of Gaussian events (3.), MALFORMED below 1/100 and UNCHECKED beyond
    :data:`MAX_VARIANCE_BITS` bits in its numerator or denominator; a truncated sampling's n and B at most
-   :data:`MAX_DATASET_SIZE`, and the exact binomial sums of all of them at most
-   :data:`auditor.pld.truncation.MAX_SUM_WORK` bit operations.
+   :data:`MAX_DATASET_SIZE`, the exact binomial sums of all of them at most
+   :data:`auditor.pld.truncation.MAX_SUM_WORK` bit operations, and those on the long route (large batches) at most
+   :data:`auditor.pld.truncation.MAX_TAIL_ROOTS` in Σ (⌊√((n − 1)q(1 − q))⌋ + 2).
 3. Stages (FAIL): ``result.stages`` must be the auditor's own reading of the tree (docs/accounting.md §3,
    :func:`read_stages`): each leaf with its multiplicity (the product of its SelfComposed ancestors' counts)
    and sampling (the product of its Poisson ancestors' probabilities); a Gaussian (Laplace) sampled m of n
@@ -213,7 +214,7 @@ class _Tree:
     """The walk of one event tree: its leaves (mechanism, multiplicity, sampling), its events and its largest
     number (bits), for the limits checked after the walk."""
 
-    __slots__ = ("relation", "leaves", "events", "widest", "largest", "truncation_work")
+    __slots__ = ("relation", "leaves", "events", "widest", "largest", "truncation_work", "tail_roots")
 
     def __init__(self, relation):
         self.relation = relation
@@ -222,6 +223,7 @@ class _Tree:
         self.widest = None   # (bits, pointer) of the largest numerator or denominator
         self.largest = None  # (n, pointer) of the largest dataset size of a sampling without replacement
         self.truncation_work = 0  # the exact binomial sums of the truncated samplings, in all
+        self.tail_roots = 0       # the long route's sums of the large truncated batches, in all
 
     def number(self, text, pointer):
         value = read_rational(text, pointer)
@@ -451,13 +453,16 @@ def _truncated(event, pointer, tree, sampling):
         return None
     if n - 1 < B:
         return {"mechanism": "gaussian", "sampling": write_rational(rate), "sigma": write_rational(sigma)}
-    tree.truncation_work += truncation.sum_work(n, rate, B)
+    if truncation.long_route(n, rate, B):
+        tree.tail_roots += truncation.tail_root(n, rate)
+    else:
+        tree.truncation_work += truncation.sum_work(n, rate, B)
     return _Truncated(n, rate, B, sigma)
 
 
 class _Truncated:
-    """A truncated sampling read from the tree; :meth:`stage` computes its p̂ (exact sums whose work the tree's
-    limit :data:`auditor.pld.truncation.MAX_SUM_WORK` bounds in all, checked first)."""
+    """A truncated sampling read from the tree; :meth:`stage` computes its p̂ (exact sums, or the long route's sums
+    for a large batch, whose work the tree's limits bound in all, checked first)."""
 
     __slots__ = ("n", "q", "B", "sigma")
 
@@ -628,6 +633,9 @@ def read_stages(event, relation, pointer="/input/event"):
     if tree.truncation_work > truncation.MAX_SUM_WORK:
         raise Unchecked(pointer, tree.truncation_work, truncation.MAX_SUM_WORK,
                         "bit operations of the binomial sums of the truncated samplings")
+    if tree.tail_roots > truncation.MAX_TAIL_ROOTS:
+        raise Unchecked(pointer, tree.tail_roots, truncation.MAX_TAIL_ROOTS,
+                        "Σ (⌊√((n − 1)q(1 − q))⌋ + 2) of the truncated samplings on the long route")
     counts, mechanisms = {}, {}
     for mechanism, multiplicity in tree.leaves:
         if isinstance(mechanism, (_Composition, _Truncated)):

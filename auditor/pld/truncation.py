@@ -20,9 +20,22 @@ in which the long power q^B cancels.  The one long power, r = (1 − q)^(n − B
 side), is enclosed in fixed point by squaring with outward rounding; p̄ is a Möbius function of r, so its ends are at
 the ends of r.  When no precision up to :data:`MAX_PRECISION` decides the ceiling (p̄·2^e an integer), the exact
 power decides it within :data:`MAX_EXACT_BITS`; beyond, UNCHECKED.
+
+**The long route**, where the short sums would cost more than :data:`EXACT_SUM_WORK` (both B and n − B large,
+0 < q < 1): with X ~ Binomial(M, q), M = n − 1, the terms r_k = P[X = k]/P[X = m] around the mode
+m = ⌊(M + 1)q⌋ are summed in fixed point with outward rounding, r_{k+1}/r_k = (M − k)·q/((k + 1)(1 − q)) below 1
+for k >= m and decreasing, r_{k−1}/r_k = k(1 − q)/((M − k + 1)q) below 1 for k < m and decreasing as k falls; each
+side stops at a term below 2^40 units (of 2^-P, the mode's term 1) and bounds the rest by the geometric series of
+its last ratio.  Then
+t = Σ_{k>=B} r_k / Σ_k r_k, and P[Binomial(n, q) >= B + 1] = t − (1 − q)·P[X = B] (the n-th record is kept or not)
+gives p̄ = (B/n)·(1 − (1 − q)·r_B / Σ_{k>=B} r_k), in which the normalisation cancels.  For B >= (M + 1)q the
+ratio Σ_{k>=B} r_k / r_B is summed afresh from B (relative to r_B, so that a far tail keeps its precision).
+No long power, no logarithm: the precision doubles until the ceiling is decided, up to
+:data:`LONG_MAX_PRECISION`; beyond, UNCHECKED.  Its work grows as √((n − 1)q(1 − q)); the tree's samplings on this
+route hold at most :data:`MAX_TAIL_ROOTS` of those roots in all.
 """
 
-from math import comb
+from math import comb, isqrt
 
 from gmpy2 import mpq, mpz
 
@@ -30,7 +43,8 @@ from auditor.outcomes import Unchecked
 from auditor.pld.pairs import MASS_NS, SampledGaussian, bits, declared_guard, rescale, work
 from auditor.rationals import ceil_div
 
-__all__ = ["Truncation", "TruncatedGaussian", "truncation", "sum_work", "MAX_SUM_WORK", "MAX_EXACT_BITS"]
+__all__ = ["Truncation", "TruncatedGaussian", "truncation", "sum_work", "long_route", "tail_root", "MAX_SUM_WORK",
+           "MAX_EXACT_BITS", "EXACT_SUM_WORK", "MAX_TAIL_ROOTS"]
 
 MAX_SUM_WORK = 1 << 36
 """Most bit operations of the short sums, terms²·(2·bits(b) + bits(n)) with terms = min(B, n − B) and q = a/b."""
@@ -38,12 +52,92 @@ MAX_EXACT_BITS = 1 << 27
 """Most bits (n − B)·bits(b) of the exact power, needed only when the enclosures cannot decide p̂."""
 MAX_PRECISION = 1 << 16
 RATE_BITS = 64
+EXACT_SUM_WORK = 1 << 34
+"""A truncated sampling whose short sums would need more bit operations (and 0 < q < 1) takes the long route."""
+MAX_TAIL_ROOTS = 1 << 16
+"""Most Σ (⌊√((n − 1)·q·(1 − q))⌋ + 2) over the tree's samplings on the long route (their sums grow as the root)."""
+LONG_MAX_PRECISION = 1 << 12
+"""Most fixed-point bits of the long route's sums."""
+STOP = 1 << 40  # the long route's sums stop at a term below 2^40 units (its roundings stay 2^-40 of it)
 
 
 def sum_work(n, q, B):
     """The short sums' bit operations, compared with :data:`MAX_SUM_WORK`."""
     terms = min(B, n - B) if B < n else 0
     return terms * terms * (2 * mpq(q).denominator.bit_length() + n.bit_length())
+
+
+def long_route(n, q, B):
+    """Whether (n, q, B) takes the long route (module docstring): 0 < q < 1 and short sums beyond EXACT_SUM_WORK."""
+    return 0 < q < 1 and sum_work(n, q, B) > EXACT_SUM_WORK
+
+
+def tail_root(n, q):
+    """⌊√((n − 1)·q·(1 − q))⌋ + 2, the long route's measure of work (compared with :data:`MAX_TAIL_ROOTS`)."""
+    q = mpq(q)
+    variance = (n - 1) * q * (1 - q)
+    return isqrt(int(variance.numerator // variance.denominator)) + 2
+
+
+def _from_mode(M, a, c, B, P):
+    """Binomial(M, q), q = a/(a + c) in (0, 1), relative to its mode m (term 2^P), summed outward (module docstring):
+    (Z, T, R), (lo, hi) integer pairs enclosing 2^P·Σ_k r_k, 2^P·Σ_{k>=B} r_k and 2^P·r_B."""
+    one = 1 << P
+    m = (M + 1) * a // (a + c)
+    Z, T, R = [0, 0], [0, 0], [0, 0]
+
+    def add(k, lo, hi):
+        Z[0] += lo
+        Z[1] += hi
+        if k >= B:
+            T[0] += lo
+            T[1] += hi
+        if k == B:
+            R[0], R[1] = lo, hi
+
+    lo = hi = one
+    k = m
+    while True:   # upward: r_{k+1} = r_k·(M − k)·a/((k + 1)·c), ratio < 1 from m on
+        add(k, lo, hi)
+        if k == M:
+            break
+        num, den = (M - k) * a, (k + 1) * c
+        if hi < STOP:
+            rest = ceil_div(hi * num, den - num)
+            Z[1] += rest
+            T[1] += rest
+            if B > k:
+                R[1] = hi
+            break
+        lo, hi, k = lo * num // den, ceil_div(hi * num, den), k + 1
+    lo = hi = one
+    k = m
+    while k > 0:  # downward: r_{k−1} = r_k·k·c/((M − k + 1)·a), ratio < 1 below m
+        num, den = k * c, (M - k + 1) * a
+        lo, hi, k = lo * num // den, ceil_div(hi * num, den), k - 1
+        add(k, lo, hi)
+        if k > 0 and hi < STOP:
+            num, den = k * c, (M - k + 1) * a
+            rest = ceil_div(hi * num, den - num)
+            Z[1] += rest
+            if B < k:
+                T[1] += rest
+                R[1] = hi
+            break
+    return Z, T, R
+
+
+def _from_batch(M, a, c, B, P):
+    """(lo, hi) enclosing 2^P·Σ_{k>=B} P[X = k]/P[X = B] for B >= (M + 1)q, summed upward from B."""
+    lo = hi = S_lo = S_hi = 1 << P
+    k = B
+    while k < M:
+        num, den = (M - k) * a, (k + 1) * c
+        if hi < STOP:
+            return S_lo, S_hi + ceil_div(hi * num, den - num)
+        lo, hi, k = lo * num // den, ceil_div(hi * num, den), k + 1
+        S_lo, S_hi = S_lo + lo, S_hi + hi
+    return S_lo, S_hi
 
 
 def _binomial_sum(M, J, a, c):
@@ -85,12 +179,16 @@ def _power(x, e, W):
 class Truncation:
     """t and p̂ of (n, q, B), n − 1 >= B >= 1 and q > 0."""
 
-    __slots__ = ("n", "q", "B", "upper", "x", "e", "alpha", "beta", "scale", "conditional")
+    __slots__ = ("n", "q", "B", "upper", "x", "e", "alpha", "beta", "scale", "conditional", "long", "_window")
 
     def __init__(self, n, q, B):
         self.n, self.q, self.B = n, mpq(q), B
         a, b = self.q.numerator, self.q.denominator
         c = b - a
+        self.long, self._window = long_route(n, self.q, B), None
+        if self.long:
+            self.conditional = self._decide_long()
+            return
         self.upper = c == 0 or B > (n - 1) // 2
         if self.upper:
             # t = q^B·V₁/b^(n−1−B); p̄·t = (B/n)·q^(B+1)·V₂/b^(n−1−B): p̄ = B·a·V₂/(n·b·V₁)
@@ -123,8 +221,39 @@ class Truncation:
                             "bits of the exact power that would decide a truncated sampling's rate")
         return _ceiling(self._pbar(self.x ** self.e))
 
+    def _pbar_long(self, P):
+        """(lo, hi) enclosing p̄ on the long route at P bits (module docstring)."""
+        M, a, b = self.n - 1, self.q.numerator, self.q.denominator
+        c, factor, one = b - a, mpq(self.B, self.n), mpz(1) << P
+        if self.B * b >= (M + 1) * a:   # p̄ = (B/n)·(1 − (1 − q)/S), S = Σ_{k>=B} r_k/r_B, increasing in S
+            S_lo, S_hi = _from_batch(M, a, c, self.B, P)
+            return tuple(factor * (1 - (1 - self.q) * mpq(one, S)) for S in (S_lo, S_hi))
+        _, (T_lo, T_hi), (R_lo, R_hi) = _from_mode(M, a, c, self.B, P)
+        return factor * (1 - (1 - self.q) * mpq(R_hi, T_lo)), factor * (1 - (1 - self.q) * mpq(R_lo, T_hi))
+
+    def _decide_long(self):
+        P = 192
+        while P <= LONG_MAX_PRECISION:
+            lo, hi = self._pbar_long(P)
+            if lo > 0 and _ceiling(lo) == _ceiling(hi):
+                return _ceiling(hi)
+            P *= 2
+        raise Unchecked("/input/event", P, LONG_MAX_PRECISION,
+                        "bits of the binomial sums that would decide a truncated sampling's rate")
+
+    def _weight_long(self, W):
+        """(lo, hi) with lo <= 2^W·t <= hi on the long route: t = Σ_{k>=B} r_k / Σ_k r_k."""
+        P = W + 96
+        if self._window is None or self._window[0] < P:
+            M, a, b = self.n - 1, self.q.numerator, self.q.denominator
+            self._window = (P, _from_mode(M, a, b - a, self.B, P))
+        _, ((Z_lo, Z_hi), (T_lo, T_hi), _) = self._window
+        return (T_lo << W) // Z_hi, min(1 << W, ceil_div(T_hi << W, Z_lo))
+
     def weight(self, W):
         """(lo, hi) with lo <= 2^W·t <= hi."""
+        if self.long:
+            return self._weight_long(W)
         factor = self.scale if self.upper else self.alpha
         extra = max(0, factor.numerator.bit_length() - factor.denominator.bit_length() + 2)
         V = W + 16 + extra

@@ -45,8 +45,9 @@ from producer.pld.randomized_response import RandomizedResponse, RandomizedRespo
 from producer.pld.replace_discrete import ReplaceSampledDiscreteGaussian, ReplaceSampledDiscreteLaplace
 from producer.pld.replace_gaussian import ReplaceOneGaussian, ReplaceOneGaussianComposition
 from producer.pld.subsampled_gaussian import SampledGaussianComposition, SubsampledGaussian
-from producer.pld.truncated import MAX_SUM_WORK, TruncatedSampledGaussian, truncation
+from producer.pld.truncated import MAX_SUM_WORK, MAX_TAIL_ROOTS, TruncatedSampledGaussian, long_route, tail_root
 from producer.pld.truncated import sum_work as truncation_work
+from producer.pld.truncated import truncation
 from producer.pld.without_replacement import (WithoutReplacementGaussian, WithoutReplacementGaussianComposition,
                                               WithoutReplacementDiscreteGaussian, WithoutReplacementDiscreteLaplace,
                                               WithoutReplacementLaplace)
@@ -202,6 +203,7 @@ class _Reader:
     def __init__(self):
         self.events = 0
         self.truncation_work = 0
+        self.tail_roots = 0
 
     def read(self, obj, where, depth):
         self.events += 1
@@ -351,7 +353,13 @@ class _Reader:
         B = read_count(fields["truncated_batch_size"], f"{here}.truncated_batch_size", MAX_DATASET_SIZE)
         sigma = _in_range(read_number(fields["noise_multiplier"], f"{here}.noise_multiplier"),
                           *TRUNCATED_SIGMA_RANGE, f"{here}.noise_multiplier", "σ")
-        if n and B and q:   # (the tree's truncated samplings in all: the auditor's limit)
+        if n and B and q and long_route(n, q, B):   # (the tree's truncated samplings in all: the auditor's limits)
+            self.tail_roots += tail_root(n, q)
+            if self.tail_roots > MAX_TAIL_ROOTS:
+                raise LimitError(f"{here}: the binomial sums of the tree's large truncated batches are beyond the "
+                                 f"limit (Σ (⌊√((n − 1)·q·(1 − q))⌋ + 2) = {self.tail_roots}, the limit "
+                                 f"{MAX_TAIL_ROOTS}); {truncated_alternative()}")
+        elif n and B and q:
             self.truncation_work += truncation_work(n, q, B)
             if self.truncation_work > MAX_SUM_WORK:
                 raise LimitError(f"{here}: the exact binomial tails of the tree's truncated samplings would need "

@@ -52,11 +52,23 @@ power enters as an arb ball (rigorous at any n); the ceiling that defines p̂ is
 decided on a ball of p̄ whose radius is far below 2^-e, at more bits until it
 is (p̄ is rational, so only p̄·2^e an integer would never be decided: the
 exact power then decides, within :data:`MAX_EXACT_BITS`).
+
+**Large batches.**  Where the short sums would cost more than
+:data:`EXACT_SUM_WORK` (both B and n − B large, 0 < q < 1), both tails are
+regularised incomplete beta functions,
+
+    t = I_q(B, n − B),    P[Binomial(n, q) >= B + 1] = I_q(B + 1, n − B),
+
+enclosed by arb (``arb.beta_lower``, rigorous at any n), and the ceiling is
+decided on their ratio at more bits until it is, up to
+:data:`LONG_MAX_PRECISION` (no exact fallback there: a tie is refused).  The
+auditor sums the binomial law around its mode instead; its work grows as
+√((n − 1)q(1 − q)), which :data:`MAX_TAIL_ROOTS` bounds for the whole tree.
 """
 
 import functools
 
-from gmpy2 import mpq, mpz
+from gmpy2 import isqrt, mpq, mpz
 
 from producer.errors import LimitError
 from producer.pld.masses import StepMasses, power_of_two
@@ -70,6 +82,11 @@ MAX_SUM_WORK = 1 << 36
 """terms²·(2·bits(b) + bits(n)), terms = min(B, n − B): the short sum's bit operations (the auditor's too)."""
 RATE_BITS = 64  # significant bits of p̂
 MAX_PRECISION = 1 << 16
+EXACT_SUM_WORK = 1 << 34
+"""A sampling whose short sums would need more bit operations (and 0 < q < 1) takes the incomplete beta route."""
+MAX_TAIL_ROOTS = 1 << 16
+"""Most Σ (⌊√((n − 1)q(1 − q))⌋ + 2) over a tree's samplings on that route (the auditor's sums grow as the root)."""
+LONG_MAX_PRECISION = 1 << 12
 
 
 def sum_work(size, rate, batch):
@@ -77,6 +94,18 @@ def sum_work(size, rate, batch):
     bb = int(mpq(rate).denominator).bit_length()
     terms = min(batch, size - batch) if batch < size else 0
     return terms * terms * (2 * bb + size.bit_length())
+
+
+def long_route(size, rate, batch):
+    """Whether (n, q, B) takes the incomplete beta route (module docstring)."""
+    return 0 < mpq(rate) < 1 and sum_work(size, rate, batch) > EXACT_SUM_WORK
+
+
+def tail_root(size, rate):
+    """⌊√((n − 1)q(1 − q))⌋ + 2, the measure of the auditor's work on that route (bounded by MAX_TAIL_ROOTS)."""
+    q = mpq(rate)
+    variance = (size - 1) * q * (1 - q)
+    return int(isqrt(variance.numerator // variance.denominator)) + 2
 
 
 def _lower_sum(m, K, a, c):
@@ -102,13 +131,17 @@ def _upper_sum(m, K, a, c):
 class Truncation:
     """t = P[Binomial(n − 1, q) >= B] and p̂ of one (n, q, B) with n − 1 >= B and q > 0 (module docstring)."""
 
-    __slots__ = ("size", "rate", "batch", "lower", "u1", "u2", "ratio", "power", "conditional")
+    __slots__ = ("size", "rate", "batch", "lower", "u1", "u2", "ratio", "power", "conditional", "long")
 
     def __init__(self, size, rate, batch):
         n, q, B = int(size), mpq(rate), int(batch)
         a, b = mpz(q.numerator), mpz(q.denominator)
         c = b - a
         self.size, self.rate, self.batch = n, q, B
+        self.long = long_route(n, q, B)
+        if self.long:
+            self.conditional = self._ceiling_long()
+            return
         self.lower = B <= (n - 1) // 2 and c > 0
         if self.lower:   # t = 1 − r·u1, s = 1 − r·u2, r = (c/b)^(n−B)
             self.u1 = mpq(_lower_sum(n - 1, B, a, c), b ** (B - 1)) if B else mpq(0)
@@ -128,11 +161,13 @@ class Truncation:
                 t = self._weight_at()
                 if t.rad() * power_of_two(bits + 16) < 1:
                     return t
-            if prec > MAX_PRECISION:
+            if prec > (LONG_MAX_PRECISION if self.long else MAX_PRECISION):
                 raise ArithmeticError("the truncation weight could not be enclosed")
             prec *= 2
 
     def _weight_at(self):
+        if self.long:   # t = I_q(B, n − B)
+            return to_arb(self.rate).beta_lower(self.batch, self.size - self.batch, 1)
         r = to_arb(self.ratio) ** self.power
         return 1 - r * to_arb(self.u1) if self.lower else r * to_arb(self.u1)
 
@@ -150,12 +185,28 @@ class Truncation:
         prec = 128
         while prec <= MAX_PRECISION:
             with working_precision(prec):
-                ball = self._pbar()
-                lo, hi = arf_to_mpq(ball.lower()), arf_to_mpq(ball.upper())
-                if lo > 0 and _round_up(lo) == _round_up(hi):
-                    return _round_up(hi)
+                ball = self._pbar()   # infinite while the ball of t still holds 0 (t tiny): more bits
+                if ball.is_finite():
+                    lo, hi = arf_to_mpq(ball.lower()), arf_to_mpq(ball.upper())
+                    if lo > 0 and _round_up(lo) == _round_up(hi):
+                        return _round_up(hi)
             prec *= 2
         return _round_up(self._exact_pbar())
+
+    def _ceiling_long(self):
+        """p̂ from p̄ = (B/n)·I_q(B + 1, n − B)/I_q(B, n − B), decided on balls up to LONG_MAX_PRECISION."""
+        prec = 128
+        while prec <= LONG_MAX_PRECISION:
+            with working_precision(prec):
+                z, n, B = to_arb(self.rate), self.size, self.batch
+                ball = to_arb(mpq(B, n)) * z.beta_lower(B + 1, n - B, 1) / z.beta_lower(B, n - B, 1)
+                if ball.is_finite():
+                    lo, hi = arf_to_mpq(ball.lower()), arf_to_mpq(ball.upper())
+                    if lo > 0 and _round_up(lo) == _round_up(hi):
+                        return _round_up(hi)
+            prec *= 2
+        raise LimitError("the truncated sampling's conditional rate could not be rounded within "
+                         f"{LONG_MAX_PRECISION} bits")
 
     def _exact_pbar(self):
         if self.power * int(self.ratio.denominator).bit_length() > MAX_EXACT_BITS:
@@ -245,4 +296,5 @@ class TruncatedSampledGaussian(DominatingPair):
         return min(lo1, lo2), max(hi1, hi2)
 
 
-__all__ = ["TruncatedSampledGaussian", "Truncation", "truncation", "sum_work", "MAX_EXACT_BITS", "MAX_SUM_WORK"]
+__all__ = ["TruncatedSampledGaussian", "Truncation", "truncation", "sum_work", "long_route", "tail_root",
+           "MAX_EXACT_BITS", "MAX_SUM_WORK", "EXACT_SUM_WORK", "MAX_TAIL_ROOTS"]

@@ -16,6 +16,7 @@ from auditor.claims import outward
 from auditor.pld import truncation
 from auditor.pld.pairs import SampledGaussian
 from auditor.rationals import write_rational
+from tests import reference_binomial
 from tests.auditor.verdicts import disproved
 from tests.reseal import reseal
 
@@ -66,6 +67,88 @@ def test_the_short_sums_bound_the_work():
     assert truncation.sum_work(60000, mpq(256, 60000), 300) < truncation.MAX_SUM_WORK
     assert truncation.sum_work(10 ** 7, mpq(1, 2), 5 * 10 ** 6) > truncation.MAX_SUM_WORK
     assert truncation.sum_work(10, mpq(1, 2), 10) == 0
+    assert not truncation.long_route(60000, mpq(256, 60000), 300)
+    assert truncation.long_route(10 ** 7, mpq(1, 2), 5 * 10 ** 6) and not truncation.long_route(10 ** 7, 1, 5 * 10 ** 6)
+
+
+# ---- large batches: the long route ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("n, q, B", [(n, q, B) for n in (2, 3, 9, 30, 400) for q in ("1/2", "1/7", "0.83", "1/900")
+                                     for B in (1, 2, 4, 15, 29, 150, 390) if B <= n - 1]
+                         + [(2745, "129/500", 1263), (2000, "0.999", 1990)])
+def test_the_long_route_is_the_definitions(n, q, B, monkeypatch):
+    """Forced onto the long route (sums around the mode), t and p̂ are their definitions summed term by term; a
+    tie (p̄ on the rounding grid) is decided only where an enclosure is exact, UNCHECKED otherwise."""
+    from auditor.outcomes import Unchecked
+    t, pbar = _definitions(n, q, B)
+    monkeypatch.setattr(truncation, "EXACT_SUM_WORK", -1)
+    try:
+        law = truncation.Truncation(n, mpq(q), B)
+    except Unchecked:
+        assert _ceiling(pbar) == pbar
+        return
+    assert law.long
+    assert Fraction(int(law.conditional.numerator), int(law.conditional.denominator)) == _ceiling(pbar)
+    for W in (60, 200):
+        lo, hi = law.weight(W)
+        assert lo <= t * 2 ** W <= hi and hi - lo <= 2
+
+
+@pytest.mark.parametrize("n, q, B", [(1_281_167, "32768/1281167", 33000), (1_281_167, "32768/1281167", 32500),
+                                     (10 ** 8, "1/100", 10 ** 6 + 3000), (10 ** 9, "256/60000", 4_700_000),
+                                     (10 ** 9, "256/60000", 4_200_000)])
+def test_large_batches_against_a_reference(n, q, B):
+    """Batches beyond the short sums' reach, against mpmath's binomial law at 300 bits (tests/reference_binomial)."""
+    law = truncation.Truncation(n, mpq(q), B)
+    assert law.long
+    t, pbar = reference_binomial.tails(n, q, B)
+    with mpmath.workprec(300):
+        lo, hi = law.weight(200)
+        assert lo - 1 <= t * mpmath.mpf(2) ** 200 <= hi + 1 and hi - lo <= 2
+        p_hat = mpmath.mpf(int(law.conditional.numerator)) / int(law.conditional.denominator)
+        assert pbar <= p_hat <= pbar * (1 + mpmath.mpf(2) ** -63)
+
+
+@pytest.mark.parametrize("M, q, B", [(400, "1/7", 90), (400, "1/7", 40), (400, "1/7", 20), (1000, "0.83", 830),
+                                     (1000, "0.83", 900), (1000, "0.83", 700), (60, "1/2", 59)])
+@pytest.mark.parametrize("P", [44, 50, 80])
+def test_the_long_routes_sums_enclose_their_definitions(M, q, B, P):
+    """At a precision just above the stopping rule's 2^40 units the geometric bounds of the rest carry weight:
+    every sum's enclosure must still hold its exact value (X ~ Binomial(M, q), r_k = P[X = k]/P[X = m])."""
+    q = Fraction(q)
+    pmf = [comb(M, k) * q ** k * (1 - q) ** (M - k) for k in range(M + 1)]
+    m = (M + 1) * q.numerator // q.denominator
+    a, c = q.numerator, q.denominator - q.numerator
+    (Z, T, R) = truncation._from_mode(M, a, c, B, P)
+    exact = [sum(pmf) / pmf[m], sum(pmf[B:]) / pmf[m], pmf[B] / pmf[m]]
+    for (lo, hi), value in zip((Z, T, R), exact):
+        assert lo <= value * 2 ** P <= hi
+    if B * q.denominator >= (M + 1) * q.numerator:
+        lo, hi = truncation._from_batch(M, a, c, B, P)
+        assert lo <= sum(pmf[B:]) / pmf[B] * 2 ** P <= hi
+
+
+def test_the_long_routes_precision_is_bounded(monkeypatch):
+    from auditor.outcomes import Unchecked
+    monkeypatch.setattr(truncation, "LONG_MAX_PRECISION", 100)
+    with pytest.raises(Unchecked):
+        truncation.Truncation(1_281_167, mpq(32768, 1_281_167), 33000)
+
+
+def test_a_large_batch_verifies_and_a_wrong_rate_fails():
+    """A producer certificate on the large-batch route (arb's incomplete beta) is OK in the auditor (its own sums);
+    p̂ one unit low fails at the stage."""
+    from producer.api import account
+    event = {"class_name": "SelfComposedDpEvent", "count": 10, "event": {
+        "class_name": "TruncatedSubsampledGaussianDpEvent", "dataset_size": 1_281_167,
+        "sampling_probability": "32768/1281167", "truncated_batch_size": 33000, "noise_multiplier": "2"}}
+    cert = account(event, delta="1e-5").as_dict()
+    assert _verify(cert).outcome == "OK"
+    stage = cert["result"]["stages"][0]["mechanism"]
+    p_hat = Fraction(stage["conditional_sampling"])
+    stage["conditional_sampling"] = write_rational(p_hat - Fraction(1, p_hat.denominator))
+    r = _verify(cert)
+    assert r.outcome == "FAIL" and any(f["pointer"].startswith("/result/stages") for f in r.failures), r.as_dict()
 
 
 def test_the_masses_are_the_weighted_masses_of_the_two_sampled_gaussians():
@@ -169,14 +252,14 @@ def test_a_poisson_sampling_of_it_is_malformed():
 
 @pytest.mark.parametrize("edit, pointer", [
     (("dataset_size", 10 ** 12 + 1), "/dataset_size"),
-    (("dataset_size", 10 ** 7), "/input/event"),    # with B = 5·10^6 and q = 1/2: the sums' work
+    (("dataset_size", 10 ** 12), "/input/event"),    # with B = 5·10^11 and q = 1/2: the long route's sums
 ])
 def test_beyond_the_limits_is_unchecked(edit, pointer):
     cert = _cert()
     field, value = edit
     _first_event(cert)[field] = value
-    if value == 10 ** 7:
-        _first_event(cert).update(truncated_batch_size=5 * 10 ** 6, sampling_probability="1/2")
+    if value == 10 ** 12:
+        _first_event(cert).update(truncated_batch_size=5 * 10 ** 11, sampling_probability="1/2")
     r = _verify(cert)
     assert r.outcome == "UNCHECKED", r.as_dict()
     assert any(pointer in u for u in [str(x) for x in r.unchecked]) or pointer in str(r.as_dict()), r.as_dict()

@@ -607,7 +607,7 @@ def test_a_truncated_sampling_is_refused_under_the_other_relations_naming_add_or
     (_truncated(100, "1/2", 3, "1/6"), r"σ = 1/6 is outside the domain \[0.2"),
     (_truncated(100, "3/2", 3), "q must lie in"),
     (_truncated(-1, "1/2", 3), "dataset_size: must be >= 0"),
-    (_truncated(10 ** 7, "1/2", 5 * 10 ** 6), "half the noise_multiplier dominates it"),
+    (_truncated(10 ** 12, "1/2", 5 * 10 ** 11), "half the noise_multiplier dominates it"),
 ])
 def test_a_truncated_sampling_outside_its_domain_is_refused_in_one_line(tree, message):
     with pytest.raises(InputError, match=message) as error:
@@ -620,3 +620,15 @@ def test_the_truncated_samplings_sums_are_limited_in_all():
     event_json(compose(*[one] * 7))
     with pytest.raises(LimitError, match="truncated samplings would need"):
         event_json(compose(*[one] * 8))
+
+
+def test_large_truncated_batches_are_limited_in_all():
+    """Large batches take the incomplete beta route; the auditor's sums there grow as √((n − 1)q(1 − q)), which
+    the tree holds at most MAX_TAIL_ROOTS of in all (before any work)."""
+    from producer.pld.truncated import MAX_TAIL_ROOTS, long_route, tail_root
+    one = _truncated(10 ** 12, "1/1000", 10 ** 9)      # √(10^9) ≈ 31 623: two fit, three do not
+    assert long_route(10 ** 12, mpq(1, 1000), 10 ** 9) and 2 * tail_root(10 ** 12, mpq(1, 1000)) <= MAX_TAIL_ROOTS
+    event_json(compose(one, one))
+    with pytest.raises(LimitError, match="large truncated batches are beyond the limit") as error:
+        event_json(compose(one, one, one))
+    assert "\n" not in str(error.value) and "half the noise_multiplier" in str(error.value)

@@ -12,6 +12,7 @@ from producer.pld.masses import step_masses
 from producer.pld.subsampled_gaussian import SubsampledGaussian
 from producer.pld.truncated import TruncatedSampledGaussian, truncation
 from producer.sources.enclosures import working_precision
+from tests import reference_binomial
 
 
 def _pmf(m, q, k):
@@ -208,3 +209,57 @@ def test_the_exact_power_decides_the_rate_where_no_ball_does(monkeypatch):
     monkeypatch.setattr(truncated, "MAX_EXACT_BITS", 100)
     with pytest.raises(LimitError, match="could not be rounded"):
         truncated.Truncation(3000, mpq(1, 1000), 7)
+
+
+# ---- large batches: the incomplete beta route ---------------------------------------------------------------
+
+@pytest.mark.parametrize("n, q, B", [(n, q, B) for n, q, B in CASES if q != "1"]
+                         + [(2745, "129/500", 1263), (3000, "1/1000", 7), (2000, "0.999", 1990)])
+def test_the_incomplete_beta_route_is_the_exact_sums(n, q, B, monkeypatch):
+    """Forced onto the large-batch route (arb's incomplete beta), t and p̂ are the definitions summed term by term
+    (where p̄ is itself on the rounding grid, a tie, only an exact ball decides it; otherwise it is refused)."""
+    from producer.pld import truncated
+    t, pbar = _brute(n, q, B)
+    monkeypatch.setattr(truncated, "EXACT_SUM_WORK", -1)
+    try:
+        law = truncated.Truncation(n, mpq(q), B)
+    except truncated.LimitError as error:
+        assert _rounded_up(pbar) == pbar and "could not be rounded" in str(error)
+        return
+    assert law.long
+    with working_precision(300):
+        ball = law.weight(200)
+    with working_precision(2000):   # t itself, far finer than the ball
+        assert ball.contains(_arb(t)) and ball.rad() * _arb(Fraction(2) ** 200) < 1
+    assert Fraction(int(law.conditional.numerator), int(law.conditional.denominator)) == _rounded_up(pbar)
+
+
+def test_a_far_tail_on_the_short_sums_is_decided_at_more_bits():
+    """t ≈ 2^-420 (B 24 standard deviations above the mean): the ball of 1 − r·S₁ holds 0 at the first
+    precisions, so p̄'s ball is infinite there; more bits decide it (an internal error before)."""
+    law = truncation(2745, mpq(129, 500), 1263)
+    assert not law.long
+    assert Fraction(int(law.conditional.numerator), int(law.conditional.denominator)) == \
+        _rounded_up(_brute(2745, "129/500", 1263)[1])
+
+
+@pytest.mark.parametrize("n, q, B", [(1_281_167, "32768/1281167", 33000), (1_281_167, "32768/1281167", 32500),
+                                     (10 ** 8, "1/100", 10 ** 6 + 3000)])
+def test_large_batches_against_mpmath(n, q, B):
+    """Batches beyond the short sums' reach, against an mpmath computation of the binomial law at 300 bits."""
+    law = truncation(n, mpq(q), B)
+    assert law.long
+    t, pbar = reference_binomial.tails(n, q, B)
+    with working_precision(300), mpmath.workprec(300):
+        ball = law.weight(120)
+        assert abs(mpmath.mpf(str(ball.mid().str(60, radius=False))) - t) < mpmath.mpf(2) ** -100
+        p_hat = mpmath.mpf(int(law.conditional.numerator)) / int(law.conditional.denominator)
+        assert p_hat >= pbar and (p_hat - pbar) / pbar < mpmath.mpf(2) ** -62
+
+
+def test_a_tie_on_the_incomplete_beta_route_is_refused(monkeypatch):
+    from producer.errors import LimitError
+    from producer.pld import truncated
+    monkeypatch.setattr(truncated, "LONG_MAX_PRECISION", 64)
+    with pytest.raises(LimitError, match="could not be rounded"):
+        truncated.Truncation(1_281_167, mpq(32768, 1_281_167), 33000)
