@@ -19,8 +19,8 @@ In order:
    randomized response, no sampling without replacement; replace-one: no mixture; a Laplace, discrete Laplace or
    discrete Gaussian leaf with any sampling, the product of its Poisson ancestors' probabilities; replace-special
    as add/remove; tree aggregation under replace-special only, σ in [1/10, 10^4], its step counts integers in
-   [0, 10^12], and no sampling above it; a truncated Poisson sampling under add/remove only, σ in [1/5, 10^4],
-   q in [0, 1], n and B integers >= 0, and no sampling above it);
+   [0, 10^12], and no sampling above it; a truncated Poisson sampling under add/remove or replace-one only, σ in
+   [1/5, 10^4], q in [0, 1], n and B integers >= 0, and no sampling above it);
    10^−30 <= δ < 1, or 1..64 strictly increasing ε in [0, 500]; 10^−6 <= R <= 1/2; a result of the question's
    form; a ``pld`` route with a discretisation, a ``gaussian`` or ``lattice`` one without.
 2. The tree's limits (UNCHECKED, before any work): at most :data:`MAX_EVENTS` events, every numerator and
@@ -430,15 +430,15 @@ TRUNCATED_SIGMA_MIN = Fraction(1, 5)
 
 
 def _truncated(event, pointer, tree, sampling):
-    """A truncated Poisson sampling of a Gaussian, under add_or_remove_one only (MALFORMED otherwise, dropped or
-    not): n in [0, 10^12] (UNCHECKED beyond), q in [0, 1], B an integer in [0, 10^12], σ in [1/5, 10^4]; dropped
-    when n, B or the sampling q is 0; the ``gaussian`` stage of q when n − 1 < B (the batch never overflows);
-    otherwise :class:`_Truncated`, whose p̂ (:mod:`auditor.pld.truncation`) is computed once the tree's limits hold.
-    Nothing samples it (a Poisson sampling or a sampling without replacement may not wrap it), so ``sampling`` is
-    1 or 0."""
-    if tree.relation != ADD_OR_REMOVE:
-        raise Malformed(f"{pointer}: the truncated Poisson sampling is accounted under add_or_remove_one only "
-                        f"(docs/mechanisms/truncated-poisson.md)")
+    """A truncated Poisson sampling of a Gaussian, under add_or_remove_one or replace_one (MALFORMED otherwise,
+    dropped or not): n in [0, 10^12] (UNCHECKED beyond), q in [0, 1], B an integer in [0, 10^12], σ in
+    [1/5, 10^4]; dropped when n, B or the sampling q is 0; the ``gaussian`` stage of q when n − 1 < B (the batch
+    never overflows); otherwise :class:`_Truncated`, whose p̂ (:mod:`auditor.pld.truncation`) is computed once the
+    tree's limits hold.  Nothing samples it (a Poisson sampling or a sampling without replacement may not wrap it),
+    so ``sampling`` is 1 or 0."""
+    if tree.relation not in (ADD_OR_REMOVE, REPLACE):
+        raise Malformed(f"{pointer}: the truncated Poisson sampling is accounted under add_or_remove_one or "
+                        f"replace_one only (docs/mechanisms/truncated-poisson.md)")
     n = common.integer(event["dataset_size"], pointer + "/dataset_size", 0)
     B = common.integer(event["truncated_batch_size"], pointer + "/truncated_batch_size", 0)
     for value, field in ((n, "dataset_size"), (B, "truncated_batch_size")):
@@ -821,7 +821,8 @@ def pair_of(mechanism, relation):
                                                               mechanism["sensitivity"], q)
     if kind == "truncated_gaussian":
         return truncation.TruncatedGaussian(mechanism["dataset_size"], q, mechanism["batch_size"],
-                                            Fraction(mechanism["sigma"]), Fraction(mechanism["conditional_sampling"]))
+                                            Fraction(mechanism["sigma"]), Fraction(mechanism["conditional_sampling"]),
+                                            relation)
     if kind == "mixture_of_gaussians":
         return families.mixture(Fraction(mechanism["sigma"]), [Fraction(d) for d in mechanism["sensitivities"]],
                              [Fraction(x) for x in mechanism["probabilities"]], q)

@@ -35,12 +35,14 @@ No long power, no logarithm: the precision doubles until the ceiling is decided,
 route hold at most :data:`MAX_TAIL_ROOTS` of those roots in all.
 """
 
+from fractions import Fraction
 from math import comb, isqrt
 
 from gmpy2 import mpq, mpz
 
 from auditor.outcomes import Unchecked
-from auditor.pld.pairs import MASS_NS, SampledGaussian, bits, declared_guard, rescale, work
+from auditor.pld import families
+from auditor.pld.pairs import bits, declared_guard, rescale
 from auditor.rationals import ceil_div
 
 __all__ = ["Truncation", "TruncatedGaussian", "truncation", "sum_work", "long_route", "tail_root", "MAX_SUM_WORK",
@@ -289,27 +291,33 @@ def truncation(n, q, B):
 
 class TruncatedGaussian:
     """``truncated_gaussian``: the labelled mixture of the sampled Gaussians (q, σ) and (p̂, σ/2), weights 1 − t
-    and t."""
+    and t: under add/remove (1 − p)·N(0, s²) + p·N(1, s²) against N(0, s²), under replace-one against
+    (1 − p)·N(0, s²) + p·N(−1, s²) (docs/mechanisms/truncated-poisson.md: the displaced record makes both
+    contributions differ from the one they replace by at most 2, the replace-one proof's ball of radius 2)."""
 
-    __slots__ = ("n", "q", "B", "sigma", "rate", "first", "second")
+    __slots__ = ("n", "q", "B", "sigma", "rate", "relation", "first", "second")
 
-    def __init__(self, n, q, B, sigma, rate):
+    def __init__(self, n, q, B, sigma, rate, relation=families.ADD_OR_REMOVE):
         self.n, self.q, self.B, self.sigma, self.rate = n, mpq(q), B, mpq(sigma), mpq(rate)
-        self.first = SampledGaussian(self.q, self.sigma)
-        self.second = SampledGaussian(self.rate, self.sigma / 2)
+        self.relation = relation
+        sigma, q, rate = (Fraction(int(x.numerator), int(x.denominator)) for x in (self.sigma, self.q, self.rate))
+        self.first = families.gaussian(sigma, q, relation)
+        self.second = families.gaussian(sigma / 2, rate, relation)
 
     def __repr__(self):
-        return f"TruncatedGaussian(n={self.n}, q={self.q}, B={self.B}, sigma={self.sigma}, rate={self.rate})"
+        return (f"TruncatedGaussian(n={self.n}, q={self.q}, B={self.B}, sigma={self.sigma}, rate={self.rate}, "
+                f"relation={self.relation!r})")
 
     def guard_bits(self):
-        """The larger of the two sampled Gaussians' guards (p̂ <= q, σ >= σ/2) and 2 bits for the mixing."""
-        return declared_guard(self.rate, self.sigma) + 2
+        """The guard of p̂ and σ (at least either component's under add/remove: p̂ <= q, σ >= σ/2), or the larger
+        component's if more, and 2 bits for the mixing."""
+        return max(declared_guard(self.rate, self.sigma), self.first.guard_bits(), self.second.guard_bits()) + 2
 
     def parts(self):
         return sum(bits(x) for x in (self.n, self.q, self.B, self.sigma, self.rate))
 
     def mass_work(self, n, W, parts):
-        return work(n, W, parts, 2 * MASS_NS)
+        return self.first.mass_work(n, W, parts) + self.second.mass_work(n, W, parts)
 
     def bucket_masses(self, N, lo, hi, W, pointer):
         one = self.first.bucket_masses(N, lo, hi, W, pointer)

@@ -45,7 +45,7 @@ def add_arguments(parser):
                             "replace_special, a record replaced by one that contributes nothing, reads as "
                             "add_or_remove_one, randomized response aside: the special record answers uniformly; tree "
                             "aggregation is defined under it alone; a truncated Poisson sampling under "
-                            "add_or_remove_one alone)")
+                            "add_or_remove_one or replace_one)")
     question = parser.add_argument_group("question (exactly one)")
     forms = question.add_mutually_exclusive_group(required=True)
     forms.add_argument("--delta", metavar="D",

@@ -488,14 +488,13 @@ def truncated_alternative():
 
 
 def _truncated(leaf, q, relation, here):
-    """The stage of a truncated Poisson sampling (add/remove only): none when nothing is released, the sampled
-    Gaussian when the batch never overflows (n − 1 < B), otherwise its labelled mixture with p̂."""
-    if relation != ADD_OR_REMOVE:
-        add_remove = option("neighboring_relation", "add_or_remove_one", flag="--relation",
-                            python='"add_or_remove_one"')
-        raise InputError(f"{here}: the truncated Poisson sampling is accounted under add_or_remove_one only (its "
-                         f"dominating pair is proved for adding or removing a record, dataset_size the larger "
-                         f"neighbour's); ask for {add_remove}")
+    """The stage of a truncated Poisson sampling (add/remove or replace-one): none when nothing is released, the
+    sampled Gaussian when the batch never overflows (n − 1 < B), otherwise its labelled mixture with p̂."""
+    if relation == REPLACE_SPECIAL:
+        replace = option("neighboring_relation", "replace_one", flag="--relation", python='"replace_one"')
+        raise InputError(f"{here}: the truncated Poisson sampling is accounted under add_or_remove_one or "
+                         f"replace_one, not replace_special (the zero record would still take a batch slot); "
+                         f"ask for {replace}, which bounds it (the zero record is one of its replacements)")
     n, rate, B = leaf["dataset_size"], mpq(leaf["sampling_probability"]) * q, leaf["truncated_batch_size"]
     if n == 0 or B == 0 or rate == 0:
         return None
@@ -707,10 +706,11 @@ def stage_law(mechanism, relation):
             return ReplaceSampledDiscreteGaussian(variance, s, q)
         return DiscreteGaussian(variance, s, s if relation == ADD_OR_REMOVE else 2 * s, q)
     if kind == "truncated_gaussian":
-        if relation != ADD_OR_REMOVE:
-            raise InputError("the truncated Poisson sampling is accounted under add_or_remove_one only")
+        if relation == REPLACE_SPECIAL:
+            raise InputError("the truncated Poisson sampling is accounted under add_or_remove_one or replace_one")
         return TruncatedSampledGaussian(mechanism["dataset_size"], q, mechanism["batch_size"],
-                                        mpq(mechanism["sigma"]), mpq(mechanism["conditional_sampling"]))
+                                        mpq(mechanism["sigma"]), mpq(mechanism["conditional_sampling"]),
+                                        replace_one=relation == REPLACE)
     if kind == "mixture_of_gaussians":
         return GaussianMixture(mpq(mechanism["sigma"]), [mpq(d) for d in mechanism["sensitivities"]],
                                [mpq(p) for p in mechanism["probabilities"]], q)

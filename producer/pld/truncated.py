@@ -73,6 +73,7 @@ from gmpy2 import isqrt, mpq, mpz
 from producer.errors import LimitError
 from producer.pld.masses import StepMasses, power_of_two
 from producer.pld.mechanism import DominatingPair
+from producer.pld.replace_gaussian import ReplaceOneGaussian
 from producer.pld.subsampled_gaussian import SubsampledGaussian
 from producer.sources.enclosures import arf_to_mpq, round_up, to_arb, working_precision
 
@@ -231,22 +232,26 @@ def truncation(size, rate, batch):
 
 class TruncatedSampledGaussian(DominatingPair):
     """The labelled mixture: (1 − t)·[sampled Gaussian (q, σ)] + t·[sampled Gaussian (p̂, σ/2)], the label seen
-    (module docstring): ``size`` n, ``rate`` q ∈ (0, 1], ``batch`` B >= 1, ``noise`` σ, ``conditional`` p̂."""
+    (module docstring): ``size`` n, ``rate`` q ∈ (0, 1], ``batch`` B >= 1, ``noise`` σ, ``conditional`` p̂.
+    ``replace_one``: the same mixture of the replace-one sampled Gaussians, (1 − p)·N(0, s²) + p·N(±1, s²)
+    (docs/mechanisms/truncated-poisson.md, replace-one)."""
 
-    __slots__ = ("size", "rate", "batch", "noise", "conditional", "_untruncated", "_truncated")
+    __slots__ = ("size", "rate", "batch", "noise", "conditional", "replace_one", "_untruncated", "_truncated")
 
-    def __init__(self, size, rate, batch, noise, conditional):
-        self._set(size=int(size), rate=mpq(rate), batch=int(batch), noise=mpq(noise), conditional=mpq(conditional))
-        self._set(_untruncated=SubsampledGaussian(self.rate, self.noise),
-                  _truncated=SubsampledGaussian(self.conditional, self.noise / 2))
+    def __init__(self, size, rate, batch, noise, conditional, replace_one=False):
+        self._set(size=int(size), rate=mpq(rate), batch=int(batch), noise=mpq(noise), conditional=mpq(conditional),
+                  replace_one=bool(replace_one))
+        pair = ReplaceOneGaussian if self.replace_one else SubsampledGaussian
+        self._set(_untruncated=pair(self.rate, self.noise), _truncated=pair(self.conditional, self.noise / 2))
 
     @property
     def dominating_mu2(self):
-        return 4 / (self.noise * self.noise)   # both components are dominated by the Gaussian of σ/2
+        # the labelled mixture is dominated by its worse component's Gaussian (that of σ/2)
+        return max(self._untruncated.dominating_mu2, self._truncated.dominating_mu2)
 
     def describe(self):
         return (f"truncated sampled Gaussian n = {self.size}, q = {float(self.rate):g}, B = {self.batch}, "
-                f"σ = {float(self.noise):g}")
+                f"σ = {float(self.noise):g}" + (" (replace-one)" if self.replace_one else ""))
 
     def parameters(self):
         return (mpq(self.size), self.rate, mpq(self.batch), self.noise, self.conditional)
@@ -255,7 +260,7 @@ class TruncatedSampledGaussian(DominatingPair):
         return self.conditional, self.noise   # p̂ <= q and σ >= σ/2: the larger guard of the two components
 
     def audit_mass_units(self):
-        return 2 * self._untruncated.audit_mass_units()
+        return self._untruncated.audit_mass_units() + self._truncated.audit_mass_units()
 
     def _weight(self, bits):
         return truncation(self.size, self.rate, self.batch).weight(bits)

@@ -147,6 +147,11 @@ REFERENCES = [
     ("accounting-truncated-poisson-gaussian-n60000-q256_60000-b300-s1_1-x1000-delta1e-5.json",
      dict(event=compose(repeat(1000, truncated(60000, "256/60000", 300, "1.1")), truncated(100, "1/2", 200, "2")),
           delta="1e-5")),
+    ("accounting-replace-truncated-poisson-gaussian-n60000-q256_60000-b300-s1_1-x1000-delta1e-5.json",
+     dict(event=repeat(1000, truncated(60000, "256/60000", 300, "1.1")), neighboring_relation="replace_one",
+          delta="1e-5")),
+    ("accounting-truncated-poisson-gaussian-n1281167-q32768_1281167-b33000-s2-x1000-delta1e-5.json",
+     dict(event=repeat(1000, truncated(1281167, "32768/1281167", 33000, "2")), delta="1e-5")),
 ]
 
 

@@ -225,8 +225,7 @@ def test_an_interval_moved_below_the_truth_is_disproved():
 
 
 @pytest.mark.parametrize("edit, words", [
-    (("relation", "replace_one"), "add_or_remove_one only"),
-    (("relation", "replace_special"), "add_or_remove_one only"),
+    (("relation", "replace_special"), "add_or_remove_one or replace_one only"),
     (("noise_multiplier", "1/10"), "noise_multiplier"),
     (("sampling_probability", "3/2"), "sampling_probability"),
     (("truncated_batch_size", -1), "truncated_batch_size"),
@@ -240,6 +239,22 @@ def test_outside_the_domain_is_malformed(edit, words):
         _first_event(cert)[field] = value
     r = _verify(cert)
     assert r.outcome == "MALFORMED" and words in r.error, r.as_dict()
+
+
+def test_a_replace_one_certificate_verifies_and_its_add_remove_reading_fails():
+    """Under replace-one the components are the replace-one pairs (the auditor's own ReplaceGaussian); the same
+    add/remove interval claimed under replace-one lies below the proved replace-one lower end: FAIL."""
+    from producer.api import account
+    event = {"class_name": "SelfComposedDpEvent", "count": 100, "event": {
+        "class_name": "TruncatedSubsampledGaussianDpEvent", "dataset_size": 600,
+        "sampling_probability": "1/20", "truncated_batch_size": 33, "noise_multiplier": "1"}}
+    replace = account(event, delta="1e-5", neighboring_relation="replace_one").as_dict()
+    assert _verify(replace).outcome == "OK"
+    add_remove = account(event, delta="1e-5").as_dict()
+    assert Fraction(add_remove["result"]["epsilon_hi"]) < Fraction(replace["result"]["epsilon_lo"])
+    add_remove["input"]["relation"] = "replace_one"     # an add/remove interval claimed under replace-one
+    r = _verify(add_remove)
+    assert r.outcome == "FAIL", r.as_dict()
 
 
 def test_a_poisson_sampling_of_it_is_malformed():

@@ -299,10 +299,11 @@ def test_replace_special_accounts_tree_aggregation_as_dp_accountings_rdp_account
     assert special.certificate.result["stages"] == gaussians.certificate.result["stages"]
 
 
-def test_a_truncated_poisson_sampling_is_accounted_under_add_or_remove_only():
+def test_a_truncated_poisson_sampling_is_accounted_under_add_or_remove_and_replace_one():
     step = dp_event.TruncatedSubsampledGaussianDpEvent(60000, 256 / 60000, 300, 1.1)
     assert producer.CertifiedAccountant().supports(step)
-    assert not producer.CertifiedAccountant(dp_accounting.NeighboringRelation.REPLACE_ONE).supports(step)
+    assert producer.CertifiedAccountant(dp_accounting.NeighboringRelation.REPLACE_ONE).supports(step)
+    assert not producer.CertifiedAccountant(dp_accounting.NeighboringRelation.REPLACE_SPECIAL).supports(step)
     accountant = producer.CertifiedAccountant().compose(step, 100)
     cert = producer.account(dp_event.SelfComposedDpEvent(step, 100), delta="1e-5")
     assert accountant.certificate is None and accountant.get_epsilon(1e-5) >= float(mpq(cert.result["epsilon_hi"]))

@@ -595,11 +595,19 @@ def test_a_batch_the_others_never_fill_is_the_sampled_gaussian_and_nothing_relea
     assert _read(compose(_truncated(0, "1/2", 3), _truncated(10, 0, 3), _truncated(10, "1/2", 0))) == []
 
 
-@pytest.mark.parametrize("relation", ["replace_one", "replace_special"])
-def test_a_truncated_sampling_is_refused_under_the_other_relations_naming_add_or_remove(relation):
-    with pytest.raises(InputError, match="under add_or_remove_one only .* ask for neighboring_relation="
-                                         "\"add_or_remove_one\""):
-        _read(repeat(0, _truncated(100, "1/2", 3)), relation)
+def test_a_truncated_sampling_is_refused_under_replace_special_naming_replace_one():
+    with pytest.raises(InputError, match="not replace_special .* ask for neighboring_relation=\"replace_one\""):
+        _read(repeat(0, _truncated(100, "1/2", 3)), "replace_special")
+
+
+def test_a_truncated_sampling_under_replace_one_has_the_replace_one_components():
+    from producer.pld.replace_gaussian import ReplaceOneGaussian
+    from producer.pld.truncated import TruncatedSampledGaussian
+    stage, = stages(event_json(repeat(7, _truncated(1000, 0.01, 12, 1.5))), "replace_one")[0]
+    law = stage.law
+    assert isinstance(law, TruncatedSampledGaussian) and law.replace_one
+    assert isinstance(law._untruncated, ReplaceOneGaussian) and law._truncated.noise == mpq(3, 4)
+    assert law.dominating_mu2 == 4 / mpq(3, 4) ** 2 and law.audit_mass_units() == 1600
 
 
 @pytest.mark.parametrize("tree, message", [

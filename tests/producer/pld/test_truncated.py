@@ -135,6 +135,26 @@ def test_one_step_encloses_the_labelled_mixture_by_quadrature(n, q, B, sigma):
             assert _mpf(point["lower"]) <= truth <= _mpf(point["upper"]), (point["epsilon"], truth)
 
 
+@pytest.mark.parametrize("n, q, B, sigma", [(5, "1/2", 2, "1"), (12, "3/10", 3, "3/2")])
+def test_one_step_under_replace_one_encloses_the_labelled_mixture_of_replace_one_pairs(n, q, B, sigma):
+    """Under replace-one: (1 − t)·H(replace-one sampled Gaussian q, σ) + t·H(replace-one sampled Gaussian p̂, σ/2)
+    (a symmetric pair: both orders agree), by quadrature."""
+    from producer import api
+    from tests.producer.pld import accounting_reference as ref
+    cert = api.account(_event(n, q, B, sigma), epsilons="0,1/4,1,2", neighboring_relation="replace_one")
+    stage = cert.result["stages"][0]["mechanism"]
+    assert stage["mechanism"] == "truncated_gaussian"
+    t, _ = _brute(n, q, B)
+    with mpmath.workdps(30):
+        first = ref.gaussian(sigma, q, "replace_one")
+        second = ref.gaussian(Fraction(sigma) / 2, stage["conditional_sampling"], "replace_one")
+        for point in cert.result["points"]:
+            eps = _mpf(point["epsilon"])
+            truth = (1 - _mpf(t)) * first.profile_by_integral(eps, ref.FORWARD) \
+                + _mpf(t) * second.profile_by_integral(eps, ref.FORWARD)
+            assert _mpf(point["lower"]) <= truth <= _mpf(point["upper"]), (point["epsilon"], truth)
+
+
 def _batches(others, q, B):
     """{sum of the batch: probability} of a truncated Poisson sampling of the records ``others`` (1-D
     contributions), by enumerating every kept set and every cut."""
@@ -180,6 +200,23 @@ def test_the_mechanism_itself_lies_below_the_certified_upper_end(others, record)
         for point in cert.result["points"]:
             eps = point["epsilon"]
             mechanism = max(_hockey(with_record, without, eps, sigma), _hockey(without, with_record, eps, sigma))
+            assert mechanism <= _mpf(point["upper"]) * (1 + mpmath.mpf(10) ** -9), (eps, mechanism, point)
+
+
+@pytest.mark.parametrize("others, record, replacement", [([-1, -1, -1, -1], 1, -1), ([-1, 1, -1, 0], 1, -1),
+                                                         ([1, 1, 1, 1], Fraction(-1, 2), 1), ([0, 0, 0, 0], 1, -1),
+                                                         ([-1, -1, 1, 1], 1, 0)])
+def test_the_mechanism_under_replace_one_lies_below_the_certified_upper_end(others, record, replacement):
+    """Small datasets of 1-D contributions in [−1, 1], a record replaced by another (both orders): the mechanism's
+    δ(ε) is at most the replace-one certificate's upper end."""
+    from producer import api
+    n, q, B, sigma = len(others) + 1, "1/2", 2, "1"
+    cert = api.account(_event(n, q, B, sigma), epsilons="0,1/2,1", neighboring_relation="replace_one")
+    one, other = _batches(others + [record], q, B), _batches(others + [replacement], q, B)
+    with mpmath.workdps(15):
+        for point in cert.result["points"]:
+            eps = point["epsilon"]
+            mechanism = max(_hockey(one, other, eps, sigma), _hockey(other, one, eps, sigma))
             assert mechanism <= _mpf(point["upper"]) * (1 + mpmath.mpf(10) ** -9), (eps, mechanism, point)
 
 
