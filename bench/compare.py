@@ -590,8 +590,8 @@ FAMILIES = [
     ("tree_aggregation", "Tree aggregation (`SingleEpochTreeAggregationDpEvent`, replace-special; T epochs of one "
      "tree; PLD: its d Gaussian releases per epoch as one Gaussian of σ/√d, since dp_accounting's PLD refuses the "
      "event)", "mechanisms/tree-aggregation.md"),
-    ("truncated", "Truncated Poisson sampling (`TruncatedSubsampledGaussianDpEvent`, add/remove; batches cut to at "
-     "most B; RDP does not support it)", "mechanisms/truncated-poisson.md"),
+    ("truncated", "Truncated Poisson sampling (`TruncatedSubsampledGaussianDpEvent`, add/remove and replace-one; "
+     "batches cut to at most B; RDP does not support it)", "mechanisms/truncated-poisson.md"),
 ]
 NOT_IN_PRV = "n/a: prv_accountant 0.2 has no such mechanism"
 
@@ -681,6 +681,14 @@ def family_cases(quick):
             cases.append(dict(family="truncated", label=f"σ = 1.1, q = 256/60000, n = 60000, B = {batch}",
                               steps=1000, relation=ADD_OR_REMOVE, event=_repeat(1000, truncated),
                               pld=partial(pld_truncated, 60000, "256/60000", batch, "1.1"), prv=None))
+        cases.append(dict(family="truncated", label="σ = 1.1, q = 256/60000, n = 60000, B = 300, replace-one",
+                          steps=1000, relation=REPLACE, event=_repeat(1000, dict(truncated, truncated_batch_size=300)),
+                          pld=partial(pld_truncated, 60000, "256/60000", 300, "1.1", replace_one=True), prv=None))
+        large = {"class_name": "TruncatedSubsampledGaussianDpEvent", "dataset_size": 1281167,
+                 "sampling_probability": "32768/1281167", "truncated_batch_size": 33000, "noise_multiplier": "2"}
+        cases.append(dict(family="truncated", label="σ = 2, q = 32768/1281167, n = 1281167, B = 33000 (a large batch)",
+                          steps=1000, relation=ADD_OR_REMOVE, event=_repeat(1000, large),
+                          pld=partial(pld_truncated, 1281167, "32768/1281167", 33000, "2"), prv=None))
     return cases
 
 
@@ -755,11 +763,13 @@ def pld_sampled_gaussian(q, sigma, pessimistic):
                                        use_connect_dots=pessimistic)
 
 
-def pld_truncated(n, q, batch, sigma, pessimistic):
+def pld_truncated(n, q, batch, sigma, pessimistic, replace_one=False):
+    from dp_accounting import NeighboringRelation
     from dp_accounting.pld import privacy_loss_distribution as pld
     if not pessimistic:
         raise LookupError("n/a: dp_accounting builds it pessimistic only")
-    return pld.from_truncated_subsampled_gaussian_mechanism(n, _float(q), batch, _float(sigma))
+    relation = {"neighboring_relation": NeighboringRelation.REPLACE_ONE} if replace_one else {}
+    return pld.from_truncated_subsampled_gaussian_mechanism(n, _float(q), batch, _float(sigma), **relation)
 
 
 def pld_family_epsilon(one_step, steps, delta, pessimistic):

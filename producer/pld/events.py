@@ -103,7 +103,9 @@ REFUSED = {
     "SampledWithReplacementDpEvent": "sampling with replacement is not accounted; Poisson sampling "
                                      "(PoissonSampledDpEvent) is, and sampling without replacement "
                                      "(SampledWithoutReplacementDpEvent) under replace_one",
-    "RepeatAndSelectDpEvent": "repeat-and-select is not accounted: no certificate kind answers it yet",
+    "RepeatAndSelectDpEvent": "repeat-and-select (a random number of runs, the best result released) is not "
+                              "accounted; if the number of runs never exceeds k, a SelfComposedDpEvent of its event "
+                              "with count k bounds it (releasing all k results; the best is post-processing)",
     "ZCDpEvent": "a zCDP statement is an RDP bound, not a dominating pair: no certified ε(δ) follows from it here",
 }
 SAMPLEABLE = ("GaussianDpEvent", "LaplaceDpEvent", "DiscreteLaplaceDpEvent", "DiscreteGaussianDpEvent",
