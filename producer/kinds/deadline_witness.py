@@ -39,7 +39,7 @@ from producer.lower.auditability import check_auditable_deadlines, deadline_cost
 from producer.lower.bounds import dg_upper_certificate, positive_gamma, upper_end
 from producer.lower.fields import source_claims
 from producer.lower.suffix import RowCache, SuffixTest
-from producer.lower.threshold import grid_threshold
+from producer.lower.threshold import check_threshold_size, grid_threshold
 from producer.lower.waiting import StartTable, check_invariant, invariant_window, run_waiting
 from producer.laws import parse_gamma
 from producer.names import option
@@ -81,6 +81,7 @@ class Request(Immutable):
         self.radius, self.scale, self.denominator = int(radius), mpz(scale), mpz(denominator)
         if self.radius < 1 or self.scale < 1 or self.denominator < 1:
             raise InputError("radius, scale and threshold denominator: each must be a positive integer")
+        check_threshold_size(self.epsilon, self.denominator)
         check_edge_radius(self.radius, self.sigma2)
         self.patterns = tuple(tuple(int(j) for j in p) for p in patterns)
         _check_patterns(self.patterns, self.budget)

@@ -38,7 +38,7 @@ from producer.lower import events, renyi
 from producer.lower.bounds import check_same_mechanism, dg_upper_certificate, positive_gamma, upper_end
 from producer.lower.fields import source_claims
 from producer.lower.relaxations import OffsetRelaxation, OneDigitRelaxation
-from producer.lower.threshold import grid_threshold
+from producer.lower.threshold import check_threshold_size, grid_threshold
 from producer.game.values import root_value
 from producer.rationals import decimal_outward, format_rational, parse_rational
 from producer.sources.discrete_gaussian import DiscreteGaussianSource, check_sigma2
@@ -186,6 +186,7 @@ class DgRelaxationRequest(_Mechanism):
         self.denominator = mpz(denominator)
         if self.denominator < 1:
             raise InputError(f"threshold denominator: must be a positive integer, got {self.denominator}")
+        check_threshold_size(self.epsilon, self.denominator)
         self.separator = _nonnegative(separator, "separator")
 
     def as_json(self):

@@ -33,6 +33,7 @@ AUDITOR_MAX_THETA = 10 ** 4
 AUDITOR_MAX_IDENTITY_WORK = 2 * 10 ** 6
 AUDITOR_MAX_DIGITS = 10_000  # its reader's limit on a numerator or a denominator
 AUDITOR_MAX_BITS = 1 << 14   # the auditor's working-precision limit (with its 4x retry)
+LOG2_E_ABOVE = mpq(1443, 1000)   # > log2(e)
 
 
 def check_auditable_gaussian_term(gaussian):
@@ -66,6 +67,13 @@ class Request(Immutable):
 
     def _check_auditable(self):
         """Refuse, before any work, a request the auditor would answer UNCHECKED (docs/certificates.md)."""
+        # λ₊ >= e^ε within 2^-128 has about 2·log2(e^ε) + 130 bits (its fraction grows with e^ε); the auditor
+        # decides it at those bits + 48, retried at 4x, up to AUDITOR_MAX_BITS
+        bits = 2 * int(-((-self.epsilon * LOG2_E_ABOVE).numerator // (self.epsilon * LOG2_E_ABOVE).denominator)) + 130
+        if 4 * (bits + 48) > AUDITOR_MAX_BITS:
+            raise LimitError(f"epsilon: the threshold λ₊ >= e^ε at ε = {float(self.epsilon):g} has about {bits} "
+                             f"bits; the auditor decides it at {4 * (bits + 48)} bits, above its limit "
+                             f"{AUDITOR_MAX_BITS} (use a smaller ε; δ(ε) here is far above 1 long before)")
         if self.dimension > AUDITOR_MAX_DIMENSION:
             raise LimitError(f"dimension: n = {self.dimension} exceeds the auditor's limit {AUDITOR_MAX_DIMENSION}")
         if self.theta > AUDITOR_MAX_THETA:

@@ -8,10 +8,22 @@ floor after scaling by N; the precision is raised until they do.
 
 from gmpy2 import mpq, mpz
 
-from producer.errors import InputError
+from producer.errors import InputError, LimitError
 from producer.sources.enclosures import exp_enclosure
 
 MAX_PRECISION_BITS = 1 << 14
+AUDITOR_MAX_BITS = 1 << 14   # the auditor decides e^ε against λ± at their bits + 48, retried at 4x, up to this
+LOG2_E_ABOVE = mpq(1443, 1000)   # > log2(e)
+
+
+def check_threshold_size(epsilon, denominator):
+    """LimitError, before any work, when λ± = floor(N·e^ε)/N (+ 1/N) has more bits than the auditor decides."""
+    epsilon, N = mpq(epsilon), mpz(denominator)
+    bits = int(-(-(epsilon * LOG2_E_ABOVE).numerator // (epsilon * LOG2_E_ABOVE).denominator)) + N.bit_length() + 1
+    if 4 * (bits + 48) > AUDITOR_MAX_BITS:
+        raise LimitError(f"epsilon: the threshold floor(N·e^ε)/N at ε = {float(epsilon):g} and N = 10^"
+                         f"{len(str(N)) - 1} has about {bits} bits; the auditor decides it at {4 * (bits + 48)} "
+                         f"bits, above its limit {AUDITOR_MAX_BITS} (use a smaller ε or threshold denominator)")
 
 
 def floor_scaled(value_enclosure, N):
@@ -29,6 +41,7 @@ def grid_threshold(epsilon, denominator):
         raise InputError(f"threshold denominator: must be a positive integer, got {N}")
     if epsilon < 0:
         raise InputError(f"epsilon: must be >= 0, got {epsilon}")
+    check_threshold_size(epsilon, N)
     bits = int(N.bit_length()) + 64
     while bits <= MAX_PRECISION_BITS:
         f = floor_scaled(exp_enclosure(epsilon, bits=bits), N)

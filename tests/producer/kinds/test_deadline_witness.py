@@ -333,3 +333,14 @@ def test_the_witness_and_its_reference_count_together(monkeypatch):
     again = producer_api.deadline_witness("1/3", 9, 2, 24, "1e24", [3, 44], budget=2, reference=True)
     assert again == cert and again.auditor_budget == 2
     least_auditor_budget(cert.as_dict(), 2)
+
+
+def test_the_threshold_at_the_largest_epsilon_verifies_and_the_next_is_refused(tmp_path):
+    """floor(N·e^ε)/N has about ⌈1.443·ε⌉ + bits(N) bits; the auditor decides it at those + 48, retried at 4x,
+    within 16,384: with N = 10^30 up to ε = 2735.  ε = 10^6 was an internal error before the check."""
+    from tests.producer.kinds.edges import edge_verifies, refused
+    base = ["deadline", "--gamma", "1/3", "--sigma2", "9", "--budget", "2", "--radius", "8", "--scale", "65536",
+            "--deadline", "4", "--epsilon"]
+    edge_verifies(base + [2735], tmp_path / "edge.json")
+    refused(base + [2736], tmp_path / "beyond.json", "epsilon")
+    refused(base + [10 ** 6], tmp_path / "far.json", "epsilon")

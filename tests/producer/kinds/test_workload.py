@@ -94,6 +94,15 @@ def test_workload_at_the_largest_theta_verifies_and_the_next_is_refused(tmp_path
     refused(["workload", "--theta", 144], tmp_path / "beyond.json", "auditor")
 
 
+def test_workload_at_the_largest_epsilon_verifies_and_the_next_is_refused(tmp_path):
+    """λ₊ >= e^ε within 2^-128 grows by two bits per bit of e^ε; its bits + 48, retried at 4x, stay within the
+    auditor's 16,384 up to ε = 1357 (the estimate 2·⌈1.443·ε⌉ + 130 is safe: the auditor measured ε = 1357 below
+    it).  ε = 10^6 ran without end before the check."""
+    edge_verifies(["workload", "--epsilon", 1357, "--theta", 1, "--no-identity"], tmp_path / "edge.json")
+    refused(["workload", "--epsilon", 1358, "--theta", 1, "--no-identity"], tmp_path / "beyond.json", "epsilon")
+    refused(["workload", "--epsilon", 10 ** 6, "--no-identity"], tmp_path / "far.json", "epsilon")
+
+
 @pytest.mark.parametrize("args", [["--dimension", 10 ** 9 + 1], ["--theta", 10 ** 4 + 1], ["--theta", 10 ** 4]])
 def test_workload_beyond_the_auditors_limits_is_refused_before_work(args, tmp_path):
     refused(["workload", *args], tmp_path / "beyond.json", "auditor")
