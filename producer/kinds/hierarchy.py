@@ -20,15 +20,17 @@ from producer.certificates.canonical import make_certificate
 from producer.display import mechanism_inputs, rational, show, up
 from producer.errors import InputError, LimitError
 from producer.hierarchy.auditability import certificate_cost, check_auditable_hierarchy
-from producer.hierarchy.dg_bound import bound_at, smallest_epsilon
+from producer.hierarchy.dg_bound import THRESHOLD_GAP, bound_at, smallest_epsilon
 from producer.hierarchy.grid import log_odds_grid
 from producer.hierarchy.models import CutModel, DepthModel, parse_cuts
 from producer.hierarchy.sampled import Sandwich
 from producer.immutable import Immutable
 from producer.laws import parse_gamma
 from producer.names import entry, option
-from producer.rationals import decimal_outward, format_rational, parse_integer, parse_rational, parse_scale
+from producer.rationals import (decimal_outward, format_rational, parse_integer, parse_rational, parse_scale,
+                                significant_outward)
 from producer.sources.discrete_gaussian import DiscreteGaussianSource, check_sigma2
+from producer.sources.enclosures import check_threshold_size
 
 KIND, VERSION = "hierarchy", 1
 # F = 56 and S = 2^48 keep every line coefficient below 2^58 and every row numerator below 2^50,
@@ -66,6 +68,8 @@ class Request(Immutable):
             raise InputError(f"delta: need 0 < δ < 1, got {self.delta}")
         if self.epsilon is not None and self.epsilon < 0:
             raise InputError(f"epsilon: must be >= 0, got {self.epsilon}")
+        if self.epsilon is not None:
+            check_threshold_size(self.epsilon, THRESHOLD_GAP)
         self.numerics = MappingProxyType(_numerics(numerics))
 
     @classmethod
@@ -161,7 +165,7 @@ def build(request, progress=None):
         bound = smallest_epsilon(request.delta, evaluate)
     else:
         bound = evaluate(request.epsilon)
-    log(f"eps = {float(bound.epsilon):.6f}: upper {float(bound.upper):.12e}")
+    log(f"eps = {significant_outward(bound.epsilon, 7, +1)}: upper {significant_outward(bound.upper, 13, +1)}")
     meets = None if request.delta is None else bool(bound.upper <= request.delta)
     if meets is False:  # smallest_epsilon only returns bounds that meet δ
         raise ArithmeticError("hierarchy: the bound found does not meet δ")

@@ -23,7 +23,7 @@ from producer.lower.workload import (IdentityCase, column_norm2, gaussian_term_u
                                      positive_radius_fast)
 from producer.rationals import decimal_outward, format_rational, parse_integer, parse_rational, parse_whole
 from producer.sources.discrete_gaussian import DiscreteGaussianSource, check_sigma2
-from producer.sources.enclosures import exp_threshold
+from producer.sources.enclosures import check_threshold_size, exp_threshold
 
 KIND, VERSION = "workload", 1
 DISPLAY_DIGITS = 18
@@ -33,7 +33,7 @@ AUDITOR_MAX_THETA = 10 ** 4
 AUDITOR_MAX_IDENTITY_WORK = 2 * 10 ** 6
 AUDITOR_MAX_DIGITS = 10_000  # its reader's limit on a numerator or a denominator
 AUDITOR_MAX_BITS = 1 << 14   # the auditor's working-precision limit (with its 4x retry)
-LOG2_E_ABOVE = mpq(1443, 1000)   # > log2(e)
+THRESHOLD_GAP = mpq(1, mpz(2) ** 128)
 
 
 def check_auditable_gaussian_term(gaussian):
@@ -67,13 +67,7 @@ class Request(Immutable):
 
     def _check_auditable(self):
         """Refuse, before any work, a request the auditor would answer UNCHECKED (docs/certificates.md)."""
-        # λ₊ >= e^ε within 2^-128 has about 2·log2(e^ε) + 130 bits (its fraction grows with e^ε); the auditor
-        # decides it at those bits + 48, retried at 4x, up to AUDITOR_MAX_BITS
-        bits = 2 * int(-((-self.epsilon * LOG2_E_ABOVE).numerator // (self.epsilon * LOG2_E_ABOVE).denominator)) + 130
-        if 4 * (bits + 48) > AUDITOR_MAX_BITS:
-            raise LimitError(f"epsilon: the threshold λ₊ >= e^ε at ε = {float(self.epsilon):g} has about {bits} "
-                             f"bits; the auditor decides it at {4 * (bits + 48)} bits, above its limit "
-                             f"{AUDITOR_MAX_BITS} (use a smaller ε; δ(ε) here is far above 1 long before)")
+        check_threshold_size(self.epsilon, THRESHOLD_GAP)
         if self.dimension > AUDITOR_MAX_DIMENSION:
             raise LimitError(f"dimension: n = {self.dimension} exceeds the auditor's limit {AUDITOR_MAX_DIMENSION}")
         if self.theta > AUDITOR_MAX_THETA:
@@ -130,7 +124,7 @@ def result_json(request):
     source = DiscreteGaussianSource.from_radius_scale(request.sigma2, radius, request.scale)
     law = source.law
     variance = mpq(sum(z * z * law.weight(z) for z in range(law.low, law.high + 1)), law.total)
-    _, lam_hi = exp_threshold(request.epsilon, mpq(1, mpz(2) ** 128))
+    _, lam_hi = exp_threshold(request.epsilon, THRESHOLD_GAP)
     gaussian = gaussian_term_upper(request.theta, request.epsilon, norm2, request.sigma2)
     check_auditable_gaussian_term(gaussian)
     coupling = (1 + lam_hi) * request.dimension * source.tau

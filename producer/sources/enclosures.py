@@ -16,7 +16,7 @@ import flint
 from flint import arb, fmpq, fmpz
 from gmpy2 import mpq, mpz
 
-from producer.errors import InputError
+from producer.errors import InputError, LimitError
 
 GUARD_BITS = 16  # exponent thresholds keep at least 2^-(k+16) from e^ε
 
@@ -110,6 +110,28 @@ def round_down(value, k):
 def round_up(value, k):
     """The smallest multiple of 2^-k that is >= value."""
     return -round_down(-mpq(value), k)
+
+
+AUDITOR_THRESHOLD_BITS = 1 << 14
+"""The auditor decides e^ε against the thresholds at their bits + 48, retried at 4x, up to this (UNCHECKED beyond)."""
+LOG2_E_ABOVE = mpq(1443, 1000)   # > log2(e)
+
+
+def threshold_bits(epsilon, max_gap):
+    """An upper estimate of the bits of :func:`exp_threshold`'s ends: their fraction needs about log2(e^ε) +
+    log2(1/max_gap) bits (its relative precision grows with e^ε), their integer part log2(e^ε) more."""
+    log2_exp = mpq(epsilon) * LOG2_E_ABOVE
+    return 2 * int(-(-log2_exp.numerator // log2_exp.denominator)) - floor_log2(mpq(max_gap)) + 2
+
+
+def check_threshold_size(epsilon, max_gap):
+    """LimitError, before any work, when the thresholds λ± around e^ε would be too long for the auditor (a large
+    ε: its enclosure work grows with ε² and the auditor answers UNCHECKED)."""
+    bits = threshold_bits(epsilon, max_gap)
+    if 4 * (bits + 48) > AUDITOR_THRESHOLD_BITS:
+        raise LimitError(f"epsilon: the thresholds λ± around e^ε at ε = {float(mpq(epsilon)):g} have about {bits} "
+                         f"bits; the auditor decides them at {4 * (bits + 48)} bits, above its limit "
+                         f"{AUDITOR_THRESHOLD_BITS} (use a smaller ε)")
 
 
 def exp_threshold(epsilon, max_gap):

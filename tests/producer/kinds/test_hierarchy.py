@@ -179,3 +179,14 @@ def test_hierarchy_references_are_within_the_auditors_limits():
         check_auditable_hierarchy(model, int(inp["gamma"].split("/")[1]), len(res["source"]["weights"]),
                                   len(res["grid"]["numerators"]), int(n["source_scale"]), n["scale_bits"],
                                   n["grid_bits"])
+
+
+def test_the_largest_epsilon_verifies_and_the_next_is_refused(tmp_path):
+    """λ± around e^ε within 2^-40 hold about 2·⌈1.443·ε⌉ + 42 bits; the auditor decides them at those + 48,
+    retried at 4x, within 16,384: up to ε = 1388.  ε = 3000 was an internal error before the check (a float of
+    the log line), and ε = 10^6 ran without end."""
+    from tests.producer.kinds.edges import edge_verifies
+    base = ["hierarchy", "--gamma", "1/3", "--sigma2", "9", "--budget", "8", "--depth", "2", "--epsilon"]
+    edge_verifies(base + [1388], tmp_path / "edge.json")
+    refused(base + [1389], tmp_path / "beyond.json", "epsilon")
+    refused(base + [10 ** 6], tmp_path / "far.json", "epsilon")
