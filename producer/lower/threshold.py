@@ -8,22 +8,18 @@ floor after scaling by N; the precision is raised until they do.
 
 from gmpy2 import mpq, mpz
 
-from producer.errors import InputError, LimitError
-from producer.sources.enclosures import exp_enclosure
+from producer.errors import InputError
+from producer.sources.enclosures import check_auditor_threshold, exp_enclosure, log2_exp_bits
 
 MAX_PRECISION_BITS = 1 << 14
-AUDITOR_MAX_BITS = 1 << 14   # the auditor decides e^ε against λ± at their bits + 48, retried at 4x, up to this
-LOG2_E_ABOVE = mpq(1443, 1000)   # > log2(e)
 
 
 def check_threshold_size(epsilon, denominator):
     """LimitError, before any work, when λ± = floor(N·e^ε)/N (+ 1/N) has more bits than the auditor decides."""
-    epsilon, N = mpq(epsilon), mpz(denominator)
-    bits = int(-(-(epsilon * LOG2_E_ABOVE).numerator // (epsilon * LOG2_E_ABOVE).denominator)) + N.bit_length() + 1
-    if 4 * (bits + 48) > AUDITOR_MAX_BITS:
-        raise LimitError(f"epsilon: the threshold floor(N·e^ε)/N at ε = {float(epsilon):g} and N = 10^"
-                         f"{len(str(N)) - 1} has about {bits} bits; the auditor decides it at {4 * (bits + 48)} "
-                         f"bits, above its limit {AUDITOR_MAX_BITS} (use a smaller ε or threshold denominator)")
+    N = mpz(denominator)
+    check_auditor_threshold(log2_exp_bits(epsilon) + N.bit_length() + 1,
+                            f"the threshold floor(N·e^ε)/N at ε = {float(mpq(epsilon)):g} and N = 10^{len(str(N)) - 1}",
+                            "use a smaller ε or threshold denominator")
 
 
 def floor_scaled(value_enclosure, N):

@@ -183,31 +183,19 @@ class Truncation:
         """p̂ = ⌈p̄·2^e⌉/2^e, e = 64 + bits(⌊1/p̄⌋): decided on balls, or exactly when they cannot."""
         if not self.lower:
             return _round_up(self.u2)
-        prec = 128
-        while prec <= MAX_PRECISION:
-            with working_precision(prec):
-                ball = self._pbar()   # infinite while the ball of t still holds 0 (t tiny): more bits
-                if ball.is_finite():
-                    lo, hi = arf_to_mpq(ball.lower()), arf_to_mpq(ball.upper())
-                    if lo > 0 and _round_up(lo) == _round_up(hi):
-                        return _round_up(hi)
-            prec *= 2
-        return _round_up(self._exact_pbar())
+        return _decided(self._pbar, MAX_PRECISION) or _round_up(self._exact_pbar())
 
     def _ceiling_long(self):
         """p̂ from p̄ = (B/n)·I_q(B + 1, n − B)/I_q(B, n − B), decided on balls up to LONG_MAX_PRECISION."""
-        prec = 128
-        while prec <= LONG_MAX_PRECISION:
-            with working_precision(prec):
-                z, n, B = to_arb(self.rate), self.size, self.batch
-                ball = to_arb(mpq(B, n)) * z.beta_lower(B + 1, n - B, 1) / z.beta_lower(B, n - B, 1)
-                if ball.is_finite():
-                    lo, hi = arf_to_mpq(ball.lower()), arf_to_mpq(ball.upper())
-                    if lo > 0 and _round_up(lo) == _round_up(hi):
-                        return _round_up(hi)
-            prec *= 2
-        raise LimitError("the truncated sampling's conditional rate could not be rounded within "
-                         f"{LONG_MAX_PRECISION} bits")
+        p_hat = _decided(self._pbar_long, LONG_MAX_PRECISION)
+        if p_hat is None:
+            raise LimitError("the truncated sampling's conditional rate could not be rounded within "
+                             f"{LONG_MAX_PRECISION} bits")
+        return p_hat
+
+    def _pbar_long(self):
+        z, n, B = to_arb(self.rate), self.size, self.batch
+        return to_arb(mpq(B, n)) * z.beta_lower(B + 1, n - B, 1) / z.beta_lower(B, n - B, 1)
 
     def _exact_pbar(self):
         if self.power * int(self.ratio.denominator).bit_length() > MAX_EXACT_BITS:
@@ -215,6 +203,21 @@ class Truncation:
                              "is beyond the limit")
         r = self.ratio ** self.power
         return mpq(self.batch, self.size) * (1 - r * self.u2) / (1 - r * self.u1)
+
+
+def _decided(ball_of_pbar, max_precision):
+    """p̂ from balls of p̄ at 128, 256, … bits up to ``max_precision``, once both ends round to it; else None.
+    A ball is infinite while that of t still holds 0 (t tiny): more bits then."""
+    prec = 128
+    while prec <= max_precision:
+        with working_precision(prec):
+            ball = ball_of_pbar()
+            if ball.is_finite():
+                lo, hi = arf_to_mpq(ball.lower()), arf_to_mpq(ball.upper())
+                if lo > 0 and _round_up(lo) == _round_up(hi):
+                    return _round_up(hi)
+        prec *= 2
+    return None
 
 
 def _round_up(p):

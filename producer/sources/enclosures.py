@@ -117,21 +117,30 @@ AUDITOR_THRESHOLD_BITS = 1 << 14
 LOG2_E_ABOVE = mpq(1443, 1000)   # > log2(e)
 
 
+def log2_exp_bits(epsilon):
+    """⌈ε·1.443⌉ >= log2(e^ε): the bits of e^ε's integer part, or more."""
+    log2_exp = mpq(epsilon) * LOG2_E_ABOVE
+    return int(-(-log2_exp.numerator // log2_exp.denominator))
+
+
+def check_auditor_threshold(bits, what, advice="use a smaller ε"):
+    """LimitError when thresholds of ``bits`` bits exceed what the auditor decides (their bits + 48, at 4x)."""
+    if 4 * (bits + 48) > AUDITOR_THRESHOLD_BITS:
+        raise LimitError(f"epsilon: {what} has about {bits} bits; the auditor decides it at {4 * (bits + 48)} bits, "
+                         f"above its limit {AUDITOR_THRESHOLD_BITS} ({advice})")
+
+
 def threshold_bits(epsilon, max_gap):
     """An upper estimate of the bits of :func:`exp_threshold`'s ends: their fraction needs about log2(e^ε) +
     log2(1/max_gap) bits (its relative precision grows with e^ε), their integer part log2(e^ε) more."""
-    log2_exp = mpq(epsilon) * LOG2_E_ABOVE
-    return 2 * int(-(-log2_exp.numerator // log2_exp.denominator)) - floor_log2(mpq(max_gap)) + 2
+    return 2 * log2_exp_bits(epsilon) - floor_log2(mpq(max_gap)) + 2
 
 
 def check_threshold_size(epsilon, max_gap):
     """LimitError, before any work, when the thresholds λ± around e^ε would be too long for the auditor (a large
     ε: its enclosure work grows with ε² and the auditor answers UNCHECKED)."""
-    bits = threshold_bits(epsilon, max_gap)
-    if 4 * (bits + 48) > AUDITOR_THRESHOLD_BITS:
-        raise LimitError(f"epsilon: the thresholds λ± around e^ε at ε = {float(mpq(epsilon)):g} have about {bits} "
-                         f"bits; the auditor decides them at {4 * (bits + 48)} bits, above its limit "
-                         f"{AUDITOR_THRESHOLD_BITS} (use a smaller ε)")
+    check_auditor_threshold(threshold_bits(epsilon, max_gap),
+                            f"the thresholds λ± around e^ε at ε = {float(mpq(epsilon)):g}")
 
 
 def exp_threshold(epsilon, max_gap):
