@@ -127,6 +127,10 @@ class TestingCurve:
         return TestingCurve(tuple(alpha * a for a in self.A), tuple(beta * b for b in self.B),
                             tuple(s * ratio for s in self.slopes))
 
+    def transposed(self):
+        """The curve of V(y, x): the vertices (B_i, A_i) in reverse order, the slopes inverted."""
+        return TestingCurve(self.B[::-1], self.A[::-1], tuple(1 / s for s in reversed(self.slopes)))
+
     def times(self, factor):
         """The curve of factor·V (a change of common denominator)."""
         return TestingCurve(tuple(factor * a for a in self.A), tuple(factor * b for b in self.B),

@@ -25,6 +25,17 @@ Finiteness and memoisation (the facts of the paper's Appendix A.2, checked by br
   y → −y in the echo and participation sums, the participation sign s → −s),
   so an F_q curve is built once per reflection pair (a testing curve's vertex
   chain is unique, so the shared curve is the one either would build).
+- Transposition (every ν): F_q((k_P, k_Q); x, y) = F_q((k_Q, k_P); y, x).  By
+  induction on q: G_0(x, y) = max(x, y) is symmetric, hence every G_q (the
+  root alternatives with both signs are searched, and swapping the two runs
+  maps the alternative (r, j) onto (r, −j) read transposed); an echo term
+  G_q(x·row_{k_P}(y), y·row_{k_Q}(y)) is symmetric under the swap; and the
+  participation with sign s from (k_Q, k_P) at (y, x) has the terms of the
+  participation with sign −s from (k_P, k_Q) at (x, y), relabelled y → y − s.
+  So the curve of (k, k − j) = ((k − j) − (−j), k − j) is the transpose of
+  that of (k − j, k) (:meth:`producer.curves.TestingCurve.transposed`: the
+  vertices (B_i, A_i) in reverse order), and each transposed pair of F_q
+  keys is built once.
 
 Curves are built for the lower levels; the top two levels (G at the root and
 F below it) are evaluated only at the requested point.  For budgets C >= 3
@@ -49,6 +60,8 @@ class FiniteGame:
 
     __slots__ = ("law", "gamma", "a", "B", "D", "symmetric", "_mix", "_g", "_f", "_echo", "stats",
                  "_entries", "_ftab", "_echo_values", "_roots", "cover", "_alternatives", "floats")
+
+    TRANSPOSE = True  # share F_q curves between transposed keys (tests switch it off to compare)
 
     def __init__(self, law, gamma, cover=None, reduced=False):
         """``cover``: the root cover (producer/game/roots.py) used at every level;
@@ -164,6 +177,10 @@ class FiniteGame:
             curve = self._f.get((q, -k % period, -j))  # reflection (module docstring)
             if curve is not None:
                 self._f[key] = curve
+        if curve is None and self.TRANSPOSE:
+            curve = self._transposed_twin(q, k, j, period)
+            if curve is not None:
+                self._f[key] = curve
         if curve is None:
             k = key[1]
             if q == 0:
@@ -176,6 +193,17 @@ class FiniteGame:
             self._f[key] = curve
             self.stats["f_curves"] += 1
         return curve
+
+    def _transposed_twin(self, q, k, j, period):
+        """F_q((k − j, k)) as the transpose of the built curve of (k, k − j), or None (module docstring)."""
+        twins = [(q, (k - j) % period, -j)]
+        if self.symmetric:
+            twins.append((q, (j - k) % period, j))
+        for twin in twins:
+            curve = self._f.get(twin)
+            if curve is not None:
+                return curve.transposed()
+        return None
 
     def _pruned_f_curve(self, q, k, j, participations):
         """F_q by the float-pruned envelope (producer/game/pruning.py), or None."""

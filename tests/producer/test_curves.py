@@ -53,6 +53,18 @@ def test_scaling(m, alpha, beta, xy):
     assert c(mpz(x), mpz(y)) == brute(m, alpha * x, beta * y)
 
 
+@given(measure, weights)
+def test_transposed_swaps_the_arguments(m, xy):
+    c = curve_of(m)
+    t = c.transposed()
+    chain_is_canonical(t)
+    assert t(mpz(xy[0]), mpz(xy[1])) == brute(m, xy[1], xy[0])
+    # the swapped measure's own curve, vertex by vertex and slope by slope
+    swapped = curve_of([(q, p) for p, q in m])
+    assert t == swapped and t.slopes == swapped.slopes
+    assert t.transposed() == c
+
+
 def test_rational_query_points():
     c = curve_of([(1, 3), (2, 1), (0, 2)])
     x, y = Fraction(2, 3), Fraction(5, 7)

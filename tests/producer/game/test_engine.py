@@ -154,6 +154,27 @@ def test_reflected_f_curves_are_equal_and_built_once(law, ab, q, k, j):
     assert curve == plain.f_curve(q, k, j)
 
 
+class PlainGame(UnreflectedGame):
+    """The engine with every F_q curve built from its own state (neither reflection nor transposition)."""
+
+    TRANSPOSE = False
+
+
+@given(law_strategy(2), gamma_strategy(5), st.integers(0, 2), st.integers(0, 30), st.sampled_from([1, -1]))
+@settings(max_examples=30, deadline=None)
+def test_transposed_f_curves_are_the_curves_built_from_their_own_state(law_spec, ab, q, k, j):
+    law, gamma = FiniteLaw(*law_spec), Gamma(*ab)
+    game = FiniteGame(law, gamma)
+    twin = game.f_curve(q, k - j, -j)                 # F_q((k, k − j)), built
+    built = game.stats["f_curves"]
+    curve = game.f_curve(q, k, j)                     # F_q((k − j, k)): its transpose, not built again
+    assert game.stats["f_curves"] == built
+    assert curve == twin.transposed() and curve.slopes == twin.transposed().slopes
+    plain = PlainGame(law, gamma)
+    own = plain.f_curve(q, k, j)
+    assert curve == own and curve.slopes == own.slopes
+
+
 def test_an_asymmetric_law_shares_no_reflected_curve():
     game = FiniteGame(FiniteLaw([1, 2, 4], -1), Gamma(1, 3))
     assert game.f_curve(1, 2, 1) != game.f_curve(1, -2, -1)
