@@ -699,44 +699,31 @@ def _result_stages(cert):
 def _stage_text(mechanism, count=None):
     def t(text):
         return summaries.rational_text(Fraction(text))
-    kind = mechanism["mechanism"]
-    if kind == "gaussian":
-        text = f"gaussian sigma = {t(mechanism['sigma'])}, q = {t(mechanism['sampling'])}"
-    elif kind == "gaussian_composition":
-        text = f"gaussian composition sigma^2 = {t(mechanism['sigma_squared'])}, q = {t(mechanism['sampling'])}"
-    elif kind == "gaussian_without_replacement":
-        text = (f"gaussian sigma = {t(mechanism['sigma'])}, sampled without replacement, "
-                f"m/n = {t(mechanism['sampling'])}")
-    elif kind == "gaussian_composition_without_replacement":
-        text = (f"gaussian composition sigma^2 = {t(mechanism['sigma_squared'])}, sampled without replacement, "
-                f"m/n = {t(mechanism['sampling'])}")
-    elif kind == "laplace":
-        text = f"laplace b = {t(mechanism['scale'])}, q = {t(mechanism['sampling'])}"
-    elif kind == "laplace_without_replacement":
-        text = (f"laplace b = {t(mechanism['scale'])}, sampled without replacement, "
-                f"m/n = {t(mechanism['sampling'])}")
-    elif kind == "mixture_of_gaussians":
-        shown = ", ".join(f"{t(p)}@{t(d)}" for d, p in zip(mechanism["sensitivities"][:4], mechanism["probabilities"]))
-        more = ", ..." if len(mechanism["sensitivities"]) > 4 else ""
-        text = f"mixture sigma = {t(mechanism['sigma'])} ({shown}{more}), q = {t(mechanism['sampling'])}"
-    elif kind == "discrete_laplace":
-        text = (f"discrete laplace a = {t(mechanism['parameter'])}, s = {mechanism['sensitivity']}, "
-                f"q = {t(mechanism['sampling'])}")
-    elif kind == "discrete_gaussian":
-        text = (f"discrete gaussian sigma^2 = {t(mechanism['sigma_squared'])}, s = {mechanism['sensitivity']}, "
-                f"q = {t(mechanism['sampling'])}")
-    elif kind == "discrete_laplace_without_replacement":
-        text = (f"discrete laplace a = {t(mechanism['parameter'])}, s = {mechanism['sensitivity']}, "
-                f"sampled without replacement, m/n = {t(mechanism['sampling'])}")
-    elif kind == "discrete_gaussian_without_replacement":
-        text = (f"discrete gaussian sigma^2 = {t(mechanism['sigma_squared'])}, s = {mechanism['sensitivity']}, "
-                f"sampled without replacement, m/n = {t(mechanism['sampling'])}")
-    elif kind == "truncated_gaussian":
-        text = (f"gaussian sigma = {t(mechanism['sigma'])}, q = {t(mechanism['sampling'])} truncated to "
-                f"{mechanism['batch_size']} of {mechanism['dataset_size']} "
-                f"(p^ = {t(mechanism['conditional_sampling'])})")
+    m, kind = mechanism, mechanism["mechanism"]
+    if kind == "randomized_response":
+        text = f"randomized response p = {t(m['noise'])}, k = {m['buckets']}"
+        return text if count is None else f"{text}, T = {count}"
+    base = kind.removesuffix("_without_replacement")
+    if base in ("gaussian", "truncated_gaussian"):
+        text = f"gaussian sigma = {t(m['sigma'])}"
+    elif base == "gaussian_composition":
+        text = f"gaussian composition sigma^2 = {t(m['sigma_squared'])}"
+    elif base == "laplace":
+        text = f"laplace b = {t(m['scale'])}"
+    elif base == "mixture_of_gaussians":
+        shown = ", ".join(f"{t(p)}@{t(d)}" for d, p in zip(m["sensitivities"][:4], m["probabilities"]))
+        more = ", ..." if len(m["sensitivities"]) > 4 else ""
+        text = f"mixture sigma = {t(m['sigma'])} ({shown}{more})"
+    elif base == "discrete_laplace":
+        text = f"discrete laplace a = {t(m['parameter'])}, s = {m['sensitivity']}"
     else:
-        text = f"randomized response p = {t(mechanism['noise'])}, k = {mechanism['buckets']}"
+        text = f"discrete gaussian sigma^2 = {t(m['sigma_squared'])}, s = {m['sensitivity']}"
+    if base != kind:
+        text += f", sampled without replacement, m/n = {t(m['sampling'])}"
+    else:
+        text += f", q = {t(m['sampling'])}"
+    if kind == "truncated_gaussian":
+        text += f" truncated to {m['batch_size']} of {m['dataset_size']} (p^ = {t(m['conditional_sampling'])})"
     return text if count is None else f"{text}, T = {count}"
 
 

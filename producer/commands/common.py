@@ -136,6 +136,24 @@ def add_epsilon_argument(group, help, *, many=False, **kwargs):
                               help=help, **kwargs)
 
 
+def add_pld_question(parser):
+    """The question of a certified privacy-loss distribution (``account``, ``dpsgd``): --delta or --epsilons,
+    with --rel-width and --effort."""
+    question = parser.add_argument_group("question (exactly one)")
+    forms = question.add_mutually_exclusive_group(required=True)
+    forms.add_argument("--delta", metavar="D",
+                       help="δ in [10^-30, 1): certify an enclosure [ε_lo, ε_hi] of the smallest ε with δ(ε) <= δ")
+    add_epsilon_argument(forms, "ε in [0, 500], comma-separated and/or the option repeated: certify an "
+                                "enclosure of δ(ε) at each", many=True)
+    question.add_argument("--rel-width", metavar="R",
+                          help="relative width asked for: ε_hi − ε_lo <= R·ε_hi, or upper − lower <= R·upper "
+                               "(default 1/1000)")
+    question.add_argument("--effort", metavar="N",
+                          help="opt in to N times the search's work limit (about N minutes; N from 1 to 8) and to "
+                               "a certificate needing up to 8N times the auditor's budget of one file (it names "
+                               "the auditor verify --budget that checks it); recorded in input.effort")
+
+
 def progress_of(args):
     """True when progress lines are wanted on stderr."""
     return not args.quiet

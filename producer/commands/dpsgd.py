@@ -3,7 +3,7 @@
 from producer import api
 from producer.kinds import dpsgd as kind
 from producer.kinds.dpsgd import DELTA_LIMIT, NOISE_RANGE, RATE_LIMIT, STEPS_LIMIT, limit_text
-from producer.commands.common import add_epsilon_argument, add_output_arguments, finish, progress_of
+from producer.commands.common import add_output_arguments, add_pld_question, finish, progress_of
 
 HELP = ("certified ε(δ) or δ(ε) of DP-SGD: T steps of the Poisson-subsampled Gaussian with sampling rate q "
         "and noise multiplier σ, sensitivity 1, add/remove neighbours (dpsgd/1)")
@@ -35,19 +35,7 @@ def add_arguments(parser):
     group.add_argument("--stage", action="append", default=[], metavar="Q:SxT",
                        help="one stage of a schedule, e.g. 0.01:1.1x1000 (repeatable; stages compose in order, "
                             "after the one given by --sampling-rate/--noise-multiplier/--steps if any)")
-    question = parser.add_argument_group("question (exactly one)")
-    forms = question.add_mutually_exclusive_group(required=True)
-    forms.add_argument("--delta", metavar="D",
-                       help="δ in [10^-30, 1): certify an enclosure [ε_lo, ε_hi] of the smallest ε with δ(ε) <= δ")
-    add_epsilon_argument(forms, "ε in [0, 500], comma-separated and/or the option repeated: certify an "
-                                "enclosure of δ(ε) at each", many=True)
-    question.add_argument("--rel-width", metavar="R",
-                          help="relative width asked for: ε_hi − ε_lo <= R·ε_hi, or upper − lower <= R·upper "
-                               "(default 1/1000)")
-    question.add_argument("--effort", metavar="N",
-                          help="opt in to N times the search's work limit (about N minutes; N from 1 to 8) and to "
-                               "a certificate needing up to 8N times the auditor's budget of one file (it names "
-                               "the auditor verify --budget that checks it); recorded in input.effort")
+    add_pld_question(parser)
     add_output_arguments(parser)
 
 

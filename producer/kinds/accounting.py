@@ -204,40 +204,29 @@ def _q(text):
 def describe_mechanism(m):
     """A stage mechanism in a few words (its parameters as the user wrote them)."""
     kind, q = m["mechanism"], _q(m["sampling"])
-    sampled = "" if q == 1 else f" sampled at q = {describe_rational(q)}"
-    if kind == "gaussian":
-        return f"Gaussian σ = {describe_rational(_q(m['sigma']))}{sampled}"
-    if kind == "gaussian_composition":
-        return f"composition of Gaussians, one of σ² = {describe_rational(_q(m['sigma_squared']))},{sampled}"
-    if kind == "gaussian_without_replacement":
-        return (f"Gaussian σ = {describe_rational(_q(m['sigma']))} on batches drawn without replacement, "
-                f"γ = {describe_rational(q)}")
-    if kind == "gaussian_composition_without_replacement":
-        return (f"composition of Gaussians, one of σ² = {describe_rational(_q(m['sigma_squared']))}, on batches "
-                f"drawn without replacement, γ = {describe_rational(q)}")
-    if kind == "laplace":
-        return f"Laplace b = {describe_rational(_q(m['scale']))}{sampled}"
-    if kind == "laplace_without_replacement":
-        return (f"Laplace b = {describe_rational(_q(m['scale']))} on batches drawn without replacement, "
-                f"γ = {describe_rational(q)}")
-    if kind == "discrete_laplace":
-        return f"discrete Laplace a = {describe_rational(_q(m['parameter']))}, s = {m['sensitivity']}{sampled}"
-    if kind == "discrete_gaussian":
-        return (f"discrete Gaussian σ² = {describe_rational(_q(m['sigma_squared']))}, s = {m['sensitivity']}"
-                f"{sampled}")
-    if kind == "discrete_laplace_without_replacement":
-        return (f"discrete Laplace a = {describe_rational(_q(m['parameter']))}, s = {m['sensitivity']} on batches "
-                f"drawn without replacement, γ = {describe_rational(q)}")
-    if kind == "discrete_gaussian_without_replacement":
-        return (f"discrete Gaussian σ² = {describe_rational(_q(m['sigma_squared']))}, s = {m['sensitivity']} on "
-                f"batches drawn without replacement, γ = {describe_rational(q)}")
-    if kind == "mixture_of_gaussians":
-        return (f"mixture of {len(m['sensitivities'])} Gaussians σ = {describe_rational(_q(m['sigma']))}, "
-                f"Δ <= {describe_rational(_q(m['sensitivities'][-1]))}{sampled}")
+    if kind == "randomized_response":
+        return f"randomized response p = {describe_rational(_q(m['noise']))}, k = {m['buckets']}"
+    base = kind.removesuffix("_without_replacement")
+    if base in ("gaussian", "truncated_gaussian"):
+        text = f"Gaussian σ = {describe_rational(_q(m['sigma']))}"
+    elif base == "gaussian_composition":
+        text = f"composition of Gaussians, one of σ² = {describe_rational(_q(m['sigma_squared']))}"
+    elif base == "laplace":
+        text = f"Laplace b = {describe_rational(_q(m['scale']))}"
+    elif base == "discrete_laplace":
+        text = f"discrete Laplace a = {describe_rational(_q(m['parameter']))}, s = {m['sensitivity']}"
+    elif base == "discrete_gaussian":
+        text = f"discrete Gaussian σ² = {describe_rational(_q(m['sigma_squared']))}, s = {m['sensitivity']}"
+    else:
+        text = (f"mixture of {len(m['sensitivities'])} Gaussians σ = {describe_rational(_q(m['sigma']))}, "
+                f"Δ <= {describe_rational(_q(m['sensitivities'][-1]))}")
     if kind == "truncated_gaussian":
-        return (f"Gaussian σ = {describe_rational(_q(m['sigma']))} on Poisson samples of q = {describe_rational(q)} "
-                f"truncated to {m['batch_size']} of {m['dataset_size']} records")
-    return f"randomized response p = {describe_rational(_q(m['noise']))}, k = {m['buckets']}"
+        return (f"{text} on Poisson samples of q = {describe_rational(q)} truncated to {m['batch_size']} of "
+                f"{m['dataset_size']} records")
+    text += "," if base == "gaussian_composition" else ""   # its σ² is one of several: a clause of its own
+    if base != kind:
+        return f"{text} on batches drawn without replacement, γ = {describe_rational(q)}"
+    return text.removesuffix(",") if q == 1 else f"{text} sampled at q = {describe_rational(q)}"
 
 
 def _stages_text(stages_json):

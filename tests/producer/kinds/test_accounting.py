@@ -841,3 +841,26 @@ def test_an_epsilon_estimate_beyond_the_pld_names_the_option_as_the_command_line
     assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
     assert done.stderr.startswith("producer account: error: --delta: ε(1e-05) would be about") and \
         "(--epsilons, each" in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize("mechanism, text", [
+    ({"mechanism": "gaussian_composition", "sampling": "1", "sigma_squared": "4"},
+     "composition of Gaussians, one of σ² = 4"),
+    ({"mechanism": "gaussian_composition", "sampling": "1/100", "sigma_squared": "4"},
+     "composition of Gaussians, one of σ² = 4, sampled at q = 0.01"),
+    ({"mechanism": "gaussian_composition_without_replacement", "sampling": "1/10", "sigma_squared": "4"},
+     "composition of Gaussians, one of σ² = 4, on batches drawn without replacement, γ = 0.1"),
+    ({"mechanism": "gaussian", "sampling": "1", "sigma": "2"}, "Gaussian σ = 2"),
+    ({"mechanism": "laplace_without_replacement", "sampling": "1/10", "scale": "2"},
+     "Laplace b = 2 on batches drawn without replacement, γ = 0.1"),
+    ({"mechanism": "discrete_gaussian", "sampling": "1/2", "sigma_squared": "9", "sensitivity": 2},
+     "discrete Gaussian σ² = 9, s = 2 sampled at q = 0.5"),
+    ({"mechanism": "truncated_gaussian", "sampling": "1/2", "sigma": "1", "batch_size": 3, "dataset_size": 10,
+      "conditional_sampling": "1/4"},
+     "Gaussian σ = 1 on Poisson samples of q = 0.5 truncated to 3 of 10 records"),
+    ({"mechanism": "randomized_response", "sampling": "1", "noise": "1/2", "buckets": 4},
+     "randomized response p = 0.5, k = 4"),
+])
+def test_stage_descriptions(mechanism, text):
+    """The claim line's words for a stage: sampling as a clause of its own, no dangling comma."""
+    assert kind.describe_mechanism(mechanism) == text
