@@ -144,8 +144,17 @@ class FiniteGame:
         """G_q as a curve over D^(2q)."""
         curve = self._g.get(q)
         if curve is None:
-            curve = self._g[q] = hull_envelope(self.g_alternatives(q))
-            self._g.pop(("alternatives", q), None)  # the hull replaces them: free their memory
+            alternatives = self._g.pop(("alternatives", q), None)  # the hull replaces them: free their memory
+            if alternatives is not None:
+                curve = hull_envelope(alternatives)
+            else:
+                # one alternative at a time: the hull of a union is the hull of the running hull and the next
+                # curve (a point off the running hull is never a vertex of the union's), so only the running
+                # hull and one alternative are held, not all of them (at C = 5, L = 14: 13 GB)
+                for r, j in self.root_alternatives(q):
+                    alternative = self.root_curve(q, r, j)
+                    curve = alternative if curve is None else hull_envelope([curve, alternative])
+            self._g[q] = curve
             self.stats["g_curves"] += 1
         return curve
 
