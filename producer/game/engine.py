@@ -53,6 +53,7 @@ from producer.game.roots import SIGNS, AllRoots, SupportReduction
 from producer.rows import mixture_numerators
 
 FEW_ALTERNATIVES = 12  # below this, G_q point values use max over alternatives, not their hull
+FOLD_VERTICES = 1 << 20  # a G curve's alternatives are folded into their hull beyond this many vertices held
 
 
 class FiniteGame:
@@ -148,12 +149,17 @@ class FiniteGame:
             if alternatives is not None:
                 curve = hull_envelope(alternatives)
             else:
-                # one alternative at a time: the hull of a union is the hull of the running hull and the next
-                # curve (a point off the running hull is never a vertex of the union's), so only the running
-                # hull and one alternative are held, not all of them (at C = 5, L = 14: 13 GB)
+                # the hull of a union is the hull of the running hull and the rest (a point off the running
+                # hull is never a vertex of the union's): beyond FOLD_VERTICES held, the curves are folded into
+                # one, so memory stays bounded (at C = 5, L = 14 all alternatives at once passed 13 GB)
+                held, size = [], 0
                 for r, j in self.root_alternatives(q):
-                    alternative = self.root_curve(q, r, j)
-                    curve = alternative if curve is None else hull_envelope([curve, alternative])
+                    held.append(self.root_curve(q, r, j))
+                    size += len(held[-1])
+                    if size > FOLD_VERTICES and len(held) > 1:
+                        held = [hull_envelope(held)]
+                        size = len(held[0])
+                curve = hull_envelope(held) if len(held) > 1 else held[0]
             self._g[q] = curve
             self.stats["g_curves"] += 1
         return curve

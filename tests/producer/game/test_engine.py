@@ -178,3 +178,20 @@ def test_transposed_f_curves_are_the_curves_built_from_their_own_state(law_spec,
 def test_an_asymmetric_law_shares_no_reflected_curve():
     game = FiniteGame(FiniteLaw([1, 2, 4], -1), Gamma(1, 3))
     assert game.f_curve(1, 2, 1) != game.f_curve(1, -2, -1)
+
+
+@given(law_strategy(2), gamma_strategy(5), st.integers(1, 3))
+@settings(max_examples=20, deadline=None)
+def test_g_curves_folded_alternative_by_alternative_are_the_hull_of_all(law_spec, ab, q):
+    """A G curve folded whenever anything is held (FOLD_VERTICES = 0) is the hull of all its alternatives."""
+    from producer.game import engine
+    law, gamma = FiniteLaw(*law_spec), Gamma(*ab)
+    whole = FiniteGame(law, gamma)
+    saved = engine.FOLD_VERTICES
+    try:
+        engine.FOLD_VERTICES = 0
+        folded = FiniteGame(law, gamma).g_curve(q)
+    finally:
+        engine.FOLD_VERTICES = saved
+    expected = whole.g_curve(q)
+    assert folded == expected and folded.slopes == expected.slopes
