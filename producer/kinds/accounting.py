@@ -223,10 +223,10 @@ def describe_mechanism(m):
     if kind == "truncated_gaussian":
         return (f"{text} on Poisson samples of q = {describe_rational(q)} truncated to {m['batch_size']} of "
                 f"{m['dataset_size']} records")
-    text += "," if base == "gaussian_composition" else ""   # its σ² is one of several: a clause of its own
+    comma = "," if base == "gaussian_composition" else ""   # its σ² is one of several: a clause of its own
     if base != kind:
-        return f"{text} on batches drawn without replacement, γ = {describe_rational(q)}"
-    return text.removesuffix(",") if q == 1 else f"{text} sampled at q = {describe_rational(q)}"
+        return f"{text}{comma} on batches drawn without replacement, γ = {describe_rational(q)}"
+    return text if q == 1 else f"{text}{comma} sampled at q = {describe_rational(q)}"
 
 
 def _stages_text(stages_json):
