@@ -1,7 +1,7 @@
 """Benchmarks: wall time, CPU time and peak memory of whole producer and auditor processes.
 
     python bench/run.py [targets|growth|game|dg|hierarchy|plain|product|noise|calibrate|budgets|resource|dpsgd|
-                         accounting|paper|refusals|all]
+                         accounting|paper|refusals|references|all]
         [--runs N] [--auditor-timeout S | --no-auditor]
 
 Each producer figure is the median over N runs (default 3) of a fresh process,
@@ -141,6 +141,48 @@ def targets_table(args):
     rows.append("\nwall / cpu: median wall-clock and user+sys CPU seconds of whole processes; "
                 "the auditor once, capped at " + ("(not run)" if args.no_auditor else f"{args.auditor_timeout:.0f} s"))
     _write(args.out, "targets", rows)
+
+
+def reference_argv(cert, out):
+    """The producer command that writes the finite-game or dg-interval reference ``cert`` again."""
+    i = cert["input"]
+    if cert["schema"] == "dg-interval/1":
+        source = i["source"]
+        size = (["--width", source["width"]] if "width" in source
+                else ["--radius", str(source["radius"]), "--scale", source["scale"]])
+        argv = producer("dg", "--gamma", i["gamma"], "--sigma2", i["sigma2"], "--budget", str(i["budget"]),
+                        "--epsilon", i["epsilon"], *size)
+    else:
+        argv = producer("game", "--gamma", i["gamma"], "--weights", ",".join(i["law"]["weights"]),
+                        "--offset", str(i["law"]["offset"]), "--budget", str(i["budget"]))
+        argv += [a for t in i["thresholds"] for a in ("--threshold", t)]
+        argv += [a for x, y in i["points"] for a in ("--point", f"{x},{y}")]
+        argv += ["--pending", ",".join(map(str, i["pending"]))] if i["pending"] else []
+        argv += ["--curve"] if i["curve"] else []
+    return argv + (["--method", i["method"]] if i.get("method") else []) + ["--quiet", "-o", out]
+
+
+def references_table(args):
+    """Every finite-game and dg-interval reference: producer and auditor whole processes, turn about, medians."""
+    rows = ["| reference | producer cpu s | auditor cpu s | auditor / producer |", "|---|---|---|---|"]
+    names = sorted(n for n in os.listdir(os.path.join(ROOT, "certificates"))
+                   if n.startswith(("finite-game-", "dg-interval-")))
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in names:
+            with open(os.path.join(ROOT, "certificates", name), encoding="utf-8") as fh:
+                cert = json.load(fh)
+            out = os.path.join(tmp, name)
+            pairs = [(measure(reference_argv(cert, out)), measure([PY, "-m", "auditor", "verify", out]))
+                     for _ in range(args.runs)]
+            made, checked = (statistics.median(run.cpu for run in side) for side in zip(*pairs))
+            failed = [run.status for pair in pairs for run in pair if run.status != 0]
+            rows.append(f"| {name} | {made:.3f} | {checked:.3f} | {checked / made:.2f}"
+                        f"{f' (exit {failed[0]})' if failed else ''} |")
+            print(rows[-1], flush=True)
+    rows.append("\ncpu: user+sys seconds of whole processes (start-up and imports included), the producer "
+                "writing the reference again and the auditor checking what it wrote, in turn; medians of "
+                f"{args.runs} pairs")
+    _write(args.out, "references", rows)
 
 
 GROWTH_L = (4, 8, 12, 16, 24, 32)
@@ -754,7 +796,7 @@ def main():
     p.add_argument("which", nargs="?", default="default",
                    choices=["default", "targets", "growth", "game", "dg", "hierarchy", "plain", "product", "noise",
                             "calibrate", "budgets", "resource", "dpsgd", "accounting", "paper", "refusals",
-                            "all"])
+                            "references", "all"])
     p.add_argument("--runs", type=int, default=3)
     p.add_argument("--auditor-timeout", type=float, default=120.0, help="seconds per auditor run (default 120)")
     p.add_argument("--no-auditor", action="store_true", help="do not run the auditor")
@@ -764,13 +806,13 @@ def main():
     which = {"default": ("targets", "growth"), "all": ("targets", "growth", "game", "dg", "hierarchy",
                                                                         "plain", "product", "noise", "calibrate",
                                                                         "budgets", "resource", "dpsgd", "accounting",
-                                                                        "paper", "refusals")}.get(
+                                                                        "paper", "refusals", "references")}.get(
         args.which, (args.which,))
     tables = {"targets": targets_table, "growth": growth_table, "game": game_table, "dg": dg_table,
               "hierarchy": hierarchy_table, "plain": plain_table, "product": product_table, "noise": noise_table,
               "calibrate": calibrate_table, "budgets": budgets_table,
               "resource": resource_table, "dpsgd": dpsgd_table, "accounting": accounting_table,
-              "paper": paper_table, "refusals": refusals_table}
+              "paper": paper_table, "refusals": refusals_table, "references": references_table}
     for name in which:
         print(f"\n## {name}", flush=True)
         tables[name](args)

@@ -140,7 +140,7 @@ def check_threshold_size(epsilon, max_gap):
     """LimitError, before any work, when the thresholds λ± around e^ε would be too long for the auditor (a large
     ε: its enclosure work grows with ε² and the auditor answers UNCHECKED)."""
     check_auditor_threshold(threshold_bits(epsilon, max_gap),
-                            f"the thresholds λ± around e^ε at ε = {float(mpq(epsilon)):g}")
+                            f"each threshold λ± around e^ε at ε = {float(mpq(epsilon)):g}")
 
 
 def exp_threshold(epsilon, max_gap):
