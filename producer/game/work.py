@@ -45,7 +45,19 @@ class Estimate:
         self.work, self.memory = int(work), int(memory)
 
     def __repr__(self):
-        return f"Estimate(work={self.work:.3g}, memory={self.memory / 2**20:.0f} MiB)"
+        return f"Estimate(work={_sci(self.work)}, memory={_sci(self.memory / 2**20)} MiB)"
+
+
+def _gib(n):
+    return f"{n / 2**30:.2f}" if int(n).bit_length() < 1000 else _sci(int(n) >> 30)
+
+
+def _sci(n):
+    """``n`` as 1.08e+20, also beyond the float range (B = 10^400 makes estimates of 10^800)."""
+    n = int(n)
+    if n.bit_length() < 1000:
+        return f"{n:.3g}"
+    return f"about 10^{int(n.bit_length() * 0.30103)}"
 
 
 def support_terms(law):
@@ -58,7 +70,7 @@ def root_estimate(law, gamma, budget, cover):
     ell = support_terms(law)
     if budget <= 2:
         return Estimate(_small_budget_work(law, gamma, budget, cover),
-                        BASE_MEMORY + _small_budget_memory(law, ell, budget))
+                        BASE_MEMORY + _small_budget_memory(law, ell, budget, gamma, cover))
     return _point_levels_estimate(law, gamma, budget, cover, ell)
 
 
@@ -69,12 +81,30 @@ def _small_budget_work(law, gamma, budget, cover):
         return (2 * gamma.B + roots) * ell ** 2 * max(budget, 1)
     sizes = {c: _residues(cover, law, gamma, c) for c in range(1, budget + 1)}
     work = max(budget, 1) * sizes.get(budget, 1) * ell ** 2
-    return work + sum(sizes[q] * ell ** (q + 2) for q in range(1, budget))
+    return work + sum(sizes[q] * ell ** (q + 2) for q in range(1, budget)) + _screening_work(gamma, budget, ell)
 
 
-def _small_budget_memory(law, ell, budget):
+def _small_budget_memory(law, ell, budget, gamma=None, cover=None):
     # the G_{C−1} curve and its F curves: about ℓ^C vertices each
-    return 4 * ell ** max(budget, 1) * EXACT_VERTEX
+    memory = 4 * ell ** max(budget, 1) * EXACT_VERTEX
+    if gamma is not None and cover.name != "reduced":
+        memory += _screening_memory(gamma, budget, ell)
+    return memory
+
+
+# The float screening of G_2's root alternatives (producer.game.screening) tabulates every residue
+# 0 <= ρ < B: two F_0 curves and three row pairs of about ℓ entries each.  Measured at B = 3·10^4 and
+# 10^5, ℓ = 6..13: 130-150 µs and 8-11 KB per residue (γ = 1/10^6 used to run for minutes into 8 GB).
+SCREEN_UNITS = 80      # work units per residue and support term
+SCREEN_BYTES = 1200    # bytes per residue and support term
+
+
+def _screening_work(gamma, budget, ell):
+    return SCREEN_UNITS * gamma.B * ell if budget == 2 else 0
+
+
+def _screening_memory(gamma, budget, ell):
+    return SCREEN_BYTES * gamma.B * ell if budget == 2 else 0
 
 
 def _residues(cover, law, gamma, c):
@@ -128,10 +158,11 @@ def check_budget(budget):
 
 def check_estimate(estimate, law, gamma, budget, what):
     """Refuse a request whose estimate exceeds MAX_WORK or MAX_MEMORY, stating both."""
-    size = (f"B = {gamma.B}, support length {len(law.trimmed().weights)}, C = {budget}")
+    B = gamma.B if gamma.B < 10**15 else _sci(gamma.B)
+    size = f"B = {B}, support length {len(law.trimmed().weights)}, C = {budget}"
     if estimate.work > MAX_WORK:
-        raise ReachError(f"estimated work {estimate.work:.3g} units for {what} ({size}) exceeds the limit "
+        raise ReachError(f"estimated work {_sci(estimate.work)} units for {what} ({size}) exceeds the limit "
                          f"{MAX_WORK:.0e}", ADVICE)
     if estimate.memory > MAX_MEMORY:
-        raise ReachError(f"estimated memory {estimate.memory / 2**30:.2f} GiB for {what} ({size}) exceeds the "
+        raise ReachError(f"estimated memory {_gib(estimate.memory)} GiB for {what} ({size}) exceeds the "
                          f"limit {MAX_MEMORY / 2**30:.2f} GiB", ADVICE)

@@ -36,7 +36,7 @@ WORK_UNITS = 25        # budget work units per unit of the work estimate
 ENTRY_BYTES = 1024     # budget bytes per table entry of one level
 ADVICE = "fewer priors or a smaller model"
 
-__all__ = ["auditor_estimates", "check_auditable_hierarchy", "budget_cost", "certificate_cost"]
+__all__ = ["auditor_estimates", "check_auditable_hierarchy", "check_budget", "budget_cost", "certificate_cost"]
 
 
 def _longest_words(model):
@@ -81,6 +81,17 @@ def budget_cost(estimates):
     """The file's budget cost of a hierarchy/1 from :func:`auditor_estimates`: 25 × work, 1024 B an entry."""
     return audit_budget.AuditCost(WORK_UNITS * estimates["work"], ENTRY_BYTES * estimates["level_entries"],
                                   "the hierarchy's tables", ADVICE)
+
+
+def check_budget(budget, B):
+    """LimitError (one line) when C alone puts the auditor's first pending bound 2·B·C above its limit.
+
+    Checked before a model is built: a cut set lists up to C − 1 cuts, so a huge C must stop here.
+    """
+    if 2 * B * budget > MAX_PENDING:
+        raise LimitError(f"budget: C = {budget} gives the auditor's pending-node bound 2·B·C = {2 * B * budget} for "
+                         f"γ = a/{B}, above its limit {MAX_PENDING}; the hierarchy answers C <= "
+                         f"{MAX_PENDING // (2 * B)} for this γ")
 
 
 def check_auditable_hierarchy(model, B, n_weights, grid_points, scale, scale_bits, grid_bits):

@@ -16,6 +16,7 @@ from bisect import bisect_right
 from gmpy2 import mpq, mpz
 
 from producer.errors import InputError
+from producer.names import entry, option
 from producer.sources.enclosures import exp_threshold
 from producer.sources.transfer import transfer_term
 
@@ -99,4 +100,7 @@ def _integer_scan(delta, evaluate):
     for hi in range(1, MAX_EPSILON + 1):
         if evaluate(mpq(hi)).upper <= delta:
             return hi
-    raise InputError(f"delta: the hierarchy bound stays above δ = {delta} up to ε = {MAX_EPSILON}")
+    raise InputError(f"delta: the hierarchy bound stays above δ = {delta} at every integer ε up to {MAX_EPSILON} "
+                     f"(its source's transfer (1 + e^ε)·2C·τ grows like e^ε); {entry('hierarchy')} with a finer "
+                     f"source (a larger {option('radius')} and {option('source_scale')}) and a wider grid "
+                     f"({option('logit_range')}) may reach it")

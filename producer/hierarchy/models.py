@@ -44,6 +44,9 @@ class DepthModel:
         return f"P_{self.depth}"
 
 
+SHOWN_CUTS = 12     # a longer cut set is named by its ends and its size (messages stay one short line)
+
+
 class CutModel:
     """U_S: the blocks between consecutive cuts of S are committed in one go."""
 
@@ -68,7 +71,11 @@ class CutModel:
         return {"game": "cuts", "cuts": list(self.cuts)}
 
     def __str__(self):
-        return f"U_{{{','.join(map(str, self.cuts))}}}"
+        cuts = self.cuts
+        if len(cuts) <= SHOWN_CUTS:
+            return f"U_{{{','.join(map(str, cuts))}}}"
+        return (f"U_{{{','.join(map(str, cuts[:4]))},…,{','.join(map(str, cuts[-2:]))}}} "
+                f"({len(cuts)} cuts of 0..{self.budget - 2})")
 
 
 class SelectorModel:

@@ -19,7 +19,7 @@ from gmpy2 import mpq, mpz
 from producer.certificates.canonical import make_certificate
 from producer.display import mechanism_inputs, rational, show, up
 from producer.errors import InputError, LimitError
-from producer.hierarchy.auditability import certificate_cost, check_auditable_hierarchy
+from producer.hierarchy.auditability import certificate_cost, check_auditable_hierarchy, check_budget
 from producer.hierarchy.dg_bound import THRESHOLD_GAP, bound_at, smallest_epsilon
 from producer.hierarchy.grid import log_odds_grid
 from producer.hierarchy.models import CutModel, DepthModel, parse_cuts
@@ -61,6 +61,7 @@ class Request(Immutable):
         self.budget = int(budget)
         if self.budget < 1:
             raise InputError(f"budget: C must be >= 1, got {self.budget}")
+        check_budget(self.budget, self.gamma.B)
         self.model = DepthModel(self.budget, depth) if depth is not None else CutModel(self.budget, cuts)
         self.delta = None if delta is None else mpq(delta)
         self.epsilon = None if epsilon is None else mpq(epsilon)
@@ -78,7 +79,8 @@ class Request(Immutable):
         """Parse user text exactly; ``cuts`` a list of cut indices or ``"all"``, ``"all-minus:1,3"``,
         ``"all-minus-mod:4:1"``; ``source_scale`` an integer, ``"2^k"`` or ``"1e24"``."""
         budget = parse_integer(budget, "budget")
-        if cuts is not None and budget >= 1:  # (C < 1 is refused by the constructor)
+        if cuts is not None and budget >= 1 and not parse_gamma(gamma).is_zero:  # (else the constructor refuses)
+            check_budget(budget, parse_gamma(gamma).B)      # before a list of up to C − 1 cuts
             cuts = parse_cuts(cuts if isinstance(cuts, str) else ",".join(str(c) for c in cuts), budget)
 
         def optional(value, parse, what):

@@ -29,7 +29,7 @@ from gmpy2 import mpq, mpz
 
 from producer.certificates.canonical import make_certificate
 from producer.errors import InputError, LimitError
-from producer.hierarchy.auditability import check_auditable_hierarchy
+from producer.hierarchy.auditability import check_auditable_hierarchy, check_budget
 from producer.hierarchy.dg_bound import THRESHOLD_GAP, finite_upper
 from producer.hierarchy.grid import check_grid, log_odds_grid
 from producer.hierarchy.lines import LineTree
@@ -63,6 +63,7 @@ class Request:
         budget = int(budget)
         if budget < 2:
             raise InputError(f"budget: cut sets need C >= 2, got {budget}")
+        check_budget(budget, gamma.B)           # before the cut sets of up to C − 1 cuts
         epsilon, delta = mpq(epsilon), mpq(delta)
         if not 0 <= epsilon <= MAX_EPSILON:
             raise InputError(f"epsilon: must lie in [0, {MAX_EPSILON}], got {describe_rational(epsilon)}")

@@ -208,3 +208,20 @@ def test_roots_are_screened_near_a_corner(X, Y):
     assert {i for i, v in enumerate(exact) if v == best} <= kept
     assert len(kept) < len(exact)
     assert PointLevels(game, 3).root_value(X, Y) == PlainGame(law, gamma).g_value(3, X, Y)
+
+
+def test_the_screening_of_every_residue_is_in_the_estimate_at_budget_two():
+    """G_2's float screening tabulates all B residues: γ = 1/10^6 used to run for minutes into 8 GB."""
+    law = FiniteLaw([2, 0, 1, 3], -1)
+    cover = cover_named("compiled")
+    small, large = (work.root_estimate(law, Gamma(1, B), 2, cover) for B in (30001, 300001))
+    assert large.work > 9 * small.work and large.memory - work.BASE_MEMORY > 9 * (small.memory - work.BASE_MEMORY)
+    check_limits(law, Gamma(1, 30001), 2, "compiled")
+    with pytest.raises(LimitError, match=r"estimated memory .* \(B = 1000001,"):
+        check_limits(law, Gamma(1, 1000001), 2, "compiled")
+
+
+def test_estimates_beyond_the_float_range_are_stated():
+    """B = 10^400 makes the estimate about 10^403: stated, not an OverflowError."""
+    with pytest.raises(LimitError, match=r"estimated work about 10\^40\d units .* \(B = about 10\^400,"):
+        check_limits(dg_like(12), Gamma(1, 10 ** 400 + 1), 1, "reduced")

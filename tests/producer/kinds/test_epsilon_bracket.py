@@ -447,3 +447,11 @@ def test_a_product_pair_beyond_eight_budgets_is_refused_before_any_point(monkeyp
     monkeypatch.setattr(kind.SingleEpsilon, "point", never)
     with pytest.raises(LimitError, match=r"^budget: the auditor's estimate for the plain enclosure .* needs 9 times"):
         bracket("0", 1000, "1e-5", sigma2="9", width="1e-3")
+
+
+
+def test_a_budget_beyond_the_hierarchy_s_pending_bound_is_refused_before_any_work():
+    """C = 10^9 used to build a list of 5·10^8 cuts (S_all minus the odd cuts) before any limit was checked."""
+    with pytest.raises(LimitError, match=r"^budget: C = 1000000000 gives the auditor's pending-node bound .* "
+                                         r"C <= 33333 for this γ$"):
+        kind.Request.from_strings("1/3", 10 ** 9, "1e-4", sigma2="9")

@@ -190,3 +190,14 @@ def test_the_largest_epsilon_verifies_and_the_next_is_refused(tmp_path):
     edge_verifies(base + [1388], tmp_path / "edge.json")
     refused(base + [1389], tmp_path / "beyond.json", "epsilon")
     refused(base + [10 ** 6], tmp_path / "far.json", "epsilon")
+
+
+@pytest.mark.parametrize("cuts", ["all", "none", "0,2,5", "all-minus-mod:2:1"])
+def test_a_budget_beyond_the_pending_bound_is_refused_before_the_cut_set(cuts):
+    """2·B·C > 2·10⁵ is refused from C and γ alone: a cut set of up to C − 1 cuts is never listed (C = 10⁹
+    used to take 24 GB)."""
+    with pytest.raises(LimitError, match=r"^budget: C = 1000000000 gives the auditor's pending-node bound "
+                                         r"2·B·C = 6000000000 .* C <= 33333 for this γ$"):
+        HierarchyRequest.from_strings("1/3", "9", 10 ** 9, cuts=cuts, delta="1e-4")
+    with pytest.raises(LimitError, match="C <= 50000 for this γ"):
+        HierarchyRequest("1/2", 1, 50001, depth=2, delta="1e-4")

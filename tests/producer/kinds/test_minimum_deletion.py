@@ -99,3 +99,9 @@ def test_published_minimum_deletion_statement(tmp_path):
     same = json.loads(HIERARCHY.read_text())["result"]
     assert res["upper"]["root_excess"] == same["root_excess"] and res["upper"]["upper"] == same["upper"]
     assert res["threshold"] == same["threshold"] and res["tau"] == same["tau"]
+
+
+def test_a_budget_beyond_the_pending_bound_is_refused_before_the_cut_sets():
+    """C = 10⁹ used to end in GMP's overflow abort while listing S_all."""
+    with pytest.raises(LimitError, match=r"^budget: C = 1000000000 gives the auditor's pending-node bound"):
+        api.minimum_deletion("1/3", "9", 10 ** 9, "5", "1e-4", remove="1")
