@@ -97,9 +97,15 @@ def text_lines(report):
     return [f"{name}: {NAMES[report.status]} {report.error}"]
 
 
+class _Parser(argparse.ArgumentParser):
+    """Usage errors in one line (no usage block), exit 2 as for a malformed file."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
 def _parser():
-    p = argparse.ArgumentParser(prog="auditor", description="Independently verify certificates.",
-                                allow_abbrev=False)
+    p = _Parser(prog="auditor", description="Independently verify certificates.", allow_abbrev=False)
     p.add_argument("--version", action="version", version=f"auditor {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
@@ -132,7 +138,7 @@ def _count(text):
 
 
 def _scale(text):
-    value = _count(text)
+    value = int(text) if text.strip().isdigit() else 0
     if not 1 <= value <= MAX_SCALE:
         raise argparse.ArgumentTypeError(f"want a whole number from 1 to {MAX_SCALE}, not {text!r}")
     return value

@@ -337,7 +337,8 @@ def target_zero(request, progress, spent=None):
     with np.errstate(divide="ignore", invalid="ignore"):
         lam = np.where(P - r > delta, (P - r - delta) / (Q + r), 0.0)
     root = int(np.argmax(lam))
-    report(f"root prior index {root} (float log λ_crit {np.log(lam[root]):.9f}) after "
+    log_crit = float(np.log(lam[root])) if lam[root] > 0 else float("-inf")  # -inf: no prior clears δ
+    report(f"root prior index {root} (float log λ_crit {log_crit:.9f}) after "
            f"{time.monotonic() - start:.1f} s; exact lines")
     ranges = target_lines.reachable_ranges(game, root)
     if target_lines.limbs_apply(game):

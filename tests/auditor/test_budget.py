@@ -359,4 +359,6 @@ def test_a_budget_outside_one_to_the_maximum_is_a_usage_error(value, capsys):
     from auditor import cli
     with pytest.raises(SystemExit) as info:
         cli.main(["verify", "--budget", value, "c.json"])
-    assert info.value.code == 2 and "--budget" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert info.value.code == 2 and err.count("\n") == 1
+    assert err.startswith("auditor verify: error: argument --budget: want a whole number from 1 to ")
