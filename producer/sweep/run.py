@@ -158,10 +158,19 @@ def open_client(workers, scheduler):
             return distributed.Client(scheduler, timeout=CONNECT_TIMEOUT_SECONDS)
         cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                            dashboard_address=None)
-        return distributed.Client(cluster)
+        client = distributed.Client(cluster)
+        client.run(quiet_worker_logs)
+        return client
     except (OSError, TimeoutError) as exc:
         where = f"scheduler {scheduler}" if scheduler else f"a LocalCluster of {workers} workers"
         raise InputError(f"cannot reach {where}: {' '.join(str(exc).split())}") from None
+
+
+def quiet_worker_logs():
+    """On a worker of our own cluster: distributed's errors only (a refused point stops the sweep, and the
+    warnings of the tasks cancelled with it are no news to the user)."""
+    import logging
+    logging.getLogger("distributed").setLevel(logging.ERROR)
 
 
 def close_client(client):

@@ -58,3 +58,17 @@ def test_the_new_file_gets_ordinary_permissions(tmp_path):
     os.umask(mask)
     assert (tmp_path / "x.json").stat().st_mode & 0o777 == 0o666 & ~mask
     assert (tmp_path / "x.json").read_bytes() == b"data"
+
+
+@pytest.mark.parametrize("make", ["long", "loop"])
+def test_a_folder_the_system_cannot_look_up_is_refused_before_the_work(tmp_path, make):
+    """A name longer than the system allows, or a loop of links: refused in one line (--out of a sweep with such
+    a name used to end in an internal error after the work)."""
+    if make == "long":
+        folder = tmp_path / ("y" * 300)
+    else:
+        (tmp_path / "a").symlink_to(tmp_path / "b")
+        (tmp_path / "b").symlink_to(tmp_path / "a")
+        folder = tmp_path / "a" / "x"
+    with pytest.raises(OutputError, match=r"^output: cannot make the folder .*: (File name too long|Too many levels)"):
+        output.check_output_folder(folder)
