@@ -66,8 +66,9 @@ def _digits(text, what, part):
 
 
 def _numpy_kind(value):
-    """numpy's dtype kind of a numpy scalar ('f', 'i', 'u', ...), or None (numpy is never imported here)."""
-    if type(value).__module__ != "numpy":
+    """numpy's dtype kind of a numpy scalar ('f', 'i', 'u', ...), or None (numpy is never imported here; an
+    array of one or more dimensions is not a number: None)."""
+    if type(value).__module__ != "numpy" or getattr(value, "ndim", 0) != 0:
         return None
     dtype = getattr(value, "dtype", None)
     return getattr(dtype, "kind", None)
@@ -123,6 +124,12 @@ def _from_decimal(m, what):
             raise _too_many_digits(what, "denominator", -shift + 1)
         value = mpq(mantissa, mpz(10) ** -shift)
     return -value if sign == "-" else value
+
+
+def is_sequence(value):
+    """A list, tuple or range, or a one-dimensional numpy array: what a list parameter takes as its items."""
+    return isinstance(value, (list, tuple, range)) or (type(value).__module__ == "numpy"
+                                                       and getattr(value, "ndim", 0) == 1)
 
 
 def parse_rational(text, what="value"):

@@ -43,7 +43,7 @@ from producer.pld.events import (ADD_OR_REMOVE, RELATIONS, REPLACE, REPLACE_SPEC
 from producer.pld.search import certificate_cost
 from producer.pld.written import outcome_json
 from producer.names import option
-from producer.rationals import describe_rational, format_rational
+from producer.rationals import describe_rational, format_rational, is_sequence
 
 KIND, VERSION = "accounting", 1
 
@@ -154,7 +154,7 @@ class Request(Immutable):
         relation = read_relation(neighboring_relation)
         if isinstance(epsilons, str):
             epsilons = [p.strip() for p in epsilons.split(",") if p.strip()]
-        elif epsilons is not None and not isinstance(epsilons, (list, tuple)):
+        elif epsilons is not None and not is_sequence(epsilons):
             epsilons = [epsilons]
         if epsilons is not None:
             epsilons = [_number(e, "epsilons") for e in epsilons]

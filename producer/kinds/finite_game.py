@@ -26,7 +26,7 @@ from producer.game.values import check_method, choose_method, pending_curve, pen
 from producer.game.work import MAX_BUDGET
 from producer.immutable import Immutable
 from producer.laws import FiniteLaw, parse_gamma
-from producer.rationals import format_rational, parse_integer, parse_rational
+from producer.rationals import format_rational, is_sequence, parse_integer, parse_rational
 
 KIND, VERSION = "finite-game", 1
 MAX_PENDING_STATE = 10**6  # |kP|, |kQ|: 10^6 takes about a second, 10^8 half a minute
@@ -96,6 +96,8 @@ class Request(Immutable):
                      curve=False, method=None):
         """Parse user text exactly: ``weights`` as ``"1,2,1"`` or a list, points as ``"X,Y"`` or pairs."""
         gamma = parse_gamma(gamma)
+        if not isinstance(weights, str) and not is_sequence(weights):
+            raise InputError(f"weights: expected \"1,2,1\" or a list of integers, got {type(weights).__name__}")
         law = FiniteLaw.from_strings(weights if isinstance(weights, str) else list(weights),
                                      None if offset is None else parse_integer(offset, "offset"))
         budget = parse_integer(budget, "budget")

@@ -21,6 +21,7 @@ graph, 256 selectors for Q_H, and no node curve above 10,000 vertices (checked
 while the curves are built: exact curves of irregular laws grow fast).
 """
 
+from fractions import Fraction
 from math import lcm
 
 from gmpy2 import mpq
@@ -33,7 +34,7 @@ from producer.hierarchy.graph import Graph, Rows
 from producer.hierarchy.models import CutModel, DepthModel
 from producer.laws import FiniteLaw, Gamma, parse_gamma
 from producer.names import entry
-from producer.rationals import format_rational, parse_integer, parse_rational
+from producer.rationals import format_rational, is_sequence, parse_integer, parse_rational
 
 KIND, VERSION = "hierarchy-exact", 1
 MAX_BUDGET, MAX_B, MAX_WEIGHTS, MAX_TOTAL = 6, 9, 9, 10 ** 6
@@ -166,17 +167,27 @@ class Request:
     @classmethod
     def from_strings(cls, gamma, weights, budget, priors, models, offset=None):
         """From command-line text: ``weights`` "1,1,1", ``priors`` "1/2,1/4", ``models`` "G,P3,Q2,U:1+2"."""
-        law = FiniteLaw.from_strings(weights, offset)
+        law = FiniteLaw.from_strings(weights if isinstance(weights, str) else list(_items(weights, "weights")),
+                                     offset)
         prior_list = [parse_rational(p.strip(), "prior") for p in priors.split(",")] if isinstance(priors, str) \
-            else [parse_rational(p, "prior") for p in priors]
+            else [parse_rational(p, "prior") for p in _items(priors, "priors")]
         spec_list = [ModelSpec.from_text(m) for m in models.split(",")] if isinstance(models, str) \
-            else [m if isinstance(m, ModelSpec) else ModelSpec.from_text(m) for m in models]
+            else [m if isinstance(m, ModelSpec) else ModelSpec.from_text(str(m)) for m in _items(models, "models")]
         return cls(parse_gamma(gamma), law, parse_integer(budget, "budget"), prior_list, spec_list)
 
     def as_json(self):
         return {"gamma": str(self.gamma), "law": self.law.as_json(), "budget": self.budget,
                 "priors": [format_rational(t) for t in self.priors],
                 "models": [m.as_json() for m in self.models]}
+
+
+def _items(value, what):
+    """The items of a list parameter given as a sequence (a numpy array too); one bare number is one item."""
+    if is_sequence(value):
+        return list(value)
+    if isinstance(value, (int, float, Fraction)) or type(value).__module__ in ("numpy", "gmpy2"):
+        return [value]
+    raise InputError(f"{what}: expected a comma-separated text or a list, got {type(value).__name__}")
 
 
 def _check_size(spec, B, budget, n_weights):

@@ -9,6 +9,7 @@ floor after scaling by N; the precision is raised until they do.
 from gmpy2 import mpq, mpz
 
 from producer.errors import InputError
+from producer.rationals import describe_rational
 from producer.sources.enclosures import check_auditor_threshold, exp_enclosure, log2_exp_bits
 
 MAX_PRECISION_BITS = 1 << 14
@@ -18,7 +19,8 @@ def check_threshold_size(epsilon, denominator):
     """LimitError, before any work, when λ± = floor(N·e^ε)/N (+ 1/N) has more bits than the auditor decides."""
     N = mpz(denominator)
     check_auditor_threshold(log2_exp_bits(epsilon) + N.bit_length() + 1,
-                            f"the threshold floor(N·e^ε)/N at ε = {float(mpq(epsilon)):g} and N = 10^{len(str(N)) - 1}",
+                            f"the threshold floor(N·e^ε)/N at ε = {describe_rational(mpq(epsilon))} and "
+                            f"N = 10^{len(str(N)) - 1}",
                             "use a smaller ε or threshold denominator")
 
 

@@ -17,6 +17,7 @@ from flint import arb, fmpq, fmpz
 from gmpy2 import mpq, mpz
 
 from producer.errors import InputError, LimitError
+from producer.rationals import describe_rational
 
 GUARD_BITS = 16  # exponent thresholds keep at least 2^-(k+16) from e^ε
 
@@ -123,10 +124,19 @@ def log2_exp_bits(epsilon):
     return int(-(-log2_exp.numerator // log2_exp.denominator))
 
 
+def _count(n):
+    """A count of bits in a message: exact up to 10^12, then 2.89e+308 or 10^k (ε = 1e308 asks for such)."""
+    n = int(n)
+    if n < 10 ** 12:
+        return str(n)
+    return f"{n:.3g}" if n.bit_length() < 1000 else f"10^{int(n.bit_length() * 0.30103)}"
+
+
 def check_auditor_threshold(bits, what, advice="use a smaller ε"):
     """LimitError when thresholds of ``bits`` bits exceed what the auditor decides (their bits + 48, at 4x)."""
     if 4 * (bits + 48) > AUDITOR_THRESHOLD_BITS:
-        raise LimitError(f"epsilon: {what} has about {bits} bits; the auditor decides it at {4 * (bits + 48)} bits, "
+        raise LimitError(f"epsilon: {what} has about {_count(bits)} bits; the auditor decides it at "
+                         f"{_count(4 * (bits + 48))} bits, "
                          f"above its limit {AUDITOR_THRESHOLD_BITS} ({advice})")
 
 
@@ -140,7 +150,7 @@ def check_threshold_size(epsilon, max_gap):
     """LimitError, before any work, when the thresholds λ± around e^ε would be too long for the auditor (a large
     ε: its enclosure work grows with ε² and the auditor answers UNCHECKED)."""
     check_auditor_threshold(threshold_bits(epsilon, max_gap),
-                            f"each threshold λ± around e^ε at ε = {float(mpq(epsilon)):g}")
+                            f"each threshold λ± around e^ε at ε = {describe_rational(mpq(epsilon))}")
 
 
 def exp_threshold(epsilon, max_gap):

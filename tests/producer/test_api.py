@@ -405,3 +405,16 @@ def test_floats_and_numpy_scalars_are_read_as_their_shortest_decimal():
     stage = certificate.input["stages"][0] if "stages" in certificate.input else certificate.input
     text = json.dumps(stage)
     assert '"11/10"' in text and '"4266666666666667/1000000000000000000"' in text
+
+
+def test_list_parameters_take_numpy_arrays_and_one_number():
+    """epsilons and taus as a notebook writes them: a numpy array is its items, one number a list of one."""
+    import numpy as np
+    as_list = producer.plain_composition(sigma2=9, budget=8, epsilons=[1, 2])
+    assert producer.plain_composition(sigma2=9, budget=8, epsilons=np.array([1, 2])).to_json() == as_list.to_json()
+    one = producer.dpsgd(0.01, 1, 100, epsilons=[2])
+    assert producer.dpsgd(0.01, 1, 100, epsilons=2).to_json() == one.to_json()
+    assert producer.dpsgd(0.01, 1, 100, epsilons=np.array([2.0])).to_json() == one.to_json()
+    assert producer.frontier("1/2", "1/4", taus=2).to_json() == producer.frontier("1/2", "1/4", taus=[2]).to_json()
+    with pytest.raises(InputError, match=r'^weights: expected "1,2,1" or a list of integers, got int$'):
+        producer.finite_game("1/3", 5, 2, thresholds=["1/2"])

@@ -142,3 +142,19 @@ def test_numpy_scalars_are_read_exactly():
     for bad in (np.float64("inf"), np.bool_(True)):
         with pytest.raises(InputError):
             parse_rational(bad)
+
+
+def test_a_numpy_array_is_a_list_of_items_never_a_number():
+    """A notebook's np.array([1, 2]) is the items of a list parameter (epsilons, taus, weights); as a single
+    number it is refused in one line (it used to be numpy's TypeError)."""
+    import numpy as np
+    from producer.rationals import is_sequence
+    assert is_sequence(np.array([1, 2])) and is_sequence([1]) and is_sequence((1,)) and is_sequence(range(2))
+    assert not is_sequence(np.array(1.5)) and not is_sequence(np.float64(1.5)) and not is_sequence("1,2")
+    assert not is_sequence(np.array([[1, 2]]))
+    for value in (np.array([1, 2]), np.array([[1]])):
+        with pytest.raises(InputError, match=r"^epsilon: expected a rational like 3/7, got array"):
+            parse_rational(value, "epsilon")
+    with pytest.raises(InputError, match="^budget: .* is not an integer"):
+        parse_integer(np.array([3]), "budget")
+    assert parse_rational(np.array(0.5)) == mpq(1, 2) and parse_integer(np.int64(3)) == 3

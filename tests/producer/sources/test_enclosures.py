@@ -1,5 +1,6 @@
 """producer.sources.enclosures: arb-based rational enclosures against mpmath."""
 
+import re
 from fractions import Fraction
 
 import mpmath
@@ -87,3 +88,16 @@ def test_dyadic_rounding_is_directed(f, k):
     d, u = round_down(q, k), round_up(q, k)
     assert d <= q <= u and u - d <= mpq(1, 2**k)
     assert (d * 2**k).denominator == 1 and (u * 2**k).denominator == 1
+
+
+
+@pytest.mark.parametrize("epsilon, shown, bits", [("1e1000", "1e+1000", "10^1000"), ("100000", "100000", "288642")])
+def test_a_threshold_too_long_for_the_auditor_is_refused_in_one_short_line(epsilon, shown, bits):
+    """ε = 1e1000 was an OverflowError (the message formatted ε as a float); the counts stay short."""
+    from producer.errors import LimitError
+    from producer.hierarchy.dg_bound import THRESHOLD_GAP
+    from producer.rationals import parse_rational
+    from producer.sources.enclosures import check_threshold_size
+    with pytest.raises(LimitError, match=rf"^epsilon: each threshold λ± around e\^ε at ε = {re.escape(shown)} has "
+                                         rf"about {re.escape(bits)} bits; the auditor decides it at "):
+        check_threshold_size(parse_rational(epsilon), THRESHOLD_GAP)
