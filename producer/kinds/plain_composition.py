@@ -65,6 +65,8 @@ def _parameter(value, name):
 
 
 def check_budget(budget):
+    if budget is None:
+        raise InputError(f"budget: give C, the number of releases ({option('budget', 'C')}), or a list of releases")
     budget = int(budget)
     if budget < 1:
         raise InputError(f"budget: C must be at least 1, got {mpz(budget)}")

@@ -418,3 +418,9 @@ def test_list_parameters_take_numpy_arrays_and_one_number():
     assert producer.frontier("1/2", "1/4", taus=2).to_json() == producer.frontier("1/2", "1/4", taus=[2]).to_json()
     with pytest.raises(InputError, match=r'^weights: expected "1,2,1" or a list of integers, got int$'):
         producer.finite_game("1/3", 5, 2, thresholds=["1/2"])
+
+
+def test_a_plain_composition_without_a_budget_is_refused_in_one_line():
+    with pytest.raises(InputError, match=r"^budget: give C, the number of releases \(budget=C\), or a list of "
+                                         r"releases$"):
+        producer.plain_composition(sigma2=9, budget=None, epsilons="2")
