@@ -51,13 +51,13 @@ def check_output_folder(path):
     """The folder ``path`` exists, or can be made: its nearest existing ancestor is a writable folder."""
     path = os.path.abspath(os.fspath(path))
     try:
-        os.stat(path)
+        mode = os.stat(path).st_mode
     except (FileNotFoundError, NotADirectoryError):
-        pass
+        mode = None
     except OSError as exc:  # a name too long, a loop of links: os.path.exists would call it missing
         raise OutputError(f"output: cannot make the folder {path}: {exc.strerror}") from None
-    if os.path.exists(path):
-        if not os.path.isdir(path):
+    if mode is not None:
+        if not stat.S_ISDIR(mode):
             raise OutputError(f"output: {path} exists and is not a folder")
         return
     ancestor = os.path.dirname(path)

@@ -132,6 +132,11 @@ def is_sequence(value):
                                                        and getattr(value, "ndim", 0) == 1)
 
 
+def as_items(value):
+    """The items of a list parameter given other than as text: a sequence's items, or one value alone."""
+    return list(value) if is_sequence(value) else [value]
+
+
 def parse_rational(text, what="value"):
     """Return the exact rational written in ``text`` as an ``mpq``.
 

@@ -69,8 +69,9 @@ def root_estimate(law, gamma, budget, cover):
     law = law.trimmed()
     ell = support_terms(law)
     if budget <= 2:
-        return Estimate(_small_budget_work(law, gamma, budget, cover),
-                        BASE_MEMORY + _small_budget_memory(law, ell, budget, gamma, cover))
+        screened = gamma.B * ell if budget == 2 and cover.name != "reduced" else 0
+        return Estimate(_small_budget_work(law, gamma, budget, cover) + SCREEN_UNITS * screened,
+                        BASE_MEMORY + _small_budget_memory(law, ell, budget) + SCREEN_BYTES * screened)
     return _point_levels_estimate(law, gamma, budget, cover, ell)
 
 
@@ -81,15 +82,12 @@ def _small_budget_work(law, gamma, budget, cover):
         return (2 * gamma.B + roots) * ell ** 2 * max(budget, 1)
     sizes = {c: _residues(cover, law, gamma, c) for c in range(1, budget + 1)}
     work = max(budget, 1) * sizes.get(budget, 1) * ell ** 2
-    return work + sum(sizes[q] * ell ** (q + 2) for q in range(1, budget)) + _screening_work(gamma, budget, ell)
+    return work + sum(sizes[q] * ell ** (q + 2) for q in range(1, budget))
 
 
-def _small_budget_memory(law, ell, budget, gamma=None, cover=None):
+def _small_budget_memory(law, ell, budget):
     # the G_{C−1} curve and its F curves: about ℓ^C vertices each
-    memory = 4 * ell ** max(budget, 1) * EXACT_VERTEX
-    if gamma is not None and cover.name != "reduced":
-        memory += _screening_memory(gamma, budget, ell)
-    return memory
+    return 4 * ell ** max(budget, 1) * EXACT_VERTEX
 
 
 # The float screening of G_2's root alternatives (producer.game.screening) tabulates every residue
@@ -97,14 +95,6 @@ def _small_budget_memory(law, ell, budget, gamma=None, cover=None):
 # 10^5, ℓ = 6..13: 130-150 µs and 8-11 KB per residue (γ = 1/10^6 used to run for minutes into 8 GB).
 SCREEN_UNITS = 80      # work units per residue and support term
 SCREEN_BYTES = 1200    # bytes per residue and support term
-
-
-def _screening_work(gamma, budget, ell):
-    return SCREEN_UNITS * gamma.B * ell if budget == 2 else 0
-
-
-def _screening_memory(gamma, budget, ell):
-    return SCREEN_BYTES * gamma.B * ell if budget == 2 else 0
 
 
 def _residues(cover, law, gamma, c):

@@ -43,7 +43,7 @@ from producer.pld.events import (ADD_OR_REMOVE, RELATIONS, REPLACE, REPLACE_SPEC
 from producer.pld.search import certificate_cost
 from producer.pld.written import outcome_json
 from producer.names import option
-from producer.rationals import describe_rational, format_rational, is_sequence
+from producer.rationals import as_items, describe_rational, format_rational
 
 KIND, VERSION = "accounting", 1
 
@@ -154,8 +154,8 @@ class Request(Immutable):
         relation = read_relation(neighboring_relation)
         if isinstance(epsilons, str):
             epsilons = [p.strip() for p in epsilons.split(",") if p.strip()]
-        elif epsilons is not None and not is_sequence(epsilons):
-            epsilons = [epsilons]
+        elif epsilons is not None:
+            epsilons = as_items(epsilons)
         if epsilons is not None:
             epsilons = [_number(e, "epsilons") for e in epsilons]
         return cls(event, relation, delta=None if delta is None else _number(delta, "delta"), epsilons=epsilons,

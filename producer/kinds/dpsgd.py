@@ -36,7 +36,7 @@ from producer.pld.search import certificate_cost
 from producer.pld.subsampled_gaussian import SubsampledGaussian
 from producer.pld.written import outcome_json
 from producer.errors import InputError, LimitError
-from producer.rationals import describe_rational, format_rational, is_sequence, parse_integer, parse_rational
+from producer.rationals import as_items, describe_rational, format_rational, parse_integer, parse_rational
 
 KIND, VERSION = "dpsgd", 1
 
@@ -178,8 +178,8 @@ class Request:
         parsed += [parse_stage(s) for s in stages]
         if isinstance(epsilons, str):
             epsilons = [p.strip() for p in epsilons.split(",") if p.strip()] or []
-        elif epsilons is not None and not is_sequence(epsilons):
-            epsilons = [epsilons]
+        elif epsilons is not None:
+            epsilons = as_items(epsilons)
         if epsilons is not None:
             epsilons = [parse_rational(e, "epsilon") for e in epsilons]
         return cls(parsed, delta=None if delta is None else parse_rational(delta, "delta"), epsilons=epsilons,

@@ -14,7 +14,7 @@ from producer.certificates.canonical import make_certificate
 from producer.errors import InputError, LimitError
 from producer.kinds.resource_common import (check_gamma, check_integer_range, check_positive, check_sigma2,
                                             check_window_auditable)
-from producer.rationals import describe_rational, format_rational, is_sequence
+from producer.rationals import as_items, describe_rational, format_rational
 from producer.resource import auditability, frontier
 from producer.resource.certify import display, q, reward_bounds_json, source_json, state_list
 from producer.resource.constants import Constants
@@ -57,8 +57,8 @@ class Request:
     def from_strings(cls, gamma, sigma2, radius=None, taus=None):
         if isinstance(taus, str):
             taus = [t.strip() for t in taus.split(",")]
-        elif taus is not None and not is_sequence(taus):
-            taus = [taus]
+        elif taus is not None:
+            taus = as_items(taus)
         return cls(gamma, sigma2, radius, taus)
 
     def __setattr__(self, name, value):

@@ -79,14 +79,15 @@ class Request(Immutable):
         """Parse user text exactly; ``cuts`` a list of cut indices or ``"all"``, ``"all-minus:1,3"``,
         ``"all-minus-mod:4:1"``; ``source_scale`` an integer, ``"2^k"`` or ``"1e24"``."""
         budget = parse_integer(budget, "budget")
-        if cuts is not None and budget >= 1 and not parse_gamma(gamma).is_zero:  # (else the constructor refuses)
-            check_budget(budget, parse_gamma(gamma).B)      # before a list of up to C − 1 cuts
+        gamma = parse_gamma(gamma)
+        if cuts is not None and budget >= 1 and not gamma.is_zero:  # (else the constructor refuses)
+            check_budget(budget, gamma.B)      # before a list of up to C − 1 cuts
             cuts = parse_cuts(cuts if isinstance(cuts, str) else ",".join(str(c) for c in cuts), budget)
 
         def optional(value, parse, what):
             return None if value is None else parse(value, what)
 
-        return cls(parse_gamma(gamma), parse_rational(sigma2, "sigma2"), budget,
+        return cls(gamma, parse_rational(sigma2, "sigma2"), budget,
                    depth=optional(depth, parse_integer, "depth"), cuts=cuts,
                    delta=optional(delta, parse_rational, "delta"), epsilon=optional(epsilon, parse_rational, "epsilon"),
                    priors=optional(priors, parse_integer, "priors"),

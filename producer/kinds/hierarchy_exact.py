@@ -34,7 +34,7 @@ from producer.hierarchy.graph import Graph, Rows
 from producer.hierarchy.models import CutModel, DepthModel
 from producer.laws import FiniteLaw, Gamma, parse_gamma
 from producer.names import entry
-from producer.rationals import format_rational, is_sequence, parse_integer, parse_rational
+from producer.rationals import as_items, format_rational, is_sequence, parse_integer, parse_rational
 
 KIND, VERSION = "hierarchy-exact", 1
 MAX_BUDGET, MAX_B, MAX_WEIGHTS, MAX_TOTAL = 6, 9, 9, 10 ** 6
@@ -183,10 +183,8 @@ class Request:
 
 def _items(value, what):
     """The items of a list parameter given as a sequence (a numpy array too); one bare number is one item."""
-    if is_sequence(value):
-        return list(value)
-    if isinstance(value, (int, float, Fraction)) or type(value).__module__ in ("numpy", "gmpy2"):
-        return [value]
+    if is_sequence(value) or isinstance(value, (int, float, Fraction)) or type(value).__module__ in ("numpy", "gmpy2"):
+        return as_items(value)
     raise InputError(f"{what}: expected a comma-separated text or a list, got {type(value).__name__}")
 
 

@@ -39,7 +39,7 @@ from producer.plain import MAX_BUDGET, auditability
 from producer.plain.enclose import GAUSSIAN, LAPLACE
 from producer.plain.releases import Release, canonical_releases, parse_release
 from producer.plain.targets import check_first_round, meets, points
-from producer.rationals import (decimal_outward, describe_rational, format_rational, is_sequence, parse_integer,
+from producer.rationals import (as_items, decimal_outward, describe_rational, format_rational, parse_integer,
                                 parse_rational)
 
 KIND, VERSION = "plain-composition", 1
@@ -215,9 +215,7 @@ def _items(epsilons):
     """ε values from one number, ``"a,b,c"`` or a sequence."""
     if isinstance(epsilons, str):
         return [part.strip() for part in epsilons.split(",")]
-    if is_sequence(epsilons):
-        return list(epsilons)
-    return [epsilons]
+    return as_items(epsilons)
 
 
 def point_json(point, digits):
