@@ -8,7 +8,8 @@ is stated: a binary float (Python's, or a numpy scalar) is read as the shortest
 decimal that prints as it (``0.1`` is 1/10, what the user typed, not the
 binary double 3602879701896397/36028797018963968), a numpy integer as its
 integer.  An integer may be written in exponent notation where an integer is
-asked for (``1e5`` is 100000; ``1.5e0`` is not an integer).
+asked for (``1e5`` is 100000; ``1.5e0`` is not an integer), or as a power
+``b^e`` of integers (``2^80``, ``10^24``).
 
 Size limits, checked on the text BEFORE any conversion (so no request can make
 the producer build a huge number, and nothing relies on Python's own
@@ -36,6 +37,7 @@ _DIGIT_BOUND = mpz(10) ** MAX_DIGITS  # |n| < 10^MAX_DIGITS  <=>  n has at most 
 # ASCII only: \d would also match other scripts' digits ("٣"), which gmpy2 cannot read.
 _INTEGER = re.compile(r"\s*([+-]?)(\d+)\s*", re.ASCII)
 _RATIONAL = re.compile(r"\s*([+-]?\d+)\s*/\s*(\d+)\s*", re.ASCII)
+_POWER = re.compile(r"\s*([+-]?)(\d+)\s*\^\s*(\d+)\s*", re.ASCII)
 _DECIMAL = re.compile(r"\s*([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?)(\d+))?\s*", re.ASCII)
 
 _MPQ, _MPZ = type(mpq(0)), type(mpz(0))
@@ -167,9 +169,9 @@ def parse_rational(text, what="value"):
 def parse_integer(text, what="value"):
     """Return the integer written in ``text``, as an int.
 
-    An int (Python's, gmpy2's, numpy's), its decimal text, or an exact
-    decimal of integer value (``1e5``, ``2.0``; a float when it is integral);
-    ``1.5e0`` is not an integer.
+    An int (Python's, gmpy2's, numpy's), its decimal text, an exact decimal
+    of integer value (``1e5``, ``2.0``; a float when it is integral), or a
+    power ``b^e`` of integers (``2^80``); ``1.5e0`` is not an integer.
     """
     given = text
     if _numpy_kind(text) in ("i", "u"):
@@ -186,11 +188,27 @@ def parse_integer(text, what="value"):
     if m:
         value = _digits(m.group(2), what, "integer")
         return int(-value if m.group(1) == "-" else value)
+    m = _POWER.fullmatch(text)
+    if m:
+        value = _power(m, what)
+        return int(-value if m.group(1) == "-" else value)
     m = _DECIMAL.fullmatch(text)
     value = _from_decimal(m, what) if m else None
     if value is None or value.denominator != 1:
         raise InputError(f"{what}: {_shown(given)} is not an integer")
     return int(value.numerator)
+
+
+def _power(match, what):
+    """b^e of a :data:`_POWER` match, refused before it is built when it would have
+    more than MAX_DIGITS digits: b^e >= 2^((bits(b) − 1)·e) and 10^MAX_DIGITS < 2^(4·MAX_DIGITS)."""
+    base = _digits(match.group(2), what, "base")
+    exponent_text = match.group(3).lstrip("0") or "0"
+    if len(exponent_text) > MAX_EXPONENT_CHARS or (base.bit_length() - 1) * int(exponent_text) > 4 * MAX_DIGITS:
+        raise LimitError(f"{what}: {_shown(match.group(0).strip())} has more than {MAX_DIGITS} digits (the limit)")
+    value = base ** int(exponent_text)
+    _check_integer_digits(value, what)
+    return value
 
 
 def parse_whole(value, what, minimum=1):

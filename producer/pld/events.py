@@ -182,9 +182,13 @@ def _probability(value, where, what, positive=False):
 
 def _node(obj, where):
     """(class name, {field: value}) of one event in any accepted form (fields not yet read)."""
+    at = f"{where}: " if where else ""  # the root has no place to name
     if isinstance(obj, dict):
         if "class_name" not in obj:
-            raise InputError(f"{where}: an event needs its class_name (e.g. \"GaussianDpEvent\")")
+            if not where and isinstance(obj.get("schema"), str) and "digest" in obj:
+                raise InputError(f"this is a certificate ({_shown(obj['schema'])}), not an event tree (an accounting "
+                                 f"certificate holds its tree as input.event)")
+            raise InputError(f"{at}an event needs its class_name (e.g. \"GaussianDpEvent\")")
         fields = {k: v for k, v in obj.items() if k not in ("class_name", "module_name")}
         return obj["class_name"], fields
     if hasattr(obj, "to_named_tuple") and callable(obj.to_named_tuple):
@@ -195,7 +199,7 @@ def _node(obj, where):
     attrs = getattr(type(obj), "__attrs_attrs__", None)
     if attrs is not None:
         return type(obj).__name__, {a.name: getattr(obj, a.name) for a in attrs}
-    raise InputError(f"{where}: {_shown(obj)} is not an event (a dp_accounting DpEvent, or a dict with its "
+    raise InputError(f"{at}{_shown(obj)} is not an event (a dp_accounting DpEvent, or a dict with its "
                      f"class_name and fields)")
 
 
@@ -215,7 +219,7 @@ class _Reader:
             raise LimitError(f"{where}: the tree is nested more than {MAX_DEPTH} deep (the limit)")
         name, fields = _node(obj, where)
         if not isinstance(name, str):
-            raise InputError(f"{where}: class_name must be a string, got {_shown(name)}")
+            raise InputError(f"{where + ': ' if where else ''}class_name must be a string, got {_shown(name)}")
         here = f"{where} ({name})" if where else name
         if name in REFUSED:
             raise InputError(f"{here} is not accounted: {REFUSED[name]}")

@@ -127,6 +127,28 @@ def test_integers_in_exponent_notation(value, integer):
     assert parse_integer(value) == integer
 
 
+@pytest.mark.parametrize("text, integer", [("2^80", 2 ** 80), (" 10 ^ 24 ", 10 ** 24), ("-2^3", -8), ("7^0", 1),
+                                           ("1^999999", 1)])
+def test_integers_as_powers(text, integer):
+    assert parse_integer(text) == integer
+
+
+def test_a_power_at_the_digit_limit():
+    assert parse_integer("10^9999") == 10 ** 9999
+
+
+@pytest.mark.parametrize("text", ["10^10000", "2^40000", "3^" + "9" * 7, "2^" + "9" * 100])
+def test_a_power_beyond_the_digit_limit_is_refused_before_it_is_built(text):
+    with pytest.raises(LimitError, match="more than 10000 digits"):
+        parse_integer(text)
+
+
+@pytest.mark.parametrize("text", ["2^-1", "2.5^2", "2^1/2", "2^^3", "2**3", "^3", "2^"])
+def test_other_powers_are_not_integers(text):
+    with pytest.raises(InputError, match="is not an integer"):
+        parse_integer(text)
+
+
 @given(st.floats(allow_nan=False, allow_infinity=False))
 def test_a_float_is_read_as_its_shortest_decimal(value):
     read = parse_rational(value)

@@ -106,6 +106,23 @@ def test_an_unknown_class_and_wrong_fields_are_named():
         event_json(42)
 
 
+@pytest.mark.parametrize("tree, message", [
+    ({"noise_multiplier": 1}, "an event needs its class_name"), (42, "42 is not an event"),
+    ({"class_name": 3}, "class_name must be a string, got 3"),
+    ({"schema": "dg-interval/1", "digest": "0", "input": {}}, "this is a certificate ('dg-interval/1'), not an event "
+                                                               "tree"),
+])
+def test_the_root_event_is_named_without_an_empty_place(tree, message):
+    with pytest.raises(InputError) as info:
+        event_json(tree)
+    assert str(info.value).startswith(message)
+
+
+def test_an_inner_event_is_named_by_its_place():
+    with pytest.raises(InputError, match=r"^event: an event needs its class_name"):
+        event_json({"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/2", "event": {}})
+
+
 def test_a_sampled_composition_of_gaussians_is_one_gaussian_of_the_summed_precision():
     # 1/σ² = Σ m_i/σ_i²: 1/(11/10)² + 2·3/10² (the SelfComposed inside multiplies), the no-op adds nothing
     tree = repeat(7, poisson("1/100", compose(gaussian("1.1"), repeat(2, repeat(3, gaussian(10))), NO_OP)))
