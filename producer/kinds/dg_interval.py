@@ -27,7 +27,7 @@ from gmpy2 import mpq, mpz
 
 from producer.certificates.canonical import make_certificate
 from producer.display import display_digits, law_name, mechanism_inputs, rational, show, show_interval
-from producer.errors import InputError, LimitError
+from producer.errors import InputError, LimitError, ReachError
 from producer.game.auditability import check_auditable_game, dg_interval_cost
 from producer.game.values import check_method, root_value
 from producer.immutable import Immutable
@@ -186,6 +186,25 @@ def choose_source_and_threshold(request, progress=None):
 
 def evaluate(request, progress=None):
     """Solve the request: build the source, enclose e^ε, solve the game, transfer."""
+    try:
+        return _evaluate(request, progress)
+    except ReachError as error:
+        raise _beyond_the_game(request, error) from None
+
+
+def _beyond_the_game(request, error):
+    """The game's size refusal, naming the hierarchy's upper bound where it answers (discrete Gaussian, γ > 0).
+
+    ``producer calibrate`` repeats only the reason (its own route answers), so the advice is free to name it."""
+    if request.sigma2 is None or request.gamma.is_zero:
+        return error
+    hierarchy = entry("hierarchy", gamma=str(request.gamma), sigma2=format_rational(request.sigma2),
+                      budget=request.budget, depth=2, epsilon=format_rational(request.epsilon))
+    advice = f"{hierarchy} bounds Δ*_C(ε) from above beyond the exact game's reach (an upper end only)"
+    return ReachError(error.reason, advice if error.advice is None else f"{error.advice}; {advice}")
+
+
+def _evaluate(request, progress):
     start = time.monotonic()
     report = progress or (lambda message: None)
     source, lam_lo, lam_hi = choose_source_and_threshold(request, progress)

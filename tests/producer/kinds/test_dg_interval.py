@@ -282,6 +282,17 @@ def test_dg_interval_whose_game_is_beyond_the_auditor_is_refused(tmp_path):
               "--scale", 10 ** 24], tmp_path / "beyond.json", "of the auditor for one query")
 
 
+def test_a_game_beyond_reach_names_the_hierarchy_for_a_discrete_gaussian():
+    with pytest.raises(InputError) as info:
+        api.dg_interval("1/3", 9, 5, 3, width="1e-3")
+    text = str(info.value)
+    assert "of the auditor for one query" in text and "\n" not in text
+    assert "producer.hierarchy_upper(gamma=1/3, sigma2=9, budget=5, depth=2, epsilon=3) bounds" in text
+    with pytest.raises(InputError) as info:   # the hierarchy has no discrete Laplace: not named
+        api.dg_interval("1/3", None, 5, 3, width="1e-3", laplace=2)
+    assert "hierarchy" not in str(info.value)
+
+
 # ---- the auditor's budget of one file ---------------------------------------------------------------
 
 def test_a_dg_interval_needs_at_most_one_budget():
