@@ -132,7 +132,8 @@ def calibrate(gamma, sigma2, budget, delta, *, width=None, method=None, progress
     limits (:class:`producer.errors.ReachError`) send a request on to the
     hierarchy; any other refusal stands.  The hierarchy-witness route cannot aim
     at a width: an explicit ``width`` there is refused (before the hierarchy's
-    work), never ignored.
+    work), never ignored.  When the hierarchy refuses the request too, the
+    one-line refusal gives both reasons, the game's first.
     """
     from producer.errors import LimitError, ReachError
     from producer.game.work import MAX_BUDGET
@@ -165,7 +166,11 @@ def calibrate(gamma, sigma2, budget, delta, *, width=None, method=None, progress
         if report:  # the reason only: its advice was about the game, and the request goes on
             report(f"the exact game does not reach this request ({error.reason}); answering it by the route "
                    f"hierarchy-witness instead")
-        bracket = epsilon_bracket(gamma, budget, delta, sigma2=sigma2, progress=progress)
+        try:
+            bracket = epsilon_bracket(gamma, budget, delta, sigma2=sigma2, progress=progress)
+        except InputError as refusal:  # neither route answers: both reasons, in one line
+            raise type(refusal)(f"the exact game does not reach this request ({error.reason}), and the route "
+                                f"hierarchy-witness refuses it: {refusal}") from None
         return Certificate(bracket.as_dict(), reason=f"not the exact game: {error.reason}")
 
 

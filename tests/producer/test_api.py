@@ -215,6 +215,17 @@ def test_calibrate_refuses_a_width_the_hierarchy_route_cannot_aim_at(monkeypatch
     assert "hierarchy-witness, which cannot aim at a width" in message and message.endswith("; omit width")
 
 
+def test_calibrate_names_both_reasons_when_neither_route_answers():
+    """γ = 1/10^6, C = 2: the game's estimate is past its limit, and the hierarchy's pending-node bound 2·B·C
+    too; the one line says both, the game's first."""
+    with pytest.raises(LimitError) as caught:
+        api.calibrate("1/1000000", 9, 2, "1e-4")
+    message = str(caught.value)
+    assert message.startswith("the exact game does not reach this request (estimated work ") and "\n" not in message
+    assert "), and the route hierarchy-witness refuses it: budget: C = 2 gives the auditor's pending-node bound" \
+        in message
+
+
 def test_a_progress_callback_receives_the_lines_instead_of_stderr(capsys):
     lines = []
     api.dpsgd("1", 1, 10, epsilons="1", progress=lines.append)
