@@ -8,8 +8,8 @@ is stated: a binary float (Python's, or a numpy scalar) is read as the shortest
 decimal that prints as it (``0.1`` is 1/10, what the user typed, not the
 binary double 3602879701896397/36028797018963968), a numpy integer as its
 integer.  An integer may be written in exponent notation where an integer is
-asked for (``1e5`` is 100000; ``1.5e0`` is not an integer), or as a power
-``b^e`` of integers (``2^80``, ``10^24``).
+asked for (``1e5`` is 100000; ``1.5e0`` is not an integer), and an integer
+(a numerator or a denominator too) as a power ``b^e`` (``2^80``, ``1/2^80``).
 
 Size limits, checked on the text BEFORE any conversion (so no request can make
 the producer build a huge number, and nothing relies on Python's own
@@ -38,6 +38,8 @@ _DIGIT_BOUND = mpz(10) ** MAX_DIGITS  # |n| < 10^MAX_DIGITS  <=>  n has at most 
 _INTEGER = re.compile(r"\s*([+-]?)(\d+)\s*", re.ASCII)
 _RATIONAL = re.compile(r"\s*([+-]?\d+)\s*/\s*(\d+)\s*", re.ASCII)
 _POWER = re.compile(r"\s*([+-]?)(\d+)\s*\^\s*(\d+)\s*", re.ASCII)
+_TERM = r"(\d+(?:\s*\^\s*\d+)?)"   # an integer, or a power b^e
+_POWER_RATIONAL = re.compile(rf"\s*([+-]?){_TERM}\s*(?:/\s*{_TERM}\s*)?", re.ASCII)
 _DECIMAL = re.compile(r"\s*([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?)(\d+))?\s*", re.ASCII)
 
 _MPQ, _MPZ = type(mpq(0)), type(mpz(0))
@@ -142,8 +144,8 @@ def as_items(value):
 def parse_rational(text, what="value"):
     """Return the exact rational written in ``text`` as an ``mpq``.
 
-    Accepts ``p/q``, integers and decimals (read exactly, never via float), and
-    the Python values int, Fraction (and gmpy2's mpz, mpq, numpy's integers);
+    Accepts ``p/q``, integers and decimals (read exactly, never via float),
+    integers written as powers b^e (``2^80``, ``1/2^80``), and the Python values int, Fraction (and gmpy2's mpz, mpq, numpy's integers);
     a float (Python's or numpy's) is read as its shortest decimal.
     """
     if not isinstance(text, str):
@@ -163,7 +165,20 @@ def parse_rational(text, what="value"):
         value = _from_decimal(m, what)
         if value is not None:
             return value
+    m = _POWER_RATIONAL.fullmatch(text) if "^" in text else None
+    if m:
+        num = _term(m.group(2), what, "numerator")
+        den = _term(m.group(3), what, "denominator") if m.group(3) else mpz(1)
+        if den == 0:
+            raise InputError(f"{what}: zero denominator in {text!r}")
+        return mpq(-num if m.group(1) == "-" else num, den)
     raise InputError(f"{what}: {_shown(text)} is not a rational (write it like 3/7, 2 or 0.25)")
+
+
+def _term(text, what, part):
+    """The integer ``text`` of a :data:`_POWER_RATIONAL` match: digits, or a power b^e."""
+    m = _POWER.fullmatch(text)
+    return _power(m, what) if m else _digits(text, what, part)
 
 
 def parse_integer(text, what="value"):

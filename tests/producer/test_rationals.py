@@ -133,6 +133,19 @@ def test_integers_as_powers(text, integer):
     assert parse_integer(text) == integer
 
 
+@pytest.mark.parametrize("text, value", [("2^3", mpq(8)), ("-1/2^3", mpq(-1, 8)), (" 2 ^ 3 / 3 ^ 2 ", mpq(8, 9)),
+                                         ("1/2^80", mpq(1, 2 ** 80))])
+def test_rationals_with_powers(text, value):
+    assert parse_rational(text) == value
+
+
+@pytest.mark.parametrize("text, error", [("3/2^-1", InputError), ("2^3.5", InputError), ("1/0^1", InputError),
+                                         ("1/10^20000", LimitError)])
+def test_rationals_with_bad_powers_are_refused(text, error):
+    with pytest.raises(error):
+        parse_rational(text)
+
+
 def test_a_power_at_the_digit_limit():
     assert parse_integer("10^9999") == 10 ** 9999
 
