@@ -145,8 +145,9 @@ def parse_rational(text, what="value"):
     """Return the exact rational written in ``text`` as an ``mpq``.
 
     Accepts ``p/q``, integers and decimals (read exactly, never via float),
-    integers written as powers b^e (``2^80``, ``1/2^80``), and the Python values int, Fraction (and gmpy2's mpz, mpq, numpy's integers);
-    a float (Python's or numpy's) is read as its shortest decimal.
+    integers written as powers b^e (``2^80``, ``1/2^80``), and the Python
+    values int, Fraction (and gmpy2's mpz, mpq, numpy's integers); a float
+    (Python's or numpy's) is read as its shortest decimal.
     """
     if not isinstance(text, str):
         return _from_number(text, what)
