@@ -171,7 +171,7 @@ def parse_rational(text, what="value"):
         num = _term(m.group(2), what, "numerator")
         den = _term(m.group(3), what, "denominator") if m.group(3) else mpz(1)
         if den == 0:
-            raise InputError(f"{what}: zero denominator in {text!r}")
+            raise InputError(f"{what}: zero denominator in {_shown(text)}")
         return mpq(-num if m.group(1) == "-" else num, den)
     raise InputError(f"{what}: {_shown(text)} is not a rational (write it like 3/7, 2 or 0.25)")
 
