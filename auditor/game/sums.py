@@ -21,7 +21,7 @@ from auditor.game.curves import Chain, hull_of_points, dominated, envelope
 __all__ = ["sum_scaled", "envelope_with_sums"]
 
 # slope ranges of envelope_with_sums with at most this many edges are built, not tested
-SUM_LEAF = 256
+SUM_LEAF = 512
 
 
 def sum_scaled(terms, den):
