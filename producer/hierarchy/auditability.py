@@ -89,9 +89,11 @@ def check_budget(budget, B):
     Checked before a model is built: a cut set lists up to C − 1 cuts, so a huge C must stop here.
     """
     if 2 * B * budget > MAX_PENDING:
+        largest = MAX_PENDING // (2 * B)
+        reach = f"answers C <= {largest}" if largest >= 1 else "answers no C >= 1"
         raise LimitError(f"budget: C = {_shown(budget)} gives the auditor's pending-node bound 2·B·C = "
                          f"{_shown(2 * B * budget)} for γ = a/{_shown(B)}, above its limit {MAX_PENDING}; "
-                         f"the hierarchy answers C <= {MAX_PENDING // (2 * B)} for this γ")
+                         f"the hierarchy {reach} for this γ")
 
 
 def check_auditable_hierarchy(model, B, n_weights, grid_points, scale, scale_bits, grid_bits):

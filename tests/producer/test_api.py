@@ -224,6 +224,7 @@ def test_calibrate_names_both_reasons_when_neither_route_answers():
     assert message.startswith("the exact game does not reach this request (estimated work ") and "\n" not in message
     assert "), and the route hierarchy-witness refuses it: budget: C = 2 gives the auditor's pending-node bound" \
         in message
+    assert message.endswith("the hierarchy answers no C >= 1 for this γ")   # not "C <= 0"
 
 
 def test_a_progress_callback_receives_the_lines_instead_of_stderr(capsys):
