@@ -50,6 +50,8 @@ limit) with a message naming the value.  ``progress``: False (silent), True
 (the command line's progress lines on stderr) or a callable receiving each line.
 """
 
+import os
+
 from producer.certificates.sealed import Certificate
 from producer.errors import InputError
 from producer.names import entry, option
@@ -64,9 +66,13 @@ __all__ = ["Certificate", "bracket", "finite_game", "dg_interval", "calibration"
 
 
 def _reporter(progress, prefix=None):
-    """A progress callback: ``progress`` itself if callable, stderr lines if true, else None."""
+    """A progress callback: ``progress`` itself if callable, stderr lines if True, None if False (or None);
+    anything else (a text such as ``"no"``) is refused."""
     if callable(progress):
         return progress
+    if progress is not None and not isinstance(progress, bool):
+        from producer.rationals import shown
+        raise InputError(f"progress: expected True, False or a callable receiving each line, got {shown(progress)}")
     return stderr_progress(prefix) if progress else None
 
 
@@ -181,7 +187,7 @@ def plain_composition(sigma2=None, budget=None, epsilons=None, *, width=None, la
     Noise: C = ``budget`` releases of the discrete Gaussian σ² (or ``sigma2=None,
     laplace=t``), sensitivity 1; or ``sigma2=None, budget=None, releases=[...]``, a list
     of ``"law:scale[:sensitivity]xcount"`` texts (``"dg:9x100"``, ``"dl:2x5"``,
-    ``"dg:4:2x20"``), e.g. ``plain_composition(epsilons="1,2", releases=[...])``.
+    ``"dg:4:2x20"``; one text is one release), e.g. ``plain_composition(epsilons="1,2", releases=[...])``.
     ``epsilons`` one value, ``"a,b,c"`` or a list.  Every point
     meets the absolute ``width`` W (upper − lower <= W) or the relative ``rel_width``
     R (upper − lower <= R·lower); R is sought first when given, W is then a floor; with neither,
@@ -217,7 +223,8 @@ def pmw_parameters(universe, records, query_count, epsilon, alpha):
 
 def pmw_sample(universe, records, queries, rounds, hedge, select, epsilon, database, seed, *,
                variant="selection", precision=None):
-    """One exact release of the envelope mechanism for the database ``"x1,...,xn"`` (a JSON-ready dict)."""
+    """One exact release of the envelope mechanism for the database ``"x1,...,xn"`` or a list (a JSON-ready
+    dict)."""
     from producer.envelope.histograms import histogram_of
     from producer.envelope.sampling import sample
     from producer.kinds import envelope as kind
@@ -260,13 +267,23 @@ def bracket(lower, upper):
     """The two-sided bracket lo ≤ ε*_C(δ) ≤ hi of two certificates (Certificates, dicts or paths) for the
     same (γ, σ², C, δ): a :class:`producer.brackets.Bracket`; it proves nothing itself."""
     from producer import brackets
+    return brackets.bracket(_certificate_dict(lower, "lower"), _certificate_dict(upper, "upper"))
 
-    def as_dict(cert):
-        if isinstance(cert, Certificate):
-            return cert.as_dict()
-        return cert if isinstance(cert, dict) else brackets.read_certificate(cert)
 
-    return brackets.bracket(as_dict(lower), as_dict(upper))
+def _certificate_dict(cert, name):
+    """The certificate ``cert`` (a Certificate, a dict or the path of its file) as a dict; anything else is
+    refused in one line naming the parameter."""
+    from producer.brackets import read_certificate
+    from producer.rationals import required, shown
+    wanted = "a Certificate, a dict or the path of a certificate file"
+    if isinstance(cert, Certificate):
+        return cert.as_dict()
+    if isinstance(cert, dict):
+        return cert
+    if isinstance(cert, (str, bytes, os.PathLike)):
+        return read_certificate(cert)
+    required(cert, name, wanted)
+    raise InputError(f"{name}: expected {wanted}, got {shown(cert)}")
 
 
 def hierarchy_upper(gamma, sigma2, budget, *, depth=None, cuts=None, delta=None, epsilon=None, priors=None,
@@ -406,7 +423,6 @@ def hierarchy_exact(gamma, weights, budget, priors, models="G,P3,P2,Q2,P1", *, o
     fixed-selector portfolio, U:<cuts> a cut game).
     """
     from producer.kinds import hierarchy_exact as kind
-    weights = ",".join(str(w) for w in weights) if isinstance(weights, (list, tuple)) else weights
     request = kind.Request.from_strings(gamma, weights, budget, priors, models, offset=offset)
     return Certificate(kind.build(request, progress=_reporter(progress, "hierarchy-exact")))
 
@@ -532,5 +548,4 @@ def account(event, *, delta=None, epsilons=None, neighboring_relation="add_or_re
     from producer.kinds import accounting as kind
     request = kind.Request.from_strings(event, delta=delta, epsilons=epsilons,
                                        neighboring_relation=neighboring_relation, rel_width=rel_width, effort=effort)
-    return Certificate(kind.build(request, progress=kind.progress_printer() if progress is True else
-                                  (progress if callable(progress) else None)))
+    return Certificate(kind.build(request, progress=_reporter(progress, "account")))

@@ -13,7 +13,7 @@ from math import gcd
 from gmpy2 import mpq, mpz
 
 from producer.errors import InputError, LimitError
-from producer.rationals import parse_integer, parse_rational
+from producer.rationals import is_numpy_number, parse_integer, parse_rational
 
 MAX_LAW_LENGTH = 4097  # documented limit on the support length of a finite law
 MAX_OFFSET = 10**6  # |offset| of a law read from input (the engine's work grows with it)
@@ -71,7 +71,7 @@ class Gamma:
 
 
 def parse_gamma(value):
-    """γ from ``"a/B"``, a ``Fraction`` (or gmpy2 mpq) or a :class:`Gamma`.
+    """γ from ``"a/B"``, a ``Fraction`` (or gmpy2 mpq), a float (its shortest decimal) or a :class:`Gamma`.
 
     A string ``a/B`` must be reduced with 0 < a < B ("2/6" and "3/3" are refused
     with the same message everywhere); an exact decimal is read exactly like any
@@ -84,6 +84,8 @@ def parse_gamma(value):
         return Gamma.from_string(value)
     if isinstance(value, int) and not isinstance(value, bool) and value == 0:
         return Gamma(0, 1)
+    if isinstance(value, float) or is_numpy_number(value):
+        value = parse_rational(value, "gamma")   # a float as its shortest decimal, like every rational here
     if isinstance(value, (Fraction, type(mpq(0)))):
         num, den = parse_integer(value.numerator, "gamma numerator"), \
             parse_integer(value.denominator, "gamma denominator")
@@ -160,7 +162,7 @@ class FiniteLaw:
         return FiniteLaw(ws[lo:hi], self.offset + lo)
 
     def as_json(self):
-        return {"weights": [str(int(w)) for w in self.weights], "offset": self.offset}
+        return {"weights": [str(mpz(w)) for w in self.weights], "offset": self.offset}   # gmpy2: no digit limit
 
     def __eq__(self, other):
         return isinstance(other, FiniteLaw) and (self.weights, self.offset) == (other.weights, other.offset)

@@ -3,17 +3,17 @@
 The same request reaches the kinds from Python (``producer.calibrate(...,
 width="1e-6")``) and from the command line (``producer calibrate ... --width
 1e-6``), and a refusal should name what its reader typed.  Each message is
-written once, with :func:`option` for a parameter and :func:`entry` for the
-function or command that answers instead; they render for the caller in
-effect when the message is made: Python's names by default, the command
-line's inside :func:`command_line` (``producer.cli`` runs every command in
-it).
+written once, with :func:`option` for a parameter (:func:`subject` where it
+leads the message) and :func:`entry` for the function or command that answers
+instead; they render for the caller in effect when the message is made:
+Python's names by default, the command line's inside :func:`command_line`
+(``producer.cli`` runs every command in it).
 
 >>> option("delta", "D"), entry("calibrate"), entry("dg", gamma=0)
 ('delta=D', 'producer.calibrate', 'producer.dg_interval(gamma=0)')
 >>> with command_line():
-...     option("delta", "D"), option("sampling_rate"), entry("dg", gamma=0)
-('--delta D', '--sampling-rate', 'producer dg --gamma 0')
+...     option("delta", "D"), option("sampling_rate"), entry("dg", gamma=0), subject("rel_width")
+('--delta D', '--sampling-rate', 'producer dg --gamma 0', 'rel-width')
 """
 
 import contextlib
@@ -57,6 +57,12 @@ def option(name, value=None, *, flag=None, python=None):
         return text if value is None or value is True else f"{text} {value}"
     value = value if python is None else python
     return name if value is None else f"{name}={value}"
+
+
+def subject(name):
+    """The parameter ``name`` leading a message (``rel_width: must be positive``): as Python writes it, or on
+    the command line as those commands' messages have always written it, without the dashes (``rel-width``)."""
+    return name.replace("_", "-") if on_command_line() else name
 
 
 def entry(command, **arguments):

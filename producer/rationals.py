@@ -69,6 +69,11 @@ def _digits(text, what, part):
     return mpz(stripped)
 
 
+def is_numpy_number(value):
+    """A numpy integer or float scalar (read exactly like Python's)."""
+    return _numpy_kind(value) in ("i", "u", "f")
+
+
 def _numpy_kind(value):
     """numpy's dtype kind of a numpy scalar ('f', 'i', 'u', ...), or None (numpy is never imported here; an
     array of one or more dimensions is not a number: None)."""
@@ -102,7 +107,7 @@ def _from_number(value, what):
         _check_integer_digits(value.numerator, what, "numerator")
         _check_integer_digits(value.denominator, what, "denominator")
         return mpq(value.numerator, value.denominator)
-    raise InputError(f"{what}: expected a rational like 3/7, got {_shown(value)}")
+    raise InputError(f"{what}: expected a rational like 3/7, got {shown(value)}")
 
 
 def _from_decimal(m, what):
@@ -141,6 +146,49 @@ def as_items(value):
     return list(value) if is_sequence(value) else [value]
 
 
+# ---- the API's parameters that are not one number: left out, switches, lists -----------------------------
+
+EPSILONS_EXAMPLE = "1/2,1,2"
+
+
+def required(value, what, wanted):
+    """``value``, or the one-line refusal of a parameter left out (None) where the request needs it:
+    ``"{what}: give {wanted}"``."""
+    if value is None:
+        raise InputError(f"{what}: give {wanted}")
+    return value
+
+
+def parse_switch(value, what):
+    """A switch: True or False only (a text such as ``"false"`` or ``"no"`` would be true, so it is refused)."""
+    if not isinstance(value, bool):
+        raise InputError(f"{what}: expected True or False, got {shown(value)}")
+    return value
+
+
+def split_items(text, what=None, item="value", example=None):
+    """The items of the comma-separated ``text``, each stripped; an empty item (``"1,,2"``, ``"1,2,"``) is
+    refused in one line (led by ``what:`` when given), never dropped."""
+    items = [part.strip() for part in text.split(",")]
+    if not all(items):
+        reason = f"an empty {item} in {text!r}: give numbers separated by commas" + \
+            (f", e.g. {example}" if example else "")
+        raise InputError(reason if what is None else f"{what}: {reason}")
+    return items
+
+
+def list_items(value, what, item="value", example=None):
+    """The items of a list parameter: ``"a,b,c"`` (:func:`split_items`), a sequence's items, or one value alone;
+    None (the parameter left out) is refused."""
+    required(value, what, "one value, a comma-separated text or a list")
+    return split_items(value, what, item, example) if isinstance(value, str) else as_items(value)
+
+
+def epsilon_items(value, what="epsilons"):
+    """The ε of a list parameter (:func:`list_items`): ``"1/2,1,2"``, a sequence or one value."""
+    return list_items(value, what, "ε", EPSILONS_EXAMPLE)
+
+
 def parse_rational(text, what="value"):
     """Return the exact rational written in ``text`` as an ``mpq``.
 
@@ -171,9 +219,9 @@ def parse_rational(text, what="value"):
         num = _term(m.group(2), what, "numerator")
         den = _term(m.group(3), what, "denominator") if m.group(3) else mpz(1)
         if den == 0:
-            raise InputError(f"{what}: zero denominator in {_shown(text)}")
+            raise InputError(f"{what}: zero denominator in {shown(text)}")
         return mpq(-num if m.group(1) == "-" else num, den)
-    raise InputError(f"{what}: {_shown(text)} is not a rational (write it like 3/7, 2 or 0.25)")
+    raise InputError(f"{what}: {shown(text)} is not a rational (write it like 3/7, 2 or 0.25)")
 
 
 def _term(text, what, part):
@@ -195,7 +243,7 @@ def parse_integer(text, what="value"):
     elif isinstance(text, float) or _numpy_kind(text) == "f":
         text = float_text(text, what)
     if isinstance(text, bool) or not isinstance(text, (str, int, _MPZ)):
-        raise InputError(f"{what}: {_shown(given)} is not an integer")
+        raise InputError(f"{what}: {shown(given)} is not an integer")
     if not isinstance(text, str):
         _check_integer_digits(text, what)
         return int(text)
@@ -211,7 +259,7 @@ def parse_integer(text, what="value"):
     m = _DECIMAL.fullmatch(text)
     value = _from_decimal(m, what) if m else None
     if value is None or value.denominator != 1:
-        raise InputError(f"{what}: {_shown(given)} is not an integer")
+        raise InputError(f"{what}: {shown(given)} is not an integer")
     return int(value.numerator)
 
 
@@ -221,7 +269,7 @@ def _power(match, what):
     base = _digits(match.group(2), what, "base")
     exponent_text = match.group(3).lstrip("0") or "0"
     if len(exponent_text) > MAX_EXPONENT_CHARS or (base.bit_length() - 1) * int(exponent_text) > 4 * MAX_DIGITS:
-        raise LimitError(f"{what}: {_shown(match.group(0).strip())} has more than {MAX_DIGITS} digits (the limit)")
+        raise LimitError(f"{what}: {shown(match.group(0).strip())} has more than {MAX_DIGITS} digits (the limit)")
     value = base ** int(exponent_text)
     _check_integer_digits(value, what)
     return value
@@ -261,7 +309,7 @@ def parse_seed(value):
     return seed
 
 
-def _shown(value, limit=60):
+def shown(value, limit=60):
     """``repr(value)``, shortened so that an error message stays one readable line."""
     text = repr(value) if not isinstance(value, (int, _MPZ)) or isinstance(value, bool) else "an integer"
     return text if len(text) <= limit else f"{text[:limit - 5]}...{text[-4:]}"

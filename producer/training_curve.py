@@ -34,7 +34,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from producer.errors import InputError, LimitError
-from producer.output import check_fresh_folder, owned_files
+from producer.output import check_fresh_folder, check_output_file, check_output_folder, owned_files, write_file_atomic
 from producer.immutable import Immutable
 from producer.names import option
 from producer.rationals import describe_rational, format_rational, parse_integer
@@ -304,6 +304,7 @@ class PrivacyCurve(Immutable):
         """curve.png at ``path``: ε_hi joined, ε_lo dashed, against the epoch (or step); the drawn data
         (:func:`producer.sweep.plots.draw_series`), or None when matplotlib is missing."""
         from producer.sweep.plots import plot_epsilon_steps
+        check_output_file(path)   # refused in one line before drawing, as the command line refuses it
         x = "epoch" if self.training is not None else "steps"
         points = [(Fraction(getattr(r, x)), r.epsilon_lo, r.epsilon_hi, r.status) for r in self.rows]
         labels = ("ε_hi: the certified upper end", "ε_lo: the certified lower end")
@@ -317,8 +318,8 @@ class PrivacyCurve(Immutable):
         """Write the certificates, curve.csv and curve.png into ``folder`` (made if missing); a folder with
         anything in it is refused unless ``overwrite``, which removes this command's files there first (and
         nothing else).  Returns True when the plot was drawn, False without matplotlib."""
-        from producer.output import write_file_atomic
         folder = Path(folder)
+        check_output_folder(folder)
         check_folder(folder, overwrite)
         folder.mkdir(parents=True, exist_ok=True)
         if overwrite:

@@ -18,7 +18,11 @@ The product's testing value is a perspective sum over the first pair's atoms:
 
 so the composition of curves C_1, …, C_m is computed from the right by
 Minkowski sums of scaled copies: integer coordinates over the product of the
-blocks' denominators.
+blocks' denominators.  A hockey-stick divergence needs the product's value at
+one point only, so :func:`product_value` sums V_m over the products of the
+other pairs' atoms instead (composing the last two curves first when that is
+cheaper): the product curve, as large as the product of the blocks' curves,
+is never built.
 """
 
 from gmpy2 import mpq, mpz
@@ -49,3 +53,33 @@ def hockey_stick(curve, unit, lam):
     """V(1, λ)/unit − λ: the hockey-stick divergence H_λ of the curve's pair (unit = its total mass)."""
     lam = mpq(lam)
     return mpq(curve(mpq(1), lam)) / unit - lam
+
+
+def product_value(curves, x, y):
+    """V_{1⊗…⊗m}(x, y) of the product of the pairs of ``curves`` (integers x, y >= 0), without its curve."""
+    curves = list(curves)
+    while len(curves) >= 3 and _composing_is_cheaper(curves):
+        curves[-2:] = [compose(curves[-2:])]
+    return _value([atoms(c) for c in curves[:-1]], curves[-1], x, y)
+
+
+def _composing_is_cheaper(curves):
+    """Whether composing the last two curves first takes fewer steps than one more level of atoms."""
+    leaves = 1
+    for curve in curves[:-1]:
+        leaves *= len(curve) + 1  # a curve of n vertices has at most n + 1 atoms
+    second = len(curves[-2]) + 1
+    return second * len(curves[-1]) + leaves // second < leaves
+
+
+def _value(heads, last, x, y):
+    if not heads:
+        return last(x, y)
+    rest = heads[1:]
+    return sum((_value(rest, last, x * p, y * q) for p, q in heads[0]), mpz(0))
+
+
+def product_hockey_stick(curves, unit, lam):
+    """:func:`hockey_stick` of the composition of ``curves`` (``unit`` its total mass), by :func:`product_value`."""
+    lam = mpq(lam)
+    return mpq(product_value(curves, lam.denominator, lam.numerator), lam.denominator * unit) - lam

@@ -7,7 +7,8 @@ HELP = "what block accounting certifies for T = C releases from the zero start, 
 DESCRIPTION = (f"{HELP} (block-composition/1).  Each split cuts the T releases into blocks; each block's exact "
                "dominating pair (over every state it can start in) is composed adaptively.  The split T alone is "
                "the full computation.  Limits: T <= 4, B <= 16, support <= 65 points, "
-               "(start classes) × (support + 2)^k <= 2·10^6 per block type, 16 splits, 16 targets.")
+               "(start classes) × (support + 2)^k <= 2·10^6 per block type, with the 64-bit limbs of D^k "
+               "(D = B·S) at most 2·10^7 in all, 16 splits, 16 targets.")
 USAGE = ("producer blocks --gamma A/B (--sigma2 Q [--radius L] [--scale S] | --weights W,... [--offset O]) "
          "--budget C --epsilon E [--splits 1+1+1,2+1,1+2,3] [--targets 1e-4,4e-5:6e-5] [-o FILE] [--quiet]")
 

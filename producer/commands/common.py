@@ -12,8 +12,10 @@ import sys
 
 from producer.game.values import METHODS
 from producer.game.work import MAX_BUDGET as GAME_MAX_BUDGET
+from producer.errors import InputError
 from producer.plain import MAX_BUDGET as PLAIN_MAX_BUDGET
 from producer.output import write_output
+from producer.rationals import EPSILONS_EXAMPLE, split_items
 
 PAPER = "Exact Compilation and Resource Laws for Hidden Integer Feedback"
 GAMMA_HELP = ("feedback coefficient γ = A/B, reduced, 0 < A < B (e.g. 1/3; an exact decimal such as 0.5 is read as "
@@ -119,11 +121,10 @@ class _OneEpsilon(argparse.Action):
 
 
 def _split(action, text):
-    values = [part.strip() for part in text.split(",")]
-    if not all(values):
-        raise argparse.ArgumentError(action, f"an empty ε in {text!r}: give numbers separated by commas, "
-                                             f"e.g. 1/2,1,2")
-    return values
+    try:
+        return split_items(text, item="ε", example=EPSILONS_EXAMPLE)
+    except InputError as error:
+        raise argparse.ArgumentError(action, str(error)) from None
 
 
 def add_epsilon_argument(group, help, *, many=False, **kwargs):

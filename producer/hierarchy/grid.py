@@ -8,10 +8,24 @@ log-odds); the grid itself is exact integers.
 import math
 from fractions import Fraction
 
-from producer.errors import InputError
+from producer.errors import InputError, LimitError
+from producer.rationals import describe_rational
 
 DEFAULT_BITS = 64
 LOGIT_RANGE = 40 * math.log(2)  # the outermost interior priors are about 2^-40 and 1 − 2^-40
+# Beyond log-odds ±178 a prior floors to 0 or 1 even at K = 256 bits: a larger R only thins the grid.
+MAX_LOGIT_RANGE = 1000
+UNDERFLOW = -700  # e^-x overflows a float beyond |x| ≈ 709; such a prior floors to 0 anyway
+
+
+def check_logit_range(value, what="logit range"):
+    """R itself if 0 < R <= MAX_LOGIT_RANGE, else one line naming the limit (before any float is made)."""
+    if value <= 0:
+        raise InputError(f"{what}: must be positive, got {describe_rational(value)}")
+    if value > MAX_LOGIT_RANGE:
+        raise LimitError(f"{what}: R = {describe_rational(value)} exceeds the limit {MAX_LOGIT_RANGE} (priors beyond "
+                         f"log-odds ±178 are 0 or 1 at every grid); use a smaller logit range")
+    return value
 
 
 def log_odds_grid(points, bits=DEFAULT_BITS, logit_range=LOGIT_RANGE):
@@ -24,6 +38,8 @@ def log_odds_grid(points, bits=DEFAULT_BITS, logit_range=LOGIT_RANGE):
     numerators = {0, top // 2, top}
     for k in range(points):
         x = -logit_range + 2 * logit_range * (k + 0.5) / points
+        if x < UNDERFLOW:
+            continue
         t = 1.0 / (1.0 + math.exp(-x))
         g = int(Fraction(t) * top)  # the float is exact as a fraction; floor to the grid
         if 0 < g < top:

@@ -48,6 +48,7 @@ from bisect import bisect_right
 
 from gmpy2 import mpq
 
+from producer.game.floats import ratio
 from producer.hierarchy import pl
 from producer.hierarchy.graph import Graph, Rows
 
@@ -91,7 +92,7 @@ class Envelope:
         self.dA = _obj([0] + [hull[j][0] - hull[j - 1][0] for j in range(1, len(hull))])
         self.dB = _obj([0] + [hull[j][1] - hull[j - 1][1] for j in range(1, len(hull))])
         # breakpoint between lines j−1 and j: s = (b_{j−1} − b_j) / ((a_j − b_j) − (a_{j−1} − b_{j−1}))
-        self.breaks = np.array([float(-db) / float(da - db) for da, db in zip(self.dA[1:], self.dB[1:])])
+        self.breaks = np.array([ratio(-db, da - db) for da, db in zip(self.dA[1:], self.dB[1:])])
 
     def locate(self, X, Y, s_hint):
         """Index of best(lines, X_i, Y_i) for every entry (object arrays X, Y; float hints s)."""
@@ -195,8 +196,8 @@ class LineTree:
     def _hint(self, key, k, p, q):
         """Float s_n(t_i) for output k of a row (a hint only)."""
         h = self._hints.get((key, k))
-        if h is None:
-            x, y = self._gf * float(p), self._gbf * float(q)
+        if h is None:  # p, q as shares of p + q: a float of a huge row entry would overflow
+            x, y = self._gf * ratio(p, p + q), self._gbf * ratio(q, p + q)
             with np.errstate(invalid="ignore", divide="ignore"):
                 h = np.where(x + y > 0, x / np.where(x + y > 0, x + y, 1.0), 0.0)
             h = self._hints[(key, k)] = h

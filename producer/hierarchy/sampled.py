@@ -22,6 +22,7 @@ floats only locate j_n, and every location is confirmed exactly.
 
 import numpy as np
 
+from producer.game.floats import ratio
 from producer.hierarchy.graph import Graph, Rows
 from producer.hierarchy.limbs import coefficient_limbs, limb_sums, row_limbs
 
@@ -71,7 +72,7 @@ def _locate(X, Y, grid, bits):
     for k in range(X.shape[0]):
         xs, ys = X[k], Y[k]
         ms = xs + ys
-        s = np.array([float(x) / float(m) if m else 0.0 for x, m in zip(xs, ms)])
+        s = np.array([ratio(x, m) for x, m in zip(xs, ms)])  # X <= X + Y: no overflow, even for huge rows
         hint = np.clip(np.searchsorted(gf, s, side="right") - 1, 0, M - 1)
         scaled = xs * top
         ok = (g[hint] * ms <= scaled) & ((hint == M - 1) | (g[np.minimum(hint + 1, M)] * ms > scaled))

@@ -43,7 +43,7 @@ from producer.pld.events import (ADD_OR_REMOVE, RELATIONS, REPLACE, REPLACE_SPEC
 from producer.pld.search import certificate_cost
 from producer.pld.written import outcome_json
 from producer.names import option
-from producer.rationals import as_items, describe_rational, format_rational
+from producer.rationals import describe_rational, epsilon_items, format_rational
 
 KIND, VERSION = "accounting", 1
 
@@ -152,12 +152,8 @@ class Request(Immutable):
         """Read Python values exactly: strings (``"1e-5"``, ``"1/3"``), ints, Fractions, and floats as their
         shortest decimal (``0.01`` is 1/100); ``epsilons`` a list or ``"1,2,4"``."""
         relation = read_relation(neighboring_relation)
-        if isinstance(epsilons, str):
-            epsilons = [p.strip() for p in epsilons.split(",") if p.strip()]
-        elif epsilons is not None:
-            epsilons = as_items(epsilons)
         if epsilons is not None:
-            epsilons = [_number(e, "epsilons") for e in epsilons]
+            epsilons = [_number(e, "epsilons") for e in epsilon_items(epsilons, _named("epsilons"))]
         return cls(event, relation, delta=None if delta is None else _number(delta, "delta"), epsilons=epsilons,
                    rel_width=DEFAULT_REL_WIDTH if rel_width is None else _number(rel_width, "rel_width"),
                    effort=effort)

@@ -21,20 +21,24 @@ Feedback*, §7.1 and Table 2 (γ = 1/2, σ = 2, T = C = 3, ε = 5).
 Documented limits (the auditor's too): 1 <= T <= 4; B <= 16; support of the
 law (2L + 1, or the number of weights) <= 65; for every block type used,
 (start classes) × (support + 2)^k <= 2·10^6, where the classes are 1 from the
-zero start and 3·B^k otherwise; at most 16 splits and 16 targets.
+zero start and 3·B^k otherwise; at most 16 splits and 16 targets.  The
+producer's own: those terms times the 64-bit limbs of D^k at most 2·10^7 in
+all (producer.blocks.work).
 """
 
 from math import isqrt
 
 from gmpy2 import mpq, mpz
 
-from producer.blocks.composition import compose, hockey_stick
+from producer.blocks.composition import product_hockey_stick
 from producer.blocks.deadline import DeadlineCurves
+from producer.blocks.work import check_block_work
 from producer.certificates.canonical import make_certificate
 from producer.errors import InputError, LimitError
 from producer.laws import FiniteLaw, Gamma, parse_gamma
 from producer.names import option
-from producer.rationals import decimal_outward, describe_rational, format_rational, parse_integer, parse_rational
+from producer.rationals import (decimal_outward, describe_rational, format_rational, parse_integer, parse_rational,
+                                parse_scale)
 from producer.sources.discrete_gaussian import DiscreteGaussianSource, check_sigma2
 from producer.sources.enclosures import exp_threshold
 
@@ -132,7 +136,7 @@ class Request:
         _check_splits(splits, budget)
         targets = tuple((mpq(lo), mpq(hi)) for lo, hi in targets)
         _check_targets(targets)
-        _check_work(splits, gamma.B, support)
+        _check_work(splits, gamma.B, support, scale if law is None else law.total)
         for name, value in (("gamma", gamma), ("sigma2", sigma2), ("radius", radius), ("scale", scale),
                             ("law", law), ("budget", budget), ("epsilon", epsilon), ("splits", splits),
                             ("targets", targets)):
@@ -146,8 +150,8 @@ class Request:
                      targets=None, radius=None, scale=None):
         law = None
         if weights is not None:
-            text = ",".join(str(w) for w in weights) if isinstance(weights, (list, tuple)) else weights
-            law = FiniteLaw.from_strings(text, offset)
+            items = list(weights) if isinstance(weights, (list, tuple)) else weights  # no str(): long integers
+            law = FiniteLaw.from_strings(items, offset)
         elif offset is not None:
             raise InputError(f"offset: only with {option('weights')}")
         budget = parse_integer(budget, "budget")
@@ -155,7 +159,7 @@ class Request:
                    splits=parse_splits(splits, budget), targets=parse_targets(targets),
                    sigma2=None if sigma2 is None else parse_rational(sigma2, "sigma2"), law=law,
                    radius=None if radius is None else parse_integer(radius, "radius"),
-                   scale=None if scale is None else _scale(scale))
+                   scale=None if scale is None else parse_scale(scale, "scale"))
 
     def innovations_json(self):
         if self.sigma2 is not None:
@@ -167,16 +171,6 @@ class Request:
         return {"gamma": str(self.gamma), "innovations": self.innovations_json(), "budget": self.budget,
                 "epsilon": format_rational(self.epsilon), "splits": [list(s) for s in self.splits],
                 "targets": [{"low": format_rational(lo), "high": format_rational(hi)} for lo, hi in self.targets]}
-
-
-def _scale(value):
-    text = str(value).strip()
-    if text.startswith("2^"):
-        return mpz(2) ** parse_integer(text[2:], "scale exponent")
-    number = parse_rational(text, "scale")
-    if number.denominator != 1 or number < 1:
-        raise InputError(f"scale: {text!r} is not a positive integer")
-    return mpz(number.numerator)
 
 
 def _check_splits(splits, budget):
@@ -210,15 +204,18 @@ def block_types(splits):
     return seen
 
 
-def _check_work(splits, B, support):
-    for k, start in block_types(splits):
-        classes = 1 if start == "zero" else 3 * B ** k
+def _check_work(splits, B, support, total):
+    """The auditor's term limit per block type, then the producer's estimate with the numbers' sizes (S the
+    weights' total)."""
+    types = [(k, 1 if start == "zero" else 3 * B ** k) for k, start in block_types(splits)]
+    for k, classes in types:
         work = classes * (support + 2) ** k
         if work > MAX_BLOCK_WORK:
             where = "the zero start" if classes == 1 else "every state"
             raise LimitError(f"blocks: a block of {k} releases from {where} "
                              f"needs {classes} × {support + 2}^{k} = {work} curve terms, above the limit "
                              f"{MAX_BLOCK_WORK} (use fewer releases, shorter blocks or a smaller source radius)")
+    check_block_work(types, support, int(B * total).bit_length())
 
 
 def _decision(bound, finite_lower, lo, hi):
@@ -250,9 +247,8 @@ def build(request, progress=None):
     for split in request.splits:
         say(f"split {'+'.join(map(str, split))}")
         chain = [blocks[(k, "zero" if i == 0 else "any")] for i, k in enumerate(split)]
-        composed = compose(chain)
-        upper_at = hockey_stick(composed, D ** T, lam_lo)
-        lower_at = hockey_stick(composed, D ** T, lam_hi)
+        upper_at = product_hockey_stick(chain, D ** T, lam_lo)
+        lower_at = product_hockey_stick(chain, D ** T, lam_hi)
         bound = upper_at + transfer
         methods.append({
             "split": list(split),

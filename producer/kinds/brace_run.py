@@ -29,7 +29,8 @@ from producer.display import rational, show
 from producer.errors import InputError, LimitError
 from producer.immutable import Immutable
 from producer.names import option
-from producer.rationals import decimal_outward, format_rational, parse_integer, parse_rational, parse_seed
+from producer.rationals import (decimal_outward, format_rational, list_items, parse_integer, parse_rational, parse_seed,
+                                parse_switch)
 
 KIND, VERSION = "brace-run", 1
 MAX_HORIZON = 64  # documented limit on T
@@ -94,7 +95,7 @@ class Request(Immutable):
         self.epsilon, self.delta, self.gamma = mpq(epsilon), mpq(delta), gamma
         self.seed, self.grid_bits = int(seed), int(grid_bits)
         self.noise_multiplier = mpq(noise_multiplier)
-        self.allow_uncalibrated = bool(allow_uncalibrated)
+        self.allow_uncalibrated = parse_switch(allow_uncalibrated, "allow_uncalibrated")
 
     @classmethod
     def from_strings(cls, bank, query, *, horizon, kappa, epsilon, delta, seed, r2=None, beta=None, gamma="auto",
@@ -105,7 +106,7 @@ class Request(Immutable):
         if isinstance(query, str):
             query = parse_point(query, bank.dimension)
         else:
-            query = tuple(parse_rational(c, "query") for c in query)
+            query = tuple(parse_rational(c, "query") for c in list_items(query, "query"))
         if (r2 is None) == (beta is None):
             raise InputError("give the retrieval radius as r2 (r^2) or as beta (r^2 = 2/beta), exactly one")
         if r2 is not None:
@@ -122,7 +123,7 @@ class Request(Immutable):
         return cls(bank, query, r2, parse_integer(horizon, "horizon"), parse_rational(kappa, "kappa"),
                    parse_rational(epsilon, "epsilon"), parse_rational(delta, "delta"), gamma, parse_seed(seed),
                    parse_integer(DEFAULT_GRID_BITS if grid_bits is None else grid_bits, "grid bits"),
-                   parse_rational(noise_multiplier, "noise multiplier"), bool(allow_uncalibrated),
+                   parse_rational(noise_multiplier, "noise multiplier"), allow_uncalibrated,
                    bank_name=bank_name or default_name)
 
     def as_input(self):

@@ -122,7 +122,7 @@ def build(request, progress=None):
     def oracle(epsilon, width):
         return evaluate(request.dg_request(epsilon, width))
 
-    bracket = search(oracle, request.delta, request.width, envelope, log)
+    bracket = search(oracle, request.delta, request.width, envelope, log, limit=MAX_EPSILON)
     log(f"done after {bracket.probes} queries: eps* in [{float(bracket.eps_lo):.9f}, {float(bracket.eps_hi):.9f}]")
     result = {
         "status": "zero" if bracket.is_zero else "enclosed",

@@ -43,7 +43,8 @@ from producer.lower.threshold import check_threshold_size, grid_threshold
 from producer.lower.waiting import StartTable, check_invariant, invariant_window, run_waiting
 from producer.laws import parse_gamma
 from producer.names import option
-from producer.rationals import decimal_outward, format_rational, parse_integer, parse_rational, parse_whole
+from producer.rationals import (decimal_outward, format_rational, list_items, parse_integer, parse_rational,
+                                parse_switch, parse_whole)
 from producer.sources.auditability import check_edge_radius
 from producer.sources.discrete_gaussian import DiscreteGaussianSource, check_sigma2
 
@@ -93,9 +94,7 @@ class Request(Immutable):
             raise InputError(f"deadlines: T = {self.deadlines[0]} is shorter than the suffix ({m} releases)")
         if self.deadlines[-1] > MAX_DEADLINE:
             raise LimitError(f"deadlines: T = {self.deadlines[-1]} exceeds the limit {MAX_DEADLINE}")
-        if not isinstance(reference, bool):
-            raise InputError(f"reference: expected True or False, got {reference!r}")
-        self.reference = reference
+        self.reference = parse_switch(reference, "reference")
 
     @classmethod
     def from_strings(cls, gamma, sigma2, epsilon, radius, scale, deadlines, *, budget,
@@ -104,11 +103,7 @@ class Request(Immutable):
         ``reading`` one of :data:`READINGS`; the integers may be written as exact decimals (``1e24``)."""
         if reading not in READINGS:
             raise InputError(f"reading: {reading!r} is not one of {', '.join(READINGS)}")
-        if isinstance(deadlines, str):
-            deadlines = [part.strip() for part in deadlines.split(",")]
-        elif isinstance(deadlines, int):
-            deadlines = [deadlines]
-        horizons = sorted(set(parse_integer(t, "deadline") for t in deadlines))
+        horizons = sorted(set(parse_integer(t, "deadline") for t in list_items(deadlines, "deadlines")))
         return cls(parse_gamma(gamma), parse_rational(sigma2, "sigma2"), parse_whole(budget, "budget"),
                    parse_rational(epsilon, "epsilon"), parse_integer(radius, "radius"), parse_whole(scale, "scale"),
                    parse_whole(threshold_denominator, "threshold denominator"), READINGS[reading], horizons,

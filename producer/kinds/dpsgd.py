@@ -29,14 +29,15 @@ from gmpy2 import mpq
 
 from producer import audit_budget
 from producer.certificates.canonical import make_certificate
-from producer.names import entry, option
+from producer.names import entry, option, subject
 from producer.pld.enclose import certify
 from producer.pld.mechanism import BACKWARD, FORWARD, Stage
 from producer.pld.search import certificate_cost
 from producer.pld.subsampled_gaussian import SubsampledGaussian
 from producer.pld.written import outcome_json
 from producer.errors import InputError, LimitError
-from producer.rationals import as_items, describe_rational, format_rational, parse_integer, parse_rational
+from producer.rationals import (as_items, describe_rational, epsilon_items, format_rational, parse_integer,
+                                parse_rational)
 
 KIND, VERSION = "dpsgd", 1
 
@@ -134,9 +135,10 @@ class Request:
             epsilons = self._epsilons(epsilons)
         rel_width = mpq(rel_width)
         if rel_width <= 0:
-            raise InputError(f"rel-width: must be positive, got {describe_rational(rel_width)}")
+            raise InputError(f"{subject('rel_width')}: must be positive, got {describe_rational(rel_width)}")
         if not MIN_REL_WIDTH <= rel_width <= MAX_REL_WIDTH:
-            raise LimitError(f"rel-width: {describe_rational(rel_width)} is outside the limits [10^-6, 1/2]")
+            raise LimitError(f"{subject('rel_width')}: {describe_rational(rel_width)} is outside the limits "
+                             f"[10^-6, 1/2]")
         for name, value in (("stages", stages), ("delta", delta), ("epsilons", epsilons), ("rel_width", rel_width),
                             ("effort", effort)):
             object.__setattr__(self, name, value)
@@ -173,18 +175,12 @@ class Request:
                 raise InputError(f"give all three of {option('sampling_rate')}, {option('noise_multiplier')} and "
                                  f"{option('steps')} (or use {_stage_option()})")
             parsed.append(_stage(*single, ""))
-        if isinstance(stages, str):
-            stages = [stages]
-        parsed += [parse_stage(s) for s in stages]
-        if isinstance(epsilons, str):
-            epsilons = [p.strip() for p in epsilons.split(",") if p.strip()] or []
-        elif epsilons is not None:
-            epsilons = as_items(epsilons)
+        parsed += [parse_stage(s) for s in ([] if stages is None else as_items(stages))]  # a text is one stage
         if epsilons is not None:
-            epsilons = [parse_rational(e, "epsilon") for e in epsilons]
+            epsilons = [parse_rational(e, "epsilon") for e in epsilon_items(epsilons)]
+        rel_width = DEFAULT_REL_WIDTH if rel_width is None else parse_rational(rel_width, subject("rel_width"))
         return cls(parsed, delta=None if delta is None else parse_rational(delta, "delta"), epsilons=epsilons,
-                   rel_width=DEFAULT_REL_WIDTH if rel_width is None else parse_rational(rel_width, "rel-width"),
-                   effort=effort)
+                   rel_width=rel_width, effort=effort)
 
     def as_json(self):
         data = {"stages": [{"sampling_rate": format_rational(s.law.rate),

@@ -28,7 +28,7 @@ from producer.envelope.instance import MAX_STORED, Instance
 from producer.envelope.parameters import propose
 from producer.errors import InputError, LimitError
 from producer.immutable import Immutable
-from producer.rationals import parse_integer, parse_rational
+from producer.rationals import list_items, parse_integer, parse_rational
 
 KIND, VERSION = "envelope", 1
 PRECISIONS = (128, 256, 512)
@@ -133,6 +133,8 @@ def parameters(universe, records, query_count, epsilon, alpha):
     universe, records = parse_integer(universe, "universe"), parse_integer(records, "records")
     query_count = parse_integer(query_count, "query count")
     for what, value in (("universe", universe), ("records", records), ("query count", query_count)):
+        if value < 1:
+            raise InputError(f"{what}: must be at least 1, got {value}")
         if value > MAX_PROPOSAL_SIZE:
             raise LimitError(f"{what}: {value} exceeds the limit {MAX_PROPOSAL_SIZE} of the parameter proposal")
     if min(universe - 1, records) > MAX_PROPOSAL_SMALLER:
@@ -143,8 +145,8 @@ def parameters(universe, records, query_count, epsilon, alpha):
 
 
 def database_values(text, instance):
-    """The private database ``"x1,...,xn"``: n values in 0..T−1."""
-    values = [parse_integer(v.strip(), "database") for v in text.split(",") if v.strip()]
+    """The private database ``"x1,...,xn"`` or a list: n values in 0..T−1."""
+    values = [parse_integer(v, "database") for v in list_items(text, "database")]
     if len(values) != instance.records:
         raise InputError(f"database: {len(values)} values given, n = {instance.records}")
     for v in values:

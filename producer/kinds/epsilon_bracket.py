@@ -58,7 +58,7 @@ from producer.immutable import Immutable
 from producer.kinds import calibration_lower, hierarchy, plain_composition
 from producer.laws import parse_gamma
 from producer.plain.enclose import GAUSSIAN, SingleEpsilon
-from producer.plain.releases import parse_release
+from producer.plain.releases import parse_releases
 from producer.plain.targets import SingleEpsilonReleases
 from producer.rationals import decimal_outward, describe_rational, format_rational, parse_integer, parse_rational
 
@@ -124,7 +124,7 @@ class Request(Immutable):
         self.delta = mpq(delta)
         if not 0 < self.delta < 1:
             raise InputError(f"delta: need 0 < δ < 1, got {describe_rational(self.delta)}")
-        budget = int(budget)
+        budget = plain_composition.budget_needed(budget, releases=self.gamma.is_zero)
         if self.gamma.is_zero:
             self.route = PRODUCT_PAIR
             self.width = DEFAULT_WIDTH if width is None else mpq(width)
@@ -197,7 +197,7 @@ class Request(Immutable):
                    width=None if width is None else parse_rational(width, "width"),
                    sigma2=None if sigma2 is None else parse_rational(sigma2, "sigma2"),
                    laplace=None if laplace is None else parse_rational(laplace, "laplace"),
-                   releases=None if releases is None else [parse_release(r) for r in releases])
+                   releases=None if releases is None else parse_releases(releases))
 
     def noise_json(self):
         key = "sigma2" if self.family == GAUSSIAN else "t"

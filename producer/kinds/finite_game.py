@@ -26,7 +26,7 @@ from producer.game.values import check_method, choose_method, pending_curve, pen
 from producer.game.work import MAX_BUDGET
 from producer.immutable import Immutable
 from producer.laws import FiniteLaw, parse_gamma
-from producer.rationals import format_rational, is_sequence, parse_integer, parse_rational
+from producer.rationals import format_rational, is_sequence, list_items, parse_integer, parse_rational, parse_switch
 
 KIND, VERSION = "finite-game", 1
 MAX_PENDING_STATE = 10**6  # |kP|, |kQ|: 10^6 takes about a second, 10^8 half a minute
@@ -101,14 +101,14 @@ class Request(Immutable):
         law = FiniteLaw.from_strings(weights if isinstance(weights, str) else list(weights),
                                      None if offset is None else parse_integer(offset, "offset"))
         budget = parse_integer(budget, "budget")
-        if isinstance(thresholds, (str, int)) or not hasattr(thresholds, "__iter__"):
-            thresholds = [thresholds]
-        thresholds = [parse_rational(t, "threshold") for t in thresholds]
+        # None is none; thresholds "1/2,1" or a list, one point "X,Y" or a list of them
+        thresholds = [parse_rational(t, "threshold") for t in ([] if thresholds is None else
+                                                                list_items(thresholds, "thresholds"))]
         if isinstance(points, str):
             points = [points]
-        points = [parse_pair(p, parse_rational, "point", "X,Y") for p in points]
+        points = [parse_pair(p, parse_rational, "point", "X,Y") for p in (points or [])]
         pending = None if pending is None else parse_pair(pending, parse_integer, "pending", "KP,KQ")
-        return cls(law, gamma, budget, thresholds, points, pending, curve, method)
+        return cls(law, gamma, budget, thresholds, points, pending, parse_switch(curve, "curve"), method)
 
     @property
     def queries(self):

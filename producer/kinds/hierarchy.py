@@ -21,7 +21,7 @@ from producer.display import mechanism_inputs, rational, show, up
 from producer.errors import InputError, LimitError
 from producer.hierarchy.auditability import certificate_cost, check_auditable_hierarchy, check_budget
 from producer.hierarchy.dg_bound import THRESHOLD_GAP, bound_at, smallest_epsilon
-from producer.hierarchy.grid import log_odds_grid
+from producer.hierarchy.grid import check_logit_range, log_odds_grid
 from producer.hierarchy.models import CutModel, DepthModel, parse_cuts
 from producer.hierarchy.sampled import Sandwich
 from producer.immutable import Immutable
@@ -127,8 +127,7 @@ def _numerics(given):
         raise InputError(f"scale bits: F must lie in 8..256, got {n['scale_bits']}")
     if not 1 <= n["priors"] <= MAX_PRIORS:
         raise InputError(f"priors: must lie in 1..{MAX_PRIORS}, got {n['priors']}")
-    if n["logit_range"] <= 0:
-        raise InputError(f"logit range: must be positive, got {n['logit_range']}")
+    check_logit_range(n["logit_range"])
     return n
 
 

@@ -34,7 +34,7 @@ from producer.hierarchy.graph import Graph, Rows
 from producer.hierarchy.models import CutModel, DepthModel
 from producer.laws import FiniteLaw, Gamma, parse_gamma
 from producer.names import entry
-from producer.rationals import as_items, format_rational, is_sequence, parse_integer, parse_rational
+from producer.rationals import as_items, describe_rational, format_rational, is_sequence, parse_integer, parse_rational
 
 KIND, VERSION = "hierarchy-exact", 1
 MAX_BUDGET, MAX_B, MAX_WEIGHTS, MAX_TOTAL = 6, 9, 9, 10 ** 6
@@ -144,7 +144,7 @@ class Request:
         if len(law.weights) > MAX_WEIGHTS:
             raise LimitError(f"weights: {len(law.weights)} weights exceed the limit of {MAX_WEIGHTS}")
         if law.total > MAX_TOTAL:
-            raise LimitError(f"weights: total S = {int(law.total)} exceeds the limit 10^6")
+            raise LimitError(f"weights: total S = {describe_rational(law.total)} exceeds the limit 10^6")
         budget = int(budget)
         if not 1 <= budget <= MAX_BUDGET:
             raise (InputError if budget < 1 else LimitError)(f"budget: C must lie in 1..{MAX_BUDGET}, got {budget}")

@@ -31,13 +31,13 @@ from producer.certificates.canonical import make_certificate
 from producer.errors import InputError, LimitError
 from producer.hierarchy.auditability import check_auditable_hierarchy, check_budget
 from producer.hierarchy.dg_bound import THRESHOLD_GAP, finite_upper
-from producer.hierarchy.grid import check_grid, log_odds_grid
+from producer.hierarchy.grid import check_grid, check_logit_range, log_odds_grid
 from producer.hierarchy.lines import LineTree
 from producer.hierarchy.models import CutModel, all_cuts
 from producer.hierarchy.sampled import Sandwich
 from producer.laws import Gamma, parse_gamma
-from producer.rationals import (decimal_outward, describe_rational, format_rational, parse_integer, parse_rational,
-                                significant_outward)
+from producer.rationals import (decimal_outward, describe_rational, format_rational, list_items, parse_integer,
+                                parse_rational, parse_scale, significant_outward)
 from producer.sources.discrete_gaussian import DiscreteGaussianSource, check_sigma2
 from producer.sources.enclosures import exp_threshold
 from producer.sources.transfer import transfer_term
@@ -90,7 +90,7 @@ class Request:
     def from_strings(cls, gamma, sigma2, budget, epsilon, delta, remove="1", upper_priors=None, lower_priors=None,
                      radius=None, scale=None):
         removed = [parse_integer(b.strip(), "removed cut") for b in remove.split(",")] if isinstance(remove, str) \
-            else [parse_integer(b, "removed cut") for b in remove]
+            else [parse_integer(b, "removed cut") for b in list_items(remove, "remove")]
         numerics = parse_numerics(upper_priors, lower_priors, radius, scale)
         return cls(parse_gamma(gamma), parse_rational(sigma2, "sigma2"), parse_integer(budget, "budget"),
                    parse_rational(epsilon, "epsilon"), parse_rational(delta, "delta"), removed, **numerics)
@@ -136,14 +136,7 @@ def parse_numerics(upper_priors=None, lower_priors=None, radius=None, scale=None
     return {"upper_priors": None if upper_priors is None else parse_integer(upper_priors, "upper priors"),
             "lower_priors": None if lower_priors is None else parse_integer(lower_priors, "lower priors"),
             "radius": None if radius is None else parse_integer(radius, "radius"),
-            "source_scale": None if scale is None else _scale(scale)}
-
-
-def _scale(value):
-    text = str(value).strip()
-    if text.startswith("2^"):
-        return mpz(2) ** parse_integer(text[2:], "scale exponent")
-    return mpz(parse_integer(text, "scale"))
+            "source_scale": None if scale is None else mpz(parse_scale(scale, "scale"))}
 
 
 def _check_numerics(n):
@@ -156,8 +149,8 @@ def _check_numerics(n):
             raise LimitError(f"{key.replace('_', ' ')}: must lie in 1..{MAX_PRIORS}, got {n[key]}")
     if not 8 <= n["scale_bits"] <= 256 or not 8 <= n["line_bits"] <= 256:
         raise InputError("scale bits / line bits: must lie in 8..256")
-    if n["upper_logit_range"] <= 0 or n["lower_logit_range"] <= 0:
-        raise InputError("logit range: must be positive")
+    for key in ("upper_logit_range", "lower_logit_range"):
+        check_logit_range(n[key], key.replace("_", " "))
 
 
 def upper_side(model, numerics, gamma, delta, source, lam_lo, transfer, say):

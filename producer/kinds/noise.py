@@ -55,9 +55,9 @@ from producer.noise_level import hints
 from producer.noise_level.grid import RelativeGrid
 from producer.noise_level.search import MEETS, MISSES, NoCrossing, crossing
 from producer.plain.enclose import GAUSSIAN, LAPLACE
-from producer.plain.releases import canonical_releases, parse_release
+from producer.plain.releases import canonical_releases, parse_releases
 from producer.plain.targets import points
-from producer.rationals import describe_rational, format_rational, parse_integer, parse_rational
+from producer.rationals import describe_rational, format_rational, parse_integer, parse_rational, parse_switch
 from producer.sources import discrete_gaussian, discrete_laplace
 
 KIND, VERSION = "noise", 1
@@ -111,7 +111,7 @@ class Request(Immutable):
         if self.precision < MIN_PRECISION:
             raise LimitError(f"precision: R = {describe_rational(self.precision)} is below the limit 10^-12")
         if self.releases is None:
-            budget = int(budget)
+            budget = plain_composition.budget_needed(budget, releases=self.gamma.is_zero)
             if budget < 1:
                 raise InputError(f"budget: C must be at least 1, got {budget}")
         if self.route == PRODUCT_PAIR:
@@ -181,7 +181,8 @@ class Request(Immutable):
         return cls(None if budget is None else parse_integer(budget, "budget"), parse_rational(epsilon, "epsilon"),
                    parse_rational(delta, "delta"), gamma=parse_gamma(gamma),
                    precision=DEFAULT_PRECISION if precision is None else parse_rational(precision, "precision"),
-                   laplace=bool(laplace), releases=None if releases is None else [parse_release(r) for r in releases])
+                   laplace=parse_switch(laplace, "laplace"),
+                   releases=None if releases is None else parse_releases(releases))
 
     def as_json(self):
         tail = {"epsilon": format_rational(self.epsilon), "delta": format_rational(self.delta),

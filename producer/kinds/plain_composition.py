@@ -34,13 +34,13 @@ from producer.certificates.canonical import make_certificate
 from producer.display import display_digits, rational, show, show_interval
 from producer.errors import InputError, LimitError
 from producer.immutable import Immutable
-from producer.names import option
+from producer.names import option, subject
 from producer.plain import MAX_BUDGET, auditability
 from producer.plain.enclose import GAUSSIAN, LAPLACE
-from producer.plain.releases import Release, canonical_releases, parse_release
+from producer.plain.releases import Release, canonical_releases, parse_releases
 from producer.plain.targets import check_first_round, meets, points
-from producer.rationals import (as_items, decimal_outward, describe_rational, format_rational, parse_integer,
-                                parse_rational)
+from producer.rationals import (decimal_outward, describe_rational, epsilon_items, format_rational, parse_integer,
+                                parse_rational, required)
 
 KIND, VERSION = "plain-composition", 1
 DEFAULT_WIDTH = "1/1000000000000000"
@@ -64,10 +64,15 @@ def _parameter(value, name):
     return value
 
 
+def budget_needed(budget, releases=True):
+    """C as given: None (left out) is refused, naming what to give (C, or where ``releases`` answer too, a list
+    of releases)."""
+    wanted = f"C, the number of releases ({option('budget', 'C')})" + (", or a list of releases" if releases else "")
+    return int(required(budget, "budget", wanted))
+
+
 def check_budget(budget):
-    if budget is None:
-        raise InputError(f"budget: give C, the number of releases ({option('budget', 'C')}), or a list of releases")
-    budget = int(budget)
+    budget = budget_needed(budget)
     if budget < 1:
         raise InputError(f"budget: C must be at least 1, got {mpz(budget)}")
     if budget > MAX_BUDGET:
@@ -96,13 +101,13 @@ def check_epsilons(epsilons):
 
 def check_rel_width(rel_width):
     """R: a fraction 10^-30 <= R < 1."""
-    rel_width = mpq(rel_width)
+    rel_width, name = mpq(rel_width), subject("rel_width")
     if rel_width <= 0:
-        raise InputError(f"rel-width: must be positive, got {format_rational(rel_width)}")
+        raise InputError(f"{name}: must be positive, got {format_rational(rel_width)}")
     if rel_width >= 1:
-        raise InputError(f"rel-width: must be below 1, got {describe_rational(rel_width)}")
+        raise InputError(f"{name}: must be below 1, got {describe_rational(rel_width)}")
     if rel_width < MIN_REL_WIDTH:
-        raise LimitError(f"rel-width: {describe_rational(rel_width)} is below the limit 10^-30")
+        raise LimitError(f"{name}: {describe_rational(rel_width)} is below the limit 10^-30")
     return rel_width
 
 
@@ -169,12 +174,12 @@ class Request(Immutable):
         """Parse user text exactly: ``epsilons`` one value, ``"a,b,c"`` or a sequence; ``releases`` a sequence
         of ``law:scale[:sensitivity]xcount`` texts (or :class:`Release`); ``width``/``rel_width`` may be None."""
         return cls(None if budget is None else parse_integer(budget, "budget"),
-                   [parse_rational(e, "epsilon") for e in _items(epsilons)],
+                   [parse_rational(e, "epsilon") for e in epsilon_items(epsilons)],
                    None if width is None else parse_rational(width, "width"),
                    sigma2=None if sigma2 is None else parse_rational(sigma2, "sigma2"),
                    laplace=None if laplace is None else parse_rational(laplace, "laplace"),
-                   releases=None if releases is None else [parse_release(r) for r in releases],
-                   rel_width=None if rel_width is None else parse_rational(rel_width, "rel-width"))
+                   releases=None if releases is None else parse_releases(releases),
+                   rel_width=None if rel_width is None else parse_rational(rel_width, subject("rel_width")))
 
     def with_epsilons(self, epsilons):
         """The same releases, W and R at other ε (validated again)."""
@@ -209,13 +214,6 @@ def default_widths(width, rel_width):
 def noise_json(family, parameter):
     key = "sigma2" if family == GAUSSIAN else "t"
     return {"family": family, key: format_rational(parameter)}
-
-
-def _items(epsilons):
-    """ε values from one number, ``"a,b,c"`` or a sequence."""
-    if isinstance(epsilons, str):
-        return [part.strip() for part in epsilons.split(",")]
-    return as_items(epsilons)
 
 
 def point_json(point, digits):

@@ -21,7 +21,8 @@ from producer.errors import InputError, LimitError
 from producer.immutable import Immutable
 from producer.lower.workload import (IdentityCase, column_norm2, gaussian_term_upper, inverse_coefficients,
                                      positive_radius_fast)
-from producer.rationals import decimal_outward, format_rational, parse_integer, parse_rational, parse_whole
+from producer.rationals import (decimal_outward, format_rational, parse_integer, parse_rational, parse_switch,
+                                parse_whole)
 from producer.sources.discrete_gaussian import DiscreteGaussianSource, check_sigma2
 from producer.sources.enclosures import check_threshold_size, exp_threshold
 
@@ -108,7 +109,7 @@ class Request(Immutable):
         return cls(parse_integer(dimension, "dimension"), parse_integer(diagonal, "diagonal"),
                    parse_integer(ones, "ones"), parse_rational(sigma2, "sigma2"), parse_whole(scale, "scale"),
                    parse_rational(epsilon, "epsilon"), parse_integer(theta, "theta"),
-                   PUBLISHED_IDENTITY_CASES if identity else [])
+                   PUBLISHED_IDENTITY_CASES if parse_switch(identity, "identity") else [])
 
     def as_json(self):
         return {"dimension": self.dimension, "diagonal": str(self.diagonal), "ones": str(self.ones),

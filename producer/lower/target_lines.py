@@ -29,6 +29,7 @@ import time
 import numpy as np
 from gmpy2 import mpq, mpz
 
+from producer.game import floats
 from producer.lower.suffix import RowCache
 
 ACTIONS_SYNC = "xy+-"
@@ -47,6 +48,16 @@ def _float_powers(first, ratio, count):
         out.append(value)
         value *= ratio
     return out
+
+
+def _mass_float(D):
+    """v ↦ float(v/D), a hint: float(v)/float(D) as always where float(D) exists (the same choices, so the
+    same certificates), the correctly rounded quotient where D is too large for a float."""
+    try:
+        den = float(D)
+    except OverflowError:
+        return lambda v: floats.ratio(v, D)
+    return lambda v: float(v) / den
 
 
 class Grid:
@@ -191,7 +202,7 @@ class TargetZeroGame:
     def choose(self):
         """Float line arrays for every node (children first); records the best action per prior."""
         n, rho = self.grid.count, self.grid.floats
-        D = float(self.D)
+        mass = _mass_float(self.D)
         lines = {}
         start = time.monotonic()
         for count, node in enumerate(self.nodes):
@@ -209,13 +220,13 @@ class TargetZeroGame:
                 if action in "xy":
                     continue
                 branches, constant = self.branches(node, action)
-                p = np.full(n, float(constant) / D)
+                p = np.full(n, mass(constant))
                 q = np.zeros(n)
                 for b in branches:
                     child_p, child_q = lines[b.child]
                     s = b.shift
-                    p += (float(b.rp) / D) * child_p[n + s: 2 * n + s]
-                    q += (float(b.rq) / D) * child_q[n + s: 2 * n + s]
+                    p += mass(b.rp) * child_p[n + s: 2 * n + s]
+                    q += mass(b.rq) * child_q[n + s: 2 * n + s]
                 v = p - rho * q
                 better = v > best_v
                 best_p, best_q = np.where(better, p, best_p), np.where(better, q, best_q)

@@ -14,7 +14,7 @@ from producer.errors import InputError, LimitError
 from producer.immutable import Immutable
 from producer.names import option
 from producer.plain.enclose import GAUSSIAN, LAPLACE
-from producer.rationals import format_rational, parse_integer, parse_rational
+from producer.rationals import as_items, format_rational, parse_integer, parse_rational, shown
 
 LAWS = {"dg": GAUSSIAN, "dl": LAPLACE}
 MAX_SENSITIVITY = 1000
@@ -50,12 +50,19 @@ class Release(Immutable):
         return f"{law}:{format_rational(self.parameter)}{middle}x{self.count}"
 
 
+def parse_releases(value):
+    """The releases of a list parameter: each item of a sequence, or one release alone (a text is one release,
+    as a dpsgd stage is one stage)."""
+    return [parse_release(item) for item in as_items(value)]
+
+
 def parse_release(text):
-    """A :class:`Release` from ``law:scale[:sensitivity]xcount`` (a Release or 4-tuple passes through)."""
+    """A :class:`Release` from ``law:scale[:sensitivity]xcount`` (a Release passes through, a tuple
+    (law, scale, sensitivity, count) is read as the text's four parts)."""
     if isinstance(text, Release):
         return text
     if isinstance(text, (tuple, list)):
-        return Release(*text)
+        return _release_of_parts(text)
     if not isinstance(text, str) or "x" not in text:
         raise InputError(f"release: {text!r} is not of the form {FORM}")
     head, count = text.strip().rsplit("x", 1)
@@ -67,10 +74,22 @@ def parse_release(text):
     return Release(parts[0], scale, sensitivity, parse_integer(count, f"release {text}: count"))
 
 
+def _release_of_parts(parts):
+    """A :class:`Release` from (law, scale, sensitivity, count), each read as in the text form (the law dg or dl,
+    or its family's name)."""
+    if len(parts) != 4 or not isinstance(parts[0], str) or parts[0] not in (*LAWS, *LAWS.values()):
+        raise InputError(f"release: {shown(parts)} is not of the form {FORM}, nor a tuple (law, scale, "
+                         f"sensitivity, count) such as ('dg', 9, 1, 100)")
+    law, scale, sensitivity, count = parts
+    where = f"release {law}"
+    return Release(law, parse_rational(scale, f"{where}: scale"), parse_integer(sensitivity, f"{where}: sensitivity"),
+                   parse_integer(count, f"{where}: count"))
+
+
 def canonical_releases(releases, max_total):
     """The canonical tuple: equal (family, scale, sensitivity) merged, sorted; total count <= max_total."""
     merged = {}
-    for release in map(parse_release, releases):
+    for release in parse_releases(releases):
         merged[release.key] = merged.get(release.key, 0) + release.count
     if not merged:
         example = option("releases", "dg:9x100", flag="--release", python='["dg:9x100"]')

@@ -3,12 +3,12 @@
 Three steps, each checked before any computation:
 
 1. :func:`event_json`: the tree in its JSON form, from a dp_accounting
-   ``DpEvent`` object (duck-typed: its ``to_named_tuple()`` or its attrs
-   fields; dp_accounting is not needed), a named tuple of that form, or a
-   dict with ``class_name``.  Every number is exact: a string is read as a
-   rational or a decimal, a binary float as the shortest decimal that
-   prints as it (``repr``), and is written as a reduced rational string;
-   counts and bucket numbers are integers.  Every event class of
+   ``DpEvent`` object (an instance, not its class; duck-typed: its attrs
+   fields, else its ``to_named_tuple()``; dp_accounting is not needed), a
+   named tuple of that form, or a dict with ``class_name``.  Every number
+   is exact: a string is read as a rational or a decimal, a binary float as
+   the shortest decimal that prints as it (``repr``), and is written as a
+   reduced rational string; counts and bucket numbers are integers.  Every event class of
    dp_accounting is accepted or refused here, in one line naming it and what
    answers instead; the domain of every parameter and the sizes of the tree
    are checked.
@@ -191,14 +191,17 @@ def _node(obj, where):
             raise InputError(f"{at}an event needs its class_name (e.g. \"GaussianDpEvent\")")
         fields = {k: v for k, v in obj.items() if k not in ("class_name", "module_name")}
         return obj["class_name"], fields
+    if isinstance(obj, type):
+        raise InputError(f"{at}{obj.__name__} is an event class, not an event: give an instance, e.g. "
+                         f"{obj.__name__}(...) with its fields")
+    attrs = getattr(type(obj), "__attrs_attrs__", None)
+    if attrs is not None:  # its own fields: dp_accounting's to_named_tuple() spells a text field out as a list
+        return type(obj).__name__, {a.name: getattr(obj, a.name) for a in attrs}
     if hasattr(obj, "to_named_tuple") and callable(obj.to_named_tuple):
         obj = obj.to_named_tuple()
     if hasattr(obj, "_asdict") and hasattr(obj, "class_name"):
         fields = {k: v for k, v in obj._asdict().items() if k not in ("class_name", "module_name")}
         return obj.class_name, fields
-    attrs = getattr(type(obj), "__attrs_attrs__", None)
-    if attrs is not None:
-        return type(obj).__name__, {a.name: getattr(obj, a.name) for a in attrs}
     raise InputError(f"{at}{_shown(obj)} is not an event (a dp_accounting DpEvent, or a dict with its "
                      f"class_name and fields)")
 

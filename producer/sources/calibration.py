@@ -85,13 +85,19 @@ def _dyadic_grid(zeta):
     return max(0, -floor_log2(mpq(zeta) / 64))
 
 
-def search(oracle, delta, zeta, envelope, log=lambda message: None):
+def search(oracle, delta, zeta, envelope, log=lambda message: None, limit=None):
     """A :class:`EpsilonEnclosure` for ε*_C(δ).
 
     ``oracle(eps, W)`` returns a certified interval (``.lower``, ``.upper``)
     for Δ*_C(eps) narrower than W.  ``envelope`` is a rational E >= ε*.
+    ``limit`` (optional) is the largest ε the oracle answers: an envelope
+    above it is replaced by the limit, and a LimitError says so when ε* is
+    not confirmed below it.
     """
     delta, zeta, envelope = mpq(delta), mpq(zeta), mpq(envelope)
+    cut = limit is not None and envelope > limit
+    if cut:
+        envelope = mpq(limit)
     s = _Search(oracle, delta, zeta, source_width=delta / 4, width_floor=delta * zeta / mpz(2) ** 20, log=log)
     at_zero = s.decide(mpq(0))
     if at_zero is None:
@@ -100,6 +106,9 @@ def search(oracle, delta, zeta, envelope, log=lambda message: None):
         return EpsilonEnclosure(0, 0, None, at_zero, s.probes)
     lo, lo_res = mpq(0), at_zero
     hi, hi_res = envelope, s.decide(envelope)
+    if cut and (hi_res is None or s.side(hi_res) != "below"):
+        raise LimitError(f"delta: ε* is not below {limit}, the largest ε the exact game answers (its moment "
+                         f"envelope is larger); ask for a larger delta or a smaller budget")
     if hi_res is None or s.side(hi_res) != "below":
         raise ArithmeticError("calibrate: the moment envelope was not confirmed; this is a bug")
     k = _dyadic_grid(zeta)

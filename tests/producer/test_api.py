@@ -436,3 +436,56 @@ def test_a_plain_composition_without_a_budget_is_refused_in_one_line():
     with pytest.raises(InputError, match=r"^budget: give C, the number of releases \(budget=C\), or a list of "
                                          r"releases$"):
         producer.plain_composition(sigma2=9, budget=None, epsilons="2")
+
+
+# a mistake refused in one line naming the parameter, before any work (each was a TypeError or silently wrong)
+REFUSED_MISTAKES = [
+    (lambda: api.noise(2, "1e-5"), InputError, "budget: give C, the number of releases (budget=C), or a list of "
+                                               "releases"),
+    (lambda: api.noise(2, "1e-5", gamma="1/3"), InputError, "budget: give C, the number of releases (budget=C)"),
+    (lambda: api.dpsgd(stages=None, delta="1e-5"), InputError, "give a stage: sampling_rate, noise_multiplier"),
+    (lambda: api.bracket(None, None), InputError, "lower: give a Certificate, a dict or the path of a certificate "
+                                                  "file"),
+    (lambda: api.bracket(5, None), InputError, "lower: expected a Certificate, a dict or the path of a certificate "
+                                               "file, got an integer"),
+    (lambda: api.dpsgd("0.01", 1, 10, epsilons="1,,2"), InputError, "epsilons: an empty ε in '1,,2'"),
+    (lambda: api.account({"class_name": "GaussianDpEvent", "noise_multiplier": 2}, epsilons="1,2,"), InputError,
+     "epsilons: an empty ε in '1,2,'"),
+    (lambda: api.plain_composition(9, 2, "1,2,"), InputError, "epsilons: an empty ε in '1,2,'"),
+    (lambda: api.noise(2, "1e-5", 100, laplace="false"), InputError, "laplace: expected True or False, got 'false'"),
+    (lambda: api.workload(identity="no"), InputError, "identity: expected True or False, got 'no'"),
+    (lambda: api.dpsgd("0.01", 1, 10, delta="1e-5", progress="no"), InputError,
+     "progress: expected True, False or a callable receiving each line, got 'no'"),
+    (lambda: api.account({"class_name": "GaussianDpEvent", "noise_multiplier": 2}, delta="1e-5", progress="no"),
+     InputError, "progress: expected True, False or a callable"),
+    (lambda: api.plain_composition(epsilons=1, releases=[("dg", 9, 10)]), InputError,
+     "release: ('dg', 9, 10) is not of the form law:scale[:sensitivity]xcount, e.g. dg:9x100"),
+    (lambda: api.dpsgd("0.01", 1, 10, delta="1e-5", rel_width=0), InputError, "rel_width: must be positive, got 0"),
+    (lambda: api.plain_composition(9, 2, 1, rel_width=0), InputError, "rel_width: must be positive, got 0"),
+]
+
+
+@pytest.mark.parametrize("call, error, message", REFUSED_MISTAKES)
+def test_a_mistake_is_one_line_naming_the_parameter(call, error, message):
+    with pytest.raises(error) as info:
+        call()
+    assert str(info.value).startswith(message) and "\n" not in str(info.value), str(info.value)
+
+
+def test_one_release_text_is_one_release_as_one_stage_text_is_one_stage():
+    one = api.plain_composition(epsilons=1, releases=["dg:9x10"], width="1e-12")
+    assert api.plain_composition(epsilons=1, releases="dg:9x10", width="1e-12").to_json() == one.to_json()
+    assert api.plain_composition(epsilons=1, releases=[("dg", 9, 1, 10)], width="1e-12").to_json() == one.to_json()
+    stage = api.dpsgd(stages=["0.01:1x10"], delta="1e-5")
+    assert api.dpsgd(stages="0.01:1x10", delta="1e-5").to_json() == stage.to_json()
+
+
+def test_an_account_event_object_is_read_field_by_field():
+    """dp_accounting's to_named_tuple() spells a text field "1.5" out as "['1', '.', '5']"; the event's own
+    fields are read instead, as its JSON form; the class itself is refused in one line."""
+    dpa = pytest.importorskip("dp_accounting")
+    as_json = api.account({"class_name": "GaussianDpEvent", "noise_multiplier": "1.5"}, delta="1e-5")
+    assert api.account(dpa.GaussianDpEvent("1.5"), delta="1e-5").to_json() == as_json.to_json()
+    with pytest.raises(InputError, match=r"^event: GaussianDpEvent is an event class, not an event: give an "
+                                         r"instance"):
+        api.account(dpa.GaussianDpEvent, delta="1e-5")

@@ -40,6 +40,12 @@ def test_python_is_the_default_and_the_command_line_a_scope():
     assert names.option("curve", True) == "curve=True"
 
 
+def test_a_parameter_leading_a_message_keeps_the_command_lines_own_spelling_there():
+    assert names.subject("rel_width") == "rel_width"
+    with names.command_line():
+        assert names.subject("rel_width") == "rel-width"
+
+
 def _strings_outside_docstrings(tree):
     """String constants of ``tree`` that are neither docstrings nor the ``flag=`` of an option()."""
     skipped = set()
@@ -87,6 +93,12 @@ PAIRS = [
      "without method, producer.calibrate answers beyond C = 6",
      ["calibrate", "--gamma", "1/3", "--sigma2", "9", "--budget", "8", "--delta", "1e-4", "--method", "reduced"],
      "without --method, producer calibrate answers beyond C = 6"),
+    (lambda: api.dpsgd("0.01", 1, 10, delta="1e-5", rel_width=0), "rel_width: must be positive, got 0",
+     ["dpsgd", "--sampling-rate", "0.01", "--noise-multiplier", "1", "--steps", "10", "--delta", "1e-5",
+      "--rel-width", "0"], "error: rel-width: must be positive, got 0"),
+    (lambda: api.plain_composition(9, 2, 1, rel_width="1e-31"), "rel_width: 1e-31 is below the limit 10^-30",
+     ["plain", "--sigma2", "9", "--budget", "2", "--epsilon", "1", "--rel-width", "1e-31"],
+     "error: rel-width: 1e-31 is below the limit 10^-30"),
 ]
 
 

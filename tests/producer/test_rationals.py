@@ -193,3 +193,41 @@ def test_a_numpy_array_is_a_list_of_items_never_a_number():
     with pytest.raises(InputError, match="^budget: .* is not an integer"):
         parse_integer(np.array([3]), "budget")
     assert parse_rational(np.array(0.5)) == mpq(1, 2) and parse_integer(np.int64(3)) == 3
+
+
+# ---- the API's parameters that are not one number: left out, switches, lists -----------------------------
+
+def test_a_value_left_out_is_refused_in_one_line_naming_the_parameter():
+    from producer.rationals import required
+    assert required(0, "budget", "C") == 0 and required("", "budget", "C") == ""  # only None is left out
+    with pytest.raises(InputError, match=r"^budget: give C \(budget=C\)$"):
+        required(None, "budget", "C (budget=C)")
+
+
+@pytest.mark.parametrize("value", ["false", "no", "True", "", 0, 1, None, [True]])
+def test_a_switch_is_true_or_false_and_nothing_that_merely_looks_like_one(value):
+    from producer.rationals import parse_switch
+    with pytest.raises(InputError, match="^laplace: expected True or False, got "):
+        parse_switch(value, "laplace")
+    assert parse_switch(True, "laplace") is True and parse_switch(False, "laplace") is False
+
+
+@pytest.mark.parametrize("text", ["1,,2", "1,2,", ",1", "", " , "])
+def test_an_empty_item_of_a_list_is_refused_never_dropped(text):
+    from producer.rationals import epsilon_items, list_items, split_items
+    with pytest.raises(InputError, match=rf"^epsilons: an empty ε in {text!r}: give numbers separated by commas, "
+                                         r"e\.g\. 1/2,1,2$"):
+        epsilon_items(text)
+    with pytest.raises(InputError, match=rf"^deadlines: an empty value in {text!r}: give numbers separated by "
+                                         r"commas$"):
+        list_items(text, "deadlines")
+    with pytest.raises(InputError, match=rf"^an empty ε in {text!r}"):  # the command line's words, led by its own
+        split_items(text, item="ε")
+
+
+def test_list_items_come_from_a_text_a_sequence_or_one_value():
+    from producer.rationals import list_items
+    assert list_items(" 1, 2 ,3", "taus") == ["1", "2", "3"]
+    assert list_items((1, 2), "taus") == [1, 2] and list_items(5, "taus") == [5] and list_items("5", "taus") == ["5"]
+    with pytest.raises(InputError, match="^taus: give one value, a comma-separated text or a list$"):
+        list_items(None, "taus")

@@ -14,7 +14,7 @@ import pytest
 
 from auditor import api as auditor_api
 from producer import api, training_curve
-from producer.errors import InputError, LimitError
+from producer.errors import InputError, LimitError, OutputError
 from producer.pld import enclose
 from producer.training import TrainingRun
 from producer.training_curve import MAX_POINTS, plan
@@ -192,6 +192,21 @@ def test_write_refuses_a_folder_with_anything_in_it(curve, tmp_path):
     with pytest.raises(InputError, match="is not empty .1 entries, e.g. notes.txt.*overwrite=True"):
         curve.write(tmp_path)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
+
+
+def test_write_refuses_a_file_where_the_folder_should_be(curve, tmp_path):
+    (tmp_path / "taken").write_text("mine")
+    with pytest.raises(OutputError, match="taken exists and is not a folder"):
+        curve.write(tmp_path / "taken")
+    with pytest.raises(OutputError, match="cannot make the folder .*taken is not a folder"):
+        curve.write(tmp_path / "taken" / "out")
+    assert (tmp_path / "taken").read_text() == "mine"
+
+
+def test_plot_refuses_a_missing_folder_before_drawing(curve, tmp_path):
+    with pytest.raises(OutputError, match="missing does not exist"):
+        curve.plot(tmp_path / "missing" / "curve.png")
+    assert not (tmp_path / "missing").exists()
 
 
 def test_overwrite_removes_only_the_curves_own_files(curve, tmp_path):

@@ -104,3 +104,13 @@ def test_proof_hierarchy_lines_lie_below_the_exact_curve(instance):
     unit = mpq(1 << F)
     for ai, bi in zip(a, b):
         assert all(t * ai / unit + (1 - t) * bi / unit <= u for t, u in curve)
+
+
+def test_rows_beyond_the_float_range_give_the_same_lines():
+    """Weights scaled by 2^4000 (a source scale within the limits): float hints of shares, the same integers."""
+    grid = log_odds_grid(12, K, 6.0)
+    huge = 2 ** 4000
+    for model in (DepthModel(3, 2), CutModel(3, [1])):
+        small = LineTree(model, FiniteLaw([1, 2, 1], -1), Gamma(1, 3), grid, K, F).solve()
+        scaled = LineTree(model, FiniteLaw([huge, 2 * huge, huge], -1), Gamma(1, 3), grid, K, F).solve()
+        assert scaled == small

@@ -1,5 +1,6 @@
 """The integer sandwich (docs/hierarchy.md §4) against exact curves, and the DG bound (8.8)."""
 
+import pytest
 from gmpy2 import mpq, mpz
 from hypothesis import given, settings, strategies as st
 
@@ -128,3 +129,25 @@ def test_limbs_recombine_exactly_at_the_bounds():
     assert list(sum_q) == [b * sum(rows) for b in beta]
     assert coefficient_limbs([1 << 58], [0]) is None
     assert row_limbs([1 << 50]) is None and row_limbs([1] * (MAX_OUTPUTS + 1)) is None
+
+
+def test_rows_beyond_the_float_range_give_the_same_table():
+    """Weights scaled by 2^4000 (a source scale within the limits): no float of a row entry, the same integers."""
+    grid = log_odds_grid(12, K, 6.0)
+    huge = mpz(2) ** 4000
+    for model in (DepthModel(3, 2), CutModel(3, [1])):
+        small = Sandwich(model, FiniteLaw([1, 2, 1], -1), Gamma(1, 3), grid, K, F).solve()
+        scaled = Sandwich(model, FiniteLaw([huge, 2 * huge, huge], -1), Gamma(1, 3), grid, K, F).solve()
+        assert list(scaled) == list(small)
+
+
+def test_logit_range_beyond_float_exp_gives_a_grid_and_beyond_the_limit_is_refused():
+    from producer.errors import InputError, LimitError
+    from producer.hierarchy.grid import MAX_LOGIT_RANGE, check_logit_range
+    grid = log_odds_grid(50, 64, float(MAX_LOGIT_RANGE))  # e^-x of the outer priors is beyond a float
+    check_grid(grid, 64)
+    assert check_logit_range(mpq(MAX_LOGIT_RANGE)) == MAX_LOGIT_RANGE
+    with pytest.raises(LimitError, match="exceeds the limit 1000"):
+        check_logit_range(mpq(10) ** 400)
+    with pytest.raises(InputError, match="must be positive"):
+        check_logit_range(mpq(0))

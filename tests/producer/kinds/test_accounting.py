@@ -299,6 +299,8 @@ def test_one_more_gaussian_in_a_sampled_composition_never_lowers_delta(sigmas, c
     (dict(event=gaussian(1), delta="1e-31"), "delta: 1e-31 is below the limit 10^-30"),
     (dict(event=gaussian(1), delta="1"), "delta: must lie in (0, 1)"),
     (dict(event=gaussian(1), epsilons="1,1"), "epsilons: 1 is given twice"),
+    (dict(event=gaussian(1), epsilons="1,2,"), "epsilons: an empty ε in '1,2,': give numbers separated by commas"),
+    (dict(event=gaussian(1), epsilons="1,,2"), "epsilons: an empty ε in '1,,2'"),
     (dict(event=gaussian(1), epsilons="501"), "epsilons: ε = 501 exceeds the limit 500"),
     (dict(event=gaussian(1), epsilons=",".join(str(k) for k in range(65))), "epsilons: 65 values exceed"),
     (dict(event=gaussian(1), delta="1e-5", rel_width="1e-7"), "rel_width: 1e-07 is outside the limits"),

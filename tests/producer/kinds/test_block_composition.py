@@ -13,11 +13,13 @@ from gmpy2 import mpq, mpz
 from hypothesis import given, settings, strategies as st
 
 from producer import api
-from producer.blocks.composition import atoms, compose, hockey_stick
+from producer.blocks.composition import atoms, compose, hockey_stick, product_hockey_stick
 from producer.blocks.deadline import DeadlineCurves
+from producer.blocks.work import check_block_work
 from producer.curves import TestingCurve
 from producer.errors import InputError, LimitError
-from producer.kinds.block_composition import all_splits
+from producer.kinds.block_composition import (DEFAULT_SCALE, MAX_B, MAX_BLOCK_WORK, MAX_SUPPORT, Request,
+                                              all_splits, block_types)
 from producer.laws import FiniteLaw, Gamma
 from producer.references import paper
 from tests.untimed import HANG_GUARD_SECONDS
@@ -197,3 +199,53 @@ def test_finite_law_certificate_validates():
     cert = api.block_composition("1/3", 2, "1/2", weights="1,2,1", targets="1/10")
     jsonschema.validate(cert.as_dict(), SCHEMA)
     assert cert.result["source"] is None and cert.result["draws"] == 2
+
+
+@settings(max_examples=8, deadline=None)
+@given(laws(), st.sampled_from([(1, 1, 1, 1), (2, 1, 1), (1, 2, 1), (1, 1, 2), (2, 2), (3, 1), (1, 3), (4,)]),
+       st.fractions(min_value=0, max_value=9, max_denominator=7))
+def test_the_product_value_is_the_composed_curves(law, split, lam):
+    """H_λ of a split from the product's value at one point (no product curve) equals that of the composed
+    curve, whichever of the last two curves product_value composes first."""
+    weights, offset, a, B = law
+    curves = DeadlineCurves(FiniteLaw(weights, offset), Gamma(a, B))
+    chain = [curves.dominating(k, "zero" if i == 0 else "any") for i, k in enumerate(split)]
+    unit = curves.D ** 4
+    assert product_hockey_stick(chain, unit, mpq(lam)) == hockey_stick(compose(chain), unit, mpq(lam))
+
+
+def test_the_numbers_sizes_bound_the_work_before_the_curves():
+    """The curves' cost grows with the limbs of D^k: S = 2^4000 (within the source limits) ran for minutes and
+    is refused from the request; S = 2^2000 is not, and no request within the term limit at the default
+    scale reaches the producer's limit."""
+    with pytest.raises(LimitError, match=r"^blocks: the block curves need about 3\.41e\+07 term-limbs .*"
+                                         r"above the producer's limit 2e\+07; use a smaller scale"):
+        Request.from_strings("1/3", 3, 2, sigma2=9, scale="2^4000")
+    Request.from_strings("1/3", 3, 2, sigma2=9, scale="2^2000")
+    for B in range(1, MAX_B + 1):
+        for support in range(1, MAX_SUPPORT + 1):
+            bits = (B * DEFAULT_SCALE).bit_length()
+            types = [(k, 1 if start == "zero" else 3 * B ** k) for k, start in block_types(all_splits(4))]
+            within = [(k, c) for k, c in types if c * (support + 2) ** k <= MAX_BLOCK_WORK]
+            assert check_block_work(within, support, bits) <= 15 * 10 ** 6
+
+
+def test_a_scale_exponent_beyond_the_limit_is_refused_before_the_power():
+    """2^(10^15) used to be built (gmp aborts the process); now the scale's 2^k limit refuses it."""
+    done = subprocess.run([sys.executable, "-m", "producer", "blocks", "--gamma", "1/3", "--sigma2", "9",
+                           "--budget", "3", "--epsilon", "2", "--scale", "2^1000000000000000"],
+                          capture_output=True, text=True, timeout=HANG_GUARD_SECONDS)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "outside 2^0..2^4096" in done.stderr
+
+
+def test_long_weights_in_a_list_are_read_without_str():
+    """A 4401-digit weight (within the 10,000-digit input limit) was joined with str(), a ValueError under
+    Python's default 4300-digit limit (kept here, as in any library's caller)."""
+    saved = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(4300)
+    try:
+        request = Request.from_strings("1/3", 2, 2, weights=[10 ** 4400, 1])
+    finally:
+        sys.set_int_max_str_digits(saved)
+    assert request.law.weights == (mpz(10) ** 4400, 1)

@@ -1,4 +1,5 @@
-"""producer.kinds.brace_run (and brace_compare, the same request): the limits at their edge.
+"""producer.kinds.brace_run (and brace_compare, the same request): the limits at their edge, and a value left out or
+not a switch refused in one line.
 
 Just inside a limit the certificate verifies; one step beyond, the producer refuses with one line.
 """
@@ -8,6 +9,8 @@ import json
 import pytest
 
 from producer.certificates.readability import value_bound
+from producer.errors import InputError
+from producer.kinds.brace_run import Request
 from tests.producer.kinds.edges import ROOT, edge_verifies, refused
 
 
@@ -68,3 +71,22 @@ def test_brace_horizon_and_dimension_at_the_limit_verify_and_beyond_are_refused(
         edge_verifies(run, tmp_path / "edge.json")
         wide = _bank(tmp_path, 3, edge + 1)
         refused(_brace("brace", wide, edge + 1), tmp_path / "beyond.json", "64")
+
+
+# ---- values left out and switches ----------------------------------------------------------
+
+BANK = [["0", "0"], ["1", "0"], ["0", "1"]]
+KW = dict(r2="16/25", horizon=2, kappa=2, epsilon=128, delta="1e-3", seed=1)
+
+
+def test_a_query_left_out_is_refused_in_one_line():
+    with pytest.raises(InputError, match="^query: give one value, a comma-separated text or a list$"):
+        Request.from_strings(BANK, None, **KW)
+    assert Request.from_strings(BANK, ["0.3", "0.2"], **KW).query == Request.from_strings(BANK, "0.3,0.2", **KW).query
+
+
+@pytest.mark.parametrize("allow", ["no", "false", 0, None])
+def test_allow_uncalibrated_is_true_or_false_never_a_text_read_as_true(allow):
+    with pytest.raises(InputError, match="^allow_uncalibrated: expected True or False, got "):
+        Request.from_strings(BANK, "0.3,0.2", allow_uncalibrated=allow, **KW)
+    assert Request.from_strings(BANK, "0.3,0.2", allow_uncalibrated=True, **KW).allow_uncalibrated is True

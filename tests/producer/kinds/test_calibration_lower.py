@@ -500,3 +500,14 @@ def test_target_zero_at_the_budgets_edge_verifies_and_one_prior_beyond_needs_two
     from producer.audit_budget import multiple
     assert multiple(target_zero_cost(2553, 5788, 28)) == 1 < multiple(target_zero_cost(2553, 5789, 28)) == 2
     built_edge_verifies(lambda: cl.build(_target_zero(16, 5788)), tmp_path / "inside.json")
+
+
+def test_the_float_phase_takes_masses_of_a_denominator_beyond_the_float_range():
+    """D beyond a float (a source scale of 2^1100 is within the limits): the masses' hints are correctly
+    rounded quotients, as close to the same law's at a small scale as floats allow (was an OverflowError)."""
+    huge = 2 ** 1100
+    grid = tl.Grid(mpq(1, 100), mpq(3, 2), 25)
+    small = tl.TargetZeroGame(FiniteLaw([1, 2, 1], -1), Gamma(1, 3), 2, grid, scale_bits=20).choose()
+    scaled = tl.TargetZeroGame(FiniteLaw([huge, 2 * huge, huge], -1), Gamma(1, 3), 2, grid, scale_bits=20).choose()
+    for a, b in zip(small, scaled):
+        assert max(abs(x - y) for x, y in zip(a, b)) < 1e-12

@@ -267,6 +267,29 @@ def test_a_reference_below_a_lower_end_is_refused(monkeypatch, capsys):
     assert "reference: its upper end" in line and "lies below the lower end" in line
 
 
+@pytest.mark.parametrize("deadlines, message", [
+    (None, "deadlines: give one value, a comma-separated text or a list"),
+    ("3,", "deadlines: an empty value in '3,': give numbers separated by commas"),
+    ("3,,44", "deadlines: an empty value in '3,,44'"),
+])
+def test_deadlines_left_out_or_with_an_empty_item_are_refused_in_one_line(deadlines, message):
+    with pytest.raises(InputError) as info:
+        dw.Request.from_strings("1/3", 9, 2, 24, "1e24", deadlines, budget=2)
+    assert str(info.value) == message or str(info.value).startswith(message + ":")
+
+
+def test_deadlines_are_one_horizon_a_comma_separated_text_or_a_list():
+    one = dw.Request.from_strings("1/3", 9, 2, 24, "1e24", [3, 44], budget=2).deadlines
+    assert dw.Request.from_strings("1/3", 9, 2, 24, "1e24", "44, 3", budget=2).deadlines == one == (3, 44)
+    assert dw.Request.from_strings("1/3", 9, 2, 24, "1e24", 3.0, budget=2).deadlines == (3,)
+
+
+@pytest.mark.parametrize("reference", ["yes", "false", 1, None])
+def test_reference_is_true_or_false(reference):
+    with pytest.raises(InputError, match="^reference: expected True or False, got "):
+        dw.Request.from_strings("1/3", 9, 2, 24, "1e24", [3], budget=2, reference=reference)
+
+
 def test_reading_the_bound_of_another_mechanism_is_refused():
     from producer.lower.bounds import check_same_mechanism, dg_upper_certificate
     cert = dg_upper_certificate("1/3", 9, 2, 2, 8, 10 ** 12)

@@ -90,6 +90,12 @@ def test_same_request_same_bytes_from_python_and_the_command_line(tmp_path):
     (dict(stages=["0.1:1x5"] * 17, delta="1e-5"), "limit of 16"),
     (dict(stages=["0.1:1x600000", "0.1:1x600000"], delta="1e-5"), "in all exceed the limit"),
     (dict(stages=["0.1x5"], delta="1e-5"), "form q:σxT"),
+    (dict(stages=None, delta="1e-5"), "give a stage: sampling_rate, noise_multiplier and steps"),
+    (dict(sampling_rate="0.1", noise_multiplier=1, steps=1, epsilons="1,,2"), "epsilons: an empty ε in '1,,2'"),
+    (dict(sampling_rate="0.1", noise_multiplier=1, steps=1, epsilons="1,2,"), "epsilons: an empty ε in '1,2,'"),
+    (dict(sampling_rate="0.1", noise_multiplier=1, steps=1, delta="1e-5", rel_width=0),
+     "rel_width: must be positive, got 0"),
+    (dict(sampling_rate="0.1", noise_multiplier=1, steps=1, delta="1e-5", rel_width="x"), "rel_width: 'x' is not"),
 ])
 def test_bad_requests_name_the_value(kwargs, message):
     with pytest.raises(InputError) as info:

@@ -73,6 +73,16 @@ def test_bad_input(queries, args, message):
         Instance.from_strings(T, n, queries, J, g, h, e)
 
 
+def test_a_database_is_a_comma_separated_text_or_a_list_without_empty_values():
+    from producer.kinds.envelope import database_values
+    inst = Instance.from_strings("2", "2", '{"queries": [["1", "0"]]}', "1", "1/2", "1", "1")
+    assert database_values("0, 1", inst) == database_values([0, 1], inst) == [0, 1]
+    with pytest.raises(InputError, match="^database: an empty value in '0,,1': give numbers separated by commas$"):
+        database_values("0,,1", inst)
+    with pytest.raises(InputError, match="^database: an empty value in '0,1,'"):
+        database_values("0,1,", inst)
+
+
 def test_generate_writes_files(tmp_path):
     paths = generate(str(tmp_path))
     assert len(paths) >= 3
@@ -149,3 +159,11 @@ def test_least_values_is_a_lower_bound_of_the_certificate():
     for inst in (Instance(2, 3, [["0", "1"], ["1/2", "1/3"]], 2, 1, 1, 1),
                  Instance(3, 2, [["0", "1", "1/2"]], 2, 1, 1, 1, variant="sign")):
         assert least_values(inst) <= value_bound(canonical_json(build(Request(inst)))) <= least_values(inst) + 200
+
+
+@pytest.mark.parametrize("args, named", [((0, 2, 1), "universe"), ((2, 0, 1), "records"), ((2, 2, 0), "query count")])
+def test_the_proposal_names_the_size_that_is_zero(args, named):
+    # it named alpha, which was fine
+    from producer.kinds.envelope import parameters
+    with pytest.raises(InputError, match=f"^{named}: must be at least 1, got 0$"):
+        parameters(*args, 1, "1/10")

@@ -455,3 +455,16 @@ def test_a_budget_beyond_the_hierarchy_s_pending_bound_is_refused_before_any_wor
     with pytest.raises(LimitError, match=r"^budget: C = 1000000000 gives the auditor's pending-node bound .* "
                                          r"C <= 33333 for this γ$"):
         kind.Request.from_strings("1/3", 10 ** 9, "1e-4", sigma2="9")
+
+
+def test_a_budget_left_out_is_refused_in_one_line():
+    with pytest.raises(InputError, match=r"^budget: give C, the number of releases \(budget=C\), or a list of "
+                                         r"releases$"):
+        kind.Request.from_strings("0", None, "1e-5", sigma2=9)
+    with pytest.raises(InputError, match=r"^budget: give C, the number of releases \(budget=C\)$"):
+        kind.Request.from_strings("1/3", None, "1e-5", sigma2=9)
+
+
+def test_one_release_text_is_one_release():
+    one = kind.Request.from_strings("0", None, "1e-5", releases=["dg:9x100"])
+    assert kind.Request.from_strings("0", None, "1e-5", releases="dg:9x100").as_json() == one.as_json()

@@ -126,3 +126,15 @@ def test_auditor_verifies_the_producers_largest_certificate(method, tmp_path, ca
     done = subprocess.run([str(BIN / "auditor"), "verify", str(cert)], capture_output=True,
                           text=True, timeout=HANG_GUARD_SECONDS)
     assert done.returncode == 0, f"radius {radius}: {done.stdout}{done.stderr}"
+
+
+def test_the_api_reads_threshold_lists_none_and_switches_like_the_other_kinds():
+    from producer import api
+    from producer.errors import InputError
+    game = api.finite_game("1/3", "1,2,1", 2, thresholds="1/2,1")
+    assert game.as_dict()["input"]["thresholds"] == ["1/2", "1"]
+    assert api.finite_game("1/3", "1,2,1", 2, thresholds=None, points=None, curve=True).as_dict()["input"]["curve"]
+    with pytest.raises(InputError, match="^thresholds: an empty value in '1/2,'"):
+        api.finite_game("1/3", "1,2,1", 2, thresholds="1/2,")
+    with pytest.raises(InputError, match="^curve: expected True or False, got 'no'"):   # "no" was read as true
+        api.finite_game("1/3", "1,2,1", 2, thresholds="1/2", curve="no")

@@ -201,3 +201,13 @@ def test_a_budget_beyond_the_pending_bound_is_refused_before_the_cut_set(cuts):
         HierarchyRequest.from_strings("1/3", "9", 10 ** 9, cuts=cuts, delta="1e-4")
     with pytest.raises(LimitError, match="C <= 50000 for this γ"):
         HierarchyRequest("1/2", 1, 50001, depth=2, delta="1e-4")
+
+
+def test_a_source_scale_beyond_the_float_range_verifies_and_a_huge_logit_range_is_refused(tmp_path):
+    """S = 2^4000 is within the source limits (it was an internal error: a float of a row entry); a logit range
+    of 1e400 is refused in one line (it was an internal error: a float of R)."""
+    from tests.producer.kinds.edges import edge_verifies
+    base = ["hierarchy", "--gamma", "1/3", "--sigma2", "9", "--budget", "3", "--depth", "2", "--epsilon", "2",
+            "--priors", "100", "--radius", "12"]
+    edge_verifies(base + ["--source-scale", "2^4000", "--logit-range", "8"], tmp_path / "huge.json")
+    refused(base + ["--logit-range", "1e400"], tmp_path / "wide.json", "logit range")

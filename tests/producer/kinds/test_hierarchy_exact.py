@@ -5,7 +5,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from gmpy2 import mpq
+from gmpy2 import mpq, mpz
 from hypothesis import given, settings, strategies as st
 
 from producer import api
@@ -150,3 +150,17 @@ def test_curve_size_cap(monkeypatch):
     monkeypatch.setattr(kind, "MAX_VERTICES", 4)
     with pytest.raises(LimitError, match="vertices, beyond the limit 4"):
         api.hierarchy_exact("1/3", "1,2,1", 2, "1/2", "G")
+
+
+def test_a_total_beyond_pythons_digit_limit_is_refused_in_one_short_line():
+    """A 4401-digit weight (within the 10,000-digit input limit) is named by its size, not converted with str()
+    (which raises ValueError under Python's default 4300-digit limit, kept here as in any library's caller)."""
+    import sys
+    saved = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(4300)
+    try:
+        weights = format(mpz(10) ** 4400) + ",1"
+        with pytest.raises(LimitError, match=r"^weights: total S = ≈1\.00000e\+4400 exceeds the limit 10\^6$"):
+            api.hierarchy_exact("1/2", weights, 2, "1/2", "P1")
+    finally:
+        sys.set_int_max_str_digits(saved)

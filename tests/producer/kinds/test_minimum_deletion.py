@@ -1,6 +1,8 @@
 """minimum-deletion/1: the two strict inequalities of the paper's §7.2 at C = 8, and small-case consistency."""
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import jsonschema
@@ -16,6 +18,7 @@ from producer.hierarchy.sampled import Sandwich
 from producer.laws import Gamma
 from producer.references import paper
 from producer.sources.discrete_gaussian import DiscreteGaussianSource
+from tests.untimed import HANG_GUARD_SECONDS
 
 ROOT = Path(__file__).resolve().parents[3]
 SCHEMA = json.loads((ROOT / "schemas" / "minimum-deletion-1.schema.json").read_text())
@@ -81,6 +84,10 @@ def test_limits_and_bad_input_are_refused():
         api.minimum_deletion("1/3", "9", 8, "5", "1e-4", upper_priors=30000)
     with pytest.raises(InputError, match="0 < δ < 1"):
         api.minimum_deletion("1/3", "9", 8, "5", "2")
+    with pytest.raises(InputError, match="^remove: give one value, a comma-separated text or a list$"):
+        api.minimum_deletion("1/3", "9", 8, "5", "1e-4", remove=None)
+    with pytest.raises(InputError, match=r"^remove: cuts must lie in 0\.\.6"):  # one number is one cut
+        api.minimum_deletion("1/3", "9", 8, "5", "1e-4", remove=7)
 
 
 @pytest.mark.slow
@@ -105,3 +112,22 @@ def test_a_budget_beyond_the_pending_bound_is_refused_before_the_cut_sets():
     """C = 10⁹ used to end in GMP's overflow abort while listing S_all."""
     with pytest.raises(LimitError, match=r"^budget: C = 1000000000 gives the auditor's pending-node bound"):
         api.minimum_deletion("1/3", "9", 10 ** 9, "5", "1e-4", remove="1")
+
+
+def test_a_source_scale_beyond_the_float_range_answers():
+    """S = 2^4000 is within the source limits: the float hints take shares of the rows, never a float of them."""
+    fields = dict(SMALL, scale="2^4000", upper_priors=30, lower_priors=30)
+    huge = api.minimum_deletion(delta="1/5", remove="1", **fields).result
+    near = api.minimum_deletion(delta="1/5", remove="1", **dict(fields, scale="2^2000")).result
+    assert abs(mpq(huge["upper"]["upper"]) - mpq(near["upper"]["upper"])) < mpq(1, 10 ** 100)
+    assert abs(mpq(huge["lowers"][0]["lower"]) - mpq(near["lowers"][0]["lower"])) < mpq(1, 10 ** 100)
+    assert huge["minimum_removed"] == near["minimum_removed"]
+
+
+def test_a_scale_exponent_beyond_the_limit_is_refused_before_the_power():
+    """2^(10^15) used to be built (gmp aborts the process); now the scale's 2^k limit refuses it."""
+    done = subprocess.run([sys.executable, "-m", "producer", "minimum-deletion", "--gamma", "1/3", "--sigma2", "1",
+                           "--budget", "3", "--epsilon", "1", "--delta", "1/5", "--source-scale", "2^1000000000000000"],
+                          capture_output=True, text=True, timeout=HANG_GUARD_SECONDS)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "outside 2^0..2^4096" in done.stderr

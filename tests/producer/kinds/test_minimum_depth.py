@@ -52,3 +52,13 @@ def test_table_s1_diagnosis(tmp_path, name, depth):
     res = cert["result"]
     assert res["minimum_depth"] == depth
     assert mpq(res["lower"]["lower"]) > mpq(1, 10 ** 4) > mpq(res["upper"]["upper"])
+
+
+def test_a_source_scale_beyond_the_float_range_answers():
+    """S = 2^4000 is within the source limits: the float hints take shares of the rows, never a float of them."""
+    fields = dict(SMALL, scale="2^4000", upper_priors=30, lower_priors=30)
+    huge = api.minimum_depth(delta="1/5", depth=2, **fields).result
+    near = api.minimum_depth(delta="1/5", depth=2, **dict(fields, scale="2^2000")).result
+    for side, value in (("upper", "upper"), ("lower", "lower")):
+        assert abs(mpq(huge[side][value]) - mpq(near[side][value])) < mpq(1, 10 ** 100)
+    assert huge["minimum_depth"] == near["minimum_depth"]

@@ -175,11 +175,21 @@ def test_just_inside_every_limit_the_request_is_taken(args, kw):
     ((1, "1", "1e-5"), dict(precision="0"), InputError, "0 < R < 1"),
     ((1, "1", "1e-5"), dict(precision="1e-13"), LimitError, "10^-12"),
     ((1, "1", "1e-5"), dict(gamma="2/4"), InputError, "gamma"),
+    ((None, "1", "1e-5"), {}, InputError, "budget: give C, the number of releases (budget=C), or a list of releases"),
+    ((None, "1", "1e-5"), dict(gamma="1/3"), InputError, "budget: give C, the number of releases (budget=C)"),
+    ((1, "1", "1e-5"), dict(laplace="false"), InputError, "laplace: expected True or False, got 'false'"),
+    ((1, "1", "1e-5"), dict(laplace=None), InputError, "laplace: expected True or False, got None"),
+    ((None, "1", "1e-5"), dict(releases=[("dg", 9, 2)]), InputError, "release: ('dg', 9, 2) is not of the form"),
 ])
 def test_one_step_beyond_every_limit_the_request_is_refused(args, kw, error, fragment):
     with pytest.raises(error, match=re.escape(fragment)) as info:
         kind.Request.from_strings(*args, **kw)
     assert "\n" not in str(info.value)
+
+
+def test_one_release_text_is_one_release():
+    one = kind.Request.from_strings(None, "1", "1e-5", releases=["dg:9x100"])
+    assert kind.Request.from_strings(None, "1", "1e-5", releases="dg:9x100").as_json() == one.as_json()
 
 
 def test_no_noise_meets_at_epsilon_zero():

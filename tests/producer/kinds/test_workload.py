@@ -12,6 +12,7 @@ from gmpy2 import mpq
 from hypothesis import given, settings, strategies as st
 
 from producer.cli import main as producer_main
+from producer.errors import InputError
 from producer.kinds import workload
 from producer.laws import FiniteLaw, Gamma
 from producer.lower import workload as wl
@@ -65,6 +66,13 @@ def test_running_mean_coefficients():
     g = mpq(1, 2)
     assert c == [(1 - (-g) ** (n - j + 1)) / (n * (1 + g)) for j in range(1, n + 1)]
     assert v == mpq(1, 2) and residual[0] == 0 and all(0 <= r <= mpq(1, 4) for r in residual)
+
+
+@pytest.mark.parametrize("identity", ["no", "false", 0, None])
+def test_identity_is_true_or_false_never_a_text_read_as_true(identity):
+    with pytest.raises(InputError, match="^identity: expected True or False, got "):
+        workload.Request.from_strings(dimension=3, identity=identity)
+    assert workload.Request.from_strings(dimension=3, identity=False).identity_cases == ()
 
 
 def test_uncentred_law_is_refused(capsys):

@@ -113,3 +113,29 @@ def test_the_width_limits_are_at_their_edges():
     both = Request(None, [1], mpq(1, 10**9), releases=["dg:9x2", "dl:2x1"], rel_width=mpq(1, 10))
     assert both.as_json()["width"] == "1/1000000000" and both.as_json()["rel_width"] == "1/10"
     assert "rel_width" not in Request(2, [1], mpq(1, 10**9), sigma2=9).as_json()
+
+
+def test_one_text_is_one_release_and_a_list_its_releases():
+    from producer.plain.releases import parse_releases
+    assert [r.text() for r in parse_releases("dg:9x100")] == ["dg:9x100"]
+    assert [r.text() for r in parse_releases(["dg:9x100", "dl:2x5"])] == ["dg:9x100", "dl:2x5"]
+    assert [r.text() for r in canonical_releases("dg:4:2x20", 1024)] == ["dg:4:2x20"]
+
+
+@pytest.mark.parametrize("parts, text", [
+    (("dg", 9, 1, 100), "dg:9x100"), (["dl", "1/2", "2", 5], "dl:1/2:2x5"),
+    (("discrete-gaussian", "0.5", 1, 2), "dg:1/2x2"),
+])
+def test_a_release_tuple_is_read_as_the_texts_four_parts(parts, text):
+    assert parse_release(parts).text() == text
+
+
+@pytest.mark.parametrize("parts, fragment", [
+    (("dg", 9, 10), r"^release: \('dg', 9, 10\) is not of the form law:scale\[:sensitivity\]xcount, e\.g\. dg:9x100"),
+    (("dq", 9, 1, 10), "is not of the form"), ((9, "dg", 1, 10), "is not of the form"),
+    (("dg", "abc", 1, 10), r"^release dg: scale: 'abc' is not a rational"),
+    (("dg", 9, 1.5, 10), r"^release dg: sensitivity: 1\.5 is not an integer"),
+])
+def test_a_bad_release_tuple_is_refused_in_one_line(parts, fragment):
+    with pytest.raises(InputError, match=fragment):
+        parse_release(parts)

@@ -368,6 +368,32 @@ def test_dp_accounting_objects_and_their_named_tuples_are_read_alike():
     assert event_json(dict(expected, module_name="dp_accounting.dp_event")) == expected
 
 
+def test_an_objects_own_fields_are_read_before_its_named_tuple():
+    """dp_accounting's to_named_tuple() spells a text field out as a list ("1.5" as "['1', '.', '5']"): the
+    attrs fields, which hold the text, are read instead."""
+    Gaussian = _attrs_class("GaussianDpEvent", ["noise_multiplier"])
+    Gaussian.to_named_tuple = lambda self: {"class_name": "GaussianDpEvent", "noise_multiplier": str(list("1.5"))}
+    assert event_json(Gaussian("1.5")) == event_json(gaussian("1.5"))
+
+
+def test_an_event_class_is_refused_in_one_line_asking_for_an_instance():
+    Gaussian = _attrs_class("GaussianDpEvent", ["noise_multiplier"])
+    Gaussian.to_named_tuple = lambda self: None   # called on the class, it would want its self
+    with pytest.raises(InputError, match=r"^GaussianDpEvent is an event class, not an event: give an instance"):
+        event_json(Gaussian)
+    Poisson = _attrs_class("PoissonSampledDpEvent", ["sampling_probability", "event"])
+    with pytest.raises(InputError, match=r"^event: GaussianDpEvent is an event class"):
+        event_json(Poisson("0.01", Gaussian))
+
+
+def test_dp_accountings_own_events_with_text_fields_are_read_as_their_json_form():
+    dpa = pytest.importorskip("dp_accounting")
+    obj = dpa.SelfComposedDpEvent(dpa.PoissonSampledDpEvent("0.01", dpa.GaussianDpEvent("1.5")), 10)
+    assert event_json(obj) == event_json(repeat(10, poisson("0.01", gaussian("1.5"))))
+    with pytest.raises(InputError, match="is an event class, not an event"):
+        event_json(dpa.GaussianDpEvent)
+
+
 # ---- sampling without replacement (fixed-size batches) of a Gaussian ---------------------------------
 
 def without_replacement(n, m, event):

@@ -81,3 +81,18 @@ def test_search_refuses_a_profile_stuck_at_delta():
 def test_search_rejects_an_envelope_that_the_oracle_contradicts():
     with pytest.raises(ArithmeticError):
         search(make_oracle(cubic, []), mpq(1, 1000), mpq(1, 100), envelope=mpq(1))
+
+
+def test_search_starts_at_the_oracles_limit_below_a_larger_envelope():
+    calls = []
+    delta = mpq(1, 1000)
+    bracket = search(make_oracle(cubic, calls), delta, mpq(1, 100), envelope=mpq(10**6), limit=64)
+    assert all(eps <= 64 for eps, _W in calls) and calls[1][0] == 64
+    assert cubic(bracket.eps_lo) > delta >= cubic(bracket.eps_hi)
+
+
+def test_search_refuses_a_root_above_the_oracles_limit():
+    calls = []
+    with pytest.raises(LimitError, match="ε\\* is not below 5, the largest ε the exact game answers"):
+        search(make_oracle(cubic, calls), mpq(1, 1000), mpq(1, 100), envelope=mpq(100), limit=5)
+    assert max(eps for eps, _W in calls) == 5
