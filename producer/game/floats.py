@@ -303,6 +303,10 @@ class FloatBank:
         self.D = np.concatenate([c.D for c in curves])
         self.steps = int(lengths.max()).bit_length() if len(curves) else 0
         self.count = len(curves)
+        # the curves now read their slopes, A and drops from the bank (the same numbers): one copy, not two
+        for curve, start, length in zip(curves, self.start.tolist(), lengths.tolist()):
+            view = slice(start, start + length)
+            curve.S, curve.A, curve.D = self.S[view], self.A[view], self.D[view]
 
     def excess(self, index, x, y):
         """(V_index(x, y) − y·B_0, its error scale) elementwise (:meth:`FloatCurve.excess`)."""

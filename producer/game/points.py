@@ -36,6 +36,7 @@ from producer.game.roots import SIGNS
 CHUNK = 1 << 20  # vectorised elements per block (bounds memory)
 FEW_CURVES = 64  # up to this many distinct curves in one call, evaluate them group by group
 SMALL_KEYS = 1 << 16  # curve keys below this are counted, not sorted (bank_values)
+MAX_BANKS = 8  # banks of one (kind, q) before they are joined into one (bank_values looks in each)
 
 
 class GameFloats:
@@ -48,7 +49,7 @@ class GameFloats:
         self.D = int(game.D)
         self._g = {}
         self._f = {}          # (q, residue, j) -> FloatCurve
-        self._banks = {}      # (kind, q, ...) -> [keys array, FloatBank, curves list]
+        self._banks = {}      # (kind, q) -> [(sorted keys array, FloatBank of their curves), ...]
         self._echo = {}       # (q, rho, j) -> float echo curve
         self._part = {}       # (q, residue, j, s) -> float participation curve
         self._rows = {}
@@ -176,31 +177,51 @@ class GameFloats:
                 self.widest = max(self.widest, curve.terms)
                 out[sel], scale[sel] = curve.excess(x[sel], y[sel])
             return out, scale
-        bank = self._bank(kind, q, uniq)
-        index = bank[2][np.searchsorted(bank[0], uniq)][inverse]
-        for lo in range(0, len(keys), CHUNK):
-            sl = slice(lo, lo + CHUNK)
-            out[sl], scale[sl] = bank[1].excess(index[sl], x[sl], y[sl])
+        segments = self._bank(kind, q, uniq)
+        if len(segments) == 1:
+            index = np.searchsorted(segments[0][0], uniq)[inverse]
+            for lo in range(0, len(keys), CHUNK):
+                sl = slice(lo, lo + CHUNK)
+                out[sl], scale[sl] = segments[0][1].excess(index[sl], x[sl], y[sl])
+            return out, scale
+        which = np.empty(len(uniq), dtype=np.int64)
+        where = np.empty(len(uniq), dtype=np.int64)
+        for number, (known, _bank) in enumerate(segments):
+            pos = np.minimum(np.searchsorted(known, uniq), len(known) - 1)
+            hit = known[pos] == uniq
+            which[hit], where[hit] = number, pos[hit]
+        which, where = which[inverse], where[inverse]
+        for number, (_known, bank) in enumerate(segments):
+            chosen = np.flatnonzero(which == number)
+            for lo in range(0, len(chosen), CHUNK):
+                sel = chosen[lo:lo + CHUNK]
+                out[sel], scale[sel] = bank.excess(where[sel], x[sel], y[sel])
         return out, scale
 
     def _bank(self, kind, q, needed):
+        """The banks of (kind, q) holding every key of ``needed`` (sorted, distinct): a list of (keys, FloatBank).
+
+        Keys met later go into a new bank of their own, so no curve is copied twice (a bank's curves read
+        their arrays from it); past MAX_BANKS the banks are joined into one, which bounds the lookups.
+        """
         np = self.np
-        entry = self._banks.get((kind, q))
-        if entry is not None:
-            known = entry[0]
-            pos = np.searchsorted(known, needed)
-            pos = np.minimum(pos, len(known) - 1)
-            if np.all(known[pos] == needed):
-                return entry
-            keys = np.union1d(known, needed)
-        else:
-            keys = needed
-        curves = [self._curve_of_key(kind, q, int(key)) for key in keys]
-        # only curves the point levels evaluate enter their margin
-        self.widest = max([self.widest] + [c.terms for c in curves])
-        entry = [keys, floats.FloatBank(curves), np.arange(len(keys))]
-        self._banks[(kind, q)] = entry
-        return entry
+        segments = self._banks.setdefault((kind, q), [])
+        missing = needed
+        for known, _bank in segments:
+            pos = np.minimum(np.searchsorted(known, missing), len(known) - 1)
+            missing = missing[known[pos] != missing]
+        if len(missing):
+            curves = [self._curve_of_key(kind, q, int(key)) for key in missing]
+            # only curves the point levels evaluate enter their margin
+            self.widest = max([self.widest] + [c.terms for c in curves])
+            if len(segments) + 1 > MAX_BANKS:
+                keys = np.concatenate([known for known, _bank in segments] + [missing])
+                order = np.argsort(keys, kind="stable")
+                curves = [self._curve_of_key(kind, q, int(key)) for key in keys[order]]
+                segments[:] = []
+                missing = keys[order]
+            segments.append((missing, floats.FloatBank(curves)))
+        return segments
 
     def _curve_of_key(self, kind, q, key):
         # keys: f/part pack (residue, j[, s]) as residue*4 + code; echo packs (rho, j)

@@ -59,6 +59,27 @@ def test_budget_four_value_and_witness_equal_the_plain_engine(law, ab, xy):
     assert screened == plain
 
 
+def test_banks_that_grow_and_join_give_the_plain_engines_values(monkeypatch):
+    """Every point level read through banks (no per-curve groups), with at most two banks before they are
+    joined: the values of several queries on one game, which add keys to its banks, are the plain engine's."""
+    from producer.game import floats, points as point_levels
+    monkeypatch.setattr(point_levels, "FEW_CURVES", 0)
+    monkeypatch.setattr(point_levels, "MAX_BANKS", 2)
+    sizes = []
+    original = floats.FloatBank.__init__
+
+    def noting(bank, curves):
+        original(bank, curves)
+        sizes.append(len(curves))
+    monkeypatch.setattr(floats.FloatBank, "__init__", noting)
+    law, gamma = FiniteLaw([1, 3, 5, 3, 1], -2), Gamma(1, 3)
+    game, plain = FiniteGame(law, gamma), PlainGame(law, gamma)
+    for x, y in [(1, 1), (2, 7), (9, 2), (1, 30), (40, 3), (5, 6)]:
+        X, Y, _M = integer_point(mpq(x), mpq(y))
+        assert game.g_value(4, X, Y) == plain.g_value(4, X, Y)
+    assert len(sizes) > 3 and max(sizes) > min(sizes)   # new banks were added, and joined
+
+
 @pytest.mark.slow
 @given(laws(2), gammas(3), points)
 @settings(max_examples=20, deadline=None)
