@@ -571,6 +571,8 @@ FAMILIES = [
     ("mixture", "Mixture of Gaussians (`MixtureOfGaussiansDpEvent`, add/remove)",
      "mechanisms/mixture-of-gaussians.md"),
     ("replace_gaussian", "Poisson-subsampled Gaussian under replace-one", "mechanisms/poisson-subsampling.md"),
+    ("gaussian_replace", "Gaussian mechanism under replace-one (`GaussianDpEvent`, sensitivity 2 between two "
+     "records; PLD: `from_gaussian_mechanism(…, neighboring_relation=REPLACE_ONE)`)", "mechanisms/gaussian.md"),
     ("discrete_laplace", "Discrete Laplace (`DiscreteLaplaceDpEvent`, add/remove; PLD: "
      "`from_discrete_laplace_mechanism`)", "mechanisms/discrete.md"),
     ("discrete_gaussian", "Discrete Gaussian (`DiscreteGaussianDpEvent`, this project's event, add/remove; PLD: "
@@ -628,6 +630,9 @@ def family_cases(quick):
         cases.append(dict(family="replace_gaussian", label="σ = 1, q = 0.05", steps=100, relation=REPLACE,
                           event=_repeat(100, _poisson("0.05", gaussian)),
                           pld=partial(pld_replace_gaussian, "0.05", "1"), prv=None))
+        cases.append(dict(family="gaussian_replace", label="σ = 2", steps=10, relation=REPLACE,
+                          event=_repeat(10, {"class_name": "GaussianDpEvent", "noise_multiplier": "2"}),
+                          pld=partial(pld_replace_gaussian, "1", "2"), prv=None))
         dlap = {"class_name": "DiscreteLaplaceDpEvent", "noise_parameter": "1/2", "sensitivity": 2}
         cases.append(dict(family="discrete_laplace", label="a = 1/2, s = 2", steps=50, relation=ADD_OR_REMOVE,
                           event=_repeat(50, dlap), pld=partial(pld_discrete_laplace, "1/2", 2, "1"), prv=None))
@@ -868,6 +873,11 @@ FINDING_REASONS = [
      "off: its 'upper bound' is no bound. With `eps_max=120` given by hand the same accountant returns "
      "[90.768, 90.797] for p = 0.5, around the certified interval; the exact binomial sum gives "
      "ε(10^-5) = 90.78154 (checked outside this engine with mpmath)."),
+    ("gaussian_replace", "rdp",
+     "Why RDP misses the Gaussian mechanism under replace-one: dp_accounting 0.6's `RdpAccountant` accepts a "
+     "`GaussianDpEvent` under `REPLACE_ONE` and answers its add/remove value (sensitivity 1), the same number under "
+     "both relations, where changing one record moves the sum by up to 2 (its own PLD library uses sensitivity 2 "
+     "for replace-one, as this engine does)."),
     ("composition", "rdp",
      "Why RDP misses the composition written with an integer noise multiplier: dp_accounting 0.6's "
      "`_effective_gaussian_noise_multiplier` (the reduction of Gaussian events composed below one "
@@ -950,6 +960,7 @@ def accountant_findings(rows):
 FAMILY_TITLES = {"laplace": "Laplace", "poisson_laplace": "Poisson-subsampled Laplace",
                  "randomized_response": "randomized response", "mixture": "mixture of Gaussians",
                  "replace_gaussian": "replace-one subsampled Gaussian", "discrete_laplace": "discrete Laplace",
+                 "gaussian_replace": "Gaussian mechanism, replace-one",
                  "discrete_gaussian": "discrete Gaussian",
                  "without_replacement": "sampling without replacement (fixed-size batches)",
                  "composition": "a composition of Gaussians in one Poisson sampling",

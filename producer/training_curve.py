@@ -37,7 +37,7 @@ from producer.errors import InputError, LimitError
 from producer.output import check_fresh_folder, check_output_file, check_output_folder, owned_files, write_file_atomic
 from producer.immutable import Immutable
 from producer.names import option
-from producer.rationals import describe_rational, format_rational, parse_integer
+from producer.rationals import describe_rational, format_rational, parse_integer, required
 
 # Refused before any work beyond this many points (a point costs about a second at T = 10^4; the curve of a
 # longer run takes a larger --every).
@@ -128,6 +128,9 @@ def plan(noise_multiplier, delta, *, sampling_rate=None, steps=None, every=None,
     """
     from producer.kinds.dpsgd import Request
     from producer.pld.enclose import refusals
+    # both are named here: the dpsgd request below would offer its own alternatives (stages, epsilons)
+    required(noise_multiplier, option("noise_multiplier"), "the noise multiplier σ")
+    required(delta, option("delta"), "δ (the curve is ε(δ) at each point)")
     every = None if every is None else parse_integer(every, "every")
     if every is not None and every < 1:
         raise InputError(f"every: K must be at least 1, got {every}")

@@ -74,10 +74,23 @@ class Request(Immutable):
         if self.theta > AUDITOR_MAX_THETA:
             raise LimitError(f"theta: θ = {self.theta} exceeds the auditor's limit {AUDITOR_MAX_THETA}")
         self._check_gaussian_term_size()
+        self._check_source()
         work = sum(len(c.h) ** 2 * (len(c.law.weights) + 1) ** 2 for c in self.identity_cases)
         if work > AUDITOR_MAX_IDENTITY_WORK:
             raise LimitError(f"identity: Σ steps²·(weights + 1)² = {work} over the cases exceeds the auditor's "
                              f"limit {AUDITOR_MAX_IDENTITY_WORK}; use fewer or smaller identity cases")
+
+    def _check_source(self):
+        """Refuse a source the auditor cannot check, naming the scale: here the radius follows from σ² and S."""
+        try:
+            positive_radius_fast(self.sigma2, self.scale)
+        except LimitError as error:
+            subject, _, detail = error.reason.partition(": ")
+            if subject not in ("radius", "source"):
+                raise
+            raise LimitError(f"scale: at S of {int(self.scale).bit_length()} bits the source (every atom >= 1 "
+                             f"of σ² = {format_rational(self.sigma2)}) is beyond the auditor's limits: {detail}",
+                             "use a smaller scale") from None
 
     def _check_gaussian_term_size(self):
         """Refuse when the exact Gaussian term G = θ^θ/(θ+1)^{θ+1}·u, u >= e^x (a 192-bit enclosure),

@@ -149,6 +149,17 @@ def test_bad_requests_are_refused_before_any_work(kwargs, error, fragment, monke
     assert fragment in str(caught.value) and "\n" not in str(caught.value)
 
 
+@pytest.mark.parametrize("sigma, delta, fragment", [(None, "1e-5", "noise_multiplier: give"),
+                                                     ("1.1", None, "delta: give")])
+def test_a_noise_or_delta_left_out_is_named_without_dpsgds_other_forms(sigma, delta, fragment, monkeypatch):
+    """privacy_curve has neither stages nor epsilons: the refusal names only what it takes."""
+    must_not_call(monkeypatch, training_curve, "certify_point")
+    with pytest.raises(InputError) as caught:
+        api.privacy_curve(sigma, delta, workers=0, **TRAINING)
+    assert str(caught.value).startswith(fragment) and "stages" not in str(caught.value)
+    assert "epsilons" not in str(caught.value)
+
+
 @pytest.mark.parametrize("sigma, delta, fragment", [
     ("0.05", "1e-5", "outside the limits [1/10, 100]"), ("1.1", "0", "delta: must lie in (0, 1)"),
     ("1.1", "1e-31", "below the limit 10^-30"),

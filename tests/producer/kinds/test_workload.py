@@ -12,7 +12,7 @@ from gmpy2 import mpq
 from hypothesis import given, settings, strategies as st
 
 from producer.cli import main as producer_main
-from producer.errors import InputError
+from producer.errors import InputError, LimitError
 from producer.kinds import workload
 from producer.laws import FiniteLaw, Gamma
 from producer.lower import workload as wl
@@ -114,3 +114,12 @@ def test_workload_at_the_largest_epsilon_verifies_and_the_next_is_refused(tmp_pa
 @pytest.mark.parametrize("args", [["--dimension", 10 ** 9 + 1], ["--theta", 10 ** 4 + 1], ["--theta", 10 ** 4]])
 def test_workload_beyond_the_auditors_limits_is_refused_before_work(args, tmp_path):
     refused(["workload", *args], tmp_path / "beyond.json", "auditor")
+
+
+@pytest.mark.parametrize("scale", [2 ** 1000, 2 ** 4000])
+def test_a_scale_whose_source_the_auditor_cannot_check_is_refused_naming_the_scale(scale):
+    """The radius follows from σ² and S here, so the refusal names the scale (it named a radius the call lacks)."""
+    with pytest.raises(LimitError) as caught:
+        workload.Request.from_strings(scale=scale)
+    message = str(caught.value)
+    assert message.startswith("scale: ") and message.endswith("use a smaller scale") and "radius" not in message
