@@ -17,6 +17,7 @@ from gmpy2 import mpq, mpz
 
 from producer.errors import InputError
 from producer.names import entry, option
+from producer.rationals import describe_rational
 from producer.sources.enclosures import exp_threshold
 from producer.sources.transfer import transfer_term
 
@@ -100,7 +101,7 @@ def _integer_scan(delta, evaluate):
     for hi in range(1, MAX_EPSILON + 1):
         if evaluate(mpq(hi)).upper <= delta:
             return hi
-    raise InputError(f"delta: the hierarchy bound stays above δ = {delta} at every integer ε up to {MAX_EPSILON} "
-                     f"(its source's transfer (1 + e^ε)·2C·τ grows like e^ε); {entry('hierarchy')} with a finer "
-                     f"source (a larger {option('radius')} and {option('source_scale')}) and a wider grid "
-                     f"({option('logit_range')}) may reach it")
+    raise InputError(f"delta: the hierarchy bound stays above δ = {describe_rational(delta)} at every integer ε "
+                     f"up to {MAX_EPSILON} (its source's transfer (1 + e^ε)·2C·τ grows like e^ε); "
+                     f"{entry('hierarchy')} with a finer source (a larger {option('radius')} and "
+                     f"{option('source_scale')}) and a wider grid ({option('logit_range')}) may reach it")

@@ -1,9 +1,12 @@
 """The δ-query search of the hierarchy's discrete-Gaussian bound (producer/hierarchy/dg_bound.py)."""
 
+from types import SimpleNamespace
+
 import pytest
 from gmpy2 import mpq
 
 from producer.errors import InputError
+from producer.hierarchy import dg_bound
 from producer.hierarchy.dg_bound import MAX_EPSILON, smallest_epsilon
 
 
@@ -54,3 +57,13 @@ def test_a_monotone_bound_takes_the_doubling_path():
 
     smallest_epsilon(delta, evaluate)
     assert [c for c in calls if c.denominator == 1 and c > 0][:4] == [1, 2, 4, 8]
+
+
+@pytest.mark.parametrize("delta, shown", [(mpq(1, 10 ** 400), "δ = 1e-400 "),
+                                          (mpq(1, 3 * 10 ** 50), "δ = ≈3.33333e-51 ")])
+def test_a_delta_no_integer_epsilon_meets_is_named_short(delta, shown):
+    """The refusal names δ in a few characters (it printed a 401-digit denominator, cut in the middle)."""
+    never = SimpleNamespace(upper=mpq(1))
+    with pytest.raises(InputError) as caught:
+        dg_bound._integer_scan(delta, lambda epsilon: never)
+    assert shown in str(caught.value) and len(str(caught.value)) < 400
