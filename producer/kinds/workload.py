@@ -52,7 +52,7 @@ def check_auditable_gaussian_term(gaussian):
 class Request(Immutable):
     """A validated workload request: the strategy (n, d, e), σ², S, ε, θ and the identity cases."""
 
-    __slots__ = ("dimension", "diagonal", "ones", "sigma2", "scale", "epsilon", "theta", "identity_cases")
+    __slots__ = ("dimension", "diagonal", "ones", "sigma2", "scale", "epsilon", "theta", "identity_cases", "radius")
 
     def __init__(self, dimension, diagonal, ones, sigma2, scale, epsilon, theta, identity_cases=()):
         self.dimension, self.diagonal, self.ones = int(dimension), int(diagonal), int(ones)
@@ -81,9 +81,9 @@ class Request(Immutable):
                              f"limit {AUDITOR_MAX_IDENTITY_WORK}; use fewer or smaller identity cases")
 
     def _check_source(self):
-        """Refuse a source the auditor cannot check, naming the scale: here the radius follows from σ² and S."""
+        """The source's radius (every atom >= 1), or a refusal naming the scale: the radius follows from σ² and S."""
         try:
-            positive_radius_fast(self.sigma2, self.scale)
+            self.radius = positive_radius_fast(self.sigma2, self.scale)
         except LimitError as error:
             subject, _, detail = error.reason.partition(": ")
             if subject not in ("radius", "source"):
@@ -134,8 +134,7 @@ class Request(Immutable):
 def result_json(request):
     norm2 = column_norm2(request.dimension, request.diagonal, request.ones)
     alpha, beta = inverse_coefficients(request.dimension, request.diagonal, request.ones)
-    radius = positive_radius_fast(request.sigma2, request.scale)
-    source = DiscreteGaussianSource.from_radius_scale(request.sigma2, radius, request.scale)
+    source = DiscreteGaussianSource.from_radius_scale(request.sigma2, request.radius, request.scale)
     law = source.law
     variance = mpq(sum(z * z * law.weight(z) for z in range(law.low, law.high + 1)), law.total)
     _, lam_hi = exp_threshold(request.epsilon, THRESHOLD_GAP)
