@@ -225,15 +225,33 @@ def compute(curve, workers=DEFAULT_WORKERS, report=None):
     return PrivacyCurve(curve, done)
 
 
+# what a pool whose processes died says, then the points are certified in this process
+POOL_LOST = ("privacy curve: the worker processes stopped before answering, so the remaining points are "
+             "certified in this process. A script that calls privacy_curve with workers >= 2 must do so under "
+             "'if __name__ == \"__main__\":' (each worker process imports the script again), or pass workers=0.")
+
+
 def _on_pool(curve, workers, finished):
     import multiprocessing
+    import warnings
+    from concurrent.futures.process import BrokenProcessPool
     # spawn: a fresh interpreter per process, the same on every platform (no forked locks or threads)
     context = multiprocessing.get_context("spawn")
     pool = ProcessPoolExecutor(max_workers=min(workers, len(curve.points)), mp_context=context)
+    left = set(range(len(curve.points)))
     try:
         futures = {pool.submit(certify_point, *curve.request(point)): index for index, point in enumerate(curve.points)}
         for future in as_completed(futures):
             finished(futures[future], future.result())
+            left.discard(futures[future])
+    except BrokenProcessPool:
+        # the processes died: most often a script without the main guard, whose every worker re-runs it
+        # and fails at its own privacy_curve call; the work itself does not need them
+        pool.shutdown(wait=False, cancel_futures=True)
+        warnings.warn(POOL_LOST, RuntimeWarning, stacklevel=4)
+        for index in sorted(left):
+            finished(index, certify_point(*curve.request(curve.points[index])))
+        return
     except BaseException:
         # a refusal met during one point's work, or an interrupt: the points not started are dropped, and at
         # most one point per process finishes

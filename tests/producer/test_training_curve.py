@@ -123,6 +123,37 @@ def test_a_pool_of_processes_gives_the_same_certificates():
     assert pooled.certificates == serial.certificates and len(lines) == 4
 
 
+class _DyingPool:
+    """A stand-in for the process pool whose processes die after the first point (as they do when a script
+    without the main guard is imported again by each worker)."""
+
+    def __init__(self, max_workers, mp_context):
+        self.calls = 0
+
+    def submit(self, fn, *args):
+        from concurrent.futures import Future
+        from concurrent.futures.process import BrokenProcessPool
+        future, self.calls = Future(), self.calls + 1
+        if self.calls == 1:
+            future.set_result(fn(*args))
+        else:
+            future.set_exception(BrokenProcessPool("a process in the pool was terminated abruptly"))
+        return future
+
+    def shutdown(self, wait=True, cancel_futures=False):
+        pass
+
+
+def test_a_pool_whose_processes_die_leaves_the_points_to_this_process(monkeypatch):
+    kwargs = dict(sampling_rate="0.01", steps=40, every=10)
+    monkeypatch.setattr(training_curve, "ProcessPoolExecutor", _DyingPool)
+    lines = []
+    with pytest.warns(RuntimeWarning, match="if __name__ == .__main__.:.*or pass workers=0"):
+        pooled = api.privacy_curve(1, "1e-5", workers=2, progress=lines.append, **kwargs)
+    serial = api.privacy_curve(1, "1e-5", workers=0, **kwargs)
+    assert pooled.certificates == serial.certificates and len(lines) == 4
+
+
 # ---- refusals: one line, before the first certificate ----------------------------------------------------
 
 @pytest.mark.parametrize("kwargs, error, fragment", [
