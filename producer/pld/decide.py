@@ -60,6 +60,12 @@ def last_true(predicate, guess):
     return hi - 1
 
 
+def log_guess(value):
+    """log(value) in floats for a positive rational ``value``, even where float(value) would round it to 0 or
+    to 1 (q within 10^-17 of 1 makes 1 − q such a value): the logs of its numerator and denominator."""
+    return math.log(int(value.numerator)) - math.log(int(value.denominator))   # ints: no float overflow
+
+
 def floor_guess(value, h):
     """⌊value/h⌋ in floats (a hint for :func:`last_true`), 0 when not finite."""
     ratio = float(value) / float(h)

@@ -37,7 +37,7 @@ import flint
 from flint import arb
 from gmpy2 import mpq
 
-from producer.pld.decide import floor_guess, last_true, sign
+from producer.pld.decide import floor_guess, last_true, log_guess, sign
 from producer.pld.masses import StepMasses
 from producer.pld.mechanism import DominatingPair
 from producer.pld.normal import normal_quantile_float
@@ -290,7 +290,7 @@ class DiscreteGaussian(DominatingPair):
         rational, so ih = 0 and q = 0)."""
         w0, h = 1 - self.rate, mpq(h)
         return last_true(lambda i: sign(lambda: to_arb(i * h).exp() - to_arb(w0)) < 0,
-                         floor_guess(math.log(float(w0)), h))
+                         floor_guess(log_guess(w0), h))
 
     def _above_infimum(self, y):
         """True when y > inf v = log(1 − q) (always at q = 1), decided exactly."""

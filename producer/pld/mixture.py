@@ -36,7 +36,7 @@ from flint import arb
 from gmpy2 import mpq
 
 from producer.pld.connect_dots import PrecisionError
-from producer.pld.decide import floor_guess, last_true, sign
+from producer.pld.decide import floor_guess, last_true, log_guess, sign
 from producer.pld.masses import StepMasses, power_of_two
 from producer.pld.mechanism import DominatingPair
 from producer.pld.normal import normal_quantile_float, phi, phi_bar, trapezoid_moments
@@ -100,7 +100,7 @@ class GaussianMixture(DominatingPair):
         """⌊log(w_0)/h⌋ (w_0 > 0), decided exactly."""
         w0, h = self.zero_weight, mpq(h)
         return last_true(lambda i: sign(lambda: to_arb(i * h).exp() - to_arb(w0)) < 0,
-                         floor_guess(math.log(float(w0)), h))
+                         floor_guess(log_guess(w0), h))
 
     def _positive(self):
         s2 = self.noise * self.noise

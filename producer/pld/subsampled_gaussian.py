@@ -31,7 +31,7 @@ import math
 from flint import arb
 from gmpy2 import mpq
 
-from producer.pld.decide import floor_guess, last_true, sign
+from producer.pld.decide import floor_guess, last_true, log_guess, sign
 from producer.pld.gaussian_noise import GivenBySigma, GivenByVariance
 from producer.pld.masses import StepMasses
 from producer.pld.mechanism import DominatingPair
@@ -69,7 +69,7 @@ class SubsampledGaussian(GivenBySigma, DominatingPair):
     def lowest_index(self, h):
         """i₀ = ⌊log(1 − q)/h⌋, the bucket holding the infimum of the loss (q < 1), decided exactly."""
         q, h = self.rate, mpq(h)
-        return last_true(lambda i: not self._above_infimum(i, h), floor_guess(math.log1p(-float(q)), h))
+        return last_true(lambda i: not self._above_infimum(i, h), floor_guess(log_guess(1 - q), h))
 
     def _above_infimum(self, i, h):
         """e^{ih} > 1 − q (exact)."""

@@ -156,6 +156,16 @@ def test_exact_range_decisions_against_mpmath():
         assert top <= mp.log((1 - mp.mpf(1) / 3 + mp.mpf(1) / 9) / (mp.mpf(1) / 9)) * 100 < top + 1
 
 
+@pytest.mark.parametrize("gap", [mpq(1, 10**17), mpq(1, 2**80), mpq(1, 2**1100)])
+def test_the_infimums_bucket_when_q_is_within_a_float_of_one(gap):
+    """1 − q too close to 0 (or below the floats) for float(q) to tell q from 1: the hint comes from the
+    rational, and the bucket is still ⌊log(1 − q)/h⌋."""
+    q, h = 1 - gap, mpq(1, 50)
+    expected = math.floor(-math.log(int(gap.denominator)) * 50)   # log(1 − q) = −log(den): irrational, never on a point
+    assert SubsampledGaussian(q, mpq(1)).lowest_index(h) == expected
+    assert GaussianMixture(mpq(1), [0, 1], [gap, q], mpq(1)).lowest_index(h) == expected   # w_0 = gap
+
+
 @pytest.mark.parametrize("q,sigma", [("1/10", "1"), ("1/100", "1/2"), ("1/2", "2"), ("1/10000000", "1"),
                                      ("87/1250000000", "407/100")])
 def test_the_sampled_gaussian_is_the_mixture_with_one_more_component(q, sigma):
