@@ -6,7 +6,7 @@ Claims: the source; the reward upper bounds g_hi; a Bellman certificate
 the offset diameter and L_ℓ, κ(h), p_exit, p = δ − p_exit, an upper bound of
 log(1/p), the square root and epsilon_upper.  docs/kinds.md lists every field.
 
-Limits: 1 <= C, T <= 10^15; δ in (0, 1); p_exit < δ (checked before the work:
+Limits: 1 <= C <= T <= 10^15; δ in (0, 1); p_exit < δ (checked before the work:
 a larger radius makes p_exit smaller); radius <= MAX_RADIUS.
 """
 
@@ -40,6 +40,12 @@ class Request:
         self.gamma, self.sigma2 = check_gamma(gamma), check_sigma2(sigma2)
         self.budget = check_integer_range(budget, "budget", 1, MAX_STEPS)
         self.deadline = check_integer_range(deadline, "deadline", 1, MAX_STEPS)
+        if self.budget > self.deadline:
+            # T steps hold at most T participations: the bound would be true but loose, its per-participation
+            # figure meaningless
+            raise InputError(f"budget: C = {self.budget} participations cannot fit in T = {self.deadline} steps "
+                             f"(ε*_{{C,T}} = ε*_{{T,T}} when C >= T); give {option('budget', self.deadline)} "
+                             f"or less, or a larger {option('deadline')}")
         delta = mpq(parse_rational(delta, "delta"))
         if not 0 < delta < 1:
             raise InputError(f"delta: must lie in (0, 1), got {describe_rational(delta)}")

@@ -311,6 +311,16 @@ def test_refusals_name_the_value(call, error):
         call()
 
 
+def test_a_budget_beyond_the_deadline_is_refused_before_the_work(monkeypatch):
+    """C participations cannot fit in T < C steps: refused, naming the largest budget that does."""
+    from producer.kinds import finite_budget
+    from tests.untimed import must_not_call
+    assert api.finite_budget("1/3", "9", 2, 2, "1e-5", radius=16).result["epsilon_upper"]
+    must_not_call(monkeypatch, finite_budget, "finite_budget_bound")
+    with pytest.raises(InputError, match=r"budget: C = 100 participations cannot fit in T = 2 steps.*budget=2"):
+        api.finite_budget("1/3", "9", 100, 2, "1e-5", radius=16)
+
+
 # ---- reference certificates ---------------------------------------------------
 
 def test_references_regenerate_byte_identically(tmp_path):
