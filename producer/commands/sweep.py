@@ -60,6 +60,7 @@ USAGE = ("producer sweep (--epsilons E,... | --epsilon-range A:B:N | --deltas D,
          "[--rel-width R] [--effort N] --out DIR [--overwrite] [--workers N | --scheduler ADDRESS] [--quiet]")
 
 DEFAULT_WORKERS = 2
+MAX_WORKERS = 64     # as privacy curves: processes beyond this only queue
 OUTPUT_FILES = ()  # producer.cli checks these before the run: no -o file, the --out folder
 OUTPUT_FOLDERS = ("out",)
 DEFAULT_REL_WIDTH = mpq(1, 1000)
@@ -306,8 +307,8 @@ def run(args):
     from producer.sweep.run import run_sweep
 
     workers = parse_integer(args.workers, "workers")
-    if workers < 0:
-        raise InputError(f"--workers: must be >= 0, got {workers}")
+    if not 0 <= workers <= MAX_WORKERS:
+        raise InputError(f"--workers: must be in [0, {MAX_WORKERS}] (0: in this process), got {workers}")
     points = grid_from_args(args)
     out = Path(args.out)  # checked by producer.cli before the run (OUTPUT_FOLDERS)
     check_out(out, args.overwrite)

@@ -161,7 +161,7 @@ def open_client(workers, scheduler):
         client = distributed.Client(cluster)
         client.run(quiet_worker_logs)
         return client
-    except (OSError, TimeoutError) as exc:
+    except (OSError, TimeoutError, ValueError) as exc:   # ValueError: an address dask cannot parse
         where = f"scheduler {scheduler}" if scheduler else f"a LocalCluster of {workers} workers"
         raise InputError(f"cannot reach {where}: {' '.join(str(exc).split())}") from None
 

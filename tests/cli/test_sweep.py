@@ -108,6 +108,22 @@ def test_a_non_empty_out_folder_is_refused_in_one_line(capsys, tmp_path, monkeyp
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before  # untouched
 
 
+@pytest.mark.parametrize("workers, fragment", [("1000000", "--workers: must be in [0, 64]"),
+                                               ("-1", "--workers: must be in [0, 64]")])
+def test_workers_beyond_the_limit_are_refused_before_the_work(capsys, tmp_path, monkeypatch, workers, fragment):
+    _no_work(monkeypatch)
+    status, lines = _sweep(capsys, "--epsilons", "1", "--budgets", "2", "--sigma2s", "9", "--workers", workers,
+                           "--out", str(tmp_path / "out"))
+    assert status == 2 and len(lines) == 1 and fragment in lines[0], lines
+
+
+def test_a_scheduler_address_dask_cannot_read_is_one_line(capsys, tmp_path):
+    pytest.importorskip("distributed")
+    status, lines = _sweep(capsys, "--epsilons", "1", "--budgets", "2", "--sigma2s", "9", "--scheduler", "foo",
+                           "--out", str(tmp_path / "out"))
+    assert status == 2 and len(lines) == 1 and "cannot reach scheduler foo" in lines[0], lines
+
+
 def test_a_folder_with_other_files_is_refused_too(capsys, tmp_path, monkeypatch):
     out = tmp_path / "out"
     out.mkdir()
