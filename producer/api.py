@@ -229,7 +229,9 @@ def pmw_sample(universe, records, queries, rounds, hedge, select, epsilon, datab
     from producer.envelope.sampling import sample
     from producer.kinds import envelope as kind
     from producer.rationals import parse_seed
+    from producer.envelope.auditability import MAX_SAMPLER_EXPONENT, check_exponents
     instance = kind.parse_instance(universe, records, queries, rounds, hedge, select, epsilon, variant)
+    check_exponents(instance, MAX_SAMPLER_EXPONENT, "the sampler's limit", "(its weights are exponentials of it)")
     bits = kind.check_precision(precision) or kind.PRECISIONS[0]
     values = kind.database_values(database, instance)
     return sample(instance, histogram_of(values, instance.universe), parse_seed(seed), bits)

@@ -21,9 +21,12 @@ from gmpy2 import mpq
 
 from producer.errors import LimitError
 from producer.names import option
+from producer.rationals import describe_rational
 
 MAX_CELLS = 2_000_000
 MAX_EXPONENT = 10_000
+# the sampler's own: its weights are exact exponentials (10^7: 0.4 s; 10^9: 42 s and 6.5 GB; 10^11: GMP aborts)
+MAX_SAMPLER_EXPONENT = 10 ** 7
 MAX_WORK = 10_000_000
 CONSTANT_UNITS = 1000
 MAX_VALUES = 100_000
@@ -48,17 +51,22 @@ def least_values(instance):
     return H * (6 * N + T + k + 22) + N * (3 * k + instance.rounds + 2) + 3 * instance.records
 
 
+def check_exponents(instance, largest, whose, why):
+    """LimitError naming the first exponent of the envelope's weights above ``largest`` (``whose`` limit)."""
+    exponents = (("hedge", "γJ", instance.hedge * instance.rounds), ("select", "η", instance.select),
+                 ("epsilon", "ε·max(n, 2)/2", instance.epsilon * max(instance.records, 2) / 2))
+    for parameter, name, x in exponents:
+        if mpq(x) > largest:
+            raise LimitError(f"{option(parameter)}: the exponent {name} = {describe_rational(x)} exceeds {whose} "
+                             f"{largest} {why}")
+
+
 def check_auditable_instance(instance, precision=None):
     """LimitError (one line, naming the value and the limit) if the auditor would answer UNCHECKED."""
     H, N, T = instance.histogram_count, instance.transcript_count, instance.universe
     if T * (H + N) > MAX_CELLS:
         raise LimitError(f"universe: T·(H + N) = {T * (H + N)} table cells exceed the auditor's limit {MAX_CELLS}")
-    exponents = (("hedge", "γJ", instance.hedge * instance.rounds), ("select", "η", instance.select),
-                 ("epsilon", "ε·max(n, 2)/2", instance.epsilon * max(instance.records, 2) / 2))
-    for parameter, name, x in exponents:
-        if mpq(x) > MAX_EXPONENT:
-            raise LimitError(f"{option(parameter)}: the exponent {name} = {float(x):.6g} exceeds the auditor's limit "
-                             f"{MAX_EXPONENT} for an exp it recomputes")
+    check_exponents(instance, MAX_EXPONENT, "the auditor's limit", "for an exp it recomputes")
     values = least_values(instance)
     if values > MAX_VALUES:
         raise LimitError(f"enumeration: the certificate would hold at least {values} JSON values, above the "

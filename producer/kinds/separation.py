@@ -40,7 +40,7 @@ from producer.lower.fields import source_claims
 from producer.lower.relaxations import OffsetRelaxation, OneDigitRelaxation
 from producer.lower.threshold import check_threshold_size, grid_threshold
 from producer.game.values import root_value
-from producer.rationals import decimal_outward, format_rational, parse_rational
+from producer.rationals import decimal_outward, describe_rational, format_rational, parse_rational
 from producer.sources.discrete_gaussian import DiscreteGaussianSource, check_sigma2
 
 KIND, VERSION = "separation", 1
@@ -66,8 +66,8 @@ def _interval(lower, upper, digits=DIGITS):
 
 def _check_separated(upper, separator, lower, what):
     if not upper < separator < lower:
-        raise InputError(f"{what}: no strict separation: upper {float(upper):.6e}, "
-                         f"separator {float(separator):.6e}, lower {float(lower):.6e}")
+        raise InputError(f"{what}: no strict separation: upper {describe_rational(upper)}, "
+                         f"separator {describe_rational(separator)}, lower {describe_rational(lower)}")
 
 
 def _nonnegative(value, what):

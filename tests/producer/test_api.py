@@ -150,6 +150,7 @@ def test_exports_from_the_package():
     (lambda: api.separation("no-such-claim"), "unknown claim"),
     (lambda: api.separation("finite-relaxation", separator="1/2"), "no separator"),
     (lambda: api.separation("binary-pair", separator=1), "no strict separation"),
+    (lambda: api.separation("binary-pair", separator=10**400), "separator 1e+400"),
     (lambda: api.calibration_lower("capped-preparation", budget=3), "only delta"),
     (lambda: api.calibration_lower("capped-preparation", delta=2), "(0, 1)"),
     (lambda: api.calibration_lower("other"), "claim"),
@@ -158,6 +159,17 @@ def test_bad_input_raises_input_error(call, fragment):
     with pytest.raises(InputError) as info:
         call()
     assert fragment in str(info.value)
+
+
+@pytest.mark.parametrize("call, fragment", [
+    (lambda: api.pmw_envelope(2, 2, [["1", "0"]], 1, "1/2", 10**400, 1), "η = 1e+400 exceeds the auditor's limit"),
+    (lambda: api.pmw_envelope(2, 2, [["1", "0"]], 1, "1/2", 1, "1e400"), "= 1e+400 exceeds the auditor's limit"),
+    (lambda: api.pmw_sample(2, 2, [["1", "0"]], 1, "1/2", 10**30, 1, "0,1", 1), "η = 1e+30 exceeds the sampler's"),
+    (lambda: api.pmw_sample(2, 2, [["1", "0"]], 1, "1/2", 1, 2**80, "0,1", 1), "exceeds the sampler's limit"),
+])
+def test_huge_envelope_exponents_are_refused_in_one_line(call, fragment):
+    with pytest.raises(LimitError, match=re.escape(fragment)):
+        call()
 
 
 def test_digit_limits_apply_to_python_values_too():
