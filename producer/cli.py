@@ -21,7 +21,7 @@ import traceback
 from producer.version import __version__
 from producer.errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_SOFTWARE, InputError
 from producer.names import command_line
-from producer.output import check_output_file, check_output_folder
+from producer.output import check_output_file, check_output_folder, silence_stdout
 
 # (subcommand, module) in the order shown by --help.
 COMMANDS = [
@@ -149,15 +149,6 @@ def _say(line):
         pass  # stderr itself is gone: nothing left to tell
 
 
-def _silence_stdout():
-    """After a broken pipe: point stdout at /dev/null so the exit-time flush cannot fail again."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):
-        pass
-
-
 def _first_line(exc):
     try:
         text = str(exc)
@@ -214,7 +205,7 @@ def main(argv=None):
         _say(_shorten_numbers(f"{command}: error: {exc}"))
         return EXIT_BAD_INPUT
     except BrokenPipeError:
-        _silence_stdout()
+        silence_stdout()   # after a broken pipe, so that the exit-time flush cannot fail again
         _say(f"{command}: error: standard output was closed before the output was written (broken pipe)")
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:

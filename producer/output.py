@@ -126,11 +126,31 @@ def _write_special(path, data):
         raise OutputError(f"output: cannot write {path}: {exc.strerror or exc}") from None
 
 
-def write_stdout(data):
-    """Write the bytes ``data`` to standard output and flush."""
-    out = sys.stdout.buffer
-    out.write(data)
-    out.flush()
+def write_stdout(data, instead="give -o FILE"):
+    """Write the bytes ``data`` to standard output and flush; a standard output that is closed or cannot take
+    them (a full disk, /dev/full) is an OutputError ending with ``instead`` (a broken pipe stays a
+    BrokenPipeError)."""
+    out = getattr(sys.stdout, "buffer", None)
+    if out is None:
+        raise OutputError(f"output: standard output is closed: {instead}")
+    try:
+        out.write(data)
+        out.flush()
+    except BrokenPipeError:
+        raise
+    except (OSError, ValueError) as exc:     # ValueError: a stream closed from Python
+        silence_stdout()
+        raise OutputError(f"output: cannot write to standard output: {getattr(exc, 'strerror', None) or exc}; "
+                          f"{instead}") from None
+
+
+def silence_stdout():
+    """Point standard output at /dev/null, so that the flush at exit cannot fail again after a failed write."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 def write_output(data, path=None):

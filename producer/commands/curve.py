@@ -8,13 +8,13 @@ standard output.  Everything is checked before the first certificate is
 computed (:mod:`producer.training_curve`).
 """
 
-import sys
 from pathlib import Path
 
 from producer import api
 from producer.commands.common import say
 from producer.kinds.dpsgd import DELTA_LIMIT, NOISE_RANGE, RATE_LIMIT, RATE_RANGE, STEPS_LIMIT
 from producer.training import COUNTINGS, DEFAULT_COUNTING
+from producer.output import write_stdout
 from producer.training_curve import DEFAULT_WORKERS, MAX_POINTS, SERIAL_UP_TO
 
 HELP = ("the privacy curve of a DP-SGD run: certified ε(δ) after each epoch (or every K steps), one dpsgd/1 "
@@ -86,8 +86,7 @@ def run(args):
                               dataset_size=args.dataset_size, epochs=args.epochs, counting=args.counting,
                               workers=args.workers, progress=not args.quiet)
     plotted = curve.write(out, args.overwrite)
-    sys.stdout.write(curve.table())
-    sys.stdout.flush()
+    write_stdout(curve.table().encode("utf-8"), f"the curve's files are in {out}")
     say(args, f"curve: {len(curve.rows)} dpsgd/1 certificates, {'curve.csv and curve.png' if plotted else 'curve.csv'}"
               f" in {out}" + ("" if plotted else " (no plot: matplotlib is not installed; "
                                                   "pip install 'dp-certify[plots]')"))

@@ -72,3 +72,28 @@ def test_a_folder_the_system_cannot_look_up_is_refused_before_the_work(tmp_path,
         folder = tmp_path / "a" / "x"
     with pytest.raises(OutputError, match=r"^output: cannot make the folder .*: (File name too long|Too many levels)"):
         output.check_output_folder(folder)
+
+
+class _FullStream:
+    """A standard output whose device is full (as /dev/full)."""
+
+    class buffer:
+        @staticmethod
+        def write(data):
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+        @staticmethod
+        def flush():
+            pass
+
+    @staticmethod
+    def fileno():
+        raise ValueError("no descriptor")
+
+
+@pytest.mark.parametrize("stream, fragment", [(None, "standard output is closed"),
+                                              (_FullStream(), "cannot write to standard output: No space left")])
+def test_a_standard_output_that_cannot_take_the_certificate_is_an_output_error(monkeypatch, stream, fragment):
+    monkeypatch.setattr(output.sys, "stdout", stream)
+    with pytest.raises(OutputError, match=fragment + ".*give -o FILE"):
+        output.write_output(b"{}\n")
