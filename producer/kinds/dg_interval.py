@@ -57,7 +57,8 @@ def check_noise(sigma2, laplace):
     """(σ², noise): the discrete Gaussian (σ², None) or the discrete Laplace (None, LaplaceNoise(t))."""
     if (sigma2 is None) == (laplace is None):
         raise InputError(f"give exactly one innovation law: {option('sigma2', 'Q')} (discrete Gaussian) or "
-                         f"{option('laplace', 'T')} (discrete Laplace), not both")
+                         f"{option('laplace', 'T')} (discrete Laplace), "
+                         + ("not both" if sigma2 is not None else "none was given"))
     if laplace is None:
         return check_sigma2(sigma2), None
     return None, laplace if isinstance(laplace, LaplaceNoise) else LaplaceNoise(laplace)

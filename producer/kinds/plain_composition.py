@@ -145,7 +145,8 @@ class Request(Immutable):
         else:
             if (sigma2 is None) == (laplace is None):
                 raise InputError(f"give exactly one noise law: {option('sigma2', 'Q')} (discrete Gaussian) or "
-                                 f"{option('laplace', 'T')} (discrete Laplace), not both")
+                                 f"{option('laplace', 'T')} (discrete Laplace), "
+                                 + ("not both" if sigma2 is not None else "none was given"))
             family, parameter = (GAUSSIAN, sigma2) if sigma2 is not None else (LAPLACE, laplace)
             parameter = _parameter(parameter, "sigma2" if family == GAUSSIAN else "laplace")
             self.releases = (Release(family, parameter, 1, check_budget(budget)),)

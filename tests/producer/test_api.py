@@ -151,6 +151,10 @@ def test_exports_from_the_package():
     (lambda: api.separation("finite-relaxation", separator="1/2"), "no separator"),
     (lambda: api.separation("binary-pair", separator=1), "no strict separation"),
     (lambda: api.separation("binary-pair", separator=10**400), "separator 1e+400"),
+    (lambda: api.dg_interval("1/3", None, 2, 2, width="1e-3"), "innovation law: sigma2=Q (discrete Gaussian) or "
+     "laplace=T (discrete Laplace), none was given"),
+    (lambda: api.plain_composition(None, 2, epsilons="1"), "none was given"),
+    (lambda: api.plain_composition(9, 2, epsilons="1", laplace=2), "not both"),
     (lambda: api.calibration_lower("capped-preparation", budget=3), "only delta"),
     (lambda: api.calibration_lower("capped-preparation", delta=2), "(0, 1)"),
     (lambda: api.calibration_lower("other"), "claim"),
