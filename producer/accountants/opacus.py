@@ -145,6 +145,7 @@ class OpacusAccountant:
         """The hook ``PrivacyEngine.make_private`` attaches to the ``DPOptimizer`` (``attach_step_hook``):
         each optimiser step is one accountant step at ``sample_rate`` times the optimiser's
         ``accumulated_iterations``, with its ``noise_multiplier`` (as Opacus's accountants do)."""
+        _step_numbers(1, sample_rate)   # the rate is checked now, not at the first step
 
         def hook_fn(optim):
             self.step(noise_multiplier=optim.noise_multiplier,
@@ -172,7 +173,11 @@ class OpacusAccountant:
         if state_dict["mechanism"] != self.mechanism():
             raise InputError(f"state_dict: a state of the {state_dict['mechanism']!r} accountant cannot be loaded "
                              f"into the {self.mechanism()!r} one")
-        history = list(state_dict["history"])
+        history = state_dict["history"]
+        if isinstance(history, (str, bytes, dict)) or not hasattr(history, "__iter__"):
+            raise InputError(f"state_dict: its 'history' must be a list of (noise_multiplier, sample_rate, "
+                             f"num_steps), got {history!r:.60}")
+        history = list(history)
         for index, entry in enumerate(history):
             _entry(entry, index)
         self.history = history

@@ -138,7 +138,9 @@ def test_state_dict_round_trip_with_opacus_checks(recorded):
     for bad, message in [({}, "None or empty"), ({"1": 2}, "no 'history' key"), ({"history": []}, "no 'mechanism'"),
                          ({"history": [], "mechanism": "rdp"}, "the 'rdp' accountant cannot be loaded"),
                          ({"history": [(0.01, 0.1, 3)], "mechanism": "certified"},
-                          r"^history\[0\].noise_multiplier: σ = 0.01 is outside")]:
+                          r"^history\[0\].noise_multiplier: σ = 0.01 is outside"),
+                         ({"history": None, "mechanism": "certified"}, "its 'history' must be a list"),
+                         ({"history": 5, "mechanism": "certified"}, "its 'history' must be a list")]:
         with pytest.raises(ValueError, match=message):
             fresh.load_state_dict(bad)
         assert fresh.history == []
@@ -236,3 +238,9 @@ def test_make_private_with_epsilon_calibrates_through_the_history_pattern():
     accountant.history = [(high, rate, steps)]
     assert target - tolerance <= accountant.get_epsilon(delta=1e-5) == eps_high <= target
     assert mpq(accountant.certificate.result["epsilon_hi"]) <= target
+
+
+@pytest.mark.parametrize("rate, message", [(None, "sample_rate: expected a number"), (2, r"must lie in \[0, 1\]")])
+def test_the_hooks_sample_rate_is_checked_when_the_hook_is_made(rate, message):
+    with pytest.raises(ValueError, match=message):
+        producer.OpacusAccountant().get_optimizer_hook_fn(rate)
