@@ -15,13 +15,14 @@ certificates for different questions.  Each end is only as good as
 its certificate: verify both with ``auditor verify`` — the bracket line says so.
 """
 
-import json
 from dataclasses import dataclass
 
-from producer.errors import InputError
+from producer import json_input
+from producer.errors import InputError, LimitError
 from producer.names import option
 from producer.rationals import decimal_outward, parse_rational
 
+MAX_CERTIFICATE_BYTES = 64 * 2**20  # the auditor's file limit: it could not check a larger certificate
 DIGITS = 6  # decimals shown; lower end rounded down, upper end rounded up
 EPSILON_BRACKET = "epsilon-bracket/1"
 
@@ -89,9 +90,17 @@ def _q(value):
 def read_certificate(path):
     """The JSON object in ``path`` (a certificate), or InputError with one line."""
     try:
-        with open(path, encoding="utf-8") as fh:
-            cert = json.load(fh)
-    except (OSError, ValueError) as exc:
+        with open(path, "rb") as fh:
+            data = fh.read(MAX_CERTIFICATE_BYTES + 1)  # at most: /dev/zero must not fill the memory first
+    except OSError as exc:
+        raise InputError(f"{path}: not a readable certificate ({exc.__class__.__name__}: {exc})") from None
+    if len(data) > MAX_CERTIFICATE_BYTES:
+        raise LimitError(f"{path}: larger than {MAX_CERTIFICATE_BYTES} bytes, the auditor's limit for a certificate")
+    try:
+        cert = json_input.loads(data)
+    except json_input.JSONInputError as exc:
+        raise InputError(f"{path}: not a readable certificate: it {exc}") from None
+    except ValueError as exc:  # bad JSON, or bytes that are not UTF-8
         raise InputError(f"{path}: not a readable certificate ({exc.__class__.__name__}: {exc})") from None
     if not isinstance(cert, dict) or not isinstance(cert.get("schema"), str):
         raise InputError(f"{path}: not a certificate (no schema)")

@@ -2,21 +2,23 @@
 
 A bank is n >= 1 points of Q^d.  Files are JSON ``{"points": [["x1", "y1"],
 ...]}`` (strings holding rationals ``p/q`` or decimals, read exactly) or CSV
-with one point per row (same number syntax; a header row of non-numbers is
-skipped).  Decimals are never read through floats.
+with one point per row (same number syntax; a first row none of whose fields
+is a number is a header, and skipped).  Decimals are never read through
+floats, not even a JSON float (``1e-400`` is 10^-400, not 0).
 """
 
 import csv
-import json
 import os
 
 from gmpy2 import mpq
 
+from producer import json_input
 from producer.errors import InputError, LimitError
 from producer.rationals import format_rational, parse_rational
 
 MAX_BANK_SIZE = 20000  # documented limit: points in a bank
 MAX_DIMENSION = 64  # documented limit: coordinates per point
+MAX_FILE_BYTES = 64 * 2**20  # a bank file is read whole: /dev/zero must not fill the memory first
 
 
 class Bank:
@@ -58,7 +60,9 @@ class Bank:
     @classmethod
     def from_json_text(cls, text, where="bank"):
         try:
-            obj = json.loads(text)
+            obj = json_input.loads(text, literal_floats=True)  # floats as written: the points are read exactly
+        except json_input.JSONInputError as exc:
+            raise InputError(f"{where}: the JSON text {exc}") from None
         except ValueError as exc:
             raise InputError(f"{where}: not valid JSON ({exc})") from None
         if not isinstance(obj, dict) or not isinstance(obj.get("points"), list):
@@ -67,22 +71,15 @@ class Bank:
 
     @classmethod
     def from_csv_text(cls, text, where="bank"):
-        rows = [r for r in csv.reader(text.splitlines()) if r and any(c.strip() for c in r)]
-        if rows:
-            try:
-                [parse_rational(c) for c in rows[0]]
-            except InputError:
-                rows = rows[1:]  # a header row
-        return cls.from_strings([[c.strip() for c in r] for r in rows], where)
+        rows = _csv_rows(text, where)
+        if rows and not any(_is_number(c) for c in rows[0][1]):
+            rows = rows[1:]  # a header: a row that names columns; one number in it makes it a point
+        return cls([[parse_rational(c, f"{where}: row {line}") for c in row] for line, row in rows])
 
     @classmethod
     def from_path(cls, path):
         """Read a ``.json`` or ``.csv`` bank file (format by extension, else sniffed)."""
-        try:
-            with open(path, encoding="utf-8") as fh:
-                text = fh.read()
-        except OSError as exc:
-            raise InputError(f"bank: cannot read {path}: {exc.strerror}") from None
+        text = _read_text(path)
         where = f"bank {os.path.basename(path)}"
         if path.lower().endswith(".csv"):
             return cls.from_csv_text(text, where)
@@ -99,6 +96,45 @@ class Bank:
         pts = list(self.points)
         pts[j] = tuple(mpq(c) for c in x)
         return Bank(pts)
+
+
+def _read_text(path):
+    """The text of a bank file, at most MAX_FILE_BYTES of UTF-8 (a byte-order mark dropped), or one line."""
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise InputError(f"bank: cannot read {path}: {exc.strerror}") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise LimitError(f"bank: {path} is larger than the limit of {MAX_FILE_BYTES} bytes")
+    try:
+        return data.decode("utf-8-sig")  # a spreadsheet's BOM would otherwise spoil the first field
+    except UnicodeDecodeError as exc:
+        raise InputError(f"bank: {path} is not UTF-8 text (byte {exc.start} cannot be read); "
+                         f"save it as UTF-8") from None
+
+
+def _csv_rows(text, where):
+    """(line number, stripped fields) of each non-blank CSV row, or one line naming the row that cannot be read."""
+    reader = csv.reader(text.splitlines())
+    rows = []
+    try:
+        for row in reader:
+            if any("\0" in c for c in row):  # csv keeps a NUL, but no number holds one: the file is not text
+                raise InputError(f"{where}: row {reader.line_num} holds a NUL byte; a bank is text")
+            if any(c.strip() for c in row):
+                rows.append((reader.line_num, [c.strip() for c in row]))
+    except csv.Error as exc:  # e.g. a field longer than the csv module reads
+        raise InputError(f"{where}: row {reader.line_num} cannot be read as CSV ({exc})") from None
+    return rows
+
+
+def _is_number(text):
+    try:
+        parse_rational(text)
+    except InputError:
+        return False
+    return True
 
 
 def parse_point(text, dimension, what="query"):

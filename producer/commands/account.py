@@ -4,7 +4,7 @@
 import json
 import sys
 
-from producer import api
+from producer import api, json_input
 from producer.commands.common import add_output_arguments, add_pld_question, finish, progress_of
 from producer.errors import InputError
 from producer.pld.events import RELATIONS
@@ -19,11 +19,12 @@ HELP = ("certified ε(δ) or δ(ε) of a pipeline described as dp_accounting eve
         "(accounting/1)")
 DESCRIPTION = (f"{HELP}.  --event FILE holds one event in dp_accounting's JSON form (its to_named_tuple() "
                "fields: class_name and the event's fields; - reads standard input); numbers are read exactly "
-               "(a JSON float as its shortest decimal).  The tree is read into stages, each a mechanism with its "
-               "dominating pair and a count; δ(ε) is the larger of the two orders' hockey-stick divergences of "
-               "their product, enclosed by a connect-the-dots discretisation of the privacy-loss distribution "
-               "above and events of the bucketed losses below, with exact big-integer compositions (trees of "
-               "unsampled Gaussians use the closed form; one randomized-response stage its exact lattice).  "
+               "(a JSON float as the decimal written, digit for digit); a key repeated in one object is refused.  "
+               "The tree is read into stages, each a mechanism with its dominating pair and a count; δ(ε) is the "
+               "larger of the two orders' hockey-stick divergences of their product, enclosed by a "
+               "connect-the-dots discretisation of the privacy-loss distribution above and events of the bucketed "
+               "losses below, with exact big-integer compositions (trees of unsampled Gaussians use the closed "
+               "form; one randomized-response stage its exact lattice).  "
                "Refused before the work, in one line: event classes not accounted (the line names what answers "
                "instead), leaves the relation does not define, a "
                "tree without privacy loss, and sizes beyond the limits (at most 10^4 events, 16 stages, "
@@ -63,12 +64,16 @@ def read_event(path):
     if len(text) > MAX_FILE_BYTES:
         raise InputError(f"--event: {path} is larger than 64 MiB (the limit)")
     try:
-        return json.loads(text)
+        # floats as their literal text: the event reader reads strings exactly, a binary float would round
+        # 0.0100000000000000001 to 1/100 and 1e-400 to 0
+        return json_input.loads(text, literal_floats=True)
     except json.JSONDecodeError as error:
         raise InputError(f"--event: {path} is not JSON ({error.msg} at line {error.lineno}, column {error.colno})") \
             from None
-    except RecursionError:
+    except json_input.NestingError:
         raise InputError(f"--event: {path} is nested too deep to read (the tree's limit is 100 levels)") from None
+    except json_input.JSONInputError as error:
+        raise InputError(f"--event: {path} {error}") from None
 
 
 def run(args):

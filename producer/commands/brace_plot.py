@@ -1,7 +1,6 @@
 """``producer brace-plot``: Figure-1 style PNGs from a brace-compare certificate."""
 
-import json
-
+from producer import json_input
 from producer.commands.common import say
 from producer.errors import InputError
 
@@ -26,8 +25,10 @@ def read_certificate(path):
     if len(data) > MAX_CERTIFICATE_BYTES:
         raise InputError(f"compare: {path} is larger than the limit of {MAX_CERTIFICATE_BYTES} bytes")
     try:
-        cert = json.loads(data)
-    except (ValueError, RecursionError):
+        cert = json_input.loads(data)
+    except json_input.JSONInputError as exc:
+        raise InputError(f"compare: {path} is not a certificate: it {exc}") from None
+    except ValueError:
         raise InputError(f"compare: {path} is not JSON") from None
     if not isinstance(cert, dict) or cert.get("schema") != "brace-compare/1":
         raise InputError(f"compare: {path} is not a brace-compare/1 certificate")

@@ -1,8 +1,8 @@
 """``producer plot``: a PNG of the testing curve of a finite-game/1 certificate."""
 
-import json
 import sys
 
+from producer import json_input
 from producer.commands.common import say
 from producer.errors import InputError
 from producer.output import write_file_atomic
@@ -43,8 +43,10 @@ def read_certificate(path):
     if len(data) > MAX_CERTIFICATE_BYTES:
         raise InputError(f"{name} is larger than the limit of {MAX_CERTIFICATE_BYTES} bytes")
     try:
-        return json.loads(data, parse_constant=_refuse_constant)
-    except (ValueError, RecursionError):
+        return json_input.loads(data, parse_constant=_refuse_constant)
+    except json_input.JSONInputError as exc:
+        raise InputError(f"{name} is not a certificate: it {exc}") from None
+    except ValueError:
         raise InputError(f"{name} is not JSON (a certificate is one JSON object)") from None
 
 

@@ -9,10 +9,9 @@ refused when
     H² · N > MAX_ENVELOPE    (terms of the envelope maxima).
 """
 
-import json
-
 from gmpy2 import mpq
 
+from producer import json_input
 from producer.envelope.histograms import count_histograms
 from producer.errors import InputError, LimitError
 from producer.names import option
@@ -72,7 +71,9 @@ class Instance:
     def from_strings(cls, universe, records, queries_text, rounds, hedge, select, epsilon, variant="selection"):
         """From command-line strings; ``queries_text`` is the query file's JSON text."""
         try:
-            doc = json.loads(queries_text)
+            doc = json_input.loads(queries_text, literal_floats=True)  # 1e-400 is 10^-400, not the float 0
+        except json_input.JSONInputError as exc:
+            raise InputError(f"queries: the JSON text {exc}") from None
         except ValueError as exc:
             raise InputError(f"queries: not valid JSON ({exc})") from None
         if not isinstance(doc, dict) or not isinstance(doc.get("queries"), list):

@@ -16,10 +16,9 @@ the precision within :data:`MIN_PRECISION`..:data:`MAX_PRECISION`, and the
 auditor's limits (producer/envelope/auditability.py).
 """
 
-import json
-
 from gmpy2 import mpz
 
+from producer import json_input
 from producer.certificates.canonical import make_certificate
 from producer.display import rational, show
 from producer.envelope.auditability import auditable_precision, check_auditable_instance
@@ -68,7 +67,9 @@ def query_rows(queries):
     """Query values from a list of lists, a ``{"queries": ...}`` dict or that dict's JSON text."""
     if isinstance(queries, (str, bytes)):
         try:
-            queries = json.loads(queries)
+            queries = json_input.loads(queries, literal_floats=True)  # 1e-400 is 10^-400, not the float 0
+        except json_input.JSONInputError as exc:
+            raise InputError(f"queries: the JSON text {exc}") from None
         except ValueError as exc:
             raise InputError(f"queries: not valid JSON ({exc})") from None
     if isinstance(queries, dict):

@@ -136,3 +136,43 @@ def test_randomized_response_takes_the_lattice_route_and_an_epsilon_beyond_2000_
     event = str(_event_file(tmp_path, repeat(10**4, randomized_response("1/10", 2)), "far.json"))
     line = refused(capsys, tmp_path, "--event", event, "--relation", "replace_one", "--delta", "1e-5")
     assert "above the ε <= 2000" in line and "--epsilons" in line
+
+
+def test_a_key_repeated_in_one_object_is_refused_not_read_as_its_last_value(capsys, tmp_path):
+    path = tmp_path / "twice.json"
+    path.write_text('{"class_name": "GaussianDpEvent", "noise_multiplier": 1, "noise_multiplier": 2}')
+    line = refused(capsys, tmp_path, "--event", str(path), "--delta", "1e-5")
+    assert f"--event: {path} has the key 'noise_multiplier' twice in one object" in line
+
+
+def _read_tree(tmp_path, text):
+    """The exact event tree of the event file ``text``, as ``producer account`` reads it."""
+    from producer.commands.account import read_event
+    from producer.pld.events import event_json
+    path = tmp_path / "event.json"
+    path.write_text(text, encoding="utf-8")
+    return event_json(read_event(str(path)))
+
+
+def test_a_json_float_is_read_as_the_decimal_written_not_as_a_binary_float(tmp_path):
+    sampled = ('{"class_name": "PoissonSampledDpEvent", "sampling_probability": 0.0100000000000000001, '
+               '"event": {"class_name": "GaussianDpEvent", "noise_multiplier": 1.1}}')
+    tree = _read_tree(tmp_path, sampled)
+    assert tree["sampling_probability"] == "100000000000000001/10000000000000000000"  # not 1/100
+    assert tree["event"]["noise_multiplier"] == "11/10"
+    counted = '{"class_name": "SelfComposedDpEvent", "count": 2.0, "event": {"class_name": "NoOpDpEvent"}}'
+    assert _read_tree(tmp_path, counted)["count"] == 2
+
+
+@pytest.mark.parametrize("field, value, words", [
+    ("sampling_probability", "1e-400", "sampling_probability: 1e-400 "),  # not 0: no "no privacy loss"
+    ("count", "2.0000000000000001", "count: '2.0000000000000001' is not an integer"),  # not the integer 2
+])
+def test_a_json_float_beyond_binary_precision_is_refused_as_written(capsys, tmp_path, field, value, words):
+    inner = '{"class_name": "GaussianDpEvent", "noise_multiplier": 1}'
+    text = ('{"class_name": "PoissonSampledDpEvent", "sampling_probability": %s, "event": %s}' % (value, inner)
+            if field == "sampling_probability" else
+            '{"class_name": "SelfComposedDpEvent", "count": %s, "event": %s}' % (value, inner))
+    path = tmp_path / "event.json"
+    path.write_text(text, encoding="utf-8")
+    assert words in refused(capsys, tmp_path, "--event", str(path), "--delta", "1e-5")

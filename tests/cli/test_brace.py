@@ -113,6 +113,27 @@ def test_plot_rejects_non_compare(tmp_path):
     assert main(["brace-plot", "--compare", str(p), "--trajectories", "a.png", "--errors", "b.png"]) == 2
 
 
+@pytest.mark.parametrize("text, words", [
+    ('{"schema": "brace-compare/1", "schema": "brace-run/1"}', "has the key 'schema' twice in one object"),
+    ("[" * 100000, "is nested too deep to read"),
+])
+def test_plot_refuses_a_certificate_json_would_read_by_its_last_key_in_one_line(tmp_path, capsys, text, words):
+    p = tmp_path / "x.json"
+    p.write_text(text)
+    assert main(["brace-plot", "--compare", str(p), "--trajectories", "a.png", "--errors", "b.png"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"compare: {p} is not a certificate: it {words}" in err, err
+
+
+def test_a_bank_file_with_a_byte_order_mark_keeps_its_first_row(tmp_path):
+    bank = tmp_path / "bank.csv"
+    bank.write_bytes(b"\xef\xbb\xbf" + "\n".join(f"{i % 7},{i % 5}" for i in range(8)).encode())
+    args = BASE[:]
+    args[args.index("--bank") + 1] = str(bank)
+    rc, cert, _ = _run(["brace"] + args, tmp_path)
+    assert rc == 0 and len(cert["input"]["bank"]["points"]) == 8
+
+
 def test_doc_reference_table_matches_certificate(tmp_path):
     paths = reference.generate(str(tmp_path))
     cert = json.loads(open(paths[0]).read())

@@ -194,3 +194,29 @@ def test_a_laplace_epsilon_bracket_answers_the_laplace_question():
     b = producer.bracket(calibration, pair)
     assert "discrete Laplace t = 2" in b.claim and b.upper.kind == "epsilon-bracket/1"
     assert b.lower.value <= b.upper.value
+
+
+# ---- reading a certificate file -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("data, message", [
+    (b'{"schema": "calibration/1", "schema": "epsilon-bracket/1"}', "it has the key 'schema' twice in one object$"),
+    (b"[" * 100000, "it is nested too deep to read$"),
+])
+def test_a_certificate_that_json_would_read_by_its_last_key_or_not_at_all_is_one_line(tmp_path, data, message):
+    from producer.brackets import read_certificate
+    path = tmp_path / "cert.json"
+    path.write_bytes(data)
+    with pytest.raises(InputError, match=message):
+        read_certificate(str(path))
+
+
+def test_a_certificate_is_read_only_up_to_the_limit(tmp_path, monkeypatch):
+    from producer import brackets
+    from producer.errors import LimitError
+    monkeypatch.setattr(brackets, "MAX_CERTIFICATE_BYTES", 16)  # /dev/zero once filled the memory
+    path = tmp_path / "cert.json"
+    path.write_bytes(b'{"schema": "x/1"}')
+    with pytest.raises(LimitError, match="larger than 16 bytes, the auditor's limit for a certificate$"):
+        brackets.read_certificate(str(path))
+    path.write_bytes(b'{"schema":"x/1"}')
+    assert brackets.read_certificate(str(path)) == {"schema": "x/1"}

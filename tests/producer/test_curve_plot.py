@@ -84,6 +84,7 @@ def test_plot_refuses_a_game_written_without_curve(tmp_path):
     (b"[1, 2]", "is not a certificate"),
     (b'{"schema": "finite-game/1", "result": {"curve": [["1/2"]], "queries": []}}', "/result/curve/0"),
     (b'{"schema": "finite-game/1", "result": {"curve": [["1/2", "x"]], "queries": []}}', "/result/curve/0/1"),
+    (b'{"schema": "finite-game/1", "schema": "dg-interval/1"}', "it has the key 'schema' twice in one object"),
 ])
 def test_plot_refuses_malformed_input_in_one_line(tmp_path, data, phrase):
     assert phrase in _refusal(tmp_path, data)

@@ -73,6 +73,27 @@ def test_bad_input(queries, args, message):
         Instance.from_strings(T, n, queries, J, g, h, e)
 
 
+@pytest.mark.parametrize("queries, message", [
+    ('{"queries": [["0", "1"]], "queries": [["1", "0"]]}', "^queries: the JSON text has the key 'queries' twice "
+                                                             "in one object$"),
+    ('{"queries": ' + "[" * 100000, "^queries: the JSON text is nested too deep to read$"),
+])
+def test_a_repeated_key_or_a_deep_nesting_is_one_line_in_both_readers(queries, message):
+    from producer.kinds.envelope import query_rows
+    with pytest.raises(InputError, match=message):
+        Instance.from_strings("2", "2", queries, "1", "1", "1", "1")
+    with pytest.raises(InputError, match=message):
+        query_rows(queries)
+
+
+def test_a_json_float_query_value_is_the_decimal_written_not_a_binary_float():
+    from producer.kinds.envelope import query_rows
+    queries = '{"queries": [[1e-400, 0.1000000000000000001]]}'
+    exact = [mpq(1, 10**400), mpq(1000000000000000001, 10**19)]  # not 0 and 1/10
+    assert query_rows(queries) == [exact]
+    assert list(Instance.from_strings("2", "2", queries, "1", "1", "1", "1").queries[0]) == exact
+
+
 def test_a_database_is_a_comma_separated_text_or_a_list_without_empty_values():
     from producer.kinds.envelope import database_values
     inst = Instance.from_strings("2", "2", '{"queries": [["1", "0"]]}', "1", "1/2", "1", "1")
