@@ -80,11 +80,19 @@ exit status:
 class _Parser(argparse.ArgumentParser):
     """An ArgumentParser that never abbreviates options and exits 2 on a usage error."""
 
+    words = ()   # the command line being parsed (set by main)
+
     def __init__(self, *args, **kwargs):
         kwargs["allow_abbrev"] = False
         super().__init__(*args, **kwargs)
 
     def error(self, message):
+        if message.startswith(("the following arguments are required", "one of the arguments")):
+            # argparse checks the required options before it looks for unknown ones, so a mistyped
+            # --delta would read as a missing one: name the word that is not an option first
+            unknown = [w for w in self.words if w.startswith("-") and w != "-" and not w[1:2].isdigit()
+                       and w.split("=", 1)[0] not in self._option_string_actions]
+            message = f"unrecognized arguments: {' '.join(unknown)}" if unknown else message
         self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message}\n")
 
 
@@ -194,6 +202,7 @@ def main(argv=None):
         words = negative_values_attached(sys.argv[1:] if argv is None else list(argv))
         first = words[0] if words else None
         parser = build_parser(first if first in _NAMES else None)
+        _Parser.words = tuple(words)
         args = parser.parse_args(words)
         command = f"producer {args.command}"
         check_outputs(args)

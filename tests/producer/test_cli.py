@@ -103,6 +103,24 @@ def test_usage_errors_exit_2(capsys):
     assert stop.value.code == 2
 
 
+@pytest.mark.parametrize("words, named", [
+    (["dpsgd", "--bogus", "1"], "--bogus"),
+    (["dpsgd", "--sampling-rate", "0.01", "--noise-multiplier", "1", "--steps", "10", "--delt", "1e-5"], "--delt"),
+    (["plain", "--sigma2", "9", "--budgets", "2", "--epsilons", "1"], "--budgets"),
+])
+def test_a_mistyped_option_is_named_before_the_required_ones_it_leaves_out(capsys, words, named):
+    with pytest.raises(SystemExit) as stop:
+        cli.main(words)
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and f"error: unrecognized arguments: {named}" in err, err
+
+
+def test_a_missing_option_is_still_named_when_every_word_is_known(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["dpsgd", "--sampling-rate", "0.01", "--noise-multiplier", "1", "--steps", "10"])
+    assert "one of the arguments --delta --epsilon/--epsilons is required" in capsys.readouterr().err
+
+
 # ε is the privacy parameter of the mechanism here, not a point of the question; sweep has its own grid options
 EPSILON_ELSEWHERE = {"brace", "brace-compare", "envelope", "envelope-sample", "sweep"}
 # a minimal request of each command with an ε: the arguments before the ε
