@@ -77,11 +77,23 @@ def schema_of(cert):
     if name.count("/") != 1 or not re.fullmatch(r"[a-z0-9-]+/[0-9]+", name):
         raise Malformed(f"/schema: {name[:80]!r} is not 'kind/version'")
     kind, version = name.split("/")
-    path = schema_dir() / f"{kind}-{version}.schema.json"
-    if not path.is_file():
-        raise Malformed(f"/schema: unknown certificate kind or version {name!r}")
-    with open(path, encoding="utf-8") as fh:
+    folder = schema_dir()
+    # looked up among the folder's files, so no path is ever built from an unknown (or over-long) name
+    if f"{kind}-{version}" not in _known_schemas(folder):
+        raise Malformed(f"/schema: unknown certificate kind or version {_clip(name)}")
+    with open(folder / f"{kind}-{version}.schema.json", encoding="utf-8") as fh:
         return kind, version, json.load(fh)
+
+
+def _known_schemas(folder):
+    """The names ``kind-version`` of the schema files in ``folder`` (read each time: a few dozen names)."""
+    suffix = ".schema.json"
+    return frozenset(p.name[:-len(suffix)] for p in folder.glob("*" + suffix) if p.is_file())
+
+
+def _clip(text, limit=80):
+    """``repr(text)``, cut after ``limit`` characters."""
+    return repr(text) if len(text) <= limit else f"{text[:limit]!r}... ({len(text)} characters)"
 
 
 @lru_cache(maxsize=None)

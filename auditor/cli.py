@@ -26,12 +26,16 @@ standard error as files complete.
 
 Exit status (:mod:`auditor.outcomes`), the most severe over all files:
 4 ERROR > 2 MALFORMED > 1 FAIL > 3 UNCHECKED > 0 OK.  A closed standard output
-(``auditor verify ... | head -1``) ends the run quietly with status 2.
+(``auditor verify ... | head -1``) ends the run quietly with status 2; a report
+that cannot be written (``> /dev/full``) or a bad option (``--workers`` beyond
+:data:`MAX_WORKERS`, a ``--scheduler`` not of the form scheme://host:port, a
+scheduler that cannot be reached) is one line on standard error, status 2.
 """
 
 import argparse
 import json
 import os
+import re
 import sys
 import threading
 import time
@@ -42,6 +46,9 @@ from auditor.budget import MAX_SCALE
 from auditor.outcomes import FAIL, MALFORMED, NAMES, OK, SEVERITY, UNCHECKED, worst as worst_status
 
 PROGRESS_SECONDS = 10
+
+MAX_WORKERS = 64
+"""Most local Dask worker processes (``--workers``), as for ``producer curve --workers``."""
 
 
 def verify_file(path):
@@ -120,21 +127,34 @@ def _parser():
                    help="allow N times the documented work and memory per file (about N minutes and N x 1.5 GB; "
                         f"1 to {MAX_SCALE}, default 1): for a large certificate whose check was refused, UNCHECKED, "
                         "naming the N it needs")
-    v.add_argument("--workers", type=_count, default=0, metavar="N",
-                   help="verify on a local Dask cluster of N worker processes (0: in this process)")
-    v.add_argument("--scheduler", metavar="ADDRESS",
-                   help="verify on the existing Dask cluster at ADDRESS (e.g. tcp://host:8786)")
+    v.add_argument("--workers", type=_workers, default=0, metavar="N",
+                   help=f"verify on a local Dask cluster of N worker processes (0 to {MAX_WORKERS}; "
+                        "0: in this process)")
+    v.add_argument("--scheduler", type=_address, metavar="ADDRESS",
+                   help="verify on the existing Dask cluster at ADDRESS, scheme://host:port (e.g. tcp://host:8786)")
     return p
 
 
-def _count(text):
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"want a whole number >= 0, not {text!r}")
+def _workers(text):
+    value = int(text) if re.fullmatch(r"[0-9]{1,6}", text.strip()) else -1
+    if not 0 <= value <= MAX_WORKERS:
+        raise argparse.ArgumentTypeError(f"must be in [0, {MAX_WORKERS}] (0: in this process), not {text[:40]!r}")
     return value
+
+
+# scheme://host:port (the host checked no further: a name that does not resolve fails to connect, in one line);
+# inproc:// is the address of a cluster inside this very process (Dask's own form, no port)
+_ADDRESS = re.compile(r"(tcp|tls|ws|wss|ucx)://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]{1,253}):([0-9]{1,5})")
+_INPROC = re.compile(r"inproc://[0-9A-Za-z.:/_-]{1,200}")
+
+
+def _address(text):
+    """A Dask scheduler address, refused here (before any connection) unless of the form scheme://host:port."""
+    m = _ADDRESS.fullmatch(text)
+    if not (_INPROC.fullmatch(text) or m and 1 <= int(m.group(3)) <= 65535):
+        raise argparse.ArgumentTypeError(f"want an address scheme://host:port with a port 1 to 65535 "
+                                         f"(e.g. tcp://127.0.0.1:8786), not {text[:80]!r}")
+    return text
 
 
 def _scale(text):
@@ -177,7 +197,7 @@ def _run(args):
         reports.append(report.as_dict())
         if not args.json and not (args.quiet and report.status == OK):
             for line in text_lines(report):
-                print(line, flush=True)
+                _out(line)
 
     if args.workers or args.scheduler:
         _parallel_reports(args, on_report)
@@ -185,12 +205,26 @@ def _run(args):
         _serial_reports(args, on_report)
     worst = worst_status(statuses)
     if args.json:
-        json.dump({"ok": worst == OK, "status": worst, "outcome": NAMES[worst], "files": reports},
-                  sys.stdout, indent=2, sort_keys=True)
-        print(flush=True)
+        _out(json.dumps({"ok": worst == OK, "status": worst, "outcome": NAMES[worst], "files": reports},
+                        indent=2, sort_keys=True))
     elif args.quiet:
-        print(summary_line(statuses), flush=True)
+        _out(summary_line(statuses))
     return worst
+
+
+class _ReportUnwritable(Exception):
+    """Standard output could not take the report (a full disk, /dev/full)."""
+
+
+def _out(line):
+    """``line`` on standard output, flushed; a failed write is :class:`_ReportUnwritable` (a broken pipe stays
+    a BrokenPipeError: the reader went away)."""
+    try:
+        print(line, flush=True)
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise _ReportUnwritable(exc.strerror or str(exc)) from None
 
 
 def summary_line(statuses):
@@ -216,16 +250,40 @@ def main(argv=None):
     # float linear algebra, so one thread unless the user set it
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     args = _parser().parse_args(argv)
+    if sys.stdout is None:  # started with standard output closed (>&-): nowhere to write a verdict
+        _say("auditor: cannot write the report: standard output is closed")
+        return MALFORMED
     try:
         return _run(args)
     except _parallel_unavailable() as exc:
-        print(f"auditor: {exc}", file=sys.stderr)
+        _say(f"auditor: {exc}")
         return MALFORMED
     except BrokenPipeError:
         # the reader of our output went away: no traceback, no flush error at exit
+        _discard_stdout()
+        return MALFORMED
+    except _ReportUnwritable as exc:
+        # e.g. > /dev/full: never a FAIL (exit 1) nor a traceback
+        _discard_stdout()
+        _say(f"auditor: cannot write the report to standard output: {exc}")
+        return MALFORMED
+
+
+def _discard_stdout():
+    """Point standard output at /dev/null, so that the flush at exit cannot fail again."""
+    try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-        return MALFORMED
+    except (OSError, ValueError):
+        pass
+
+
+def _say(line):
+    """One line on standard error (silently dropped if it cannot be written)."""
+    try:
+        print(line, file=sys.stderr, flush=True)
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 if __name__ == "__main__":

@@ -48,9 +48,19 @@ def open_client(workers=None, scheduler=None):
         cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1,
                                            processes=True, dashboard_address=None)
         return distributed.Client(cluster)
-    except (OSError, TimeoutError) as exc:
-        where = f"scheduler {scheduler}" if scheduler else f"a LocalCluster of {workers} workers"
-        raise ParallelUnavailable(f"cannot reach {where}: {' '.join(str(exc).split())}") from None
+    except Exception as exc:  # any failure to connect (a listener that is no Dask
+        # scheduler can make Dask's handshake raise e.g. a MemoryError) is one line, exit status 2
+        where = f"scheduler {scheduler} (--scheduler)" if scheduler else f"a LocalCluster of {workers} workers"
+        raise ParallelUnavailable(f"cannot reach {where}: {_describe(exc)}") from None
+
+
+def _describe(exc):
+    """``ExcType: message`` on one line of bounded length."""
+    try:
+        text = " ".join(str(exc).split())
+    except Exception:  # the message itself may be unprintable
+        text = ""
+    return f"{type(exc).__name__}: {text}"[:300] if text else type(exc).__name__
 
 
 def close_client(client):

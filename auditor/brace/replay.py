@@ -315,17 +315,20 @@ def verify_steps(ri, res, consts, report, base):
             rule = "fallback"
         report.equal(f"{sp}/bracket/method", b["method"], rule, "bracket method")
         if rule != "fallback":
-            up, arg = envelope(len(J), n, r[1], E[1])
-            # the exact envelopes carry powers of e^-gamma: shown by size when beyond str()'s limit
-            report.check(up <= hi, f"{sp}/bracket/hi", hi, show(up), "upper end below the certified envelope")
-            report.check(hi <= up * (1 + Fraction(1, 2 ** p)), f"{sp}/bracket/hi", hi,
-                         show(up * (1 + Fraction(1, 2 ** p))),
-                         "upper end above envelope*(1+2^-p): smoothness lost")
-            if E[0] > 0:  # otherwise e^-gamma's stored lower end is already a false claim
+            # the envelopes need e^-gamma's stored ends > 0; otherwise verify_constants has already
+            # recorded a false claim (a lower end <= 0, or an upper end below it) and they are skipped
+            if E[1] > 0:
+                up, arg = envelope(len(J), n, r[1], E[1])
+                # the exact envelopes carry powers of e^-gamma: shown by size when beyond str()'s limit
+                report.check(up <= hi, f"{sp}/bracket/hi", hi, show(up), "upper end below the certified envelope")
+                report.check(hi <= up * (1 + Fraction(1, 2 ** p)), f"{sp}/bracket/hi", hi,
+                             show(up * (1 + Fraction(1, 2 ** p))),
+                             "upper end above envelope*(1+2^-p): smoothness lost")
+                report.equal(f"{sp}/bracket/argmax_k", b["argmax_k"], arg, "maximising k")
+            if E[0] > 0:
                 down, _ = envelope(len(J), n, r[0], E[0])
                 report.check(lo <= down, f"{sp}/bracket/lo", lo, show(down),
                              "lower end above the certified envelope")
-            report.equal(f"{sp}/bracket/argmax_k", b["argmax_k"], arg, "maximising k")
             need = gamma + (hi / lo - 1) + Fraction(1, 2 ** p) if lo > 0 else None
             report.check(need is not None and gp >= need, f"{sp}/gamma_prime", gp,
                          None if need is None else show(need),

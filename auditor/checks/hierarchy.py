@@ -32,13 +32,14 @@ starting precision is not established by the certificate's recipe: a FAIL too.
 
 from auditor import budget
 from auditor.certificate import Malformed
+from auditor.common import outward_decimal
 from auditor.claims import MAX_LISTED, gamma_sigma2_text, number as _q, rational_text, upper_text
 from auditor.hierarchy.estimate import refuse_beyond_limits
 from auditor.hierarchy.graph import Graph
 from auditor.hierarchy.model import Model
 from auditor.decide import fail_undecided
 from auditor.enclosure_limits import refuse_dg_source, refuse_threshold
-from auditor.hierarchy.source import ceil_decimal, check_dg_source, threshold_pair
+from auditor.hierarchy.source import check_dg_source, threshold_pair
 from auditor.hierarchy.sides import chord_upper, upper_table
 from auditor.hierarchy.words import Words
 from auditor.outcomes import MalformedInput, Unchecked
@@ -196,7 +197,7 @@ def _bound(inp, res, table, delta, report, undecided):
 
 def _display(text, value, pointer, report):
     digits = len(text.split(".")[1]) if "." in text else 0
-    expected = ceil_decimal(value, digits)
+    expected = outward_decimal(value, digits, +1)  # gmpy2 digits: no int/str limit
     report.check(text == expected, pointer, text, expected, "display is not the exact value rounded up")
 
 

@@ -26,7 +26,7 @@ from auditor.hierarchy.grid import Grid, grid_problems
 from auditor.hierarchy.lines import solve_lines
 from auditor.hierarchy.tables import solve
 from auditor.hierarchy.words import Words
-from auditor.rationals import read_integer, read_rational
+from auditor.rationals import read_integer, read_rational, show
 
 __all__ = ["Side", "check_upper", "check_lower", "chord_upper", "read_grid", "graph_counts", "compare_entries",
            "recomputed_table", "upper_table", "model_key"]
@@ -122,8 +122,9 @@ def upper_table(entry, pointer, make_graph, F, K, max_points, report):
     claimed = [int(read_rational(x, f"{pointer}/root_excess/{i}")) for i, x in enumerate(entry["root_excess"])]
     if g is None or not report.equal(pointer + "/root_excess", len(claimed), len(g), "length of root_excess (M + 1)"):
         return None
-    report.check(claimed[0] == 0 and claimed[-1] == 0, pointer + "/root_excess", f"[{claimed[0]}, …, {claimed[-1]}]",
-                 "E[0] = E[M] = 0", "u(0) = u(1) = 1 forces zero excess at both ends")
+    report.check(claimed[0] == 0 and claimed[-1] == 0, pointer + "/root_excess",
+                 f"[{show(claimed[0])}, …, {show(claimed[-1])}]", "E[0] = E[M] = 0",
+                 "u(0) = u(1) = 1 forces zero excess at both ends")
     table = recomputed_table(make_graph, entry["graph"], g, entry["grid"]["bits"], entry["scale_bits"], claimed,
                              pointer, report)
     return None if table is None else (g, table)

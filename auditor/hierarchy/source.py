@@ -15,12 +15,10 @@ starting precision and at four times it, when its pointer is appended to
 ``undecided`` (then a FAIL: not established by the certificate's recipe).
 """
 
-from fractions import Fraction
-
 from auditor.decide import exp_states, settle, source_states
-from auditor.rationals import ceil, read_rational
+from auditor.rationals import read_rational
 
-__all__ = ["check_source", "check_threshold", "check_dg_source", "ceil_decimal", "threshold_pair"]
+__all__ = ["check_source", "check_threshold", "check_dg_source", "threshold_pair"]
 
 
 def check_dg_source(src, sigma2, radius, scale, tau_text, report, undecided, pointer, tau_pointer,
@@ -77,12 +75,3 @@ def threshold_pair(threshold, epsilon, report, undecided, pointer):
         return None
     check_threshold(epsilon, lam_lo, lam_hi, report, undecided, pointer)
     return lam_lo, lam_hi
-
-
-def ceil_decimal(value, digits):
-    """The decimal string of ``value`` rounded up at ``digits`` places."""
-    scaled = Fraction(value) * 10 ** digits
-    n = ceil(scaled)
-    sign = "-" if n < 0 else ""
-    whole, frac = divmod(abs(n), 10 ** digits)
-    return f"{sign}{whole}.{frac:0{digits}d}" if digits else f"{sign}{whole}"

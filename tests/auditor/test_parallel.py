@@ -8,8 +8,10 @@ worker.  The CLI's own ``--workers N`` path (worker processes) is exercised
 once, by a subprocess.
 """
 
+import socket
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -76,7 +78,49 @@ def test_negative_workers_refused(capsys):
     with pytest.raises(SystemExit) as exit_info:
         cli.main(["verify", "--workers", "-1", FILES[0]])
     assert exit_info.value.code == 2
-    assert "want a whole number >= 0" in capsys.readouterr().err
+    assert "--workers: must be in [0, 64]" in capsys.readouterr().err
+
+
+def _listener():
+    """A TCP listener that answers every connection with bytes that are no Dask message."""
+    server = socket.create_server(("127.0.0.1", 0))
+
+    def serve():
+        while True:
+            try:
+                conn, _ = server.accept()
+                conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n" * 3)
+            except OSError:
+                return
+
+    threading.Thread(target=serve, daemon=True).start()
+    return server
+
+
+def test_listener_that_is_no_scheduler_is_one_line(capsys, monkeypatch):
+    """Dask's handshake may read a huge frame length from the junk (once a MemoryError traceback, exit 1)."""
+    monkeypatch.setattr(parallel, "CONNECT_TIMEOUT_SECONDS", 2)
+    server = _listener()
+    try:
+        status = cli.main(["verify", "--scheduler", f"tcp://127.0.0.1:{server.getsockname()[1]}", FILES[0]])
+    finally:
+        server.close()
+    err = capsys.readouterr().err
+    assert status == 2
+    assert err.count("\n") == 1 and err.startswith("auditor: cannot reach scheduler tcp://127.0.0.1:"), err
+    assert "(--scheduler)" in err
+
+
+def test_any_failure_to_connect_is_one_line(capsys, monkeypatch):
+    def fail(*args, **kwargs):
+        raise MemoryError("Unable to allocate 3.01 EiB for an array")
+
+    monkeypatch.setattr(distributed, "Client", fail)
+    status = cli.main(["verify", "--scheduler", "tcp://127.0.0.1:8786", FILES[0]])
+    err = capsys.readouterr().err
+    assert status == 2
+    assert err == ("auditor: cannot reach scheduler tcp://127.0.0.1:8786 (--scheduler): "
+                   "MemoryError: Unable to allocate 3.01 EiB for an array\n"), err
 
 
 def test_workers_subprocess_local_cluster():

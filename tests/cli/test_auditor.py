@@ -234,3 +234,66 @@ def test_quiet_prints_only_what_is_not_ok_and_one_summary(tmp_path, capsys):
     assert lines[-1] == "auditor: 2 files: 1 OK, 1 FAIL"
     assert cli.main(["verify", "--quiet", str(REFERENCE)]) == 0
     assert capsys.readouterr().out == "auditor: 1 file: 1 OK\n"
+
+
+# ---- bad command-line usage and unwritable output: one line on stderr, exit 2, never 1 (FAIL) ----
+
+def _no_verification(monkeypatch):
+    def refuse(*args, **kwargs):
+        raise AssertionError("a file was verified before the usage error")
+    monkeypatch.setattr(api, "verify_file", refuse)
+
+
+@pytest.mark.parametrize("workers", ["65", "1000000", "-1", "99999999999999999999", "two"])
+def test_workers_beyond_64_refused_before_work(workers, capsys):
+    with pytest.raises(SystemExit) as info:  # refused by the parser: before any cluster or verification
+        cli._parser().parse_args(["verify", "--workers", workers, str(REFERENCE)])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--workers: must be in [0, 64]" in err, err
+
+
+@pytest.mark.parametrize("address", ["foo", "", "tcp://256.1.1.1:99999", "tcp://127.0.0.1:0",
+                                     "tcp://127.0.0.1", "tcp://host:8786x", "http://127.0.0.1:8786"])
+def test_scheduler_address_of_the_wrong_form_is_refused_before_connecting(address, capsys):
+    with pytest.raises(SystemExit) as info:  # refused by the parser: before any connection or verification
+        cli._parser().parse_args(["verify", "--scheduler", address, str(REFERENCE)])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--scheduler: want an address scheme://host:port" in err, err
+
+
+@pytest.mark.parametrize("address", ["tcp://127.0.0.1:8786", "tls://scheduler.example.org:8786", "tcp://[::1]:8786",
+                                     "inproc://192.0.2.2/1850/1"])
+def test_scheduler_addresses_of_the_right_form_are_accepted(address):
+    assert cli._address(address) == address
+
+
+def test_report_to_a_full_device_is_one_line_and_status_2():
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full")
+    with open("/dev/full", "w") as full:
+        run = subprocess.run([sys.executable, "-m", "auditor", "verify", str(REFERENCE)], stdout=full,
+                             stderr=subprocess.PIPE, timeout=HANG_GUARD_SECONDS, cwd=ROOT)
+    err = run.stderr.decode("utf-8", "replace")
+    assert run.returncode == 2, err
+    assert err == "auditor: cannot write the report to standard output: No space left on device\n", err
+
+
+class _Full(io.StringIO):
+    def write(self, text):
+        raise OSError(28, "No space left on device")
+
+
+@pytest.mark.parametrize("flag", [[], ["--json"], ["--quiet"]])
+def test_write_error_on_standard_output_is_not_a_fail(flag, monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdout", _Full())
+    assert cli.main(["verify", *flag, str(REFERENCE)]) == 2
+    assert capsys.readouterr().err == "auditor: cannot write the report to standard output: No space left on device\n"
+
+
+def test_closed_standard_output_is_one_line_and_status_2(monkeypatch, capsys):
+    _no_verification(monkeypatch)
+    monkeypatch.setattr(sys, "stdout", None)  # what Python sets when started with fd 1 closed (>&-)
+    assert cli.main(["verify", str(REFERENCE)]) == 2
+    assert capsys.readouterr().err == "auditor: cannot write the report: standard output is closed\n"
