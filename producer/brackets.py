@@ -18,7 +18,8 @@ its certificate: verify both with ``auditor verify`` — the bracket line says s
 from dataclasses import dataclass
 
 from producer import json_input
-from producer.errors import InputError, LimitError
+from producer.errors import InputError
+from producer.input_files import read_limited
 from producer.names import option
 from producer.rationals import decimal_outward, parse_rational
 
@@ -89,13 +90,7 @@ def _q(value):
 
 def read_certificate(path):
     """The JSON object in ``path`` (a certificate), or InputError with one line."""
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read(MAX_CERTIFICATE_BYTES + 1)  # at most: /dev/zero must not fill the memory first
-    except OSError as exc:
-        raise InputError(f"{path}: not a readable certificate ({exc.__class__.__name__}: {exc})") from None
-    if len(data) > MAX_CERTIFICATE_BYTES:
-        raise LimitError(f"{path}: larger than {MAX_CERTIFICATE_BYTES} bytes, the auditor's limit for a certificate")
+    data = read_limited(path, MAX_CERTIFICATE_BYTES, "certificate")
     try:
         cert = json_input.loads(data)
     except json_input.JSONInputError as exc:

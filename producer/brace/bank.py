@@ -14,6 +14,7 @@ from gmpy2 import mpq
 
 from producer import json_input
 from producer.errors import InputError, LimitError
+from producer.input_files import read_limited
 from producer.rationals import format_rational, parse_rational
 
 MAX_BANK_SIZE = 20000  # documented limit: points in a bank
@@ -100,13 +101,7 @@ class Bank:
 
 def _read_text(path):
     """The text of a bank file, at most MAX_FILE_BYTES of UTF-8 (a byte-order mark dropped), or one line."""
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read(MAX_FILE_BYTES + 1)
-    except OSError as exc:
-        raise InputError(f"bank: cannot read {path}: {exc.strerror}") from None
-    if len(data) > MAX_FILE_BYTES:
-        raise LimitError(f"bank: {path} is larger than the limit of {MAX_FILE_BYTES} bytes")
+    data = read_limited(path, MAX_FILE_BYTES, "bank")
     try:
         return data.decode("utf-8-sig")  # a spreadsheet's BOM would otherwise spoil the first field
     except UnicodeDecodeError as exc:

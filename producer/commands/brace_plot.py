@@ -3,6 +3,7 @@
 from producer import json_input
 from producer.commands.common import say
 from producer.errors import InputError
+from producer.input_files import read_limited
 
 HELP = "draw trajectory and error PNGs from a brace-compare certificate (needs matplotlib)"
 MAX_CERTIFICATE_BYTES = 256 * 2**20
@@ -17,13 +18,7 @@ def add_arguments(p):
 
 
 def read_certificate(path):
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read(MAX_CERTIFICATE_BYTES + 1)
-    except OSError as exc:
-        raise InputError(f"compare: cannot read {path}: {exc.strerror}") from None
-    if len(data) > MAX_CERTIFICATE_BYTES:
-        raise InputError(f"compare: {path} is larger than the limit of {MAX_CERTIFICATE_BYTES} bytes")
+    data = read_limited(path, MAX_CERTIFICATE_BYTES, "compare")
     try:
         cert = json_input.loads(data)
     except json_input.JSONInputError as exc:

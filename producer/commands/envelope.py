@@ -6,6 +6,7 @@ from producer import api
 from producer.commands.common import add_output_arguments, finish, progress_of, say
 from producer.envelope.instance import VARIANTS
 from producer.errors import InputError
+from producer.input_files import read_limited
 from producer.kinds.envelope import query_rows
 from producer.output import write_output
 
@@ -45,13 +46,7 @@ def add_arguments(parser):
 
 def read_queries(path):
     """The query file's text (bounded in size)."""
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read(MAX_QUERY_FILE_BYTES + 1)
-    except OSError as exc:
-        raise InputError(f"queries: cannot read {path}: {exc.strerror}") from None
-    if len(data) > MAX_QUERY_FILE_BYTES:
-        raise InputError(f"queries: {path} is larger than the limit of {MAX_QUERY_FILE_BYTES} bytes")
+    data = read_limited(path, MAX_QUERY_FILE_BYTES, "queries")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:

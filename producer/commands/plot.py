@@ -1,10 +1,10 @@
 """``producer plot``: a PNG of the testing curve of a finite-game/1 certificate."""
 
-import sys
 
 from producer import json_input
 from producer.commands.common import say
 from producer.errors import InputError
+from producer.input_files import read_limited
 from producer.output import write_file_atomic
 
 HELP = "PNG of the testing curve in a finite-game/1 certificate written with --curve (needs matplotlib)"
@@ -32,16 +32,7 @@ def _refuse_constant(name):
 def read_certificate(path):
     """The parsed JSON of ``path`` ('-': standard input); InputError (one line) otherwise."""
     name = "standard input" if path == "-" else path
-    try:
-        if path == "-":
-            data = sys.stdin.buffer.read(MAX_CERTIFICATE_BYTES + 1)
-        else:
-            with open(path, "rb") as fh:
-                data = fh.read(MAX_CERTIFICATE_BYTES + 1)
-    except OSError as exc:
-        raise InputError(f"cannot read {name}: {exc.strerror or exc}") from None
-    if len(data) > MAX_CERTIFICATE_BYTES:
-        raise InputError(f"{name} is larger than the limit of {MAX_CERTIFICATE_BYTES} bytes")
+    data = read_limited(path, MAX_CERTIFICATE_BYTES, "certificate")
     try:
         return json_input.loads(data, parse_constant=_refuse_constant)
     except json_input.JSONInputError as exc:
