@@ -2,11 +2,11 @@
 (accounting/1)."""
 
 import json
-import sys
 
 from producer import api, json_input
 from producer.commands.common import add_output_arguments, add_pld_question, finish, progress_of
 from producer.errors import InputError
+from producer.input_files import read_limited
 from producer.pld.events import RELATIONS
 
 MAX_FILE_BYTES = 64 * 2**20
@@ -53,16 +53,11 @@ def add_arguments(parser):
 
 def read_event(path):
     """The JSON value in ``path`` (- for standard input), or one line naming --event."""
+    data = read_limited(path, MAX_FILE_BYTES, "--event")
     try:
-        if path == "-":
-            text = sys.stdin.read(MAX_FILE_BYTES + 1)
-        else:
-            with open(path, encoding="utf-8") as handle:
-                text = handle.read(MAX_FILE_BYTES + 1)
-    except (OSError, UnicodeDecodeError) as error:
-        raise InputError(f"--event: cannot read {path}: {getattr(error, 'strerror', None) or error}") from None
-    if len(text) > MAX_FILE_BYTES:
-        raise InputError(f"--event: {path} is larger than 64 MiB (the limit)")
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise InputError(f"--event: cannot read {path}: it is not UTF-8 text (byte {error.start})") from None
     try:
         # floats as their literal text: the event reader reads strings exactly, a binary float would round
         # 0.0100000000000000001 to 1/100 and 1e-400 to 0

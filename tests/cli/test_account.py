@@ -55,7 +55,7 @@ def test_the_command_writes_the_apis_bytes_and_states_the_claim(capsys, tmp_path
 
 def test_the_event_may_come_from_standard_input_and_the_relation_from_a_flag(monkeypatch, capsys):
     tree = repeat(3, randomized_response("1/2", 4))
-    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(tree)))
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(json.dumps(tree).encode())))  # as a real stdin
     status, out, err = main(capsys, "--event", "-", "--relation", "replace_one", "--epsilons", "1,2", "--quiet")
     assert status == 0 and err == ""
     assert out.encode("utf-8") == producer.account(tree, epsilons="1,2", neighboring_relation="replace_one").to_json()
