@@ -22,6 +22,28 @@ MAX_ENVELOPE = 1_000_000
 VARIANTS = ("selection", "sign")
 
 
+def query_rows(queries):
+    """Query values from a list of lists, a ``{"queries": ...}`` dict or that dict's JSON text."""
+    if isinstance(queries, (str, bytes)):
+        try:
+            queries = json_input.loads(queries, literal_floats=True)  # 1e-400 is 10^-400, not the float 0
+        except json_input.JSONInputError as exc:
+            raise InputError(f"queries: the JSON text {exc}") from None
+        except ValueError as exc:
+            raise InputError(f"queries: not valid JSON ({exc})") from None
+    if isinstance(queries, dict):
+        queries = queries.get("queries")
+    if not isinstance(queries, (list, tuple)):
+        raise InputError('queries: expected a list of queries [[q(0), ..., q(T-1)], ...] '
+                         '(or JSON {"queries": [...]})')
+    rows = []
+    for j, row in enumerate(queries):
+        if not isinstance(row, (list, tuple)):
+            raise InputError(f"queries: query {j} is not a list of rationals")
+        rows.append([parse_rational(v, f"queries: q_{j}({d})") for d, v in enumerate(row)])
+    return rows
+
+
 class Instance:
     """A validated envelope request; immutable.
 
@@ -70,19 +92,7 @@ class Instance:
     @classmethod
     def from_strings(cls, universe, records, queries_text, rounds, hedge, select, epsilon, variant="selection"):
         """From command-line strings; ``queries_text`` is the query file's JSON text."""
-        try:
-            doc = json_input.loads(queries_text, literal_floats=True)  # 1e-400 is 10^-400, not the float 0
-        except json_input.JSONInputError as exc:
-            raise InputError(f"queries: the JSON text {exc}") from None
-        except ValueError as exc:
-            raise InputError(f"queries: not valid JSON ({exc})") from None
-        if not isinstance(doc, dict) or not isinstance(doc.get("queries"), list):
-            raise InputError('queries: expected a JSON object {"queries": [[q(0), ..., q(T-1)], ...]}')
-        queries = []
-        for j, row in enumerate(doc["queries"]):
-            if not isinstance(row, list):
-                raise InputError(f"queries: query {j} is not a list of rationals")
-            queries.append([parse_rational(v, f"queries: q_{j}({d})") for d, v in enumerate(row)])
+        queries = query_rows(queries_text)
         return cls(parse_integer(universe, option("universe")), parse_integer(records, option("records")), queries,
                    parse_integer(rounds, option("rounds")), parse_rational(hedge, option("hedge")),
                    parse_rational(select, option("select")), parse_rational(epsilon, option("epsilon")), variant)

@@ -18,12 +18,11 @@ auditor's limits (producer/envelope/auditability.py).
 
 from gmpy2 import mpz
 
-from producer import json_input
 from producer.certificates.canonical import make_certificate
 from producer.display import rational, show
 from producer.envelope.auditability import auditable_precision, check_auditable_instance
 from producer.envelope.evaluation import Evaluation, all_resolved, result_of
-from producer.envelope.instance import MAX_STORED, Instance
+from producer.envelope.instance import MAX_STORED, Instance, query_rows
 from producer.envelope.parameters import propose
 from producer.errors import InputError, LimitError
 from producer.immutable import Immutable
@@ -61,28 +60,6 @@ def check_precision(precision):
     if not MIN_PRECISION <= bits <= MAX_PRECISION:
         raise InputError(f"precision: {bits} bits is outside {MIN_PRECISION}..{MAX_PRECISION}")
     return bits
-
-
-def query_rows(queries):
-    """Query values from a list of lists, a ``{"queries": ...}`` dict or that dict's JSON text."""
-    if isinstance(queries, (str, bytes)):
-        try:
-            queries = json_input.loads(queries, literal_floats=True)  # 1e-400 is 10^-400, not the float 0
-        except json_input.JSONInputError as exc:
-            raise InputError(f"queries: the JSON text {exc}") from None
-        except ValueError as exc:
-            raise InputError(f"queries: not valid JSON ({exc})") from None
-    if isinstance(queries, dict):
-        queries = queries.get("queries")
-    if not isinstance(queries, (list, tuple)):
-        raise InputError('queries: expected a list of queries [[q(0), ..., q(T-1)], ...] '
-                         '(or JSON {"queries": [...]})')
-    rows = []
-    for j, row in enumerate(queries):
-        if not isinstance(row, (list, tuple)):
-            raise InputError(f"queries: query {j} is not a list of rationals")
-        rows.append([parse_rational(v, f"queries: q_{j}({d})") for d, v in enumerate(row)])
-    return rows
 
 
 def parse_instance(universe, records, queries, rounds, hedge, select, epsilon, variant="selection"):
