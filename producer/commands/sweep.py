@@ -34,6 +34,7 @@ from producer.errors import InputError
 from producer.kinds.dpsgd import NOISE_RANGE, RATE_RANGE, STEPS_LIMIT
 from producer.output import check_fresh_folder, owned_files, write_file_atomic
 from producer.rationals import describe_rational, parse_integer, parse_rational
+from producer.training_curve import MAX_WORKERS   # one limit of local worker processes
 
 HELP = ("certificates over a grid of ε (or δ), C, σ² (or discrete-Laplace t) and γ, or a DP-SGD grid of q, σ, T "
         "and δ, with a summary table and plots (Dask optional)")
@@ -60,7 +61,6 @@ USAGE = ("producer sweep (--epsilons E,... | --epsilon-range A:B:N | --deltas D,
          "[--rel-width R] [--effort N] --out DIR [--overwrite] [--workers N | --scheduler ADDRESS] [--quiet]")
 
 DEFAULT_WORKERS = 2
-MAX_WORKERS = 64     # as privacy curves: processes beyond this only queue
 OUTPUT_FILES = ()  # producer.cli checks these before the run: no -o file, the --out folder
 OUTPUT_FOLDERS = ("out",)
 DEFAULT_REL_WIDTH = mpq(1, 1000)
