@@ -63,6 +63,9 @@ def load(path):
         raise Malformed(str(exc)) from None
 
 
+MAX_SCHEMA_NAME = 64   # characters of 'kind/version'
+
+
 def schema_of(cert):
     """The (kind, version) named by ``cert['schema']``, with its JSON Schema."""
     if "schema" not in cert:
@@ -77,18 +80,12 @@ def schema_of(cert):
     if name.count("/") != 1 or not re.fullmatch(r"[a-z0-9-]+/[0-9]+", name):
         raise Malformed(f"/schema: {name[:80]!r} is not 'kind/version'")
     kind, version = name.split("/")
-    folder = schema_dir()
-    # looked up among the folder's files, so no path is ever built from an unknown (or over-long) name
-    if f"{kind}-{version}" not in _known_schemas(folder):
+    path = schema_dir() / f"{kind}-{version}.schema.json"
+    # no schema has a name this long, and the file system refuses (OSError) a longer file name than it holds
+    if len(name) > MAX_SCHEMA_NAME or not path.is_file():
         raise Malformed(f"/schema: unknown certificate kind or version {_clip(name)}")
-    with open(folder / f"{kind}-{version}.schema.json", encoding="utf-8") as fh:
+    with open(path, encoding="utf-8") as fh:
         return kind, version, json.load(fh)
-
-
-def _known_schemas(folder):
-    """The names ``kind-version`` of the schema files in ``folder`` (read each time: a few dozen names)."""
-    suffix = ".schema.json"
-    return frozenset(p.name[:-len(suffix)] for p in folder.glob("*" + suffix) if p.is_file())
 
 
 def _clip(text, limit=80):
