@@ -87,7 +87,8 @@ In order:
 7. Enclosure claims, three-way, as for ``dpsgd/1`` (:func:`auditor.pld.decisions.decide_gaussian`,
    :func:`auditor.pld.decisions.decide_pld`): the gaussian route's closed form with μ² = Σ_s T_s·d²/σ_s²
    (d = 1 under add/remove, 2 under replace-one); the pld route's bounds from the auditor's own single-step
-   masses of each stage's pair, composed with the recorded windows; the lattice route's bounds from its two
+   masses of each stage's pair, composed with the recorded windows and regrids (whose shares are confirmed
+   first: :func:`auditor.pld.regrid.check_shares`, a FAIL naming the share); the lattice route's bounds from its two
    exact arrays (:func:`auditor.pld.lattice.decide`), a lower end only of the forward order.  Open claims are
    retried once with more guard bits when the file's budget affords it, and otherwise not established by the
    recipe: a FAIL.
@@ -114,7 +115,7 @@ from auditor import budget, common
 from auditor import claims as summaries
 from auditor.certificate import Malformed
 from auditor.outcomes import Unchecked
-from auditor.pld import decisions, families, lattice, pairs, recipe, truncation
+from auditor.pld import decisions, families, lattice, pairs, recipe, regrid, truncation
 from auditor.rationals import floor, read_rational, show, write_rational
 
 # ---- the domain ---------------------------------------------------------------------------------
@@ -183,6 +184,8 @@ def verify(cert, report):
         decisions.decide_gaussian(mu2, pending, report)
         return
     budget.reserve(report, [(cert, recipe.estimate_plan(plan, p["total"]))])
+    if not regrid.check_shares(plan["regrids"], plan["N"], report):
+        return  # a share not confirmed: the recipe's bounds establish nothing
     value_bits = decisions.start_bits(pending)
     decisions.decide_pld(pending, report, lambda guard: recipe.estimate_plan(plan, p["total"], guard),
                          lambda guard: _pld_bounds(plan, value_bits + guard, guard))

@@ -13,7 +13,9 @@ numbers fix the auditor's route; nothing stored is trusted).  In order:
 3. Recipe (MALFORMED): one range per stage, lo <= hi everywhere, per chain
    one window list per stage of the length the powering prescribes
    ((bit length of T − 1) + (popcount of T − 1)) and S − 1 ``combine``
-   windows; a lower chain for every order a claim names.
+   windows; a lower chain for every order a claim names; regrids only for a
+   single stage, ``after`` strictly increasing below the number of products,
+   r − 1 shares each at most 2^S (:mod:`auditor.pld.regrid`).
 4. Work (UNCHECKED, before any enclosure is computed), from the recipe's
    numbers alone: |lo|, |hi| <= :data:`MAX_LOSS`·N; working precision <=
    :data:`MAX_WORKING_BITS`; Σ (hi − lo + 1) <= :data:`MAX_BUCKETS`; every
@@ -41,8 +43,11 @@ numbers fix the auditor's route; nothing stored is trusted).  In order:
 6. Enclosure claims, three-way (:mod:`auditor.decide`): δ(ε_hi) <= δ,
    δ(ε_lo) > δ (when ε_lo > 0), δ(ε) <= upper (when < 1), δ(ε) >= lower (when > 0).
    ``gaussian``: the auditor's closed-form enclosure (:mod:`auditor.pld.gaussian`).
-   ``pld``: the auditor's own single-step arrays (:mod:`auditor.pld.masses`),
-   composed with the recorded windows (:mod:`auditor.pld.composition`), give
+   ``pld``: the regrids' shares are confirmed first with the auditor's own
+   e^x enclosures (FAIL naming the share otherwise, the claims then left
+   undecided: the recipe establishes nothing); the auditor's own single-step
+   arrays (:mod:`auditor.pld.masses`), composed with the recorded windows and
+   regrids (:mod:`auditor.pld.composition`, :mod:`auditor.pld.regrid`), give
    upper bounds F of both orders and, for the orders the claims name, lower
    bounds L (:mod:`auditor.pld.answer`).  An upper claim is proved by
    max F <= value and disproved by L > value; a lower claim is proved by the
@@ -59,7 +64,7 @@ from auditor import claims as summaries
 from auditor.certificate import Malformed
 from auditor import common
 from auditor.outcomes import MalformedInput, Unchecked
-from auditor.pld import decisions, pairs, recipe
+from auditor.pld import decisions, pairs, recipe, regrid
 from auditor.pld.decisions import DISPLAY_DIGITS, MAX_GAUSSIAN_BITS, TINY  # noqa: F401 - the kind's constants
 from auditor.pld.pairs import MASS_NS  # noqa: F401 - the kind's constants
 from auditor.pld.recipe import (CONVOLUTION_NS, KEPT_ARRAYS, KEPT_BYTES, MASS_BYTES, MASS_BYTES_PER_BIT,  # noqa: F401
@@ -98,6 +103,8 @@ def verify(cert, report):
         decisions.decide_gaussian(mu2, pending, report)
         return
     budget.reserve(report, [(cert, estimate_plan(p, plan))])
+    if not regrid.check_shares(plan["regrids"], plan["N"], report):
+        return  # a share not confirmed: the recipe's bounds establish nothing
     value_bits = decisions.start_bits(pending)
     decisions.decide_pld(pending, report, lambda guard: estimate_plan(p, plan, guard),
                          lambda guard: _pld_bounds(plan, value_bits + guard, guard))

@@ -1,6 +1,7 @@
 """From the composed arrays to bounds of δ(ε) (docs/dpsgd.md §7).
 
-Upper.  With k* = ⌊ε/h⌋ + 1 (the least index with k·h > ε),
+Upper.  With k* = ⌊ε/h⌋ + 1 (the least index with k·h > ε; h = 1/N, or r_1·r_2·…/N after regrids of factors
+r_1, r_2, …),
 
     F(ε) = 2^−K·( Σ_{k >= k*} U[k]·(1 − e^{ε − kh}) + U_∞ )
 
@@ -34,13 +35,14 @@ def _floor_fixed(x, bits):
 
 
 class UpperTail:
-    """Upper bounds F(ε) of one order's composed connect-the-dots array."""
+    """Upper bounds F(ε) of one order's composed connect-the-dots array, on the grid h = ``factor``/N (the
+    product of the regrids' factors, docs/dpsgd.md §6; 1 without regrids)."""
 
-    __slots__ = ("offset", "suffix", "damped", "atom", "K", "N", "G")
+    __slots__ = ("offset", "suffix", "damped", "atom", "K", "h", "G")
 
-    def __init__(self, array, K, N, G):
-        self.offset, self.atom, self.K, self.N, self.G = array.offset, array.atom, K, N, G
-        r = _floor_fixed(exp_bounds(Fraction(-1, N), G + 16)[0], G)
+    def __init__(self, array, K, N, G, factor=1):
+        self.offset, self.atom, self.K, self.h, self.G = array.offset, array.atom, K, Fraction(factor, N), G
+        r = _floor_fixed(exp_bounds(-self.h, G + 16)[0], G)
         values = array.values
         suffix, damped = [0] * (len(values) + 1), [0] * (len(values) + 1)
         a = s = 0
@@ -53,13 +55,13 @@ class UpperTail:
 
     def bound(self, epsilon):
         """A rational F⁺ >= F(ε) (docs/dpsgd.md §7)."""
-        N, G = self.N, self.G
-        star = (epsilon.numerator * N) // epsilon.denominator + 1
+        h, G = self.h, self.G
+        star = (epsilon.numerator * h.denominator) // (epsilon.denominator * h.numerator) + 1
         position = max(star - self.offset, 0)
         if position >= len(self.suffix) - 1:
             return Fraction(self.atom, 1 << self.K)
         k0 = self.offset + position
-        e_lo = _floor_fixed(exp_bounds(epsilon - Fraction(k0, N), G + 16)[0], G)
+        e_lo = _floor_fixed(exp_bounds(epsilon - k0 * h, G + 16)[0], G)
         total = (self.suffix[position] + self.atom) << (2 * G)
         return Fraction(total - e_lo * self.damped[position], 1 << (self.K + 2 * G))
 

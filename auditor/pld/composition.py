@@ -38,6 +38,9 @@ A window cuts fields out with shifts and masks, sums the fields below and
 above it the same way, and adds them to its first or last field (at most the
 total: no overflow) or to the atom, as the table says.
 
+Regrids.  A power may move itself and its base to a coarser grid after a product's window
+(:mod:`.regrid`, on the list form: the power is unpacked and packed again).
+
 Why the rounding and the windows are safe: each moves mass the way its side
 tolerates (upper and Q arrays: up, towards the atom; P arrays: down or away),
 and convolution with a nonnegative array keeps the order A ⪰ B (every upper
@@ -51,7 +54,7 @@ from typing import NamedTuple
 import gmpy2
 
 __all__ = ["UPPER", "LOWER_P", "LOWER_Q", "Array", "product", "window", "power", "compose",
-           "products_in_power"]
+           "products_in_power", "products"]
 
 UPPER, LOWER_P, LOWER_Q = "upper", "lower_p", "lower_q"
 # where a window puts the mass below and above it (the table of the module docstring; None: dropped)
@@ -182,14 +185,26 @@ def window(A, lo, hi, kind):
     return _unpack(_window(_pack(A), lo, hi, kind))
 
 
-def power(base, steps, windows, kind, scale):
-    """The ``steps``-fold power of ``base``, windowed after each product as ``windows`` lists them."""
-    windows = iter(windows)
-    A = B = _pack(base)
+def products(steps):
+    """The products of the ``steps``-fold power in order: True for a squaring, False for a product by the base."""
     for bit in bin(steps)[3:]:
-        A, _ = _step(A, A, next(windows), kind, scale)
+        yield True
         if bit == "1":
+            yield False
+
+
+def power(base, steps, windows, kind, scale, regrids=None):
+    """The ``steps``-fold power of ``base``, windowed after each product as ``windows`` lists them; ``regrids``
+    {j: f} moves the power and the base to a coarser grid (f of an :class:`Array`) after product j's window."""
+    windows, regrids = iter(windows), regrids or {}
+    A = B = _pack(base)
+    for j, square in enumerate(products(steps)):
+        if square:
+            A, _ = _step(A, A, next(windows), kind, scale)
+        else:
             A, B = _step(A, B, next(windows), kind, scale)
+        if j in regrids:
+            A, B = _pack(regrids[j](_unpack(A))), _pack(regrids[j](_unpack(B)))
     return _unpack(A)
 
 

@@ -1,13 +1,14 @@
 """The recipe of a pld-route certificate: its shape, its estimated work, and the bounds it gives (docs/dpsgd.md §3–7).
 
 ``result.discretisation`` of ``dpsgd/1`` and of ``accounting/1`` (one computation, docs/accounting.md §5): the grid N,
-the scales K and K′, one range per stage and, per order and side, the windows of each product.  The two kinds name
-their orders differently (``remove``/``add``, ``forward``/``backward``); here an order is a name, the first of a
-kind's pair of names being the forward order (the stages' pairs (P, Q)), the second the backward one.
+the scales K and K′, one range per stage, per order and side the windows of each product, and the regrids of a
+single stage's power (:mod:`.regrid`).  The two kinds name their orders differently (``remove``/``add``,
+``forward``/``backward``); here an order is a name, the first of a kind's pair of names being the forward order
+(the stages' pairs (P, Q)), the second the backward one.
 
 * :func:`read_plan`: the recipe's shape (MALFORMED when wrong): one range per stage, lo <= hi, per chain one window
   list per stage of the length the powering prescribes ((bit length of T − 1) + (popcount of T − 1)) and S − 1
-  ``combine`` windows, a lower chain for every order a claim names.
+  ``combine`` windows, a lower chain for every order a claim names; the regrids' shape (:func:`.regrid.read`).
 * :func:`estimate_plan`: UNCHECKED beyond a limit, and the work and memory of one pass
   (:class:`auditor.budget.Cost`), from the recipe's numbers alone: |lo|, |hi| <= :data:`MAX_LOSS`·N; working
   precision (with the retry's guard) <= :data:`MAX_WORKING_BITS`; Σ (hi − lo + 1) <= :data:`MAX_BUCKETS`; every
@@ -17,15 +18,23 @@ kind's pair of names being the forward order (the stages' pairs (P, Q)), the sec
   number bits) and every product of the chains checked,
   Σ (n_A + n_B)·(field bits)·:data:`CONVOLUTION_NS`; memory the larger of Σ_s n_s·(1024 + 2·W_s) bytes (the
   masses) and Σ_s 6·(n_s + 1)·(64 + max(K, K′)/8) bytes (the single-step arrays kept) plus (384 + field bits/2)
-  bytes per entry of the longest product.
-* :func:`bounds`: the auditor's own single-step arrays (:mod:`.masses`), composed with the recorded windows
-  (:mod:`.composition`): upper bounds F of both orders and lower bounds L of the named ones (:mod:`.answer`).
+  bytes per entry of the longest product.  A regrid of factor r after a window [lo, hi] leaves
+  ⌊hi/r⌋ − ⌊lo/r⌋ + 2 (lower chains: + 1) entries and a base of n entries at most ⌈(n − 1)/r⌉ + 2 (+ 1); it counts
+  as (n + n_base)·(scale + S + :data:`REGRID_BITS`) entry-bits and (384 + scale + 2) bytes an entry, its shares
+  :data:`SHARES_WORK`, and adds to the rounding excess bound of 2^K 4·ΣT·(4n + the shares' excess,
+  :func:`.regrid.excess`).
+* :func:`bounds`: the auditor's own single-step arrays (:mod:`.masses`), composed with the recorded windows and
+  regrids (:mod:`.composition`, :mod:`.regrid`): upper bounds F of both orders, on the final grid, and lower
+  bounds L of the named ones (:mod:`.answer`); the regrids' shares are confirmed first
+  (:func:`.regrid.check_shares`, called by the kind's checks).
 """
+
+from functools import partial
 
 from auditor import budget, common
 from auditor.certificate import Malformed
 from auditor.outcomes import Unchecked
-from auditor.pld import answer, composition, masses
+from auditor.pld import answer, composition, masses, regrid
 from auditor.rationals import ceil_div
 
 __all__ = ["MAX_LOSS", "MAX_WORKING_BITS", "MAX_BUCKETS", "MAX_ENTRIES", "CONVOLUTION_NS", "PRODUCT_BYTES",
@@ -52,6 +61,11 @@ PRODUCT_BYTES = 384
 679 at 856-bit ones: the packed integers, the unpacked and rounded lists, the kept window)."""
 RETRY_GUARD = 64
 """Extra guard bits of the second (and last) attempt at open claims."""
+REGRID_BITS = 256
+"""A regrid counts as (n + n_base)·(scale + S + 256) entry-bits of a product (:data:`CONVOLUTION_NS` units each;
+measured at most 1.7 units, S = 8 to 4096, r = 2 to 64, scale 80 to 200)."""
+SHARES_WORK = 10 ** 8
+"""Work units of confirming one regrid's shares (measured below 5·10^7 at r = 64, S = 4096, both precisions)."""
 
 P = "/result/discretisation"
 
@@ -119,7 +133,9 @@ def read_plan(cert, stages, names):
             raise Malformed(f"{P}/windows/{order}/lower: null, but a lower end names the order {order}")
         # a recorded lower chain that no claim names is shape-checked, never computed
         chains[order] = {"upper": upper, "lower": lower if order in named else None}
-    return {"N": N, "K": K, "K_q": K_q, "stages": staged, "chains": chains, "named": named, "names": tuple(names)}
+    regrids = regrid.read(d.get("regrids"), staged, P + "/regrids")
+    return {"N": N, "K": K, "K_q": K_q, "stages": staged, "chains": chains, "named": named, "names": tuple(names),
+            "regrids": regrids}
 
 
 def estimate_plan(plan, total_steps, guard=0):
@@ -144,21 +160,28 @@ def estimate_plan(plan, total_steps, guard=0):
         raise Unchecked(f"{P}/ranges", buckets, MAX_BUCKETS, "single-step buckets")
     work = memory = 0
     longest, array = max(st.hi - st.lo + 1 for st in stages), (0, "")
+    regrids = {rg.after: rg for rg in plan["regrids"]}
     for order in plan["names"]:
         for side, scales in (("upper", (K,)), ("lower", (K, K_q))):
             chain = plan["chains"][order][side]
             if chain is None:
                 continue
             for scale in scales:
-                w, n, m = _chain_work(stages, chain, scale, f"{P}/windows/{order}/{side}")
+                w, n, m = _chain_work(stages, chain, scale, f"{P}/windows/{order}/{side}", regrids, side == "upper")
                 work += w
                 longest, array = max(longest, n[0]), budget.longer(array, n)
                 memory = max(memory, m)
     need = 4 * total_steps * (3 * longest + 3)
-    for scale, name in ((K, "p_bits"), (K_q, "q_bits")):
-        if (1 << scale) < need:
-            raise Unchecked(f"{P}/{name}", need, 1 << scale,
-                            "rounding excess bound 4·ΣT·(3n + 1) against 2^bits (too few bits for the arrays)")
+    # a regrid adds to the upper arrays at most 2 units an entry of the power and of the base, and the shares'
+    # excess over 2^S on their totals (below 2^(K+1))
+    extra = 4 * total_steps * sum(4 * longest + regrid.excess(rg, K) for rg in plan["regrids"])
+    for scale, name, bound in ((K, "p_bits", need + extra), (K_q, "q_bits", need)):
+        if (1 << scale) < bound:
+            raise Unchecked(f"{P}/{name}", bound, 1 << scale,
+                            "rounding excess bound 4·ΣT·(3n + 3" + (" + the regrids' excess" if extra else "")
+                            + ") against 2^bits (too few bits for the arrays)")
+    if plan["regrids"]:
+        work += ceil_div(SHARES_WORK * len(plan["regrids"]), CONVOLUTION_NS)
     masses_cost = budget.Cost(mass_work, mass_memory, f"{P}/ranges", "single-step masses")
     # the single-step arrays (at most six per stage, entries of about K bits) are kept while the chains are
     # composed: their memory adds to the products'
@@ -172,9 +195,10 @@ def _field_bits(scale, n_a, n_b):
     return 2 * (scale + 2) + min(n_a, n_b).bit_length()
 
 
-def _chain_work(stages, chain, scale, pointer):
+def _chain_work(stages, chain, scale, pointer, regrids, upper):
     """(Σ (n_A + n_B)·field bits, (entries, pointer) of the longest array, bytes of the largest product) of one
-    chain, from the window lengths alone."""
+    chain, from the window lengths alone; ``regrids`` {product: Regrid} of the first stage's power (of an upper
+    chain when ``upper``)."""
     per_stage, combine = chain
     work, longest, memory, lengths = 0, (0, ""), 0, []
 
@@ -188,15 +212,23 @@ def _chain_work(stages, chain, scale, pointer):
         memory = max(memory, product * (PRODUCT_BYTES + field // 2))
         return size
 
+    def coarsen(rg, window, n, base):
+        """The lengths of the power (on the window's indices) and of the base after the regrid."""
+        nonlocal work, longest, memory
+        r = rg.factor
+        work += (n + base) * (scale + rg.bits + REGRID_BITS)
+        memory = max(memory, (n + base) * (PRODUCT_BYTES + scale + 2))
+        n, base = window[1] // r - window[0] // r + 1 + upper, ceil_div(base - 1, r) + 1 + upper
+        longest = budget.longer(longest, (n, rg.pointer))
+        return n, base
+
     for s, (st, windows) in enumerate(zip(stages, per_stage)):
         base = st.hi - st.lo + 1
-        n, it = base, iter(enumerate(windows))
-        for bit in bin(st.steps)[3:]:
-            i, w = next(it)
-            n = step(n, n, w, f"{pointer}/stages/{s}/{i}")
-            if bit == "1":
-                i, w = next(it)
-                n = step(n, base, w, f"{pointer}/stages/{s}/{i}")
+        n = base
+        for j, (square, w) in enumerate(zip(composition.products(st.steps), windows)):
+            n = step(n, n if square else base, w, f"{pointer}/stages/{s}/{j}")
+            if s == 0 and j in regrids:
+                n, base = coarsen(regrids[j], w, n, base)
         lengths.append(n)
     n = lengths[0]
     for i, (other, w) in enumerate(zip(lengths[1:], combine)):
@@ -212,14 +244,19 @@ def bounds(plan, value_bits, guard):
     singles = [masses.single_step(st, N, K, K_q, names=names, lower=named, guard=guard,
                                   pointer=f"{P}/ranges/{s}") for s, st in enumerate(stages)]
     upper, lower = {}, {}
+    regrids = plan["regrids"]     # only with a single stage
+
+    def coarse(kind):
+        return {rg.after: partial(regrid.coarsen, kind=kind, regrid=rg) for rg in regrids}
+
     for order in names:
         chains = plan["chains"][order]
         per_stage, combine = chains["upper"]
         powers = [composition.power(composition.Array(s[order].LO, s[order].upper, s[order].upper_atom),
-                                    st.steps, w, composition.UPPER, K)
+                                    st.steps, w, composition.UPPER, K, coarse(composition.UPPER))
                   for s, st, w in zip(singles, stages, per_stage)]
         U = composition.compose(powers, combine, composition.UPPER, K)
-        upper[order] = answer.UpperTail(U, K, N, value_bits + len(U.values).bit_length())
+        upper[order] = answer.UpperTail(U, K, N, value_bits + len(U.values).bit_length(), regrid.factors(regrids))
         if chains["lower"] is None:
             continue
         per_stage, combine = chains["lower"]
@@ -227,9 +264,9 @@ def bounds(plan, value_bits, guard):
         for s, st, w in zip(singles, stages, per_stage):
             one = s[order]
             p_powers.append(composition.power(composition.Array(one.LO, one.lower_p), st.steps, w,
-                                              composition.LOWER_P, K))
+                                              composition.LOWER_P, K, coarse(composition.LOWER_P)))
             q_powers.append(composition.power(composition.Array(one.LO, one.lower_q, one.lower_atom), st.steps, w,
-                                              composition.LOWER_Q, K_q))
+                                              composition.LOWER_Q, K_q, coarse(composition.LOWER_Q)))
         P_L = composition.compose(p_powers, combine, composition.LOWER_P, K)
         Q_L = composition.compose(q_powers, combine, composition.LOWER_Q, K_q)
         lower[order] = answer.LowerEvents(P_L, Q_L, K, K_q)

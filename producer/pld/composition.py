@@ -34,6 +34,7 @@ results are unpacked.
 from itertools import accumulate
 
 from producer.pld.convolution import Packed, product
+from producer.pld.regrid import regrid
 
 UPPER, LOWER_P, LOWER_Q = "upper", "lower-p", "lower-q"
 _HAS_ATOM = {UPPER: True, LOWER_P: False, LOWER_Q: True}
@@ -186,24 +187,39 @@ def _step(arrays, others, kinds, bits, windows, weight):
     return [_window(a, lo, hi, k) for a, k in zip(out, kinds)]
 
 
-def power(base, steps, kinds, bits, windows, progress=None):
+def power(base, steps, kinds, bits, windows, progress=None, regrids=()):
     """The ``steps``-fold power of the arrays ``base`` (one per kind), windowed after every product.
 
     ``windows.next(arrays, weight)`` is called with weight = p/steps for the
     product that makes power p (the share of the final mass it stands for),
     on the packed products (:class:`producer.pld.convolution.Packed`).
+    After the window of product ``g.after`` of each :class:`producer.pld.regrid.Regrid`
+    ``g``, the arrays and the base move to the grid ``g.factor`` times coarser.
     """
     base = [array.packed() for array in base]
-    arrays, exponent = list(base), 1
+    arrays, exponent, pending = list(base), 1, list(regrids)
+    made = 0
+
+    def regridded(arrays, base):
+        nonlocal made
+        made += 1
+        if pending and pending[0].after == made - 1:
+            g = pending.pop(0)
+            arrays = [regrid(a, k == UPPER, g.factor, g.shares, g.bits) for a, k in zip(arrays, kinds)]
+            base = [regrid(b, k == UPPER, g.factor, g.shares, g.bits) for b, k in zip(base, kinds)]
+        return arrays, base
+
     for bit in bin(steps)[3:]:
         exponent *= 2
-        arrays = _step(arrays, arrays, kinds, bits, windows, exponent / steps)
+        arrays, base = regridded(_step(arrays, arrays, kinds, bits, windows, exponent / steps), base)
         if bit == "1":
             exponent += 1
             base = [b if b.width == a.width else b.repacked(a.width) for a, b in zip(arrays, base)]
-            arrays = _step(arrays, base, kinds, bits, windows, exponent / steps)
+            arrays, base = regridded(_step(arrays, base, kinds, bits, windows, exponent / steps), base)
         if progress is not None:
             progress(exponent, steps, arrays[0].length)
+    if pending:
+        raise ValueError(f"a regrid after product {pending[0].after} of a power of {steps} steps")
     return [Array.from_packed(array) for array in arrays]
 
 

@@ -133,3 +133,14 @@ def product(a, b, shift, up):
     top = min(a.total * b.top, a.top * b.total)
     top = -((-top) >> shift) if up else top >> shift
     return Packed(a.offset + b.offset, number, length, width, 0, total, top)
+
+
+def scaled_up(part, factor, bits):
+    """[⌈v·factor/2^bits⌉ for v in part], packed: one multiplication and the rounding of every field at once."""
+    top = max(part)
+    width = max(top.bit_length(), (top * factor + (1 << bits)).bit_length()) + 1
+    number = pack(list(part), width) * factor
+    ones = _ones(len(part), width)
+    number = ((number + ones * ((1 << bits) - 1)) & (ones * ((1 << width) - (1 << bits)))) >> bits
+    out = unpack(number, width)[:len(part)]
+    return out + [mpz(0)] * (len(part) - len(out))

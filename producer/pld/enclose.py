@@ -33,8 +33,9 @@ from producer.pld.inversion import LowerProfile, UpperProfile, exp_upper, larges
 from producer.pld.masses import oriented, step_masses
 from producer.pld.mechanism import BACKWARD, FORWARD, ORDERS
 from producer.pld.parameters import AIM, TRUNCATION_SHARE, Sizing
+from producer.pld.regrid import SHARE_EXTRA_BITS, Regrid, schedule, shares, spacing_after
 from producer.pld.search import AUDIT_EPSILON, FLOOR_DIGITS, MAX_EPSILON_CAP, MAX_WORK, PLD_EPSILON, Search, \
-    epsilons_instead, mass_precision, recipe_excess, stage_ranges, suggest_width
+    epsilons_instead, mass_precision, recipe_excess, stage_ranges, suggest_width, uses_regrids
 from producer.errors import LimitError
 from producer.rationals import describe_rational
 from producer.sources.enclosures import floor_log2
@@ -64,6 +65,7 @@ class Outcome:
         self.route, self.plan, self.ranges, self.windows = route, plan, ranges, windows
         self.epsilon_lo, self.epsilon_hi, self.lower_order = epsilon_lo, epsilon_hi, lower_order
         self.points = points
+        self.regrids = ()
 
 
 # ---- outward rounding to short dyadic rationals ----------------------------------
@@ -171,13 +173,16 @@ def _epsilon_step(R, eps_hint):
 class _Attempt:
     """One computation at a fixed :class:`Plan`."""
 
-    def __init__(self, request, plan, log):
+    def __init__(self, request, plan, log, sizing=None):
         self.request, self.plan, self.log = request, plan, log
         self.h = plan.h
         self.stages = request.stages
         self.ranges, self.sides = [], []
         self.windows = {order: {"upper": None, "lower": None} for order in ORDERS}
         self.upper, self.lower, self.excess = {}, {}, {}
+        sizing = sizing or Sizing(self.stages)
+        self.regrids = _regrids(self.stages, plan) if uses_regrids(sizing, plan) else ()
+        self.spacing = spacing_after(self.h, self.regrids)   # the grid of the composed arrays
 
     # single-step arrays
     def prepare(self, ranges=None):
@@ -245,7 +250,7 @@ class _Attempt:
             def progress(power, steps, length, _order=order, _side=side):
                 if power == steps or power & (power - 1) == 0 and power >= 256:
                     self.log(f"{_side} {_order}: power {power}/{steps}, {length} entries")
-            powers.append(comp.power(base, stage.steps, kinds, bits, windows, progress))
+            powers.append(comp.power(base, stage.steps, kinds, bits, windows, progress, self.regrids))
             recorded.append(windows.used[start:])
         start = len(windows.used)
         result = comp.combine(powers, kinds, bits, windows)
@@ -257,8 +262,8 @@ class _Attempt:
             (array,), windows = self._chain(order, "upper", [comp.UPPER], [p_bits], self._upper_chooser())
             self.windows[order]["upper"] = windows
             self.excess[order] = max(0, array.total() - 2 ** p_bits)
-            precision = p_bits + 64 + math.ceil(max(abs(array.offset), abs(array.last)) * 1.5 / self.plan.grid)
-            self.upper[order] = UpperProfile(array, self.h, p_bits, precision)
+            precision = p_bits + 64 + math.ceil(max(abs(array.offset), abs(array.last)) * 1.5 * self.spacing)
+            self.upper[order] = UpperProfile(array, self.spacing, p_bits, precision)
 
     def compose_lower(self, order):
         if order in self.lower:
@@ -268,7 +273,7 @@ class _Attempt:
                                       [plan.p_bits, plan.q_bits], self._lower_chooser())
         self.windows[order]["lower"] = windows
         q_excess = max(0, q.total() - 2 ** plan.q_bits)
-        self.lower[order] = (LowerProfile(p, q, self.h, plan.p_bits, plan.q_bits), q_excess)
+        self.lower[order] = (LowerProfile(p, q, self.spacing, plan.p_bits, plan.q_bits), q_excess)
 
     # margins and bounds
     def upper_margin(self, target):
@@ -287,6 +292,18 @@ class _Attempt:
 
     def leading_order(self, epsilon):
         return max(ORDERS, key=lambda o: (self.upper[o].value(epsilon), o == FORWARD))
+
+
+def _regrids(stages, plan):
+    """The regrids of a one-stage schedule's power (:func:`producer.pld.regrid.schedule`), shares computed."""
+    if len(stages) != 1:
+        return ()
+    out, spacing = [], plan.h
+    bits = plan.p_bits + SHARE_EXTRA_BITS
+    for after, factor in schedule(stages[0].steps):
+        out.append(Regrid(after, factor, bits, shares(spacing, factor, bits)))
+        spacing *= factor
+    return tuple(out)
 
 
 def _delta_answer(attempt, request, sizing):
@@ -364,7 +381,7 @@ def certify(request, log=lambda message: None, route=None):
     for attempt_number in range(MAX_ATTEMPTS):
         ranges = search.admit(plan)
         log(f"attempt {attempt_number + 1}: {plan}")
-        attempt = _Attempt(request, plan, log)
+        attempt = _Attempt(request, plan, log, sizing)
         attempt.prepare(ranges)
         attempt.compose_upper()
         if request.delta is not None:
@@ -382,7 +399,7 @@ def certify(request, log=lambda message: None, route=None):
             tau = min(plan.tau, float(request.rel_width) * max(smallest, float(NEGLIGIBLE)) / TRUNCATION_SHARE)
         if met:
             outcome.plan, outcome.ranges = plan, attempt.ranges
-            outcome.windows = attempt.windows
+            outcome.windows, outcome.regrids = attempt.windows, attempt.regrids
             excess = recipe_excess(request, outcome)
             if excess:  # a backstop: every plan was checked before its attempt
                 raise LimitError(f"the certificate's recipe would exceed the auditor's limits ({'; '.join(excess)}); "

@@ -62,6 +62,7 @@ from gmpy2 import mpq
 from producer import audit_budget
 from producer.errors import LimitError
 from producer.pld import composition as comp
+from producer.pld.regrid import savings as regrid_savings
 from producer.pld.gaussian import delta_enclosure, proves_below
 from producer.pld.mechanism import ORDERS
 from producer.pld.one_step import OneStep, aligned_grids, meets, predict
@@ -89,6 +90,9 @@ AUDIT_PRECISION = 4096
 AUDIT_LOSS = 1024            # |lo|, |hi| <= 1024·N
 AUDIT_RETRY = 64             # the auditor's retry adds these guard bits
 PRODUCT_UNITS = 3            # the budget's work units per entry and field bit of a product
+REGRID_BITS = 256            # a regrid: (n + n_base)·(scale + S + this) entry-bits of a product
+SHARES_WORK = 10**8          # the auditor's work units for confirming one regrid's shares
+REGRID_ABOVE = 10**9         # a one-stage composition estimated at this many work units (about 1.5 s) regrids
 PROFILE_UNITS = 1000         # work units per entry of the lower profile (a Python loop over the window)
 
 
@@ -96,8 +100,32 @@ PROFILE_UNITS = 1000         # work units per entry of the lower profile (a Pyth
 
 def composition_work(sizing, plan):
     """(entries of the largest composed array, work units of the composition) of a plan, in floats."""
-    z = math.sqrt(2 * math.log(max(1 / plan.tau, 2.0)))
-    spread = 2 * z * math.sqrt(sizing.mu2) + plan.epsilon_cap + 2
+    entries, work, lower = _composition(sizing, plan)
+    if _regrids(sizing, work):  # they shorten the later products (the largest entries stay at most this)
+        z = _tail_z(plan)
+        work *= regrid_savings(sizing.stages[0].steps, lambda share: 2 * z * math.sqrt(sizing.mu2 * share)
+                               + plan.epsilon_cap + 2)
+    return entries, work + PROFILE_UNITS * lower
+
+
+def uses_regrids(sizing, plan):
+    """Whether an attempt at ``plan`` coarsens its power's grid (:mod:`producer.pld.regrid`): one stage, and a
+    composition of at least :data:`REGRID_ABOVE` work units without regrids (a cheaper one keeps the finer
+    answer: the regrids widen it a little and save little there)."""
+    return _regrids(sizing, _composition(sizing, plan)[1])
+
+
+def _regrids(sizing, work):
+    return len(sizing.stages) == 1 and work >= REGRID_ABOVE
+
+
+def _tail_z(plan):
+    return math.sqrt(2 * math.log(max(1 / plan.tau, 2.0)))
+
+
+def _composition(sizing, plan):
+    """(entries of the largest array, product work units without regrids, entries the lower profile reads)."""
+    spread = 2 * _tail_z(plan) * math.sqrt(sizing.mu2) + plan.epsilon_cap + 2
     entries = spread * plan.grid
     products = sum(2 * max(1, s.steps.bit_length()) for s in sizing.stages) + len(sizing.stages)
     # four chains: two upper at K bits, and the lower P at K bits and Q at K' bits, whose window also holds the
@@ -105,7 +133,7 @@ def composition_work(sizing, plan):
     # which the lower profile then reads entry by entry
     lower = entries + mean_separation(sizing) * plan.grid
     work = (2 * entries * (2 * plan.p_bits + 24) + lower * (2 * plan.p_bits + 2 * plan.q_bits + 48)) * products
-    return entries, work + PROFILE_UNITS * lower
+    return entries, work, lower
 
 
 def lower_entries(sizing, plan):
@@ -213,7 +241,7 @@ def _parts(stage):
     return sum(int(v).bit_length() for p in stage.law.parameters() for v in (p.numerator, p.denominator))
 
 
-def budget_cost(stages, grid, p_bits, q_bits, ranges, products, longest=None):
+def budget_cost(stages, grid, p_bits, q_bits, ranges, products, longest=None, regrids=(), shares=0):
     """The auditor's budget estimate (docs/certificates.md, dpsgd/1 and accounting/1) of a recipe: single-step
     ``ranges`` [(lo, hi)] per stage and ``products`` [(n_A, n_B, scale)], one per product of a chain checked at
     a scale; ``longest`` the longest array (by default the longest product; every window lies within its
@@ -227,6 +255,10 @@ def budget_cost(stages, grid, p_bits, q_bits, ranges, products, longest=None):
         field = 2 * (scale + 2) + min(n_a, n_b).bit_length()
         convolution += PRODUCT_UNITS * (n_a + n_b) * field
         largest = max(largest, (n_a + n_b - 1) * (384 + field // 2))
+    for n, base, scale, share_bits in regrids:  # (the power's and the base's entries, scale, S) of each regrid
+        convolution += PRODUCT_UNITS * (n + base) * (scale + share_bits + REGRID_BITS)
+        largest = max(largest, (n + base) * (384 + scale + 2))
+    convolution += PRODUCT_UNITS * -(-SHARES_WORK * shares // PRODUCT_UNITS)  # confirming the regrids' shares
     memory = max(sum(n * (1024 + 2 * w) for n, w in zip(sizes, bits)),
                  sum(6 * (n + 1) * (64 + max(p_bits, q_bits) // 8) for n in sizes) + largest)
     what = "the single-step masses" if masses >= convolution else "the convolutions"
@@ -590,11 +622,21 @@ def recipe_excess(request, outcome):
         for side in ("upper", "lower"):
             windows = outcome.windows[order][side]
             if windows is not None:
-                for n_a, n_b in _product_lengths(stages, sizes, windows):
-                    longest = max(longest, n_a + n_b - 1)
-    if 2 ** plan.p_bits < 4 * sum(s.steps for s in stages) * (3 * longest + 3):
+                regrids = [(g.after, g.factor, g.bits) for g in outcome.regrids]
+                for n_a, n_b, g in _product_lengths(stages, outcome.ranges, windows, regrids, side == "upper"):
+                    longest = max(longest, n_a if g is not None else n_a + n_b - 1)
+    steps = sum(s.steps for s in stages)
+    # the auditor's bound of the rounding excess: a regrid adds up to 2 units an entry of the power and the base,
+    # and its shares' excess over 2^S on a total below 2^(K + 1)
+    extra = 4 * steps * sum(4 * longest + _share_excess(g, plan.p_bits) for g in outcome.regrids)
+    if 2 ** plan.p_bits < 4 * steps * (3 * longest + 3) + extra:
         out.append(f"K = {plan.p_bits} bits for arrays of {longest} entries")
     return out
+
+
+def _share_excess(regrid, bits):
+    over = max(max(b + d for b, d in regrid.shares) - (1 << regrid.bits), 0)
+    return -(-(over << (bits + 1)) // (1 << regrid.bits))
 
 
 def certificate_cost(stages, discretisation, named):
@@ -602,34 +644,41 @@ def certificate_cost(stages, discretisation, named):
     upper chains of both orders at K, the lower chains of the ``named`` orders at K and K′."""
     d = discretisation
     ranges = [tuple(r) for r in d["ranges"]]
-    sizes = [hi - lo + 1 for lo, hi in ranges]
-    products = []
+    regrids = [(g["after"], g["factor"], g["share_bits"]) for g in d.get("regrids", ())]
+    products, coarsened = [], []
     for order in ORDERS:
         chains = [("upper", (d["p_bits"],))] + ([("lower", (d["p_bits"], d["q_bits"]))] if order in named else [])
         for side, scales in chains:
             windows = d["windows"][order][side]
             if windows is None:
                 continue
-            lengths = list(_product_lengths(stages, sizes, windows))
-            products += [(n_a, n_b, scale) for scale in scales for n_a, n_b in lengths]
-    return budget_cost(stages, d["grid"], d["p_bits"], d["q_bits"], ranges, products)
+            lengths = list(_product_lengths(stages, ranges, windows, regrids, side == "upper"))
+            products += [(n_a, n_b, scale) for scale in scales for n_a, n_b, g in lengths if g is None]
+            coarsened += [(n_a, n_b, scale, g) for scale in scales for n_a, n_b, g in lengths if g is not None]
+    return budget_cost(stages, d["grid"], d["p_bits"], d["q_bits"], ranges, products, regrids=coarsened,
+                       shares=len(regrids))
 
 
-def _product_lengths(stages, sizes, windows):
-    """(n_A, n_B) of every product of one chain, replayed from its recorded windows."""
-    powers = []
-    for stage, size, recorded in zip(stages, sizes, windows["stages"]):
-        n, k = size, 0
+def _product_lengths(stages, ranges, windows, regrids=(), up=True):
+    """(n_A, n_B, None) of every product of one chain, replayed from its recorded windows, and (n, n_base, S) of
+    every regrid (``regrids`` [(product index, factor, S)], one stage): after a window [lo, hi] a regrid by r leaves
+    ⌊hi/r⌋ − ⌊lo/r⌋ + 2 entries (lower chains + 1) and a base of n entries at most ⌈(n − 1)/r⌉ + 2 (+ 1), as the
+    auditor's estimate counts them."""
+    powers, regrids, extra = [], {k: (f, b) for k, f, b in regrids}, 1 if up else 0
+    for stage, (base_lo, base_hi), recorded in zip(stages, ranges, windows["stages"]):
+        size, n, k = base_hi - base_lo + 1, base_hi - base_lo + 1, 0
         for bit in bin(stage.steps)[3:]:
-            yield n, n
-            lo, hi = recorded[k]
-            n, k = hi - lo + 1, k + 1
-            if bit == "1":
-                yield n, size
+            for square in ((True,) if bit == "0" else (True, False)):
+                yield (n, n, None) if square else (n, size, None)
                 lo, hi = recorded[k]
-                n, k = hi - lo + 1, k + 1
+                n, regrid, k = hi - lo + 1, regrids.get(k), k + 1
+                if regrid is not None:
+                    factor, share_bits = regrid
+                    yield n, size, share_bits
+                    n = hi // factor - lo // factor + 1 + extra
+                    size = -(-(size - 1) // factor) + 1 + extra
         powers.append(n)
     n = powers[0]
     for other, (lo, hi) in zip(powers[1:], windows["combine"]):
-        yield n, other
+        yield n, other, None
         n = hi - lo + 1

@@ -20,11 +20,14 @@ def _windows_json(windows):
 
 def _discretisation(outcome, names):
     plan = outcome.plan
-    return {"grid": plan.grid, "p_bits": plan.p_bits, "q_bits": plan.q_bits,
-            "ranges": [list(r) for r in outcome.ranges],
-            "windows": {names[order]: {"upper": _windows_json(outcome.windows[order]["upper"]),
-                                       "lower": _windows_json(outcome.windows[order]["lower"])}
-                        for order in ORDERS}}
+    out = {"grid": plan.grid, "p_bits": plan.p_bits, "q_bits": plan.q_bits,
+           "ranges": [list(r) for r in outcome.ranges],
+           "windows": {names[order]: {"upper": _windows_json(outcome.windows[order]["upper"]),
+                                      "lower": _windows_json(outcome.windows[order]["lower"])}
+                       for order in ORDERS}}
+    if outcome.regrids:  # absent when there is none (the recipes written before regrids read the same)
+        out["regrids"] = [g.as_json() for g in outcome.regrids]
+    return out
 
 
 def display(value, direction):

@@ -776,7 +776,7 @@ def test_a_lower_window_spanning_the_two_laws_means_is_priced_before_the_work():
     estimate counted the upper chains' 3.8·10^5 entries; the search ran for many minutes past its limit.  Now it is
     refused before any work, naming the effort that would answer."""
     event = repeat(38940, laplace("7/10"))
-    with pytest.raises(LimitError, match=r"^the first attempt \(h = 1/\d+\) would need about .* work units.*effort=7"):
+    with pytest.raises(LimitError, match=r"^the first attempt \(h = 1/\d+\) would need about .* work units.*effort=2"):
         api.account(event, epsilons="0.35,3.04,3.82", neighboring_relation=REPLACE)
 
 

@@ -232,7 +232,8 @@ def _replay(attempt, outcome, order, side, perturb):
     for stage, bases, recorded in zip(attempt.stages, attempt.sides, windows["stages"]):
         base = bases[order][side]
         base = [perturb(base, comp.UPPER)] if side == "upper" else [perturb(b, k) for b, k in zip(base, kinds)]
-        powers.append(comp.power(base, stage.steps, kinds, bits, comp.Windows(recorded=recorded)))
+        powers.append(comp.power(base, stage.steps, kinds, bits, comp.Windows(recorded=recorded),
+                                 regrids=outcome.regrids))
     return comp.combine(powers, kinds, bits, comp.Windows(recorded=windows["combine"]))
 
 
@@ -244,13 +245,19 @@ def _checker_rounding(array, kind):
     return comp.Array(array.offset, values, array.atom + (1 if kind != comp.LOWER_P else 0))
 
 
-@pytest.mark.parametrize("stages", [["1/20:1x50"], ["1/100:1x300", "1/10:3/2x20"]])
-def test_a_checker_rounding_some_masses_the_other_way_still_accepts(stages):
-    """The stored ends keep margins: replaying the recorded windows from perturbed integers still certifies them."""
+@pytest.mark.parametrize("stages, regrid", [(["1/20:1x50"], False), (["1/20:1x50"], True),
+                                           (["1/100:1x300", "1/10:3/2x20"], False)])
+def test_a_checker_rounding_some_masses_the_other_way_still_accepts(stages, regrid, monkeypatch):
+    """The stored ends keep margins: replaying the recorded windows (and regrids, here forced on a cheap power)
+    from perturbed integers still certifies them."""
+    from producer.pld import search
     from producer.pld.enclose import _Attempt, certify
     from producer.pld.inversion import LowerProfile, UpperProfile
+    if regrid:
+        monkeypatch.setattr(search, "REGRID_ABOVE", 0)
     request = kind.Request([kind.parse_stage(s) for s in stages], delta=mpq(1, 10**5), rel_width=mpq(1, 500))
     outcome = certify(request)
+    assert bool(outcome.regrids) == regrid
     attempt = _Attempt(request, outcome.plan, lambda message: None)
     attempt.prepare()
     assert attempt.ranges == outcome.ranges
@@ -261,13 +268,13 @@ def test_a_checker_rounding_some_masses_the_other_way_still_accepts(stages):
     slack = mpq(request.delta) / 2**32
     for order in ("forward", "backward"):
         (upper,) = _replay(attempt, outcome, order, "upper", _checker_rounding)
-        checker = UpperProfile(upper, plan.h, plan.p_bits, plan.p_bits + 128).value(outcome.epsilon_hi)
+        checker = UpperProfile(upper, attempt.spacing, plan.p_bits, plan.p_bits + 128).value(outcome.epsilon_hi)
         assert checker <= request.delta
         # the margin's rounding part covers the checker's deviation (so the grid of ε is not what saves it)
         assert checker - attempt.upper[order].value(outcome.epsilon_hi) <= attempt.upper_margin(request.delta) - slack
     assert outcome.epsilon_lo > 0
     p, q = _replay(attempt, outcome, outcome.lower_order, "lower", _checker_rounding)
-    checker = LowerProfile(p, q, plan.h, plan.p_bits, plan.q_bits).value(outcome.epsilon_lo)
+    checker = LowerProfile(p, q, attempt.spacing, plan.p_bits, plan.q_bits).value(outcome.epsilon_lo)
     assert checker > request.delta
     own = attempt.lower[outcome.lower_order][0].value(outcome.epsilon_lo)
     assert own - checker <= attempt.lower_margin(outcome.lower_order, outcome.epsilon_lo, request.delta) - slack

@@ -71,6 +71,21 @@ def test_gaussian_schedules_by_both_routes_enclose_the_closed_form(stages, epsil
             assert c.upper - c.lower <= mpq(1, 100000) * c.upper
 
 
+@pytest.mark.parametrize("stages,epsilons", [(["1:2x200"], ["1", "3", "6"]), (["1:3x1000"], ["1/2", "2"])])
+def test_regridded_gaussian_powers_enclose_the_closed_form(stages, epsilons, monkeypatch):
+    """Regrids forced on powers too cheap to take them by default: the coarsened chains still enclose δ(ε)."""
+    from producer.pld import search
+    monkeypatch.setattr(search, "REGRID_ABOVE", 0)
+    parsed = [parse_stage(s) for s in stages]
+    mu = mp.sqrt(sum(mp.mpf(s.steps) / _mp(s.law.noise) ** 2 for s in parsed))
+    out = certify(Request(parsed, epsilons=[mpq(e) for e in epsilons], rel_width=mpq(1, 200)), route="pld")
+    assert out.regrids
+    with mp.workdps(50):
+        for p in out.points:
+            truth = ref.gaussian_delta(mu, _mp(p.epsilon))
+            assert _mp(p.lower) <= truth <= _mp(p.upper), (p.epsilon, p.lower, truth, p.upper)
+
+
 def test_gaussian_route_epsilon_at_fifty_digits():
     out = certify(_request(["1:2x10"], delta=mpq(1, 10**5), rel_width=mpq(1, 10**6)))
     assert out.route == "gaussian"

@@ -51,9 +51,23 @@ def test_the_products_replayed_from_the_windows_are_those_of_the_powering():
     outcome = certify(request)
     windows = outcome.windows["forward"]["upper"]
     sizes = [hi - lo + 1 for lo, hi in outcome.ranges]
-    products = list(search._product_lengths(request.stages, sizes, windows))
+    products = list(search._product_lengths(request.stages, outcome.ranges, windows))
     assert len(products) == 5 == len(windows["stages"][0])
-    assert products[0] == (sizes[0], sizes[0]) and products[1][1] == sizes[0]
+    assert products[0] == (sizes[0], sizes[0], None) and products[1][1] == sizes[0]
+
+
+def test_a_regrid_replays_as_a_linear_product_and_shrinks_the_arrays_after_it():
+    """T = 13: a regrid by 4 after product 1 (the multiplication that makes 3) — the products after it read the
+    window's length regridded, and the base's at most ⌈(n − 1)/4⌉ + 2 (+ 1 for lower chains)."""
+    request = _request(["1/20:1x13"], epsilons=[mpq(1)], rel_width=mpq(1, 100))
+    ranges = [(-10, 89)]
+    windows = {"stages": [[(0, 9), (-7, 40), (-20, 80), (-30, 120), (-40, 160)]], "combine": []}
+    products = list(search._product_lengths(request.stages, ranges, windows, [(1, 4, 72)], up=True))
+    assert products == [(100, 100, None), (10, 100, None), (48, 100, 72), (14, 14, None), (101, 101, None),
+                        (151, 27, None)]
+    lower = list(search._product_lengths(request.stages, ranges, windows, [(1, 4, 72)], up=False))
+    assert lower == [(100, 100, None), (10, 100, None), (48, 100, 72), (13, 13, None), (101, 101, None),
+                     (151, 26, None)]
 
 
 def test_the_whole_search_is_one_budget(monkeypatch):
@@ -314,14 +328,14 @@ def test_effort_one_writes_the_bytes_of_a_request_without_it():
 
 
 def test_an_opt_in_effort_multiplies_the_work_limit():
-    """T = 3·10^5 at q = 10^-3, σ = 3/5, width 10^-5: the first attempt needs more than the default work limit,
+    """T = 10^6 at q = 10^-3, σ = 3/5, width 10^-5: the first attempt needs more than the default work limit,
     its refusal names the least effort that admits it, and at that effort the search starts."""
-    request = _request(["1/1000:3/5x300000"], delta=mpq(1, 10**5), rel_width=mpq(1, 10**5))
+    request = _request(["1/1000:3/5x1000000"], delta=mpq(1, 10**5), rel_width=mpq(1, 10**5))
     with pytest.raises(LimitError, match=r"or opt in to effort=\d") as info:
         search.Search(request, Sizing(request.stages))
     n = int(re.search(r"effort=(\d)", str(info.value)).group(1))
     assert 2 <= n <= 8
-    first = search.Search(_request(["1/1000:3/5x300000"], delta=mpq(1, 10**5), rel_width=mpq(1, 10**5), effort=n),
+    first = search.Search(_request(["1/1000:3/5x1000000"], delta=mpq(1, 10**5), rel_width=mpq(1, 10**5), effort=n),
                           Sizing(request.stages)).first
     cost = search.Cost(request.stages, Sizing(request.stages), first)
     assert cost.work > search.MAX_WORK and cost.effort_needed() <= n and cost.broken(0.0, n) == []

@@ -211,7 +211,7 @@ def test_a_refusal_during_the_run_is_one_line_naming_the_point_and_the_options(w
     lines = [line for line in err.splitlines() if line.strip()]
     assert len(lines) == 1, err   # no worker log, no traceback
     assert lines[0].startswith("producer sweep: error: dpsgd-q1_1000-s1-t1000000-d1_100000.json: could not reach")
-    assert "--rel-width 0.09" in lines[0] and "--effort 4" in lines[0], lines[0]   # its options, not Python's
+    assert "--rel-width 0.03" in lines[0] and "--effort 2" in lines[0], lines[0]   # its options, not Python's
 
 
 def test_a_dpsgd_grid_at_an_effort_writes_it_into_each_certificate_and_the_summary(tmp_path):
@@ -246,4 +246,4 @@ def test_a_worker_returns_a_refusal_rather_than_raising_it():
     point = DpsgdPoint(Fraction(1, 1000), Fraction(1), 10 ** 6, Fraction(1, 10 ** 5), Fraction(1, 10 ** 5))
     refusal = run_group_task([point], True)
     assert isinstance(refusal, LimitError) and str(refusal).startswith(point.file_name() + ": could not reach")
-    assert "--effort 4" in str(refusal)
+    assert "--effort 2" in str(refusal)
