@@ -16,6 +16,8 @@ floats, no python-flint, no producer code):
   bucket laws below), rounded the safe way;
 - :mod:`.composition`: exact products (Kronecker substitution with GMP),
   windows and powers of those arrays, as the certificate records them;
+- :mod:`.regrid`: a power moved to a coarser grid after a product, and the
+  confirmation of the split's shares;
 - :mod:`.answer`: the upper bounds F(ε) and the lower bounds L(ε), the latter
   maximised over every event exactly;
 - :mod:`.recipe`: the recipe's shape, its estimated work and the bounds it gives;

@@ -197,30 +197,29 @@ def power(base, steps, kinds, bits, windows, progress=None, regrids=()):
     ``g``, the arrays and the base move to the grid ``g.factor`` times coarser.
     """
     base = [array.packed() for array in base]
-    arrays, exponent, pending = list(base), 1, list(regrids)
-    made = 0
-
-    def regridded(arrays, base):
-        nonlocal made
-        made += 1
-        if pending and pending[0].after == made - 1:
-            g = pending.pop(0)
-            arrays = [regrid(a, k == UPPER, g.factor, g.shares, g.bits) for a, k in zip(arrays, kinds)]
-            base = [regrid(b, k == UPPER, g.factor, g.shares, g.bits) for b, k in zip(base, kinds)]
-        return arrays, base
-
+    arrays, exponent, made, pending = list(base), 1, 0, {g.after: g for g in regrids}
     for bit in bin(steps)[3:]:
         exponent *= 2
-        arrays, base = regridded(_step(arrays, arrays, kinds, bits, windows, exponent / steps), base)
+        arrays = _step(arrays, arrays, kinds, bits, windows, exponent / steps)
+        arrays, base, made = *_coarsened(pending.pop(made, None), arrays, base, kinds), made + 1
         if bit == "1":
             exponent += 1
             base = [b if b.width == a.width else b.repacked(a.width) for a, b in zip(arrays, base)]
-            arrays, base = regridded(_step(arrays, base, kinds, bits, windows, exponent / steps), base)
+            arrays = _step(arrays, base, kinds, bits, windows, exponent / steps)
+            arrays, base, made = *_coarsened(pending.pop(made, None), arrays, base, kinds), made + 1
         if progress is not None:
             progress(exponent, steps, arrays[0].length)
     if pending:
-        raise ValueError(f"a regrid after product {pending[0].after} of a power of {steps} steps")
+        raise ValueError(f"a regrid after product {min(pending)} of a power of {steps} steps ({made} products)")
     return [Array.from_packed(array) for array in arrays]
+
+
+def _coarsened(g, arrays, base, kinds):
+    """The running arrays and the base after the regrid ``g`` (None: as they are)."""
+    if g is None:
+        return arrays, base
+    return ([regrid(a, k == UPPER, g.factor, g.shares, g.bits) for a, k in zip(arrays, kinds)],
+            [regrid(b, k == UPPER, g.factor, g.shares, g.bits) for b, k in zip(base, kinds)])
 
 
 def combine(stage_arrays, kinds, bits, windows):

@@ -30,7 +30,7 @@ __all__ = ["Regrid", "SHARE_EXTRA_BITS", "GRID_RULE", "schedule", "savings", "sh
 SHARE_EXTRA_BITS = 32
 """S = K + this: each share's rounding adds at most about 2^−S of the mass it splits."""
 GRID_RULE = 4.0
-"""c of :func:`schedule` (measured: docs/benchmarks.md, "A coarser grid during the power")."""
+"""c of :func:`schedule` (measured at 2, 4 and 8: docs/benchmarks.md, "Regrids during the power, built")."""
 
 
 class Regrid:

@@ -86,6 +86,8 @@ def from_dpsgd(cert, poisson=True):
             windows[new] = chains
         out["result"]["discretisation"] = {"grid": d["grid"], "p_bits": d["p_bits"], "q_bits": d["q_bits"],
                                            "ranges": [d["ranges"][s] for s in order], "windows": windows}
+        if "regrids" in d:   # one stage: the same regrids
+            out["result"]["discretisation"]["regrids"] = d["regrids"]
     return reseal(out)
 
 
