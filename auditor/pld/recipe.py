@@ -10,7 +10,8 @@ single stage's power (:mod:`.regrid`).  The two kinds name their orders differen
   list per stage of the length the powering prescribes ((bit length of T − 1) + (popcount of T − 1)) and S − 1
   ``combine`` windows, a lower chain for every order a claim names; the regrids' shape (:func:`.regrid.read`).
 * :func:`estimate_plan`: UNCHECKED beyond a limit, and the work and memory of one pass
-  (:class:`auditor.budget.Cost`), from the recipe's numbers alone: |lo|, |hi| <= :data:`MAX_LOSS`·N; working
+  (:class:`auditor.budget.Cost`), from the recipe's numbers alone: |lo|, |hi| <= :data:`MAX_LOSS`·N; the regrids'
+  factors' product G <= :data:`MAX_SPACING`·N (the final spacing G/N, where the shares read e^{−x}); working
   precision (with the retry's guard) <= :data:`MAX_WORKING_BITS`; Σ (hi − lo + 1) <= :data:`MAX_BUCKETS`; every
   2^K (2^K′) >= 4·ΣT·(3·n + 3) for the longest array n (which the file's budget bounds,
   :data:`auditor.budget.MAX_ENTRIES` entries per ``--budget``);
@@ -37,11 +38,13 @@ from auditor.outcomes import Unchecked
 from auditor.pld import answer, composition, masses, regrid
 from auditor.rationals import ceil_div
 
-__all__ = ["MAX_LOSS", "MAX_WORKING_BITS", "MAX_BUCKETS", "MAX_ENTRIES", "CONVOLUTION_NS", "PRODUCT_BYTES",
-           "RETRY_GUARD", "read_plan", "named_orders", "estimate_plan", "bounds"]
+__all__ = ["MAX_LOSS", "MAX_SPACING", "MAX_WORKING_BITS", "MAX_BUCKETS", "MAX_ENTRIES", "CONVOLUTION_NS",
+           "PRODUCT_BYTES", "RETRY_GUARD", "read_plan", "named_orders", "estimate_plan", "bounds"]
 
 MAX_LOSS = 1024
 """Largest |lo|/N and |hi|/N of a single-step range (loss values)."""
+MAX_SPACING = 64
+"""Largest final grid spacing G/N of a recipe with regrids (loss values)."""
 MAX_WORKING_BITS = 4096
 """Largest working precision of the single-step masses (bits)."""
 MAX_BUCKETS = 2 * 10 ** 6
@@ -142,6 +145,10 @@ def estimate_plan(plan, total_steps, guard=0):
     """The work and memory of one pass at ``guard`` extra bits (:class:`auditor.budget.Cost`), from the recipe's
     numbers alone; UNCHECKED beyond a limit (module docstring)."""
     N, K, K_q, stages = plan["N"], plan["K"], plan["K_q"], plan["stages"]
+    if plan["regrids"] and regrid.factors(plan["regrids"]) > MAX_SPACING * N:
+        # the shares and F(ε) read e^{−x} at x up to the final spacing G/N (an enclosure's cost grows with x)
+        raise Unchecked(f"{P}/regrids", regrid.factors(plan["regrids"]), MAX_SPACING * N,
+                        "product of the regrids' factors (the final grid spacing G/N, at most 64)")
     buckets = mass_work = mass_memory = 0
     for s, st in enumerate(stages):
         loss = ceil_div(max(abs(st.lo), abs(st.hi)), N)

@@ -33,7 +33,7 @@ from producer.pld.inversion import LowerProfile, UpperProfile, exp_upper, larges
 from producer.pld.masses import oriented, step_masses
 from producer.pld.mechanism import BACKWARD, FORWARD, ORDERS
 from producer.pld.parameters import AIM, TRUNCATION_SHARE, Sizing
-from producer.pld.regrid import SHARE_EXTRA_BITS, Regrid, schedule, shares, spacing_after
+from producer.pld.regrid import MAX_SPACING, SHARE_EXTRA_BITS, Regrid, schedule, shares, spacing_after
 from producer.pld.search import AUDIT_EPSILON, FLOOR_DIGITS, MAX_EPSILON_CAP, MAX_WORK, PLD_EPSILON, Search, \
     epsilons_instead, mass_precision, recipe_excess, stage_ranges, suggest_width, uses_regrids
 from producer.errors import LimitError
@@ -301,6 +301,8 @@ def _regrids(stages, plan):
     out, spacing = [], plan.h
     bits = plan.p_bits + SHARE_EXTRA_BITS
     for after, factor in schedule(stages[0].steps):
+        if spacing * factor > MAX_SPACING:
+            break
         out.append(Regrid(after, factor, bits, shares(spacing, factor, bits)))
         spacing *= factor
     return tuple(out)

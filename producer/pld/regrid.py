@@ -25,10 +25,13 @@ from gmpy2 import mpz
 from producer.pld.convolution import Packed, scaled_up
 from producer.sources.enclosures import to_arb
 
-__all__ = ["Regrid", "SHARE_EXTRA_BITS", "GRID_RULE", "schedule", "savings", "shares", "regrid", "spacing_after"]
+__all__ = ["Regrid", "MAX_SPACING", "SHARE_EXTRA_BITS", "GRID_RULE", "schedule", "savings", "shares", "regrid",
+           "spacing_after"]
 
 SHARE_EXTRA_BITS = 32
 """S = K + this: each share's rounding adds at most about 2^−S of the mass it splits."""
+MAX_SPACING = 1
+"""No regrid makes the grid coarser than one unit of loss (the auditor checks up to 64)."""
 GRID_RULE = 4.0
 """c of :func:`schedule` (measured at 2, 4 and 8: docs/benchmarks.md, "Regrids during the power, built")."""
 

@@ -395,6 +395,20 @@ def test_shares_far_above_two_to_the_s_are_refused_by_the_rounding_excess_check(
     assert report.outcome == "UNCHECKED", report.as_dict()
 
 
+def test_a_final_grid_beyond_the_spacing_limit_is_unchecked_before_any_enclosure(monkeypatch):
+    """Factors whose product puts the final grid above 64 loss units (here 64^4 on the grid 1/1180) would ask the
+    share check for e^{−x} at x near 2·10^5 and beyond (an enclosure's cost grows with x, a hang at 64^7): the
+    estimate refuses them first, naming the field; none of the exponentials is computed."""
+    cert = _reference(DELTA)
+    S = 16
+    ones = [(1 << S, 1)] * 63
+    cert = _with(cert, [_regrid_json(j, 64, S, ones) for j in range(4)])
+    monkeypatch.setattr(regrid, "check_shares", lambda *args: pytest.fail("shares checked past the limit"))
+    report = verify_certificate(cert)
+    assert report.outcome == "UNCHECKED", report.as_dict()
+    assert "/result/discretisation/regrids" in json.dumps(report.as_dict())
+
+
 # ---- 4. whole certificates ------------------------------------------------------------------------------------
 
 def _last(cert):

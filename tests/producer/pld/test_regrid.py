@@ -2,6 +2,7 @@
 schedule's shape, and the coarse upper array's δ(ε) against the fine one's (docs/dpsgd.md §6, Regrids)."""
 
 import copy
+import math
 import json
 from fractions import Fraction
 
@@ -142,3 +143,16 @@ def test_the_auditor_accepts_a_regridded_certificate_and_rejects_a_share_made_sm
     bad["result"]["discretisation"]["regrids"][0]["shares"][0] = [b - 2, d]
     report = verify_certificate(reseal(bad))
     assert report.outcome == "FAIL" and "regrids/0/shares/0/0" in json.dumps(report.as_dict())
+
+
+def test_no_regrid_makes_the_grid_coarser_than_one_unit_of_loss():
+    """T = 10^6 asks for a factor of 128 in the end; on the grid 1/16 the regrids stop at 16 (the auditor reads
+    final spacings up to 64, and a coarser grid than 1 has no use)."""
+    from types import SimpleNamespace
+
+    from producer.pld.enclose import _regrids
+    stage = SimpleNamespace(steps=10**6)
+    for grid, top in ((16, 16), (4096, 128)):
+        plan = SimpleNamespace(h=mpq(1, grid), p_bits=72)
+        factors = [g.factor for g in _regrids([stage], plan)]
+        assert factors and math.prod(factors) == top
