@@ -39,7 +39,7 @@ from auditor.certificate import Malformed
 from auditor.decide import OPEN, PROVED, RETRY_FACTOR, state
 from auditor.enclosures import exp_bounds
 from auditor.pld.composition import UPPER, products_in_power
-from auditor.rationals import ceil_div
+from auditor.rationals import ceil_div, read_integer
 
 __all__ = ["Regrid", "MAX_FACTOR", "MAX_SHARE_BITS", "SHARE_GUARD", "read", "coarsen", "check_shares", "excess",
            "factors"]
@@ -87,10 +87,18 @@ def read(value, stages, pointer):
         for i, pair in enumerate(item["shares"]):
             if not isinstance(pair, list) or len(pair) != 2:
                 raise Malformed(f"{at}/shares/{i}: expected a pair [b, d]")
-            shares.append(tuple(_at_most(common.integer(x, f"{at}/shares/{i}/{n}", 0), 1 << bits,
-                                         f"{at}/shares/{i}/{n}", "2^share_bits") for n, x in enumerate(pair)))
+            shares.append(tuple(_at_most(_share(x, f"{at}/shares/{i}/{n}"), 1 << bits, f"{at}/shares/{i}/{n}",
+                                         "2^share_bits") for n, x in enumerate(pair)))
         regrids.append(Regrid(after, factor, bits, tuple(shares), at))
     return tuple(regrids)
+
+
+def _share(text, pointer):
+    """A share: a nonnegative integer written as a string (an exact number, docs/certificates.md)."""
+    value = read_integer(text, pointer)
+    if value < 0:
+        raise Malformed(f"{pointer}: {common.magnitude(value)} is below 0")
+    return value
 
 
 def _at_most(value, limit, pointer, text=None):

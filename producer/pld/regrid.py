@@ -48,7 +48,7 @@ class Regrid:
 
     def as_json(self):
         return {"after": self.after, "factor": self.factor, "share_bits": self.bits,
-                "shares": [[int(b), int(d)] for b, d in self.shares]}
+                "shares": [[str(int(b)), str(int(d))] for b, d in self.shares]}
 
 
 def schedule(steps, rule=None):

@@ -17,7 +17,7 @@ from auditor.api import verify_certificate
 from auditor.certificate import Malformed
 from auditor.checks import dpsgd
 from auditor.claims import outward
-from auditor.outcomes import Unchecked
+from auditor.outcomes import MalformedInput, Unchecked
 from auditor.pld import answer, composition, masses, pairs, recipe, regrid
 from auditor.pld.composition import LOWER_P, LOWER_Q, UPPER, Array
 from auditor.pld.regrid import Regrid
@@ -334,7 +334,7 @@ def _with(cert, regrids, path=()):
 
 
 def _regrid_json(after, r, S, shares):
-    return {"after": after, "factor": r, "share_bits": S, "shares": [list(p) for p in shares]}
+    return {"after": after, "factor": r, "share_bits": S, "shares": [[str(b), str(d)] for b, d in shares]}
 
 
 def test_the_estimate_bounds_every_product_the_bounds_make(monkeypatch):
@@ -529,8 +529,11 @@ def test_read_checks_the_bounds_the_schema_states_too():
                           (_regrid_json(0, 2, 4097, [(1, 1)]), "/0/share_bits"),
                           (_regrid_json(0, 2, 7, [(1, 1)]), "/0/share_bits"),
                           (_regrid_json(-1, 2, 8, [(1, 1)]), "/0/after"),
-                          (dict(_regrid_json(0, 2, 8, [(1, 1)]), shares=[[1, 1, 1]]), "/0/shares/0")):
-        with pytest.raises(Malformed) as exc:
+                          (dict(_regrid_json(0, 2, 8, [(1, 1)]), shares=[["1", "1", "1"]]), "/0/shares/0"),
+                          (dict(_regrid_json(0, 2, 8, [(1, 1)]), shares=[[1, "1"]]), "/0/shares/0/0"),
+                          (dict(_regrid_json(0, 2, 8, [(1, 1)]), shares=[["1", "-1"]]), "/0/shares/0/1"),
+                          (dict(_regrid_json(0, 2, 8, [(1, 1)]), shares=[["1", "01"]]), "/0/shares/0/1")):
+        with pytest.raises(MalformedInput) as exc:   # Malformed, or MalformedNumber for a share's text
             regrid.read([item], stage, SHARE)
         assert str(exc.value).startswith(SHARE + pointer), (item, exc.value)
     assert regrid.read(None, stage, SHARE) == ()

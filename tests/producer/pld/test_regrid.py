@@ -140,7 +140,7 @@ def test_the_auditor_accepts_a_regridded_certificate_and_rejects_a_share_made_sm
     assert regrids and verify_certificate(cert).outcome == "OK"
     bad = copy.deepcopy(cert)
     b, d = bad["result"]["discretisation"]["regrids"][0]["shares"][0]
-    bad["result"]["discretisation"]["regrids"][0]["shares"][0] = [b - 2, d]
+    bad["result"]["discretisation"]["regrids"][0]["shares"][0] = [str(int(b) - 2), d]
     report = verify_certificate(reseal(bad))
     assert report.outcome == "FAIL" and "regrids/0/shares/0/0" in json.dumps(report.as_dict())
 
