@@ -34,6 +34,10 @@ def _floor_fixed(x, bits):
     return floor(y)
 
 
+MAX_DAMPING = 4096
+"""Beyond k0·h − ε > this, F⁺ takes e^{ε − k0·h} >= 0 (below 2^−5900, far under any answer's precision)."""
+
+
 class UpperTail:
     """Upper bounds F(ε) of one order's composed connect-the-dots array, on the grid h = ``factor``/N (the
     product of the regrids' factors, docs/dpsgd.md §6; 1 without regrids)."""
@@ -61,7 +65,10 @@ class UpperTail:
         if position >= len(self.suffix) - 1:
             return Fraction(self.atom, 1 << self.K)
         k0 = self.offset + position
-        e_lo = _floor_fixed(exp_bounds(epsilon - k0 * h, G + 16)[0], G)
+        # e^{ε − k0·h} rounded down; 0 (a valid lower end) when the array starts far above ε, where an enclosure of
+        # e^x would cost about 1.44·|x| bits (a window recorded at a huge index must not hang the check)
+        far = k0 * h - epsilon > MAX_DAMPING
+        e_lo = 0 if far else _floor_fixed(exp_bounds(epsilon - k0 * h, G + 16)[0], G)
         total = (self.suffix[position] + self.atom) << (2 * G)
         return Fraction(total - e_lo * self.damped[position], 1 << (self.K + 2 * G))
 

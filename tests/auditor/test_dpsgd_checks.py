@@ -259,6 +259,23 @@ def test_tampered_windows(points_cert):
     assert _verify(extra).outcome == "MALFORMED"
 
 
+def test_a_last_window_at_an_absurd_index_is_decided_without_its_exponential(monkeypatch):
+    """The final upper arrays moved to index 10^11 (loss about 8.5·10^7): F⁺ takes e^{ε − k·h} >= 0 there, since an
+    enclosure of e^x costs about 1.44·|x| bits (it hung the check); the claims are then not established."""
+    from auditor.pld import answer
+    cert = _reference("dpsgd-q0_01-s1-t1000-delta1e-5.json")
+    windows = cert["result"]["discretisation"]["windows"]
+    for order in windows:
+        windows[order]["upper"]["stages"][0][-1] = [10 ** 11, 10 ** 11 + 10]
+    enclose = answer.exp_bounds
+
+    def bounded(x, bits):
+        assert abs(x) <= 2 * answer.MAX_DAMPING, f"e^x enclosed at x = {float(x):.3g}"
+        return enclose(x, bits)
+    monkeypatch.setattr(answer, "exp_bounds", bounded)
+    assert _verify(cert).outcome == "FAIL"
+
+
 def test_tampered_ranges_and_precisions(points_cert):
     cut = copy.deepcopy(points_cert)
     _set(cut, ("result", "discretisation", "ranges", 0, 1), 20)   # most of the high tail charged to +∞
