@@ -128,8 +128,7 @@ def regrid(packed, up, factor, pairs=None, bits=0):
     """
     r, offset, values = factor, packed.offset, packed.values()
     first, last = offset // r, packed.last // r + (1 if up else 0)
-    length = last - first + 1
-    out = [mpz(0)] * length
+    out = [mpz(0)] * (last - first + 1)
     for i in range(r):
         start = (i - offset) % r                   # the first position whose index has residue i
         part = values[start::r]
@@ -142,9 +141,7 @@ def regrid(packed, up, factor, pairs=None, bits=0):
         b, d = pairs[i - 1]
         _add(out, at, scaled_up(part, d, bits))
         _add(out, at + 1, scaled_up(part, b, bits))
-    total = sum(out)
-    return Packed.from_values(out, first, packed.atom, width=max(packed.width, total.bit_length() + 1)) \
-        if total else Packed(first, 0, length, max(packed.width, 2), packed.atom, 0, 0)
+    return Packed.from_values(out, first, packed.atom, width=max(packed.width, sum(out).bit_length() + 1))
 
 
 def _add(out, at, part):

@@ -665,8 +665,9 @@ def _product_lengths(stages, ranges, windows, regrids=(), up=True):
     ⌊hi/r⌋ − ⌊lo/r⌋ + 2 entries (lower chains + 1) and a base of n entries at most ⌈(n − 1)/r⌉ + 2 (+ 1), as the
     auditor's estimate counts them."""
     powers, regrids, extra = [], {k: (f, b) for k, f, b in regrids}, 1 if up else 0
-    for stage, (base_lo, base_hi), recorded in zip(stages, ranges, windows["stages"]):
-        size, n, k = base_hi - base_lo + 1, base_hi - base_lo + 1, 0
+    for stage, (lo, hi), recorded in zip(stages, ranges, windows["stages"]):
+        size = n = hi - lo + 1
+        k = 0
         for bit in bin(stage.steps)[3:]:
             for square in ((True,) if bit == "0" else (True, False)):
                 yield (n, n, None) if square else (n, size, None)
