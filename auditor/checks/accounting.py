@@ -87,7 +87,7 @@ In order:
 7. Enclosure claims, three-way, as for ``dpsgd/1`` (:func:`auditor.pld.decisions.decide_gaussian`,
    :func:`auditor.pld.decisions.decide_pld`): the gaussian route's closed form with μ² = Σ_s T_s·d²/σ_s²
    (d = 1 under add/remove, 2 under replace-one); the pld route's bounds from the auditor's own single-step
-   masses of each stage's pair, composed with the recorded windows and regrids (whose shares are confirmed
+   masses of each stage's pair, composed with the recorded windows, regrids and split (whose shares are confirmed
    first: :func:`auditor.pld.regrid.check_shares`, a FAIL naming the share); the lattice route's bounds from its two
    exact arrays (:func:`auditor.pld.lattice.decide`), a lower end only of the forward order.  Open claims are
    retried once with more guard bits when the file's budget affords it, and otherwise not established by the
@@ -184,7 +184,7 @@ def verify(cert, report):
         decisions.decide_gaussian(mu2, pending, report)
         return
     budget.reserve(report, [(cert, recipe.estimate_plan(plan, p["total"]))])
-    if not regrid.check_shares(plan["regrids"], plan["N"], report):
+    if not regrid.check_shares(recipe.coarsenings(plan), plan["N"], report):
         return  # a share not confirmed: the recipe's bounds establish nothing
     value_bits = decisions.start_bits(pending)
     decisions.decide_pld(pending, report, lambda guard: recipe.estimate_plan(plan, p["total"], guard),

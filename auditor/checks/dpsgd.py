@@ -15,7 +15,10 @@ numbers fix the auditor's route; nothing stored is trusted).  In order:
    ((bit length of T − 1) + (popcount of T − 1)) and S − 1 ``combine``
    windows; a lower chain for every order a claim names; regrids only for a
    single stage, ``after`` strictly increasing below the number of products,
-   r − 1 shares each at most 2^S (:mod:`auditor.pld.regrid`).
+   r − 1 shares each at most 2^S (:mod:`auditor.pld.regrid`); a split only for
+   a single stage of T >= 2, each order's body a <= b meeting its single-step
+   range, then (products of the power of T − 1) + 1 windows a chain and the
+   regrids inside that power (:mod:`auditor.pld.split`).
 4. Work (UNCHECKED, before any enclosure is computed), from the recipe's
    numbers alone: |lo|, |hi| <= :data:`MAX_LOSS`·N; working precision <=
    :data:`MAX_WORKING_BITS`; Σ (hi − lo + 1) <= :data:`MAX_BUCKETS`; every
@@ -43,7 +46,7 @@ numbers fix the auditor's route; nothing stored is trusted).  In order:
 6. Enclosure claims, three-way (:mod:`auditor.decide`): δ(ε_hi) <= δ,
    δ(ε_lo) > δ (when ε_lo > 0), δ(ε) <= upper (when < 1), δ(ε) >= lower (when > 0).
    ``gaussian``: the auditor's closed-form enclosure (:mod:`auditor.pld.gaussian`).
-   ``pld``: the regrids' shares are confirmed first with the auditor's own
+   ``pld``: the regrids' shares (and a split's) are confirmed first with the auditor's own
    e^x enclosures (FAIL naming the share otherwise, the claims then left
    undecided: the recipe establishes nothing); the auditor's own single-step
    arrays (:mod:`auditor.pld.masses`), composed with the recorded windows and
@@ -103,7 +106,7 @@ def verify(cert, report):
         decisions.decide_gaussian(mu2, pending, report)
         return
     budget.reserve(report, [(cert, estimate_plan(p, plan))])
-    if not regrid.check_shares(plan["regrids"], plan["N"], report):
+    if not regrid.check_shares(recipe.coarsenings(plan), plan["N"], report):
         return  # a share not confirmed: the recipe's bounds establish nothing
     value_bits = decisions.start_bits(pending)
     decisions.decide_pld(pending, report, lambda guard: estimate_plan(p, plan, guard),

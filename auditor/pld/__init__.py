@@ -18,6 +18,8 @@ floats, no python-flint, no producer code):
   windows and powers of those arrays, as the certificate records them;
 - :mod:`.regrid`: a power moved to a coarser grid after a product, and the
   confirmation of the split's shares;
+- :mod:`.split`: the single step split by its number of tail steps (the body composed, one tail step on a
+  coarser grid, two or more bounded by their mass);
 - :mod:`.answer`: the upper bounds F(ε) and the lower bounds L(ε), the latter
   maximised over every event exactly;
 - :mod:`.recipe`: the recipe's shape, its estimated work and the bounds it gives;

@@ -261,8 +261,9 @@ def _span(lo, hi):
 def decide_pld(pending, report, cost_at, bounds_at):
     """Decide the claims from the recipe's bounds, ``bounds_at(guard)`` (:func:`auditor.pld.recipe.bounds`); once
     more with RETRY_GUARD more guard bits if any is open and the file's budget affords ``cost_at(guard)``; then
-    :func:`settle` them."""
-    retried = True
+    :func:`settle` them.  A part of the recipe the bounds name as unestablished is a FAIL at its pointer (its
+    bound, δ <= 1, proves no claim)."""
+    retried, noted = True, set()
     for guard in (0, RETRY_GUARD):
         if not any(c.decision == OPEN for c in pending):
             break
@@ -270,6 +271,10 @@ def decide_pld(pending, report, cost_at, bounds_at):
             retried = False
             break
         found = bounds_at(guard)
+        for pointer, claimed, reached, what in found.get("unestablished", ()):
+            if (pointer, reached) not in noted:     # once, though the retry finds it again
+                noted.add((pointer, reached))
+                report.not_established(pointer, claimed, reached, what)
         for c in pending:
             if c.decision != OPEN:
                 continue

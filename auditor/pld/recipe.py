@@ -8,7 +8,8 @@ single stage's power (:mod:`.regrid`).  The two kinds name their orders differen
 
 * :func:`read_plan`: the recipe's shape (MALFORMED when wrong): one range per stage, lo <= hi, per chain one window
   list per stage of the length the powering prescribes ((bit length of T − 1) + (popcount of T − 1)) and S − 1
-  ``combine`` windows, a lower chain for every order a claim names; the regrids' shape (:func:`.regrid.read`).
+  ``combine`` windows, a lower chain for every order a claim names; the regrids' shape (:func:`.regrid.read`);
+  the split's (:func:`.split.read`: then (products of the power of T − 1) + 1 windows, regrids inside that power).
 * :func:`estimate_plan`: UNCHECKED beyond a limit, and the work and memory of one pass
   (:class:`auditor.budget.Cost`), from the recipe's numbers alone: |lo|, |hi| <= :data:`MAX_LOSS`·N; the regrids'
   factors' product G <= :data:`MAX_SPACING`·N (the final spacing G/N, where the shares read e^{−x}); working
@@ -24,10 +25,21 @@ single stage's power (:mod:`.regrid`).  The two kinds name their orders differen
   as (n + n_base)·(scale + S + :data:`REGRID_BITS`) entry-bits and (384 + scale + 2) bytes an entry, its shares
   :data:`SHARES_WORK`, and adds to the rounding excess bound of 2^K 4·ΣT·(4n + the shares' excess,
   :func:`.regrid.excess`).
+  A split (:mod:`.split`; one stage): each chain's power is of T − 1 steps on the order's body (the base's length
+  b − a + 1 clipped to [LO, HI], the regrids as above), then one product of the power by the base with the last
+  window; per chain and scale, when the tail is not empty (its length n_t: the range's length n minus the body's,
+  or n when the body lies strictly inside), the tail through each regrid counts n_t·(scale + S_i + REGRID_BITS),
+  then the split's coarsening (n_A + n_t)·(scale + S + REGRID_BITS) (n_A the power's length, n_t the tail's
+  after the regrids), each with (384 + scale + 2) bytes an entry, leaving ⌈(n − 1)/r⌉ + 1 (+ 1) entries of n;
+  then their product (n_A′ + n_t′)·field bits, an array of n_A′ + n_t′ − 1 entries (memory and the longest array
+  like a product).  The split's shares count one more :data:`SHARES_WORK`, its factor enters the spacing limit
+  (G·r <= :data:`MAX_SPACING`·N, UNCHECKED at ``split`` otherwise) and it adds to the rounding excess bound
+  like one more regrid (4·ΣT·(4n + its shares' excess)).
 * :func:`bounds`: the auditor's own single-step arrays (:mod:`.masses`), composed with the recorded windows and
   regrids (:mod:`.composition`, :mod:`.regrid`): upper bounds F of both orders, on the final grid, and lower
   bounds L of the named ones (:mod:`.answer`); the regrids' shares are confirmed first
-  (:func:`.regrid.check_shares`, called by the kind's checks).
+  (:func:`.regrid.check_shares`, called by the kind's checks, with the split's after them: :func:`coarsenings`);
+  with a split, per order F(W0) + T·F(W1) + B2 and L(W0) + T·L(W1) (:func:`.split.bounds`).
 """
 
 from functools import partial
@@ -35,11 +47,11 @@ from functools import partial
 from auditor import budget, common
 from auditor.certificate import Malformed
 from auditor.outcomes import Unchecked
-from auditor.pld import answer, composition, masses, regrid
+from auditor.pld import answer, composition, masses, regrid, split
 from auditor.rationals import ceil_div
 
 __all__ = ["MAX_LOSS", "MAX_SPACING", "MAX_WORKING_BITS", "MAX_BUCKETS", "MAX_ENTRIES", "CONVOLUTION_NS",
-           "PRODUCT_BYTES", "RETRY_GUARD", "read_plan", "named_orders", "estimate_plan", "bounds"]
+           "PRODUCT_BYTES", "RETRY_GUARD", "read_plan", "named_orders", "coarsenings", "estimate_plan", "bounds"]
 
 MAX_LOSS = 1024
 """Largest |lo|/N and |hi|/N of a single-step range (loss values)."""
@@ -81,16 +93,17 @@ def _window(value, pointer):
     return lo, hi
 
 
-def _chain(value, stages, pointer):
-    """The windows of one chain: ([windows per stage], [combine windows]), lengths checked."""
+def _chain(value, stages, pointer, splits=False):
+    """The windows of one chain: ([windows per stage], [combine windows]), lengths checked (``splits``: the power
+    of T − 1 steps and one more product)."""
     if len(value["stages"]) != len(stages):
         raise Malformed(f"{pointer}/stages: {len(value['stages'])} window lists for {len(stages)} stages")
     per_stage = []
     for s, (windows, stage) in enumerate(zip(value["stages"], stages)):
-        need = composition.products_in_power(stage.steps)
+        need = composition.products_in_power(stage.steps - splits) + splits
         if len(windows) != need:
-            raise Malformed(f"{pointer}/stages/{s}: {len(windows)} windows, but T = {stage.steps} takes "
-                            f"{need} products")
+            what = f"T − 1 = {stage.steps - 1} and one more take" if splits else f"T = {stage.steps} takes"
+            raise Malformed(f"{pointer}/stages/{s}: {len(windows)} windows, but {what} {need} products")
         per_stage.append([_window(w, f"{pointer}/stages/{s}/{i}") for i, w in enumerate(windows)])
     if len(value["combine"]) != len(stages) - 1:
         raise Malformed(f"{pointer}/combine: {len(value['combine'])} windows for {len(stages)} stages "
@@ -127,18 +140,26 @@ def read_plan(cert, stages, names):
         pair, steps, *declared = stage
         staged.append(masses.Stage(pair, steps, lo, hi, *declared))
     named = named_orders(cert)
+    cut = split.read(d.get("split"), staged, names, P + "/split")
+    splits = cut is not None
     chains = {}
     for order in names:
         W = d["windows"][order]
-        upper = _chain(W["upper"], staged, f"{P}/windows/{order}/upper")
-        lower = None if W["lower"] is None else _chain(W["lower"], staged, f"{P}/windows/{order}/lower")
+        upper = _chain(W["upper"], staged, f"{P}/windows/{order}/upper", splits)
+        lower = None if W["lower"] is None else _chain(W["lower"], staged, f"{P}/windows/{order}/lower", splits)
         if order in named and lower is None:
             raise Malformed(f"{P}/windows/{order}/lower: null, but a lower end names the order {order}")
         # a recorded lower chain that no claim names is shape-checked, never computed
         chains[order] = {"upper": upper, "lower": lower if order in named else None}
-    regrids = regrid.read(d.get("regrids"), staged, P + "/regrids")
+    regrids = regrid.read(d.get("regrids"), staged, P + "/regrids", staged[0].steps - 1 if splits else None)
     return {"N": N, "K": K, "K_q": K_q, "stages": staged, "chains": chains, "named": named, "names": tuple(names),
-            "regrids": regrids}
+            "regrids": regrids, "split": cut}
+
+
+def coarsenings(plan):
+    """The regrids, then the split's coarsening (its shares are a regrid's at the final spacing G/N): the list
+    :func:`.regrid.check_shares` confirms before any bound."""
+    return plan["regrids"] + ((plan["split"].grid,) if plan["split"] else ())
 
 
 def estimate_plan(plan, total_steps, guard=0):
@@ -149,6 +170,10 @@ def estimate_plan(plan, total_steps, guard=0):
         # the shares and F(ε) read e^{−x} at x up to the final spacing G/N (an enclosure's cost grows with x)
         raise Unchecked(f"{P}/regrids", regrid.factors(plan["regrids"]), MAX_SPACING * N,
                         "product of the regrids' factors (the final grid spacing G/N, at most 64)")
+    cut = plan["split"]
+    if cut and regrid.factors(coarsenings(plan)) > MAX_SPACING * N:
+        raise Unchecked(cut.pointer, regrid.factors(coarsenings(plan)), MAX_SPACING * N,
+                        "product of the regrids' and the split's factors (the cross term's spacing G·r/N, at most 64)")
     buckets = mass_work = mass_memory = 0
     for s, st in enumerate(stages):
         loss = ceil_div(max(abs(st.lo), abs(st.hi)), N)
@@ -169,26 +194,28 @@ def estimate_plan(plan, total_steps, guard=0):
     longest, array = max(st.hi - st.lo + 1 for st in stages), (0, "")
     regrids = {rg.after: rg for rg in plan["regrids"]}
     for order in plan["names"]:
+        sizes = cut and split.sizes(cut, stages[0], plan["names"], order)
         for side, scales in (("upper", (K,)), ("lower", (K, K_q))):
             chain = plan["chains"][order][side]
             if chain is None:
                 continue
             for scale in scales:
-                w, n, m = _chain_work(stages, chain, scale, f"{P}/windows/{order}/{side}", regrids, side == "upper")
+                w, n, m = _chain_work(stages, chain, scale, f"{P}/windows/{order}/{side}", regrids, side == "upper",
+                                      cut, sizes)
                 work += w
                 longest, array = max(longest, n[0]), budget.longer(array, n)
                 memory = max(memory, m)
     need = 4 * total_steps * (3 * longest + 3)
     # a regrid adds to the upper arrays at most 2 units an entry of the power and of the base, and the shares'
     # excess over 2^S on their totals (below 2^(K+1))
-    extra = 4 * total_steps * sum(4 * longest + regrid.excess(rg, K) for rg in plan["regrids"])
+    extra = 4 * total_steps * sum(4 * longest + regrid.excess(rg, K) for rg in coarsenings(plan))
     for scale, name, bound in ((K, "p_bits", need + extra), (K_q, "q_bits", need)):
         if (1 << scale) < bound:
             raise Unchecked(f"{P}/{name}", bound, 1 << scale,
                             "rounding excess bound 4·ΣT·(3n + 3" + (" + the regrids' excess" if extra else "")
                             + ") against 2^bits (too few bits for the arrays)")
-    if plan["regrids"]:
-        work += ceil_div(SHARES_WORK * len(plan["regrids"]), CONVOLUTION_NS)
+    if coarsenings(plan):
+        work += ceil_div(SHARES_WORK * len(coarsenings(plan)), CONVOLUTION_NS)
     masses_cost = budget.Cost(mass_work, mass_memory, f"{P}/ranges", "single-step masses")
     # the single-step arrays (at most six per stage, entries of about K bits) are kept while the chains are
     # composed: their memory adds to the products'
@@ -202,17 +229,17 @@ def _field_bits(scale, n_a, n_b):
     return 2 * (scale + 2) + min(n_a, n_b).bit_length()
 
 
-def _chain_work(stages, chain, scale, pointer, regrids, upper):
+def _chain_work(stages, chain, scale, pointer, regrids, upper, cut=None, sizes=None):
     """(Σ (n_A + n_B)·field bits, (entries, pointer) of the longest array, bytes of the largest product) of one
     chain, from the window lengths alone; ``regrids`` {product: Regrid} of the first stage's power (of an upper
-    chain when ``upper``)."""
+    chain when ``upper``); ``cut`` the split and ``sizes`` the order's (body, tail) lengths."""
     per_stage, combine = chain
     work, longest, memory, lengths = 0, (0, ""), 0, []
 
     def step(n_a, n_b, window, where):
         nonlocal work, longest, memory
         product = n_a + n_b - 1
-        size = window[1] - window[0] + 1
+        size = product if window is None else window[1] - window[0] + 1
         longest = budget.longer(longest, (max(product, size), where))
         field = _field_bits(scale, n_a, n_b)
         work += (n_a + n_b) * field
@@ -229,13 +256,28 @@ def _chain_work(stages, chain, scale, pointer, regrids, upper):
         longest = budget.longer(longest, (n, rg.pointer))
         return n, base
 
+    def cross(n, tail):
+        """The split's cross term: the tail through every regrid, both through the split, then their product."""
+        nonlocal work, memory
+        for rg in (*regrids.values(), cut.grid):
+            both = tail + (n if rg is cut.grid else 0)
+            work += both * (scale + rg.bits + REGRID_BITS)
+            memory = max(memory, both * (PRODUCT_BYTES + scale + 2))
+            tail = ceil_div(tail - 1, rg.factor) + 1 + upper
+        step(ceil_div(n - 1, cut.grid.factor) + 1 + upper, tail, None, cut.pointer)
+
     for s, (st, windows) in enumerate(zip(stages, per_stage)):
-        base = st.hi - st.lo + 1
+        base = st.hi - st.lo + 1 if cut is None else sizes[0]
         n = base
-        for j, (square, w) in enumerate(zip(composition.products(st.steps), windows)):
+        for j, (square, w) in enumerate(zip(composition.products(st.steps - (cut is not None)), windows)):
             n = step(n, n if square else base, w, f"{pointer}/stages/{s}/{j}")
             if s == 0 and j in regrids:
                 n, base = coarsen(regrids[j], w, n, base)
+        if cut is not None:
+            power, last = n, len(windows) - 1
+            n = step(n, base, windows[last], f"{pointer}/stages/{s}/{last}")
+            if sizes[1]:
+                cross(power, sizes[1])
         lengths.append(n)
     n = lengths[0]
     for i, (other, w) in enumerate(zip(lengths[1:], combine)):
@@ -244,12 +286,15 @@ def _chain_work(stages, chain, scale, pointer, regrids, upper):
 
 
 def bounds(plan, value_bits, guard):
-    """{"upper": {order: UpperTail}, "lower": {order: LowerEvents}, "lambda_bits"} of the recipe, the single-step
-    masses at ``guard`` bits beyond the working precision; ``value_bits`` the precision of the answers."""
+    """{"upper": {order: UpperTail}, "lower": {order: LowerEvents}, "lambda_bits", "unestablished"} of the recipe,
+    the single-step masses at ``guard`` bits beyond the working precision; ``value_bits`` the precision of the
+    answers; "unestablished" [(pointer, claimed, found, what)] the parts that establish nothing (a split's B2)."""
     N, K, K_q, stages = plan["N"], plan["K"], plan["K_q"], plan["stages"]
     names, named = plan["names"], plan["named"]
     singles = [masses.single_step(st, N, K, K_q, names=names, lower=named, guard=guard,
                                   pointer=f"{P}/ranges/{s}") for s, st in enumerate(stages)]
+    if plan["split"]:
+        return _split_bounds(plan, singles[0], value_bits)
     upper, lower = {}, {}
     regrids = plan["regrids"]     # only with a single stage
 
@@ -277,4 +322,19 @@ def bounds(plan, value_bits, guard):
         P_L = composition.compose(p_powers, combine, composition.LOWER_P, K)
         Q_L = composition.compose(q_powers, combine, composition.LOWER_Q, K_q)
         lower[order] = answer.LowerEvents(P_L, Q_L, K, K_q)
-    return {"upper": upper, "lower": lower, "lambda_bits": value_bits + 32}
+    return {"upper": upper, "lower": lower, "lambda_bits": value_bits + 32, "unestablished": []}
+
+
+def _split_bounds(plan, single, value_bits):
+    """:func:`bounds` of a split recipe (:func:`.split.bounds`, order by order)."""
+    upper, lower, unestablished = {}, {}, []
+    cut, steps = plan["split"], plan["stages"][0].steps
+    for order in plan["names"]:
+        upper[order], low = split.bounds(single[order], steps, cut, plan["chains"][order], plan["regrids"],
+                                         (plan["K"], plan["K_q"]), plan["N"], value_bits)
+        if low is not None:
+            lower[order] = low
+        if isinstance(upper[order], split.Unestablished):
+            unestablished.append((cut.pointer, f"the order {order} split", f"(T − 2)·x > 1 for the order {order}",
+                                  "the bound B2 of the patterns with two tail steps or more (needs (T − 2)·x <= 1)"))
+    return {"upper": upper, "lower": lower, "lambda_bits": value_bits + 32, "unestablished": unestablished}

@@ -41,8 +41,8 @@ from auditor.enclosures import exp_bounds
 from auditor.pld.composition import UPPER, products_in_power
 from auditor.rationals import ceil_div, read_integer
 
-__all__ = ["Regrid", "MAX_FACTOR", "MAX_SHARE_BITS", "SHARE_GUARD", "read", "coarsen", "check_shares", "excess",
-           "factors"]
+__all__ = ["Regrid", "MAX_FACTOR", "MAX_SHARE_BITS", "SHARE_GUARD", "read", "read_shares", "coarsen", "check_shares",
+           "excess", "factors"]
 
 MAX_FACTOR, MAX_SHARE_BITS = 64, 4096
 """The schema's bounds of r and S."""
@@ -60,15 +60,17 @@ class Regrid(NamedTuple):
     pointer: str
 
 
-def read(value, stages, pointer):
+def read(value, stages, pointer, steps=None):
     """The regrids of ``discretisation.regrids`` (None: none) for the stages ``[Stage]``, checked for shape
-    (MALFORMED): one stage; ``after`` strictly increasing, below the number of products of its power; factor and
-    share bits within the schema's bounds; r − 1 shares, each integer at most 2^S."""
+    (MALFORMED): one stage; ``after`` strictly increasing, below the number of products of its power (of ``steps``
+    steps, T by default; T − 1 under a split); factor and share bits within the schema's bounds; r − 1 shares,
+    each integer at most 2^S."""
     if value is None:
         return ()
     if len(stages) != 1:
         raise Malformed(f"{pointer}: regrids with {len(stages)} stages (only the power of a single stage regrids)")
-    products, regrids = products_in_power(stages[0].steps), []
+    steps = stages[0].steps if steps is None else steps
+    products, regrids = products_in_power(steps), []
     for j, item in enumerate(value):
         at = f"{pointer}/{j}"
         after = common.integer(item["after"], at + "/after", 0)
@@ -76,21 +78,26 @@ def read(value, stages, pointer):
             raise Malformed(f"{at}/after: {common.magnitude(after)} does not exceed the previous regrid's "
                             f"{regrids[-1].after} (strictly increasing)")
         if after >= products:
-            raise Malformed(f"{at}/after: product {common.magnitude(after)}, but the power of T = "
-                            f"{stages[0].steps} has {products} products")
-        factor = _at_most(common.integer(item["factor"], at + "/factor", 2), MAX_FACTOR, at + "/factor")
-        bits = _at_most(common.integer(item["share_bits"], at + "/share_bits", 8), MAX_SHARE_BITS,
-                        at + "/share_bits")
-        if len(item["shares"]) != factor - 1:
-            raise Malformed(f"{at}/shares: {len(item['shares'])} shares for the factor {factor} (need {factor - 1})")
-        shares = []
-        for i, pair in enumerate(item["shares"]):
-            if not isinstance(pair, list) or len(pair) != 2:
-                raise Malformed(f"{at}/shares/{i}: expected a pair [b, d]")
-            shares.append(tuple(_at_most(_share(x, f"{at}/shares/{i}/{n}"), 1 << bits, f"{at}/shares/{i}/{n}",
-                                         "2^share_bits") for n, x in enumerate(pair)))
-        regrids.append(Regrid(after, factor, bits, tuple(shares), at))
+            raise Malformed(f"{at}/after: product {common.magnitude(after)}, but the power of "
+                            f"{'T' if steps == stages[0].steps else 'T − 1'} = {steps} has {products} products")
+        regrids.append(Regrid(after, *read_shares(item, at), at))
     return tuple(regrids)
+
+
+def read_shares(item, at):
+    """(r, S, shares) of a regrid-like ``item`` at ``at``: factor and share bits within the schema's bounds, r − 1
+    shares, each integer at most 2^S (MALFORMED otherwise)."""
+    factor = _at_most(common.integer(item["factor"], at + "/factor", 2), MAX_FACTOR, at + "/factor")
+    bits = _at_most(common.integer(item["share_bits"], at + "/share_bits", 8), MAX_SHARE_BITS, at + "/share_bits")
+    if len(item["shares"]) != factor - 1:
+        raise Malformed(f"{at}/shares: {len(item['shares'])} shares for the factor {factor} (need {factor - 1})")
+    shares = []
+    for i, pair in enumerate(item["shares"]):
+        if not isinstance(pair, list) or len(pair) != 2:
+            raise Malformed(f"{at}/shares/{i}: expected a pair [b, d]")
+        shares.append(tuple(_at_most(_share(x, f"{at}/shares/{i}/{n}"), 1 << bits, f"{at}/shares/{i}/{n}",
+                                     "2^share_bits") for n, x in enumerate(pair)))
+    return factor, bits, tuple(shares)
 
 
 def _share(text, pointer):

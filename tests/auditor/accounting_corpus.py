@@ -88,6 +88,9 @@ def from_dpsgd(cert, poisson=True):
                                            "ranges": [d["ranges"][s] for s in order], "windows": windows}
         if "regrids" in d:   # one stage: the same regrids
             out["result"]["discretisation"]["regrids"] = d["regrids"]
+        if "split" in d:     # one stage: the same split, its bodies under the engine's order names
+            body = {new: d["split"]["body"][old] for old, new in (("remove", "forward"), ("add", "backward"))}
+            out["result"]["discretisation"]["split"] = dict(d["split"], body=body)
     return reseal(out)
 
 

@@ -109,10 +109,10 @@ _ONE_POINT = ("an embedded dpsgd/1 answers at the one target ε (the ε-points f
               "dpsgd/1 references")
 _ONE_STAGE = ("an embedded dpsgd/1 is of exactly one stage (a schedule is another question, a FAIL), so no product "
               "combines stages; the same dpsgd/1 checks read combine windows")
-_CHEAP_CALIBRATION = ("the calibration references' dpsgd/1 certificates are too cheap to regrid (the producer "
-                      "regrids compositions of 10^9 work units or more); the same dpsgd/1 checks read regrids "
-                      "(dpsgd-q0_01-s1-t1000-epsilons.json, and an embedded certificate with regrids in "
-                      "tests/auditor/test_pld_regrid.py)")
+_CHEAP_CALIBRATION = ("the calibration references' dpsgd/1 certificates are too cheap to regrid or split (the "
+                      "producer does both only for compositions of 10^9 work units or more); the same dpsgd/1 "
+                      "checks read them (dpsgd-q0_01-s1-t1000-epsilons.json, dpsgd-q0_01-s1-t1001-epsilons.json, "
+                      "and embedded certificates in tests/auditor/test_pld_regrid.py and test_pld_split.py)")
 NOT_EXERCISED = {
     "accounting/1": {("input", "event", "step_counts", "[]"): "tree aggregation's list of step counts: not held "
                      "by the certificates this survey reads; the reference accounting-special-tree-aggregation-… "
@@ -133,6 +133,10 @@ NOT_EXERCISED = {
         **{("result", side, "result", "discretisation", "regrids", "[]") + rest: _CHEAP_CALIBRATION
            for side in ("meets", "misses")
            for rest in (("after",), ("factor",), ("share_bits",), ("shares", "[]", "[]"))},
+        **{("result", side, "result", "discretisation", "split") + rest: _CHEAP_CALIBRATION
+           for side in ("meets", "misses")
+           for rest in (("body", "remove", "[]"), ("body", "add", "[]"), ("factor",), ("share_bits",),
+                        ("shares", "[]", "[]"))},
     },
     "finite-budget/1": {("result", "rewards", "[]", "lo"): "the bound needs the rewards' upper ends only: the "
                         "producer writes hi alone (lo is optional in the schema, checked when present)"},
@@ -188,9 +192,9 @@ def made(tmp_path_factory):
     out["plain-releases-relative"] = plain_releases_corpus.built("tiny-relative")
     # accounting/1: the dpsgd/1 references rewritten (every event class in one tree), and hand-built families
     dpsgd = ROOT / "certificates" / "dpsgd"
-    # (the epsilons one carries regrids: result/discretisation/regrids)
+    # (the epsilons ones carry regrids, result/discretisation/regrids, and at T = 1001 a split)
     for name in ("dpsgd-q0_01-s1-t1000-delta1e-5.json", "dpsgd-gaussian-s2-t10-epsilons.json",
-                 "dpsgd-q0_01-s1-t1000-epsilons.json"):
+                 "dpsgd-q0_01-s1-t1000-epsilons.json", "dpsgd-q0_01-s1-t1001-epsilons.json"):
         cert = accounting_corpus.from_dpsgd(json.loads((dpsgd / name).read_text()))
         out[f"accounting-{name}"] = accounting_corpus.with_dropped_leaves(cert)
     for name in ("laplace", "laplace-sampled", "randomized-response", "randomized-response-once", "mixture",
