@@ -212,6 +212,8 @@ def auditor_cost(cert):
               for s in inp["stages"]]
     engine = {name: order for order, name in ORDER_NAMES.items()}   # remove -> forward, add -> backward
     disc = dict(res["discretisation"], windows={engine[k]: v for k, v in res["discretisation"]["windows"].items()})
+    if "split" in disc:
+        disc["split"] = dict(disc["split"], body={engine[k]: v for k, v in disc["split"]["body"].items()})
     orders = [res["lower_order"]] if "points" not in res else [p["lower_order"] for p in res["points"]]
     return certificate_cost(stages, disc, {engine[o] for o in orders if o is not None})
 

@@ -196,22 +196,49 @@ def power(base, steps, kinds, bits, windows, progress=None, regrids=()):
     After the window of product ``g.after`` of each :class:`producer.pld.regrid.Regrid`
     ``g``, the arrays and the base move to the grid ``g.factor`` times coarser.
     """
-    base = [array.packed() for array in base]
+    arrays, _ = _power([array.packed() for array in base], steps, steps, kinds, bits, windows, progress, regrids)
+    return [Array.from_packed(array) for array in arrays]
+
+
+def _power(base, steps, total, kinds, bits, windows, progress, regrids):
+    """(the packed ``steps``-fold power, the base after its regrids); weights p/``total``."""
     arrays, exponent, made, pending = list(base), 1, 0, {g.after: g for g in regrids}
     for bit in bin(steps)[3:]:
         exponent *= 2
-        arrays = _step(arrays, arrays, kinds, bits, windows, exponent / steps)
+        arrays = _step(arrays, arrays, kinds, bits, windows, exponent / total)
         arrays, base, made = *_coarsened(pending.pop(made, None), arrays, base, kinds), made + 1
         if bit == "1":
             exponent += 1
             base = [b if b.width == a.width else b.repacked(a.width) for a, b in zip(arrays, base)]
-            arrays = _step(arrays, base, kinds, bits, windows, exponent / steps)
+            arrays = _step(arrays, base, kinds, bits, windows, exponent / total)
             arrays, base, made = *_coarsened(pending.pop(made, None), arrays, base, kinds), made + 1
         if progress is not None:
-            progress(exponent, steps, arrays[0].length)
+            progress(exponent, total, arrays[0].length)
     if pending:
         raise ValueError(f"a regrid after product {min(pending)} of a power of {steps} steps ({made} products)")
-    return [Array.from_packed(array) for array in arrays]
+    return arrays, base
+
+
+def split_power(body, tail, steps, kinds, bits, windows, split, progress=None, regrids=()):
+    """(body^T, the cross term) of :mod:`producer.pld.split`, as lists of arrays (one per kind).
+
+    body^T: the power of ``steps`` − 1 steps (windows and ``regrids`` as :func:`power`), then one product by the
+    base and its window.  The cross term: that (T−1)-power regridded by ``split``, times ``tail`` regridded by
+    every regrid and then by ``split``; no window (None when the tail holds no mass).
+    """
+    base = [array.packed() for array in body]
+    arrays, base = _power(base, steps - 1, steps, kinds, bits, windows, progress, regrids)
+    base = [b if b.width == a.width else b.repacked(a.width) for a, b in zip(arrays, base)]
+    whole = _step(arrays, base, kinds, bits, windows, 1.0)
+    if tail is None:
+        return [Array.from_packed(array) for array in whole], None
+    g = split.regrid
+    coarse = [regrid(a, k == UPPER, g.factor, g.shares, g.bits) for a, k in zip(arrays, kinds)]
+    parts = [array.packed() for array in tail]
+    for r in (*regrids, g):
+        parts = [regrid(t, k == UPPER, r.factor, r.shares, r.bits) for t, k in zip(parts, kinds)]
+    cross = [_multiply(a, t, k, s) for a, t, k, s in zip(coarse, parts, kinds, bits)]
+    return [Array.from_packed(array) for array in whole], [Array.from_packed(array) for array in cross]
 
 
 def _coarsened(g, arrays, base, kinds):

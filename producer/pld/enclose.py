@@ -35,7 +35,8 @@ from producer.pld.mechanism import BACKWARD, FORWARD, ORDERS
 from producer.pld.parameters import AIM, TRUNCATION_SHARE, Sizing
 from producer.pld.regrid import MAX_SPACING, SHARE_EXTRA_BITS, Regrid, schedule, shares, spacing_after
 from producer.pld.search import AUDIT_EPSILON, FLOOR_DIGITS, MAX_EPSILON_CAP, MAX_WORK, PLD_EPSILON, Search, \
-    epsilons_instead, mass_precision, recipe_excess, stage_ranges, suggest_width, uses_regrids
+    epsilons_instead, mass_precision, recipe_excess, stage_ranges, suggest_width, uses_regrids, uses_split
+from producer.pld import split as splits
 from producer.errors import LimitError
 from producer.rationals import describe_rational
 from producer.sources.enclosures import floor_log2
@@ -65,7 +66,7 @@ class Outcome:
         self.route, self.plan, self.ranges, self.windows = route, plan, ranges, windows
         self.epsilon_lo, self.epsilon_hi, self.lower_order = epsilon_lo, epsilon_hi, lower_order
         self.points = points
-        self.regrids = ()
+        self.regrids, self.split = (), None
 
 
 # ---- outward rounding to short dyadic rationals ----------------------------------
@@ -181,7 +182,11 @@ class _Attempt:
         self.windows = {order: {"upper": None, "lower": None} for order in ORDERS}
         self.upper, self.lower, self.excess = {}, {}, {}
         sizing = sizing or Sizing(self.stages)
-        self.regrids = _regrids(self.stages, plan) if uses_regrids(sizing, plan) else ()
+        self.splits = uses_split(sizing, plan)      # decided for good once the single step's arrays are known
+        self.split = None
+        # a split's chains compose T − 1 steps before their last product: the regrids follow that power's products
+        steps = self.stages[0].steps - self.splits
+        self.regrids = _regrids(self.stages, plan, steps) if uses_regrids(sizing, plan) else ()
         self.spacing = spacing_after(self.h, self.regrids)   # the grid of the composed arrays
 
     # single-step arrays
@@ -205,6 +210,26 @@ class _Attempt:
                                          f"working precision; ask for a larger {option('rel_width')}") from None
             self.sides.append(bases)
             self.log(f"stage {stage.law.describe()}: {hi - lo + 1} buckets, h = 1/{plan.grid}")
+        if self.splits:
+            self.split = self._split()
+            if self.split is None:    # the regrids were planned for the power of T − 1 steps
+                self.regrids = _regrids(self.stages, plan)
+                self.spacing = spacing_after(self.h, self.regrids)
+
+    def _split(self):
+        """The split of the one stage's arrays (:mod:`producer.pld.split`), or None where it proves nothing."""
+        plan, steps = self.plan, self.stages[0].steps
+        if self.spacing * splits.FACTOR > MAX_SPACING:
+            return None
+        allowance = math.sqrt(plan.tau / splits.TAIL_SHARE / (steps * (steps - 1) / 2))
+        body = {o: splits.choose(self.sides[0][o]["upper"], plan.p_bits, allowance, o == FORWARD) for o in ORDERS}
+        split = splits.Split.from_spacing(body, self.spacing, splits.FACTOR, plan.p_bits + SHARE_EXTRA_BITS)
+        return split if all(self._remainder(split, o) is not None for o in ORDERS) else None
+
+    def _remainder(self, split, order):
+        upper = self.sides[0][order]["upper"]
+        tail = splits.tail_of(upper.values, upper.offset, upper.atom, split.body[order], True)
+        return splits.remainder(self.stages[0].steps, sum(tail[1]), upper.total(), self.plan.p_bits)
 
     def _bases(self, side, precision):
         plan = self.plan
@@ -240,6 +265,8 @@ class _Attempt:
         return choose
 
     def _chain(self, order, side, kinds, bits, chooser):
+        if self.split is not None:
+            return self._split_chain(order, side, kinds, bits, chooser)
         windows = comp.Windows(choose=chooser)
         powers, recorded = [], []
         for stage, bases in zip(self.stages, self.sides):
@@ -256,24 +283,72 @@ class _Attempt:
         result = comp.combine(powers, kinds, bits, windows)
         return result, {"stages": recorded, "combine": windows.used[start:]}
 
+    def _split_chain(self, order, side, kinds, bits, chooser):
+        """((body^T arrays, cross arrays or None), windows) of one order's chain under the split."""
+        windows, body = comp.Windows(choose=chooser), self.split.body[order]
+        bases = self.sides[0][order][side]
+        bases = [bases] if side == "upper" else list(bases)
+        # the upper atom (+∞) is body; the lower Q-array's X goes with the part that holds its last index
+        to_body = [side == "upper" or body[0] <= b.last <= body[1] for b in bases]
+        parts = [splits.body_of(b.values, b.offset, b.atom, body, t) for b, t in zip(bases, to_body)]
+        if any(p is None for p in parts):
+            raise ValueError(f"the body {body} holds no entry of a single-step array")
+        tails = [splits.tail_of(b.values, b.offset, b.atom, body, t) for b, t in zip(bases, to_body)]
+        tails = [comp.Array(*t) for t in tails] if any(sum(t[1]) or t[2] for t in tails) else None
+        steps = self.stages[0].steps
+
+        def progress(power, total, length):
+            if power == total - 1 or power & (power - 1) == 0 and power >= 256:
+                self.log(f"{side} {order}: power {power}/{total}, {length} entries (split)")
+        whole, cross = comp.split_power([comp.Array(*p) for p in parts], tails, steps, kinds, bits, windows,
+                                        self.split, progress, self.regrids)
+        return (whole, cross), {"stages": [windows.used], "combine": []}
+
     def compose_upper(self):
         p_bits = self.plan.p_bits
         for order in ORDERS:
-            (array,), windows = self._chain(order, "upper", [comp.UPPER], [p_bits], self._upper_chooser())
+            arrays, windows = self._chain(order, "upper", [comp.UPPER], [p_bits], self._upper_chooser())
             self.windows[order]["upper"] = windows
-            self.excess[order] = max(0, array.total() - 2 ** p_bits)
-            precision = p_bits + 64 + math.ceil(max(abs(array.offset), abs(array.last)) * 1.5 * self.spacing)
-            self.upper[order] = UpperProfile(array, self.spacing, p_bits, precision)
+            if self.split is None:
+                (array,) = arrays
+                self.excess[order] = max(0, array.total() - 2 ** p_bits)
+                self.upper[order] = self._upper_profile(array, self.spacing)
+                continue
+            (whole,), cross = arrays
+            self.excess[order] = max(0, whole.total() - 2 ** p_bits, self._checker_units())
+            profiles = [self._upper_profile(whole, self.spacing)]
+            if cross is not None:
+                profiles.append(self._upper_profile(cross[0], self.spacing * self.split.factor))
+            self.upper[order] = SplitUpper(profiles, self.stages[0].steps, self._remainder(self.split, order))
+
+    def _upper_profile(self, array, spacing):
+        p_bits = self.plan.p_bits
+        precision = p_bits + 64 + math.ceil(max(abs(array.offset), abs(array.last)) * 1.5 * spacing)
+        return UpperProfile(array, spacing, p_bits, precision)
+
+    def _checker_units(self):
+        """Units 2^-K by which a checker's single-step arrays may move a split's answer: 4 an entry, T times."""
+        lo, hi = self.ranges[0]
+        return 4 * self.stages[0].steps * (hi - lo + 2)
 
     def compose_lower(self, order):
         if order in self.lower:
             return
         plan = self.plan
-        (p, q), windows = self._chain(order, "lower", [comp.LOWER_P, comp.LOWER_Q],
+        arrays, windows = self._chain(order, "lower", [comp.LOWER_P, comp.LOWER_Q],
                                       [plan.p_bits, plan.q_bits], self._lower_chooser())
         self.windows[order]["lower"] = windows
-        q_excess = max(0, q.total() - 2 ** plan.q_bits)
-        self.lower[order] = (LowerProfile(p, q, self.spacing, plan.p_bits, plan.q_bits), q_excess)
+        if self.split is None:
+            p, q = arrays
+            q_excess = max(0, q.total() - 2 ** plan.q_bits)
+            self.lower[order] = (LowerProfile(p, q, self.spacing, plan.p_bits, plan.q_bits), q_excess)
+            return
+        (p, q), cross = arrays
+        q_excess = max(0, q.total() - 2 ** plan.q_bits, self._checker_units())
+        profiles = [LowerProfile(p, q, self.spacing, plan.p_bits, plan.q_bits)]
+        if cross is not None:
+            profiles.append(LowerProfile(*cross, self.spacing * self.split.factor, plan.p_bits, plan.q_bits))
+        self.lower[order] = (SplitLower(profiles, self.stages[0].steps), q_excess)
 
     # margins and bounds
     def upper_margin(self, target):
@@ -294,13 +369,36 @@ class _Attempt:
         return max(ORDERS, key=lambda o: (self.upper[o].value(epsilon), o == FORWARD))
 
 
-def _regrids(stages, plan):
-    """The regrids of a one-stage schedule's power (:func:`producer.pld.regrid.schedule`), shares computed."""
+class SplitUpper:
+    """F of a split order: F(body^T) + T·F(cross term) + the remainder of :func:`producer.pld.split.remainder`."""
+
+    def __init__(self, profiles, steps, remainder):
+        self.profiles, self.steps, self.remainder = profiles, steps, mpq(remainder)
+
+    def value(self, epsilon):
+        whole, *cross = self.profiles
+        return whole.value(epsilon) + sum(self.steps * c.value(epsilon) for c in cross) + self.remainder
+
+
+class SplitLower:
+    """L of a split order: L(body^T) + T·L(cross term), each part's event chosen on its own."""
+
+    def __init__(self, profiles, steps):
+        self.profiles, self.steps = profiles, steps
+
+    def value(self, epsilon):
+        whole, *cross = self.profiles
+        return whole.value(epsilon) + sum(self.steps * c.value(epsilon) for c in cross)
+
+
+def _regrids(stages, plan, steps=None):
+    """The regrids of a one-stage schedule's power (:func:`producer.pld.regrid.schedule`; of ``steps`` steps, by
+    default the stage's), shares computed."""
     if len(stages) != 1:
         return ()
     out, spacing = [], plan.h
     bits = plan.p_bits + SHARE_EXTRA_BITS
-    for after, factor in schedule(stages[0].steps):
+    for after, factor in schedule(steps or stages[0].steps):
         if spacing * factor > MAX_SPACING:
             break
         out.append(Regrid(after, factor, bits, shares(spacing, factor, bits)))
@@ -401,7 +499,7 @@ def certify(request, log=lambda message: None, route=None):
             tau = min(plan.tau, float(request.rel_width) * max(smallest, float(NEGLIGIBLE)) / TRUNCATION_SHARE)
         if met:
             outcome.plan, outcome.ranges = plan, attempt.ranges
-            outcome.windows, outcome.regrids = attempt.windows, attempt.regrids
+            outcome.windows, outcome.regrids, outcome.split = attempt.windows, attempt.regrids, attempt.split
             excess = recipe_excess(request, outcome)
             if excess:  # a backstop: every plan was checked before its attempt
                 raise LimitError(f"the certificate's recipe would exceed the auditor's limits ({'; '.join(excess)}); "

@@ -64,7 +64,7 @@ from producer.errors import LimitError
 from producer.pld import composition as comp
 from producer.pld.regrid import savings as regrid_savings
 from producer.pld.gaussian import delta_enclosure, proves_below
-from producer.pld.mechanism import ORDERS
+from producer.pld.mechanism import FORWARD, ORDERS
 from producer.pld.one_step import OneStep, aligned_grids, meets, predict
 from producer.pld.parameters import AIM, MAX_GRID, MIN_GRID, SPREAD, TRUNCATION_SHARE, make_plan
 from producer.rationals import describe_rational
@@ -113,6 +113,15 @@ def uses_regrids(sizing, plan):
     composition of at least :data:`REGRID_ABOVE` work units without regrids (a cheaper one keeps the finer
     answer: the regrids widen it a little and save little there)."""
     return _regrids(sizing, _composition(sizing, plan)[1])
+
+
+def uses_split(sizing, plan):
+    """Whether an attempt at ``plan`` splits its single step by tail steps (:mod:`producer.pld.split`): where it
+    regrids, with T >= 3 odd.  The chains compose the body's T − 1 steps and one product more: for odd T that is
+    the power of T itself; for an even T the power of T − 1 may regrid at other products and cost width (measured
+    1.2·10⁻⁵ of F at T = 10⁶: docs/benchmarks.md, "A body/tail split of the single step")."""
+    steps = sizing.stages[0].steps
+    return uses_regrids(sizing, plan) and steps >= 3 and steps % 2 == 1
 
 
 def _regrids(sizing, work):
@@ -623,12 +632,14 @@ def recipe_excess(request, outcome):
             windows = outcome.windows[order][side]
             if windows is not None:
                 regrids = [(g.after, g.factor, g.bits) for g in outcome.regrids]
-                for n_a, n_b, g in _product_lengths(stages, outcome.ranges, windows, regrids, side == "upper"):
+                for n_a, n_b, g in _product_lengths(stages, outcome.ranges, windows, regrids, side == "upper",
+                                                    _split_json(outcome.split, order)):
                     longest = max(longest, n_a if g is not None else n_a + n_b - 1)
     steps = sum(s.steps for s in stages)
     # the auditor's bound of the rounding excess: a regrid adds up to 2 units an entry of the power and the base,
     # and its shares' excess over 2^S on a total below 2^(K + 1)
-    extra = 4 * steps * sum(4 * longest + _share_excess(g, plan.p_bits) for g in outcome.regrids)
+    coarsenings = (*outcome.regrids, *((outcome.split.regrid,) if outcome.split else ()))
+    extra = 4 * steps * sum(4 * longest + _share_excess(g, plan.p_bits) for g in coarsenings)
     if 2 ** plan.p_bits < 4 * steps * (3 * longest + 3) + extra:
         out.append(f"K = {plan.p_bits} bits for arrays of {longest} entries")
     return out
@@ -645,6 +656,7 @@ def certificate_cost(stages, discretisation, named):
     d = discretisation
     ranges = [tuple(r) for r in d["ranges"]]
     regrids = [(g["after"], g["factor"], g["share_bits"]) for g in d.get("regrids", ())]
+    split = d.get("split")
     products, coarsened = [], []
     for order in ORDERS:
         chains = [("upper", (d["p_bits"],))] + ([("lower", (d["p_bits"], d["q_bits"]))] if order in named else [])
@@ -652,23 +664,36 @@ def certificate_cost(stages, discretisation, named):
             windows = d["windows"][order][side]
             if windows is None:
                 continue
-            lengths = list(_product_lengths(stages, ranges, windows, regrids, side == "upper"))
+            body = None if split is None else (split["body"][order], split["factor"], split["share_bits"],
+                                               order == FORWARD)
+            lengths = list(_product_lengths(stages, ranges, windows, regrids, side == "upper", body))
             products += [(n_a, n_b, scale) for scale in scales for n_a, n_b, g in lengths if g is None]
             coarsened += [(n_a, n_b, scale, g) for scale in scales for n_a, n_b, g in lengths if g is not None]
     return budget_cost(stages, d["grid"], d["p_bits"], d["q_bits"], ranges, products, regrids=coarsened,
-                       shares=len(regrids))
+                       shares=len(regrids) + (split is not None))
 
 
-def _product_lengths(stages, ranges, windows, regrids=(), up=True):
+def _split_json(split, order):
+    """(body, factor, S, forward) of a :class:`producer.pld.split.Split` for one order, or None."""
+    return None if split is None else (split.body[order], split.factor, split.regrid.bits, order == FORWARD)
+
+
+def _product_lengths(stages, ranges, windows, regrids=(), up=True, split=None):
     """(n_A, n_B, None) of every product of one chain, replayed from its recorded windows, and (n, n_base, S) of
     every regrid (``regrids`` [(product index, factor, S)], one stage): after a window [lo, hi] a regrid by r leaves
     ⌊hi/r⌋ − ⌊lo/r⌋ + 2 entries (lower chains + 1) and a base of n entries at most ⌈(n − 1)/r⌉ + 2 (+ 1), as the
-    auditor's estimate counts them."""
+    auditor's estimate counts them.  With a ``split`` (body (a, b) in the order's indices, factor r, S, True for
+    the forward order): the power of T − 1 steps on the body, one product by the base, and, when there is a tail,
+    the tail through every regrid, the power and the tail through the split, and their product."""
     powers, regrids, extra = [], {k: (f, b) for k, f, b in regrids}, 1 if up else 0
     for stage, (lo, hi), recorded in zip(stages, ranges, windows["stages"]):
         size = n = hi - lo + 1
+        steps = stage.steps
+        if split is not None:
+            size, tail = _split_sizes(split, lo, hi)
+            n, steps = size, steps - 1
         k = 0
-        for bit in bin(stage.steps)[3:]:
+        for bit in bin(steps)[3:]:
             for square in ((True,) if bit == "0" else (True, False)):
                 yield (n, n, None) if square else (n, size, None)
                 lo, hi = recorded[k]
@@ -678,8 +703,37 @@ def _product_lengths(stages, ranges, windows, regrids=(), up=True):
                     yield n, size, share_bits
                     n = hi // factor - lo // factor + 1 + extra
                     size = -(-(size - 1) // factor) + 1 + extra
+        if split is not None:
+            yield n, size, None
+            power, (lo, hi) = n, recorded[k]
+            n = hi - lo + 1
+            if tail:
+                yield from _cross_lengths(power, tail, regrids.values(), split, extra)
         powers.append(n)
     n = powers[0]
     for other, (lo, hi) in zip(powers[1:], windows["combine"]):
         yield n, other, None
         n = hi - lo + 1
+
+
+def _split_sizes(split, lo, hi):
+    """(the body's entries, the tail's) of one order, as the auditor counts them: the body clipped to the order's
+    range (the forward order's [lo, hi], the backward's [−hi, −lo]); the tail the rest, or the whole range when
+    the body lies strictly inside it."""
+    (a, b), _, _, forward = split
+    LO, HI = (lo, hi) if forward else (-hi, -lo)
+    a, b, n = max(a, LO), min(b, HI), HI - LO + 1
+    if (a, b) == (LO, HI):
+        return n, 0
+    return b - a + 1, n if LO < a and b < HI else n - (b - a + 1)
+
+
+def _cross_lengths(power, tail, regrids, split, extra):
+    """The cross term's coarsenings (n, n_base, S) and product (n_A, n_B, None): the tail through every regrid,
+    the power and the tail through the split, then their product."""
+    _, factor, share_bits, _ = split
+    for r, bits in regrids:
+        yield tail, 0, bits
+        tail = -(-(tail - 1) // r) + 1 + extra
+    yield power, tail, share_bits
+    yield -(-(power - 1) // factor) + 1 + extra, -(-(tail - 1) // factor) + 1 + extra, None

@@ -27,6 +27,8 @@ def _discretisation(outcome, names):
                        for order in ORDERS}}
     if outcome.regrids:  # absent when there is none (the recipes written before regrids read the same)
         out["regrids"] = [g.as_json() for g in outcome.regrids]
+    if outcome.split is not None:  # likewise absent when the single step is not split
+        out["split"] = outcome.split.as_json(names)
     return out
 
 

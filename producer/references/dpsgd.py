@@ -6,7 +6,7 @@
 - q = 0.01, σ = 1, δ = 10^-5 at T = 1000 and T = 10^4 (the issue's headline);
 - the Gaussian mechanism (q = 1), σ = 2, T = 10: ε(10^-5) and δ at ε = 1, 2, 4 (closed form);
 - a two-stage schedule, 500 steps at q = 0.01, σ = 1 then 300 at q = 0.02, σ = 0.8, δ = 10^-6;
-- δ(ε) at ε = 1/2, 1, 2, 4 for q = 0.01, σ = 1, T = 1000;
+- δ(ε) at ε = 1/2, 1, 2, 4 for q = 0.01, σ = 1, T = 1000 (with regrids) and T = 1001 (a split single step, odd T);
 - calibrations at ε = 2 or 3, δ = 10^-5: the noise multiplier for batch 100 of 10,000 over 10 epochs
   (TF Privacy's counting: q = 0.01, T = 1000), the epochs σ = 1 allows for batch 256 of 60,000 (Opacus's
   counting), and the sampling rate σ = 1 allows over T = 1000 steps.
@@ -32,6 +32,8 @@ REFERENCES = [
      dict(stages=["0.01:1x500", "0.02:0.8x300"], delta="1e-6")),
     ("dpsgd-q0_01-s1-t1000-epsilons.json",
      dict(sampling_rate="0.01", noise_multiplier="1", steps=1000, epsilons="1/2,1,2,4")),
+    ("dpsgd-q0_01-s1-t1001-epsilons.json",
+     dict(sampling_rate="0.01", noise_multiplier="1", steps=1001, epsilons="1/2,1,2,4")),
 ]
 
 

@@ -22,7 +22,8 @@ SCHEMA = json.loads((ROOT / "schemas" / "dpsgd-1.schema.json").read_text(encodin
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
 
 
-HEAVY = {"dpsgd-q0_01-s1-t10000-delta1e-5.json", "dpsgd-q0_01-s1-t1000-epsilons.json"}  # seconds each
+HEAVY = {"dpsgd-q0_01-s1-t10000-delta1e-5.json", "dpsgd-q0_01-s1-t1000-epsilons.json",
+         "dpsgd-q0_01-s1-t1001-epsilons.json"}  # seconds each
 
 
 @pytest.mark.parametrize("name", [name for name, _ in REFERENCES])
@@ -296,3 +297,47 @@ def test_help_and_refusals_name_the_limits_of_the_constants():
     assert f"{kind.RATE_LIMIT} <= q <= 1" in " ".join(helped.split())
     with pytest.raises(LimitError, match=f"limits \\{kind.NOISE_RANGE[:-1]}\\]"):
         api.dpsgd(sampling_rate="0.01", noise_multiplier="1/20", steps=10, delta="1e-5")
+
+
+def test_a_checker_rounding_some_masses_the_other_way_still_accepts_a_split(monkeypatch):
+    """As above for a split single step (forced on a cheap power of odd T): the margins cover a checker whose
+    single-step integers differ, through the body's power and T times the cross term."""
+    from producer.pld import composition as comp
+    from producer.pld import search
+    from producer.pld.enclose import SplitLower, SplitUpper, _Attempt, certify
+    from producer.pld.inversion import LowerProfile
+    monkeypatch.setattr(search, "REGRID_ABOVE", 0)
+    request = kind.Request([kind.parse_stage("1/20:1x51")], delta=mpq(1, 10**5), rel_width=mpq(1, 500))
+    outcome = certify(request)
+    assert outcome.split is not None and outcome.epsilon_lo > 0
+    own = _Attempt(request, outcome.plan, lambda message: None)
+    own.prepare()
+    own.compose_upper()
+    own.compose_lower(outcome.lower_order)
+    checker = _Attempt(request, outcome.plan, lambda message: None)
+    checker.prepare()
+    assert checker.split.body == outcome.split.body
+    for sides in checker.sides[0].values():
+        sides["upper"] = _checker_rounding(sides["upper"], comp.UPPER)
+        sides["lower"] = tuple(_checker_rounding(a, k) for a, k in zip(sides["lower"], (comp.LOWER_P, comp.LOWER_Q)))
+    plan, slack, steps = outcome.plan, mpq(request.delta) / 2**32, 51
+
+    def replay(order, side, kinds, bits):
+        recorded = iter(outcome.windows[order][side]["stages"][0])
+        return checker._split_chain(order, side, kinds, bits, lambda arrays, weight: next(recorded))[0]
+
+    for order in ("forward", "backward"):
+        (whole,), cross = replay(order, "upper", [comp.UPPER], [plan.p_bits])
+        profiles = [checker._upper_profile(whole, checker.spacing),
+                    checker._upper_profile(cross[0], checker.spacing * outcome.split.factor)]
+        value = SplitUpper(profiles, steps, checker._remainder(outcome.split, order)).value(outcome.epsilon_hi)
+        assert value <= request.delta
+        assert value - own.upper[order].value(outcome.epsilon_hi) <= own.upper_margin(request.delta) - slack
+    order = outcome.lower_order
+    (p, q), cross = replay(order, "lower", [comp.LOWER_P, comp.LOWER_Q], [plan.p_bits, plan.q_bits])
+    profiles = [LowerProfile(p, q, checker.spacing, plan.p_bits, plan.q_bits),
+                LowerProfile(*cross, checker.spacing * outcome.split.factor, plan.p_bits, plan.q_bits)]
+    value = SplitLower(profiles, steps).value(outcome.epsilon_lo)
+    assert value > request.delta
+    mine = own.lower[order][0].value(outcome.epsilon_lo)
+    assert mine - value <= own.lower_margin(order, outcome.epsilon_lo, request.delta) - slack

@@ -1,0 +1,101 @@
+"""The single step split by its number of tail steps (docs/dpsgd.md §6, "The split by tail steps").
+
+Every chain keeps the single step's far tail: any of the T copies of a step
+may be the one whose loss is there, so its first products are as long as the
+step's whole range.  Label each entry of the single step's arrays *body*
+(indices a … b of its order) or *tail* (the rest); the upper atom at +∞ is
+body, the lower Q-array's atom X goes with the part holding that array's last
+index (X is the Q-mass of its top bucket and beyond).  The T-fold product is
+the sum over the 2^T label patterns, and the hockey-stick divergence adds over
+labelled parts (upper: the labels refine the outcome, which only raises it;
+lower: they are a function of the bucket index).  Grouping the patterns by the
+number k of tail steps, with m the tail's and b the body's P-mass of the
+upper array,
+
+    F ≤ F(body^T) + T·F(body^(T−1) ⊗ tail) + C(T, 2)·m²·(b + m)^(T−2),
+    L ≥ L(body^T) + T·L(body^(T−1) ⊗ tail),
+
+the patterns with k ≥ 2 bounded by their P-mass (Σ_{k≥2} C(T,k)·m^k·b^(T−k)
+is the second-order remainder of (b + t)^T at t = m).  The chains compose the
+body only: the power of T − 1 steps, then one product by the base.  The
+cross term holds little mass, so it is composed coarse: the (T−1)-power
+regridded by the split's factor r, the tail by every regrid of the power (as
+the base is) and then by r, and one product without a window.
+"""
+
+from fractions import Fraction
+
+from producer.pld.regrid import Regrid, shares
+
+__all__ = ["Split", "TAIL_SHARE", "FACTOR", "choose", "remainder", "body_of", "tail_of"]
+
+TAIL_SHARE = 4
+"""The tail's P-mass m is chosen with C(T, 2)·m² <= τ/this (τ the plan's truncation mass)."""
+FACTOR = 4
+"""r: the cross term's grid is this many times the chains' final grid (measured: docs/benchmarks.md)."""
+
+
+class Split:
+    """Each order's body [a, b] (``body`` {order: (a, b)}) and the cross term's regrid (``factor``, shares)."""
+
+    __slots__ = ("body", "regrid")
+
+    def __init__(self, body, regrid):
+        self.body, self.regrid = {o: (int(a), int(b)) for o, (a, b) in body.items()}, regrid
+        if any(a > b for a, b in self.body.values()):
+            raise ValueError(f"a body needs a <= b: {self.body}")
+
+    @classmethod
+    def from_spacing(cls, body, spacing, factor, bits):
+        """The split whose cross term is regridded by ``factor`` from the chains' final grid ``spacing``."""
+        return cls(body, Regrid(0, factor, bits, shares(spacing, factor, bits)))
+
+    @property
+    def factor(self):
+        return self.regrid.factor
+
+    def as_json(self, names):
+        out = self.regrid.as_json()
+        del out["after"]
+        out["body"] = {names[o]: list(ab) for o, ab in self.body.items()}
+        return out
+
+
+def choose(array, bits, allowance, forward):
+    """(a, b): the body of a single-step UPPER array, its tail the entries of the far end (the top in the forward
+    order, the bottom in the backward one) whose mass stays at most ``allowance`` (a float, a hint)."""
+    values, limit, run = array.values, allowance * 2.0 ** bits, 0
+    if forward:
+        stop = len(values)
+        while stop > 1 and run + values[stop - 1] <= limit:
+            run, stop = run + values[stop - 1], stop - 1
+        return array.offset, array.offset + stop - 1
+    start = 0
+    while start < len(values) - 1 and run + values[start] <= limit:
+        run, start = run + values[start], start + 1
+    return array.offset + start, array.last
+
+
+def body_of(values, offset, atom, body, atom_to_body):
+    """(offset, values, atom) of the entries with indices in ``body`` (None when there is none)."""
+    a, b = max(body[0], offset), min(body[1], offset + len(values) - 1)
+    if a > b:
+        return None
+    return a, values[a - offset:b - offset + 1], atom if atom_to_body else 0
+
+
+def tail_of(values, offset, atom, body, atom_to_body):
+    """(offset, values, atom) of the entries outside ``body`` (zeros inside); one zero entry when it has none."""
+    a, b = max(body[0], offset), min(body[1], offset + len(values) - 1)
+    kept = [0 if a <= offset + k <= b else v for k, v in enumerate(values)]
+    nonzero = [k for k, v in enumerate(kept) if v] or [len(values) - 1]
+    return offset + nonzero[0], kept[nonzero[0]:nonzero[-1] + 1], 0 if atom_to_body else atom
+
+
+def remainder(steps, tail, total, bits):
+    """An upper end of Σ_{k≥2} C(T,k)·m^k·b^(T−k): C(T,2)·m²·(1 + 2·(T−2)·x), m = tail/2^K and x the excess of the
+    upper array's total over 2^K (its b + m = 1 + x); None when (T − 2)·x > 1 (the bound is not proved)."""
+    m, x = Fraction(tail, 1 << bits), Fraction(max(0, total - (1 << bits)), 1 << bits)
+    if (steps - 2) * x > 1:
+        return None
+    return Fraction(steps * (steps - 1), 2) * m * m * (1 + 2 * (steps - 2) * x)

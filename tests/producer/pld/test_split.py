@@ -1,0 +1,134 @@
+"""The split of the single step by tail steps (producer.pld.split): its remainder, its parts, and whole answers."""
+
+import math
+from fractions import Fraction
+
+import mpmath as mp
+import pytest
+from gmpy2 import mpq
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from producer.kinds.dpsgd import Request, parse_stage
+from producer.pld import composition as comp
+from producer.pld import enclose, search, split
+from producer.pld.enclose import certify
+from tests.producer.pld import reference as ref
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(3, 40), st.fractions(0, Fraction(1, 20)), st.fractions(0, Fraction(1, 10**3)),
+       st.integers(40, 60))
+def test_the_remainder_bounds_the_patterns_with_two_tail_steps_or_more(steps, m, x, bits):
+    """Σ_{k>=2} C(T,k)·m^k·b^(T−k), with b + m the array's total, lies below the remainder (exact sums)."""
+    total_units = (1 << bits) + math.floor(x * (1 << bits))
+    tail_units = math.floor(m * (1 << bits))
+    bound = split.remainder(steps, tail_units, total_units, bits)
+    m_, s = Fraction(tail_units, 1 << bits), Fraction(total_units, 1 << bits)
+    exact = sum(math.comb(steps, k) * m_ ** k * (s - m_) ** (steps - k) for k in range(2, steps + 1))
+    if (steps - 2) * (s - 1) > 1:
+        assert bound is None
+    else:
+        assert exact <= bound
+
+
+def test_the_remainder_is_refused_where_the_excess_is_too_large():
+    assert split.remainder(10**6, 1, (1 << 40) + (1 << 30), 40) is None
+    assert split.remainder(3, 0, 1 << 40, 40) == 0
+
+
+@pytest.mark.parametrize("body, to_body", [((2, 5), True), ((2, 5), False), ((0, 9), True), ((-3, 4), False)])
+def test_body_and_tail_partition_an_array(body, to_body):
+    values, offset, atom = [3, 1, 4, 1, 5, 9, 2, 6, 5, 3], 0, 7
+    part = split.body_of(values, offset, atom, body, to_body)
+    start, kept, kept_atom = part
+    tail_start, tail, tail_atom = split.tail_of(values, offset, atom, body, to_body)
+    whole = [0] * len(values)
+    for k, v in enumerate(kept):
+        whole[start - offset + k] += v
+    for k, v in enumerate(tail):
+        whole[tail_start - offset + k] += v
+    assert whole == values and kept_atom + tail_atom == atom
+    assert all(body[0] <= start + k <= body[1] for k in range(len(kept)))
+
+
+def test_a_body_outside_the_array_is_none():
+    assert split.body_of([1, 2], 0, 0, (5, 9), True) is None
+
+
+@pytest.mark.parametrize("forward", [True, False])
+def test_the_chosen_tail_holds_at_most_the_allowance(forward):
+    values = [1, 2, 4, 8, 16, 8, 4, 2, 1, 1]
+    array = comp.Array(-3, values, 0)
+    a, b = split.choose(array, 0, 7.5, forward)
+    tail = [v for k, v in enumerate(values) if not a <= k - 3 <= b]
+    assert sum(tail) <= 7.5 and a <= b
+    assert (b == array.last) != forward and (a == array.offset) == forward
+
+
+def _points(stages, epsilons, rel="1/200"):
+    parsed = [parse_stage(s) for s in stages]
+    return certify(Request(parsed, epsilons=[mpq(e) for e in epsilons], rel_width=mpq(rel)), route="pld")
+
+
+@pytest.mark.parametrize("stages,epsilons", [(["1:2x201"], ["1", "3", "6"]), (["1:3x1001"], ["1/2", "2"])])
+def test_split_gaussian_powers_enclose_the_closed_form(stages, epsilons, monkeypatch):
+    """The split forced on powers too cheap to take it by default: δ(ε) of the Gaussian mechanism, enclosed."""
+    monkeypatch.setattr(search, "REGRID_ABOVE", 0)
+    out = _points(stages, epsilons, rel="1/5000")
+    assert out.split is not None and out.regrids
+    mu = mp.sqrt(sum(mp.mpf(s.steps) / mp.mpf(float(s.law.noise)) ** 2 for s in map(parse_stage, stages)))
+    with mp.workdps(50):
+        for p in out.points:
+            truth = ref.gaussian_delta(mu, mp.mpf(p.epsilon.numerator) / p.epsilon.denominator)
+            assert mp.mpf(p.lower.numerator) / p.lower.denominator <= truth
+            assert truth <= mp.mpf(p.upper.numerator) / p.upper.denominator
+
+
+def test_split_and_whole_answers_of_a_subsampled_power_overlap(monkeypatch):
+    """Both enclose the same δ(ε): the split's interval meets the whole step's, and both are narrow."""
+    monkeypatch.setattr(search, "REGRID_ABOVE", 0)
+    split_out = _points(["1/20:1x301"], ["1", "2"])
+    monkeypatch.setattr(enclose, "uses_split", lambda sizing, plan: False)
+    whole_out = _points(["1/20:1x301"], ["1", "2"])
+    assert split_out.split is not None and whole_out.split is None
+    for s, w in zip(split_out.points, whole_out.points):
+        assert s.lower <= w.upper and w.lower <= s.upper
+        assert s.upper - s.lower <= mpq(1, 200) * s.upper
+
+
+def test_even_steps_are_not_split(monkeypatch):
+    monkeypatch.setattr(search, "REGRID_ABOVE", 0)
+    assert _points(["1/20:1x300"], ["1"]).split is None
+
+
+SAMPLED_LAPLACE = {"class_name": "SelfComposedDpEvent", "count": 301,
+                   "event": {"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/10",
+                             "event": {"class_name": "LaplaceDpEvent", "noise_multiplier": "1"}}}
+
+
+@pytest.mark.parametrize("kind", ["dpsgd", "accounting"])
+def test_the_auditor_accepts_a_split_certificate_and_rejects_a_share_made_smaller(kind, monkeypatch):
+    """A whole certificate with a split (forced on a cheap power of odd T) verifies, and the producer's estimate
+    of its audit is the auditor's; a share of the split two units below its written value fails, naming it."""
+    import copy
+    import json
+
+    from auditor.api import verify_certificate
+    from producer import api, audit_budget
+    from tests.producer.kinds.edges import auditor_estimate
+    from tests.reseal import reseal
+    monkeypatch.setattr(search, "REGRID_ABOVE", 0)
+    if kind == "dpsgd":
+        cert = api.dpsgd(sampling_rate="1/50", noise_multiplier=1, steps=301, delta="1e-5").as_dict()
+    else:
+        cert = api.account(SAMPLED_LAPLACE, delta="1e-5").as_dict()
+    assert cert["result"]["discretisation"]["split"]
+    assert verify_certificate(cert).outcome == "OK"
+    cost = audit_budget.cost_of(cert)
+    assert (cost.work, cost.memory) == auditor_estimate(cert)
+    bad = copy.deepcopy(cert)
+    b, d = bad["result"]["discretisation"]["split"]["shares"][0]
+    bad["result"]["discretisation"]["split"]["shares"][0] = [str(int(b) - 2), d]
+    report = verify_certificate(reseal(bad))
+    assert report.outcome == "FAIL" and "split/shares/0/0" in json.dumps(report.as_dict())
