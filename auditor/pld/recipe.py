@@ -212,7 +212,7 @@ def estimate_plan(plan, total_steps, guard=0):
     for scale, name, bound in ((K, "p_bits", need + extra), (K_q, "q_bits", need)):
         if (1 << scale) < bound:
             raise Unchecked(f"{P}/{name}", bound, 1 << scale,
-                            "rounding excess bound 4·ΣT·(3n + 3" + (" + the regrids' excess" if extra else "")
+                            "rounding excess bound 4·ΣT·(3n + 3" + (_coarsened_by(plan) if extra else "")
                             + ") against 2^bits (too few bits for the arrays)")
     if coarsenings(plan):
         work += ceil_div(SHARES_WORK * len(coarsenings(plan)), CONVOLUTION_NS)
@@ -223,6 +223,12 @@ def estimate_plan(plan, total_steps, guard=0):
     chains_cost = budget.Cost(CONVOLUTION_NS * work, kept + memory, f"{P}/windows", "convolutions", array)
     total = masses_cost + chains_cost
     return budget.Cost(total.work, total.memory, total.pointer, "single-step masses and convolutions", array)
+
+
+def _coarsened_by(plan):
+    """The excess term's name in a refusal: the regrids', the split's, or both."""
+    parts = [name for name, present in (("the regrids'", plan["regrids"]), ("the split's", plan["split"])) if present]
+    return " + " + " and ".join(parts) + " excess"
 
 
 def _field_bits(scale, n_a, n_b):

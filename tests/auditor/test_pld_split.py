@@ -429,3 +429,17 @@ def test_the_spacing_limit_counts_the_split(with_split):
     with pytest.raises(Unchecked) as exc:
         recipe.estimate_plan(far, p["total"])
     assert exc.value.pointer == P
+
+
+def test_a_rounding_excess_beyond_the_bits_names_the_split():
+    """Shares of 2^S each make the split's excess alone exceed 2^K: UNCHECKED at p_bits, naming the split's excess
+    (the reference's regrids are named too when they take part)."""
+    import json
+    from pathlib import Path
+    cert = json.loads((Path(__file__).resolve().parents[2] / "certificates" / "dpsgd" /
+                       "dpsgd-q0_01-s1-t1001-epsilons.json").read_text())
+    d = cert["result"]["discretisation"]
+    d["split"]["shares"] = [[str(1 << d["split"]["share_bits"])] * 2 for _ in d["split"]["shares"]]
+    report = verify_certificate(reseal(cert)).as_dict()
+    assert report["outcome"] == "UNCHECKED"
+    assert "/result/discretisation/p_bits" in report["unchecked"] and "the split's excess" in report["unchecked"]
