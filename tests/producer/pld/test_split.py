@@ -40,16 +40,15 @@ def test_the_remainder_is_refused_where_the_excess_is_too_large():
 @pytest.mark.parametrize("body, to_body", [((2, 5), True), ((2, 5), False), ((0, 9), True), ((-3, 4), False)])
 def test_body_and_tail_partition_an_array(body, to_body):
     values, offset, atom = [3, 1, 4, 1, 5, 9, 2, 6, 5, 3], 0, 7
-    part = split.body_of(values, offset, atom, body, to_body)
-    start, kept, kept_atom = part
-    tail_start, tail, tail_atom = split.tail_of(values, offset, atom, body, to_body)
+    first, kept, kept_atom = split.body_of(values, offset, atom, body, to_body)
+    tail_first, tail, tail_atom = split.tail_of(values, offset, atom, body, to_body)
     whole = [0] * len(values)
     for k, v in enumerate(kept):
-        whole[start - offset + k] += v
+        whole[first - offset + k] += v
     for k, v in enumerate(tail):
-        whole[tail_start - offset + k] += v
+        whole[tail_first - offset + k] += v
     assert whole == values and kept_atom + tail_atom == atom
-    assert all(body[0] <= start + k <= body[1] for k in range(len(kept)))
+    assert all(body[0] <= first + k <= body[1] for k in range(len(kept)))
 
 
 def test_a_body_outside_the_array_is_none():
