@@ -228,7 +228,6 @@ def split_power(body, tail, steps, kinds, bits, windows, split, progress=None, r
     """
     base = [array.packed() for array in body]
     arrays, base = _power(base, steps - 1, steps, kinds, bits, windows, progress, regrids)
-    base = [b if b.width == a.width else b.repacked(a.width) for a, b in zip(arrays, base)]
     whole = _step(arrays, base, kinds, bits, windows, 1.0)
     if tail is None:
         return [Array.from_packed(array) for array in whole], None

@@ -224,7 +224,8 @@ class _Attempt:
         allowance = math.sqrt(plan.tau / splits.TAIL_SHARE / (steps * (steps - 1) / 2))
         body = {o: splits.choose(self.sides[0][o]["upper"], plan.p_bits, allowance, o == FORWARD) for o in ORDERS}
         split = splits.Split.from_spacing(body, self.spacing, splits.FACTOR, plan.p_bits + SHARE_EXTRA_BITS)
-        return split if all(self._remainder(split, o) is not None for o in ORDERS) else None
+        self.remainders = {o: self._remainder(split, o) for o in ORDERS}
+        return split if all(r is not None for r in self.remainders.values()) else None
 
     def _remainder(self, split, order):
         upper = self.sides[0][order]["upper"]
@@ -319,7 +320,7 @@ class _Attempt:
             profiles = [self._upper_profile(whole, self.spacing)]
             if cross is not None:
                 profiles.append(self._upper_profile(cross[0], self.spacing * self.split.factor))
-            self.upper[order] = SplitUpper(profiles, self.stages[0].steps, self._remainder(self.split, order))
+            self.upper[order] = splits.SplitUpper(profiles, self.stages[0].steps, self.remainders[order])
 
     def _upper_profile(self, array, spacing):
         p_bits = self.plan.p_bits
@@ -348,7 +349,7 @@ class _Attempt:
         profiles = [LowerProfile(p, q, self.spacing, plan.p_bits, plan.q_bits)]
         if cross is not None:
             profiles.append(LowerProfile(*cross, self.spacing * self.split.factor, plan.p_bits, plan.q_bits))
-        self.lower[order] = (SplitLower(profiles, self.stages[0].steps), q_excess)
+        self.lower[order] = (splits.SplitLower(profiles, self.stages[0].steps), q_excess)
 
     # margins and bounds
     def upper_margin(self, target):
@@ -367,28 +368,6 @@ class _Attempt:
 
     def leading_order(self, epsilon):
         return max(ORDERS, key=lambda o: (self.upper[o].value(epsilon), o == FORWARD))
-
-
-class SplitUpper:
-    """F of a split order: F(body^T) + T·F(cross term) + the remainder of :func:`producer.pld.split.remainder`."""
-
-    def __init__(self, profiles, steps, remainder):
-        self.profiles, self.steps, self.remainder = profiles, steps, mpq(remainder)
-
-    def value(self, epsilon):
-        whole, *cross = self.profiles
-        return whole.value(epsilon) + sum(self.steps * c.value(epsilon) for c in cross) + self.remainder
-
-
-class SplitLower:
-    """L of a split order: L(body^T) + T·L(cross term), each part's event chosen on its own."""
-
-    def __init__(self, profiles, steps):
-        self.profiles, self.steps = profiles, steps
-
-    def value(self, epsilon):
-        whole, *cross = self.profiles
-        return whole.value(epsilon) + sum(self.steps * c.value(epsilon) for c in cross)
 
 
 def _regrids(stages, plan, steps=None):

@@ -25,9 +25,11 @@ the base is) and then by r, and one product without a window.
 
 from fractions import Fraction
 
+from gmpy2 import mpq
+
 from producer.pld.regrid import Regrid, shares
 
-__all__ = ["Split", "TAIL_SHARE", "FACTOR", "choose", "remainder", "body_of", "tail_of"]
+__all__ = ["Split", "SplitUpper", "SplitLower", "TAIL_SHARE", "FACTOR", "choose", "remainder", "body_of", "tail_of"]
 
 TAIL_SHARE = 4
 """The tail's P-mass m is chosen with C(T, 2)·m² <= τ/this (τ the plan's truncation mass)."""
@@ -99,3 +101,29 @@ def remainder(steps, tail, total, bits):
     if (steps - 2) * x > 1:
         return None
     return Fraction(steps * (steps - 1), 2) * m * m * (1 + 2 * (steps - 2) * x)
+
+
+class SplitUpper:
+    """F of a split order: F(body^T) + T·F(cross term) + :func:`remainder`."""
+
+    __slots__ = ("profiles", "steps", "remainder")
+
+    def __init__(self, profiles, steps, remainder):
+        self.profiles, self.steps, self.remainder = profiles, steps, mpq(remainder)
+
+    def value(self, epsilon):
+        whole, *cross = self.profiles
+        return whole.value(epsilon) + sum(self.steps * c.value(epsilon) for c in cross) + self.remainder
+
+
+class SplitLower:
+    """L of a split order: L(body^T) + T·L(cross term), each part's event chosen on its own."""
+
+    __slots__ = ("profiles", "steps")
+
+    def __init__(self, profiles, steps):
+        self.profiles, self.steps = profiles, steps
+
+    def value(self, epsilon):
+        whole, *cross = self.profiles
+        return whole.value(epsilon) + sum(self.steps * c.value(epsilon) for c in cross)

@@ -304,7 +304,8 @@ def test_a_checker_rounding_some_masses_the_other_way_still_accepts_a_split(monk
     single-step integers differ, through the body's power and T times the cross term."""
     from producer.pld import composition as comp
     from producer.pld import search
-    from producer.pld.enclose import SplitLower, SplitUpper, _Attempt, certify
+    from producer.pld.enclose import _Attempt, certify
+    from producer.pld.split import SplitLower, SplitUpper
     from producer.pld.inversion import LowerProfile
     monkeypatch.setattr(search, "REGRID_ABOVE", 0)
     request = kind.Request([kind.parse_stage("1/20:1x51")], delta=mpq(1, 10**5), rel_width=mpq(1, 500))
