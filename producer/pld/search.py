@@ -633,7 +633,7 @@ def recipe_excess(request, outcome):
             if windows is not None:
                 regrids = [(g.after, g.factor, g.bits) for g in outcome.regrids]
                 for n_a, n_b, g in _product_lengths(stages, outcome.ranges, windows, regrids, side == "upper",
-                                                    _split_json(outcome.split, order)):
+                                                    _split_of(outcome.split, order)):
                     longest = max(longest, n_a if g is not None else n_a + n_b - 1)
     steps = sum(s.steps for s in stages)
     # the auditor's bound of the rounding excess: a regrid adds up to 2 units an entry of the power and the base,
@@ -673,7 +673,7 @@ def certificate_cost(stages, discretisation, named):
                        shares=len(regrids) + (split is not None))
 
 
-def _split_json(split, order):
+def _split_of(split, order):
     """(body, factor, S, forward) of a :class:`producer.pld.split.Split` for one order, or None."""
     return None if split is None else (split.body[order], split.factor, split.regrid.bits, order == FORWARD)
 
@@ -686,11 +686,11 @@ def _product_lengths(stages, ranges, windows, regrids=(), up=True, split=None):
     the forward order): the power of T − 1 steps on the body, one product by the base, and, when there is a tail,
     the tail through every regrid, the power and the tail through the split, and their product."""
     powers, regrids, extra = [], {k: (f, b) for k, f, b in regrids}, 1 if up else 0
-    for stage, (lo, hi), recorded in zip(stages, ranges, windows["stages"]):
-        size = n = hi - lo + 1
+    for stage, (base_lo, base_hi), recorded in zip(stages, ranges, windows["stages"]):
+        size = n = base_hi - base_lo + 1
         steps = stage.steps
         if split is not None:
-            size, tail = _split_sizes(split, lo, hi)
+            size, tail = _split_sizes(split, base_lo, base_hi)
             n, steps = size, steps - 1
         k = 0
         for bit in bin(steps)[3:]:
