@@ -377,7 +377,7 @@ def _regrids(stages, plan, steps=None):
         return ()
     out, spacing = [], plan.h
     bits = plan.p_bits + SHARE_EXTRA_BITS
-    for after, factor in schedule(steps or stages[0].steps):
+    for after, factor in schedule(steps or stages[0].steps, finest=stages[0].steps):
         if spacing * factor > MAX_SPACING:
             break
         out.append(Regrid(after, factor, bits, shares(spacing, factor, bits)))

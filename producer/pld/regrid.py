@@ -51,8 +51,10 @@ class Regrid:
                 "shares": [[str(int(b)), str(int(d))] for b, d in self.shares]}
 
 
-def schedule(steps, rule=None):
-    """[(product index, factor)] for the power of ``steps`` (a hint: any schedule is valid).
+def schedule(steps, rule=None, finest=None):
+    """[(product index, factor)] for the power of ``steps`` (a hint: any schedule is valid), its grid factor at
+    most the final one of the power of ``finest`` steps when given (a split's power of T − 1 steps ends one
+    product before the power of T, and a coarser grid there widens its answer: docs/dpsgd.md §8).
 
     The power is made from the most significant bit of T, so the running array
     after a product stands for p steps and about T/p copies of it are in the
@@ -64,11 +66,12 @@ def schedule(steps, rule=None):
     last product.
     """
     rule = GRID_RULE if rule is None else rule
+    cap = math.inf if finest is None else math.prod(f for _, f in schedule(finest, rule))
     levels, out, current = max(1, steps.bit_length()), [], 1
     made = list(_exponents(steps))
     for index, exponent in enumerate(made[:-1]):
         wanted = 1
-        while (4 * wanted) ** 2 <= rule * exponent / levels:
+        while (4 * wanted) ** 2 <= rule * exponent / levels and 2 * wanted <= cap:
             wanted *= 2
         if wanted > current:
             out.append((index, wanted // current))

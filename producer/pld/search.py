@@ -117,11 +117,10 @@ def uses_regrids(sizing, plan):
 
 def uses_split(sizing, plan):
     """Whether an attempt at ``plan`` splits its single step by tail steps (:mod:`producer.pld.split`): where it
-    regrids, with T >= 3 odd.  The chains compose the body's T − 1 steps and one product more: for odd T that is
-    the power of T itself; for an even T the power of T − 1 may regrid at other products and cost width (measured
-    1.2·10⁻⁵ of F at T = 10⁶: docs/benchmarks.md, "A body/tail split of the single step")."""
-    steps = sizing.stages[0].steps
-    return uses_regrids(sizing, plan) and steps >= 3 and steps % 2 == 1
+    regrids, with T >= 3.  The chains compose the body's T − 1 steps and one product more: for odd T that is the
+    power of T itself; for an even T the power of T − 1 regrids at other products, which widens the interval a
+    little (measured: docs/benchmarks.md, "The split for even T")."""
+    return uses_regrids(sizing, plan) and sizing.stages[0].steps >= 3
 
 
 def _regrids(sizing, work):

@@ -69,6 +69,22 @@ def test_the_schedule_regrids_after_products_of_the_power_in_order(steps):
         assert plan and savings(steps, lambda share: share ** 0.5, rule=4.0) < 1.0
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.integers(min_value=3, max_value=10**6))
+def test_a_split_power_ends_no_coarser_than_the_power_of_its_steps(steps):
+    """The power of T − 1 steps of a split, capped by T's schedule, ends on a grid at most T's own final one; the
+    cap changes nothing where T − 1's own final grid is no coarser (every odd T among them)."""
+    def final(plan):
+        return math.prod(f for _, f in plan)
+    capped, own = schedule(steps - 1, finest=steps), schedule(steps - 1)
+    assert final(capped) <= final(schedule(steps))
+    assert [a for a, _ in capped] == [a for a, _ in own][:len(capped)]
+    if final(own) <= final(schedule(steps)):
+        assert capped == own
+    if steps % 2:
+        assert capped == own
+
+
 def _delta(values, offset, atom, h, epsilon):
     """F(ε) of docs/dpsgd.md §7 for a tied P-array on the grid h, in mpmath."""
     total = mpmath.mpf(atom)

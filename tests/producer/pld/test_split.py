@@ -96,9 +96,15 @@ def test_split_and_whole_answers_of_a_subsampled_power_overlap(monkeypatch):
         assert s.upper - s.lower <= mpq(1, 200) * s.upper
 
 
-def test_even_steps_are_not_split(monkeypatch):
+def test_even_steps_are_split_and_stay_within_the_unsplit_interval(monkeypatch):
+    """An even T composes the power of T − 1 (whose regrids differ from T's) and one product more."""
     monkeypatch.setattr(search, "REGRID_ABOVE", 0)
-    assert _points(["1/20:1x300"], ["1"]).split is None
+    split_out = _points(["1/20:1x300"], ["1"])
+    monkeypatch.setattr(enclose, "uses_split", lambda sizing, plan: False)
+    whole_out = _points(["1/20:1x300"], ["1"])
+    assert split_out.split is not None and whole_out.split is None
+    (s,), (w,) = split_out.points, whole_out.points
+    assert s.lower <= w.upper and w.lower <= s.upper
 
 
 SAMPLED_LAPLACE = {"class_name": "SelfComposedDpEvent", "count": 301,
@@ -106,9 +112,9 @@ SAMPLED_LAPLACE = {"class_name": "SelfComposedDpEvent", "count": 301,
                              "event": {"class_name": "LaplaceDpEvent", "noise_multiplier": "1"}}}
 
 
-@pytest.mark.parametrize("kind", ["dpsgd", "accounting"])
-def test_the_auditor_accepts_a_split_certificate_and_rejects_a_share_made_smaller(kind, monkeypatch):
-    """A whole certificate with a split (forced on a cheap power of odd T) verifies, and the producer's estimate
+@pytest.mark.parametrize("kind, steps", [("dpsgd", 301), ("dpsgd", 300), ("accounting", 301)])
+def test_the_auditor_accepts_a_split_certificate_and_rejects_a_share_made_smaller(kind, steps, monkeypatch):
+    """A whole certificate with a split (forced on a cheap power of odd or even T) verifies, and the producer's estimate
     of its audit is the auditor's; a share of the split two units below its written value fails, naming it."""
     import copy
     import json
@@ -119,7 +125,7 @@ def test_the_auditor_accepts_a_split_certificate_and_rejects_a_share_made_smalle
     from tests.reseal import reseal
     monkeypatch.setattr(search, "REGRID_ABOVE", 0)
     if kind == "dpsgd":
-        cert = api.dpsgd(sampling_rate="1/50", noise_multiplier=1, steps=301, delta="1e-5").as_dict()
+        cert = api.dpsgd(sampling_rate="1/50", noise_multiplier=1, steps=steps, delta="1e-5").as_dict()
     else:
         cert = api.account(SAMPLED_LAPLACE, delta="1e-5").as_dict()
     assert cert["result"]["discretisation"]["split"]
