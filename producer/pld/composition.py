@@ -224,7 +224,8 @@ def split_power(body, tail, steps, kinds, bits, windows, split, progress=None, r
 
     body^T: the power of ``steps`` − 1 steps (windows and ``regrids`` as :func:`power`), then one product by the
     base and its window.  The cross term: that (T−1)-power regridded by ``split``, times ``tail`` regridded by
-    every regrid and then by ``split``; no window (None when the tail holds no mass).
+    every regrid and then by ``split`` (a coarse split's tail is on that grid already); no window (None when the
+    tail holds no mass).
     """
     base = [array.packed() for array in body]
     arrays, base = _power(base, steps - 1, steps, kinds, bits, windows, progress, regrids)
@@ -234,7 +235,7 @@ def split_power(body, tail, steps, kinds, bits, windows, split, progress=None, r
     g = split.regrid
     coarse = [regrid(a, k == UPPER, g.factor, g.shares, g.bits) for a, k in zip(arrays, kinds)]
     parts = [array.packed() for array in tail]
-    for r in (*regrids, g):
+    for r in (() if split.coarse else (*regrids, g)):
         parts = [regrid(t, k == UPPER, r.factor, r.shares, r.bits) for t, k in zip(parts, kinds)]
     cross = [_multiply(a, t, k, s) for a, t, k, s in zip(coarse, parts, kinds, bits)]
     return [Array.from_packed(array) for array in whole], [Array.from_packed(array) for array in cross]

@@ -183,32 +183,27 @@ class _Attempt:
         self.upper, self.lower, self.excess = {}, {}, {}
         sizing = sizing or Sizing(self.stages)
         self.splits = uses_split(sizing, plan)      # decided for good once the single step's arrays are known
-        self.split = None
+        self.split = self.parts = None              # parts: a coarse split's {"body": arrays, "tail": arrays}
         # a split's chains compose T − 1 steps before their last product: the regrids follow that power's products
         steps = self.stages[0].steps - self.splits
         self.regrids = _regrids(self.stages, plan, steps) if uses_regrids(sizing, plan) else ()
         self.spacing = spacing_after(self.h, self.regrids)   # the grid of the composed arrays
 
+    @property
+    def tail_ratio(self):
+        """ρ = r·G: the cross term's grid over h, which a coarse tail's masses are enclosed on."""
+        return splits.FACTOR * math.prod(g.factor for g in self.regrids)
+
     # single-step arrays
     def prepare(self, ranges=None):
         """The single-step arrays on the ranges of :func:`producer.pld.search.stage_ranges` (computed if None)."""
         plan = self.plan
-        for stage, (lo, hi) in zip(self.stages, ranges or stage_ranges(self.stages, plan)):
+        ranges = ranges or stage_ranges(self.stages, plan)
+        if self.splits and self._coarse_split(*ranges[0]):
+            return
+        for stage, (lo, hi) in zip(self.stages, ranges):
             self.ranges.append((lo, hi))
-            precision = mass_precision(plan, lo, hi)
-            while True:
-                try:
-                    masses = step_masses(stage.law, self.h, lo, hi, precision)
-                    sides = {o: oriented(masses, o) for o in ORDERS}
-                    bases = {o: self._bases(sides[o], precision) for o in ORDERS}
-                    break
-                except PrecisionError:
-                    precision *= 2
-                    if precision > MAX_MASS_PRECISION:  # never met by a request within the limits; no hang
-                        raise LimitError(f"the single-step masses of the {stage.law.describe()} stage did not "
-                                         f"reach the fixed point 2^-{plan.q_bits} at {MAX_MASS_PRECISION} bits of "
-                                         f"working precision; ask for a larger {option('rel_width')}") from None
-            self.sides.append(bases)
+            self.sides.append(self._arrays(stage, self.h, lo, hi, mass_precision(plan, lo, hi)))
             self.log(f"stage {stage.law.describe()}: {hi - lo + 1} buckets, h = 1/{plan.grid}")
         if self.splits:
             self.split = self._split()
@@ -216,25 +211,79 @@ class _Attempt:
                 self.regrids = _regrids(self.stages, plan)
                 self.spacing = spacing_after(self.h, self.regrids)
 
+    def _arrays(self, stage, h, lo, hi, precision, part=None):
+        """{order: bases} of ``stage``'s buckets [lo, hi] on the grid ``h``; ``part`` "without_low" or
+        "without_high" takes that tail of the masses as zero (:meth:`producer.pld.masses.StepMasses.without_low`)."""
+        while True:
+            try:
+                masses = step_masses(stage.law, h, lo, hi, precision)
+                masses = getattr(masses, part)() if part else masses
+                return {o: self._bases(oriented(masses, o), h, precision) for o in ORDERS}
+            except PrecisionError:
+                precision *= 2
+                if precision > MAX_MASS_PRECISION:  # never met by a request within the limits; no hang
+                    raise LimitError(f"the single-step masses of the {stage.law.describe()} stage did not "
+                                     f"reach the fixed point 2^-{self.plan.q_bits} at {MAX_MASS_PRECISION} bits of "
+                                     f"working precision; ask for a larger {option('rel_width')}") from None
+
+    def _coarse_split(self, lo, hi):
+        """The one stage's single step as a split whose tail's masses lie on the cross term's grid ρ·h
+        (:func:`producer.pld.split.cut`): True when made; False where the grid is not a multiple of ρ, no cut
+        lies inside the range, the law's masses need bucket 0 in every range, or a remainder proves nothing (the
+        fine masses are then computed)."""
+        plan, stage, ratio = self.plan, self.stages[0], self.tail_ratio
+        if plan.grid % ratio or self.spacing * splits.FACTOR > MAX_SPACING or not stage.law.splits_anywhere:
+            return False
+        hi = -(-hi // ratio) * ratio
+        c = splits.cut(stage.law, self.h, lo, hi, ratio, self._allowance() / 2)
+        if c is None:
+            return False
+        precision = mass_precision(plan, lo, hi)
+        body = self._arrays(stage, self.h, lo, c, precision, "without_high")
+        tail = self._arrays(stage, self.h * ratio, c // ratio, hi // ratio, precision, "without_low")
+        split = splits.Split.from_spacing({FORWARD: (lo, c), BACKWARD: (-c, -lo)}, self.spacing, splits.FACTOR,
+                                          plan.p_bits + SHARE_EXTRA_BITS, coarse=True)
+        self.parts = {"body": body, "tail": tail}
+        self.remainders = {o: self._remainder(split, o) for o in ORDERS}
+        if any(r is None for r in self.remainders.values()):
+            self.parts = None
+            return False
+        self.ranges.append((lo, hi))
+        self.sides.append(body)
+        self.split = split
+        self.log(f"stage {stage.law.describe()}: {c - lo} buckets at h = 1/{plan.grid} and {(hi - c) // ratio} "
+                 f"at {ratio}/{plan.grid} (a split)")
+        return True
+
+    def _allowance(self):
+        """The tail's P-mass m with C(T, 2)·m² = τ/TAIL_SHARE (a float)."""
+        steps = self.stages[0].steps
+        return math.sqrt(self.plan.tau / splits.TAIL_SHARE / (steps * (steps - 1) / 2))
+
     def _split(self):
         """The split of the one stage's arrays (:mod:`producer.pld.split`), or None where it proves nothing."""
-        plan, steps = self.plan, self.stages[0].steps
+        plan = self.plan
         if self.spacing * splits.FACTOR > MAX_SPACING:
             return None
-        allowance = math.sqrt(plan.tau / splits.TAIL_SHARE / (steps * (steps - 1) / 2))
-        body = {o: splits.choose(self.sides[0][o]["upper"], plan.p_bits, allowance, o == FORWARD) for o in ORDERS}
+        body = {o: splits.choose(self.sides[0][o]["upper"], plan.p_bits, self._allowance(), o == FORWARD)
+                for o in ORDERS}
         split = splits.Split.from_spacing(body, self.spacing, splits.FACTOR, plan.p_bits + SHARE_EXTRA_BITS)
         self.remainders = {o: self._remainder(split, o) for o in ORDERS}
         return split if all(r is not None for r in self.remainders.values()) else None
 
     def _remainder(self, split, order):
+        """:func:`producer.pld.split.remainder` of one order: m the tail's upper mass (a coarse tail's atom
+        included), the excess that of the whole single step's."""
+        if split.coarse:
+            body, tail = (self.parts[part][order]["upper"].total() for part in ("body", "tail"))
+            return splits.remainder(self.stages[0].steps, tail, body + tail, self.plan.p_bits)
         upper = self.sides[0][order]["upper"]
         tail = splits.tail_of(upper.values, upper.offset, upper.atom, split.body[order], True)
         return splits.remainder(self.stages[0].steps, sum(tail[1]), upper.total(), self.plan.p_bits)
 
-    def _bases(self, side, precision):
+    def _bases(self, side, h, precision):
         plan = self.plan
-        lo, values, atom = upper_values(side, self.h, plan.p_bits, precision)
+        lo, values, atom = upper_values(side, h, plan.p_bits, precision)
         upper = comp.Array(lo, values, atom)
         lo, P, Q, X = lower_values(side, plan.p_bits, plan.q_bits, precision)
         return {"upper": upper, "lower": (comp.Array(lo, P), comp.Array(lo, Q, X))}
@@ -286,9 +335,25 @@ class _Attempt:
 
     def _split_chain(self, order, side, kinds, bits, chooser):
         """((body^T arrays, cross arrays or None), windows) of one order's chain under the split."""
-        windows, body = comp.Windows(choose=chooser), self.split.body[order]
-        bases = self.sides[0][order][side]
-        bases = [bases] if side == "upper" else list(bases)
+        windows = comp.Windows(choose=chooser)
+        parts, tails = self._parts(order, side)
+        steps = self.stages[0].steps
+
+        def progress(power, total, length):
+            if power == total - 1 or power & (power - 1) == 0 and power >= 256:
+                self.log(f"{side} {order}: power {power}/{total}, {length} entries (split)")
+        whole, cross = comp.split_power(parts, tails, steps, kinds, bits, windows, self.split, progress,
+                                        self.regrids)
+        return (whole, cross), {"stages": [windows.used], "combine": []}
+
+    def _parts(self, order, side):
+        """(body arrays, tail arrays or None) of one order and side of the split single step, one per kind."""
+        def listed(bases):
+            return [bases] if side == "upper" else list(bases)
+        if self.split.coarse:
+            tails = listed(self.parts["tail"][order][side])
+            return listed(self.parts["body"][order][side]), tails if any(t.total() for t in tails) else None
+        body, bases = self.split.body[order], listed(self.sides[0][order][side])
         # the upper atom (+∞) is body; the lower Q-array's X goes with the part that holds its last index
         to_body = [side == "upper" or body[0] <= b.last <= body[1] for b in bases]
         parts = [splits.body_of(b.values, b.offset, b.atom, body, t) for b, t in zip(bases, to_body)]
@@ -296,14 +361,7 @@ class _Attempt:
             raise ValueError(f"the body {body} holds no entry of a single-step array")
         tails = [splits.tail_of(b.values, b.offset, b.atom, body, t) for b, t in zip(bases, to_body)]
         tails = [comp.Array(*t) for t in tails] if any(sum(t[1]) or t[2] for t in tails) else None
-        steps = self.stages[0].steps
-
-        def progress(power, total, length):
-            if power == total - 1 or power & (power - 1) == 0 and power >= 256:
-                self.log(f"{side} {order}: power {power}/{total}, {length} entries (split)")
-        whole, cross = comp.split_power([comp.Array(*p) for p in parts], tails, steps, kinds, bits, windows,
-                                        self.split, progress, self.regrids)
-        return (whole, cross), {"stages": [windows.used], "combine": []}
+        return [comp.Array(*p) for p in parts], tails
 
     def compose_upper(self):
         p_bits = self.plan.p_bits
@@ -330,7 +388,11 @@ class _Attempt:
     def _checker_units(self):
         """Units 2^-K by which a checker's single-step arrays may move a split's answer: 4 an entry, T times."""
         lo, hi = self.ranges[0]
-        return 4 * self.stages[0].steps * (hi - lo + 2)
+        entries = hi - lo + 2
+        if self.split.coarse:
+            c, ratio = self.split.body[FORWARD][1], self.tail_ratio
+            entries = c - lo + 2 + (hi - c) // ratio + 2
+        return 4 * self.stages[0].steps * entries
 
     def compose_lower(self, order):
         if order in self.lower:
@@ -458,6 +520,9 @@ def certify(request, log=lambda message: None, route=None):
     search = Search(request, sizing)
     plan = search.first
     for attempt_number in range(MAX_ATTEMPTS):
+        if uses_split(sizing, plan):   # a coarse tail's grid N/(r·G) is an integer
+            regrids = _regrids(request.stages, plan, request.stages[0].steps - 1)
+            plan = search.aligned(plan, splits.FACTOR * math.prod(g.factor for g in regrids))
         ranges = search.admit(plan)
         log(f"attempt {attempt_number + 1}: {plan}")
         attempt = _Attempt(request, plan, log, sizing)

@@ -40,6 +40,15 @@ class StepMasses:
         return cls(lo, hi, p, q, cdf_p[0], cdf_q[0], p_high, q_high)
 
 
+    def without_low(self):
+        """The same buckets with the low tail's masses taken as zero (the part of the losses >= lo·h)."""
+        return StepMasses(self.lo, self.hi, self.p, self.q, arb(0), arb(0), self.p_high, self.q_high)
+
+    def without_high(self):
+        """The same buckets with the high tail's masses taken as zero (the part of the losses < hi·h)."""
+        return StepMasses(self.lo, self.hi, self.p, self.q, self.p_low, self.q_low, arb(0), arb(0))
+
+
 def step_masses(law, h, lo, hi, bits):
     """:class:`StepMasses` of the step whose forward pair is ``law``, on the grid h over [lo, hi], at ``bits``."""
     return law.masses(h, lo, hi, bits)

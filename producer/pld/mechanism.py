@@ -66,6 +66,8 @@ class DominatingPair:
 
     gaussian_mu2 = None
     dominating_mu2 = None
+    splits_anywhere = True
+    """Whether its masses may be enclosed on any index range (a split's coarse tail starts above 0)."""
 
     def __setattr__(self, name, value):
         raise AttributeError(f"a {type(self).__name__} is immutable")

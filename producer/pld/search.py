@@ -249,15 +249,26 @@ def _parts(stage):
     return sum(int(v).bit_length() for p in stage.law.parameters() for v in (p.numerator, p.denominator))
 
 
-def budget_cost(stages, grid, p_bits, q_bits, ranges, products, longest=None, regrids=(), shares=0):
+def mass_parts(stages, grid, ranges, tail=None):
+    """[(stage, grid, lo, hi)]: the buckets whose masses a recipe encloses, per stage its range on the grid N; a
+    coarse split's ``tail`` (c, ρ) makes the one stage two parts, [lo, c] on N and [c/ρ, hi/ρ] on N/ρ."""
+    if tail is None:
+        return [(st, grid, lo, hi) for st, (lo, hi) in zip(stages, ranges)]
+    (c, ratio), (st,), ((lo, hi),) = tail, stages, ranges
+    return [(st, grid, lo, c), (st, grid // ratio, c // ratio, hi // ratio)]
+
+
+def budget_cost(stages, grid, p_bits, q_bits, ranges, products, longest=None, regrids=(), shares=0, tail=None):
     """The auditor's budget estimate (docs/certificates.md, dpsgd/1 and accounting/1) of a recipe: single-step
     ``ranges`` [(lo, hi)] per stage and ``products`` [(n_A, n_B, scale)], one per product of a chain checked at
     a scale; ``longest`` the longest array (by default the longest product; every window lies within its
-    product).  Each law states its work units per bucket (:meth:`audit_mass_units`; 160 for DP-SGD's)."""
-    sizes = [hi - lo + 1 for lo, hi in ranges]
-    bits = [working_bits(st, grid, p_bits, q_bits, lo, hi) for st, (lo, hi) in zip(stages, ranges)]
+    product); ``tail`` a coarse split's (c, ρ) (:func:`mass_parts`).  Each law states its work units per bucket
+    (:meth:`audit_mass_units`; 160 for DP-SGD's)."""
+    parts = mass_parts(stages, grid, ranges, tail)
+    sizes = [hi - lo + 1 for _, _, lo, hi in parts]
+    bits = [working_bits(st, n, p_bits, q_bits, lo, hi) for st, n, lo, hi in parts]
     masses = sum(st.law.audit_mass_units() * n * (w + w * w // 1024 + _parts(st) // 4)
-                 + st.law.audit_atom_work(w, _parts(st)) for n, w, st in zip(sizes, bits, stages))
+                 + st.law.audit_atom_work(w, _parts(st)) for n, w, (st, *_) in zip(sizes, bits, parts))
     convolution, largest = 0, 0
     for n_a, n_b, scale in products:
         field = 2 * (scale + 2) + min(n_a, n_b).bit_length()
@@ -445,6 +456,15 @@ class Search:
                 f"of up to {audit_budget.writable(n)} times the auditor's budget, which names the `auditor verify "
                 f"--budget` that checks it)")
 
+    def aligned(self, plan, ratio):
+        """``plan`` with its grid N rounded up to a multiple of ``ratio`` (a coarse tail's grid N/ratio must be an
+        integer), when that plan fits what the budget has left; else ``plan`` (its split then keeps fine masses)."""
+        if plan.grid % ratio == 0:
+            return plan
+        grid = -(-plan.grid // ratio) * ratio
+        wanted = plan_at(self.sizing, 1 / grid, plan.tau, plan.epsilon_cap, grid=grid)
+        return wanted if self._fits(self._cost(wanted)) else plan
+
     def admit(self, plan):
         """Charge an attempt at ``plan`` to the budget; its single-step ranges (computed once, here)."""
         cost = self._cost(plan)
@@ -617,22 +637,23 @@ def recipe_excess(request, outcome):
     the file's budget, its longest array included, is checked on the sealed certificate,
     :func:`certificate_cost`)."""
     plan, stages, out = outcome.plan, request.stages, []
-    sizes = [hi - lo + 1 for lo, hi in outcome.ranges]
-    precisions = [audit_precision(s, plan, lo, hi) for s, (lo, hi) in zip(stages, outcome.ranges)]
+    parts = mass_parts(stages, plan.grid, outcome.ranges, _coarse_tail(outcome.split, outcome.regrids))
+    sizes = [hi - lo + 1 for _, _, lo, hi in parts]
+    precisions = [working_bits(s, n, plan.p_bits, plan.q_bits, lo, hi) + AUDIT_RETRY for s, n, lo, hi in parts]
     if sum(sizes) > AUDIT_BUCKETS:
         out.append(f"{sum(sizes)} buckets")
     if max(precisions) > AUDIT_PRECISION:
         out.append(f"a mass precision of {max(precisions)} bits")
     if any(max(abs(lo), abs(hi)) > AUDIT_LOSS * plan.grid for lo, hi in outcome.ranges):
         out.append("its loss range")
-    longest = max(sizes)
+    longest = max(hi - lo + 1 for lo, hi in outcome.ranges)
     for order in ORDERS:
         for side in ("upper", "lower"):
             windows = outcome.windows[order][side]
             if windows is not None:
                 regrids = [(g.after, g.factor, g.bits) for g in outcome.regrids]
                 for n_a, n_b, g in _product_lengths(stages, outcome.ranges, windows, regrids, side == "upper",
-                                                    _split_of(outcome.split, order)):
+                                                    _split_of(outcome.split, order, outcome.regrids)):
                     longest = max(longest, n_a if g is not None else n_a + n_b - 1)
     steps = sum(s.steps for s in stages)
     # the auditor's bound of the rounding excess: a regrid adds up to 2 units an entry of the power and the base,
@@ -656,6 +677,9 @@ def certificate_cost(stages, discretisation, named):
     ranges = [tuple(r) for r in d["ranges"]]
     regrids = [(g["after"], g["factor"], g["share_bits"]) for g in d.get("regrids", ())]
     split = d.get("split")
+    tail = None
+    if split is not None and split.get("coarse_tail"):
+        tail = split["body"][FORWARD][1], split["factor"] * math.prod(f for _, f, _ in regrids)
     products, coarsened = [], []
     for order in ORDERS:
         chains = [("upper", (d["p_bits"],))] + ([("lower", (d["p_bits"], d["q_bits"]))] if order in named else [])
@@ -664,17 +688,28 @@ def certificate_cost(stages, discretisation, named):
             if windows is None:
                 continue
             body = None if split is None else (split["body"][order], split["factor"], split["share_bits"],
-                                               order == FORWARD)
+                                               order == FORWARD, tail and tail[1])
             lengths = list(_product_lengths(stages, ranges, windows, regrids, side == "upper", body))
             products += [(n_a, n_b, scale) for scale in scales for n_a, n_b, g in lengths if g is None]
             coarsened += [(n_a, n_b, scale, g) for scale in scales for n_a, n_b, g in lengths if g is not None]
     return budget_cost(stages, d["grid"], d["p_bits"], d["q_bits"], ranges, products, regrids=coarsened,
-                       shares=len(regrids) + (split is not None))
+                       shares=len(regrids) + (split is not None), tail=tail)
 
 
-def _split_of(split, order):
-    """(body, factor, S, forward) of a :class:`producer.pld.split.Split` for one order, or None."""
-    return None if split is None else (split.body[order], split.factor, split.regrid.bits, order == FORWARD)
+def _split_of(split, order, regrids):
+    """(body, factor, S, forward, ρ or None) of a :class:`producer.pld.split.Split` for one order, or None."""
+    if split is None:
+        return None
+    tail = _coarse_tail(split, regrids)
+    return split.body[order], split.factor, split.regrid.bits, order == FORWARD, tail and tail[1]
+
+
+def _coarse_tail(split, regrids):
+    """(c, ρ) of a coarse split (:func:`mass_parts`), or None: a :class:`producer.pld.split.Split` and its
+    :class:`producer.pld.regrid.Regrid` list."""
+    if split is None or not split.coarse:
+        return None
+    return split.body[FORWARD][1], split.factor * math.prod(g.factor for g in regrids)
 
 
 def _product_lengths(stages, ranges, windows, regrids=(), up=True, split=None):
@@ -718,8 +753,11 @@ def _product_lengths(stages, ranges, windows, regrids=(), up=True, split=None):
 def _split_sizes(split, lo, hi):
     """(the body's entries, the tail's) of one order, as the auditor counts them: the body clipped to the order's
     range (the forward order's [lo, hi], the backward's [−hi, −lo]); the tail the rest, or the whole range when
-    the body lies strictly inside it."""
-    (a, b), _, _, forward = split
+    the body lies strictly inside it; a coarse tail's (body [lo, c]) c − lo + 1 and (hi − c)/ρ + 1."""
+    (a, b), _, _, forward, ratio = split
+    if ratio:
+        c = b if forward else -a
+        return c - lo + 1, (hi - c) // ratio + 1
     LO, HI = (lo, hi) if forward else (-hi, -lo)
     a, b, n = max(a, LO), min(b, HI), HI - LO + 1
     if (a, b) == (LO, HI):
@@ -729,8 +767,12 @@ def _split_sizes(split, lo, hi):
 
 def _cross_lengths(power, tail, regrids, split, extra):
     """The cross term's coarsenings (n, n_base, S) and product (n_A, n_B, None): the tail through every regrid,
-    the power and the tail through the split, then their product."""
-    _, factor, share_bits, _ = split
+    the power and the tail through the split, then their product (a coarse tail: only the power's coarsening)."""
+    _, factor, share_bits, _, ratio = split
+    if ratio:
+        yield power, 0, share_bits
+        yield -(-(power - 1) // factor) + 1 + extra, tail, None
+        return
     for r, bits in regrids:
         yield tail, 0, bits
         tail = -(-(tail - 1) // r) + 1 + extra

@@ -28,29 +28,35 @@ from fractions import Fraction
 from gmpy2 import mpq
 
 from producer.pld.regrid import Regrid, shares
+from producer.sources.enclosures import working_precision
 
-__all__ = ["Split", "SplitUpper", "SplitLower", "TAIL_SHARE", "FACTOR", "choose", "remainder", "body_of", "tail_of"]
+__all__ = ["Split", "SplitUpper", "SplitLower", "TAIL_SHARE", "FACTOR", "choose", "cut", "remainder", "body_of",
+           "tail_of"]
 
 TAIL_SHARE = 4
 """The tail's P-mass m is chosen with C(T, 2)·m² <= τ/this (τ the plan's truncation mass)."""
 FACTOR = 4
+HINT_BITS = 64
+"""The working precision of :func:`cut`'s tail masses (a hint)."""
 """r: the cross term's grid is this many times the chains' final grid (measured: docs/benchmarks.md)."""
 
 
 class Split:
-    """Each order's body [a, b] (``body`` {order: (a, b)}) and the cross term's regrid (``factor``, shares)."""
+    """Each order's body [a, b] (``body`` {order: (a, b)}) and the cross term's regrid (``factor``, shares);
+    ``coarse``: the tail's masses are the step's on the cross term's grid (:func:`cut`), not cut from its arrays."""
 
-    __slots__ = ("body", "regrid")
+    __slots__ = ("body", "regrid", "coarse")
 
-    def __init__(self, body, regrid):
+    def __init__(self, body, regrid, coarse=False):
         self.body, self.regrid = {o: (int(a), int(b)) for o, (a, b) in body.items()}, regrid
+        self.coarse = bool(coarse)
         if any(a > b for a, b in self.body.values()):
             raise ValueError(f"a body needs a <= b: {self.body}")
 
     @classmethod
-    def from_spacing(cls, body, spacing, factor, bits):
+    def from_spacing(cls, body, spacing, factor, bits, coarse=False):
         """The split whose cross term is regridded by ``factor`` from the chains' final grid ``spacing``."""
-        return cls(body, Regrid(0, factor, bits, shares(spacing, factor, bits)))
+        return cls(body, Regrid(0, factor, bits, shares(spacing, factor, bits)), coarse)
 
     @property
     def factor(self):
@@ -60,7 +66,28 @@ class Split:
         out = self.regrid.as_json()
         del out["after"]
         out["body"] = {names[o]: list(ab) for o, ab in self.body.items()}
+        if self.coarse:
+            out["coarse_tail"] = True
         return out
+
+
+def cut(law, h, lo, hi, ratio, allowance):
+    """c: the least multiple of ``ratio`` in (lo, hi) whose forward losses >= c·h hold a P-mass of at most
+    ``allowance`` by the law's tail (a float hint: the remainder is computed from the arrays), or None.
+
+    The labels of a coarse tail are body {ℓ < c·h} and tail {ℓ >= c·h} of the true loss: a function of the
+    outcome, as the index labels are, and the backward order's tail is the same outcomes (its P-mass the
+    forward Q-mass there, which is smaller)."""
+    def heavy(k):
+        with working_precision(HINT_BITS):
+            return float(law.upper_tail(mpq(k * ratio) * h)[0].mid()) > allowance
+    low, high = lo // ratio + 1, -(-hi // ratio) - 1     # the multiples of ratio strictly inside (lo, hi)
+    if low > high or heavy(high):
+        return None
+    while low < high:
+        mid = (low + high) // 2
+        low, high = (mid + 1, high) if heavy(mid) else (low, mid)
+    return low * ratio
 
 
 def choose(array, bits, allowance, forward):

@@ -83,6 +83,7 @@ class _SymmetrisedPair(DominatingPair):
     :meth:`_positive_nodes` (the moments' quadrature), :meth:`index_range` and :meth:`describe`."""
 
     __slots__ = ("rate", "base")
+    splits_anywhere = False   # every range holds bucket 0, the atom at loss 0 (:meth:`masses`)
 
     def zero_mass(self):
         """m0 = 1 − A(ℓ_AB > 0) − B(ℓ_AB > 0), the atom at ℓ = 0 under both laws, at the current precision."""

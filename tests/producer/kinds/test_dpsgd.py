@@ -249,13 +249,14 @@ def _checker_rounding(array, kind):
 @pytest.mark.parametrize("stages, regrid", [(["1/20:1x50"], False), (["1/20:1x50"], True),
                                            (["1/100:1x300", "1/10:3/2x20"], False)])
 def test_a_checker_rounding_some_masses_the_other_way_still_accepts(stages, regrid, monkeypatch):
-    """The stored ends keep margins: replaying the recorded windows (and regrids, here forced on a cheap power)
-    from perturbed integers still certifies them."""
-    from producer.pld import search
+    """The stored ends keep margins: replaying the recorded windows (and regrids, here forced on a cheap power,
+    without the split that comes with them: the test below has it) from perturbed integers still certifies them."""
+    from producer.pld import enclose, search
     from producer.pld.enclose import _Attempt, certify
     from producer.pld.inversion import LowerProfile, UpperProfile
     if regrid:
         monkeypatch.setattr(search, "REGRID_ABOVE", 0)
+        monkeypatch.setattr(enclose, "uses_split", lambda sizing, plan: False)
     request = kind.Request([kind.parse_stage(s) for s in stages], delta=mpq(1, 10**5), rel_width=mpq(1, 500))
     outcome = certify(request)
     assert bool(outcome.regrids) == regrid
@@ -299,18 +300,22 @@ def test_help_and_refusals_name_the_limits_of_the_constants():
         api.dpsgd(sampling_rate="0.01", noise_multiplier="1/20", steps=10, delta="1e-5")
 
 
-def test_a_checker_rounding_some_masses_the_other_way_still_accepts_a_split(monkeypatch):
-    """As above for a split single step (forced on a cheap power of odd T): the margins cover a checker whose
-    single-step integers differ, through the body's power and T times the cross term."""
+@pytest.mark.parametrize("coarse", [True, False])
+def test_a_checker_rounding_some_masses_the_other_way_still_accepts_a_split(coarse, monkeypatch):
+    """As above for a split single step (forced on a cheap power of odd T; its tail on the coarse grid, or cut
+    from the fine arrays): the margins cover a checker whose single-step integers differ, through the body's
+    power and T times the cross term."""
     from producer.pld import composition as comp
     from producer.pld import search
     from producer.pld.enclose import _Attempt, certify
     from producer.pld.split import SplitLower, SplitUpper
     from producer.pld.inversion import LowerProfile
     monkeypatch.setattr(search, "REGRID_ABOVE", 0)
+    if not coarse:
+        monkeypatch.setattr(_Attempt, "_coarse_split", lambda self, lo, hi: False)
     request = kind.Request([kind.parse_stage("1/20:1x51")], delta=mpq(1, 10**5), rel_width=mpq(1, 500))
     outcome = certify(request)
-    assert outcome.split is not None and outcome.epsilon_lo > 0
+    assert outcome.split is not None and outcome.split.coarse == coarse and outcome.epsilon_lo > 0
     own = _Attempt(request, outcome.plan, lambda message: None)
     own.prepare()
     own.compose_upper()
@@ -318,7 +323,8 @@ def test_a_checker_rounding_some_masses_the_other_way_still_accepts_a_split(monk
     checker = _Attempt(request, outcome.plan, lambda message: None)
     checker.prepare()
     assert checker.split.body == outcome.split.body
-    for sides in checker.sides[0].values():
+    parts = [checker.sides[0]] + ([checker.parts["tail"]] if coarse else [])
+    for sides in (sides for part in parts for sides in part.values()):
         sides["upper"] = _checker_rounding(sides["upper"], comp.UPPER)
         sides["lower"] = tuple(_checker_rounding(a, k) for a, k in zip(sides["lower"], (comp.LOWER_P, comp.LOWER_Q)))
     plan, slack, steps = outcome.plan, mpq(request.delta) / 2**32, 51

@@ -65,17 +65,39 @@ def test_the_chosen_tail_holds_at_most_the_allowance(forward):
     assert (b == array.last) != forward and (a == array.offset) == forward
 
 
+@pytest.mark.parametrize("ratio, allowance", [(8, 1e-6), (64, 1e-9), (4, 1e-30)])
+def test_the_cut_is_the_least_multiple_of_the_ratio_whose_tail_is_light_enough(ratio, allowance):
+    law = parse_stage("1/50:1x100").law
+    h, (lo, hi) = mpq(1, 2000), law.index_range(2000, 1e-40)
+    c = split.cut(law, h, lo, hi, ratio, allowance)
+    if c is None:
+        assert float(law.upper_tail(mpq(-(-hi // ratio) * ratio - ratio) * h)[0].mid()) > allowance
+        return
+    assert c % ratio == 0 and lo < c < hi
+    assert float(law.upper_tail(c * h)[0].mid()) <= allowance
+    assert c - ratio <= lo or float(law.upper_tail((c - ratio) * h)[0].mid()) > allowance
+
+
 def _points(stages, epsilons, rel="1/200"):
     parsed = [parse_stage(s) for s in stages]
     return certify(Request(parsed, epsilons=[mpq(e) for e in epsilons], rel_width=mpq(rel)), route="pld")
 
 
+def _fine_tail(monkeypatch):
+    """Make every split cut its tail from the fine single-step arrays (no coarse tail)."""
+    monkeypatch.setattr(enclose._Attempt, "_coarse_split", lambda self, lo, hi: False)
+
+
+@pytest.mark.parametrize("coarse", [True, False])
 @pytest.mark.parametrize("stages,epsilons", [(["1:2x201"], ["1", "3", "6"]), (["1:3x1001"], ["1/2", "2"])])
-def test_split_gaussian_powers_enclose_the_closed_form(stages, epsilons, monkeypatch):
-    """The split forced on powers too cheap to take it by default: δ(ε) of the Gaussian mechanism, enclosed."""
+def test_split_gaussian_powers_enclose_the_closed_form(stages, epsilons, coarse, monkeypatch):
+    """The split forced on powers too cheap to take it by default: δ(ε) of the Gaussian mechanism, enclosed,
+    with the tail's masses on the cross term's grid (the default) and cut from the fine arrays."""
     monkeypatch.setattr(search, "REGRID_ABOVE", 0)
+    if not coarse:
+        _fine_tail(monkeypatch)
     out = _points(stages, epsilons, rel="1/5000")
-    assert out.split is not None and out.regrids
+    assert out.split is not None and out.regrids and out.split.coarse == coarse
     mu = mp.sqrt(sum(mp.mpf(s.steps) / mp.mpf(float(s.law.noise)) ** 2 for s in map(parse_stage, stages)))
     with mp.workdps(50):
         for p in out.points:
@@ -84,13 +106,16 @@ def test_split_gaussian_powers_enclose_the_closed_form(stages, epsilons, monkeyp
             assert truth <= mp.mpf(p.upper.numerator) / p.upper.denominator
 
 
-def test_split_and_whole_answers_of_a_subsampled_power_overlap(monkeypatch):
+@pytest.mark.parametrize("coarse", [True, False])
+def test_split_and_whole_answers_of_a_subsampled_power_overlap(coarse, monkeypatch):
     """Both enclose the same δ(ε): the split's interval meets the whole step's, and both are narrow."""
     monkeypatch.setattr(search, "REGRID_ABOVE", 0)
+    if not coarse:
+        _fine_tail(monkeypatch)
     split_out = _points(["1/20:1x301"], ["1", "2"])
     monkeypatch.setattr(enclose, "uses_split", lambda sizing, plan: False)
     whole_out = _points(["1/20:1x301"], ["1", "2"])
-    assert split_out.split is not None and whole_out.split is None
+    assert split_out.split is not None and split_out.split.coarse == coarse and whole_out.split is None
     for s, w in zip(split_out.points, whole_out.points):
         assert s.lower <= w.upper and w.lower <= s.upper
         assert s.upper - s.lower <= mpq(1, 200) * s.upper
@@ -112,7 +137,12 @@ SAMPLED_LAPLACE = {"class_name": "SelfComposedDpEvent", "count": 301,
                              "event": {"class_name": "LaplaceDpEvent", "noise_multiplier": "1"}}}
 
 
-@pytest.mark.parametrize("kind, steps", [("dpsgd", 301), ("dpsgd", 300), ("accounting", 301)])
+SAMPLED_GAUSSIAN = {"class_name": "SelfComposedDpEvent", "count": 300,
+                    "event": {"class_name": "PoissonSampledDpEvent", "sampling_probability": "1/50",
+                              "event": {"class_name": "GaussianDpEvent", "noise_multiplier": "1"}}}
+
+
+@pytest.mark.parametrize("kind, steps", [("dpsgd", 301), ("dpsgd", 300), ("accounting", 301), ("accounting", 300)])
 def test_the_auditor_accepts_a_split_certificate_and_rejects_a_share_made_smaller(kind, steps, monkeypatch):
     """A whole certificate with a split (forced on a cheap power of odd or even T) verifies, and the producer's estimate
     of its audit is the auditor's; a share of the split two units below its written value fails, naming it."""
@@ -126,9 +156,10 @@ def test_the_auditor_accepts_a_split_certificate_and_rejects_a_share_made_smalle
     monkeypatch.setattr(search, "REGRID_ABOVE", 0)
     if kind == "dpsgd":
         cert = api.dpsgd(sampling_rate="1/50", noise_multiplier=1, steps=steps, delta="1e-5").as_dict()
-    else:
-        cert = api.account(SAMPLED_LAPLACE, delta="1e-5").as_dict()
-    assert cert["result"]["discretisation"]["split"]
+    else:  # the sampled Laplace's tail holds too much mass for a coarse cut inside its range: a fine tail
+        cert = api.account(SAMPLED_LAPLACE if steps == 301 else SAMPLED_GAUSSIAN, delta="1e-5").as_dict()
+    coarse = kind == "dpsgd" or steps == 300
+    assert cert["result"]["discretisation"]["split"].get("coarse_tail", False) == coarse
     assert verify_certificate(cert).outcome == "OK"
     cost = audit_budget.cost_of(cert)
     assert (cost.work, cost.memory) == auditor_estimate(cert)
