@@ -867,6 +867,11 @@ def _plan(p, cert):
             raise Malformed(f"{recipe.P}/ranges/{s}: the range [{common.magnitude(st.lo)}, "
                             f"{common.magnitude(st.hi)}] of a {st.pair.mechanism} stage must hold the loss "
                             f"level 0 (lo <= 0 <= hi: its loss law has an atom at 0)")
+    cut = plan["split"]
+    if cut and cut.coarse and isinstance(plan["stages"][0].pair, families.Symmetrised) and cut.coarse[0] != 0:
+        raise Malformed(f"{cut.pointer}/coarse_tail: the parts [lo, c] and [c/ρ, hi/ρ] of a "
+                        f"{plan['stages'][0].pair.mechanism} stage must both hold the loss level 0 (c = 0, not "
+                        f"{common.magnitude(cut.coarse[0])}: its loss law has an atom at 0)")
     return plan
 
 

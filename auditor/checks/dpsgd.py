@@ -18,7 +18,9 @@ numbers fix the auditor's route; nothing stored is trusted).  In order:
    r − 1 shares each at most 2^S (:mod:`auditor.pld.regrid`); a split only for
    a single stage of T >= 2, each order's body a <= b meeting its single-step
    range, then (products of the power of T − 1) + 1 windows a chain and the
-   regrids inside that power (:mod:`auditor.pld.split`).
+   regrids inside that power, and a coarse tail true when given, its bodies
+   [lo, c] and [−c, −lo] with lo < c < hi, ρ = G·r dividing N, c and hi
+   (:mod:`auditor.pld.split`).
 4. Work (UNCHECKED, before any enclosure is computed), from the recipe's
    numbers alone: |lo|, |hi| <= :data:`MAX_LOSS`·N; working precision <=
    :data:`MAX_WORKING_BITS`; Σ (hi − lo + 1) <= :data:`MAX_BUCKETS`; every

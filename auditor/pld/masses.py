@@ -82,15 +82,18 @@ class SingleStep:
 
 
 def single_step(stage, N, K, K_q, names=(FORWARD, BACKWARD), lower=(), guard=0,
-                pointer="/result/discretisation/ranges"):
+                pointer="/result/discretisation/ranges", tails=(True, True)):
     """{name: SingleStep} of both orders of ``stage`` on grid 1/N, named ``names`` (forward, backward); lower
     arrays only for the names in ``lower``.
 
     ``guard``: bits beyond :func:`working_bits` (a retry's); ``pointer``: where a grid level that cannot be placed
-    is reported.
+    is reported; ``tails``: whether the forward low and high tails are kept (a part of a coarse tail,
+    :mod:`.split`, leaves out the outcomes the other part holds: their masses are zero here).
     """
     W = working_bits(stage, N, K, K_q) + guard + max(0, stage.pair.guard_bits() - stage.guard)
     Wt, p_list, q_list, low, high = _order_masses(stage, N, W, pointer)
+    none = ((0, 0), (0, 0))
+    low, high = (low if tails[0] else none), (high if tails[1] else none)
     lo, hi = stage.lo, stage.hi
     first, last = min(lo, -hi), max(hi, -lo)
     exps = exp_grid(N, first, last, Wt)

@@ -9,7 +9,8 @@ single stage's power (:mod:`.regrid`).  The two kinds name their orders differen
 * :func:`read_plan`: the recipe's shape (MALFORMED when wrong): one range per stage, lo <= hi, per chain one window
   list per stage of the length the powering prescribes ((bit length of T − 1) + (popcount of T − 1)) and S − 1
   ``combine`` windows, a lower chain for every order a claim names; the regrids' shape (:func:`.regrid.read`);
-  the split's (:func:`.split.read`: then (products of the power of T − 1) + 1 windows, regrids inside that power).
+  the split's (:func:`.split.read`: then (products of the power of T − 1) + 1 windows, regrids inside that power;
+  a coarse tail's bodies and ρ = G·r, read after the regrids).
 * :func:`estimate_plan`: UNCHECKED beyond a limit, and the work and memory of one pass
   (:class:`auditor.budget.Cost`), from the recipe's numbers alone: |lo|, |hi| <= :data:`MAX_LOSS`·N; the regrids'
   factors' product G <= :data:`MAX_SPACING`·N (the final spacing G/N, where the shares read e^{−x}); working
@@ -35,11 +36,18 @@ single stage's power (:mod:`.regrid`).  The two kinds name their orders differen
   like a product).  The split's shares count one more :data:`SHARES_WORK`, its factor enters the spacing limit
   (G·r <= :data:`MAX_SPACING`·N, UNCHECKED at ``split`` otherwise) and it adds to the rounding excess bound
   like one more regrid (4·ΣT·(4n + its shares' excess)).
+  A coarse tail (:func:`.split.parts`, ρ = G·r): the masses are the two parts' instead of the stage's, the body's
+  c − lo + 1 buckets on N and the tail's (hi − c)/ρ + 1 on N/ρ, each at its own working precision (each checked
+  against the limit) and counted against :data:`MAX_BUCKETS` (|lo|, |hi| still on the stage's range at N); the
+  sizes (c − lo + 1, (hi − c)/ρ + 1) for both orders; only the power passes the split's coarsening,
+  n_A·(scale + S + REGRID_BITS) and (384 + scale + 2) bytes an entry, before its product by the tail as it is;
+  the arrays kept are the parts', (c − lo + 2) + ((hi − c)/ρ + 2) entries.
 * :func:`bounds`: the auditor's own single-step arrays (:mod:`.masses`), composed with the recorded windows and
   regrids (:mod:`.composition`, :mod:`.regrid`): upper bounds F of both orders, on the final grid, and lower
   bounds L of the named ones (:mod:`.answer`); the regrids' shares are confirmed first
   (:func:`.regrid.check_shares`, called by the kind's checks, with the split's after them: :func:`coarsenings`);
-  with a split, per order F(W0) + T·F(W1) + B2 and L(W0) + T·L(W1) (:func:`.split.bounds`).
+  with a split, per order F(W0) + T·F(W1) + B2 and L(W0) + T·L(W1) (:func:`.split.bounds`; a coarse tail's single
+  steps are its two parts').
 """
 
 from functools import partial
@@ -140,8 +148,9 @@ def read_plan(cert, stages, names):
         pair, steps, *declared = stage
         staged.append(masses.Stage(pair, steps, lo, hi, *declared))
     named = named_orders(cert)
-    cut = split.read(d.get("split"), staged, names, P + "/split")
-    splits = cut is not None
+    splits = d.get("split") is not None
+    regrids = regrid.read(d.get("regrids"), staged, P + "/regrids", staged[0].steps - 1 if splits else None)
+    cut = split.read(d.get("split"), staged, names, P + "/split", N, regrid.factors(regrids))
     chains = {}
     for order in names:
         W = d["windows"][order]
@@ -151,7 +160,6 @@ def read_plan(cert, stages, names):
             raise Malformed(f"{P}/windows/{order}/lower: null, but a lower end names the order {order}")
         # a recorded lower chain that no claim names is shape-checked, never computed
         chains[order] = {"upper": upper, "lower": lower if order in named else None}
-    regrids = regrid.read(d.get("regrids"), staged, P + "/regrids", staged[0].steps - 1 if splits else None)
     return {"N": N, "K": K, "K_q": K_q, "stages": staged, "chains": chains, "named": named, "names": tuple(names),
             "regrids": regrids, "split": cut}
 
@@ -179,7 +187,8 @@ def estimate_plan(plan, total_steps, guard=0):
         loss = ceil_div(max(abs(st.lo), abs(st.hi)), N)
         if loss > MAX_LOSS:
             raise Unchecked(f"{P}/ranges/{s}", loss, MAX_LOSS, "largest |loss| of the single-step range")
-        bits = masses.working_bits(st, N, K, K_q)
+    for (st, grid, _), _ in _parts(plan):
+        bits = masses.working_bits(st, grid, K, K_q)
         if bits + RETRY_GUARD > MAX_WORKING_BITS:
             raise Unchecked(P, bits + RETRY_GUARD, MAX_WORKING_BITS,
                             "working precision of the single-step masses in bits")
@@ -219,10 +228,19 @@ def estimate_plan(plan, total_steps, guard=0):
     masses_cost = budget.Cost(mass_work, mass_memory, f"{P}/ranges", "single-step masses")
     # the single-step arrays (at most six per stage, entries of about K bits) are kept while the chains are
     # composed: their memory adds to the products'
-    kept = sum((st.hi - st.lo + 2) * KEPT_ARRAYS * (KEPT_BYTES + max(K, K_q) // 8) for st in stages)
+    kept = sum((st.hi - st.lo + 2) * KEPT_ARRAYS * (KEPT_BYTES + max(K, K_q) // 8) for (st, _, _), _ in _parts(plan))
     chains_cost = budget.Cost(CONVOLUTION_NS * work, kept + memory, f"{P}/windows", "convolutions", array)
     total = masses_cost + chains_cost
     return budget.Cost(total.work, total.memory, total.pointer, "single-step masses and convolutions", array)
+
+
+def _parts(plan):
+    """[((stage, grid, tails kept), pointer)] whose single-step masses are computed: each stage on the grid N, or a
+    coarse tail's two parts (:func:`.split.parts`), the pointer where a level that cannot be placed is reported."""
+    cut = plan["split"]
+    if cut and cut.coarse:
+        return list(zip(split.parts(cut, plan["stages"][0], plan["N"]), (f"{P}/ranges/0", cut.pointer)))
+    return [((st, plan["N"], (True, True)), f"{P}/ranges/{s}") for s, st in enumerate(plan["stages"])]
 
 
 def _coarsened_by(plan):
@@ -262,15 +280,23 @@ def _chain_work(stages, chain, scale, pointer, regrids, upper, cut=None, sizes=N
         longest = budget.longer(longest, (n, rg.pointer))
         return n, base
 
-    def cross(n, tail):
-        """The split's cross term: the tail through every regrid, both through the split, then their product."""
+    def through(rg, lengths):
+        """The lengths of arrays after the coarsening ``rg``, its work and memory counted (a regrid's)."""
         nonlocal work, memory
-        for rg in (*regrids.values(), cut.grid):
-            both = tail + (n if rg is cut.grid else 0)
-            work += both * (scale + rg.bits + REGRID_BITS)
-            memory = max(memory, both * (PRODUCT_BYTES + scale + 2))
-            tail = ceil_div(tail - 1, rg.factor) + 1 + upper
-        step(ceil_div(n - 1, cut.grid.factor) + 1 + upper, tail, None, cut.pointer)
+        work += sum(lengths) * (scale + rg.bits + REGRID_BITS)
+        memory = max(memory, sum(lengths) * (PRODUCT_BYTES + scale + 2))
+        return [ceil_div(x - 1, rg.factor) + 1 + upper for x in lengths]
+
+    def cross(n, tail):
+        """The split's cross term: the tail through every regrid, both through the split, then their product; a
+        coarse tail is on the cross term's grid already, so the power alone is coarsened."""
+        if cut.coarse:
+            n, = through(cut.grid, [n])
+        else:
+            for rg in regrids.values():
+                tail, = through(rg, [tail])
+            n, tail = through(cut.grid, [n, tail])
+        step(n, tail, None, cut.pointer)
 
     for s, (st, windows) in enumerate(zip(stages, per_stage)):
         base = st.hi - st.lo + 1 if cut is None else sizes[0]
@@ -297,10 +323,10 @@ def bounds(plan, value_bits, guard):
     answers; "unestablished" [(pointer, claimed, found, what)] the parts that establish nothing (a split's B2)."""
     N, K, K_q, stages = plan["N"], plan["K"], plan["K_q"], plan["stages"]
     names, named = plan["names"], plan["named"]
-    singles = [masses.single_step(st, N, K, K_q, names=names, lower=named, guard=guard,
-                                  pointer=f"{P}/ranges/{s}") for s, st in enumerate(stages)]
+    singles = [masses.single_step(st, grid, K, K_q, names=names, lower=named, guard=guard, pointer=at, tails=kept)
+               for (st, grid, kept), at in _parts(plan)]
     if plan["split"]:
-        return _split_bounds(plan, singles[0], value_bits)
+        return _split_bounds(plan, singles, value_bits)
     upper, lower = {}, {}
     regrids = plan["regrids"]     # only with a single stage
 
@@ -331,13 +357,14 @@ def bounds(plan, value_bits, guard):
     return {"upper": upper, "lower": lower, "lambda_bits": value_bits + 32, "unestablished": []}
 
 
-def _split_bounds(plan, single, value_bits):
-    """:func:`bounds` of a split recipe (:func:`.split.bounds`, order by order)."""
+def _split_bounds(plan, singles, value_bits):
+    """:func:`bounds` of a split recipe (:func:`.split.bounds`, order by order; ``singles`` the one stage's single
+    step, or a coarse tail's two parts)."""
     upper, lower, unestablished = {}, {}, []
     cut, steps = plan["split"], plan["stages"][0].steps
     for order in plan["names"]:
-        upper[order], low = split.bounds(single[order], steps, cut, plan["chains"][order], plan["regrids"],
-                                         (plan["K"], plan["K_q"]), plan["N"], value_bits)
+        upper[order], low = split.bounds([s[order] for s in singles], steps, cut, plan["chains"][order],
+                                         plan["regrids"], (plan["K"], plan["K_q"]), plan["N"], value_bits)
         if low is not None:
             lower[order] = low
         if isinstance(upper[order], split.Unestablished):

@@ -112,7 +112,8 @@ _ONE_STAGE = ("an embedded dpsgd/1 is of exactly one stage (a schedule is anothe
 _CHEAP_CALIBRATION = ("the calibration references' dpsgd/1 certificates are too cheap to regrid or split (the "
                       "producer does both only for compositions of 10^9 work units or more); the same dpsgd/1 "
                       "checks read them (dpsgd-q0_01-s1-t1000-epsilons.json, dpsgd-q0_01-s1-t1001-epsilons.json, "
-                      "and embedded certificates in tests/auditor/test_pld_regrid.py and test_pld_split.py)")
+                      "and embedded certificates in tests/auditor/test_pld_regrid.py and test_pld_split.py; the "
+                      "coarse tail: dpsgd-coarse-tail, made here)")
 NOT_EXERCISED = {
     "accounting/1": {("input", "event", "step_counts", "[]"): "tree aggregation's list of step counts: not held "
                      "by the certificates this survey reads; the reference accounting-special-tree-aggregation-… "
@@ -136,7 +137,7 @@ NOT_EXERCISED = {
         **{("result", side, "result", "discretisation", "split") + rest: _CHEAP_CALIBRATION
            for side in ("meets", "misses")
            for rest in (("body", "remove", "[]"), ("body", "add", "[]"), ("factor",), ("share_bits",),
-                        ("shares", "[]", "[]"))},
+                        ("shares", "[]", "[]"), ("coarse_tail",))},
     },
     "finite-budget/1": {("result", "rewards", "[]", "lo"): "the bound needs the rewards' upper ends only: the "
                         "producer writes hi alone (lo is optional in the schema, checked when present)"},
@@ -197,6 +198,11 @@ def made(tmp_path_factory):
                  "dpsgd-q0_01-s1-t1000-epsilons.json", "dpsgd-q0_01-s1-t1001-epsilons.json"):
         cert = accounting_corpus.from_dpsgd(json.loads((dpsgd / name).read_text()))
         out[f"accounting-{name}"] = accounting_corpus.with_dropped_leaves(cert)
+    # a split's coarse tail (result/discretisation/split/coarse_tail), inserted into a reference, and rewritten
+    from tests.auditor.test_pld_coarse_tail import _with_coarse_tail
+    out["dpsgd-coarse-tail"] = _with_coarse_tail(json.loads((dpsgd / "dpsgd-q0_01-s1-t1000-delta1e-5.json")
+                                                            .read_text()), 1500)
+    out["accounting-coarse-tail"] = accounting_corpus.from_dpsgd(out["dpsgd-coarse-tail"])
     for name in ("laplace", "laplace-sampled", "randomized-response", "randomized-response-once", "mixture",
                  "mixture-once", "mixed", "without-replacement", "without-replacement-laplace", "discrete-laplace",
                  "discrete-gaussian", "discrete-gaussian-sampled"):

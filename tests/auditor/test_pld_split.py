@@ -155,7 +155,7 @@ def test_the_split_bounds_hold_the_brute_force_values(seed):
     Q_body = split.divide(Array(LO, one.lower_q, one.lower_atom), body, body[1] >= HI)[0]
     chains = {"upper": ([_windows([(U_body, UPPER)], steps, (K,), regrids, rng)], []),
               "lower": ([_windows([(P_body, LOWER_P), (Q_body, LOWER_Q)], steps, (K, K_q), regrids, rng)], [])}
-    up, low = split.bounds(one, steps, cut, chains, tuple(regrids), (K, K_q), N, 80)
+    up, low = split.bounds([one], steps, cut, chains, tuple(regrids), (K, K_q), N, 80)
     assert isinstance(up, split.Upper) and (up.cross is None) == (U_tail is None)
     b, m = Fraction(sum(U_body.values) + 9, 1 << K), Fraction(sum(U_tail.values) if U_tail else 0, 1 << K)
     assert up.rest >= sum(comb(steps, k) * m ** k * b ** (steps - k) for k in range(2, steps + 1))
@@ -177,15 +177,18 @@ def test_the_split_bounds_hold_the_brute_force_values(seed):
 
 
 def test_the_remainder_by_hand():
-    """B2 = T(T − 1)/2·m²·(1 + 2(T − 2)·x): m the tail's upper mass, x the single step's excess over 1."""
+    """B2 = T(T − 1)/2·m²·(1 + 2(T − 2)·x): m the tail's upper mass (its atom included), x the single step's excess
+    over 1 (body and tail, atoms included)."""
     K = 10
-    tail = Array(3, [16, 0, 16])                   # m = 32/1024
-    assert split.remainder(2, [1000, 30], 2, tail, K) == Fraction(1, 1024)       # T = 2: m², x = 8/1024 unused
-    assert split.remainder(5, [1000, 30], 2, tail, K) == 10 * Fraction(1, 1024) * (1 + 6 * Fraction(8, 1024))
-    assert split.remainder(5, [1000, 20], 2, None, K) == 0                       # below 2^K: x = 0; no tail
+    body, tail = Array(0, [968, 30], 2), Array(3, [16, 0, 16])      # m = 32/1024, x = 8/1024
+    assert split.remainder(2, body, tail, K) == Fraction(1, 1024)              # T = 2: m², x unused
+    assert split.remainder(5, body, tail, K) == 10 * Fraction(1, 1024) * (1 + 6 * Fraction(8, 1024))
+    assert split.remainder(5, Array(0, [1000, 20], 2), None, K) == 0          # below 2^K: x = 0; no tail
+    # a coarse tail holds its atom: the same m and x with 2 units of the tail's mass in its atom
+    assert split.remainder(5, Array(0, [968, 30], 2), Array(3, [16, 0, 14], 2), K) == split.remainder(5, body, tail, K)
     # (T − 2)·x > 1: not established (x = 1/2, T = 5)
-    assert split.remainder(5, [1024, 512], 0, tail, K) is None
-    assert split.remainder(4, [1024, 512], 0, tail, K) is not None
+    assert split.remainder(5, Array(0, [1024 - 32, 512]), tail, K) is None
+    assert split.remainder(4, Array(0, [1024 - 32, 512]), tail, K) is not None
 
 
 # ---- 3. whole certificates ------------------------------------------------------------------------------------
