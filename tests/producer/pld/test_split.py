@@ -121,6 +121,20 @@ def test_split_and_whole_answers_of_a_subsampled_power_overlap(coarse, monkeypat
         assert s.upper - s.lower <= mpq(1, 200) * s.upper
 
 
+def test_a_law_whose_ranges_hold_bucket_0_splits_with_a_fine_tail(monkeypatch):
+    """Batches without replacement: every range of their masses holds bucket 0, so the tail is cut from the
+    fine arrays, and the certificate verifies."""
+    from auditor.api import verify_certificate
+    from producer import api
+    monkeypatch.setattr(search, "REGRID_ABOVE", 0)
+    event = {"class_name": "SelfComposedDpEvent", "count": 201,
+             "event": {"class_name": "SampledWithoutReplacementDpEvent", "source_dataset_size": 1000,
+                       "sample_size": 20, "event": {"class_name": "GaussianDpEvent", "noise_multiplier": "1"}}}
+    cert = api.account(event, delta="1e-5", neighboring_relation="replace_one").as_dict()
+    assert "coarse_tail" not in cert["result"]["discretisation"]["split"]
+    assert verify_certificate(cert).outcome == "OK"
+
+
 def test_even_steps_are_split_and_stay_within_the_unsplit_interval(monkeypatch):
     """An even T composes the power of T − 1 (whose regrids differ from T's) and one product more."""
     monkeypatch.setattr(search, "REGRID_ABOVE", 0)
