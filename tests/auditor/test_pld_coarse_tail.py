@@ -13,7 +13,7 @@ import pytest
 
 from auditor.api import verify_certificate
 from auditor.certificate import Malformed
-from auditor.checks import accounting, dpsgd
+from auditor.checks import accounting
 from auditor.claims import outward
 from auditor.pld import composition, masses, pairs, recipe, regrid, split
 from auditor.pld.composition import LOWER_P, LOWER_Q, UPPER, Array
@@ -22,7 +22,8 @@ from auditor.report import DISPROVED
 from tests.auditor.dpsgd_reference import delta_gaussian
 from tests.auditor.test_pld_regrid import DELTA, _loosened, _reference, true_shares
 from tests.auditor.test_pld_split import (ACCOUNTING, BEYOND_SCHEMA, _edited, _exact, _law, _mp, _plan, _split_json,
-                                          _trim, _true_lower, _true_upper, _windows)
+                                          _trim, _true_lower, _true_upper, _windows, a_lowered_share_fails_naming_it,
+                                          estimated_and_made)
 from tests.reseal import reseal
 
 P = "/result/discretisation/split"
@@ -339,15 +340,7 @@ def test_a_tightened_claim_fails(coarse):
 
 
 def test_a_lowered_share_fails_naming_it_and_nothing_is_composed(coarse, monkeypatch):
-    bad = copy.deepcopy(coarse)
-    shares = bad["result"]["discretisation"]["split"]["shares"]
-    shares[0][1] = str(int(shares[0][1]) - 1)
-
-    def never(*args):
-        raise AssertionError("the bounds were computed with an unconfirmed share")
-    monkeypatch.setattr(dpsgd, "_pld_bounds", never)
-    report = verify_certificate(reseal(bad))
-    assert [(f["pointer"], f["verdict"]) for f in report.failures] == [(f"{P}/shares/0/1", DISPROVED)]
+    a_lowered_share_fails_naming_it(coarse, 1, monkeypatch)
 
 
 # ---- 5. shape -------------------------------------------------------------------------------------------------
@@ -400,14 +393,7 @@ def test_the_estimate_bounds_every_product_the_bounds_make(coarse, monkeypatch):
     """The operand lengths the estimate assumes, product by product and chain by chain (the power of T − 1, the
     last product, the cross term with the tail part as it is), bound those of the arrays actually multiplied."""
     p, plan = _plan(coarse)
-    estimated, actual = [], []
-    field = recipe._field_bits
-    monkeypatch.setattr(recipe, "_field_bits", lambda s, a, b: estimated.append((a, b)) or field(s, a, b))
-    cost = recipe.estimate_plan(plan, p["total"])
-    product = composition._product
-    monkeypatch.setattr(composition, "_product", lambda A, B, *rest: actual.append((A.length, B.length)) or
-                        product(A, B, *rest))
-    recipe.bounds(plan, 96, 0)
+    estimated, actual, cost = estimated_and_made(p, plan, monkeypatch)
     assert len(estimated) == len(actual)
     assert all(ea >= aa and eb >= ab for (ea, eb), (aa, ab) in zip(estimated, actual))
     per_chain = composition.products_in_power(999) + 2

@@ -283,10 +283,9 @@ def test_a_split_keeps_the_claims_of_the_reference(with_split):
     assert report.outcome == "OK", report.as_dict()
 
 
-def test_the_estimate_bounds_every_product_the_bounds_make(with_split, monkeypatch):
-    """The operand lengths the estimate assumes, product by product and chain by chain (the power of T − 1, the
-    last product, the cross term), bound those of the arrays actually multiplied."""
-    p, plan = _plan(with_split)
+def estimated_and_made(p, plan, monkeypatch):
+    """(the operand lengths the estimate assumes, those of the products the bounds make, the estimate), product by
+    product and chain by chain."""
     estimated, actual = [], []
     field = recipe._field_bits
     monkeypatch.setattr(recipe, "_field_bits", lambda s, a, b: estimated.append((a, b)) or field(s, a, b))
@@ -295,6 +294,14 @@ def test_the_estimate_bounds_every_product_the_bounds_make(with_split, monkeypat
     monkeypatch.setattr(composition, "_product", lambda A, B, *rest: actual.append((A.length, B.length)) or
                         product(A, B, *rest))
     recipe.bounds(plan, 96, 0)
+    return estimated, actual, cost
+
+
+def test_the_estimate_bounds_every_product_the_bounds_make(with_split, monkeypatch):
+    """The operand lengths the estimate assumes, product by product and chain by chain (the power of T − 1, the
+    last product, the cross term), bound those of the arrays actually multiplied."""
+    p, plan = _plan(with_split)
+    estimated, actual, cost = estimated_and_made(p, plan, monkeypatch)
     assert len(estimated) == len(actual)
     assert all(ea >= aa and eb >= ab for (ea, eb), (aa, ab) in zip(estimated, actual))
     # per order: the upper chain at K, the lower at K and K′ (named orders), each with its cross term
@@ -325,16 +332,21 @@ def test_a_body_that_changes_the_answer_is_not_established(with_split):
     assert {f["verdict"] for f in report.failures} == {NOT_ESTABLISHED}
 
 
-def test_a_lowered_share_fails_naming_it_and_nothing_is_composed(with_split, monkeypatch):
-    bad = copy.deepcopy(with_split)
+def a_lowered_share_fails_naming_it(cert, which, monkeypatch):
+    """The split's first share pair with its ``which`` entry one unit lower FAILs there, before any bound."""
+    bad = copy.deepcopy(cert)
     shares = bad["result"]["discretisation"]["split"]["shares"]
-    shares[0][0] = str(int(shares[0][0]) - 1)
+    shares[0][which] = str(int(shares[0][which]) - 1)
 
     def never(*args):
         raise AssertionError("the bounds were computed with an unconfirmed share")
     monkeypatch.setattr(dpsgd, "_pld_bounds", never)
     report = verify_certificate(reseal(bad))
-    assert [(f["pointer"], f["verdict"]) for f in report.failures] == [(f"{P}/shares/0/0", DISPROVED)]
+    assert [(f["pointer"], f["verdict"]) for f in report.failures] == [(f"{P}/shares/0/{which}", DISPROVED)]
+
+
+def test_a_lowered_share_fails_naming_it_and_nothing_is_composed(with_split, monkeypatch):
+    a_lowered_share_fails_naming_it(with_split, 0, monkeypatch)
 
 
 def test_shares_of_the_grid_before_the_regrids_are_refused():
