@@ -46,7 +46,7 @@ single stage's power (:mod:`.regrid`).  The two kinds name their orders differen
   regrids (:mod:`.composition`, :mod:`.regrid`): upper bounds F of both orders, on the final grid, and lower
   bounds L of the named ones (:mod:`.answer`); the regrids' shares are confirmed first
   (:func:`.regrid.check_shares`, called by the kind's checks, with the split's after them: :func:`coarsenings`);
-  with a split, per order F(W0) + T·F(W1) + B2 and L(W0) + T·L(W1) (:func:`.split.bounds`; a coarse tail's single
+  with a split, per order F(W0) + T·F(W1) + B2 and L(W0)⁺ + T·L(W1)⁺ (:func:`.split.bounds`; a coarse tail's single
   steps are its two parts').
 """
 

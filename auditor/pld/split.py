@@ -8,7 +8,7 @@ hockey-stick divergence adds over labelled parts (upper side: the labels refine 
 lower side: they are a function of the bucket indices, so it is unchanged).  Grouping the patterns by their number
 k of tail steps:
 
-    upper:  δ(ε) <= F(W0) + T·F(W1) + B2,        lower:  δ(ε) >= L(W0) + T·L(W1)
+    upper:  δ(ε) <= F(W0) + T·F(W1) + B2,        lower:  δ(ε) >= L(W0)⁺ + T·L(W1)⁺
 
 W0 the body composed (the power of T − 1 steps, its windows and regrids as without a split, then one more product
 by the base, windowed by the chain's last window), W1 that power coarsened by the split (the regrid rule with the
@@ -18,7 +18,8 @@ windowed, on the grid G·r·h.  The patterns with k >= 2 are bounded by their P-
 whole single step's (x its rounding excess over 1), and (1 + x)^{T−2} <= e^{(T−2)x} <= 1 + 2(T−2)·x when
 (T−2)·x <= 1: B2 = T(T−1)/2·m²·(1 + 2(T−2)·x).  Beyond that B2 is not established (the order's upper bounds
 establish nothing: its claims FAIL naming the split).  The lower side may drop every pattern with k >= 2 (its
-events exclude them), and the events of W0 and W1 are chosen separately (their union is one event).
+events exclude them), and the events of W0 and W1 are chosen separately (their union is one event; either may be
+empty, so each part adds at least 0).
 
 A coarse tail (``"coarse_tail": true``; body [lo, c] forward and [−c, −lo] backward, lo < c < hi, ρ = G·r dividing
 N, c and hi) labels the outcomes instead, by the forward loss: body ℓ < c/N, tail ℓ >= c/N.  Each part is a
@@ -214,7 +215,8 @@ class Upper:
 
 
 class Lower:
-    """L(W0) + T·L(W1) (the interface of :class:`.answer.LowerEvents`)."""
+    """L(W0)⁺ + T·L(W1)⁺ (the interface of :class:`.answer.LowerEvents`): each part's divergence is at least 0 (its
+    empty event), so a part whose every threshold event is negative (X is in each) adds 0, not its best value."""
 
     __slots__ = ("body", "cross", "steps")
 
@@ -223,7 +225,7 @@ class Lower:
 
     def bound(self, lam):
         cross = self.cross.bound(lam) if self.cross is not None else 0
-        return self.body.bound(lam) + self.steps * cross
+        return max(0, self.body.bound(lam)) + self.steps * max(0, cross)
 
 
 class Unestablished:

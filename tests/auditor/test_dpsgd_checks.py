@@ -13,7 +13,7 @@ from pathlib import Path
 
 import mpmath
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import producer
@@ -457,6 +457,8 @@ def test_the_producers_small_certificates_verify(question):
 @pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(questions)
+# a split whose body part proves nothing at ε = 1 (every event of W0 negative: the Q atom X is in each)
+@example({"q": "1/1000", "sigma": "3/2", "steps": 4, "question": {"epsilons": "0,1,3"}})
 def test_the_producers_small_certificates_verify_many(question):
     _produce_and_verify(question)
 

@@ -14,7 +14,7 @@ import pytest
 from auditor.api import verify_certificate
 from auditor.certificate import Malformed
 from auditor.checks import accounting, dpsgd
-from auditor.pld import composition, masses, recipe, regrid, split
+from auditor.pld import answer, composition, masses, recipe, regrid, split
 from auditor.pld.composition import LOWER_P, LOWER_Q, UPPER, Array
 from auditor.pld.regrid import Regrid
 from auditor.report import DISPROVED, NOT_ESTABLISHED, Report
@@ -174,6 +174,18 @@ def test_the_split_bounds_hold_the_brute_force_values(seed):
         assert low.body.bound(lam) <= none
         assert low.cross is None or low.cross.bound(lam) <= first
         assert low.bound(lam) <= none + steps * first
+
+
+def test_a_part_whose_every_event_is_negative_adds_nothing():
+    """The Q atom X lies in every threshold event, so a part's best event can be negative; its divergence is still
+    at least 0 (the empty event), and the lower bound adds 0 for it, not the negative value."""
+    K = K_q = 10
+    body = answer.LowerEvents(Array(0, [0, 0]), Array(0, [0, 0], 5), K, K_q)          # only X: P − λQ < 0
+    cross = answer.LowerEvents(Array(0, [0, 64]), Array(0, [0, 8]), K, K_q)           # 64/1024 − λ·8/1024
+    lam = Fraction(2)
+    assert body.bound(lam) < 0 < cross.bound(lam) == Fraction(48, 1024)
+    assert split.Lower(body, cross, 3).bound(lam) == 3 * Fraction(48, 1024)
+    assert split.Lower(cross, None, 3).bound(lam) == Fraction(48, 1024)
 
 
 def test_the_remainder_by_hand():
