@@ -23,7 +23,7 @@ from tests.auditor.dpsgd_reference import delta_gaussian
 from tests.auditor.test_pld_regrid import DELTA, _loosened, _reference, true_shares
 from tests.auditor.test_pld_split import (ACCOUNTING, BEYOND_SCHEMA, _edited, _exact, _law, _mp, _plan, _split_json,
                                           _trim, _true_lower, _true_upper, _windows, a_lowered_share_fails_naming_it,
-                                          estimated_and_made)
+                                          estimated_and_made, random_coarsenings)
 from tests.reseal import reseal
 
 P = "/result/discretisation/split"
@@ -124,12 +124,7 @@ def test_the_coarse_tail_bounds_hold_the_brute_force_values(seed):
     rng = random.Random(1000 + seed)
     steps = (2, 3, 5)[seed % 3]
     N, K, K_q, S = 12, 24, 26, 40
-    regrids, G = [], 1
-    if steps == 5 and rng.random() < 0.5:
-        after = rng.randint(0, 1)
-        regrids.append(Regrid(after, 2, S, tuple(true_shares(N, 1, 2, S)), f"/x/{after}"))
-        G = 2
-    r = rng.choice((2, 3))
+    regrids, G, r = random_coarsenings(rng, steps, N, S)
     rho = G * r
     c = rng.randint(-1, 1) * rho
     n_b, n_t = rng.randint(2, 5 if steps < 5 else 4), rng.randint(2, 3 if steps < 5 else 2)

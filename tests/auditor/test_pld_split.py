@@ -124,6 +124,17 @@ def _true_lower(p, q, tail, steps, K, K_q, lam):
     return parts
 
 
+def random_coarsenings(rng, steps, N, S):
+    """(regrids, G, r) of a brute-force case: for T = 5 now and then a regrid of 2 after product 0 or 1 (true
+    shares), and a split factor r of 2 or 3."""
+    regrids, G = [], 1
+    if steps == 5 and rng.random() < 0.5:
+        after = rng.randint(0, 1)
+        regrids.append(Regrid(after, 2, S, tuple(true_shares(N, 1, 2, S)), f"/x/{after}"))
+        G = 2
+    return regrids, G, rng.choice((2, 3))
+
+
 @pytest.mark.parametrize("seed", range(30))
 def test_the_split_bounds_hold_the_brute_force_values(seed):
     """Tiny single steps (T = 2, 3, 5; up to 5 indices, a regrid now and then and a split factor of 2 or 3 with
@@ -143,12 +154,7 @@ def test_the_split_bounds_hold_the_brute_force_values(seed):
     one = masses.SingleStep("f", LO, HI, upper, 9, lower_p, lower_q[:-1] + [0], lower_q[-1])
     a = rng.randint(LO - 1, HI)
     body = (a, rng.randint(max(a, LO), HI + 1))
-    regrids, G = [], 1
-    if steps == 5 and rng.random() < 0.5:
-        after = rng.randint(0, 1)
-        regrids.append(Regrid(after, 2, S, tuple(true_shares(N, 1, 2, S)), f"/x/{after}"))
-        G = 2
-    r = rng.choice((2, 3))
+    regrids, G, r = random_coarsenings(rng, steps, N, S)
     cut = split.Split({"f": body}, Regrid(None, r, S, tuple(true_shares(N, G, r, S)), P), P)
     U_body, U_tail = split.divide(Array(LO, upper, 9), body, True)
     P_body = split.divide(Array(LO, lower_p), body, True)[0]
