@@ -33,7 +33,7 @@ from producer.pld.inversion import LowerProfile, UpperProfile, exp_upper, larges
 from producer.pld.masses import oriented, step_masses
 from producer.pld.mechanism import BACKWARD, FORWARD, ORDERS
 from producer.pld.parameters import AIM, TRUNCATION_SHARE, Sizing
-from producer.pld.regrid import MAX_SPACING, SHARE_EXTRA_BITS, Regrid, schedule, shares, spacing_after
+from producer.pld.regrid import MAX_SPACING, SHARE_EXTRA_BITS, Regrid, shares, spacing_after, within
 from producer.pld.search import AUDIT_EPSILON, FLOOR_DIGITS, MAX_EPSILON_CAP, MAX_WORK, PLD_EPSILON, Search, \
     epsilons_instead, mass_precision, recipe_excess, stage_ranges, suggest_width, uses_regrids, uses_split
 from producer.pld import split as splits
@@ -257,8 +257,7 @@ class _Attempt:
 
     def _allowance(self):
         """The tail's P-mass m with C(T, 2)·m² = τ/TAIL_SHARE (a float)."""
-        steps = self.stages[0].steps
-        return math.sqrt(self.plan.tau / splits.TAIL_SHARE / (steps * (steps - 1) / 2))
+        return splits.allowance(self.plan.tau, self.stages[0].steps)
 
     def _split(self):
         """The split of the one stage's arrays (:mod:`producer.pld.split`), or None where it proves nothing."""
@@ -439,9 +438,7 @@ def _regrids(stages, plan, steps=None):
         return ()
     out, spacing = [], plan.h
     bits = plan.p_bits + SHARE_EXTRA_BITS
-    for after, factor in schedule(steps or stages[0].steps, finest=stages[0].steps):
-        if spacing * factor > MAX_SPACING:
-            break
+    for after, factor in within(steps or stages[0].steps, plan.h, finest=stages[0].steps):
         out.append(Regrid(after, factor, bits, shares(spacing, factor, bits)))
         spacing *= factor
     return tuple(out)
@@ -520,9 +517,7 @@ def certify(request, log=lambda message: None, route=None):
     search = Search(request, sizing)
     plan = search.first
     for attempt_number in range(MAX_ATTEMPTS):
-        if uses_split(sizing, plan):   # a coarse tail's grid N/(r·G) is an integer
-            regrids = _regrids(request.stages, plan, request.stages[0].steps - 1)
-            plan = search.aligned(plan, splits.FACTOR * math.prod(g.factor for g in regrids))
+        plan = search.aligned(plan)   # a coarse tail's grid N/ρ is an integer
         ranges = search.admit(plan)
         log(f"attempt {attempt_number + 1}: {plan}")
         attempt = _Attempt(request, plan, log, sizing)

@@ -25,8 +25,8 @@ from gmpy2 import mpz
 from producer.pld.convolution import Packed, scaled_up
 from producer.sources.enclosures import to_arb
 
-__all__ = ["Regrid", "MAX_SPACING", "SHARE_EXTRA_BITS", "GRID_RULE", "schedule", "savings", "shares", "regrid",
-           "spacing_after"]
+__all__ = ["Regrid", "MAX_SPACING", "SHARE_EXTRA_BITS", "GRID_RULE", "schedule", "within", "powers_made", "savings",
+           "shares", "regrid", "spacing_after"]
 
 SHARE_EXTRA_BITS = 32
 """S = K + this: each share's rounding adds at most about 2^−S of the mass it splits."""
@@ -68,7 +68,7 @@ def schedule(steps, rule=None, finest=None):
     rule = GRID_RULE if rule is None else rule
     cap = math.inf if finest is None else math.prod(f for _, f in schedule(finest, rule))
     levels, out, current = max(1, steps.bit_length()), [], 1
-    made = list(_exponents(steps))
+    made = list(powers_made(steps))
     for index, exponent in enumerate(made[:-1]):
         wanted = 1
         while (4 * wanted) ** 2 <= rule * exponent / levels and 2 * wanted <= cap:
@@ -79,19 +79,31 @@ def schedule(steps, rule=None, finest=None):
     return out
 
 
+def within(steps, h, finest=None):
+    """[(product index, factor)]: :func:`schedule`'s regrids up to the first that would make the grid coarser than
+    :data:`MAX_SPACING` (``h`` the fine grid's spacing, a rational or a float)."""
+    out, spacing = [], h
+    for after, factor in schedule(steps, finest=finest):
+        if spacing * factor > MAX_SPACING:
+            break
+        out.append((after, factor))
+        spacing *= factor
+    return out
+
+
 def savings(steps, spread, rule=None):
     """The share of a power's product work left with :func:`schedule`'s regrids (a float hint for the planner):
     Σ_j spread(p_j/T)/G_j over Σ_j spread(p_j/T), p_j the steps product j makes and G_j its inputs' grid factor,
     ``spread(share)`` the loss range of a power of share·T steps."""
     factors, current, done, total = dict(schedule(steps, rule)), 1, 0.0, 0.0
-    for index, exponent in enumerate(_exponents(steps)):
+    for index, exponent in enumerate(powers_made(steps)):
         size = spread(exponent / steps)
         total, done = total + size, done + size / current
         current *= factors.get(index, 1)
     return done / total if total else 1.0
 
 
-def _exponents(steps):
+def powers_made(steps):
     """The power each product of the ``steps``-fold power makes, in order (from the most significant bit)."""
     exponent = 1
     for bit in bin(steps)[3:]:

@@ -62,6 +62,8 @@ from gmpy2 import mpq
 from producer import audit_budget
 from producer.errors import LimitError
 from producer.pld import composition as comp
+from producer.pld import split as splits
+from producer.pld.regrid import MAX_SPACING, SHARE_EXTRA_BITS, powers_made, within
 from producer.pld.regrid import savings as regrid_savings
 from producer.pld.gaussian import delta_enclosure, proves_below
 from producer.pld.mechanism import FORWARD, ORDERS
@@ -298,26 +300,121 @@ def _estimated_products(count, entries, p_bits, q_bits):
     return [(n, n, p_bits)] * (4 * count) + [(n, n, q_bits)] * (2 * count)
 
 
+def coarse_ratio(stages, sizing, plan):
+    """ρ = r·G, the cross term's grid over h, of an attempt at ``plan`` whose split can enclose its tail's masses
+    on that grid (:mod:`producer.pld.split`: where it splits, the law's masses allow a cut anywhere, and the
+    grid ρ·h is at most :data:`producer.pld.regrid.MAX_SPACING`); else None."""
+    if not uses_split(sizing, plan) or not stages[0].law.splits_anywhere:
+        return None
+    h, steps = mpq(1, plan.grid), stages[0].steps
+    ratio = splits.FACTOR * math.prod(f for _, f in within(steps - 1, h, finest=steps))
+    return ratio if h * ratio <= MAX_SPACING else None
+
+
+class Chains:
+    """The chains of an attempt at a plan that regrids (one stage of T >= 2 steps), predicted from the plan alone:
+    its split, its regrids and every product's window, replayed as a finished recipe's are
+    (:func:`_product_lengths`).  Floats and hints: what they decide is how much an attempt may cost, never a bound.
+
+    The split and the regrids are the attempt's own (:func:`producer.pld.split.cut` at the attempt's allowance,
+    :func:`producer.pld.regrid.within`; a coarse tail where the grid is a multiple of ρ, :meth:`Search.aligned`).
+    The window after the product making p of the chain's S steps keeps the mass above about e^−D (upper chains:
+    D = log(1/τ); lower chains, whose Q-array keeps tails down to τ·e^−ε_cap: D = log(1/τ) + ε_cap).  It spans, in
+    loss, at most p·B (B the body's loss range: p copies of it) and at most 2·√(2D·μ²·p/S) + k·B: the composed
+    law's spread at that depth, plus k steps far in the body, each of P-mass about the split's allowance m,
+    k = 1 + ⌈D/log(1/m)⌉ (at a depth of 200 the lower chains keep sums of about eight far steps); the lower
+    chains' Q-array holds its mass about 2·|mean|·p/S lower.  Against the recorded windows of ten requests (q
+    from 10^-7 to 10^-2, σ from 0.3 to 2, T from 10^3 to 10^6, ε_cap from 1 to 177; docs/benchmarks.md, "The
+    planner's estimate of the chains") the auditor's estimate comes out 1.1 to 2 times the certificate's.
+    """
+
+    __slots__ = ("ranges", "tail", "buckets", "mass_bits", "work", "audit", "longest")
+
+    def __init__(self, stage, sizing, plan, lo, hi):
+        h, steps = mpq(1, plan.grid), stage.steps
+        split = uses_split(sizing, plan)
+        regrids = within(steps - split, h, finest=steps)
+        ratio = coarse_ratio([stage], sizing, plan)
+        coarse = ratio is not None and plan.grid % ratio == 0
+        ratio = ratio or 1
+        top = -(-hi // ratio) * ratio if coarse else hi
+        c = splits.cut(stage.law, h, lo, top, ratio if coarse else 1, splits.allowance(plan.tau, steps) / 2) \
+            if split else None
+        if c is None:  # no split: the whole step, T steps
+            split = coarse = False
+            top, c, regrids = hi, hi, within(steps, h, finest=steps)
+        self.ranges, self.tail = [(lo, top)], (c, ratio) if coarse else None
+        parts = [(lo, c), (c // ratio, top // ratio)] if coarse else [(lo, hi)]
+        self.buckets = sum(b - a + 1 for a, b in parts)
+        self.mass_bits = self.buckets * mass_precision(plan, lo, top)
+        windows = self._windows(sizing, plan, steps - split, split, regrids, (c - lo) / plan.grid)
+        bits = plan.p_bits + SHARE_EXTRA_BITS
+        regrids = [(k, f, bits) for k, f in regrids]
+        products, coarsened, self.work = [], [], 0.0
+        for order in ORDERS:
+            body = None if not split else ((lo, c) if order == FORWARD else (-c, -lo), splits.FACTOR, bits,
+                                           order == FORWARD, ratio if coarse else None)
+            for lower, scales in ((False, (plan.p_bits,)), (True, (plan.p_bits, plan.q_bits))):
+                chain = {"stages": [windows[lower]], "combine": []}
+                for n_a, n_b, g in _product_lengths([stage], self.ranges, chain, regrids, not lower, body):
+                    for scale in scales:
+                        if g is None:
+                            products.append((n_a, n_b, scale))
+                        else:
+                            coarsened.append((n_a, n_b, scale, g))
+                        if order == FORWARD or not lower:  # the producer's lower side: one order
+                            self.work += (max(n_a, n_b) if g is None else n_a + n_b) * (2 * scale + 24)
+        self.work += PROFILE_UNITS * (windows[True][-1][1] + 1)
+        self.longest = max(n_a + n_b - 1 for n_a, n_b, _ in products)
+        self.audit = budget_cost([stage], plan.grid, plan.p_bits, plan.q_bits, self.ranges, products,
+                                 regrids=coarsened, shares=len(regrids) + split, tail=self.tail)
+
+    @staticmethod
+    def _windows(sizing, plan, steps, split, regrids, body):
+        """{lower: [(0, n − 1)]}: each product's predicted window on its grid (the split's last product's too)."""
+        depth = {False: math.log(max(1 / plan.tau, 2.0))}
+        depth[True] = depth[False] + min(plan.epsilon_cap, PLD_EPSILON)
+        per_step = -math.log(splits.allowance(plan.tau, steps + split))
+        factors, grid, out = dict(regrids), 1, {False: [], True: []}
+        made = list(powers_made(steps)) + ([steps + 1] if split else [])
+        for k, p in enumerate(made):
+            share = p / (steps + split)
+            for lower in (False, True):
+                far = 1 + math.ceil(depth[lower] / per_step)
+                spread = 2 * math.sqrt(2 * depth[lower] * sizing.mu2 * share) + far * body \
+                    + (2 * abs(sizing.mean) * share if lower else 0.0)
+                out[lower].append((0, math.ceil(min(p * body, spread) * plan.grid / grid) + 2))
+            grid *= factors.get(k, 1)
+        return out
+
+
 class Cost:
     """What one attempt at a plan takes: its ranges, buckets, precisions, work units; and the limits it breaks."""
 
-    __slots__ = ("plan", "ranges", "buckets", "mass_bits", "entries", "work", "excess", "multiple", "audit_what",
-                 "longest")
+    __slots__ = ("plan", "ranges", "chains", "buckets", "mass_bits", "entries", "work", "excess", "multiple",
+                 "audit_what", "longest")
 
     def __init__(self, stages, sizing, plan):
         self.plan = plan
         self.ranges = stage_ranges(stages, plan)
+        self.chains = Chains(stages[0], sizing, plan, *self.ranges[0]) \
+            if uses_regrids(sizing, plan) and stages[0].steps >= 2 else None
         sizes = [hi - lo + 1 for lo, hi in self.ranges]
-        self.buckets = sum(sizes)
-        self.mass_bits = sum(n * mass_precision(plan, lo, hi) for n, (lo, hi) in zip(sizes, self.ranges))
-        entries, composition = composition_work(sizing, plan)
         products = _products(stages)
-        self.entries = max(entries, 2 * max(sizes)) if products else max(sizes)
-        self.longest = max(self.entries, lower_entries(sizing, plan)) if products else self.entries
+        if self.chains is not None:
+            self.buckets, self.mass_bits = self.chains.buckets, self.chains.mass_bits
+            self.entries = self.longest = self.chains.longest
+            composition = self.chains.work
+        else:
+            self.buckets = sum(sizes)
+            self.mass_bits = sum(n * mass_precision(plan, lo, hi) for n, (lo, hi) in zip(sizes, self.ranges))
+            entries, composition = composition_work(sizing, plan)
+            self.entries = max(entries, 2 * max(sizes)) if products else max(sizes)
+            self.longest = max(self.entries, lower_entries(sizing, plan)) if products else self.entries
         self.work = composition + MASS_COST * self.mass_bits
-        self.excess = self._audit(stages, sizes, products)
+        self.excess = self._audit(stages, products)
 
-    def _audit(self, stages, sizes, products):
+    def _audit(self, stages, products):
         """Phrases naming the auditor's limits this plan would break (none: the auditor can check it)."""
         plan, out = self.plan, []
         precisions = [audit_precision(s, plan, lo, hi) for s, (lo, hi) in zip(stages, self.ranges)]
@@ -330,9 +427,9 @@ class Cost:
             out.append(f"losses up to {loss / plan.grid:.4g} (the auditor's limit: 1024)")
         if 2 ** plan.p_bits < 4 * sum(s.steps for s in stages) * (3 * self.entries + 3):
             out.append(f"K = {plan.p_bits} bits, too few for arrays of {self.entries:.3g} entries")
-        cost = budget_cost(stages, plan.grid, plan.p_bits, plan.q_bits, self.ranges,
-                           _estimated_products(products, self.entries, plan.p_bits, plan.q_bits),
-                           math.ceil(self.longest))
+        cost = self.chains.audit if self.chains is not None else \
+            budget_cost(stages, plan.grid, plan.p_bits, plan.q_bits, self.ranges,
+                        _estimated_products(products, self.entries, plan.p_bits, plan.q_bits), math.ceil(self.longest))
         self.multiple = audit_budget.multiple(cost)
         by_size = audit_budget.multiple(audit_budget.AuditCost(cost.work, cost.memory))
         self.audit_what = (cost.what if self.multiple == by_size
@@ -381,6 +478,7 @@ class Search:
             plan = self._one_step_plan()
         else:
             plan = self._probe(first_plan(request, sizing))
+        plan = self.aligned(plan)
         cost = self._cost(plan)
         broken, more = cost.broken(0.0, self.effort), self._more_effort(cost)
         if broken:
@@ -438,7 +536,7 @@ class Search:
                          f"instead ({option('epsilons')}, each ε <= 500), or for a larger δ, more noise or fewer steps")
 
     def _cost(self, plan):
-        return Cost(self.request.stages, self.sizing, plan)
+        return Cost(self.request.stages, self.sizing, self.aligned(plan))
 
     def _beyond(self, cost):
         """Whether ``cost`` breaks one of the auditor's limits (its budget at this request's opt-in effort included)."""
@@ -456,14 +554,15 @@ class Search:
                 f"of up to {audit_budget.writable(n)} times the auditor's budget, which names the `auditor verify "
                 f"--budget` that checks it)")
 
-    def aligned(self, plan, ratio):
-        """``plan`` with its grid N rounded up to a multiple of ``ratio`` (a coarse tail's grid N/ratio must be an
-        integer), when that plan fits what the budget has left; else ``plan`` (its split then keeps fine masses)."""
-        if plan.grid % ratio == 0:
+    def aligned(self, plan):
+        """The plan an attempt at ``plan`` is made at: its grid N rounded up to a multiple of ρ where its split can
+        enclose a coarse tail (:func:`coarse_ratio`: the tail's grid N/ρ must be an integer); else ``plan``.  Every
+        cost of a plan is that of this one (:meth:`_cost`)."""
+        ratio = coarse_ratio(self.request.stages, self.sizing, plan)
+        if ratio is None or plan.grid % ratio == 0:
             return plan
         grid = -(-plan.grid // ratio) * ratio
-        wanted = plan_at(self.sizing, 1 / grid, plan.tau, plan.epsilon_cap, grid=grid)
-        return wanted if self._fits(self._cost(wanted)) else plan
+        return plan_at(self.sizing, 1 / grid, plan.tau, plan.epsilon_cap, grid=grid)
 
     def admit(self, plan):
         """Charge an attempt at ``plan`` to the budget; its single-step ranges (computed once, here)."""

@@ -23,6 +23,7 @@ regridded by the split's factor r, the tail by every regrid of the power (as
 the base is) and then by r, and one product without a window.
 """
 
+import math
 from fractions import Fraction
 
 from gmpy2 import mpq
@@ -30,15 +31,20 @@ from gmpy2 import mpq
 from producer.pld.regrid import Regrid, shares
 from producer.sources.enclosures import working_precision
 
-__all__ = ["Split", "SplitUpper", "SplitLower", "TAIL_SHARE", "FACTOR", "choose", "cut", "remainder", "body_of",
-           "tail_of"]
+__all__ = ["Split", "SplitUpper", "SplitLower", "TAIL_SHARE", "FACTOR", "allowance", "choose", "cut", "remainder",
+           "body_of", "tail_of"]
 
 TAIL_SHARE = 4
 """The tail's P-mass m is chosen with C(T, 2)·m² <= τ/this (τ the plan's truncation mass)."""
 FACTOR = 4
+"""r: the cross term's grid is this many times the chains' final grid (measured: docs/benchmarks.md)."""
 HINT_BITS = 64
 """The working precision of :func:`cut`'s tail masses (a hint)."""
-"""r: the cross term's grid is this many times the chains' final grid (measured: docs/benchmarks.md)."""
+
+
+def allowance(tau, steps):
+    """The tail's P-mass m with C(T, 2)·m² = τ/:data:`TAIL_SHARE` (a float, a hint)."""
+    return math.sqrt(tau / TAIL_SHARE / (steps * (steps - 1) / 2))
 
 
 class Split:

@@ -83,7 +83,7 @@ def test_a_python_session_and_a_subprocess_agree_byte_for_byte(tmp_path):
                                                         "is defined under replace_one and replace_special only"),
     (repeat(0, gaussian(1)), ("--delta", "1e-5"), "--event: the tree has no privacy loss"),
     (gaussian("1/20"), ("--delta", "1e-5"), "--event: GaussianDpEvent.noise_multiplier: σ = 0.05 is outside"),
-    (repeat(10**6, poisson("0.01", gaussian(1))), ("--delta", "1e-5", "--rel-width", "1e-6"), "--rel-width"),
+    (repeat(10**6, poisson("0.02", gaussian(1))), ("--delta", "1e-5", "--rel-width", "1e-6"), "--rel-width"),
 ])
 def test_refusals_are_one_line_naming_the_flags(capsys, tmp_path, tree, args, words):
     line = refused(capsys, tmp_path, "--event", str(_event_file(tmp_path, tree)), *args)

@@ -479,11 +479,11 @@ def test_a_batch_of_the_whole_dataset_is_refused_outside_replace_one(relation):
 def test_engine_refusals_name_the_api_parameters_in_python():
     """The PLD engine's refusal names --rel-width on the command line; from Python it says rel_width."""
     with pytest.raises(LimitError) as info:
-        api.account(repeat(10**6, poisson("0.01", gaussian(1))), delta="1e-5", rel_width="1e-6")
-    assert "rel_width" in str(info.value) and "--" not in str(info.value)
+        api.account(repeat(10**6, poisson("0.02", gaussian(1))), delta="1e-5", rel_width="1e-6")
+    assert "rel_width" in str(info.value) and "--rel-width" not in str(info.value) and "--effort" not in str(info.value)
     with names.command_line(), pytest.raises(LimitError) as info:
-        api.account(repeat(10**6, poisson("0.01", gaussian(1))), delta="1e-5", rel_width="1e-6")
-    assert "--rel-width" in str(info.value)
+        api.account(repeat(10**6, poisson("0.02", gaussian(1))), delta="1e-5", rel_width="1e-6")
+    assert "--rel-width" in str(info.value) and "--effort" in str(info.value)
 
 
 def test_the_total_steps_limit_at_its_edge():
@@ -770,14 +770,23 @@ def test_trees_a_random_probe_found_are_certified_and_verify(event, question, tm
     assert status == 0, report.failures
 
 
-def test_a_lower_window_spanning_the_two_laws_means_is_priced_before_the_work():
+@pytest.mark.slow
+def test_a_lower_window_spanning_the_two_laws_means_is_priced_before_the_work(monkeypatch):
     """T = 38 940 replace-one Laplace steps of b = 0.7 (δ near 1 at every ε asked): the composed loss's mean is
-    74 554, so the lower chain's window spans about 1.5·10^5 in loss (1.98·10^7 entries at h = 1/130), where the
-    estimate counted the upper chains' 3.8·10^5 entries; the search ran for many minutes past its limit.  Now it is
-    refused before any work, naming the effort that would answer."""
+    74 554, so the lower chain's window spans about 1.5·10^5 in loss.  When the estimate counted only the upper
+    chains' entries, the search ran for many minutes past its limit; with the regrids the window is about 1.2·10^6
+    entries at h = 1/256, and the chains predicted for the plan count at least that, and at least the auditor's
+    estimate of the certificate, before the work."""
+    from producer.pld import search
+    from producer.pld.parameters import Sizing
+    plans, admit = [], search.Search.admit
+    monkeypatch.setattr(search.Search, "admit", lambda self, plan: plans.append(plan) or admit(self, plan))
     event = repeat(38940, laplace("7/10"))
-    with pytest.raises(LimitError, match=r"^the first attempt \(h = 1/\d+\) would need about .* work units.*effort=2"):
-        api.account(event, epsilons="0.35,3.04,3.82", neighboring_relation=REPLACE)
+    cert = api.account(event, epsilons="0.35,3.04,3.82", neighboring_relation=REPLACE)
+    request = kind.Request.from_strings(event, epsilons="0.35,3.04,3.82", neighboring_relation=REPLACE)
+    actual = kind.auditor_cost(cert.as_dict())
+    cost = search.Cost(request.stages, Sizing(request.stages), plans[-1])
+    assert actual.entries > 10**6 and actual.entries <= cost.longest and actual.work <= cost.chains.audit.work
 
 
 def test_an_epsilon_of_delta_far_beyond_the_range_names_delta_at_given_epsilons():

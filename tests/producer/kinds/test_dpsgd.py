@@ -106,7 +106,7 @@ def test_bad_requests_name_the_value(kwargs, message):
 
 def test_work_beyond_the_limit_is_refused_before_the_work():
     with pytest.raises(LimitError, match="work limit"):
-        kind.build(kind.Request.from_strings("0.01", "1", 10**6, delta="1e-5", rel_width="1e-6"))
+        kind.build(kind.Request.from_strings("0.02", "1", 10**6, delta="1e-5", rel_width="1e-6"))
 
 
 def test_an_answer_far_beyond_the_epsilon_range_is_refused_before_the_work():
@@ -200,7 +200,7 @@ def test_a_pld_epsilon_above_600_is_refused_before_the_work(monkeypatch):
 
 
 def test_command_line_refusal_is_one_line_with_exit_2():
-    done = subprocess.run([sys.executable, "-m", "producer", "dpsgd", "--sampling-rate", "0.01", "--noise-multiplier",
+    done = subprocess.run([sys.executable, "-m", "producer", "dpsgd", "--sampling-rate", "0.02", "--noise-multiplier",
                            "1", "--steps", "1000000", "--delta", "1e-5", "--rel-width", "1e-6"],
                           cwd=ROOT, capture_output=True, text=True, timeout=HANG_GUARD_SECONDS)
     assert done.returncode == 2 and done.stdout == ""

@@ -285,8 +285,8 @@ def test_a_tiny_sampling_rate_is_answered_at_the_width_its_refusal_names():
     from producer.kinds import accounting
     with pytest.raises(LimitError, match=r"ask for rel_width=") as refusal:
         certify(_tiny_rate_request("1e-3"))
-    # by the h² law not even the finest grid reaches 10^-3, so no effort is named (none would answer)
-    assert "effort" not in str(refusal.value) and "h = 1/2000000, the finest grid, would miss it" in str(refusal.value)
+    # not even the finest grid reaches 10^-3, so no effort is named (none would answer)
+    assert "effort" not in str(refusal.value) and "h = 1/2000000" in str(refusal.value)
     named = str(refusal.value).rsplit("rel_width=", 1)[1].split()[0].rstrip(";,")
     outcome = certify(_tiny_rate_request(named))
     assert 0 < outcome.epsilon_lo and outcome.epsilon_hi - outcome.epsilon_lo <= mpq(named) * outcome.epsilon_hi
@@ -328,29 +328,29 @@ def test_effort_one_writes_the_bytes_of_a_request_without_it():
 
 
 def test_an_opt_in_effort_multiplies_the_work_limit():
-    """T = 10^6 at q = 10^-3, σ = 3/5, width 10^-5: the first attempt needs more than the default work limit,
+    """T = 10^6 at q = 1/50, σ = 1, width 10^-6: the first attempt needs more than the default work limit,
     its refusal names the least effort that admits it, and at that effort the search starts."""
-    request = _request(["1/1000:3/5x1000000"], delta=mpq(1, 10**5), rel_width=mpq(1, 10**5))
+    request = _request(["1/50:1x1000000"], delta=mpq(1, 10**5), rel_width=mpq(1, 10**6))
     with pytest.raises(LimitError, match=r"or opt in to effort=\d") as info:
         search.Search(request, Sizing(request.stages))
     n = int(re.search(r"effort=(\d)", str(info.value)).group(1))
     assert 2 <= n <= 8
-    first = search.Search(_request(["1/1000:3/5x1000000"], delta=mpq(1, 10**5), rel_width=mpq(1, 10**5), effort=n),
+    first = search.Search(_request(["1/50:1x1000000"], delta=mpq(1, 10**5), rel_width=mpq(1, 10**6), effort=n),
                           Sizing(request.stages)).first
     cost = search.Cost(request.stages, Sizing(request.stages), first)
     assert cost.work > search.MAX_WORK and cost.effort_needed() <= n and cost.broken(0.0, n) == []
 
 
 def test_an_array_beyond_the_auditors_per_budget_length_is_a_budget_an_effort_opts_in_to():
-    """q = 1/1000, σ = 3/5, T = 10^6 at R = 10^-5: the lower chain's arrays (estimated 5·10^6 entries) need two
-    budgets by their length alone, a limit an effort raises; never one no effort raises."""
-    request = _request(["1/1000:3/5x1000000"], delta=mpq(1, 10**5), rel_width=mpq(1, 10**5))
-    with pytest.raises(LimitError, match=r"or opt in to effort=\d"):
-        search.Search(request, Sizing(request.stages))
+    """q = 1/1000, σ = 3/5, T = 10^6 at R = 10^-6: the lower chain's longest product (predicted at about 6·10^6
+    entries on the model's grid) needs two budgets by its length alone, a limit an effort raises; never one no
+    effort raises."""
+    request = _request(["1/1000:3/5x1000000"], delta=mpq(1, 10**5), rel_width=mpq(1, 10**6))
     plan = search.first_plan(request, Sizing(request.stages))
     cost = search.Cost(request.stages, Sizing(request.stages), plan)
     assert cost.longest > 2**22 and cost.excess == [] and cost.multiple >= 2
-    assert cost.effort_needed() is not None
+    n = cost.effort_needed()
+    assert n is not None and cost.broken(0.0, n) == [] and cost.broken(0.0, n - 1) != []
 
 
 def test_the_accountants_pass_their_effort_to_every_answer(monkeypatch):
@@ -374,3 +374,39 @@ def test_the_accountants_pass_their_effort_to_every_answer(monkeypatch):
     assert accountant.get_epsilon(1e-5) > 0 and seen == [2, 3]
     with pytest.raises(InputError, match="^effort: must be an integer from 1 to 8, got 9$"):
         OpacusAccountant(effort=9)
+
+
+# ---- the chains of a plan that regrids, predicted before the attempt --------------------------------------------
+
+def _tree(count, event):
+    return {"class_name": "SelfComposedDpEvent", "count": count, "event": event}
+
+
+def _sampled_gaussian(q, sigma):
+    return {"class_name": "PoissonSampledDpEvent", "sampling_probability": q,
+            "event": {"class_name": "GaussianDpEvent", "noise_multiplier": sigma}}
+
+
+@pytest.mark.parametrize("tree, question", [
+    (_tree(300, _sampled_gaussian("1/20", "1")), {"delta": "1e-5"}),
+    (_tree(1001, _sampled_gaussian("1/100", "3/5")), {"delta": "1e-5"}),
+    (_tree(2000, _sampled_gaussian("1/1000", "1")), {"epsilons": "1,2"}),
+    (_tree(2000, _sampled_gaussian("1/50", "2")), {"delta": "1e-30"}),          # a deep lower chain
+    (_tree(300, {"class_name": "LaplaceDpEvent", "noise_multiplier": "7/10"}),   # its mean far from 0
+     {"epsilons": "1,40", "neighboring_relation": "replace_one"}),
+])
+def test_the_predicted_chains_bound_the_finished_certificates_estimate(monkeypatch, tree, question):
+    """With regrids from any size on, the chains predicted for the plan of the last attempt (:class:`search.Chains`)
+    give the auditor's estimate at least the finished certificate's and at most three times it, and its longest
+    array at least the certificate's."""
+    from producer.kinds import accounting
+    monkeypatch.setattr(search, "REGRID_ABOVE", 0)
+    plans, admit = [], search.Search.admit
+    monkeypatch.setattr(search.Search, "admit", lambda self, plan: plans.append(plan) or admit(self, plan))
+    request = accounting.Request.from_strings(tree, **question)
+    cert = accounting.build(request)
+    actual = accounting.auditor_cost(cert)
+    cost = search.Cost(request.stages, Sizing(request.stages), plans[-1])
+    assert cert["result"]["discretisation"]["regrids"] and cost.chains is not None
+    assert actual.work <= cost.chains.audit.work <= 3 * actual.work
+    assert actual.entries <= cost.longest

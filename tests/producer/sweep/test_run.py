@@ -200,8 +200,8 @@ def test_decimal_of(value, text):
 
 
 # One point the search refuses after its first attempt (about a second), naming the width and the effort.
-REFUSED_GRID = ["--sampling-rates", "0.001", "--noise-multipliers", "1", "--steps", "1000000", "--delta", "1e-5",
-                "--rel-width", "1e-5"]
+REFUSED_GRID = ["--sampling-rates", "0.001", "--noise-multipliers", "0.7", "--steps", "1000000", "--delta", "1e-5",
+                "--rel-width", "1e-6"]
 
 
 @pytest.mark.parametrize("where", ["serial", "cluster"])
@@ -211,7 +211,7 @@ def test_a_refusal_during_the_run_is_one_line_naming_the_point_and_the_options(w
     err = capfd.readouterr().err
     lines = [line for line in err.splitlines() if line.strip()]
     assert len(lines) == 1, err   # no worker log, no traceback
-    assert lines[0].startswith("producer sweep: error: dpsgd-q1_1000-s1-t1000000-d1_100000.json: could not reach")
+    assert lines[0].startswith("producer sweep: error: dpsgd-q1_1000-s7_10-t1000000-d1_100000.json: could not reach")
     # its options, not Python's: the width in reach after the first attempt, and the effort
     assert re.search(r"ask for --rel-width 0\.\d+\b", lines[0]) and "--effort 2" in lines[0], lines[0]
 
@@ -245,7 +245,7 @@ def test_a_worker_returns_a_refusal_rather_than_raising_it():
     from producer.errors import LimitError
     from producer.sweep.grid import DpsgdPoint
     from producer.sweep.run import run_group_task
-    point = DpsgdPoint(Fraction(1, 1000), Fraction(1), 10 ** 6, Fraction(1, 10 ** 5), Fraction(1, 10 ** 5))
+    point = DpsgdPoint(Fraction(1, 1000), Fraction(7, 10), 10 ** 6, Fraction(1, 10 ** 5), Fraction(1, 10 ** 6))
     refusal = run_group_task([point], True)
     assert isinstance(refusal, LimitError) and str(refusal).startswith(point.file_name() + ": could not reach")
     assert "--effort 2" in str(refusal)
