@@ -380,9 +380,7 @@ class _Attempt:
             self.upper[order] = splits.SplitUpper(profiles, self.stages[0].steps, self.remainders[order])
 
     def _upper_profile(self, array, spacing):
-        p_bits = self.plan.p_bits
-        precision = p_bits + 64 + math.ceil(max(abs(array.offset), abs(array.last)) * 1.5 * spacing)
-        return UpperProfile(array, spacing, p_bits, precision)
+        return UpperProfile.of(array, spacing, self.plan.p_bits)
 
     def _checker_units(self):
         """Units 2^-K by which a checker's single-step arrays may move a split's answer: 4 an entry, T times."""
