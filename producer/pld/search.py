@@ -6,7 +6,8 @@ may take; both are decided before the work they bound, in one line naming
 the limit and the option that would answer instead.
 
 Work.  An attempt costs the composition (entries × bits over the products of
-the four chains, a float estimate, :func:`composition_work`) and the
+the chains, a float estimate: :func:`composition_work`, or for a plan that
+regrids the chains predicted product by product, :class:`Chains`) and the
 single-step masses: every bucket of every stage is enclosed with arb at the
 working precision, about :data:`MASS_COST` work units per bucket and bit
 (measured: about 2·10^-7 s a bucket-bit against about 1.4·10^-9 s a unit of
@@ -46,7 +47,7 @@ and K′) f = 2·(scale + 2) + bits(min(n_A, n_B)),
 all divisions rounding down (:func:`budget_cost`, exact on a finished
 recipe).  They are restated here (:class:`Cost`) and checked for every plan
 before its attempt — the products' lengths then estimated from the plan, both
-lower chains counted — and once more on the finished recipe
+orders' lower chains counted — and once more on the finished recipe
 (:func:`recipe_excess`; the budget on the sealed certificate,
 :func:`certificate_cost`).  A recipe within
 :data:`producer.audit_budget.MAX_MULTIPLE` budgets is written, and its
@@ -325,7 +326,7 @@ class Chains:
     k = 1 + ⌈D/log(1/m)⌉ (at a depth of 200 the lower chains keep sums of about eight far steps); the lower
     chains' Q-array holds its mass about 2·|mean|·p/S lower.  Against the recorded windows of ten requests (q
     from 10^-7 to 10^-2, σ from 0.3 to 2, T from 10^3 to 10^6, ε_cap from 1 to 177; docs/benchmarks.md, "The
-    planner's estimate of the chains") the auditor's estimate comes out 1.1 to 2 times the certificate's.
+    planner's estimate of the chains") the auditor's estimate comes out 1.4 to 2.3 times the certificate's.
     """
 
     __slots__ = ("ranges", "tail", "buckets", "mass_bits", "work", "audit", "longest")
