@@ -556,13 +556,16 @@ class Search:
                 f"--budget` that checks it)")
 
     def aligned(self, plan):
-        """The plan an attempt at ``plan`` is made at: its grid N rounded up to a multiple of ρ where its split can
-        enclose a coarse tail (:func:`coarse_ratio`: the tail's grid N/ρ must be an integer); else ``plan``.  Every
-        cost of a plan is that of this one (:meth:`_cost`)."""
+        """The plan an attempt at ``plan`` is made at: its grid N rounded to a multiple of ρ where its split can
+        enclose a coarse tail (:func:`coarse_ratio`: the tail's grid N/ρ must be an integer), up, or down where up
+        would pass the finest grid :data:`MAX_GRID` (ρ <= N there); else ``plan``.  Every cost of a plan is that
+        of this one (:meth:`_cost`)."""
         ratio = coarse_ratio(self.request.stages, self.sizing, plan)
         if ratio is None or plan.grid % ratio == 0:
             return plan
         grid = -(-plan.grid // ratio) * ratio
+        if grid > MAX_GRID:
+            grid -= ratio
         return plan_at(self.sizing, 1 / grid, plan.tau, plan.epsilon_cap, grid=grid)
 
     def admit(self, plan):
@@ -610,6 +613,11 @@ class Search:
         if model is not None and model.grid < wanted.grid:
             wanted = plan_at(self.sizing, 1 / model.grid, min(tau, model.tau), wanted.epsilon_cap, grid=model.grid)
         cap = wanted.epsilon_cap
+        if not raised and self.aligned(wanted).grid <= plan.grid:  # the finest grid was the last attempt's
+            R = self.request.rel_width
+            raise LimitError(f"could not reach the relative width {describe_rational(R)}: at h = 1/{plan.grid}, the "
+                             f"finest grid, the width was {ratio:.3g} times it; {suggest_width(ratio * float(R))}"
+                             f"{epsilons_instead(ratio * float(R), self.request)}")
         broken = self._cost(wanted).broken(self.spent, self.effort)
         if not broken:
             return wanted

@@ -410,3 +410,15 @@ def test_the_predicted_chains_bound_the_finished_certificates_estimate(monkeypat
     assert cert["result"]["discretisation"]["regrids"] and cost.chains is not None
     assert actual.work <= cost.chains.audit.work <= 3 * actual.work
     assert actual.entries <= cost.longest
+
+
+def test_a_miss_at_the_finest_grid_is_refused_without_another_attempt(monkeypatch):
+    """q = 10^-7, σ = 1/2, T = 10^6 at width 10^-3: the first attempt is already at the finest grid a coarse tail
+    allows (N rounded down to a multiple of ρ, not up past 2·10^6) and misses; the search stops there, naming
+    the width in reach, where it used to repeat that attempt until its five were spent."""
+    plans, admit = [], search.Search.admit
+    monkeypatch.setattr(search.Search, "admit", lambda self, plan: plans.append(plan) or admit(self, plan))
+    with pytest.raises(LimitError, match=r"^could not reach the relative width 0.001: at h = 1/\d+, the finest "
+                                         r"grid, the width was .* ask for rel_width=0\.\d+"):
+        certify(_request(["1/10000000:1/2x1000000"], delta=mpq(1, 10**5)))
+    assert len(plans) == 1 and search.MAX_GRID - plans[0].grid < plans[0].grid // 1000
