@@ -11,6 +11,7 @@ from producer.kinds.dpsgd import Request, parse_stage
 from producer.pld import search
 from producer.pld.enclose import certify
 from producer.pld.parameters import Sizing
+from producer.references.accounting import gaussian, laplace, poisson, repeat
 
 
 def _request(stages, **kw):
@@ -378,22 +379,19 @@ def test_the_accountants_pass_their_effort_to_every_answer(monkeypatch):
 
 # ---- the chains of a plan that regrids, predicted before the attempt --------------------------------------------
 
-def _tree(count, event):
-    return {"class_name": "SelfComposedDpEvent", "count": count, "event": event}
-
-
-def _sampled_gaussian(q, sigma):
-    return {"class_name": "PoissonSampledDpEvent", "sampling_probability": q,
-            "event": {"class_name": "GaussianDpEvent", "noise_multiplier": sigma}}
+def _admitted_plans(monkeypatch):
+    """The plan of every attempt the search admits from now on, in order (a list filled as they come)."""
+    plans, admit = [], search.Search.admit
+    monkeypatch.setattr(search.Search, "admit", lambda self, plan: plans.append(plan) or admit(self, plan))
+    return plans
 
 
 @pytest.mark.parametrize("tree, question", [
-    (_tree(300, _sampled_gaussian("1/20", "1")), {"delta": "1e-5"}),
-    (_tree(1001, _sampled_gaussian("1/100", "3/5")), {"delta": "1e-5"}),
-    (_tree(2000, _sampled_gaussian("1/1000", "1")), {"epsilons": "1,2"}),
-    (_tree(2000, _sampled_gaussian("1/50", "2")), {"delta": "1e-30"}),          # a deep lower chain
-    (_tree(300, {"class_name": "LaplaceDpEvent", "noise_multiplier": "7/10"}),   # its mean far from 0
-     {"epsilons": "1,40", "neighboring_relation": "replace_one"}),
+    (repeat(300, poisson("1/20", gaussian("1"))), {"delta": "1e-5"}),
+    (repeat(1001, poisson("1/100", gaussian("3/5"))), {"delta": "1e-5"}),
+    (repeat(2000, poisson("1/1000", gaussian("1"))), {"epsilons": "1,2"}),
+    (repeat(2000, poisson("1/50", gaussian("2"))), {"delta": "1e-30"}),          # a deep lower chain
+    (repeat(300, laplace("7/10")), {"epsilons": "1,40", "neighboring_relation": "replace_one"}),  # mean far from 0
 ])
 def test_the_predicted_chains_bound_the_finished_certificates_estimate(monkeypatch, tree, question):
     """With regrids from any size on, the chains predicted for the plan of the last attempt (:class:`search.Chains`)
@@ -401,8 +399,7 @@ def test_the_predicted_chains_bound_the_finished_certificates_estimate(monkeypat
     array at least the certificate's."""
     from producer.kinds import accounting
     monkeypatch.setattr(search, "REGRID_ABOVE", 0)
-    plans, admit = [], search.Search.admit
-    monkeypatch.setattr(search.Search, "admit", lambda self, plan: plans.append(plan) or admit(self, plan))
+    plans = _admitted_plans(monkeypatch)
     request = accounting.Request.from_strings(tree, **question)
     cert = accounting.build(request)
     actual = accounting.auditor_cost(cert)
@@ -416,8 +413,7 @@ def test_a_miss_at_the_finest_grid_is_refused_without_another_attempt(monkeypatc
     """q = 10^-7, σ = 1/2, T = 10^6 at width 10^-3: the first attempt is already at the finest grid a coarse tail
     allows (N rounded down to a multiple of ρ, not up past 2·10^6) and misses; the search stops there, naming
     the width in reach, where it used to repeat that attempt until its five were spent."""
-    plans, admit = [], search.Search.admit
-    monkeypatch.setattr(search.Search, "admit", lambda self, plan: plans.append(plan) or admit(self, plan))
+    plans = _admitted_plans(monkeypatch)
     with pytest.raises(LimitError, match=r"^could not reach the relative width 0.001: at h = 1/\d+, the finest "
                                          r"grid, the width was .* ask for rel_width=0\.\d+"):
         certify(_request(["1/10000000:1/2x1000000"], delta=mpq(1, 10**5)))
