@@ -18,7 +18,7 @@ way, in the order "mass at or above k" for every k:
 """
 
 from producer.pld.connect_dots import PrecisionError
-from producer.pld.masses import ceil_scaled, floor_scaled, radius_ok
+from producer.pld.masses import ceil_scaled, radius_ok, scaled_ceilings, scaled_floors
 from producer.sources.enclosures import working_precision
 
 
@@ -31,9 +31,9 @@ def _checked(ball, bits):
 def lower_values(side, p_bits, q_bits, precision):
     """(lo, P values, Q values, X) over the indices lo..hi of an :class:`Oriented` step."""
     with working_precision(precision):
-        P = [floor_scaled(_checked(b, p_bits), p_bits) for b in side.P]
-        P.append(floor_scaled(_checked(side.high[0], p_bits), p_bits))
-        Q = [ceil_scaled(_checked(b, q_bits), q_bits) for b in side.Q]
+        P, Q = scaled_floors(side.P + [side.high[0]], p_bits), scaled_ceilings(side.Q, q_bits)
+        if P is None or Q is None:
+            raise PrecisionError("bucket mass enclosure too wide")
         Q.append(0)
         if Q:
             Q[0] += ceil_scaled(_checked(side.low[1], q_bits), q_bits)

@@ -19,7 +19,7 @@ every k, and this tie survives convolution.  Each U[k] is rounded up to
 the fixed point 2^-K.
 """
 
-from producer.pld.masses import ceil_scaled, radius_ok
+from producer.pld.masses import ceil_scaled, scaled_ceilings
 from producer.sources.enclosures import to_arb, working_precision
 
 
@@ -34,20 +34,18 @@ def upper_values(side, h, bits, precision):
     """
     lo, hi = side.lo, side.hi
     with working_precision(precision):
-        shrink = 1 - to_arb(-h).exp()
+        widen = 1 / (1 - to_arb(-h).exp())
         step = to_arb(h).exp()
         level = to_arb(lo * h).exp()
         balls = [side.low[0]] + [None] * (hi - lo)
         for k in range(hi - lo):
             p, q = side.P[k], side.Q[k]
-            b = (p - level * q) / shrink
+            b = (p - level * q) * widen
             balls[k] += p - b
             balls[k + 1] = b
             level *= step
-        out = []
-        for ball in balls:
-            if not radius_ok(ball, bits):
-                raise PrecisionError("connect-the-dots mass enclosure too wide")
-            out.append(max(0, ceil_scaled(ball, bits)))
+        out = scaled_ceilings(balls, bits)
+        if out is None:
+            raise PrecisionError("connect-the-dots mass enclosure too wide")
         atom = ceil_scaled(side.high[0], bits)
-    return lo, out, max(0, atom)
+    return lo, [max(0, v) for v in out], max(0, atom)

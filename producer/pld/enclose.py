@@ -58,6 +58,23 @@ class DeltaPoint:
         self.epsilon, self.lower, self.upper, self.order = mpq(epsilon), mpq(lower), mpq(upper), order
 
 
+class _Bases:
+    """One order's single-step arrays: ``["upper"]``, and ``["lower"]`` (P, Q) made when first read, since
+    only the order whose lower side is composed needs it."""
+
+    __slots__ = ("upper", "_make_lower", "_lower")
+
+    def __init__(self, upper, make_lower):
+        self.upper, self._make_lower, self._lower = upper, make_lower, None
+
+    def __getitem__(self, side):
+        if side == "upper":
+            return self.upper
+        if self._lower is None:
+            self._lower, self._make_lower = self._make_lower(), None
+        return self._lower
+
+
 class Outcome:
     """What one certificate states: the route, the parameters of the pld route, and the answers."""
 
@@ -218,13 +235,21 @@ class _Attempt:
             try:
                 masses = step_masses(stage.law, h, lo, hi, precision)
                 masses = getattr(masses, part)() if part else masses
-                return {o: self._bases(oriented(masses, o), h, precision) for o in ORDERS}
+
+                def again(order, _precision=precision):   # a lower pair the masses do not decide: twice the bits
+                    if 2 * _precision > MAX_MASS_PRECISION:
+                        raise self._precision_limit(stage) from None
+                    return self._arrays(stage, h, lo, hi, 2 * _precision, part)[order]["lower"]
+                return {o: self._bases(masses, o, h, precision, again) for o in ORDERS}
             except PrecisionError:
                 precision *= 2
                 if precision > MAX_MASS_PRECISION:  # never met by a request within the limits; no hang
-                    raise LimitError(f"the single-step masses of the {stage.law.describe()} stage did not "
-                                     f"reach the fixed point 2^-{self.plan.q_bits} at {MAX_MASS_PRECISION} bits of "
-                                     f"working precision; ask for a larger {option('rel_width')}") from None
+                    raise self._precision_limit(stage) from None
+
+    def _precision_limit(self, stage):
+        return LimitError(f"the single-step masses of the {stage.law.describe()} stage did not reach the fixed "
+                          f"point 2^-{self.plan.q_bits} at {MAX_MASS_PRECISION} bits of working precision; ask "
+                          f"for a larger {option('rel_width')}")
 
     def _coarse_split(self, lo, hi):
         """The one stage's single step as a split whose tail's masses lie on the cross term's grid ρ·h
@@ -280,12 +305,18 @@ class _Attempt:
         tail = splits.tail_of(upper.values, upper.offset, upper.atom, split.body[order], True)
         return splits.remainder(self.stages[0].steps, sum(tail[1]), upper.total(), self.plan.p_bits)
 
-    def _bases(self, side, h, precision):
+    def _bases(self, masses, order, h, precision, again):
+        """:class:`_Bases` of one order; ``again(order)`` remakes its lower pair at twice the precision."""
         plan = self.plan
-        lo, values, atom = upper_values(side, h, plan.p_bits, precision)
-        upper = comp.Array(lo, values, atom)
-        lo, P, Q, X = lower_values(side, plan.p_bits, plan.q_bits, precision)
-        return {"upper": upper, "lower": (comp.Array(lo, P), comp.Array(lo, Q, X))}
+        lo, values, atom = upper_values(oriented(masses, order), h, plan.p_bits, precision)
+
+        def lower():
+            try:
+                lo, P, Q, X = lower_values(oriented(masses, order), plan.p_bits, plan.q_bits, precision)
+            except PrecisionError:
+                return again(order)
+            return comp.Array(lo, P), comp.Array(lo, Q, X)
+        return _Bases(comp.Array(lo, values, atom), lower)
 
     # windows
     def _products(self):

@@ -106,6 +106,41 @@ def floor_scaled(ball, bits):
     return max(0, man << exp if exp >= 0 else man >> -exp)
 
 
+def scaled_ceilings(balls, bits):
+    """[ceil_scaled(b, bits) for b in ``balls``], or None when a ball's radius is not below 2^-(bits + 8).
+
+    The hot loop of every single step (two or three roundings a bucket): the scaled upper end's ceiling is
+    taken by arb, exact while the working precision holds the integer (else ``fmpz()`` refuses it, and the
+    precision-free :func:`ceil_scaled` answers)."""
+    scale, limit, out = power_of_two(bits), _ROUNDING_RADIUS, []
+    for ball in balls:
+        scaled = ball * scale
+        if not scaled.rad() < limit:
+            return None
+        try:
+            out.append(int(scaled.upper().ceil().fmpz()))
+        except ValueError:
+            out.append(ceil_scaled(ball, bits))
+    return out
+
+
+def scaled_floors(balls, bits):
+    """[floor_scaled(b, bits) for b in ``balls``] (each at least 0), or None as :func:`scaled_ceilings`."""
+    scale, limit, out = power_of_two(bits), _ROUNDING_RADIUS, []
+    for ball in balls:
+        scaled = ball * scale
+        if not scaled.rad() < limit:
+            return None
+        try:
+            out.append(max(0, int(scaled.lower().floor().fmpz())))
+        except ValueError:
+            out.append(floor_scaled(ball, bits))
+    return out
+
+
+_ROUNDING_RADIUS = arb(1) / 256      # the scaled radius below which a rounding is decided (radius_ok)
+
+
 def radius_ok(ball, bits):
     """True when the ball's radius is below 2^-(bits + 8): the rounding is then decided to the last unit."""
     return ball.rad() * power_of_two(bits + 8) < 1

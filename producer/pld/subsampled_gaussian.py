@@ -92,9 +92,11 @@ class SubsampledGaussian(GivenBySigma, DominatingPair):
             return [to_arb(self.gaussian_preimage(i * h)) for i in range(lo, hi + 1)]
         step = to_arb(h).exp()
         level = to_arb(lo * h).exp()
+        # x(y) = 1/2 + σ²·log((e^y − 1 + q)/q), its constants made once (the loop runs over every bucket)
+        half, s2, shift, inverse = arb(1) / 2, to_arb(self.variance), 1 - to_arb(self.rate), 1 / to_arb(self.rate)
         points = []
         for i in range(lo, hi + 1):
-            points.append(None if i <= infimum else self.preimage(level))
+            points.append(None if i <= infimum else half + s2 * ((level - shift) * inverse).log())
             level *= step
         return points
 
@@ -102,16 +104,20 @@ class SubsampledGaussian(GivenBySigma, DominatingPair):
         infimum = None if self.gaussian else self.lowest_index(h)
         with working_precision(bits):
             q, s = to_arb(self.rate), self.noise_ball()
-            one_minus = 1 - q
+            one_minus, zero = 1 - q, arb(0)
+            # Φ(x/σ) = erfc(−x·c)/2 with c = 1/(σ√2), made once; the halves are taken after the sums
+            c = 1 / (s * arb(2).sqrt())
+            shifted = c      # (x − 1)/σ·(1/√2) = x·c − c
             cdf_p, cdf_q = [], []
             for x in self._points(h, lo, hi, infimum if infimum is not None else lo - 1):
                 if x is None:
-                    cdf_p.append(arb(0))
-                    cdf_q.append(arb(0))
+                    cdf_p.append(zero)
+                    cdf_q.append(zero)
                     continue
-                a, b = phi(x / s), phi((x - 1) / s)
-                cdf_p.append(one_minus * a + q * b)
-                cdf_q.append(a)
+                z = x * c
+                a, b = (-z).erfc(), (shifted - z).erfc()
+                cdf_p.append((one_minus * a + q * b) / 2)
+                cdf_q.append(a / 2)
             top = self._points(h, hi, hi, infimum if infimum is not None else hi - 1)[0]
             if top is None:  # the whole law lies below hi·h (cannot happen for a sensible range)
                 p_high = q_high = arb(0)
