@@ -85,6 +85,31 @@ def _ones(count, width):
     return f_mod_2exp(ones, width * count)
 
 
+def _rounding_mask(count, width, shift):
+    """(2^width − 2^shift)·ONE over ``count`` fields (ONE = :func:`_ones`): the bits shift … width − 1 of each.
+
+    A chain multiplies at one width and shift throughout, so the longest mask made for a (width, shift) is
+    kept (two of them, the most recent) and shorter ones cut from it: one copy instead of building ONE and
+    multiplying by it for every product."""
+    key = (width, shift)
+    fields, mask = _MASKS.pop(key, (0, None))
+    if fields < count:
+        fields, mask = count, _ones(count, width) * ((1 << width) - (1 << shift))
+    _MASKS[key] = fields, mask
+    while len(_MASKS) > _MASKS_KEPT:
+        del _MASKS[next(iter(_MASKS))]
+    return mask if fields == count else f_mod_2exp(mask, width * count)
+
+
+def forget_masks():
+    """Let go of the kept masks (tens of MB on long chains): called when a chain is done."""
+    _MASKS.clear()
+
+
+_MASKS = {}          # (width, shift) -> (fields, mask), most recently used last
+_MASKS_KEPT = 2      # a lower chain alternates two (width, shift); an upper chain uses one
+
+
 def _field_sum(number, count, width):
     """The sum of the ``count`` fields of ``number``, folding the upper fields onto the lower ones.
 
@@ -125,10 +150,10 @@ def product(a, b, shift, up):
     length = a.length + b.length - 1
     number = a.number * a.number if square else a.number * b.number
     if shift:
-        ones = _ones(length, width)
-        if up:
-            number += ones * ((1 << shift) - 1)
-        number = (number & (ones * ((1 << width) - (1 << shift)))) >> shift
+        mask = _rounding_mask(length, width, shift)
+        if up:   # (2^shift − 1)·ONE: every bit of the fields that the mask clears
+            number += mask ^ ((mpz(1) << (width * length)) - 1)
+        number = (number & mask) >> shift
     total = _field_sum(number, length, width)
     top = min(a.total * b.top, a.top * b.total)
     top = -((-top) >> shift) if up else top >> shift

@@ -28,6 +28,7 @@ from gmpy2 import mpq
 from producer.pld import composition as comp
 from producer.pld.buckets import lower_values
 from producer.pld.connect_dots import PrecisionError, upper_values
+from producer.pld.convolution import forget_masks
 from producer.pld.gaussian import delta_enclosure, mu_squared, proves_below
 from producer.pld.inversion import LowerProfile, UpperProfile, exp_upper, largest_lower, smallest_upper
 from producer.pld.masses import oriented, step_masses
@@ -73,6 +74,12 @@ class _Bases:
         if self._lower is None:
             self._lower, self._make_lower = self._make_lower(), None
         return self._lower
+
+    def __setitem__(self, side, arrays):      # a test's checker replaces them with its own roundings
+        if side == "upper":
+            self.upper = arrays
+        else:
+            self._lower, self._make_lower = arrays, None
 
 
 class Outcome:
@@ -345,6 +352,12 @@ class _Attempt:
         return choose
 
     def _chain(self, order, side, kinds, bits, chooser):
+        try:
+            return self._composed(order, side, kinds, bits, chooser)
+        finally:
+            forget_masks()
+
+    def _composed(self, order, side, kinds, bits, chooser):
         if self.split is not None:
             return self._split_chain(order, side, kinds, bits, chooser)
         windows = comp.Windows(choose=chooser)
