@@ -29,6 +29,9 @@ no carry (Kronecker substitution, GMP's multiplication):
     ceil:  Y = ((Z + (2^scale − 1)·ONE) & ((2^w − 2^scale)·ONE)) >> scale
     floor: Y = (Z & ((2^w − 2^scale)·ONE)) >> scale
 
+((2^scale − 1)·ONE is the mask's complement in the m fields: each field of the
+two sums to 2^w − 1.  A power keeps its longest mask and cuts shorter ones.)
+
 (the addition carries out of no field, the mask keeps the bits scale..w−1
 of each field, the shift brings ⌈c_k/2^scale⌉ resp. ⌊c_k/2^scale⌋ to bit
 w·k).  The sum of fields, and their OR (the new top), come from folding:
@@ -133,14 +136,29 @@ def _one_width(A, B, scale):
     return A_at, (A_at if B is A else _repack(B, width))     # B is A: one integer, squared by GMP
 
 
-def _product(A, B, kind, scale):
+class _Masks:
+    """The masks (2^w − 2^scale)·ONE of one power's products (one scale): the longest made so far at each width
+    is kept and shorter ones are cut from it, one copy a product instead of ONE and two multiples of it."""
+
+    def __init__(self, scale):
+        self.scale, self.kept = scale, {}
+
+    def mask(self, width, count):
+        fields, mask = self.kept.get(width, (0, 0))
+        if fields < count:
+            fields, mask = count, ((1 << width) - (1 << self.scale)) * _ones(width, count)
+            self.kept = {width: (fields, mask)}
+        return mask if fields == count else gmpy2.f_mod_2exp(mask, width * count)
+
+
+def _product(A, B, kind, scale, masks=None):
     """A·B (both at the width of :func:`_one_width`), rounded as the kind requires, entries untouched."""
     width, count, low = A.width, A.length + B.length - 1, (1 << scale) - 1
     exact = A.packed * B.packed
-    ones = _ones(width, count)
-    if kind != LOWER_P:
-        exact += low * ones
-    packed = (exact & (((1 << width) - (1 << scale)) * ones)) >> scale
+    mask = (masks or _Masks(scale)).mask(width, count)
+    if kind != LOWER_P:     # + (2^scale − 1)·ONE: the mask's complement within the count fields
+        exact += mask ^ ((gmpy2.mpz(1) << (width * count)) - 1)
+    packed = (exact & mask) >> scale
     atom = 0 if kind == LOWER_P else (A.atom * (B.total + B.atom) + A.total * B.atom + low) >> scale
     return _Packed(A.offset + B.offset, packed, count, width, atom, _fold(packed, count, width, add),
                    _fold(packed, count, width, or_))
@@ -167,10 +185,10 @@ def _window(A, lo, hi, kind):
     return _Packed(lo, kept, hi - lo + 1, width, atom, total, top)
 
 
-def _step(A, B, window, kind, scale):
+def _step(A, B, window, kind, scale, masks):
     """The windowed product of A and B, and B at the width used (for the next product by it)."""
     A, B = _one_width(A, B, scale)
-    return _window(_product(A, B, kind, scale), *window, kind), B
+    return _window(_product(A, B, kind, scale, masks), *window, kind), B
 
 
 def product(A, B, kind, scale):
@@ -196,13 +214,13 @@ def products(steps):
 def power(base, steps, windows, kind, scale, regrids=None):
     """The ``steps``-fold power of ``base``, windowed after each product as ``windows`` lists them; ``regrids``
     {j: f} moves the power and the base to a coarser grid (f of an :class:`Array`) after product j's window."""
-    windows, regrids = iter(windows), regrids or {}
+    windows, regrids, masks = iter(windows), regrids or {}, _Masks(scale)
     A = B = _pack(base)
     for j, square in enumerate(products(steps)):
         if square:
-            A, _ = _step(A, A, next(windows), kind, scale)
+            A, _ = _step(A, A, next(windows), kind, scale, masks)
         else:
-            A, B = _step(A, B, next(windows), kind, scale)
+            A, B = _step(A, B, next(windows), kind, scale, masks)
         if j in regrids:
             A, B = _pack(regrids[j](_unpack(A))), _pack(regrids[j](_unpack(B)))
     return _unpack(A)
@@ -212,7 +230,7 @@ def compose(powers, windows, kind, scale):
     """The stage powers multiplied in order, windowed after each product."""
     if len(powers) == 1:
         return powers[0]        # nothing to multiply: no round trip through the packed form
-    result = _pack(powers[0])
+    result, masks = _pack(powers[0]), _Masks(scale)
     for array, window_ in zip(powers[1:], windows):
-        result, _ = _step(result, _pack(array, result.width), window_, kind, scale)
+        result, _ = _step(result, _pack(array, result.width), window_, kind, scale, masks)
     return _unpack(result)
