@@ -112,29 +112,25 @@ def scaled_ceilings(balls, bits):
     The hot loop of every single step (two or three roundings a bucket): the scaled upper end's ceiling is
     taken by arb, exact while the working precision holds the integer (else ``fmpz()`` refuses it, and the
     precision-free :func:`ceil_scaled` answers)."""
-    scale, limit, out = power_of_two(bits), _ROUNDING_RADIUS, []
-    for ball in balls:
-        scaled = ball * scale
-        if not scaled.rad() < limit:
-            return None
-        try:
-            out.append(int(scaled.upper().ceil().fmpz()))
-        except ValueError:
-            out.append(ceil_scaled(ball, bits))
-    return out
+    return _scaled_roundings(balls, bits, up=True)
 
 
 def scaled_floors(balls, bits):
     """[floor_scaled(b, bits) for b in ``balls``] (each at least 0), or None as :func:`scaled_ceilings`."""
-    scale, limit, out = power_of_two(bits), _ROUNDING_RADIUS, []
+    out = _scaled_roundings(balls, bits, up=False)
+    return None if out is None else [max(0, v) for v in out]
+
+
+def _scaled_roundings(balls, bits, up):
+    scale, out = power_of_two(bits), []
     for ball in balls:
         scaled = ball * scale
-        if not scaled.rad() < limit:
+        if not scaled.rad() < _ROUNDING_RADIUS:
             return None
         try:
-            out.append(max(0, int(scaled.lower().floor().fmpz())))
+            out.append(int((scaled.upper().ceil() if up else scaled.lower().floor()).fmpz()))
         except ValueError:
-            out.append(floor_scaled(ball, bits))
+            out.append(ceil_scaled(ball, bits) if up else floor_scaled(ball, bits))
     return out
 
 
