@@ -79,8 +79,13 @@ class SubsampledGaussian(GivenBySigma, DominatingPair):
 
     def preimage(self, level_exp):
         """x(y) as an arb ball from e^y (a ball); the caller has checked e^y > 1 − q."""
-        q, s2 = to_arb(self.rate), to_arb(self.variance)
-        return arb(1) / 2 + s2 * ((level_exp - 1 + q) / q).log()
+        return self._preimage()(level_exp)
+
+    def _preimage(self):
+        """x as a function of e^y, its constants made once at the working precision (a loop over the buckets
+        calls it for every bucket)."""
+        half, s2, shift, inverse = arb(1) / 2, to_arb(self.variance), 1 - to_arb(self.rate), 1 / to_arb(self.rate)
+        return lambda level_exp: half + s2 * ((level_exp - shift) * inverse).log()
 
     def gaussian_preimage(self, level):
         """x(y) = 1/2 + σ²·y for q = 1 (exact rational)."""
@@ -92,11 +97,9 @@ class SubsampledGaussian(GivenBySigma, DominatingPair):
             return [to_arb(self.gaussian_preimage(i * h)) for i in range(lo, hi + 1)]
         step = to_arb(h).exp()
         level = to_arb(lo * h).exp()
-        # x(y) = 1/2 + σ²·log((e^y − 1 + q)/q), its constants made once (the loop runs over every bucket)
-        half, s2, shift, inverse = arb(1) / 2, to_arb(self.variance), 1 - to_arb(self.rate), 1 / to_arb(self.rate)
-        points = []
+        preimage, points = self._preimage(), []
         for i in range(lo, hi + 1):
-            points.append(None if i <= infimum else half + s2 * ((level - shift) * inverse).log())
+            points.append(None if i <= infimum else preimage(level))
             level *= step
         return points
 
@@ -106,8 +109,7 @@ class SubsampledGaussian(GivenBySigma, DominatingPair):
             q, s = to_arb(self.rate), self.noise_ball()
             one_minus, zero = 1 - q, arb(0)
             # Φ(x/σ) = erfc(−x·c)/2 with c = 1/(σ√2), made once; the halves are taken after the sums
-            c = 1 / (s * arb(2).sqrt())
-            shifted = c      # (x − 1)/σ·(1/√2) = x·c − c
+            c = 1 / (s * arb(2).sqrt())      # (x − 1)/(σ√2) = x·c − c
             cdf_p, cdf_q = [], []
             for x in self._points(h, lo, hi, infimum if infimum is not None else lo - 1):
                 if x is None:
@@ -115,7 +117,7 @@ class SubsampledGaussian(GivenBySigma, DominatingPair):
                     cdf_q.append(zero)
                     continue
                 z = x * c
-                a, b = (-z).erfc(), (shifted - z).erfc()
+                a, b = (-z).erfc(), (c - z).erfc()
                 cdf_p.append((one_minus * a + q * b) / 2)
                 cdf_q.append(a / 2)
             top = self._points(h, hi, hi, infimum if infimum is not None else hi - 1)[0]
